@@ -1,0 +1,50 @@
+/**
+ * How the /api handlers answer in the browser — and why.
+ *
+ * Choice: in-page interception. `fetch` and `XMLHttpRequest` of this page are intercepted with
+ * @mswjs/interceptors (the interceptors MSW itself is built on) and each request is resolved by
+ * MSW's `getResponse(handlers, request)`. The service worker is left to the PWA alone.
+ *
+ * Why not MSW's own service worker (setupWorker): with it every request body is read in the
+ * service worker and posted to the page as a copy, so a 300 MB upload exists three times over
+ * (page, worker, page again); MSW's worker only forwards to a *visible* client, so a job started
+ * in a tab that goes to the background is not answered; and it must be merged into the PWA's
+ * service worker, whose update cycle MSW overrides (skipWaiting/clients.claim). In-page, the
+ * FormData's File objects reach the handler without leaving the page, a hidden tab keeps working,
+ * offline start-up does not depend on a second worker script, and the ~154 KB gzip of setupWorker
+ * is not shipped. What it gives up: requests made by *other* tabs or by a fetch from a worker are
+ * not answered — Folio makes none. The figures of the 300 MB run are in the README.
+ *
+ * Loaded lazily (the first time a tool opens), never on the first route.
+ */
+import { getResponse } from 'msw';
+import { BatchInterceptor } from '@mswjs/interceptors';
+import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
+import { createHandlers, type ToolRunner } from './handlers.ts';
+import { runInWorker } from '../workers/bridge.ts';
+
+const runInBrowser: ToolRunner = (toolId, inputs, options, job) =>
+  runInWorker(toolId, inputs, options, { signal: job.signal, onProgress: job.onProgress });
+
+let started: Promise<void> | undefined;
+
+/** Starts answering /api/* in this page. Safe to call many times. */
+export function startInPageApi(): Promise<void> {
+  started ??= Promise.resolve().then(() => {
+    const handlers = createHandlers(runInBrowser);
+    const interceptor = new BatchInterceptor({
+      name: 'folio-api',
+      interceptors: [new FetchInterceptor(), new XMLHttpRequestInterceptor()],
+    });
+    interceptor.on('request', async ({ request, controller }) => {
+      if (!new URL(request.url).pathname.startsWith('/api/')) return; // everything else goes out untouched
+      const response = await getResponse(handlers, request);
+      controller.respondWith(
+        response ?? Response.json({ error: `No such endpoint: ${request.method} ${new URL(request.url).pathname}` }, { status: 404 }),
+      );
+    });
+    interceptor.apply();
+  });
+  return started;
+}

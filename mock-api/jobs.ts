@@ -1,0 +1,29 @@
+/**
+ * The side channel between the modal and the /api handler of the same page: the HTTP contract has
+ * no way to report "page 12 of 40" or to stop a worker, so the client names its job in an
+ * `X-Folio-Job` header and both sides meet here. Callers that do not name a job (any plain
+ * fetch client) still get the full contract, just without page progress.
+ */
+export const JOB_HEADER = 'X-Folio-Job';
+
+export interface Job {
+  id: string;
+  controller: AbortController;
+  onProgress?: (done: number, total: number) => void;
+}
+
+const jobs = new Map<string, Job>();
+
+export function createJob(onProgress?: Job['onProgress']): Job {
+  const job: Job = { id: crypto.randomUUID(), controller: new AbortController(), onProgress };
+  jobs.set(job.id, job);
+  return job;
+}
+
+export function findJob(id: string | null): Job | undefined {
+  return id ? jobs.get(id) : undefined;
+}
+
+export function endJob(job: Job): void {
+  jobs.delete(job.id);
+}

@@ -1,0 +1,121 @@
+/**
+ * The client side of the /api contract (spec §7): multipart POST, the result as a Blob named by
+ * Content-Disposition (spec defaults otherwise), errors mapped per spec §8. It knows nothing of
+ * workers: the in-page API (mock-api/browser.ts) answers the request.
+ */
+import type { FileToolEntry, OptionValues } from '../catalogue/types.ts';
+import { JOB_HEADER, createJob, endJob } from '../../mock-api/jobs.ts';
+
+export interface ApiResult {
+  blob: Blob;
+  filename: string;
+  notes: string[];
+}
+
+/** An error answered by the API: `message` is what the modal shows; `code` is the engine's error name. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The filename of a Content-Disposition header, preferring the RFC 5987 UTF-8 form. */
+export function filenameFromDisposition(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const star = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1].trim());
+    } catch {
+      /* fall back to the plain form */
+    }
+  }
+  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/i.exec(header);
+  return plain ? (plain[1] ?? plain[2]).trim() : undefined;
+}
+
+/** Spec §8: the JSON body's `error`, else the plain text body, else 'Server error: {status}'. */
+export async function errorFromResponse(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { error?: unknown; code?: unknown };
+    if (typeof body.error === 'string' && body.error) {
+      return new ApiError(body.error, response.status, typeof body.code === 'string' ? body.code : undefined);
+    }
+  } catch {
+    if (text.trim()) return new ApiError(text.trim(), response.status);
+  }
+  return new ApiError(`Server error: ${response.status}`, response.status);
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+  /** Extra fields, e.g. inputPassword after the API answered PasswordRequired. */
+  extraFields?: Record<string, string>;
+}
+
+export function buildForm(tool: FileToolEntry, files: readonly File[], values: OptionValues, extra: Record<string, string> = {}): FormData {
+  const form = new FormData();
+  for (const file of files) form.append(tool.fileField, file, file.name);
+  for (const spec of tool.options) {
+    const value = values[spec.name];
+    if (value !== undefined) form.append(spec.name, String(value));
+  }
+  for (const [key, value] of Object.entries(extra)) form.append(key, value);
+  return form;
+}
+
+/** POSTs the files to the tool's endpoint and returns the produced file, or throws ApiError. */
+export async function callTool(
+  tool: FileToolEntry,
+  files: readonly File[],
+  values: OptionValues,
+  { signal, onProgress, extraFields }: CallOptions = {},
+): Promise<ApiResult> {
+  const job = createJob(onProgress);
+  const onAbort = () => job.controller.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const response = await fetch(tool.endpoint, {
+      method: 'POST',
+      body: buildForm(tool, files, values, extraFields),
+      headers: { [JOB_HEADER]: job.id },
+      signal,
+    });
+    const type = response.headers.get('Content-Type') ?? '';
+    // Spec §7: a JSON response is an error carrying an `error` field, whatever its status.
+    if (!response.ok || type.includes('application/json')) throw await errorFromResponse(response);
+    const notesHeader = response.headers.get('X-Folio-Notes');
+    return {
+      blob: await response.blob(),
+      filename: filenameFromDisposition(response.headers.get('Content-Disposition')) ?? tool.defaultFilename,
+      notes: notesHeader ? (JSON.parse(decodeURIComponent(notesHeader)) as string[]) : [],
+    };
+  } catch (error) {
+    if (signal?.aborted) throw new ApiError('Cancelled', 499, 'Cancelled');
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(error instanceof Error && error.message ? error.message : 'Processing failed', 0);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    endJob(job);
+  }
+}
+
+/** Saves a blob under a name and revokes the object URL once the browser has taken it. */
+export function downloadBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,13 @@
+import type { UtilityToolEntry } from '../types.ts';
+import { draftContent } from '../accepts.ts';
+
+export const tool: UtilityToolEntry = {
+  id: 'age-calculator',
+  name: 'Age Calculator',
+  description: 'Calculate age from birthdate',
+  icon: 'calendar',
+  category: 'utility',
+  kind: 'utility',
+  formReady: false,
+  content: draftContent('Calculate age from birthdate.'),
+};

@@ -1,0 +1,13 @@
+import type { UtilityToolEntry } from '../types.ts';
+import { draftContent } from '../accepts.ts';
+
+export const tool: UtilityToolEntry = {
+  id: 'bmi-calculator',
+  name: 'BMI Calculator',
+  description: 'Calculate body mass index',
+  icon: 'scale',
+  category: 'utility',
+  kind: 'utility',
+  formReady: false,
+  content: draftContent('Calculate body mass index.'),
+};

@@ -1,0 +1,19 @@
+import type { FileToolEntry } from '../types.ts';
+import { PDF_FILES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'compress-pdf',
+  name: 'Compress PDF',
+  description: 'Reduce PDF file size',
+  icon: 'compress',
+  category: 'pdf',
+  kind: 'file',
+  endpoint: '/api/pdf/compress',
+  fileField: 'file',
+  multiple: false,
+  accepts: PDF_FILES,
+  defaultFilename: 'compress-pdf-result.pdf',
+  options: [],
+  engineReady: false,
+  content: draftContent('Reduce PDF file size.'),
+};

@@ -1,0 +1,19 @@
+import type { FileToolEntry } from '../types.ts';
+import { EXCEL_FILES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'excel-to-pdf',
+  name: 'Excel to PDF',
+  description: 'Turn spreadsheets into PDF',
+  icon: 'excel',
+  category: 'pdf',
+  kind: 'file',
+  endpoint: '/api/pdf/fromExcel',
+  fileField: 'file',
+  multiple: false,
+  accepts: EXCEL_FILES,
+  defaultFilename: 'excel-to-pdf-result.pdf',
+  options: [],
+  engineReady: false,
+  content: draftContent('Turn spreadsheets into PDF.'),
+};

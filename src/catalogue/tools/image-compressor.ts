@@ -1,0 +1,19 @@
+import type { FileToolEntry } from '../types.ts';
+import { IMAGES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'image-compressor',
+  name: 'Image Compressor',
+  description: 'Reduce image size',
+  icon: 'image-compress',
+  category: 'utility',
+  kind: 'file',
+  endpoint: '/api/pdf/compressImg',
+  fileField: 'file',
+  multiple: false,
+  accepts: IMAGES,
+  defaultFilename: 'image-compressor-result.pdf',
+  options: [],
+  engineReady: false,
+  content: draftContent('Reduce image size.'),
+};

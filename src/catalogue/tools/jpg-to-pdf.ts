@@ -1,0 +1,19 @@
+import type { FileToolEntry } from '../types.ts';
+import { JPEG_PNG_IMAGES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'jpg-to-pdf',
+  name: 'JPG to PDF',
+  description: 'Convert images to PDF',
+  icon: 'image',
+  category: 'pdf',
+  kind: 'file',
+  endpoint: '/api/pdf/fromJpg',
+  fileField: 'files',
+  multiple: true,
+  accepts: JPEG_PNG_IMAGES,
+  defaultFilename: 'jpg-to-pdf-result.pdf',
+  options: [],
+  engineReady: false,
+  content: draftContent('Convert images to PDF.'),
+};

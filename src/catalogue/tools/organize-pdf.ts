@@ -1,0 +1,21 @@
+import type { FileToolEntry } from '../types.ts';
+import { PDF_FILES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'organize-pdf',
+  name: 'Organize PDF',
+  description: 'Reorder or delete pages',
+  icon: 'organize',
+  category: 'pdf',
+  kind: 'file',
+  endpoint: '/api/pdf/organize',
+  fileField: 'file',
+  multiple: false,
+  accepts: PDF_FILES,
+  defaultFilename: 'organize-pdf-result.pdf',
+  options: [
+    { kind: 'text', name: 'pageOrder', label: 'Page order', default: '', placeholder: 'e.g. 3,1,2' },
+  ],
+  engineReady: false,
+  content: draftContent('Reorder or delete pages.'),
+};

@@ -1,0 +1,19 @@
+import type { FileToolEntry } from '../types.ts';
+import { PDF_FILES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'pdf-to-excel',
+  name: 'PDF to Excel',
+  description: 'Extract tables to Excel',
+  icon: 'excel',
+  category: 'pdf',
+  kind: 'file',
+  endpoint: '/api/pdf/toExcel',
+  fileField: 'file',
+  multiple: false,
+  accepts: PDF_FILES,
+  defaultFilename: 'converted.xlsx',
+  options: [],
+  engineReady: false,
+  content: draftContent('Extract tables to Excel.'),
+};

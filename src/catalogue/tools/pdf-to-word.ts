@@ -1,0 +1,19 @@
+import type { FileToolEntry } from '../types.ts';
+import { PDF_FILES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'pdf-to-word',
+  name: 'PDF to Word',
+  description: 'Convert PDF to Word',
+  icon: 'word',
+  category: 'pdf',
+  kind: 'file',
+  endpoint: '/api/pdf/toWord',
+  fileField: 'file',
+  multiple: false,
+  accepts: PDF_FILES,
+  defaultFilename: 'converted.docx',
+  options: [],
+  engineReady: false,
+  content: draftContent('Convert PDF to Word.'),
+};

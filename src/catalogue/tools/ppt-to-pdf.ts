@@ -1,0 +1,19 @@
+import type { FileToolEntry } from '../types.ts';
+import { POWERPOINT_FILES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'ppt-to-pdf',
+  name: 'PPT to PDF',
+  description: 'Turn PowerPoint slides into PDF',
+  icon: 'powerpoint',
+  category: 'pdf',
+  kind: 'file',
+  endpoint: '/api/pdf/fromPowerPoint',
+  fileField: 'file',
+  multiple: false,
+  accepts: POWERPOINT_FILES,
+  defaultFilename: 'ppt-to-pdf-result.pdf',
+  options: [],
+  engineReady: false,
+  content: draftContent('Turn PowerPoint slides into PDF.'),
+};

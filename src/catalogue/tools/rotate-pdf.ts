@@ -1,0 +1,24 @@
+import type { FileToolEntry } from '../types.ts';
+import { PDF_FILES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'rotate-pdf',
+  name: 'Rotate PDF',
+  description: 'Rotate pages to the right orientation',
+  icon: 'rotate',
+  category: 'pdf',
+  kind: 'file',
+  endpoint: '/api/pdf/rotate',
+  fileField: 'file',
+  multiple: false,
+  accepts: PDF_FILES,
+  defaultFilename: 'rotate-pdf-result.pdf',
+  options: [
+    {
+      kind: 'select', name: 'angle', label: 'Rotation', default: '90',
+      choices: [{ value: '90', label: '90° clockwise' }, { value: '180', label: '180°' }, { value: '270', label: '90° counter-clockwise' }],
+    },
+  ],
+  engineReady: false,
+  content: draftContent('Rotate pages to the right orientation.'),
+};

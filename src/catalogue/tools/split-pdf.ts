@@ -1,0 +1,19 @@
+import type { FileToolEntry } from '../types.ts';
+import { PDF_FILES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'split-pdf',
+  name: 'Split PDF',
+  description: 'Split a PDF into separate files by pages or ranges',
+  icon: 'split',
+  category: 'pdf',
+  kind: 'file',
+  endpoint: '/api/pdf/split',
+  fileField: 'file',
+  multiple: false,
+  accepts: PDF_FILES,
+  defaultFilename: 'converted.zip',
+  options: [],
+  engineReady: false,
+  content: draftContent('Split a PDF into separate files by pages or ranges.'),
+};

@@ -1,0 +1,22 @@
+import type { FileToolEntry } from '../types.ts';
+import { PDF_FILES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'unlock-pdf',
+  name: 'Unlock PDF',
+  description: 'Remove PDF password',
+  icon: 'unlock',
+  category: 'pdf',
+  kind: 'file',
+  endpoint: '/api/pdf/unlock',
+  fileField: 'file',
+  multiple: false,
+  accepts: PDF_FILES,
+  defaultFilename: 'unlock-pdf-result.pdf',
+  options: [
+    { kind: 'password', name: 'password', label: 'Password', default: '', autocomplete: 'current-password' },
+  ],
+  validate: (values) => (String(values.password ?? '') === '' ? 'Password is required' : null),
+  engineReady: false,
+  content: draftContent('Remove PDF password.'),
+};

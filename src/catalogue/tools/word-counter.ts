@@ -1,0 +1,13 @@
+import type { UtilityToolEntry } from '../types.ts';
+import { draftContent } from '../accepts.ts';
+
+export const tool: UtilityToolEntry = {
+  id: 'word-counter',
+  name: 'Word Counter',
+  description: 'Count words and characters',
+  icon: 'text',
+  category: 'utility',
+  kind: 'utility',
+  formReady: false,
+  content: draftContent('Count words and characters.'),
+};

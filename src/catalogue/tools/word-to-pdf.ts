@@ -1,0 +1,19 @@
+import type { FileToolEntry } from '../types.ts';
+import { WORD_FILES, draftContent } from '../accepts.ts';
+
+export const tool: FileToolEntry = {
+  id: 'word-to-pdf',
+  name: 'Word to PDF',
+  description: 'Turn Word documents into PDF',
+  icon: 'word',
+  category: 'pdf',
+  kind: 'file',
+  endpoint: '/api/pdf/fromWord',
+  fileField: 'file',
+  multiple: false,
+  accepts: WORD_FILES,
+  defaultFilename: 'word-to-pdf-result.pdf',
+  options: [],
+  engineReady: false,
+  content: draftContent('Turn Word documents into PDF.'),
+};

@@ -1,0 +1,69 @@
+/**
+ * Shared e2e plumbing: Debian's Chromium through playwright-core (never a downloaded browser),
+ * a page that records console errors, failed requests and every request's origin, and
+ * screenshots at desktop (1280) and phone (390) widths into test-results/screenshots.
+ */
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = 'test-results/screenshots';
+
+export function baseUrl(): string {
+  return inject('baseUrl');
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught exceptions seen so far. */
+  errors: string[];
+  /** Requests that failed (network error or HTTP ≥ 400), except those a test expects. */
+  failedRequests: string[];
+  /** Every request URL the page made. */
+  requests: string[];
+}
+
+export async function openPage(
+  browser: Browser,
+  path = '/',
+  { width = 1280, height = 800, acceptDownloads = true }: { width?: number; height?: number; acceptDownloads?: boolean } = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads, baseURL: baseUrl() });
+  const page = await context.newPage();
+  const watched: WatchedPage = { page, context, errors: [], failedRequests: [], requests: [] };
+  page.on('console', (message) => {
+    if (message.type() === 'error') watched.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => watched.errors.push(`pageerror: ${error.message}`));
+  page.on('request', (request) => watched.requests.push(request.url()));
+  page.on('requestfailed', (request) => watched.failedRequests.push(`${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) watched.failedRequests.push(`${response.url()} ${response.status()}`);
+  });
+  if (path) await page.goto(path);
+  return watched;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three suites: unit (engines, utilities, catalogue, api contract in Node), corpus (every tool over
+ * ../shared/corpus when present) and e2e (the built app in Debian's Chromium via playwright-core).
+ * `npm test` runs unit and corpus, builds, then runs e2e.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', testTimeout: 60_000 } },
+      { extends: true, test: { name: 'corpus', include: ['tests/corpus/**/*.test.ts'], environment: 'node', testTimeout: 300_000, hookTimeout: 120_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // One Chromium at a time: the machine has two cores and the app runs its own workers.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

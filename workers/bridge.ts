@@ -1,0 +1,77 @@
+/**
+ * The page's side of the engine worker, in the manner of Squoosh's worker-bridge: the worker is
+ * started on first use, a cancelled job terminates it (the only way to stop WASM mid-call and
+ * free its memory), and an idle worker is released after a while. Input buffers are transferred,
+ * not copied.
+ */
+import * as Comlink from 'comlink';
+import type { EngineWorkerApi } from './engine.worker.ts';
+import type { EngineInput, EngineOptions, EngineResult } from './engine/lib/types.ts';
+import { cancelled } from './engine/lib/errors.ts';
+
+const IDLE_RELEASE_MS = 30_000;
+
+interface LiveWorker {
+  worker: Worker;
+  api: Comlink.Remote<EngineWorkerApi>;
+  busy: boolean;
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+const pool: LiveWorker[] = [];
+
+function startWorker(): LiveWorker {
+  const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'folio-engine' });
+  const live: LiveWorker = { worker, api: Comlink.wrap<EngineWorkerApi>(worker), busy: false };
+  pool.push(live);
+  return live;
+}
+
+function release(live: LiveWorker): void {
+  clearTimeout(live.idleTimer);
+  live.worker.terminate();
+  const index = pool.indexOf(live);
+  if (index >= 0) pool.splice(index, 1);
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Runs one tool's engine in a worker. Rejects with a named FolioError (see engine/lib/errors.ts). */
+export async function runInWorker(
+  toolId: string,
+  inputs: EngineInput[],
+  options: EngineOptions,
+  { signal, onProgress }: RunOptions = {},
+): Promise<EngineResult> {
+  if (signal?.aborted) throw cancelled();
+  const live = pool.find((w) => !w.busy) ?? startWorker();
+  clearTimeout(live.idleTimer);
+  live.busy = true;
+
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      release(live);
+      reject(cancelled());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+  try {
+    const transfers = inputs.map((input) => input.bytes.buffer as ArrayBuffer);
+    const job = live.api.run(
+      toolId,
+      Comlink.transfer(inputs, transfers),
+      options,
+      onProgress ? Comlink.proxy(onProgress) : undefined,
+    );
+    return await Promise.race([job, aborted]);
+  } finally {
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    live.busy = false;
+    if (pool.includes(live)) live.idleTimer = setTimeout(() => release(live), IDLE_RELEASE_MS);
+  }
+}

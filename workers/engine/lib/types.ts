@@ -1,0 +1,38 @@
+/**
+ * The contract of every engine function (one per tool, workers/engine/tools/<tool-id>.ts):
+ * bytes and options in, bytes out, progress reported, abortable. No DOM: engines run in a Web
+ * Worker in the browser and directly in Node for tests, the corpus suite and the bench.
+ */
+
+/** One input file. `password` opens it when it is encrypted (the modal asks for it on PasswordRequired). */
+export interface EngineInput {
+  name: string;
+  bytes: Uint8Array;
+  password?: string;
+}
+
+export interface EngineContext {
+  /** Checked between pages / images; engines call throwIfAborted(signal) in their loops. */
+  signal?: AbortSignal;
+  /** Work done so far, e.g. pages processed out of pages to process. */
+  progress?: (done: number, total: number) => void;
+}
+
+export interface EngineResult {
+  bytes: Uint8Array;
+  /** Download name, e.g. "report-merged.pdf" or "converted.zip". */
+  filename: string;
+  mime: string;
+  /** Optional facts the result panel shows (e.g. "12 images extracted", "nothing to compress"). */
+  notes?: string[];
+}
+
+/** Options arrive already parsed from the catalogue's option specs (numbers are numbers, checkboxes booleans). */
+export type EngineOptions = Record<string, string | number | boolean>;
+
+export type Engine = (inputs: EngineInput[], options: EngineOptions, ctx: EngineContext) => Promise<EngineResult>;
+
+/** What workers/engine/tools/<tool-id>.ts exports. */
+export interface EngineModule {
+  run: Engine;
+}

@@ -1,0 +1,27 @@
+import type { EngineModule } from './lib/types.ts';
+import { FolioError } from './lib/errors.ts';
+
+/**
+ * Engines are found by file name: workers/engine/tools/<tool-id>.ts. Each is its own lazy chunk,
+ * so a worker only loads the libraries of the tool it runs. (Vite's import.meta.glob; Vitest
+ * supports it too, so tests and the corpus suite use the same registry.)
+ */
+const modules = import.meta.glob<EngineModule>('./tools/*.ts');
+
+const loaders = new Map(
+  Object.entries(modules).map(([path, load]) => [path.replace('./tools/', '').replace(/\.ts$/, ''), load]),
+);
+
+export function hasEngine(toolId: string): boolean {
+  return loaders.has(toolId);
+}
+
+export function engineIds(): string[] {
+  return [...loaders.keys()];
+}
+
+export async function loadEngine(toolId: string): Promise<EngineModule> {
+  const load = loaders.get(toolId);
+  if (!load) throw new FolioError('NotImplemented', 'Tool interface coming soon');
+  return load();
+}
