@@ -1,0 +1,67 @@
+/**
+ * The page-range language every tool shares: `1-3, 5, 8-`, `last`, `odd`, `even`, `all`,
+ * `last-2` style words are not supported on purpose (ambiguous with ranges). Page numbers are
+ * 1-based. `5-3` counts down. An empty text means all pages. Anything not understood is an
+ * error that says what and where — never silently dropped.
+ */
+import { FolioError } from './errors.ts';
+
+export class PageRangeError extends FolioError {
+  constructor(message: string) {
+    super('InvalidInput', message);
+  }
+}
+
+function pageNumber(token: string, pageCount: number, whole: string): number {
+  if (token === 'last') return pageCount;
+  if (!/^\d+$/.test(token)) throw new PageRangeError(`"${whole}" is not a page or a range (use e.g. 1-3, 5, 8-, last, odd, even).`);
+  const n = Number(token);
+  if (n < 1) throw new PageRangeError(`Page numbers start at 1 ("${whole}").`);
+  if (n > pageCount) throw new PageRangeError(`Page ${n} does not exist: the document has ${pageCount} page${pageCount === 1 ? '' : 's'}.`);
+  return n;
+}
+
+/** One part of a range list, e.g. "2-4" → [2, 3, 4]. */
+function expandPart(part: string, pageCount: number): number[] {
+  const all = Array.from({ length: pageCount }, (_, i) => i + 1);
+  if (part === 'all') return all;
+  if (part === 'odd') return all.filter((n) => n % 2 === 1);
+  if (part === 'even') return all.filter((n) => n % 2 === 0);
+  const dash = /^([^-]*)-([^-]*)$/.exec(part);
+  if (!dash) return [pageNumber(part, pageCount, part)];
+  const from = dash[1] === '' ? 1 : pageNumber(dash[1], pageCount, part);
+  const to = dash[2] === '' ? pageCount : pageNumber(dash[2], pageCount, part);
+  const step = from <= to ? 1 : -1;
+  const pages: number[] = [];
+  for (let n = from; n !== to + step; n += step) pages.push(n);
+  return pages;
+}
+
+/**
+ * Parses a range list into page numbers in the order written. Repeats are kept (organize uses
+ * them to duplicate pages); callers that need a set use `new Set(...)`.
+ */
+export function parsePageRanges(text: string, pageCount: number): number[] {
+  const trimmed = text.trim().toLowerCase();
+  if (trimmed === '') return expandPart('all', pageCount);
+  const parts = trimmed.split(/\s*[,;]\s*/);
+  const pages: number[] = [];
+  for (const raw of parts) {
+    const part = raw.replace(/\s+/g, '').replace(/[–—]/g, '-');
+    if (part === '') throw new PageRangeError(`There is an empty entry in "${text}" (two commas in a row?).`);
+    pages.push(...expandPart(part, pageCount));
+  }
+  if (pages.length === 0) throw new PageRangeError(`"${text}" selects no pages.`);
+  return pages;
+}
+
+/** Splits a range list into groups, one per comma-separated part (split-pdf: each range → one file). */
+export function parsePageGroups(text: string, pageCount: number): number[][] {
+  const trimmed = text.trim().toLowerCase();
+  if (trimmed === '') throw new PageRangeError('Enter the ranges to split by, e.g. 1-3, 4-6.');
+  return trimmed.split(/\s*[,;]\s*/).map((raw) => {
+    const part = raw.replace(/\s+/g, '').replace(/[–—]/g, '-');
+    if (part === '') throw new PageRangeError(`There is an empty entry in "${text}" (two commas in a row?).`);
+    return expandPart(part, pageCount);
+  });
+}
