@@ -1,4 +1,4 @@
-import type { FileAccept, ToolContent } from './types.ts';
+import type { FileAccept } from './types.ts';
 
 export const PDF_FILES: FileAccept = { extensions: ['.pdf'], mimeTypes: ['application/pdf'], label: 'PDF files' };
 export const JPEG_PNG_IMAGES: FileAccept = {
@@ -46,8 +46,3 @@ export const ON_DEVICE_PRIVACY =
   'Your files never leave your device. Folio processes them in your browser, in a background worker, ' +
   'and keeps them only in memory: nothing is uploaded, logged or stored, and everything is released ' +
   'when you clear the tool or close the tab.';
-
-/** Placeholder copy for entries whose detail text has not been written yet. */
-export function draftContent(overview: string): ToolContent {
-  return { overview, features: [], usage: [], perfectFor: [], privacy: ON_DEVICE_PRIVACY, whyUse: '' };
-}

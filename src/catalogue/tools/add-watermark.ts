@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { PDF_FILES, draftContent } from '../accepts.ts';
+import { PDF_FILES } from '../accepts.ts';
+import { content } from '../content/add-watermark.ts';
 
 export const tool: FileToolEntry = {
   id: 'add-watermark',
@@ -17,5 +18,5 @@ export const tool: FileToolEntry = {
     { kind: 'text', name: 'text', label: 'Watermark text', default: 'CONFIDENTIAL' },
   ],
   engineReady: false,
-  content: draftContent('Stamp text or an image over your pages.'),
+  content,
 };

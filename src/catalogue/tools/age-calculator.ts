@@ -1,5 +1,5 @@
 import type { UtilityToolEntry } from '../types.ts';
-import { draftContent } from '../accepts.ts';
+import { content } from '../content/age-calculator.ts';
 
 export const tool: UtilityToolEntry = {
   id: 'age-calculator',
@@ -9,5 +9,5 @@ export const tool: UtilityToolEntry = {
   category: 'utility',
   kind: 'utility',
   formReady: false,
-  content: draftContent('Calculate age from birthdate.'),
+  content,
 };

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { PDF_FILES, draftContent } from '../accepts.ts';
+import { PDF_FILES } from '../accepts.ts';
+import { content } from '../content/compress-pdf.ts';
 
 export const tool: FileToolEntry = {
   id: 'compress-pdf',
@@ -15,5 +16,5 @@ export const tool: FileToolEntry = {
   defaultFilename: 'compress-pdf-result.pdf',
   options: [],
   engineReady: false,
-  content: draftContent('Reduce PDF file size.'),
+  content,
 };

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { PDF_FILES, draftContent } from '../accepts.ts';
+import { PDF_FILES } from '../accepts.ts';
+import { content } from '../content/edit-pdf.ts';
 
 export const tool: FileToolEntry = {
   id: 'edit-pdf',
@@ -21,5 +22,5 @@ export const tool: FileToolEntry = {
     },
   ],
   engineReady: false,
-  content: draftContent('Edit content of PDF.'),
+  content,
 };

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { EXCEL_FILES, draftContent } from '../accepts.ts';
+import { EXCEL_FILES } from '../accepts.ts';
+import { content } from '../content/excel-to-pdf.ts';
 
 export const tool: FileToolEntry = {
   id: 'excel-to-pdf',
@@ -15,5 +16,5 @@ export const tool: FileToolEntry = {
   defaultFilename: 'excel-to-pdf-result.pdf',
   options: [],
   engineReady: false,
-  content: draftContent('Turn spreadsheets into PDF.'),
+  content,
 };

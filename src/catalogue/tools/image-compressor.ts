@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { IMAGES, draftContent } from '../accepts.ts';
+import { IMAGES } from '../accepts.ts';
+import { content } from '../content/image-compressor.ts';
 
 export const tool: FileToolEntry = {
   id: 'image-compressor',
@@ -15,5 +16,5 @@ export const tool: FileToolEntry = {
   defaultFilename: 'image-compressor-result.pdf',
   options: [],
   engineReady: false,
-  content: draftContent('Reduce image size.'),
+  content,
 };

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { JPEG_PNG_IMAGES, draftContent } from '../accepts.ts';
+import { JPEG_PNG_IMAGES } from '../accepts.ts';
+import { content } from '../content/jpg-to-pdf.ts';
 
 export const tool: FileToolEntry = {
   id: 'jpg-to-pdf',
@@ -15,5 +16,5 @@ export const tool: FileToolEntry = {
   defaultFilename: 'jpg-to-pdf-result.pdf',
   options: [],
   engineReady: false,
-  content: draftContent('Convert images to PDF.'),
+  content,
 };

@@ -1,5 +1,5 @@
 import type { UtilityToolEntry } from '../types.ts';
-import { draftContent } from '../accepts.ts';
+import { content } from '../content/json-formatter.ts';
 
 export const tool: UtilityToolEntry = {
   id: 'json-formatter',
@@ -9,5 +9,5 @@ export const tool: UtilityToolEntry = {
   category: 'utility',
   kind: 'utility',
   formReady: false,
-  content: draftContent('Format JSON data.'),
+  content,
 };

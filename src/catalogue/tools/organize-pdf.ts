@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { PDF_FILES, draftContent } from '../accepts.ts';
+import { PDF_FILES } from '../accepts.ts';
+import { content } from '../content/organize-pdf.ts';
 
 export const tool: FileToolEntry = {
   id: 'organize-pdf',
@@ -17,5 +18,5 @@ export const tool: FileToolEntry = {
     { kind: 'text', name: 'pageOrder', label: 'Page order', default: '', placeholder: 'e.g. 3,1,2' },
   ],
   engineReady: false,
-  content: draftContent('Reorder or delete pages.'),
+  content,
 };

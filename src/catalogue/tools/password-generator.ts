@@ -1,5 +1,5 @@
 import type { UtilityToolEntry } from '../types.ts';
-import { draftContent } from '../accepts.ts';
+import { content } from '../content/password-generator.ts';
 
 export const tool: UtilityToolEntry = {
   id: 'password-generator',
@@ -9,5 +9,5 @@ export const tool: UtilityToolEntry = {
   category: 'utility',
   kind: 'utility',
   formReady: false,
-  content: draftContent('Generate secure passwords.'),
+  content,
 };

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { PDF_FILES, draftContent } from '../accepts.ts';
+import { PDF_FILES } from '../accepts.ts';
+import { content } from '../content/pdf-to-excel.ts';
 
 export const tool: FileToolEntry = {
   id: 'pdf-to-excel',
@@ -15,5 +16,5 @@ export const tool: FileToolEntry = {
   defaultFilename: 'converted.xlsx',
   options: [],
   engineReady: false,
-  content: draftContent('Extract tables to Excel.'),
+  content,
 };

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { PDF_FILES, draftContent } from '../accepts.ts';
+import { PDF_FILES } from '../accepts.ts';
+import { content } from '../content/pdf-to-jpg.ts';
 
 export const tool: FileToolEntry = {
   id: 'pdf-to-jpg',
@@ -15,5 +16,5 @@ export const tool: FileToolEntry = {
   defaultFilename: 'converted.zip',
   options: [],
   engineReady: false,
-  content: draftContent('Convert PDF to images.'),
+  content,
 };

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { POWERPOINT_FILES, draftContent } from '../accepts.ts';
+import { POWERPOINT_FILES } from '../accepts.ts';
+import { content } from '../content/ppt-to-pdf.ts';
 
 export const tool: FileToolEntry = {
   id: 'ppt-to-pdf',
@@ -15,5 +16,5 @@ export const tool: FileToolEntry = {
   defaultFilename: 'ppt-to-pdf-result.pdf',
   options: [],
   engineReady: false,
-  content: draftContent('Turn PowerPoint slides into PDF.'),
+  content,
 };

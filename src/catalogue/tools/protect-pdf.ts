@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { PDF_FILES, draftContent } from '../accepts.ts';
+import { PDF_FILES } from '../accepts.ts';
+import { content } from '../content/protect-pdf.ts';
 
 export const tool: FileToolEntry = {
   id: 'protect-pdf',
@@ -23,5 +24,5 @@ export const tool: FileToolEntry = {
     return null;
   },
   engineReady: false,
-  content: draftContent('Add password to PDF.'),
+  content,
 };

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { PDF_FILES, draftContent } from '../accepts.ts';
+import { PDF_FILES } from '../accepts.ts';
+import { content } from '../content/rotate-pdf.ts';
 
 export const tool: FileToolEntry = {
   id: 'rotate-pdf',
@@ -20,5 +21,5 @@ export const tool: FileToolEntry = {
     },
   ],
   engineReady: false,
-  content: draftContent('Rotate pages to the right orientation.'),
+  content,
 };

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { PDF_FILES, draftContent } from '../accepts.ts';
+import { PDF_FILES } from '../accepts.ts';
+import { content } from '../content/split-pdf.ts';
 
 export const tool: FileToolEntry = {
   id: 'split-pdf',
@@ -15,5 +16,5 @@ export const tool: FileToolEntry = {
   defaultFilename: 'converted.zip',
   options: [],
   engineReady: false,
-  content: draftContent('Split a PDF into separate files by pages or ranges.'),
+  content,
 };

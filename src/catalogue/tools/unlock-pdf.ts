@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { PDF_FILES, draftContent } from '../accepts.ts';
+import { PDF_FILES } from '../accepts.ts';
+import { content } from '../content/unlock-pdf.ts';
 
 export const tool: FileToolEntry = {
   id: 'unlock-pdf',
@@ -18,5 +19,5 @@ export const tool: FileToolEntry = {
   ],
   validate: (values) => (String(values.password ?? '') === '' ? 'Password is required' : null),
   engineReady: false,
-  content: draftContent('Remove PDF password.'),
+  content,
 };

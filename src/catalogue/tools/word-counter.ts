@@ -1,5 +1,5 @@
 import type { UtilityToolEntry } from '../types.ts';
-import { draftContent } from '../accepts.ts';
+import { content } from '../content/word-counter.ts';
 
 export const tool: UtilityToolEntry = {
   id: 'word-counter',
@@ -9,5 +9,5 @@ export const tool: UtilityToolEntry = {
   category: 'utility',
   kind: 'utility',
   formReady: false,
-  content: draftContent('Count words and characters.'),
+  content,
 };

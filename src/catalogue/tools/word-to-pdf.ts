@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
-import { WORD_FILES, draftContent } from '../accepts.ts';
+import { WORD_FILES } from '../accepts.ts';
+import { content } from '../content/word-to-pdf.ts';
 
 export const tool: FileToolEntry = {
   id: 'word-to-pdf',
@@ -15,5 +16,5 @@ export const tool: FileToolEntry = {
   defaultFilename: 'word-to-pdf-result.pdf',
   options: [],
   engineReady: false,
-  content: draftContent('Turn Word documents into PDF.'),
+  content,
 };

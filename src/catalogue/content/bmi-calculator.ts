@@ -1,0 +1,12 @@
+import type { ToolContent } from '../types.ts';
+import { ON_DEVICE_PRIVACY } from '../accepts.ts';
+
+/** Detail-page copy of bmi-calculator (spec §3 "Tool info content"). */
+export const content: ToolContent = {
+  overview: 'Calculate body mass index.',
+  features: [],
+  usage: [],
+  perfectFor: [],
+  privacy: ON_DEVICE_PRIVACY,
+  whyUse: '',
+};
