@@ -15,6 +15,9 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'react-hooks/set-state-in-effect': 'off',
+      // Per-tool forms are lazy components made once in src/tool-ui/forms/registry.ts and only looked up
+      // during render, which this rule cannot tell apart from creating them there.
+      'react-hooks/static-components': 'off',
     },
   },
 );

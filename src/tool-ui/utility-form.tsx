@@ -1,7 +1,14 @@
+import { Suspense } from 'react';
 import type { UtilityToolEntry } from '../catalogue/types.ts';
+import { utilityForm } from './forms/registry.ts';
 
 /** The utility frame: the tool's own form (src/tool-ui/forms/<id>.tsx) once it exists. */
 export function UtilityForm({ tool }: { tool: UtilityToolEntry }) {
-  if (!tool.formReady) return <p>Tool interface coming soon</p>;
-  return <p>Tool interface coming soon</p>;
+  const Form = tool.formReady ? utilityForm(tool.id) : undefined;
+  if (!Form) return <p>Tool interface coming soon</p>;
+  return (
+    <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+      <Form tool={tool} />
+    </Suspense>
+  );
 }

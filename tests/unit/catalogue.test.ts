@@ -3,6 +3,7 @@ import { tools, fileTools, utilityTools, defaultValues } from '../../src/catalog
 import { TOOL_IDS } from '../../src/catalogue/types.ts';
 import { headerColumns, popularToolIds, sideMenuSections, toolsPageGroups } from '../../src/catalogue/sections.ts';
 import { engineIds } from '../../workers/engine/registry.ts';
+import { formIds } from '../../src/tool-ui/forms/registry.ts';
 
 describe('catalogue', () => {
   test('holds the 25 tools of spec §3: 17 pdf and 8 utility, ids unique and in spec order', () => {
@@ -42,6 +43,12 @@ describe('catalogue', () => {
   test('engineReady matches the engines that exist in workers/engine/tools/', () => {
     const ready = fileTools.filter((t) => t.engineReady).map((t) => t.id).sort();
     expect(engineIds().sort()).toEqual(ready);
+  });
+
+  test('formReady matches the utility forms that exist in src/tool-ui/forms/', () => {
+    const ready = utilityTools.filter((t) => t.formReady).map((t) => t.id).sort();
+    const utilityIds = new Set(utilityTools.map((t) => t.id as string));
+    expect(formIds().filter((id) => utilityIds.has(id)).sort()).toEqual(ready);
   });
 
   test('every tool has a name, a description and an overview', () => {
