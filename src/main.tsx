@@ -2,10 +2,17 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { router } from './app/router.tsx';
+import { UpdatePrompt } from './pwa/update-prompt.tsx';
+import { startServiceWorker } from './pwa/register.ts';
+import { listenForLaunchedFiles } from './pwa/incoming-files.ts';
 import './styles/global.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <RouterProvider router={router} />
+    <UpdatePrompt />
   </StrictMode>,
 );
+
+startServiceWorker();
+listenForLaunchedFiles();

@@ -9,6 +9,7 @@ import { PrivacyPage } from '../pages/privacy.tsx';
 import { TermsPage } from '../pages/terms.tsx';
 import { HowItWorksPage } from '../pages/how-it-works.tsx';
 import { NotFoundPage } from '../pages/not-found.tsx';
+import { OpenFilesPage } from '../pwa/open-page.tsx';
 
 export const router = createBrowserRouter([
   {
@@ -25,6 +26,8 @@ export const router = createBrowserRouter([
       { path: '/privacy-policy', element: <Navigate to="/privacy" replace /> },
       { path: '/terms', element: <TermsPage /> },
       { path: '/how-it-works', element: <HowItWorksPage /> },
+      // Files opened with Folio from the OS or shared to it (manifest file_handlers / share_target).
+      { path: '/open', element: <OpenFilesPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
