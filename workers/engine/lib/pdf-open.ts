@@ -4,7 +4,7 @@
  * password when one is needed); damaged files are repaired with qpdf when it can, and refused
  * clearly when it cannot. What comes back is always an unencrypted PDF that pdf-lib can save.
  */
-import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
+import { PDFCatalog, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import type { EngineInput } from './types.ts';
 import { FolioError, damagedPdf, emptyFile, invalidPassword, notAPdf, passwordRequired } from './errors.ts';
 import { runQpdf } from './qpdf.ts';
@@ -44,76 +44,119 @@ function encryptionFilter(doc: PDFDocument): string | undefined {
   return filter instanceof PDFName ? filter.decodeText() : undefined;
 }
 
-async function loadStrict(bytes: Uint8Array): Promise<PDFDocument> {
-  const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: true, updateMetadata: false });
+const certificateEncrypted = (name: string) =>
+  new FolioError('UnsupportedEncryption', `"${name}" is encrypted with a certificate, not a password — it cannot be unlocked here.`);
+
+/**
+ * pdf-lib reads the trailer's /Root as a plain dictionary when it lacks `/Type /Catalog` (seen in
+ * the wild), and then fails on every page call. Readers accept such files, so we mend the catalog.
+ */
+function mendCatalog(doc: PDFDocument): void {
+  const root = doc.context.trailerInfo.Root;
+  const catalog = doc.context.lookup(root);
+  if (catalog instanceof PDFCatalog || !(catalog instanceof PDFDict) || !(root instanceof PDFRef)) return;
+  const mended = PDFCatalog.fromMapWithContext(new Map(catalog.entries()), doc.context);
+  mended.set(PDFName.of('Type'), PDFName.of('Catalog'));
+  doc.context.assign(root, mended);
+  (doc as { catalog: PDFCatalog }).catalog = mended;
+}
+
+/** Loads with pdf-lib; `strict` refuses invalid objects (the signal that a qpdf repair is worth it). */
+async function load(bytes: Uint8Array, strict: boolean): Promise<PDFDocument> {
+  const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: strict, updateMetadata: false });
+  mendCatalog(doc);
   if (doc.getPageCount() === 0) throw new Error('no pages');
   return doc;
 }
 
+async function tryLoad(bytes: Uint8Array, strict: boolean): Promise<PDFDocument | undefined> {
+  try {
+    return await load(bytes, strict);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the bytes carry an /Encrypt entry, for files pdf-lib cannot parse at all. */
+function mentionsEncrypt(bytes: Uint8Array): boolean {
+  const window = 256 * 1024;
+  const decoder = new TextDecoder('latin1');
+  const head = decoder.decode(bytes.subarray(0, window));
+  const tail = bytes.byteLength > window ? decoder.decode(bytes.subarray(bytes.byteLength - window)) : '';
+  return /\/Encrypt\b/.test(head) || /\/Encrypt\b/.test(tail);
+}
+
 /** Decrypts with qpdf. An empty password is tried first: owner-only files open without asking. */
 async function decrypt(input: EngineInput): Promise<Uint8Array> {
-  const attempts = input.password ? [input.password] : [''];
-  for (const password of attempts) {
-    const result = await runQpdf([`--password=${password}`, '--decrypt', '/in.pdf', '/out.pdf'], {
-      inputs: { '/in.pdf': input.bytes },
-      outputs: ['/out.pdf'],
-    });
-    const out = result.files['/out.pdf'];
-    if (out && result.exitCode !== 2) return out;
-    if (/invalid password/i.test(result.stderr)) {
-      throw input.password ? invalidPassword() : passwordRequired(input.name);
-    }
-    if (/unsupported|security handler/i.test(result.stderr)) break;
-    throw damagedPdf(input.name);
+  const password = input.password ?? '';
+  const result = await runQpdf([`--password=${password}`, '--decrypt', '/in.pdf', '/out.pdf'], {
+    inputs: { '/in.pdf': input.bytes },
+    outputs: ['/out.pdf'],
+  });
+  const out = result.files['/out.pdf'];
+  if (out && result.exitCode !== 2) return out;
+  if (/invalid password/i.test(result.stderr)) {
+    throw input.password ? invalidPassword() : passwordRequired(input.name);
   }
-  throw new FolioError('UnsupportedEncryption', `"${input.name}" uses an encryption Folio cannot open.`);
+  // qpdf knows only the Standard (password) handler; the other filters in use are the public-key
+  // (certificate) handlers, Adobe.PubSec and kin, whose dictionary is often hidden in an object stream.
+  if (/PubSec|public.?key|certificate|unsupported encryption filter/i.test(result.stderr)) throw certificateEncrypted(input.name);
+  if (/unsupported|security handler|encryption/i.test(result.stderr)) {
+    throw new FolioError('UnsupportedEncryption', `"${input.name}" uses an encryption Folio cannot open.`);
+  }
+  throw damagedPdf(input.name);
 }
 
 /** Rewrites the file with qpdf, which reconstructs broken cross-reference tables and streams. */
-async function repair(input: EngineInput, bytes: Uint8Array): Promise<Uint8Array> {
+async function repairWithQpdf(bytes: Uint8Array): Promise<{ out?: Uint8Array; stderr: string }> {
   const result = await runQpdf(['/in.pdf', '/out.pdf'], { inputs: { '/in.pdf': bytes }, outputs: ['/out.pdf'] });
-  const out = result.files['/out.pdf'];
-  if (!out) throw damagedPdf(input.name);
-  return out;
+  return { out: result.exitCode === 2 ? undefined : result.files['/out.pdf'], stderr: result.stderr };
+}
+
+/** A PDF header followed by no object at all ("%PDF-1.3 This is not a valid PDF file"). */
+function hasNoObjects(bytes: Uint8Array): boolean {
+  if (bytes.byteLength > 1 << 20) return false;
+  return !/\d+\s+\d+\s+obj\b/.test(new TextDecoder('latin1').decode(bytes));
+}
+
+/**
+ * Loads bytes that are known not to be encrypted (any more): pdf-lib strict, else qpdf's repair,
+ * else pdf-lib's own lenient recovery (which rebuilds files without an xref table that qpdf gives
+ * up on — the pages it finds are the file's real pages, checked by the corpus suite).
+ */
+async function loadOrRepair(name: string, bytes: Uint8Array): Promise<{ doc: PDFDocument; bytes: Uint8Array; repaired: boolean }> {
+  const strict = await tryLoad(bytes, true);
+  if (strict) return { doc: strict, bytes, repaired: false };
+  const { out } = await repairWithQpdf(bytes);
+  if (out) {
+    const repaired = (await tryLoad(out, true)) ?? (await tryLoad(out, false));
+    if (repaired) return { doc: repaired, bytes: out, repaired: true };
+  }
+  if (hasNoObjects(bytes)) throw notAPdf(name);
+  const lenient = await tryLoad(bytes, false);
+  if (lenient) return { doc: lenient, bytes, repaired: true };
+  throw damagedPdf(name);
 }
 
 export async function openPdf(input: EngineInput): Promise<OpenedPdf> {
   assertLooksLikePdf(input);
-  let bytes = input.bytes;
-  let wasEncrypted = false;
-  let wasRepaired = false;
+  const strict = await tryLoad(input.bytes, true);
+  if (strict && !strict.isEncrypted) return { doc: strict, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
 
-  let doc: PDFDocument | undefined;
-  try {
-    doc = await loadStrict(bytes);
-  } catch {
-    doc = undefined;
-  }
-
-  if (doc?.isEncrypted) {
-    if (encryptionFilter(doc) === 'Adobe.PubSec') {
-      throw new FolioError(
-        'UnsupportedEncryption',
-        `"${input.name}" is encrypted with a certificate, not a password — it cannot be unlocked here.`,
-      );
+  // Encrypted? pdf-lib's strict load fails on many encrypted files (their strings and object
+  // streams are ciphertext), so ask a lenient load, and as a last resort look for /Encrypt.
+  const probe = strict ?? (await tryLoad(input.bytes, false));
+  const encrypted = probe ? probe.isEncrypted : mentionsEncrypt(input.bytes);
+  if (encrypted) {
+    const filter = probe ? encryptionFilter(probe) : undefined;
+    if (filter && filter !== 'Standard') {
+      if (/PubSec/i.test(filter)) throw certificateEncrypted(input.name);
+      throw new FolioError('UnsupportedEncryption', `"${input.name}" uses an encryption Folio cannot open (${filter}).`);
     }
-    bytes = await decrypt(input);
-    wasEncrypted = true;
-    doc = undefined;
+    const decrypted = await decrypt(input);
+    const { doc, bytes } = await loadOrRepair(input.name, decrypted);
+    return { doc, bytes, wasEncrypted: true, wasRepaired: false };
   }
-
-  if (!doc) {
-    try {
-      doc = await loadStrict(bytes);
-    } catch {
-      bytes = await repair(input, bytes);
-      wasRepaired = !wasEncrypted;
-      try {
-        doc = await loadStrict(bytes);
-      } catch {
-        throw damagedPdf(input.name);
-      }
-    }
-  }
-  return { doc, bytes, wasEncrypted, wasRepaired };
+  const { doc, bytes, repaired } = await loadOrRepair(input.name, input.bytes);
+  return { doc, bytes, wasEncrypted: false, wasRepaired: repaired };
 }
