@@ -14,7 +14,10 @@ export const tool: FileToolEntry = {
   multiple: false,
   accepts: PDF_FILES,
   defaultFilename: 'converted.docx',
-  options: [],
-  engineReady: false,
+  options: [
+    { kind: 'pages', name: 'pages', label: 'Pages', default: '', placeholder: 'All pages, or e.g. 1-3, 5, 8-' },
+    { kind: 'checkbox', name: 'ocr', label: 'Recognise text in scanned pages', default: false, help: 'Reads pages that are only pictures (scans) with OCR, in English. Slower: a few seconds per page.' },
+  ],
+  engineReady: true,
   content,
 };

@@ -1,0 +1,187 @@
+/**
+ * PDFs with known structure for the office-export tests, drawn with pdf-lib: a heading, body
+ * paragraphs, two columns, a ruled table, an unruled numeric table, a picture, bold/italic/colour
+ * and a repeated footer. Each fixture also returns the text in reading order.
+ */
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import JSZip from 'jszip';
+
+const LOREM = [
+  'Folio converts documents inside the browser so that nothing ever leaves the device of the person using it.',
+  'Each page is read with its text positions and fonts, grouped into lines and paragraphs in reading order.',
+  'Columns are read one after the other, tables become real tables and pictures keep their size on the page.',
+  'The result is a document that people can keep editing, not a picture of every page of the original file.',
+];
+
+/** Wraps text into lines that fit `width` at `size` points. */
+export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const candidate = line ? `${line} ${word}` : word;
+    if (font.widthOfTextAtSize(candidate, size) > width && line) {
+      lines.push(line);
+      line = word;
+    } else line = candidate;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+function drawParagraph(page: PDFPage, text: string, font: PDFFont, size: number, x: number, y: number, width: number): number {
+  for (const line of wrap(text, font, size, width)) {
+    page.drawText(line, { x, y, size, font });
+    y -= size * 1.3;
+  }
+  return y;
+}
+
+export interface ReportFixture {
+  bytes: Uint8Array;
+  /** All the document's words in reading order (footer excluded). */
+  text: string;
+  heading: string;
+  table: string[][];
+  numbers: Array<Array<string | number>>;
+  footer: string;
+  pages: number;
+}
+
+/** Two pages: heading, paragraph, two-column section, ruled table, picture; page 2 a numeric table. */
+export async function buildReport(): Promise<ReportFixture> {
+  const doc = await PDFDocument.create();
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const italic = await doc.embedFont(StandardFonts.HelveticaOblique);
+  const texts: string[] = [];
+  const footer = 'Folio quarterly report';
+
+  // ---- page 1
+  const page = doc.addPage([612, 792]);
+  const heading = 'Quarterly Report';
+  page.drawText(heading, { x: 72, y: 720, size: 24, font: bold, color: rgb(0.1, 0.2, 0.6) });
+  texts.push(heading);
+  let y = drawParagraph(page, LOREM[0], regular, 11, 72, 690, 468);
+  texts.push(LOREM[0]);
+  page.drawText('Important:', { x: 72, y: y - 6, size: 11, font: bold });
+  page.drawText('this sentence is in italics.', { x: 72 + bold.widthOfTextAtSize('Important: ', 11), y: y - 6, size: 11, font: italic });
+  texts.push('Important: this sentence is in italics.');
+  y -= 36;
+  page.drawText('Two Columns', { x: 72, y, size: 16, font: bold });
+  texts.push('Two Columns');
+  y -= 24;
+  // Left column then right column (reading order), 216 pt wide each with a 36 pt gutter.
+  const colTop = y;
+  let left = drawParagraph(page, LOREM[1], regular, 11, 72, colTop, 216);
+  left = drawParagraph(page, LOREM[2], regular, 11, 72, left - 8, 216);
+  const right = drawParagraph(page, LOREM[3], regular, 11, 324, colTop, 216);
+  texts.push(LOREM[1], LOREM[2], LOREM[3]);
+  y = Math.min(left, right) - 20;
+
+  // Ruled table 3 × 3.
+  const table = [
+    ['Region', 'Units', 'Revenue'],
+    ['North', '120', '4,500'],
+    ['South', '95', '3,210'],
+  ];
+  const colX = [72, 212, 352, 492];
+  const rowH = 22;
+  const tableTop = y;
+  for (let r = 0; r <= table.length; r++) page.drawLine({ start: { x: colX[0], y: tableTop - r * rowH }, end: { x: colX[3], y: tableTop - r * rowH }, thickness: 0.8 });
+  for (const x of colX) page.drawLine({ start: { x, y: tableTop }, end: { x, y: tableTop - table.length * rowH }, thickness: 0.8 });
+  table.forEach((row, r) => row.forEach((cell, c) => page.drawText(cell, { x: colX[c] + 6, y: tableTop - r * rowH - 15, size: 11, font: r === 0 ? bold : regular })));
+  texts.push(...table.flat());
+  y = tableTop - table.length * rowH - 30;
+
+  // A picture: a small PNG drawn at 120 × 60 pt.
+  const png = await doc.embedPng(await tinyPng());
+  page.drawImage(png, { x: 72, y: y - 60, width: 120, height: 60 });
+  y -= 80;
+  const after = 'This paragraph comes after the picture.';
+  page.drawText(after, { x: 72, y, size: 11, font: regular, color: rgb(0.8, 0, 0) });
+  texts.push(after);
+
+  // ---- page 2: unruled numeric table
+  const page2 = doc.addPage([612, 792]);
+  page2.drawText('Figures', { x: 72, y: 720, size: 16, font: bold });
+  texts.push('Figures');
+  const numbers: Array<Array<string | number>> = [
+    ['Item', 'Qty', 'Price', 'Total'],
+    ['Paper', 10, 2.5, 25],
+    ['Ink', 3, 19.99, 59.97],
+    ['Stapler', 1, 7.25, 7.25],
+    ['Folders', 12, 0.8, 9.6],
+  ];
+  numbers.forEach((row, r) => row.forEach((cell, c) => {
+    const text = typeof cell === 'number' ? cell.toFixed(2).replace(/\.00$/, '') : cell;
+    const x = [72, 200, 300, 400][c];
+    page2.drawText(text, { x, y: 680 - r * 18, size: 11, font: r === 0 ? bold : regular });
+  }));
+  texts.push(...numbers.flat().map((c) => (typeof c === 'number' ? c.toFixed(2).replace(/\.00$/, '') : c)));
+  const closing = 'End of the figures section.';
+  page2.drawText(closing, { x: 72, y: 560, size: 11, font: regular });
+  texts.push(closing);
+
+  for (const [index, p] of doc.getPages().entries()) {
+    p.drawText(footer, { x: 72, y: 30, size: 9, font: regular });
+    p.drawText(String(index + 1), { x: 530, y: 30, size: 9, font: regular });
+  }
+  return { bytes: await doc.save(), text: texts.join(' '), heading, table, numbers, footer, pages: 2 };
+}
+
+/** A small two-colour PNG drawn with @napi-rs/canvas. */
+async function tinyPng(): Promise<Uint8Array> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(80, 40);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#c0392b';
+  context.fillRect(0, 0, 40, 40);
+  context.fillStyle = '#2980b9';
+  context.fillRect(40, 0, 40, 40);
+  return new Uint8Array(await canvas.encode('png'));
+}
+
+/** Word-level similarity: matched words (LCS) over the longer sequence. */
+export function wordSimilarity(expected: string, actual: string): number {
+  const a = normWords(expected);
+  const b = normWords(actual);
+  if (a.length === 0 && b.length === 0) return 1;
+  const dp = new Uint16Array((a.length + 1) * (b.length + 1));
+  const w = b.length + 1;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      dp[i * w + j] = a[i - 1] === b[j - 1] ? dp[(i - 1) * w + j - 1] + 1 : Math.max(dp[(i - 1) * w + j], dp[i * w + j - 1]);
+    }
+  }
+  return dp[a.length * w + b.length] / Math.max(a.length, b.length);
+}
+
+export function normWords(text: string): string[] {
+  return text.toLowerCase().normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+/** Text of the paragraphs of a DOCX body in document order, and its tables as grids. */
+export async function readDocx(bytes: Uint8Array): Promise<{ xml: string; text: string; tables: string[][][]; headers: string; footers: string; paragraphs: Array<{ text: string; style?: string; bold: boolean; size?: number }> }> {
+  const zip = await JSZip.loadAsync(bytes);
+  const xml = await zip.file('word/document.xml')!.async('string');
+  const texts = (fragment: string) => [...fragment.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => decode(m[1])).join('');
+  const paragraphs = [...xml.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map((m) => ({
+    text: texts(m[0]),
+    style: /<w:pStyle w:val="([^"]+)"/.exec(m[0])?.[1],
+    bold: /<w:b\/>|<w:b w:val="(true|1)"\/>/.test(m[0]),
+    size: Number(/<w:sz w:val="(\d+)"/.exec(m[0])?.[1]) / 2 || undefined,
+  }));
+  const tables = [...xml.matchAll(/<w:tbl>[\s\S]*?<\/w:tbl>/g)].map((t) =>
+    [...t[0].matchAll(/<w:tr[ >][\s\S]*?<\/w:tr>/g)].map((row) => [...row[0].matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((cell) => texts(cell[0]))),
+  );
+  const partText = async (prefix: string) => {
+    let out = '';
+    for (const name of Object.keys(zip.files).filter((n) => n.startsWith(`word/${prefix}`))) out += texts(await zip.file(name)!.async('string'));
+    return out;
+  };
+  return { xml, text: paragraphs.map((p) => p.text).join(' '), tables, paragraphs, headers: await partText('header'), footers: await partText('footer') };
+}
+
+function decode(s: string): string {
+  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+}

@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import { buildReport, readDocx, wordSimilarity, type ReportFixture } from './office-fixtures.ts';
+import { run } from '../../workers/engine/tools/pdf-to-word.ts';
+
+let fixture: ReportFixture;
+let docx: Awaited<ReturnType<typeof readDocx>>;
+let notes: string[] = [];
+
+beforeAll(async () => {
+  fixture = await buildReport();
+  const result = await run([{ name: 'report.pdf', bytes: fixture.bytes }], {}, {});
+  expect(result.filename).toBe('converted.docx');
+  notes = result.notes ?? [];
+  docx = await readDocx(result.bytes);
+  if (process.env.OFFICE_DEBUG) {
+    console.log(docx.paragraphs.map((p) => `${p.style ?? ''}|${p.bold}|${p.size}|${p.text}`).join('\n'));
+    console.log(JSON.stringify(docx.tables), docx.headers, docx.footers, notes);
+  }
+});
+
+describe('pdf-to-word', () => {
+  test('keeps every word in reading order (columns read one after the other)', () => {
+    // Table cells are paragraphs too, so the body text holds them in place.
+    const similarity = wordSimilarity(fixture.text, docx.text);
+    expect(similarity).toBeGreaterThanOrEqual(0.98);
+    // The left column's second paragraph comes before the right column's paragraph.
+    const body = docx.text;
+    expect(body.indexOf('Columns are read one after')).toBeGreaterThan(-1);
+    expect(body.indexOf('Columns are read one after')).toBeLessThan(body.indexOf('The result is a document'));
+  });
+
+  test('the heading is a Word heading, larger and bold', () => {
+    const heading = docx.paragraphs.find((p) => p.text === fixture.heading);
+    expect(heading?.style).toMatch(/Heading1/);
+    expect(heading?.bold).toBe(true);
+    expect(heading?.size).toBe(24);
+    const body = docx.paragraphs.find((p) => p.text.startsWith('Folio converts'));
+    expect(body?.size).toBe(11);
+  });
+
+  test('the ruled table is a Word table with the right cells', () => {
+    const table = docx.tables.find((t) => t[0]?.[0] === 'Region');
+    expect(table).toEqual(fixture.table);
+  });
+
+  test('the unruled numeric table is a Word table too', () => {
+    const table = docx.tables.find((t) => t[0]?.[0] === 'Item');
+    expect(table?.length).toBe(fixture.numbers.length);
+    expect(table?.[2]).toEqual(['Ink', '3', '19.99', '59.97']);
+  });
+
+  test('bold, italic and colour are kept', () => {
+    expect(docx.xml).toMatch(/<w:i\/>[\s\S]{0,200}this sentence is in italics/);
+    expect(docx.xml).toMatch(/<w:color w:val="CC0000"\/>[\s\S]{0,200}This paragraph comes after the picture/);
+  });
+
+  test('the picture is placed inline at its size, before the paragraph that follows it', () => {
+    expect(docx.xml).toContain('<w:drawing>');
+    // 120 × 60 pt = 1524000 × 762000 EMU
+    expect(docx.xml).toMatch(/cx="1524000" cy="762000"/);
+    expect(docx.xml.indexOf('<w:drawing>')).toBeLessThan(docx.xml.indexOf('This paragraph comes after the picture'));
+  });
+
+  test('one section per page and the repeated footer written once as a footer', () => {
+    expect(docx.xml.match(/<w:sectPr/g)?.length).toBe(fixture.pages);
+    expect(docx.footers).toContain(fixture.footer);
+    expect(docx.text).not.toContain(fixture.footer);
+  });
+});

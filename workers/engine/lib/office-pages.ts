@@ -1,0 +1,104 @@
+/**
+ * What the three office exports share: opening the input (decrypting / repairing through openPdf),
+ * choosing pages, reading each page's layout with progress and Cancel between pages, and — when
+ * asked — recognising the text of scanned pages with OCR.
+ */
+import type { EngineContext, EngineInput, EngineOptions } from './types.ts';
+import { FolioError, throwIfAborted } from './errors.ts';
+import { openPdf } from './pdf-open.ts';
+import { openPdfjs, type PDFDocumentProxy } from './pdfjs.ts';
+import { parsePageRanges } from './page-range.ts';
+import { readPageLayout, type PageLayout } from './pdf-layout.ts';
+
+export interface OfficeSource {
+  doc: PDFDocumentProxy;
+  layouts: PageLayout[];
+  /** Pages whose text came from OCR. */
+  ocrPages: number[];
+  /** Pages that look scanned but were not recognised (OCR off). */
+  scannedPages: number[];
+  notes: string[];
+}
+
+/** Image-only page: (almost) no text, and pictures cover most of it. */
+export function looksScanned(layout: PageLayout): boolean {
+  const chars = layout.items.reduce((n, i) => n + i.text.trim().length, 0);
+  if (chars > 10) return false;
+  const pageArea = layout.width * layout.height;
+  const imageArea = layout.images.reduce((a, b) => a + Math.min(b.width * b.height, pageArea), 0);
+  return imageArea >= pageArea * 0.3;
+}
+
+/** The base name of an input without .pdf, for result names. */
+export function baseName(name: string): string {
+  return name.replace(/\.pdf$/i, '') || 'converted';
+}
+
+export interface ReadOptions {
+  /** Page-range text ('' = all). */
+  pages?: string;
+  ocr?: boolean;
+  /** Upper bound on pages read (the corpus suite caps work); undefined = all. */
+  maxPages?: number;
+}
+
+export async function readOfficeSource(inputs: EngineInput[], options: ReadOptions, ctx: EngineContext): Promise<OfficeSource> {
+  const input = inputs[0];
+  if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  const opened = await openPdf(input);
+  throwIfAborted(ctx.signal);
+  const doc = await openPdfjs(opened.bytes, { name: input.name });
+  const notes: string[] = [];
+  let pageNumbers = [...new Set(parsePageRanges(options.pages ?? '', doc.numPages))];
+  if (options.maxPages && pageNumbers.length > options.maxPages) pageNumbers = pageNumbers.slice(0, options.maxPages);
+  const layouts: PageLayout[] = [];
+  const ocrPages: number[] = [];
+  const scannedPages: number[] = [];
+  // OCR is the slow part: progress counts reading + recognising as one unit per page.
+  const total = pageNumbers.length;
+  ctx.progress?.(0, total);
+  let recogniser: Awaited<ReturnType<typeof import('./ocr.ts')['createRecogniser']>> | undefined;
+  try {
+    for (const [index, pageNumber] of pageNumbers.entries()) {
+      throwIfAborted(ctx.signal);
+      let layout: PageLayout;
+      try {
+        layout = await readPageLayout(doc, pageNumber);
+      } catch (error) {
+        if ((error as Error).name === 'Cancelled') throw error;
+        notes.push(`Page ${pageNumber} could not be read (${(error as Error).message}); it was left empty.`);
+        const viewport = (await doc.getPage(pageNumber)).getViewport({ scale: 1 });
+        layout = { pageNumber, width: viewport.width, height: viewport.height, items: [], rulings: [], images: [], hasVectorArt: false, textOps: new Set() };
+      }
+      if (looksScanned(layout)) {
+        if (options.ocr) {
+          recogniser ??= await (await import('./ocr.ts')).createRecogniser(ctx.signal);
+          layout.items = await recogniser.recognisePage(doc, pageNumber, ctx.signal);
+          layout.ocr = true;
+          ocrPages.push(pageNumber);
+        } else {
+          scannedPages.push(pageNumber);
+        }
+      }
+      layouts.push(layout);
+      ctx.progress?.(index + 1, total);
+    }
+  } finally {
+    await recogniser?.terminate();
+  }
+  if (ocrPages.length) notes.push(`Text recognised (OCR) on ${ocrPages.length} scanned page${ocrPages.length === 1 ? '' : 's'}.`);
+  if (scannedPages.length) {
+    notes.push(`${scannedPages.length} page${scannedPages.length === 1 ? ' looks' : 's look'} scanned (no text layer). Tick "Recognise text in scanned pages" to make ${scannedPages.length === 1 ? 'it' : 'them'} editable.`);
+  }
+  if (options.maxPages && doc.numPages > options.maxPages && !options.pages) notes.push(`Only the first ${options.maxPages} pages were converted.`);
+  return { doc, layouts, ocrPages, scannedPages, notes };
+}
+
+/** Options every office export reads. */
+export function commonOptions(options: EngineOptions): ReadOptions {
+  return {
+    pages: typeof options.pages === 'string' ? options.pages : '',
+    ocr: options.ocr === true || options.ocr === 'true',
+    maxPages: typeof options.maxPages === 'number' ? options.maxPages : undefined,
+  };
+}

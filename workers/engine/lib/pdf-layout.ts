@@ -1,0 +1,540 @@
+/**
+ * The layout of a PDF page for the office exports (Word, Excel, PowerPoint): text items with
+ * positions, fonts, styles and colours; ruling lines and image boxes from the operator list; lines,
+ * line fragments (split at wide gaps), columns in reading order and paragraphs.
+ *
+ * Coordinates are in PDF points with the origin at the TOP-LEFT of the page as displayed (the
+ * page's /Rotate is applied), so `top` grows downwards like in a word processor.
+ */
+import type { PDFDocumentProxy } from './pdfjs.ts';
+import { loadPdfjs } from './pdfjs.ts';
+
+export interface TextItem {
+  text: string;
+  x: number;
+  /** Top of the glyph box (baseline − ascent). */
+  top: number;
+  baseline: number;
+  width: number;
+  /** Font size in points as displayed. */
+  size: number;
+  fontName: string;
+  /** A family Word/PowerPoint understands (Helvetica → Arial, Times → Times New Roman…). */
+  family: string;
+  bold: boolean;
+  italic: boolean;
+  /** RRGGBB */
+  color: string;
+}
+
+export interface Segment {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+export interface Box {
+  x: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export interface PageLayout {
+  pageNumber: number;
+  width: number;
+  height: number;
+  items: TextItem[];
+  /** Horizontal and vertical ruling lines (stroked lines, rectangle edges, thin filled bars). */
+  rulings: Segment[];
+  images: Box[];
+  /** Curves, filled shapes or shadings that text boxes cannot rebuild (PowerPoint renders them). */
+  hasVectorArt: boolean;
+  /** Operator-list indexes that draw text (a background render leaves them out). */
+  textOps: Set<number>;
+  /** True when `items` came from OCR of a scanned page (the page picture is the background). */
+  ocr?: boolean;
+}
+
+type Matrix = [number, number, number, number, number, number];
+
+const multiply = (m: Matrix, n: Matrix): Matrix => [
+  m[0] * n[0] + m[2] * n[1],
+  m[1] * n[0] + m[3] * n[1],
+  m[0] * n[2] + m[2] * n[3],
+  m[1] * n[2] + m[3] * n[3],
+  m[0] * n[4] + m[2] * n[5] + m[4],
+  m[1] * n[4] + m[3] * n[5] + m[5],
+];
+const apply = (m: Matrix, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+
+/** Word-processor family names for the PDF base fonts and common embedded ones. */
+export function familyOf(fontName: string, fallback: string): string {
+  const name = fontName.replace(/^[A-Z]{6}\+/, '');
+  const base = name.split(/[-,]/)[0].replace(/(MT|PS|PSMT|Std)$/i, '');
+  if (/^helvetica|^arial/i.test(base)) return 'Arial';
+  if (/^times/i.test(base)) return 'Times New Roman';
+  if (/^courier/i.test(base)) return 'Courier New';
+  if (/^symbol/i.test(base)) return 'Symbol';
+  if (/^zapf/i.test(base)) return 'Wingdings';
+  if (base.length > 1 && !/^g_d\d/.test(base)) return base.replace(/([a-z])([A-Z])/g, '$1 $2');
+  if (fallback === 'serif') return 'Times New Roman';
+  if (fallback === 'monospace') return 'Courier New';
+  return 'Arial';
+}
+
+interface FontInfo {
+  name?: string;
+  bold?: boolean;
+  black?: boolean;
+  italic?: boolean;
+}
+
+/** Reads one page: text with styles and colours, rulings, images. */
+export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number): Promise<PageLayout> {
+  const pdfjs = await loadPdfjs();
+  const OPS = pdfjs.OPS;
+  const page = await doc.getPage(pageNumber);
+  const viewport = page.getViewport({ scale: 1 });
+  const vt = viewport.transform as Matrix;
+  const opList = await page.getOperatorList();
+  const content = await page.getTextContent();
+
+  // ---- walk the operator list: colours of text, rulings, images, vector art
+  const glyphColors: Array<{ ch: string; color: string }> = [];
+  const rulings: Segment[] = [];
+  const images: Box[] = [];
+  const textOps = new Set<number>();
+  let hasVectorArt = false;
+  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  const stack: Matrix[] = [];
+  let fill = '000000';
+  const fillStack: string[] = [];
+  const toPage = (x: number, y: number) => apply(vt, ...apply(ctm, x, y));
+  const boxOf = (points: Array<[number, number]>): Box => {
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    const x = Math.min(...xs);
+    const top = Math.min(...ys);
+    return { x, top, width: Math.max(...xs) - x, height: Math.max(...ys) - top };
+  };
+  const strokeOps = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+  const fillOps = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+  const imageOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintSolidColorImageMask]);
+  const textShowOps = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
+
+  for (let i = 0; i < opList.fnArray.length; i++) {
+    const fn = opList.fnArray[i];
+    const args = opList.argsArray[i] as unknown[];
+    if (fn === OPS.save) {
+      stack.push(ctm);
+      fillStack.push(fill);
+    } else if (fn === OPS.restore) {
+      ctm = stack.pop() ?? ctm;
+      fill = fillStack.pop() ?? fill;
+    } else if (fn === OPS.transform) {
+      ctm = multiply(ctm, args as Matrix);
+    } else if (fn === OPS.paintFormXObjectBegin) {
+      stack.push(ctm);
+      const matrix = args[0] as Matrix | null;
+      if (matrix) ctm = multiply(ctm, Array.from(matrix) as Matrix);
+    } else if (fn === OPS.paintFormXObjectEnd) {
+      ctm = stack.pop() ?? ctm;
+    } else if (fn === OPS.setFillRGBColor) {
+      fill = String(args[0]).replace('#', '');
+    } else if (textShowOps.has(fn)) {
+      textOps.add(i);
+      const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<{ unicode?: string } | number>;
+      for (const glyph of glyphs ?? []) {
+        if (typeof glyph === 'object' && glyph?.unicode) {
+          for (const ch of glyph.unicode) if (ch.trim()) glyphColors.push({ ch, color: fill });
+        }
+      }
+    } else if (imageOps.has(fn)) {
+      const box = boxOf([toPage(0, 0), toPage(1, 0), toPage(0, 1), toPage(1, 1)]);
+      if (box.width > 2 && box.height > 2) images.push(box);
+    } else if (fn === OPS.shadingFill) {
+      hasVectorArt = true;
+    } else if (fn === OPS.constructPath) {
+      const paintOp = args[0] as number;
+      const buffer = (args[1] as ArrayLike<number>[] | null)?.[0];
+      if (!buffer || !(strokeOps.has(paintOp) || fillOps.has(paintOp))) continue;
+      const subpaths: Array<Array<[number, number]>> = [];
+      let current: Array<[number, number]> = [];
+      let curved = false;
+      for (let k = 0; k < buffer.length; ) {
+        const op = buffer[k];
+        if (op === 0) {
+          if (current.length) subpaths.push(current);
+          current = [toPage(buffer[k + 1], buffer[k + 2])];
+          k += 3;
+        } else if (op === 1) {
+          current.push(toPage(buffer[k + 1], buffer[k + 2]));
+          k += 3;
+        } else if (op === 2) {
+          curved = true;
+          current.push(toPage(buffer[k + 5], buffer[k + 6]));
+          k += 7;
+        } else if (op === 3) {
+          curved = true;
+          current.push(toPage(buffer[k + 3], buffer[k + 4]));
+          k += 5;
+        } else {
+          if (current.length) current.push(current[0]);
+          k += 1;
+        }
+      }
+      if (current.length) subpaths.push(current);
+      if (curved) {
+        hasVectorArt = true;
+        continue;
+      }
+      for (const points of subpaths) {
+        if (strokeOps.has(paintOp)) {
+          for (let k = 1; k < points.length; k++) {
+            const [x1, y1] = points[k - 1];
+            const [x2, y2] = points[k];
+            if (Math.abs(y1 - y2) < 0.5 || Math.abs(x1 - x2) < 0.5) rulings.push({ x1: Math.min(x1, x2), y1: Math.min(y1, y2), x2: Math.max(x1, x2), y2: Math.max(y1, y2) });
+            else hasVectorArt = true;
+          }
+        } else {
+          const box = boxOf(points);
+          const isWhite = /^f{6}$/i.test(fill);
+          if (box.height <= 2.5 && box.width > 3) rulings.push({ x1: box.x, y1: box.top + box.height / 2, x2: box.x + box.width, y2: box.top + box.height / 2 });
+          else if (box.width <= 2.5 && box.height > 3) rulings.push({ x1: box.x + box.width / 2, y1: box.top, x2: box.x + box.width / 2, y2: box.top + box.height });
+          else if (!isWhite && box.width > 0 && box.height > 0) hasVectorArt = true;
+        }
+      }
+    }
+  }
+
+  // ---- text items with positions and styles; colours matched by walking the glyph stream
+  const items: TextItem[] = [];
+  let glyphIndex = 0;
+  for (const raw of content.items) {
+    if (!('str' in raw)) continue;
+    const str = raw.str;
+    const firstChar = [...str].find((c) => c.trim());
+    let color = '000000';
+    if (firstChar) {
+      const limit = Math.min(glyphColors.length, glyphIndex + 64);
+      let k = glyphIndex;
+      while (k < limit && glyphColors[k].ch !== firstChar) k++;
+      if (k < limit) {
+        color = glyphColors[k].color;
+        glyphIndex = k + [...str].filter((c) => c.trim()).length;
+      } else if (glyphIndex < glyphColors.length) {
+        color = glyphColors[glyphIndex].color;
+      }
+    }
+    if (!str.trim()) continue;
+    const tx = multiply(vt, raw.transform as Matrix);
+    const size = Math.hypot(tx[2], tx[3]);
+    if (size < 0.5) continue;
+    // Only horizontal text is laid out; rotated text keeps its anchor point.
+    const style = content.styles[raw.fontName] as { fontFamily?: string; ascent?: number | null } | undefined;
+    const font = (page.commonObjs.has(raw.fontName) ? page.commonObjs.get(raw.fontName) : {}) as FontInfo;
+    const fontName = font.name ?? raw.fontName;
+    const ascent = style?.ascent && style.ascent > 0.5 && style.ascent < 1.2 ? style.ascent : 0.8;
+    items.push({
+      text: str,
+      x: tx[4],
+      baseline: tx[5],
+      top: tx[5] - size * ascent,
+      width: raw.width * Math.hypot(vt[0], vt[1]),
+      size,
+      fontName,
+      family: familyOf(fontName, style?.fontFamily ?? 'sans-serif'),
+      bold: Boolean(font.bold || font.black) || /bold|black|heavy|semibold|demi/i.test(fontName),
+      italic: Boolean(font.italic) || /italic|oblique/i.test(fontName),
+      color: /^[0-9a-f]{6}$/i.test(color) ? color.toUpperCase() : '000000',
+    });
+  }
+  page.cleanup();
+  return { pageNumber, width: viewport.width, height: viewport.height, items, rulings, images, hasVectorArt, textOps };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lines, fragments, columns, paragraphs
+
+/** Items on one baseline that sit close together: a line of one column, or one cell of a row. */
+export interface Fragment {
+  items: TextItem[];
+  x: number;
+  top: number;
+  right: number;
+  bottom: number;
+  baseline: number;
+  size: number;
+  text: string;
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** The body text size: the size most characters are set in. */
+export function bodySize(items: TextItem[]): number {
+  const weights = new Map<number, number>();
+  for (const item of items) {
+    const size = Math.round(item.size * 2) / 2;
+    weights.set(size, (weights.get(size) ?? 0) + item.text.length);
+  }
+  let best = 10;
+  let bestWeight = -1;
+  for (const [size, weight] of weights) {
+    if (weight > bestWeight) [best, bestWeight] = [size, weight];
+  }
+  return best;
+}
+
+function makeFragment(items: TextItem[]): Fragment {
+  items.sort((a, b) => a.x - b.x);
+  let text = '';
+  let lastRight = -Infinity;
+  for (const item of items) {
+    const gap = item.x - lastRight;
+    if (text && gap > item.size * 0.15 && !text.endsWith(' ') && !item.text.startsWith(' ')) text += ' ';
+    text += item.text;
+    lastRight = Math.max(lastRight, item.x + item.width);
+  }
+  return {
+    items,
+    x: Math.min(...items.map((i) => i.x)),
+    right: Math.max(...items.map((i) => i.x + i.width)),
+    top: Math.min(...items.map((i) => i.top)),
+    bottom: Math.max(...items.map((i) => i.baseline + i.size * 0.2)),
+    baseline: median(items.map((i) => i.baseline)),
+    size: Math.max(...items.map((i) => i.size)),
+    text: text.replace(/\s+/g, ' ').trim(),
+  };
+}
+
+/**
+ * Groups items into lines (same baseline) and splits each line at gaps wider than `gapEm` × the
+ * font size: column gutters and table cell gaps end a fragment, word spaces do not.
+ */
+export function buildFragments(items: TextItem[], gapEm = 1.2): Fragment[] {
+  const sorted = [...items].sort((a, b) => a.baseline - b.baseline || a.x - b.x);
+  const lines: TextItem[][] = [];
+  for (const item of sorted) {
+    const line = lines.at(-1);
+    if (line && Math.abs(line[0].baseline - item.baseline) <= Math.min(line[0].size, item.size) * 0.4) line.push(item);
+    else lines.push([item]);
+  }
+  const fragments: Fragment[] = [];
+  for (const line of lines) {
+    line.sort((a, b) => a.x - b.x);
+    let current: TextItem[] = [];
+    let right = -Infinity;
+    for (const item of line) {
+      const gap = item.x - right;
+      if (current.length && gap > gapEm * Math.max(item.size, current.at(-1)!.size)) {
+        fragments.push(makeFragment(current));
+        current = [];
+      }
+      current.push(item);
+      right = Math.max(right, item.x + item.width);
+    }
+    if (current.length) fragments.push(makeFragment(current));
+  }
+  return fragments;
+}
+
+interface Band {
+  fragments: Fragment[];
+  top: number;
+  bottom: number;
+}
+
+type Interval = [number, number];
+
+/** Empty x-intervals of a band within [left, right]. */
+function freeIntervals(band: Band, left: number, right: number): Interval[] {
+  const spans = band.fragments.map((f) => [f.x, f.right] as Interval).sort((a, b) => a[0] - b[0]);
+  const free: Interval[] = [];
+  let cursor = left;
+  for (const [a, b] of spans) {
+    if (a > cursor) free.push([cursor, a]);
+    cursor = Math.max(cursor, b);
+  }
+  if (right > cursor) free.push([cursor, right]);
+  return free;
+}
+
+function intersect(a: Interval[], b: Interval[], minWidth: number): Interval[] {
+  const out: Interval[] = [];
+  for (const [a0, a1] of a) {
+    for (const [b0, b1] of b) {
+      const lo = Math.max(a0, b0);
+      const hi = Math.min(a1, b1);
+      if (hi - lo >= minWidth) out.push([lo, hi]);
+    }
+  }
+  return out;
+}
+
+/** Splits fragments into horizontal bands: runs whose vertical extents overlap. */
+function bands(fragments: Fragment[]): Band[] {
+  const sorted = [...fragments].sort((a, b) => a.top - b.top);
+  const out: Band[] = [];
+  for (const fragment of sorted) {
+    const band = out.at(-1);
+    // Overlap by more than a third of the smaller height: same band.
+    if (band && fragment.top < band.bottom - Math.min(fragment.bottom - fragment.top, band.bottom - band.top) / 3) {
+      band.fragments.push(fragment);
+      band.bottom = Math.max(band.bottom, fragment.bottom);
+    } else {
+      out.push({ fragments: [fragment], top: fragment.top, bottom: fragment.bottom });
+    }
+  }
+  return out;
+}
+
+/**
+ * Reading order: fragments in order, column by column. Rows of fragments (bands) that share a
+ * common empty vertical gutter are grouped; a group with content on both sides of its gutter is
+ * cut there and each side ordered recursively; other groups read top to bottom.
+ */
+export function readingOrder(fragments: Fragment[], depth = 0): Fragment[] {
+  if (fragments.length <= 1 || depth > 8) return [...fragments].sort((a, b) => a.top - b.top || a.x - b.x);
+  const left = Math.min(...fragments.map((f) => f.x));
+  const right = Math.max(...fragments.map((f) => f.right));
+  const size = median(fragments.map((f) => f.size));
+  const gutter = Math.max(6, size * 0.9);
+  const rows = bands(fragments);
+  const groups: Array<{ bands: Band[]; free: Interval[] }> = [];
+  for (const band of rows) {
+    const free = freeIntervals(band, left, right);
+    const group = groups.at(-1);
+    // A wide vertical gap (a table or picture lay there, or a new section) ends a column group.
+    const previous = group?.bands.at(-1);
+    const farBelow = previous ? band.top - previous.bottom > size * 2 : false;
+    const common = group && !farBelow ? intersect(group.free, free, gutter) : [];
+    if (group && common.length) {
+      group.bands.push(band);
+      group.free = common;
+    } else {
+      groups.push({ bands: [band], free: free.filter(([a, b]) => b - a >= gutter) });
+    }
+  }
+  const ordered: Fragment[] = [];
+  for (const group of groups) {
+    const members = group.bands.flatMap((b) => b.fragments);
+    // An interior gutter has content on both sides within this group.
+    const interior = group.free.find(([a, b]) => members.some((f) => f.right <= a + 0.5) && members.some((f) => f.x >= b - 0.5));
+    if (interior && group.bands.length > 1) {
+      const cut = (interior[0] + interior[1]) / 2;
+      ordered.push(...readingOrder(members.filter((f) => (f.x + f.right) / 2 < cut), depth + 1));
+      ordered.push(...readingOrder(members.filter((f) => (f.x + f.right) / 2 >= cut), depth + 1));
+    } else {
+      for (const band of group.bands) ordered.push(...band.fragments.sort((a, b) => a.x - b.x));
+    }
+  }
+  return ordered;
+}
+
+export interface Paragraph {
+  lines: Fragment[];
+  /** Runs of text with one style, hyphenation at line ends already joined. */
+  runs: Array<{ text: string; item: TextItem }>;
+  text: string;
+  size: number;
+  bold: boolean;
+  x: number;
+  top: number;
+  bottom: number;
+  right: number;
+  list?: 'bullet' | 'number';
+}
+
+const BULLET = /^[•●▪■◦○‣∙·\-–*]\s+/;
+const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
+
+/**
+ * Paragraphs from fragments in reading order: a new paragraph starts after a larger vertical gap,
+ * at a change of size or weight, at a bullet or number, after a short line, or at an indent.
+ */
+export function buildParagraphs(ordered: Fragment[]): Paragraph[] {
+  const paragraphs: Paragraph[] = [];
+  let current: Fragment[] = [];
+  const flush = () => {
+    if (current.length) paragraphs.push(makeParagraph(current));
+    current = [];
+  };
+  for (const fragment of ordered) {
+    const previous = current.at(-1);
+    if (previous) {
+      const lineGap = fragment.top - previous.bottom;
+      const sameSize = Math.abs(fragment.size - previous.size) < 0.8;
+      const boldChanged = isBold(fragment) !== isBold(previous);
+      const blockWidth = Math.max(...current.map((f) => f.right)) - Math.min(...current.map((f) => f.x));
+      const shortPrevious = current.length >= 1 && previous.right < Math.min(...current.map((f) => f.x)) + blockWidth - previous.size * 4 && current.length > 1;
+      const startsList = BULLET.test(fragment.text) || NUMBERED.test(fragment.text);
+      const indented = fragment.x > previous.x + previous.size * 1.2;
+      const outdented = fragment.x < previous.x - previous.size * 1.2;
+      const notBelow = fragment.top < previous.top - 1;
+      if (lineGap > previous.size * 0.75 || lineGap < -previous.size || notBelow || !sameSize || boldChanged || startsList || shortPrevious || (indented && current.length > 1) || outdented) flush();
+    }
+    current.push(fragment);
+  }
+  flush();
+  return paragraphs;
+}
+
+function isBold(fragment: Fragment): boolean {
+  const chars = fragment.items.reduce((n, i) => n + i.text.length, 0);
+  const bold = fragment.items.filter((i) => i.bold).reduce((n, i) => n + i.text.length, 0);
+  return bold > chars / 2;
+}
+
+function makeParagraph(lines: Fragment[]): Paragraph {
+  const runs: Array<{ text: string; item: TextItem }> = [];
+  lines.forEach((line, lineIndex) => {
+    let lastRight = -Infinity;
+    line.items.forEach((item, index) => {
+      let text = item.text;
+      const gap = item.x - lastRight;
+      if (index > 0 && gap > item.size * 0.15 && !text.startsWith(' ') && !runs.at(-1)?.text.endsWith(' ')) text = ` ${text}`;
+      if (index === 0 && lineIndex > 0) {
+        const previous = runs.at(-1);
+        // Hyphenation: "exam-" + "ple" → "example"; otherwise lines join with a space.
+        if (previous && /[a-z]-$/i.test(previous.text) && /^[a-z]/.test(text)) previous.text = previous.text.slice(0, -1);
+        else if (previous && !previous.text.endsWith(' ')) text = ` ${text}`;
+      }
+      lastRight = Math.max(lastRight, item.x + item.width);
+      const previous = runs.at(-1);
+      if (previous && sameStyle(previous.item, item)) previous.text += text;
+      else runs.push({ text, item });
+    });
+  });
+  for (const run of runs) run.text = run.text.replace(/\s+/g, ' ');
+  if (runs.length) runs[0].text = runs[0].text.trimStart();
+  const text = runs.map((r) => r.text).join('').trim();
+  const chars = runs.reduce((n, r) => n + r.text.length, 0) || 1;
+  const boldChars = runs.filter((r) => r.item.bold).reduce((n, r) => n + r.text.length, 0);
+  return {
+    lines,
+    runs,
+    text,
+    size: median(lines.map((l) => l.size)),
+    bold: boldChars > chars / 2,
+    x: Math.min(...lines.map((l) => l.x)),
+    top: lines[0].top,
+    bottom: Math.max(...lines.map((l) => l.bottom)),
+    right: Math.max(...lines.map((l) => l.right)),
+    list: BULLET.test(text) ? 'bullet' : NUMBERED.test(text) ? 'number' : undefined,
+  };
+}
+
+export function sameStyle(a: TextItem, b: TextItem): boolean {
+  return a.bold === b.bold && a.italic === b.italic && a.color === b.color && Math.abs(a.size - b.size) < 0.5 && a.family === b.family;
+}
+
+/** Normalised words of a text, for similarity measures. */
+export function words(text: string): string[] {
+  return text.toLowerCase().normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}

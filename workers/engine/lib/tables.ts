@@ -1,0 +1,263 @@
+/**
+ * Tables on a PDF page, for the Word and Excel exports.
+ *
+ * - Ruled tables: horizontal and vertical ruling lines that touch each other form a grid; the
+ *   distinct line positions are the row and column boundaries; a missing inner line between two
+ *   cells means they are merged.
+ * - Unruled tables: consecutive rows of text fragments that share empty vertical gutters. Three or
+ *   more columns make a table; two columns do only when the cells are short or mostly numbers
+ *   (otherwise they are two columns of running text, which reading order handles).
+ */
+import type { Box, Fragment, PageLayout, Segment, TextItem } from './pdf-layout.ts';
+import { buildFragments, median } from './pdf-layout.ts';
+
+export interface TableCell {
+  row: number;
+  col: number;
+  rowSpan: number;
+  colSpan: number;
+  text: string;
+  items: TextItem[];
+}
+
+export interface Table {
+  box: Box;
+  /** Row boundaries (tops, then the bottom of the last row): rows + 1 values. */
+  rowEdges: number[];
+  colEdges: number[];
+  /** Cells in row-major order; cells covered by a merged cell are absent. */
+  cells: TableCell[];
+  ruled: boolean;
+}
+
+const TOLERANCE = 2;
+
+function clusterValues(values: number[], tolerance = TOLERANCE): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const out: number[][] = [];
+  for (const v of sorted) {
+    const last = out.at(-1);
+    if (last && v - last.at(-1)! <= tolerance) last.push(v);
+    else out.push([v]);
+  }
+  return out.map((c) => c.reduce((a, b) => a + b, 0) / c.length);
+}
+
+const isHorizontal = (s: Segment) => Math.abs(s.y1 - s.y2) < 0.5;
+
+function touches(a: Segment, b: Segment): boolean {
+  return a.x1 <= b.x2 + TOLERANCE && b.x1 <= a.x2 + TOLERANCE && a.y1 <= b.y2 + TOLERANCE && b.y1 <= a.y2 + TOLERANCE;
+}
+
+/** Connected groups of ruling lines. */
+function components(segments: Segment[]): Segment[][] {
+  const parent = segments.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  for (let i = 0; i < segments.length; i++) {
+    for (let j = i + 1; j < segments.length; j++) {
+      if (touches(segments[i], segments[j])) parent[find(i)] = find(j);
+    }
+  }
+  const groups = new Map<number, Segment[]>();
+  segments.forEach((s, i) => {
+    const root = find(i);
+    groups.set(root, [...(groups.get(root) ?? []), s]);
+  });
+  return [...groups.values()];
+}
+
+function cellText(items: TextItem[]): string {
+  if (items.length === 0) return '';
+  return buildFragments(items, 3)
+    .sort((a, b) => a.top - b.top || a.x - b.x)
+    .map((f) => f.text)
+    .join('\n')
+    .replace(/[ \t]+/g, ' ')
+    .trim();
+}
+
+function fillCells(table: Omit<Table, 'cells'>, spans: Array<{ row: number; col: number; rowSpan: number; colSpan: number }>, items: TextItem[]): Table {
+  const cells: TableCell[] = spans.map((span) => ({ ...span, text: '', items: [] }));
+  const at = (x: number, y: number) => {
+    const col = table.colEdges.findIndex((edge, i) => i < table.colEdges.length - 1 && x >= edge - 1 && x < table.colEdges[i + 1] + 1);
+    const row = table.rowEdges.findIndex((edge, i) => i < table.rowEdges.length - 1 && y >= edge - 1 && y < table.rowEdges[i + 1] + 1);
+    return cells.find((c) => row >= c.row && row < c.row + c.rowSpan && col >= c.col && col < c.col + c.colSpan);
+  };
+  for (const item of items) {
+    const cell = at(item.x + Math.min(item.width, item.size) / 2, item.baseline - item.size * 0.3);
+    cell?.items.push(item);
+  }
+  for (const cell of cells) cell.text = cellText(cell.items);
+  return { ...table, cells };
+}
+
+function ruledTables(layout: PageLayout): Table[] {
+  const tables: Table[] = [];
+  for (const group of components(layout.rulings)) {
+    const horizontals = group.filter(isHorizontal);
+    const verticals = group.filter((s) => !isHorizontal(s));
+    if (horizontals.length < 2 || verticals.length < 2) continue;
+    const rowEdges = clusterValues(horizontals.map((s) => s.y1));
+    const colEdges = clusterValues(verticals.map((s) => s.x1));
+    const rows = rowEdges.length - 1;
+    const cols = colEdges.length - 1;
+    if (rows < 1 || cols < 1 || rows * cols < 2) continue;
+    const box: Box = { x: colEdges[0], top: rowEdges[0], width: colEdges[cols] - colEdges[0], height: rowEdges[rows] - rowEdges[0] };
+    if (box.width < 20 || box.height < 8) continue;
+    const hasVertical = (x: number, y: number) => verticals.some((s) => Math.abs(s.x1 - x) <= TOLERANCE && s.y1 <= y + 0.5 && s.y2 >= y - 0.5);
+    const hasHorizontal = (x: number, y: number) => horizontals.some((s) => Math.abs(s.y1 - y) <= TOLERANCE && s.x1 <= x + 0.5 && s.x2 >= x - 0.5);
+    // Union cells that no inner line separates.
+    const parent = Array.from({ length: rows * cols }, (_, i) => i);
+    const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+    for (let r = 0; r < rows; r++) {
+      const midY = (rowEdges[r] + rowEdges[r + 1]) / 2;
+      for (let c = 1; c < cols; c++) if (!hasVertical(colEdges[c], midY)) parent[find(r * cols + c)] = find(r * cols + c - 1);
+    }
+    for (let c = 0; c < cols; c++) {
+      const midX = (colEdges[c] + colEdges[c + 1]) / 2;
+      for (let r = 1; r < rows; r++) if (!hasHorizontal(midX, rowEdges[r])) parent[find(r * cols + c)] = find((r - 1) * cols + c);
+    }
+    const bounds = new Map<number, { r0: number; r1: number; c0: number; c1: number }>();
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const root = find(r * cols + c);
+        const b = bounds.get(root);
+        if (!b) bounds.set(root, { r0: r, r1: r, c0: c, c1: c });
+        else Object.assign(b, { r0: Math.min(b.r0, r), r1: Math.max(b.r1, r), c0: Math.min(b.c0, c), c1: Math.max(b.c1, c) });
+      }
+    }
+    const spans = [...bounds.values()]
+      .map((b) => ({ row: b.r0, col: b.c0, rowSpan: b.r1 - b.r0 + 1, colSpan: b.c1 - b.c0 + 1 }))
+      .sort((a, b) => a.row - b.row || a.col - b.col);
+    // A single box around text (every cell merged) is a frame, not a table.
+    if (spans.length < 2) continue;
+    const inside = layout.items.filter((i) => i.x + 1 >= box.x && i.x < box.x + box.width && i.baseline > box.top && i.top < box.top + box.height);
+    tables.push(fillCells({ box, rowEdges, colEdges, ruled: true }, spans, inside));
+  }
+  return tables;
+}
+
+const NUMBER = /^[-+(]?[$€£¥]?\s?\d[\d,.\s]*%?\)?$/;
+
+interface Row {
+  fragments: Fragment[];
+  top: number;
+  bottom: number;
+}
+
+function rowsOf(fragments: Fragment[]): Row[] {
+  const sorted = [...fragments].sort((a, b) => a.baseline - b.baseline);
+  const rows: Row[] = [];
+  for (const f of sorted) {
+    const row = rows.at(-1);
+    if (row && Math.abs(median(row.fragments.map((x) => x.baseline)) - f.baseline) <= f.size * 0.4) {
+      row.fragments.push(f);
+      row.bottom = Math.max(row.bottom, f.bottom);
+    } else rows.push({ fragments: [f], top: f.top, bottom: f.bottom });
+  }
+  for (const row of rows) row.fragments.sort((a, b) => a.x - b.x);
+  return rows;
+}
+
+type Interval = [number, number];
+
+function gaps(row: Row): Interval[] {
+  const out: Interval[] = [];
+  for (let i = 1; i < row.fragments.length; i++) out.push([row.fragments[i - 1].right, row.fragments[i].x]);
+  return out;
+}
+
+/** Column gutters shared by every row: intersections of the rows' gaps, keeping each row's gaps that align. */
+function sharedGutters(rows: Row[]): Interval[] {
+  let shared = gaps(rows[0]);
+  for (const row of rows.slice(1)) {
+    const next: Interval[] = [];
+    for (const [a0, a1] of shared) {
+      // A row may have an empty cell: its gap then spans several gutters, which still intersects.
+      for (const [b0, b1] of gaps(row)) {
+        const lo = Math.max(a0, b0);
+        const hi = Math.min(a1, b1);
+        if (hi - lo >= 2) next.push([lo, hi]);
+      }
+    }
+    shared = next;
+    if (shared.length === 0) break;
+  }
+  return shared;
+}
+
+function looksTabular(rows: Row[], gutters: Interval[], pageWidth: number): boolean {
+  if (rows.length < 3 || gutters.length === 0) return false;
+  const fragments = rows.flatMap((r) => r.fragments);
+  const numeric = fragments.filter((f) => NUMBER.test(f.text)).length / fragments.length;
+  if (gutters.length >= 2) return true;
+  const widths = fragments.map((f) => f.right - f.x);
+  return numeric >= 0.3 || median(widths) < pageWidth * 0.2;
+}
+
+/** Unruled tables among the fragments (those not inside a ruled table). */
+function unruledTables(layout: PageLayout, items: TextItem[]): Table[] {
+  const fragments = buildFragments(items, 1.2);
+  const rows = rowsOf(fragments);
+  const tables: Table[] = [];
+  let start = 0;
+  while (start < rows.length) {
+    if (rows[start].fragments.length < 2) {
+      start++;
+      continue;
+    }
+    // Grow the run while rows keep ≥ 2 cells, share gutters and are spaced like table rows.
+    let end = start + 1;
+    let gutters = sharedGutters([rows[start]]);
+    const pitch: number[] = [];
+    while (end < rows.length) {
+      const row = rows[end];
+      const step = row.top - rows[end - 1].top;
+      if (row.fragments.length < 2 || step > median([...pitch, step]) * 1.8 + 0.1 && pitch.length > 1) break;
+      if (step > rows[end - 1].fragments[0].size * 3.5) break;
+      const next = sharedGutters([...rows.slice(start, end + 1)]);
+      if (next.length === 0) break;
+      gutters = next;
+      pitch.push(step);
+      end++;
+    }
+    const run = rows.slice(start, end);
+    if (looksTabular(run, gutters, layout.width)) {
+      const runFragments = run.flatMap((r) => r.fragments);
+      const left = Math.min(...runFragments.map((f) => f.x));
+      const right = Math.max(...runFragments.map((f) => f.right));
+      const colEdges = [left - 1, ...gutters.map(([a, b]) => (a + b) / 2).sort((a, b) => a - b), right + 1];
+      const rowEdges = [run[0].top - 1, ...run.slice(1).map((r, i) => (run[i].bottom + r.top) / 2), run.at(-1)!.bottom + 1];
+      const spans = run.flatMap((_, r) => colEdges.slice(1).map((__, c) => ({ row: r, col: c, rowSpan: 1, colSpan: 1 })));
+      const box: Box = { x: colEdges[0], top: rowEdges[0], width: colEdges.at(-1)! - colEdges[0], height: rowEdges.at(-1)! - rowEdges[0] };
+      tables.push(fillCells({ box, rowEdges, colEdges, ruled: false }, spans, runFragments.flatMap((f) => f.items)));
+      start = end;
+    } else {
+      start++;
+    }
+  }
+  return tables;
+}
+
+export function insideBox(item: TextItem, box: Box): boolean {
+  const cx = item.x + Math.min(item.width, item.size) / 2;
+  const cy = item.baseline - item.size * 0.3;
+  return cx >= box.x - 1 && cx <= box.x + box.width + 1 && cy >= box.top - 1 && cy <= box.top + box.height + 1;
+}
+
+/** Every table on the page, ruled first; `unruled: false` keeps only ruled ones. */
+export function findTables(layout: PageLayout, { unruled = true }: { unruled?: boolean } = {}): Table[] {
+  const ruled = ruledTables(layout);
+  if (!unruled) return ruled;
+  const rest = layout.items.filter((item) => !ruled.some((t) => insideBox(item, t.box)));
+  return [...ruled, ...unruledTables(layout, rest)].sort((a, b) => a.box.top - b.box.top);
+}
+
+/** The table as a grid of strings (merged cells' text in their top-left cell). */
+export function tableGrid(table: Table): string[][] {
+  const rows = table.rowEdges.length - 1;
+  const cols = table.colEdges.length - 1;
+  const grid = Array.from({ length: rows }, () => Array.from({ length: cols }, () => ''));
+  for (const cell of table.cells) grid[cell.row][cell.col] = cell.text;
+  return grid;
+}

@@ -1,0 +1,258 @@
+/**
+ * PDF → Word (.docx, built with `docx`): an editable document, not a picture of each page.
+ * Text is grouped into lines, columns (read column by column) and paragraphs; headings are found
+ * by size and weight; bold, italic, size, font and colour are kept; bullets become Word bullets;
+ * ruled and aligned tables become Word tables (merged cells kept); pictures are placed inline at
+ * their size; each PDF page starts a new page (its own section, with the page's size); lines that
+ * repeat at the top/bottom of most pages are written once as the header/footer.
+ */
+import {
+  AlignmentType, Document, Footer, Header, HeadingLevel, ImageRun, Packer, PageNumber, Paragraph,
+  Table, TableCell, TableRow, TextRun, WidthType, type ISectionOptions,
+} from 'docx';
+import type { Engine } from '../lib/types.ts';
+import { throwIfAborted } from '../lib/errors.ts';
+import { commonOptions, readOfficeSource, baseName } from '../lib/office-pages.ts';
+import {
+  bodySize, buildFragments, buildParagraphs, readingOrder, type Box, type Fragment, type PageLayout, type Paragraph as LayoutParagraph, type TextItem,
+} from '../lib/pdf-layout.ts';
+import { findTables, insideBox, type Table as LayoutTable } from '../lib/tables.ts';
+import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/page-raster.ts';
+
+const twips = (points: number) => Math.round(points * 20);
+const halfPoints = (points: number) => Math.max(2, Math.round(points * 2));
+/** docx sizes pictures in pixels at 96 per inch. */
+const pixels = (points: number) => Math.max(1, Math.round((points * 96) / 72));
+
+type Block =
+  | { kind: 'paragraph'; top: number; x: number; right: number; paragraph: LayoutParagraph }
+  | { kind: 'table'; top: number; x: number; right: number; table: LayoutTable }
+  | { kind: 'image'; top: number; x: number; right: number; box: Box; png?: Uint8Array };
+
+interface RepeatedLines {
+  header: Set<string>;
+  footer: Set<string>;
+  headerText?: string;
+  footerText?: string;
+}
+
+const repeatKey = (text: string) => text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** Lines near the top/bottom edge that recur on at least half the pages (page numbers included). */
+function findRepeatedLines(layouts: PageLayout[]): RepeatedLines {
+  const result: RepeatedLines = { header: new Set(), footer: new Set() };
+  if (layouts.length < 2) return result;
+  const counts = { header: new Map<string, number>(), footer: new Map<string, number>() };
+  const firstText = { header: new Map<string, string>(), footer: new Map<string, string>() };
+  for (const layout of layouts) {
+    const seen = { header: new Set<string>(), footer: new Set<string>() };
+    for (const fragment of buildFragments(layout.items)) {
+      const zone = fragment.bottom < layout.height * 0.09 ? 'header' : fragment.top > layout.height * 0.91 ? 'footer' : undefined;
+      if (!zone) continue;
+      const key = repeatKey(fragment.text);
+      if (!key || seen[zone].has(key)) continue;
+      seen[zone].add(key);
+      counts[zone].set(key, (counts[zone].get(key) ?? 0) + 1);
+      if (!firstText[zone].has(key)) firstText[zone].set(key, fragment.text);
+    }
+  }
+  const needed = Math.max(2, Math.ceil(layouts.length / 2));
+  for (const zone of ['header', 'footer'] as const) {
+    const keys = [...counts[zone]].filter(([, n]) => n >= needed).map(([k]) => k);
+    for (const key of keys) result[zone].add(key);
+    const text = keys.map((k) => firstText[zone].get(k)!).join('  ');
+    if (text) result[`${zone}Text`] = text;
+  }
+  return result;
+}
+
+function isRepeated(fragment: Fragment, layout: PageLayout, repeated: RepeatedLines): boolean {
+  const key = repeatKey(fragment.text);
+  if (fragment.bottom < layout.height * 0.09) return repeated.header.has(key);
+  if (fragment.top > layout.height * 0.91) return repeated.footer.has(key);
+  return false;
+}
+
+function textRun(text: string, item: TextItem, sizeOverride?: number): TextRun {
+  return new TextRun({
+    text,
+    bold: item.bold,
+    italics: item.italic,
+    size: halfPoints(sizeOverride ?? item.size),
+    color: item.color,
+    font: item.family,
+  });
+}
+
+/** Header/footer paragraph: digits of a page number become Word's PAGE field. */
+function edgeParagraph(text: string): Paragraph {
+  const pageNo = /^(.*?)(\d+)(\s*(?:of|\/)\s*\d+)?(.*)$/i.exec(text);
+  if (pageNo && /^(page\s*)?$/i.test(pageNo[1].trim()) && !pageNo[4].trim()) {
+    return new Paragraph({ alignment: AlignmentType.CENTER, children: [new TextRun(pageNo[1]), new TextRun({ children: [PageNumber.CURRENT] }), ...(pageNo[3] ? [new TextRun(pageNo[3])] : [])] });
+  }
+  return new Paragraph({ alignment: AlignmentType.CENTER, children: [new TextRun(text)] });
+}
+
+function headingLevels(layouts: PageLayout[], body: number): Map<number, (typeof HeadingLevel)[keyof typeof HeadingLevel]> {
+  const sizes = new Set<number>();
+  for (const layout of layouts) for (const item of layout.items) if (item.size >= body * 1.15) sizes.add(Math.round(item.size * 2) / 2);
+  const levels = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3];
+  const map = new Map<number, (typeof HeadingLevel)[keyof typeof HeadingLevel]>();
+  [...sizes].sort((a, b) => b - a).forEach((size, i) => map.set(size, levels[Math.min(i, levels.length - 1)]));
+  return map;
+}
+
+function wordTable(table: LayoutTable): Table {
+  const rows = table.rowEdges.length - 1;
+  const widths = table.colEdges.slice(1).map((edge, i) => Math.max(twips(12), twips(edge - table.colEdges[i])));
+  const tableRows: TableRow[] = [];
+  for (let r = 0; r < rows; r++) {
+    const cells = table.cells.filter((c) => c.row === r);
+    tableRows.push(
+      new TableRow({
+        children: cells.map((cell) => {
+          const first = cell.items[0];
+          const paragraphs = (cell.text || '').split('\n').map((line) =>
+            new Paragraph({ children: first ? [textRun(line, first)] : [new TextRun(line)] }),
+          );
+          const width = widths.slice(cell.col, cell.col + cell.colSpan).reduce((a, b) => a + b, 0);
+          return new TableCell({
+            children: paragraphs,
+            columnSpan: cell.colSpan > 1 ? cell.colSpan : undefined,
+            rowSpan: cell.rowSpan > 1 ? cell.rowSpan : undefined,
+            width: { size: width, type: WidthType.DXA },
+          });
+        }),
+      }),
+    );
+  }
+  return new Table({ rows: tableRows, columnWidths: widths, width: { size: widths.reduce((a, b) => a + b, 0), type: WidthType.DXA } });
+}
+
+export const run: Engine = async (inputs, options, ctx) => {
+  const source = await readOfficeSource(inputs, commonOptions(options), ctx);
+  const { doc, layouts } = source;
+  const repeated = findRepeatedLines(layouts);
+  const allItems = layouts.flatMap((l) => l.items);
+  const body = bodySize(allItems);
+  const levels = headingLevels(layouts, body);
+  const sections: ISectionOptions[] = [];
+  let tableCount = 0;
+  let imageCount = 0;
+
+  for (const layout of layouts) {
+    throwIfAborted(ctx.signal);
+    const tables = layout.ocr ? [] : findTables(layout);
+    tableCount += tables.length;
+    const flowItems = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+    const fragments = buildFragments(flowItems).filter((f) => !isRepeated(f, layout, repeated));
+    const paragraphs = buildParagraphs(readingOrder(fragments));
+    const blocks: Block[] = paragraphs.map((p) => ({ kind: 'paragraph', top: p.top, x: p.x, right: p.right, paragraph: p }));
+    const others: Block[] = tables.map((t) => ({ kind: 'table', top: t.box.top, x: t.box.x, right: t.box.x + t.box.width, table: t }));
+    // Pictures (a scanned page without OCR is one big picture); OCR'd pages keep only their text.
+    const pictures = layout.ocr ? [] : layout.images.filter((b) => b.width >= 8 && b.height >= 8);
+    if (pictures.length) {
+      const canvas = await renderPageCanvas(doc, layout.pageNumber, 150, layout.textOps);
+      for (const box of pictures) {
+        const clipped = clipBox(box, layout);
+        if (!clipped) continue;
+        const crop = await cropCanvas(canvas, clipped);
+        others.push({ kind: 'image', top: clipped.top, x: clipped.x, right: clipped.x + clipped.width, box: clipped, png: await encodeCanvas(crop, 'png') });
+        releaseCanvas(crop);
+        imageCount++;
+      }
+      releaseCanvas(canvas.canvas);
+    }
+    // Tables and pictures go before the first paragraph (in reading order) below them in the same column.
+    for (const block of others.sort((a, b) => a.top - b.top)) {
+      const index = blocks.findIndex((b) => b.kind === 'paragraph' && b.top >= block.top - 1 && b.x < block.right && b.right > block.x);
+      if (index === -1) blocks.push(block);
+      else blocks.splice(index, 0, block);
+    }
+
+    const left = Math.min(layout.width * 0.5, ...blocks.map((b) => b.x));
+    const textRight = Math.max(layout.width * 0.5, ...blocks.map((b) => b.right));
+    const margin = Math.min(72, Math.max(18, left));
+    const rightMargin = Math.min(72, Math.max(18, layout.width - textRight));
+    const children: Array<Paragraph | Table> = [];
+    let previousBottom: number | undefined;
+    for (const block of blocks) {
+      if (block.kind === 'table') {
+        children.push(wordTable(block.table));
+        previousBottom = block.table.box.top + block.table.box.height;
+        continue;
+      }
+      if (block.kind === 'image') {
+        children.push(new Paragraph({
+          children: [new ImageRun({ type: 'png', data: block.png!, transformation: { width: pixels(block.box.width), height: pixels(block.box.height) } })],
+          indent: { left: twips(Math.max(0, block.box.x - margin)) },
+        }));
+        previousBottom = block.box.top + block.box.height;
+        continue;
+      }
+      const p = block.paragraph;
+      const gap = previousBottom === undefined ? 0 : Math.max(0, Math.min(p.top - previousBottom, 48));
+      previousBottom = p.bottom;
+      const level = p.text.length < 200 ? levels.get(Math.round(p.size * 2) / 2) : undefined;
+      const boldHeading = !level && p.bold && p.lines.length === 1 && p.text.length < 90 && p.size >= body - 0.5 && !/[.:,;]$/.test(p.text);
+      const runs = p.runs.map((r, i) => {
+        let text = r.text;
+        if (i === 0 && p.list === 'bullet') text = text.replace(/^[•●▪■◦○‣∙·\-–*]\s+/, '');
+        return textRun(text, r.item);
+      });
+      const width = p.right - p.x;
+      const centre = (p.x + p.right) / 2;
+      const centred = p.lines.length <= 3 && width < (textRight - left) * 0.8 && Math.abs(centre - (left + textRight) / 2) < 6 && p.x > left + 12;
+      children.push(new Paragraph({
+        children: runs,
+        heading: level ?? (boldHeading ? HeadingLevel.HEADING_3 : undefined),
+        bullet: p.list === 'bullet' ? { level: 0 } : undefined,
+        alignment: centred ? AlignmentType.CENTER : undefined,
+        indent: !centred && p.list !== 'bullet' && p.x - margin > 4 ? { left: twips(p.x - margin) } : undefined,
+        spacing: { before: twips(gap > p.size * 0.5 ? gap : 0), after: 0 },
+      }));
+    }
+    if (children.length === 0) children.push(new Paragraph({ children: [] }));
+    const section: ISectionOptions = {
+      properties: {
+        page: {
+          size: { width: twips(layout.width), height: twips(layout.height) },
+          margin: { top: twips(36), bottom: twips(36), left: twips(margin), right: twips(rightMargin), header: twips(18), footer: twips(18) },
+        },
+      },
+      ...(sections.length === 0 && repeated.headerText ? { headers: { default: new Header({ children: [edgeParagraph(repeated.headerText)] }) } } : {}),
+      ...(sections.length === 0 && repeated.footerText ? { footers: { default: new Footer({ children: [edgeParagraph(repeated.footerText)] }) } } : {}),
+      children,
+    };
+    sections.push(section);
+  }
+  await doc.destroy();
+
+  const document = new Document({
+    creator: 'Folio',
+    title: baseName(inputs[0].name),
+    styles: { default: { document: { run: { font: 'Arial', size: halfPoints(body) } } } },
+    sections,
+  });
+  const blob = await Packer.toBlob(document);
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  const notes = [...source.notes];
+  if (tableCount) notes.push(`${tableCount} table${tableCount === 1 ? '' : 's'} rebuilt as Word tables.`);
+  if (imageCount) notes.push(`${imageCount} picture${imageCount === 1 ? '' : 's'} placed.`);
+  return {
+    bytes,
+    filename: 'converted.docx',
+    mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    notes,
+  };
+};
+
+/** An image box clipped to the page (images often bleed off the edges). */
+function clipBox(box: Box, layout: PageLayout): Box | undefined {
+  const x = Math.max(0, box.x);
+  const top = Math.max(0, box.top);
+  const right = Math.min(layout.width, box.x + box.width);
+  const bottom = Math.min(layout.height, box.top + box.height);
+  if (right - x < 4 || bottom - top < 4) return undefined;
+  return { x, top, width: right - x, height: bottom - top };
+}
