@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { run, layout } from '../../workers/engine/tools/jpg-to-pdf.ts';
-import { encodeJpeg, encodePng } from '../../workers/engine/lib/jpeg.ts';
+import { encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/codecs.ts';
 import { orientationMatrix, readJpegInfo } from '../../workers/engine/lib/jpeg-info.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdfjs.ts';
 
@@ -36,10 +36,10 @@ const isRed = ([r, g, b]: number[]) => r > 180 && g < 80 && b < 80;
 
 describe('jpg-to-pdf', () => {
   test('JPEG bytes are embedded unchanged and the page has the image aspect; PNG with alpha works; order is kept', async () => {
-    const jpeg = await encodeJpeg({ width: 200, height: 100, data: redCornerPixels(200, 100) }, { quality: 85 });
+    const jpeg = await encodeJpeg(makeImageData(redCornerPixels(200, 100), 200, 100), { quality: 85 });
     const rgba = redCornerPixels(60, 90);
     rgba[3] = 0; // one transparent pixel → the PNG has alpha
-    const png = await encodePng({ width: 60, height: 90, data: rgba });
+    const png = await encodePng(makeImageData(rgba, 60, 90));
     const result = await run([{ name: 'wide.jpg', bytes: jpeg }, { name: 'tall.png', bytes: png }], {}, {});
     expect(result.mime).toBe('application/pdf');
     expect(result.filename).toBe('jpg-to-pdf-result.pdf');
@@ -54,7 +54,7 @@ describe('jpg-to-pdf', () => {
   });
 
   test('A4 and Letter: auto orientation follows the image, margins shrink the image, it stays centred', async () => {
-    const jpeg = await encodeJpeg({ width: 300, height: 200, data: redCornerPixels(300, 200) }, { quality: 80 });
+    const jpeg = await encodeJpeg(makeImageData(redCornerPixels(300, 200), 300, 200), { quality: 80 });
     const files = [{ name: 'a.jpg', bytes: jpeg }];
     const [a4auto] = await pageSizes((await run(files, { pageSize: 'a4', orientation: 'auto', margin: 'none' }, {})).bytes);
     expect([a4auto.width, a4auto.height]).toEqual([841.89, 595.28]);
@@ -67,7 +67,7 @@ describe('jpg-to-pdf', () => {
   });
 
   test('EXIF orientation 6 is honoured by the page transform without re-encoding', async () => {
-    const raw = await encodeJpeg({ width: 160, height: 80, data: redCornerPixels(160, 80) }, { quality: 90 });
+    const raw = await encodeJpeg(makeImageData(redCornerPixels(160, 80), 160, 80), { quality: 90 });
     const rotated = withOrientation(raw, 6);
     expect(readJpegInfo(rotated).orientation).toBe(6);
     const result = await run([{ name: 'phone.jpg', bytes: rotated }], {}, {});
@@ -95,7 +95,7 @@ describe('jpg-to-pdf', () => {
   });
 
   test('non-images, empty and truncated files are named; skipInvalid converts the others', async () => {
-    const jpeg = await encodeJpeg({ width: 40, height: 40, data: redCornerPixels(40, 40) }, { quality: 80 });
+    const jpeg = await encodeJpeg(makeImageData(redCornerPixels(40, 40), 40, 40), { quality: 80 });
     const files = [
       { name: 'good.jpg', bytes: jpeg },
       { name: 'notes.txt', bytes: new TextEncoder().encode('hello') },

@@ -2,7 +2,9 @@ import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { run, pageSuffix, resolveDpi } from '../../workers/engine/tools/pdf-to-jpg.ts';
-import { decodeJpeg, decodePng, encodeJpeg, encodePng } from '../../workers/engine/lib/jpeg.ts';
+import { decodeImage, decodeJpeg, encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/codecs.ts';
+
+const decodePng = (bytes: Uint8Array) => decodeImage(bytes, 'png');
 
 /** Pages of known sizes in points, each with a label so renders are not blank. */
 async function makePdf(sizes: Array<[number, number]>): Promise<Uint8Array> {
@@ -86,8 +88,8 @@ describe('pdf-to-jpg: extracting embedded images', () => {
   test('a JPEG comes out byte for byte, a PNG losslessly, logos once, and names tell the page', async () => {
     const pixels = new Uint8ClampedArray(64 * 48 * 4);
     for (let i = 0; i < 64 * 48; i++) pixels.set([(i * 7) % 256, (i * 3) % 256, 90, 255], i * 4);
-    const jpeg = await encodeJpeg({ width: 64, height: 48, data: pixels }, { quality: 90 });
-    const png = await encodePng({ width: 64, height: 48, data: pixels });
+    const jpeg = await encodeJpeg(makeImageData(pixels, 64, 48), { quality: 90 });
+    const png = await encodePng(makeImageData(pixels, 64, 48));
 
     const doc = await PDFDocument.create();
     const jpegImage = await doc.embedJpg(jpeg);

@@ -10,7 +10,7 @@ import {
   PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, PDFString, PDFHexString,
   decodePDFRawStream, type PDFDocument, type PDFObject,
 } from 'pdf-lib';
-import { encodePng, type RgbaImage } from './jpeg.ts';
+import { encodePng, makeImageData } from './codecs.ts';
 
 export interface ExtractedImage {
   /** 'jpg' and 'jp2' are the original stream bytes; 'png' was decoded and re-encoded losslessly. */
@@ -225,6 +225,5 @@ export async function extractImage(doc: PDFDocument, ref: PDFRef): Promise<Extra
       else [rgba[o], rgba[o + 1], rgba[o + 2]] = cmykToRgb(s(0), s(1), s(2), s(3));
     }
   }
-  const image: RgbaImage = { width, height, data: rgba };
-  return { image: { extension: 'png', bytes: await encodePng(image), width, height } };
+  return { image: { extension: 'png', bytes: await encodePng(makeImageData(rgba, width, height), { level: 1 }), width, height } };
 }

@@ -12,7 +12,7 @@ import {
 import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { savePdf } from '../lib/pdf-util.ts';
-import { decodeWebp, encodePng, sniffImage } from '../lib/jpeg.ts';
+import { decodeImage, encodePng } from '../lib/codecs.ts';
 import { orientationMatrix, orientationSwapsAxes, readJpegInfo } from '../lib/jpeg-info.ts';
 
 /** Page sizes in PDF points (1/72 in), portrait. */
@@ -35,6 +35,17 @@ interface PreparedImage {
 
 class UnreadableImage extends Error {}
 
+/** What the first bytes say a file is (names and MIME types lie). */
+function sniff(bytes: Uint8Array): 'jpeg' | 'png' | 'webp' | 'gif' | 'pdf' | 'unknown' {
+  const at = (i: number, ...values: number[]) => values.every((v, k) => bytes[i + k] === v);
+  if (at(0, 0xff, 0xd8, 0xff)) return 'jpeg';
+  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
+  if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) return 'webp';
+  if (at(0, 0x47, 0x49, 0x46, 0x38)) return 'gif';
+  if (bytes.subarray(0, 1024).some((_, i) => at(i, 0x25, 0x50, 0x44, 0x46, 0x2d))) return 'pdf';
+  return 'unknown';
+}
+
 function isPngComplete(bytes: Uint8Array): boolean {
   // IEND chunk type followed by its CRC closes every complete PNG.
   const tail = new TextDecoder('latin1').decode(bytes.subarray(Math.max(0, bytes.length - 64)));
@@ -44,7 +55,7 @@ function isPngComplete(bytes: Uint8Array): boolean {
 async function prepare(doc: PDFDocument, input: EngineInput): Promise<PreparedImage> {
   const { name, bytes } = input;
   if (bytes.byteLength === 0) throw new UnreadableImage(`"${name}" is empty (0 bytes)`);
-  const kind = sniffImage(bytes);
+  const kind = sniff(bytes);
   switch (kind) {
     case 'jpeg': {
       let info;
@@ -75,7 +86,7 @@ async function prepare(doc: PDFDocument, input: EngineInput): Promise<PreparedIm
     case 'webp': {
       let png: Uint8Array;
       try {
-        png = await encodePng(await decodeWebp(bytes));
+        png = await encodePng(await decodeImage(bytes, 'webp'), { level: 1 });
       } catch {
         throw new UnreadableImage(`"${name}" is a WebP image that cannot be read (damaged or cut short)`);
       }
