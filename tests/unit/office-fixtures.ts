@@ -40,6 +40,8 @@ export interface ReportFixture {
   bytes: Uint8Array;
   /** All the document's words in reading order (footer excluded). */
   text: string;
+  /** Per page, reading order, footer excluded. */
+  pageTexts: string[];
   heading: string;
   table: string[][];
   numbers: Array<Array<string | number>>;
@@ -101,6 +103,7 @@ export async function buildReport(): Promise<ReportFixture> {
   page.drawText(after, { x: 72, y, size: 11, font: regular, color: rgb(0.8, 0, 0) });
   texts.push(after);
 
+  const page1Count = texts.length;
   // ---- page 2: unruled numeric table
   const page2 = doc.addPage([612, 792]);
   page2.drawText('Figures', { x: 72, y: 720, size: 16, font: bold });
@@ -126,7 +129,8 @@ export async function buildReport(): Promise<ReportFixture> {
     p.drawText(footer, { x: 72, y: 30, size: 9, font: regular });
     p.drawText(String(index + 1), { x: 530, y: 30, size: 9, font: regular });
   }
-  return { bytes: await doc.save(), text: texts.join(' '), heading, table, numbers, footer, pages: 2 };
+  const pageTexts = [texts.slice(0, page1Count).join(' '), texts.slice(page1Count).join(' ')];
+  return { bytes: await doc.save(), text: texts.join(' '), pageTexts, heading, table, numbers, footer, pages: 2 };
 }
 
 /** A small two-colour PNG drawn with @napi-rs/canvas. */
@@ -184,4 +188,17 @@ export async function readDocx(bytes: Uint8Array): Promise<{ xml: string; text: 
 
 function decode(s: string): string {
   return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+}
+
+/** The text of each slide of a PPTX, in the order its shapes are written. */
+export async function readPptx(bytes: Uint8Array): Promise<{ slides: string[]; xml: string[]; slideSize: { cx: number; cy: number } }> {
+  const zip = await JSZip.loadAsync(bytes);
+  const names = Object.keys(zip.files)
+    .filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n))
+    .sort((a, b) => Number(/(\d+)\.xml/.exec(a)![1]) - Number(/(\d+)\.xml/.exec(b)![1]));
+  const xml = await Promise.all(names.map((n) => zip.file(n)!.async('string')));
+  const slides = xml.map((x) => [...x.matchAll(/<a:t>([^<]*)<\/a:t>/g)].map((m) => decode(m[1])).join(' '));
+  const presentation = await zip.file('ppt/presentation.xml')!.async('string');
+  const size = /<p:sldSz cx="(\d+)" cy="(\d+)"/.exec(presentation)!;
+  return { slides, xml, slideSize: { cx: Number(size[1]), cy: Number(size[2]) } };
 }

@@ -19,6 +19,6 @@ export const tool: FileToolEntry = {
     { kind: 'checkbox', name: 'background', label: 'Keep drawings as a background picture', default: true, help: 'Charts, shapes and photos are kept as a picture behind the editable text.' },
     { kind: 'checkbox', name: 'ocr', label: 'Recognise text in scanned pages', default: false, help: 'Reads pages that are only pictures (scans) with OCR, in English. Slower: a few seconds per page.' },
   ],
-  engineReady: false,
+  engineReady: true,
   content,
 };

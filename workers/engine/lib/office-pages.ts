@@ -18,6 +18,8 @@ export interface OfficeSource {
   /** Pages that look scanned but were not recognised (OCR off). */
   scannedPages: number[];
   notes: string[];
+  /** Reports page `index` (0-based) of the writing half as done. */
+  written(index: number): void;
 }
 
 /** Image-only page: (almost) no text, and pictures cover most of it. */
@@ -54,8 +56,8 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
   const layouts: PageLayout[] = [];
   const ocrPages: number[] = [];
   const scannedPages: number[] = [];
-  // OCR is the slow part: progress counts reading + recognising as one unit per page.
-  const total = pageNumbers.length;
+  // Progress: reading (and recognising) the pages is the first half, writing them the second.
+  const total = pageNumbers.length * 2;
   ctx.progress?.(0, total);
   let recogniser: Awaited<ReturnType<typeof import('./ocr.ts')['createRecogniser']>> | undefined;
   try {
@@ -68,7 +70,7 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
         if ((error as Error).name === 'Cancelled') throw error;
         notes.push(`Page ${pageNumber} could not be read (${(error as Error).message}); it was left empty.`);
         const viewport = (await doc.getPage(pageNumber)).getViewport({ scale: 1 });
-        layout = { pageNumber, width: viewport.width, height: viewport.height, items: [], rulings: [], images: [], hasVectorArt: false, textOps: new Set() };
+        layout = { pageNumber, width: viewport.width, height: viewport.height, items: [], rulings: [], images: [], hasVectorArt: false, textOps: new Set(), imageOps: new Set() };
       }
       if (looksScanned(layout)) {
         if (options.ocr) {
@@ -91,7 +93,7 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
     notes.push(`${scannedPages.length} page${scannedPages.length === 1 ? ' looks' : 's look'} scanned (no text layer). Tick "Recognise text in scanned pages" to make ${scannedPages.length === 1 ? 'it' : 'them'} editable.`);
   }
   if (options.maxPages && doc.numPages > options.maxPages && !options.pages) notes.push(`Only the first ${options.maxPages} pages were converted.`);
-  return { doc, layouts, ocrPages, scannedPages, notes };
+  return { doc, layouts, ocrPages, scannedPages, notes, written: (index) => ctx.progress?.(layouts.length + index + 1, layouts.length * 2) };
 }
 
 /** Options every office export reads. */

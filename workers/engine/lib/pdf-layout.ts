@@ -53,6 +53,8 @@ export interface PageLayout {
   hasVectorArt: boolean;
   /** Operator-list indexes that draw text (a background render leaves them out). */
   textOps: Set<number>;
+  /** Operator-list indexes that paint images (PowerPoint places those as pictures instead). */
+  imageOps: Set<number>;
   /** True when `items` came from OCR of a scanned page (the page picture is the background). */
   ocr?: boolean;
 }
@@ -106,6 +108,7 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
   const rulings: Segment[] = [];
   const images: Box[] = [];
   const textOps = new Set<number>();
+  const imageOps = new Set<number>();
   let hasVectorArt = false;
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   const stack: Matrix[] = [];
@@ -121,7 +124,7 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
   };
   const strokeOps = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
   const fillOps = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-  const imageOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintSolidColorImageMask]);
+  const imagePaintOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintSolidColorImageMask]);
   const textShowOps = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
 
   for (let i = 0; i < opList.fnArray.length; i++) {
@@ -151,8 +154,9 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
           for (const ch of glyph.unicode) if (ch.trim()) glyphColors.push({ ch, color: fill });
         }
       }
-    } else if (imageOps.has(fn)) {
+    } else if (imagePaintOps.has(fn)) {
       const box = boxOf([toPage(0, 0), toPage(1, 0), toPage(0, 1), toPage(1, 1)]);
+      imageOps.add(i);
       if (box.width > 2 && box.height > 2) images.push(box);
     } else if (fn === OPS.shadingFill) {
       hasVectorArt = true;
@@ -252,7 +256,7 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
     });
   }
   page.cleanup();
-  return { pageNumber, width: viewport.width, height: viewport.height, items, rulings, images, hasVectorArt, textOps };
+  return { pageNumber, width: viewport.width, height: viewport.height, items, rulings, images, hasVectorArt, textOps, imageOps };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -352,29 +356,16 @@ interface Band {
 
 type Interval = [number, number];
 
-/** Empty x-intervals of a band within [left, right]. */
-function freeIntervals(band: Band, left: number, right: number): Interval[] {
+/** Empty x-intervals between a band's fragments (not at its ends). */
+function interiorGaps(band: Band, minWidth: number): Interval[] {
   const spans = band.fragments.map((f) => [f.x, f.right] as Interval).sort((a, b) => a[0] - b[0]);
-  const free: Interval[] = [];
-  let cursor = left;
-  for (const [a, b] of spans) {
-    if (a > cursor) free.push([cursor, a]);
+  const gaps: Interval[] = [];
+  let cursor = spans[0]?.[1] ?? 0;
+  for (const [a, b] of spans.slice(1)) {
+    if (a - cursor >= minWidth) gaps.push([cursor, a]);
     cursor = Math.max(cursor, b);
   }
-  if (right > cursor) free.push([cursor, right]);
-  return free;
-}
-
-function intersect(a: Interval[], b: Interval[], minWidth: number): Interval[] {
-  const out: Interval[] = [];
-  for (const [a0, a1] of a) {
-    for (const [b0, b1] of b) {
-      const lo = Math.max(a0, b0);
-      const hi = Math.min(a1, b1);
-      if (hi - lo >= minWidth) out.push([lo, hi]);
-    }
-  }
-  return out;
+  return gaps;
 }
 
 /** Splits fragments into horizontal bands: runs whose vertical extents overlap. */
@@ -395,45 +386,70 @@ function bands(fragments: Fragment[]): Band[] {
 }
 
 /**
- * Reading order: fragments in order, column by column. Rows of fragments (bands) that share a
- * common empty vertical gutter are grouped; a group with content on both sides of its gutter is
- * cut there and each side ordered recursively; other groups read top to bottom.
+ * The column gutter best supported by the bands: an empty x-interval that at least two bands have
+ * between fragments, narrowed to what those bands share.
+ */
+function findGutter(rows: Band[], minWidth: number): Interval | undefined {
+  const gapsByBand = rows.map((b) => interiorGaps(b, minWidth));
+  let best: { gutter: Interval; support: number } | undefined;
+  for (const candidate of gapsByBand.flat()) {
+    let gutter: Interval = [...candidate];
+    let support = 0;
+    for (const gaps of gapsByBand) {
+      const hit = gaps.find(([a, b]) => Math.min(b, gutter[1]) - Math.max(a, gutter[0]) >= minWidth);
+      if (!hit) continue;
+      support++;
+      gutter = [Math.max(hit[0], gutter[0]), Math.min(hit[1], gutter[1])];
+    }
+    if (support >= 2 && (!best || support > best.support)) best = { gutter, support };
+  }
+  return best?.gutter;
+}
+
+/**
+ * Reading order: fragments in order, column by column. The best-supported column gutter is found;
+ * consecutive bands that no fragment crosses it form a run, read left side then right side (each
+ * recursively, for more columns); bands that cross it (titles, full-width paragraphs) read alone.
  */
 export function readingOrder(fragments: Fragment[], depth = 0): Fragment[] {
-  if (fragments.length <= 1 || depth > 8) return [...fragments].sort((a, b) => a.top - b.top || a.x - b.x);
-  const left = Math.min(...fragments.map((f) => f.x));
-  const right = Math.max(...fragments.map((f) => f.right));
-  const size = median(fragments.map((f) => f.size));
-  const gutter = Math.max(6, size * 0.9);
+  const byBands = (rows: Band[]) => rows.flatMap((b) => [...b.fragments].sort((a, c) => a.x - c.x));
+  if (fragments.length <= 1) return [...fragments];
   const rows = bands(fragments);
-  const groups: Array<{ bands: Band[]; free: Interval[] }> = [];
-  for (const band of rows) {
-    const free = freeIntervals(band, left, right);
-    const group = groups.at(-1);
-    // A wide vertical gap (a table or picture lay there, or a new section) ends a column group.
-    const previous = group?.bands.at(-1);
-    const farBelow = previous ? band.top - previous.bottom > size * 2 : false;
-    const common = group && !farBelow ? intersect(group.free, free, gutter) : [];
-    if (group && common.length) {
-      group.bands.push(band);
-      group.free = common;
-    } else {
-      groups.push({ bands: [band], free: free.filter(([a, b]) => b - a >= gutter) });
-    }
-  }
+  const size = median(fragments.map((f) => f.size));
+  const gutter = depth > 6 ? undefined : findGutter(rows, Math.max(6, size * 0.9));
+  if (!gutter) return byBands(rows);
+  // Crossing = spanning the gutter's middle: columns' ragged edges may eat into the gutter a little.
+  const middle = (gutter[0] + gutter[1]) / 2;
+  const crosses = (band: Band) => band.fragments.some((f) => f.x < middle - 2 && f.right > middle + 2);
   const ordered: Fragment[] = [];
-  for (const group of groups) {
-    const members = group.bands.flatMap((b) => b.fragments);
-    // An interior gutter has content on both sides within this group.
-    const interior = group.free.find(([a, b]) => members.some((f) => f.right <= a + 0.5) && members.some((f) => f.x >= b - 0.5));
-    if (interior && group.bands.length > 1) {
-      const cut = (interior[0] + interior[1]) / 2;
-      ordered.push(...readingOrder(members.filter((f) => (f.x + f.right) / 2 < cut), depth + 1));
-      ordered.push(...readingOrder(members.filter((f) => (f.x + f.right) / 2 >= cut), depth + 1));
+  let run: Band[] = [];
+  const flushRun = () => {
+    if (run.length === 0) return;
+    const members = run.flatMap((b) => b.fragments);
+    const cut = (gutter[0] + gutter[1]) / 2;
+    const leftSide = members.filter((f) => (f.x + f.right) / 2 < cut);
+    const rightSide = members.filter((f) => (f.x + f.right) / 2 >= cut);
+    if (leftSide.length && rightSide.length) {
+      ordered.push(...readingOrder(leftSide, depth + 1), ...readingOrder(rightSide, depth + 1));
+    } else if (members.length < fragments.length) {
+      ordered.push(...readingOrder(members, depth + 1));
     } else {
-      for (const band of group.bands) ordered.push(...band.fragments.sort((a, b) => a.x - b.x));
+      ordered.push(...byBands(run));
+    }
+    run = [];
+  };
+  for (const band of rows) {
+    const previous = run.at(-1);
+    // A wide vertical gap (a table or picture lay there, or a new section) also ends a run.
+    if (previous && band.top - previous.bottom > size * 2.5) flushRun();
+    if (crosses(band)) {
+      flushRun();
+      ordered.push(...byBands([band]));
+    } else {
+      run.push(band);
     }
   }
+  flushRun();
   return ordered;
 }
 

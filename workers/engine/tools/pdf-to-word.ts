@@ -225,6 +225,7 @@ export const run: Engine = async (inputs, options, ctx) => {
       children,
     };
     sections.push(section);
+    source.written(sections.length - 1);
   }
   await doc.destroy();
 

@@ -1,0 +1,201 @@
+/**
+ * PDF → PowerPoint (.pptx, built with pptxgenjs): one slide per page with the page's proportions;
+ * text as editable text boxes at their places with their fonts, sizes, weights and colours; images
+ * as pictures; drawings that text boxes cannot rebuild (charts, shapes, rules) as one picture of
+ * the page rendered WITHOUT its text and images, behind everything else.
+ *
+ * pptxgenjs in a worker: only write({ outputType: 'arraybuffer' }) — its other outputs reach for
+ * DOM or Node APIs.
+ */
+import PptxGenJS from 'pptxgenjs';
+import type { Engine } from '../lib/types.ts';
+import { throwIfAborted } from '../lib/errors.ts';
+import { commonOptions, readOfficeSource } from '../lib/office-pages.ts';
+import { buildFragments, buildParagraphs, readingOrder, type PageLayout, type Paragraph } from '../lib/pdf-layout.ts';
+import { findTables, insideBox, type Table } from '../lib/tables.ts';
+import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/page-raster.ts';
+
+const BACKGROUND_DPI = 144;
+const PICTURE_DPI = 150;
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+const dataUrl = (bytes: Uint8Array, mime: string) => `${mime};base64,${toBase64(bytes)}`;
+
+/** Text runs of one paragraph, its lines kept as lines (PowerPoint must not re-wrap them). */
+function paragraphRuns(paragraph: Paragraph): PptxGenJS.TextProps[] {
+  const runs: PptxGenJS.TextProps[] = [];
+  paragraph.lines.forEach((line, lineIndex) => {
+    const items = [...line.items].sort((a, b) => a.x - b.x);
+    let lastRight = -Infinity;
+    items.forEach((item, index) => {
+      const gap = item.x - lastRight;
+      let text = item.text;
+      if (index > 0 && gap > item.size * 0.15 && !text.startsWith(' ')) text = ` ${text}`;
+      lastRight = Math.max(lastRight, item.x + item.width);
+      const last = runs.at(-1);
+      const options: PptxGenJS.TextPropsOptions = {
+        fontFace: item.family,
+        fontSize: Math.max(1, Math.round(item.size * 2) / 2),
+        bold: item.bold,
+        italic: item.italic,
+        color: item.color,
+      };
+      const sameAsLast = last && index > 0 && last.options?.fontFace === options.fontFace && last.options?.fontSize === options.fontSize
+        && last.options?.bold === options.bold && last.options?.italic === options.italic && last.options?.color === options.color;
+      if (sameAsLast) last.text = `${last.text ?? ''}${text}`;
+      else runs.push({ text, options });
+    });
+    const last = runs.at(-1);
+    if (last && lineIndex < paragraph.lines.length - 1) last.options = { ...last.options, breakLine: true };
+  });
+  return runs;
+}
+
+export const run: Engine = async (inputs, options, ctx) => {
+  const source = await readOfficeSource(inputs, commonOptions(options), ctx);
+  const { doc, layouts } = source;
+  const withBackground = options.background !== false && options.background !== 'false';
+  if (layouts.length === 0) throw new Error('No pages to convert');
+
+  const pptx = new PptxGenJS();
+  const first = layouts[0];
+  // Inches; PowerPoint allows 1–56 in per side.
+  const slideWidth = Math.min(56, Math.max(1, first.width / 72));
+  const slideHeight = Math.min(56, Math.max(1, first.height / 72));
+  pptx.defineLayout({ name: 'PDF', width: slideWidth, height: slideHeight });
+  pptx.layout = 'PDF';
+  pptx.author = 'Folio';
+  pptx.title = inputs[0].name.replace(/\.pdf$/i, '');
+
+  let pictures = 0;
+  let backgrounds = 0;
+  for (const layout of layouts) {
+    throwIfAborted(ctx.signal);
+    const slide = pptx.addSlide();
+    // Pages of another size are scaled to fit the slide, centred.
+    const scale = Math.min(slideWidth / (layout.width / 72), slideHeight / (layout.height / 72));
+    const offsetX = (slideWidth - (layout.width / 72) * scale) / 2;
+    const offsetY = (slideHeight - (layout.height / 72) * scale) / 2;
+    const inchX = (points: number) => offsetX + (points / 72) * scale;
+    const inchY = (points: number) => offsetY + (points / 72) * scale;
+    const inches = (points: number) => (points / 72) * scale;
+
+    const tables = layout.ocr ? [] : findTables(layout);
+    await addPictures(layout, tables);
+    const flowItems = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+    // Shapes are written in reading order (screen readers and the outline follow it); tables go
+    // before the first paragraph below them in the same column, as in the Word export.
+    const shapes: Array<{ top: number; x: number; right: number; add: () => void }> = [];
+    for (const paragraph of buildParagraphs(readingOrder(buildFragments(flowItems)))) {
+      shapes.push({ top: paragraph.top, x: paragraph.x, right: paragraph.right, add: () => addParagraph(paragraph) });
+    }
+    for (const table of tables) {
+      const index = shapes.findIndex((b) => b.top >= table.box.top - 1 && b.x < table.box.x + table.box.width && b.right > table.box.x);
+      const shape = { top: table.box.top, x: table.box.x, right: table.box.x + table.box.width, add: () => addTable(table) };
+      if (index === -1) shapes.push(shape);
+      else shapes.splice(index, 0, shape);
+    }
+    for (const shape of shapes) shape.add();
+
+    function addParagraph(paragraph: Paragraph): void {
+      const runs = paragraphRuns(paragraph);
+      if (runs.length === 0) return;
+      const pitch = paragraph.lines.length > 1 ? (paragraph.lines.at(-1)!.baseline - paragraph.lines[0].baseline) / (paragraph.lines.length - 1) : paragraph.size * 1.2;
+      // A little extra width so that PowerPoint's own font metrics do not wrap a line.
+      const width = (paragraph.right - paragraph.x) * 1.08 + paragraph.size;
+      slide.addText(runs, {
+        x: inchX(paragraph.x),
+        y: inchY(paragraph.top),
+        w: Math.min(inches(width), slideWidth - inchX(paragraph.x)),
+        h: inches(Math.max(paragraph.bottom - paragraph.top, paragraph.size * 1.2)),
+        margin: 0,
+        valign: 'top',
+        wrap: false,
+        fit: 'none',
+        lineSpacing: Math.max(1, Math.round(pitch * scale * 10) / 10),
+        paraSpaceBefore: 0,
+        paraSpaceAfter: 0,
+      });
+    }
+    source.written(layouts.indexOf(layout));
+
+    /** Tables become PowerPoint tables; ruled ones get borders (their lines are not in the background). */
+    function addTable(table: Table): void {
+      const rowCount = table.rowEdges.length - 1;
+      const rows: PptxGenJS.TableRow[] = [];
+      for (let r = 0; r < rowCount; r++) {
+        rows.push(table.cells.filter((c) => c.row === r).map((cell) => {
+          const item = cell.items[0];
+          return {
+            text: cell.text,
+            options: {
+              colspan: cell.colSpan > 1 ? cell.colSpan : undefined,
+              rowspan: cell.rowSpan > 1 ? cell.rowSpan : undefined,
+              fontFace: item?.family ?? 'Arial',
+              fontSize: item ? Math.max(1, Math.round(item.size * scale * 2) / 2) : 10,
+              bold: item?.bold ?? false,
+              italic: item?.italic ?? false,
+              color: item?.color ?? '000000',
+            },
+          };
+        }));
+      }
+      slide.addTable(rows, {
+        x: inchX(table.box.x),
+        y: inchY(table.box.top),
+        colW: table.colEdges.slice(1).map((edge, i) => inches(edge - table.colEdges[i])),
+        rowH: table.rowEdges.slice(1).map((edge, i) => inches(edge - table.rowEdges[i])),
+        margin: 2,
+        valign: 'middle',
+        border: table.ruled ? { type: 'solid', pt: 0.75, color: '000000' } : { type: 'none' },
+      });
+    }
+
+    async function addPictures(page: PageLayout, pageTables: Table[]): Promise<void> {
+      // OCR'd pages: the recognised text is the content; the scan itself is not repeated under it.
+      if (page.ocr) return;
+      const looseRulings = page.rulings.filter((s) => !pageTables.some((t) => t.ruled && s.x1 >= t.box.x - 3 && s.x2 <= t.box.x + t.box.width + 3 && s.y1 >= t.box.top - 3 && s.y2 <= t.box.top + t.box.height + 3));
+      const needsBackground = withBackground && (page.hasVectorArt || looseRulings.length > 0);
+      const images = page.images.filter((b) => b.width >= 4 && b.height >= 4);
+      if (needsBackground) {
+        const skip = new Set([...page.textOps, ...page.imageOps]);
+        const canvas = await renderPageCanvas(doc, page.pageNumber, BACKGROUND_DPI, skip);
+        const jpeg = await encodeCanvas(canvas.canvas, 'jpeg', 0.85);
+        releaseCanvas(canvas.canvas);
+        slide.addImage({ data: dataUrl(jpeg, 'image/jpeg'), x: inchX(0), y: inchY(0), w: inches(page.width), h: inches(page.height), altText: 'Page drawing' });
+        backgrounds++;
+      }
+      if (images.length === 0) return;
+      const canvas = await renderPageCanvas(doc, page.pageNumber, PICTURE_DPI, page.textOps);
+      for (const box of images) {
+        const x = Math.max(0, box.x);
+        const top = Math.max(0, box.top);
+        const w = Math.min(page.width, box.x + box.width) - x;
+        const h = Math.min(page.height, box.top + box.height) - top;
+        if (w < 4 || h < 4) continue;
+        const crop = await cropCanvas(canvas, { x, top, width: w, height: h });
+        const png = await encodeCanvas(crop, 'png');
+        releaseCanvas(crop);
+        slide.addImage({ data: dataUrl(png, 'image/png'), x: inchX(x), y: inchY(top), w: inches(w), h: inches(h) });
+        pictures++;
+      }
+      releaseCanvas(canvas.canvas);
+    }
+  }
+  await doc.destroy();
+  const buffer = (await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer;
+  const notes = [...source.notes];
+  if (pictures) notes.push(`${pictures} picture${pictures === 1 ? '' : 's'} placed.`);
+  if (backgrounds) notes.push(`${backgrounds} slide${backgrounds === 1 ? '' : 's'} keep their drawings as a background picture.`);
+  return {
+    bytes: new Uint8Array(buffer),
+    filename: 'converted.pptx',
+    mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    notes,
+  };
+};
