@@ -1,0 +1,636 @@
+/**
+ * Compress PDF. Two passes:
+ * 1. Images: every image XObject reachable from the pages (through Form XObjects too) that Folio
+ *    can decode exactly — 8-bit DeviceGray/DeviceRGB/ICCBased(1|3)/CalGray/CalRGB, stored as a
+ *    plain JPEG (DCTDecode) or as Flate (with or without PNG predictors) — is downsampled when its
+ *    resolution is above the target, turned into gray when it is gray anyway (or when asked), and
+ *    re-encoded with MozJPEG. An image that would not shrink is left as it was. Transparency
+ *    (SMask, stencil /Mask) is kept untouched; CMYK, Indexed, 16-bit, JBIG2, CCITT, JPEG 2000,
+ *    colour-key masks and unusual decode arrays are skipped rather than risked.
+ *    Identical images (same bytes and dictionary) are merged into one object.
+ * 2. Structure: qpdf (WASM) rewrites the file with object streams, every Flate stream recompressed
+ *    at level 9, and only the objects still referenced.
+ * The result is never larger than the input: when nothing helps, the original comes back with a note.
+ *
+ * The resolution of an image is measured where it is drawn (the content stream's transformation
+ * matrix at each `Do`, through Form XObjects), taking the sharpest use; where content cannot be
+ * read, against the page size (an image never covers more than its page), which never undershoots.
+ */
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
+import type { Engine, EngineContext, EngineOptions, EngineResult } from '../lib/types.ts';
+import { FolioError, throwIfAborted } from '../lib/errors.ts';
+import { openPdf } from '../lib/pdf-open.ts';
+import { runQpdf } from '../lib/qpdf.ts';
+import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, pixelLimit, resizeImage } from '../lib/codecs.ts';
+
+/** What one pass does to images. */
+export interface CompressSettings {
+  /** MozJPEG quality, 0–100. */
+  quality: number;
+  /** Images above this resolution (pixels per inch as drawn) are downsampled to it. */
+  maxDpi: number;
+  /** Re-encode lossless (Flate) images as JPEG too. Off at "light": screenshots and line art stay exact. */
+  lossyFlate: boolean;
+  grayscale: boolean;
+  removeMetadata: boolean;
+}
+
+export type CompressLevel = 'light' | 'recommended' | 'strong';
+
+export const LEVELS: Record<CompressLevel, Omit<CompressSettings, 'grayscale' | 'removeMetadata'>> = {
+  light: { quality: 85, maxDpi: 300, lossyFlate: false },
+  recommended: { quality: 70, maxDpi: 150, lossyFlate: true },
+  strong: { quality: 50, maxDpi: 96, lossyFlate: true },
+};
+
+/** Target-size mode tries these, mildest first, and keeps the first result that fits. */
+const TARGET_LADDER: Array<Pick<CompressSettings, 'quality' | 'maxDpi'>> = [
+  { quality: 85, maxDpi: 300 },
+  { quality: 75, maxDpi: 200 },
+  { quality: 70, maxDpi: 150 },
+  { quality: 60, maxDpi: 120 },
+  { quality: 50, maxDpi: 96 },
+  { quality: 40, maxDpi: 72 },
+  { quality: 30, maxDpi: 50 },
+];
+
+/** Downsample only when the image is this much above the target (as Ghostscript's threshold does). */
+const DOWNSAMPLE_THRESHOLD = 1.2;
+/** A recompressed image must be at least this much smaller to replace the original. */
+const MIN_SAVING = 0.9;
+
+export interface PassReport {
+  bytes: Uint8Array;
+  imagesFound: number;
+  imagesRecompressed: number;
+  skipped: Map<string, number>;
+}
+
+const N = (name: string) => PDFName.of(name);
+
+function numberOf(dict: PDFDict, key: string): number | undefined {
+  const value = dict.lookup(N(key));
+  return value instanceof PDFNumber ? value.asNumber() : undefined;
+}
+
+function nameOf(value: PDFObject | undefined): string | undefined {
+  return value instanceof PDFName ? value.decodeText() : undefined;
+}
+
+/** Components of a colour space Folio can carry through unchanged, or a reason to skip. */
+function colourComponents(doc: PDFDocument, space: PDFObject | undefined): number | string {
+  const resolved = space instanceof PDFRef ? doc.context.lookup(space) : space;
+  const name = nameOf(resolved);
+  if (name === 'DeviceGray' || name === 'CalGray') return 1;
+  if (name === 'DeviceRGB' || name === 'CalRGB') return 3;
+  if (resolved instanceof PDFArray && resolved.size() >= 1) {
+    const family = nameOf(resolved.get(0));
+    if (family === 'CalGray') return 1;
+    if (family === 'CalRGB') return 3;
+    if (family === 'ICCBased') {
+      const profile = doc.context.lookup(resolved.get(1));
+      const n = profile instanceof PDFStream ? numberOf(profile.dict, 'N') : undefined;
+      if (n === 1 || n === 3) return n;
+      return 'ICC CMYK colour';
+    }
+    return `${family ?? 'unknown'} colour`;
+  }
+  if (name === 'DeviceCMYK') return 'CMYK colour';
+  return `${name ?? 'unknown'} colour`;
+}
+
+/** Inflates a zlib stream with the platform's DecompressionStream (browser workers and Node 18+). */
+async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Undoes PNG row predictors (PDF Predictor ≥ 10) for 8-bit samples. */
+function unpredictPng(data: Uint8Array, columns: number, colours: number): Uint8Array | undefined {
+  const bpp = colours;
+  const rowBytes = columns * colours;
+  const rows = Math.floor(data.length / (rowBytes + 1));
+  const out = new Uint8Array(rows * rowBytes);
+  for (let r = 0; r < rows; r++) {
+    const type = data[r * (rowBytes + 1)];
+    const src = r * (rowBytes + 1) + 1;
+    const dst = r * rowBytes;
+    const up = dst - rowBytes;
+    for (let i = 0; i < rowBytes; i++) {
+      const raw = data[src + i];
+      const left = i >= bpp ? out[dst + i - bpp] : 0;
+      const above = r > 0 ? out[up + i] : 0;
+      const upperLeft = r > 0 && i >= bpp ? out[up + i - bpp] : 0;
+      let value: number;
+      switch (type) {
+        case 0: value = raw; break;
+        case 1: value = raw + left; break;
+        case 2: value = raw + above; break;
+        case 3: value = raw + ((left + above) >> 1); break;
+        case 4: {
+          const p = left + above - upperLeft;
+          const pa = Math.abs(p - left);
+          const pb = Math.abs(p - above);
+          const pc = Math.abs(p - upperLeft);
+          value = raw + (pa <= pb && pa <= pc ? left : pb <= pc ? above : upperLeft);
+          break;
+        }
+        default: return undefined;
+      }
+      out[dst + i] = value & 0xff;
+    }
+  }
+  return out;
+}
+
+function toRgba(samples: Uint8Array, width: number, height: number, components: number): ImageData {
+  const rgba = new Uint8ClampedArray(width * height * 4);
+  for (let p = 0, s = 0; p < width * height; p++, s += components) {
+    const o = p * 4;
+    if (components === 1) {
+      rgba[o] = rgba[o + 1] = rgba[o + 2] = samples[s];
+    } else {
+      rgba[o] = samples[s];
+      rgba[o + 1] = samples[s + 1];
+      rgba[o + 2] = samples[s + 2];
+    }
+    rgba[o + 3] = 255;
+  }
+  return makeImageData(rgba, width, height);
+}
+
+/** True when (almost) every pixel has R = G = B, allowing for JPEG's chroma noise. */
+function isGray(image: ImageData): boolean {
+  const { data } = image;
+  const pixels = data.length / 4;
+  let colourful = 0;
+  const allowed = pixels / 1000;
+  for (let o = 0; o < data.length; o += 4) {
+    const r = data[o];
+    if (Math.abs(r - data[o + 1]) > 6 || Math.abs(r - data[o + 2]) > 6) {
+      if (++colourful > allowed) return false;
+    }
+  }
+  return true;
+}
+
+/** ITU-R BT.601 luma into R, G and B, so a one-component JPEG of the R channel is the gray image. */
+function toGray(image: ImageData): void {
+  const { data } = image;
+  for (let o = 0; o < data.length; o += 4) {
+    const y = Math.round(0.299 * data[o] + 0.587 * data[o + 1] + 0.114 * data[o + 2]);
+    data[o] = data[o + 1] = data[o + 2] = y;
+  }
+}
+
+interface ImageUse {
+  ref: PDFRef;
+  stream: PDFRawStream;
+  /**
+   * The lowest resolution (pixels per inch, along the image's shorter-resolved axis) at which any
+   * page draws it. Measured from the content streams' transformation matrices; where a content
+   * stream cannot be read, from the page size (an image never covers more than its page).
+   */
+  dpi: number;
+}
+
+type Matrix = [number, number, number, number, number, number];
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+const multiply = (m: Matrix, n: Matrix): Matrix => [
+  m[0] * n[0] + m[1] * n[2],
+  m[0] * n[1] + m[1] * n[3],
+  m[2] * n[0] + m[3] * n[2],
+  m[2] * n[1] + m[3] * n[3],
+  m[4] * n[0] + m[5] * n[2] + n[4],
+  m[4] * n[1] + m[5] * n[3] + n[5],
+];
+
+const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
+const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
+
+/**
+ * Walks a content stream and reports each `Do` with the current transformation matrix. Only what
+ * matters for that is understood: numbers, names, q/Q/cm; strings, arrays, dictionaries and inline
+ * images are skipped.
+ */
+function scanContent(bytes: Uint8Array, onDo: (name: string, ctm: Matrix) => void, start: Matrix): void {
+  const stack: Matrix[] = [];
+  let ctm = start;
+  const operands: Array<number | string> = [];
+  let i = 0;
+  const n = bytes.length;
+  while (i < n) {
+    const c = bytes[i];
+    if (WHITESPACE.has(c)) { i++; continue; }
+    if (c === 0x25) { while (i < n && bytes[i] !== 0x0a && bytes[i] !== 0x0d) i++; continue; }
+    if (c === 0x28) { // (string)
+      let depth = 0;
+      for (; i < n; i++) {
+        const b = bytes[i];
+        if (b === 0x5c) { i++; continue; }
+        if (b === 0x28) depth++;
+        else if (b === 0x29 && --depth === 0) { i++; break; }
+      }
+      operands.push('');
+      continue;
+    }
+    if (c === 0x3c && bytes[i + 1] !== 0x3c) { while (i < n && bytes[i] !== 0x3e) i++; i++; operands.push(''); continue; }
+    if (c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d) { i += c === 0x3c || c === 0x3e ? 2 : 1; continue; }
+    if (c === 0x2f) { // /Name
+      let j = i + 1;
+      while (j < n && !WHITESPACE.has(bytes[j]) && !DELIMITERS.has(bytes[j])) j++;
+      operands.push('/' + String.fromCharCode(...bytes.subarray(i + 1, j)).replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))));
+      i = j;
+      continue;
+    }
+    let j = i;
+    while (j < n && !WHITESPACE.has(bytes[j]) && !DELIMITERS.has(bytes[j])) j++;
+    if (j === i) { i++; continue; }
+    const token = String.fromCharCode(...bytes.subarray(i, j));
+    i = j;
+    const number = Number(token);
+    if (token !== '' && !Number.isNaN(number) && /^[+\-.\d]/.test(token)) { operands.push(number); continue; }
+    switch (token) {
+      case 'q': stack.push(ctm); break;
+      case 'Q': ctm = stack.pop() ?? start; break;
+      case 'cm': {
+        const m = operands.slice(-6);
+        if (m.length === 6 && m.every((v) => typeof v === 'number')) ctm = multiply(m as Matrix, ctm);
+        break;
+      }
+      case 'Do': {
+        const name = operands[operands.length - 1];
+        if (typeof name === 'string' && name.startsWith('/')) onDo(name.slice(1), ctm);
+        break;
+      }
+      case 'BI': { // inline image: skip to "EI" after whitespace
+        while (i < n && !(bytes[i] === 0x45 && bytes[i + 1] === 0x49 && WHITESPACE.has(bytes[i - 1]) && (i + 2 >= n || WHITESPACE.has(bytes[i + 2])))) i++;
+        i += 2;
+        break;
+      }
+    }
+    operands.length = 0;
+  }
+}
+
+async function decodedContent(stream: PDFObject | undefined): Promise<Uint8Array | undefined> {
+  if (!(stream instanceof PDFRawStream)) return undefined;
+  const filter = stream.dict.lookup(N('Filter'));
+  const name = filter instanceof PDFArray ? (filter.size() === 1 ? nameOf(filter.lookup(0)) : 'many') : nameOf(filter);
+  if (name === undefined) return stream.contents;
+  if (name === 'FlateDecode' && !stream.dict.lookup(N('DecodeParms'))) return inflate(stream.contents);
+  return undefined;
+}
+
+/** Every image XObject drawn by the pages, through nested Form XObjects, with the resolution it is drawn at. */
+async function collectImages(doc: PDFDocument): Promise<{ images: Map<string, ImageUse>; xobjectDicts: PDFDict[] }> {
+  const images = new Map<string, ImageUse>();
+  const masks = new Set<string>();
+  const xobjectDicts: PDFDict[] = [];
+  const seenDicts = new Set<PDFDict>();
+
+  const noteImage = (ref: PDFRef, stream: PDFStream, dpi: number) => {
+    const smask = stream.dict.get(N('SMask'));
+    if (smask instanceof PDFRef) masks.add(smask.toString());
+    const mask = stream.dict.get(N('Mask'));
+    if (mask instanceof PDFRef) masks.add(mask.toString());
+    const known = images.get(ref.toString());
+    if (known) known.dpi = Math.min(known.dpi, dpi);
+    else if (stream instanceof PDFRawStream) images.set(ref.toString(), { ref, stream, dpi });
+  };
+  const pixelSize = (stream: PDFStream) => [numberOf(stream.dict, 'Width') ?? 1, numberOf(stream.dict, 'Height') ?? 1];
+
+  /** Resolutions from page size only: used where content cannot be read, and for images never drawn. */
+  const visitByPageSize = (resources: PDFDict | undefined, pageInches: number, formsSeen: Set<string>) => {
+    const xobjects = resources?.lookup(N('XObject'));
+    if (!(xobjects instanceof PDFDict)) return;
+    if (!seenDicts.has(xobjects)) {
+      seenDicts.add(xobjects);
+      xobjectDicts.push(xobjects);
+    }
+    for (const [, value] of xobjects.entries()) {
+      if (!(value instanceof PDFRef)) continue;
+      const object = doc.context.lookup(value);
+      if (!(object instanceof PDFStream)) continue;
+      const subtype = nameOf(object.dict.lookup(N('Subtype')));
+      if (subtype === 'Image') {
+        const [w, h] = pixelSize(object);
+        const estimate = Math.max(w, h) / pageInches;
+        // Only an upper bound on the drawn size: keep a measured value if there is one.
+        if (!images.has(value.toString())) noteImage(value, object, estimate);
+      } else if (subtype === 'Form' && !formsSeen.has(value.toString())) {
+        visitByPageSize(object.dict.lookup(N('Resources')) as PDFDict | undefined, pageInches, new Set(formsSeen).add(value.toString()));
+      }
+    }
+  };
+
+  const visitContent = async (content: Uint8Array, resources: PDFDict | undefined, start: Matrix, depth: number) => {
+    const xobjects = resources?.lookup(N('XObject'));
+    if (!(xobjects instanceof PDFDict)) return;
+    const draws: Array<[string, Matrix]> = [];
+    scanContent(content, (name, ctm) => draws.push([name, ctm]), start);
+    for (const [name, ctm] of draws) {
+      const ref = xobjects.get(N(name));
+      if (!(ref instanceof PDFRef)) continue;
+      const object = doc.context.lookup(ref);
+      if (!(object instanceof PDFStream)) continue;
+      const subtype = nameOf(object.dict.lookup(N('Subtype')));
+      if (subtype === 'Image') {
+        const [w, h] = pixelSize(object);
+        const drawnWidth = Math.hypot(ctm[0], ctm[1]) / 72;
+        const drawnHeight = Math.hypot(ctm[2], ctm[3]) / 72;
+        if (drawnWidth <= 0 || drawnHeight <= 0) continue;
+        noteImage(ref, object, Math.min(w / drawnWidth, h / drawnHeight));
+      } else if (subtype === 'Form' && depth < 12) {
+        const matrixObject = object.dict.lookup(N('Matrix'));
+        const matrix = matrixObject instanceof PDFArray && matrixObject.size() === 6
+          ? (matrixObject.asArray().map((v) => (v instanceof PDFNumber ? v.asNumber() : 0)) as Matrix)
+          : IDENTITY;
+        const formContent = await decodedContent(object).catch(() => undefined);
+        if (formContent) await visitContent(formContent, object.dict.lookup(N('Resources')) as PDFDict | undefined, multiply(matrix, ctm), depth + 1);
+      }
+    }
+  };
+
+  for (const page of doc.getPages()) {
+    const { width, height } = page.getSize();
+    const resources = page.node.Resources();
+    const contents = page.node.Contents();
+    const parts = contents instanceof PDFArray ? contents.asArray().map((p) => doc.context.lookup(p)) : [contents];
+    const decoded = await Promise.all(parts.map((p) => decodedContent(p).catch(() => undefined)));
+    if (decoded.length > 0 && decoded.every((d) => d)) {
+      const joined = new Uint8Array(decoded.reduce((sum, d) => sum + d!.length + 1, 0));
+      let offset = 0;
+      for (const d of decoded) {
+        joined.set(d!, offset);
+        joined[offset + d!.length] = 0x0a;
+        offset += d!.length + 1;
+      }
+      await visitContent(joined, resources, IDENTITY, 0);
+    }
+    // Images the content scan did not see (unreadable streams, Do inside patterns…) get the page bound.
+    visitByPageSize(resources, Math.max(width, height) / 72, new Set());
+  }
+  for (const mask of masks) images.delete(mask);
+  return { images, xobjectDicts };
+}
+
+/** Decodes an image stream into RGBA, or returns why it is skipped. */
+async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: CompressSettings): Promise<{ image: ImageData; components: number; wasJpeg: boolean } | string> {
+  const { dict } = use.stream;
+  if (dict.lookup(N('ImageMask'))?.toString() === 'true') return 'stencil mask';
+  if (dict.lookup(N('Decode'))) return 'decode array';
+  // A colour-key mask needs exact sample values, which JPEG does not keep. With an SMask present
+  // readers ignore /Mask, so only a lone colour key is a reason to skip.
+  if (dict.lookup(N('Mask')) instanceof PDFArray && !dict.get(N('SMask'))) return 'colour-key mask';
+  const width = numberOf(dict, 'Width') ?? 0;
+  const height = numberOf(dict, 'Height') ?? 0;
+  if (width < 8 || height < 8) return 'tiny';
+  if (width * height > pixelLimit()) return 'too large for this device';
+  let filterObject = dict.lookup(N('Filter'));
+  let parms = dict.lookup(N('DecodeParms'));
+  let contents = use.stream.contents;
+  if (filterObject instanceof PDFArray) {
+    const filters = filterObject.asArray().map((f) => nameOf(doc.context.lookup(f)));
+    // A deflated JPEG ([/FlateDecode /DCTDecode]) is a JPEG once inflated.
+    if (filters.length === 2 && filters[0] === 'FlateDecode' && filters[1] === 'DCTDecode') {
+      const parmsList = parms instanceof PDFArray ? parms.asArray().map((p) => doc.context.lookup(p)) : [];
+      if (parmsList[0] instanceof PDFDict) return 'unusual filter parameters';
+      contents = await inflate(contents);
+      filterObject = N('DCTDecode');
+      parms = parmsList[1];
+    } else if (filters.length === 1) {
+      filterObject = N(filters[0] ?? '');
+      if (parms instanceof PDFArray) parms = parms.lookup(0);
+    } else {
+      return `${filters.map((f) => f?.replace('Decode', '')).join('+')} filters`;
+    }
+  }
+  const filter = nameOf(filterObject);
+  if (filter !== 'DCTDecode' && filter !== 'FlateDecode') return filter ? `${filter.replace('Decode', '')} image` : 'uncompressed image';
+  const components = colourComponents(doc, dict.lookup(N('ColorSpace')));
+  if (typeof components === 'string') return components;
+
+  if (filter === 'DCTDecode') {
+    // ColorTransform 0 on a 3-component JPEG means RGB samples without YCbCr; the decoder would guess.
+    const transform = parms instanceof PDFDict ? numberOf(parms, 'ColorTransform') : undefined;
+    if (transform !== undefined && !(transform === 1 && components === 3)) return 'unusual JPEG colour transform';
+    const header = imageHeader(contents);
+    if (!header || header.format !== 'jpeg') return 'unreadable JPEG';
+    if (header.components !== components) return 'JPEG/colour space mismatch';
+    if (header.width !== width || header.height !== height) return 'JPEG size mismatch';
+    const image = await decodeJpeg(contents, { applyOrientation: false });
+    return { image, components, wasJpeg: true };
+  }
+
+  if (!settings.lossyFlate) return 'lossless image kept lossless';
+  if (numberOf(dict, 'BitsPerComponent') !== 8) return 'not 8 bits per sample';
+  let samples = await inflate(contents);
+  const predictor = parms instanceof PDFDict ? (numberOf(parms, 'Predictor') ?? 1) : 1;
+  if (predictor >= 10) {
+    const colours = parms instanceof PDFDict ? (numberOf(parms, 'Colors') ?? 1) : 1;
+    const columns = parms instanceof PDFDict ? (numberOf(parms, 'Columns') ?? 1) : 1;
+    if (colours !== components || columns !== width) return 'unusual predictor';
+    const unpredicted = unpredictPng(samples, columns, colours);
+    if (!unpredicted) return 'damaged image data';
+    samples = unpredicted;
+  } else if (predictor !== 1) {
+    return 'TIFF predictor';
+  }
+  if (samples.length < width * height * components) return 'damaged image data';
+  return { image: toRgba(samples, width, height, components), components, wasJpeg: false };
+}
+
+/** Recompresses one image in place when that makes it smaller. Returns a skip reason or null. */
+async function recompressImage(doc: PDFDocument, use: ImageUse, settings: CompressSettings): Promise<string | null> {
+  let decoded;
+  try {
+    decoded = await decodeImageStream(doc, use, settings);
+  } catch {
+    return 'undecodable image';
+  }
+  if (typeof decoded === 'string') return decoded;
+  let { image } = decoded;
+  const { components } = decoded;
+  const dict = use.stream.dict;
+
+  if (use.dpi > settings.maxDpi * DOWNSAMPLE_THRESHOLD) {
+    const scale = settings.maxDpi / use.dpi;
+    image = await resizeImage(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
+  }
+  let gray = components === 1;
+  if (!gray && (settings.grayscale || isGray(image))) {
+    toGray(image);
+    gray = true;
+  }
+  const jpeg = await encodeJpeg(image, { quality: settings.quality, grayscale: gray });
+  const original = use.stream.contents.length;
+  if (jpeg.length >= original * MIN_SAVING) return 'would not shrink';
+
+  const next = dict.clone(doc.context);
+  next.set(N('Width'), PDFNumber.of(image.width));
+  next.set(N('Height'), PDFNumber.of(image.height));
+  next.set(N('BitsPerComponent'), PDFNumber.of(8));
+  next.set(N('Filter'), N('DCTDecode'));
+  next.delete(N('DecodeParms'));
+  next.delete(N('Length'));
+  if (gray && components !== 1) next.set(N('ColorSpace'), N('DeviceGray'));
+  if (settings.removeMetadata) next.delete(N('Metadata'));
+  doc.context.assign(use.ref, PDFRawStream.of(next, jpeg));
+  return null;
+}
+
+async function sha256(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Points every XObject entry that names a duplicate image at the first copy. Returns how many merged. */
+async function mergeDuplicateImages(doc: PDFDocument, images: Iterable<ImageUse>, xobjectDicts: PDFDict[]): Promise<number> {
+  const firstByHash = new Map<string, PDFRef>();
+  const replacement = new Map<string, PDFRef>();
+  for (const { ref } of images) {
+    const stream = doc.context.lookup(ref);
+    if (!(stream instanceof PDFRawStream)) continue;
+    const hash = `${await sha256(stream.contents)}:${stream.dict.toString()}`;
+    const first = firstByHash.get(hash);
+    if (first) replacement.set(ref.toString(), first);
+    else firstByHash.set(hash, ref);
+  }
+  if (replacement.size === 0) return 0;
+  for (const xobjects of xobjectDicts) {
+    for (const [key, value] of xobjects.entries()) {
+      const target = value instanceof PDFRef ? replacement.get(value.toString()) : undefined;
+      if (target) xobjects.set(key, target);
+    }
+  }
+  return replacement.size;
+}
+
+function removeMetadata(doc: PDFDocument): void {
+  doc.context.trailerInfo.Info = undefined;
+  doc.catalog.delete(N('Metadata'));
+  doc.catalog.delete(N('PieceInfo'));
+  for (const page of doc.getPages()) {
+    page.node.delete(N('Metadata'));
+    page.node.delete(N('PieceInfo'));
+  }
+}
+
+/** qpdf's lossless rewrite: object streams, Flate at level 9, unreferenced objects dropped. */
+export async function structuralPass(bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  const result = await runQpdf(
+    ['--object-streams=generate', '--compress-streams=y', '--recompress-flate', '--compression-level=9', '--decode-level=generalized', '/in.pdf', '/out.pdf'],
+    { inputs: { '/in.pdf': bytes }, outputs: ['/out.pdf'] },
+  );
+  const out = result.files['/out.pdf'];
+  return out && result.exitCode !== 2 ? out : undefined;
+}
+
+/** One full pass over a decrypted PDF with the given settings. */
+export async function compressPass(
+  bytes: Uint8Array,
+  settings: CompressSettings,
+  ctx: EngineContext,
+  progress: (done: number, total: number) => void = () => {},
+): Promise<PassReport> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
+  const { images, xobjectDicts } = await collectImages(doc);
+  const skipped = new Map<string, number>();
+  let recompressed = 0;
+  let done = 0;
+  const total = images.size + 1;
+  for (const use of images.values()) {
+    throwIfAborted(ctx.signal);
+    const reason = await recompressImage(doc, use, settings);
+    if (reason) skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+    else recompressed++;
+    progress(++done, total);
+  }
+  const merged = await mergeDuplicateImages(doc, images.values(), xobjectDicts);
+  if (settings.removeMetadata) removeMetadata(doc);
+
+  throwIfAborted(ctx.signal);
+  const changed = recompressed > 0 || merged > 0 || settings.removeMetadata;
+  const rewritten = changed ? await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false }) : bytes;
+  const structured = await structuralPass(rewritten);
+  progress(total, total);
+  const best = structured && structured.length < rewritten.length ? structured : rewritten;
+  return { bytes: best, imagesFound: images.size, imagesRecompressed: recompressed, skipped };
+}
+
+export function settingsFromOptions(options: EngineOptions): CompressSettings {
+  const level = String(options.level ?? 'recommended');
+  const grayscale = options.grayscale === true;
+  const removeMetadataOption = options.removeMetadata === true;
+  if (level === 'custom') {
+    return {
+      quality: Number(options.imageQuality ?? 70),
+      maxDpi: Number(options.maxDpi ?? 150),
+      lossyFlate: true,
+      grayscale,
+      removeMetadata: removeMetadataOption,
+    };
+  }
+  const preset = LEVELS[(level in LEVELS ? level : 'recommended') as CompressLevel];
+  return { ...preset, grayscale, removeMetadata: removeMetadataOption };
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(2)} MB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${n} bytes`;
+}
+
+function describeSkips(skipped: Map<string, number>): string | undefined {
+  const parts = [...skipped].filter(([reason]) => reason !== 'would not shrink' && reason !== 'tiny').map(([reason, n]) => `${n} × ${reason}`);
+  return parts.length ? `Left unchanged: ${parts.join(', ')}.` : undefined;
+}
+
+const outputName = (name: string) => `${name.replace(/\.pdf$/i, '') || 'document'}-compressed.pdf`;
+
+export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> => {
+  const input = inputs[0];
+  if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  const opened = await openPdf(input);
+  const original = input.bytes.length;
+  const base = settingsFromOptions(options);
+  const progress = ctx.progress ?? (() => {});
+  const notes: string[] = [];
+
+  let report: PassReport;
+  if (options.level === 'target') {
+    const targetMb = Number(options.targetSizeMb ?? 2);
+    if (!Number.isFinite(targetMb) || targetMb <= 0) throw new FolioError('InvalidInput', 'Target size must be a positive number of MB.');
+    const target = Math.round(targetMb * 1024 * 1024);
+    let best: PassReport | undefined;
+    for (let step = 0; step < TARGET_LADDER.length; step++) {
+      const settings = { ...base, ...TARGET_LADDER[step], lossyFlate: step > 0 };
+      const attempt = await compressPass(opened.bytes, settings, ctx, (done, total) =>
+        progress(step * total + done, TARGET_LADDER.length * total),
+      );
+      if (!best || attempt.bytes.length < best.bytes.length) best = attempt;
+      if (attempt.bytes.length <= target) break;
+      // Nothing left to shrink: further steps change no image, so they cannot help.
+      if (attempt.imagesFound === 0) break;
+    }
+    report = best!;
+    if (Math.min(report.bytes.length, original) > target) {
+      notes.push(`Could not get this PDF under ${formatBytes(target)}: the smallest Folio can make it is ${formatBytes(Math.min(report.bytes.length, original))} (its text, fonts and vector graphics cannot shrink further without losing content).`);
+    }
+  } else {
+    report = await compressPass(opened.bytes, base, ctx, progress);
+  }
+
+  if (report.bytes.length >= original) {
+    notes.unshift(`This PDF is already well compressed: Folio could not make it smaller, so here is the original (${formatBytes(original)}).`);
+    return { bytes: input.bytes, filename: outputName(input.name), mime: 'application/pdf', notes };
+  }
+  const saved = Math.round((1 - report.bytes.length / original) * 100);
+  notes.unshift(`${formatBytes(original)} → ${formatBytes(report.bytes.length)} (−${saved}%).`);
+  if (report.imagesFound > 0) notes.push(`${report.imagesRecompressed} of ${report.imagesFound} images recompressed.`);
+  const skips = describeSkips(report.skipped);
+  if (skips) notes.push(skips);
+  if (opened.wasEncrypted) notes.push('The compressed copy is not password-protected. Protect it again with Protect PDF if needed.');
+  return { bytes: report.bytes, filename: outputName(input.name), mime: 'application/pdf', notes };
+};
