@@ -1,0 +1,90 @@
+/**
+ * Fonts for text that the editor writes into a PDF. Text the 14 standard PDF fonts can encode
+ * (WinAnsi: Western European) uses them — nothing to embed, and viewers know them. Anything else
+ * (Greek, Cyrillic, Vietnamese, CJK…) embeds a subset of Noto Sans, or Noto Sans SC when the text
+ * holds CJK characters, so it stays real, selectable, searchable text.
+ */
+import { Encodings } from '@pdf-lib/standard-fonts';
+import { PDFDocument, PDFFont, StandardFonts } from 'pdf-lib';
+import fontkit from '@pdf-lib/fontkit';
+import notoRegularUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
+import notoBoldUrl from '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf?url';
+import notoItalicUrl from '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf?url';
+import notoBoldItalicUrl from '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf?url';
+import notoScRegularUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf?url';
+import notoScBoldUrl from '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf?url';
+import { loadPackageAsset } from './assets.ts';
+import type { FontFamily } from './edit-operations.ts';
+
+export interface FontChoice {
+  family: FontFamily;
+  bold?: boolean;
+  italic?: boolean;
+}
+
+const STANDARD: Record<FontFamily, [StandardFonts, StandardFonts, StandardFonts, StandardFonts]> = {
+  sans: [StandardFonts.Helvetica, StandardFonts.HelveticaBold, StandardFonts.HelveticaOblique, StandardFonts.HelveticaBoldOblique],
+  serif: [StandardFonts.TimesRoman, StandardFonts.TimesRomanBold, StandardFonts.TimesRomanItalic, StandardFonts.TimesRomanBoldItalic],
+  mono: [StandardFonts.Courier, StandardFonts.CourierBold, StandardFonts.CourierOblique, StandardFonts.CourierBoldOblique],
+};
+
+const NOTO: Array<[string, string]> = [
+  [notoRegularUrl, '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'],
+  [notoBoldUrl, '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'],
+  [notoItalicUrl, '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf'],
+  [notoBoldItalicUrl, '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf'],
+];
+const NOTO_SC: Array<[string, string]> = [
+  [notoScRegularUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'],
+  [notoScBoldUrl, '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf'],
+];
+
+/** True when every character can be written with a standard font (WinAnsi encoding). */
+export function fitsStandardFont(text: string): boolean {
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp === 0x0a || cp === 0x0d) continue;
+    if (!Encodings.WinAnsi.canEncodeUnicodeCodePoint(cp)) return false;
+  }
+  return true;
+}
+
+/** Han, kana, Hangul, CJK punctuation and full-width forms. */
+export function hasCjk(text: string): boolean {
+  return /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]|[\u{20000}-\u{2ffff}]/u.test(text);
+}
+
+/** Embeds fonts into one document, each at most once. */
+export class FontCache {
+  private readonly fonts = new Map<string, Promise<PDFFont>>();
+  private fontkitRegistered = false;
+  constructor(private readonly doc: PDFDocument) {}
+
+  /** The font to write `text` with, in the chosen style (the Unicode fallback may not have every style). */
+  get(text: string, choice: FontChoice): Promise<PDFFont> {
+    const style = (choice.bold ? 1 : 0) + (choice.italic ? 2 : 0);
+    let key: string;
+    let load: () => Promise<PDFFont>;
+    if (fitsStandardFont(text)) {
+      const name = STANDARD[choice.family][style];
+      key = name;
+      load = () => this.doc.embedFont(name);
+    } else {
+      const [url, specifier] = hasCjk(text) ? NOTO_SC[choice.bold ? 1 : 0] : NOTO[style];
+      key = specifier;
+      load = async () => {
+        if (!this.fontkitRegistered) {
+          this.doc.registerFontkit(fontkit);
+          this.fontkitRegistered = true;
+        }
+        return this.doc.embedFont(await loadPackageAsset(url, specifier), { subset: true });
+      };
+    }
+    let font = this.fonts.get(key);
+    if (!font) {
+      font = load();
+      this.fonts.set(key, font);
+    }
+    return font;
+  }
+}
