@@ -2,6 +2,9 @@ import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
 import { content } from '../content/protect-pdf.ts';
 
+/** Spec §5/§8 rule for every password this tool sets: at least 4 characters (code points, not UTF-16 units). */
+const tooShort = (password: string) => [...password].length < 4;
+
 export const tool: FileToolEntry = {
   id: 'protect-pdf',
   name: 'Protect PDF',
@@ -15,14 +18,42 @@ export const tool: FileToolEntry = {
   accepts: PDF_FILES,
   defaultFilename: 'protect-pdf-result.pdf',
   options: [
-    { kind: 'password', name: 'password', label: 'Password', default: '', confirm: true, autocomplete: 'new-password' },
+    { kind: 'password', name: 'password', label: 'Password', default: '', confirm: true, autocomplete: 'new-password', help: 'Needed to open the file. At least 4 characters.' },
+    {
+      kind: 'password',
+      name: 'ownerPassword',
+      label: 'Permissions password (optional)',
+      default: '',
+      autocomplete: 'new-password',
+      help: 'Needed to lift the restrictions below. Leave empty to use a random one nobody knows.',
+    },
+    {
+      kind: 'select',
+      name: 'print',
+      label: 'Printing',
+      default: 'high',
+      choices: [
+        { value: 'high', label: 'Allowed (high quality)' },
+        { value: 'low', label: 'Low resolution only' },
+        { value: 'none', label: 'Not allowed' },
+      ],
+    },
+    { kind: 'checkbox', name: 'allowCopy', label: 'Copying text and images', default: true },
+    { kind: 'checkbox', name: 'allowEdit', label: 'Editing the document', default: true },
+    { kind: 'checkbox', name: 'allowAnnotate', label: 'Adding comments and filling in forms', default: true },
+    { kind: 'checkbox', name: 'allowAssemble', label: 'Inserting, deleting and rotating pages', default: true },
   ],
   validate: (values) => {
     const password = String(values.password ?? '');
-    if (password.length < 4) return 'Password must be at least 4 characters';
+    const ownerPassword = String(values.ownerPassword ?? '');
+    if (tooShort(password)) return 'Password must be at least 4 characters';
     if (password !== String(values.confirmPassword ?? '')) return 'Passwords do not match';
+    if (ownerPassword !== '' && tooShort(ownerPassword)) return 'Password must be at least 4 characters';
+    if (ownerPassword !== '' && ownerPassword === password) {
+      return 'The permissions password must be different from the password that opens the file.';
+    }
     return null;
   },
-  engineReady: false,
+  engineReady: true,
   content,
 };

@@ -15,9 +15,19 @@ export const tool: FileToolEntry = {
   accepts: PDF_FILES,
   defaultFilename: 'unlock-pdf-result.pdf',
   options: [
-    { kind: 'password', name: 'password', label: 'Password', default: '', autocomplete: 'current-password' },
+    {
+      kind: 'password',
+      name: 'password',
+      label: 'Password',
+      default: '',
+      autocomplete: 'current-password',
+      help: 'The password that opens the file, or its permissions password. Files that only restrict printing or copying need none.',
+    },
   ],
-  validate: (values) => (String(values.password ?? '') === '' ? 'Password is required' : null),
-  engineReady: false,
+  // No validate(): an empty password is legitimate for files that carry only restrictions (they
+  // open without one). Whether a password is needed is known only from the file, so the engine
+  // answers spec §8's 'Password is required' when it is empty and the file needs one, and
+  // 'Invalid Password' when it is wrong.
+  engineReady: true,
   content,
 };
