@@ -202,3 +202,33 @@ export async function readPptx(bytes: Uint8Array): Promise<{ slides: string[]; x
   const size = /<p:sldSz cx="(\d+)" cy="(\d+)"/.exec(presentation)!;
   return { slides, xml, slideSize: { cx: Number(size[1]), cy: Number(size[2]) } };
 }
+
+/** Values of a worksheet as a grid (1-based rows/cols → 0-based arrays). */
+export function sheetGrid(sheet: import('exceljs').Worksheet): unknown[][] {
+  const grid: unknown[][] = [];
+  sheet.eachRow({ includeEmpty: true }, (row, r) => {
+    row.eachCell({ includeEmpty: true }, (cell, c) => {
+      (grid[r - 1] ??= [])[c - 1] = cell.isMerged && cell.master !== cell ? null : cell.value;
+    });
+  });
+  return grid;
+}
+
+/**
+ * Share of the expected non-empty cells found with the right value at the right position relative
+ * to the expected top-left cell (located in the sheet by its value).
+ */
+export function cellMatchRate(expected: Array<Array<string | number>>, grid: unknown[][]): number {
+  const same = (a: unknown, b: string | number) => (typeof b === 'number' ? typeof a === 'number' && Math.abs(a - b) < 1e-9 : String(a ?? '').trim() === b);
+  let anchor: [number, number] | undefined;
+  grid.forEach((row, r) => row?.forEach((v, c) => { if (!anchor && same(v, expected[0][0])) anchor = [r, c]; }));
+  if (!anchor) return 0;
+  let total = 0;
+  let right = 0;
+  expected.forEach((row, r) => row.forEach((value, c) => {
+    if (value === '') return;
+    total++;
+    if (same(grid[anchor![0] + r]?.[anchor![1] + c], value)) right++;
+  }));
+  return right / total;
+}

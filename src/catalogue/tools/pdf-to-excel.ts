@@ -20,6 +20,6 @@ export const tool: FileToolEntry = {
     { kind: 'select', name: 'format', label: 'Output', default: 'xlsx', choices: [{ value: 'xlsx', label: 'Excel workbook (.xlsx)' }, { value: 'csv', label: 'CSV (one file per sheet, zipped when several)' }] },
     { kind: 'checkbox', name: 'ocr', label: 'Recognise text in scanned pages', default: false, help: 'Reads pages that are only pictures (scans) with OCR, in English. Slower: a few seconds per page.' },
   ],
-  engineReady: false,
+  engineReady: true,
   content,
 };

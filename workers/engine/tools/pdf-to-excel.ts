@@ -1,0 +1,209 @@
+/**
+ * PDF → Excel (.xlsx, built with exceljs) or CSV: tables found on each page (ruled and unruled)
+ * become sheets — one per table, or one per page — with numbers, percentages, amounts and dates
+ * written as real numbers and dates, merged cells kept and column widths fitted. Pages without any
+ * table still give their text, line by line in aligned columns, so nothing is silently lost.
+ */
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import type { Engine } from '../lib/types.ts';
+import { throwIfAborted } from '../lib/errors.ts';
+import { commonOptions, readOfficeSource } from '../lib/office-pages.ts';
+import { buildFragments, type PageLayout } from '../lib/pdf-layout.ts';
+import { findTables, type Table } from '../lib/tables.ts';
+
+export type CellValue = string | number | Date | null;
+
+export interface ParsedCell {
+  value: CellValue;
+  numFmt?: string;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+function utcDate(year: number, month: number, day: number): Date | null {
+  if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1000 || year > 9999) return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 ? date : null;
+}
+
+/** Text of a cell → a typed value: numbers (1,234.5 · (12) · 12% · $9.99 · 1.234,5 stays text), dates. */
+export function parseCell(text: string): ParsedCell {
+  const t = text.trim();
+  if (t === '') return { value: null };
+  // Leading zeros (codes, ZIPs) and very long digit runs (IDs) stay text.
+  if (/^0\d/.test(t) || /\d{16,}/.test(t)) return { value: t };
+  const number = /^([-+−]?)\(?([$€£¥]?)\s?([-+−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(%?)\)?$/.exec(t);
+  if (number) {
+    const [, sign, currency, sign2, whole, fraction = '', percent] = number;
+    let value = Number(whole.replace(/,/g, '') + fraction);
+    if (sign === '-' || sign === '−' || sign2 === '-' || sign2 === '−' || (t.startsWith('(') && t.endsWith(')'))) value = -value;
+    const decimals = fraction.length > 1 ? fraction.length - 1 : 0;
+    const base = `#,##0${decimals ? `.${'0'.repeat(decimals)}` : ''}`;
+    if (percent) return { value: value / 100, numFmt: `0${decimals ? `.${'0'.repeat(decimals)}` : ''}%` };
+    if (currency) return { value, numFmt: `"${currency}"${base}` };
+    return { value, numFmt: whole.includes(',') ? base : undefined };
+  }
+  let date: Date | null = null;
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
+  if (m) date = utcDate(+m[1], +m[2], +m[3]);
+  m = /^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/.exec(t);
+  if (m) {
+    const a = +m[1];
+    const b = +m[2];
+    // Day first when the first number cannot be a month (31/12/2024) or when separated by dots.
+    date = a > 12 || t.includes('.') ? utcDate(+m[3], b, a) : utcDate(+m[3], a, b);
+  }
+  m = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$/.exec(t);
+  if (m && MONTHS.includes(m[1].slice(0, 3).toLowerCase())) date = utcDate(+m[3], MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, +m[2]);
+  m = /^(\d{1,2}) ([A-Za-z]{3,9})\.?,? (\d{4})$/.exec(t);
+  if (m && MONTHS.includes(m[2].slice(0, 3).toLowerCase())) date = utcDate(+m[3], MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, +m[1]);
+  if (date) return { value: date, numFmt: 'yyyy-mm-dd' };
+  return { value: t };
+}
+
+interface GridCell {
+  text: string;
+  bold?: boolean;
+  rowSpan?: number;
+  colSpan?: number;
+}
+
+/** A rectangular block of cells (a table, or a page's text lines). */
+interface Grid {
+  name: string;
+  rows: Array<Array<GridCell | undefined>>;
+}
+
+function tableGridCells(table: Table): Grid['rows'] {
+  const rows = table.rowEdges.length - 1;
+  const cols = table.colEdges.length - 1;
+  const grid: Grid['rows'] = Array.from({ length: rows }, () => Array.from({ length: cols }, () => undefined));
+  for (const cell of table.cells) {
+    grid[cell.row][cell.col] = {
+      text: cell.text.replace(/\n/g, ' '),
+      bold: cell.items.length > 0 && cell.items.every((i) => i.bold),
+      rowSpan: cell.rowSpan,
+      colSpan: cell.colSpan,
+    };
+  }
+  return grid;
+}
+
+/** A page without tables: each line a row, fragments in columns clustered by their left edge. */
+function pageLinesGrid(layout: PageLayout): Grid['rows'] {
+  const fragments = buildFragments(layout.items).sort((a, b) => a.baseline - b.baseline || a.x - b.x);
+  if (fragments.length === 0) return [];
+  const starts = [...new Set(fragments.map((f) => Math.round(f.x)))].sort((a, b) => a - b);
+  const columns: number[] = [];
+  for (const x of starts) if (!columns.length || x - columns.at(-1)! > 12) columns.push(x);
+  const column = (x: number) => {
+    let best = 0;
+    for (let i = 0; i < columns.length; i++) if (columns[i] <= x + 12) best = i;
+    return best;
+  };
+  const rows: Grid['rows'] = [];
+  let lastBaseline = -Infinity;
+  for (const f of fragments) {
+    if (Math.abs(f.baseline - lastBaseline) > f.size * 0.4) {
+      rows.push(Array.from({ length: columns.length }, () => undefined));
+      lastBaseline = f.baseline;
+    }
+    const row = rows.at(-1)!;
+    let c = column(f.x);
+    while (c < columns.length - 1 && row[c]) c++;
+    row[c] = { text: row[c] ? `${row[c]!.text} ${f.text}` : f.text, bold: f.items.every((i) => i.bold) };
+  }
+  return rows;
+}
+
+function sheetName(name: string, used: Set<string>): string {
+  const base = name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 28) || 'Sheet';
+  let candidate = base;
+  for (let i = 2; used.has(candidate.toLowerCase()); i++) candidate = `${base.slice(0, 26)} ${i}`;
+  used.add(candidate.toLowerCase());
+  return candidate;
+}
+
+function csvOf(rows: Grid['rows']): string {
+  const quote = (text: string) => (/[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+  return rows.map((row) => row.map((cell) => quote(cell?.text ?? '')).join(',')).join('\r\n') + '\r\n';
+}
+
+export const run: Engine = async (inputs, options, ctx) => {
+  const source = await readOfficeSource(inputs, commonOptions(options), ctx);
+  const perPage = options.sheets === 'page';
+  const asCsv = options.format === 'csv';
+  const grids: Grid[] = [];
+  let tableCount = 0;
+  const pageTables = source.layouts.map((layout) => (layout.ocr ? [] : findTables(layout)));
+  const anyTable = pageTables.some((t) => t.length > 0);
+  for (const [index, layout] of source.layouts.entries()) {
+    throwIfAborted(ctx.signal);
+    const tables = pageTables[index];
+    tableCount += tables.length;
+    const page = layout.pageNumber;
+    if (perPage) {
+      // Tables one under another, a blank row between; a page without tables gives its lines.
+      const rows: Grid['rows'] = [];
+      for (const table of tables) {
+        if (rows.length) rows.push([]);
+        rows.push(...tableGridCells(table));
+      }
+      grids.push({ name: `Page ${page}`, rows: tables.length ? rows : pageLinesGrid(layout) });
+    } else if (tables.length) {
+      tables.forEach((table, t) => grids.push({ name: tables.length > 1 ? `Page ${page} Table ${t + 1}` : `Page ${page}`, rows: tableGridCells(table) }));
+    } else if (!anyTable) {
+      grids.push({ name: `Page ${page}`, rows: pageLinesGrid(layout) });
+    }
+    source.written(index);
+  }
+  await source.doc.destroy();
+  if (grids.length === 0) grids.push({ name: 'Sheet1', rows: [] });
+  const notes = [...source.notes];
+  notes.push(tableCount ? `${tableCount} table${tableCount === 1 ? '' : 's'} found.` : 'No tables found: each page\'s text lines were written as rows.');
+
+  if (asCsv) {
+    if (grids.length === 1) {
+      return { bytes: new TextEncoder().encode(csvOf(grids[0].rows)), filename: 'converted.csv', mime: 'text/csv', notes };
+    }
+    const zip = new JSZip();
+    const used = new Set<string>();
+    for (const grid of grids) zip.file(`${sheetName(grid.name, used)}.csv`, csvOf(grid.rows));
+    return { bytes: await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), filename: 'converted.zip', mime: 'application/zip', notes };
+  }
+
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'Folio';
+  const used = new Set<string>();
+  for (const grid of grids) {
+    const sheet = workbook.addWorksheet(sheetName(grid.name, used));
+    const widths: number[] = [];
+    grid.rows.forEach((row, r) => {
+      row.forEach((cell, c) => {
+        if (!cell) return;
+        const target = sheet.getCell(r + 1, c + 1);
+        const parsed = parseCell(cell.text);
+        target.value = parsed.value;
+        if (parsed.numFmt) target.numFmt = parsed.numFmt;
+        if (cell.bold) target.font = { bold: true };
+        if ((cell.rowSpan ?? 1) > 1 || (cell.colSpan ?? 1) > 1) {
+          sheet.mergeCells(r + 1, c + 1, r + (cell.rowSpan ?? 1), c + (cell.colSpan ?? 1));
+          target.alignment = { vertical: 'middle', horizontal: 'center', wrapText: true };
+        }
+        const length = (cell.text.length + 2) / Math.max(1, cell.colSpan ?? 1);
+        widths[c] = Math.max(widths[c] ?? 0, length);
+      });
+    });
+    widths.forEach((w, c) => {
+      sheet.getColumn(c + 1).width = Math.min(60, Math.max(8, w));
+    });
+  }
+  const buffer = await workbook.xlsx.writeBuffer();
+  return {
+    bytes: new Uint8Array(buffer as ArrayBuffer),
+    filename: 'converted.xlsx',
+    mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    notes,
+  };
+};
