@@ -1,0 +1,218 @@
+/**
+ * Image compressor (/api/pdf/compressImg): JPEG, PNG, WebP or AVIF in; MozJPEG, WebP, AVIF or PNG
+ * (OxiPNG, optionally reduced to a 256-colour palette with image-q) out, with optional resizing.
+ *
+ * The /api contract takes one `file`; the engine itself takes any number of inputs and answers a
+ * ZIP when given several (the panel compresses a batch one request per file, so each shows its
+ * own before → after, and zips them itself). A 0-byte or non-image input is named and skipped
+ * (with several inputs) or refused (alone); an image whose header says it is too large for the
+ * device is refused before any pixel is decoded.
+ *
+ * Output is never larger than the input when the format stays the same: the original is kept.
+ */
+import type { Engine, EngineInput, EngineOptions, EngineResult } from '../lib/types.ts';
+import { FolioError, throwIfAborted } from '../lib/errors.ts';
+import {
+  assertDecodable,
+  decodeImage,
+  encodeAvif,
+  encodeJpeg,
+  encodePng,
+  encodeWebp,
+  imageHeader,
+  makeImageData,
+  optimisePng,
+  resizeImage,
+  type ImageFormat,
+  type ImageHeader,
+} from '../lib/codecs.ts';
+import { ZipBuilder } from '../lib/zip.ts';
+
+export type OutputFormat = 'auto' | ImageFormat;
+
+export interface ImageCompressSettings {
+  format: OutputFormat;
+  /** 1–100 for JPEG, WebP and AVIF. */
+  quality: number;
+  /** 0 = no limit. The image is scaled down, keeping its aspect ratio, to fit inside both. */
+  maxWidth: number;
+  maxHeight: number;
+  /** PNG output: reduce to at most 256 colours (lossy, often 3–5× smaller for screenshots). */
+  palette: boolean;
+  /** Drop EXIF/XMP (the orientation is applied to the pixels first). Off keeps a JPEG's EXIF and ICC profile. */
+  stripMetadata: boolean;
+}
+
+const MIME: Record<ImageFormat, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', avif: 'image/avif' };
+const EXTENSION: Record<ImageFormat, string> = { jpeg: 'jpg', png: 'png', webp: 'webp', avif: 'avif' };
+
+export function settingsFromOptions(options: EngineOptions): ImageCompressSettings {
+  const format = String(options.format ?? 'auto');
+  return {
+    format: (['auto', 'jpeg', 'png', 'webp', 'avif'].includes(format) ? format : 'auto') as OutputFormat,
+    quality: Math.min(100, Math.max(1, Number(options.quality ?? 75))),
+    maxWidth: Math.max(0, Number(options.maxWidth ?? 0)),
+    maxHeight: Math.max(0, Number(options.maxHeight ?? 0)),
+    palette: options.palette === true,
+    stripMetadata: options.stripMetadata !== false,
+  };
+}
+
+/** Fits (width, height) inside the limits, keeping the aspect ratio; never enlarges. */
+export function fitInside(width: number, height: number, maxWidth: number, maxHeight: number): [number, number] {
+  const scale = Math.min(1, maxWidth > 0 ? maxWidth / width : 1, maxHeight > 0 ? maxHeight / height : 1);
+  return [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
+}
+
+/** APP1 (EXIF/XMP) and APP2 (ICC) segments of a JPEG, to carry over when metadata is kept. */
+function jpegMetadataSegments(bytes: Uint8Array): Uint8Array[] {
+  const segments: Uint8Array[] = [];
+  let i = 2;
+  while (i + 4 < bytes.length && bytes[i] === 0xff) {
+    const marker = bytes[i + 1];
+    if (marker === 0xda || marker === 0xd9) break;
+    const length = (bytes[i + 2] << 8) | bytes[i + 3];
+    if (marker === 0xe1 || marker === 0xe2) segments.push(bytes.subarray(i, i + 2 + length));
+    i += 2 + length;
+  }
+  return segments;
+}
+
+/** Inserts segments right after SOI / the JFIF APP0 of a freshly encoded JPEG. */
+function withSegments(jpeg: Uint8Array, segments: Uint8Array[]): Uint8Array {
+  if (segments.length === 0) return jpeg;
+  let at = 2;
+  if (jpeg[2] === 0xff && jpeg[3] === 0xe0) at = 4 + ((jpeg[4] << 8) | jpeg[5]);
+  const extra = segments.reduce((sum, s) => sum + s.length, 0);
+  const out = new Uint8Array(jpeg.length + extra);
+  out.set(jpeg.subarray(0, at), 0);
+  let offset = at;
+  for (const s of segments) {
+    out.set(s, offset);
+    offset += s.length;
+  }
+  out.set(jpeg.subarray(at), offset);
+  return out;
+}
+
+/** Reduces to a ≤256-colour palette (image-q, MIT: Wu quantiser, no dithering for crisp screenshots). */
+async function quantise(image: ImageData): Promise<ImageData> {
+  const iq = await import('image-q');
+  const container = iq.utils.PointContainer.fromUint8Array(new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength), image.width, image.height);
+  const palette = iq.buildPaletteSync([container], { colors: 256, paletteQuantization: 'wuquant', colorDistanceFormula: 'euclidean-bt709' });
+  const reduced = iq.applyPaletteSync(container, palette, { imageQuantization: 'nearest', colorDistanceFormula: 'euclidean-bt709' });
+  return makeImageData(new Uint8ClampedArray(reduced.toUint8Array()), image.width, image.height);
+}
+
+export interface CompressedImage {
+  bytes: Uint8Array;
+  format: ImageFormat;
+  width: number;
+  height: number;
+  /** True when the original was kept because nothing smaller came out. */
+  keptOriginal: boolean;
+}
+
+function describe(input: EngineInput, header: ImageHeader | undefined): FolioError | undefined {
+  if (input.bytes.length === 0) return new FolioError('InvalidImage', `"${input.name}" is empty (0 bytes).`);
+  if (!header) return new FolioError('InvalidImage', `"${input.name}" is not a JPEG, PNG, WebP or AVIF image.`);
+  return undefined;
+}
+
+export async function compressImage(input: EngineInput, settings: ImageCompressSettings): Promise<CompressedImage> {
+  const header = imageHeader(input.bytes);
+  const problem = describe(input, header);
+  if (problem || !header) throw problem;
+  assertDecodable(input.name, header);
+  const format: ImageFormat = settings.format === 'auto' ? header.format : settings.format;
+  const keepMetadata = !settings.stripMetadata && header.format === 'jpeg' && format === 'jpeg';
+
+  let image: ImageData;
+  try {
+    // Without its EXIF the orientation must live in the pixels; with it, the tag still applies.
+    image = await decodeImage(input.bytes, header.format, { applyOrientation: !keepMetadata });
+  } catch {
+    throw new FolioError('InvalidImage', `"${input.name}" could not be decoded: the file is damaged or uses an unsupported variant (e.g. CMYK JPEG).`);
+  }
+  const [width, height] = fitInside(image.width, image.height, settings.maxWidth, settings.maxHeight);
+  image = await resizeImage(image, width, height);
+
+  let bytes: Uint8Array;
+  switch (format) {
+    case 'jpeg': {
+      const jpeg = await encodeJpeg(image, { quality: settings.quality });
+      bytes = keepMetadata ? withSegments(jpeg, jpegMetadataSegments(input.bytes)) : jpeg;
+      break;
+    }
+    case 'webp':
+      bytes = await encodeWebp(image, { quality: settings.quality });
+      break;
+    case 'avif':
+      bytes = await encodeAvif(image, { quality: settings.quality });
+      break;
+    case 'png':
+      // An untouched PNG is optimised as it is (keeps 16-bit and exact palettes); otherwise re-encoded.
+      bytes = header.format === 'png' && !settings.palette && width === header.width && height === header.height
+        ? await optimisePng(input.bytes)
+        : await encodePng(settings.palette ? await quantise(image) : image);
+      break;
+  }
+  const sameSize = width === header.width && height === header.height;
+  if (format === header.format && sameSize && bytes.length >= input.bytes.length) {
+    return { bytes: input.bytes, format, width, height, keptOriginal: true };
+  }
+  return { bytes, format, width, height, keptOriginal: false };
+}
+
+const baseName = (name: string) => name.replace(/\.[^./\\]+$/, '') || 'image';
+
+function formatBytes(n: number): string {
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(2)} MB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${n} bytes`;
+}
+
+function sizeNote(name: string, before: number, after: CompressedImage): string {
+  if (after.keptOriginal) return `${name}: already as small as Folio can make it in this format; kept the original (${formatBytes(before)}).`;
+  const change = Math.round((1 - after.bytes.length / before) * 100);
+  return `${name}: ${formatBytes(before)} → ${formatBytes(after.bytes.length)} (${change >= 0 ? '−' : '+'}${Math.abs(change)}%), ${after.width} × ${after.height}.`;
+}
+
+export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> => {
+  if (inputs.length === 0) throw new FolioError('InvalidInput', 'Please select at least one file');
+  const settings = settingsFromOptions(options);
+  const progress = ctx.progress ?? (() => {});
+
+  if (inputs.length === 1) {
+    const input = inputs[0];
+    progress(0, 1);
+    const result = await compressImage(input, settings);
+    progress(1, 1);
+    return {
+      bytes: result.bytes,
+      filename: `${baseName(input.name)}-compressed.${EXTENSION[result.format]}`,
+      mime: MIME[result.format],
+      notes: [sizeNote(input.name, input.bytes.length, result)],
+    };
+  }
+
+  const zip = new ZipBuilder();
+  const notes: string[] = [];
+  const skipped: string[] = [];
+  for (const [index, input] of inputs.entries()) {
+    throwIfAborted(ctx.signal);
+    try {
+      const result = await compressImage(input, settings);
+      zip.add(`${baseName(input.name)}.${EXTENSION[result.format]}`, result.bytes);
+      notes.push(sizeNote(input.name, input.bytes.length, result));
+    } catch (error) {
+      if (!(error instanceof FolioError)) throw error;
+      skipped.push(`Skipped ${error.message}`);
+    }
+    progress(index + 1, inputs.length);
+  }
+  if (zip.size === 0) {
+    throw new FolioError('InvalidImage', `None of the files could be compressed. ${skipped.join(' ')}`);
+  }
+  return { bytes: await zip.finish(), filename: 'compressed-images.zip', mime: 'application/zip', notes: [...notes, ...skipped] };
+};
