@@ -4,6 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { tesseractAssets } from './build/tesseract-assets.ts';
 
 /**
  * pdf.js needs its character maps, standard fonts, ICC profiles and image-decoder WASM at run time.
@@ -106,6 +107,7 @@ export default defineConfig({
   plugins: [
     react(),
     pdfjsAssets(),
+    tesseractAssets(),
     engineAssetList(),
     VitePWA({
       strategies: 'injectManifest',

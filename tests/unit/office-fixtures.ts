@@ -232,3 +232,51 @@ export function cellMatchRate(expected: Array<Array<string | number>>, grid: unk
   }));
   return right / total;
 }
+
+/** Character error rate: edit distance between whitespace-normalised texts over the reference length. */
+export function characterErrorRate(reference: string, hypothesis: string): number {
+  const a = [...reference.replace(/\s+/g, ' ').trim()];
+  const b = [...hypothesis.replace(/\s+/g, ' ').trim()];
+  if (a.length === 0) return b.length ? 1 : 0;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] / a.length;
+}
+
+/** A "scan": a page of known text rendered to a picture at `dpi` and placed as the only content of a PDF. */
+export async function buildScannedPage(dpi = 200): Promise<{ bytes: Uint8Array; text: string }> {
+  const source = await PDFDocument.create();
+  const font = await source.embedFont(StandardFonts.TimesRoman);
+  const page = source.addPage([612, 792]);
+  const paragraphs = [
+    'The quick brown fox jumps over the lazy dog while the farmer watches from the old wooden gate.',
+    'Scanned pages carry no text layer, so Folio reads them with optical character recognition in the browser.',
+    'Numbers such as 1865, 42 and 3.14 must survive the trip as well as punctuation, commas and full stops.',
+  ];
+  let y = 720;
+  const lines: string[] = [];
+  for (const paragraph of paragraphs) {
+    for (const line of wrap(paragraph, font, 13, 468)) {
+      page.drawText(line, { x: 72, y, size: 13, font });
+      lines.push(line);
+      y -= 18;
+    }
+    y -= 12;
+  }
+  const { openPdfjs } = await import('../../workers/engine/lib/pdfjs.ts');
+  const { renderPageCanvas, encodeCanvas } = await import('../../workers/engine/lib/page-raster.ts');
+  const pdf = await openPdfjs(await source.save());
+  const canvas = await renderPageCanvas(pdf, 1, dpi);
+  const png = await encodeCanvas(canvas.canvas, 'png');
+  await pdf.destroy();
+  const scan = await PDFDocument.create();
+  const image = await scan.embedPng(png);
+  scan.addPage([612, 792]).drawImage(image, { x: 0, y: 0, width: 612, height: 792 });
+  return { bytes: await scan.save(), text: lines.join(' ') };
+}

@@ -1,12 +1,131 @@
+/**
+ * OCR for scanned pages with tesseract.js (Apache-2.0), English bundled (@tesseract.js-data/eng,
+ * the integer "best" LSTM model, 2.9 MB gzipped).
+ *
+ * In the browser every file comes from our own origin — never a CDN: the tesseract worker script,
+ * the WASM core (SIMD / relaxed-SIMD / plain LSTM builds; tesseract picks one) and the language
+ * data are copied to /engine-data/tesseract/ at build time (build/tesseract-assets.ts). workerBlobURL is off so
+ * the worker is a plain same-origin script (our CSP allows no blob: workers). tesseract.js caches the
+ * language data in IndexedDB after the first use, so OCR keeps working offline.
+ * In Node (tests, bench) the package paths are used and nothing is cached on disk.
+ */
 import type { PDFDocumentProxy } from './pdfjs.ts';
 import type { TextItem } from './pdf-layout.ts';
+import { cancelled, FolioError, throwIfAborted } from './errors.ts';
+import { encodeCanvas, releaseCanvas, renderPageCanvas } from './page-raster.ts';
+import { isNode } from './wasm.ts';
 
 export interface Recogniser {
+  /** Recognises one page; words come back as text items in page points (top-left origin). */
   recognisePage(doc: PDFDocumentProxy, pageNumber: number, signal?: AbortSignal): Promise<TextItem[]>;
   terminate(): Promise<void>;
 }
 
+/** Resolution scans are read at; bigger pages are scaled down to stay under MAX_PIXELS a side. */
+const OCR_DPI = 300;
+const MAX_SIDE = 4200;
+/** OEM 1 = LSTM only (the bundled model has no legacy data). */
+const LSTM_ONLY = 1;
+
+interface Bbox { x0: number; y0: number; x1: number; y1: number }
+interface OcrWord { text: string; confidence: number; bbox: Bbox }
+interface OcrLine { words: OcrWord[]; bbox: Bbox; baseline?: Bbox; rowAttributes?: { ascenders: number; descenders: number; rowHeight: number } }
+interface OcrPage { blocks: Array<{ paragraphs: Array<{ lines: OcrLine[] }> }> | null }
+
+async function workerOptions(): Promise<Record<string, unknown>> {
+  if (isNode) {
+    const { createRequire } = await import(/* @vite-ignore */ 'node:module');
+    const { dirname, join } = await import(/* @vite-ignore */ 'node:path');
+    const require = createRequire(import.meta.url);
+    const langRoot = dirname(require.resolve('@tesseract.js-data/eng/package.json'));
+    return { langPath: join(langRoot, '4.0.0_best_int'), gzip: true, cacheMethod: 'none' };
+  }
+  // Same paths as build/tesseract-assets.ts (TESSERACT_BASE).
+  const base = `${self.location.origin}/engine-data/tesseract`;
+  return {
+    workerPath: `${base}/worker.min.js`,
+    corePath: `${base}/core`,
+    langPath: `${base}/lang`,
+    gzip: true,
+    workerBlobURL: false,
+  };
+}
+
 export async function createRecogniser(signal?: AbortSignal): Promise<Recogniser> {
-  void signal;
-  throw new Error('OCR is not available yet');
+  throwIfAborted(signal);
+  const { createWorker } = await import('tesseract.js');
+  let worker: Awaited<ReturnType<typeof createWorker>>;
+  try {
+    worker = await createWorker('eng', LSTM_ONLY, await workerOptions());
+  } catch (error) {
+    throw new FolioError('NotImplemented', `Text recognition could not start: ${(error as Error)?.message ?? String(error)}`);
+  }
+  let terminated = false;
+  const terminate = async () => {
+    if (terminated) return;
+    terminated = true;
+    await worker.terminate().catch(() => undefined);
+  };
+
+  return {
+    terminate,
+    async recognisePage(doc, pageNumber, pageSignal) {
+      const page = await doc.getPage(pageNumber);
+      const { width, height } = page.getViewport({ scale: 1 });
+      const dpi = Math.min(OCR_DPI, (MAX_SIDE / Math.max(width, height)) * 72);
+      const canvas = await renderPageCanvas(doc, pageNumber, dpi);
+      const png = await encodeCanvas(canvas.canvas, 'png');
+      releaseCanvas(canvas.canvas);
+      throwIfAborted(pageSignal);
+      const image = isNode ? (globalThis as unknown as { Buffer: { from(b: Uint8Array): unknown } }).Buffer.from(png) : new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' });
+      // Cancel stops tesseract at once: its worker is terminated, and the job's promise rejects.
+      const onAbort = () => void terminate();
+      pageSignal?.addEventListener('abort', onAbort, { once: true });
+      let result: { data: OcrPage };
+      try {
+        result = (await worker.recognize(image as Blob, {}, { blocks: true, text: false })) as unknown as { data: OcrPage };
+      } catch (error) {
+        if (pageSignal?.aborted) throw cancelled();
+        throw error;
+      } finally {
+        pageSignal?.removeEventListener('abort', onAbort);
+      }
+      throwIfAborted(pageSignal);
+      return toItems(result.data, canvas.scale);
+    },
+  };
+}
+
+/** Tesseract's words (pixels) → text items (points). The line's height gives the font size. */
+export function toItems(page: OcrPage, scale: number): TextItem[] {
+  const items: TextItem[] = [];
+  for (const block of page.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        const rowHeight = line.rowAttributes?.rowHeight ?? line.bbox.y1 - line.bbox.y0;
+        const size = Math.max(4, (rowHeight / scale) * 0.85);
+        for (const word of line.words) {
+          const text = word.text.trim();
+          if (!text || word.confidence < 20) continue;
+          const baselineY = line.baseline && line.baseline.x1 !== line.baseline.x0
+            ? line.baseline.y0 + ((line.baseline.y1 - line.baseline.y0) * ((word.bbox.x0 + word.bbox.x1) / 2 - line.baseline.x0)) / (line.baseline.x1 - line.baseline.x0)
+            : word.bbox.y1 - (line.rowAttributes?.descenders ?? 0);
+          items.push({
+            text,
+            x: word.bbox.x0 / scale,
+            top: baselineY / scale - size * 0.8,
+            baseline: baselineY / scale,
+            width: (word.bbox.x1 - word.bbox.x0) / scale,
+            size,
+            fontName: 'OCR',
+            family: 'Arial',
+            bold: false,
+            italic: false,
+            color: '000000',
+          });
+        }
+      }
+    }
+  }
+  return items;
 }
