@@ -1,0 +1,50 @@
+/**
+ * @pdf-lib/fontkit for pdf-lib's `registerFontkit`, with one bug fixed — use this instead of the
+ * package whenever a TrueType font is embedded with `subset: true`.
+ *
+ * @pdf-lib/fontkit 1.1.1 writes a TrueType subset with a short `loca` table (offsets / 2) without
+ * padding the glyphs: a glyph of odd length (Noto Sans "X", "W", "l"…) loses its last byte, and
+ * pdf.js and Poppler then draw NOTHING with that font (the whole string disappears). Padding each
+ * copied glyph to an even length (a zero byte after a glyph is allowed) fixes it. The wrapper
+ * touches fontkit's TTFSubset internals (`_addGlyph`, `glyf`, `offset`), which the pinned version
+ * has; CFF subsets have no `_addGlyph` and pass through untouched.
+ */
+import fontkitOriginal from '@pdf-lib/fontkit';
+
+interface TtfSubsetInternals {
+  _addGlyph?: (gid: number) => number;
+  glyf?: Uint8Array[];
+  offset?: number;
+}
+function padOddGlyphs<T extends object>(subset: T): T {
+  const internals = subset as TtfSubsetInternals;
+  const addGlyph = internals._addGlyph?.bind(subset);
+  if (!addGlyph) return subset;
+  internals._addGlyph = (gid: number) => {
+    const index = addGlyph(gid);
+    const glyf = internals.glyf!;
+    const last = glyf[glyf.length - 1];
+    if (last.length % 2 === 1) {
+      const alloc = (last.constructor as { alloc?: (size: number) => Uint8Array }).alloc;
+      const padded = alloc ? alloc(last.length + 1) : new Uint8Array(last.length + 1);
+      padded.set(last);
+      glyf[glyf.length - 1] = padded;
+      internals.offset! += 1;
+    }
+    return index;
+  };
+  return subset;
+}
+
+type FontkitFont = ReturnType<typeof fontkitOriginal.create>;
+
+/** fontkit for pdf-lib's registerFontkit, with the odd-glyph subset fix. */
+export const fontkit = {
+  ...fontkitOriginal,
+  create(buffer: Uint8Array, postscriptName?: string): FontkitFont {
+    const font = fontkitOriginal.create(buffer, postscriptName);
+    const createSubset = font.createSubset.bind(font);
+    font.createSubset = () => padOddGlyphs(createSubset());
+    return font;
+  },
+} as typeof fontkitOriginal;

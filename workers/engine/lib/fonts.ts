@@ -1,0 +1,68 @@
+/**
+ * The Unicode watermark font, loaded on demand from our own origin (never a CDN):
+ * - Noto Sans Regular (OFL, 629 KB TTF): Latin, Cyrillic, Greek — most watermarks need only this.
+ * - Noto Sans SC Regular (OFL, 10.5 MB TTF, loaded only when the text needs it): CJK ideographs,
+ *   kana, full-width forms, and Latin/Cyrillic/Greek too. Hangul is not in it.
+ * Both come from npm packages (@expo-google-fonts/noto-sans, @expo-google-fonts/noto-sans-sc) and
+ * are embedded as a subset (pdf-lib + fontkit, subset: true), so a PDF carries only the glyphs used:
+ * a few KB, whatever the font file's size.
+ */
+import fontkitOriginal from '@pdf-lib/fontkit';
+import { fontkit } from './fontkit.ts';
+import notoSansUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
+import notoSansScUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf?url';
+import { loadPackageAsset } from './assets.ts';
+import { FolioError } from './errors.ts';
+
+export { fontkit };
+
+interface FontSource {
+  name: string;
+  load: () => Promise<Uint8Array>;
+}
+
+const SOURCES: FontSource[] = [
+  { name: 'Noto Sans', load: () => loadPackageAsset(notoSansUrl, '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf') },
+  { name: 'Noto Sans SC', load: () => loadPackageAsset(notoSansScUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf') },
+];
+
+type FontkitFont = ReturnType<typeof fontkitOriginal.create>;
+const parsed = new Map<string, Promise<FontkitFont>>();
+function parse(source: FontSource): Promise<FontkitFont> {
+  let font = parsed.get(source.name);
+  if (!font) {
+    font = source.load().then((bytes) => fontkitOriginal.create(bytes));
+    parsed.set(source.name, font);
+    font.catch(() => parsed.delete(source.name));
+  }
+  return font;
+}
+
+/** Characters that need no glyph of their own (spaces, line breaks, joiners, variation selectors). */
+function needsNoGlyph(char: string): boolean {
+  const cp = char.codePointAt(0)!;
+  return /\s/u.test(char) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfe00 && cp <= 0xfe0f);
+}
+
+export interface WatermarkFont {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * The smallest bundled font that has every character of `text`. Throws InvalidInput naming the
+ * characters no bundled font can draw (rather than printing empty boxes into someone's PDF).
+ */
+export async function fontForText(text: string): Promise<WatermarkFont> {
+  const chars = [...new Set(text)].filter((c) => !needsNoGlyph(c));
+  let missing: string[] = chars;
+  for (const source of SOURCES) {
+    const font = await parse(source);
+    missing = chars.filter((c) => !font.hasGlyphForCodePoint(c.codePointAt(0)!));
+    if (missing.length === 0) return { name: source.name, bytes: await source.load() };
+  }
+  throw new FolioError(
+    'InvalidInput',
+    `The watermark font cannot draw ${missing.slice(0, 8).map((c) => `"${c}"`).join(', ')}${missing.length > 8 ? ' …' : ''}. It covers Latin, Cyrillic, Greek, Chinese and Japanese.`,
+  );
+}

@@ -1,0 +1,218 @@
+/**
+ * Watermarks: text drawn as real vector text in an embedded, subset Unicode font (fonts.ts), or a
+ * JPEG/PNG image, on the chosen pages, over or under the page content. Placement is computed in
+ * the page as the reader sees it (crop box, /Rotate applied), so a watermark at "top right" with a
+ * 45° angle looks the same on a page stored sideways. Nothing on the page is re-encoded: the
+ * watermark is its own content stream added before (under) or after (over) the page's own.
+ */
+import {
+  PDFArray, PDFDocument, PDFName, PDFRef, PDFStream,
+  beginText, concatTransformationMatrix, drawObject, endText, popGraphicsState, pushGraphicsState,
+  setFillingRgbColor, setFontAndSize, setGraphicsState, showText, moveText,
+  type PDFFont, type PDFImage, type PDFOperator, type PDFPage,
+} from 'pdf-lib';
+import type { Engine, EngineInput } from '../lib/types.ts';
+import { FolioError, throwIfAborted } from '../lib/errors.ts';
+import { openPdf } from '../lib/pdf-open.ts';
+import { parsePageRanges } from '../lib/page-range.ts';
+import { baseName, normalizeRotation, savePdf } from '../lib/pdf-util.ts';
+import { fontForText, fontkit } from '../lib/fonts.ts';
+
+export const POSITIONS = [
+  'top-left', 'top', 'top-right', 'left', 'center', 'right', 'bottom-left', 'bottom', 'bottom-right', 'tiled',
+] as const;
+export type Position = (typeof POSITIONS)[number];
+
+type Matrix = [number, number, number, number, number, number];
+
+/** "#RRGGBB" (or "#RGB") → 0–1 components; anything else is refused with a clear message. */
+export function parseColour(value: string): [number, number, number] {
+  const hex = value.trim().replace(/^#/, '');
+  const full = /^[0-9a-f]{3}$/i.test(hex) ? hex.replace(/./g, (c) => c + c) : hex;
+  if (!/^[0-9a-f]{6}$/i.test(full)) throw new FolioError('InvalidInput', `Colour "${value}" is not a #RRGGBB colour.`);
+  return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255) as [number, number, number];
+}
+
+/** Maps the page as seen (origin bottom-left of the visible crop box) to the page's user space. */
+export function visibleToUser(page: PDFPage): { matrix: Matrix; width: number; height: number } {
+  const { x, y, width: w, height: h } = page.getCropBox();
+  switch (normalizeRotation(page.getRotation().angle)) {
+    case 90: return { matrix: [0, 1, -1, 0, x + w, y], width: h, height: w };
+    case 180: return { matrix: [-1, 0, 0, -1, x + w, y + h], width: w, height: h };
+    case 270: return { matrix: [0, -1, 1, 0, x, y + h], width: h, height: w };
+    default: return { matrix: [1, 0, 0, 1, x, y], width: w, height: h };
+  }
+}
+
+/**
+ * Centres (in visible page coordinates) where a w × h item rotated by `angle` degrees goes.
+ * The 3×3 grid keeps the rotated item's bounding box inside a margin; "tiled" covers the page
+ * with a staggered grid.
+ */
+export function placements(position: Position, pageWidth: number, pageHeight: number, w: number, h: number, angle: number): Array<[number, number]> {
+  const rad = (angle * Math.PI) / 180;
+  const boxW = Math.abs(w * Math.cos(rad)) + Math.abs(h * Math.sin(rad));
+  const boxH = Math.abs(w * Math.sin(rad)) + Math.abs(h * Math.cos(rad));
+  if (position === 'tiled') {
+    const stepX = boxW + Math.max(36, boxW * 0.5);
+    const stepY = boxH + Math.max(36, boxH * 0.8);
+    const centres: Array<[number, number]> = [];
+    for (let row = 0, y = stepY / 2; y - boxH / 2 < pageHeight && row < 60; row++, y += stepY) {
+      for (let x = (row % 2 ? stepX / 2 : 0) + boxW / 2; x - boxW / 2 < pageWidth && centres.length < 600; x += stepX) centres.push([x, y]);
+    }
+    return centres;
+  }
+  const margin = Math.min(36, pageWidth * 0.05, pageHeight * 0.05);
+  const [vertical, horizontal] = position === 'center' ? ['', ''] : position.includes('-') ? position.split('-') : ['top', 'bottom'].includes(position) ? [position, ''] : ['', position];
+  const x = horizontal === 'left' ? margin + boxW / 2 : horizontal === 'right' ? pageWidth - margin - boxW / 2 : pageWidth / 2;
+  const y = vertical === 'top' ? pageHeight - margin - boxH / 2 : vertical === 'bottom' ? margin + boxH / 2 : pageHeight / 2;
+  return [[x, y]];
+}
+
+/** The rotation about a centre, as a PDF matrix. */
+function rotationAt(cx: number, cy: number, angle: number): Matrix {
+  const rad = (angle * Math.PI) / 180;
+  const cos = Math.cos(rad), sin = Math.sin(rad);
+  return [cos, sin, -sin, cos, cx, cy];
+}
+
+interface TextMark { kind: 'text'; text: string; font: PDFFont; size: number; colour: [number, number, number] }
+interface ImageMark { kind: 'image'; image: PDFImage; scale: number }
+type Mark = TextMark | ImageMark;
+
+function markOperators(page: PDFPage, mark: Mark, settings: { position: Position; angle: number; opacity: number }): PDFOperator[] {
+  const { matrix, width, height } = visibleToUser(page);
+  const gs = page.node.newExtGState('FolioWmGS', page.doc.context.obj({ Type: 'ExtGState', ca: settings.opacity, CA: settings.opacity }));
+  const ops: PDFOperator[] = [pushGraphicsState(), setGraphicsState(gs), concatTransformationMatrix(...matrix)];
+  if (mark.kind === 'text') {
+    const fontName = page.node.newFontDictionary('FolioWm', mark.font.ref);
+    const w = mark.font.widthOfTextAtSize(mark.text, mark.size);
+    const ascent = mark.font.heightAtSize(mark.size, { descender: false });
+    const full = mark.font.heightAtSize(mark.size);
+    const encoded = mark.font.encodeText(mark.text);
+    for (const [cx, cy] of placements(settings.position, width, height, w, full, settings.angle)) {
+      ops.push(
+        pushGraphicsState(),
+        concatTransformationMatrix(...rotationAt(cx, cy, settings.angle)),
+        beginText(),
+        setFontAndSize(fontName, mark.size),
+        setFillingRgbColor(...mark.colour),
+        // Centre the line box (descender to ascender) on the anchor.
+        moveText(-w / 2, full / 2 - ascent),
+        showText(encoded),
+        endText(),
+        popGraphicsState(),
+      );
+    }
+  } else {
+    const name = page.node.newXObject('FolioWmImage', mark.image.ref);
+    const w = width * mark.scale;
+    const h = (w * mark.image.height) / mark.image.width;
+    for (const [cx, cy] of placements(settings.position, width, height, w, h, settings.angle)) {
+      ops.push(
+        pushGraphicsState(),
+        concatTransformationMatrix(...rotationAt(cx, cy, settings.angle)),
+        concatTransformationMatrix(w, 0, 0, h, -w / 2, -h / 2),
+        drawObject(name),
+        popGraphicsState(),
+      );
+    }
+  }
+  ops.push(popGraphicsState());
+  return ops;
+}
+
+/** The page's content stream references, whether /Contents is one stream or an array. */
+function contentRefs(page: PDFPage): PDFRef[] {
+  const raw = page.node.get(PDFName.of('Contents'));
+  const resolved = raw instanceof PDFRef ? page.doc.context.lookup(raw) : raw;
+  if (resolved instanceof PDFArray) return resolved.asArray().filter((r): r is PDFRef => r instanceof PDFRef);
+  if (raw instanceof PDFRef && resolved instanceof PDFStream) return [raw];
+  return [];
+}
+
+async function loadWatermarkImage(doc: PDFDocument, image: EngineInput | undefined): Promise<PDFImage> {
+  if (!image || image.bytes.byteLength === 0) {
+    throw new FolioError('InvalidInput', 'Choose a JPEG or PNG image to use as the watermark.');
+  }
+  const b = image.bytes;
+  try {
+    if (b[0] === 0xff && b[1] === 0xd8) return await doc.embedJpg(b);
+    if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return await doc.embedPng(b);
+  } catch {
+    throw new FolioError('InvalidImage', `"${image.name}" could not be read as an image (damaged or cut short).`);
+  }
+  throw new FolioError('InvalidImage', `"${image.name}" is not a JPEG or PNG image.`);
+}
+
+/**
+ * The watermark image: a file sent in the multipart field `image` (API clients), or the form's
+ * `imageData` field — a data: URL, because the modal's option values are strings.
+ */
+export function watermarkImageInput(inputs: EngineInput[], options: Record<string, unknown>): EngineInput | undefined {
+  const fromField = inputs.find((i) => i.field === 'image');
+  if (fromField) return fromField;
+  const dataUrl = String(options.imageData ?? '');
+  const match = /^data:[^;,]*;base64,(.*)$/s.exec(dataUrl);
+  if (!match) return undefined;
+  const binary = atob(match[1]);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return { name: String(options.imageName || 'watermark image'), bytes };
+}
+
+const number = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : Number(value ?? fallback) || fallback);
+
+export const run: Engine = async (inputs, options, ctx) => {
+  const input = inputs.find((i) => !i.field) ?? inputs[0];
+  if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  const kind = options.type === 'image' ? 'image' : 'text';
+  const text = String(options.text ?? '').replace(/\s+/g, ' ').trim();
+  if (kind === 'text' && !text) throw new FolioError('InvalidInput', 'Enter the watermark text.');
+  const position = (POSITIONS as readonly string[]).includes(String(options.position)) ? (options.position as Position) : 'center';
+  const settings = {
+    position,
+    angle: number(options.rotation, 45),
+    opacity: Math.min(1, Math.max(0, number(options.opacity, 30) / 100)),
+  };
+  const layer = options.layer === 'under' ? 'under' : 'over';
+
+  const { doc } = await openPdf(input);
+  const pages = [...new Set(parsePageRanges(String(options.pages ?? ''), doc.getPageCount()))];
+
+  let mark: Mark;
+  if (kind === 'text') {
+    const font = await fontForText(text);
+    doc.registerFontkit(fontkit);
+    mark = {
+      kind: 'text',
+      text,
+      font: await doc.embedFont(font.bytes, { subset: true }),
+      size: Math.min(400, Math.max(4, number(options.fontSize, 48))),
+      colour: parseColour(String(options.color ?? '#808080')),
+    };
+  } else {
+    mark = { kind: 'image', image: await loadWatermarkImage(doc, watermarkImageInput(inputs, options)), scale: Math.min(1, Math.max(0.01, number(options.imageScale, 40) / 100)) };
+  }
+
+  // One q / Q pair shared by every page keeps the page's own graphics state from leaking into ours.
+  const save = doc.context.register(doc.context.contentStream([pushGraphicsState()]));
+  const restore = doc.context.register(doc.context.contentStream([popGraphicsState()]));
+  ctx.progress?.(0, pages.length);
+  for (const [done, pageNumber] of pages.entries()) {
+    throwIfAborted(ctx.signal);
+    const page = doc.getPage(pageNumber - 1);
+    const existing = contentRefs(page);
+    const watermark = doc.context.register(doc.context.contentStream(markOperators(page, mark, settings)));
+    const contents = layer === 'under' ? [watermark, ...existing] : [save, ...existing, restore, watermark];
+    page.node.set(PDFName.of('Contents'), doc.context.obj(contents));
+    ctx.progress?.(done + 1, pages.length);
+  }
+  const bytes = await savePdf(doc);
+  return {
+    bytes,
+    filename: `${baseName(input.name)}-watermarked.pdf`,
+    mime: 'application/pdf',
+    notes: [`Watermark on ${pages.length} of ${doc.getPageCount()} page${doc.getPageCount() === 1 ? '' : 's'}`],
+  };
+};
