@@ -84,13 +84,19 @@ export async function readToolRequest(tool: FileToolEntry, form: FormData): Prom
   if (invalid) throw new FolioError('InvalidInput', invalid);
 
   const inputPassword = form.get(INPUT_PASSWORD_FIELD);
-  const inputs = await Promise.all(
+  const inputs: EngineInput[] = await Promise.all(
     files.map(async (file) => ({
       name: file.name,
       bytes: new Uint8Array(await file.arrayBuffer()),
       password: typeof inputPassword === 'string' && inputPassword !== '' ? inputPassword : undefined,
     })),
   );
+  // Extra file fields (e.g. add-watermark's `image`) follow the tool's files, tagged with their field name.
+  for (const [key, value] of form.entries()) {
+    if (typeof value !== 'string' && key !== tool.fileField) {
+      inputs.push({ name: value.name, bytes: new Uint8Array(await value.arrayBuffer()), field: key });
+    }
+  }
   return { inputs, options };
 }
 

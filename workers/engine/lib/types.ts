@@ -9,6 +9,11 @@ export interface EngineInput {
   name: string;
   bytes: Uint8Array;
   password?: string;
+  /**
+   * The multipart field of an extra file that is not one of the tool's inputs proper, e.g.
+   * add-watermark's `image`; undefined for the files of the tool's `file`/`files` field.
+   */
+  field?: string;
 }
 
 export interface EngineContext {
