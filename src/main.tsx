@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { router } from './app/router.tsx';
+import { App } from './app/router.tsx';
 import { UpdatePrompt } from './pwa/update-prompt.tsx';
 import { startServiceWorker } from './pwa/register.ts';
 import { listenForLaunchedFiles } from './pwa/incoming-files.ts';
@@ -9,7 +8,7 @@ import './styles/global.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <RouterProvider router={router} />
+    <App />
     <UpdatePrompt />
   </StrictMode>,
 );

@@ -1,30 +1,34 @@
-import { useNavigate, useParams } from 'react-router';
-import { getTool } from '../catalogue/index.ts';
+import { getTool, tools } from '../catalogue/index.ts';
 import { toolsPageGroups } from '../catalogue/sections.ts';
-import { findTool } from '../catalogue/index.ts';
-import { ToolModal } from '../tool-ui/tool-modal.tsx';
+import { usePageTitle } from '../app/page-title.ts';
+import { ToolCard } from './tool-card.tsx';
 
-/** /tools: every tool by group; a card opens the tool's modal (spec §2 "Tools page"). */
+/** /tools: "Explore All Tools", the five groups of spec §2; a card opens the tool's page with its modal. */
 export function ToolsPage() {
-  const navigate = useNavigate();
-  const { toolId } = useParams();
-  const open = findTool(toolId);
+  usePageTitle('All tools');
   return (
-    <section>
-      <h1>Explore All Tools</h1>
-      {toolsPageGroups.map((group) => (
-        <section key={group.title} aria-labelledby={`group-${group.title}`}>
-          <h2 id={`group-${group.title}`}>{group.title}</h2>
-          <ul>
+    <div className="container page">
+      <header className="page-header">
+        <h1>Explore All Tools</h1>
+        <p className="lead">
+          {tools.length} tools for PDFs, images and everyday numbers. Every one runs in your browser: pick a tool, choose
+          your files, and get the result without uploading anything.
+        </p>
+      </header>
+      {toolsPageGroups.map((group, index) => (
+        <section key={group.title} className="tool-group" aria-labelledby={`group-${index}`}>
+          <h2 id={`group-${index}`}>
+            {group.title} <span className="count">{group.ids.length}</span>
+          </h2>
+          <ul className="card-grid">
             {group.ids.map((id) => (
               <li key={id}>
-                <button type="button" onClick={() => navigate(`/tools/${id}`)}>{getTool(id).name}</button>
+                <ToolCard tool={getTool(id)} openModal />
               </li>
             ))}
           </ul>
         </section>
       ))}
-      {open && <ToolModal tool={open} onClose={() => navigate('/tools')} />}
-    </section>
+    </div>
   );
 }

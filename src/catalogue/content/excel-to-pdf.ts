@@ -1,12 +1,30 @@
 import type { ToolContent } from '../types.ts';
-import { ON_DEVICE_PRIVACY } from '../accepts.ts';
 
-/** Detail-page copy of excel-to-pdf (spec §3 "Tool info content"). */
+/** Detail-page copy of excel-to-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
 export const content: ToolContent = {
-  overview: 'Turn spreadsheets into PDF.',
-  features: [],
-  usage: [],
-  perfectFor: [],
-  privacy: ON_DEVICE_PRIVACY,
-  whyUse: '',
+  overview:
+    'Excel to PDF turns spreadsheets — .xlsx, .xls, .ods and .csv — into paginated PDF documents, keeping column widths, cell styles, merged cells and number formats. Choose all sheets or the active one, and fit wide sheets to the page width.',
+  features: [
+    'Accepts .xlsx, .xls, .ods and .csv files',
+    'All sheets or only the active sheet',
+    'Fit to page width and landscape orientation for wide tables',
+    'Cell styles, merged cells and number formats preserved',
+    'Clear messages for password-protected or damaged workbooks',
+  ],
+  usage: [
+    'Click Upload Files and select a spreadsheet.',
+    'Choose which sheets to include and how to fit them on the page.',
+    'Click Process Files.',
+    'Download the PDF, ready to print or send.',
+  ],
+  perfectFor: [
+    'Sending budgets and quotes that cannot be edited by accident',
+    'Printing timetables and rosters neatly',
+    'Attaching financial tables to reports',
+    'Sharing a CSV export with people who do not use spreadsheets',
+  ],
+  privacy:
+    'Spreadsheets often hold salaries, prices and customer lists. Folio converts them inside your browser, so the workbook and the PDF never leave your device.',
+  whyUse:
+    'Getting a spreadsheet to print well is fiddly; Folio paginates it for you with sensible widths and keeps the formatting, with no office suite, upload or account needed.',
 };

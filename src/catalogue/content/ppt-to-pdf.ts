@@ -1,12 +1,30 @@
 import type { ToolContent } from '../types.ts';
-import { ON_DEVICE_PRIVACY } from '../accepts.ts';
 
-/** Detail-page copy of ppt-to-pdf (spec §3 "Tool info content"). */
+/** Detail-page copy of ppt-to-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
 export const content: ToolContent = {
-  overview: 'Turn PowerPoint slides into PDF.',
-  features: [],
-  usage: [],
-  perfectFor: [],
-  privacy: ON_DEVICE_PRIVACY,
-  whyUse: '',
+  overview:
+    'PPT to PDF converts PowerPoint presentations — .pptx, .ppt and .odp — into PDF, one page per slide, keeping text, shapes, images and backgrounds. It is the easiest way to share a deck with someone who does not have PowerPoint.',
+  features: [
+    'Accepts .pptx, .ppt and .odp presentations',
+    'One PDF page per slide, at the slide\'s size',
+    'Text boxes, shapes, pictures and backgrounds preserved',
+    'Optional slide range and document outline',
+    'Clear messages for password-protected or damaged files',
+  ],
+  usage: [
+    'Click Upload Files and select a presentation.',
+    'Choose a slide range if you do not need them all.',
+    'Click Process Files; progress is shown while the engine works.',
+    'Download the PDF handout.',
+  ],
+  perfectFor: [
+    'Sharing lecture slides as a handout',
+    'Sending a pitch deck that opens on any device',
+    'Printing slides without PowerPoint',
+    'Archiving presentations in a stable format',
+  ],
+  privacy:
+    'Your presentation is converted by an engine running in your browser tab. Slides, speaker content and embedded media stay on your device; nothing is uploaded or stored elsewhere.',
+  whyUse:
+    'Presentations often hold unreleased plans and figures. Folio converts them without an upload, an account or a watermark, and the result opens the same everywhere.',
 };

@@ -1,0 +1,55 @@
+import { useCallback, useSyncExternalStore } from 'react';
+
+/**
+ * Theme preference (spec §3/§4, Part A.4): `localStorage.theme` is 'light' | 'dark', default light.
+ * index.html applies it to <html> before first paint; this module switches it at once (no reload)
+ * and keeps every toggle on the page in step.
+ */
+export type Theme = 'light' | 'dark';
+export const THEME_KEY = 'theme';
+
+const listeners = new Set<() => void>();
+
+export function readTheme(): Theme {
+  try {
+    return localStorage.getItem(THEME_KEY) === 'dark' ? 'dark' : 'light';
+  } catch {
+    return 'light';
+  }
+}
+
+function currentTheme(): Theme {
+  return document.documentElement.classList.contains('dark') ? 'dark' : 'light';
+}
+
+export function setTheme(theme: Theme): void {
+  document.documentElement.classList.toggle('dark', theme === 'dark');
+  try {
+    localStorage.setItem(THEME_KEY, theme);
+  } catch {
+    // Private mode or storage disabled: the theme still switches for this visit.
+  }
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  // Another tab changed the theme: follow it.
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === THEME_KEY) {
+      document.documentElement.classList.toggle('dark', readTheme() === 'dark');
+      listener();
+    }
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function useTheme(): [Theme, () => void] {
+  const theme = useSyncExternalStore(subscribe, currentTheme, () => 'light' as Theme);
+  const toggle = useCallback(() => setTheme(currentTheme() === 'dark' ? 'light' : 'dark'), []);
+  return [theme, toggle];
+}
