@@ -1,38 +1,287 @@
-import { useState } from 'react';
-import type { FileToolEntry } from '../catalogue/types.ts';
+/**
+ * The file-tool frame (spec §2, §4, §5, §8): picker, drag-and-drop and paste, the file list (remove,
+ * reorder by drag or buttons, sort by name), the options (the tool's own panel from
+ * forms/<id>.tsx, else the generic form built from the catalogue), Process Files, real progress
+ * (pages done, reported by the worker through the X-Folio-Job side channel), Cancel (terminates the
+ * worker), the error line, the password prompt for encrypted inputs, the automatic download and the
+ * result panel. The modal keys it by tool id, so changing tool resets everything.
+ *
+ * Stable selectors other tests rely on (keep them):
+ *   - the file input:        `input[type=file]` (one per frame; multiple only for merge-pdf/jpg-to-pdf)
+ *   - the picker's text:     'Click to select files' | '1 file selected' | 'N files selected'
+ *   - the process button:    role=button, accessible name exactly 'Process Files'
+ *   - the cancel button:     role=button, name 'Cancel' (only while working)
+ *   - the error line:        role=alert (empty when there is no error; spec §8 messages verbatim)
+ *   - the progress:          <progress> (role=progressbar), `aria-valuetext` "Page 3 of 12"
+ *   - the password prompt:   label 'PDF password' (input[name=inputPassword]), shown on PasswordRequired
+ *   - the result panel:      role=status region with 'Download again' and 'Start over' buttons
+ *   - the file list:         list 'Selected files'; items with 'Move up' / 'Move down' / 'Remove' buttons
+ */
+import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
+import type { FileToolEntry, OptionValue, OptionValues } from '../catalogue/types.ts';
 import { defaultValues } from '../catalogue/index.ts';
-import { callTool, downloadBlob, ApiError } from '../api/client.ts';
+import { ApiError, callTool, downloadBlob, type ApiResult } from '../api/client.ts';
+import { fileToolPanel } from './forms/registry.ts';
+import { OptionFields, confirmFieldName, optionProblem } from './option-fields.tsx';
+import { FileList, formatBytes } from './file-list.tsx';
+import './file-tool.css';
 
-/** The file-tool frame: picker, options, Process Files, progress, error line (spec §2). Minimal; the pipeline issue completes it. */
+/** The multipart field that carries the password of an encrypted input (mock-api/handlers.ts). */
+const INPUT_PASSWORD_FIELD = 'inputPassword';
+
+type Phase =
+  | { kind: 'idle' }
+  | { kind: 'working'; done: number; total: number }
+  | { kind: 'done'; result: ApiResult; sizeBefore: number };
+
+/** Whether a file matches the tool's accepted types (by extension, or by MIME type when it has none). */
+export function isAccepted(tool: FileToolEntry, file: File): boolean {
+  const name = file.name.toLowerCase();
+  if (tool.accepts.extensions.some((ext) => name.endsWith(ext))) return true;
+  return !/\.[a-z0-9]+$/.test(name) && tool.accepts.mimeTypes.includes(file.type);
+}
+
 export function FileToolForm({ tool }: { tool: FileToolEntry }) {
-  const [files, setFiles] = useState<File[]>([]);
+  const [files, setFilesState] = useState<File[]>([]);
+  const [values, setValues] = useState<OptionValues>(() => defaultValues(tool));
   const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  if (!tool.engineReady) return <p>Tool interface coming soon</p>;
-  const values = defaultValues(tool);
+  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const [askPassword, setAskPassword] = useState(false);
+  const [inputPassword, setInputPassword] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const controllerRef = useRef<AbortController | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const passwordId = useId();
+  const Panel = useMemo(() => fileToolPanel(tool.id), [tool.id]);
+  const working = phase.kind === 'working';
+
+  // A job still running when the modal closes is cancelled (and its worker terminated).
+  useEffect(() => () => controllerRef.current?.abort(), []);
+
+  const setValue = useCallback((name: string, value: OptionValue) => setValues((old) => ({ ...old, [name]: value })), []);
+
+  const setFiles = useCallback((next: File[]) => {
+    setFilesState(next);
+    // Removing the last file leaves nothing to process: say so (spec §5) rather than go quiet.
+    setError(next.length === 0 ? 'Please select at least one file' : '');
+    setPhase((old) => (old.kind === 'done' ? { kind: 'idle' } : old));
+  }, []);
+
+  /** Adds picked, dropped or pasted files: rejects other types by name; single-file tools replace. */
+  const addFiles = useCallback(
+    (incoming: readonly File[]) => {
+      if (incoming.length === 0) return;
+      const rejected = incoming.filter((file) => !isAccepted(tool, file));
+      const accepted = incoming.filter((file) => isAccepted(tool, file));
+      if (accepted.length > 0) {
+        setFilesState((old) => (tool.multiple ? [...old, ...accepted] : [accepted[0]]));
+        setPhase((old) => (old.kind === 'done' ? { kind: 'idle' } : old));
+        setAskPassword(false);
+        setInputPassword('');
+      }
+      if (rejected.length > 0) {
+        const names = rejected.map((f) => `"${f.name}"`).join(', ');
+        setError(`${names} ${rejected.length === 1 ? 'is not one of' : 'are not'} the accepted file types: ${tool.name} takes ${tool.accepts.label}.`);
+      } else if (!tool.multiple && accepted.length > 1) {
+        setError(`${tool.name} takes one file at a time: using "${accepted[0].name}".`);
+      } else {
+        setError('');
+      }
+    },
+    [tool],
+  );
+
+  // Paste (Ctrl+V) files from the clipboard while the modal is open.
+  useEffect(() => {
+    const onPaste = (event: ClipboardEvent) => {
+      const pasted = [...(event.clipboardData?.files ?? [])];
+      if (pasted.length === 0 || working) return;
+      event.preventDefault();
+      addFiles(pasted);
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  }, [addFiles, working]);
+
+  function onDrop(event: DragEvent<HTMLDivElement>) {
+    event.preventDefault();
+    setDragging(false);
+    if (working) return;
+    addFiles([...event.dataTransfer.files]);
+  }
+
   async function process() {
     if (files.length === 0) return setError('Please select at least one file');
-    setBusy(true);
+    const confirmValues = Object.fromEntries(
+      tool.options.filter((s) => s.kind === 'password' && s.confirm).map((s) => [confirmFieldName(s), String(values[confirmFieldName(s)] ?? '')]),
+    );
+    const invalid = tool.validate?.({ ...values, ...confirmValues }) ?? optionProblem(tool, values);
+    if (invalid) return setError(invalid);
+
+    // Values a panel set that are not catalogue options travel as extra fields (e.g. confirmPassword).
+    const optionNames = new Set(tool.options.map((s) => s.name));
+    const extraFields: Record<string, string> = {};
+    for (const [name, value] of Object.entries({ ...values, ...confirmValues })) {
+      if (!optionNames.has(name) && value !== undefined) extraFields[name] = String(value);
+    }
+    if (askPassword && inputPassword) extraFields[INPUT_PASSWORD_FIELD] = inputPassword;
+
+    const controller = new AbortController();
+    controllerRef.current = controller;
     setError('');
+    setPhase({ kind: 'working', done: 0, total: 0 });
     try {
       const { startInPageApi } = await import('../../mock-api/browser.ts');
       await startInPageApi();
-      const result = await callTool(tool, files, values);
+      const result = await callTool(tool, files, values, {
+        signal: controller.signal,
+        extraFields,
+        onProgress: (done, total) => {
+          if (!controller.signal.aborted) setPhase({ kind: 'working', done, total });
+        },
+      });
+      if (controller.signal.aborted) return;
       downloadBlob(result.blob, result.filename);
+      setPhase({ kind: 'done', result, sizeBefore: files.reduce((sum, f) => sum + f.size, 0) });
+      setAskPassword(false);
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'Processing failed');
+      setPhase({ kind: 'idle' });
+      if (controller.signal.aborted) {
+        setError('Cancelled: nothing was changed.');
+        return;
+      }
+      const apiError = e instanceof ApiError ? e : undefined;
+      if (apiError?.code === 'PasswordRequired' || apiError?.code === 'InvalidPassword') {
+        setAskPassword(true);
+        // Spec §8: a wrong password reads exactly 'Invalid Password'.
+        setError(apiError.code === 'InvalidPassword' ? 'Invalid Password' : apiError.message);
+        return;
+      }
+      setError(apiError?.message || (e instanceof Error && e.message) || 'Processing failed');
     } finally {
-      setBusy(false);
+      if (controllerRef.current === controller) controllerRef.current = null;
     }
   }
+
+  function cancel() {
+    controllerRef.current?.abort();
+  }
+
+  function startOver() {
+    setFilesState([]);
+    setValues(defaultValues(tool));
+    setError('');
+    setPhase({ kind: 'idle' });
+    setAskPassword(false);
+    setInputPassword('');
+    if (inputRef.current) inputRef.current.value = '';
+  }
+
+  if (!tool.engineReady) return <p>Tool interface coming soon</p>;
+
+  const pickerText = files.length === 0 ? 'Click to select files' : `${files.length} file${files.length === 1 ? '' : 's'} selected`;
+
   return (
-    <div>
-      <label>
-        {files.length ? `${files.length} files selected` : 'Click to select files'}
-        <input type="file" multiple={tool.multiple} accept={tool.accepts.extensions.join(',')} onChange={(e) => setFiles([...(e.target.files ?? [])])} />
-      </label>
-      <p role="alert">{error}</p>
-      <button type="button" disabled={busy || files.length === 0} onClick={process}>Process Files</button>
+    <div className="file-tool">
+      <div
+        className={`drop-zone${dragging ? ' dragging' : ''}${working ? ' disabled' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          if (!working) setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        <label className="picker-button">
+          <span className="picker-text">{pickerText}</span>
+          <input
+            ref={inputRef}
+            type="file"
+            className="visually-hidden-input"
+            multiple={tool.multiple}
+            accept={[...tool.accepts.extensions, ...tool.accepts.mimeTypes].join(',')}
+            disabled={working}
+            onChange={(e) => {
+              addFiles([...(e.target.files ?? [])]);
+              e.target.value = ''; // picking the same file again still fires change
+            }}
+          />
+        </label>
+        <p className="drop-hint">
+          or drop {tool.multiple ? 'files' : 'a file'} here, or paste {tool.multiple ? 'them' : 'it'} · {tool.accepts.label}
+        </p>
+      </div>
+
+      {files.length > 0 && <FileList files={files} setFiles={setFiles} multiple={tool.multiple} disabled={working} />}
+
+      {Panel ? (
+        <Suspense fallback={<p aria-busy="true">Loading options…</p>}>
+          <Panel tool={tool} files={files} values={values} setValue={setValue} setFiles={setFiles} disabled={working} />
+        </Suspense>
+      ) : (
+        <OptionFields tool={tool} values={values} setValue={setValue} disabled={working} />
+      )}
+
+      {askPassword && (
+        <div className="password-prompt">
+          <label htmlFor={passwordId}>PDF password</label>
+          <input
+            id={passwordId}
+            name={INPUT_PASSWORD_FIELD}
+            type="password"
+            autoComplete="off"
+            value={inputPassword}
+            disabled={working}
+            onChange={(e) => setInputPassword(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && inputPassword) void process();
+            }}
+          />
+          <small>The password opens the file on this device only; it is never sent anywhere.</small>
+        </div>
+      )}
+
+      <p role="alert" className="error-line">{error}</p>
+
+      {working && (
+        <div className="progress-block">
+          {phase.total > 0 ? (
+            <progress max={phase.total} value={phase.done} aria-label="Progress" aria-valuetext={`Page ${phase.done} of ${phase.total}`} />
+          ) : (
+            <progress aria-label="Progress" aria-valuetext="Starting" />
+          )}
+          <span className="progress-text" aria-live="polite">
+            {phase.total > 0 ? `Page ${phase.done} of ${phase.total}` : 'Reading files…'}
+          </span>
+        </div>
+      )}
+
+      {phase.kind === 'done' && (
+        <div role="status" className="result-panel">
+          <p className="result-title">
+            Done: <strong>{phase.result.filename}</strong> was downloaded.
+          </p>
+          <p className="result-size">
+            {formatBytes(phase.sizeBefore)} → {formatBytes(phase.result.blob.size)}
+          </p>
+          {phase.result.notes.length > 0 && (
+            <ul className="result-notes">
+              {phase.result.notes.map((note) => <li key={note}>{note}</li>)}
+            </ul>
+          )}
+          <div className="button-line">
+            <button type="button" onClick={() => phase.kind === 'done' && downloadBlob(phase.result.blob, phase.result.filename)}>Download again</button>
+            <button type="button" onClick={startOver}>Start over</button>
+          </div>
+        </div>
+      )}
+
+      <div className="button-line actions">
+        <button type="button" className="primary-action" disabled={working || files.length === 0 || (askPassword && !inputPassword)} onClick={() => void process()}>
+          Process Files
+        </button>
+        {working && <button type="button" onClick={cancel}>Cancel</button>}
+      </div>
     </div>
   );
 }

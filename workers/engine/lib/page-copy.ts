@@ -51,6 +51,9 @@ const N = {
   PageMode: PDFName.of('PageMode'),
 };
 
+/** Named destinations per source document, read once (split makes many copiers of one source). */
+const namedDestsCache = new WeakMap<PDFDocument, Map<string, PDFObject>>();
+
 /** A bookmark read from a source, already mapped into the destination document. */
 export interface OutlineNode {
   title: string;
@@ -78,7 +81,12 @@ export class PageCopier {
   private readonly srcPages: PDFPage[];
   /** Source page index → ref of its copy in `dest` (first copy when a page is copied twice). */
   private readonly copied = new Map<number, PDFRef>();
-  private namedDests?: Map<string, PDFObject>;
+  private get namedDests(): Map<string, PDFObject> | undefined {
+    return namedDestsCache.get(this.src);
+  }
+  private set namedDests(map: Map<string, PDFObject>) {
+    namedDestsCache.set(this.src, map);
+  }
 
   constructor(
     private readonly src: PDFDocument,
@@ -208,7 +216,7 @@ export class PageCopier {
     if (names) {
       for (let i = 0; i + 1 < names.size(); i += 2) {
         const key = text(this.src.context.lookup(names.get(i)));
-        if (key !== undefined) this.namedDests!.set(key, names.get(i + 1));
+        if (key !== undefined) this.namedDests?.set(key, names.get(i + 1));
       }
     }
     const kids = node.lookupMaybe(N.Kids, PDFArray);

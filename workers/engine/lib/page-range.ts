@@ -65,3 +65,22 @@ export function parsePageGroups(text: string, pageCount: number): number[][] {
     return expandPart(part, pageCount);
   });
 }
+
+/**
+ * Checks a range list's syntax without knowing the page count (for forms, before the file is
+ * opened): null when it is well formed, else the message to show inline. Page numbers beyond the
+ * document are reported by the engine, which knows the count.
+ */
+export function pageRangeSyntaxError(text: string): string | null {
+  const trimmed = text.trim().toLowerCase();
+  if (trimmed === '') return null;
+  for (const raw of trimmed.split(/\s*[,;]\s*/)) {
+    const part = raw.replace(/\s+/g, '').replace(/[–—]/g, '-');
+    if (part === '') return `There is an empty entry in "${text}" (two commas in a row?).`;
+    if (part === 'all' || part === 'odd' || part === 'even' || part === 'last') continue;
+    const match = /^(\d+|last)?-(\d+|last)?$/.exec(part) ?? /^(\d+)$/.exec(part);
+    if (!match || part === '-') return `"${raw}" is not a page or a range (use e.g. 1-3, 5, 8-, last, odd, even).`;
+    if (/(^|-)0+(-|$)/.test(part)) return `Page numbers start at 1 ("${raw}").`;
+  }
+  return null;
+}

@@ -9,7 +9,7 @@
  */
 import createQpdf from '@neslinesli93/qpdf-wasm';
 import qpdfWasmUrl from '@neslinesli93/qpdf-wasm/dist/qpdf.wasm?url';
-import { compileWasm } from './wasm.ts';
+import { compileWasm, isNode } from './wasm.ts';
 
 export interface QpdfResult {
   exitCode: number;
@@ -27,27 +27,41 @@ export interface QpdfJob {
 }
 
 export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob): Promise<QpdfResult> {
-  const wasmModule = await compileWasm(qpdfWasmUrl, '@neslinesli93/qpdf-wasm/dist/qpdf.wasm');
+  // (Node: the factory reads and compiles qpdf.wasm itself, see below.)
+  const wasmModule = isNode ? undefined : await compileWasm(qpdfWasmUrl, '@neslinesli93/qpdf-wasm/dist/qpdf.wasm');
   const stdout: string[] = [];
   const stderr: string[] = [];
   // This build ignores Module.print/printErr and binds console.log/console.error when the factory
   // runs, so both are swapped for collectors during that (synchronous) call and restored at once.
+  // It also ignores `instantiateWasm`: in a browser it calls fetch(locateFile('qpdf.wasm')) and
+  // WebAssembly.instantiateStreaming synchronously inside the factory call, so for that moment both
+  // are swapped too, to instantiate the module compiled once (no fetch, no recompiling per job).
+  // In Node it reads qpdf.wasm next to its own script, which works as it is.
   const { log, error } = console;
+  const realFetch = globalThis.fetch;
+  const realInstantiateStreaming = WebAssembly.instantiateStreaming;
   console.log = (...parts: unknown[]) => stdout.push(parts.join(' '));
   console.error = (...parts: unknown[]) => stderr.push(parts.join(' '));
+  if (wasmModule) {
+    globalThis.fetch = (() => Promise.resolve(new Response(null))) as typeof fetch;
+    WebAssembly.instantiateStreaming = ((_source: unknown, imports?: WebAssembly.Imports) =>
+      WebAssembly.instantiate(wasmModule, imports).then((instance) => ({ module: wasmModule, instance }))) as typeof WebAssembly.instantiateStreaming;
+  }
   let starting: Promise<QpdfModuleInstance>;
   try {
     starting = (createQpdf as unknown as (options: object) => Promise<QpdfModuleInstance>)({
       noInitialRun: true,
       thisProgram: 'qpdf',
-      instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance) => void) {
-        WebAssembly.instantiate(wasmModule, imports).then(done);
-        return {};
-      },
+      // Used only if the swap above is not taken (e.g. a future build): the real URL, never index.html.
+      ...(isNode ? {} : { locateFile: (path: string) => (path.endsWith('.wasm') ? qpdfWasmUrl : path) }),
     });
   } finally {
     console.log = log;
     console.error = error;
+    if (wasmModule) {
+      globalThis.fetch = realFetch;
+      WebAssembly.instantiateStreaming = realInstantiateStreaming;
+    }
   }
   const qpdf = await starting;
   for (const [path, bytes] of Object.entries(inputs)) qpdf.FS.writeFile(path, bytes);
