@@ -1,0 +1,102 @@
+import { describe, expect, test } from 'vitest';
+import JSZip from 'jszip';
+import { run as split, planParts } from '../../workers/engine/tools/split-pdf.ts';
+import { run as rotate } from '../../workers/engine/tools/rotate-pdf.ts';
+import { run as organize, parsePageOrder } from '../../workers/engine/tools/organize-pdf.ts';
+import { qpdfCheck } from '../corpus/corpus.ts';
+import { labelledPdf, pageLabels, pageRotations } from './page-fixtures.ts';
+
+async function zipEntries(bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
+  const zip = await JSZip.loadAsync(bytes);
+  const out: Record<string, Uint8Array> = {};
+  for (const name of Object.keys(zip.files).sort()) out[name] = await zip.files[name].async('uint8array');
+  return out;
+}
+
+describe('split-pdf engine', () => {
+  test('by ranges: each range one file, named after the input, in a ZIP', async () => {
+    const result = await split([{ name: 'Report.pdf', bytes: await labelledPdf('A', 7) }], { mode: 'ranges', ranges: '1-3, 5, 6-' }, {});
+    expect(result.filename).toBe('converted.zip');
+    const entries = await zipEntries(result.bytes);
+    expect(Object.keys(entries)).toEqual(['Report-page-5.pdf', 'Report-pages-1-3.pdf', 'Report-pages-6-7.pdf']);
+    expect(await pageLabels(entries['Report-pages-1-3.pdf'])).toEqual(['A1', 'A2', 'A3']);
+    expect(await pageLabels(entries['Report-pages-6-7.pdf'])).toEqual(['A6', 'A7']);
+    for (const bytes of Object.values(entries)) expect((await qpdfCheck(bytes)).ok).toBe(true);
+  });
+
+  test('one part gives a PDF, not a ZIP', async () => {
+    const result = await split([{ name: 'r.pdf', bytes: await labelledPdf('A', 4) }], { mode: 'ranges', ranges: 'even' }, {});
+    expect(result.mime).toBe('application/pdf');
+    expect(result.filename).toBe('r-part-1.pdf');
+    expect(await pageLabels(result.bytes)).toEqual(['A2', 'A4']);
+  });
+
+  test('every page (the default), every N pages, odd/even', async () => {
+    const bytes = await labelledPdf('A', 5);
+    const each = await zipEntries((await split([{ name: 'x.pdf', bytes }], {}, {})).bytes);
+    expect(Object.keys(each)).toEqual(['x-page-1.pdf', 'x-page-2.pdf', 'x-page-3.pdf', 'x-page-4.pdf', 'x-page-5.pdf']);
+    expect(planParts('everyN', 5, { everyN: 2 }).map((p) => p.pages)).toEqual([[0, 1], [2, 3], [4]]);
+    const oddEven = await zipEntries((await split([{ name: 'x.pdf', bytes }], { mode: 'oddEven' }, {})).bytes);
+    expect(await pageLabels(oddEven['x-odd-pages.pdf'])).toEqual(['A1', 'A3', 'A5']);
+    expect(await pageLabels(oddEven['x-even-pages.pdf'])).toEqual(['A2', 'A4']);
+  });
+
+  test('by size: every part under the limit, all pages kept in order', async () => {
+    const bytes = await labelledPdf('A', 12);
+    const result = await split([{ name: 's.pdf', bytes }], { mode: 'size', maxSizeMb: 0.004 }, {});
+    const entries = await zipEntries(result.bytes);
+    const labels: string[] = [];
+    const names = Object.keys(entries).sort((a, b) => Number(/(\d+)/.exec(a)?.[1]) - Number(/(\d+)/.exec(b)?.[1]));
+    for (const name of names) labels.push(...(await pageLabels(entries[name])));
+    expect(labels).toEqual(Array.from({ length: 12 }, (_, i) => `A${i + 1}`));
+    expect(names.length).toBeGreaterThan(1);
+    for (const part of Object.values(entries)) {
+      const pages = (await pageLabels(part)).length;
+      if (pages > 1) expect(part.byteLength).toBeLessThanOrEqual(0.004 * 1024 * 1024);
+    }
+  });
+
+  test('a bad range says what is wrong', async () => {
+    await expect(split([{ name: 'r.pdf', bytes: await labelledPdf('A', 3) }], { mode: 'ranges', ranges: '1-2, 9' }, {})).rejects.toThrow(/Page 9 does not exist/);
+  });
+});
+
+describe('rotate-pdf engine', () => {
+  test('adds the angle to each page’s existing rotation, for the chosen pages only', async () => {
+    const bytes = await labelledPdf('A', 4, { rotations: [0, 90, 180, 270] });
+    const result = await rotate([{ name: 'r.pdf', bytes }], { angle: '90', pages: '1-3' }, {});
+    expect(await pageRotations(result.bytes)).toEqual([90, 180, 270, 270]);
+    expect(result.filename).toBe('r-rotated.pdf');
+    const all = await rotate([{ name: 'r.pdf', bytes }], { angle: '270' }, {});
+    expect(await pageRotations(all.bytes)).toEqual([270, 0, 90, 180]);
+    expect(await pageLabels(all.bytes)).toEqual(['A1', 'A2', 'A3', 'A4']);
+  });
+
+  test('refuses an angle that is not a quarter turn', async () => {
+    await expect(rotate([{ name: 'r.pdf', bytes: await labelledPdf('A', 1) }], { angle: '45' }, {})).rejects.toThrow(/90, 180 or 270/);
+  });
+});
+
+describe('organize-pdf engine', () => {
+  test('reorders, deletes, duplicates, rotates and inserts blank pages', async () => {
+    const bytes = await labelledPdf('A', 4);
+    const result = await organize([{ name: 'o.pdf', bytes }], { pageOrder: '3, 1r90, blank, 2, 2' }, {});
+    expect(await pageLabels(result.bytes)).toEqual(['A3', 'A1', '', 'A2', 'A2']);
+    expect(await pageRotations(result.bytes)).toEqual([0, 90, 90, 0, 0]);
+    expect((await qpdfCheck(result.bytes)).ok).toBe(true);
+    expect(result.notes).toContain('1 page deleted');
+  });
+
+  test('empty order keeps the document; ranges and last work', async () => {
+    const bytes = await labelledPdf('A', 3);
+    expect(await pageLabels((await organize([{ name: 'o.pdf', bytes }], { pageOrder: '' }, {})).bytes)).toEqual(['A1', 'A2', 'A3']);
+    expect(await pageLabels((await organize([{ name: 'o.pdf', bytes }], { pageOrder: 'last-1' }, {})).bytes)).toEqual(['A3', 'A2', 'A1']);
+  });
+
+  test('bad items are reported with what is wrong', () => {
+    expect(() => parsePageOrder('1, 7', 3)).toThrow(/Page 7 does not exist/);
+    expect(() => parsePageOrder('1r45', 3)).toThrow(/r90, r180 or r270/);
+    expect(() => parsePageOrder('blank', 3)).toThrow(/at least one page/);
+    expect(() => parsePageOrder('1,,2', 3)).toThrow(/empty entry/);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * organize-pdf: reorders, deletes, duplicates and rotates pages and inserts blank ones, from one
+ * `pageOrder` text (spec §7). The document itself is kept (bookmarks, forms, metadata, links):
+ * only its page list changes.
+ *
+ * pageOrder syntax — comma-separated items, in the order of the result:
+ *   3            page 3                         2-5, 8-, last, odd, even   ranges (page-range language)
+ *   3r90         page 3 turned 90° clockwise    (r90, r180, r270 after any page or range: "1-4r180")
+ *   blank        a blank page (size of the page before it, else of page 1)
+ * A page listed twice is duplicated; a page not listed is deleted. Empty = unchanged.
+ * Example: "3, 1r90, blank, 2, 2" → page 3, page 1 rotated, a blank page, page 2 twice.
+ */
+import type { PDFPage } from 'pdf-lib';
+import type { Engine } from '../lib/types.ts';
+import { FolioError, throwIfAborted } from '../lib/errors.ts';
+import { openPdf } from '../lib/pdf-open.ts';
+import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
+import { baseName, rotatePageBy, savePdf } from '../lib/pdf-util.ts';
+
+export type OrderItem = { kind: 'page'; page: number; rotate: number } | { kind: 'blank' };
+
+/** Parses pageOrder into items (1-based pages); errors say which item is wrong. */
+export function parsePageOrder(text: string, pageCount: number): OrderItem[] {
+  const trimmed = text.trim();
+  if (trimmed === '') return Array.from({ length: pageCount }, (_, i) => ({ kind: 'page', page: i + 1, rotate: 0 }));
+  const items: OrderItem[] = [];
+  for (const raw of trimmed.split(/\s*[,;]\s*/)) {
+    const part = raw.trim().toLowerCase();
+    if (part === '') throw new FolioError('InvalidInput', `Page order: there is an empty entry in "${text}" (two commas in a row?).`);
+    if (part === 'blank' || part === 'b') {
+      items.push({ kind: 'blank' });
+      continue;
+    }
+    const rotation = /^(.*?)\s*r\s*(-?\d+)$/.exec(part);
+    const range = rotation ? rotation[1] : part;
+    const rotate = rotation ? Number(rotation[2]) : 0;
+    if (rotation && ![90, 180, 270, -90].includes(rotate)) {
+      throw new FolioError('InvalidInput', `Page order: "${raw}" — rotation must be r90, r180 or r270.`);
+    }
+    try {
+      for (const page of parsePageRanges(range, pageCount)) items.push({ kind: 'page', page, rotate });
+    } catch (error) {
+      if (error instanceof PageRangeError) throw new FolioError('InvalidInput', `Page order: ${error.message}`);
+      throw error;
+    }
+  }
+  if (!items.some((item) => item.kind === 'page')) throw new FolioError('InvalidInput', 'Page order: keep at least one page of the document.');
+  return items;
+}
+
+export const run: Engine = async (inputs, options, ctx) => {
+  const input = inputs[0];
+  if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  const { doc, wasEncrypted } = await openPdf(input);
+  const original = doc.getPages();
+  const items = parsePageOrder(String(options.pageOrder ?? ''), original.length);
+
+  // Extra copies of duplicated pages are made before the page list is cleared (copyPages reads it).
+  const uses = new Map<number, number>();
+  for (const item of items) if (item.kind === 'page') uses.set(item.page, (uses.get(item.page) ?? 0) + 1);
+  const spare = new Map<number, PDFPage[]>();
+  for (const [page, count] of uses) {
+    if (count > 1) spare.set(page, await doc.copyPages(doc, Array<number>(count - 1).fill(page - 1)));
+  }
+
+  for (let i = original.length - 1; i >= 0; i--) doc.removePage(i);
+  const used = new Set<number>();
+  let previous: PDFPage | undefined;
+  ctx.progress?.(0, items.length);
+  for (const [i, item] of items.entries()) {
+    throwIfAborted(ctx.signal);
+    if (item.kind === 'blank') {
+      const model = previous ?? original[0];
+      const { width, height } = model.getSize();
+      const blank = doc.addPage([width, height]);
+      blank.setRotation(model.getRotation());
+      previous = blank;
+    } else {
+      const page = used.has(item.page) ? spare.get(item.page)!.shift()! : original[item.page - 1];
+      used.add(item.page);
+      doc.addPage(page);
+      if (item.rotate) rotatePageBy(page, item.rotate);
+      previous = page;
+    }
+    ctx.progress?.(i + 1, items.length);
+  }
+  const bytes = await savePdf(doc);
+  const kept = items.filter((item) => item.kind === 'page').length;
+  const notes = [`${original.length} page${original.length === 1 ? '' : 's'} in, ${items.length} out`];
+  const deleted = original.length - uses.size;
+  if (deleted > 0) notes.push(`${deleted} page${deleted === 1 ? '' : 's'} deleted`);
+  if (kept > uses.size) notes.push(`${kept - uses.size} duplicate${kept - uses.size === 1 ? '' : 's'} added`);
+  if (wasEncrypted) notes.push('The file was opened with its password; the result is not encrypted.');
+  return { bytes, filename: `${baseName(input.name)}-organized.pdf`, mime: 'application/pdf', notes };
+};

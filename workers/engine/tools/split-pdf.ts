@@ -1,0 +1,165 @@
+/**
+ * split-pdf: one PDF into parts.
+ *   mode=ranges  each comma-separated part of `ranges` becomes one file ("1-3, 4-6, 7-" → 3 files)
+ *   mode=each    every page its own file (the default: what a plain API call without options gets)
+ *   mode=everyN  every `everyN` pages
+ *   mode=size    parts of at most `maxSizeMb` MB each (as written; a single page larger than that
+ *                becomes a part of its own, and the result notes say so)
+ *   mode=oddEven two files: odd pages and even pages
+ * One part → that PDF; several → converted.zip (spec §7 default). Parts are named after the input
+ * ("report-pages-1-3.pdf"), keep links between their own pages and the bookmarks that point into them.
+ */
+import { PDFDocument } from 'pdf-lib';
+import type { Engine, EngineInput } from '../lib/types.ts';
+import { FolioError, throwIfAborted } from '../lib/errors.ts';
+import { openPdf } from '../lib/pdf-open.ts';
+import { parsePageGroups } from '../lib/page-range.ts';
+import { PageCopier, writeOutline } from '../lib/page-copy.ts';
+import { baseName, savePdf } from '../lib/pdf-util.ts';
+import { ZipBuilder } from '../lib/zip.ts';
+
+interface Part {
+  /** 0-based source page indices, in order. */
+  pages: number[];
+  label: string;
+}
+
+/** "1-3" for a contiguous run, else "part-2". */
+function rangeLabel(pages: number[], partNumber: number): string {
+  const contiguous = pages.every((p, i) => i === 0 || p === pages[i - 1] + 1);
+  if (pages.length === 1) return `page-${pages[0] + 1}`;
+  return contiguous ? `pages-${pages[0] + 1}-${pages[pages.length - 1] + 1}` : `part-${partNumber}`;
+}
+
+function chunk(pageCount: number, size: number): number[][] {
+  const parts: number[][] = [];
+  for (let start = 0; start < pageCount; start += size) {
+    parts.push(Array.from({ length: Math.min(size, pageCount - start) }, (_, i) => start + i));
+  }
+  return parts;
+}
+
+/** Writes the given source pages as one PDF. */
+async function writePart(src: PDFDocument, pages: number[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.setProducer('Folio');
+  const title = src.getTitle();
+  if (title) doc.setTitle(title);
+  const copier = new PageCopier(src, doc);
+  copier.appendPages(pages, new Set(pages));
+  writeOutline(doc, copier.readOutline());
+  return savePdf(doc);
+}
+
+export function planParts(mode: string, pageCount: number, options: Record<string, unknown>): Part[] {
+  const pad = (n: number) => String(n).padStart(String(pageCount).length, '0');
+  switch (mode) {
+    case 'ranges':
+      return parsePageGroups(String(options.ranges ?? ''), pageCount).map((group, i) => {
+        const pages = group.map((n) => n - 1);
+        return { pages, label: rangeLabel(pages, i + 1) };
+      });
+    case 'everyN': {
+      const n = Number(options.everyN ?? 1);
+      if (!Number.isInteger(n) || n < 1) throw new FolioError('InvalidInput', 'Pages per file must be a whole number of at least 1.');
+      return chunk(pageCount, n).map((pages, i) => ({ pages, label: rangeLabel(pages, i + 1) }));
+    }
+    case 'oddEven': {
+      const odd = Array.from({ length: Math.ceil(pageCount / 2) }, (_, i) => i * 2);
+      const even = Array.from({ length: Math.floor(pageCount / 2) }, (_, i) => i * 2 + 1);
+      return [{ pages: odd, label: 'odd-pages' }, ...(even.length ? [{ pages: even, label: 'even-pages' }] : [])];
+    }
+    case 'each':
+    default:
+      return Array.from({ length: pageCount }, (_, i) => ({ pages: [i], label: `page-${pad(i + 1)}` }));
+  }
+}
+
+/**
+ * Size mode: pages are packed greedily by their own saved size (a page alone, shared fonts
+ * counted in full, so the estimate errs on the large side); a part that still comes out too big
+ * is halved until it fits or is a single page.
+ */
+async function splitBySize(src: PDFDocument, limitBytes: number, ctx: Parameters<Engine>[2]): Promise<{ parts: Array<{ pages: number[]; bytes: Uint8Array }>; oversized: number[] }> {
+  const pageCount = src.getPageCount();
+  const sizes: number[] = [];
+  for (let i = 0; i < pageCount; i++) {
+    throwIfAborted(ctx.signal);
+    sizes.push((await writePart(src, [i])).byteLength);
+    ctx.progress?.(i + 1, pageCount * 2);
+  }
+  const groups: number[][] = [];
+  let current: number[] = [];
+  let currentSize = 0;
+  for (let i = 0; i < pageCount; i++) {
+    if (current.length > 0 && currentSize + sizes[i] > limitBytes) {
+      groups.push(current);
+      current = [];
+      currentSize = 0;
+    }
+    current.push(i);
+    currentSize += sizes[i];
+  }
+  if (current.length) groups.push(current);
+
+  const parts: Array<{ pages: number[]; bytes: Uint8Array }> = [];
+  const oversized: number[] = [];
+  const queue = [...groups];
+  let written = 0;
+  while (queue.length > 0) {
+    throwIfAborted(ctx.signal);
+    const pages = queue.shift()!;
+    const bytes = await writePart(src, pages);
+    if (bytes.byteLength > limitBytes && pages.length > 1) {
+      const half = Math.ceil(pages.length / 2);
+      queue.unshift(pages.slice(0, half), pages.slice(half));
+      continue;
+    }
+    if (bytes.byteLength > limitBytes) oversized.push(pages[0] + 1);
+    parts.push({ pages, bytes });
+    written += pages.length;
+    ctx.progress?.(pageCount + written, pageCount * 2);
+  }
+  return { parts, oversized };
+}
+
+export const run: Engine = async (inputs, options, ctx) => {
+  const input: EngineInput | undefined = inputs[0];
+  if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  const { doc: src } = await openPdf(input);
+  const pageCount = src.getPageCount();
+  const base = baseName(input.name);
+  const mode = String(options.mode ?? 'each');
+  const notes: string[] = [];
+
+  let outputs: Array<{ name: string; bytes: Uint8Array; pages: number }>;
+  if (mode === 'size') {
+    const limitMb = Number(options.maxSizeMb ?? 5);
+    if (!(limitMb > 0)) throw new FolioError('InvalidInput', 'Maximum size must be more than 0 MB.');
+    const { parts, oversized } = await splitBySize(src, limitMb * 1024 * 1024, ctx);
+    outputs = parts.map((part, i) => ({ name: `${base}-${rangeLabel(part.pages, i + 1)}.pdf`, bytes: part.bytes, pages: part.pages.length }));
+    if (oversized.length) {
+      notes.push(`Page${oversized.length > 1 ? 's' : ''} ${oversized.join(', ')} alone ${oversized.length > 1 ? 'are' : 'is'} larger than ${limitMb} MB, so ${oversized.length > 1 ? 'each is a part' : 'it is a part'} of its own.`);
+    }
+  } else {
+    const parts = planParts(mode, pageCount, options);
+    const total = parts.reduce((sum, p) => sum + p.pages.length, 0);
+    let done = 0;
+    ctx.progress?.(0, total);
+    outputs = [];
+    for (const part of parts) {
+      throwIfAborted(ctx.signal);
+      outputs.push({ name: `${base}-${part.label}.pdf`, bytes: await writePart(src, part.pages), pages: part.pages.length });
+      done += part.pages.length;
+      ctx.progress?.(done, total);
+    }
+  }
+
+  notes.unshift(`${outputs.length} file${outputs.length === 1 ? '' : 's'} from ${pageCount} page${pageCount === 1 ? '' : 's'}`);
+  if (outputs.length === 1) {
+    return { bytes: outputs[0].bytes, filename: outputs[0].name, mime: 'application/pdf', notes };
+  }
+  const zip = new ZipBuilder();
+  for (const output of outputs) zip.add(output.name, output.bytes);
+  return { bytes: await zip.finish(), filename: 'converted.zip', mime: 'application/zip', notes };
+};
