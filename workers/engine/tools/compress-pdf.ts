@@ -527,14 +527,17 @@ export async function structuralPass(bytes: Uint8Array): Promise<Uint8Array | un
   return out && result.exitCode !== 2 ? out : undefined;
 }
 
-/** One full pass over a decrypted PDF with the given settings. */
+/**
+ * One full pass with the given settings over `doc` (changed in place), opened by openPdf from
+ * `bytes` (decrypted / repaired). When no image changes, qpdf works on `bytes` directly.
+ */
 export async function compressPass(
+  doc: PDFDocument,
   bytes: Uint8Array,
   settings: CompressSettings,
   ctx: EngineContext,
   progress: (done: number, total: number) => void = () => {},
 ): Promise<PassReport> {
-  const doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
   const { images, xobjectDicts } = await collectImages(doc);
   const skipped = new Map<string, number>();
   let recompressed = 0;
@@ -606,7 +609,9 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
     let best: PassReport | undefined;
     for (let step = 0; step < TARGET_LADDER.length; step++) {
       const settings = { ...base, ...TARGET_LADDER[step], lossyFlate: step > 0 };
-      const attempt = await compressPass(opened.bytes, settings, ctx, (done, total) =>
+      // Each attempt starts from a fresh copy: a pass changes its document in place.
+      const doc = step === 0 ? opened.doc : (await openPdf(input)).doc;
+      const attempt = await compressPass(doc, opened.bytes, settings, ctx, (done, total) =>
         progress(step * total + done, TARGET_LADDER.length * total),
       );
       if (!best || attempt.bytes.length < best.bytes.length) best = attempt;
@@ -619,7 +624,7 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
       notes.push(`Could not get this PDF under ${formatBytes(target)}: the smallest Folio can make it is ${formatBytes(Math.min(report.bytes.length, original))} (its text, fonts and vector graphics cannot shrink further without losing content).`);
     }
   } else {
-    report = await compressPass(opened.bytes, base, ctx, progress);
+    report = await compressPass(opened.doc, opened.bytes, base, ctx, progress);
   }
 
   if (report.bytes.length >= original) {
