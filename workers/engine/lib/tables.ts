@@ -126,9 +126,28 @@ function ruledTables(layout: PageLayout): Table[] {
         else Object.assign(b, { r0: Math.min(b.r0, r), r1: Math.max(b.r1, r), c0: Math.min(b.c0, c), c1: Math.max(b.c1, c) });
       }
     }
-    const spans = [...bounds.values()]
-      .map((b) => ({ row: b.r0, col: b.c0, rowSpan: b.r1 - b.r0 + 1, colSpan: b.c1 - b.c0 + 1 }))
-      .sort((a, b) => a.row - b.row || a.col - b.col);
+    // Merged areas must be rectangles that do not overlap (Word and Excel insist); an L-shaped
+    // group (broken rulings) falls back to single cells.
+    const owner: number[] = Array.from({ length: rows * cols }, () => -1);
+    const spans: Array<{ row: number; col: number; rowSpan: number; colSpan: number }> = [];
+    const sortedBounds = [...bounds.entries()].sort(([, a], [, b]) => a.r0 - b.r0 || a.c0 - b.c0);
+    for (const [root, b] of sortedBounds) {
+      let rectangular = true;
+      for (let r = b.r0; r <= b.r1 && rectangular; r++) {
+        for (let c = b.c0; c <= b.c1; c++) if (find(r * cols + c) !== root || owner[r * cols + c] !== -1) rectangular = false;
+      }
+      if (rectangular) {
+        for (let r = b.r0; r <= b.r1; r++) for (let c = b.c0; c <= b.c1; c++) owner[r * cols + c] = spans.length;
+        spans.push({ row: b.r0, col: b.c0, rowSpan: b.r1 - b.r0 + 1, colSpan: b.c1 - b.c0 + 1 });
+      }
+    }
+    for (let i = 0; i < rows * cols; i++) {
+      if (owner[i] === -1) {
+        owner[i] = spans.length;
+        spans.push({ row: Math.floor(i / cols), col: i % cols, rowSpan: 1, colSpan: 1 });
+      }
+    }
+    spans.sort((a, b) => a.row - b.row || a.col - b.col);
     // A single box around text (every cell merged) is a frame, not a table.
     if (spans.length < 2) continue;
     const inside = layout.items.filter((i) => i.x + 1 >= box.x && i.x < box.x + box.width && i.baseline > box.top && i.top < box.top + box.height);

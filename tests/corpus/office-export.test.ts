@@ -1,0 +1,96 @@
+/**
+ * Office exports over the corpus: every PDF converts to Word, PowerPoint and Excel (first pages
+ * only, to stay quick) or fails with a named error and a clear message; outputs are parsed. OCR
+ * runs on a couple of scans only, with the character error rate printed.
+ */
+import { expect, test } from 'vitest';
+import JSZip from 'jszip';
+import ExcelJS from 'exceljs';
+import { Tally, corpusPassword, corpusPdfs, describeCorpus, readCorpus, type CorpusEntry } from './corpus.ts';
+import { isFolioError } from '../../workers/engine/lib/errors.ts';
+import type { Engine } from '../../workers/engine/lib/types.ts';
+import { run as toWord } from '../../workers/engine/tools/pdf-to-word.ts';
+import { run as toPpt } from '../../workers/engine/tools/pdf-to-ppt.ts';
+import { run as toExcel } from '../../workers/engine/tools/pdf-to-excel.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
+import { createRecogniser } from '../../workers/engine/lib/ocr.ts';
+import { characterErrorRate, readDocx, readPptx } from '../unit/office-fixtures.ts';
+
+const MAX_PAGES = 3;
+
+async function check(tool: string, output: Uint8Array, entry: CorpusEntry): Promise<string | undefined> {
+  if (tool === 'word') {
+    const zip = await JSZip.loadAsync(output);
+    if (!zip.file('word/document.xml')) return 'no word/document.xml';
+  } else if (tool === 'ppt') {
+    const { slides } = await readPptx(output);
+    const expected = Math.min(entry.pages ?? slides.length, MAX_PAGES);
+    if (slides.length !== expected) return `${slides.length} slides for ${expected} pages`;
+  } else {
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(output.buffer.slice(output.byteOffset, output.byteOffset + output.byteLength) as ArrayBuffer);
+    if (book.worksheets.length === 0) return 'no worksheet';
+  }
+  return undefined;
+}
+
+describeCorpus('office export over the corpus', () => {
+  const tools: Array<[string, Engine]> = [['word', toWord], ['ppt', toPpt], ['excel', toExcel]];
+  for (const [tool, engine] of tools) {
+    test(`pdf-to-${tool}: every corpus PDF converts or fails clearly`, async () => {
+      const tally = new Tally(`pdf-to-${tool}`);
+      for (const entry of corpusPdfs) {
+        const input = { name: entry.file.split('/').pop()!, bytes: readCorpus(entry), password: corpusPassword(entry) };
+        try {
+          const result = await engine([input], { maxPages: MAX_PAGES }, {});
+          if (entry.expect === 'error') {
+            tally.fail(`${entry.file}: converted but the corpus expects an error`);
+            continue;
+          }
+          const problem = await check(tool, result.bytes, entry);
+          if (problem) tally.fail(`${entry.file}: ${problem}`);
+          else tally.pass();
+        } catch (error) {
+          const clear = isFolioError(error) && error.message.length > 8;
+          if (entry.expect === 'error' && clear) tally.pass();
+          else tally.fail(`${entry.file}: ${(error as Error).name}: ${(error as Error).message}`);
+        }
+      }
+      tally.print();
+      expect(tally.failed).toEqual([]);
+    });
+  }
+
+  test('OCR: scans are recognised (character error rate against an OCR text layer printed)', async () => {
+    const entry = corpusPdfs.find((e) => e.file.endsWith('pypdf-seige-of-vicksburg-sample-ocr.pdf'));
+    const scan = corpusPdfs.find((e) => e.file.endsWith('ocrmypdf-c02-22.pdf'));
+    if (!entry || !scan) return;
+    // A page with an OCR text layer: the page picture (text layer is invisible) is recognised
+    // again and compared with the layer, which is itself OCR of clean print.
+    const doc = await openPdfjs(readCorpus(entry));
+    const recogniser = await createRecogniser();
+    try {
+      const rates: number[] = [];
+      for (const pageNumber of [1, 2]) {
+        const page = await doc.getPage(pageNumber);
+        const reference = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
+        const items = await recogniser.recognisePage(doc, pageNumber);
+        const hypothesis = items.map((i) => i.text).join(' ');
+        rates.push(characterErrorRate(reference, hypothesis));
+      }
+      const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
+      console.log(`[corpus] OCR vicksburg pages 1-2: CER ${rates.map((r) => (r * 100).toFixed(1)).join(' %, ')} % (mean ${(mean * 100).toFixed(1)} %)`);
+      // Order-sensitive CER against another OCR's layer; both read the same clean print.
+      expect(mean).toBeLessThanOrEqual(0.15);
+    } finally {
+      await recogniser.terminate();
+      await doc.destroy();
+    }
+    // An image-only scan becomes an editable Word document.
+    const result = await toWord([{ name: 'scan.pdf', bytes: readCorpus(scan) }], { ocr: true }, {});
+    const docx = await readDocx(result.bytes);
+    const words = docx.text.split(/\s+/).filter((w) => /^[a-z]{3,}$/i.test(w));
+    console.log(`[corpus] OCR ${scan.file}: ${words.length} words recognised`);
+    expect(words.length).toBeGreaterThan(100);
+  });
+});
