@@ -26,6 +26,8 @@ const OCR_DPI = 300;
 const MAX_SIDE = 4200;
 /** OEM 1 = LSTM only (the bundled model has no legacy data). */
 const LSTM_ONLY = 1;
+/** Words below this confidence (0–100) are dropped. */
+const MIN_CONFIDENCE = 50;
 
 interface Bbox { x0: number; y0: number; x1: number; y1: number }
 interface OcrWord { text: string; confidence: number; bbox: Bbox }
@@ -106,7 +108,10 @@ export function toItems(page: OcrPage, scale: number): TextItem[] {
         const size = Math.max(4, (rowHeight / scale) * 0.85);
         for (const word of line.words) {
           const text = word.text.trim();
-          if (!text || word.confidence < 20) continue;
+          // Pictures on a scanned page yield fragments of nonsense with low confidence; real
+          // words of clean print score far higher. Lone symbols must be sure to be kept.
+          if (!text || word.confidence < MIN_CONFIDENCE) continue;
+          if (!/[\p{L}\p{N}]/u.test(text) && word.confidence < 85) continue;
           const baselineY = line.baseline && line.baseline.x1 !== line.baseline.x0
             ? line.baseline.y0 + ((line.baseline.y1 - line.baseline.y0) * ((word.bbox.x0 + word.bbox.x1) / 2 - line.baseline.x0)) / (line.baseline.x1 - line.baseline.x0)
             : word.bbox.y1 - (line.rowAttributes?.descenders ?? 0);
