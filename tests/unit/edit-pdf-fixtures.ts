@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { PDFDocument, StandardFonts, degrees, rgb } from 'pdf-lib';
-import fontkit from '@pdf-lib/fontkit';
+import { fontkit } from '../../workers/engine/lib/fontkit.ts';
 import { createCanvas } from '@napi-rs/canvas';
 import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';

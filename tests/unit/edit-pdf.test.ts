@@ -65,6 +65,14 @@ describe('edit-pdf: the spec form (text + position)', () => {
     const { bytes } = await edit(null, { text: 'Привет 你好世界', position: 'bottom', pages: '1' });
     await expectValid(bytes);
     expect(await allText(bytes)).toContain('Привет 你好世界');
+    expect(bytes.length).toBeLessThan(200_000); // subsets, not the 10 MB CJK font
+    // The glyphs are really drawn (a broken subset extracts fine but paints nothing).
+    const rendered = await (await import('../../workers/engine/lib/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
+    let dark = 0;
+    for (let y = 792 - 36 - 30; y < 792 - 36; y++) {
+      for (let x = 200; x < 420; x++) if (rendered.data[(y * rendered.width + x) * 4] < 128) dark++;
+    }
+    expect(dark).toBeGreaterThan(300);
   });
 
   test('nothing to do and bad values are refused with clear messages', async () => {

@@ -2,11 +2,12 @@
  * Fonts for text that the editor writes into a PDF. Text the 14 standard PDF fonts can encode
  * (WinAnsi: Western European) uses them — nothing to embed, and viewers know them. Anything else
  * (Greek, Cyrillic, Vietnamese, CJK…) embeds a subset of Noto Sans, or Noto Sans SC when the text
- * holds CJK characters, so it stays real, selectable, searchable text.
+ * holds CJK characters, so it stays real, selectable, searchable text. Subsets go through
+ * lib/fontkit.ts (the images engineer's fix for fontkit's odd-length glyph truncation).
  */
 import { Encodings } from '@pdf-lib/standard-fonts';
 import { PDFDocument, PDFFont, StandardFonts } from 'pdf-lib';
-import fontkit from '@pdf-lib/fontkit';
+import { fontkit } from './fontkit.ts';
 import notoRegularUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
 import notoBoldUrl from '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf?url';
 import notoItalicUrl from '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf?url';

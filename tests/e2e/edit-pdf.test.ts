@@ -1,0 +1,165 @@
+/**
+ * Edit PDF in Chromium: open the page editor on a generated PDF, place text and an image with the
+ * mouse, redact a word, save through Process Files, and parse the downloaded PDF (text position,
+ * image pixels, redacted text gone). A phone-width run draws with the pen and uses undo/redo.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { SCREENSHOT_DIR, launchBrowser, openPage, screenshot } from './harness.ts';
+import { LINE_BASELINE, LINE_SIZE, LINE_X, allText, editFixture, placedText, solidImage } from '../unit/edit-pdf-fixtures.ts';
+import { openPdfjs, renderPage } from '../../workers/engine/lib/pdfjs.ts';
+import { BASELINE_EM } from '../../workers/engine/lib/edit-operations.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function openEditor(width: number, theme: 'light' | 'dark' = 'light') {
+  const watched = await openPage(browser, '', { width, height: width < 500 ? 844 : 900 });
+  await watched.context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+  await watched.page.goto('/tools/edit-pdf');
+  const { page } = watched;
+  await page.getByRole('button', { name: 'Upload Files' }).first().click();
+  const fixture = await editFixture();
+  await page.locator('input[type=file]').first().setInputFiles([{ name: 'letter.pdf', mimeType: 'application/pdf', buffer: Buffer.from(fixture.bytes) }]);
+  await page.getByRole('button', { name: 'Open the page editor' }).click();
+  await page.locator('.ed-page[data-page="1"] canvas').waitFor();
+  // Wait until pdf.js has painted something on the canvas.
+  await expect.poll(() => page.locator('.ed-page[data-page="1"] canvas').evaluate((c: HTMLCanvasElement) => c.width)).toBeGreaterThan(0);
+  return { ...watched, fixture };
+}
+
+/** Page 1's box on screen and the zoom (screen px per PDF point). */
+async function pageBox(page: Page, n = 1) {
+  const box = (await page.locator(`.ed-page[data-page="${n}"]`).boundingBox())!;
+  return { ...box, zoom: box.width / 612 };
+}
+
+/** The editor is a fixed full-screen layer: a viewport screenshot shows it as the user sees it. */
+async function editorScreenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png` });
+}
+
+async function saveAndDownload(page: Page): Promise<Uint8Array> {
+  await page.getByRole('button', { name: /^Done/ }).click();
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: 'Process Files', exact: true }).click()]);
+  return new Uint8Array(readFileSync(await download.path()));
+}
+
+test('place text and an image with the mouse, redact a word, save: the PDF has them where they were put', async () => {
+  const { page, context, errors, fixture } = await openEditor(1280);
+  let box = await pageBox(page);
+  const at = (x: number, y: number) => [box.x + x * box.zoom, box.y + y * box.zoom] as const;
+
+  // Text: click with the text tool, type.
+  await page.getByRole('button', { name: 'Add text', exact: true }).click();
+  await page.mouse.click(...at(100, 200));
+  await page.keyboard.type('Typed in Chromium');
+  await page.keyboard.press('Escape');
+
+  // Image: pick a PNG (it lands in the middle of the page), then drag it by its centre.
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Add image' }).click()]);
+  await chooser.setFiles([{ name: 'sig.png', mimeType: 'image/png', buffer: Buffer.from(solidImage('image/png', '#00c000', 80, 40)) }]);
+  await page.locator('.ed-page[data-page="1"] image').waitFor();
+  box = await pageBox(page);
+  await page.mouse.move(...at(306, 396));
+  await page.mouse.down();
+  await page.mouse.move(...at(200, 450), { steps: 5 });
+  await page.mouse.move(...at(150, 500), { steps: 5 });
+  await page.mouse.up();
+
+  // Redact "SECRET": drag a box over it.
+  await page.getByRole('button', { name: 'Redact' }).click();
+  box = await pageBox(page);
+  const top = 792 - LINE_BASELINE - LINE_SIZE;
+  await page.mouse.move(...at(LINE_X + fixture.prefixWidth + 1, top));
+  await page.mouse.down();
+  await page.mouse.move(...at(LINE_X + fixture.prefixWidth + fixture.secretWidth - 1, top + LINE_SIZE + 3), { steps: 4 });
+  await page.mouse.up();
+  await editorScreenshot(page, 'edit-pdf-editor-1280');
+
+  const bytes = await saveAndDownload(page);
+  await expect.poll(() => page.getByRole('status').textContent()).toContain('letter-edited.pdf');
+  await screenshot(page, 'edit-pdf-done-1280');
+
+  const items = await placedText(bytes, 1);
+  const typed = items.find((t) => t.str === 'Typed in Chromium');
+  expect(typed).toBeDefined();
+  expect(typed!.x).toBeCloseTo(100, -0.5); // within ±1.6 pt of the click
+  // The click lands inside the first line: the box starts 0.6 em above it.
+  expect(typed!.y).toBeCloseTo(200 - 16 * 0.6 + 16 * BASELINE_EM.sans, -0.5);
+  const text = await allText(bytes);
+  expect(text).not.toMatch(/this ?SECRET/);
+  expect(text).toContain('Keep this');
+  const rendered = await renderPage(await openPdfjs(bytes), 1, 72);
+  const pixel = (x: number, y: number) => Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
+  expect(pixel(150, 500)).toEqual([0, 192, 0]); // the image's new centre
+  expect(pixel(306, 396)).toEqual([255, 255, 255]); // where it was first placed
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('phone width, dark theme: draw with the pen, undo and redo, delete with the keyboard', async () => {
+  const { page, context, errors } = await openEditor(390, 'dark');
+  await page.getByRole('button', { name: 'Draw' }).click();
+  let box = await pageBox(page);
+  const at = (x: number, y: number) => [box.x + x * box.zoom, box.y + y * box.zoom] as const;
+  await page.mouse.move(...at(100, 100));
+  await page.mouse.down();
+  for (const [x, y] of [[150, 140], [200, 100], [250, 140]] as const) await page.mouse.move(...at(x, y), { steps: 3 });
+  await page.mouse.up();
+  await page.getByRole('button', { name: 'Rectangle' }).click();
+  box = await pageBox(page);
+  await page.mouse.move(...at(100, 300));
+  await page.mouse.down();
+  await page.mouse.move(...at(300, 400), { steps: 4 });
+  await page.mouse.up();
+  expect(await page.locator('.ed-page[data-page="1"] .ed-obj').count()).toBe(2);
+  await page.keyboard.press('Delete');
+  expect(await page.locator('.ed-page[data-page="1"] .ed-obj').count()).toBe(1);
+  await page.keyboard.press('Control+z');
+  expect(await page.locator('.ed-page[data-page="1"] .ed-obj').count()).toBe(2);
+  await page.keyboard.press('Control+z');
+  await page.keyboard.press('Control+Shift+z');
+  expect(await page.locator('.ed-page[data-page="1"] .ed-obj').count()).toBe(2);
+  await editorScreenshot(page, 'edit-pdf-editor-390-dark');
+  const bytes = await saveAndDownload(page);
+  const doc = await openPdfjs(bytes);
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const ops = await (await doc.getPage(1)).getOperatorList();
+  // Vector paths for the pen stroke and the rectangle, on top of the fixture's own rectangle.
+  expect(ops.fnArray.filter((fn) => fn === pdfjs.OPS.constructPath).length).toBeGreaterThanOrEqual(3);
+  const rendered = await renderPage(doc, 1, 72);
+  const pixel = (x: number, y: number) => Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
+  expect(pixel(100, 350)[0]).toBeLessThan(120); // the rectangle's left edge (dark stroke)
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('dark theme: edit existing text by clicking it, type the new words, save', async () => {
+  const { page, context, errors } = await openEditor(1280, 'dark');
+  await page.getByRole('button', { name: 'Edit text' }).click();
+  const candidate = page.locator('.ed-page[data-page="1"] .ed-candidate[title="Edit “Public line”"]');
+  await candidate.waitFor();
+  await editorScreenshot(page, 'edit-pdf-edit-text-1280-dark');
+  await candidate.click();
+  await page.keyboard.type('Private line');
+  await page.keyboard.press('Escape');
+  await editorScreenshot(page, 'edit-pdf-edit-text-done-1280-dark');
+  const bytes = await saveAndDownload(page);
+  const text = await allText(bytes);
+  expect(text).toContain('Private line');
+  expect(text).not.toContain('Public line');
+  const item = (await placedText(bytes, 1)).find((t) => t.str === 'Private line')!;
+  expect(item.x).toBeCloseTo(LINE_X, 0);
+  expect(item.y).toBeCloseTo(792 - 650, 0);
+  expect(errors).toEqual([]);
+  await context.close();
+});
