@@ -225,7 +225,7 @@ describe('edit-pdf: editor operations', () => {
 
   test('edit existing text: the old words leave the content, the new ones take their place', async () => {
     const top = 792 - LINE_BASELINE - LINE_SIZE;
-    const { bytes } = await edit([{
+    const { bytes, notes } = await edit([{
       type: 'edit-text', page: 1, x: LINE_X, y: top, width: fixture.lineWidth + 2, height: LINE_SIZE + 4,
       text: 'Keep this PUBLIC and this', size: LINE_SIZE, color: '#000000', font: 'sans', baseline: 792 - LINE_BASELINE,
     }]);
@@ -236,7 +236,24 @@ describe('edit-pdf: editor operations', () => {
     const item = (await placedText(bytes, 1)).find((t) => t.str === 'Keep this PUBLIC and this')!;
     expect(item.x).toBeCloseTo(LINE_X, 1);
     expect(item.y).toBeCloseTo(792 - LINE_BASELINE, 1);
-    expect(rawContains(await decompressed(bytes), 'SECRET ')).toBe(false);
+    const raw = await decompressed(bytes);
+    expect(rawContains(raw, 'SECRET ')).toBe(false);
+    // Helvetica (not embedded, WinAnsi) can write the new words: the page's own font is reused.
+    expect(notes).toContain('1 text edit written in the document\'s own font.');
+    expect(raw.match(/\/BaseFont \/Helvetica\b/g)).toHaveLength(1);
+  });
+
+  test('edit existing text in a subset font: falls back to a standard font, still removing the old glyphs', async () => {
+    const cyr = (await placedText(fixture.bytes, 1)).find((t) => t.str.includes('TOPSECRET'))!;
+    const { bytes, notes } = await edit([{
+      type: 'edit-text', page: 1, x: cyr.x, y: cyr.y - 13, width: cyr.width + 1, height: 17,
+      text: 'Replaced line', size: 14, color: '#000000', font: 'sans', baseline: cyr.y,
+    }]);
+    await expectValid(bytes);
+    const text = await allText(bytes);
+    expect(text).toContain('Replaced line');
+    expect(text).not.toMatch(/TOPSECRET|Привет/);
+    expect(notes?.join(' ')).toMatch(/1 text edit written in a standard font/);
   });
 
   test('"keep as editable annotations" writes annotations with appearances instead of page content', async () => {

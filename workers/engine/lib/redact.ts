@@ -189,6 +189,9 @@ interface GraphicsState {
   horizontalScale: number;
   leading: number;
   font: FontMetrics | undefined;
+  /** The font's resource name and dictionary, reported for the glyphs an area removed. */
+  fontName: string;
+  fontDict: PDFDict | undefined;
   fontSize: number;
   rise: number;
 }
@@ -201,6 +204,14 @@ interface WalkContext {
   notes: Set<string>;
   /** Form XObjects already copied for this page, by original ref + CTM, to keep names stable. */
   depth: number;
+  /** Per area index: the font of the first glyph removed there (page content only, not forms). */
+  removedFonts: Map<number, RemovedFont>;
+}
+
+export interface RemovedFont {
+  /** Resource name in the page's /Font dictionary, e.g. "F1". */
+  name: string;
+  dict: PDFDict;
 }
 
 const numberOf = (o: Operand | undefined) => (o?.kind === 'number' ? o.value : 0);
@@ -263,6 +274,8 @@ function showText(items: Operand[], gs: GraphicsState, text: { tm: Matrix }, ctx
       if (hitsAny(box, ctx.areas)) {
         removedAny = true;
         ctx.stats.glyphsRemoved++;
+        const areaIndex = ctx.areas.findIndex((area) => overlaps(box, area));
+        if (ctx.depth === 0 && gs.fontDict && !ctx.removedFonts.has(areaIndex)) ctx.removedFonts.set(areaIndex, { name: gs.fontName, dict: gs.fontDict });
         if (kept.length) {
           flushGap();
           out.push({ kind: 'string', bytes: codeBytes(kept, font.codeLength), hex: true });
@@ -372,7 +385,7 @@ function redactStream(ctx: WalkContext, src: Uint8Array, resources: PDFDict | un
   const replacements = new Map<Operation, string>();
   const fontsDict = subDict(doc, resources, 'Font');
   const xobjects = subDict(doc, resources, 'XObject');
-  let gs: GraphicsState = { ctm: startCtm, charSpacing: 0, wordSpacing: 0, horizontalScale: 1, leading: 0, font: undefined, fontSize: 0, rise: 0 };
+  let gs: GraphicsState = { ctm: startCtm, charSpacing: 0, wordSpacing: 0, horizontalScale: 1, leading: 0, font: undefined, fontName: '', fontDict: undefined, fontSize: 0, rise: 0 };
   const stack: GraphicsState[] = [];
   const text = { tm: IDENTITY, tlm: IDENTITY };
   const markedContent: Array<{ op: Operation; tag: string; hasActualText: boolean }> = [];
@@ -444,6 +457,8 @@ function redactStream(ctx: WalkContext, src: Uint8Array, resources: PDFDict | un
           if (dict) ctx.fonts.set(dict, metrics);
         }
         gs.font = metrics;
+        gs.fontName = fontName;
+        gs.fontDict = dict;
         gs.fontSize = numberOf(o[1]);
         break;
       }
@@ -587,10 +602,12 @@ export function pageContentBytes(doc: PDFDocument, page: PDFPage): Uint8Array {
  * Removes the content under `areas` (page default user space) from one page. Call
  * `dropUnreachableObjects` once after all pages so the removed bytes are not saved.
  */
-export function redactPage(doc: PDFDocument, page: PDFPage, areas: Area[], notes: Set<string> = new Set()): RedactionStats {
+export function redactPage(
+  doc: PDFDocument, page: PDFPage, areas: Area[], notes: Set<string> = new Set(), removedFonts: Map<number, RemovedFont> = new Map(),
+): RedactionStats {
   const stats: RedactionStats = { glyphsRemoved: 0, imagesBlanked: 0, imagesRemoved: 0, annotationsRemoved: 0 };
   if (areas.length === 0) return stats;
-  const ctx: WalkContext = { doc, areas, stats, fonts: new Map(), notes, depth: 0 };
+  const ctx: WalkContext = { doc, areas, stats, fonts: new Map(), notes, depth: 0, removedFonts };
   const src = pageContentBytes(doc, page);
   const resources = privateResources(doc, page.node.Resources());
   const redacted = redactStream(ctx, src, resources, IDENTITY);

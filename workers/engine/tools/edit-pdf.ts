@@ -9,8 +9,9 @@
  * move and change (whiteout, redaction and replaced text are always part of the page).
  */
 import {
-  BlendMode, LineCapStyle, PDFArray, PDFContentStream, PDFDocument, PDFHexString, PDFName, PDFPage, PDFRef, PDFString,
-  concatTransformationMatrix, popGraphicsState, pushGraphicsState, rgb, setLineJoin, LineJoinStyle, type RGB,
+  BlendMode, LineCapStyle, PDFArray, PDFContentStream, PDFDict, PDFDocument, PDFHexString, PDFName, PDFPage, PDFRef, PDFString,
+  beginText, concatTransformationMatrix, endText, popGraphicsState, pushGraphicsState, rgb, setFillingColor, setFontAndSize,
+  setLineJoin, setTextMatrix, showText, LineJoinStyle, type RGB,
 } from 'pdf-lib';
 import type { Engine, EngineOptions } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
@@ -22,7 +23,8 @@ import {
   type EditOperation, type PageGeometry,
 } from '../lib/edit-operations.ts';
 import { FontCache } from '../lib/edit-fonts.ts';
-import { dropUnreachableObjects, redactPage, type Area, type RedactionStats } from '../lib/redact.ts';
+import { dropUnreachableObjects, redactPage, type Area, type RedactionStats, type RemovedFont } from '../lib/redact.ts';
+import { Encodings } from '@pdf-lib/standard-fonts';
 
 export const SIMPLE_MARGIN = 36;
 
@@ -66,6 +68,50 @@ interface PageJob {
   height: number;
   fonts: FontCache;
   images: Map<string, Promise<import('pdf-lib').PDFImage>>;
+}
+
+/**
+ * The character codes of `text` in the page font that held the replaced text, when that font can
+ * write it: a simple font (Type1/TrueType) that is not embedded (the viewer supplies every glyph)
+ * or embedded whole (not a subset, whose missing glyphs would print as nothing), with WinAnsi
+ * encoding — or, with another or no encoding, plain ASCII that all Latin encodings share.
+ */
+export function codesInOriginalFont(doc: PDFDocument, font: RemovedFont, text: string): Uint8Array | undefined {
+  const { dict } = font;
+  const lookup = (d: PDFDict, key: string) => doc.context.lookup(d.get(PDFName.of(key)));
+  const subtype = lookup(dict, 'Subtype');
+  if (subtype !== PDFName.of('Type1') && subtype !== PDFName.of('TrueType')) return undefined;
+  const baseFont = lookup(dict, 'BaseFont');
+  if (!(baseFont instanceof PDFName) || /^[A-Z]{6}\+/.test(baseFont.decodeText())) return undefined;
+  if (/symbol|dingbats/i.test(baseFont.decodeText())) return undefined;
+  const encoding = lookup(dict, 'Encoding');
+  if (encoding instanceof PDFDict) return undefined; // /Differences: codes mean something else
+  const winAnsi = encoding === PDFName.of('WinAnsiEncoding');
+  const codes: number[] = [];
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (winAnsi && Encodings.WinAnsi.canEncodeUnicodeCodePoint(cp)) codes.push(Encodings.WinAnsi.encodeUnicodeCodePoint(cp).code);
+    else if (cp >= 0x20 && cp < 0x7f && cp !== 0x27 && cp !== 0x60) codes.push(cp);
+    else return undefined;
+  }
+  return Uint8Array.from(codes);
+}
+
+/** Writes replacement text with the page's own font resource, in upright view space. */
+function drawInOriginalFont(job: PageJob, op: EditOperation & { type: 'edit-text' }, font: RemovedFont, codes: Uint8Array): void {
+  const baseline = typeof op.baseline === 'number' ? op.baseline : op.y + op.size * BASELINE_EM[op.font];
+  const hex = PDFHexString.of(Array.from(codes, (c) => c.toString(16).padStart(2, '0')).join(''));
+  job.page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(...uprightToUser(job.geometry)),
+    beginText(),
+    setFontAndSize(font.name, op.size),
+    setFillingColor(colour(op.color, rgb(0, 0, 0))!),
+    setTextMatrix(1, 0, 0, 1, op.x, job.height - baseline),
+    showText(hex),
+    endText(),
+    popGraphicsState(),
+  );
 }
 
 /** Draws one operation with pdf-lib's page API, in upright view space (the caller set the matrix). */
@@ -326,21 +372,35 @@ export const run: Engine = async (inputs, options, ctx) => {
   const notes = new Set<string>();
   let done = 0;
   let redacted = false;
+  let editedInOriginalFont = 0;
+  let editedInStandardFont = 0;
   const images = new Map<string, Promise<import('pdf-lib').PDFImage>>();
   for (const [pageNumber, pageOps] of [...byPage].sort((a, b) => a[0] - b[0])) {
     throwIfAborted(ctx.signal);
     const page = doc.getPage(pageNumber - 1);
     const geometry = geometryOf(page);
     // Redaction and replaced text first: content under them is removed before anything is drawn.
-    const areas: Area[] = pageOps.filter((op) => op.type === 'redact' || op.type === 'edit-text').map((op) => viewRectToUser(geometry, op as { x: number; y: number; width: number; height: number }));
+    const areaOps = pageOps.filter((op) => op.type === 'redact' || op.type === 'edit-text');
+    const areas: Area[] = areaOps.map((op) => viewRectToUser(geometry, op as { x: number; y: number; width: number; height: number }));
+    const removedFonts = new Map<number, RemovedFont>();
     if (areas.length) {
-      const stats = redactPage(doc, page, areas, notes);
+      const stats = redactPage(doc, page, areas, notes, removedFonts);
       redacted = true;
       for (const key of Object.keys(totals) as Array<keyof RedactionStats>) totals[key] += stats[key];
     }
     isolateExistingContent(doc, page);
     const job: PageJob = { doc, page, geometry, height: viewSize(geometry).height, fonts, images };
     for (const [index, op] of pageOps.entries()) {
+      if (op.type === 'edit-text' && op.text.trim() !== '' && !op.text.includes('\n')) {
+        const font = removedFonts.get(areaOps.indexOf(op));
+        const codes = font && codesInOriginalFont(doc, font, op.text);
+        if (font && codes) {
+          drawInOriginalFont(job, op, font, codes);
+          editedInOriginalFont++;
+          continue;
+        }
+        editedInStandardFont++;
+      }
       const flattened = !asAnnotations || op.type === 'whiteout' || op.type === 'redact' || op.type === 'edit-text';
       if (flattened) await drawFlat(job, op);
       else await drawAsAnnotation(job, op, index);
@@ -354,6 +414,8 @@ export const run: Engine = async (inputs, options, ctx) => {
     if (totals.annotationsRemoved) parts.push(`${totals.annotationsRemoved} annotation${totals.annotationsRemoved === 1 ? '' : 's'} removed`);
     notes.add(`Redaction: ${parts.join(', ')}.`);
   }
+  if (editedInOriginalFont) notes.add(`${editedInOriginalFont} text edit${editedInOriginalFont === 1 ? '' : 's'} written in the document's own font.`);
+  if (editedInStandardFont) notes.add(`${editedInStandardFont} text edit${editedInStandardFont === 1 ? '' : 's'} written in a standard font (the original font is embedded as a subset or cannot write the new characters).`);
   // Metadata can hold a preview of the old text (XMP) — keep it, but the page thumbnails went with redaction.
   const bytes = await savePdf(doc);
   return { bytes, filename: `${baseName(input.name)}-edited.pdf`, mime: 'application/pdf', notes: [...notes] };
