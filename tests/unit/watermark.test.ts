@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
 import { run, placements, parseColour } from '../../workers/engine/tools/add-watermark.ts';
+import { fitFactor } from '../../workers/engine/lib/watermark-layout.ts';
 import { openPdfjs, pageText, renderPage } from '../../workers/engine/lib/pdfjs.ts';
 import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
 import { encodePng, makeImageData } from '../../workers/engine/lib/codecs.ts';
@@ -86,6 +87,13 @@ describe('add-watermark: text', () => {
     expect(y + 25).toBeLessThanOrEqual(800);
     expect(placements('center', 600, 800, 10, 10, 30)).toEqual([[300, 400]]);
     expect(placements('tiled', 600, 800, 100, 20, 45).length).toBeGreaterThan(6);
+    // A watermark wider than a small page shrinks to fit inside its margins; a small one does not.
+    const fit = fitFactor(120, 86, 300, 60, 45);
+    expect(fit).toBeLessThan(0.35);
+    const [[cx, cy]] = placements('center', 120, 86, 300 * fit, 60 * fit, 45);
+    expect([cx, cy]).toEqual([60, 43]);
+    expect(fitFactor(600, 800, 100, 20, 45)).toBe(1);
+    expect(placements('tiled', 120, 86, 300 * fit, 60 * fit, 45).length).toBeGreaterThanOrEqual(1);
     expect(parseColour('#f80')).toEqual([1, 136 / 255, 0]);
     expect(() => parseColour('red')).toThrow('#RRGGBB');
   });

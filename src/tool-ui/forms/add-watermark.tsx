@@ -8,7 +8,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import type { OptionValues } from '../../catalogue/types.ts';
 import { OptionFields } from '../option-fields.tsx';
-import { POSITIONS, placements, type Position } from '../../../workers/engine/lib/watermark-layout.ts';
+import { POSITIONS, fitFactor, placements, type Position } from '../../../workers/engine/lib/watermark-layout.ts';
 import './add-watermark.css';
 
 /** Noto Sans' line box (ascender + descender) per em, as the engine centres it. */
@@ -73,7 +73,8 @@ function drawPreview(target: HTMLCanvasElement, page: PagePicture, values: Optio
   };
   if (values.type === 'image') {
     if (!image) return;
-    const w = page.width * Math.min(1, Math.max(0.01, Number(values.imageScale ?? 40) / 100));
+    const wanted = page.width * Math.min(1, Math.max(0.01, Number(values.imageScale ?? 40) / 100));
+    const w = wanted * fitFactor(page.width, page.height, wanted, (wanted * image.naturalHeight) / image.naturalWidth, angle);
     const h = (w * image.naturalHeight) / image.naturalWidth;
     for (const centre of placements(position, page.width, page.height, w, h, angle)) {
       at(centre, () => ctx.drawImage(image, (-w / 2) * scale, (-h / 2) * scale, w * scale, h * scale));
@@ -82,8 +83,11 @@ function drawPreview(target: HTMLCanvasElement, page: PagePicture, values: Optio
   }
   const text = String(values.text ?? '').replace(/\s+/g, ' ').trim();
   if (!text) return;
-  const size = Math.min(400, Math.max(4, Number(values.fontSize ?? 48)));
-  ctx.font = `${size * scale}px "Noto Sans", "Noto Sans SC", system-ui, sans-serif`;
+  const font = (points: number) => `${points * scale}px "Noto Sans", "Noto Sans SC", system-ui, sans-serif`;
+  let size = Math.min(400, Math.max(4, Number(values.fontSize ?? 48)));
+  ctx.font = font(size);
+  size *= fitFactor(page.width, page.height, ctx.measureText(text).width / scale, size * LINE_BOX_EM, angle);
+  ctx.font = font(size);
   ctx.fillStyle = String(values.color ?? '#808080');
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';

@@ -17,7 +17,7 @@ import { openPdf } from '../lib/pdf-open.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
 import { baseName, normalizeRotation, savePdf } from '../lib/pdf-util.ts';
 import { fontForText, fontkit } from '../lib/fonts.ts';
-import { POSITIONS, parseColour, placements, type Position } from '../lib/watermark-layout.ts';
+import { POSITIONS, fitFactor, parseColour, placements, type Position } from '../lib/watermark-layout.ts';
 
 export { parseColour, placements };
 
@@ -51,16 +51,18 @@ function markOperators(page: PDFPage, mark: Mark, settings: { position: Position
   const ops: PDFOperator[] = [pushGraphicsState(), setGraphicsState(gs), concatTransformationMatrix(...matrix)];
   if (mark.kind === 'text') {
     const fontName = page.node.newFontDictionary('FolioWm', mark.font.ref);
-    const w = mark.font.widthOfTextAtSize(mark.text, mark.size);
-    const ascent = mark.font.heightAtSize(mark.size, { descender: false });
-    const full = mark.font.heightAtSize(mark.size);
+    const fit = fitFactor(width, height, mark.font.widthOfTextAtSize(mark.text, mark.size), mark.font.heightAtSize(mark.size), settings.angle);
+    const size = mark.size * fit;
+    const w = mark.font.widthOfTextAtSize(mark.text, size);
+    const ascent = mark.font.heightAtSize(size, { descender: false });
+    const full = mark.font.heightAtSize(size);
     const encoded = mark.font.encodeText(mark.text);
     for (const [cx, cy] of placements(settings.position, width, height, w, full, settings.angle)) {
       ops.push(
         pushGraphicsState(),
         concatTransformationMatrix(...rotationAt(cx, cy, settings.angle)),
         beginText(),
-        setFontAndSize(fontName, mark.size),
+        setFontAndSize(fontName, size),
         setFillingRgbColor(...mark.colour),
         // Centre the line box (descender to ascender) on the anchor.
         moveText(-w / 2, full / 2 - ascent),
@@ -71,7 +73,9 @@ function markOperators(page: PDFPage, mark: Mark, settings: { position: Position
     }
   } else {
     const name = page.node.newXObject('FolioWmImage', mark.image.ref);
-    const w = width * mark.scale;
+    const wanted = width * mark.scale;
+    const fit = fitFactor(width, height, wanted, (wanted * mark.image.height) / mark.image.width, settings.angle);
+    const w = wanted * fit;
     const h = (w * mark.image.height) / mark.image.width;
     for (const [cx, cy] of placements(settings.position, width, height, w, h, settings.angle)) {
       ops.push(

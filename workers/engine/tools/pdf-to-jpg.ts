@@ -10,7 +10,7 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
 import { openPdfjs, renderPage, type PDFDocumentProxy } from '../lib/pdfjs.ts';
 import { assertLooksLikePdf, openPdf } from '../lib/pdf-open.ts';
-import { baseName } from '../lib/pdf-util.ts';
+import { baseName, savePdf } from '../lib/pdf-util.ts';
 import { encodeJpeg, encodePng, makeImageData, pixelLimit } from '../lib/codecs.ts';
 import { ZipBuilder } from '../lib/zip.ts';
 import { extractImage, pageImageRefs } from '../lib/pdf-image-extract.ts';
@@ -46,11 +46,22 @@ async function openForRendering(input: EngineInput): Promise<PDFDocumentProxy> {
   }
 }
 
+/**
+ * A rewritten copy, for files pdf.js opens but then cannot draw (e.g. a bad cross-reference entry
+ * met only when a page is read): pdf-lib's parser reads objects where they really are, and saving
+ * writes a fresh cross-reference table. (qpdf's WASM build gives up on some of these files.)
+ */
+async function rewritten(input: EngineInput): Promise<Uint8Array> {
+  const { doc } = await openPdf(input); // decrypted, and repaired by qpdf when pdf-lib could not load it
+  return savePdf(doc);
+}
+
 async function renderPages(input: EngineInput, options: Record<string, unknown>, ctx: Parameters<Engine>[2]): Promise<EngineResult> {
   const dpi = resolveDpi(options);
   const format = options.format === 'png' ? 'png' : 'jpeg';
   const quality = Number(options.quality ?? 85);
-  const doc = await openForRendering(input);
+  let doc = await openForRendering(input);
+  let rewrote = false;
   try {
     const pages = [...new Set(parsePageRanges(String(options.pages ?? ''), doc.numPages))];
     const name = baseName(input.name);
@@ -69,7 +80,23 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
           `Page ${pageNumber} would be ${Math.round(width)} × ${Math.round(height)} pixels at ${dpi} dpi — too large. Choose a lower resolution.`,
         );
       }
-      const rendered = await renderPage(doc, pageNumber, dpi);
+      let rendered;
+      try {
+        rendered = await renderPage(doc, pageNumber, dpi);
+      } catch (error) {
+        if ((error as Error).name === 'Cancelled' || rewrote) {
+          if ((error as Error).name === 'Cancelled') throw error;
+          throw new FolioError('DamagedPdf', `Page ${pageNumber} of "${input.name}" could not be drawn: ${(error as Error).message}`);
+        }
+        // Once per document: rebuild the file's object table, then try this page again.
+        rewrote = true;
+        const repaired = await rewritten(input);
+        await doc.destroy();
+        doc = await openPdfjs(repaired, { name: input.name });
+        rendered = await renderPage(doc, pageNumber, dpi).catch((again: Error) => {
+          throw new FolioError('DamagedPdf', `Page ${pageNumber} of "${input.name}" could not be drawn: ${again.message}`);
+        });
+      }
       const image = makeImageData(rendered.data, rendered.width, rendered.height);
       // OxiPNG level 1: most of the size win for a fraction of level 2's time on page-sized images.
       const bytes = format === 'png' ? await encodePng(image, { level: 1 }) : await encodeJpeg(image, { quality });
