@@ -75,3 +75,51 @@ export async function runInWorker(
     if (pool.includes(live)) live.idleTimer = setTimeout(() => release(live), IDLE_RELEASE_MS);
   }
 }
+
+/**
+ * Page thumbnails, rendered by pdf.js in a worker of their own (so a running job, or its
+ * cancellation, never waits for or kills them). The worker starts with the first document and is
+ * released when the last one is closed.
+ */
+export interface ThumbnailSource {
+  pages: Array<{ width: number; height: number; rotate: number }>;
+  /** A JPEG of page `pageNumber` (1-based), longer side `maxPx` pixels. */
+  render(pageNumber: number, maxPx: number): Promise<Blob>;
+  close(): void;
+}
+
+let thumbnailWorker: { worker: Worker; api: Comlink.Remote<EngineWorkerApi>; open: number } | undefined;
+
+export async function openThumbnails(file: Blob, password?: string): Promise<ThumbnailSource> {
+  if (!thumbnailWorker) {
+    const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'folio-thumbnails' });
+    thumbnailWorker = { worker, api: Comlink.wrap<EngineWorkerApi>(worker), open: 0 };
+  }
+  const live = thumbnailWorker;
+  live.open += 1;
+  const key = crypto.randomUUID();
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    live.open -= 1;
+    void live.api.closeThumbnails(key).catch(() => undefined);
+    if (live.open === 0 && thumbnailWorker === live) {
+      // Give a quick re-open (e.g. React's strict double effect) the chance to reuse the worker.
+      setTimeout(() => {
+        if (live.open === 0 && thumbnailWorker === live) {
+          live.worker.terminate();
+          thumbnailWorker = undefined;
+        }
+      }, 5_000);
+    }
+  };
+  try {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const pages = await live.api.openThumbnails(key, Comlink.transfer(bytes, [bytes.buffer]), password);
+    return { pages, render: (pageNumber, maxPx) => live.api.thumbnail(key, pageNumber, maxPx), close };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}

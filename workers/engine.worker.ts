@@ -6,6 +6,10 @@
 import * as Comlink from 'comlink';
 import { loadEngine } from './engine/registry.ts';
 import type { EngineInput, EngineOptions, EngineResult } from './engine/lib/types.ts';
+import type { PDFDocumentProxy, PageInfo } from './engine/lib/pdfjs.ts';
+
+/** Documents opened for thumbnails, by the key the page chose; kept open between page renders. */
+const thumbnailDocs = new Map<string, Promise<PDFDocumentProxy>>();
 
 const api = {
   async run(
@@ -19,6 +23,37 @@ const api = {
     // it exists for Node callers and for engines that run sub-jobs.
     const result = await engine.run(inputs, options, { progress: onProgress });
     return Comlink.transfer(result, [result.bytes.buffer as ArrayBuffer]);
+  },
+
+  /**
+   * Thumbnails, step 1: opens a PDF with pdf.js under `key` and returns its pages' sizes and
+   * rotations. Rejects with PasswordRequired / InvalidPassword / InvalidPdf (named errors).
+   */
+  async openThumbnails(key: string, bytes: Uint8Array, password?: string): Promise<PageInfo[]> {
+    const { openPdfjs, pageInfos } = await import('./engine/lib/pdfjs.ts');
+    const opening = openPdfjs(bytes, { password });
+    thumbnailDocs.set(key, opening);
+    try {
+      return await pageInfos(await opening);
+    } catch (error) {
+      thumbnailDocs.delete(key);
+      throw error;
+    }
+  },
+
+  /** Thumbnails, step 2: one page (1-based) as a JPEG whose longer side is `maxPx`. */
+  async thumbnail(key: string, pageNumber: number, maxPx: number): Promise<Blob> {
+    const doc = thumbnailDocs.get(key);
+    if (!doc) throw new Error(`No document open under ${key}`);
+    const { renderThumbnail } = await import('./engine/lib/pdfjs.ts');
+    return renderThumbnail(await doc, pageNumber, maxPx);
+  },
+
+  /** Thumbnails, step 3: releases the document (and pdf.js's memory for it). */
+  async closeThumbnails(key: string): Promise<void> {
+    const doc = thumbnailDocs.get(key);
+    thumbnailDocs.delete(key);
+    await (await doc?.catch(() => undefined))?.destroy();
   },
 };
 

@@ -216,7 +216,7 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
 
       {Panel ? (
         <Suspense fallback={<p aria-busy="true">Loading options…</p>}>
-          <Panel tool={tool} files={files} values={values} setValue={setValue} setFiles={setFiles} disabled={working} />
+          <Panel tool={tool} files={files} values={values} setValue={setValue} setFiles={setFiles} disabled={working} inputPassword={askPassword ? inputPassword : undefined} />
         </Suspense>
       ) : (
         <OptionFields tool={tool} values={values} setValue={setValue} disabled={working} />

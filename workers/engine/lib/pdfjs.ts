@@ -120,3 +120,44 @@ export async function pageText(doc: PDFDocumentProxy, pageNumber: number): Promi
   }
   return text;
 }
+
+export interface PageInfo {
+  /** Size in PDF points as displayed, i.e. after the page's own /Rotate. */
+  width: number;
+  height: number;
+  /** The page's /Rotate (0, 90, 180, 270). */
+  rotate: number;
+}
+
+/** Size and rotation of every page (cheap: no rendering). */
+export async function pageInfos(doc: PDFDocumentProxy): Promise<PageInfo[]> {
+  const infos: PageInfo[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const page = await doc.getPage(n);
+    const viewport = page.getViewport({ scale: 1 });
+    infos.push({ width: viewport.width, height: viewport.height, rotate: page.rotate });
+  }
+  return infos;
+}
+
+/**
+ * A small picture of one page (1-based) whose longer side is `maxPx`, as a JPEG Blob, rendered on
+ * OffscreenCanvas in a worker (browser only: Node callers use renderPage). Shows the page as a
+ * reader does, i.e. with its /Rotate applied.
+ */
+export async function renderThumbnail(doc: PDFDocumentProxy, pageNumber: number, maxPx: number): Promise<Blob> {
+  const page = await doc.getPage(pageNumber);
+  const unit = page.getViewport({ scale: 1 });
+  const viewport = page.getViewport({ scale: maxPx / Math.max(unit.width, unit.height, 1) });
+  const width = Math.max(1, Math.round(viewport.width));
+  const height = Math.max(1, Math.round(viewport.height));
+  const canvas = new OffscreenCanvas(width, height);
+  const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, width, height);
+  await page.render({ canvas: canvas as unknown as HTMLCanvasElement, canvasContext: context as unknown as CanvasRenderingContext2D, viewport, background: 'white' }).promise;
+  page.cleanup();
+  const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.82 });
+  canvas.width = canvas.height = 0;
+  return blob;
+}
