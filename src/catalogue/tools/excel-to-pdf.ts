@@ -14,7 +14,17 @@ export const tool: FileToolEntry = {
   multiple: false,
   accepts: EXCEL_FILES,
   defaultFilename: 'excel-to-pdf-result.pdf',
-  options: [],
-  engineReady: false,
+  options: [
+    {
+      kind: 'select', name: 'sheets', label: 'Sheets', default: 'all',
+      choices: [{ value: 'all', label: 'All sheets' }, { value: 'active', label: 'Active sheet only' }],
+    },
+    {
+      kind: 'select', name: 'orientation', label: 'Orientation', default: 'auto',
+      choices: [{ value: 'auto', label: "As set in the workbook" }, { value: 'portrait', label: 'Portrait' }, { value: 'landscape', label: 'Landscape' }],
+    },
+    { kind: 'checkbox', name: 'fitToWidth', label: 'Fit each sheet to the page width', default: false },
+  ],
+  engineReady: true,
   content,
 };

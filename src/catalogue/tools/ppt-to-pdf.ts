@@ -14,7 +14,9 @@ export const tool: FileToolEntry = {
   multiple: false,
   accepts: POWERPOINT_FILES,
   defaultFilename: 'ppt-to-pdf-result.pdf',
-  options: [],
-  engineReady: false,
+  options: [
+    { kind: 'pages', name: 'pages', label: 'Slides', default: '', placeholder: 'All slides (or e.g. 1-3, 5)' },
+  ],
+  engineReady: true,
   content,
 };

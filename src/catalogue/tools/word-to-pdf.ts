@@ -14,7 +14,9 @@ export const tool: FileToolEntry = {
   multiple: false,
   accepts: WORD_FILES,
   defaultFilename: 'word-to-pdf-result.pdf',
-  options: [],
-  engineReady: false,
+  options: [
+    { kind: 'pages', name: 'pages', label: 'Pages to keep', default: '', placeholder: 'All pages (or e.g. 1-3, 5)' },
+  ],
+  engineReady: true,
   content,
 };

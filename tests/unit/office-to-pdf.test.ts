@@ -1,0 +1,219 @@
+/**
+ * Word, Excel and PowerPoint to PDF with Folio's own renderers: fixtures are generated here with
+ * docx, exceljs and pptxgenjs, converted, and the PDF is read back with pdf.js (text, order, page
+ * size and count) and checked with qpdf.
+ */
+import { describe, expect, test } from 'vitest';
+import { AlignmentType, Document, Footer, HeadingLevel, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
+import ExcelJS from 'exceljs';
+import PptxGenJS from 'pptxgenjs';
+import { PDFDocument } from 'pdf-lib';
+import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
+import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
+import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
+import { displayText, parseCsv } from '../../workers/engine/lib/office/xlsx.ts';
+import type { Engine, EngineResult } from '../../workers/engine/lib/types.ts';
+
+async function texts(result: EngineResult): Promise<string[]> {
+  const doc = await openPdfjs(result.bytes);
+  const pages: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) pages.push((await pageText(doc, n)).replace(/\s+/g, ' ').trim());
+  await doc.destroy();
+  return pages;
+}
+
+async function expectValidPdf(result: EngineResult) {
+  const check = await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': result.bytes } });
+  expect(check.exitCode, check.stderr).toBe(0);
+  expect(result.mime).toBe('application/pdf');
+}
+
+async function convert(engine: Engine, name: string, bytes: Uint8Array | ArrayBuffer | Buffer, options = {}) {
+  return engine([{ name, bytes: new Uint8Array(bytes as ArrayBuffer) }], options, {});
+}
+
+// A 2×2 red PNG.
+const RED_PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAwMDAAAEKAQHYcVJ8AAAAAElFTkSuQmCC'), (c) => c.charCodeAt(0));
+
+describe('word-to-pdf', () => {
+  test('headings, paragraphs, a table, an image and a page-number footer come out in order, on A4', async () => {
+    const docx = new Document({
+      sections: [{
+        properties: { page: { size: { width: 11906, height: 16838 } } },
+        footers: { default: new Footer({ children: [new Paragraph({ alignment: AlignmentType.CENTER, children: [new TextRun('Page '), new TextRun({ children: [PageNumber.CURRENT] })] })] }) },
+        children: [
+          new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Quarterly report')] }),
+          new Paragraph({ children: [new TextRun('Revenue grew in every region. '), new TextRun({ text: 'Bold words', bold: true }), new TextRun(' and '), new TextRun({ text: 'italic words', italics: true }), new TextRun(' stay in the text.')] }),
+          new Table({
+            width: { size: 100, type: WidthType.PERCENTAGE },
+            rows: [
+              new TableRow({ children: [new TableCell({ children: [new Paragraph('Region')] }), new TableCell({ children: [new Paragraph('Sales')] })] }),
+              new TableRow({ children: [new TableCell({ children: [new Paragraph('North')] }), new TableCell({ children: [new Paragraph('1,250')] })] }),
+            ],
+          }),
+          new Paragraph({ children: [new ImageRun({ type: 'png', data: RED_PNG, transformation: { width: 40, height: 40 } })] }),
+          new Paragraph({ text: 'Closing paragraph.', pageBreakBefore: true }),
+        ],
+      }],
+    });
+    const result = await convert(wordToPdf, 'report.docx', await Packer.toBuffer(docx));
+    await expectValidPdf(result);
+    expect(result.filename).toBe('report.pdf');
+    const pdf = await PDFDocument.load(result.bytes);
+    expect(pdf.getPageCount()).toBe(2);
+    const { width, height } = pdf.getPage(0).getSize();
+    expect([Math.round(width), Math.round(height)]).toEqual([595, 842]);
+    const [first, second] = await texts(result);
+    expect(first).toMatch(/Quarterly report.*Revenue grew in every region\. Bold words and italic words stay in the text\..*Region.*Sales.*North.*1,250.*Page 1/);
+    expect(second).toMatch(/Closing paragraph\..*Page 2/);
+  });
+
+  test('long text flows onto as many pages as it needs, and a page range keeps only those pages', async () => {
+    const words = Array.from({ length: 2500 }, (_, i) => `word${i}`).join(' ');
+    const docx = new Document({ sections: [{ children: [new Paragraph(words)] }] });
+    const bytes = await Packer.toBuffer(docx);
+    const all = await convert(wordToPdf, 'long.docx', bytes);
+    const count = (await PDFDocument.load(all.bytes)).getPageCount();
+    expect(count).toBeGreaterThan(2);
+    const pages = await texts(all);
+    expect(pages.join(' ')).toContain('word0 word1 word2');
+    expect(pages[pages.length - 1]).toContain('word2499');
+    const firstOnly = await convert(wordToPdf, 'long.docx', bytes, { pages: '1' });
+    expect((await PDFDocument.load(firstOnly.bytes)).getPageCount()).toBe(1);
+  });
+
+  test('numbered and bulleted lists get their markers', async () => {
+    const docx = new Document({
+      numbering: { config: [{ reference: 'steps', levels: [{ level: 0, format: 'decimal', text: '%1.', alignment: AlignmentType.START }] }] },
+      sections: [{ children: [
+        new Paragraph({ text: 'First step', numbering: { reference: 'steps', level: 0 } }),
+        new Paragraph({ text: 'Second step', numbering: { reference: 'steps', level: 0 } }),
+        new Paragraph({ text: 'A point', bullet: { level: 0 } }),
+      ] }],
+    });
+    const [page] = await texts(await convert(wordToPdf, 'lists.docx', await Packer.toBuffer(docx)));
+    expect(page).toMatch(/1\. ?First step 2\. ?Second step • ?A point/);
+  });
+
+  test('non-Latin text is drawn with a font that has it (Greek, Cyrillic, CJK)', async () => {
+    const docx = new Document({ sections: [{ children: [new Paragraph('Ελληνικά Русский 中文文本')] }] });
+    const [page] = await texts(await convert(wordToPdf, 'scripts.docx', await Packer.toBuffer(docx)));
+    expect(page).toContain('Ελληνικά Русский 中文文本');
+  });
+
+  test('bad input gets a clear message', async () => {
+    await expect(convert(wordToPdf, 'empty.docx', new Uint8Array())).rejects.toThrow(/empty/);
+    await expect(convert(wordToPdf, 'notes.docx', new TextEncoder().encode('plain text'))).rejects.toThrow(/not a \.docx file/);
+    await expect(convert(wordToPdf, 'old.doc', Uint8Array.from([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]))).rejects.toThrow(/old-style \.doc/);
+    await expect(convert(wordToPdf, 'letter.rtf', new TextEncoder().encode('{\\rtf1 hello}'))).rejects.toThrow(/RTF/);
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('S').getCell('A1').value = 1;
+    await expect(convert(wordToPdf, 'sheet.docx', await workbook.xlsx.writeBuffer())).rejects.toThrow(/Excel to PDF/);
+  });
+});
+
+describe('excel-to-pdf', () => {
+  async function workbook(): Promise<ArrayBuffer> {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Budget');
+    sheet.columns = [{ width: 20 }, { width: 12 }, { width: 14 }];
+    sheet.addRow(['Item', 'Amount', 'Date']).font = { bold: true };
+    sheet.addRow(['Rent', 1250.5, new Date(Date.UTC(2025, 2, 1))]);
+    sheet.addRow(['Share', 0.25, null]);
+    sheet.getCell('B2').numFmt = '#,##0.00';
+    sheet.getCell('C2').numFmt = 'yyyy-mm-dd';
+    sheet.getCell('B3').numFmt = '0%';
+    sheet.mergeCells('A5:C5');
+    sheet.getCell('A5').value = 'Merged note across three columns';
+    const second = wb.addWorksheet('Notes');
+    second.getCell('A1').value = 'Second sheet';
+    return wb.xlsx.writeBuffer() as Promise<ArrayBuffer>;
+  }
+
+  test('every sheet is printed with Excel number formats applied', async () => {
+    const result = await convert(excelToPdf, 'budget.xlsx', await workbook());
+    await expectValidPdf(result);
+    const pages = await texts(result);
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toMatch(/Item Amount Date Rent 1,250\.50 2025-03-01 Share 25%/);
+    expect(pages[0]).toContain('Merged note across three columns');
+    expect(pages[1]).toContain('Second sheet');
+  });
+
+  test('"active sheet only" prints one sheet; landscape turns the page', async () => {
+    const result = await convert(excelToPdf, 'budget.xlsx', await workbook(), { sheets: 'active', orientation: 'landscape' });
+    const pdf = await PDFDocument.load(result.bytes);
+    expect(pdf.getPageCount()).toBe(1);
+    const { width, height } = pdf.getPage(0).getSize();
+    expect(width).toBeGreaterThan(height);
+  });
+
+  test('a sheet wider than the page is split into column bands, or scaled to fit on request', async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Wide');
+    for (let c = 1; c <= 30; c++) sheet.getCell(1, c).value = `Col${c}`;
+    const bytes = await wb.xlsx.writeBuffer();
+    const banded = await convert(excelToPdf, 'wide.xlsx', bytes);
+    const bands = await texts(banded);
+    expect(bands.length).toBeGreaterThan(1);
+    expect(bands.join(' ')).toContain('Col30');
+    const fitted = await convert(excelToPdf, 'wide.xlsx', bytes, { fitToWidth: true });
+    const [only, ...rest] = await texts(fitted);
+    expect(rest).toHaveLength(0);
+    expect(only).toMatch(/Col1 .*Col30/);
+  });
+
+  test('CSV is printed as a table', async () => {
+    const csv = 'name,qty\n"Smith, J.",3\nLee,12\n';
+    const [page] = await texts(await convert(excelToPdf, 'orders.csv', new TextEncoder().encode(csv)));
+    expect(page).toMatch(/name qty Smith, J\. 3 Lee 12/);
+    expect(parseCsv('a;b\n1;"x;y"\n')).toEqual([['a', 'b'], ['1', 'x;y']]);
+  });
+
+  test('display text follows number formats', () => {
+    expect(displayText(1234.5, '#,##0.00').text).toBe('1,234.50');
+    expect(displayText(0.125, '0.0%').text).toBe('12.5%');
+    expect(displayText(new Date(Date.UTC(2024, 1, 29)), 'd-mmm-yy').text).toBe('29-Feb-24');
+    expect(displayText({ formula: 'A1*2', result: 4 } as ExcelJS.CellFormulaValue, 'General').text).toBe('4');
+    expect(displayText(true, undefined).text).toBe('TRUE');
+  });
+});
+
+describe('ppt-to-pdf', () => {
+  async function deck(): Promise<ArrayBuffer> {
+    const pptx = new PptxGenJS();
+    pptx.layout = 'LAYOUT_16x9';
+    const one = pptx.addSlide();
+    one.background = { color: '1F4FD1' };
+    one.addText('Launch plan', { x: 0.5, y: 0.5, w: 9, h: 1, fontSize: 36, bold: true, color: 'FFFFFF' });
+    one.addText('Ship the beta in March', { x: 0.5, y: 2, w: 9, h: 1, fontSize: 20, color: 'FFFFFF' });
+    const two = pptx.addSlide();
+    two.addShape(pptx.ShapeType.rect, { x: 1, y: 1, w: 3, h: 1.5, fill: { color: 'FF0000' } });
+    two.addText('Second slide text', { x: 1, y: 3, w: 6, h: 1, fontSize: 18 });
+    two.addImage({ data: `data:image/png;base64,${btoa(String.fromCharCode(...RED_PNG))}`, x: 6, y: 1, w: 1, h: 1 });
+    two.addTable([[{ text: 'Q1' }, { text: 'Q2' }], [{ text: '10' }, { text: '20' }]], { x: 1, y: 4, w: 4 });
+    return (await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer;
+  }
+
+  test('one page per slide at the 16:9 size, with the slides’ text', async () => {
+    const result = await convert(pptToPdf, 'plan.pptx', await deck());
+    await expectValidPdf(result);
+    const pdf = await PDFDocument.load(result.bytes);
+    expect(pdf.getPageCount()).toBe(2);
+    const { width, height } = pdf.getPage(0).getSize();
+    expect(width / height).toBeCloseTo(16 / 9, 2);
+    const pages = await texts(result);
+    expect(pages[0]).toMatch(/Launch plan.*Ship the beta in March/);
+    expect(pages[1]).toMatch(/Second slide text/);
+    expect(pages[1]).toMatch(/Q1.*Q2.*10.*20/);
+  });
+
+  test('a slide range keeps only those slides', async () => {
+    const result = await convert(pptToPdf, 'plan.pptx', await deck(), { pages: '2' });
+    const pages = await texts(result);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toContain('Second slide text');
+  });
+});

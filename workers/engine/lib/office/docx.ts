@@ -1,0 +1,569 @@
+/**
+ * Reads a .docx (WordprocessingML) into sections of the layout model: styles with inheritance
+ * (document defaults → style chain → direct formatting), theme fonts, numbered and bulleted lists,
+ * tables with spans, merges, shading and borders, inline images, page and line breaks, headers and
+ * footers with PAGE / NUMPAGES fields, and each section's page size and margins.
+ */
+import JSZip from 'jszip';
+import type { Block, Border, Inline, PageSetup, Paragraph, Rgb, RunStyle, Section, TableCell, TableRow } from './model.ts';
+import { paragraph as makeParagraph } from './model.ts';
+import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
+
+const TWIP = 1 / 20;
+const EMU = 1 / 12700;
+
+interface RunProps {
+  font?: string;
+  size?: number;
+  bold?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  strike?: boolean;
+  color?: Rgb;
+  highlight?: Rgb;
+  baseline?: 'super' | 'sub';
+  caps?: boolean;
+  hidden?: boolean;
+}
+
+interface ParaProps {
+  align?: Paragraph['align'];
+  spaceBefore?: number;
+  spaceAfter?: number;
+  line?: number;
+  lineRule?: 'auto' | 'exact' | 'atLeast';
+  indLeft?: number;
+  indRight?: number;
+  firstLine?: number;
+  numId?: string;
+  ilvl?: number;
+  pageBreakBefore?: boolean;
+  shading?: Rgb;
+  outlineLevel?: number;
+}
+
+interface Style {
+  basedOn?: string;
+  pPr?: XmlElement;
+  rPr?: XmlElement;
+  tblPr?: XmlElement;
+}
+
+const HIGHLIGHTS: Record<string, string> = {
+  yellow: 'FFFF00', green: '00FF00', cyan: '00FFFF', magenta: 'FF00FF', blue: '0000FF', red: 'FF0000', darkBlue: '000080', darkCyan: '008080',
+  darkGreen: '008000', darkMagenta: '800080', darkRed: '800000', darkYellow: '808000', darkGray: '808080', lightGray: 'C0C0C0', black: '000000',
+};
+
+function onOff(element: XmlElement | undefined): boolean | undefined {
+  if (!element) return undefined;
+  const value = attr(element, 'w:val');
+  return value === undefined || !['0', 'false', 'off', 'none'].includes(value);
+}
+
+/** Bullet glyphs from Symbol/Wingdings private-use code points → Unicode. */
+function bulletText(text: string): string {
+  const map: Record<string, string> = { '●': '•', '○': '◦', '■': '▪', '◆': '•', '\uf0b7': '•', '\uf0a7': '▪', '\uf0d8': '➢', '\uf0fc': '✓', '\uf076': '❖', '§': '▪', o: '◦', '\uf06f': '◦', '\uf0a8': '□' };
+  return map[text] ?? (text.charCodeAt(0) >= 0xf000 ? '•' : text);
+}
+
+function roman(n: number): string {
+  const table: Array<[number, string]> = [[1000, 'm'], [900, 'cm'], [500, 'd'], [400, 'cd'], [100, 'c'], [90, 'xc'], [50, 'l'], [40, 'xl'], [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i']];
+  let out = '';
+  for (const [value, letters] of table) while (n >= value) { out += letters; n -= value; }
+  return out;
+}
+
+function formatNumber(n: number, format: string): string {
+  switch (format) {
+    case 'lowerLetter': return String.fromCharCode(97 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
+    case 'upperLetter': return String.fromCharCode(65 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
+    case 'lowerRoman': return roman(n);
+    case 'upperRoman': return roman(n).toUpperCase();
+    case 'decimalZero': return n < 10 ? `0${n}` : String(n);
+    default: return String(n);
+  }
+}
+
+export interface DocxReadResult {
+  sections: Section[];
+  /** Things the renderer left out (e.g. "2 images in EMF format"), shown to the user. */
+  notes: string[];
+}
+
+export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
+  const documentPath = 'word/document.xml';
+  const documentXml = await zipText(zip, documentPath);
+  if (!documentXml) throw new Error('word/document.xml is missing');
+  const notes = new Set<string>();
+
+  // Theme fonts.
+  const themeFonts = { minor: 'Calibri', major: 'Calibri Light' };
+  const themeXml = await zipText(zip, 'word/theme/theme1.xml');
+  if (themeXml) {
+    const theme = parseXml(themeXml);
+    themeFonts.minor = attr(find(find(theme, 'a:minorFont'), 'a:latin'), 'typeface') ?? themeFonts.minor;
+    themeFonts.major = attr(find(find(theme, 'a:majorFont'), 'a:latin'), 'typeface') ?? themeFonts.major;
+  }
+
+  // Styles.
+  const styles = new Map<string, Style>();
+  let defaultParagraphStyle: string | undefined;
+  let defaultTableStyle: string | undefined;
+  let defaultRPr: XmlElement | undefined;
+  let defaultPPr: XmlElement | undefined;
+  const stylesXml = await zipText(zip, 'word/styles.xml');
+  if (stylesXml) {
+    const root = parseXml(stylesXml);
+    const docDefaults = kid(root, 'w:docDefaults');
+    defaultRPr = kid(kid(docDefaults, 'w:rPrDefault'), 'w:rPr');
+    defaultPPr = kid(kid(docDefaults, 'w:pPrDefault'), 'w:pPr');
+    for (const style of kids(root, 'w:style')) {
+      const id = attr(style, 'w:styleId');
+      if (!id) continue;
+      styles.set(id, { basedOn: attr(kid(style, 'w:basedOn'), 'w:val'), pPr: kid(style, 'w:pPr'), rPr: kid(style, 'w:rPr'), tblPr: kid(style, 'w:tblPr') });
+      if (attr(style, 'w:default') === '1' && attr(style, 'w:type') === 'paragraph') defaultParagraphStyle = id;
+      if (attr(style, 'w:default') === '1' && attr(style, 'w:type') === 'table') defaultTableStyle = id;
+    }
+  }
+  const styleChain = (id: string | undefined): Style[] => {
+    const chain: Style[] = [];
+    const seen = new Set<string>();
+    while (id && styles.has(id) && !seen.has(id)) {
+      seen.add(id);
+      const style = styles.get(id)!;
+      chain.unshift(style);
+      id = style.basedOn;
+    }
+    return chain;
+  };
+
+  const readRunProps = (rPr: XmlElement | undefined, into: RunProps): RunProps => {
+    if (!rPr) return into;
+    const fonts = kid(rPr, 'w:rFonts');
+    if (fonts) {
+      const theme = attr(fonts, 'w:asciiTheme') ?? attr(fonts, 'w:hAnsiTheme');
+      const font = attr(fonts, 'w:ascii') ?? attr(fonts, 'w:hAnsi') ?? (theme ? (theme.startsWith('major') ? themeFonts.major : themeFonts.minor) : undefined);
+      if (font) into.font = font;
+    }
+    const size = num(kid(rPr, 'w:sz'), 'w:val');
+    if (size !== undefined) into.size = size / 2;
+    const flags: Array<[keyof RunProps, string]> = [['bold', 'w:b'], ['italic', 'w:i'], ['strike', 'w:strike'], ['caps', 'w:caps'], ['hidden', 'w:vanish']];
+    for (const [key, tag] of flags) {
+      const value = onOff(kid(rPr, tag));
+      if (value !== undefined) (into as Record<string, unknown>)[key] = value;
+    }
+    const underline = kid(rPr, 'w:u');
+    if (underline) into.underline = attr(underline, 'w:val') !== 'none';
+    const color = hexColor(attr(kid(rPr, 'w:color'), 'w:val'));
+    if (color) into.color = color;
+    const highlight = attr(kid(rPr, 'w:highlight'), 'w:val');
+    if (highlight) into.highlight = highlight === 'none' ? undefined : hexColor(HIGHLIGHTS[highlight]);
+    const shade = hexColor(attr(kid(rPr, 'w:shd'), 'w:fill'));
+    if (shade && !into.highlight) into.highlight = shade;
+    const vertAlign = attr(kid(rPr, 'w:vertAlign'), 'w:val');
+    if (vertAlign) into.baseline = vertAlign === 'superscript' ? 'super' : vertAlign === 'subscript' ? 'sub' : undefined;
+    return into;
+  };
+
+  const readParaProps = (pPr: XmlElement | undefined, into: ParaProps): ParaProps => {
+    if (!pPr) return into;
+    const jc = attr(kid(pPr, 'w:jc'), 'w:val');
+    if (jc) into.align = jc === 'center' ? 'center' : jc === 'right' || jc === 'end' ? 'right' : jc === 'both' || jc === 'distribute' ? 'justify' : 'left';
+    const spacing = kid(pPr, 'w:spacing');
+    if (spacing) {
+      const before = num(spacing, 'w:before');
+      const after = num(spacing, 'w:after');
+      const line = num(spacing, 'w:line');
+      if (before !== undefined && attr(spacing, 'w:beforeAutospacing') !== '1') into.spaceBefore = before * TWIP;
+      if (after !== undefined && attr(spacing, 'w:afterAutospacing') !== '1') into.spaceAfter = after * TWIP;
+      if (line !== undefined) {
+        into.line = line;
+        into.lineRule = (attr(spacing, 'w:lineRule') as ParaProps['lineRule']) ?? 'auto';
+      }
+    }
+    const ind = kid(pPr, 'w:ind');
+    if (ind) {
+      const left = num(ind, 'w:left') ?? num(ind, 'w:start');
+      const right = num(ind, 'w:right') ?? num(ind, 'w:end');
+      const first = num(ind, 'w:firstLine');
+      const hanging = num(ind, 'w:hanging');
+      if (left !== undefined) into.indLeft = left * TWIP;
+      if (right !== undefined) into.indRight = right * TWIP;
+      if (first !== undefined) into.firstLine = first * TWIP;
+      if (hanging !== undefined) into.firstLine = -hanging * TWIP;
+    }
+    const numPr = kid(pPr, 'w:numPr');
+    if (numPr) {
+      const numId = attr(kid(numPr, 'w:numId'), 'w:val');
+      if (numId !== undefined) into.numId = numId;
+      const ilvl = num(kid(numPr, 'w:ilvl'), 'w:val');
+      if (ilvl !== undefined) into.ilvl = ilvl;
+    }
+    const pbb = onOff(kid(pPr, 'w:pageBreakBefore'));
+    if (pbb !== undefined) into.pageBreakBefore = pbb;
+    const shading = hexColor(attr(kid(pPr, 'w:shd'), 'w:fill'));
+    if (shading) into.shading = shading;
+    const outline = num(kid(pPr, 'w:outlineLvl'), 'w:val');
+    if (outline !== undefined) into.outlineLevel = outline;
+    return into;
+  };
+
+  // Numbering definitions.
+  const numbering = new Map<string, Map<number, { format: string; text: string; start: number; pPr?: XmlElement; rPr?: XmlElement }>>();
+  const numberingXml = await zipText(zip, 'word/numbering.xml');
+  if (numberingXml) {
+    const root = parseXml(numberingXml);
+    const abstracts = new Map<string, XmlElement>();
+    for (const abstract of kids(root, 'w:abstractNum')) abstracts.set(attr(abstract, 'w:abstractNumId') ?? '', abstract);
+    for (const numEl of kids(root, 'w:num')) {
+      const abstract = abstracts.get(attr(kid(numEl, 'w:abstractNumId'), 'w:val') ?? '');
+      if (!abstract) continue;
+      const levels = new Map<number, { format: string; text: string; start: number; pPr?: XmlElement; rPr?: XmlElement }>();
+      for (const lvl of kids(abstract, 'w:lvl')) {
+        levels.set(num(lvl, 'w:ilvl') ?? 0, {
+          format: attr(kid(lvl, 'w:numFmt'), 'w:val') ?? 'decimal',
+          text: attr(kid(lvl, 'w:lvlText'), 'w:val') ?? '',
+          start: num(kid(lvl, 'w:start'), 'w:val') ?? 1,
+          pPr: kid(lvl, 'w:pPr'),
+          rPr: kid(lvl, 'w:rPr'),
+        });
+      }
+      numbering.set(attr(numEl, 'w:numId') ?? '', levels);
+    }
+  }
+  const counters = new Map<string, number[]>();
+
+  const rels = await readRels(zip, documentPath);
+  const imageCache = new Map<string, Uint8Array>();
+
+  const baseRun = readRunProps(defaultRPr, { size: 10, font: themeFonts.minor });
+  const basePara = readParaProps(defaultPPr, {});
+
+  const styleRunProps = (styleId: string | undefined, into: RunProps) => {
+    for (const style of styleChain(styleId)) readRunProps(style.rPr, into);
+    return into;
+  };
+
+  const toStyle = (props: RunProps): RunStyle => ({
+    font: props.font,
+    size: props.size ?? 11,
+    bold: props.bold,
+    italic: props.italic,
+    underline: props.underline,
+    strike: props.strike,
+    color: props.color,
+    highlight: props.highlight,
+    baseline: props.baseline,
+  });
+
+  async function imageInline(drawing: XmlElement, partRels: typeof rels): Promise<Inline | undefined> {
+    const extent = find(drawing, 'wp:extent');
+    const blip = find(drawing, 'a:blip');
+    const id = attr(blip, 'r:embed');
+    if (!extent || !id) return undefined;
+    const rel = partRels.get(id);
+    if (!rel) return undefined;
+    const mime = imageMime(rel.target);
+    if (!mime) {
+      notes.add(`images in ${rel.target.split('.').pop()?.toUpperCase()} format were left out`);
+      return undefined;
+    }
+    let data = imageCache.get(rel.target);
+    if (!data) {
+      const file = zip.file(rel.target);
+      if (!file) return undefined;
+      data = await file.async('uint8array');
+      imageCache.set(rel.target, data);
+    }
+    return { kind: 'image', bytes: data, mime, width: (num(extent, 'cx') ?? 0) * EMU, height: (num(extent, 'cy') ?? 0) * EMU };
+  }
+
+  type Piece = Inline | { kind: 'pageBreakMark' };
+
+  async function readParagraph(p: XmlElement, partRels: typeof rels): Promise<Block[]> {
+    const pPr = kid(p, 'w:pPr');
+    const styleId = attr(kid(pPr, 'w:pStyle'), 'w:val') ?? defaultParagraphStyle;
+    const props: ParaProps = { ...basePara };
+    for (const style of styleChain(styleId)) readParaProps(style.pPr, props);
+    readParaProps(pPr, props);
+    const paraRun = styleRunProps(styleId, { ...baseRun });
+
+    // List marker.
+    let marker: Paragraph['marker'];
+    const level = props.numId && props.numId !== '0' ? numbering.get(props.numId)?.get(props.ilvl ?? 0) : undefined;
+    if (level && props.numId) {
+      readParaProps(level.pPr, props);
+      readParaProps(pPr, props); // direct indents win over the list level's
+      const counts = counters.get(props.numId) ?? [];
+      const ilvl = props.ilvl ?? 0;
+      counts[ilvl] = (counts[ilvl] ?? numbering.get(props.numId)!.get(ilvl)!.start - 1) + 1;
+      counts.length = ilvl + 1;
+      counters.set(props.numId, counts);
+      const levels = numbering.get(props.numId)!;
+      let text: string;
+      if (level.format === 'bullet') text = bulletText(level.text);
+      else if (level.format === 'none') text = '';
+      else text = level.text.replace(/%(\d)/g, (_, d: string) => formatNumber(counts[Number(d) - 1] ?? levels.get(Number(d) - 1)?.start ?? 1, levels.get(Number(d) - 1)?.format ?? 'decimal'));
+      if (text) marker = { text, style: toStyle(readRunProps(level.rPr, { ...paraRun, underline: false })) };
+    }
+
+    const pieces: Piece[] = [];
+    let fieldDepth = 0;
+    let fieldInstr = '';
+    let fieldShowsResult = true;
+
+    const readRuns = async (container: XmlElement) => {
+      for (const child of kids(container)) {
+        switch (child.nodeName) {
+          case 'w:r': await readRun(child); break;
+          case 'w:hyperlink': case 'w:ins': case 'w:smartTag': case 'w:customXml': case 'w:dir': case 'w:bdo':
+            await readRuns(child); break;
+          case 'w:sdt': await readRuns(kid(child, 'w:sdtContent') ?? child); break;
+          case 'w:fldSimple': {
+            const instr = (attr(child, 'w:instr') ?? '').trim().split(/\s+/)[0]?.toUpperCase();
+            if (instr === 'PAGE' || instr === 'NUMPAGES') {
+              const r = find(child, 'w:r');
+              pieces.push({ kind: 'field', field: instr, style: toStyle(readRunProps(kid(r, 'w:rPr'), styleRunProps(attr(kid(kid(r, 'w:rPr'), 'w:rStyle'), 'w:val'), { ...paraRun }))) });
+            } else await readRuns(child);
+            break;
+          }
+          default: break; // bookmarks, proofing marks, deletions (w:del), comments
+        }
+      }
+    };
+
+    const readRun = async (r: XmlElement) => {
+      const rPr = kid(r, 'w:rPr');
+      const props = readRunProps(rPr, styleRunProps(attr(kid(rPr, 'w:rStyle'), 'w:val'), { ...paraRun }));
+      if (props.hidden) return;
+      const style = toStyle(props);
+      for (const child of kids(r)) {
+        switch (child.nodeName) {
+          case 'w:fldChar': {
+            const type = attr(child, 'w:fldCharType');
+            if (type === 'begin') { fieldDepth++; fieldInstr = ''; fieldShowsResult = true; }
+            else if (type === 'separate') {
+              const instr = fieldInstr.trim().split(/\s+/)[0]?.toUpperCase();
+              if (fieldDepth === 1 && (instr === 'PAGE' || instr === 'NUMPAGES')) { pieces.push({ kind: 'field', field: instr, style }); fieldShowsResult = false; }
+            } else if (type === 'end') { fieldDepth = Math.max(0, fieldDepth - 1); fieldShowsResult = true; }
+            break;
+          }
+          case 'w:instrText': fieldInstr += child.textContent ?? ''; break;
+          default:
+            if (fieldDepth > 0 && !fieldShowsResult) break;
+            if (fieldDepth > 0 && child.nodeName === 'w:t' && fieldInstr && !/\S/.test(child.textContent ?? '')) break;
+            switch (child.nodeName) {
+              case 'w:t': {
+                const text = child.textContent ?? '';
+                if (text) pieces.push({ kind: 'text', text: props.caps ? text.toUpperCase() : text, style });
+                break;
+              }
+              case 'w:tab': pieces.push({ kind: 'tab', style }); break;
+              case 'w:br': case 'w:cr':
+                if (attr(child, 'w:type') === 'page') pieces.push({ kind: 'pageBreakMark' });
+                else pieces.push({ kind: 'break', style });
+                break;
+              case 'w:noBreakHyphen': pieces.push({ kind: 'text', text: '‑', style }); break;
+              case 'w:sym': {
+                const code = parseInt(attr(child, 'w:char') ?? '', 16);
+                if (Number.isFinite(code)) pieces.push({ kind: 'text', text: bulletText(String.fromCharCode(code)), style });
+                break;
+              }
+              case 'w:drawing': {
+                const image = await imageInline(child, partRels);
+                if (image) pieces.push(image);
+                break;
+              }
+              case 'w:pict': notes.add('legacy VML drawings were left out'); break;
+              default: break;
+            }
+        }
+      }
+    };
+    await readRuns(p);
+
+    const spacing = (props.lineRule ?? 'auto') === 'auto'
+      ? { rule: 'auto' as const, value: (props.line ?? 240) / 240 }
+      : { rule: props.lineRule as 'exact' | 'atLeast', value: (props.line ?? 240) * TWIP };
+    const base = {
+      align: props.align ?? 'left',
+      spaceBefore: props.spaceBefore ?? 0,
+      spaceAfter: props.spaceAfter ?? 0,
+      lineSpacing: spacing,
+      indentLeft: props.indLeft ?? 0,
+      indentRight: props.indRight ?? 0,
+      firstLine: props.firstLine ?? 0,
+      shading: props.shading,
+      outlineLevel: props.outlineLevel,
+    };
+    // A page break inside the paragraph splits it in two around a page break.
+    const blocks: Block[] = [];
+    let current: Inline[] = [];
+    let first = true;
+    const flush = (last: boolean) => {
+      if (current.length || last || first) {
+        blocks.push(makeParagraph(current.length ? current : [{ kind: 'text', text: '', style: toStyle(paraRun) }], {
+          ...base,
+          marker: first ? marker : undefined,
+          pageBreakBefore: first ? props.pageBreakBefore : false,
+        }));
+      }
+      current = [];
+      first = false;
+    };
+    for (const piece of pieces) {
+      if (piece.kind === 'pageBreakMark') {
+        if (current.length) flush(false);
+        blocks.push({ kind: 'pageBreak' });
+      } else current.push(piece);
+    }
+    if (current.length || blocks.length === 0 || blocks[blocks.length - 1].kind === 'pageBreak') flush(true);
+    return blocks;
+  }
+
+  const borderOf = (element: XmlElement | undefined): Border | undefined => {
+    if (!element) return undefined;
+    const value = attr(element, 'w:val');
+    if (!value || value === 'none' || value === 'nil') return undefined;
+    return { width: Math.max(0.25, (num(element, 'w:sz') ?? 4) / 8), color: hexColor(attr(element, 'w:color')) ?? [0, 0, 0] };
+  };
+
+  async function readTable(tbl: XmlElement, partRels: typeof rels): Promise<Block> {
+    const tblPr = kid(tbl, 'w:tblPr');
+    const tableStyle = attr(kid(tblPr, 'w:tblStyle'), 'w:val') ?? defaultTableStyle;
+    // Borders: table style chain, then direct.
+    const bordersEl: Record<string, XmlElement | undefined> = {};
+    for (const source of [...styleChain(tableStyle).map((s) => s.tblPr), tblPr]) {
+      const borders = kid(source, 'w:tblBorders');
+      for (const side of ['top', 'left', 'bottom', 'right', 'insideH', 'insideV', 'start', 'end']) {
+        const el = kid(borders, `w:${side}`);
+        if (el) bordersEl[side === 'start' ? 'left' : side === 'end' ? 'right' : side] = el;
+      }
+    }
+    const tableBorders = Object.fromEntries(Object.entries(bordersEl).map(([k, v]) => [k, borderOf(v)])) as Record<string, Border | undefined>;
+    const cellMargin = kid(tblPr, 'w:tblCellMar');
+    const padLeft = (num(kid(cellMargin, 'w:left') ?? kid(cellMargin, 'w:start'), 'w:w') ?? 108) * TWIP;
+    const padRight = (num(kid(cellMargin, 'w:right') ?? kid(cellMargin, 'w:end'), 'w:w') ?? 108) * TWIP;
+    const gridCols = kids(kid(tbl, 'w:tblGrid'), 'w:gridCol').map((c) => (num(c, 'w:w') ?? 0) * TWIP);
+    const jc = attr(kid(tblPr, 'w:jc'), 'w:val');
+
+    const rowsEl = kids(tbl, 'w:tr');
+    const rows: TableRow[] = [];
+    const openMerges = new Map<number, TableCell & { column: number }>();
+    for (let r = 0; r < rowsEl.length; r++) {
+      const tr = rowsEl[r];
+      const trPr = kid(tr, 'w:trPr');
+      const row: TableRow = { cells: [], minHeight: (num(kid(trPr, 'w:trHeight'), 'w:val') ?? 0) * TWIP, header: onOff(kid(trPr, 'w:tblHeader')) ?? false };
+      let column = num(kid(trPr, 'w:gridBefore'), 'w:val') ?? 0;
+      const tcs = kids(tr, 'w:tc').concat(kids(tr, 'w:sdt').flatMap((sdt) => kids(kid(sdt, 'w:sdtContent'), 'w:tc')));
+      for (const tc of tcs) {
+        const tcPr = kid(tc, 'w:tcPr');
+        const span = num(kid(tcPr, 'w:gridSpan'), 'w:val') ?? 1;
+        const vMerge = kid(tcPr, 'w:vMerge');
+        const mergeValue = vMerge ? attr(vMerge, 'w:val') ?? 'continue' : undefined;
+        if (mergeValue === 'continue' && openMerges.has(column)) {
+          openMerges.get(column)!.rowSpan++;
+          column += span;
+          continue;
+        }
+        const blocks: Block[] = [];
+        for (const child of kids(tc)) {
+          if (child.nodeName === 'w:p') blocks.push(...(await readParagraph(child, partRels)).filter((b) => b.kind !== 'pageBreak'));
+          else if (child.nodeName === 'w:tbl') blocks.push(await readTable(child, partRels));
+        }
+        const own = kid(tcPr, 'w:tcBorders');
+        const isLastColumn = column + span >= gridCols.length;
+        const cell: TableCell & { column: number } = {
+          column,
+          colSpan: span,
+          rowSpan: 1,
+          blocks,
+          shading: hexColor(attr(kid(tcPr, 'w:shd'), 'w:fill')),
+          borders: {
+            top: own && kid(own, 'w:top') ? borderOf(kid(own, 'w:top')) : r === 0 ? tableBorders.top : tableBorders.insideH,
+            bottom: own && kid(own, 'w:bottom') ? borderOf(kid(own, 'w:bottom')) : r === rowsEl.length - 1 ? tableBorders.bottom : tableBorders.insideH,
+            left: own && (kid(own, 'w:left') ?? kid(own, 'w:start')) ? borderOf(kid(own, 'w:left') ?? kid(own, 'w:start')) : column === 0 ? tableBorders.left : tableBorders.insideV,
+            right: own && (kid(own, 'w:right') ?? kid(own, 'w:end')) ? borderOf(kid(own, 'w:right') ?? kid(own, 'w:end')) : isLastColumn ? tableBorders.right : tableBorders.insideV,
+          },
+          verticalAlign: ((v) => (v === 'center' ? 'middle' : v === 'bottom' ? 'bottom' : 'top'))(attr(kid(tcPr, 'w:vAlign'), 'w:val')),
+          padding: { top: 0, bottom: 0, left: padLeft, right: padRight },
+        };
+        if (mergeValue === 'restart') openMerges.set(column, cell);
+        else openMerges.delete(column);
+        row.cells.push(cell);
+        column += span;
+      }
+      rows.push(row);
+    }
+    const columns = Math.max(gridCols.length, ...rows.map((row) => row.cells.reduce((max, c) => Math.max(max, c.column + c.colSpan), 0)));
+    const widths = Array.from({ length: columns }, (_, i) => gridCols[i] || 72);
+    return { kind: 'table', columnWidths: widths, rows, indentLeft: (num(kid(tblPr, 'w:tblInd'), 'w:w') ?? 0) * TWIP, align: jc === 'center' ? 'center' : jc === 'right' || jc === 'end' ? 'right' : 'left' };
+  }
+
+  /** Reads body-level content in order, handing each block to `emit`; `onSection` marks a section end. */
+  async function readBlocks(container: XmlElement, partRels: typeof rels, emit: (block: Block) => void, onSection?: (sectPr: XmlElement) => void): Promise<void> {
+    for (const child of kids(container)) {
+      if (child.nodeName === 'w:p') {
+        (await readParagraph(child, partRels)).forEach(emit);
+        const sectPr = kid(kid(child, 'w:pPr'), 'w:sectPr');
+        if (sectPr && onSection) onSection(sectPr);
+      } else if (child.nodeName === 'w:tbl') emit(await readTable(child, partRels));
+      else if (child.nodeName === 'w:sdt') await readBlocks(kid(child, 'w:sdtContent') ?? child, partRels, emit, onSection);
+      else if (child.nodeName === 'w:customXml') await readBlocks(child, partRels, emit, onSection);
+    }
+  }
+
+  async function readPart(rId: string | undefined): Promise<Block[] | undefined> {
+    const rel = rId ? rels.get(rId) : undefined;
+    const xml = rel ? await zipText(zip, rel.target) : undefined;
+    if (!rel || !xml) return undefined;
+    const blocks: Block[] = [];
+    await readBlocks(parseXml(xml), await readRels(zip, rel.target), (block) => blocks.push(block));
+    return blocks;
+  }
+
+  async function pageSetup(sectPr: XmlElement | undefined): Promise<Pick<Section, 'page' | 'header' | 'footer'>> {
+    const size = kid(sectPr, 'w:pgSz');
+    const margin = kid(sectPr, 'w:pgMar');
+    let width = (num(size, 'w:w') ?? 11906) * TWIP;
+    let height = (num(size, 'w:h') ?? 16838) * TWIP;
+    if (attr(size, 'w:orient') === 'landscape' && width < height) [width, height] = [height, width];
+    const page: PageSetup = {
+      width,
+      height,
+      margin: {
+        top: Math.abs(num(margin, 'w:top') ?? 1440) * TWIP,
+        right: (num(margin, 'w:right') ?? 1440) * TWIP,
+        bottom: Math.abs(num(margin, 'w:bottom') ?? 1440) * TWIP,
+        left: (num(margin, 'w:left') ?? 1440) * TWIP,
+      },
+      headerDistance: (num(margin, 'w:header') ?? 720) * TWIP,
+      footerDistance: (num(margin, 'w:footer') ?? 720) * TWIP,
+    };
+    const refOf = (tag: string) => kids(sectPr, tag).find((ref) => (attr(ref, 'w:type') ?? 'default') === 'default');
+    return { page, header: await readPart(attr(refOf('w:headerReference'), 'r:id')), footer: await readPart(attr(refOf('w:footerReference'), 'r:id')) };
+  }
+
+  const body = find(parseXml(documentXml), 'w:body');
+  if (!body) throw new Error('The document has no body');
+  const sections: Section[] = [];
+  let pending: Block[] = [];
+  const sectionEnds: Array<{ blocks: Block[]; sectPr: XmlElement }> = [];
+  await readBlocks(body, rels, (block) => pending.push(block), (sectPr) => {
+    sectionEnds.push({ blocks: pending, sectPr });
+    pending = [];
+  });
+  for (const end of sectionEnds) sections.push({ ...(await pageSetup(end.sectPr)), blocks: end.blocks });
+  const last = await pageSetup(kid(body, 'w:sectPr'));
+  let previousHeader = sections[sections.length - 1];
+  sections.push({ ...last, blocks: pending });
+  // Sections without their own header/footer inherit the previous section's (as Word does).
+  for (const section of sections) {
+    if (previousHeader && section !== previousHeader) {
+      section.header ??= previousHeader.header;
+      section.footer ??= previousHeader.footer;
+    }
+    previousHeader = section;
+  }
+  return { sections: sections.filter((s, i) => s.blocks.length > 0 || i === sections.length - 1), notes: [...notes] };
+}

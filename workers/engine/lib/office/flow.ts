@@ -1,0 +1,237 @@
+/**
+ * Flows sections of blocks (paragraphs, tables, page breaks) onto pages: paragraphs break between
+ * lines, tables between rows (header rows repeat), headers and footers are drawn on every page of
+ * their section, and PAGE / NUMPAGES fields are filled in once the page count is known.
+ */
+import { PDFDocument, PDFPage, clip, endPath, popGraphicsState, pushGraphicsState, rectangle, rgb } from 'pdf-lib';
+import type { Block, Border, Paragraph, Section, Table, TableCell } from './model.ts';
+import { drawLine, layoutParagraph, type DrawContext, type LaidParagraph, type TextContext } from './text.ts';
+import { throwIfAborted } from '../errors.ts';
+
+type Op = (page: PDFPage, ctx: DrawContext) => void;
+
+interface PageDraft {
+  section: Section;
+  ops: Op[];
+}
+
+/** Something already laid out at a fixed width that can be drawn anywhere. */
+interface Measured {
+  height: number;
+  draw: (page: PDFPage, left: number, top: number, ctx: DrawContext) => void;
+}
+
+function paragraphBox(laid: LaidParagraph, width: number, withSpacing: boolean): Measured {
+  const p = laid.paragraph;
+  const before = withSpacing ? p.spaceBefore : 0;
+  const after = withSpacing ? p.spaceAfter : 0;
+  return {
+    height: before + laid.height + after,
+    draw(page, left, top, ctx) {
+      let y = top - before;
+      if (p.shading) page.drawRectangle({ x: left + p.indentLeft, y: y - laid.height, width: width - p.indentLeft - p.indentRight, height: laid.height, color: rgb(...p.shading) });
+      laid.lines.forEach((line, index) => {
+        drawLine(page, laid, index, left, y, ctx);
+        y -= line.height;
+      });
+    },
+  };
+}
+
+/** Stacks blocks at one width without page breaks (table cells, headers, footers). */
+export async function measureBlocks(blocks: Block[], width: number, ctx: TextContext): Promise<Measured> {
+  const parts: Measured[] = [];
+  for (const block of blocks) {
+    if (block.kind === 'paragraph') parts.push(paragraphBox(await layoutParagraph(block, width, ctx), width, true));
+    else if (block.kind === 'table') {
+      const table = await measureTable(block, width, ctx);
+      parts.push({
+        height: table.rowHeights.reduce((a, b) => a + b, 0),
+        draw: (page, left, top, dctx) => {
+          let y = top;
+          table.rows.forEach((_, i) => {
+            table.drawRow(page, i, left, y, dctx);
+            y -= table.rowHeights[i];
+          });
+        },
+      });
+    }
+  }
+  return {
+    height: parts.reduce((sum, part) => sum + part.height, 0),
+    draw(page, left, top, dctx) {
+      let y = top;
+      for (const part of parts) {
+        part.draw(page, left, y, dctx);
+        y -= part.height;
+      }
+    },
+  };
+}
+
+interface MeasuredTable {
+  rows: Table['rows'];
+  rowHeights: number[];
+  offset: number;
+  drawRow: (page: PDFPage, rowIndex: number, left: number, top: number, ctx: DrawContext) => void;
+}
+
+function drawBorder(page: PDFPage, border: Border | undefined, x1: number, y1: number, x2: number, y2: number) {
+  if (!border || border.width <= 0) return;
+  page.drawLine({ start: { x: x1, y: y1 }, end: { x: x2, y: y2 }, thickness: border.width, color: rgb(...border.color) });
+}
+
+async function measureTable(table: Table, available: number, ctx: TextContext): Promise<MeasuredTable> {
+  const total = table.columnWidths.reduce((a, b) => a + b, 0) || 1;
+  const scale = total > available ? available / total : 1;
+  const widths = table.columnWidths.map((w) => w * scale);
+  const columnX = widths.reduce<number[]>((xs, w, i) => [...xs, xs[i] + w], [0]);
+  const tableWidth = columnX[columnX.length - 1];
+  const offset = table.align === 'center' ? (available - tableWidth) / 2 : table.align === 'right' ? available - tableWidth : Math.min(table.indentLeft, Math.max(0, available - tableWidth));
+
+  const contents: Measured[][] = [];
+  for (const row of table.rows) {
+    const measured: Measured[] = [];
+    for (const cell of row.cells) {
+      const end = Math.min(cell.column + cell.colSpan, widths.length);
+      const cellWidth = columnX[end] - columnX[Math.min(cell.column, widths.length)];
+      measured.push(await measureBlocks(cell.blocks, Math.max(4, cellWidth - cell.padding.left - cell.padding.right), ctx));
+    }
+    contents.push(measured);
+  }
+  // Row heights: single-row cells first; a merged cell that needs more room grows its last row.
+  const rowHeights = table.rows.map((row, r) =>
+    Math.max(row.minHeight, ...row.cells.map((cell, c) => (cell.rowSpan > 1 ? 0 : contents[r][c].height + cell.padding.top + cell.padding.bottom)), 0),
+  );
+  table.rows.forEach((row, r) =>
+    row.cells.forEach((cell, c) => {
+      if (cell.rowSpan <= 1) return;
+      const last = Math.min(r + cell.rowSpan, rowHeights.length) - 1;
+      const spanned = rowHeights.slice(r, last + 1).reduce((a, b) => a + b, 0);
+      const need = contents[r][c].height + cell.padding.top + cell.padding.bottom;
+      if (need > spanned) rowHeights[last] += need - spanned;
+    }),
+  );
+
+  const drawCell = (page: PDFPage, cell: TableCell & { column: number }, content: Measured, x: number, top: number, width: number, height: number, ctx2: DrawContext) => {
+    if (cell.shading) page.drawRectangle({ x, y: top - height, width, height, color: rgb(...cell.shading) });
+    const free = height - cell.padding.top - cell.padding.bottom - content.height;
+    const shift = cell.verticalAlign === 'middle' ? free / 2 : cell.verticalAlign === 'bottom' ? free : 0;
+    if (cell.clip) page.pushOperators(pushGraphicsState(), rectangle(x, top - height, width, height), clip(), endPath());
+    content.draw(page, x + cell.padding.left, top - cell.padding.top - Math.max(0, shift), ctx2);
+    if (cell.clip) page.pushOperators(popGraphicsState());
+    drawBorder(page, cell.borders.top, x, top, x + width, top);
+    drawBorder(page, cell.borders.bottom, x, top - height, x + width, top - height);
+    drawBorder(page, cell.borders.left, x, top, x, top - height);
+    drawBorder(page, cell.borders.right, x + width, top, x + width, top - height);
+  };
+
+  return {
+    rows: table.rows,
+    rowHeights,
+    offset,
+    drawRow(page, r, left, top, ctx2) {
+      table.rows[r].cells.forEach((cell, c) => {
+        const start = Math.min(cell.column, widths.length);
+        const end = Math.min(cell.column + cell.colSpan, widths.length);
+        const height = rowHeights.slice(r, Math.min(r + cell.rowSpan, rowHeights.length)).reduce((a, b) => a + b, 0);
+        drawCell(page, cell, contents[r][c], left + offset + columnX[start], top, columnX[end] - columnX[start], height, ctx2);
+      });
+    },
+  };
+}
+
+export interface FlowOptions {
+  signal?: AbortSignal;
+  /** Called after each block with blocks done / total (all sections). */
+  progress?: (done: number, total: number) => void;
+}
+
+/** Lays the sections out and draws them into `doc`. Returns the number of pages added. */
+export async function renderSections(doc: PDFDocument, sections: Section[], ctx: TextContext, options: FlowOptions = {}): Promise<number> {
+  const drafts: PageDraft[] = [];
+  const totalBlocks = sections.reduce((sum, s) => sum + s.blocks.length, 0);
+  let blocksDone = 0;
+
+  for (const section of sections) {
+    const { page: setup } = section;
+    const contentWidth = setup.width - setup.margin.left - setup.margin.right;
+    const contentHeight = setup.height - setup.margin.top - setup.margin.bottom;
+    let draft: PageDraft = { section, ops: [] };
+    drafts.push(draft);
+    let y = 0; // distance below the top of the content area
+    const newPage = () => {
+      draft = { section, ops: [] };
+      drafts.push(draft);
+      y = 0;
+    };
+    const top = () => setup.height - setup.margin.top - y;
+
+    for (const block of section.blocks) {
+      throwIfAborted(options.signal);
+      if (block.kind === 'pageBreak') {
+        newPage();
+      } else if (block.kind === 'paragraph') {
+        await flowParagraph(block);
+      } else {
+        const table = await measureTable(block, contentWidth, ctx);
+        const headerRows = block.rows.map((row, i) => (row.header ? i : -1)).filter((i) => i >= 0 && i < 3);
+        for (let r = 0; r < block.rows.length; r++) {
+          const height = table.rowHeights[r];
+          if (y > 0 && y + height > contentHeight) {
+            newPage();
+            for (const h of headerRows) {
+              if (h >= r) break;
+              const at = top();
+              draft.ops.push((page, dctx) => table.drawRow(page, h, setup.margin.left, at, dctx));
+              y += table.rowHeights[h];
+            }
+          }
+          const at = top();
+          draft.ops.push((page, dctx) => table.drawRow(page, r, setup.margin.left, at, dctx));
+          y += height;
+        }
+      }
+      options.progress?.(++blocksDone, totalBlocks);
+    }
+
+    async function flowParagraph(paragraph: Paragraph) {
+      if (paragraph.pageBreakBefore && y > 0) newPage();
+      const laid = await layoutParagraph(paragraph, contentWidth, ctx);
+      if (y > 0) y += paragraph.spaceBefore;
+      laid.lines.forEach((line, index) => {
+        if (y > 0 && y + line.height > contentHeight) newPage();
+        const at = top();
+        if (index === 0 && paragraph.shading) {
+          const shadeHeight = laid.height;
+          draft.ops.push((page) => page.drawRectangle({ x: setup.margin.left + paragraph.indentLeft, y: at - shadeHeight, width: contentWidth - paragraph.indentLeft - paragraph.indentRight, height: shadeHeight, color: rgb(...paragraph.shading!) }));
+        }
+        draft.ops.push((page, dctx) => drawLine(page, laid, index, setup.margin.left, at, dctx));
+        y += line.height;
+      });
+      y += paragraph.spaceAfter;
+    }
+  }
+
+  // Headers and footers, measured once per section.
+  const furniture = new Map<Section, { header?: Measured; footer?: Measured }>();
+  for (const section of sections) {
+    const width = section.page.width - section.page.margin.left - section.page.margin.right;
+    furniture.set(section, {
+      header: section.header?.length ? await measureBlocks(section.header, width, ctx) : undefined,
+      footer: section.footer?.length ? await measureBlocks(section.footer, width, ctx) : undefined,
+    });
+  }
+
+  const pageCount = drafts.length;
+  drafts.forEach((draft, index) => {
+    const { page: setup } = draft.section;
+    const page = doc.addPage([setup.width, setup.height]);
+    const dctx: DrawContext = { pageNumber: index + 1, pageCount };
+    for (const op of draft.ops) op(page, dctx);
+    const { header, footer } = furniture.get(draft.section)!;
+    header?.draw(page, setup.margin.left, setup.height - setup.headerDistance, dctx);
+    footer?.draw(page, setup.margin.left, setup.footerDistance + footer.height, dctx);
+  });
+  return pageCount;
+}

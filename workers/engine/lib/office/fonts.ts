@@ -1,0 +1,154 @@
+/**
+ * Fonts for rendering Office documents: metric-compatible replacements for the common Office
+ * fonts, so lines break where Word/Excel/PowerPoint break them — Carlito for Calibri, Caladea for
+ * Cambria, Arimo for Arial, Tinos for Times New Roman, Cousine for Courier New (all from
+ * @fontsource, OFL/Apache) — then Noto Sans for other Latin/Greek/Cyrillic and Noto Sans SC for
+ * CJK, chosen per character. Only the fonts a document actually needs are loaded, and pdf-lib
+ * embeds only the glyphs it uses (subset).
+ */
+import fontkit from '@pdf-lib/fontkit';
+import type { PDFDocument, PDFFont } from 'pdf-lib';
+import { loadPackageAsset } from '../assets.ts';
+
+type Variant = `${400 | 700}-${'normal' | 'italic'}`;
+type FamilyId = 'carlito' | 'caladea' | 'arimo' | 'tinos' | 'cousine';
+
+// Each family ships per-script subsets; latin and latin-ext cover Western and Central European text.
+const fontsourceFiles = import.meta.glob<string>('/node_modules/@fontsource/{carlito,caladea,arimo,tinos,cousine}/files/*-latin{,-ext}-{400,700}-{normal,italic}.woff', {
+  query: '?url',
+  import: 'default',
+});
+
+import notoRegularUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
+import notoBoldUrl from '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf?url';
+import notoItalicUrl from '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf?url';
+import notoBoldItalicUrl from '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf?url';
+import notoScUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf?url';
+
+const NOTO: Record<Variant, [string, string]> = {
+  '400-normal': [notoRegularUrl, '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'],
+  '700-normal': [notoBoldUrl, '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'],
+  '400-italic': [notoItalicUrl, '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf'],
+  '700-italic': [notoBoldItalicUrl, '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf'],
+};
+const NOTO_SC: [string, string] = [notoScUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'];
+
+/** Office font name (lower case) → the metric-compatible family that replaces it. */
+const SUBSTITUTES: Record<string, FamilyId> = {
+  calibri: 'carlito', 'calibri light': 'carlito', carlito: 'carlito', 'segoe ui': 'carlito', aptos: 'carlito', candara: 'carlito',
+  cambria: 'caladea', 'cambria math': 'caladea', caladea: 'caladea', georgia: 'caladea', constantia: 'caladea',
+  arial: 'arimo', helvetica: 'arimo', 'liberation sans': 'arimo', arimo: 'arimo', verdana: 'arimo', tahoma: 'arimo', 'trebuchet ms': 'arimo', 'century gothic': 'arimo',
+  'times new roman': 'tinos', times: 'tinos', 'liberation serif': 'tinos', tinos: 'tinos', 'book antiqua': 'tinos', garamond: 'tinos', 'palatino linotype': 'tinos',
+  'courier new': 'cousine', courier: 'cousine', consolas: 'cousine', 'liberation mono': 'cousine', cousine: 'cousine', 'lucida console': 'cousine',
+};
+
+export function substituteFamily(officeFont: string | undefined): FamilyId {
+  return SUBSTITUTES[(officeFont ?? '').trim().toLowerCase()] ?? (/(serif|roman|times|book)/i.test(officeFont ?? '') && !/sans/i.test(officeFont ?? '') ? 'tinos' : 'carlito');
+}
+
+interface LoadedFont {
+  pdfFont: PDFFont;
+  covers(codePoint: number): boolean;
+  /** Line height for single spacing and the ascent, as multiples of the font size (from hhea/OS2). */
+  lineHeight: number;
+  ascent: number;
+}
+
+export interface FontRequest {
+  family?: string;
+  bold?: boolean;
+  italic?: boolean;
+}
+
+/** One text segment drawn in one font. */
+export interface FontSpan {
+  text: string;
+  font: PDFFont;
+}
+
+/**
+ * Per-document font cache. `spans(text, request)` splits text into pieces each drawn with the
+ * first font that has all its characters.
+ */
+export class FontBook {
+  private readonly loaded = new Map<string, Promise<LoadedFont | undefined>>();
+
+  constructor(private readonly doc: PDFDocument) {
+    doc.registerFontkit(fontkit);
+  }
+
+  private load(key: string, source: () => Promise<Uint8Array>): Promise<LoadedFont | undefined> {
+    let font = this.loaded.get(key);
+    if (!font) {
+      font = (async () => {
+        const bytes = await source();
+        const face = fontkit.create(bytes as unknown as Buffer);
+        const pdfFont = await this.doc.embedFont(bytes, { subset: true });
+        const em = face.unitsPerEm;
+        return {
+          pdfFont,
+          covers: (cp: number) => face.hasGlyphForCodePoint(cp),
+          lineHeight: (face.ascent - face.descent + face.lineGap) / em,
+          ascent: face.ascent / em,
+        };
+      })().catch(() => undefined);
+      this.loaded.set(key, font);
+    }
+    return font;
+  }
+
+  private readonly chains = new Map<string, Promise<LoadedFont[]>>();
+
+  private chain(request: FontRequest): Promise<LoadedFont[]> {
+    const family = substituteFamily(request.family);
+    const variant: Variant = `${request.bold ? 700 : 400}-${request.italic ? 'italic' : 'normal'}`;
+    const key = `${family}/${variant}`;
+    let chain = this.chains.get(key);
+    if (!chain) {
+      chain = this.loadChain(family, variant);
+      this.chains.set(key, chain);
+    }
+    return chain;
+  }
+
+  private async loadChain(family: FamilyId, variant: Variant): Promise<LoadedFont[]> {
+    const fonts: Array<LoadedFont | undefined> = [];
+    for (const subset of ['latin', 'latin-ext']) {
+      const path = `/node_modules/@fontsource/${family}/files/${family}-${subset}-${variant}.woff`;
+      const url = fontsourceFiles[path];
+      if (url) fonts.push(await this.load(path, async () => loadPackageAsset(await url(), path.replace('/node_modules/', ''))));
+    }
+    const [notoUrl, notoPath] = NOTO[variant];
+    fonts.push(await this.load(notoPath, () => loadPackageAsset(notoUrl, notoPath)));
+    return fonts.filter((f): f is LoadedFont => f !== undefined);
+  }
+
+  private cjk(): Promise<LoadedFont | undefined> {
+    return this.load(NOTO_SC[1], () => loadPackageAsset(NOTO_SC[0], NOTO_SC[1]));
+  }
+
+  /** Single-spacing line height and ascent of a request's primary font, as multiples of the size. */
+  async metrics(request: FontRequest): Promise<{ lineHeight: number; ascent: number }> {
+    const [first] = await this.chain(request);
+    if (!first) throw new Error('No font could be loaded');
+    return { lineHeight: first.lineHeight, ascent: first.ascent };
+  }
+
+  async spans(text: string, request: FontRequest): Promise<FontSpan[]> {
+    const chain = await this.chain(request);
+    const spans: FontSpan[] = [];
+    for (const char of text) {
+      const cp = char.codePointAt(0)!;
+      let font = chain.find((f) => f.covers(cp));
+      // Last resort for anything else (CJK, symbols): the large CJK font, loaded only when needed.
+      if (!font && cp > 0x7f) font = await this.cjk().then((f) => (f?.covers(cp) ? f : undefined));
+      // A character no font has (rare symbols, emoji): draw the primary font's notdef rather than fail.
+      const pdfFont = (font ?? chain[0]).pdfFont;
+      const safeChar = font ? char : '?';
+      const last = spans[spans.length - 1];
+      if (last && last.font === pdfFont) last.text += safeChar;
+      else spans.push({ text: safeChar, font: pdfFont });
+    }
+    return spans;
+  }
+}

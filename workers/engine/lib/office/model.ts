@@ -1,0 +1,119 @@
+/**
+ * The small document model that the Office readers (docx.ts, xlsx.ts, pptx.ts) produce and the
+ * layout (flow.ts, text.ts) draws with pdf-lib. Units are PDF points; colours are [r, g, b] in 0–1.
+ */
+export type Rgb = [number, number, number];
+
+export interface RunStyle {
+  font?: string;
+  size: number;
+  bold?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  strike?: boolean;
+  color?: Rgb;
+  highlight?: Rgb;
+  /** Superscript / subscript. */
+  baseline?: 'super' | 'sub';
+}
+
+export type Inline =
+  | { kind: 'text'; text: string; style: RunStyle }
+  /** A field whose value is known only at layout time. */
+  | { kind: 'field'; field: 'PAGE' | 'NUMPAGES'; style: RunStyle }
+  | { kind: 'tab'; style: RunStyle }
+  | { kind: 'break'; style: RunStyle }
+  | { kind: 'image'; bytes: Uint8Array; mime: 'image/png' | 'image/jpeg'; width: number; height: number };
+
+export interface Paragraph {
+  kind: 'paragraph';
+  inlines: Inline[];
+  align: 'left' | 'center' | 'right' | 'justify';
+  spaceBefore: number;
+  spaceAfter: number;
+  /** Multiple of single spacing ('auto'), or an exact / at-least height in points. */
+  lineSpacing: { rule: 'auto'; value: number } | { rule: 'exact' | 'atLeast'; value: number };
+  indentLeft: number;
+  indentRight: number;
+  /** First-line indent; negative for a hanging indent (lists). */
+  firstLine: number;
+  /** List marker drawn in the hanging indent, e.g. '•' or '3.'. */
+  marker?: { text: string; style: RunStyle };
+  pageBreakBefore?: boolean;
+  shading?: Rgb;
+  /** Heading level, for the PDF outline. */
+  outlineLevel?: number;
+  /** Never wrap (spreadsheet cells without "wrap text": the text runs on past the cell's edge). */
+  noWrap?: boolean;
+}
+
+export interface Border {
+  width: number;
+  color: Rgb;
+}
+
+export interface TableCell {
+  blocks: Block[];
+  colSpan: number;
+  /** Rows this cell spans downwards (1 = no merge); cells covered by a merge are omitted. */
+  rowSpan: number;
+  shading?: Rgb;
+  borders: { top?: Border; right?: Border; bottom?: Border; left?: Border };
+  verticalAlign: 'top' | 'middle' | 'bottom';
+  padding: { top: number; right: number; bottom: number; left: number };
+  /** Cut off content at the cell's edges (a spreadsheet cell whose neighbour is not empty). */
+  clip?: boolean;
+}
+
+export interface TableRow {
+  /** Cells with their starting grid column. */
+  cells: Array<TableCell & { column: number }>;
+  minHeight: number;
+  /** Repeat at the top of each page (header row). */
+  header?: boolean;
+}
+
+export interface Table {
+  kind: 'table';
+  columnWidths: number[];
+  rows: TableRow[];
+  indentLeft: number;
+  align: 'left' | 'center' | 'right';
+}
+
+export interface PageBreak {
+  kind: 'pageBreak';
+}
+
+export type Block = Paragraph | Table | PageBreak;
+
+export interface PageSetup {
+  width: number;
+  height: number;
+  margin: { top: number; right: number; bottom: number; left: number };
+  /** Distance of header / footer from the page edge. */
+  headerDistance: number;
+  footerDistance: number;
+}
+
+export interface Section {
+  page: PageSetup;
+  blocks: Block[];
+  header?: Block[];
+  footer?: Block[];
+}
+
+export function paragraph(inlines: Inline[], overrides: Partial<Paragraph> = {}): Paragraph {
+  return {
+    kind: 'paragraph',
+    inlines,
+    align: 'left',
+    spaceBefore: 0,
+    spaceAfter: 0,
+    lineSpacing: { rule: 'auto', value: 1 },
+    indentLeft: 0,
+    indentRight: 0,
+    firstLine: 0,
+    ...overrides,
+  };
+}

@@ -1,0 +1,254 @@
+/**
+ * Paragraph layout: inlines → measured atoms (words, spaces, tabs, images, fields) → lines that fit
+ * a width, then drawn with pdf-lib. Lines break at spaces, and anywhere between CJK characters.
+ */
+import { PDFPage, PDFFont, rgb, type PDFImage, PDFDocument } from 'pdf-lib';
+import type { FontBook } from './fonts.ts';
+import type { Inline, Paragraph, RunStyle } from './model.ts';
+
+const TAB_STOP = 36; // Word's default tab stops: every half inch.
+
+type Atom =
+  | { kind: 'text'; text: string; font: PDFFont; style: RunStyle; width: number; space: boolean; lineHeight: number; ascent: number }
+  | { kind: 'field'; field: 'PAGE' | 'NUMPAGES'; font: PDFFont; style: RunStyle; width: number; lineHeight: number; ascent: number }
+  | { kind: 'tab'; style: RunStyle; width: number; lineHeight: number; ascent: number }
+  | { kind: 'break'; width: 0; lineHeight: number; ascent: number }
+  | { kind: 'image'; image: PDFImage; width: number; height: number };
+
+export interface LaidLine {
+  atoms: Atom[];
+  /** Left offset of the line's first atom inside the paragraph box (indents, alignment). */
+  x: number;
+  width: number;
+  height: number;
+  /** Distance from the line's top to its baseline. */
+  baseline: number;
+  /** Extra width per space when justified. */
+  spaceStretch: number;
+}
+
+export interface LaidParagraph {
+  paragraph: Paragraph;
+  lines: LaidLine[];
+  /** Lines' total height, without spaceBefore/After. */
+  height: number;
+  marker?: { atoms: Atom[]; x: number };
+}
+
+/** Embeds images once per document. */
+export class ImageCache {
+  private readonly images = new Map<Uint8Array, Promise<PDFImage>>();
+  constructor(private readonly doc: PDFDocument) {}
+  get(bytes: Uint8Array, mime: 'image/png' | 'image/jpeg'): Promise<PDFImage> {
+    let image = this.images.get(bytes);
+    if (!image) {
+      image = mime === 'image/png' ? this.doc.embedPng(bytes) : this.doc.embedJpg(bytes);
+      this.images.set(bytes, image);
+    }
+    return image;
+  }
+}
+
+export interface TextContext {
+  fonts: FontBook;
+  images: ImageCache;
+}
+
+function sizeOf(style: RunStyle): number {
+  return style.baseline ? style.size * 0.65 : style.size;
+}
+
+async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
+  const atoms: Atom[] = [];
+  for (const inline of inlines) {
+    if (inline.kind === 'image') {
+      try {
+        atoms.push({ kind: 'image', image: await ctx.images.get(inline.bytes, inline.mime), width: inline.width, height: inline.height });
+      } catch {
+        /* An image pdf-lib cannot embed (e.g. a CMYK PNG) is left out rather than failing the document. */
+      }
+      continue;
+    }
+    const style = inline.style;
+    const request = { family: style.font, bold: style.bold, italic: style.italic };
+    const metrics = await ctx.fonts.metrics(request);
+    const size = sizeOf(style);
+    const lineHeight = metrics.lineHeight * style.size;
+    const ascent = metrics.ascent * style.size;
+    if (inline.kind === 'tab') atoms.push({ kind: 'tab', style, width: 0, lineHeight, ascent });
+    else if (inline.kind === 'break') atoms.push({ kind: 'break', width: 0, lineHeight, ascent });
+    else if (inline.kind === 'field') {
+      const [span] = await ctx.fonts.spans('0', request);
+      atoms.push({ kind: 'field', field: inline.field, font: span.font, style, width: span.font.widthOfTextAtSize('00', size), lineHeight, ascent });
+    } else {
+      for (const span of await ctx.fonts.spans(inline.text, request)) {
+        // Words, runs of spaces, and single CJK characters are the units a line may break between.
+        for (const token of span.text.match(/ +|[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^ \u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+/gu) ?? []) {
+          atoms.push({ kind: 'text', text: token, font: span.font, style, width: span.font.widthOfTextAtSize(token, size), space: token.startsWith(' '), lineHeight, ascent });
+        }
+      }
+    }
+  }
+  return atoms;
+}
+
+function atomHeight(atom: Atom): { height: number; ascent: number } {
+  if (atom.kind === 'image') return { height: atom.height, ascent: atom.height };
+  return { height: atom.lineHeight, ascent: atom.ascent };
+}
+
+/** Splits a word wider than the line into pieces that fit. */
+function splitWord(atom: Extract<Atom, { kind: 'text' }>, width: number): Atom[] {
+  const pieces: Atom[] = [];
+  let current = '';
+  const size = sizeOf(atom.style);
+  for (const char of atom.text) {
+    if (current && atom.font.widthOfTextAtSize(current + char, size) > width) {
+      pieces.push({ ...atom, text: current, width: atom.font.widthOfTextAtSize(current, size) });
+      current = '';
+    }
+    current += char;
+  }
+  if (current) pieces.push({ ...atom, text: current, width: atom.font.widthOfTextAtSize(current, size) });
+  return pieces;
+}
+
+export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: TextContext): Promise<LaidParagraph> {
+  const atoms = await atomsOf(paragraph.inlines, ctx);
+  const lines: LaidLine[] = [];
+  const defaultStyle = paragraph.inlines.find((i): i is Extract<Inline, { style: RunStyle }> => 'style' in i)?.style ?? { size: 11 };
+  const emptyMetrics = await ctx.fonts.metrics({ family: defaultStyle.font, bold: defaultStyle.bold, italic: defaultStyle.italic });
+
+  let current: Atom[] = [];
+  let lineWidth = 0;
+  // With a list marker in a hanging indent, the first line's text lines up with the others and the
+  // marker sits in the hang; with a positive indent, the text follows the marker.
+  let markerWidth = 0;
+  let markerAtoms: Atom[] = [];
+  if (paragraph.marker) {
+    markerAtoms = await atomsOf([{ kind: 'text', text: paragraph.marker.text, style: paragraph.marker.style }], ctx);
+    markerWidth = markerAtoms.reduce((sum, a) => sum + a.width, 0);
+  }
+  const firstLineStart = paragraph.marker
+    ? paragraph.firstLine < 0
+      ? Math.max(paragraph.indentLeft, paragraph.indentLeft + paragraph.firstLine + markerWidth + 4)
+      : paragraph.indentLeft + paragraph.firstLine + markerWidth + 6
+    : paragraph.indentLeft + paragraph.firstLine;
+  const startOf = () => (lines.length === 0 ? firstLineStart : paragraph.indentLeft);
+  const available = () => (paragraph.noWrap ? Infinity : Math.max(12, width - startOf() - paragraph.indentRight));
+
+  const finish = (last: boolean) => {
+    while (current.length && current[current.length - 1].kind === 'text' && (current[current.length - 1] as { space: boolean }).space) {
+      lineWidth -= current.pop()!.width;
+    }
+    let height = 0;
+    let ascent = 0;
+    for (const atom of current) {
+      const m = atomHeight(atom);
+      height = Math.max(height, m.height);
+      ascent = Math.max(ascent, m.ascent);
+    }
+    if (current.length === 0 || height === 0) {
+      height = emptyMetrics.lineHeight * defaultStyle.size;
+      ascent = emptyMetrics.ascent * defaultStyle.size;
+    }
+    const spacing = paragraph.lineSpacing;
+    let lineHeight = height;
+    if (spacing.rule === 'auto') lineHeight = height * spacing.value;
+    else if (spacing.rule === 'exact') lineHeight = spacing.value;
+    else lineHeight = Math.max(height, spacing.value);
+    const baseline = ascent + (lineHeight - height) * (spacing.rule === 'auto' ? 0 : 1) * 0.8;
+    const free = (paragraph.noWrap ? width - startOf() - paragraph.indentRight : available()) - lineWidth;
+    let x = startOf();
+    let spaceStretch = 0;
+    if (paragraph.align === 'center') x += free / 2;
+    else if (paragraph.align === 'right') x += free;
+    else if (paragraph.align === 'justify' && !last) {
+      const spaces = current.filter((a) => a.kind === 'text' && a.space).length;
+      if (spaces > 0 && free > 0) spaceStretch = free / spaces;
+    }
+    lines.push({ atoms: current, x, width: lineWidth, height: lineHeight, baseline, spaceStretch });
+    current = [];
+    lineWidth = 0;
+  };
+
+  const queue = [...atoms];
+  while (queue.length) {
+    const atom = queue.shift()!;
+    if (atom.kind === 'break') {
+      current.push(atom);
+      finish(true);
+      continue;
+    }
+    if (atom.kind === 'tab') {
+      const position = startOf() + lineWidth;
+      atom.width = TAB_STOP - (position % TAB_STOP) || TAB_STOP;
+    }
+    if (lineWidth + atom.width > available() && !(atom.kind === 'text' && atom.space)) {
+      if (current.length === 0 || current.every((a) => a.kind === 'text' && a.space)) {
+        // Nothing on the line yet: the atom alone is too wide.
+        if (atom.kind === 'text' && atom.text.length > 1) {
+          queue.unshift(...splitWord(atom, available()));
+          continue;
+        }
+      } else {
+        finish(false);
+        queue.unshift(atom);
+        continue;
+      }
+    }
+    if (atom.kind === 'text' && atom.space && current.length === 0 && lines.length > 0) continue; // no leading spaces on wrapped lines
+    current.push(atom);
+    lineWidth += atom.width;
+  }
+  if (current.length || lines.length === 0) finish(true);
+
+  const marker = paragraph.marker ? { atoms: markerAtoms, x: paragraph.indentLeft + paragraph.firstLine } : undefined;
+  return { paragraph, lines, height: lines.reduce((sum, l) => sum + l.height, 0), marker };
+}
+
+export interface DrawContext {
+  pageNumber: number;
+  pageCount: number;
+}
+
+function color(c: [number, number, number] | undefined) {
+  return c ? rgb(c[0], c[1], c[2]) : rgb(0, 0, 0);
+}
+
+function drawAtoms(page: PDFPage, atoms: Atom[], x: number, baselineY: number, spaceStretch: number, ctx: DrawContext): void {
+  let cursor = x;
+  for (const atom of atoms) {
+    if (atom.kind === 'image') {
+      page.drawImage(atom.image, { x: cursor, y: baselineY, width: atom.width, height: atom.height });
+    } else if (atom.kind === 'text' || atom.kind === 'field') {
+      const size = sizeOf(atom.style);
+      const text = atom.kind === 'field' ? String(atom.field === 'PAGE' ? ctx.pageNumber : ctx.pageCount) : atom.text;
+      const width = atom.kind === 'field' ? atom.font.widthOfTextAtSize(text, size) : atom.width;
+      const rise = atom.style.baseline === 'super' ? atom.style.size * 0.33 : atom.style.baseline === 'sub' ? -atom.style.size * 0.14 : 0;
+      if (atom.style.highlight) {
+        page.drawRectangle({ x: cursor, y: baselineY - size * 0.22, width, height: size * 1.15, color: color(atom.style.highlight) });
+      }
+      if (!(atom.kind === 'text' && atom.space)) {
+        page.drawText(text, { x: cursor, y: baselineY + rise, size, font: atom.font, color: color(atom.style.color) });
+      }
+      if (atom.style.underline) {
+        page.drawLine({ start: { x: cursor, y: baselineY - size * 0.12 }, end: { x: cursor + width + (atom.kind === 'text' && atom.space ? spaceStretch : 0), y: baselineY - size * 0.12 }, thickness: Math.max(0.5, size / 18), color: color(atom.style.color) });
+      }
+      if (atom.style.strike) {
+        page.drawLine({ start: { x: cursor, y: baselineY + size * 0.28 }, end: { x: cursor + width, y: baselineY + size * 0.28 }, thickness: Math.max(0.5, size / 18), color: color(atom.style.color) });
+      }
+      cursor += width + (atom.kind === 'text' && atom.space ? spaceStretch : 0);
+      continue;
+    }
+    cursor += atom.width;
+  }
+}
+
+/** Draws one line of a laid-out paragraph whose box starts at `left`; `top` is the line's top (PDF y). */
+export function drawLine(page: PDFPage, laid: LaidParagraph, lineIndex: number, left: number, top: number, ctx: DrawContext): void {
+  const line = laid.lines[lineIndex];
+  const baselineY = top - line.baseline;
+  if (lineIndex === 0 && laid.marker) drawAtoms(page, laid.marker.atoms, left + laid.marker.x, baselineY, 0, ctx);
+  drawAtoms(page, line.atoms, left + line.x, baselineY, line.spaceStretch, ctx);
+}

@@ -1,0 +1,299 @@
+/**
+ * Reads a workbook (.xlsx with exceljs, or .csv) into sections of the layout model: each sheet's
+ * used range as a table with column widths, row heights, number formats (SheetJS's SSF), fonts,
+ * fills, alignment, borders and merged cells; text without "wrap text" runs on past the
+ * cell's edge as it does in Excel. Sheets wider than the page are split into column bands
+ * (down, then over, as Excel prints), unless "fit to page width" scales them down.
+ */
+import ExcelJS from 'exceljs';
+import SSF from 'ssf';
+import type { Block, Border, PageSetup, Rgb, RunStyle, Section, TableCell, TableRow } from './model.ts';
+import { paragraph } from './model.ts';
+
+export interface XlsxOptions {
+  sheets: 'all' | 'active';
+  fitToWidth: boolean;
+  orientation: 'auto' | 'portrait' | 'landscape';
+}
+
+const A4: [number, number] = [595.28, 841.89];
+const LETTER: [number, number] = [612, 792];
+const DEFAULT_FONT: RunStyle = { font: 'Calibri', size: 11 };
+
+function argb(color: { argb?: string } | undefined): Rgb | undefined {
+  const value = color?.argb;
+  if (!value || !/^[0-9a-f]{8}$/i.test(value)) return undefined;
+  return [parseInt(value.slice(2, 4), 16) / 255, parseInt(value.slice(4, 6), 16) / 255, parseInt(value.slice(6, 8), 16) / 255];
+}
+
+/** Excel column width (characters of the default font's digit) → points. */
+function columnWidthPt(width: number | undefined): number {
+  const chars = width ?? 8.43;
+  return Math.trunc(((256 * chars + Math.trunc(128 / 7)) / 256) * 7) * 0.75;
+}
+
+function borderOf(side: Partial<ExcelJS.Border> | undefined): Border | undefined {
+  if (!side?.style) return undefined;
+  const width = side.style === 'thick' ? 1.5 : side.style === 'medium' || side.style.startsWith('medium') ? 1 : side.style === 'hair' ? 0.25 : 0.5;
+  return { width, color: argb(side.color) ?? [0, 0, 0] };
+}
+
+const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
+
+/** The text Excel shows for a cell: its value through its number format. */
+export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined): { text: string; numeric: boolean } {
+  if (value === null || value === undefined) return { text: '', numeric: false };
+  if (typeof value === 'object' && 'result' in (value as object)) return displayText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue, numFmt);
+  if (typeof value === 'object' && 'richText' in (value as object)) return { text: (value as ExcelJS.CellRichTextValue).richText.map((r) => r.text).join(''), numeric: false };
+  if (typeof value === 'object' && 'text' in (value as object) && 'hyperlink' in (value as object)) return displayText((value as ExcelJS.CellHyperlinkValue).text as ExcelJS.CellValue, numFmt);
+  if (typeof value === 'object' && 'error' in (value as object)) return { text: String((value as ExcelJS.CellErrorValue).error), numeric: false };
+  if (value instanceof Date) {
+    const serial = (value.getTime() - EXCEL_EPOCH) / 86_400_000;
+    try {
+      return { text: SSF.format(numFmt && numFmt !== 'General' ? numFmt : 'yyyy-mm-dd', serial), numeric: true };
+    } catch {
+      return { text: value.toISOString().slice(0, 10), numeric: true };
+    }
+  }
+  if (typeof value === 'number') {
+    try {
+      return { text: SSF.format(numFmt || 'General', value), numeric: true };
+    } catch {
+      return { text: String(value), numeric: true };
+    }
+  }
+  if (typeof value === 'boolean') return { text: value ? 'TRUE' : 'FALSE', numeric: false };
+  return { text: String(value), numeric: false };
+}
+
+function pageFor(ws: ExcelJS.Worksheet | undefined, options: XlsxOptions): PageSetup {
+  const setup = ws?.pageSetup;
+  // Paper size 1 (or none given, in files from US Excel) is Letter; 9 is A4.
+  let [width, height] = (setup?.paperSize as number | undefined) === 1 ? LETTER : A4;
+  const landscape = options.orientation === 'landscape' || (options.orientation === 'auto' && setup?.orientation === 'landscape');
+  if (landscape) [width, height] = [height, width];
+  const m = setup?.margins;
+  const inch = (v: number | undefined, fallback: number) => (typeof v === 'number' && v >= 0 ? v : fallback) * 72;
+  return {
+    width,
+    height,
+    margin: { top: inch(m?.top, 0.75), bottom: inch(m?.bottom, 0.75), left: inch(m?.left, 0.7), right: inch(m?.right, 0.7) },
+    headerDistance: inch(m?.header, 0.3),
+    footerDistance: inch(m?.footer, 0.3),
+  };
+}
+
+interface Grid {
+  widths: number[];
+  rows: TableRow[];
+}
+
+function scaleGrid(grid: Grid, factor: number): void {
+  grid.widths = grid.widths.map((w) => w * factor);
+  const scaleBlocks = (blocks: Block[]) => {
+    for (const block of blocks) {
+      if (block.kind !== 'paragraph') continue;
+      for (const inline of block.inlines) if ('style' in inline) inline.style = { ...inline.style, size: inline.style.size * factor };
+    }
+  };
+  for (const row of grid.rows) {
+    row.minHeight *= factor;
+    for (const cell of row.cells) {
+      scaleBlocks(cell.blocks);
+      cell.padding = { top: cell.padding.top * factor, bottom: cell.padding.bottom * factor, left: cell.padding.left * factor, right: cell.padding.right * factor };
+    }
+  }
+}
+
+/** Cuts a grid into bands of columns that each fit `width`. */
+function columnBands(grid: Grid, width: number): Grid[] {
+  const bands: Array<[number, number]> = [];
+  let start = 0;
+  let used = 0;
+  grid.widths.forEach((w, i) => {
+    if (i > start && used + w > width) {
+      bands.push([start, i]);
+      start = i;
+      used = 0;
+    }
+    used += w;
+  });
+  bands.push([start, grid.widths.length]);
+  return bands.map(([from, to]) => ({
+    widths: grid.widths.slice(from, to),
+    rows: grid.rows.map((row) => ({
+      ...row,
+      cells: row.cells
+        .filter((cell) => cell.column < to && cell.column + cell.colSpan > from)
+        .map((cell) => ({ ...cell, column: Math.max(cell.column, from) - from, colSpan: Math.min(cell.column + cell.colSpan, to) - Math.max(cell.column, from) })),
+    })),
+  }));
+}
+
+function sectionsForGrid(grid: Grid, page: PageSetup, fit: boolean): Section[] {
+  const available = page.width - page.margin.left - page.margin.right;
+  const total = grid.widths.reduce((a, b) => a + b, 0);
+  if (fit && total > available) scaleGrid(grid, available / total);
+  return columnBands(grid, available).map((band) => ({
+    page,
+    blocks: [{ kind: 'table', columnWidths: band.widths, rows: band.rows, indentLeft: 0, align: 'left' }],
+  }));
+}
+
+function textCell(text: string, style: RunStyle, column: number, overrides: Partial<TableCell> = {}, align: 'left' | 'center' | 'right' | 'justify' = 'left'): TableCell & { column: number } {
+  return {
+    column,
+    colSpan: 1,
+    rowSpan: 1,
+    blocks: [paragraph([{ kind: 'text', text, style }], { align, lineSpacing: { rule: 'auto', value: 1 } })],
+    borders: {},
+    verticalAlign: 'bottom',
+    padding: { top: 1, bottom: 1, left: 2.5, right: 2.5 },
+    ...overrides,
+  };
+}
+
+export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise<{ sections: Section[]; notes: string[] }> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  const notes: string[] = [];
+  const activeIndex = (workbook.views?.[0] as { activeTab?: number } | undefined)?.activeTab ?? 0;
+  const visible = workbook.worksheets.filter((ws) => ws.state !== 'hidden' && ws.state !== 'veryHidden');
+  const sheets = options.sheets === 'active' ? [workbook.worksheets[activeIndex] ?? visible[0]].filter(Boolean) : visible;
+  const sections: Section[] = [];
+  let imageSheets = 0;
+
+  for (const ws of sheets) {
+    if (ws.getImages().length) imageSheets++;
+    // Used range: cells with a value.
+    let maxRow = 0;
+    let maxCol = 0;
+    ws.eachRow({ includeEmpty: false }, (row, r) => {
+      row.eachCell({ includeEmpty: false }, (cell, c) => {
+        if (cell.value !== null && cell.value !== undefined && cell.value !== '') {
+          maxRow = Math.max(maxRow, r);
+          maxCol = Math.max(maxCol, c);
+        }
+      });
+    });
+    if (maxRow === 0) continue;
+
+    const merges = new Map<string, { rows: number; cols: number }>();
+    const covered = new Set<string>();
+    for (const range of (ws.model as { merges?: string[] }).merges ?? []) {
+      const [a, b] = range.split(':');
+      const start = ws.getCell(a);
+      const end = ws.getCell(b ?? a);
+      const r1 = Number(start.row), c1 = Number(start.col), r2 = Number(end.row), c2 = Number(end.col);
+      merges.set(`${r1}:${c1}`, { rows: r2 - r1 + 1, cols: c2 - c1 + 1 });
+      for (let r = r1; r <= r2; r++) for (let c = c1; c <= c2; c++) if (r !== r1 || c !== c1) covered.add(`${r}:${c}`);
+      maxRow = Math.max(maxRow, r2);
+      maxCol = Math.max(maxCol, c2);
+    }
+
+    const hiddenCols = new Set<number>();
+    const widths: number[] = [];
+    const columnIndex = new Map<number, number>();
+    for (let c = 1; c <= maxCol; c++) {
+      const column = ws.getColumn(c);
+      if (column.hidden) {
+        hiddenCols.add(c);
+        continue;
+      }
+      columnIndex.set(c, widths.length);
+      widths.push(columnWidthPt(column.width ?? ws.properties.defaultColWidth));
+    }
+
+    const rows: TableRow[] = [];
+    for (let r = 1; r <= maxRow; r++) {
+      const row = ws.getRow(r);
+      if (row.hidden) continue;
+      const tableRow: TableRow = { cells: [], minHeight: row.height ?? ws.properties.defaultRowHeight ?? 15 };
+      for (let c = 1; c <= maxCol; c++) {
+        if (hiddenCols.has(c) || covered.has(`${r}:${c}`)) continue;
+        const cell = row.getCell(c);
+        const { text, numeric } = displayText(cell.value, cell.numFmt);
+        const font = cell.font ?? {};
+        const style: RunStyle = {
+          font: font.name ?? DEFAULT_FONT.font,
+          size: font.size ?? DEFAULT_FONT.size,
+          bold: font.bold,
+          italic: font.italic,
+          underline: Boolean(font.underline),
+          strike: font.strike,
+          color: argb(font.color),
+        };
+        const horizontal = cell.alignment?.horizontal;
+        const align = horizontal === 'center' || horizontal === 'centerContinuous' ? 'center' : horizontal === 'right' ? 'right' : horizontal === 'justify' ? 'justify' : horizontal === 'left' ? 'left' : numeric ? 'right' : typeof cell.value === 'boolean' ? 'center' : 'left';
+        const fill = cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid' ? argb(cell.fill.fgColor) : undefined;
+        const merge = merges.get(`${r}:${c}`);
+        const vertical = cell.alignment?.vertical;
+        const out = textCell(text, style, columnIndex.get(c)!, {
+          shading: fill,
+          borders: { top: borderOf(cell.border?.top), bottom: borderOf(cell.border?.bottom), left: borderOf(cell.border?.left), right: borderOf(cell.border?.right) },
+          verticalAlign: vertical === 'top' ? 'top' : vertical === 'middle' ? 'middle' : 'bottom',
+          rowSpan: merge?.rows ?? 1,
+          colSpan: merge ? [...Array(merge.cols).keys()].filter((i) => !hiddenCols.has(c + i)).length || 1 : 1,
+        }, align);
+        if (!text && !fill && !Object.values(out.borders).some(Boolean) && !merge) continue;
+        // Text without "wrap text" runs on past the cell's edge, as Excel prints it.
+        if (!cell.alignment?.wrapText) {
+          for (const block of out.blocks) if (block.kind === 'paragraph') block.noWrap = true;
+          const next = row.getCell(c + (merge?.cols ?? 1));
+          out.clip = !(next.value === null || next.value === undefined || next.value === '') || align !== 'left';
+        }
+        tableRow.cells.push(out);
+      }
+      rows.push(tableRow);
+    }
+    const page = pageFor(ws, options);
+    const fit = options.fitToWidth || Boolean(ws.pageSetup?.fitToPage && (ws.pageSetup.fitToWidth ?? 1) === 1);
+    sections.push(...sectionsForGrid({ widths, rows }, page, fit));
+  }
+  if (imageSheets) notes.push(`pictures and charts on ${imageSheets} sheet${imageSheets === 1 ? '' : 's'} were left out`);
+  if (sections.length === 0) notes.push('the workbook has no cells with values');
+  return { sections, notes };
+}
+
+/** RFC 4180 CSV (quotes, doubled quotes, CRLF), with the delimiter guessed from the first line. */
+export function parseCsv(text: string): string[][] {
+  const firstLine = text.slice(0, text.indexOf('\n') >>> 0);
+  const delimiter = [',', ';', '\t'].map((d) => [d, firstLine.split(d).length] as const).sort((a, b) => b[1] - a[1])[0][0];
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"' && field === '') quoted = true;
+    else if (ch === delimiter) { row.push(field); field = ''; }
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      row.push(field); rows.push(row); row = []; field = '';
+    } else field += ch;
+  }
+  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+export function readCsv(text: string, options: XlsxOptions): Section[] {
+  const rows = parseCsv(text.replace(/^\uFEFF/, ''));
+  const columns = Math.max(0, ...rows.map((r) => r.length));
+  const widths = Array.from({ length: columns }, (_, c) => Math.min(300, Math.max(40, ...rows.slice(0, 200).map((r) => (r[c] ?? '').length * 5.6 + 8))));
+  const grid: Grid = {
+    widths,
+    rows: rows.map((cells, r) => ({
+      minHeight: 15,
+      header: r === 0,
+      cells: cells.map((text, c) => {
+        const numeric = /^-?[\d.,]+%?$/.test(text.trim()) && text.trim() !== '';
+        return textCell(text, { ...DEFAULT_FONT, bold: r === 0 }, c, { borders: { top: { width: 0.25, color: [0.75, 0.75, 0.75] }, bottom: { width: 0.25, color: [0.75, 0.75, 0.75] } } }, numeric ? 'right' : 'left');
+      }),
+    })),
+  };
+  return sectionsForGrid(grid, pageFor(undefined, options), options.fitToWidth);
+}

@@ -1,0 +1,96 @@
+/** Small helpers over @xmldom/xmldom (DOMParser is not available in Web Workers). */
+import { DOMParser } from '@xmldom/xmldom';
+import type JSZip from 'jszip';
+
+export type XmlElement = import('@xmldom/xmldom').Element;
+
+export function parseXml(text: string): XmlElement {
+  const doc = new DOMParser({ onError: () => {} }).parseFromString(text, 'text/xml');
+  const root = doc.documentElement;
+  if (!root) throw new Error('Malformed XML');
+  return root;
+}
+
+/** Direct child elements, optionally only those with this qualified name (e.g. 'w:p'). */
+export function kids(element: XmlElement | null | undefined, name?: string): XmlElement[] {
+  const out: XmlElement[] = [];
+  if (!element) return out;
+  for (let node = element.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === 1 && (!name || node.nodeName === name)) out.push(node as XmlElement);
+  }
+  return out;
+}
+
+export function kid(element: XmlElement | null | undefined, name: string): XmlElement | undefined {
+  return kids(element, name)[0];
+}
+
+/** The first descendant with this qualified name. */
+export function find(element: XmlElement | null | undefined, name: string): XmlElement | undefined {
+  if (!element) return undefined;
+  const found = element.getElementsByTagName(name);
+  return found.length ? (found[0] as XmlElement) : undefined;
+}
+
+export function findAll(element: XmlElement | null | undefined, name: string): XmlElement[] {
+  if (!element) return [];
+  return Array.from(element.getElementsByTagName(name)) as XmlElement[];
+}
+
+export function attr(element: XmlElement | null | undefined, name: string): string | undefined {
+  if (!element) return undefined;
+  const value = element.getAttribute(name);
+  return value === null || value === '' ? undefined : value;
+}
+
+export function num(element: XmlElement | null | undefined, name: string): number | undefined {
+  const value = attr(element, name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+export async function zipText(zip: JSZip, path: string): Promise<string | undefined> {
+  const file = zip.file(path);
+  return file ? file.async('string') : undefined;
+}
+
+/** Relationship id → target path (resolved against the part's folder). */
+export async function readRels(zip: JSZip, partPath: string): Promise<Map<string, { target: string; type: string; external: boolean }>> {
+  const slash = partPath.lastIndexOf('/');
+  const folder = partPath.slice(0, slash + 1);
+  const relsPath = `${folder}_rels/${partPath.slice(slash + 1)}.rels`;
+  const map = new Map<string, { target: string; type: string; external: boolean }>();
+  const text = await zipText(zip, relsPath);
+  if (!text) return map;
+  for (const rel of kids(parseXml(text), 'Relationship')) {
+    const id = attr(rel, 'Id');
+    const target = attr(rel, 'Target');
+    if (!id || !target) continue;
+    const external = attr(rel, 'TargetMode') === 'External';
+    map.set(id, { target: external || target.startsWith('/') ? target.replace(/^\//, '') : normalisePath(folder + target), type: attr(rel, 'Type') ?? '', external });
+  }
+  return map;
+}
+
+function normalisePath(path: string): string {
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '.') parts.push(part);
+  }
+  return parts.join('/');
+}
+
+/** 'FF0000' → [1, 0, 0]; undefined for 'auto' or malformed values. */
+export function hexColor(value: string | undefined): [number, number, number] | undefined {
+  if (!value || !/^[0-9a-f]{6}$/i.test(value)) return undefined;
+  return [parseInt(value.slice(0, 2), 16) / 255, parseInt(value.slice(2, 4), 16) / 255, parseInt(value.slice(4, 6), 16) / 255];
+}
+
+export function imageMime(path: string): 'image/png' | 'image/jpeg' | undefined {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.png')) return 'image/png';
+  if (lower.endsWith('.jpg') || lower.endsWith('.jpeg')) return 'image/jpeg';
+  return undefined;
+}

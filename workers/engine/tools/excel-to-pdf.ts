@@ -1,0 +1,53 @@
+/**
+ * excel-to-pdf: .xlsx or .csv → PDF, each sheet's used range paginated as a table by Folio's own
+ * layout engine (workers/engine/lib/office/), with Excel's number formats and metric-compatible fonts.
+ */
+import { PDFDocument } from 'pdf-lib';
+import type { Engine } from '../lib/types.ts';
+import { FolioError, throwIfAborted } from '../lib/errors.ts';
+import { openOfficePackage } from '../lib/office/sniff.ts';
+import { readCsv, readXlsx, type XlsxOptions } from '../lib/office/xlsx.ts';
+import { FontBook } from '../lib/office/fonts.ts';
+import { ImageCache } from '../lib/office/text.ts';
+import { renderSections } from '../lib/office/flow.ts';
+import { baseName } from '../lib/office/names.ts';
+import type { Section } from '../lib/office/model.ts';
+
+function looksLikeCsv(name: string, bytes: Uint8Array): boolean {
+  if (/\.csv$/i.test(name)) return true;
+  const head = bytes.subarray(0, 512);
+  return head.length > 0 && head.every((b) => b === 9 || b === 10 || b === 13 || b >= 32);
+}
+
+export const run: Engine = async ([input], options, { signal, progress }) => {
+  if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  const settings: XlsxOptions = {
+    sheets: options.sheets === 'active' ? 'active' : 'all',
+    fitToWidth: options.fitToWidth === true,
+    orientation: options.orientation === 'portrait' || options.orientation === 'landscape' ? options.orientation : 'auto',
+  };
+  let sections: Section[];
+  let notes: string[] = [];
+  if (input.bytes.byteLength > 0 && looksLikeCsv(input.name, input.bytes)) {
+    sections = readCsv(new TextDecoder().decode(input.bytes), settings);
+  } else {
+    await openOfficePackage(input.name, input.bytes, 'xlsx');
+    try {
+      ({ sections, notes } = await readXlsx(input.bytes, settings));
+    } catch (error) {
+      throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
+    }
+  }
+  throwIfAborted(signal);
+  if (sections.length === 0) throw new FolioError('InvalidInput', `"${input.name}" has no cells with values to print.`);
+  const doc = await PDFDocument.create();
+  doc.setTitle(baseName(input.name));
+  doc.setCreator('Folio');
+  await renderSections(doc, sections, { fonts: new FontBook(doc), images: new ImageCache(doc) }, { signal, progress });
+  return {
+    bytes: await doc.save(),
+    filename: `${baseName(input.name)}.pdf`,
+    mime: 'application/pdf',
+    notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
+  };
+};

@@ -1,0 +1,40 @@
+/**
+ * ppt-to-pdf: .pptx → PDF, one page per slide at the presentation's size, drawn by Folio's own
+ * renderer (workers/engine/lib/office/pptx.ts) with metric-compatible fonts.
+ */
+import { PDFDocument } from 'pdf-lib';
+import type { Engine } from '../lib/types.ts';
+import { FolioError } from '../lib/errors.ts';
+import { openOfficePackage } from '../lib/office/sniff.ts';
+import { renderPptx } from '../lib/office/pptx.ts';
+import { FontBook } from '../lib/office/fonts.ts';
+import { ImageCache } from '../lib/office/text.ts';
+import { baseName } from '../lib/office/names.ts';
+import { parsePageRanges } from '../lib/page-range.ts';
+
+export const run: Engine = async ([input], options, { signal, progress }) => {
+  if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  const zip = await openOfficePackage(input.name, input.bytes, 'pptx');
+  const doc = await PDFDocument.create();
+  doc.setTitle(baseName(input.name));
+  doc.setCreator('Folio');
+  const pages = String(options.pages ?? '').trim();
+  let result;
+  try {
+    result = await renderPptx(zip, doc, { fonts: new FontBook(doc), images: new ImageCache(doc) }, {
+      signal,
+      progress,
+      slides: (count) => parsePageRanges(pages, count),
+    });
+  } catch (error) {
+    if (error instanceof FolioError) throw error;
+    throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
+  }
+  if (result.pages === 0) throw new FolioError('InvalidInput', `"${input.name}" has no slides.`);
+  return {
+    bytes: await doc.save(),
+    filename: `${baseName(input.name)}.pdf`,
+    mime: 'application/pdf',
+    notes: result.notes.length ? [`Note: ${result.notes.join('; ')}.`] : undefined,
+  };
+};

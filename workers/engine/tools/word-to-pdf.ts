@@ -1,0 +1,45 @@
+/**
+ * word-to-pdf: .docx → PDF, rendered by Folio's own layout engine (workers/engine/lib/office/) with
+ * metric-compatible fonts. See the README's note on why not LibreOffice WASM.
+ */
+import { PDFDocument } from 'pdf-lib';
+import type { Engine } from '../lib/types.ts';
+import { FolioError, throwIfAborted } from '../lib/errors.ts';
+import { openOfficePackage } from '../lib/office/sniff.ts';
+import { readDocx } from '../lib/office/docx.ts';
+import { FontBook } from '../lib/office/fonts.ts';
+import { ImageCache } from '../lib/office/text.ts';
+import { renderSections } from '../lib/office/flow.ts';
+import { parsePageRanges } from '../lib/page-range.ts';
+import { baseName } from '../lib/office/names.ts';
+
+export const run: Engine = async ([input], options, { signal, progress }) => {
+  if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  const zip = await openOfficePackage(input.name, input.bytes, 'docx');
+  let read;
+  try {
+    read = await readDocx(zip);
+  } catch (error) {
+    if (error instanceof FolioError) throw error;
+    throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
+  }
+  throwIfAborted(signal);
+  const doc = await PDFDocument.create();
+  doc.setTitle(baseName(input.name));
+  doc.setCreator('Folio');
+  doc.setProducer('Folio (pdf-lib)');
+  await renderSections(doc, read.sections, { fonts: new FontBook(doc), images: new ImageCache(doc) }, { signal, progress });
+  const pages = String(options.pages ?? '').trim();
+  let out = doc;
+  if (pages) {
+    const keep = parsePageRanges(pages, doc.getPageCount());
+    out = await PDFDocument.create();
+    for (const page of await out.copyPages(doc, keep.map((n) => n - 1))) out.addPage(page);
+  }
+  return {
+    bytes: await out.save(),
+    filename: `${baseName(input.name)}.pdf`,
+    mime: 'application/pdf',
+    notes: read.notes.length ? [`Note: ${read.notes.join('; ')}.`] : undefined,
+  };
+};
