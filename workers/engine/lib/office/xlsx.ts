@@ -140,6 +140,24 @@ function sectionsForGrid(grid: Grid, page: PageSetup, fit: boolean): Section[] {
   }));
 }
 
+/** The sheet's pictures (PNG/JPEG) as image paragraphs, at their anchored size where known. */
+function sheetPictures(workbook: ExcelJS.Workbook, ws: ExcelJS.Worksheet): Block[] {
+  const blocks: Block[] = [];
+  for (const placed of ws.getImages()) {
+    const image = workbook.getImage(Number(placed.imageId));
+    const bytes = image?.buffer ? new Uint8Array(image.buffer as unknown as ArrayBuffer) : undefined;
+    const mime = image?.extension === 'png' ? 'image/png' : image?.extension === 'jpeg' || image?.extension === ('jpg' as string) ? 'image/jpeg' : undefined;
+    if (!bytes || !mime) continue;
+    const range = placed.range as unknown as { tl: { nativeCol: number; nativeRow: number }; br?: { nativeCol: number; nativeRow: number }; ext?: { width: number; height: number } };
+    const columns = range.br ? Math.max(1, range.br.nativeCol - range.tl.nativeCol) : 4;
+    const rows = range.br ? Math.max(1, range.br.nativeRow - range.tl.nativeRow) : 10;
+    const width = range.ext ? range.ext.width * 0.75 : columns * 48;
+    const height = range.ext ? range.ext.height * 0.75 : rows * 15;
+    blocks.push(paragraph([{ kind: 'image', bytes, mime, width, height }], { spaceBefore: 6 }));
+  }
+  return blocks;
+}
+
 function textCell(text: string, style: RunStyle, column: number, overrides: Partial<TableCell> = {}, align: 'left' | 'center' | 'right' | 'justify' = 'left'): TableCell & { column: number } {
   return {
     column,
@@ -164,7 +182,8 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
   let imageSheets = 0;
 
   for (const ws of sheets) {
-    if (ws.getImages().length) imageSheets++;
+    const pictures = sheetPictures(workbook, ws);
+    if (pictures.length) imageSheets++;
     // Used range: cells with a value.
     let maxRow = 0;
     let maxCol = 0;
@@ -176,7 +195,10 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
         }
       });
     });
-    if (maxRow === 0) continue;
+    if (maxRow === 0) {
+      if (pictures.length) sections.push({ page: pageFor(ws, options), blocks: pictures });
+      continue;
+    }
 
     const merges = new Map<string, { rows: number; cols: number }>();
     const covered = new Set<string>();
@@ -248,9 +270,11 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     }
     const page = pageFor(ws, options);
     const fit = options.fitToWidth || Boolean(ws.pageSetup?.fitToPage && (ws.pageSetup.fitToWidth ?? 1) === 1);
-    sections.push(...sectionsForGrid({ widths, rows }, page, fit));
+    const sheetSections = sectionsForGrid({ widths, rows }, page, fit);
+    sheetSections[sheetSections.length - 1].blocks.push(...pictures);
+    sections.push(...sheetSections);
   }
-  if (imageSheets) notes.push(`pictures and charts on ${imageSheets} sheet${imageSheets === 1 ? '' : 's'} were left out`);
+  if (imageSheets) notes.push(`pictures are printed after the cells of their sheet, not at their place on it; charts are left out`);
   if (sections.length === 0) notes.push('the workbook has no cells with values');
   return { sections, notes };
 }
