@@ -100,9 +100,17 @@ export async function readToolRequest(tool: FileToolEntry, form: FormData): Prom
   return { inputs, options };
 }
 
-export function createHandlers(runner: ToolRunner): HttpHandler[] {
+export interface HandlerOptions {
+  /**
+   * Answer the endpoints on any origin (pattern '*' + '/api/pdf/merge'). In a page, MSW resolves '/api/…' against
+   * the page's origin; in Node there is no page, so node.ts answers every origin.
+   */
+  anyOrigin?: boolean;
+}
+
+export function createHandlers(runner: ToolRunner, { anyOrigin = false }: HandlerOptions = {}): HttpHandler[] {
   return fileTools.map((tool) =>
-    http.post(tool.endpoint, async ({ request }) => {
+    http.post(anyOrigin ? `*${tool.endpoint}` : tool.endpoint, async ({ request }) => {
       const job = findJob(request.headers.get(JOB_HEADER));
       try {
         if (!tool.engineReady) throw new FolioError('NotImplemented', 'Tool interface coming soon');
