@@ -156,6 +156,20 @@ describe('compress-pdf: images', () => {
   });
 });
 
+test('private application data (/PieceInfo) is dropped from Recommended on, kept at Light', async () => {
+  const doc = await PDFDocument.load(await makeTextPdf(1));
+  let seed = 1;
+  const blob = doc.context.stream(new Uint8Array(100_000).map(() => (seed = (seed * 16807) % 2147483647) & 0xff));
+  doc.getPage(0).node.set(PDFName.of('PieceInfo'), doc.context.obj({ App: { Private: doc.context.register(blob) } }));
+  const bytes = await doc.save();
+  const recommended = await run([{ name: 'p.pdf', bytes }], { level: 'recommended' }, {});
+  expect((await PDFDocument.load(recommended.bytes)).getPage(0).node.has(PDFName.of('PieceInfo'))).toBe(false);
+  expect(recommended.bytes.length).toBeLessThan(bytes.length / 4);
+  expect(recommended.notes?.join(' ')).toMatch(/PieceInfo/);
+  const light = await run([{ name: 'p.pdf', bytes }], { level: 'light' }, {});
+  expect((await PDFDocument.load(light.bytes)).getPage(0).node.has(PDFName.of('PieceInfo'))).toBe(true);
+});
+
 describe('compress-pdf: never larger, bad input', () => {
   test('a text-only PDF shrinks structurally (object streams) and keeps its text', async () => {
     const text = await makeTextPdf();

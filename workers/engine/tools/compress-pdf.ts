@@ -33,14 +33,20 @@ export interface CompressSettings {
   lossyFlate: boolean;
   grayscale: boolean;
   removeMetadata: boolean;
+  /**
+   * Drop /PieceInfo: editing data private to the application that made the file (Illustrator,
+   * Quick PDF…), which no viewer shows and which can dwarf the visible content. Ghostscript and
+   * Acrobat's optimiser drop it too. Kept at "light".
+   */
+  discardPrivateData: boolean;
 }
 
 export type CompressLevel = 'light' | 'recommended' | 'strong';
 
 export const LEVELS: Record<CompressLevel, Omit<CompressSettings, 'grayscale' | 'removeMetadata'>> = {
-  light: { quality: 85, maxDpi: 300, lossyFlate: false },
-  recommended: { quality: 70, maxDpi: 150, lossyFlate: true },
-  strong: { quality: 50, maxDpi: 96, lossyFlate: true },
+  light: { quality: 85, maxDpi: 300, lossyFlate: false, discardPrivateData: false },
+  recommended: { quality: 70, maxDpi: 150, lossyFlate: true, discardPrivateData: true },
+  strong: { quality: 50, maxDpi: 96, lossyFlate: true, discardPrivateData: true },
 };
 
 /** Target-size mode tries these, mildest first, and keeps the first result that fits. */
@@ -64,6 +70,7 @@ export interface PassReport {
   imagesFound: number;
   imagesRecompressed: number;
   skipped: Map<string, number>;
+  privateDataRemoved: boolean;
 }
 
 const N = (name: string) => PDFName.of(name);
@@ -143,20 +150,36 @@ function unpredictPng(data: Uint8Array, columns: number, colours: number): Uint8
   return out;
 }
 
-function toRgba(samples: Uint8Array, width: number, height: number, components: number): ImageData {
-  const rgba = new Uint8ClampedArray(width * height * 4);
-  for (let p = 0, s = 0; p < width * height; p++, s += components) {
-    const o = p * 4;
-    if (components === 1) {
-      rgba[o] = rgba[o + 1] = rgba[o + 2] = samples[s];
-    } else {
-      rgba[o] = samples[s];
-      rgba[o + 1] = samples[s + 1];
-      rgba[o + 2] = samples[s + 2];
+/**
+ * 8-bit samples to RGBA, averaging k×k blocks on the way when k > 1: a 9000 × 9000 scan headed for
+ * 150 dpi never exists as full-size RGBA (memory and time), and the exact resize does the rest.
+ */
+function toRgba(samples: Uint8Array, width: number, height: number, components: number, k = 1): ImageData {
+  const outWidth = Math.floor(width / k);
+  const outHeight = Math.floor(height / k);
+  const rgba = new Uint8ClampedArray(outWidth * outHeight * 4);
+  const area = k * k;
+  for (let oy = 0; oy < outHeight; oy++) {
+    for (let ox = 0; ox < outWidth; ox++) {
+      let r = 0, g = 0, b = 0;
+      for (let dy = 0; dy < k; dy++) {
+        let s = ((oy * k + dy) * width + ox * k) * components;
+        for (let dx = 0; dx < k; dx++, s += components) {
+          r += samples[s];
+          if (components === 3) {
+            g += samples[s + 1];
+            b += samples[s + 2];
+          }
+        }
+      }
+      const o = (oy * outWidth + ox) * 4;
+      rgba[o] = r / area;
+      rgba[o + 1] = components === 3 ? g / area : r / area;
+      rgba[o + 2] = components === 3 ? b / area : r / area;
+      rgba[o + 3] = 255;
     }
-    rgba[o + 3] = 255;
   }
-  return makeImageData(rgba, width, height);
+  return makeImageData(rgba, outWidth, outHeight);
 }
 
 /** True when (almost) every pixel has R = G = B, allowing for JPEG's chroma noise. */
@@ -438,7 +461,9 @@ async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: Comp
     return 'TIFF predictor';
   }
   if (samples.length < width * height * components) return 'damaged image data';
-  return { image: toRgba(samples, width, height, components), components, wasJpeg: false };
+  // Whole-block pre-shrink towards the target resolution (the exact Lanczos resize follows).
+  const k = use.dpi > settings.maxDpi * DOWNSAMPLE_THRESHOLD ? Math.max(1, Math.floor(use.dpi / settings.maxDpi)) : 1;
+  return { image: toRgba(samples, width, height, components, k), components, wasJpeg: false };
 }
 
 /** Recompresses one image in place when that makes it smaller. Returns a skip reason or null. */
@@ -454,8 +479,10 @@ async function recompressImage(doc: PDFDocument, use: ImageUse, settings: Compre
   const { components } = decoded;
   const dict = use.stream.dict;
 
-  if (use.dpi > settings.maxDpi * DOWNSAMPLE_THRESHOLD) {
-    const scale = settings.maxDpi / use.dpi;
+  const width = numberOf(dict, 'Width') ?? image.width;
+  const dpi = use.dpi * (image.width / width); // lower when the decoder already shrank it
+  if (dpi > settings.maxDpi * DOWNSAMPLE_THRESHOLD || (image.width < width && dpi > settings.maxDpi)) {
+    const scale = Math.min(1, settings.maxDpi / dpi);
     image = await resizeImage(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
   }
   let gray = components === 1;
@@ -510,11 +537,18 @@ async function mergeDuplicateImages(doc: PDFDocument, images: Iterable<ImageUse>
 function removeMetadata(doc: PDFDocument): void {
   doc.context.trailerInfo.Info = undefined;
   doc.catalog.delete(N('Metadata'));
+  for (const page of doc.getPages()) page.node.delete(N('Metadata'));
+}
+
+/** Removes /PieceInfo from the catalog and pages; true when there was any. */
+function discardPrivateData(doc: PDFDocument): boolean {
+  let found = doc.catalog.has(N('PieceInfo'));
   doc.catalog.delete(N('PieceInfo'));
   for (const page of doc.getPages()) {
-    page.node.delete(N('Metadata'));
+    found ||= page.node.has(N('PieceInfo'));
     page.node.delete(N('PieceInfo'));
   }
+  return found;
 }
 
 /** qpdf's lossless rewrite: object streams, Flate at level 9, unreferenced objects dropped. */
@@ -552,14 +586,15 @@ export async function compressPass(
   }
   const merged = await mergeDuplicateImages(doc, images.values(), xobjectDicts);
   if (settings.removeMetadata) removeMetadata(doc);
+  const privateDataRemoved = settings.discardPrivateData && discardPrivateData(doc);
 
   throwIfAborted(ctx.signal);
-  const changed = recompressed > 0 || merged > 0 || settings.removeMetadata;
+  const changed = recompressed > 0 || merged > 0 || settings.removeMetadata || privateDataRemoved;
   const rewritten = changed ? await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false }) : bytes;
   const structured = await structuralPass(rewritten);
   progress(total, total);
   const best = structured && structured.length < rewritten.length ? structured : rewritten;
-  return { bytes: best, imagesFound: images.size, imagesRecompressed: recompressed, skipped };
+  return { bytes: best, imagesFound: images.size, imagesRecompressed: recompressed, skipped, privateDataRemoved };
 }
 
 export function settingsFromOptions(options: EngineOptions): CompressSettings {
@@ -571,6 +606,7 @@ export function settingsFromOptions(options: EngineOptions): CompressSettings {
       quality: Number(options.imageQuality ?? 70),
       maxDpi: Number(options.maxDpi ?? 150),
       lossyFlate: true,
+      discardPrivateData: true,
       grayscale,
       removeMetadata: removeMetadataOption,
     };
@@ -634,6 +670,7 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
   const saved = Math.round((1 - report.bytes.length / original) * 100);
   notes.unshift(`${formatBytes(original)} → ${formatBytes(report.bytes.length)} (−${saved}%).`);
   if (report.imagesFound > 0) notes.push(`${report.imagesRecompressed} of ${report.imagesFound} images recompressed.`);
+  if (report.privateDataRemoved) notes.push('Removed editing data private to the application that made the file (PieceInfo); viewers never show it.');
   const skips = describeSkips(report.skipped);
   if (skips) notes.push(skips);
   if (opened.wasEncrypted) notes.push('The compressed copy is not password-protected. Protect it again with Protect PDF if needed.');
