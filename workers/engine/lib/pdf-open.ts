@@ -63,7 +63,9 @@ function mendCatalog(doc: PDFDocument): void {
 
 /** Loads with pdf-lib; `strict` refuses invalid objects (the signal that a qpdf repair is worth it). */
 async function load(bytes: Uint8Array, strict: boolean): Promise<PDFDocument> {
-  const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: strict, updateMetadata: false });
+  // parseSpeed Infinity: no pause for the event loop every 100 objects (pdf-lib's default), which
+  // costs seconds on big files and buys nothing in a worker.
+  const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: strict, updateMetadata: false, parseSpeed: Number.POSITIVE_INFINITY });
   mendCatalog(doc);
   if (doc.getPageCount() === 0) throw new Error('no pages');
   return doc;

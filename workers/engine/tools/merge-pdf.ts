@@ -28,7 +28,9 @@ export function parseRangesField(raw: unknown, fileCount: number): string[] {
   return Array.from({ length: fileCount }, (_, i) => (parsed as string[])[i] ?? '');
 }
 
-export const run: Engine = async (inputs, options, ctx) => {
+export const run: Engine = async (allInputs, options, ctx) => {
+  // Only the `files` themselves: extra file fields (EngineInput.field) are not documents to merge.
+  const inputs = allInputs.filter((input) => !input.field);
   if (inputs.length === 0) throw new FolioError('InvalidInput', 'Please select at least one file');
   const ranges = parseRangesField(options.ranges, inputs.length);
   const bookmarkEachFile = options.bookmarkEachFile === true;

@@ -49,7 +49,7 @@ export function parsePageOrder(text: string, pageCount: number): OrderItem[] {
 }
 
 export const run: Engine = async (inputs, options, ctx) => {
-  const input = inputs[0];
+  const input = inputs.find((i) => !i.field);
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   const { doc, wasEncrypted } = await openPdf(input);
   const original = doc.getPages();

@@ -10,7 +10,7 @@ import { parsePageRanges } from '../lib/page-range.ts';
 import { baseName, rotatePageBy, savePdf } from '../lib/pdf-util.ts';
 
 export const run: Engine = async (inputs, options, ctx) => {
-  const input = inputs[0];
+  const input = inputs.find((i) => !i.field);
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   const angle = Number(options.angle ?? 90);
   if (![90, 180, 270, -90].includes(angle)) throw new FolioError('InvalidInput', `Rotation must be 90, 180 or 270 degrees, not "${String(options.angle)}".`);

@@ -124,7 +124,7 @@ async function splitBySize(src: PDFDocument, limitBytes: number, ctx: Parameters
 }
 
 export const run: Engine = async (inputs, options, ctx) => {
-  const input: EngineInput | undefined = inputs[0];
+  const input: EngineInput | undefined = inputs.find((i) => !i.field);
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   const { doc: src } = await openPdf(input);
   const pageCount = src.getPageCount();
