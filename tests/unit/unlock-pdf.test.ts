@@ -50,8 +50,8 @@ describe('unlock-pdf: every standard security handler, with the user or the owne
       expect(await pdfjsTexts(byOwner.bytes)).toEqual(PAGE_TEXTS);
       expect(byOwner.notes?.[0]).toMatch(/owner \(permissions\) password/);
 
-      await expect(unlock(encrypted, 'wrong-pw')).rejects.toMatchObject({ name: 'InvalidPassword', message: 'Invalid Password' });
-      await expect(unlock(encrypted, '')).rejects.toMatchObject({ name: 'PasswordRequired', message: 'Password is required' });
+      await expect(unlock(encrypted, 'wrong-pw')).rejects.toMatchObject({ name: 'InvalidInput', message: 'Invalid Password' });
+      await expect(unlock(encrypted, '')).rejects.toMatchObject({ name: 'InvalidInput', message: 'Password is required' });
     });
   }
 });
@@ -103,6 +103,9 @@ describe('unlock-pdf: passwords', () => {
     const encrypted = await encryptWithQpdf(plain, 'AES-256 (R6)', 'user-pw', 'owner-pw');
     const result = await run([{ name: 'a.pdf', bytes: encrypted, password: 'user-pw' }], { password: '' }, {});
     expect(await pdfjsTexts(result.bytes)).toEqual(PAGE_TEXTS);
+    // The prompt's answer comes after a failed attempt with the field's value: it wins.
+    const retried = await run([{ name: 'a.pdf', bytes: encrypted, password: 'user-pw' }], { password: 'wrong-pw' }, {});
+    expect(await pdfjsTexts(retried.bytes)).toEqual(PAGE_TEXTS);
   });
 
   test('nothing of the password appears in the file name or the notes', async () => {
@@ -189,12 +192,13 @@ describe('unlock-pdf through the /api contract (spec §7)', () => {
       expect(await pdfjsTexts(new Uint8Array(await ok.arrayBuffer()))).toEqual(PAGE_TEXTS);
 
       const wrong = await post('nope');
-      expect(wrong.status).toBe(403);
-      expect(await wrong.json()).toEqual({ error: 'Invalid Password', code: 'InvalidPassword' });
+      // Spec §8 messages; InvalidInput (400) like the other validation answers of the tool's own fields.
+      expect(wrong.status).toBe(400);
+      expect(await wrong.json()).toEqual({ error: 'Invalid Password', code: 'InvalidInput' });
 
       const empty = await post('');
-      expect(empty.status).toBe(401);
-      expect(await empty.json()).toEqual({ error: 'Password is required', code: 'PasswordRequired' });
+      expect(empty.status).toBe(400);
+      expect(await empty.json()).toEqual({ error: 'Password is required', code: 'InvalidInput' });
     } finally {
       server.close();
       vi.unstubAllGlobals();

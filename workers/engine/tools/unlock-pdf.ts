@@ -6,10 +6,10 @@
  * the content streams are copied as they are, so text, images, forms and bookmarks are kept.
  *
  * The password comes from the `password` field (spec §7); `inputPassword` (the field every other
- * tool uses for an encrypted input) is accepted as well.
+ * tool uses for an encrypted input, filled by the frame's prompt after a failure) is accepted too.
  */
 import type { Engine } from '../lib/types.ts';
-import { throwIfAborted } from '../lib/errors.ts';
+import { FolioError, isFolioError, throwIfAborted } from '../lib/errors.ts';
 import { assertLooksLikePdf } from '../lib/pdf-open.ts';
 import { unlockPdf } from '../lib/encryption.ts';
 import { describeEncryption, outputName } from '../lib/encryption-names.ts';
@@ -17,11 +17,15 @@ import { describeEncryption, outputName } from '../lib/encryption-names.ts';
 export const run: Engine = async (inputs, options, ctx) => {
   const [input] = inputs;
   assertLooksLikePdf(input);
+  // The frame's "PDF password" prompt (inputPassword) appears only after a failed attempt, so when
+  // it is filled in it is the newer answer and wins over the `password` field.
   const typed = typeof options.password === 'string' ? options.password : '';
-  const password = typed !== '' ? typed : (input.password ?? '');
+  const password = input.password ? input.password : typed;
   throwIfAborted(ctx.signal);
   ctx.progress?.(0, 1);
-  const unlocked = await unlockPdf(input.name, input.bytes, password);
+  const unlocked = await unlockPdf(input.name, input.bytes, password).catch((error: unknown) => {
+    throw asFieldError(error);
+  });
   throwIfAborted(ctx.signal);
   ctx.progress?.(1, 1);
 
@@ -34,3 +38,17 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (unlocked.repaired) notes.push('Minor structural damage in the file was repaired on the way.');
   return { bytes: unlocked.bytes, filename: outputName(input.name, 'unlocked'), mime: 'application/pdf', notes };
 };
+
+/**
+ * For this tool the password is the tool's own form field (spec §5: "Unlock PDF: password
+ * required"), not the password of an encrypted input that the frame asks for in its "PDF password"
+ * prompt on PasswordRequired / InvalidPassword. So the two answers about it travel as InvalidInput
+ * (400) with spec §8's exact messages, the way the catalogue's validation messages do, and the modal
+ * shows them under the tool's own password field instead of opening a second password prompt.
+ */
+function asFieldError(error: unknown): unknown {
+  if (isFolioError(error) && (error.name === 'PasswordRequired' || error.name === 'InvalidPassword')) {
+    return new FolioError('InvalidInput', error.name === 'PasswordRequired' ? 'Password is required' : 'Invalid Password');
+  }
+  return error;
+}
