@@ -8,6 +8,6 @@ export const tool: UtilityToolEntry = {
   icon: 'text',
   category: 'utility',
   kind: 'utility',
-  formReady: false,
+  formReady: true,
   content,
 };
