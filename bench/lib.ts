@@ -1,7 +1,7 @@
 /** Small helpers for bench sections: timing, native tools, the corpus. */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 export const CORPUS = resolve(import.meta.dirname, '../../shared/corpus');
 
@@ -27,4 +27,104 @@ export function corpusFile(relative: string): Uint8Array | undefined {
 
 export function fmtBytes(n: number): string {
   return n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(2)} MB` : `${(n / 1024).toFixed(1)} KB`;
+}
+
+/**
+ * Loads engine modules through Vite's SSR loader: engines use Vite features (`?url` imports,
+ * import.meta.glob) that plain Node cannot resolve. Call `close()` when done.
+ */
+export async function loadEngineModules<T extends Record<string, string>>(paths: T): Promise<{ modules: { [K in keyof T]: { run: import('../workers/engine/lib/types.ts').Engine } }; close: () => Promise<void> }> {
+  const { createServer } = await import('vite');
+  const server = await createServer({
+    root: resolve(import.meta.dirname, '..'),
+    configFile: false,
+    logLevel: 'error',
+    server: { middlewareMode: true, hmr: false, watch: null },
+    appType: 'custom',
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  const modules = {} as { [K in keyof T]: { run: import('../workers/engine/lib/types.ts').Engine } };
+  for (const [key, path] of Object.entries(paths)) (modules as Record<string, unknown>)[key] = await server.ssrLoadModule(path);
+  return { modules, close: () => server.close() };
+}
+
+export interface GrayPage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/** Grayscale PGM (P5) pages rendered by poppler's pdftoppm. */
+export function renderGray(pdf: string, dir: string, prefix: string, dpi = 100): GrayPage[] {
+  execFileSync('pdftoppm', ['-r', String(dpi), '-gray', pdf, join(dir, prefix)], { stdio: 'ignore' });
+  return readdirSync(dir)
+    .filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.pgm'))
+    .sort()
+    .map((f) => {
+      const bytes = readFileSync(join(dir, f));
+      // Header: "P5\n<w> <h>\n<max>\n" (no comments from pdftoppm).
+      let offset = 0;
+      const fields: string[] = [];
+      while (fields.length < 4) {
+        let token = '';
+        while (bytes[offset] <= 0x20) offset++;
+        while (bytes[offset] > 0x20) token += String.fromCharCode(bytes[offset++]);
+        fields.push(token);
+      }
+      offset++;
+      return { width: Number(fields[1]), height: Number(fields[2]), data: new Uint8Array(bytes.buffer, bytes.byteOffset + offset) };
+    });
+}
+
+/** Mean SSIM over 8×8 windows with stride 4 (Wang et al. 2004 constants, L = 255). */
+export function ssim(a: Uint8Array, b: Uint8Array, width: number, height: number): number {
+  const C1 = (0.01 * 255) ** 2;
+  const C2 = (0.03 * 255) ** 2;
+  let total = 0;
+  let windows = 0;
+  for (let y = 0; y + 8 <= height; y += 4) {
+    for (let x = 0; x + 8 <= width; x += 4) {
+      let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+      for (let j = 0; j < 8; j++) {
+        const row = (y + j) * width + x;
+        for (let i = 0; i < 8; i++) {
+          const va = a[row + i];
+          const vb = b[row + i];
+          sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb;
+        }
+      }
+      const ma = sa / 64, mb = sb / 64;
+      const va = saa / 64 - ma * ma, vb = sbb / 64 - mb * mb, cov = sab / 64 - ma * mb;
+      total += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (va + vb + C2));
+      windows++;
+    }
+  }
+  return windows ? total / windows : 1;
+}
+
+/** Per-page SSIM of `candidate` against `original`; undefined when page counts differ. Pages of different sizes score 0. */
+export function pageSimilarity(originalPdf: string, candidatePdf: string, dir: string, tag: string, dpi = 100): { mean: number; min: number } | undefined {
+  const a = renderGray(originalPdf, dir, `${tag}-o`, dpi);
+  const b = renderGray(candidatePdf, dir, `${tag}-c`, dpi);
+  if (a.length === 0 || a.length !== b.length) return undefined;
+  const scores = a.map((page, i) => {
+    const other = b[i];
+    if (other.width !== page.width || other.height !== page.height) return 0;
+    return ssim(page.data, other.data, page.width, page.height);
+  });
+  return { mean: scores.reduce((s, v) => s + v, 0) / scores.length, min: Math.min(...scores) };
+}
+
+/** Word-level similarity of two texts in reading order: 2·LCS / (|a| + |b|) over their words. */
+export function wordSimilarity(a: string, b: string): number {
+  const wa = a.split(/\s+/).filter(Boolean);
+  const wb = b.split(/\s+/).filter(Boolean);
+  if (wa.length === 0 && wb.length === 0) return 1;
+  let previous = new Uint32Array(wb.length + 1);
+  let current = new Uint32Array(wb.length + 1);
+  for (let i = 1; i <= wa.length; i++) {
+    for (let j = 1; j <= wb.length; j++) current[j] = wa[i - 1] === wb[j - 1] ? previous[j - 1] + 1 : Math.max(previous[j], current[j - 1]);
+    [previous, current] = [current, previous];
+  }
+  return (2 * previous[wb.length]) / (wa.length + wb.length);
 }
