@@ -1,4 +1,8 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { run } from '../../workers/engine/tools/protect-pdf.ts';
 import { run as unlock } from '../../workers/engine/tools/unlock-pdf.ts';
 import { tool as protectTool } from '../../src/catalogue/tools/protect-pdf.ts';
@@ -15,6 +19,18 @@ import {
   showEncryption,
   textPdf,
 } from './protect-unlock-fixtures.ts';
+
+/** poppler's pdftotext (with a user password), or null when poppler-utils is not installed. */
+function popplerText(bytes: Uint8Array, password?: string): string | null {
+  if (!existsSync('/usr/bin/pdftotext')) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'folio-protect-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), bytes);
+    return execFileSync('/usr/bin/pdftotext', [...(password ? ['-upw', password] : []), join(dir, 'in.pdf'), '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 let plain: Uint8Array;
 beforeAll(async () => {
@@ -42,6 +58,12 @@ describe('protect-pdf: AES-256 (R6, AESv3)', () => {
     await expect(openPdfjs(result.bytes, { password: 'wrong' })).rejects.toMatchObject({ name: 'InvalidPassword' });
     expect(await pdfjsTexts(result.bytes, 'open-sesame')).toEqual(PAGE_TEXTS);
     await expect(showEncryption(result.bytes, 'wrong')).rejects.toThrow();
+    // poppler (an independent reader), when installed: opens with the password, refuses without.
+    const poppler = popplerText(result.bytes, 'open-sesame');
+    if (poppler !== null) {
+      expect(poppler).toContain(PAGE_TEXTS[2]);
+      expect(() => popplerText(result.bytes)).toThrow();
+    }
   });
 
   test('protect → unlock gives back the same pages and text', async () => {
