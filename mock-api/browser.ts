@@ -17,11 +17,10 @@
  *
  * Loaded lazily (the first time a tool opens), never on the first route.
  */
-import { getResponse } from 'msw';
 import { BatchInterceptor } from '@mswjs/interceptors';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
-import { createHandlers, type ToolRunner } from './handlers.ts';
+import { answerApiRequest, type ToolRunner } from './api-core.ts';
 import { runInWorker } from '../workers/bridge.ts';
 
 const runInBrowser: ToolRunner = (toolId, inputs, options, job) =>
@@ -32,17 +31,16 @@ let started: Promise<void> | undefined;
 /** Starts answering /api/* in this page. Safe to call many times. */
 export function startInPageApi(): Promise<void> {
   started ??= Promise.resolve().then(() => {
-    const handlers = createHandlers(runInBrowser);
     const interceptor = new BatchInterceptor({
       name: 'folio-api',
       interceptors: [new FetchInterceptor(), new XMLHttpRequestInterceptor()],
     });
     interceptor.on('request', async ({ request, controller }) => {
-      if (!new URL(request.url).pathname.startsWith('/api/')) return; // everything else goes out untouched
-      const response = await getResponse(handlers, request);
-      controller.respondWith(
-        response ?? Response.json({ error: `No such endpoint: ${request.method} ${new URL(request.url).pathname}` }, { status: 404 }),
-      );
+      const url = new URL(request.url);
+      // Only this origin's /api/: everything else (assets, other origins) goes out untouched.
+      if (url.origin !== self.location.origin || !url.pathname.startsWith('/api/')) return;
+      const response = await answerApiRequest(request, runInBrowser);
+      if (response) controller.respondWith(response);
     });
     interceptor.apply();
   });

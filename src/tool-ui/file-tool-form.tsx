@@ -58,6 +58,12 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
   // A job still running when the modal closes is cancelled (and its worker terminated).
   useEffect(() => () => controllerRef.current?.abort(), []);
 
+  // The in-page /api starts when the first file tool opens (not on the first route), so any client
+  // of the contract in this page — ours or a plain fetch — is answered from then on.
+  useEffect(() => {
+    if (tool.engineReady) void import('../../mock-api/browser.ts').then((api) => api.startInPageApi());
+  }, [tool.engineReady]);
+
   const setValue = useCallback((name: string, value: OptionValue) => setValues((old) => ({ ...old, [name]: value })), []);
 
   const setFiles = useCallback((next: File[]) => {

@@ -70,7 +70,9 @@ export async function openPdfjs(bytes: Uint8Array, { name = 'document.pdf', pass
     iccUrl: `${assetBase}iccs/`,
     isEvalSupported: false,
     verbosity: 0,
-    ...(isNode ? {} : { CanvasFactory: OffscreenCanvasFactory, isOffscreenCanvasSupported: true }),
+    // In a worker there is no `document`: pdf.js would read document.baseURI to decide whether its
+    // own worker may fetch the cMaps/fonts/wasm; they are absolute same-origin URLs, so it may.
+    ...(isNode ? {} : { CanvasFactory: OffscreenCanvasFactory, isOffscreenCanvasSupported: true, useWorkerFetch: true }),
   } as Parameters<Pdfjs['getDocument']>[0]);
   try {
     return await task.promise;

@@ -1,0 +1,141 @@
+/**
+ * The /api contract of spec §7, answered from the catalogue, with nothing but the Fetch API's
+ * Request and Response (no MSW here, so the browser's in-page API does not ship MSW's request
+ * handler machinery — cookies, public-suffix list, GraphQL — that it does not need).
+ * A tool's endpoint parses the multipart body, checks it against the catalogue entry, hands the
+ * bytes to a ToolRunner (the worker bridge in the browser, the engine itself in Node) and answers
+ * with the file and its Content-Disposition, or with `{ error, code }` JSON and a fitting status.
+ * No tool logic lives here. handlers.ts wraps the same function as MSW handlers (Node, tests).
+ */
+import { fileTools } from '../src/catalogue/index.ts';
+import type { FileToolEntry, OptionSpec } from '../src/catalogue/types.ts';
+import type { EngineInput, EngineOptions, EngineResult } from '../workers/engine/lib/types.ts';
+import { ERROR_STATUS, FolioError, isFolioError } from '../workers/engine/lib/errors.ts';
+import { JOB_HEADER, findJob } from './jobs.ts';
+
+export interface RunnerJob {
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export type ToolRunner = (
+  toolId: string,
+  inputs: EngineInput[],
+  options: EngineOptions,
+  job: RunnerJob,
+) => Promise<EngineResult>;
+
+/** Field carrying the password of an encrypted input, for every tool but unlock-pdf (which uses `password`). */
+export const INPUT_PASSWORD_FIELD = 'inputPassword';
+
+export function errorResponse(error: unknown): Response {
+  if (isFolioError(error)) {
+    return Response.json({ error: error.message, code: error.name }, { status: ERROR_STATUS[error.name] });
+  }
+  // An engine bug or a library failure: say what happened without pretending to know more.
+  const detail = error instanceof Error && error.message ? `: ${error.message}` : '';
+  return Response.json({ error: `Processing failed${detail}` }, { status: 500 });
+}
+
+/** RFC 6266 header with an ASCII fallback and the UTF-8 name, so "Überweisung.pdf" survives. */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+function parseOption(spec: OptionSpec, raw: FormDataEntryValue | null): string | number | boolean {
+  if (raw === null || typeof raw !== 'string') return spec.default;
+  switch (spec.kind) {
+    case 'number': {
+      const value = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(value)) {
+        throw new FolioError('InvalidInput', `${spec.label} must be a number.`);
+      }
+      if (value < spec.min || value > spec.max) {
+        throw new FolioError('InvalidInput', `${spec.label} must be between ${spec.min} and ${spec.max}.`);
+      }
+      return value;
+    }
+    case 'checkbox':
+      return raw === 'true' || raw === 'on' || raw === '1';
+    case 'select':
+      if (!spec.choices.some((c) => c.value === raw)) {
+        throw new FolioError('InvalidInput', `${spec.label}: "${raw}" is not one of ${spec.choices.map((c) => c.value).join(', ')}.`);
+      }
+      return raw;
+    default:
+      return raw;
+  }
+}
+
+/** Reads the form into engine inputs and options; throws InvalidInput with spec §8 messages. */
+export async function readToolRequest(tool: FileToolEntry, form: FormData): Promise<{ inputs: EngineInput[]; options: EngineOptions }> {
+  const files = form.getAll(tool.fileField).filter((v): v is File => typeof v !== 'string');
+  if (files.length === 0) throw new FolioError('InvalidInput', 'Please select at least one file');
+  if (!tool.multiple && files.length > 1) {
+    throw new FolioError('InvalidInput', `${tool.name} takes one file at a time.`);
+  }
+  const options: EngineOptions = {};
+  for (const spec of tool.options) options[spec.name] = parseOption(spec, form.get(spec.name));
+  // Extra fields the catalogue does not list (e.g. per-file ranges as JSON) pass through as text.
+  for (const [key, value] of form.entries()) {
+    if (typeof value === 'string' && !(key in options) && key !== INPUT_PASSWORD_FIELD) options[key] = value;
+  }
+  const invalid = tool.validate?.({ ...options, confirmPassword: String(form.get('confirmPassword') ?? options.password ?? '') });
+  if (invalid) throw new FolioError('InvalidInput', invalid);
+
+  const inputPassword = form.get(INPUT_PASSWORD_FIELD);
+  const inputs: EngineInput[] = await Promise.all(
+    files.map(async (file) => ({
+      name: file.name,
+      bytes: new Uint8Array(await file.arrayBuffer()),
+      password: typeof inputPassword === 'string' && inputPassword !== '' ? inputPassword : undefined,
+    })),
+  );
+  // Extra file fields (e.g. add-watermark's `image`) follow the tool's files, tagged with their field name.
+  for (const [key, value] of form.entries()) {
+    if (typeof value !== 'string' && key !== tool.fileField) {
+      inputs.push({ name: value.name, bytes: new Uint8Array(await value.arrayBuffer()), field: key });
+    }
+  }
+  return { inputs, options };
+}
+
+/** Answers one POST to `tool`'s endpoint. */
+export async function answerToolRequest(tool: FileToolEntry, request: Request, runner: ToolRunner): Promise<Response> {
+  const job = findJob(request.headers.get(JOB_HEADER));
+  try {
+    if (!tool.engineReady) throw new FolioError('NotImplemented', 'Tool interface coming soon');
+    const { inputs, options } = await readToolRequest(tool, await request.formData());
+    const signal = job ? AbortSignal.any([job.controller.signal, request.signal]) : request.signal;
+    const result = await runner(tool.id, inputs, options, { signal, onProgress: job?.onProgress });
+    return new Response(result.bytes as Uint8Array<ArrayBuffer>, {
+      status: 200,
+      headers: {
+        'Content-Type': result.mime,
+        'Content-Disposition': contentDisposition(result.filename),
+        'Content-Length': String(result.bytes.byteLength),
+        ...(result.notes?.length ? { 'X-Folio-Notes': encodeURIComponent(JSON.stringify(result.notes)) } : {}),
+      },
+    });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+const toolsByEndpoint = new Map(fileTools.map((tool) => [tool.endpoint as string, tool]));
+
+/**
+ * Answers any request under /api/: the tool's endpoint for a POST, 405 for another method on it,
+ * 404 JSON for a path that is no endpoint. Returns undefined for paths outside /api/.
+ */
+export async function answerApiRequest(request: Request, runner: ToolRunner): Promise<Response | undefined> {
+  const { pathname } = new URL(request.url);
+  if (!pathname.startsWith('/api/')) return undefined;
+  const tool = toolsByEndpoint.get(pathname.replace(/\/+$/, ''));
+  if (!tool) return Response.json({ error: `No such endpoint: ${request.method} ${pathname}` }, { status: 404 });
+  if (request.method !== 'POST') {
+    return Response.json({ error: `${pathname} takes POST (multipart/form-data), not ${request.method}` }, { status: 405, headers: { Allow: 'POST' } });
+  }
+  return answerToolRequest(tool, request, runner);
+}
