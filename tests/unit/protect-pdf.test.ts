@@ -173,6 +173,13 @@ describe('protect-pdf: inputs', () => {
     expect(await pdfjsTexts(result.bytes, 'new-pw-1')).toEqual(PAGE_TEXTS);
   });
 
+  test('an input with an open password but an empty owner password still asks for the open password', async () => {
+    const encrypted = await encryptWithQpdf(plain, 'AES-256 (R6)', 'user-pw', '');
+    await expect(protect({ password: 'new-pw-1' }, encrypted, 'old.pdf')).rejects.toMatchObject({ name: 'PasswordRequired' });
+    const result = await protect({ password: 'new-pw-1' }, encrypted, 'old.pdf', 'user-pw');
+    expect(await pdfjsTexts(result.bytes, 'new-pw-1')).toEqual(PAGE_TEXTS);
+  });
+
   test('a restrictions-only input needs no password', async () => {
     const restricted = await encryptWithQpdf(plain, 'AES-128 (R4)', '', 'owner');
     const result = await protect({ password: 'new-pw-1' }, restricted);

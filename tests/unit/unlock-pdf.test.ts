@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { run } from '../../workers/engine/tools/unlock-pdf.ts';
 import { readEncryption } from '../../workers/engine/lib/encryption.ts';
+import { openPdf } from '../../workers/engine/lib/pdf-open.ts';
 import { saslPrep } from '../../workers/engine/lib/encryption-passwords.ts';
 import { tool as unlockTool } from '../../src/catalogue/tools/unlock-pdf.ts';
 import { createApiServer } from '../../mock-api/node.ts';
@@ -115,6 +116,16 @@ describe('unlock-pdf: passwords', () => {
     expect(JSON.stringify([result.filename, result.notes])).not.toContain(secret);
     const failure = await unlock(encrypted, `${secret}!`).then(() => undefined, (error: Error) => error);
     expect(failure?.message).toBe('Invalid Password');
+  });
+});
+
+describe('openPdf (how every other tool opens an encrypted input) shares the password candidates', () => {
+  test('non-ASCII passwords of R3 / R4 / R6 files open; a wrong one is Invalid Password', async () => {
+    for (const handler of ['RC4 128-bit (R3)', 'AES-128 (R4)', 'AES-256 (R6)'] as const) {
+      const encrypted = await encryptWithQpdf(plain, handler, 'æøå', 'owner-x');
+      expect((await openPdf({ name: 'a.pdf', bytes: encrypted, password: 'æøå' })).doc.getPageCount()).toBe(3);
+      await expect(openPdf({ name: 'a.pdf', bytes: encrypted, password: 'æøx' })).rejects.toMatchObject({ message: 'Invalid Password' });
+    }
   });
 });
 

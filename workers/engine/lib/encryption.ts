@@ -262,6 +262,14 @@ export async function protectPdf(name: string, bytes: Uint8Array, options: Prote
 
   // R6 stores passwords as the UTF-8 of their SASLprep form (qpdf truncates them to 127 bytes, as readers do).
   const encrypt = ['--encrypt', `--user-password=${toHex(utf8(user))}`, `--owner-password=${toHex(utf8(owner))}`, '--bits=256', ...permissionFlags(options.permissions), '--'];
+  if (!options.inputPassword) {
+    // An encrypted input opens without a password only when its open (user) password is empty. One
+    // with an open password but an empty owner password would open in qpdf as owner: it is treated
+    // as unlock-pdf treats it, by asking for its password.
+    const probe = await readEncryption(bytes);
+    if (probe.kind === 'unsupported') throw unsupportedEncryption(name, bytes);
+    if (probe.kind === 'invalid-password' || (probe.report?.encrypted && !probe.report.userPasswordMatched)) throw passwordRequired(name);
+  }
   const inputCandidates = options.inputPassword ? passwordCandidates(options.inputPassword) : [EMPTY];
   for (const inputPassword of inputCandidates) {
     const result = await runQpdf([HEX_MODE, `--password=${toHex(inputPassword)}`, '/in.pdf', ...encrypt, '/out.pdf'], {

@@ -8,6 +8,7 @@ import { PDFCatalog, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import type { EngineInput } from './types.ts';
 import { FolioError, damagedPdf, emptyFile, invalidPassword, notAPdf, passwordRequired } from './errors.ts';
 import { runQpdf } from './qpdf.ts';
+import { passwordCandidates, toHex } from './encryption-passwords.ts';
 
 export interface OpenedPdf {
   doc: PDFDocument;
@@ -90,13 +91,20 @@ function mentionsEncrypt(bytes: Uint8Array): boolean {
 
 /** Decrypts with qpdf. An empty password is tried first: owner-only files open without asking. */
 async function decrypt(input: EngineInput): Promise<Uint8Array> {
-  const password = input.password ?? '';
-  const result = await runQpdf([`--password=${password}`, '--decrypt', '/in.pdf', '/out.pdf'], {
-    inputs: { '/in.pdf': input.bytes },
-    outputs: ['/out.pdf'],
-  });
-  const out = result.files['/out.pdf'];
-  if (out && result.exitCode !== 2) return out;
+  // Every byte form the password may be stored in (SASLprep'd UTF-8 for R6, PDFDocEncoding or
+  // Latin-1 for R2–R4; see encryption-passwords.ts), handed over as hex: the WASM qpdf's own
+  // fallback for non-ASCII R2–R4 passwords does not work ('æøå' on an R4 file was refused).
+  const candidates = input.password ? passwordCandidates(input.password) : [new Uint8Array()];
+  let result = undefined as unknown as Awaited<ReturnType<typeof runQpdf>>;
+  for (const candidate of candidates) {
+    result = await runQpdf(['--password-mode=hex-bytes', `--password=${toHex(candidate)}`, '--decrypt', '/in.pdf', '/out.pdf'], {
+      inputs: { '/in.pdf': input.bytes },
+      outputs: ['/out.pdf'],
+    });
+    const out = result.files['/out.pdf'];
+    if (out && result.exitCode !== 2) return out;
+    if (!/invalid password/i.test(result.stderr)) break;
+  }
   if (/invalid password/i.test(result.stderr)) {
     throw input.password ? invalidPassword() : passwordRequired(input.name);
   }
