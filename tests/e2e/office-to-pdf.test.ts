@@ -1,0 +1,108 @@
+/**
+ * Word, Excel and PowerPoint to PDF through their modals in Chromium: a generated .docx, .xlsx and
+ * .pptx go in, and the downloaded PDF is read back with pdf.js for its text. Fonts and engines come
+ * from our own origin (the request log shows nothing else).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { Document, Packer, Paragraph, TextRun } from 'docx';
+import ExcelJS from 'exceljs';
+import PptxGenJS from 'pptxgenjs';
+import { baseUrl, launchBrowser, openPage, screenshot } from './harness.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function convertInModal(toolId: string, file: { name: string; mimeType: string; buffer: Buffer }, width = 1280) {
+  const watched = await openPage(browser, `/tools/${toolId}`, { width, height: 900 });
+  const { page } = watched;
+  await page.getByRole('button', { name: 'Upload Files' }).first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await page.locator('input[type=file]').first().setInputFiles(file);
+  await screenshot(page, `${toolId}-${width}`);
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 90_000 }),
+    dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+  ]);
+  const bytes = new Uint8Array(readFileSync(await download.path()));
+  return { ...watched, name: download.suggestedFilename(), bytes };
+}
+
+async function allText(bytes: Uint8Array): Promise<{ pages: number; text: string }> {
+  const doc = await openPdfjs(bytes);
+  let text = '';
+  for (let n = 1; n <= doc.numPages; n++) text += `${await pageText(doc, n)} `;
+  const pages = doc.numPages;
+  await doc.destroy();
+  return { pages, text: text.replace(/\s+/g, ' ') };
+}
+
+function onlyOurOrigin(page: Page, requests: string[]) {
+  void page;
+  const origin = new URL(baseUrl()).origin;
+  expect(requests.filter((url) => /^https?:/.test(url) && !url.startsWith(origin))).toEqual([]);
+}
+
+describe('Office to PDF in the browser', () => {
+  test('word-to-pdf: a .docx becomes a PDF with its text', async () => {
+    const docx = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ children: [new TextRun({ text: 'Minutes of the meeting', bold: true })] }), new Paragraph('Everyone agreed to ship on Friday.')] }] }));
+    const { name, bytes, page, requests, errors, context } = await convertInModal('word-to-pdf', { name: 'minutes.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from(docx) });
+    expect(name).toBe('minutes.pdf');
+    const { pages, text } = await allText(bytes);
+    expect(pages).toBe(1);
+    expect(text).toContain('Minutes of the meeting Everyone agreed to ship on Friday.');
+    onlyOurOrigin(page, requests);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('excel-to-pdf: an .xlsx becomes a PDF with its formatted cells', async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Costs');
+    sheet.addRow(['Item', 'Cost']);
+    sheet.addRow(['Paper', 1234.5]);
+    sheet.getCell('B2').numFmt = '#,##0.00';
+    const { name, bytes, errors, context } = await convertInModal('excel-to-pdf', { name: 'costs.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.from(await wb.xlsx.writeBuffer()) }, 390);
+    expect(name).toBe('costs.pdf');
+    expect((await allText(bytes)).text).toMatch(/Item Cost Paper 1,234\.50/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('ppt-to-pdf: a .pptx becomes one page per slide', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('First slide', { x: 1, y: 1, w: 6, h: 1 });
+    pptx.addSlide().addText('Second slide', { x: 1, y: 1, w: 6, h: 1 });
+    const buffer = Buffer.from((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
+    const { name, bytes, errors, context } = await convertInModal('ppt-to-pdf', { name: 'deck.pptx', mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', buffer });
+    expect(name).toBe('deck.pdf');
+    const { pages, text } = await allText(bytes);
+    expect(pages).toBe(2);
+    expect(text).toMatch(/First slide.*Second slide/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('a password-protected Word file gets a clear message', async () => {
+    // An OLE container holding "EncryptionInfo" is how Office stores an encrypted .docx.
+    const ole = new Uint8Array(4096);
+    ole.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    ole.set(Array.from('EncryptionInfo').flatMap((c) => [c.charCodeAt(0), 0]), 1024);
+    const watched = await openPage(browser, '/tools/word-to-pdf');
+    const { page, context } = watched;
+    await page.getByRole('button', { name: 'Upload Files' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'secret.docx', mimeType: 'application/octet-stream', buffer: Buffer.from(ole) });
+    await dialog.getByRole('button', { name: 'Process Files', exact: true }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent(), { timeout: 30_000 }).toMatch(/protected with a password/);
+    await context.close();
+  });
+});
