@@ -132,3 +132,36 @@ describeCorpus('page tools over the corpus', () => {
     tally.print();
   });
 });
+
+describeCorpus('merge-pdf keeps bookmarks and links', () => {
+  /** Top-level outline titles with the page index each points to, and internal links per page. */
+  async function structure(bytes: Uint8Array) {
+    const doc = await openPdfjs(bytes);
+    const outline = (await doc.getOutline()) ?? [];
+    const items: Array<{ title: string; page: number }> = [];
+    for (const item of outline) {
+      const dest = typeof item.dest === 'string' ? await doc.getDestination(item.dest) : item.dest;
+      items.push({ title: item.title, page: dest ? await doc.getPageIndex(dest[0] as { num: number; gen: number }) : -1 });
+    }
+    let links = 0;
+    for (let n = 1; n <= doc.numPages; n++) {
+      for (const annotation of await (await doc.getPage(n)).getAnnotations()) if (annotation.subtype === 'Link' && annotation.dest) links++;
+    }
+    await doc.destroy();
+    return { items, links, pages: doc.numPages };
+  }
+
+  for (const file of ['pdf/clean/sf-pdflatex-outline.pdf', 'pdf/large/sf-geotopo-komprimiert.pdf']) {
+    test(file, async () => {
+      const entry = corpusPdfs.find((e) => e.file === file)!;
+      const before = await structure(readCorpus(entry));
+      expect(before.items.length).toBeGreaterThan(0);
+      const result = await merge([{ name: 'a.pdf', bytes: readCorpus(entry) }, { name: 'b.pdf', bytes: readCorpus(entry) }], {}, {});
+      const after = await structure(result.bytes);
+      // Both copies' bookmarks, the second set pointing into the second copy; every link kept.
+      expect(after.items.map((i) => i.title)).toEqual([...before.items, ...before.items].map((i) => i.title));
+      expect(after.items.map((i) => i.page)).toEqual([...before.items.map((i) => i.page), ...before.items.map((i) => i.page + before.pages)]);
+      expect(after.links).toBe(before.links * 2);
+    });
+  }
+});

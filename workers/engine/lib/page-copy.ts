@@ -158,6 +158,16 @@ export class PageCopier {
         cleaned.push(entry); // a web link or another action: kept as it is
         continue;
       }
+      // Fast path: an explicit destination on a page that is copied needs no change.
+      const direct = ctx.lookup(rawDest);
+      if (annot.has(N.Dest) && direct instanceof PDFArray && direct.size() > 0) {
+        const first = direct.get(0);
+        const index = first instanceof PDFRef ? this.srcIndexByRef.get(first.toString()) : undefined;
+        if (index !== undefined && willCopy.has(index)) {
+          cleaned.push(entry);
+          continue;
+        }
+      }
       const target = this.destPageIndex(rawDest);
       changed = true;
       if (target === undefined || !willCopy.has(target.index)) continue; // link into a page left out
