@@ -167,6 +167,13 @@ export default function AddWatermarkPanel({ tool, files, values, setValue, disab
   const isImage = values.type === 'image';
   return (
     <div className="watermark-panel">
+      <figure className="watermark-preview" aria-live="polite">
+        {preview.kind === 'ready' && <canvas ref={canvasRef} role="img" aria-label="Preview of page 1 with the watermark" />}
+        {preview.kind === 'loading' && <p className="option-help">Rendering page 1…</p>}
+        {preview.kind === 'none' && <p className="option-help">Choose a PDF to see page 1 with the watermark.</p>}
+        {preview.kind === 'error' && <p className="option-help">{preview.message}</p>}
+        <figcaption className="option-help">Preview of page 1{isImage && !image ? ' — choose an image to place it' : ''}</figcaption>
+      </figure>
       <div className="option-fields">
         <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['type']} />
         {isImage ? (
@@ -182,13 +189,6 @@ export default function AddWatermarkPanel({ tool, files, values, setValue, disab
           only={isImage ? ['imageScale'] : ['text', 'fontSize', 'color']} />
         <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['opacity', 'rotation', 'position', 'pages', 'layer']} />
       </div>
-      <figure className="watermark-preview" aria-live="polite">
-        {preview.kind === 'ready' && <canvas ref={canvasRef} role="img" aria-label="Preview of page 1 with the watermark" />}
-        {preview.kind === 'loading' && <p className="option-help">Rendering page 1…</p>}
-        {preview.kind === 'none' && <p className="option-help">Choose a PDF to see page 1 with the watermark.</p>}
-        {preview.kind === 'error' && <p className="option-help">{preview.message}</p>}
-        <figcaption className="option-help">Preview of page 1{isImage && !image ? ' — choose an image to place it' : ''}</figcaption>
-      </figure>
     </div>
   );
 }

@@ -1,0 +1,94 @@
+/**
+ * npm run bench -- pdf-to-jpg
+ *
+ * pdf-to-jpg (pdf.js render via @napi-rs/canvas + MozJPEG, in Node) at 150 dpi, quality 85, over
+ * pages 1–50 of a real 117-page corpus document, beside native Poppler
+ * `pdftoppm -jpeg -jpegopt quality=85 -r 150` on the same pages in the same run: pages per
+ * second, output bytes, and the ratio. Goal: at most 2× pdftoppm's time. The engine is measured
+ * after one warm-up page (WASM compile and font loading are one-off costs, reported separately).
+ * Also: jpg-to-pdf over the corpus photos (JPEGs embedded as they are), and add-watermark
+ * (text, tiled, every page) over the same document.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CORPUS, corpusFile, fmtBytes, hasCommand, timed } from '../lib.ts';
+import type { Engine } from '../../workers/engine/lib/types.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const DOCUMENT = 'pdf/large/sf-geotopo-komprimiert.pdf';
+const PAGES = 50;
+const DPI = 150;
+const QUALITY = 85;
+
+/** The engines import wasm and fonts with Vite's `?url`, so they are loaded through Vite's SSR loader. */
+async function loadEngines() {
+  const { createServer } = await import('vite');
+  const server = await createServer({
+    root: ROOT,
+    configFile: false,
+    logLevel: 'error',
+    server: { middlewareMode: true, hmr: false, watch: null },
+    appType: 'custom',
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  const load = async (id: string) => ((await server.ssrLoadModule(`/workers/engine/tools/${id}.ts`)) as { run: Engine }).run;
+  return {
+    pdfToJpg: await load('pdf-to-jpg'),
+    jpgToPdf: await load('jpg-to-pdf'),
+    addWatermark: await load('add-watermark'),
+    close: () => server.close(),
+  };
+}
+
+export async function run(): Promise<void> {
+  const bytes = corpusFile(DOCUMENT);
+  if (!bytes) {
+    console.log(`corpus document ${DOCUMENT} not found: skipped`);
+    return;
+  }
+  const engines = await loadEngines();
+  try {
+    const input = [{ name: 'geotopo.pdf', bytes }];
+    const options = { mode: 'pages', resolution: String(DPI), format: 'jpeg', quality: QUALITY };
+    const warm = await timed(() => engines.pdfToJpg(input, { ...options, pages: '1' }, {}));
+    const ours = await timed(() => engines.pdfToJpg(input, { ...options, pages: `1-${PAGES}` }, {}));
+    const oursRate = PAGES / (ours.ms / 1000);
+    console.log(`document: ${DOCUMENT} (${fmtBytes(bytes.length)}), pages 1-${PAGES} at ${DPI} dpi, JPEG quality ${QUALITY}`);
+    console.log(`Folio pdf-to-jpg (Node ${process.versions.node}, pdf.js + @napi-rs/canvas + MozJPEG): ${(ours.ms / 1000).toFixed(1)} s, ${oursRate.toFixed(2)} pages/s, converted.zip ${fmtBytes(ours.value.bytes.length)} (first-call warm-up incl. WASM: ${(warm.ms / 1000).toFixed(2)} s)`);
+
+    if (hasCommand('pdftoppm')) {
+      const dir = mkdtempSync(join(tmpdir(), 'folio-bench-pdftoppm-'));
+      try {
+        const source = join(CORPUS, DOCUMENT);
+        const native = await timed(() =>
+          execFileSync('pdftoppm', ['-jpeg', '-jpegopt', `quality=${QUALITY}`, '-r', String(DPI), '-f', '1', '-l', String(PAGES), source, join(dir, 'p')], { stdio: 'ignore' }),
+        );
+        const nativeBytes = readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+        const nativeRate = PAGES / (native.ms / 1000);
+        console.log(`native pdftoppm -jpeg -r ${DPI}: ${(native.ms / 1000).toFixed(1)} s, ${nativeRate.toFixed(2)} pages/s, ${fmtBytes(nativeBytes)} of JPEGs`);
+        console.log(`ratio: Folio takes ${(ours.ms / native.ms).toFixed(2)}× pdftoppm's time (goal ≤ 2×); output ${(ours.value.bytes.length / nativeBytes).toFixed(2)}× the bytes`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    } else {
+      console.log('pdftoppm not installed: no native reference');
+    }
+
+    const photos = ['images/squoosh-demo-large-photo.jpg', 'images/pydocx-jpeg420exif.jpg', 'images/ocrmypdf-baiona-color.jpg', 'images/squoosh-demo-device-screen.png']
+      .map((file) => ({ name: file.split('/').pop()!, bytes: corpusFile(file) }))
+      .filter((f): f is { name: string; bytes: Uint8Array } => f.bytes !== undefined);
+    if (photos.length) {
+      const pdf = await timed(() => engines.jpgToPdf(photos, { pageSize: 'a4' }, {}));
+      const inBytes = photos.reduce((s, p) => s + p.bytes.length, 0);
+      console.log(`jpg-to-pdf: ${photos.length} images (${fmtBytes(inBytes)}) → ${fmtBytes(pdf.value.bytes.length)} PDF in ${(pdf.ms / 1000).toFixed(2)} s (JPEGs embedded as they are)`);
+    }
+
+    const stamped = await timed(() => engines.addWatermark(input, { text: 'CONFIDENTIAL Секретно 机密', position: 'tiled' }, {}));
+    console.log(`add-watermark: tiled text on all 117 pages in ${(stamped.ms / 1000).toFixed(2)} s, ${fmtBytes(bytes.length)} → ${fmtBytes(stamped.value.bytes.length)} (subset CJK font included)`);
+    if (process.env.FOLIO_BENCH_KEEP) writeFileSync('/tmp/folio-watermarked.pdf', stamped.value.bytes);
+  } finally {
+    await engines.close();
+  }
+}
