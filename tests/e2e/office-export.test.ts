@@ -1,0 +1,101 @@
+/**
+ * The office exports through their modals in Chromium: PDF to Word (the download parsed: heading,
+ * table, reading order), PDF to Word with OCR of a scan (tesseract.js and its data served by Folio
+ * itself — the request log proves nothing came from elsewhere), PDF to PowerPoint and PDF to Excel.
+ * Screenshots at 1280 px (light) and 390 px (dark).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import ExcelJS from 'exceljs';
+import { launchBrowser, openPage, screenshot, baseUrl } from './harness.ts';
+import { buildReport, buildScannedPage, characterErrorRate, readDocx, readPptx, wordSimilarity, type ReportFixture } from '../unit/office-fixtures.ts';
+
+let browser: Browser;
+let report: ReportFixture;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  report = await buildReport();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function openTool(toolId: string, { width = 1280, theme = 'light' }: { width?: number; theme?: 'light' | 'dark' } = {}) {
+  const watched = await openPage(browser, '', { width, height: 900 });
+  await watched.context.addInitScript((value) => localStorage.setItem('theme', value), theme);
+  await watched.page.goto(`/tools/${toolId}`);
+  await watched.page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
+  await watched.page.getByRole('dialog').waitFor();
+  return watched;
+}
+
+async function download(page: Page, click: () => Promise<void>, timeout = 90_000): Promise<{ name: string; bytes: Uint8Array }> {
+  const [file] = await Promise.all([page.waitForEvent('download', { timeout }), click()]);
+  return { name: file.suggestedFilename(), bytes: new Uint8Array(readFileSync(await file.path())) };
+}
+
+const pdfFile = (name: string, bytes: Uint8Array) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+
+describe('office export in the browser', () => {
+  test('pdf-to-word: converted.docx with the heading, the table and the text in reading order', async () => {
+    const { page, context, errors } = await openTool('pdf-to-word');
+    const dialog = page.getByRole('dialog');
+    await page.locator('input[type=file]').first().setInputFiles(pdfFile('report.pdf', report.bytes));
+    await expect.poll(() => dialog.getByLabel('Recognise text in scanned pages').isVisible()).toBe(true);
+    await screenshot(page, 'pdf-to-word-1280-light');
+    const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
+    expect(result.name).toBe('converted.docx');
+    const docx = await readDocx(result.bytes);
+    expect(wordSimilarity(report.text, docx.text)).toBeGreaterThanOrEqual(0.98);
+    expect(docx.paragraphs.find((p) => p.text === report.heading)?.style).toMatch(/Heading1/);
+    expect(docx.tables.find((t) => t[0]?.[0] === 'Region')).toEqual(report.table);
+    expect(docx.xml).toContain('<w:drawing>');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('pdf-to-word with OCR: the scan becomes text; OCR files come from our origin', async () => {
+    const scan = await buildScannedPage();
+    const { page, context, errors, requests } = await openTool('pdf-to-word', { width: 390, theme: 'dark' });
+    const dialog = page.getByRole('dialog');
+    await page.locator('input[type=file]').first().setInputFiles(pdfFile('scan.pdf', scan.bytes));
+    await dialog.getByLabel('Recognise text in scanned pages').check();
+    await screenshot(page, 'pdf-to-word-ocr-390-dark');
+    const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click(), 110_000);
+    const docx = await readDocx(result.bytes);
+    expect(characterErrorRate(scan.text, docx.text)).toBeLessThanOrEqual(0.03);
+    const origin = new URL(baseUrl()).origin;
+    expect(requests.filter((url) => /^https?:/.test(url) && !url.startsWith(origin))).toEqual([]);
+    expect(requests.some((url) => url.includes('/engine-data/tesseract/lang/eng.traineddata.gz'))).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  test('pdf-to-ppt: converted.pptx with a slide per page', async () => {
+    const { page, context, errors } = await openTool('pdf-to-ppt');
+    const dialog = page.getByRole('dialog');
+    await page.locator('input[type=file]').first().setInputFiles(pdfFile('report.pdf', report.bytes));
+    const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
+    expect(result.name).toBe('converted.pptx');
+    const pptx = await readPptx(result.bytes);
+    expect(pptx.slides.length).toBe(report.pages);
+    expect(pptx.slides[0]).toContain(report.heading);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('pdf-to-excel: converted.xlsx with typed numbers', async () => {
+    const { page, context, errors } = await openTool('pdf-to-excel');
+    const dialog = page.getByRole('dialog');
+    await page.locator('input[type=file]').first().setInputFiles(pdfFile('report.pdf', report.bytes));
+    await screenshot(page, 'pdf-to-excel-1280-light');
+    const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
+    expect(result.name).toBe('converted.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(result.bytes.buffer.slice(result.bytes.byteOffset, result.bytes.byteOffset + result.bytes.byteLength) as ArrayBuffer);
+    expect(book.worksheets[0].getCell(2, 3).value).toBe(4500);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
