@@ -70,6 +70,25 @@ describe('word-to-pdf', () => {
     expect(second).toMatch(/Closing paragraph\..*Page 2/);
   });
 
+  test('headings become bookmarks pointing at their pages (unless turned off)', async () => {
+    const docx = new Document({ sections: [{ children: [
+      new Paragraph({ heading: HeadingLevel.HEADING_1, text: 'Introduction' }),
+      new Paragraph({ heading: HeadingLevel.HEADING_2, text: 'Scope' }),
+      new Paragraph({ heading: HeadingLevel.HEADING_1, text: 'Results', pageBreakBefore: true }),
+    ] }] });
+    const bytes = await Packer.toBuffer(docx);
+    const doc = await openPdfjs((await convert(wordToPdf, 'outline.docx', bytes)).bytes);
+    const outline = await doc.getOutline();
+    expect(outline.map((item) => item.title)).toEqual(['Introduction', 'Results']);
+    expect(outline[0].items.map((item) => item.title)).toEqual(['Scope']);
+    const target = await doc.getPageIndex((outline[1].dest as unknown[])[0] as { num: number; gen: number });
+    expect(target).toBe(1);
+    await doc.destroy();
+    const plain = await openPdfjs((await convert(wordToPdf, 'outline.docx', bytes, { outline: false })).bytes);
+    expect(await plain.getOutline()).toBeNull();
+    await plain.destroy();
+  });
+
   test('long text flows onto as many pages as it needs, and a page range keeps only those pages', async () => {
     const words = Array.from({ length: 2500 }, (_, i) => `word${i}`).join(' ');
     const docx = new Document({ sections: [{ children: [new Paragraph(words)] }] });
@@ -208,6 +227,12 @@ describe('ppt-to-pdf', () => {
     expect(pages[0]).toMatch(/Launch plan.*Ship the beta in March/);
     expect(pages[1]).toMatch(/Second slide text/);
     expect(pages[1]).toMatch(/Q1.*Q2.*10.*20/);
+  });
+
+  test('each slide gets a bookmark', async () => {
+    const doc = await openPdfjs((await convert(pptToPdf, 'plan.pptx', await deck())).bytes);
+    expect((await doc.getOutline()).map((item) => item.title)).toEqual(['Slide 1', 'Slide 2']);
+    await doc.destroy();
   });
 
   test('a slide range keeps only those slides', async () => {

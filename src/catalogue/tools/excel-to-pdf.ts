@@ -24,6 +24,7 @@ export const tool: FileToolEntry = {
       choices: [{ value: 'auto', label: "As set in the workbook" }, { value: 'portrait', label: 'Portrait' }, { value: 'landscape', label: 'Landscape' }],
     },
     { kind: 'checkbox', name: 'fitToWidth', label: 'Fit each sheet to the page width', default: false },
+    { kind: 'checkbox', name: 'outline', label: 'A bookmark for each sheet', default: true },
   ],
   engineReady: true,
   content,

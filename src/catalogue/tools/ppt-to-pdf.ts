@@ -16,6 +16,7 @@ export const tool: FileToolEntry = {
   defaultFilename: 'ppt-to-pdf-result.pdf',
   options: [
     { kind: 'pages', name: 'pages', label: 'Slides', default: '', placeholder: 'All slides (or e.g. 1-3, 5)' },
+    { kind: 'checkbox', name: 'outline', label: 'A bookmark for each slide (its title)', default: true },
   ],
   engineReady: true,
   content,

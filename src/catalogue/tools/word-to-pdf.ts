@@ -16,6 +16,7 @@ export const tool: FileToolEntry = {
   defaultFilename: 'word-to-pdf-result.pdf',
   options: [
     { kind: 'pages', name: 'pages', label: 'Pages to keep', default: '', placeholder: 'All pages (or e.g. 1-3, 5)' },
+    { kind: 'checkbox', name: 'outline', label: 'Bookmarks from the headings', default: true },
   ],
   engineReady: true,
   content,

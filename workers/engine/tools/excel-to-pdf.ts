@@ -11,6 +11,7 @@ import { FontBook } from '../lib/office/fonts.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
 import { baseName } from '../lib/office/names.ts';
+import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import type { Section } from '../lib/office/model.ts';
 
 function looksLikeCsv(name: string, bytes: Uint8Array): boolean {
@@ -43,7 +44,8 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   const doc = await PDFDocument.create();
   doc.setTitle(baseName(input.name));
   doc.setCreator('Folio');
-  await renderSections(doc, sections, { fonts: new FontBook(doc), images: new ImageCache(doc) }, { signal, progress });
+  const { outline } = await renderSections(doc, sections, { fonts: new FontBook(doc), images: new ImageCache(doc) }, { signal, progress });
+  if (options.outline !== false) writeHeadingsOutline(doc, outline);
   return {
     bytes: await doc.save(),
     filename: `${baseName(input.name)}.pdf`,

@@ -10,6 +10,7 @@ import { renderPptx } from '../lib/office/pptx.ts';
 import { FontBook } from '../lib/office/fonts.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { baseName } from '../lib/office/names.ts';
+import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
 
 export const run: Engine = async ([input], options, { signal, progress }) => {
@@ -31,6 +32,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
     throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
   }
   if (result.pages === 0) throw new FolioError('InvalidInput', `"${input.name}" has no slides.`);
+  if (options.outline !== false) writeHeadingsOutline(doc, result.outline);
   return {
     bytes: await doc.save(),
     filename: `${baseName(input.name)}.pdf`,

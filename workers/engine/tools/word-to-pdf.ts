@@ -12,6 +12,7 @@ import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
 import { baseName } from '../lib/office/names.ts';
+import { writeHeadingsOutline } from '../lib/office/outline.ts';
 
 export const run: Engine = async ([input], options, { signal, progress }) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
@@ -28,8 +29,10 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   doc.setTitle(baseName(input.name));
   doc.setCreator('Folio');
   doc.setProducer('Folio (pdf-lib)');
-  await renderSections(doc, read.sections, { fonts: new FontBook(doc), images: new ImageCache(doc) }, { signal, progress });
+  const { outline } = await renderSections(doc, read.sections, { fonts: new FontBook(doc), images: new ImageCache(doc) }, { signal, progress });
   const pages = String(options.pages ?? '').trim();
+  // Bookmarks from the headings (only for the whole document: a page range would cut their targets).
+  if (options.outline !== false && !pages) writeHeadingsOutline(doc, outline);
   let out = doc;
   if (pages) {
     const keep = parsePageRanges(pages, doc.getPageCount());

@@ -286,6 +286,12 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
     const props: ParaProps = { ...basePara };
     for (const style of styleChain(styleId)) readParaProps(style.pPr, props);
     readParaProps(pPr, props);
+    // Headings by style name when the style does not carry an outline level itself.
+    if (props.outlineLevel === undefined && styleId) {
+      const heading = /^(?:heading|berschrift|titre)\s*(\d)$/i.exec(styleId);
+      if (heading) props.outlineLevel = Number(heading[1]) - 1;
+      else if (/^title$/i.test(styleId)) props.outlineLevel = 0;
+    }
     const paraRun = styleRunProps(styleId, { ...baseRun });
 
     // List marker.

@@ -147,9 +147,25 @@ export interface FlowOptions {
   progress?: (done: number, total: number) => void;
 }
 
-/** Lays the sections out and draws them into `doc`. Returns the number of pages added. */
-export async function renderSections(doc: PDFDocument, sections: Section[], ctx: TextContext, options: FlowOptions = {}): Promise<number> {
+/** A heading or section start, where it landed: for the PDF's bookmarks. */
+export interface OutlineEntry {
+  level: number;
+  title: string;
+  /** 0-based page index in the document. */
+  pageIndex: number;
+  /** PDF y of the heading's top on that page. */
+  top: number;
+}
+
+function plainText(paragraph: Paragraph): string {
+  return paragraph.inlines.map((i) => (i.kind === 'text' ? i.text : i.kind === 'tab' || i.kind === 'break' ? ' ' : '')).join('').replace(/\s+/g, ' ').trim();
+}
+
+/** Lays the sections out and draws them into `doc`. Returns the page count and where headings landed. */
+export async function renderSections(doc: PDFDocument, sections: Section[], ctx: TextContext, options: FlowOptions = {}): Promise<{ pageCount: number; outline: OutlineEntry[] }> {
   const drafts: PageDraft[] = [];
+  const outline: OutlineEntry[] = [];
+  const firstPage = doc.getPageCount();
   const totalBlocks = sections.reduce((sum, s) => sum + s.blocks.length, 0);
   let blocksDone = 0;
 
@@ -166,6 +182,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
       y = 0;
     };
     const top = () => setup.height - setup.margin.top - y;
+    if (section.bookmark) outline.push({ level: 0, title: section.bookmark, pageIndex: firstPage + drafts.length - 1, top: setup.height });
 
     for (const block of section.blocks) {
       throwIfAborted(options.signal);
@@ -202,6 +219,10 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
       laid.lines.forEach((line, index) => {
         if (y > 0 && y + line.height > contentHeight) newPage();
         const at = top();
+        if (index === 0 && paragraph.outlineLevel !== undefined && paragraph.outlineLevel < 9) {
+          const title = plainText(paragraph);
+          if (title) outline.push({ level: paragraph.outlineLevel, title, pageIndex: firstPage + drafts.length - 1, top: at });
+        }
         if (index === 0 && paragraph.shading) {
           const shadeHeight = laid.height;
           draft.ops.push((page) => page.drawRectangle({ x: setup.margin.left + paragraph.indentLeft, y: at - shadeHeight, width: contentWidth - paragraph.indentLeft - paragraph.indentRight, height: shadeHeight, color: rgb(...paragraph.shading!) }));
@@ -233,5 +254,5 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     header?.draw(page, setup.margin.left, setup.height - setup.headerDistance, dctx);
     footer?.draw(page, setup.margin.left, setup.footerDistance + footer.height, dctx);
   });
-  return pageCount;
+  return { pageCount, outline };
 }

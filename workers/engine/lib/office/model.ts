@@ -99,6 +99,8 @@ export interface PageSetup {
 export interface Section {
   page: PageSetup;
   blocks: Block[];
+  /** A bookmark for the section's first page (e.g. the sheet name). */
+  bookmark?: string;
   header?: Block[];
   footer?: Block[];
 }

@@ -11,7 +11,7 @@ import type { Block, Inline, Paragraph, Rgb, RunStyle, Table, TableCell, TableRo
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import { drawLine, layoutParagraph, type TextContext } from './text.ts';
-import { measureBlocks } from './flow.ts';
+import { measureBlocks, type OutlineEntry } from './flow.ts';
 import { throwIfAborted } from '../errors.ts';
 
 const EMU = 1 / 12700;
@@ -62,6 +62,8 @@ function applyModifiers(color: Rgb, element: XmlElement): Rgb {
 export interface PptxResult {
   pages: number;
   notes: string[];
+  /** Each slide's title, for the PDF's bookmarks. */
+  outline: OutlineEntry[];
 }
 
 export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext, options: { signal?: AbortSignal; progress?: (done: number, total: number) => void; slides?: (count: number) => number[] }): Promise<PptxResult> {
@@ -93,6 +95,7 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
   const chosen = options.slides ? options.slides(slidePaths.length) : slidePaths.map((_, i) => i + 1);
 
   let done = 0;
+  const outline: OutlineEntry[] = [];
   for (const slideNumber of chosen) {
     throwIfAborted(options.signal);
     const slide = await readPart(zip, slidePaths[slideNumber - 1]);
@@ -420,8 +423,11 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       if (box) await drawPictureIn(part, el, box);
     }
     await drawTree(find(slide.root, 'p:spTree'), identity);
+    const titleShape = (Array.from(slide.root.getElementsByTagName('p:sp')) as XmlElement[]).find((sp) => ['title', 'ctrTitle'].includes(attr(find(sp, 'p:ph'), 'type') ?? ''));
+    const title = (titleShape ? (Array.from(titleShape.getElementsByTagName('a:t')) as XmlElement[]).map((t) => t.textContent ?? '').join(' ') : '').replace(/\s+/g, ' ').trim();
+    outline.push({ level: 0, title: title || `Slide ${slideNumber}`, pageIndex: doc.getPageCount() - 1, top: slideHeight });
     options.progress?.(++done, chosen.length);
   }
-  return { pages: chosen.length, notes: [...notes] };
+  return { pages: chosen.length, notes: [...notes], outline };
 }
 

@@ -196,7 +196,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       });
     });
     if (maxRow === 0) {
-      if (pictures.length) sections.push({ page: pageFor(ws, options), blocks: pictures });
+      if (pictures.length) sections.push({ page: pageFor(ws, options), blocks: pictures, bookmark: ws.name });
       continue;
     }
 
@@ -272,6 +272,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     const fit = options.fitToWidth || Boolean(ws.pageSetup?.fitToPage && (ws.pageSetup.fitToWidth ?? 1) === 1);
     const sheetSections = sectionsForGrid({ widths, rows }, page, fit);
     sheetSections[sheetSections.length - 1].blocks.push(...pictures);
+    sheetSections[0].bookmark = ws.name;
     sections.push(...sheetSections);
   }
   if (imageSheets) notes.push(`pictures are printed after the cells of their sheet, not at their place on it; charts are left out`);
