@@ -98,8 +98,9 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
         });
       }
       const image = makeImageData(rendered.data, rendered.width, rendered.height);
-      // OxiPNG level 1: most of the size win for a fraction of level 2's time on page-sized images.
-      const bytes = format === 'png' ? await encodePng(image, { level: 1 }) : await encodeJpeg(image, { quality });
+      // Baseline MozJPEG: a third faster than progressive for ~15 % more bytes (still smaller than
+      // libjpeg's output at the same quality). OxiPNG level 1: most of level 2's gain, far faster.
+      const bytes = format === 'png' ? await encodePng(image, { level: 1 }) : await encodeJpeg(image, { quality, progressive: false });
       if (zip) zip.add(`${name}${pageSuffix(pageNumber, doc.numPages)}.${extension}`, bytes);
       else single = bytes;
       ctx.progress?.(done + 1, pages.length);
