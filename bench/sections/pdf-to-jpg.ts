@@ -29,7 +29,7 @@ async function loadEngines() {
     root: ROOT,
     configFile: false,
     logLevel: 'error',
-    server: { middlewareMode: true, hmr: false, watch: null },
+    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
     appType: 'custom',
     optimizeDeps: { noDiscovery: true, include: [] },
   });
