@@ -165,3 +165,21 @@ describeCorpus('merge-pdf keeps bookmarks and links', () => {
     });
   }
 });
+
+describeCorpus('merge-pdf keeps form fields working', () => {
+  const topLevelFields = async (bytes: Uint8Array) => {
+    const { PDFDocument: Doc, PDFArray, PDFDict, PDFName } = await import('pdf-lib');
+    const doc = await Doc.load(bytes, { ignoreEncryption: true });
+    const fields = doc.catalog.lookupMaybe(PDFName.of('AcroForm'), PDFDict)?.lookupMaybe(PDFName.of('Fields'), PDFArray);
+    return fields?.size() ?? 0;
+  };
+  for (const entry of corpusPdfs.filter((e) => e.kind === 'pdf/forms' && !e.file.includes('xfa'))) {
+    test(entry.file, async () => {
+      const before = await topLevelFields(readCorpus(entry));
+      const result = await merge([{ name: 'a.pdf', bytes: readCorpus(entry) }, { name: 'b.pdf', bytes: readCorpus(entry) }], {}, {});
+      expect(await topLevelFields(result.bytes)).toBe(before * 2);
+      const check = await qpdfCheck(result.bytes);
+      expect(check.ok, check.output.slice(0, 400)).toBe(true);
+    });
+  }
+});

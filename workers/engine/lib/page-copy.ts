@@ -49,6 +49,12 @@ const N = {
   Names: PDFName.of('Names'),
   Kids: PDFName.of('Kids'),
   PageMode: PDFName.of('PageMode'),
+  AcroForm: PDFName.of('AcroForm'),
+  Fields: PDFName.of('Fields'),
+  DR: PDFName.of('DR'),
+  DA: PDFName.of('DA'),
+  NeedAppearances: PDFName.of('NeedAppearances'),
+  Font: PDFName.of('Font'),
 };
 
 /** Named destinations per source document, read once (split makes many copiers of one source). */
@@ -236,6 +242,71 @@ export class PageCopier {
         if (kid instanceof PDFDict) this.walkNameTree(kid, seen);
       }
     }
+  }
+
+  /**
+   * Carries the source's interactive form fields over (copyPages alone copies the widgets, which
+   * then show but no longer work as fields): every top-level field with a widget on a copied page
+   * joins the destination's /AcroForm /Fields, with the default resources and appearance. Fields of
+   * two merged files keep their names (same-named fields then share a value, as in Acrobat).
+   */
+  copyFormFields(): number {
+    const form = this.src.catalog.lookupMaybe(N.AcroForm, PDFDict);
+    const fields = form?.lookupMaybe(N.Fields, PDFArray);
+    if (!form || !fields || fields.size() === 0 || this.copied.size === 0) return 0;
+    const copiedAnnots = new Set<string>();
+    for (const index of this.copied.keys()) {
+      const annots = this.srcPages[index].node.lookupMaybe(N.Annots, PDFArray);
+      for (let i = 0; i < (annots?.size() ?? 0); i++) {
+        const ref = annots!.get(i);
+        if (ref instanceof PDFRef) copiedAnnots.add(ref.toString());
+      }
+    }
+    const hasCopiedWidget = (ref: PDFObject, depth: number): boolean => {
+      if (ref instanceof PDFRef && copiedAnnots.has(ref.toString())) return true;
+      const field = this.src.context.lookup(ref);
+      const kids = field instanceof PDFDict ? field.lookupMaybe(N.Kids, PDFArray) : undefined;
+      if (!kids || depth > 32) return false;
+      for (let i = 0; i < kids.size(); i++) if (hasCopiedWidget(kids.get(i), depth + 1)) return true;
+      return false;
+    };
+    const destForm = this.destAcroForm(form);
+    const destFields = destForm.lookupMaybe(N.Fields, PDFArray)!;
+    let count = 0;
+    for (let i = 0; i < fields.size(); i++) {
+      const ref = fields.get(i);
+      if (!hasCopiedWidget(ref, 0)) continue;
+      destFields.push(this.copier.copy(ref));
+      count++;
+    }
+    return count;
+  }
+
+  /** The destination's /AcroForm, created on first use with the source's /DA and /DR (fonts merged). */
+  private destAcroForm(srcForm: PDFDict): PDFDict {
+    const ctx = this.dest.context;
+    let destForm = this.dest.catalog.lookupMaybe(N.AcroForm, PDFDict);
+    if (!destForm) {
+      destForm = ctx.obj({ Fields: [] }) as PDFDict;
+      this.dest.catalog.set(N.AcroForm, ctx.register(destForm));
+    }
+    if (!destForm.lookupMaybe(N.Fields, PDFArray)) destForm.set(N.Fields, ctx.obj([]));
+    const da = srcForm.get(N.DA);
+    if (da && !destForm.get(N.DA)) destForm.set(N.DA, this.copier.copy(da));
+    if (srcForm.lookup(N.NeedAppearances) !== undefined) destForm.set(N.NeedAppearances, this.copier.copy(srcForm.lookup(N.NeedAppearances)!));
+    const srcDr = srcForm.lookupMaybe(N.DR, PDFDict);
+    if (srcDr) {
+      const copiedDr = this.copier.copy(srcDr) as PDFDict;
+      const destDr = destForm.lookupMaybe(N.DR, PDFDict);
+      if (!destDr) destForm.set(N.DR, copiedDr);
+      else {
+        // Merge the font resources by name; a name already there keeps its first font.
+        const fonts = destDr.lookupMaybe(N.Font, PDFDict);
+        const more = copiedDr.lookupMaybe(N.Font, PDFDict);
+        if (fonts && more) for (const [name, font] of more.entries()) if (!fonts.has(name)) fonts.set(name, font);
+      }
+    }
+    return destForm;
   }
 
   /** The source's outline, mapped onto the pages copied so far; bookmarks to other pages are dropped. */

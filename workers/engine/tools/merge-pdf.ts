@@ -57,6 +57,7 @@ export const run: Engine = async (allInputs, options, ctx) => {
   merged.setCreator('Folio');
   const outline: OutlineNode[] = [];
   let done = 0;
+  let fields = 0;
   ctx.progress?.(0, total);
   for (const { input, opened, pages } of sources) {
     throwIfAborted(ctx.signal);
@@ -65,6 +66,7 @@ export const run: Engine = async (allInputs, options, ctx) => {
       done += 1;
       if (done % 8 === 0 || done === total) ctx.progress?.(done, total);
     });
+    fields += copier.copyFormFields();
     const own = copier.readOutline();
     if (bookmarkEachFile && firstPages.length > 0) {
       outline.push({ title: baseName(input.name), dest: merged.context.obj([firstPages[0].ref, 'Fit']), open: false, children: own });
@@ -76,6 +78,7 @@ export const run: Engine = async (allInputs, options, ctx) => {
   throwIfAborted(ctx.signal);
   const bytes = await savePdf(merged);
   const notes = [`${total} page${total === 1 ? '' : 's'} from ${inputs.length} file${inputs.length === 1 ? '' : 's'}`];
+  if (fields > 0) notes.push(`${fields} form field${fields === 1 ? '' : 's'} kept`);
   if (sources.some((s) => s.opened.wasEncrypted)) notes.push('Encrypted inputs were opened with their password; the result is not encrypted.');
   if (sources.some((s) => s.opened.wasRepaired)) notes.push('A damaged input was repaired before merging.');
   const name = inputs.length === 1 ? `${baseName(inputs[0].name)}-merged.pdf` : 'merged.pdf';

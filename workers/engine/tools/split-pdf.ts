@@ -47,6 +47,7 @@ async function writePart(src: PDFDocument, pages: number[]): Promise<Uint8Array>
   if (title) doc.setTitle(title);
   const copier = new PageCopier(src, doc);
   copier.appendPages(pages, new Set(pages));
+  copier.copyFormFields();
   writeOutline(doc, copier.readOutline());
   return savePdf(doc);
 }
