@@ -26,7 +26,7 @@ export async function run(): Promise<void> {
   try {
     const { PDFDocument } = await import('pdf-lib');
     const pages = (await PDFDocument.load(input, { updateMetadata: false })).getPageCount();
-    const operations = [];
+    const operations: Array<Record<string, unknown>> = [];
     for (let page = 1; page <= pages; page++) {
       operations.push({ type: 'redact', page, x: 0, y: 300, width: 700, height: 120 });
       operations.push({ type: 'text', page, x: 40, y: 40, text: `Reviewed — page ${page}`, size: 12, color: '#cc0000', font: 'sans' });
