@@ -14,7 +14,7 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
 const ORIGIN = 'http://folio.test';
-const pdfFile = async (name: string, label: string, pages: number) => new File([await labelledPdf(label, pages)], name, { type: 'application/pdf' });
+const pdfFile = async (name: string, label: string, pages: number) => new File([(await labelledPdf(label, pages)) as Uint8Array<ArrayBuffer>], name, { type: 'application/pdf' });
 
 async function post(path: string, fields: Array<[string, string | File]>) {
   const form = new FormData();
@@ -81,7 +81,7 @@ describe('/api contract in Node', () => {
   });
 
   test('encrypted input: 401 PasswordRequired, 403 Invalid Password, then inputPassword opens it', async () => {
-    const secret = new File([await encrypt(await labelledPdf('S', 2), 'pw-123')], 'secret.pdf', { type: 'application/pdf' });
+    const secret = new File([(await encrypt(await labelledPdf('S', 2), 'pw-123')) as Uint8Array<ArrayBuffer>], 'secret.pdf', { type: 'application/pdf' });
     const missing = await post('/api/pdf/rotate', [['file', secret]]);
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ error: '"secret.pdf" is protected by a password. Enter it to continue.', code: 'PasswordRequired' });
