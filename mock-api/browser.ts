@@ -3,8 +3,8 @@
  *
  * Measured (tests/e2e/api-contract.test.ts, Debian Chromium headless, 2 shared cores, 2026-11-26):
  *   - a 300 MB merge (one 290 MB PDF + a 2-page PDF) picked in the modal, POSTed to /api/pdf/merge,
- *     answered in the page, processed in the worker and downloaded: 12.3 s end to end, output 290 MB,
- *     no copy of the upload outside this tab;
+ *     answered in the page, processed in the worker and downloaded: 7.1 s end to end on a quiet
+ *     machine, 12.3 s with other jobs running; output 290 MB; no copy of the upload outside this tab;
  *   - this chunk: 12 KB gzip (38 KB raw). It was 145 KB gzip with MSW's `getResponse`, which drags in
  *     MSW's whole request-handler machinery (cookie store with the public-suffix list, etc.); the
  *     contract itself needs none of it, so the page calls mock-api/api-core.ts directly (plain
