@@ -100,3 +100,25 @@ describe('organize-pdf engine', () => {
     expect(() => parsePageOrder('1,,2', 3)).toThrow(/empty entry/);
   });
 });
+
+describe('form helpers', () => {
+  test('page-range syntax is checked before the file is opened', async () => {
+    const { pageRangeSyntaxError } = await import('../../workers/engine/lib/page-range.ts');
+    expect(pageRangeSyntaxError('1-3, 5, 8-, last, odd, even')).toBeNull();
+    expect(pageRangeSyntaxError('')).toBeNull();
+    expect(pageRangeSyntaxError('1-3,,4')).toMatch(/empty entry/);
+    expect(pageRangeSyntaxError('abc')).toMatch(/"abc" is not a page or a range/);
+    expect(pageRangeSyntaxError('0-2')).toMatch(/start at 1/);
+  });
+
+  test('thumbnail choices become compact ranges; the organize board writes pageOrder', async () => {
+    const { compactRanges } = await import('../../src/tool-ui/forms/rotate-pdf.tsx');
+    expect(compactRanges([5, 1, 2, 3, 8, 9])).toBe('1-3, 5, 8-9');
+    const { pageOrderOf } = await import('../../src/tool-ui/forms/organize-pdf.tsx');
+    const identity = [1, 2, 3].map((page) => ({ key: `p${page}`, page, rotation: 0 }));
+    expect(pageOrderOf(identity, 3)).toBe('');
+    expect(pageOrderOf([identity[2], { ...identity[0], rotation: 90 }, { key: 'b', rotation: 0 }], 3)).toBe('3,1r90,blank');
+    // …which the engine reads back as written.
+    expect(parsePageOrder('3,1r90,blank', 3)).toEqual([{ kind: 'page', page: 3, rotate: 0 }, { kind: 'page', page: 1, rotate: 90 }, { kind: 'blank' }]);
+  });
+});
