@@ -280,3 +280,45 @@ export async function buildScannedPage(dpi = 200): Promise<{ bytes: Uint8Array; 
   scan.addPage([612, 792]).drawImage(image, { x: 0, y: 0, width: 612, height: 792 });
   return { bytes: await scan.save(), text: lines.join(' ') };
 }
+
+/** Same value: numbers within the printed precision, dates by day, text trimmed. */
+export function sameCell(actual: unknown, expected: unknown): boolean {
+  if (expected instanceof Date) return actual instanceof Date && actual.toISOString().slice(0, 10) === expected.toISOString().slice(0, 10);
+  if (typeof expected === 'number') {
+    if (typeof actual !== 'number') return String(actual ?? '').replace(/,/g, '').trim() === String(expected);
+    return Math.abs(actual - expected) <= Math.max(1e-9, Math.abs(expected) * 0.005) || Math.abs(actual - expected) < 0.006;
+  }
+  return String(actual ?? '').replace(/\s+/g, ' ').trim() === String(expected ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Share of the expected non-empty cells that appear with the same value at the same position
+ * relative to each other: the best single offset per produced sheet, matches pooled over sheets.
+ */
+export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]): number {
+  const cells: Array<[number, number, unknown]> = [];
+  expected.forEach((row, r) => row?.forEach((v, c) => { if (v !== null && v !== undefined && String(v).trim() !== '') cells.push([r, c, v]); }));
+  if (cells.length === 0) return 1;
+  const matched = new Set<number>();
+  for (const grid of sheets) {
+    const offsets = new Map<string, number>();
+    const index = new Map<string, Array<[number, number]>>();
+    grid.forEach((row, r) => row?.forEach((v, c) => {
+      if (v === null || v === undefined) return;
+      const key = v instanceof Date ? v.toISOString().slice(0, 10) : String(v).trim();
+      index.set(key, [...(index.get(key) ?? []), [r, c]]);
+    }));
+    for (const [r, c, v] of cells.slice(0, 400)) {
+      const key = v instanceof Date ? v.toISOString().slice(0, 10) : String(v).trim();
+      for (const [gr, gc] of index.get(key) ?? []) {
+        const offset = `${gr - r},${gc - c}`;
+        offsets.set(offset, (offsets.get(offset) ?? 0) + 1);
+      }
+    }
+    const best = [...offsets].sort((a, b) => b[1] - a[1])[0];
+    if (!best) continue;
+    const [dr, dc] = best[0].split(',').map(Number);
+    cells.forEach(([r, c, v], i) => { if (sameCell(grid[r + dr]?.[c + dc], v)) matched.add(i); });
+  }
+  return matched.size / cells.length;
+}

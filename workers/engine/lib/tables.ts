@@ -215,8 +215,8 @@ function looksTabular(rows: Row[], gutters: Interval[], pageWidth: number): bool
 }
 
 /** Unruled tables among the fragments (those not inside a ruled table). */
-function unruledTables(layout: PageLayout, items: TextItem[]): Table[] {
-  const fragments = buildFragments(items, 1.2);
+function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number): Table[] {
+  const fragments = buildFragments(items, gapEm);
   const rows = rowsOf(fragments);
   const tables: Table[] = [];
   let start = 0;
@@ -264,12 +264,16 @@ export function insideBox(item: TextItem, box: Box): boolean {
   return cx >= box.x - 1 && cx <= box.x + box.width + 1 && cy >= box.top - 1 && cy <= box.top + box.height + 1;
 }
 
-/** Every table on the page, ruled first; `unruled: false` keeps only ruled ones. */
-export function findTables(layout: PageLayout, { unruled = true }: { unruled?: boolean } = {}): Table[] {
+/**
+ * Every table on the page, ruled first; `unruled: false` keeps only ruled ones. `gapEm` is the gap
+ * (in font sizes) that separates two cells of an unruled row: spreadsheets printed to PDF leave
+ * narrow gaps, so the Excel export uses a smaller value than running text needs.
+ */
+export function findTables(layout: PageLayout, { unruled = true, gapEm = 1.2 }: { unruled?: boolean; gapEm?: number } = {}): Table[] {
   const ruled = ruledTables(layout);
   if (!unruled) return ruled;
   const rest = layout.items.filter((item) => !ruled.some((t) => insideBox(item, t.box)));
-  return [...ruled, ...unruledTables(layout, rest)].sort((a, b) => a.box.top - b.box.top);
+  return [...ruled, ...unruledTables(layout, rest, gapEm)].sort((a, b) => a.box.top - b.box.top);
 }
 
 /** The table as a grid of strings (merged cells' text in their top-left cell). */

@@ -9,8 +9,11 @@ import JSZip from 'jszip';
 import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/office-pages.ts';
-import { buildFragments, type PageLayout } from '../lib/pdf-layout.ts';
-import { findTables, type Table } from '../lib/tables.ts';
+import { buildFragments, type PageLayout, type TextItem } from '../lib/pdf-layout.ts';
+import { findTables, insideBox, type Table } from '../lib/tables.ts';
+
+/** Gap between two cells of a printed spreadsheet row, in font sizes (running text needs ~1.2). */
+const CELL_GAP_EM = 0.6;
 
 export type CellValue = string | number | Date | null;
 
@@ -27,8 +30,23 @@ function utcDate(year: number, month: number, day: number): Date | null {
   return date.getUTCMonth() === month - 1 ? date : null;
 }
 
+/** How a document writes dd/mm/yyyy vs mm/dd/yyyy, decided from dates that can only be read one way. */
+export type DateOrder = 'day-first' | 'month-first';
+
+export function detectDateOrder(texts: Iterable<string>): DateOrder {
+  let dayFirst = 0;
+  let monthFirst = 0;
+  for (const text of texts) {
+    const m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text.trim());
+    if (!m) continue;
+    if (+m[1] > 12) dayFirst++;
+    else if (+m[2] > 12) monthFirst++;
+  }
+  return dayFirst > monthFirst ? 'day-first' : 'month-first';
+}
+
 /** Text of a cell → a typed value: numbers (1,234.5 · (12) · 12% · $9.99 · 1.234,5 stays text), dates. */
-export function parseCell(text: string): ParsedCell {
+export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): ParsedCell {
   const t = text.trim();
   if (t === '') return { value: null };
   // Leading zeros (codes, ZIPs) and very long digit runs (IDs) stay text.
@@ -47,12 +65,13 @@ export function parseCell(text: string): ParsedCell {
   let date: Date | null = null;
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
   if (m) date = utcDate(+m[1], +m[2], +m[3]);
-  m = /^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/.exec(t);
+  m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(t);
   if (m) {
     const a = +m[1];
     const b = +m[2];
-    // Day first when the first number cannot be a month (31/12/2024) or when separated by dots.
-    date = a > 12 || t.includes('.') ? utcDate(+m[3], b, a) : utcDate(+m[3], a, b);
+    // Day first when the first number cannot be a month (31/12/2024), when separated by dots, or
+    // when the document's other dates say so.
+    date = a > 12 || t.includes('.') || (dateOrder === 'day-first' && b <= 12) ? utcDate(+m[3], b, a) : utcDate(+m[3], a, b);
   }
   m = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$/.exec(t);
   if (m && MONTHS.includes(m[1].slice(0, 3).toLowerCase())) date = utcDate(+m[3], MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, +m[2]);
@@ -90,9 +109,9 @@ function tableGridCells(table: Table): Grid['rows'] {
   return grid;
 }
 
-/** A page without tables: each line a row, fragments in columns clustered by their left edge. */
-function pageLinesGrid(layout: PageLayout): Grid['rows'] {
-  const fragments = buildFragments(layout.items).sort((a, b) => a.baseline - b.baseline || a.x - b.x);
+/** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
+function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCell | undefined> }> {
+  const fragments = buildFragments(items, CELL_GAP_EM).sort((a, b) => a.baseline - b.baseline || a.x - b.x);
   if (fragments.length === 0) return [];
   const starts = [...new Set(fragments.map((f) => Math.round(f.x)))].sort((a, b) => a - b);
   const columns: number[] = [];
@@ -102,19 +121,27 @@ function pageLinesGrid(layout: PageLayout): Grid['rows'] {
     for (let i = 0; i < columns.length; i++) if (columns[i] <= x + 12) best = i;
     return best;
   };
-  const rows: Grid['rows'] = [];
+  const rows: Array<{ top: number; cells: Array<GridCell | undefined> }> = [];
   let lastBaseline = -Infinity;
   for (const f of fragments) {
     if (Math.abs(f.baseline - lastBaseline) > f.size * 0.4) {
-      rows.push(Array.from({ length: columns.length }, () => undefined));
+      rows.push({ top: f.top, cells: Array.from({ length: columns.length }, () => undefined) });
       lastBaseline = f.baseline;
     }
-    const row = rows.at(-1)!;
+    const row = rows.at(-1)!.cells;
     let c = column(f.x);
     while (c < columns.length - 1 && row[c]) c++;
     row[c] = { text: row[c] ? `${row[c]!.text} ${f.text}` : f.text, bold: f.items.every((i) => i.bold) };
   }
   return rows;
+}
+
+/** A whole page: its tables and, in their places, the lines around them (titles, notes). */
+function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
+  const loose = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+  const blocks: Array<{ top: number; rows: Grid['rows'] }> = linesGrid(loose).map((row) => ({ top: row.top, rows: [row.cells] }));
+  for (const table of tables) blocks.push({ top: table.box.top, rows: tableGridCells(table) });
+  return blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows);
 }
 
 function sheetName(name: string, used: Set<string>): string {
@@ -136,7 +163,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   const asCsv = options.format === 'csv';
   const grids: Grid[] = [];
   let tableCount = 0;
-  const pageTables = source.layouts.map((layout) => (layout.ocr ? [] : findTables(layout)));
+  const pageTables = source.layouts.map((layout) => (layout.ocr ? [] : findTables(layout, { gapEm: CELL_GAP_EM })));
   const anyTable = pageTables.some((t) => t.length > 0);
   for (const [index, layout] of source.layouts.entries()) {
     throwIfAborted(ctx.signal);
@@ -144,17 +171,11 @@ export const run: Engine = async (inputs, options, ctx) => {
     tableCount += tables.length;
     const page = layout.pageNumber;
     if (perPage) {
-      // Tables one under another, a blank row between; a page without tables gives its lines.
-      const rows: Grid['rows'] = [];
-      for (const table of tables) {
-        if (rows.length) rows.push([]);
-        rows.push(...tableGridCells(table));
-      }
-      grids.push({ name: `Page ${page}`, rows: tables.length ? rows : pageLinesGrid(layout) });
+      grids.push({ name: `Page ${page}`, rows: pageGrid(layout, tables) });
     } else if (tables.length) {
       tables.forEach((table, t) => grids.push({ name: tables.length > 1 ? `Page ${page} Table ${t + 1}` : `Page ${page}`, rows: tableGridCells(table) }));
     } else if (!anyTable) {
-      grids.push({ name: `Page ${page}`, rows: pageLinesGrid(layout) });
+      grids.push({ name: `Page ${page}`, rows: pageGrid(layout, []) });
     }
     source.written(index);
   }
@@ -173,6 +194,7 @@ export const run: Engine = async (inputs, options, ctx) => {
     return { bytes: await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), filename: 'converted.zip', mime: 'application/zip', notes };
   }
 
+  const dateOrder = detectDateOrder(grids.flatMap((g) => g.rows.flatMap((row) => row.map((cell) => cell?.text ?? ''))));
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Folio';
   const used = new Set<string>();
@@ -183,7 +205,7 @@ export const run: Engine = async (inputs, options, ctx) => {
       row.forEach((cell, c) => {
         if (!cell) return;
         const target = sheet.getCell(r + 1, c + 1);
-        const parsed = parseCell(cell.text);
+        const parsed = parseCell(cell.text, dateOrder);
         target.value = parsed.value;
         if (parsed.numFmt) target.numFmt = parsed.numFmt;
         if (cell.bold) target.font = { bold: true };
