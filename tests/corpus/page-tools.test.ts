@@ -183,3 +183,18 @@ describeCorpus('merge-pdf keeps form fields working', () => {
     });
   }
 });
+
+describeCorpus('split-pdf by chapter over outlined documents', () => {
+  for (const file of ['pdf/clean/sf-pdflatex-outline.pdf', 'pdf/large/texlive-interface3.pdf']) {
+    test(file, async () => {
+      const entry = corpusPdfs.find((e) => e.file === file)!;
+      const result = await split([{ name: 'doc.pdf', bytes: readCorpus(entry) }], { mode: 'outline' }, {});
+      const parts = result.mime === 'application/zip' ? Object.values((await JSZip.loadAsync(result.bytes)).files) : [];
+      let total = 0;
+      for (const part of parts) total += (await checkPdf(await part.async('uint8array'), `chapter ${part.name}`)).length;
+      if (parts.length === 0) total = (await checkPdf(result.bytes, 'chapter')).length;
+      expect(total).toBe(entry.pages); // every page in exactly one chapter
+      console.log(`[corpus] split by chapter ${file}: ${parts.length || 1} parts, e.g. ${parts.slice(0, 3).map((p) => p.name).join(', ')}`);
+    });
+  }
+});

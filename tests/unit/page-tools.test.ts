@@ -122,3 +122,23 @@ describe('form helpers', () => {
     expect(parsePageOrder('3,1r90,blank', 3)).toEqual([{ kind: 'page', page: 3, rotate: 0 }, { kind: 'page', page: 1, rotate: 90 }, { kind: 'blank' }]);
   });
 });
+
+describe('split-pdf by chapter', () => {
+  test('one file per top-level bookmark, named after it, front matter first', async () => {
+    const { PDFDocument } = await import('pdf-lib');
+    const { writeOutline } = await import('../../workers/engine/lib/page-copy.ts');
+    const doc = await PDFDocument.load(await labelledPdf('A', 6));
+    const pages = doc.getPages();
+    const dest = (i: number) => doc.context.obj([pages[i].ref, 'Fit']);
+    writeOutline(doc, [
+      { title: 'Intro: why?', dest: dest(1), open: true, children: [{ title: 'Inner', dest: dest(2), open: false, children: [] }] },
+      { title: 'Part B', dest: dest(3), open: false, children: [] },
+    ]);
+    const result = await split([{ name: 'book.pdf', bytes: await doc.save() }], { mode: 'outline' }, {});
+    const entries = await zipEntries(result.bytes);
+    expect(Object.keys(entries)).toEqual(['book-1-front matter.pdf', 'book-2-Intro why.pdf', 'book-3-Part B.pdf']);
+    expect(await pageLabels(entries['book-2-Intro why.pdf'])).toEqual(['A2', 'A3']);
+    expect(await pageLabels(entries['book-3-Part B.pdf'])).toEqual(['A4', 'A5', 'A6']);
+    await expect(split([{ name: 'flat.pdf', bytes: await labelledPdf('A', 2) }], { mode: 'outline' }, {})).rejects.toThrow(/no bookmarks to split by/);
+  });
+});

@@ -23,6 +23,7 @@ export const tool: FileToolEntry = {
         { value: 'everyN', label: 'Every N pages' },
         { value: 'size', label: 'By maximum file size' },
         { value: 'oddEven', label: 'Odd and even pages (two files)' },
+        { value: 'outline', label: 'By chapter (top-level bookmarks)' },
       ],
     },
     {

@@ -359,6 +359,32 @@ export class PageCopier {
   }
 }
 
+/**
+ * The top-level bookmarks of a document with the (0-based) page each opens, in outline order;
+ * bookmarks without a page in this document are left out. (split-pdf splits by chapters with it.)
+ */
+export function topLevelBookmarks(doc: PDFDocument): Array<{ title: string; pageIndex: number }> {
+  const reader = new PageCopier(doc, doc) as unknown as {
+    src: PDFDocument;
+    destPageIndex(raw: PDFObject): { index: number } | undefined;
+  };
+  const root = doc.catalog.lookupMaybe(N.Outlines, PDFDict);
+  const found: Array<{ title: string; pageIndex: number }> = [];
+  const seen = new Set<PDFObject>();
+  let current = root?.get(N.First);
+  while (current && !seen.has(current) && seen.size < 100_000) {
+    seen.add(current);
+    const item = doc.context.lookup(current);
+    if (!(item instanceof PDFDict)) break;
+    const action = item.lookupMaybe(N.A, PDFDict);
+    const rawDest = item.get(N.Dest) ?? (action?.lookup(N.S) === N.GoTo ? action.get(N.D) : undefined);
+    const target = rawDest === undefined ? undefined : reader.destPageIndex(rawDest);
+    if (target) found.push({ title: text(item.lookup(N.Title)) ?? '', pageIndex: target.index });
+    current = item.get(N.Next);
+  }
+  return found;
+}
+
 /** Writes an outline tree as the document's /Outlines (replacing any), with correct links and counts. */
 export function writeOutline(doc: PDFDocument, nodes: readonly OutlineNode[]): void {
   if (nodes.length === 0) return;

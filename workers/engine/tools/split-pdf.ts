@@ -6,6 +6,8 @@
  *   mode=size    parts of at most `maxSizeMb` MB each (as written; a single page larger than that
  *                becomes a part of its own, and the result notes say so)
  *   mode=oddEven two files: odd pages and even pages
+ *   mode=outline one file per top-level bookmark (chapter), named after it; pages before the first
+ *                bookmark form a "front matter" part
  * One part → that PDF; several → converted.zip (spec §7 default). Parts are named after the input
  * ("report-pages-1-3.pdf"), keep links between their own pages and the bookmarks that point into them.
  */
@@ -14,7 +16,7 @@ import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { parsePageGroups } from '../lib/page-range.ts';
-import { PageCopier, writeOutline } from '../lib/page-copy.ts';
+import { PageCopier, topLevelBookmarks, writeOutline } from '../lib/page-copy.ts';
 import { baseName, savePdf } from '../lib/pdf-util.ts';
 import { ZipBuilder } from '../lib/zip.ts';
 
@@ -50,6 +52,28 @@ async function writePart(src: PDFDocument, pages: number[]): Promise<Uint8Array>
   copier.copyFormFields();
   writeOutline(doc, copier.readOutline());
   return savePdf(doc);
+}
+
+/** A bookmark title as a file-name part: no path or reserved characters, at most 60 characters. */
+function fileSafe(title: string): string {
+  const printable = [...title].map((c) => (c.charCodeAt(0) < 32 ? ' ' : c)).join('');
+  const safe = printable.replace(/[\\/:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 60).trim();
+  return safe || 'untitled';
+}
+
+/** Parts that start at each top-level bookmark (chapters), in page order. */
+export function planOutlineParts(src: PDFDocument): Part[] {
+  const pageCount = src.getPageCount();
+  const starts = new Map<number, string>();
+  for (const { title, pageIndex } of topLevelBookmarks(src)) if (!starts.has(pageIndex)) starts.set(pageIndex, title);
+  if (starts.size === 0) throw new FolioError('InvalidInput', 'This PDF has no bookmarks to split by: choose another way to split it.');
+  const ordered = [...starts.entries()].sort((a, b) => a[0] - b[0]);
+  if (ordered[0][0] > 0) ordered.unshift([0, 'front matter']);
+  const width = String(ordered.length).length;
+  return ordered.map(([start, title], i) => {
+    const end = i + 1 < ordered.length ? ordered[i + 1][0] : pageCount;
+    return { pages: Array.from({ length: end - start }, (_, k) => start + k), label: `${String(i + 1).padStart(width, '0')}-${fileSafe(title)}` };
+  });
 }
 
 export function planParts(mode: string, pageCount: number, options: Record<string, unknown>): Part[] {
@@ -143,7 +167,7 @@ export const run: Engine = async (inputs, options, ctx) => {
       notes.push(`Page${oversized.length > 1 ? 's' : ''} ${oversized.join(', ')} alone ${oversized.length > 1 ? 'are' : 'is'} larger than ${limitMb} MB, so ${oversized.length > 1 ? 'each is a part' : 'it is a part'} of its own.`);
     }
   } else {
-    const parts = planParts(mode, pageCount, options);
+    const parts = mode === 'outline' ? planOutlineParts(src) : planParts(mode, pageCount, options);
     const total = parts.reduce((sum, p) => sum + p.pages.length, 0);
     let done = 0;
     ctx.progress?.(0, total);
