@@ -108,7 +108,6 @@ export default function PasswordGeneratorForm(_props: UtilityFormProps) {
             step={1}
             value={lengthText}
             onChange={(e) => onLengthText(e.target.value)}
-            onBlur={() => setLengthText(String(options.length))}
           />
         </div>
         <p className="u-hint">From {PASSWORD_LENGTH.min} to {PASSWORD_LENGTH.max} characters.</p>

@@ -119,7 +119,7 @@ export default function WordCounterForm(_props: UtilityFormProps) {
             <span className="u-label">Top keywords</span>
             <ul className="u-keywords" data-testid="keywords">
               {stats.keywords.map((k) => (
-                <li key={k.word}>{k.word}<span>{k.count}</span></li>
+                <li key={k.word}>{k.word} <span>{k.count}</span></li>
               ))}
             </ul>
           </div>
