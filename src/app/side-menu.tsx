@@ -47,13 +47,12 @@ export function SideMenu({ open, onOpen, onClose, activeTool, onPick }: {
         ref={tabRef}
         type="button"
         className="side-tab"
-        aria-label="Open Tool Menu"
         aria-expanded={open}
         hidden={open}
         onClick={onOpen}
       >
         <Icon name="tools" size={18} />
-        <span>Tools</span>
+        <span>Tool Menu</span>
       </button>
       <div className={`side-scrim${open ? ' open' : ''}`} onClick={onClose} aria-hidden="true" />
       <aside className={`side-menu${open ? ' open' : ''}`} aria-label="Tool Menu" inert={!open}>

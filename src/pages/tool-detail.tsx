@@ -110,7 +110,7 @@ export function ToolDetailPage({ tool }: { tool: ToolEntry }) {
             <h2>Why Use Folio</h2>
             <p>{content.whyUse}</p>
             <button type="button" className="button primary" onClick={() => setOpen(true)}>
-              {actionLabel}
+              Open {tool.name} <Icon name="arrow-right" size={18} />
             </button>
           </section>
         )}
