@@ -14,7 +14,8 @@ import { run as toPpt } from '../../workers/engine/tools/pdf-to-ppt.ts';
 import { run as toExcel } from '../../workers/engine/tools/pdf-to-excel.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
 import { createRecogniser } from '../../workers/engine/lib/ocr.ts';
-import { characterErrorRate, readDocx, readPptx } from '../unit/office-fixtures.ts';
+import { buildFragments, buildParagraphs, readingOrder } from '../../workers/engine/lib/pdf-layout.ts';
+import { characterErrorRate, orderFreeCharacterErrorRate, readDocx, readPptx } from '../unit/office-fixtures.ts';
 
 const MAX_PAGES = 3;
 
@@ -71,17 +72,22 @@ describeCorpus('office export over the corpus', () => {
     const recogniser = await createRecogniser();
     try {
       const rates: number[] = [];
-      for (const pageNumber of [1, 2]) {
+      const orderFree: number[] = [];
+      for (const pageNumber of [1, 2, 3]) {
         const page = await doc.getPage(pageNumber);
         const reference = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
         const items = await recogniser.recognisePage(doc, pageNumber);
-        const hypothesis = items.map((i) => i.text).join(' ');
+        // The words in Folio's own reading order (lines, columns, paragraphs), as the exports write them.
+        const hypothesis = buildParagraphs(readingOrder(buildFragments(items))).map((p) => p.text).join(' ');
         rates.push(characterErrorRate(reference, hypothesis));
+        orderFree.push(orderFreeCharacterErrorRate(reference, hypothesis));
       }
-      const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
-      console.log(`[corpus] OCR vicksburg pages 1-2: CER ${rates.map((r) => (r * 100).toFixed(1)).join(' %, ')} % (mean ${(mean * 100).toFixed(1)} %)`);
-      // Order-sensitive CER against another OCR's layer; both read the same clean print.
-      expect(mean).toBeLessThanOrEqual(0.06);
+      const show = (xs: number[]) => xs.map((r) => `${(r * 100).toFixed(1)} %`).join(', ');
+      console.log(`[corpus] OCR vicksburg pages 1-3: CER ${show(rates)} in reading order; ${show(orderFree)} with words sorted`);
+      // Pages 1 and 2 are running text: they must meet the issue's ≤ 5 % goal. Page 3 wraps text
+      // around an engraving with captions (tesseract reads noise in the picture and the layer's own
+      // order differs): printed, not asserted.
+      expect((rates[0] + rates[1]) / 2).toBeLessThanOrEqual(0.05);
     } finally {
       await recogniser.terminate();
       await doc.destroy();

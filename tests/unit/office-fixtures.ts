@@ -322,3 +322,12 @@ export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]
   }
   return matched.size / cells.length;
 }
+
+/**
+ * Character error rate with reading order taken out: both texts' words sorted before comparing.
+ * For references whose own order differs (e.g. an OCR layer that reads a caption mid-paragraph).
+ */
+export function orderFreeCharacterErrorRate(reference: string, hypothesis: string): number {
+  const sorted = (t: string) => t.split(/\s+/).filter(Boolean).sort().join(' ');
+  return characterErrorRate(sorted(reference), sorted(hypothesis));
+}
