@@ -93,6 +93,11 @@ const LOWER_E = 101;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 
+/** A run of string characters that need no attention (no quote, backslash or control character). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it must stop at
+const STRING_RUN = /[^"\\\u0000-\u001f]*/y;
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
 function describe(text: string, at: number): string {
   if (at >= text.length) return 'end of input';
   const code = text.codePointAt(at) ?? 0;
@@ -115,6 +120,7 @@ export function parseJson(text: string): { root: JsonNode; stats: JsonStats } {
   let depth = 0;
 
   const skipWhitespace = () => {
+    if (text.charCodeAt(i) > SPACE) return;
     for (;;) {
       const c = text.charCodeAt(i);
       if (c === SPACE || c === LINE_FEED || c === CARRIAGE_RETURN || c === TAB) i++;
@@ -134,6 +140,10 @@ export function parseJson(text: string): { root: JsonNode; stats: JsonStats } {
     const start = i;
     i++; // opening quote
     for (;;) {
+      // Skip ordinary characters natively (a sticky regex), then look at what stopped it.
+      STRING_RUN.lastIndex = i;
+      STRING_RUN.test(text);
+      i = STRING_RUN.lastIndex;
       if (i >= n) throw new JsonSyntaxError('Unterminated string: a closing double quote is missing', start);
       const c = text.charCodeAt(i);
       if (c === QUOTE) {
@@ -173,6 +183,16 @@ export function parseJson(text: string): { root: JsonNode; stats: JsonStats } {
 
   const readNumber = (): string => {
     const start = i;
+    NUMBER.lastIndex = i;
+    if (NUMBER.test(text)) {
+      const after = text.charCodeAt(NUMBER.lastIndex);
+      // Fast path, unless what follows would make it a malformed number ("01", "1.", "1e"): the
+      // careful reader below then says exactly what is wrong.
+      if (!((after >= ZERO && after <= NINE) || after === DOT || after === LOWER_E || after === UPPER_E)) {
+        i = NUMBER.lastIndex;
+        return text.slice(start, i);
+      }
+    }
     if (text.charCodeAt(i) === MINUS) i++;
     const first = text.charCodeAt(i);
     if (first === ZERO) {

@@ -174,7 +174,7 @@ export default function JsonFormatterForm(_props: UtilityFormProps) {
         <pre className="u-code-error" aria-label="Where the error is" data-testid="json-error-excerpt">
           {errorInfo.excerpt}
           {'\n'}
-          {' '.repeat(errorInfo.caret)}^
+          {' '.repeat(errorInfo.caret)}<span className="u-caret">^</span>
         </pre>
       )}
       <div className="u-actions">

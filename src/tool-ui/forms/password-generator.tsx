@@ -83,6 +83,21 @@ export default function PasswordGeneratorForm(_props: UtilityFormProps) {
 
   return (
     <form className="u-form" onSubmit={onSubmit} noValidate>
+      {passwords.length > 0 && (
+        <section className="u-result" aria-label="Generated passwords">
+          <ul className="u-passwords" data-testid="passwords">
+            {passwords.map((password, index) => (
+              <li key={`${index}-${password}`}>
+                <code>{password}</code>
+                <CopyButton text={password} copyKey={`password ${index + 1}`} label="Copy" state={copyState} />
+              </li>
+            ))}
+          </ul>
+          <p className="u-hint">
+            Made on this device with the browser's cryptographic random generator, without bias; never sent or stored.
+          </p>
+        </section>
+      )}
       <div className="u-field">
         <label htmlFor={`${id}-length`}>Length</label>
         <div className="u-length">
@@ -163,21 +178,6 @@ export default function PasswordGeneratorForm(_props: UtilityFormProps) {
         )}
       </div>
 
-      {passwords.length > 0 && (
-        <section className="u-result" aria-label="Generated passwords">
-          <ul className="u-passwords" data-testid="passwords">
-            {passwords.map((password, index) => (
-              <li key={`${index}-${password}`}>
-                <code>{password}</code>
-                <CopyButton text={password} copyKey={`password ${index + 1}`} label="Copy" state={copyState} />
-              </li>
-            ))}
-          </ul>
-          <p className="u-hint">
-            Made on this device with the browser's cryptographic random generator, without bias; never sent or stored.
-          </p>
-        </section>
-      )}
     </form>
   );
 }
