@@ -664,7 +664,11 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
   }
 
   if (report.bytes.length >= original) {
-    notes.unshift(`This PDF is already well compressed: Folio could not make it smaller, so here is the original (${formatBytes(original)}).`);
+    notes.unshift(
+      opened.wasRepaired
+        ? `This PDF is already well compressed: Folio could not make it smaller (it is also slightly damaged; Folio's repaired copy came out larger), so here is the original (${formatBytes(original)}).`
+        : `This PDF is already well compressed: Folio could not make it smaller, so here is the original (${formatBytes(original)}).`,
+    );
     return { bytes: input.bytes, filename: outputName(input.name), mime: 'application/pdf', notes };
   }
   const saved = Math.round((1 - report.bytes.length / original) * 100);
