@@ -67,3 +67,21 @@ describe('pdf-to-word', () => {
     expect(docx.text).not.toContain(fixture.footer);
   });
 });
+
+describe('pdf-to-word lists', () => {
+  test('numbered and bulleted lists become Word lists', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    ['1. Open the file', '2. Choose the pages', '3. Press convert'].forEach((line, i) => page.drawText(line, { x: 72, y: 700 - i * 16, size: 11, font }));
+    page.drawText('Some text between the lists.', { x: 72, y: 640, size: 11, font });
+    ['• Apples', '• Pears'].forEach((line, i) => page.drawText(line, { x: 72, y: 610 - i * 16, size: 11, font }));
+    const result = await run([{ name: 'lists.pdf', bytes: await doc.save() }], {}, {});
+    const out = await readDocx(result.bytes);
+    const steps = out.paragraphs.filter((p) => /Open the file|Choose the pages|Press convert/.test(p.text));
+    expect(steps.map((p) => p.text)).toEqual(['Open the file', 'Choose the pages', 'Press convert']);
+    expect(out.xml.match(/<w:numPr>/g)?.length).toBe(5);
+    expect(out.paragraphs.find((p) => p.text === 'Apples')).toBeTruthy();
+  });
+});

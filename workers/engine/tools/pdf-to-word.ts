@@ -7,7 +7,7 @@
  * repeat at the top/bottom of most pages are written once as the header/footer.
  */
 import {
-  AlignmentType, Document, Footer, Header, HeadingLevel, ImageRun, Packer, PageNumber, Paragraph,
+  AlignmentType, Document, Footer, Header, HeadingLevel, ImageRun, LevelFormat, Packer, PageNumber, Paragraph,
   Table, TableCell, TableRow, TextRun, WidthType, type ISectionOptions,
 } from 'docx';
 import type { Engine } from '../lib/types.ts';
@@ -139,6 +139,9 @@ export const run: Engine = async (inputs, options, ctx) => {
   const sections: ISectionOptions[] = [];
   let tableCount = 0;
   let imageCount = 0;
+  // Numbered lists become Word numbering; a list continues (across pages too) while its numbers follow on.
+  let listInstance = 0;
+  let lastListNumber: number | undefined;
 
   for (const layout of layouts) {
     throwIfAborted(ctx.signal);
@@ -195,9 +198,24 @@ export const run: Engine = async (inputs, options, ctx) => {
       previousBottom = p.bottom;
       const level = p.text.length < 200 ? levels.get(Math.round(p.size * 2) / 2) : undefined;
       const boldHeading = !level && p.bold && p.lines.length === 1 && p.text.length < 90 && p.size >= body - 0.5 && !/[.:,;]$/.test(p.text);
+      // A list starts at 1 or carries on from the previous number; any other number stays literal text.
+      let numbered = p.list === 'number' ? /^\(?(\d{1,3})([.)])\s+/.exec(p.text) : null;
+      let numbering: { reference: string; level: number; instance: number } | undefined;
+      const value = numbered ? Number(numbered[1]) : NaN;
+      if (numbered && lastListNumber !== undefined && value === lastListNumber + 1) {
+        lastListNumber = value;
+      } else if (numbered && value === 1) {
+        listInstance++;
+        lastListNumber = 1;
+      } else {
+        numbered = null;
+        lastListNumber = undefined;
+      }
+      if (numbered) numbering = { reference: numbered[2] === ')' ? 'folio-numbers-paren' : 'folio-numbers', level: 0, instance: listInstance };
       const runs = p.runs.map((r, i) => {
         let text = r.text;
         if (i === 0 && p.list === 'bullet') text = text.replace(/^[•●▪■◦○‣∙·\-–*]\s+/, '');
+        if (i === 0 && numbered) text = text.replace(/^\s*\(?\d{1,3}[.)]\s+/, '');
         return textRun(text, r.item);
       });
       const width = p.right - p.x;
@@ -207,8 +225,9 @@ export const run: Engine = async (inputs, options, ctx) => {
         children: runs,
         heading: level ?? (boldHeading ? HeadingLevel.HEADING_3 : undefined),
         bullet: p.list === 'bullet' ? { level: 0 } : undefined,
+        numbering,
         alignment: centred ? AlignmentType.CENTER : undefined,
-        indent: !centred && p.list !== 'bullet' && p.x - margin > 4 ? { left: twips(p.x - margin) } : undefined,
+        indent: !centred && !p.list && p.x - margin > 4 ? { left: twips(p.x - margin) } : undefined,
         spacing: { before: twips(gap > p.size * 0.5 ? gap : 0), after: 0 },
       }));
     }
@@ -233,6 +252,12 @@ export const run: Engine = async (inputs, options, ctx) => {
     creator: 'Folio',
     title: baseName(inputs[0].name),
     styles: { default: { document: { run: { font: 'Arial', size: halfPoints(body) } } } },
+    numbering: {
+      config: (['.', ')'] as const).map((mark) => ({
+        reference: mark === '.' ? 'folio-numbers' : 'folio-numbers-paren',
+        levels: [{ level: 0, format: LevelFormat.DECIMAL, text: `%1${mark}`, alignment: AlignmentType.LEFT, style: { paragraph: { indent: { left: 720, hanging: 360 } } } }],
+      })),
+    },
     sections,
   });
   const blob = await Packer.toBlob(document);
