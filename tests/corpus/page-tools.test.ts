@@ -198,3 +198,24 @@ describeCorpus('split-pdf by chapter over outlined documents', () => {
     });
   }
 });
+
+describeCorpus('organize-pdf deleting pages keeps the rest sound', () => {
+  for (const file of ['pdf/clean/sf-pdflatex-outline.pdf', 'pdf/large/texlive-interface3.pdf', 'pdf/rotated/qpdf-overlay-copy-annotations.pdf', 'pdf/forms/pdflib-with-xfa-fields.pdf']) {
+    test(file, async () => {
+      const entry = corpusPdfs.find((e) => e.file === file)!;
+      const result = await organize([{ name: 'doc.pdf', bytes: readCorpus(entry) }], { pageOrder: 'even, 1' }, {});
+      currentFile = file;
+      const pages = await checkPdf(result.bytes, 'organize even,1');
+      expect(pages.length).toBe(Math.floor(entry.pages! / 2) + 1);
+      // Every bookmark left points at a page of the result.
+      const doc = await openPdfjs(result.bytes);
+      for (const item of (await doc.getOutline()) ?? []) {
+        if (!item.dest) continue;
+        const dest = typeof item.dest === 'string' ? await doc.getDestination(item.dest) : item.dest;
+        const index = await doc.getPageIndex(dest![0] as { num: number; gen: number });
+        expect(index).toBeGreaterThanOrEqual(0);
+      }
+      await doc.destroy();
+    });
+  }
+});

@@ -142,3 +142,31 @@ describe('split-pdf by chapter', () => {
     await expect(split([{ name: 'flat.pdf', bytes: await labelledPdf('A', 2) }], { mode: 'outline' }, {})).rejects.toThrow(/no bookmarks to split by/);
   });
 });
+
+describe('organize-pdf with deleted pages', () => {
+  test('bookmarks to deleted pages go, the others follow their page; nothing dangles', async () => {
+    const { PDFDocument } = await import('pdf-lib');
+    const { writeOutline } = await import('../../workers/engine/lib/page-copy.ts');
+    const { openPdfjs } = await import('../../workers/engine/lib/pdfjs.ts');
+    const doc = await PDFDocument.load(await labelledPdf('A', 4));
+    doc.setTitle('Organized title');
+    const pages = doc.getPages();
+    const dest = (i: number) => doc.context.obj([pages[i].ref, 'Fit']);
+    writeOutline(doc, [
+      { title: 'One', dest: dest(0), open: true, children: [] },
+      { title: 'Two', dest: dest(1), open: true, children: [] },
+      { title: 'Four', dest: dest(3), open: true, children: [] },
+    ]);
+    const result = await organize([{ name: 'o.pdf', bytes: await doc.save() }], { pageOrder: '4, 1, 1r90' }, {});
+    expect(await pageLabels(result.bytes)).toEqual(['A4', 'A1', 'A1']);
+    expect(await pageRotations(result.bytes)).toEqual([0, 0, 90]);
+    const out = await openPdfjs(result.bytes);
+    const outline = (await out.getOutline()) ?? [];
+    const targets = await Promise.all(outline.map(async (item) => [item.title, await out.getPageIndex((item.dest as Array<{ num: number; gen: number }>)[0])]));
+    expect(targets).toEqual([['One', 1], ['Four', 0]]);
+    expect((await out.getMetadata()).info).toMatchObject({ Title: 'Organized title' });
+    await out.destroy();
+    expect((await qpdfCheck(result.bytes)).ok).toBe(true);
+    expect(result.notes).toContain('2 pages deleted');
+  });
+});

@@ -9,13 +9,20 @@
  *   blank        a blank page (size of the page before it, else of page 1)
  * A page listed twice is duplicated; a page not listed is deleted. Empty = unchanged.
  * Example: "3, 1r90, blank, 2, 2" → page 3, page 1 rotated, a blank page, page 2 twice.
+ *
+ * When every page is kept, the page list of the document itself is rearranged, so everything at
+ * document level stays. When pages are deleted, the kept pages are copied into a fresh document
+ * (lib/page-copy.ts) so that nothing points at a deleted page: bookmarks and links to deleted pages
+ * are dropped, the others follow their page; form fields of kept pages stay; title, author,
+ * subject and keywords are carried over.
  */
-import type { PDFPage } from 'pdf-lib';
+import { PDFDocument, type PDFPage } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
 import { baseName, rotatePageBy, savePdf } from '../lib/pdf-util.ts';
+import { PageCopier, writeOutline } from '../lib/page-copy.ts';
 
 export type OrderItem = { kind: 'page'; page: number; rotate: number } | { kind: 'blank' };
 
@@ -55,9 +62,25 @@ export const run: Engine = async (inputs, options, ctx) => {
   const original = doc.getPages();
   const items = parsePageOrder(String(options.pageOrder ?? ''), original.length);
 
-  // Extra copies of duplicated pages are made before the page list is cleared (copyPages reads it).
   const uses = new Map<number, number>();
   for (const item of items) if (item.kind === 'page') uses.set(item.page, (uses.get(item.page) ?? 0) + 1);
+  const deleted = original.length - uses.size;
+  const bytes = deleted > 0 ? await rebuildWithout(doc, items, ctx) : await rearrangeInPlace(doc, items, uses, ctx);
+
+  const kept = items.filter((item) => item.kind === 'page').length;
+  const notes = [`${original.length} page${original.length === 1 ? '' : 's'} in, ${items.length} out`];
+  if (deleted > 0) notes.push(`${deleted} page${deleted === 1 ? '' : 's'} deleted`);
+  if (kept > uses.size) notes.push(`${kept - uses.size} duplicate${kept - uses.size === 1 ? '' : 's'} added`);
+  if (wasEncrypted) notes.push('The file was opened with its password; the result is not encrypted.');
+  return { bytes, filename: `${baseName(input.name)}-organized.pdf`, mime: 'application/pdf', notes };
+};
+
+type Ctx = Parameters<Engine>[2];
+
+/** Every page kept: the document's own page list is rearranged (duplicates are copies). */
+async function rearrangeInPlace(doc: PDFDocument, items: OrderItem[], uses: Map<number, number>, ctx: Ctx): Promise<Uint8Array> {
+  const original = doc.getPages();
+  // Extra copies of duplicated pages are made before the page list is cleared (copyPages reads it).
   const spare = new Map<number, PDFPage[]>();
   for (const [page, count] of uses) {
     if (count > 1) spare.set(page, await doc.copyPages(doc, Array<number>(count - 1).fill(page - 1)));
@@ -84,12 +107,42 @@ export const run: Engine = async (inputs, options, ctx) => {
     }
     ctx.progress?.(i + 1, items.length);
   }
-  const bytes = await savePdf(doc);
-  const kept = items.filter((item) => item.kind === 'page').length;
-  const notes = [`${original.length} page${original.length === 1 ? '' : 's'} in, ${items.length} out`];
-  const deleted = original.length - uses.size;
-  if (deleted > 0) notes.push(`${deleted} page${deleted === 1 ? '' : 's'} deleted`);
-  if (kept > uses.size) notes.push(`${kept - uses.size} duplicate${kept - uses.size === 1 ? '' : 's'} added`);
-  if (wasEncrypted) notes.push('The file was opened with its password; the result is not encrypted.');
-  return { bytes, filename: `${baseName(input.name)}-organized.pdf`, mime: 'application/pdf', notes };
-};
+  return savePdf(doc);
+}
+
+/** Pages deleted: the kept ones are copied into a fresh document, so nothing points at a deleted page. */
+async function rebuildWithout(src: PDFDocument, items: OrderItem[], ctx: Ctx): Promise<Uint8Array> {
+  const out = await PDFDocument.create({ updateMetadata: false });
+  out.setProducer('Folio');
+  const title = src.getTitle();
+  if (title) out.setTitle(title);
+  const author = src.getAuthor();
+  if (author) out.setAuthor(author);
+  const subject = src.getSubject();
+  if (subject) out.setSubject(subject);
+  const keywords = src.getKeywords();
+  if (keywords) out.setKeywords([keywords]);
+  const copier = new PageCopier(src, out);
+  const willCopy = new Set(items.flatMap((item) => (item.kind === 'page' ? [item.page - 1] : [])));
+  const sourcePages = src.getPages();
+  let previous: PDFPage | undefined;
+  ctx.progress?.(0, items.length);
+  for (const [i, item] of items.entries()) {
+    throwIfAborted(ctx.signal);
+    if (item.kind === 'blank') {
+      const model = previous ?? sourcePages[0];
+      const { width, height } = model.getSize();
+      const blank = out.addPage([width, height]);
+      blank.setRotation(model.getRotation());
+      previous = blank;
+    } else {
+      const [page] = copier.appendPages([item.page - 1], willCopy);
+      if (item.rotate) rotatePageBy(page, item.rotate);
+      previous = page;
+    }
+    ctx.progress?.(i + 1, items.length);
+  }
+  copier.copyFormFields();
+  writeOutline(out, copier.readOutline());
+  return savePdf(out);
+}
