@@ -27,7 +27,7 @@ function toBase64(bytes: Uint8Array): string {
 const dataUrl = (bytes: Uint8Array, mime: string) => `${mime};base64,${toBase64(bytes)}`;
 
 /** Text runs of one paragraph, its lines kept as lines (PowerPoint must not re-wrap them). */
-function paragraphRuns(paragraph: Paragraph): PptxGenJS.TextProps[] {
+function paragraphRuns(paragraph: Paragraph, scale: number): PptxGenJS.TextProps[] {
   const runs: PptxGenJS.TextProps[] = [];
   paragraph.lines.forEach((line, lineIndex) => {
     const items = [...line.items].sort((a, b) => a.x - b.x);
@@ -40,7 +40,7 @@ function paragraphRuns(paragraph: Paragraph): PptxGenJS.TextProps[] {
       const last = runs.at(-1);
       const options: PptxGenJS.TextPropsOptions = {
         fontFace: item.family,
-        fontSize: Math.max(1, Math.round(item.size * 2) / 2),
+        fontSize: Math.max(1, Math.round(item.size * scale * 2) / 2),
         bold: item.bold,
         italic: item.italic,
         color: item.color,
@@ -103,7 +103,7 @@ export const run: Engine = async (inputs, options, ctx) => {
     for (const shape of shapes) shape.add();
 
     function addParagraph(paragraph: Paragraph): void {
-      const runs = paragraphRuns(paragraph);
+      const runs = paragraphRuns(paragraph, scale);
       if (runs.length === 0) return;
       const pitch = paragraph.lines.length > 1 ? (paragraph.lines.at(-1)!.baseline - paragraph.lines[0].baseline) / (paragraph.lines.length - 1) : paragraph.size * 1.2;
       // A little extra width so that PowerPoint's own font metrics do not wrap a line.

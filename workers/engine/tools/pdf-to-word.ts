@@ -186,9 +186,11 @@ export const run: Engine = async (inputs, options, ctx) => {
         continue;
       }
       if (block.kind === 'image') {
+        // At its size, unless it would not fit between the margins (full-page scans).
+        const fit = Math.min(1, (layout.width - margin - rightMargin) / block.box.width, (layout.height - 72 - 8) / block.box.height);
         children.push(new Paragraph({
-          children: [new ImageRun({ type: 'png', data: block.png!, transformation: { width: pixels(block.box.width), height: pixels(block.box.height) } })],
-          indent: { left: twips(Math.max(0, block.box.x - margin)) },
+          children: [new ImageRun({ type: 'png', data: block.png!, transformation: { width: pixels(block.box.width * fit), height: pixels(block.box.height * fit) } })],
+          indent: { left: twips(Math.max(0, Math.min(block.box.x - margin, layout.width - margin - rightMargin - block.box.width * fit))) },
         }));
         previousBottom = block.box.top + block.box.height;
         continue;
