@@ -6,7 +6,7 @@
  * CJK, chosen per character. Only the fonts a document actually needs are loaded, and pdf-lib
  * embeds only the glyphs it uses (subset).
  */
-import fontkit from '@pdf-lib/fontkit';
+import { fontkit } from '../fontkit.ts';
 import type { PDFDocument, PDFFont } from 'pdf-lib';
 import { loadPackageAsset } from '../assets.ts';
 
