@@ -15,6 +15,8 @@ const AboutPage = lazy(async () => ({ default: (await import('../pages/about.tsx
 const ContactPage = lazy(async () => ({ default: (await import('../pages/contact.tsx')).ContactPage }));
 const PrivacyPage = lazy(async () => ({ default: (await import('../pages/privacy.tsx')).PrivacyPage }));
 const TermsPage = lazy(async () => ({ default: (await import('../pages/terms.tsx')).TermsPage }));
+// Files opened with Folio from the OS or shared to it (manifest file_handlers / share_target); owned by the PWA area.
+const OpenFilesPage = lazy(async () => ({ default: (await import('../pwa/open-page.tsx')).OpenFilesPage }));
 const HowItWorksPage = lazy(async () => ({ default: (await import('../pages/how-it-works.tsx')).HowItWorksPage }));
 
 /** Every route of spec §2, plus /privacy-policy (Part A.4) and a 404 page for anything else. */
@@ -32,6 +34,7 @@ export function AppRoutes() {
         <Route path="/privacy-policy" element={<Navigate to="/privacy" replace />} />
         <Route path="/terms" element={<TermsPage />} />
         <Route path="/how-it-works" element={<HowItWorksPage />} />
+        <Route path="/open" element={<OpenFilesPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
