@@ -126,7 +126,8 @@ describe('word-to-pdf', () => {
     await expect(convert(wordToPdf, 'empty.docx', new Uint8Array())).rejects.toThrow(/empty/);
     await expect(convert(wordToPdf, 'notes.docx', new TextEncoder().encode('plain text'))).rejects.toThrow(/not a \.docx file/);
     await expect(convert(wordToPdf, 'old.doc', Uint8Array.from([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]))).rejects.toThrow(/old-style \.doc/);
-    await expect(convert(wordToPdf, 'letter.rtf', new TextEncoder().encode('{\\rtf1 hello}'))).rejects.toThrow(/RTF/);
+    // Word to PDF reads RTF now (tests/unit/office-odf.test.ts); the other tools point to it.
+    await expect(convert(excelToPdf, 'letter.rtf', new TextEncoder().encode('{\\rtf1 hello}'))).rejects.toThrow(/RTF document: use the Word to PDF tool/);
     const workbook = new ExcelJS.Workbook();
     workbook.addWorksheet('S').getCell('A1').value = 1;
     await expect(convert(wordToPdf, 'sheet.docx', await workbook.xlsx.writeBuffer())).rejects.toThrow(/Excel to PDF/);

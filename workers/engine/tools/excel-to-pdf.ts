@@ -1,11 +1,12 @@
 /**
- * excel-to-pdf: .xlsx or .csv → PDF, each sheet's used range paginated as a table by Folio's own
+ * excel-to-pdf: .xlsx, .ods or .csv → PDF, each sheet's used range paginated as a table by Folio's own
  * layout engine (workers/engine/lib/office/), with Excel's number formats and metric-compatible fonts.
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { openOfficePackage } from '../lib/office/sniff.ts';
+import { openOfficeInput } from '../lib/office/sniff.ts';
+import { readOds } from '../lib/office/ods.ts';
 import { readCsv, readXlsx, type XlsxOptions } from '../lib/office/xlsx.ts';
 import { FontBook } from '../lib/office/fonts.ts';
 import { ImageCache } from '../lib/office/text.ts';
@@ -15,6 +16,8 @@ import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import type { Section } from '../lib/office/model.ts';
 
 function looksLikeCsv(name: string, bytes: Uint8Array): boolean {
+  // An RTF document is text too, but it goes to the sniffer, which points to Word to PDF.
+  if (new TextDecoder().decode(bytes.subarray(0, 5)) === '{\\rtf') return false;
   if (/\.csv$/i.test(name)) return true;
   const head = bytes.subarray(0, 512);
   return head.length > 0 && head.every((b) => b === 9 || b === 10 || b === 13 || b >= 32);
@@ -32,9 +35,9 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   if (input.bytes.byteLength > 0 && looksLikeCsv(input.name, input.bytes)) {
     sections = readCsv(new TextDecoder().decode(input.bytes), settings);
   } else {
-    await openOfficePackage(input.name, input.bytes, 'xlsx');
+    const opened = await openOfficeInput(input.name, input.bytes, 'xlsx');
     try {
-      ({ sections, notes } = await readXlsx(input.bytes, settings));
+      ({ sections, notes } = opened.kind === 'ods' ? await readOds(opened.zip, settings) : await readXlsx(input.bytes, settings));
     } catch (error) {
       throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
     }

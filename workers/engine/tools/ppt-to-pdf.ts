@@ -1,12 +1,13 @@
 /**
- * ppt-to-pdf: .pptx → PDF, one page per slide at the presentation's size, drawn by Folio's own
- * renderer (workers/engine/lib/office/pptx.ts) with metric-compatible fonts.
+ * ppt-to-pdf: .pptx or .odp → PDF, one page per slide at the presentation's size, drawn by Folio's
+ * own renderers (workers/engine/lib/office/pptx.ts, odp.ts) with metric-compatible fonts.
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError } from '../lib/errors.ts';
-import { openOfficePackage } from '../lib/office/sniff.ts';
+import { openOfficeInput } from '../lib/office/sniff.ts';
 import { renderPptx } from '../lib/office/pptx.ts';
+import { renderOdp } from '../lib/office/odp.ts';
 import { FontBook } from '../lib/office/fonts.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { baseName } from '../lib/office/names.ts';
@@ -15,14 +16,16 @@ import { parsePageRanges } from '../lib/page-range.ts';
 
 export const run: Engine = async ([input], options, { signal, progress }) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
-  const zip = await openOfficePackage(input.name, input.bytes, 'pptx');
+  const opened = await openOfficeInput(input.name, input.bytes, 'pptx');
+  if (opened.kind === 'rtf') throw new FolioError('InvalidInput', `"${input.name}" is an RTF document: use the Word to PDF tool.`);
   const doc = await PDFDocument.create();
   doc.setTitle(baseName(input.name));
   doc.setCreator('Folio');
   const pages = String(options.pages ?? '').trim();
   let result;
   try {
-    result = await renderPptx(zip, doc, { fonts: new FontBook(doc), images: new ImageCache(doc) }, {
+    const render = opened.kind === 'odp' ? renderOdp : renderPptx;
+    result = await render(opened.zip, doc, { fonts: new FontBook(doc), images: new ImageCache(doc) }, {
       signal,
       progress,
       slides: (count) => parsePageRanges(pages, count),

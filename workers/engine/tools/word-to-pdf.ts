@@ -1,12 +1,14 @@
 /**
- * word-to-pdf: .docx → PDF, rendered by Folio's own layout engine (workers/engine/lib/office/) with
+ * word-to-pdf: .docx, .odt or .rtf → PDF, each read into the same layout model and rendered by Folio's own layout engine (workers/engine/lib/office/) with
  * metric-compatible fonts. See the README's note on why not LibreOffice WASM.
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { openOfficePackage } from '../lib/office/sniff.ts';
+import { openOfficeInput } from '../lib/office/sniff.ts';
 import { readDocx } from '../lib/office/docx.ts';
+import { readOdt } from '../lib/office/odt.ts';
+import { readRtf } from '../lib/office/rtf.ts';
 import { FontBook } from '../lib/office/fonts.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
@@ -16,10 +18,10 @@ import { writeHeadingsOutline } from '../lib/office/outline.ts';
 
 export const run: Engine = async ([input], options, { signal, progress }) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
-  const zip = await openOfficePackage(input.name, input.bytes, 'docx');
+  const opened = await openOfficeInput(input.name, input.bytes, 'docx');
   let read;
   try {
-    read = await readDocx(zip);
+    read = opened.kind === 'rtf' ? readRtf(input.bytes) : opened.kind === 'odt' ? await readOdt(opened.zip) : await readDocx(opened.zip);
   } catch (error) {
     if (error instanceof FolioError) throw error;
     throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);

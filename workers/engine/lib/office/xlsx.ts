@@ -66,7 +66,7 @@ export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined
   return { text: String(value), numeric: false };
 }
 
-function pageFor(ws: ExcelJS.Worksheet | undefined, options: XlsxOptions): PageSetup {
+export function pageFor(ws: ExcelJS.Worksheet | undefined, options: XlsxOptions): PageSetup {
   const setup = ws?.pageSetup;
   // Paper size 1 (or none given, in files from US Excel) is Letter; 9 is A4.
   let [width, height] = (setup?.paperSize as number | undefined) === 1 ? LETTER : A4;
@@ -83,7 +83,7 @@ function pageFor(ws: ExcelJS.Worksheet | undefined, options: XlsxOptions): PageS
   };
 }
 
-interface Grid {
+export interface Grid {
   widths: number[];
   rows: TableRow[];
 }
@@ -130,7 +130,7 @@ function columnBands(grid: Grid, width: number): Grid[] {
   }));
 }
 
-function sectionsForGrid(grid: Grid, page: PageSetup, fit: boolean): Section[] {
+export function sectionsForGrid(grid: Grid, page: PageSetup, fit: boolean): Section[] {
   const available = page.width - page.margin.left - page.margin.right;
   const total = grid.widths.reduce((a, b) => a + b, 0);
   if (fit && total > available) scaleGrid(grid, available / total);
@@ -158,7 +158,7 @@ function sheetPictures(workbook: ExcelJS.Workbook, ws: ExcelJS.Worksheet): Block
   return blocks;
 }
 
-function textCell(text: string, style: RunStyle, column: number, overrides: Partial<TableCell> = {}, align: 'left' | 'center' | 'right' | 'justify' = 'left'): TableCell & { column: number } {
+export function textCell(text: string, style: RunStyle, column: number, overrides: Partial<TableCell> = {}, align: 'left' | 'center' | 'right' | 'justify' = 'left'): TableCell & { column: number } {
   return {
     column,
     colSpan: 1,

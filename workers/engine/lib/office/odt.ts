@@ -1,0 +1,71 @@
+/**
+ * Reads an OpenDocument Text (.odt) into sections of the layout model: common and automatic styles
+ * with parent inheritance, paragraphs and headings, spans, lists, tables, pictures, tabs, line
+ * and page breaks, the master page's size, margins, header and footer (with page-number fields). A
+ * paragraph whose style names another master page starts a new section (e.g. a landscape page).
+ */
+import type JSZip from 'jszip';
+import type { Block, RunStyle, Section } from './model.ts';
+import { attr, kid, kids, parseXml, zipText, type XmlElement } from './xml.ts';
+import { OdfStyles, OdfTextReader } from './odf.ts';
+
+export interface OdtReadResult {
+  sections: Section[];
+  notes: string[];
+}
+
+export async function readOdfStyles(zip: JSZip): Promise<{ styles: OdfStyles; content: XmlElement }> {
+  const contentXml = await zipText(zip, 'content.xml');
+  if (!contentXml) throw new Error('content.xml is missing');
+  const styles = new OdfStyles();
+  const stylesXml = await zipText(zip, 'styles.xml');
+  if (stylesXml) styles.add(parseXml(stylesXml));
+  const content = parseXml(contentXml);
+  styles.add(content);
+  return { styles, content };
+}
+
+export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
+  const { styles, content } = await readOdfStyles(zip);
+  const body = kid(kid(content, 'office:body'), 'office:text');
+  if (!body) throw new Error('the document has no text body');
+  const notes = new Set<string>();
+  const baseRun: RunStyle = { font: 'Liberation Serif', size: 12 };
+
+  /** The master page a block asks for (its own automatic style's style:master-page-name). */
+  const masterOf = (el: XmlElement): string | undefined => {
+    const family = el.nodeName === 'table:table' ? 'table' : 'paragraph';
+    return attr(styles.style(family, attr(el, family === 'table' ? 'table:style-name' : 'text:style-name')), 'style:master-page-name');
+  };
+
+  const sections: Section[] = [];
+  const startSection = async (masterName: string | undefined) => {
+    const { page, master } = styles.pageSetup(masterName);
+    const textWidth = page.width - page.margin.left - page.margin.right;
+    const furnitureReader = new OdfTextReader({ zip, styles, notes, baseRun, textWidth });
+    const part = async (tag: string) => {
+      const el = kid(master, tag);
+      return el && attr(el, 'style:display') !== 'false' ? furnitureReader.blocks(el) : undefined;
+    };
+    const section: Section = { page, blocks: [], header: await part('style:header'), footer: await part('style:footer') };
+    sections.push(section);
+    return { section, reader: new OdfTextReader({ zip, styles, notes, baseRun, textWidth }) };
+  };
+
+  const children = kids(body).filter((el) => !['text:sequence-decls', 'text:variable-decls', 'text:user-field-decls', 'office:forms', 'table:calculation-settings'].includes(el.nodeName));
+  const firstMaster = children.length ? masterOf(children[0]) : undefined;
+  let current = await startSection(firstMaster);
+  let currentMaster = firstMaster;
+  // One reader per document keeps list numbering running across sections.
+  const reader = current.reader;
+  for (const child of children) {
+    const master = masterOf(child);
+    if (master && master !== currentMaster && current.section.blocks.length > 0) {
+      current = await startSection(master);
+      currentMaster = master;
+    }
+    const blocks: Block[] = await reader.block(child);
+    current.section.blocks.push(...blocks);
+  }
+  return { sections, notes: [...notes] };
+}
