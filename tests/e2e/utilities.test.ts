@@ -2,13 +2,13 @@
  * The seven utility forms in Chromium: each opened from its detail page (/tools/<id> → Get
  * Started), filled, Calculate pressed, the result text checked against known answers, the spec's
  * messages checked, copy ('Copied' for 2 s) and download tried; screenshots at 1280 and 390 px
- * (light, and dark for some). The 20 MB JSON case checks that the work ran in the JSON worker.
+ * (light, and dark for some), each checked with axe-core. The 20 MB JSON case checks that the work ran in the JSON worker.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, screenshot, type WatchedPage } from './harness.ts';
-import { openThemed } from './shell-helpers.ts';
+import { openThemed, seriousViolations } from './shell-helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -41,6 +41,8 @@ async function shots(name: string, open: (width: number, theme: Theme) => Promis
     for (const width of [1280, 390]) {
       const { page, context } = await open(width, theme);
       await screenshot(page, `utility-${name}-${width}${theme === 'dark' ? '-dark' : ''}`);
+      // Serious or critical axe-core findings (contrast, labels, roles) in the filled-in form.
+      expect(await seriousViolations(page)).toEqual([]);
       await context.close();
     }
   }

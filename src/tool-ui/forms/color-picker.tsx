@@ -126,8 +126,10 @@ export default function ColorPickerForm(_props: UtilityFormProps) {
           {rows.map(([label, value]) => (
             <div className="u-notation" key={label}>
               <dt>{label}</dt>
-              <dd>{value}</dd>
-              <CopyButton text={value} copyKey={label} state={copyState} />
+              <dd>
+                <span>{value}</span>
+                <CopyButton text={value} copyKey={label} state={copyState} />
+              </dd>
             </div>
           ))}
         </dl>
@@ -138,13 +140,13 @@ export default function ColorPickerForm(_props: UtilityFormProps) {
         <div className="u-contrast">
           <div className="u-contrast-card">
             <div className="u-contrast-sample" style={{ background: '#fff', color: notations.hex }}>
-              Aa Text<small>on white</small>
+              Aa Text<small style={{ color: '#4b5563' }}>on white</small>
             </div>
             <Verdict verdict={onWhite} on="white" />
           </div>
           <div className="u-contrast-card">
             <div className="u-contrast-sample" style={{ background: '#000', color: notations.hex }}>
-              Aa Text<small>on black</small>
+              Aa Text<small style={{ color: '#d1d5db' }}>on black</small>
             </div>
             <Verdict verdict={onBlack} on="black" />
           </div>
