@@ -329,14 +329,15 @@ const RED_PNG_HEX = Array.from(RED_PNG, (b) => b.toString(16).padStart(2, '0')).
 
 const RTF = [
   '{\\rtf1\\ansi\\ansicpg1252\\deff0',
-  '{\\fonttbl{\\f0\\froman\\fcharset0 Times New Roman;}{\\f1\\fswiss\\fcharset0 Arial;}{\\f2\\fnil\\fcharset204 Arial Cyr;}}',
+  '{\\fonttbl{\\f0\\froman\\fcharset0 Times New Roman;}{\\f1\\fswiss\\fcharset0 Arial;}{\\f2\\fnil\\fcharset204 Arial Cyr;}{\\f3\\fnil\\fcharset2 Symbol;}}',
   '{\\colortbl;\\red255\\green0\\blue0;\\red0\\green0\\blue255;}',
   '{\\*\\generator Hand made;}{\\info{\\title HIDDEN TITLE}}',
   '\\paperw11906\\paperh16838\\margl1134\\margr1134\\margt1134\\margb1134',
-  '{\\header\\pard\\qc\\f1\\fs18 RTF header\\par}',
+  '{\\header\\pard\\qc\\f1\\fs18 RTF header {\\field{\\*\\fldinst { PAGE }}{\\fldrslt 9}} of {\\field{\\fldinst NUMPAGES}{\\fldrslt 9}}\\par}',
   '\\pard\\outlinelevel0\\qc\\f1\\fs36\\b Annual letter\\b0\\par',
   '\\pard\\sa120\\f0\\fs24 Caf\\\'e9 costs 5\\u8364?, {\\i italic}, {\\ul underlined} and {\\cf1 red} words.\\par',
   '\\pard\\li720\\fi-360 Name\\tab Value\\line next line\\par',
+  '\\pard\\li720\\fi-360{\\listtext\\f3 \\\'b7\\tab}Listed item\\par',
   '{\\*\\unknowndestination HIDDEN DESTINATION}',
   '\\pard {\\f2 \\\'cf\\\'f0\\\'e8\\\'e2\\\'e5\\\'f2} and \\uc1\\u26085?\\u26412?.\\par',
   '\\trowd\\trgaph108\\clbrdrt\\brdrs\\clbrdrb\\brdrs\\cellx2000\\clcbpat2\\cellx4000',
@@ -358,8 +359,8 @@ describe('word-to-pdf: RTF', () => {
     expect(pdf.getPageCount()).toBe(2);
     expect(pdf.getPages().map((p) => [Math.round(p.getWidth()), Math.round(p.getHeight())])).toEqual([[595, 842], [595, 842]]);
     const [first, second] = await texts(result);
-    expect(first).toMatch(/^Annual letter Café costs 5€, italic, underlined and red words\. Name ?Value next line Привет and 日本\. Cell A1 Cell B1 Cell A2 Cell B2 RTF header$/);
-    expect(second).toBe('Last page {braces} and a backslash \\. RTF header');
+    expect(first).toMatch(/^Annual letter Café costs 5€, italic, underlined and red words\. Name ?Value next line • ?Listed item Привет and 日本\. Cell A1 Cell B1 Cell A2 Cell B2 RTF header 1 of 2$/);
+    expect(second).toBe('Last page {braces} and a backslash \\. RTF header 2 of 2');
     const doc = await openPdfjs(result.bytes);
     expect((await doc.getOutline()).map((item) => item.title)).toEqual(['Annual letter']);
     await doc.destroy();

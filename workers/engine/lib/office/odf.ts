@@ -316,7 +316,8 @@ export class OdfTextReader {
         case 'text:page-number': out.push({ kind: 'field', field: 'PAGE', style }); state.space = false; break;
         case 'text:page-count': out.push({ kind: 'field', field: 'NUMPAGES', style }); state.space = false; break;
         case 'draw:frame': case 'draw:a': await this.frame(el, out, extra); break;
-        case 'text:note': case 'office:annotation': case 'office:annotation-end': case 'text:bookmark': case 'text:bookmark-start': case 'text:bookmark-end':
+        case 'text:note': this.options.notes.add('footnotes and endnotes were left out'); break;
+        case 'office:annotation': case 'office:annotation-end': case 'text:bookmark': case 'text:bookmark-start': case 'text:bookmark-end':
         case 'text:soft-page-break': case 'text:reference-mark': case 'text:reference-mark-start': case 'text:reference-mark-end': case 'text:tracked-changes':
           break;
         case 'draw:custom-shape': case 'draw:rect': case 'draw:ellipse': case 'draw:line': case 'draw:g': case 'draw:polygon': case 'draw:path':

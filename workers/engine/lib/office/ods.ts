@@ -15,6 +15,8 @@ import { displayText, sectionsForGrid, textCell, type Grid, type XlsxOptions } f
 
 const MAX_ROWS = 20_000;
 const MAX_COLUMNS = 1024;
+/** Cells (used rows × used columns) printed per sheet at most, so a huge sheet cannot exhaust memory. */
+const MAX_CELLS = 500_000;
 const NUMERIC = new Set(['float', 'percentage', 'currency', 'date', 'time']);
 
 interface RowEntry {
@@ -103,11 +105,15 @@ export async function readOds(zip: JSZip, options: XlsxOptions): Promise<{ secti
       if (pictures.length) sections.push({ page, blocks: pictures, bookmark: name });
       continue;
     }
-    if (maxRow > MAX_ROWS) {
-      notes.add(`only the first ${MAX_ROWS.toLocaleString('en')} rows of a sheet are printed`);
-      maxRow = MAX_ROWS;
+    if (maxCol > MAX_COLUMNS) {
+      notes.add(`only the first ${MAX_COLUMNS.toLocaleString('en')} columns of a sheet are printed`);
+      maxCol = MAX_COLUMNS;
     }
-    maxCol = Math.min(maxCol, MAX_COLUMNS);
+    const rowLimit = Math.min(MAX_ROWS, Math.max(1, Math.floor(MAX_CELLS / maxCol)));
+    if (maxRow > rowLimit) {
+      notes.add(`only the first ${rowLimit.toLocaleString('en')} rows of a sheet this wide are printed`);
+      maxRow = rowLimit;
+    }
 
     // Columns: widths, hidden ones, default cell styles.
     const columns: Array<{ width: number; hidden: boolean; cellStyle?: string }> = [];
@@ -177,7 +183,7 @@ export async function readOds(zip: JSZip, options: XlsxOptions): Promise<{ secti
           // Text without "wrap text automatically" runs on past the cell's edge, as Calc prints it.
           if (!format.wrap) {
             for (const block of out.blocks) if (block.kind === 'paragraph') block.noWrap = true;
-            const next = cells.find((cell) => cell.col === c + colSpanSource);
+            const next = cells[c + colSpanSource]; // cells[i] is column i
             out.clip = Boolean(next && hasValue(next.el)) || align !== 'left';
           }
           tableRow.cells.push(out);

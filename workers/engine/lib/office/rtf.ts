@@ -12,13 +12,13 @@ import { paragraph as makeParagraph } from './model.ts';
 const TWIP = 1 / 20;
 
 /** \fcharset → code page, for \'hh bytes of text in that font. */
-const CHARSET_CODEPAGE: Record<number, number> = { 0: 1252, 77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254, 163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250 };
+const CHARSET_CODEPAGE: Record<number, number> = { 0: 1252, 2: 42, 77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254, 163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250 };
 const CODEPAGE_LABEL: Record<number, string> = { 932: 'shift_jis', 936: 'gbk', 949: 'euc-kr', 950: 'big5', 10000: 'macintosh', 874: 'windows-874' };
 
 /** Destinations whose text is not document text (skipped with their whole group). */
 const SKIP = new Set([
   'stylesheet', 'info', 'object', 'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'xmlnstbl', 'listtable', 'listoverridetable',
-  'rsidtbl', 'generator', 'filetbl', 'revtbl', 'footnote', 'annotation', 'fldinst', 'bkmkstart', 'bkmkend', 'nonshppict', 'pgdsctbl', 'mmathPr',
+  'rsidtbl', 'generator', 'filetbl', 'revtbl', 'footnote', 'annotation', 'bkmkstart', 'bkmkend', 'nonshppict', 'pgdsctbl', 'mmathPr',
   'fftitle', 'ffdeftext', 'ffformat', 'ffhelptext', 'ffstattext', 'ffentrymcr', 'ffexitmcr', 'formfield', 'template', 'private', 'userprops', 'docvar',
   'pn', 'listpicture', 'wgrffmtfilter',
 ]);
@@ -51,7 +51,7 @@ interface ParaProps {
   inTable: boolean;
 }
 
-type Destination = 'text' | 'skip' | 'fonttbl' | 'colortbl' | 'pict' | 'header' | 'footer';
+type Destination = 'text' | 'skip' | 'fonttbl' | 'colortbl' | 'pict' | 'header' | 'footer' | 'fldinst';
 
 interface State {
   chars: CharProps;
@@ -59,6 +59,10 @@ interface State {
   destination: Destination;
   /** \ucN: characters that stand in for each \uN (skipped after it). */
   uc: number;
+  /** Inside a \field whose instruction is PAGE / NUMPAGES: its \fldrslt is replaced by the live field. */
+  field?: 'PAGE' | 'NUMPAGES';
+  /** The story a \fldinst group belongs to (the instruction's destination replaces it while read). */
+  outer?: Destination;
 }
 
 const defaultChars = (): CharProps => ({ size: 12, bold: false, italic: false, underline: false, strike: false, caps: false, hidden: false });
@@ -132,6 +136,7 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
   let rowLeft = 0;
   let rowPadding = 5.4;
 
+  let instruction = '';
   // \'hh bytes wait here so multi-byte code pages decode in one go.
   let pendingBytes: number[] = [];
   let skipChars = 0;
@@ -144,6 +149,10 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
 
   const emitText = (text: string) => {
     if (!text) return;
+    if (state.destination === 'fldinst') {
+      instruction += text;
+      return;
+    }
     if (state.destination === 'fonttbl') {
       // A font's name ends at ';' (what follows belongs to no font until the next \f).
       if (fontEntry) fontEntry.name += text.split(';')[0];
@@ -164,7 +173,10 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
   const flushBytes = () => {
     if (!pendingBytes.length) return;
     const codePage = fonts.get(state.chars.font ?? defaultFont ?? -1)?.codePage ?? documentCodePage;
-    const text = decoderFor(codePage).decode(Uint8Array.from(pendingBytes));
+    // Code page 42 is a symbol font (Symbol, Wingdings): its list bullets become Unicode bullets.
+    const text = codePage === 42
+      ? pendingBytes.map((b) => (b === 0xb7 || b === 0x6c || b === 0x9f ? '•' : b === 0xa7 || b === 0x6e ? '▪' : b === 0xd8 ? '➢' : b === 0xfc ? '✓' : String.fromCharCode(b))).join('')
+      : decoderFor(codePage).decode(Uint8Array.from(pendingBytes));
     pendingBytes = [];
     emitText(text);
   };
@@ -285,6 +297,13 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
       case 'colortbl': state.destination = 'colortbl'; colorEntry = [0, 0, 0]; colorEntrySet = false; return;
       case 'pict': state.destination = 'pict'; picture = { hex: [], scaleX: 100, scaleY: 100 }; return;
       case 'shppict': return;
+      case 'fldinst': state.outer = state.destination; state.destination = 'fldinst'; instruction = ''; return;
+      case 'fldrslt':
+        if (state.field) {
+          storyFor(state.destination).inlines.push({ kind: 'field', field: state.field, style: runStyle() });
+          state.destination = 'skip';
+        }
+        return;
       case 'header': case 'headerr': case 'headerf': case 'headerl':
         if (word === 'header' || word === 'headerr') { header = newStory(); state.destination = 'header'; } else state.destination = 'skip';
         return;
@@ -406,7 +425,7 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
     if (ch === '{') {
       flushBytes();
       stack.push(state);
-      state = { chars: { ...state.chars }, para: { ...state.para }, destination: state.destination, uc: state.uc };
+      state = { chars: { ...state.chars }, para: { ...state.para }, destination: state.destination, uc: state.uc, field: state.field };
       i++;
       continue;
     }
@@ -420,6 +439,10 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
         closeTable(story);
       }
       state = stack.pop() ?? state;
+      if (closing.destination === 'fldinst' && closing.outer !== 'fldinst') {
+        const kind = /^\s*(PAGE|NUMPAGES)\b/i.exec(instruction)?.[1]?.toUpperCase();
+        if (kind === 'PAGE' || kind === 'NUMPAGES') state.field = kind;
+      }
       i++;
       if (stack.length === 0) break;
       continue;
@@ -447,7 +470,7 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
         }
         if (starPending) {
           starPending = false;
-          if (word !== 'shppict') { state.destination = 'skip'; continue; }
+          if (word !== 'shppict' && word !== 'fldinst') { state.destination = 'skip'; continue; }
         }
         if (state.destination === 'skip') continue;
         if (SKIP.has(word)) { state.destination = 'skip'; continue; }
