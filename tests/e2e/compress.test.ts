@@ -5,7 +5,8 @@
  * and skipped. Screenshots at 1280 px (light) and 390 px (dark).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -127,6 +128,23 @@ describe('compress in the browser', () => {
 
     // The failed request for the empty file is expected (a 422 answered in the page); nothing else may fail.
     expect(errors.filter((e) => !/422|Unprocessable/.test(e))).toEqual([]);
+    await context.close();
+  });
+
+  const cmykPath = resolve(import.meta.dirname, '../../../shared/corpus/images/ocrmypdf-baiona-cmyk.jpg');
+  test.skipIf(!existsSync(cmykPath))('image-compressor: a CMYK JPEG (which the WASM decoder refuses) is decoded by the browser and compressed', async () => {
+    const cmyk = new Uint8Array(readFileSync(cmykPath));
+    const original = imageHeader(cmyk);
+    const { page, context, errors } = await openTool('image-compressor');
+    const dialog = page.getByRole('dialog');
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'baiona-cmyk.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(cmyk) });
+    const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
+    expect(result.name).toBe('baiona-cmyk-compressed.jpg');
+    const header = imageHeader(result.bytes);
+    expect(header).toMatchObject({ format: 'jpeg', components: 3 });
+    expect(Math.min(header!.width, header!.height)).toBe(Math.min(original!.width, original!.height));
+    expect(result.bytes.length).toBeLessThan(cmyk.length);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

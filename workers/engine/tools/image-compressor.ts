@@ -104,6 +104,27 @@ async function quantise(image: ImageData): Promise<ImageData> {
   return makeImageData(new Uint8ClampedArray(reduced.toUint8Array()), image.width, image.height);
 }
 
+/** createImageBitmap + OffscreenCanvas (browser workers only); undefined where unavailable or failing. */
+async function decodeWithBrowser(bytes: Uint8Array, type: string, applyOrientation: boolean): Promise<ImageData | undefined> {
+  if (typeof createImageBitmap !== 'function' || typeof OffscreenCanvas !== 'function') return undefined;
+  try {
+    const bitmap = await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), {
+      imageOrientation: applyOrientation ? 'from-image' : 'none',
+      premultiplyAlpha: 'none',
+      colorSpaceConversion: 'default',
+    });
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d');
+    if (!context) return undefined;
+    context.drawImage(bitmap, 0, 0);
+    bitmap.close();
+    const pixels = context.getImageData(0, 0, canvas.width, canvas.height);
+    return makeImageData(pixels.data, pixels.width, pixels.height);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface CompressedImage {
   bytes: Uint8Array;
   format: ImageFormat;
@@ -127,13 +148,23 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
   const format: ImageFormat = settings.format === 'auto' ? header.format : settings.format;
   const keepMetadata = !settings.stripMetadata && header.format === 'jpeg' && format === 'jpeg';
 
-  let image: ImageData;
-  try {
-    // Without its EXIF the orientation must live in the pixels; with it, the tag still applies.
-    image = await decodeImage(input.bytes, header.format, { applyOrientation: !keepMetadata });
-  } catch {
-    throw new FolioError('InvalidImage', `"${input.name}" could not be decoded: the file is damaged or uses an unsupported variant (e.g. CMYK JPEG).`);
+  // Without its EXIF the orientation must live in the pixels; with it, the tag still applies.
+  const applyOrientation = !keepMetadata;
+  const undecodable = () =>
+    new FolioError('InvalidImage', `"${input.name}" could not be decoded: the file is damaged or uses an unsupported variant (e.g. CMYK JPEG).`);
+  let image: ImageData | undefined;
+  // MozJPEG's decoder only converts to RGB from gray or YCbCr: CMYK / YCCK JPEGs go straight to
+  // the browser's own decoder (which also handles their colour), and fail clearly where there is none.
+  const cmykJpeg = header.format === 'jpeg' && header.components === 4;
+  if (!cmykJpeg) {
+    try {
+      image = await decodeImage(input.bytes, header.format, { applyOrientation });
+    } catch {
+      image = undefined;
+    }
   }
+  image ??= await decodeWithBrowser(input.bytes, MIME[header.format], applyOrientation);
+  if (!image) throw undecodable();
   const [width, height] = fitInside(image.width, image.height, settings.maxWidth, settings.maxHeight);
   image = await resizeImage(image, width, height);
 
@@ -155,6 +186,11 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
       bytes = header.format === 'png' && !settings.palette && width === header.width && height === header.height
         ? await optimisePng(input.bytes)
         : await encodePng(settings.palette ? await quantise(image) : image);
+      // A palette only helps images with many colours; a lossless file that is smaller wins.
+      if (settings.palette && header.format === 'png' && width === header.width && height === header.height) {
+        const lossless = await optimisePng(input.bytes);
+        if (lossless.length < bytes.length) bytes = lossless;
+      }
       break;
   }
   const sameSize = width === header.width && height === header.height;
