@@ -277,6 +277,7 @@ const ODP_CONTENT = `<office:automatic-styles>
     <style:style style:name="pr1" style:family="presentation" style:parent-style-name="Default-title"/>
     <style:style style:name="gr1" style:family="graphic" style:parent-style-name="standard"><style:graphic-properties draw:fill-color="#ff0000" draw:stroke="none"/></style:style>
     <style:style style:name="gr2" style:family="graphic" style:parent-style-name="standard"><style:graphic-properties draw:fill="none" draw:stroke="none"/></style:style>
+    <style:style style:name="ce1" style:family="table-cell"><loext:graphic-properties xmlns:loext="urn:org:documentfoundation:names:experimental:office:xmlns:loext:1.0" draw:fill="solid" draw:fill-color="#00ff00"/><style:paragraph-properties fo:border="0.5pt solid #000000"/></style:style>
   </office:automatic-styles>
   <office:body><office:presentation>
     <draw:page draw:name="page1" draw:style-name="dp1" draw:master-page-name="Default">
@@ -285,10 +286,10 @@ const ODP_CONTENT = `<office:automatic-styles>
     </draw:page>
     <draw:page draw:name="page2" draw:master-page-name="Default">
       <draw:rect draw:style-name="gr1" svg:x="2cm" svg:y="2cm" svg:width="8cm" svg:height="4cm"><text:p>Boxed text</text:p></draw:rect>
-      <draw:custom-shape draw:style-name="gr1" svg:x="12cm" svg:y="2cm" svg:width="4cm" svg:height="4cm"><draw:enhanced-geometry draw:type="ellipse"/></draw:custom-shape>
+      <draw:custom-shape draw:style-name="gr1" svg:x="12cm" svg:y="2cm" svg:width="4cm" svg:height="4cm"><draw:enhanced-geometry draw:type="ooxml-ellipse"/></draw:custom-shape>
       <draw:line draw:style-name="standard" svg:x1="2cm" svg:y1="7cm" svg:x2="20cm" svg:y2="7cm"/>
       <draw:frame svg:x="18cm" svg:y="2cm" svg:width="4cm" svg:height="4cm"><draw:image xlink:href="Pictures/red.png"/></draw:frame>
-      <draw:frame svg:x="2cm" svg:y="8cm" svg:width="10cm" svg:height="3cm"><table:table><table:table-column table:number-columns-repeated="2"/><table:table-row><table:table-cell><text:p>Q1</text:p></table:table-cell><table:table-cell><text:p>Q2</text:p></table:table-cell></table:table-row><table:table-row><table:table-cell><text:p>10</text:p></table:table-cell><table:table-cell><text:p>20</text:p></table:table-cell></table:table-row></table:table></draw:frame>
+      <draw:frame svg:x="2cm" svg:y="8cm" svg:width="10cm" svg:height="3cm"><table:table><table:table-column table:number-columns-repeated="2"/><table:table-row><table:table-cell table:style-name="ce1"><text:p>Q1</text:p></table:table-cell><table:table-cell><text:p>Q2</text:p></table:table-cell></table:table-row><table:table-row><table:table-cell><text:p>10</text:p></table:table-cell><table:table-cell><text:p>20</text:p></table:table-cell></table:table-row></table:table></draw:frame>
       <draw:frame draw:style-name="gr2" svg:x="2cm" svg:y="12cm" svg:width="20cm" svg:height="2cm"><draw:text-box><text:p>Second slide text</text:p></draw:text-box></draw:frame>
     </draw:page>
   </office:presentation></office:body>`;
@@ -312,6 +313,12 @@ describe('ppt-to-pdf: OpenDocument presentation (.odp)', () => {
     expect(await pixel(result, 2, 0.02, 0.02)).toEqual([255, 255, 255]);
     expect(await pixel(result, 2, 0.1, 0.2)).toEqual([255, 0, 0]);
     expect(await pixel(result, 2, 0.5, 0.99)).toEqual([114, 159, 207]);
+    // The ellipse (a shape imported from PowerPoint) is round: its box's corner stays white.
+    expect(await pixel(result, 2, 0.5, 0.254)).toEqual([255, 0, 0]);
+    expect(await pixel(result, 2, 0.4357, 0.1397)).toEqual([255, 255, 255]);
+    // An Impress table cell's fill is in its graphic properties; the table's frame is not filled.
+    expect(await pixel(result, 2, 0.0893, 0.5206)).toEqual([0, 255, 0]);
+    expect(await pixel(result, 2, 0.35, 0.62)).toEqual([255, 255, 255]);
   });
 
   test('slides get bookmarks from their titles; a slide range keeps only those slides', async () => {

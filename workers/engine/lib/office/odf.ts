@@ -439,13 +439,23 @@ export class OdfTextReader {
   /** Properties of a table cell style: fill, borders, padding, vertical alignment. */
   cellFormat(styleName: string | undefined): Pick<TableCell, 'shading' | 'borders' | 'verticalAlign' | 'padding'> & { wrap?: boolean; chain: XmlElement[] } {
     const chain = this.styles.chain('table-cell', styleName);
-    const p = (name: string) => this.styles.prop(chain, 'style:table-cell-properties', name);
-    const border = (side: string) => odfBorder(p(`fo:border-${side}`) ?? p('fo:border'));
-    const pad = (side: string) => length(p(`fo:padding-${side}`) ?? p('fo:padding'));
-    const valign = p('style:vertical-align');
+    // Writer and Calc keep these in table-cell properties; Impress keeps the fill and padding in
+    // graphic properties and the borders in paragraph properties.
+    const p = (name: string, ...sources: string[]) => {
+      for (const source of ['style:table-cell-properties', ...sources]) {
+        const value = this.styles.prop(chain, source, name);
+        if (value !== undefined) return value;
+      }
+      return undefined;
+    };
+    const graphic = ['loext:graphic-properties', 'style:graphic-properties'];
+    const border = (side: string) => odfBorder(p(`fo:border-${side}`, 'style:paragraph-properties') ?? p('fo:border', 'style:paragraph-properties'));
+    const pad = (side: string) => length(p(`fo:padding-${side}`, ...graphic) ?? p('fo:padding', ...graphic));
+    const valign = p('style:vertical-align') ?? p('draw:textarea-vertical-align', ...graphic);
+    const fill = p('draw:fill', ...graphic);
     return {
       chain,
-      shading: odfColor(p('fo:background-color')),
+      shading: odfColor(p('fo:background-color')) ?? (fill === 'solid' ? odfColor(p('draw:fill-color', ...graphic)) : undefined),
       borders: { top: border('top'), right: border('right'), bottom: border('bottom'), left: border('left') },
       verticalAlign: valign === 'middle' ? 'middle' : valign === 'bottom' ? 'bottom' : valign === 'top' ? 'top' : this.options.cellAlign ?? 'top',
       padding: { top: pad('top') ?? 2, right: pad('right') ?? 2, bottom: pad('bottom') ?? 2, left: pad('left') ?? 2 },

@@ -121,9 +121,10 @@ export async function renderOdp(zip: JSZip, doc: PDFDocument, ctx: TextContext, 
       if (attr(el, 'draw:transform')) notes.add('rotated shapes were drawn unrotated');
       let geometry = el.nodeName;
       if (el.nodeName === 'draw:custom-shape') {
-        const type = attr(kid(el, 'draw:enhanced-geometry'), 'draw:type') ?? 'rectangle';
-        geometry = type === 'ellipse' || type === 'circle' ? 'draw:ellipse' : 'draw:rect';
-        if (!['rectangle', 'round-rectangle', 'ellipse', 'circle', 'non-primitive', 'flowchart-process', 'flowchart-alternate-process'].includes(type)) notes.add('some shapes were drawn as rectangles');
+        // Shapes imported from PowerPoint are named 'ooxml-<preset>'.
+        const type = (attr(kid(el, 'draw:enhanced-geometry'), 'draw:type') ?? 'rectangle').replace(/^ooxml-/, '');
+        geometry = ['ellipse', 'circle', 'ring'].includes(type) ? 'draw:ellipse' : 'draw:rect';
+        if (!['rectangle', 'rect', 'round-rectangle', 'roundRect', 'ellipse', 'circle', 'ring', 'non-primitive', 'flowchart-process', 'flowChartProcess', 'flowchart-alternate-process', 'flowChartAlternateProcess'].includes(type)) notes.add('some shapes were drawn as rectangles');
       } else if (el.nodeName !== 'draw:rect' && el.nodeName !== 'draw:ellipse' && el.nodeName !== 'draw:circle') notes.add('some shapes were drawn as rectangles');
       if (fillColor || strokeColor) {
         if (geometry === 'draw:ellipse' || geometry === 'draw:circle') {
@@ -157,7 +158,8 @@ export async function renderOdp(zip: JSZip, doc: PDFDocument, ctx: TextContext, 
       const presentationClass = attr(frame, 'presentation:class');
       // Empty placeholders ("Click to add Title") print nothing, as in Impress.
       if (attr(frame, 'presentation:placeholder') === 'true' || (isMaster && presentationClass)) return;
-      const fill = fillOf(chain, 'style:graphic-properties');
+      // Only text frames show their style's fill (a table's or picture's frame does not).
+      const fill = kid(frame, 'draw:text-box') ? fillOf(chain, 'style:graphic-properties') : undefined;
       if (fill && fill !== 'none') page.drawRectangle({ x: box.x, y: pageHeight - box.y - box.height, width: box.width, height: box.height, color: rgb(...fill) });
       const image = kid(frame, 'draw:image') ? await reader.image(frame) : undefined;
       if (image) { await drawImage(image, box); return; }
