@@ -56,7 +56,8 @@ export interface JsonStats {
 }
 
 export type JsonFormatResult =
-  | { ok: true; output: string; stats: JsonStats }
+  /** `bytes` (UTF-8 size of output) is filled in by the worker, which has time to spare for it. */
+  | { ok: true; output: string; stats: JsonStats; bytes?: number }
   | { ok: false; error: JsonErrorInfo }
   | { ok: false; empty: true; error: null };
 

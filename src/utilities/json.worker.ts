@@ -8,7 +8,9 @@ import { formatJson, type JsonFormatOptions, type JsonFormatResult } from './jso
 const api = {
   async format(input: string | Blob, options: JsonFormatOptions): Promise<JsonFormatResult> {
     const text = typeof input === 'string' ? input : await input.text();
-    return formatJson(text, options);
+    const result = formatJson(text, options);
+    if (result.ok) result.bytes = new Blob([result.output]).size;
+    return result;
   },
 };
 

@@ -123,6 +123,14 @@ describe('utility forms in Chromium', () => {
     await dialog.getByLabel('Text', { exact: true }).dispatchEvent('drop', { dataTransfer });
     await expect.poll(() => text(stats)).toContain('3 Words');
 
+    // Long text (here 450,000 characters) is counted in the words worker.
+    const workers: string[] = [];
+    watched.page.on('worker', (worker) => workers.push(worker.url()));
+    await dialog.getByLabel('Text file').setInputFiles({ name: 'long.txt', mimeType: 'text/plain', buffer: Buffer.from('The quick brown fox jumps over the lazy dog. '.repeat(10_000)) });
+    await expect.poll(() => text(stats), { timeout: 60_000 }).toContain('90,000 Words');
+    expect(await text(stats)).toContain('10,000 Sentences');
+    expect(workers.some((url) => /words\.worker/.test(url))).toBe(true);
+
     await dialog.getByRole('button', { name: 'Clear' }).click();
     await calculate(dialog);
     expect(await alertText(dialog)).toBe('Type, paste or drop some text to count');

@@ -60,7 +60,7 @@ export default function AgeCalculatorForm(_props: UtilityFormProps) {
             <Stat label="Total months" value={formatCount(age.totalMonths)} />
             <Stat label="Total weeks" value={formatCount(age.totalWeeks)} />
             <Stat label="Total days" value={formatCount(age.totalDays)} />
-            <Stat label="Born on a" value={age.bornOn} />
+            <Stat label="Day of birth" value={age.bornOn} />
           </div>
           <p className="u-hint" style={{ fontSize: '0.95rem', color: 'var(--text)' }} data-testid="next-birthday">
             {age.isBirthday ? `🎉 Birthday ${onToday ? 'today' : 'on that day'}! ` : ''}

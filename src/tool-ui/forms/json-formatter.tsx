@@ -69,7 +69,7 @@ export default function JsonFormatterForm(_props: UtilityFormProps) {
     try {
       const outcome = await formatAnywhere(input, runOptions, controller.signal);
       if (outcome.ok) {
-        setResult({ output: outcome.output, bytes: new Blob([outcome.output]).size, stats: outcome.stats, options: runOptions });
+        setResult({ output: outcome.output, bytes: outcome.bytes ?? new Blob([outcome.output]).size, stats: outcome.stats, options: runOptions });
       } else if (outcome.error) {
         setResult(null);
         setError(describeJsonError(outcome.error));

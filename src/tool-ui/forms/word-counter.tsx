@@ -1,13 +1,15 @@
 /**
- * Word counter: counts update as you type (deferred, and debounced for very long text so typing
- * stays smooth); Calculate counts at once. A .txt (or any text) file can be dropped on the text
+ * Word counter: counts update as you type (deferred; very long text is debounced and counted in
+ * a worker so typing stays smooth); Calculate counts at once. A .txt (or any text) file can be dropped on the text
  * box or opened with the button. Logic and definitions: src/utilities/words.ts.
  */
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import type { UtilityFormProps } from './registry.ts';
-import { analyzeText, formatDuration } from '../../utilities/words.ts';
+import { analyzeText, formatDuration, type TextStats } from '../../utilities/words.ts';
+import { WORDS_MAIN_THREAD_LIMIT, analyzeAnywhere } from '../../utilities/words-client.ts';
 import { CalculateButton, ErrorLine, Stat, formatCount } from './utility/kit.tsx';
 
+const EMPTY_STATS = analyzeText('');
 /** Above this many characters, counting waits for a pause in typing. */
 const LIVE_LIMIT = 100_000;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -35,7 +37,22 @@ export default function WordCounterForm(_props: UtilityFormProps) {
     return () => clearTimeout(timer);
   }, [text]);
   const deferred = useDeferredValue(counted);
-  const stats = useMemo(() => analyzeText(deferred), [deferred]);
+  // Short text is counted during render; long text in a worker (the latest request wins).
+  const small = deferred.length <= WORDS_MAIN_THREAD_LIMIT;
+  const smallStats = useMemo(() => (small ? analyzeText(deferred) : null), [deferred, small]);
+  const [bigStats, setBigStats] = useState<{ text: string; stats: TextStats } | null>(null);
+  useEffect(() => {
+    if (small) return;
+    let current = true;
+    void analyzeAnywhere(deferred).then((result) => {
+      if (current) setBigStats({ text: deferred, stats: result });
+    });
+    return () => {
+      current = false;
+    };
+  }, [deferred, small]);
+  const stats = smallStats ?? bigStats?.stats ?? EMPTY_STATS;
+  const counting = deferred !== text || (!small && bigStats?.text !== deferred);
 
   async function load(file: File | undefined) {
     if (!file) return;
@@ -103,7 +120,8 @@ export default function WordCounterForm(_props: UtilityFormProps) {
         <button type="button" onClick={() => { setText(''); setFileName(null); setError(null); }} disabled={text === ''}>Clear</button>
       </div>
 
-      <section className="u-result" aria-label="Counts" aria-busy={deferred !== text}>
+      <section className="u-result" aria-label="Counts" aria-busy={counting}>
+        {counting && !small && <p className="u-hint" role="status">Counting…</p>}
         <div className="u-stats" data-testid="word-stats">
           <Stat label="Words" value={formatCount(stats.words)} />
           <Stat label="Characters" value={formatCount(stats.characters)} />
