@@ -85,3 +85,23 @@ describe('pdf-to-word lists', () => {
     expect(out.paragraphs.find((p) => p.text === 'Apples')).toBeTruthy();
   });
 });
+
+describe('pdf-to-word margins', () => {
+  test('a single page keeps its margin lines as header and footer, not in the body', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    page.drawText('Left-side', { x: 72, y: 756, size: 11, font });
+    page.drawText('Right-side', { x: 480, y: 756, size: 11, font });
+    page.drawText('Body text starts at one inch.', { x: 72, y: 706, size: 11, font });
+    page.drawText('A second line of the body.', { x: 72, y: 692, size: 11, font });
+    page.drawText('Copyright', { x: 72, y: 30, size: 11, font });
+    const out = await readDocx((await run([{ name: 'one.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    expect(out.text).not.toContain('Left-side');
+    expect(out.text).toContain('Body text starts at one inch.');
+    expect(out.headers).toContain('Left-side');
+    expect(out.headers).toContain('Right-side');
+    expect(out.footers).toContain('Copyright');
+  });
+});

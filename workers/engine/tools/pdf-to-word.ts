@@ -66,6 +66,27 @@ function findRepeatedLines(layouts: PageLayout[]): RepeatedLines {
   return result;
 }
 
+/**
+ * Without repetition to go by (one page, or headers that change per page), lines alone in the top
+ * or bottom margin — body-size or smaller, well apart from the text — are that page's header/footer.
+ */
+function marginLines(fragments: Fragment[], layout: PageLayout, body: number): { header: Fragment[]; footer: Fragment[] } {
+  const header: Fragment[] = [];
+  const footer: Fragment[] = [];
+  const small = (f: Fragment) => f.size <= body * 1.1 + 0.5;
+  const topZone = fragments.filter((f) => f.bottom < layout.height * 0.075 && small(f));
+  const bottomZone = fragments.filter((f) => f.top > layout.height * 0.925 && small(f));
+  const rest = fragments.filter((f) => !topZone.includes(f) && !bottomZone.includes(f));
+  if (rest.length === 0) return { header, footer };
+  const bodyTop = Math.min(...rest.map((f) => f.top));
+  const bodyBottom = Math.max(...rest.map((f) => f.bottom));
+  for (const f of topZone) if (bodyTop - f.bottom >= f.size * 1.2) header.push(f);
+  for (const f of bottomZone) if (f.top - bodyBottom >= f.size * 1.2) footer.push(f);
+  return { header, footer };
+}
+
+const edgeText = (lines: Fragment[]) => [...lines].sort((a, b) => a.top - b.top || a.x - b.x).map((f) => f.text).join('  ');
+
 function isRepeated(fragment: Fragment, layout: PageLayout, repeated: RepeatedLines): boolean {
   const key = repeatKey(fragment.text);
   if (fragment.bottom < layout.height * 0.09) return repeated.header.has(key);
@@ -145,10 +166,15 @@ export const run: Engine = async (inputs, options, ctx) => {
 
   for (const layout of layouts) {
     throwIfAborted(ctx.signal);
-    const tables = layout.ocr ? [] : findTables(layout);
+    // A boxed header or footer (a one-row table in the margin) is a header/footer, not a table.
+    const inMargin = (t: LayoutTable) => t.box.top + t.box.height < layout.height * 0.08 || t.box.top > layout.height * 0.92;
+    const tables = layout.ocr ? [] : findTables(layout).filter((t) => !inMargin(t));
     tableCount += tables.length;
     const flowItems = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
-    const fragments = buildFragments(flowItems).filter((f) => !isRepeated(f, layout, repeated));
+    let fragments = buildFragments(flowItems).filter((f) => !isRepeated(f, layout, repeated));
+    const usesRepeated = Boolean(repeated.headerText || repeated.footerText);
+    const margins = usesRepeated || layout.ocr ? { header: [], footer: [] } : marginLines(fragments, layout, body);
+    fragments = fragments.filter((f) => !margins.header.includes(f) && !margins.footer.includes(f));
     const paragraphs = buildParagraphs(readingOrder(fragments));
     const blocks: Block[] = paragraphs.map((p) => ({ kind: 'paragraph', top: p.top, x: p.x, right: p.right, paragraph: p }));
     const others: Block[] = tables.map((t) => ({ kind: 'table', top: t.box.top, x: t.box.x, right: t.box.x + t.box.width, table: t }));
@@ -241,8 +267,16 @@ export const run: Engine = async (inputs, options, ctx) => {
           margin: { top: twips(36), bottom: twips(36), left: twips(margin), right: twips(rightMargin), header: twips(18), footer: twips(18) },
         },
       },
-      ...(sections.length === 0 && repeated.headerText ? { headers: { default: new Header({ children: [edgeParagraph(repeated.headerText)] }) } } : {}),
-      ...(sections.length === 0 && repeated.footerText ? { footers: { default: new Footer({ children: [edgeParagraph(repeated.footerText)] }) } } : {}),
+      ...(usesRepeated
+        ? {
+            ...(sections.length === 0 && repeated.headerText ? { headers: { default: new Header({ children: [edgeParagraph(repeated.headerText)] }) } } : {}),
+            ...(sections.length === 0 && repeated.footerText ? { footers: { default: new Footer({ children: [edgeParagraph(repeated.footerText)] }) } } : {}),
+          }
+        : {
+            // Each page its own (possibly empty) header and footer, so none is inherited by a later page.
+            headers: { default: new Header({ children: [margins.header.length ? edgeParagraph(edgeText(margins.header)) : new Paragraph({ children: [] })] }) },
+            footers: { default: new Footer({ children: [margins.footer.length ? edgeParagraph(edgeText(margins.footer)) : new Paragraph({ children: [] })] }) },
+          }),
       children,
     };
     sections.push(section);
