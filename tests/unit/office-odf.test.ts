@@ -253,6 +253,11 @@ describe('excel-to-pdf: OpenDocument spreadsheet (.ods)', () => {
     expect(width).toBeGreaterThan(height);
   });
 
+  test('cells that carry only a value (no display text) are printed from the value', async () => {
+    const bytes = await odf(MIME.ods, { content: '<office:body><office:spreadsheet><table:table table:name="S"><table:table-row><table:table-cell office:value-type="string" office:string-value="Label"/><table:table-cell office:value-type="float" office:value="1234.5"/><table:table-cell office:value-type="boolean" office:boolean-value="true"/></table:table-row></table:table></office:spreadsheet></office:body>' });
+    expect(await texts(await convert(excelToPdf, 'values.ods', bytes))).toEqual(['Label 1234.5 TRUE']);
+  });
+
   test('an empty spreadsheet says so', async () => {
     const bytes = await odf(MIME.ods, { content: '<office:body><office:spreadsheet><table:table table:name="S"><table:table-row table:number-rows-repeated="1048576"><table:table-cell table:number-columns-repeated="1024"/></table:table-row></table:table></office:spreadsheet></office:body>' });
     await expect(convert(excelToPdf, 'empty.ods', bytes)).rejects.toThrow(/no cells with values/);
@@ -277,6 +282,7 @@ const ODP_CONTENT = `<office:automatic-styles>
     <style:style style:name="pr1" style:family="presentation" style:parent-style-name="Default-title"/>
     <style:style style:name="gr1" style:family="graphic" style:parent-style-name="standard"><style:graphic-properties draw:fill-color="#ff0000" draw:stroke="none"/></style:style>
     <style:style style:name="gr2" style:family="graphic" style:parent-style-name="standard"><style:graphic-properties draw:fill="none" draw:stroke="none"/></style:style>
+    <style:style style:name="gr3" style:family="graphic" style:parent-style-name="standard"><style:graphic-properties draw:fill="none" draw:stroke="none" draw:fit-to-size="shrink-to-fit"/></style:style>
     <style:style style:name="ce1" style:family="table-cell"><loext:graphic-properties xmlns:loext="urn:org:documentfoundation:names:experimental:office:xmlns:loext:1.0" draw:fill="solid" draw:fill-color="#00ff00"/><style:paragraph-properties fo:border="0.5pt solid #000000"/></style:style>
   </office:automatic-styles>
   <office:body><office:presentation>
@@ -292,6 +298,10 @@ const ODP_CONTENT = `<office:automatic-styles>
       <draw:frame svg:x="2cm" svg:y="8cm" svg:width="10cm" svg:height="3cm"><table:table><table:table-column table:number-columns-repeated="2"/><table:table-row><table:table-cell table:style-name="ce1"><text:p>Q1</text:p></table:table-cell><table:table-cell><text:p>Q2</text:p></table:table-cell></table:table-row><table:table-row><table:table-cell><text:p>10</text:p></table:table-cell><table:table-cell><text:p>20</text:p></table:table-cell></table:table-row></table:table></draw:frame>
       <draw:frame draw:style-name="gr2" svg:x="2cm" svg:y="12cm" svg:width="20cm" svg:height="2cm"><draw:text-box><text:p>Second slide text</text:p></draw:text-box></draw:frame>
     </draw:page>
+    <draw:page draw:name="page3" draw:master-page-name="Default">
+      <draw:frame draw:style-name="gr3" svg:x="2cm" svg:y="2cm" svg:width="6cm" svg:height="2cm"><draw:text-box><text:p>Shrunk ${'text that is far too long for its box '.repeat(4)}end</text:p></draw:text-box></draw:frame>
+      <draw:frame draw:style-name="gr2" svg:x="2cm" svg:y="8cm" svg:width="6cm" svg:height="2cm"><draw:text-box><text:p>Unshrunk</text:p></draw:text-box></draw:frame>
+    </draw:page>
   </office:presentation></office:body>`;
 
 describe('ppt-to-pdf: OpenDocument presentation (.odp)', () => {
@@ -301,7 +311,7 @@ describe('ppt-to-pdf: OpenDocument presentation (.odp)', () => {
     const result = await convert(pptToPdf, 'plan.odp', await deck());
     await expectValidPdf(result);
     const pdf = await PDFDocument.load(result.bytes);
-    expect(pdf.getPageCount()).toBe(2);
+    expect(pdf.getPageCount()).toBe(3);
     const { width, height } = pdf.getPage(0).getSize();
     expect([Math.round(width), Math.round(height)]).toEqual([794, 446]);
     const pages = await texts(result);
@@ -321,10 +331,23 @@ describe('ppt-to-pdf: OpenDocument presentation (.odp)', () => {
     expect(await pixel(result, 2, 0.35, 0.62)).toEqual([255, 255, 255]);
   });
 
+  test('a "shrink on overflow" text box scales its text down to fit', async () => {
+    const result = await convert(pptToPdf, 'plan.odp', await deck(), { pages: '3' });
+    const doc = await openPdfjs(result.bytes);
+    const items = (await (await doc.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[] }>;
+    await doc.destroy();
+    const sizeOf = (word: string) => Math.abs(items.find((item) => item.str.includes(word))!.transform[3]);
+    expect(sizeOf('Unshrunk')).toBeCloseTo(18, 0);
+    expect(sizeOf('Shrunk')).toBeLessThan(12);
+    // Everything is still there, and the last line ends inside the 2 cm box (2 cm + 2 cm from the top).
+    const end = items.find((item) => item.str.includes('end'))!;
+    expect(446 - end.transform[5]).toBeLessThan(4 * 72 / 2.54);
+  });
+
   test('slides get bookmarks from their titles; a slide range keeps only those slides', async () => {
     const bytes = await deck();
     const doc = await openPdfjs((await convert(pptToPdf, 'plan.odp', bytes)).bytes);
-    expect((await doc.getOutline()).map((item) => item.title)).toEqual(['Launch plan', 'Slide 2']);
+    expect((await doc.getOutline()).map((item) => item.title)).toEqual(['Launch plan', 'Slide 2', 'Slide 3']);
     await doc.destroy();
     const second = await texts(await convert(pptToPdf, 'plan.odp', bytes, { pages: '2' }));
     expect(second).toHaveLength(1);

@@ -36,6 +36,25 @@ function boxOf(el: XmlElement): Box | undefined {
   return { x: length(attr(el, 'svg:x')) ?? 0, y: length(attr(el, 'svg:y')) ?? 0, width, height };
 }
 
+/** Scales the text of blocks (font sizes, paragraph spacing) by `factor`, for shrink-to-fit text boxes. */
+function scaleText(blocks: Block[], factor: number): void {
+  for (const block of blocks) {
+    if (block.kind === 'table') {
+      for (const row of block.rows) for (const cell of row.cells) scaleText(cell.blocks, factor);
+      continue;
+    }
+    if (block.kind !== 'paragraph') continue;
+    block.spaceBefore *= factor;
+    block.spaceAfter *= factor;
+    if (block.lineSpacing.rule !== 'auto') block.lineSpacing = { ...block.lineSpacing, value: block.lineSpacing.value * factor };
+    if (block.marker) block.marker = { ...block.marker, style: { ...block.marker.style, size: block.marker.style.size * factor } };
+    for (const inline of block.inlines) {
+      if (inline.kind === 'image') { inline.width *= factor; inline.height *= factor; }
+      else inline.style = { ...inline.style, size: inline.style.size * factor };
+    }
+  }
+}
+
 /** Graphic properties of a shape: its draw:style-name (graphic) and presentation:style-name chains. */
 function graphicChain(styles: OdfStyles, el: XmlElement): XmlElement[] {
   return [...styles.chain('graphic', attr(el, 'draw:style-name')), ...styles.chain('presentation', attr(el, 'presentation:style-name'))];
@@ -93,7 +112,19 @@ export async function renderOdp(zip: JSZip, doc: PDFDocument, ctx: TextContext, 
       const pad = (side: string, fallback: number) => length(p(`fo:padding-${side}`) ?? p('fo:padding')) ?? fallback;
       const left = pad('left', 7.1), right = pad('right', 7.1), top = pad('top', 3.6), bottom = pad('bottom', 3.6);
       const width = Math.max(4, box.width - left - right);
-      const measured = await measureBlocks(blocks, width, ctx);
+      let measured = await measureBlocks(blocks, width, ctx);
+      // "Shrink on overflow": scale the text down until it fits the box, as Impress does.
+      const fit = p('draw:fit-to-size');
+      const available = box.height - top - bottom;
+      if ((fit === 'shrink-to-fit' || fit === 'true' || fit === 'all' || p('style:shrink-to-fit') === 'true') && measured.height > available && available > 0) {
+        let scale = 1;
+        for (let attempt = 0; attempt < 6 && measured.height > available && scale > 0.25; attempt++) {
+          const factor = Math.max(0.25 / scale, Math.min(0.95, available / measured.height));
+          scale *= factor;
+          scaleText(blocks, factor);
+          measured = await measureBlocks(blocks, width, ctx);
+        }
+      }
       const anchor = p('draw:textarea-vertical-align') ?? defaultAnchor;
       const free = box.height - top - bottom - measured.height;
       const y = pageHeight - box.y - top - (anchor === 'middle' ? free / 2 : anchor === 'bottom' ? free : 0);

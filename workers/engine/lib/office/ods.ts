@@ -163,7 +163,10 @@ export async function readOds(zip: JSZip, options: XlsxOptions): Promise<{ secti
           const valueType = attr(el, 'office:value-type');
           const numeric = NUMERIC.has(valueType ?? '');
           let text = cellText(el);
+          // Calc always writes the display text; other producers may give only the value.
           if (!text && numeric && attr(el, 'office:value') !== undefined) text = displayText(Number(attr(el, 'office:value')), 'General').text;
+          if (!text && valueType === 'string') text = attr(el, 'office:string-value') ?? '';
+          if (!text && valueType === 'boolean') text = attr(el, 'office:boolean-value') === 'true' ? 'TRUE' : 'FALSE';
           const style: RunStyle = styles.runStyle(format.chain, { font: 'Liberation Sans', size: 10 });
           const textAlign = styles.prop(format.chain, 'style:paragraph-properties', 'fo:text-align');
           const align = textAlign === 'center' ? 'center' : textAlign === 'end' || textAlign === 'right' ? 'right' : textAlign === 'justify' ? 'justify' : textAlign === 'start' || textAlign === 'left' ? 'left' : numeric ? 'right' : valueType === 'boolean' ? 'center' : 'left';
