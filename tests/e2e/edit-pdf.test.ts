@@ -181,15 +181,22 @@ test('touch: a finger draws with the pen and drags an object (phone, hasTouch)',
     for (const [x, y] of rest) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   };
-  await page.getByRole('button', { name: 'Draw' }).tap();
+  // Toolbar buttons are clicked: Chrome's emulated gesture detector drops CDP taps that follow a
+  // swipe closely; the gestures under test — drawing and dragging on the page — are real touches.
+  const pick = async (name: string) => {
+    const button = page.getByRole('button', { name, exact: true });
+    await button.click();
+    await expect.poll(() => button.getAttribute('aria-pressed')).toBe('true');
+  };
+  await pick('Draw');
   let box = await pageBox(page);
   const at = (x: number, y: number) => [box.x + x * box.zoom, box.y + y * box.zoom] as const;
   await swipe([at(100, 200), at(140, 230), at(180, 200), at(220, 230), at(260, 200)]);
   await expect.poll(() => page.locator('.ed-page[data-page="1"] polyline.ed-obj').count()).toBe(1);
-  await page.getByRole('button', { name: 'Rectangle' }).tap();
+  await pick('Rectangle');
   box = await pageBox(page);
   await swipe([at(100, 400), at(150, 430), at(200, 450)]);
-  await page.getByRole('button', { name: 'Select', exact: true }).tap();
+  await pick('Select');
   box = await pageBox(page);
   // Drag the rectangle by its inside, 100 points down.
   await swipe([at(150, 425), at(150, 470), at(150, 500), at(150, 525)]);

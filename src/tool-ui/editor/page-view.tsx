@@ -183,6 +183,18 @@ export const PageView = memo(function PageView({ pdf, pageNumber, size, zoom, vi
     };
   }, [tool, visible, candidates, pdf, pageNumber]);
 
+  // A finger that lands on an object (or its handles) drags it instead of scrolling the pages:
+  // touch-action on SVG shapes is not honoured everywhere, so the touch start is cancelled here.
+  useEffect(() => {
+    const root = rootRef.current;
+    if (!root) return;
+    const onTouchStart = (event: TouchEvent) => {
+      if ((event.target as Element).closest('[data-id], [data-handle]')) event.preventDefault();
+    };
+    root.addEventListener('touchstart', onTouchStart, { passive: false });
+    return () => root.removeEventListener('touchstart', onTouchStart);
+  }, []);
+
   const pointAt = (event: { clientX: number; clientY: number }): [number, number] => {
     const rect = rootRef.current!.getBoundingClientRect();
     return [(event.clientX - rect.left) / zoom, (event.clientY - rect.top) / zoom];
