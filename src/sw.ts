@@ -29,7 +29,10 @@ registerRoute(
     url.origin === self.location.origin &&
     request.method === 'GET' &&
     (url.pathname.startsWith('/assets/engine/') || url.pathname.startsWith('/pdfjs/') || url.pathname.startsWith('/engine-data/') || url.pathname.endsWith('.wasm')),
-  new CacheFirst({ cacheName: ENGINE_CACHE }),
+  // ignoreVary: a module import sends an Origin header that a plain fetch() does not, and the server
+  // answers with `Vary: Origin`; without this, files cached by "Make all tools available offline"
+  // would not match the worker's imports.
+  new CacheFirst({ cacheName: ENGINE_CACHE, matchOptions: { ignoreVary: true } }),
 );
 
 // Files shared to Folio from another app, kept in memory until /open collects them.

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { fileTools, tools } from '../catalogue/index.ts';
 import { usePageTitle } from '../app/page-title.ts';
+import { OfflinePanel } from '../pwa/offline-panel.tsx';
 
 /** About (spec §2): mission, privacy and simplicity, differentiators, who we serve, vision. */
 export function AboutPage() {
@@ -42,6 +43,8 @@ export function AboutPage() {
           <li>Open source under the MIT licence, so anyone can check what it does with their files.</li>
         </ul>
       </section>
+
+      <OfflinePanel />
 
       <section>
         <h2>Who we serve</h2>

@@ -1,3 +1,4 @@
+import './offline-panel.css';
 import { useEffect, useRef, useState } from 'react';
 import { cacheAllEngines, fetchEngineAssetList, type EngineAssetList } from './offline-engines.ts';
 

@@ -1,3 +1,4 @@
+import './offline-panel.css';
 import { useEffect, useState } from 'react';
 import { onUpdateReady, reloadIntoUpdate } from './register.ts';
 

@@ -118,3 +118,33 @@ describe('private', () => {
     await watched.context.close();
   });
 });
+
+describe('offline tools', () => {
+  test('"Make all tools available offline" caches every engine; then a tool runs with the network off', async () => {
+    const watched = await installed('/about');
+    const { page, context, errors } = watched;
+    await page.getByRole('button', { name: 'Make all tools available offline' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'available offline' }).count(), { timeout: 120_000 }).toBe(1);
+    await context.setOffline(true);
+    await page.goto('/tools/rotate-pdf');
+    await page.getByRole('button', { name: 'Upload Files' }).first().click();
+    const { PDFDocument } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    doc.addPage([200, 300]);
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'offline.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await doc.save()) });
+    const failed: string[] = [];
+    page.on('requestfailed', (r) => failed.push(r.url()));
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }).catch(async (e) => {
+        throw new Error(`${(e as Error).message}; alert: ${await page.getByRole('dialog').getByRole('alert').textContent()}; failed: ${failed.join(', ')}; errors: ${errors.join(' | ')}`);
+      }),
+      page.getByRole('dialog').getByRole('button', { name: 'Process Files', exact: true }).click(),
+    ]);
+    const { readFileSync } = await import('node:fs');
+    const rotated = await PDFDocument.load(readFileSync(await download.path()));
+    expect(rotated.getPage(0).getRotation().angle).toBe(90);
+    expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
+    expect(foreignRequests(watched)).toEqual([]);
+    await context.close();
+  });
+});
