@@ -6,6 +6,7 @@
 import { lazy, Suspense, useEffect, useReducer, useRef, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import { OptionFields } from '../option-fields.tsx';
+import './edit-pdf.css';
 import { DEFAULT_STYLE, INITIAL_STATE, editorReducer, operationsJson, type Style } from '../editor/editor-state.ts';
 
 const PageEditor = lazy(() => import('../editor/editor.tsx').then((m) => ({ default: m.PageEditor })));
