@@ -22,6 +22,7 @@ import { openPdfjs, pageText, renderPage } from '../../workers/engine/lib/pdfjs.
 import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
 import { readRtf } from '../../workers/engine/lib/office/rtf.ts';
 import type { Engine, EngineResult } from '../../workers/engine/lib/types.ts';
+import { isFolioError } from '../../workers/engine/lib/errors.ts';
 
 const NS = [
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',
@@ -424,6 +425,37 @@ describe('word-to-pdf: RTF', () => {
     const [page] = await texts(await convert(wordToPdf, 'cut.rtf', new TextEncoder().encode('{\\rtf1\\ansi {\\b Cut off in the mid')));
     expect(page).toBe('Cut off in the mid');
     await expect(convert(wordToPdf, 'empty.rtf', new Uint8Array())).rejects.toThrow(/empty/);
+  });
+});
+
+describe('damaged OpenDocument and RTF files', () => {
+  /** Converting must either work or fail with a named, user-facing error — never crash or hang. */
+  async function survives(engine: Engine, name: string, bytes: Uint8Array) {
+    const outcome = await convert(engine, name, bytes).then(() => 'ok', (error: unknown) => error);
+    if (outcome !== 'ok') {
+      expect(isFolioError(outcome), `${name}: ${String(outcome)}`).toBe(true);
+      expect((outcome as Error).message).toMatch(/damaged|not a|empty|cannot/);
+    }
+    return outcome;
+  }
+
+  test('truncated packages, malformed XML and cut RTF get a clear message or a best-effort PDF', async () => {
+    const packages: Array<[Engine, string, Uint8Array]> = [
+      [wordToPdf, 'report.odt', await odf(MIME.odt, { content: ODT_CONTENT, styles: ODT_STYLES, files: { 'Pictures/red.png': RED_PNG } })],
+      [excelToPdf, 'budget.ods', await odf(MIME.ods, { content: ODS_CONTENT, styles: ODS_STYLES })],
+      [pptToPdf, 'plan.odp', await odf(MIME.odp, { content: ODP_CONTENT, styles: ODP_STYLES, files: { 'Pictures/red.png': RED_PNG } })],
+    ];
+    for (const [engine, name, bytes] of packages) {
+      for (const fraction of [0.1, 0.5, 0.9]) {
+        expect(await survives(engine, name, bytes.slice(0, Math.floor(bytes.length * fraction)))).not.toBe('ok');
+      }
+      const zip = await JSZip.loadAsync(bytes);
+      zip.file('content.xml', '<office:document-content><office:body><office:text><text:p>unclosed');
+      await survives(engine, name, await zip.generateAsync({ type: 'uint8array' }));
+      zip.file('content.xml', 'not xml at all');
+      expect(await survives(engine, name, await zip.generateAsync({ type: 'uint8array' }))).not.toBe('ok');
+    }
+    for (const cut of [6, 40, 200, 700, RTF.length - 3]) await survives(wordToPdf, 'letter.rtf', new TextEncoder().encode(RTF.slice(0, cut)));
   });
 });
 

@@ -232,7 +232,7 @@ export class OdfTextReader {
       case 'text:p': case 'text:h': return this.paragraph(child);
       case 'text:list': return this.list(child, list);
       case 'table:table': return [await this.table(child)];
-      case 'text:section': case 'text:index-body': case 'text:table-of-content': case 'text:alphabetical-index': case 'text:illustration-index':
+      case 'text:section': case 'text:index-body': case 'text:index-title': case 'text:table-of-content': case 'text:alphabetical-index': case 'text:illustration-index':
       case 'text:table-index': case 'text:bibliography': case 'text:user-index': case 'text:object-index': case 'office:forms':
         return this.blocks(child, list);
       case 'draw:frame': case 'draw:a': {

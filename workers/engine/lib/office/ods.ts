@@ -61,7 +61,8 @@ export async function readOds(zip: JSZip, options: XlsxOptions): Promise<{ secti
   const spreadsheet = kid(kid(content, 'office:body'), 'office:spreadsheet');
   if (!spreadsheet) throw new Error('the file has no spreadsheet body');
   const notes = new Set<string>();
-  const sheets = kids(spreadsheet, 'table:table').filter((t) => attr(kid(styles.style('table', attr(t, 'table:style-name')), 'style:table-properties'), 'table:display') !== 'false');
+  // Hidden sheets and sheets marked "do not print" are left out, as Calc prints.
+  const sheets = kids(spreadsheet, 'table:table').filter((t) => attr(kid(styles.style('table', attr(t, 'table:style-name')), 'style:table-properties'), 'table:display') !== 'false' && attr(t, 'table:print') !== 'false');
   let chosen = sheets;
   if (options.sheets === 'active') {
     const settings = await zipText(zip, 'settings.xml');

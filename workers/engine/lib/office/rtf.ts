@@ -312,6 +312,8 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
         return;
       // Document.
       case 'ansicpg': if (param) documentCodePage = param; return;
+      case 'mac': documentCodePage = 10000; return;
+      // \pc / \pca (DOS code pages 437/850) are not in the Encoding Standard: their bytes are read as Windows-1252.
       case 'deff': defaultFont = param; return;
       case 'paperw': if (param) page.width = param * TWIP; return;
       case 'paperh': if (param) page.height = param * TWIP; return;
