@@ -19,11 +19,14 @@ export function onIncomingFiles(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Hands the waiting files to a tool and forgets them. */
-export function takeIncomingFiles(): File[] {
-  const files = pending;
+/** The files waiting for a tool (read in a state initialiser, which React may call twice). */
+export function peekIncomingFiles(): File[] {
+  return pending;
+}
+
+/** Forgets the waiting files once a tool has taken them. */
+export function clearIncomingFiles(): void {
   pending = [];
-  return files;
 }
 
 interface LaunchParams {

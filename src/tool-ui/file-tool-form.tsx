@@ -24,6 +24,7 @@ import { ApiError, callTool, downloadBlob, type ApiResult } from '../api/client.
 import { fileToolPanel } from './forms/registry.ts';
 import { OptionFields, confirmFieldName, optionProblem } from './option-fields.tsx';
 import { FileList, formatBytes } from './file-list.tsx';
+import { clearIncomingFiles, peekIncomingFiles } from '../pwa/incoming-files.ts';
 import './file-tool.css';
 
 /** The multipart field that carries the password of an encrypted input (mock-api/handlers.ts). */
@@ -42,7 +43,9 @@ export function isAccepted(tool: FileToolEntry, file: File): boolean {
 }
 
 export function FileToolForm({ tool }: { tool: FileToolEntry }) {
-  const [files, setFilesState] = useState<File[]>([]);
+  // Files opened with Folio from the OS or shared to it arrive here once the user picks this tool on /open.
+  const [files, setFilesState] = useState<File[]>(() => peekIncomingFiles().filter((file) => isAccepted(tool, file)));
+  useEffect(() => clearIncomingFiles(), []);
   const [values, setValues] = useState<OptionValues>(() => defaultValues(tool));
   const [error, setError] = useState('');
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });

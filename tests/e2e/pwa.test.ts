@@ -148,3 +148,32 @@ describe('offline tools', () => {
     await context.close();
   });
 });
+
+describe('files from other apps', () => {
+  test('a PDF shared to Folio (share target) lands on /open, and the chosen tool starts with it', async () => {
+    const watched = await installed('/');
+    const { page, context, errors } = watched;
+    const { PDFDocument } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    doc.addPage([300, 200]);
+    const bytes = Array.from(await doc.save());
+    // What the share sheet does: a multipart POST to the manifest's share_target action.
+    const status = await page.evaluate(async (data) => {
+      const form = new FormData();
+      form.append('files', new File([new Uint8Array(data)], 'shared.pdf', { type: 'application/pdf' }));
+      const response = await fetch('/share-target', { method: 'POST', body: form });
+      return response.url;
+    }, bytes);
+    expect(new URL(status).pathname).toBe('/open');
+    await page.goto('/open?source=share');
+    await expect.poll(() => page.getByText('shared.pdf').count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Rotate PDF' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByText('1 file selected').count()).toBeGreaterThan(0);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), dialog.getByRole('button', { name: 'Process Files', exact: true }).click()]);
+    const { readFileSync } = await import('node:fs');
+    expect((await PDFDocument.load(readFileSync(await download.path()))).getPage(0).getRotation().angle).toBe(90);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
