@@ -43,7 +43,7 @@ interface Props {
 type Gesture =
   | { kind: 'create'; start: [number, number]; current: [number, number] }
   | { kind: 'pen'; points: Array<[number, number]> }
-  | { kind: 'move'; id: string; last: [number, number]; moved: boolean }
+  | { kind: 'move'; id: string; start: [number, number]; origin: EditorObject; moved: boolean }
   | { kind: 'resize'; id: string; handle: string; origin: EditorObject };
 
 const BOX_TOOLS = new Set<ToolName>(['rect', 'ellipse', 'highlight', 'whiteout', 'redact']);
@@ -153,7 +153,14 @@ function resized(origin: EditorObject, handle: string, x: number, y: number): Pa
 
 export const PageView = memo(function PageView({ pdf, pageNumber, size, zoom, visible, objects, selected, editing, tool, style, dispatch, setEditing }: Props) {
   const rootRef = useRef<HTMLDivElement>(null);
-  const [gesture, setGesture] = useState<Gesture | null>(null);
+  const [gesture, setGestureState] = useState<Gesture | null>(null);
+  // Pointer events can arrive faster than React re-renders: handlers read the live gesture here,
+  // and moves are computed from the gesture's start (not the last event), so none is lost.
+  const gestureRef = useRef<Gesture | null>(null);
+  const setGesture = (next: Gesture | null) => {
+    gestureRef.current = next;
+    setGestureState(next);
+  };
   const [candidates, setCandidates] = useState<TextCandidate[] | null>(null);
 
   // Text already on the page, for "Edit text": loaded when the tool is on and the page is near.
@@ -229,7 +236,7 @@ export const PageView = memo(function PageView({ pdf, pageNumber, size, zoom, vi
           return;
         }
         capture();
-        setGesture({ kind: 'move', id: hit.id, last: point, moved: false });
+        setGesture({ kind: 'move', id: hit.id, start: point, origin: hit, moved: false });
       } else {
         dispatch({ type: 'select', id: null });
         setEditing(null);
@@ -261,6 +268,7 @@ export const PageView = memo(function PageView({ pdf, pageNumber, size, zoom, vi
   }
 
   function onPointerMove(event: ReactPointerEvent<HTMLDivElement>) {
+    const gesture = gestureRef.current;
     if (!gesture) return;
     const point = pointAt(event);
     const clamped: [number, number] = [Math.min(size.width, Math.max(0, point[0])), Math.min(size.height, Math.max(0, point[1]))];
@@ -272,13 +280,11 @@ export const PageView = memo(function PageView({ pdf, pageNumber, size, zoom, vi
         setGesture({ ...gesture, current: clamped });
         break;
       case 'move': {
-        const object = objects.find((o) => o.id === gesture.id);
-        if (!object) break;
-        const dx = point[0] - gesture.last[0];
-        const dy = point[1] - gesture.last[1];
+        const dx = point[0] - gesture.start[0];
+        const dy = point[1] - gesture.start[1];
         if (!gesture.moved) dispatch({ type: 'begin' });
-        dispatch({ type: 'update', id: gesture.id, patch: movedBy(object, dx, dy), commit: false });
-        setGesture({ ...gesture, last: point, moved: true });
+        dispatch({ type: 'update', id: gesture.id, patch: movedBy(gesture.origin, dx, dy), commit: false });
+        if (!gesture.moved) setGesture({ ...gesture, moved: true });
         break;
       }
       case 'resize':
@@ -288,6 +294,7 @@ export const PageView = memo(function PageView({ pdf, pageNumber, size, zoom, vi
   }
 
   function onPointerUp() {
+    const gesture = gestureRef.current;
     if (!gesture) return;
     if (gesture.kind === 'pen' && gesture.points.length > 0) {
       dispatch({ type: 'add', object: { id: newId(), type: 'pen', page: pageNumber, points: gesture.points.map(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100]), color: style.color, width: style.strokeWidth } });
