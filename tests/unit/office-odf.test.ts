@@ -421,6 +421,11 @@ describe('word-to-pdf: RTF', () => {
     expect(image && image.kind === 'image' && [image.width, image.height, image.mime]).toEqual([72, 36, 'image/png']);
   });
 
+  test('a section break starts a new page unless the next section is continuous (\\sbknone)', async () => {
+    const rtf = '{\\rtf1\\ansi One\\par\\sect\\sectd Two\\par\\sect\\sectd\\sbknone Three\\par\\sect}';
+    expect(await texts(await convert(wordToPdf, 'sections.rtf', new TextEncoder().encode(rtf)))).toEqual(['One', 'Two Three']);
+  });
+
   test('damaged RTF still gives what it can, and text without {\\rtf is not RTF', async () => {
     const [page] = await texts(await convert(wordToPdf, 'cut.rtf', new TextEncoder().encode('{\\rtf1\\ansi {\\b Cut off in the mid')));
     expect(page).toBe('Cut off in the mid');

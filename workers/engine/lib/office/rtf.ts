@@ -114,6 +114,14 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
   let defaultFont: number | undefined;
   const page: PageSetup = { width: 612, height: 792, margin: { top: 72, bottom: 72, left: 90, right: 90 }, headerDistance: 36, footerDistance: 36 };
   let landscape = false;
+  let continuousSection = false;
+  let sectionBreakPending = false;
+  /** Called before the first content of a section: the section break becomes a page break. */
+  const applySectionBreak = () => {
+    if (!sectionBreakPending || state.destination !== 'text') return;
+    sectionBreakPending = false;
+    if (!continuousSection) body.blocks.push({ kind: 'pageBreak' });
+  };
 
   let state: State = { chars: defaultChars(), para: defaultPara(), destination: 'text', uc: 1 };
   const stack: State[] = [];
@@ -161,6 +169,7 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
     }
     if (state.destination !== 'text' && state.destination !== 'header' && state.destination !== 'footer') return;
     if (state.chars.hidden) return;
+    applySectionBreak();
     const story = storyFor(state.destination);
     const style = runStyle();
     const shown = state.chars.caps ? text.toUpperCase() : text;
@@ -206,6 +215,7 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
   const endParagraph = () => {
     flushBytes();
     const story = storyFor(state.destination);
+    if (story.inlines.length || !sectionBreakPending) applySectionBreak();
     const p = paragraphOf(story);
     story.inlines = [];
     if (state.para.inTable) story.cellBlocks.push(p);
@@ -375,7 +385,16 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
       case 'outlinelevel': p.outlineLevel = param; return;
       case 'intbl': p.inTable = true; return;
       case 'par': endParagraph(); return;
-      case 'sect': endParagraph(); return;
+      case 'sect':
+        endParagraph();
+        closeTable(storyFor(state.destination));
+        // The next section starts on a new page unless its own properties say \sbknone (continuous).
+        sectionBreakPending = true;
+        continuousSection = false;
+        return;
+      case 'sectd': continuousSection = false; return;
+      case 'sbknone': continuousSection = true; return;
+      case 'sbkpage': case 'sbkodd': case 'sbkeven': case 'sbkcol': continuousSection = false; return;
       case 'line': flushBytes(); storyFor(state.destination).inlines.push({ kind: 'break', style: runStyle() }); return;
       case 'tab': flushBytes(); storyFor(state.destination).inlines.push({ kind: 'tab', style: runStyle() }); return;
       case 'page': {
@@ -424,6 +443,7 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
   let starPending = false;
   while (i < source.length) {
     const ch = source[i];
+    if (ch === '{' || ch === '}') starPending = false; // \* applies to the control word right after it only
     if (ch === '{') {
       flushBytes();
       stack.push(state);
@@ -548,6 +568,8 @@ export function readRtf(bytes: Uint8Array): RtfReadResult {
   if (body.rowCells.length) endRow();
   closeTable(body);
   if (landscape && page.width < page.height) [page.width, page.height] = [page.height, page.width];
+  // A section or page break at the very end would leave a blank last page.
+  while (body.blocks.length && body.blocks[body.blocks.length - 1].kind === 'pageBreak') body.blocks.pop();
   const blocks = body.blocks.length ? body.blocks : [makeParagraph([{ kind: 'text', text: '', style: { size: 12 } }])];
   return { sections: [{ page, blocks, header: header?.blocks.length ? header.blocks : undefined, footer: footer?.blocks.length ? footer.blocks : undefined }], notes: [...notes] };
 }
