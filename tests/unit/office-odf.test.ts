@@ -173,6 +173,20 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
     expect(outline[0].items.map((item) => item.title)).toEqual(['Details']);
   });
 
+  test('numbered headings (outline style) get their chapter numbers; a producer\'s text:number is not printed twice', async () => {
+    const styles = `<office:styles><text:outline-style style:name="Outline">
+      <text:outline-level-style text:level="1" style:num-format="1" style:num-suffix="."/>
+      <text:outline-level-style text:level="2" style:num-format="1" text:display-levels="2"/>
+    </text:outline-style></office:styles>`;
+    const content = `<office:body><office:text>
+      <text:h text:outline-level="1">Alpha</text:h><text:h text:outline-level="2">Beta</text:h><text:h text:outline-level="2">Gamma</text:h>
+      <text:h text:outline-level="1">Delta</text:h><text:h text:outline-level="2">Epsilon</text:h>
+      <text:list><text:list-item><text:p><text:number>•</text:number>Item</text:p></text:list-item></text:list>
+    </office:text></office:body>`;
+    const [page] = await texts(await convert(wordToPdf, 'chapters.odt', await odf(MIME.odt, { content, styles })));
+    expect(page).toMatch(/^1\. Alpha 1\.1 Beta 1\.2 Gamma 2\. Delta 2\.1 Epsilon • ?Item$/);
+  });
+
   test('the picture and the bold red span are drawn in colour', async () => {
     const content = `<office:automatic-styles><style:style style:name="T1" style:family="text"><style:text-properties fo:color="#ff0000" fo:font-size="40pt"/></style:style></office:automatic-styles>
       <office:body><office:text><text:p><draw:frame svg:width="14cm" svg:height="3cm"><draw:image xlink:href="Pictures/red.png"/></draw:frame></text:p></office:text></office:body>`;

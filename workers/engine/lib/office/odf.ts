@@ -48,6 +48,8 @@ export class OdfStyles {
   private readonly styles = new Map<string, XmlElement>();
   private readonly defaults = new Map<string, XmlElement>();
   readonly listStyles = new Map<string, XmlElement>();
+  /** Chapter numbering of headings (Tools ▸ Heading Numbering). */
+  outlineStyle: XmlElement | undefined;
   readonly pageLayouts = new Map<string, XmlElement>();
   readonly masterPages = new Map<string, XmlElement>();
   readonly masterOrder: string[] = [];
@@ -65,6 +67,7 @@ export class OdfStyles {
         if (el.nodeName === 'style:style' && name) this.styles.set(`${attr(el, 'style:family')}:${name}`, el);
         else if (el.nodeName === 'style:default-style') this.defaults.set(attr(el, 'style:family') ?? '', el);
         else if (el.nodeName === 'text:list-style' && name) this.listStyles.set(name, el);
+        else if (el.nodeName === 'text:outline-style') this.outlineStyle = el;
         else if (el.nodeName === 'style:page-layout' && name) this.pageLayouts.set(name, el);
         // Number styles (number:*-style) are not needed: the display text is in the cells.
       }
@@ -212,6 +215,7 @@ interface ListContext {
 /** Reads ODF text content into blocks of the layout model. */
 export class OdfTextReader {
   private readonly counters = new Map<string, number[]>();
+  private readonly headingCounts: number[] = [];
   private readonly imageData = new Map<string, Uint8Array>();
 
   constructor(private readonly options: OdfReaderOptions) {}
@@ -276,6 +280,8 @@ export class OdfTextReader {
     const run = this.styles.runStyle(chain, this.options.baseRun);
     const inlines: Inline[] = [];
     const extra: Block[] = [];
+    const headingNumber = p.nodeName === 'text:h' ? this.headingNumber(p) : '';
+    if (headingNumber) inlines.push({ kind: 'text', text: `${headingNumber} `, style: run });
     await this.inlines(p, run, inlines, extra, { space: true });
     // Trailing white space does not count (ODF collapses it).
     const last = inlines[inlines.length - 1];
@@ -289,6 +295,26 @@ export class OdfTextReader {
       outlineLevel: p.nodeName === 'text:h' ? Math.max(0, Number(attr(p, 'text:outline-level') ?? 1) - 1) : undefined,
     });
     return [block, ...extra, ...(breakAfter ? [{ kind: 'pageBreak' as const }] : [])];
+  }
+
+  /** "2.1" for a heading when the outline style numbers its level (empty when it does not). */
+  private headingNumber(h: XmlElement): string {
+    const level = Math.max(1, Math.min(10, Number(attr(h, 'text:outline-level') ?? 1)));
+    if (attr(h, 'text:is-list-header') === 'true') return '';
+    const levels = kids(this.styles.outlineStyle);
+    const levelStyle = levels.find((el) => Number(attr(el, 'text:level')) === level);
+    const restart = attr(h, 'text:restart-numbering') === 'true' ? Number(attr(h, 'text:start-value') ?? 1) : undefined;
+    this.headingCounts[level - 1] = restart ?? (this.headingCounts[level - 1] ?? Number(attr(levelStyle, 'text:start-value') ?? 1) - 1) + 1;
+    this.headingCounts.length = level;
+    const format = attr(levelStyle, 'style:num-format');
+    if (!levelStyle || !format) return '';
+    const shown = Math.max(1, Math.min(level, Number(attr(levelStyle, 'text:display-levels') ?? 1)));
+    const numbers: string[] = [];
+    for (let l = level - shown + 1; l <= level; l++) {
+      const style = levels.find((el) => Number(attr(el, 'text:level')) === l);
+      numbers.push(formatListNumber(this.headingCounts[l - 1] ?? 1, attr(style, 'style:num-format') || '1'));
+    }
+    return `${attr(levelStyle, 'style:num-prefix') ?? ''}${numbers.join('.')}${attr(levelStyle, 'style:num-suffix') ?? ''}`;
   }
 
   /** Walks a paragraph's content; `state.space` carries "the last character was white space" across spans. */
@@ -316,6 +342,7 @@ export class OdfTextReader {
         case 'text:page-number': out.push({ kind: 'field', field: 'PAGE', style }); state.space = false; break;
         case 'text:page-count': out.push({ kind: 'field', field: 'NUMPAGES', style }); state.space = false; break;
         case 'draw:frame': case 'draw:a': await this.frame(el, out, extra); break;
+        case 'text:number': break; // a producer's copy of the list label, which Folio computes itself
         case 'text:note': this.options.notes.add('footnotes and endnotes were left out'); break;
         case 'office:annotation': case 'office:annotation-end': case 'text:bookmark': case 'text:bookmark-start': case 'text:bookmark-end':
         case 'text:soft-page-break': case 'text:reference-mark': case 'text:reference-mark-start': case 'text:reference-mark-end': case 'text:tracked-changes':
