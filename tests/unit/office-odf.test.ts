@@ -220,7 +220,10 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
 
 const ODS_STYLES = `<office:styles><style:default-style style:family="table-cell"><style:text-properties style:font-name="Liberation Sans" fo:font-size="10pt"/></style:default-style></office:styles>
   <office:automatic-styles><style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin="2cm"/></style:page-layout></office:automatic-styles>
-  <office:master-styles><style:master-page style:name="Default" style:page-layout-name="pm1"/></office:master-styles>`;
+  <office:master-styles><style:master-page style:name="Default" style:page-layout-name="pm1">
+    <style:header><text:p><text:sheet-name>???</text:sheet-name></text:p></style:header>
+    <style:footer><style:region-left><text:p>Page <text:page-number>1</text:page-number></text:p></style:region-left><style:region-right><text:p>Confidential</text:p></style:region-right></style:footer>
+  </style:master-page></office:master-styles>`;
 
 const ODS_CONTENT = `<office:automatic-styles>
   <style:style style:name="co1" style:family="table-column"><style:table-column-properties style:column-width="4cm"/></style:style>
@@ -249,13 +252,14 @@ describe('excel-to-pdf: OpenDocument spreadsheet (.ods)', () => {
     expect(result.filename).toBe('budget.pdf');
     const pages = await texts(result);
     expect(pages).toHaveLength(2);
-    expect(pages[0]).toBe('Item Amount Date Rent 1,250.50 € 2025-03-01 Share 25% 42 twice twice Merged note across three columns');
-    expect(pages[1]).toBe('Second sheet');
+    // The page header names the sheet; the footer's left and right regions give the page and a label.
+    expect(pages[0]).toBe('Item Amount Date Rent 1,250.50 € 2025-03-01 Share 25% 42 twice twice Merged note across three columns Budget Page 1 Confidential');
+    expect(pages[1]).toBe('Second sheet Notes Page 2 Confidential');
     const doc = await openPdfjs(result.bytes);
     expect((await doc.getOutline()).map((item) => item.title)).toEqual(['Budget', 'Notes']);
     await doc.destroy();
-    // The header row's yellow fill (first row, 2 cm margin ≈ 9.5 % of the width, 6.7 % of the height).
-    const [r, g, b] = await pixel(result, 1, 0.15, 0.0705);
+    // The first row's yellow fill: 2 cm margin + the page header (21 pt) from the top, ≈ 9.2 % of the height.
+    const [r, g, b] = await pixel(result, 1, 0.15, 0.0994);
     expect([r > 200, g > 200, b < 80]).toEqual([true, true, true]);
   });
 
@@ -263,7 +267,7 @@ describe('excel-to-pdf: OpenDocument spreadsheet (.ods)', () => {
     const settings = '<config:config-item-set config:name="ooo:view-settings"><config:config-item config:name="ActiveTable" config:type="string">Notes</config:config-item></config:config-item-set>';
     const bytes = await odf(MIME.ods, { content: ODS_CONTENT, styles: ODS_STYLES, settings });
     const result = await convert(excelToPdf, 'budget.ods', bytes, { sheets: 'active', orientation: 'landscape' });
-    expect(await texts(result)).toEqual(['Second sheet']);
+    expect(await texts(result)).toEqual(['Second sheet Notes Page 1 Confidential']);
     const { width, height } = (await PDFDocument.load(result.bytes)).getPage(0).getSize();
     expect(width).toBeGreaterThan(height);
   });

@@ -205,6 +205,8 @@ export interface OdfReaderOptions {
   textWidth: number;
   /** Vertical alignment of table cells without one (Writer: top; Calc: bottom). */
   cellAlign?: TableCell['verticalAlign'];
+  /** The sheet's name, for text:sheet-name fields in a Calc header or footer. */
+  sheetName?: string;
 }
 
 interface ListContext {
@@ -342,6 +344,10 @@ export class OdfTextReader {
         case 'text:page-number': out.push({ kind: 'field', field: 'PAGE', style }); state.space = false; break;
         case 'text:page-count': out.push({ kind: 'field', field: 'NUMPAGES', style }); state.space = false; break;
         case 'draw:frame': case 'draw:a': await this.frame(el, out, extra); break;
+        case 'text:sheet-name':
+          if (this.options.sheetName !== undefined) { out.push({ kind: 'text', text: this.options.sheetName, style }); state.space = false; }
+          else await this.inlines(el, style, out, extra, state);
+          break;
         case 'text:number': break; // a producer's copy of the list label, which Folio computes itself
         case 'text:note': this.options.notes.add('footnotes and endnotes were left out'); break;
         case 'office:annotation': case 'office:annotation-end': case 'text:bookmark': case 'text:bookmark-start': case 'text:bookmark-end':

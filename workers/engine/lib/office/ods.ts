@@ -70,6 +70,22 @@ export async function readOds(zip: JSZip, options: XlsxOptions): Promise<{ secti
     chosen = [sheets.find((t) => attr(t, 'table:name') === active) ?? sheets[0]].filter(Boolean);
   }
   const reader = new OdfTextReader({ zip, styles, notes, baseRun: { font: 'Liberation Sans', size: 10 }, textWidth: 500, cellAlign: 'bottom' });
+
+  /** A Calc page header or footer: plain paragraphs, or left / centre / right regions side by side. */
+  const sheetFurniture = async (master: XmlElement | undefined, kind: 'header' | 'footer', sheetName: string, width: number): Promise<Block[] | undefined> => {
+    const el = kid(master, `style:${kind}`);
+    if (!el || attr(el, 'style:display') === 'false') return undefined;
+    const furnitureReader = new OdfTextReader({ zip, styles, notes, baseRun: { font: 'Liberation Sans', size: 10 }, textWidth: width, sheetName });
+    const regions = (['left', 'center', 'right'] as const).map((side) => kid(el, `style:region-${side}`));
+    // Without regions, Calc centres the header or footer.
+    if (!regions.some(Boolean)) return (await furnitureReader.blocks(el)).map((block) => (block.kind === 'paragraph' ? { ...block, align: 'center' as const } : block));
+    const cells = await Promise.all(regions.map(async (region, column) => {
+      const blocks = (await furnitureReader.blocks(region)).map((block) => (block.kind === 'paragraph' ? { ...block, align: (['left', 'center', 'right'] as const)[column] } : block));
+      return { column, colSpan: 1, rowSpan: 1, blocks, borders: {}, verticalAlign: 'top' as const, padding: { top: 0, right: 0, bottom: 0, left: 0 } };
+    }));
+    if (!cells.some((cell) => cell.blocks.some((b) => b.kind === 'paragraph' && b.inlines.some((i) => i.kind !== 'text' || i.text)))) return undefined;
+    return [{ kind: 'table', columnWidths: [width / 3, width / 3, width / 3], rows: [{ cells, minHeight: 0 }], indentLeft: 0, align: 'left' }];
+  };
   const sections: Section[] = [];
   let pictureSheets = 0;
 
@@ -100,7 +116,7 @@ export async function readOds(zip: JSZip, options: XlsxOptions): Promise<{ secti
     }
     if (pictures.length) pictureSheets++;
     const masterName = attr(styles.style('table', attr(sheet, 'table:style-name')), 'style:master-page-name');
-    const { page } = styles.pageSetup(masterName);
+    const { page, master } = styles.pageSetup(masterName);
     if ((options.orientation === 'landscape' && page.width < page.height) || (options.orientation === 'portrait' && page.width > page.height)) [page.width, page.height] = [page.height, page.width];
     if (maxRow === 0) {
       if (pictures.length) sections.push({ page, blocks: pictures, bookmark: name });
@@ -199,6 +215,8 @@ export async function readOds(zip: JSZip, options: XlsxOptions): Promise<{ secti
     const layout = styles.pageLayouts.get(attr(styles.masterPages.get(masterName ?? 'Default') ?? styles.masterPages.get(styles.masterOrder[0] ?? ''), 'style:page-layout-name') ?? '');
     const fit = options.fitToWidth || attr(kid(layout, 'style:page-layout-properties'), 'style:scale-to-X') === '1';
     const sheetSections = sectionsForGrid(grid, page, fit);
+    const furniture = { header: await sheetFurniture(master, 'header', name, page.width - page.margin.left - page.margin.right), footer: await sheetFurniture(master, 'footer', name, page.width - page.margin.left - page.margin.right) };
+    for (const section of sheetSections) Object.assign(section, furniture);
     sheetSections[sheetSections.length - 1].blocks.push(...pictures);
     sheetSections[0].bookmark = name;
     sections.push(...sheetSections);
