@@ -3,9 +3,9 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of excel-to-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
 export const content: ToolContent = {
   overview:
-    'Excel to PDF turns spreadsheets — .xlsx, .xls, .ods and .csv — into paginated PDF documents, keeping column widths, cell styles, merged cells and number formats. Choose all sheets or the active one, and fit wide sheets to the page width.',
+    'Excel to PDF turns spreadsheets — .xlsx, .ods and .csv — into paginated PDF documents, keeping column widths, cell styles, merged cells and number formats. Choose all sheets or the active one, and fit wide sheets to the page width.',
   features: [
-    'Accepts .xlsx, .xls, .ods and .csv files',
+    'Accepts .xlsx, .ods and .csv files (older .xls files get a clear message: save them as .xlsx)',
     'All sheets or only the active sheet',
     'Fit to page width and landscape orientation for wide tables',
     'Cell styles, merged cells and number formats preserved',

@@ -3,18 +3,18 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of ppt-to-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
 export const content: ToolContent = {
   overview:
-    'PPT to PDF converts PowerPoint presentations — .pptx, .ppt and .odp — into PDF, one page per slide, keeping text, shapes, images and backgrounds. It is the easiest way to share a deck with someone who does not have PowerPoint.',
+    'PPT to PDF converts PowerPoint presentations — .pptx and .odp — into PDF, one page per slide, keeping text, shapes, images and backgrounds. It is the easiest way to share a deck with someone who does not have PowerPoint.',
   features: [
-    'Accepts .pptx, .ppt and .odp presentations',
+    'Accepts .pptx and .odp presentations (older .ppt files get a clear message: save them as .pptx)',
     'One PDF page per slide, at the slide\'s size',
     'Text boxes, shapes, pictures and backgrounds preserved',
-    'Optional slide range and document outline',
+    'Optional slide range; a bookmark for each slide',
     'Clear messages for password-protected or damaged files',
   ],
   usage: [
     'Click Upload Files and select a presentation.',
     'Choose a slide range if you do not need them all.',
-    'Click Process Files; progress is shown while the engine works.',
+    'Click Process Files; progress is shown slide by slide.',
     'Download the PDF handout.',
   ],
   perfectFor: [
@@ -24,7 +24,7 @@ export const content: ToolContent = {
     'Archiving presentations in a stable format',
   ],
   privacy:
-    'Your presentation is converted by an engine running in your browser tab. Slides, speaker content and embedded media stay on your device; nothing is uploaded or stored elsewhere.',
+    'Your presentation is converted by Folio\'s own renderer in your browser tab. Slides, speaker content and embedded media stay on your device; nothing is uploaded or stored elsewhere.',
   whyUse:
     'Presentations often hold unreleased plans and figures. Folio converts them without an upload, an account or a watermark, and the result opens the same everywhere.',
 };
