@@ -39,7 +39,7 @@ export async function loadEngineModules<T extends Record<string, string>>(paths:
     root: resolve(import.meta.dirname, '..'),
     configFile: false,
     logLevel: 'error',
-    server: { middlewareMode: true, hmr: false, watch: null },
+    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
     appType: 'custom',
     optimizeDeps: { noDiscovery: true, include: [] },
   });

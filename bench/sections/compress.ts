@@ -14,89 +14,12 @@
  * (tsx alone cannot resolve those imports); wasm itself is read from node_modules as in tests.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { CORPUS, corpusFile, fmtBytes, hasCommand, timed } from '../lib.ts';
-import type { Engine } from '../../workers/engine/lib/types.ts';
+import { join } from 'node:path';
+import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, pageSimilarity, timed } from '../lib.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 
-async function loadEngines(): Promise<{ compressPdf: Engine; compressImage: Engine; close: () => Promise<void> }> {
-  const { createServer } = await import('vite');
-  const server = await createServer({
-    root: ROOT,
-    configFile: false,
-    logLevel: 'error',
-    server: { middlewareMode: true, hmr: false, watch: null },
-    appType: 'custom',
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
-  const pdf = (await server.ssrLoadModule('/workers/engine/tools/compress-pdf.ts')) as { run: Engine };
-  const image = (await server.ssrLoadModule('/workers/engine/tools/image-compressor.ts')) as { run: Engine };
-  return { compressPdf: pdf.run, compressImage: image.run, close: () => server.close() };
-}
-
-/** Grayscale PGM (P5) pages rendered by pdftoppm at 100 dpi. */
-function renderGray(pdf: string, dir: string, prefix: string): Array<{ width: number; height: number; data: Uint8Array }> {
-  execFileSync('pdftoppm', ['-r', '100', '-gray', pdf, join(dir, prefix)], { stdio: 'ignore' });
-  return readdirSync(dir)
-    .filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.pgm'))
-    .sort()
-    .map((f) => {
-      const bytes = readFileSync(join(dir, f));
-      // Header: "P5\n<w> <h>\n<max>\n" (no comments from pdftoppm).
-      let offset = 0;
-      const fields: string[] = [];
-      while (fields.length < 4) {
-        let token = '';
-        while (bytes[offset] <= 0x20) offset++;
-        while (bytes[offset] > 0x20) token += String.fromCharCode(bytes[offset++]);
-        fields.push(token);
-      }
-      offset++;
-      return { width: Number(fields[1]), height: Number(fields[2]), data: new Uint8Array(bytes.buffer, bytes.byteOffset + offset) };
-    });
-}
-
-/** Mean SSIM over 8×8 windows with stride 4 (Wang et al. 2004 constants, L = 255). */
-export function ssim(a: Uint8Array, b: Uint8Array, width: number, height: number): number {
-  const C1 = (0.01 * 255) ** 2;
-  const C2 = (0.03 * 255) ** 2;
-  let total = 0;
-  let windows = 0;
-  for (let y = 0; y + 8 <= height; y += 4) {
-    for (let x = 0; x + 8 <= width; x += 4) {
-      let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-      for (let j = 0; j < 8; j++) {
-        const row = (y + j) * width + x;
-        for (let i = 0; i < 8; i++) {
-          const va = a[row + i];
-          const vb = b[row + i];
-          sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb;
-        }
-      }
-      const ma = sa / 64, mb = sb / 64;
-      const va = saa / 64 - ma * ma, vb = sbb / 64 - mb * mb, cov = sab / 64 - ma * mb;
-      total += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (va + vb + C2));
-      windows++;
-    }
-  }
-  return windows ? total / windows : 1;
-}
-
-/** Per-page SSIM of `candidate` against `original` (same page count and sizes expected). */
-function pageSimilarity(originalPdf: string, candidatePdf: string, dir: string, tag: string): { mean: number; min: number } | undefined {
-  const a = renderGray(originalPdf, dir, `${tag}-o`);
-  const b = renderGray(candidatePdf, dir, `${tag}-c`);
-  if (a.length === 0 || a.length !== b.length) return undefined;
-  const scores = a.map((page, i) => {
-    const other = b[i];
-    if (other.width !== page.width || other.height !== page.height) return 0;
-    return ssim(page.data, other.data, page.width, page.height);
-  });
-  return { mean: scores.reduce((s, v) => s + v, 0) / scores.length, min: Math.min(...scores) };
-}
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 const padEnd = (s: string, n: number) => s.padEnd(n);
@@ -136,7 +59,9 @@ export async function run(): Promise<void> {
     console.log(`corpus not found at ${CORPUS}: compress bench skipped`);
     return;
   }
-  const { compressPdf, compressImage, close } = await loadEngines();
+  const { modules, close } = await loadEngineModules({ pdf: '/workers/engine/tools/compress-pdf.ts', image: '/workers/engine/tools/image-compressor.ts' });
+  const compressPdf = modules.pdf.run;
+  const compressImage = modules.image.run;
   const dir = mkdtempSync(join(tmpdir(), 'folio-bench-compress-'));
   const haveGs = hasCommand('gs');
   const haveRender = hasCommand('pdftoppm');

@@ -14,10 +14,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CORPUS, corpusFile, fmtBytes, hasCommand, timed } from '../lib.ts';
 import type { Engine } from '../../workers/engine/lib/types.ts';
+import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, timed } from '../lib.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 
 /** 20 files, ~1,500 pages: 3 × 345 + 3 × 117 + 14 smaller documents. */
 const FILES: string[] = [
@@ -33,18 +32,8 @@ const FILES: string[] = [
 ];
 
 async function loadMerge(): Promise<{ merge: Engine; close: () => Promise<void> }> {
-  // The engines import wasm with Vite's `?url`: load them through Vite's SSR module loader.
-  const { createServer } = await import('vite');
-  const server = await createServer({
-    root: ROOT,
-    configFile: false,
-    logLevel: 'error',
-    server: { middlewareMode: true, hmr: false, watch: null },
-    appType: 'custom',
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
-  const module = (await server.ssrLoadModule('/workers/engine/tools/merge-pdf.ts')) as { run: Engine };
-  return { merge: module.run, close: () => server.close() };
+  const { modules, close } = await loadEngineModules({ merge: '/workers/engine/tools/merge-pdf.ts' });
+  return { merge: modules.merge.run, close };
 }
 
 /** Samples RSS while `fn` runs; returns its result and the peak. */

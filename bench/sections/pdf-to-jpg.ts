@@ -15,8 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CORPUS, corpusFile, fmtBytes, hasCommand, timed } from '../lib.ts';
-import type { Engine } from '../../workers/engine/lib/types.ts';
+import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, timed } from '../lib.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DOCUMENT = 'pdf/large/sf-geotopo-komprimiert.pdf';
@@ -24,24 +23,13 @@ const PAGES = 50;
 const DPI = 150;
 const QUALITY = 85;
 
-/** The engines import wasm and fonts with Vite's `?url`, so they are loaded through Vite's SSR loader. */
 async function loadEngines() {
-  const { createServer } = await import('vite');
-  const server = await createServer({
-    root: ROOT,
-    configFile: false,
-    logLevel: 'error',
-    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
-    appType: 'custom',
-    optimizeDeps: { noDiscovery: true, include: [] },
+  const { modules, close } = await loadEngineModules({
+    pdfToJpg: '/workers/engine/tools/pdf-to-jpg.ts',
+    jpgToPdf: '/workers/engine/tools/jpg-to-pdf.ts',
+    addWatermark: '/workers/engine/tools/add-watermark.ts',
   });
-  const load = async (id: string) => ((await server.ssrLoadModule(`/workers/engine/tools/${id}.ts`)) as { run: Engine }).run;
-  return {
-    pdfToJpg: await load('pdf-to-jpg'),
-    jpgToPdf: await load('jpg-to-pdf'),
-    addWatermark: await load('add-watermark'),
-    close: () => server.close(),
-  };
+  return { pdfToJpg: modules.pdfToJpg.run, jpgToPdf: modules.jpgToPdf.run, addWatermark: modules.addWatermark.run, close };
 }
 
 /** Click-to-download time of the same job in Chromium through the built app, or undefined without dist/. */

@@ -18,10 +18,10 @@ import { PDFDocument } from 'pdf-lib';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
-import { openPdfjs, pageText, renderPage } from '../../workers/engine/lib/pdfjs.ts';
-import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
+import { openPdfjs, renderPage } from '../../workers/engine/lib/pdfjs.ts';
 import { readRtf } from '../../workers/engine/lib/office/rtf.ts';
 import type { Engine, EngineResult } from '../../workers/engine/lib/types.ts';
+import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
 
 const NS = [
@@ -64,23 +64,6 @@ async function odf(mimetype: string, parts: { content: string; styles?: string; 
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
 
-async function texts(result: EngineResult): Promise<string[]> {
-  const doc = await openPdfjs(result.bytes);
-  const pages: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) pages.push((await pageText(doc, n)).replace(/\s+/g, ' ').trim());
-  await doc.destroy();
-  return pages;
-}
-
-async function expectValidPdf(result: EngineResult) {
-  const check = await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': result.bytes } });
-  expect(check.exitCode, check.stderr).toBe(0);
-  expect(result.mime).toBe('application/pdf');
-}
-
-function convert(engine: Engine, name: string, bytes: Uint8Array | ArrayBuffer | Buffer, options = {}) {
-  return engine([{ name, bytes: new Uint8Array(bytes as ArrayBuffer) }], options, {});
-}
 
 /** RGB of the pixel at (x, y), in a page rendered at 36 dpi. */
 async function pixel(result: EngineResult, pageNumber: number, x: number, y: number): Promise<[number, number, number]> {

@@ -11,28 +11,10 @@ import { PDFDocument } from 'pdf-lib';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
-import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
 import { displayText, parseCsv } from '../../workers/engine/lib/office/xlsx.ts';
-import type { Engine, EngineResult } from '../../workers/engine/lib/types.ts';
+import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
 
-async function texts(result: EngineResult): Promise<string[]> {
-  const doc = await openPdfjs(result.bytes);
-  const pages: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) pages.push((await pageText(doc, n)).replace(/\s+/g, ' ').trim());
-  await doc.destroy();
-  return pages;
-}
-
-async function expectValidPdf(result: EngineResult) {
-  const check = await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': result.bytes } });
-  expect(check.exitCode, check.stderr).toBe(0);
-  expect(result.mime).toBe('application/pdf');
-}
-
-async function convert(engine: Engine, name: string, bytes: Uint8Array | ArrayBuffer | Buffer, options = {}) {
-  return engine([{ name, bytes: new Uint8Array(bytes as ArrayBuffer) }], options, {});
-}
 
 // A 2×2 red PNG.
 const RED_PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAwMDAAAEKAQHYcVJ8AAAAAElFTkSuQmCC'), (c) => c.charCodeAt(0));

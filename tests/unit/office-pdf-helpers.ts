@@ -1,0 +1,24 @@
+/** Shared by the Office → PDF tests: run an engine on bytes, read the PDF's text back, check it with qpdf. */
+import { expect } from 'vitest';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
+import type { Engine, EngineResult } from '../../workers/engine/lib/types.ts';
+
+/** Each page's text, whitespace collapsed. */
+export async function texts(result: EngineResult): Promise<string[]> {
+  const doc = await openPdfjs(result.bytes);
+  const pages: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) pages.push((await pageText(doc, n)).replace(/\s+/g, ' ').trim());
+  await doc.destroy();
+  return pages;
+}
+
+export async function expectValidPdf(result: EngineResult): Promise<void> {
+  const check = await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': result.bytes } });
+  expect(check.exitCode, check.stderr).toBe(0);
+  expect(result.mime).toBe('application/pdf');
+}
+
+export function convert(engine: Engine, name: string, bytes: Uint8Array | ArrayBuffer | Buffer, options = {}): Promise<EngineResult> {
+  return engine([{ name, bytes: new Uint8Array(bytes as ArrayBuffer) }], options, {});
+}
