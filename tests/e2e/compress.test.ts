@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { launchBrowser, openPage, screenshot } from './harness.ts';
+import { launchBrowser, screenshot, downloadAfter, openToolModal } from './harness.ts';
 import { encodeJpeg, imageHeader, makeImageData } from '../../workers/engine/lib/codecs.ts';
 import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
@@ -51,19 +51,9 @@ async function photoPdf(): Promise<Uint8Array> {
   return doc.save();
 }
 
-async function openTool(toolId: string, { width = 1280, theme = 'light' }: { width?: number; theme?: 'light' | 'dark' } = {}) {
-  const watched = await openPage(browser, '', { width, height: 900 });
-  await watched.context.addInitScript((value) => localStorage.setItem('theme', value), theme);
-  await watched.page.goto(`/tools/${toolId}`);
-  await watched.page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
-  await watched.page.getByRole('dialog').waitFor();
-  return watched;
-}
+const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) => openToolModal(browser, toolId, options);
 
-async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Uint8Array }> {
-  const [file] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), click()]);
-  return { name: file.suggestedFilename(), bytes: new Uint8Array(readFileSync(await file.path())) };
-}
+const download = downloadAfter;
 
 describe('compress in the browser', () => {
   test('compress-pdf: Strong, page-1 preview with the compare slider, download is smaller and valid', async () => {

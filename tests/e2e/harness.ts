@@ -3,7 +3,7 @@
  * a page that records console errors, failed requests and every request's origin, and
  * screenshots at desktop (1280) and phone (390) widths into test-results/screenshots.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
@@ -66,4 +66,24 @@ export async function openPage(
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
+}
+
+/** Opens /tools/<id> in the given theme and width, and its modal through the page's main button. */
+export async function openToolModal(
+  browser: Browser,
+  toolId: string,
+  { width = 1280, theme = 'light' }: { width?: number; theme?: 'light' | 'dark' } = {},
+): Promise<WatchedPage> {
+  const watched = await openPage(browser, '', { width, height: 900 });
+  await watched.context.addInitScript((value) => localStorage.setItem('theme', value), theme);
+  await watched.page.goto(`/tools/${toolId}`);
+  await watched.page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
+  await watched.page.getByRole('dialog').waitFor();
+  return watched;
+}
+
+/** Runs `click` and returns the file it makes the page download. */
+export async function downloadAfter(page: Page, click: () => Promise<void>, timeout = 90_000): Promise<{ name: string; bytes: Uint8Array }> {
+  const [file] = await Promise.all([page.waitForEvent('download', { timeout }), click()]);
+  return { name: file.suggestedFilename(), bytes: new Uint8Array(readFileSync(await file.path())) };
 }

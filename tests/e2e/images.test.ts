@@ -6,11 +6,10 @@
  * 390 px (dark).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
 import { PDFDocument, PDFName, PDFRawStream, StandardFonts, rgb } from 'pdf-lib';
-import { launchBrowser, openPage, screenshot } from './harness.ts';
+import { launchBrowser, screenshot, downloadAfter, openToolModal } from './harness.ts';
 import { encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/codecs.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
 import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
@@ -40,19 +39,9 @@ function gradient(width: number, height: number): ImageData {
   return makeImageData(data, width, height);
 }
 
-async function openTool(toolId: string, { width = 1280, theme = 'light' }: { width?: number; theme?: 'light' | 'dark' } = {}) {
-  const watched = await openPage(browser, '', { width, height: 900 });
-  await watched.context.addInitScript((value) => localStorage.setItem('theme', value), theme);
-  await watched.page.goto(`/tools/${toolId}`);
-  await watched.page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
-  await watched.page.getByRole('dialog').waitFor();
-  return watched;
-}
+const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) => openToolModal(browser, toolId, options);
 
-async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Uint8Array }> {
-  const [file] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), click()]);
-  return { name: file.suggestedFilename(), bytes: new Uint8Array(readFileSync(await file.path())) };
-}
+const download = downloadAfter;
 
 const processFiles = (page: Page) => page.getByRole('dialog').getByRole('button', { name: 'Process Files', exact: true }).click();
 

@@ -5,10 +5,9 @@
  * Screenshots at 1280 px (light) and 390 px (dark).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import ExcelJS from 'exceljs';
-import { launchBrowser, openPage, screenshot, baseUrl } from './harness.ts';
+import { launchBrowser, screenshot, baseUrl, downloadAfter, openToolModal } from './harness.ts';
 import { buildReport, buildScannedPage, characterErrorRate, readDocx, readPptx, wordSimilarity, type ReportFixture } from '../unit/office-fixtures.ts';
 
 let browser: Browser;
@@ -21,19 +20,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function openTool(toolId: string, { width = 1280, theme = 'light' }: { width?: number; theme?: 'light' | 'dark' } = {}) {
-  const watched = await openPage(browser, '', { width, height: 900 });
-  await watched.context.addInitScript((value) => localStorage.setItem('theme', value), theme);
-  await watched.page.goto(`/tools/${toolId}`);
-  await watched.page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
-  await watched.page.getByRole('dialog').waitFor();
-  return watched;
-}
+const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) => openToolModal(browser, toolId, options);
 
-async function download(page: Page, click: () => Promise<void>, timeout = 90_000): Promise<{ name: string; bytes: Uint8Array }> {
-  const [file] = await Promise.all([page.waitForEvent('download', { timeout }), click()]);
-  return { name: file.suggestedFilename(), bytes: new Uint8Array(readFileSync(await file.path())) };
-}
+const download = downloadAfter;
 
 const pdfFile = (name: string, bytes: Uint8Array) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
 
