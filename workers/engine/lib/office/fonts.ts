@@ -134,12 +134,18 @@ export class FontBook {
     return { lineHeight: first.lineHeight, ascent: first.ascent };
   }
 
+  /** Which font of a chain draws a code point, remembered per chain. */
+  private readonly choices = new WeakMap<LoadedFont[], Map<number, LoadedFont | undefined>>();
+
   async spans(text: string, request: FontRequest): Promise<FontSpan[]> {
     const chain = await this.chain(request);
+    let choice = this.choices.get(chain);
+    if (!choice) this.choices.set(chain, (choice = new Map()));
     const spans: FontSpan[] = [];
     for (const char of text) {
       const cp = char.codePointAt(0)!;
-      let font = chain.find((f) => f.covers(cp));
+      let font = choice.has(cp) ? choice.get(cp) : chain.find((f) => f.covers(cp));
+      choice.set(cp, font);
       // Last resort for anything else (CJK, symbols): the large CJK font, loaded only when needed.
       if (!font && cp > 0x7f) font = await this.cjk().then((f) => (f?.covers(cp) ? f : undefined));
       // A character no font has (rare symbols, emoji): draw the primary font's notdef rather than fail.
