@@ -273,10 +273,13 @@ describe('tool modal', () => {
     const { page } = watched;
     await heading(page);
     await page.getByRole('button', { name: 'Upload Files', exact: true }).click();
+    // The sheet slides up when it opens: measure once it has settled.
+    await expect.poll(async () => {
+      const box = await page.locator('.modal').boundingBox();
+      return box ? box.y + box.height : Infinity;
+    }).toBeLessThanOrEqual(844 + 1);
     const box = await page.locator('.modal').boundingBox();
-    expect(box).not.toBeNull();
     expect(box!.width).toBeLessThanOrEqual(390);
-    expect(box!.y + box!.height).toBeLessThanOrEqual(844 + 1);
     await screenshot(page, 'shell-modal-390-dark');
     await page.keyboard.press('Escape');
     expectClean(watched);
