@@ -54,9 +54,15 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
   const [dragging, setDragging] = useState(false);
   const controllerRef = useRef<AbortController | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
+  const resultRef = useRef<HTMLDivElement>(null);
   const passwordId = useId();
   const Panel = useMemo(() => fileToolPanel(tool.id), [tool.id]);
   const working = phase.kind === 'working';
+
+  // The result panel sits below the options: bring it into view when a job finishes.
+  useEffect(() => {
+    if (phase.kind === 'done') resultRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [phase.kind]);
 
   // A job still running when the modal closes is cancelled (and its worker terminated).
   useEffect(() => () => controllerRef.current?.abort(), []);
@@ -266,7 +272,7 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
       )}
 
       {phase.kind === 'done' && (
-        <div role="status" className="result-panel">
+        <div role="status" className="result-panel" ref={resultRef}>
           <p className="result-title">
             Done: <strong>{phase.result.filename}</strong> was downloaded.
           </p>
