@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { PDFDocument, StandardFonts, degrees, rgb } from 'pdf-lib';
 import { buildReport, readPptx, wordSimilarity, type ReportFixture } from './office-fixtures.ts';
 import { run } from '../../workers/engine/tools/pdf-to-ppt.ts';
 
@@ -50,5 +50,31 @@ describe('pdf-to-ppt', () => {
     expect(out.slides[0]).toContain('Circle chart');
     // The picture comes first: it lies under the text box.
     expect(out.xml[0].indexOf('<p:pic>')).toBeLessThan(out.xml[0].indexOf('Circle chart'));
+  });
+
+  test('shapes keep the order the page draws them: charts side by side, axes drawn bottom-up, slanted labels', async () => {
+    // Two "charts" side by side, each with a value axis drawn bottom-up (0, 10, 20, 30) and then
+    // its title, as LibreOffice prints a deck's charts; then slanted category labels that overlap.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([720, 405]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const drawn: string[] = [];
+    for (const [chart, left] of [['North', 60], ['South', 420]] as const) {
+      for (const [i, value] of ['0', '10', '20', '30'].entries()) {
+        page.drawText(value, { x: left, y: 100 + i * 40, size: 12, font });
+        drawn.push(value);
+      }
+      page.drawText(`${chart} sales`, { x: left + 60, y: 300, size: 18, font });
+      drawn.push(chart, 'sales');
+    }
+    for (const [i, label] of ['1/1/69', '1/9/69', '1/17/69'].entries()) {
+      page.drawText(label, { x: 100 + i * 24, y: 60, size: 12, font, rotate: degrees(45) });
+      drawn.push(...label.split('/'));
+    }
+    const out = await readPptx((await run([{ name: 'charts.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    const words = out.slides[0].split(/[\s/]+/).filter(Boolean);
+    expect(words).toEqual(drawn);
+    // Axis labels are not mistaken for a table across the two charts.
+    expect(out.xml[0]).not.toContain('<a:tbl>');
   });
 });

@@ -25,6 +25,8 @@ export interface TextItem {
   italic: boolean;
   /** RRGGBB */
   color: string;
+  /** Set on text that does not run left to right (slanted or vertical labels). */
+  rotated?: boolean;
 }
 
 export interface Segment {
@@ -246,13 +248,16 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
       x: tx[4],
       baseline: tx[5],
       top: tx[5] - size * ascent,
-      width: raw.width * Math.hypot(vt[0], vt[1]),
+      // Rotated text (a chart's slanted axis labels): its horizontal extent, so that labels side
+      // by side are not glued into one word.
+      width: raw.width * Math.hypot(vt[0], vt[1]) * (Math.abs(tx[0]) / Math.hypot(tx[0], tx[1])),
       size,
       fontName,
       family: familyOf(fontName, style?.fontFamily ?? 'sans-serif'),
       bold: Boolean(font.bold || font.black) || /bold|black|heavy|semibold|demi/i.test(fontName),
       italic: Boolean(font.italic) || /italic|oblique/i.test(fontName),
       color: /^[0-9a-f]{6}$/i.test(color) ? color.toUpperCase() : '000000',
+      ...(Math.abs(tx[1]) > size * 0.02 ? { rotated: true } : {}),
     });
   }
   page.cleanup();

@@ -11,7 +11,7 @@ import PptxGenJS from 'pptxgenjs';
 import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/office-pages.ts';
-import { buildFragments, buildParagraphs, readingOrder, type PageLayout, type Paragraph } from '../lib/pdf-layout.ts';
+import { buildFragments, buildParagraphs, readingOrder, type PageLayout, type Paragraph, type TextItem } from '../lib/pdf-layout.ts';
 import { findTables, insideBox, type Table } from '../lib/tables.ts';
 import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/page-raster.ts';
 
@@ -35,7 +35,9 @@ function paragraphRuns(paragraph: Paragraph, scale: number): PptxGenJS.TextProps
     items.forEach((item, index) => {
       const gap = item.x - lastRight;
       let text = item.text;
-      if (index > 0 && gap > item.size * 0.15 && !text.startsWith(' ')) text = ` ${text}`;
+      // Slanted labels side by side touch or overlap, yet are separate words.
+      const separate = gap > item.size * 0.15 || item.rotated || items[index - 1]?.rotated;
+      if (index > 0 && separate && !text.startsWith(' ')) text = ` ${text}`;
       lastRight = Math.max(lastRight, item.x + item.width);
       const last = runs.at(-1);
       const options: PptxGenJS.TextPropsOptions = {
@@ -54,6 +56,28 @@ function paragraphRuns(paragraph: Paragraph, scale: number): PptxGenJS.TextProps
     if (last && lineIndex < paragraph.lines.length - 1) last.options = { ...last.options, breakLine: true };
   });
   return runs;
+}
+
+type FirstDrawn = (items: Iterable<TextItem>) => number;
+
+/** Whether a table's cells are drawn row by row, as a table's are: few pairs of cells out of order. */
+function drawnRowByRow(table: Table, firstDrawn: FirstDrawn): boolean {
+  const order = table.cells.filter((cell) => cell.items.length > 0).map((cell) => firstDrawn(cell.items));
+  let inversions = 0;
+  for (let i = 0; i < order.length; i++) for (let j = i + 1; j < order.length; j++) if (order[i] > order[j]) inversions++;
+  const pairs = (order.length * (order.length - 1)) / 2;
+  return pairs === 0 || inversions / pairs <= 0.2;
+}
+
+/**
+ * The paragraph, or its lines one by one when the page does not draw them one after the other
+ * (labels stacked above each other by position only: a value axis drawn bottom-up, a radar
+ * chart's labels).
+ */
+function splitWhereDrawnOutOfOrder(paragraph: Paragraph, firstDrawn: FirstDrawn, lastDrawn: FirstDrawn): Paragraph[] {
+  const lines = paragraph.lines;
+  const inOrder = lines.every((line, i) => i === 0 || (firstDrawn(line.items) > firstDrawn(lines[i - 1].items) && firstDrawn(line.items) <= lastDrawn(lines[i - 1].items) + 2));
+  return inOrder ? [paragraph] : lines.flatMap((line) => buildParagraphs([line]));
 }
 
 export const run: Engine = async (inputs, options, ctx) => {
@@ -85,21 +109,27 @@ export const run: Engine = async (inputs, options, ctx) => {
     const inchY = (points: number) => offsetY + (points / 72) * scale;
     const inches = (points: number) => (points / 72) * scale;
 
-    const tables = layout.ocr ? [] : findTables(layout);
+    // A slide's reading order (screen readers, Tab, the selection pane) is its shapes' z-order,
+    // and a PDF made from slides draws text in the deck's shape order: shapes are written in the
+    // order the page draws them (the first of their text in the content stream), not sorted by
+    // position, so chart labels and shapes side by side keep the source's order. Text the page
+    // draws out of visual order is not one block: an unruled "table" whose cells are not drawn
+    // row by row (axis labels of charts side by side) stays loose text, and lines of a paragraph
+    // drawn bottom-up (a value axis) become boxes of their own. OCR'd pages come in reading order.
+    const streamIndex = new Map(layout.items.map((item, index) => [item, index]));
+    const firstDrawn = (items: Iterable<TextItem>) => Math.min(Infinity, ...[...items].map((item) => streamIndex.get(item) ?? Infinity));
+    const lastDrawn = (items: Iterable<TextItem>) => Math.max(-Infinity, ...[...items].map((item) => streamIndex.get(item) ?? -Infinity));
+    const tables = layout.ocr ? [] : findTables(layout).filter((table) => table.ruled || drawnRowByRow(table, firstDrawn));
     await addPictures(layout, tables);
     const flowItems = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
-    // Shapes are written in reading order (screen readers and the outline follow it); tables go
-    // before the first paragraph below them in the same column, as in the Word export.
-    const shapes: Array<{ top: number; x: number; right: number; add: () => void }> = [];
+    const shapes: Array<{ order: number; add: () => void }> = [];
     for (const paragraph of buildParagraphs(readingOrder(buildFragments(flowItems)))) {
-      shapes.push({ top: paragraph.top, x: paragraph.x, right: paragraph.right, add: () => addParagraph(paragraph) });
+      for (const part of splitWhereDrawnOutOfOrder(paragraph, firstDrawn, lastDrawn)) {
+        shapes.push({ order: firstDrawn(part.lines.flatMap((line) => line.items)), add: () => addParagraph(part) });
+      }
     }
-    for (const table of tables) {
-      const index = shapes.findIndex((b) => b.top >= table.box.top - 1 && b.x < table.box.x + table.box.width && b.right > table.box.x);
-      const shape = { top: table.box.top, x: table.box.x, right: table.box.x + table.box.width, add: () => addTable(table) };
-      if (index === -1) shapes.push(shape);
-      else shapes.splice(index, 0, shape);
-    }
+    for (const table of tables) shapes.push({ order: firstDrawn(table.cells.flatMap((cell) => cell.items)), add: () => addTable(table) });
+    shapes.sort((a, b) => a.order - b.order);
     for (const shape of shapes) shape.add();
 
     function addParagraph(paragraph: Paragraph): void {
