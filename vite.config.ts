@@ -5,6 +5,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { tesseractAssets } from './build/tesseract-assets.ts';
+import { OCR_LANGUAGES, ocrLanguageUrl } from './workers/engine/lib/ocr-languages.ts';
 
 /**
  * pdf.js needs its character maps, standard fonts, ICC profiles and image-decoder WASM at run time.
@@ -33,9 +34,13 @@ function pdfjsAssets(): Plugin {
 /** Files that are cached on first use rather than precached: engines, WASM, pdf.js data, engine data. */
 export const ENGINE_ASSET = /^(assets\/engine\/|pdfjs\/|engine-data\/)|\.wasm$/;
 
+/** OCR languages other than English: optional downloads, cached when first used, not by "Make all…". */
+const OPTIONAL_ENGINE_FILES = new Set(OCR_LANGUAGES.filter((l) => !l.bundled).map((l) => ocrLanguageUrl(l.code)));
+
 /**
  * Writes dist/engine-assets.json: every engine file with its size, so "Make all tools available
- * offline" can fetch them all (and show the total) without guessing names.
+ * offline" can fetch them all (and show the total) without guessing names. The optional OCR
+ * languages are left out.
  */
 function engineAssetList(): Plugin {
   return {
@@ -51,7 +56,7 @@ function engineAssetList(): Plugin {
           if (statSync(path).isDirectory()) walk(path);
           else {
             const rel = relative(out, path).split('\\').join('/');
-            if (ENGINE_ASSET.test(rel)) files.push({ url: `/${rel}`, bytes: statSync(path).size });
+            if (ENGINE_ASSET.test(rel) && !OPTIONAL_ENGINE_FILES.has(`/${rel}`)) files.push({ url: `/${rel}`, bytes: statSync(path).size });
           }
         }
       };

@@ -4,6 +4,8 @@
  * - The app shell and every route are precached: after one visit Folio starts offline.
  * - Engines (worker chunks under /assets/engine/), WebAssembly, pdf.js data and fonts are cached on
  *   first use (cache-first), or all at once by "Make all tools available offline" on the About page.
+ *   OCR languages other than English (/engine-data/tesseract/lang/) are optional: cached the first
+ *   time they are used, never by that button.
  * - The share target (POST /share-target from the phone's share sheet) is answered here: the shared
  *   files are held in this worker's memory only until the page at /open asks for them.
  * - A new version waits until the user accepts the update prompt (no skipWaiting on install).
