@@ -9,13 +9,13 @@
  */
 import { fileTools } from '../src/catalogue/index.ts';
 import type { FileToolEntry, OptionSpec } from '../src/catalogue/types.ts';
-import type { EngineInput, EngineOptions, EngineResult } from '../workers/engine/lib/types.ts';
+import type { EngineInput, EngineOptions, EngineResult, ProgressCallback } from '../workers/engine/lib/types.ts';
 import { ERROR_STATUS, FolioError, isFolioError } from '../workers/engine/lib/errors.ts';
 import { JOB_HEADER, findJob } from './jobs.ts';
 
 export interface RunnerJob {
   signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: ProgressCallback;
 }
 
 export type ToolRunner = (

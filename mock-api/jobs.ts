@@ -4,12 +4,14 @@
  * `X-Folio-Job` header and both sides meet here. Callers that do not name a job (any plain
  * fetch client) still get the full contract, just without page progress.
  */
+import type { ProgressCallback } from '../workers/engine/lib/types.ts';
+
 export const JOB_HEADER = 'X-Folio-Job';
 
 export interface Job {
   id: string;
   controller: AbortController;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: ProgressCallback;
 }
 
 const jobs = new Map<string, Job>();

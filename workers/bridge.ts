@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import type { EngineWorkerApi } from './engine.worker.ts';
-import type { EngineInput, EngineOptions, EngineResult } from './engine/lib/types.ts';
+import type { EngineInput, EngineOptions, EngineResult, ProgressCallback } from './engine/lib/types.ts';
 import { cancelled } from './engine/lib/errors.ts';
 
 const IDLE_RELEASE_MS = 30_000;
@@ -36,7 +36,7 @@ function release(live: LiveWorker): void {
 
 export interface RunOptions {
   signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: ProgressCallback;
 }
 
 /** Runs one tool's engine in a worker. Rejects with a named FolioError (see engine/lib/errors.ts). */

@@ -5,7 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import { loadEngine } from './engine/registry.ts';
-import type { EngineInput, EngineOptions, EngineResult } from './engine/lib/types.ts';
+import type { EngineInput, EngineOptions, EngineResult, ProgressCallback } from './engine/lib/types.ts';
 import type { PDFDocumentProxy, PageInfo } from './engine/lib/pdfjs.ts';
 
 /** Documents opened for thumbnails, by the key the page chose; kept open between page renders. */
@@ -16,7 +16,7 @@ const api = {
     toolId: string,
     inputs: EngineInput[],
     options: EngineOptions,
-    onProgress?: (done: number, total: number) => void,
+    onProgress?: ProgressCallback,
   ): Promise<EngineResult> {
     const engine = await loadEngine(toolId);
     // Cancellation terminates this worker, so the engine's own signal is never aborted here;

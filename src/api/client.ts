@@ -5,6 +5,7 @@
  */
 import type { FileToolEntry, OptionValues } from '../catalogue/types.ts';
 import { JOB_HEADER, createJob, endJob } from '../../mock-api/jobs.ts';
+import type { ProgressCallback } from '../../workers/engine/lib/types.ts';
 
 export interface ApiResult {
   blob: Blob;
@@ -55,7 +56,7 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
 
 export interface CallOptions {
   signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: ProgressCallback;
   /** Extra fields, e.g. inputPassword after the API answered PasswordRequired. */
   extraFields?: Record<string, string>;
 }

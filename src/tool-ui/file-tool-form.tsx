@@ -32,7 +32,7 @@ const INPUT_PASSWORD_FIELD = 'inputPassword';
 
 type Phase =
   | { kind: 'idle' }
-  | { kind: 'working'; done: number; total: number }
+  | { kind: 'working'; done: number; total: number; status?: string }
   | { kind: 'done'; result: ApiResult; sizeBefore: number };
 
 /** Whether a file matches the tool's accepted types (by extension, or by MIME type when it has none). */
@@ -151,8 +151,8 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
       const result = await callTool(tool, files, values, {
         signal: controller.signal,
         extraFields,
-        onProgress: (done, total) => {
-          if (!controller.signal.aborted) setPhase({ kind: 'working', done, total });
+        onProgress: (done, total, status) => {
+          if (!controller.signal.aborted) setPhase({ kind: 'working', done, total, status });
         },
       });
       if (controller.signal.aborted) return;
@@ -266,7 +266,7 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
             <progress aria-label="Progress" aria-valuetext="Starting" />
           )}
           <span className="progress-text" aria-live="polite">
-            {phase.total > 0 ? `Page ${phase.done} of ${phase.total}` : 'Reading files…'}
+            {phase.status ?? (phase.total > 0 ? `Page ${phase.done} of ${phase.total}` : 'Reading files…')}
           </span>
         </div>
       )}

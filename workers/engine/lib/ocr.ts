@@ -1,12 +1,15 @@
 /**
- * OCR for scanned pages with tesseract.js (Apache-2.0), English bundled (@tesseract.js-data/eng,
- * the integer "best" LSTM model, 2.9 MB gzipped).
+ * OCR for scanned pages with tesseract.js (Apache-2.0). English is bundled (@tesseract.js-data/eng,
+ * the integer "best" LSTM model, 2.9 MB gzipped); German, French, Spanish, Italian, Portuguese,
+ * Dutch, Polish and Turkish are optional downloads (0.7–3.0 MB each) — the list and its sizes live in
+ * ./ocr-languages.ts.
  *
  * In the browser every file comes from our own origin — never a CDN: the tesseract worker script,
  * the WASM core (SIMD / relaxed-SIMD / plain LSTM builds; tesseract picks one) and the language
  * data are copied to /engine-data/tesseract/ at build time (build/tesseract-assets.ts). workerBlobURL is off so
  * the worker is a plain same-origin script (our CSP allows no blob: workers). tesseract.js caches the
- * language data in IndexedDB after the first use, so OCR keeps working offline.
+ * language data in IndexedDB after the first use (and the service worker caches the file), so OCR
+ * keeps working offline in every language that has been used once.
  * In Node (tests, bench) the package paths are used and nothing is cached on disk.
  */
 import type { PDFDocumentProxy } from './pdfjs.ts';
@@ -14,6 +17,7 @@ import type { TextItem } from './pdf-layout.ts';
 import { cancelled, FolioError, throwIfAborted } from './errors.ts';
 import { encodeCanvas, releaseCanvas, renderPageCanvas } from './page-raster.ts';
 import { isNode } from './wasm.ts';
+import { DEFAULT_OCR_LANGUAGE, OCR_LANGUAGES, OCR_MODEL, TESSERACT_BASE, downloadSize, findOcrLanguage, ocrLanguageUrl, type OcrLanguage } from './ocr-languages.ts';
 
 export interface Recogniser {
   /** Recognises one page; words come back as text items in page points (top-left origin). */
@@ -34,16 +38,16 @@ interface OcrWord { text: string; confidence: number; bbox: Bbox }
 interface OcrLine { words: OcrWord[]; bbox: Bbox; baseline?: Bbox; rowAttributes?: { ascenders: number; descenders: number; rowHeight: number } }
 interface OcrPage { blocks: Array<{ paragraphs: Array<{ lines: OcrLine[] }> }> | null }
 
-async function workerOptions(): Promise<Record<string, unknown>> {
+async function workerOptions(language: OcrLanguage): Promise<Record<string, unknown>> {
   if (isNode) {
     const { createRequire } = await import(/* @vite-ignore */ 'node:module');
     const { dirname, join } = await import(/* @vite-ignore */ 'node:path');
     const require = createRequire(import.meta.url);
-    const langRoot = dirname(require.resolve('@tesseract.js-data/eng/package.json'));
-    return { langPath: join(langRoot, '4.0.0_best_int'), gzip: true, cacheMethod: 'none' };
+    const langRoot = dirname(require.resolve(`${language.package}/package.json`));
+    return { langPath: join(langRoot, OCR_MODEL), gzip: true, cacheMethod: 'none' };
   }
-  // Same paths as build/tesseract-assets.ts (TESSERACT_BASE).
-  const base = `${self.location.origin}/engine-data/tesseract`;
+  // Same paths as build/tesseract-assets.ts.
+  const base = `${self.location.origin}${TESSERACT_BASE}`;
   return {
     workerPath: `${base}/worker.min.js`,
     corePath: `${base}/core`,
@@ -53,15 +57,64 @@ async function workerOptions(): Promise<Record<string, unknown>> {
   };
 }
 
-export async function createRecogniser(signal?: AbortSignal): Promise<Recogniser> {
+/** The language for a code from the options; an unknown code is a clear InvalidInput. */
+export function ocrLanguageFor(code: string | undefined): OcrLanguage {
+  const language = findOcrLanguage(code || DEFAULT_OCR_LANGUAGE);
+  if (!language) {
+    throw new FolioError('InvalidInput', `OCR language "${code}" is not available. Choose one of: ${OCR_LANGUAGES.map((l) => `${l.code} (${l.name})`).join(', ')}.`);
+  }
+  return language;
+}
+
+/** Whether a language's data is already on this device (the service worker's cache); false when unknown. */
+async function isCached(language: OcrLanguage): Promise<boolean> {
+  if (isNode || typeof caches === 'undefined') return false;
+  try {
+    return (await caches.match(`${self.location.origin}${ocrLanguageUrl(language.code)}`, { ignoreVary: true })) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** What the progress line says while a language's data loads. */
+export async function loadingStatus(language: OcrLanguage): Promise<string> {
+  if (language.bundled || isNode || (await isCached(language))) return `Loading ${language.name} text recognition…`;
+  return `Downloading ${language.name} text recognition data (${downloadSize(language.bytes)}, once)…`;
+}
+
+/**
+ * Starts tesseract for `languageCode` (default English; validated against ./ocr-languages.ts).
+ * `onStatus` hears what is happening while the language data loads ("Downloading German text
+ * recognition data (1.3 MB, once)…"), then undefined once it is ready. Cancel during the load
+ * rejects at once with Cancelled; the half-started tesseract worker is terminated when it settles.
+ */
+export async function createRecogniser(signal?: AbortSignal, languageCode?: string, onStatus?: (status: string | undefined) => void): Promise<Recogniser> {
+  const language = ocrLanguageFor(languageCode);
   throwIfAborted(signal);
+  onStatus?.(await loadingStatus(language));
   const { createWorker } = await import('tesseract.js');
+  throwIfAborted(signal);
+  const starting = createWorker(language.code, LSTM_ONLY, await workerOptions(language));
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      void starting.then((w) => w.terminate()).catch(() => undefined);
+      reject(cancelled());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
   let worker: Awaited<ReturnType<typeof createWorker>>;
   try {
-    worker = await createWorker('eng', LSTM_ONLY, await workerOptions());
+    worker = await Promise.race([starting, aborted]);
   } catch (error) {
-    throw new FolioError('NotImplemented', `Text recognition could not start: ${(error as Error)?.message ?? String(error)}`);
+    if (signal?.aborted) throw cancelled();
+    const message = (error as Error)?.message ?? String(error);
+    throw new FolioError('NotImplemented', `Text recognition (${language.name}) could not start: ${message}${language.bundled ? '' : ' — the language data may not have downloaded; check the connection and try again.'}`);
+  } finally {
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    aborted.catch(() => undefined);
   }
+  onStatus?.(undefined);
   let terminated = false;
   const terminate = async () => {
     if (terminated) return;

@@ -40,6 +40,8 @@ export interface ReadOptions {
   /** Page-range text ('' = all). */
   pages?: string;
   ocr?: boolean;
+  /** OCR language code of workers/engine/lib/ocr-languages.ts ('eng' when absent). */
+  ocrLanguage?: string;
   /** Upper bound on pages read (the corpus suite caps work); undefined = all. */
   maxPages?: number;
 }
@@ -47,6 +49,9 @@ export interface ReadOptions {
 export async function readOfficeSource(inputs: EngineInput[], options: ReadOptions, ctx: EngineContext): Promise<OfficeSource> {
   const input = inputs[0];
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  // An unknown OCR language is refused before any work (only when OCR is asked for).
+  const ocr = options.ocr ? await import('./ocr.ts') : undefined;
+  const ocrLanguage = ocr?.ocrLanguageFor(options.ocrLanguage);
   const opened = await openPdf(input);
   throwIfAborted(ctx.signal);
   const doc = await openPdfjs(opened.bytes, { name: input.name });
@@ -73,8 +78,9 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
         layout = { pageNumber, width: viewport.width, height: viewport.height, items: [], rulings: [], images: [], hasVectorArt: false, textOps: new Set(), imageOps: new Set() };
       }
       if (looksScanned(layout)) {
-        if (options.ocr) {
-          recogniser ??= await (await import('./ocr.ts')).createRecogniser(ctx.signal);
+        if (ocr && ocrLanguage) {
+          // The first scanned page starts tesseract; the progress line says while its data loads.
+          recogniser ??= await ocr.createRecogniser(ctx.signal, ocrLanguage.code, (status) => ctx.progress?.(index, total, status));
           layout.items = await recogniser.recognisePage(doc, pageNumber, ctx.signal);
           layout.ocr = true;
           ocrPages.push(pageNumber);
@@ -88,7 +94,7 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
   } finally {
     await recogniser?.terminate();
   }
-  if (ocrPages.length) notes.push(`Text recognised (OCR) on ${ocrPages.length} scanned page${ocrPages.length === 1 ? '' : 's'}.`);
+  if (ocrPages.length) notes.push(`Text recognised (OCR, ${ocrLanguage?.name ?? 'English'}) on ${ocrPages.length} scanned page${ocrPages.length === 1 ? '' : 's'}.`);
   if (scannedPages.length) {
     notes.push(`${scannedPages.length} page${scannedPages.length === 1 ? ' looks' : 's look'} scanned (no text layer). Tick "Recognise text in scanned pages" to make ${scannedPages.length === 1 ? 'it' : 'them'} editable.`);
   }
@@ -101,6 +107,7 @@ export function commonOptions(options: EngineOptions): ReadOptions {
   return {
     pages: typeof options.pages === 'string' ? options.pages : '',
     ocr: options.ocr === true || options.ocr === 'true',
+    ocrLanguage: typeof options.ocrLanguage === 'string' ? options.ocrLanguage : undefined,
     maxPages: typeof options.maxPages === 'number' ? options.maxPages : undefined,
   };
 }

@@ -16,11 +16,18 @@ export interface EngineInput {
   field?: string;
 }
 
+/** Progress of a job: `done` of `total`, and optionally a line saying what is happening. */
+export type ProgressCallback = (done: number, total: number, status?: string) => void;
+
 export interface EngineContext {
   /** Checked between pages / images; engines call throwIfAborted(signal) in their loops. */
   signal?: AbortSignal;
-  /** Work done so far, e.g. pages processed out of pages to process. */
-  progress?: (done: number, total: number) => void;
+  /**
+   * Work done so far, e.g. pages processed out of pages to process. `status`, when given, is what
+   * the progress line says instead of "Page 3 of 12" until the next call (e.g. "Downloading German
+   * text recognition data (1.3 MB, once)…").
+   */
+  progress?: ProgressCallback;
 }
 
 export interface EngineResult {
