@@ -9,7 +9,7 @@ export const content: ToolContent = {
     'Multi-column pages read column by column in the right order',
     'Tables rebuilt as real Word tables; bulleted and numbered lists kept',
     'Images placed in the text at their size; hyphenated line ends rejoined',
-    'Optional OCR for scanned pages, with English recognition built in',
+    'Optional OCR for scanned pages: English built in; German, French, Spanish, Italian, Portuguese, Dutch, Polish and Turkish as small one-time downloads',
     'Choose which pages to convert',
   ],
   usage: [

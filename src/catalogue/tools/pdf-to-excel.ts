@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { OCR_OPTIONS } from '../ocr-options.ts';
 import { content } from '../content/pdf-to-excel.ts';
 
 export const tool: FileToolEntry = {
@@ -18,7 +19,7 @@ export const tool: FileToolEntry = {
     { kind: 'pages', name: 'pages', label: 'Pages', default: '', placeholder: 'All pages, or e.g. 1-3, 5, 8-' },
     { kind: 'select', name: 'sheets', label: 'Sheets', default: 'table', choices: [{ value: 'table', label: 'One sheet per table' }, { value: 'page', label: 'One sheet per page' }] },
     { kind: 'select', name: 'format', label: 'Output', default: 'xlsx', choices: [{ value: 'xlsx', label: 'Excel workbook (.xlsx)' }, { value: 'csv', label: 'CSV (one file per sheet, zipped when several)' }] },
-    { kind: 'checkbox', name: 'ocr', label: 'Recognise text in scanned pages', default: false, help: 'Reads pages that are only pictures (scans) with OCR, in English. Slower: a few seconds per page.' },
+    ...OCR_OPTIONS,
   ],
   engineReady: true,
   content,

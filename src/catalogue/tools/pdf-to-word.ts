@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { OCR_OPTIONS } from '../ocr-options.ts';
 import { content } from '../content/pdf-to-word.ts';
 
 export const tool: FileToolEntry = {
@@ -16,7 +17,7 @@ export const tool: FileToolEntry = {
   defaultFilename: 'converted.docx',
   options: [
     { kind: 'pages', name: 'pages', label: 'Pages', default: '', placeholder: 'All pages, or e.g. 1-3, 5, 8-' },
-    { kind: 'checkbox', name: 'ocr', label: 'Recognise text in scanned pages', default: false, help: 'Reads pages that are only pictures (scans) with OCR, in English. Slower: a few seconds per page.' },
+    ...OCR_OPTIONS,
   ],
   engineReady: true,
   content,
