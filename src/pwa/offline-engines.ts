@@ -1,8 +1,11 @@
 /**
  * "Make all tools available offline": fetches every engine file listed in /engine-assets.json
  * (written at build time) so the service worker caches it, and asks the browser to keep the
- * storage (navigator.storage.persist). The app shell itself is always precached.
+ * storage (navigator.storage.persist). The app shell itself is always precached. OCR languages
+ * other than English are not in the list: they are downloaded (and cached) when first used.
  */
+import { OCR_LANGUAGES, ocrLanguageUrl, type OcrLanguage } from '../../workers/engine/lib/ocr-languages.ts';
+
 export interface EngineAssetList {
   files: Array<{ url: string; bytes: number }>;
   totalBytes: number;
@@ -30,4 +33,12 @@ export async function cacheAllEngines(
   }
   const persisted = (await navigator.storage?.persist?.()) ?? false;
   return { persisted };
+}
+
+/** The optional OCR languages whose data the service worker has cached (used once on this device). */
+export async function downloadedOcrLanguages(): Promise<OcrLanguage[]> {
+  if (typeof caches === 'undefined') return [];
+  const optional = OCR_LANGUAGES.filter((language) => !language.bundled);
+  const cached = await Promise.all(optional.map(async (language) => (await caches.match(ocrLanguageUrl(language.code), { ignoreVary: true }).catch(() => undefined)) !== undefined));
+  return optional.filter((_, i) => cached[i]);
 }

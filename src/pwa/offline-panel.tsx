@@ -1,6 +1,7 @@
 import './offline-panel.css';
 import { useEffect, useRef, useState } from 'react';
-import { cacheAllEngines, fetchEngineAssetList, type EngineAssetList } from './offline-engines.ts';
+import { cacheAllEngines, downloadedOcrLanguages, fetchEngineAssetList, type EngineAssetList } from './offline-engines.ts';
+import type { OcrLanguage } from '../../workers/engine/lib/ocr-languages.ts';
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
@@ -20,10 +21,12 @@ type State =
 export function OfflinePanel() {
   const [list, setList] = useState<EngineAssetList>();
   const [state, setState] = useState<State>({ kind: 'idle' });
+  const [languages, setLanguages] = useState<OcrLanguage[]>([]);
   const abortRef = useRef<AbortController | null>(null);
 
   useEffect(() => {
     fetchEngineAssetList().then(setList, () => setList(undefined));
+    downloadedOcrLanguages().then(setLanguages, () => setLanguages([]));
     return () => abortRef.current?.abort();
   }, []);
 
@@ -46,6 +49,11 @@ export function OfflinePanel() {
         Once you have opened Folio, its pages work without a connection. Each tool&apos;s engine is saved the first time you
         use it; to have every tool ready before you go offline, download them all now
         {list ? <> ({megabytes(list.totalBytes)})</> : null}. Nothing but Folio&apos;s own code is stored.
+      </p>
+      <p className="offline-ocr-languages">
+        Text recognition (OCR) reads English; other languages are downloaded from Folio the first time you choose them, then work
+        offline too.{' '}
+        {languages.length > 0 ? <>Also on this device: {languages.map((l) => l.name).join(', ')}.</> : 'No other language is on this device yet.'}
       </p>
       {state.kind === 'working' ? (
         <div className="offline-progress">
