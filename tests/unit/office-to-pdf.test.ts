@@ -174,6 +174,17 @@ describe('excel-to-pdf', () => {
     expect(parseCsv('a;b\n1;"x;y"\n')).toEqual([['a', 'b'], ['1', 'x;y']]);
   });
 
+  test('a date or formatted number too wide for its column prints as ### (as Excel and LibreOffice print it), never cut', async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Narrow');
+    sheet.columns = [{ width: 4 }, { width: 14 }, { width: 4 }];
+    sheet.addRow([new Date(Date.UTC(2024, 0, 3)), new Date(Date.UTC(2024, 0, 3)), 'Note that runs on']);
+    sheet.getCell('A1').numFmt = 'dd/mm/yyyy';
+    sheet.getCell('B1').numFmt = 'dd/mm/yyyy';
+    const [page] = await texts(await convert(excelToPdf, 'narrow.xlsx', await wb.xlsx.writeBuffer()));
+    expect(page).toMatch(/^#{2,} 03\/01\/2024 Note that runs on$/);
+  });
+
   test('display text follows number formats', () => {
     expect(displayText(1234.5, '#,##0.00').text).toBe('1,234.50');
     expect(displayText(0.125, '0.0%').text).toBe('12.5%');

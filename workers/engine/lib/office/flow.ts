@@ -81,6 +81,22 @@ function drawBorder(page: PDFPage, border: Border | undefined, x1: number, y1: n
   page.drawLine({ start: { x: x1, y: y1 }, end: { x: x2, y: y2 }, thickness: border.width, color: rgb(...border.color) });
 }
 
+/**
+ * A number or date wider than its column prints as "#" repeated to fill the column, as Excel and
+ * LibreOffice print it: a cut-off number would be a wrong number.
+ */
+async function hashesIfTooWide(blocks: Block[], width: number, ctx: TextContext): Promise<Block[]> {
+  const [block] = blocks;
+  if (blocks.length !== 1 || block.kind !== 'paragraph') return blocks;
+  const laid = await layoutParagraph({ ...block, noWrap: true }, width, ctx);
+  if (Math.max(0, ...laid.lines.map((line) => line.width)) <= width + 0.01) return blocks;
+  const style = block.inlines.find((inline) => inline.kind === 'text')?.style;
+  if (!style) return blocks;
+  const one = await layoutParagraph({ ...block, inlines: [{ kind: 'text', text: '#', style }], noWrap: true }, width, ctx);
+  const hashWidth = one.lines[0]?.width || style.size * 0.5;
+  return [{ ...block, inlines: [{ kind: 'text', text: '#'.repeat(Math.max(1, Math.floor(width / hashWidth))), style }] }];
+}
+
 async function measureTable(table: Table, available: number, ctx: TextContext): Promise<MeasuredTable> {
   const total = table.columnWidths.reduce((a, b) => a + b, 0) || 1;
   const scale = total > available ? available / total : 1;
@@ -95,7 +111,8 @@ async function measureTable(table: Table, available: number, ctx: TextContext): 
     for (const cell of row.cells) {
       const end = Math.min(cell.column + cell.colSpan, widths.length);
       const cellWidth = columnX[end] - columnX[Math.min(cell.column, widths.length)];
-      measured.push(await measureBlocks(cell.blocks, Math.max(4, cellWidth - cell.padding.left - cell.padding.right), ctx));
+      const inner = Math.max(4, cellWidth - cell.padding.left - cell.padding.right);
+      measured.push(await measureBlocks(cell.hashesWhenTooWide ? await hashesIfTooWide(cell.blocks, inner, ctx) : cell.blocks, inner, ctx));
     }
     contents.push(measured);
   }

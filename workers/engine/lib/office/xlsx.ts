@@ -263,6 +263,8 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
           for (const block of out.blocks) if (block.kind === 'paragraph') block.noWrap = true;
           const next = row.getCell(c + (merge?.cols ?? 1));
           out.clip = !(next.value === null || next.value === undefined || next.value === '') || align !== 'left';
+          // ("General" numbers lose decimals to fit instead; that is not done here: they are cut.)
+          out.hashesWhenTooWide = numeric && (cell.value instanceof Date || Boolean(cell.numFmt && cell.numFmt !== 'General'));
         }
         tableRow.cells.push(out);
       }
