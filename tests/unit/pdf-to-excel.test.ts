@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { buildReport, cellMatchRate, sheetGrid, type ReportFixture } from './office-fixtures.ts';
+import { bestOffsetMatchRate, buildReport, cellMatchRate, sheetGrid, type ReportFixture } from './office-fixtures.ts';
 import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
+import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 
 let fixture: ReportFixture;
 let workbook: ExcelJS.Workbook;
@@ -72,6 +73,87 @@ describe('pdf-to-excel', () => {
     expect(sheet.getCell('C2').value).toBe(1250);
     expect(sheet.getCell('A3').value).toEqual(new Date(Date.UTC(2023, 11, 31)));
     expect(sheet.getCell('B3').value).toBe(-42);
+  });
+
+  test('a printed spreadsheet comes back: ≥ 95 % of cells right, typed, headings over their columns', async () => {
+    // A workbook printed by Folio's own Excel → PDF (no LibreOffice needed), then read back.
+    const source = new ExcelJS.Workbook();
+    const sheet = source.addWorksheet('Orders');
+    sheet.addRow(['Order', 'Customer', 'Check', 'Internal note', 'Placed', 'Quantity', 'Discount']);
+    const customers = ['Acme Ltd', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark Industries'];
+    for (let i = 0; i < 18; i++) {
+      const row = sheet.addRow([`A-${1000 + i}`, customers[i % customers.length], i === 4 ? { error: '#REF!' } : i, 'hidden', new Date(Date.UTC(2024, i % 12, 3 + i)), 1250 * (i + 1), (i % 5) / 20]);
+      row.getCell(5).numFmt = 'dd/mm/yyyy';
+      row.getCell(6).numFmt = '#,##0';
+      row.getCell(7).numFmt = '0%';
+    }
+    sheet.getColumn(4).hidden = true;
+    sheet.getColumn(2).width = 20;
+    sheet.getColumn(5).width = 12;
+    const pdf = await excelToPdf([{ name: 'orders.xlsx', bytes: new Uint8Array(await source.xlsx.writeBuffer()) }], {}, {});
+    const back = await load((await run([{ name: 'orders.pdf', bytes: pdf.bytes }], { sheets: 'page' }, {})).bytes);
+    // What the paper shows: the hidden column taken out; errors as their text.
+    const printed = sheetGrid(sheet).map((row) => row.filter((_, c) => c !== 3).map((v) => (v && typeof v === 'object' && 'error' in v ? (v as { error: string }).error : v)));
+    const grids = back.worksheets.map((ws) => sheetGrid(ws).map((row) => (row ?? []).map((v) => (v && typeof v === 'object' && 'error' in v ? (v as { error: string }).error : v))));
+    expect(bestOffsetMatchRate(printed, grids)).toBeGreaterThanOrEqual(0.95);
+    const cells = back.worksheets.flatMap((ws) => { const all: ExcelJS.Cell[] = []; ws.eachRow((row) => row.eachCell((cell) => all.push(cell))); return all; });
+    const placed = cells.find((cell) => cell.value instanceof Date && cell.value.toISOString().startsWith('2024-01-03'));
+    expect(placed?.numFmt).toBe('dd/mm/yyyy');
+    expect(cells.some((cell) => cell.value === 22500)).toBe(true);
+    expect(cells.find((cell) => cell.value && typeof cell.value === 'object' && 'error' in cell.value)?.value).toEqual({ error: '#REF!' });
+    // "Quantity" heads the column of right-aligned numbers (no empty column between them).
+    const heading = cells.find((cell) => cell.value === 'Quantity')!;
+    expect(heading.worksheet.getCell(Number(heading.row) + 1, Number(heading.col)).value).toBe(1250);
+  });
+
+  test('a heading left-aligned over right-aligned numbers is one column, not two', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const headings = ['Month', 'Bears', 'Dolphins', 'Whales'];
+    const rows = [['Jan', 8, 150, 80], ['Feb', 54, 77, 54], ['Mar', 93, 32, 100], ['Apr', 116, 11, 76]] as const;
+    headings.forEach((h, c) => page.drawText(h, { x: 72 + c * 90, y: 700, size: 10, font }));
+    rows.forEach((row, r) => row.forEach((v, c) => {
+      const text = String(v);
+      // Text left-aligned, numbers right-aligned at the column's right edge, as a spreadsheet prints.
+      const x = typeof v === 'number' ? 72 + c * 90 + 85 - font.widthOfTextAtSize(text, 10) : 72 + c * 90;
+      page.drawText(text, { x, y: 684 - r * 16, size: 10, font });
+    }));
+    const book = await load((await run([{ name: 'animals.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]);
+    expect(grid[0]).toEqual(headings);
+    expect(grid.slice(1)).toEqual(rows.map((row) => [...row]));
+  });
+
+  test('a cell looks merged over two rows only because a border is missing: its lines go back to their rows', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const xs = [72, 172, 272, 372];
+    const ys = [700, 680, 660, 640];
+    // Every border but the one under "Vessel" (column 2, between rows 1 and 2).
+    for (const [i, y] of ys.entries()) {
+      if (i === 1) {
+        page.drawLine({ start: { x: 72, y }, end: { x: 172, y }, thickness: 0.5 });
+        page.drawLine({ start: { x: 272, y }, end: { x: 372, y }, thickness: 0.5 });
+      } else page.drawLine({ start: { x: 72, y }, end: { x: 372, y }, thickness: 0.5 });
+    }
+    for (const x of xs) page.drawLine({ start: { x, y: 700 }, end: { x, y: 640 }, thickness: 0.5 });
+    [['No.', 'Vessel', 'Cargo'], ['8', 'MV. Kiran', 'Coke'], ['9', 'MV. Athenian', 'Iron ore']].forEach((row, r) =>
+      row.forEach((v, c) => page.drawText(v, { x: xs[c] + 4, y: 686 - r * 20, size: 10, font })));
+    const book = await load((await run([{ name: 'lineup.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    const sheet = book.worksheets[0];
+    expect(sheetGrid(sheet)).toEqual([['No.', 'Vessel', 'Cargo'], [8, 'MV. Kiran', 'Coke'], [9, 'MV. Athenian', 'Iron ore']]);
+    expect(sheet.getCell('B1').isMerged).toBe(false);
+  });
+
+  test('parseCell: dates keep their printed form; errors are errors', () => {
+    expect(parseCell('01/11/2017', 'day-first')).toEqual({ value: new Date(Date.UTC(2017, 10, 1)), numFmt: 'dd/mm/yyyy' });
+    expect(parseCell('3/14/2024')).toEqual({ value: new Date(Date.UTC(2024, 2, 14)), numFmt: 'm/dd/yyyy' });
+    expect(parseCell('05.06.2024').numFmt).toBe('dd.mm.yyyy');
+    expect(parseCell('Mar 5, 2024').numFmt).toBe('mmm d, yyyy');
+    expect(parseCell('#REF!').value).toEqual({ error: '#REF!' });
+    expect(parseCell('#DIV/0!').value).toEqual({ error: '#DIV/0!' });
   });
 
   test('parseCell keeps codes as text', () => {

@@ -147,13 +147,37 @@ function ruledTables(layout: PageLayout): Table[] {
         spans.push({ row: Math.floor(i / cols), col: i % cols, rowSpan: 1, colSpan: 1 });
       }
     }
-    spans.sort((a, b) => a.row - b.row || a.col - b.col);
-    // A single box around text (every cell merged) is a frame, not a table.
-    if (spans.length < 2) continue;
     const inside = layout.items.filter((i) => i.x + 1 >= box.x && i.x < box.x + box.width && i.baseline > box.top && i.top < box.top + box.height);
-    tables.push(fillCells({ box, rowEdges, colEdges, ruled: true }, spans, inside));
+    const cellSpans = splitRowsOfBorderGaps(spans, inside, rowEdges, colEdges).sort((a, b) => a.row - b.row || a.col - b.col);
+    // A single box around text (every cell merged) is a frame, not a table.
+    if (cellSpans.length < 2) continue;
+    tables.push(fillCells({ box, rowEdges, colEdges, ruled: true }, cellSpans, inside));
   }
   return tables;
+}
+
+type Span = { row: number; col: number; rowSpan: number; colSpan: number };
+
+/**
+ * A cell that looks merged over several rows only because a border is missing (a printed
+ * spreadsheet draws only the borders its cells have) is split back into its rows: its text lines
+ * sit in different rows, each on the baseline of text in other cells of that row.
+ */
+function splitRowsOfBorderGaps(spans: Span[], items: TextItem[], rowEdges: number[], colEdges: number[]): Span[] {
+  const rowOf = (y: number) => rowEdges.findIndex((edge, i) => i < rowEdges.length - 1 && y >= edge && y < rowEdges[i + 1]);
+  const within = (item: TextItem, span: Span) => {
+    const cx = item.x + Math.min(item.width, item.size) / 2;
+    return cx >= colEdges[span.col] - 1 && cx < colEdges[span.col + span.colSpan] + 1 && item.baseline > rowEdges[span.row] && item.baseline <= rowEdges[span.row + span.rowSpan] + 1;
+  };
+  return spans.flatMap((span) => {
+    if (span.rowSpan < 2) return [span];
+    const own = items.filter((item) => within(item, span));
+    const others = items.filter((item) => !within(item, span));
+    const rows = new Set(own.map((item) => rowOf(item.baseline - item.size * 0.3)));
+    const aligned = own.every((item) => others.some((o) => Math.abs(o.baseline - item.baseline) < 1));
+    if (rows.size < 2 || !aligned) return [span];
+    return Array.from({ length: span.rowSpan }, (_, r) => ({ ...span, row: span.row + r, rowSpan: 1 }));
+  });
 }
 
 const NUMBER = /^[-+(]?[$€£¥]?\s?\d[\d,.\s]*%?\)?$/;
@@ -205,6 +229,42 @@ function sharedGutters(rows: Row[]): Interval[] {
   return shared;
 }
 
+/**
+ * The row with its fragments cut where a word gap meets a gutter. pdf.js joins text drawn close
+ * together into one item ("Quantity Discount Check"), so an item is cut into words placed in
+ * proportion to their characters — close enough, as gutters are wider than the error.
+ */
+function splitAtGutters(row: Row, gutters: Interval[], gapEm: number): Row {
+  const meetsGutter = (from: number, to: number) => gutters.some(([a, b]) => from <= b && to >= a);
+  const fragments: Fragment[] = [];
+  for (const fragment of row.fragments) {
+    if (!meetsGutter(fragment.x, fragment.right)) {
+      fragments.push(fragment);
+      continue;
+    }
+    const words = fragment.items.flatMap((item) => {
+      const perChar = item.width / Math.max(1, item.text.length);
+      const out: TextItem[] = [];
+      for (const match of item.text.matchAll(/\S+/g)) {
+        out.push({ ...item, text: match[0], x: item.x + match.index * perChar, width: match[0].length * perChar });
+      }
+      return out;
+    }).sort((a, b) => a.x - b.x);
+    let current: TextItem[] = [];
+    let right = -Infinity;
+    for (const word of words) {
+      if (current.length && meetsGutter(right, word.x)) {
+        fragments.push(...buildFragments(current, gapEm));
+        current = [];
+      }
+      current.push(word);
+      right = Math.max(right, word.x + word.width);
+    }
+    if (current.length) fragments.push(...buildFragments(current, gapEm));
+  }
+  return { ...row, fragments: fragments.sort((a, b) => a.x - b.x) };
+}
+
 function looksTabular(rows: Row[], gutters: Interval[], pageWidth: number): boolean {
   if (rows.length < 3 || gutters.length === 0) return false;
   const fragments = rows.flatMap((r) => r.fragments);
@@ -240,22 +300,59 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number): Ta
       pitch.push(step);
       end++;
     }
-    const run = rows.slice(start, end);
+    let run = rows.slice(start, end);
+    // A heading row whose cells nearly touch ("Quantity Discount Check" over narrow columns) is
+    // one fragment that hides the gutters of the rows below it: split it where they pass.
+    if (run.length >= 3) {
+      const below = sharedGutters(run.slice(1));
+      if (below.length > gutters.length) {
+        const heading = splitAtGutters(run[0], below, gapEm);
+        const refined = sharedGutters([heading, ...run.slice(1)]);
+        if (refined.length > gutters.length) {
+          run = [heading, ...run.slice(1)];
+          gutters = refined;
+        }
+      }
+    }
     if (looksTabular(run, gutters, layout.width)) {
       const runFragments = run.flatMap((r) => r.fragments);
       const left = Math.min(...runFragments.map((f) => f.x));
       const right = Math.max(...runFragments.map((f) => f.right));
       const colEdges = [left - 1, ...gutters.map(([a, b]) => (a + b) / 2).sort((a, b) => a - b), right + 1];
       const rowEdges = [run[0].top - 1, ...run.slice(1).map((r, i) => (run[i].bottom + r.top) / 2), run.at(-1)!.bottom + 1];
-      const spans = run.flatMap((_, r) => colEdges.slice(1).map((__, c) => ({ row: r, col: c, rowSpan: 1, colSpan: 1 })));
       const box: Box = { x: colEdges[0], top: rowEdges[0], width: colEdges.at(-1)! - colEdges[0], height: rowEdges.at(-1)! - rowEdges[0] };
-      tables.push(fillCells({ box, rowEdges, colEdges, ruled: false }, spans, runFragments.flatMap((f) => f.items)));
+      const items = runFragments.flatMap((f) => f.items);
+      const fill = (edges: number[]) => fillCells({ box, rowEdges, colEdges: edges, ruled: false }, run.flatMap((_, r) => edges.slice(1).map((__, c) => ({ row: r, col: c, rowSpan: 1, colSpan: 1 }))), items);
+      const table = fill(colEdges);
+      const joined = joinHeaderOnlyColumns(table);
+      tables.push(joined === table.colEdges ? table : fill(joined));
       start = end;
     } else {
       start++;
     }
   }
   return tables;
+}
+
+/**
+ * Column edges without the gutter between a column that holds only a heading and the column of
+ * cells below it: a left-aligned heading over right-aligned numbers (a printed spreadsheet) leaves
+ * a gutter between the heading and its own column.
+ */
+function joinHeaderOnlyColumns(table: Table): number[] {
+  const cols = table.colEdges.length - 1;
+  const filled = Array.from({ length: cols }, (_, c) => new Set(table.cells.filter((cell) => cell.col === c && cell.text !== '').map((cell) => cell.row)));
+  const edges = [...table.colEdges];
+  for (let c = cols - 1; c >= 1; c--) {
+    const [left, right] = [filled[c - 1], filled[c]];
+    const [single, other] = left.size === 1 ? [left, right] : [right, left];
+    const headsTheOther = single.size === 1 && other.size >= 2 && [...other].every((row) => row > [...single][0]);
+    if (headsTheOther) {
+      edges.splice(c, 1);
+      filled[c - 1] = new Set([...left, ...right]);
+    }
+  }
+  return edges.length === table.colEdges.length ? table.colEdges : edges;
 }
 
 export function insideBox(item: TextItem, box: Box): boolean {

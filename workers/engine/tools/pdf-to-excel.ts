@@ -15,7 +15,10 @@ import { findTables, insideBox, type Table } from '../lib/tables.ts';
 /** Gap between two cells of a printed spreadsheet row, in font sizes (running text needs ~1.2). */
 const CELL_GAP_EM = 0.6;
 
-export type CellValue = string | number | Date | null;
+export type CellValue = string | number | Date | ExcelJS.CellErrorValue | null;
+
+/** Error values a spreadsheet prints (#REF! after a deleted sheet…): written back as errors, not text. */
+const ERROR_VALUES = ['#N/A', '#REF!', '#DIV/0!', '#VALUE!', '#NAME?', '#NUM!', '#NULL!'] as const;
 
 export interface ParsedCell {
   value: CellValue;
@@ -50,7 +53,9 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
   const t = text.trim();
   if (t === '') return { value: null };
   // Leading zeros (codes, ZIPs) and very long digit runs (IDs) stay text.
-  if (/^0\d/.test(t) || /\d{16,}/.test(t)) return { value: t };
+  if (/^0\d+$/.test(t) || /\d{16,}/.test(t)) return { value: t };
+  const error = ERROR_VALUES.find((e) => e === t.toUpperCase());
+  if (error) return { value: { error } };
   const number = /^([-+−]?)\(?([$€£¥]?)\s?([-+−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(%?)\)?$/.exec(t);
   if (number) {
     const [, sign, currency, sign2, whole, fraction = '', percent] = number;
@@ -62,23 +67,31 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
     if (currency) return { value, numFmt: `"${currency}"${base}` };
     return { value, numFmt: whole.includes(',') ? base : undefined };
   }
-  let date: Date | null = null;
+  // A date keeps the look it had on the page (its number format), and becomes a real date.
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
-  if (m) date = utcDate(+m[1], +m[2], +m[3]);
-  m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(t);
+  if (m) return dateCell(utcDate(+m[1], +m[2], +m[3]), 'yyyy-mm-dd', t);
+  m = /^(\d{1,2})([/.-])(\d{1,2})[/.-](\d{4})$/.exec(t);
   if (m) {
-    const a = +m[1];
-    const b = +m[2];
+    const [, first, separator, second, year] = m;
+    const a = +first;
+    const b = +second;
     // Day first when the first number cannot be a month (31/12/2024), when separated by dots, or
     // when the document's other dates say so.
-    date = a > 12 || t.includes('.') || (dateOrder === 'day-first' && b <= 12) ? utcDate(+m[3], b, a) : utcDate(+m[3], a, b);
+    const dayFirst = a > 12 || separator === '.' || (dateOrder === 'day-first' && b <= 12);
+    const [day, month] = dayFirst ? [first, second] : [second, first];
+    const part = (digits: string, letter: string) => letter.repeat(digits.length > 1 ? 2 : 1);
+    const format = (dayFirst ? [part(day, 'd'), part(month, 'm')] : [part(month, 'm'), part(day, 'd')]).join(separator) + `${separator}yyyy`;
+    return dateCell(utcDate(+year, +month, +day), format, t);
   }
   m = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$/.exec(t);
-  if (m && MONTHS.includes(m[1].slice(0, 3).toLowerCase())) date = utcDate(+m[3], MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, +m[2]);
+  if (m && MONTHS.includes(m[1].slice(0, 3).toLowerCase())) return dateCell(utcDate(+m[3], MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, +m[2]), m[1].length === 3 ? 'mmm d, yyyy' : 'mmmm d, yyyy', t);
   m = /^(\d{1,2}) ([A-Za-z]{3,9})\.?,? (\d{4})$/.exec(t);
-  if (m && MONTHS.includes(m[2].slice(0, 3).toLowerCase())) date = utcDate(+m[3], MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, +m[1]);
-  if (date) return { value: date, numFmt: 'yyyy-mm-dd' };
+  if (m && MONTHS.includes(m[2].slice(0, 3).toLowerCase())) return dateCell(utcDate(+m[3], MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, +m[1]), m[2].length === 3 ? 'd mmm yyyy' : 'd mmmm yyyy', t);
   return { value: t };
+}
+
+function dateCell(date: Date | null, numFmt: string, text: string): ParsedCell {
+  return date ? { value: date, numFmt } : { value: text };
 }
 
 interface GridCell {
