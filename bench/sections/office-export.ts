@@ -45,16 +45,28 @@ function bagF1(a: string, b: string): number {
 
 const toArrayBuffer = (b: Uint8Array) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
 
-/** Cell values as shown (numbers stay numbers), per sheet of a workbook. */
-async function workbookGrids(bytes: Uint8Array): Promise<unknown[][][]> {
+/**
+ * Cell values as shown (numbers stay numbers; errors as their text), per sheet of a workbook. With
+ * `printed`, only what a printout can show: hidden sheets are left out and hidden rows and columns
+ * taken out of the grid, so "the right relative position" is the position on paper.
+ */
+async function workbookGrids(bytes: Uint8Array, { printed = false } = {}): Promise<unknown[][][]> {
   const book = new ExcelJS.Workbook();
   await book.xlsx.load(toArrayBuffer(bytes));
-  return book.worksheets.map((sheet) => sheetGrid(sheet).map((row) => (row ?? []).map((v) => {
-    if (v && typeof v === 'object' && 'result' in v) return (v as { result: unknown }).result;
-    if (v && typeof v === 'object' && 'text' in v) return (v as { text: unknown }).text;
-    if (v && typeof v === 'object' && 'richText' in v) return (v as { richText: Array<{ text: string }> }).richText.map((r) => r.text).join('');
-    return v;
-  })));
+  const sheets = printed ? book.worksheets.filter((sheet) => sheet.state === 'visible') : book.worksheets;
+  return sheets.map((sheet) => {
+    const grid = sheetGrid(sheet).map((row) => (row ?? []).map((v) => {
+      if (v && typeof v === 'object' && 'result' in v) return (v as { result: unknown }).result;
+      if (v && typeof v === 'object' && 'text' in v) return (v as { text: unknown }).text;
+      if (v && typeof v === 'object' && 'richText' in v) return (v as { richText: Array<{ text: string }> }).richText.map((r) => r.text).join('');
+      if (v && typeof v === 'object' && 'error' in v) return (v as { error: string }).error;
+      return v;
+    }));
+    if (!printed) return grid;
+    return grid
+      .filter((_, r) => !sheet.getRow(r + 1).hidden)
+      .map((row) => (row ?? []).filter((_, c) => !sheet.getColumn(c + 1).hidden));
+  });
 }
 
 export async function run(): Promise<void> {
@@ -160,17 +172,18 @@ export async function run(): Promise<void> {
           } else if (kind === 'xlsx') {
             const out = await excel([{ name: 'x.pdf', bytes: pdf }], { sheets: 'page' }, {});
             writeFileSync(join(outDir, file), out.bytes);
-            const sourceGrids = await workbookGrids(source);
+            const sourceGrids = await workbookGrids(source, { printed: true });
             const folioGrids = await workbookGrids(out.bytes);
-            // Only cells the PDF shows count: hidden rows, sheets outside the print area and
-            // merged-cell copies are not on the page, so no converter could bring them back.
+            // Only cells the PDF shows count: hidden sheets, rows and columns (left out above),
+            // cells outside the print area and merged-cell copies are not on the page, so no
+            // converter could bring them back.
             const doc = await openPdfjs(pdf);
             let shown = '';
             for (let n = 1; n <= doc.numPages; n++) shown += ` ${(await (await doc.getPage(n)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ')}`;
             await doc.destroy();
             const squash = (t: string) => t.replace(/\s+/g, '').toLowerCase();
             const shownText = squash(shown);
-            const visible = sourceGrids.map((g) => g.map((row) => (row ?? []).map((v) => ((typeof v === 'string' && !shownText.includes(squash(v))) || (typeof v === 'number' && !shownText.includes(String(v)) && !shownText.includes(String(v).replace('.', ','))) ? null : v))));
+            const visible = sourceGrids.map((g) => g.map((row) => (row ?? []).map((v) => ((typeof v === 'string' && !shownText.includes(squash(v))) || (typeof v === 'number' && !shownText.includes(String(v)) && !shownText.includes(String(v).replace('.', ','))) || (v !== null && typeof v === 'object' && !(v instanceof Date)) ? null : v))));
             const rates = visible
               .filter((g) => g.some((r) => r?.some((v) => v !== null && v !== undefined && v !== '')))
               .map((g) => bestOffsetMatchRate(g, folioGrids));

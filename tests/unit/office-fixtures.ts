@@ -284,6 +284,15 @@ export async function buildScannedPage(dpi = 200): Promise<{ bytes: Uint8Array; 
 /** Same value: numbers within the printed precision, dates by day, text trimmed. */
 export function sameCell(actual: unknown, expected: unknown): boolean {
   if (expected instanceof Date) return actual instanceof Date && actual.toISOString().slice(0, 10) === expected.toISOString().slice(0, 10);
+  // A date typed as text in the source ("31/10/2017") that came back as a real date of that day
+  // (either day/month order: the source's own order is not knowable from one cell).
+  const dateText = typeof expected === 'string' ? /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(expected.trim()) : null;
+  if (dateText && actual instanceof Date) {
+    const [, a, b, year] = dateText.map(Number);
+    const iso = actual.toISOString().slice(0, 10);
+    const day = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+    return iso === day(year, b, a) || iso === day(year, a, b);
+  }
   if (typeof expected === 'number') {
     if (typeof actual !== 'number') return String(actual ?? '').replace(/,/g, '').trim() === String(expected);
     return Math.abs(actual - expected) <= Math.max(1e-9, Math.abs(expected) * 0.005) || Math.abs(actual - expected) < 0.006;
