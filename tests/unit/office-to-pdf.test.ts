@@ -4,7 +4,7 @@
  * size and count) and checked with qpdf.
  */
 import { describe, expect, test } from 'vitest';
-import { AlignmentType, Document, Footer, HeadingLevel, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
+import { AlignmentType, Document, Footer, Header, HeadingLevel, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { PDFDocument } from 'pdf-lib';
@@ -69,6 +69,26 @@ describe('word-to-pdf', () => {
     const plain = await openPdfjs((await convert(wordToPdf, 'outline.docx', bytes, { outline: false })).bytes);
     expect(await plain.getOutline()).toBeNull();
     await plain.destroy();
+  });
+
+  test('"different first page" and "different odd and even pages" headers and footers', async () => {
+    const header = (text: string) => new Header({ children: [new Paragraph(text)] });
+    const docx = new Document({
+      evenAndOddHeaderAndFooters: true,
+      sections: [{
+        properties: { titlePage: true },
+        headers: { first: header('Cover header'), default: header('Odd page header'), even: header('Even page header') },
+        footers: { default: new Footer({ children: [new Paragraph('Odd footer')] }) },
+        children: [1, 2, 3, 4].map((n) => new Paragraph({ text: `Body of page ${n}`, pageBreakBefore: n > 1 })),
+      }],
+    });
+    const pages = await texts(await convert(wordToPdf, 'headers.docx', await Packer.toBuffer(docx)));
+    expect(pages).toEqual([
+      'Cover header Body of page 1',
+      'Even page header Body of page 2',
+      'Odd page header Body of page 3 Odd footer',
+      'Even page header Body of page 4',
+    ]);
   });
 
   test('long text flows onto as many pages as it needs, and a page range keeps only those pages', async () => {

@@ -528,7 +528,10 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
     return blocks;
   }
 
-  async function pageSetup(sectPr: XmlElement | undefined): Promise<Pick<Section, 'page' | 'header' | 'footer'>> {
+  const settingsXml = await zipText(zip, 'word/settings.xml');
+  const evenAndOddHeaders = (settingsXml && onOff(kid(parseXml(settingsXml), 'w:evenAndOddHeaders'))) ?? false;
+
+  async function pageSetup(sectPr: XmlElement | undefined): Promise<Pick<Section, 'page' | 'header' | 'footer' | 'firstPage' | 'evenPages'>> {
     const size = kid(sectPr, 'w:pgSz');
     const margin = kid(sectPr, 'w:pgMar');
     let width = (num(size, 'w:w') ?? 11906) * TWIP;
@@ -546,8 +549,15 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
       headerDistance: (num(margin, 'w:header') ?? 720) * TWIP,
       footerDistance: (num(margin, 'w:footer') ?? 720) * TWIP,
     };
-    const refOf = (tag: string) => kids(sectPr, tag).find((ref) => (attr(ref, 'w:type') ?? 'default') === 'default');
-    return { page, header: await readPart(attr(refOf('w:headerReference'), 'r:id')), footer: await readPart(attr(refOf('w:footerReference'), 'r:id')) };
+    const partOf = (tag: string, type: 'default' | 'first' | 'even') => readPart(attr(kids(sectPr, tag).find((ref) => (attr(ref, 'w:type') ?? 'default') === type), 'r:id'));
+    const variant = async (type: 'first' | 'even') => ({ header: await partOf('w:headerReference', type), footer: await partOf('w:footerReference', type) });
+    return {
+      page,
+      header: await partOf('w:headerReference', 'default'),
+      footer: await partOf('w:footerReference', 'default'),
+      firstPage: onOff(kid(sectPr, 'w:titlePg')) ? await variant('first') : undefined,
+      evenPages: evenAndOddHeaders ? await variant('even') : undefined,
+    };
   }
 
   const body = find(parseXml(documentXml), 'w:body');
@@ -568,6 +578,14 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
     if (previousHeader && section !== previousHeader) {
       section.header ??= previousHeader.header;
       section.footer ??= previousHeader.footer;
+      if (section.firstPage) {
+        section.firstPage.header ??= previousHeader.firstPage?.header;
+        section.firstPage.footer ??= previousHeader.firstPage?.footer;
+      }
+      if (section.evenPages) {
+        section.evenPages.header ??= previousHeader.evenPages?.header;
+        section.evenPages.footer ??= previousHeader.evenPages?.footer;
+      }
     }
     previousHeader = section;
   }

@@ -251,13 +251,21 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     }
   }
 
-  // Headers and footers, measured once per section.
-  const furniture = new Map<Section, { header?: Measured; footer?: Measured }>();
-  for (const section of sections) {
+  // Headers and footers, measured once per section (and per first-page / even-page variant).
+  type MeasuredFurniture = { header?: Measured; footer?: Measured };
+  const measureFurniture = async (section: Section, parts: { header?: Block[]; footer?: Block[] }): Promise<MeasuredFurniture> => {
     const width = section.page.width - section.page.margin.left - section.page.margin.right;
+    return {
+      header: parts.header?.length ? await measureBlocks(parts.header, width, ctx) : undefined,
+      footer: parts.footer?.length ? await measureBlocks(parts.footer, width, ctx) : undefined,
+    };
+  };
+  const furniture = new Map<Section, { normal: MeasuredFurniture; first?: MeasuredFurniture; even?: MeasuredFurniture }>();
+  for (const section of sections) {
     furniture.set(section, {
-      header: section.header?.length ? await measureBlocks(section.header, width, ctx) : undefined,
-      footer: section.footer?.length ? await measureBlocks(section.footer, width, ctx) : undefined,
+      normal: await measureFurniture(section, section),
+      first: section.firstPage && (await measureFurniture(section, section.firstPage)),
+      even: section.evenPages && (await measureFurniture(section, section.evenPages)),
     });
   }
 
@@ -266,9 +274,12 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     const { page: setup } = draft.section;
     const page = doc.addPage([setup.width, setup.height]);
     const dctx: DrawContext = { pageNumber: index + 1, pageCount };
-    for (const op of draft.ops) op(page, dctx);
-    const { header, footer } = furniture.get(draft.section)!;
+    const variants = furniture.get(draft.section)!;
+    const firstOfSection = index === 0 || drafts[index - 1].section !== draft.section;
+    const { header, footer } = (firstOfSection && variants.first) || ((index + 1) % 2 === 0 && variants.even) || variants.normal;
+    // Header, body, footer: the order text is read in (copy, search, screen readers).
     header?.draw(page, setup.margin.left, setup.height - setup.headerDistance, dctx);
+    for (const op of draft.ops) op(page, dctx);
     footer?.draw(page, setup.margin.left, setup.footerDistance + footer.height, dctx);
   });
   return { pageCount, outline };

@@ -105,6 +105,15 @@ export interface Section {
   bookmark?: string;
   header?: Block[];
   footer?: Block[];
+  /** Word's "different first page": the section's first page uses these (nothing where absent). */
+  firstPage?: PageFurniture;
+  /** Word's "different odd and even pages": even-numbered pages use these (nothing where absent). */
+  evenPages?: PageFurniture;
+}
+
+export interface PageFurniture {
+  header?: Block[];
+  footer?: Block[];
 }
 
 export function paragraph(inlines: Inline[], overrides: Partial<Paragraph> = {}): Paragraph {
