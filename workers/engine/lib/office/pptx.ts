@@ -7,7 +7,8 @@
  */
 import type JSZip from 'jszip';
 import { PDFDocument, clip, endPath, popGraphicsState, pushGraphicsState, rectangle, rgb } from 'pdf-lib';
-import type { Block, Inline, Paragraph, Rgb, RunStyle, Table, TableCell, TableRow } from './model.ts';
+import type { Block, Border, Inline, Paragraph, Rgb, RunStyle, Table, TableCell, TableRow } from './model.ts';
+import { lineOf, readTableStyles, styleCell, tableFlags } from './pptx-table-style.ts';
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import { drawLine, layoutParagraph, type TextContext } from './text.ts';
@@ -46,16 +47,49 @@ function relTarget(part: Part, typeSuffix: string): string | undefined {
   return undefined;
 }
 
+const clamp = (v: number) => Math.min(1, Math.max(0, v));
+const toLinear = (c: number) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+const toSrgb = (c: number) => clamp(c <= 0.0031308 ? c * 12.92 : 1.055 * c ** (1 / 2.4) - 0.055);
+
+function toHsl([r, g, b]: Rgb): [number, number, number] {
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const l = (max + min) / 2;
+  if (max === min) return [0, 0, l];
+  const d = max - min;
+  const s = l > 0.5 ? d / (2 - max - min) : d / (max + min);
+  const h = max === r ? ((g - b) / d + (g < b ? 6 : 0)) / 6 : max === g ? ((b - r) / d + 2) / 6 : ((r - g) / d + 4) / 6;
+  return [h, s, l];
+}
+
+function fromHsl([h, s, l]: [number, number, number]): Rgb {
+  if (s === 0) return [l, l, l];
+  const q = l < 0.5 ? l * (1 + s) : l + s - l * s;
+  const p = 2 * l - q;
+  const channel = (t: number) => {
+    const u = t < 0 ? t + 1 : t > 1 ? t - 1 : t;
+    return u < 1 / 6 ? p + (q - p) * 6 * u : u < 1 / 2 ? q : u < 2 / 3 ? p + (q - p) * (2 / 3 - u) * 6 : p;
+  };
+  return [channel(h + 1 / 3), channel(h), channel(h - 1 / 3)];
+}
+
+/**
+ * DrawingML colour modifiers as Office applies them: lumMod/lumOff on the HSL luminance, tint and
+ * shade in linear RGB (so "black, 20 % tint" is the light grey PowerPoint shows, not a mid grey).
+ */
 function applyModifiers(color: Rgb, element: XmlElement): Rgb {
   let [r, g, b] = color;
   for (const mod of kids(element)) {
     const value = (num(mod, 'val') ?? 100000) / 100000;
-    if (mod.nodeName === 'a:lumMod') [r, g, b] = [r * value, g * value, b * value];
-    else if (mod.nodeName === 'a:lumOff') [r, g, b] = [r + value, g + value, b + value];
-    else if (mod.nodeName === 'a:tint') [r, g, b] = [1 - (1 - r) * value, 1 - (1 - g) * value, 1 - (1 - b) * value];
-    else if (mod.nodeName === 'a:shade') [r, g, b] = [r * value, g * value, b * value];
+    if (mod.nodeName === 'a:lumMod' || mod.nodeName === 'a:lumOff') {
+      const [h, s, l] = toHsl([r, g, b]);
+      [r, g, b] = fromHsl([h, s, clamp(mod.nodeName === 'a:lumMod' ? l * value : l + value)]);
+    } else if (mod.nodeName === 'a:tint') {
+      [r, g, b] = [r, g, b].map((c) => toSrgb(1 - (1 - toLinear(c)) * value)) as Rgb;
+    } else if (mod.nodeName === 'a:shade') {
+      [r, g, b] = [r, g, b].map((c) => toSrgb(toLinear(c) * value)) as Rgb;
+    }
   }
-  const clamp = (v: number) => Math.min(1, Math.max(0, v));
   return [clamp(r), clamp(g), clamp(b)];
 }
 
@@ -69,6 +103,7 @@ export interface PptxResult {
 export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext, options: { signal?: AbortSignal; progress?: (done: number, total: number) => void; slides?: (count: number) => number[] }): Promise<PptxResult> {
   const notes = new Set<string>();
   const presentation = await readPart(zip, 'ppt/presentation.xml');
+  const tableStyles = readTableStyles(await zipText(zip, 'ppt/tableStyles.xml'));
   if (!presentation) throw new Error('ppt/presentation.xml is missing');
   const size = kid(presentation.root, 'p:sldSz');
   const slideWidth = (num(size, 'cx') ?? 9144000) * EMU;
@@ -117,6 +152,8 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
         const base = theme.colors[mapped(attr(scheme, 'val') ?? '')];
         return base ? applyModifiers(base, scheme) : undefined;
       }
+      const scrgb = kid(fillParent, 'a:scrgbClr');
+      if (scrgb) return applyModifiers([(num(scrgb, 'r') ?? 0) / 100000, (num(scrgb, 'g') ?? 0) / 100000, (num(scrgb, 'b') ?? 0) / 100000], scrgb);
       const sys = kid(fillParent, 'a:sysClr');
       if (sys) return hexColor(attr(sys, 'lastClr'));
       const preset = kid(fillParent, 'a:prstClr');
@@ -356,7 +393,13 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       if (!box0 || !tbl) return;
       const box = transform(box0);
       const widths = kids(kid(tbl, 'a:tblGrid'), 'a:gridCol').map((c) => (num(c, 'w') ?? 0) * EMU);
-      const rows: TableRow[] = kids(tbl, 'a:tr').map((tr) => {
+      // The table's style (or the presentation's default style) and its header/banding flags.
+      const tblPr = kid(tbl, 'a:tblPr');
+      const styleId = kid(tblPr, 'a:tableStyleId')?.textContent?.trim() || tableStyles.defaultId;
+      const style = styleId ? tableStyles.byId.get(styleId) : undefined;
+      const flags = tableFlags(tblPr);
+      const trs = kids(tbl, 'a:tr');
+      const rows: TableRow[] = trs.map((tr, rowIndex) => {
         let column = 0;
         const cells: Array<TableCell & { column: number }> = [];
         for (const tc of kids(tr, 'a:tc')) {
@@ -365,12 +408,34 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
           column += span;
           if (attr(tc, 'hMerge') === '1' || attr(tc, 'vMerge') === '1') continue;
           const tcPr = kid(tc, 'a:tcPr');
+          const styled = styleCell(style, flags, rowIndex, start, trs.length, widths.length, colorOf);
           const text = kids(kid(tc, 'a:txBody'), 'a:p').map((p) => makeParagraph(
-            kids(p, 'a:r').map((r): Inline => ({ kind: 'text', text: kid(r, 'a:t')?.textContent ?? '', style: { size: (num(kid(r, 'a:rPr'), 'sz') ?? 1800) / 100, font: theme.minorFont, bold: attr(kid(r, 'a:rPr'), 'b') === '1', color: colorOf(kid(kid(r, 'a:rPr'), 'a:solidFill')) ?? theme.colors[mapped('tx1')] } })),
+            kids(p, 'a:r').map((r): Inline => {
+              const rPr = kid(r, 'a:rPr');
+              const flag = (name: string, fallback: boolean | undefined) => (attr(rPr, name) === undefined ? fallback : attr(rPr, name) === '1');
+              return { kind: 'text', text: kid(r, 'a:t')?.textContent ?? '', style: { size: (num(rPr, 'sz') ?? 1800) / 100, font: theme.minorFont, bold: flag('b', styled.bold), italic: flag('i', styled.italic), color: colorOf(kid(rPr, 'a:solidFill')) ?? styled.color ?? theme.colors[mapped('tx1')] } };
+            }),
+            { align: ({ ctr: 'center', r: 'right', just: 'justify' } as const)[attr(kid(p, 'a:pPr'), 'algn') ?? ''] ?? 'left' },
           ));
+          // The cell's own fill, lines, anchor and margins win over the style.
           const fill = solidFill(tcPr);
-          const line = { width: 1, color: [1, 1, 1] as Rgb };
-          cells.push({ column: start, colSpan: span, rowSpan: num(tc, 'rowSpan') ?? 1, blocks: text, shading: fill === 'none' ? undefined : fill ?? theme.colors.accent1, borders: { top: line, bottom: line, left: line, right: line }, verticalAlign: 'top', padding: { top: 3.6, bottom: 3.6, left: 7.2, right: 7.2 } });
+          const side = (own: string, fromStyle: Border | null | undefined) => {
+            const line = lineOf(kid(tcPr, own), colorOf);
+            const border = line === undefined ? fromStyle : line;
+            return border ?? undefined;
+          };
+          const margin = (name: string, fallback: number) => (num(tcPr, name) ?? fallback) * EMU;
+          const anchor = attr(tcPr, 'anchor');
+          cells.push({
+            column: start,
+            colSpan: span,
+            rowSpan: num(tc, 'rowSpan') ?? 1,
+            blocks: text,
+            shading: fill === 'none' ? undefined : fill ?? styled.fill,
+            borders: { top: side('a:lnT', styled.borders.top), bottom: side('a:lnB', styled.borders.bottom), left: side('a:lnL', styled.borders.left), right: side('a:lnR', styled.borders.right) },
+            verticalAlign: anchor === 'ctr' ? 'middle' : anchor === 'b' ? 'bottom' : 'top',
+            padding: { top: margin('marT', 45720), bottom: margin('marB', 45720), left: margin('marL', 91440), right: margin('marR', 91440) },
+          });
         }
         return { cells, minHeight: (num(tr, 'h') ?? 0) * EMU };
       });
