@@ -13,6 +13,7 @@ import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
 import { displayText, parseCsv } from '../../workers/engine/lib/office/xlsx.ts';
+import { parseExcelHeaderFooter } from '../../workers/engine/lib/office/sheet-furniture.ts';
 import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
 
 
@@ -203,6 +204,35 @@ describe('excel-to-pdf', () => {
     sheet.getCell('B1').numFmt = 'dd/mm/yyyy';
     const [page] = await texts(await convert(excelToPdf, 'narrow.xlsx', await wb.xlsx.writeBuffer()));
     expect(page).toMatch(/^#{2,} 03\/01\/2024 Note that runs on$/);
+  });
+
+  test('page headers and footers: Excel codes for regions, page numbers, sheet and file name; a different first page', async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Ledger');
+    for (let r = 1; r <= 120; r++) sheet.addRow([`Entry ${r}`, r * 10]);
+    sheet.headerFooter.oddHeader = '&L&"Arial,Bold"Acme && Co&C&A&R&F';
+    sheet.headerFooter.oddFooter = '&CPage &P of &N';
+    sheet.headerFooter.differentFirst = true;
+    sheet.headerFooter.firstHeader = '&CFirst page header';
+    const pages = await texts(await convert(excelToPdf, 'ledger.xlsx', await wb.xlsx.writeBuffer()));
+    expect(pages.length).toBe(3);
+    // The first page has its own header and, as its first footer is empty, no footer.
+    expect(pages[0]).toMatch(/^First page header Entry 1 10 /);
+    expect(pages[0]).not.toContain('Page 1');
+    expect(pages[1]).toMatch(/^Acme & Co Ledger ledger\.xlsx Entry \d+ .* Page 2 of 3$/);
+    expect(pages[2]).toMatch(/Page 3 of 3$/);
+  });
+
+  test('header/footer codes: sections, fields, fonts, sizes and literal ampersands', () => {
+    const ctx = { sheetName: 'Q1', fileName: 'book.xlsx', base: { font: 'Calibri', size: 11 } };
+    const [left, center, right] = parseExcelHeaderFooter('Draft&L&"Times New Roman,Bold Italic"&14Left && more&RSheet &A of &F', ctx);
+    const runs = (blocks: typeof left) => blocks.flatMap((b) => (b.kind === 'paragraph' ? b.inlines : []));
+    expect(runs(center).map((i) => (i.kind === 'text' ? i.text : ''))).toEqual(['Draft']);
+    const [leftRun] = runs(left);
+    expect(leftRun).toMatchObject({ kind: 'text', text: 'Left & more', style: { font: 'Times New Roman', size: 14, bold: true, italic: true } });
+    expect(runs(right).map((i) => (i.kind === 'text' ? i.text : ''))).toEqual(['Sheet ', 'Q1', ' of ', 'book.xlsx']);
+    const [, pageCenter] = parseExcelHeaderFooter('&CPage &P / &N', ctx);
+    expect(runs(pageCenter).map((i) => i.kind)).toEqual(['text', 'field', 'text', 'field']);
   });
 
   test('display text follows number formats', () => {

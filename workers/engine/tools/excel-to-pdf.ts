@@ -29,6 +29,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
     sheets: options.sheets === 'active' ? 'active' : 'all',
     fitToWidth: options.fitToWidth === true,
     orientation: options.orientation === 'portrait' || options.orientation === 'landscape' ? options.orientation : 'auto',
+    fileName: input.name,
   };
   let sections: Section[];
   let notes: string[] = [];

@@ -7,6 +7,7 @@
  */
 import type JSZip from 'jszip';
 import type { Block, RunStyle, Section, TableRow } from './model.ts';
+import { regionsBlock } from './sheet-furniture.ts';
 import { paragraph } from './model.ts';
 import { attr, findAll, kid, kids, parseXml, zipText, type XmlElement } from './xml.ts';
 import { length, OdfTextReader, repeat } from './odf.ts';
@@ -79,12 +80,8 @@ export async function readOds(zip: JSZip, options: XlsxOptions): Promise<{ secti
     const regions = (['left', 'center', 'right'] as const).map((side) => kid(el, `style:region-${side}`));
     // Without regions, Calc centres the header or footer.
     if (!regions.some(Boolean)) return (await furnitureReader.blocks(el)).map((block) => (block.kind === 'paragraph' ? { ...block, align: 'center' as const } : block));
-    const cells = await Promise.all(regions.map(async (region, column) => {
-      const blocks = (await furnitureReader.blocks(region)).map((block) => (block.kind === 'paragraph' ? { ...block, align: (['left', 'center', 'right'] as const)[column] } : block));
-      return { column, colSpan: 1, rowSpan: 1, blocks, borders: {}, verticalAlign: 'top' as const, padding: { top: 0, right: 0, bottom: 0, left: 0 } };
-    }));
-    if (!cells.some((cell) => cell.blocks.some((b) => b.kind === 'paragraph' && b.inlines.some((i) => i.kind !== 'text' || i.text)))) return undefined;
-    return [{ kind: 'table', columnWidths: [width / 3, width / 3, width / 3], rows: [{ cells, minHeight: 0 }], indentLeft: 0, align: 'left' }];
+    const [left, center, right] = await Promise.all(regions.map((region) => furnitureReader.blocks(region)));
+    return regionsBlock([left, center, right], width);
   };
   const sections: Section[] = [];
   let pictureSheets = 0;

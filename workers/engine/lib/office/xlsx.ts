@@ -9,11 +9,14 @@ import ExcelJS from 'exceljs';
 import SSF from 'ssf';
 import type { Block, Border, PageSetup, Rgb, RunStyle, Section, TableCell, TableRow } from './model.ts';
 import { paragraph } from './model.ts';
+import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
 
 export interface XlsxOptions {
   sheets: 'all' | 'active';
   fitToWidth: boolean;
   orientation: 'auto' | 'portrait' | 'landscape';
+  /** For the &F code of headers and footers. */
+  fileName?: string;
 }
 
 const A4: [number, number] = [595.28, 841.89];
@@ -138,6 +141,24 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, fit: boolean): Sect
     page,
     blocks: [{ kind: 'table', columnWidths: band.widths, rows: band.rows, indentLeft: 0, align: 'left' }],
   }));
+}
+
+/** The sheet's page header and footer (odd pages, and even / first page when the sheet asks for them). */
+function addHeadersAndFooters(ws: ExcelJS.Worksheet, sections: Section[], options: XlsxOptions): void {
+  const hf = ws.headerFooter as Partial<ExcelJS.HeaderFooter> | undefined;
+  if (!hf || sections.length === 0) return;
+  const page = sections[0].page;
+  const width = page.width - page.margin.left - page.margin.right;
+  const ctx = { sheetName: ws.name, fileName: options.fileName ?? '', base: DEFAULT_FONT };
+  const blocks = (code: string | undefined) => regionsBlock(parseExcelHeaderFooter(code, ctx), width);
+  const odd = { header: blocks(hf.oddHeader), footer: blocks(hf.oddFooter) };
+  const even = hf.differentOddEven ? { header: blocks(hf.evenHeader), footer: blocks(hf.evenFooter) } : undefined;
+  const first = hf.differentFirst ? { header: blocks(hf.firstHeader), footer: blocks(hf.firstFooter) } : undefined;
+  sections.forEach((section, index) => {
+    Object.assign(section, odd);
+    if (even) section.evenPages = even;
+    if (first && index === 0) section.firstPage = first;
+  });
 }
 
 /** The sheet's pictures (PNG/JPEG) as image paragraphs, at their anchored size where known. */
@@ -275,6 +296,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     const sheetSections = sectionsForGrid({ widths, rows }, page, fit);
     sheetSections[sheetSections.length - 1].blocks.push(...pictures);
     sheetSections[0].bookmark = ws.name;
+    addHeadersAndFooters(ws, sheetSections, options);
     sections.push(...sheetSections);
   }
   if (imageSheets) notes.push(`pictures are printed after the cells of their sheet, not at their place on it; charts are left out`);
