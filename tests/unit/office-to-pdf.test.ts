@@ -12,7 +12,7 @@ import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
-import { displayText, parseCsv } from '../../workers/engine/lib/office/xlsx.ts';
+import { columnWidthPt, displayText, maxDigitWidth, parseCsv } from '../../workers/engine/lib/office/xlsx.ts';
 import { parseExcelHeaderFooter } from '../../workers/engine/lib/office/sheet-furniture.ts';
 import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
 
@@ -233,6 +233,19 @@ describe('excel-to-pdf', () => {
     expect(runs(right).map((i) => (i.kind === 'text' ? i.text : ''))).toEqual(['Sheet ', 'Q1', ' of ', 'book.xlsx']);
     const [, pageCenter] = parseExcelHeaderFooter('&CPage &P / &N', ctx);
     expect(runs(pageCenter).map((i) => i.kind)).toEqual(['text', 'field', 'text', 'field']);
+  });
+
+  test('column widths as Excel lays them out: the default font\'s digit width, default columns on 8 px steps', () => {
+    expect(maxDigitWidth({ name: 'Calibri', size: 11 })).toBe(7);
+    expect(maxDigitWidth({ name: 'Calibri', size: 12 })).toBe(8);
+    expect(maxDigitWidth({ name: 'Arial', size: 10 })).toBe(7);
+    // Calibri 11, no width: 64 px ("8.43"); the same column written out is width="9.140625"
+    // (padding included); Excel's 20-character column is stored as 20.7109375 and is 145 px.
+    expect(columnWidthPt(undefined, 7)).toBe(48);
+    expect(columnWidthPt(9.140625, 7)).toBe(48);
+    expect(columnWidthPt(20.7109375, 7)).toBe(145 * 0.75);
+    // A Mac workbook (Calibri 12, baseColWidth 10): 88 px, so 7 columns fit an A4 page, as in LibreOffice.
+    expect(columnWidthPt(undefined, 8, 10)).toBe(66);
   });
 
   test('display text follows number formats', () => {

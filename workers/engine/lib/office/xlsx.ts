@@ -6,9 +6,11 @@
  * (down, then over, as Excel prints), unless "fit to page width" scales them down.
  */
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import SSF from 'ssf';
 import type { Block, Border, PageSetup, Rgb, RunStyle, Section, TableCell, TableRow } from './model.ts';
 import { paragraph } from './model.ts';
+import { attr, find, findAll, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
 
 export interface XlsxOptions {
@@ -29,10 +31,46 @@ function argb(color: { argb?: string } | undefined): Rgb | undefined {
   return [parseInt(value.slice(2, 4), 16) / 255, parseInt(value.slice(4, 6), 16) / 255, parseInt(value.slice(6, 8), 16) / 255];
 }
 
-/** Excel column width (characters of the default font's digit) → points. */
-function columnWidthPt(width: number | undefined): number {
-  const chars = width ?? 8.43;
-  return Math.trunc(((256 * chars + Math.trunc(128 / 7)) / 256) * 7) * 0.75;
+/**
+ * Excel measures column widths in "maximum digit widths" (MDW) of the workbook's default font:
+ * Calibri 11 pt → 7 px, Calibri 12 pt → 8 px, at 96 px per inch. Digit widths in ems by family.
+ */
+export function maxDigitWidth(font: { name?: string; size?: number }): number {
+  const family = (font.name ?? 'Calibri').toLowerCase();
+  const em = /calibri|carlito/.test(family) ? 0.507 : /courier|mono|consol/.test(family) ? 0.6 : /times|georgia|garamond/.test(family) ? 0.5 : /arial|helvetica|liberation sans|verdana|tahoma/.test(family) ? 0.556 : 0.53;
+  return Math.max(5, Math.round((font.size ?? 11) * (96 / 72) * em));
+}
+
+/**
+ * Column width → points. An explicit width (characters, padding included) as Excel converts it;
+ * without one, the sheet's base width (characters, 8 unless the sheet says) plus 5 px of padding,
+ * rounded up to a multiple of 8 px as Excel lays out default columns (Calibri 11: 64 px, "8.43").
+ */
+export function columnWidthPt(width: number | undefined, mdw = 7, baseColWidth = 8): number {
+  if (width === undefined) return Math.ceil((baseColWidth * mdw + 5) / 8) * 8 * 0.75;
+  return Math.trunc(((256 * width + Math.trunc(128 / mdw)) / 256) * mdw) * 0.75;
+}
+
+/** Sheet name → `baseColWidth` of its sheetFormatPr (exceljs does not read it). */
+async function baseColumnWidths(zip: JSZip): Promise<Map<string, number>> {
+  const widths = new Map<string, number>();
+  const workbookXml = await zipText(zip, 'xl/workbook.xml');
+  if (!workbookXml) return widths;
+  const rels = await readRels(zip, 'xl/workbook.xml');
+  for (const sheet of findAll(parseXml(workbookXml), 'sheet')) {
+    const target = rels.get(attr(sheet, 'r:id') ?? '')?.target;
+    const xml = target ? await zipText(zip, target) : undefined;
+    const base = xml ? /<sheetFormatPr[^>]*\sbaseColWidth="([\d.]+)"/.exec(xml)?.[1] : undefined;
+    if (base) widths.set(attr(sheet, 'name') ?? '', Number(base));
+  }
+  return widths;
+}
+
+/** The workbook's default font: the first font of xl/styles.xml. */
+async function defaultFont(zip: JSZip): Promise<{ name?: string; size?: number }> {
+  const styles = await zipText(zip, 'xl/styles.xml');
+  const font = styles ? find(find(parseXml(styles), 'fonts'), 'font') : undefined;
+  return { name: attr(find(font, 'name'), 'val'), size: num(find(font, 'sz'), 'val') };
 }
 
 function borderOf(side: Partial<ExcelJS.Border> | undefined): Border | undefined {
@@ -201,6 +239,9 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
   const sheets = options.sheets === 'active' ? [workbook.worksheets[activeIndex] ?? visible[0]].filter(Boolean) : visible;
   const sections: Section[] = [];
   let imageSheets = 0;
+  const parts = await JSZip.loadAsync(bytes);
+  const mdw = maxDigitWidth(await defaultFont(parts));
+  const baseWidths = await baseColumnWidths(parts);
 
   for (const ws of sheets) {
     const pictures = sheetPictures(workbook, ws);
@@ -244,7 +285,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
         continue;
       }
       columnIndex.set(c, widths.length);
-      widths.push(columnWidthPt(column.width ?? ws.properties.defaultColWidth));
+      widths.push(columnWidthPt(column.width ?? ws.properties.defaultColWidth, mdw, baseWidths.get(ws.name)));
     }
 
     const rows: TableRow[] = [];
