@@ -5,6 +5,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { tesseractAssets } from './build/tesseract-assets.ts';
+import { precompress } from './build/precompress.ts';
 import { OCR_LANGUAGES, ocrLanguageUrl } from './workers/engine/lib/ocr-languages.ts';
 
 /**
@@ -114,6 +115,7 @@ export default defineConfig({
     pdfjsAssets(),
     tesseractAssets(),
     engineAssetList(),
+    precompress(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src',
