@@ -261,7 +261,7 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
       {working && (
         <div className="progress-block">
           {phase.total > 0 ? (
-            <progress max={phase.total} value={phase.done} aria-label="Progress" aria-valuetext={`Page ${phase.done} of ${phase.total}`} />
+            <progress max={phase.total} value={phase.done} aria-label="Progress" aria-valuetext={phase.status ?? `Page ${phase.done} of ${phase.total}`} />
           ) : (
             <progress aria-label="Progress" aria-valuetext="Starting" />
           )}

@@ -91,6 +91,32 @@ describe('Office to PDF in the browser', () => {
     await context.close();
   });
 
+  test('the first run says it is preparing the document engine while a large font downloads', async () => {
+    // Chinese text needs Noto Sans SC (10.6 MB): a fresh browser profile downloads it once.
+    const docx = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('会议纪要：周五发布。')] }] }));
+    const watched = await openPage(browser, '/tools/word-to-pdf');
+    const { page, context } = watched;
+    await page.getByRole('button', { name: 'Upload Files' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'minutes-zh.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from(docx) });
+    // Every text the progress line shows, however briefly.
+    await page.evaluate(() => {
+      const seen: string[] = ((window as unknown as { progressTexts: string[] }).progressTexts = []);
+      new MutationObserver(() => {
+        const text = document.querySelector('.progress-text')?.textContent;
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 90_000 }),
+      dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    ]);
+    const seen = await page.evaluate(() => (window as unknown as { progressTexts: string[] }).progressTexts);
+    expect(seen.some((text) => /^Preparing the document engine — \d+\.\d MB of 1\d\.\d MB \(once\)…$/.test(text))).toBe(true);
+    expect((await allText(new Uint8Array(readFileSync(await download.path())))).text).toContain('会议纪要');
+    await context.close();
+  });
+
   test('a password-protected Word file gets a clear message', async () => {
     // An OLE container holding "EncryptionInfo" is how Office stores an encrypted .docx.
     const ole = new Uint8Array(4096);

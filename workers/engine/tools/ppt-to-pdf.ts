@@ -8,7 +8,8 @@ import { FolioError } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { renderPptx } from '../lib/office/pptx.ts';
 import { renderOdp } from '../lib/office/odp.ts';
-import { FontBook } from '../lib/office/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook } from '../lib/office/fonts.ts';
+import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { baseName } from '../lib/office/names.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
@@ -25,11 +26,11 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   let result;
   try {
     const render = opened.kind === 'odp' ? renderOdp : renderPptx;
-    result = await render(opened.zip, doc, { fonts: new FontBook(doc), images: new ImageCache(doc) }, {
+    result = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () => render(opened.zip, doc, { fonts: new FontBook(doc), images: new ImageCache(doc) }, {
       signal,
       progress,
       slides: (count) => parsePageRanges(pages, count),
-    });
+    }));
   } catch (error) {
     if (error instanceof FolioError) throw error;
     throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);

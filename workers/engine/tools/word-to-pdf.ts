@@ -9,7 +9,8 @@ import { openOfficeInput } from '../lib/office/sniff.ts';
 import { readDocx } from '../lib/office/docx.ts';
 import { readOdt } from '../lib/office/odt.ts';
 import { readRtf } from '../lib/office/rtf.ts';
-import { FontBook } from '../lib/office/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook } from '../lib/office/fonts.ts';
+import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
@@ -31,7 +32,8 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   doc.setTitle(baseName(input.name));
   doc.setCreator('Folio');
   doc.setProducer('Folio (pdf-lib)');
-  const { outline } = await renderSections(doc, read.sections, { fonts: new FontBook(doc), images: new ImageCache(doc) }, { signal, progress });
+  // The first run downloads the fonts the document needs (the CJK one is 10.6 MB): say so.
+  const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () => renderSections(doc, read.sections, { fonts: new FontBook(doc), images: new ImageCache(doc) }, { signal, progress }));
   const pages = String(options.pages ?? '').trim();
   // Bookmarks from the headings (only for the whole document: a page range would cut their targets).
   if (options.outline !== false && !pages) writeHeadingsOutline(doc, outline);

@@ -66,6 +66,9 @@ export interface FontSpan {
   font: PDFFont;
 }
 
+/** What the progress line calls the Office renderers while their fonts download the first time. */
+export const DOCUMENT_ENGINE = 'Preparing the document engine';
+
 /**
  * Per-document font cache. `spans(text, request)` splits text into pieces each drawn with the
  * first font that has all its characters.
