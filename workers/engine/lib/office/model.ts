@@ -2,6 +2,9 @@
  * The small document model that the Office readers (docx.ts, xlsx.ts, pptx.ts) produce and the
  * layout (flow.ts, text.ts) draws with pdf-lib. Units are PDF points; colours are [r, g, b] in 0–1.
  */
+import type { PDFPage } from 'pdf-lib';
+import type { TextContext } from './text.ts';
+
 export type Rgb = [number, number, number];
 
 export interface RunStyle {
@@ -23,7 +26,12 @@ export type Inline =
   | { kind: 'field'; field: 'PAGE' | 'NUMPAGES'; style: RunStyle }
   | { kind: 'tab'; style: RunStyle }
   | { kind: 'break'; style: RunStyle }
-  | { kind: 'image'; bytes: Uint8Array; mime: 'image/png' | 'image/jpeg'; width: number; height: number };
+  | { kind: 'image'; bytes: Uint8Array; mime: 'image/png' | 'image/jpeg'; width: number; height: number }
+  /**
+   * Vector art drawn in a width × height box (a chart): `prepare` lays it out at that size (loading
+   * fonts) and returns the drawing, which puts the box's bottom-left corner at (x, bottom).
+   */
+  | { kind: 'drawing'; width: number; height: number; prepare: (ctx: TextContext, width: number, height: number) => Promise<(page: PDFPage, x: number, bottom: number) => void> };
 
 export interface Paragraph {
   kind: 'paragraph';

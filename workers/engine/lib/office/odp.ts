@@ -49,7 +49,7 @@ function scaleText(blocks: Block[], factor: number): void {
     if (block.lineSpacing.rule !== 'auto') block.lineSpacing = { ...block.lineSpacing, value: block.lineSpacing.value * factor };
     if (block.marker) block.marker = { ...block.marker, style: { ...block.marker.style, size: block.marker.style.size * factor } };
     for (const inline of block.inlines) {
-      if (inline.kind === 'image') { inline.width *= factor; inline.height *= factor; }
+      if (inline.kind === 'image' || inline.kind === 'drawing') { inline.width *= factor; inline.height *= factor; }
       else inline.style = { ...inline.style, size: inline.style.size * factor };
     }
   }

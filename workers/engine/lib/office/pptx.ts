@@ -3,7 +3,7 @@
  * shapes (rectangles, rounded rectangles, ellipses, lines) with their fills and outlines, pictures,
  * tables and text boxes. Placeholders take their position and text style from the slide layout and
  * master, theme colours are resolved through the master's colour map, and autofit scaling is applied.
- * Charts and SmartArt are left out (and the user is told).
+ * Charts are drawn by chart.ts in their frames; SmartArt from its pre-rendered drawing part.
  */
 import type JSZip from 'jszip';
 import { PDFDocument, clip, endPath, popGraphicsState, pushGraphicsState, rectangle, rgb } from 'pdf-lib';
@@ -14,6 +14,8 @@ import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zi
 import { drawLine, layoutParagraph, type TextContext } from './text.ts';
 import { measureBlocks, type OutlineEntry } from './flow.ts';
 import { throwIfAborted } from '../errors.ts';
+import { layoutChart, type ChartTheme } from './chart.ts';
+import { readChartFrame, smartArtTree } from './graphics.ts';
 
 const EMU = 1 / 12700;
 
@@ -444,14 +446,26 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       measured.draw(page, box.x, slideHeight - box.y, { pageNumber: slideNumber, pageCount: slidePaths.length });
     };
 
+    const chartTheme: ChartTheme = { accents: [1, 2, 3, 4, 5, 6].map((i) => theme.colors[`accent${i}`]).filter(Boolean), font: theme.minorFont, color: colorOf };
     const drawTree = async (tree: XmlElement | undefined, transform: Transform) => {
       for (const child of kids(tree)) {
         if (child.nodeName === 'p:sp' || child.nodeName === 'p:cxnSp') await drawShape(child, transform);
         else if (child.nodeName === 'p:pic') await drawPicture(child, transform);
         else if (child.nodeName === 'p:graphicFrame') {
+          const frameBox = xfrmBox(kid(child, 'p:xfrm'));
           if (find(child, 'a:tbl')) await drawTable(child, transform);
-          else if (find(child, 'c:chart')) notes.add('charts were left out');
-          else notes.add('diagrams (SmartArt) were left out');
+          else if (find(child, 'c:chart')) {
+            const chart = frameBox ? await readChartFrame(zip, slide.rels, child, chartTheme) : undefined;
+            if (chart && frameBox) {
+              const box = transform(frameBox);
+              (await layoutChart(chart, box.width, box.height, ctx)).draw(page, box.x, slideHeight - box.y);
+            } else notes.add('a chart could not be read and was left out');
+          } else {
+            // SmartArt: its pre-rendered shapes, in the frame's coordinates.
+            const tree = frameBox ? await smartArtTree(zip, slide.rels, child) : undefined;
+            if (tree && frameBox) await drawTree(tree, (box) => transform({ ...box, x: frameBox.x + box.x, y: frameBox.y + box.y }));
+            else notes.add('diagrams (SmartArt) without a pre-rendered drawing were left out');
+          }
         } else if (child.nodeName === 'p:grpSp') {
           const xfrm = kid(kid(child, 'p:grpSpPr'), 'a:xfrm');
           const outer = xfrmBox(xfrm);

@@ -13,7 +13,8 @@ type Atom =
   | { kind: 'field'; field: 'PAGE' | 'NUMPAGES'; font: PDFFont; style: RunStyle; width: number; lineHeight: number; ascent: number }
   | { kind: 'tab'; style: RunStyle; width: number; lineHeight: number; ascent: number }
   | { kind: 'break'; width: 0; lineHeight: number; ascent: number }
-  | { kind: 'image'; image: PDFImage; width: number; height: number };
+  | { kind: 'image'; image: PDFImage; width: number; height: number }
+  | { kind: 'drawing'; draw: (page: PDFPage, x: number, bottom: number) => void; width: number; height: number };
 
 export interface LaidLine {
   atoms: Atom[];
@@ -75,6 +76,14 @@ function sizeOf(style: RunStyle): number {
 async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
   const atoms: Atom[] = [];
   for (const inline of inlines) {
+    if (inline.kind === 'drawing') {
+      try {
+        atoms.push({ kind: 'drawing', draw: await inline.prepare(ctx, inline.width, inline.height), width: inline.width, height: inline.height });
+      } catch {
+        /* A drawing that cannot be laid out is left out rather than failing the document. */
+      }
+      continue;
+    }
     if (inline.kind === 'image') {
       try {
         atoms.push({ kind: 'image', image: await ctx.images.get(inline.bytes, inline.mime), width: inline.width, height: inline.height });
@@ -107,7 +116,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
 }
 
 function atomHeight(atom: Atom): { height: number; ascent: number } {
-  if (atom.kind === 'image') return { height: atom.height, ascent: atom.height };
+  if (atom.kind === 'image' || atom.kind === 'drawing') return { height: atom.height, ascent: atom.height };
   return { height: atom.lineHeight, ascent: atom.ascent };
 }
 
@@ -279,6 +288,9 @@ function drawAtoms(page: PDFPage, atoms: Atom[], x: number, baselineY: number, s
     flush();
     if (atom.kind === 'image') {
       page.drawImage(atom.image, { x: cursor, y: baselineY, width: atom.width, height: atom.height });
+      cursor += atom.width;
+    } else if (atom.kind === 'drawing') {
+      atom.draw(page, cursor, baselineY);
       cursor += atom.width;
     } else if (atom.kind === 'field') {
       const text = String(atom.field === 'PAGE' ? ctx.pageNumber : ctx.pageCount);
