@@ -10,6 +10,7 @@ import JSZip from 'jszip';
 import SSF from 'ssf';
 import type { Block, Border, PageSetup, Rgb, RunStyle, Section, TableCell, TableRow } from './model.ts';
 import { paragraph } from './model.ts';
+import { chartSheetSection, readWorkbookCharts } from './xlsx-charts.ts';
 import { attr, find, findAll, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
 
@@ -242,9 +243,16 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
   const parts = await JSZip.loadAsync(bytes);
   const mdw = maxDigitWidth(await defaultFont(parts));
   const baseWidths = await baseColumnWidths(parts);
+  // Charts (read from the package: exceljs does not read them), and chart sheets in their place.
+  const charts = await readWorkbookCharts(parts, (name) => {
+    const ws = workbook.getWorksheet(name);
+    return ws && { column: (c) => columnWidthPt(ws.getColumn(c + 1).width ?? ws.properties.defaultColWidth, mdw, baseWidths.get(ws.name)), row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15 };
+  }, pageFor(undefined, options)).catch(() => undefined);
+  const chartSheetsBefore = (name: string | undefined) => (options.sheets === 'all' ? charts?.chartSheets.filter((c) => c.before === name) ?? [] : []).map((c) => chartSheetSection(c, pageFor(undefined, options)));
 
   for (const ws of sheets) {
-    const pictures = sheetPictures(workbook, ws);
+    sections.push(...chartSheetsBefore(ws.name));
+    const pictures = [...sheetPictures(workbook, ws), ...(charts?.sheets.get(ws.name) ?? [])];
     if (pictures.length) imageSheets++;
     // Used range: cells with a value.
     let maxRow = 0;
@@ -340,7 +348,8 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     addHeadersAndFooters(ws, sheetSections, options);
     sections.push(...sheetSections);
   }
-  if (imageSheets) notes.push(`pictures are printed after the cells of their sheet, not at their place on it; charts are left out`);
+  sections.push(...chartSheetsBefore(undefined));
+  if (imageSheets) notes.push(`pictures and charts are printed after the cells of their sheet, not at their place on it`);
   if (sections.length === 0) notes.push('the workbook has no cells with values');
   return { sections, notes };
 }

@@ -1,0 +1,97 @@
+/**
+ * Charts of a workbook, read from the package itself (exceljs does not read charts): charts anchored
+ * on worksheets (xl/drawings/drawingN.xml, sized by their two-cell, one-cell or absolute anchor) and
+ * chart sheets (xl/chartsheets/, one printed page each), as 'drawing' inlines for the flowing layout.
+ */
+import type JSZip from 'jszip';
+import type { Block, Inline, PageSetup, Section } from './model.ts';
+import { paragraph } from './model.ts';
+import { chartReader } from './graphics.ts';
+import { attr, find, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
+
+const EMU = 1 / 12700;
+
+/** Column widths and row heights of a worksheet in points (0-based indexes). */
+export interface SheetMetrics {
+  column(index: number): number;
+  row(index: number): number;
+}
+
+export interface WorkbookCharts {
+  /** Chart paragraphs of each worksheet, by sheet name. */
+  sheets: Map<string, Block[]>;
+  /** Chart sheets with the name of the worksheet they come before (undefined: after all). */
+  chartSheets: Array<{ name: string; before?: string; charts: Inline[] }>;
+}
+
+function anchorSize(anchor: XmlElement, metrics: SheetMetrics | undefined): { width: number; height: number } {
+  const ext = kid(anchor, 'xdr:ext');
+  if (ext) return { width: (num(ext, 'cx') ?? 0) * EMU, height: (num(ext, 'cy') ?? 0) * EMU };
+  const from = kid(anchor, 'xdr:from');
+  const to = kid(anchor, 'xdr:to');
+  const cell = (el: XmlElement | undefined, name: string) => Number(kid(el, name)?.textContent ?? 0) || 0;
+  if (!from || !to) return { width: 0, height: 0 };
+  const column = metrics?.column ?? (() => 48);
+  const row = metrics?.row ?? (() => 15);
+  let width = (cell(to, 'xdr:colOff') - cell(from, 'xdr:colOff')) * EMU;
+  for (let c = cell(from, 'xdr:col'); c < cell(to, 'xdr:col'); c++) width += column(c);
+  let height = (cell(to, 'xdr:rowOff') - cell(from, 'xdr:rowOff')) * EMU;
+  for (let r = cell(from, 'xdr:row'); r < cell(to, 'xdr:row'); r++) height += row(r);
+  return { width, height };
+}
+
+/** The charts of a drawing part, in anchor order, with their anchored sizes. */
+async function drawingCharts(zip: JSZip, read: ReturnType<typeof chartReader>, drawingPath: string, metrics: SheetMetrics | undefined, fit?: { width: number; height: number }): Promise<Inline[]> {
+  const xml = await zipText(zip, drawingPath);
+  if (!xml) return [];
+  const rels = await readRels(zip, drawingPath);
+  const out: Inline[] = [];
+  for (const anchor of kids(parseXml(xml))) {
+    const frame = find(anchor, 'c:chart') ? kid(anchor, 'xdr:graphicFrame') ?? find(anchor, 'xdr:graphicFrame') : undefined;
+    if (!frame) continue;
+    let { width, height } = anchorSize(anchor, metrics);
+    if (fit && width > 0 && height > 0) {
+      const scale = Math.min(fit.width / width, fit.height / height);
+      width *= scale;
+      height *= scale;
+    }
+    const inline = await read(frame, rels, width, height);
+    if (inline) out.push(inline);
+  }
+  return out;
+}
+
+export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) => SheetMetrics | undefined, chartSheetPage: PageSetup): Promise<WorkbookCharts> {
+  const result: WorkbookCharts = { sheets: new Map(), chartSheets: [] };
+  if (!Object.keys(zip.files).some((name) => name.startsWith('xl/charts/'))) return result;
+  const workbook = await zipText(zip, 'xl/workbook.xml');
+  if (!workbook) return result;
+  const read = chartReader(zip, 'xl/theme/theme1.xml');
+  const workbookRels = await readRels(zip, 'xl/workbook.xml');
+  const pending: Array<{ name: string; charts: Inline[] }> = [];
+  for (const sheet of kids(find(parseXml(workbook), 'sheets'), 'sheet')) {
+    const name = attr(sheet, 'name') ?? '';
+    const rel = workbookRels.get(attr(sheet, 'r:id') ?? '');
+    if (!rel) continue;
+    const sheetXml = await zipText(zip, rel.target);
+    const drawingId = sheetXml ? /<drawing\b[^>]*r:id="([^"]+)"/.exec(sheetXml)?.[1] : undefined;
+    const drawingPath = drawingId ? (await readRels(zip, rel.target)).get(drawingId)?.target : undefined;
+    if (rel.type.endsWith('/chartsheet')) {
+      const fit = { width: chartSheetPage.width - chartSheetPage.margin.left - chartSheetPage.margin.right, height: chartSheetPage.height - chartSheetPage.margin.top - chartSheetPage.margin.bottom - 24 };
+      const charts = drawingPath ? await drawingCharts(zip, read, drawingPath, undefined, fit) : [];
+      if (charts.length) pending.push({ name, charts });
+      continue;
+    }
+    for (const waiting of pending.splice(0)) result.chartSheets.push({ ...waiting, before: name });
+    if (!drawingPath) continue;
+    const charts = await drawingCharts(zip, read, drawingPath, metricsOf(name));
+    if (charts.length) result.sheets.set(name, charts.map((chart) => paragraph([chart], { spaceBefore: 6 })));
+  }
+  result.chartSheets.push(...pending);
+  return result;
+}
+
+/** A chart sheet as its own section (one page). */
+export function chartSheetSection(sheet: { name: string; charts: Inline[] }, page: PageSetup): Section {
+  return { page, blocks: sheet.charts.map((chart) => paragraph([chart])), bookmark: sheet.name };
+}
