@@ -30,7 +30,10 @@ import { BatchInterceptor } from '@mswjs/interceptors';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
 import { answerApiRequest, type ToolRunner } from './api-core.ts';
-import { runInWorker } from '../workers/bridge.ts';
+import { prepareInWorker, runInWorker } from '../workers/bridge.ts';
+
+/** Warms up a tool's engine in a worker as its window opens (see EngineModule.prepare). */
+export const prepareEngine = prepareInWorker;
 
 const runInBrowser: ToolRunner = (toolId, inputs, options, job) =>
   runInWorker(toolId, inputs, options, { signal: job.signal, onProgress: job.onProgress });

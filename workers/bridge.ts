@@ -39,6 +39,22 @@ export interface RunOptions {
   onProgress?: ProgressCallback;
 }
 
+/**
+ * Starts a worker and warms up a tool's engine in it (the tool's window has just opened), so the
+ * first job does not wait for the engine's code and data. Failures are ignored: the job itself
+ * will report them.
+ */
+export function prepareInWorker(toolId: string): void {
+  const live = pool.find((w) => !w.busy) ?? startWorker();
+  clearTimeout(live.idleTimer);
+  void live.api.prepare(toolId).catch(() => undefined).finally(() => {
+    if (pool.includes(live) && !live.busy) {
+      clearTimeout(live.idleTimer);
+      live.idleTimer = setTimeout(() => release(live), IDLE_RELEASE_MS);
+    }
+  });
+}
+
 /** Runs one tool's engine in a worker. Rejects with a named FolioError (see engine/lib/errors.ts). */
 export async function runInWorker(
   toolId: string,

@@ -25,6 +25,12 @@ const api = {
     return Comlink.transfer(result, [result.bytes.buffer as ArrayBuffer]);
   },
 
+  /** Loads a tool's engine (and whatever its `prepare` warms up) ahead of its first job. */
+  async prepare(toolId: string): Promise<void> {
+    const engine = await loadEngine(toolId);
+    await engine.prepare?.();
+  },
+
   /**
    * Thumbnails, step 1: opens a PDF with pdf.js under `key` and returns its pages' sizes and
    * rotations. Rejects with PasswordRequired / InvalidPassword / InvalidPdf (named errors).

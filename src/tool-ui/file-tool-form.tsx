@@ -68,10 +68,15 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
   useEffect(() => () => controllerRef.current?.abort(), []);
 
   // The in-page /api starts when the first file tool opens (not on the first route), so any client
-  // of the contract in this page — ours or a plain fetch — is answered from then on.
+  // of the contract in this page — ours or a plain fetch — is answered from then on; the tool's
+  // engine is warmed up in a worker at the same time, while the user picks files.
   useEffect(() => {
-    if (tool.engineReady) void import('../../mock-api/browser.ts').then((api) => api.startInPageApi());
-  }, [tool.engineReady]);
+    if (!tool.engineReady) return;
+    void import('../../mock-api/browser.ts').then((api) => {
+      api.prepareEngine(tool.id);
+      return api.startInPageApi();
+    });
+  }, [tool.engineReady, tool.id]);
 
   const setValue = useCallback((name: string, value: OptionValue) => setValues((old) => ({ ...old, [name]: value })), []);
 

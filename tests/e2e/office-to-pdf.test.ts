@@ -91,6 +91,14 @@ describe('Office to PDF in the browser', () => {
     await context.close();
   });
 
+  test('opening the tool warms its engine up: the common fonts load before any file is chosen', async () => {
+    const { page, requests, context } = await openPage(browser, '/tools/excel-to-pdf');
+    await page.getByRole('button', { name: 'Upload Files' }).first().click();
+    await page.getByRole('dialog').waitFor();
+    await expect.poll(() => requests.filter((url) => /carlito-latin-400-normal.*\.woff$|NotoSans_400Regular.*\.ttf$/.test(url)).length, { timeout: 30_000 }).toBe(2);
+    await context.close();
+  });
+
   test('the first run says it is preparing the document engine while a large font downloads', async () => {
     // Chinese text needs Noto Sans SC (10.6 MB): a fresh browser profile downloads it once.
     const docx = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('会议纪要：周五发布。')] }] }));

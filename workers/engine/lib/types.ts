@@ -47,4 +47,9 @@ export type Engine = (inputs: EngineInput[], options: EngineOptions, ctx: Engine
 /** What workers/engine/tools/<tool-id>.ts exports. */
 export interface EngineModule {
   run: Engine;
+  /**
+   * Optional warm-up, called when the tool's window opens (before any file is chosen): loads what
+   * every run needs (fonts, WASM) so that the first run starts at once and works offline later.
+   */
+  prepare?: () => Promise<void>;
 }

@@ -8,7 +8,7 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { readOds } from '../lib/office/ods.ts';
 import { readCsv, readXlsx, type XlsxOptions } from '../lib/office/xlsx.ts';
-import { DOCUMENT_ENGINE, FontBook } from '../lib/office/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook, prefetchCommonFonts } from '../lib/office/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
@@ -23,6 +23,9 @@ function looksLikeCsv(name: string, bytes: Uint8Array): boolean {
   const head = bytes.subarray(0, 512);
   return head.length > 0 && head.every((b) => b === 9 || b === 10 || b === 13 || b >= 32);
 }
+
+/** Warm-up when the tool's window opens: the common fonts. */
+export const prepare = prefetchCommonFonts;
 
 export const run: Engine = async ([input], options, { signal, progress }) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');

@@ -66,6 +66,21 @@ export interface FontSpan {
   font: PDFFont;
 }
 
+/**
+ * Loads the fonts nearly every document uses — Carlito (Calibri's stand-in: Office's default) and
+ * Noto Sans, regular and bold — ahead of the first job: the Office tools' warm-up.
+ */
+export async function prefetchCommonFonts(): Promise<void> {
+  const loads: Array<Promise<Uint8Array>> = [];
+  for (const variant of ['400-normal', '700-normal'] as const) {
+    const path = `/node_modules/@fontsource/carlito/files/carlito-latin-${variant}.woff`;
+    const url = fontsourceFiles[path];
+    if (url) loads.push(url().then((resolved) => loadPackageAsset(resolved, path.replace('/node_modules/', ''))));
+    loads.push(loadPackageAsset(...NOTO[variant]));
+  }
+  await Promise.all(loads);
+}
+
 /** What the progress line calls the Office renderers while their fonts download the first time. */
 export const DOCUMENT_ENGINE = 'Preparing the document engine';
 
