@@ -83,6 +83,8 @@ export interface ChartAxis {
   majorUnit?: number;
   gridlines?: Rgb;
   line?: Rgb;
+  /** Major tick marks across the axis line. */
+  tickMark: 'out' | 'in' | 'cross' | 'none';
   reversed: boolean;
   title?: string;
   crossBetween?: 'between' | 'midCat';
@@ -383,6 +385,7 @@ export function parseChart(root: XmlElement, theme: ChartTheme): ChartModel {
       max: num(kid(scaling, 'c:max'), 'val'),
       majorUnit: num(kid(element, 'c:majorUnit'), 'val'),
       gridlines: grid && !gridLine?.none ? gridLine?.color ?? [0.85, 0.85, 0.85] : undefined,
+      tickMark: (attr(kid(element, 'c:majorTickMark'), 'val') ?? 'cross') as ChartAxis['tickMark'],
       line: axisLine.none ? undefined : axisLine.color ?? [0.53, 0.53, 0.53],
       reversed: attr(kid(scaling, 'c:orientation'), 'val') === 'maxMin',
       title: title ? textOf(kid(kid(title, 'c:tx'), 'c:rich')) || undefined : undefined,
@@ -795,7 +798,8 @@ export async function layoutChart(model: ChartModel, width: number, height: numb
     const showCategoryLabels = !!categoryAxis && !categoryAxis.deleted && categoryAxis.labels;
     const lh = (await measure('0', text, ctx)).lineHeight;
     const scaleFor = async (length: number, along: 'x' | 'y', min: number, max: number, axis: ChartAxis | undefined, format: string, zero: boolean) => {
-      let maxCount = Math.min(10, Math.max(2, Math.floor(length / (text.size * 1.05))));
+      // About one tick per text height (fitted to LibreOffice's output); 100 % axes go by tens.
+      let maxCount = percent && axis === valueAxis ? 10 : Math.min(10, Math.max(2, Math.floor(length / (text.size * 1.06))));
       const fixed = { min: axis?.min ?? (percent && axis === valueAxis ? 0 : undefined), max: axis?.max ?? (percent && axis === valueAxis ? 1 : undefined), step: axis?.majorUnit };
       let scale = niceScale(min, max, maxCount, { includeZero: zero, expandToZero: axis === valueAxis, ...fixed });
       if (along === 'x') {
@@ -1024,6 +1028,22 @@ export async function layoutChart(model: ChartModel, width: number, height: numb
       if (horizontal) shapes.push(lineOp(plot.x, plot.y + plot.h, plot.x + plot.w, plot.y + plot.h, valueAxis.line, 0.75));
       else shapes.push(lineOp(plot.x, plot.y, plot.x, plot.y + plot.h, valueAxis.line, 0.75));
     }
+    // Tick marks: on the value axis at each tick, on the category axis between categories.
+    const tick = (mark: ChartAxis['tickMark']) => ({ out: mark === 'out' || mark === 'cross' ? 3 : 0, in: mark === 'in' || mark === 'cross' ? 3 : 0 });
+    if (valueAxis && !valueAxis.deleted && valueAxis.line && valueAxis.tickMark !== 'none') {
+      const t = tick(valueAxis.tickMark);
+      for (const v of ticks(valueScale)) {
+        if (horizontal) shapes.push(lineOp(xOfValue(v), plot.y + plot.h - t.in, xOfValue(v), plot.y + plot.h + t.out, valueAxis.line, 0.75));
+        else shapes.push(lineOp(plot.x - t.out, yOf(v), plot.x + t.in, yOf(v), valueAxis.line, 0.75));
+      }
+    }
+    if (categoryAxis && !categoryAxis.deleted && categoryAxis.line && categoryAxis.tickMark !== 'none' && !xy) {
+      const t = tick(categoryAxis.tickMark);
+      for (let i = 0; i <= count; i++) {
+        if (horizontal) { const y = plot.y + (i / count) * plot.h; shapes.push(lineOp(xOfValue(base) - t.out, y, xOfValue(base) + t.in, y, categoryAxis.line, 0.75)); }
+        else { const x = midCat ? catPos(Math.min(i, count - 1)) : plot.x + (i / count) * plot.w; if (midCat && i === count) break; shapes.push(lineOp(x, yOf(base) - t.in, x, yOf(base) + t.out, categoryAxis.line, 0.75)); }
+      }
+    }
 
     // Text: value axis labels, category labels, axis titles.
     if (horizontal) {
@@ -1053,7 +1073,7 @@ export async function layoutChart(model: ChartModel, width: number, height: numb
           // The name ends under its tick and runs down to the left.
           const x = catPos(i) - label.width * Math.SQRT1_2 + label.ascent * 0.5;
           const y = plot.y + plot.h + 4 + label.width * Math.SQRT1_2 + label.ascent * 0.5;
-          texts.push(rotatedTextOp(label, x, y, 45));
+          texts.push(rotatedTextOp(label, x, y, 44.9)); // (not 45°: text extraction then reads the page as turned)
         });
       } else if (showCategoryLabels) {
         catLabelLines.forEach((lines, i) => {
