@@ -335,9 +335,9 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number): Ta
 }
 
 /**
- * Column edges without the gutter between a column that holds only a heading and the column of
- * cells below it: a left-aligned heading over right-aligned numbers (a printed spreadsheet) leaves
- * a gutter between the heading and its own column.
+ * Column edges without the gutter between a column that holds little but a heading and the column
+ * of cells below it: a left-aligned heading over right-aligned numbers (a printed spreadsheet)
+ * leaves a gutter between the heading and its own column.
  */
 function joinHeaderOnlyColumns(table: Table): number[] {
   const cols = table.colEdges.length - 1;
@@ -345,9 +345,12 @@ function joinHeaderOnlyColumns(table: Table): number[] {
   const edges = [...table.colEdges];
   for (let c = cols - 1; c >= 1; c--) {
     const [left, right] = [filled[c - 1], filled[c]];
-    const [single, other] = left.size === 1 ? [left, right] : [right, left];
-    const headsTheOther = single.size === 1 && other.size >= 2 && [...other].every((row) => row > [...single][0]);
-    if (headsTheOther) {
+    const [few, many] = left.size <= right.size ? [left, right] : [right, left];
+    // The sparse column holds the heading (it starts above the other) and a few stray cells (a
+    // left-aligned "#REF!" among right-aligned numbers); the two never share a row.
+    const disjoint = [...few].every((row) => !many.has(row));
+    const headsTheOther = few.size >= 1 && many.size >= 2 && few.size <= Math.max(1, Math.floor(many.size / 5)) && Math.min(...few) < Math.min(...many);
+    if (disjoint && headsTheOther) {
       edges.splice(c, 1);
       filled[c - 1] = new Set([...left, ...right]);
     }
