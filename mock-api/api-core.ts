@@ -16,6 +16,8 @@ import { JOB_HEADER, findJob } from './jobs.ts';
 export interface RunnerJob {
   signal?: AbortSignal;
   onProgress?: ProgressCallback;
+  /** The tool's watchdog (catalogue `stallSeconds`), applied by runners that can stop a stuck job. */
+  stallSeconds?: number;
 }
 
 export type ToolRunner = (
@@ -108,7 +110,7 @@ export async function answerToolRequest(tool: FileToolEntry, request: Request, r
     if (!tool.engineReady) throw new FolioError('NotImplemented', 'Tool interface coming soon');
     const { inputs, options } = await readToolRequest(tool, await request.formData());
     const signal = job ? AbortSignal.any([job.controller.signal, request.signal]) : request.signal;
-    const result = await runner(tool.id, inputs, options, { signal, onProgress: job?.onProgress });
+    const result = await runner(tool.id, inputs, options, { signal, onProgress: job?.onProgress, stallSeconds: tool.stallSeconds });
     return new Response(result.bytes as Uint8Array<ArrayBuffer>, {
       status: 200,
       headers: {

@@ -36,7 +36,7 @@ import { prepareInWorker, runInWorker } from '../workers/bridge.ts';
 export const prepareEngine = prepareInWorker;
 
 const runInBrowser: ToolRunner = (toolId, inputs, options, job) =>
-  runInWorker(toolId, inputs, options, { signal: job.signal, onProgress: job.onProgress });
+  runInWorker(toolId, inputs, options, { signal: job.signal, onProgress: job.onProgress, stallMs: job.stallSeconds && job.stallSeconds * 1000 });
 
 let started: Promise<void> | undefined;
 

@@ -7,7 +7,8 @@
 import * as Comlink from 'comlink';
 import type { EngineWorkerApi } from './engine.worker.ts';
 import type { EngineInput, EngineOptions, EngineResult, ProgressCallback } from './engine/lib/types.ts';
-import { cancelled } from './engine/lib/errors.ts';
+import { FolioError, cancelled } from './engine/lib/errors.ts';
+import { startWatchdog } from './watchdog.ts';
 
 const IDLE_RELEASE_MS = 30_000;
 
@@ -37,6 +38,8 @@ function release(live: LiveWorker): void {
 export interface RunOptions {
   signal?: AbortSignal;
   onProgress?: ProgressCallback;
+  /** Stop the job (terminate its worker) when it reports no progress for this long. */
+  stallMs?: number;
 }
 
 /**
@@ -60,7 +63,7 @@ export async function runInWorker(
   toolId: string,
   inputs: EngineInput[],
   options: EngineOptions,
-  { signal, onProgress }: RunOptions = {},
+  { signal, onProgress, stallMs }: RunOptions = {},
 ): Promise<EngineResult> {
   if (signal?.aborted) throw cancelled();
   const live = pool.find((w) => !w.busy) ?? startWorker();
@@ -75,6 +78,16 @@ export async function runInWorker(
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+  // Every progress report pets the watchdog; when it fires, the worker (and whatever it is stuck
+  // in) is terminated and the job fails with TimedOut. The next job gets a fresh worker.
+  const watchdog = startWatchdog(stallMs, () => {
+    release(live);
+    return new FolioError('TimedOut', `The conversion stopped making progress for ${Math.round((stallMs ?? 0) / 1000)} seconds and was stopped. Please try again; if it stops again, this file is too complex for the browser.`);
+  });
+  const reportProgress: ProgressCallback = (done, total, status) => {
+    watchdog.pet();
+    onProgress?.(done, total, status);
+  };
 
   try {
     const transfers = inputs.map((input) => input.bytes.buffer as ArrayBuffer);
@@ -82,10 +95,11 @@ export async function runInWorker(
       toolId,
       Comlink.transfer(inputs, transfers),
       options,
-      onProgress ? Comlink.proxy(onProgress) : undefined,
+      onProgress || stallMs ? Comlink.proxy(reportProgress) : undefined,
     );
-    return await Promise.race([job, aborted]);
+    return await Promise.race([job, aborted, watchdog.fired]);
   } finally {
+    watchdog.stop();
     if (onAbort) signal?.removeEventListener('abort', onAbort);
     live.busy = false;
     if (pool.includes(live)) live.idleTimer = setTimeout(() => release(live), IDLE_RELEASE_MS);

@@ -88,6 +88,11 @@ export interface FileToolEntry extends ToolEntryBase {
   validate?: (values: OptionValues) => string | null;
   /** True once workers/engine/tools/<id>.ts exists; a catalogue test keeps the two in step. */
   engineReady: boolean;
+  /**
+   * In the browser, a job that reports no progress for this long is stopped (its worker replaced)
+   * and the user told (TimedOut): for engines that work through documents of unbounded complexity.
+   */
+  stallSeconds?: number;
 }
 
 /** A tool computed in the page from typed input (the password generator, calculators…). */

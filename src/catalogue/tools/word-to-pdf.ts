@@ -19,5 +19,7 @@ export const tool: FileToolEntry = {
     { kind: 'checkbox', name: 'outline', label: 'Bookmarks from the headings', default: true },
   ],
   engineReady: true,
+  // A document that keeps the layout engine busy this long without finishing a page is stopped.
+  stallSeconds: 180,
   content,
 };

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   TooLarge: 413,
   Cancelled: 499,
   NotImplemented: 501,
+  TimedOut: 504,
 } as const;
 
 export type FolioErrorCode = keyof typeof ERROR_STATUS;
