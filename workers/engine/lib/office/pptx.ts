@@ -7,35 +7,21 @@
  */
 import type JSZip from 'jszip';
 import { PDFDocument, clip, endPath, popGraphicsState, pushGraphicsState, rectangle, rgb } from 'pdf-lib';
-import type { Block, Border, Inline, Paragraph, Rgb, RunStyle, Table, TableCell, TableRow } from './model.ts';
+import type { Border, Inline, Rgb, Table, TableCell, TableRow } from './model.ts';
 import { lineOf, readTableStyles, styleCell, tableFlags } from './pptx-table-style.ts';
 import { paragraph as makeParagraph } from './model.ts';
-import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
-import { drawLine, layoutParagraph, type TextContext } from './text.ts';
+import { attr, find, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
+import type { TextContext } from './text.ts';
 import { measureBlocks, type OutlineEntry } from './flow.ts';
 import { throwIfAborted } from '../errors.ts';
 import { layoutChart, type ChartTheme } from './chart.ts';
 import { readChartFrame, smartArtTree } from './graphics.ts';
-
-const EMU = 1 / 12700;
+import { EMU, colorResolver, groupTransform, identity, prepareShape, readDrawingTheme, xfrmBox, type Box, type DrawingTheme, type ShapeEnv, type Transform } from './shapes.ts';
 
 interface Part {
   path: string;
   root: XmlElement;
   rels: Awaited<ReturnType<typeof readRels>>;
-}
-
-interface Theme {
-  colors: Record<string, Rgb>;
-  majorFont: string;
-  minorFont: string;
-}
-
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
 }
 
 async function readPart(zip: JSZip, path: string): Promise<Part | undefined> {
@@ -47,52 +33,6 @@ async function readPart(zip: JSZip, path: string): Promise<Part | undefined> {
 function relTarget(part: Part, typeSuffix: string): string | undefined {
   for (const rel of part.rels.values()) if (rel.type.endsWith(typeSuffix)) return rel.target;
   return undefined;
-}
-
-const clamp = (v: number) => Math.min(1, Math.max(0, v));
-const toLinear = (c: number) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-const toSrgb = (c: number) => clamp(c <= 0.0031308 ? c * 12.92 : 1.055 * c ** (1 / 2.4) - 0.055);
-
-function toHsl([r, g, b]: Rgb): [number, number, number] {
-  const max = Math.max(r, g, b);
-  const min = Math.min(r, g, b);
-  const l = (max + min) / 2;
-  if (max === min) return [0, 0, l];
-  const d = max - min;
-  const s = l > 0.5 ? d / (2 - max - min) : d / (max + min);
-  const h = max === r ? ((g - b) / d + (g < b ? 6 : 0)) / 6 : max === g ? ((b - r) / d + 2) / 6 : ((r - g) / d + 4) / 6;
-  return [h, s, l];
-}
-
-function fromHsl([h, s, l]: [number, number, number]): Rgb {
-  if (s === 0) return [l, l, l];
-  const q = l < 0.5 ? l * (1 + s) : l + s - l * s;
-  const p = 2 * l - q;
-  const channel = (t: number) => {
-    const u = t < 0 ? t + 1 : t > 1 ? t - 1 : t;
-    return u < 1 / 6 ? p + (q - p) * 6 * u : u < 1 / 2 ? q : u < 2 / 3 ? p + (q - p) * (2 / 3 - u) * 6 : p;
-  };
-  return [channel(h + 1 / 3), channel(h), channel(h - 1 / 3)];
-}
-
-/**
- * DrawingML colour modifiers as Office applies them: lumMod/lumOff on the HSL luminance, tint and
- * shade in linear RGB (so "black, 20 % tint" is the light grey PowerPoint shows, not a mid grey).
- */
-function applyModifiers(color: Rgb, element: XmlElement): Rgb {
-  let [r, g, b] = color;
-  for (const mod of kids(element)) {
-    const value = (num(mod, 'val') ?? 100000) / 100000;
-    if (mod.nodeName === 'a:lumMod' || mod.nodeName === 'a:lumOff') {
-      const [h, s, l] = toHsl([r, g, b]);
-      [r, g, b] = fromHsl([h, s, clamp(mod.nodeName === 'a:lumMod' ? l * value : l + value)]);
-    } else if (mod.nodeName === 'a:tint') {
-      [r, g, b] = [r, g, b].map((c) => toSrgb(1 - (1 - toLinear(c)) * value)) as Rgb;
-    } else if (mod.nodeName === 'a:shade') {
-      [r, g, b] = [r, g, b].map((c) => toSrgb(toLinear(c) * value)) as Rgb;
-    }
-  }
-  return [clamp(r), clamp(g), clamp(b)];
 }
 
 export interface PptxResult {
@@ -112,20 +52,9 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
   const slideHeight = (num(size, 'cy') ?? 6858000) * EMU;
 
   // Theme.
-  const theme: Theme = { colors: {}, majorFont: 'Calibri', minorFont: 'Calibri' };
   const themePath = relTarget(presentation, '/theme');
   const themePart = themePath ? await readPart(zip, themePath) : undefined;
-  if (themePart) {
-    const scheme = find(themePart.root, 'a:clrScheme');
-    for (const entry of kids(scheme)) {
-      const srgb = kid(entry, 'a:srgbClr');
-      const sys = kid(entry, 'a:sysClr');
-      const color = hexColor(attr(srgb, 'val') ?? attr(sys, 'lastClr'));
-      if (color) theme.colors[entry.nodeName.replace('a:', '')] = color;
-    }
-    theme.majorFont = attr(find(find(themePart.root, 'a:majorFont'), 'a:latin'), 'typeface') ?? theme.majorFont;
-    theme.minorFont = attr(find(find(themePart.root, 'a:minorFont'), 'a:latin'), 'typeface') ?? theme.minorFont;
-  }
+  const theme: DrawingTheme = readDrawingTheme(themePart?.root);
 
   const slideIds = kids(kid(presentation.root, 'p:sldIdLst'), 'p:sldId');
   const slidePaths = slideIds.map((s) => presentation.rels.get(attr(s, 'r:id') ?? '')?.target).filter((p): p is string => Boolean(p));
@@ -145,23 +74,7 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
     // Colour map of the master: bg1 → lt1, tx1 → dk1…
     const clrMap = kid(master?.root, 'p:clrMap');
     const mapped = (name: string) => attr(clrMap, name) ?? ({ bg1: 'lt1', tx1: 'dk1', bg2: 'lt2', tx2: 'dk2' } as Record<string, string>)[name] ?? name;
-    const colorOf = (fillParent: XmlElement | undefined): Rgb | undefined => {
-      if (!fillParent) return undefined;
-      const srgb = kid(fillParent, 'a:srgbClr');
-      if (srgb) return applyModifiers(hexColor(attr(srgb, 'val')) ?? [0, 0, 0], srgb);
-      const scheme = kid(fillParent, 'a:schemeClr');
-      if (scheme) {
-        const base = theme.colors[mapped(attr(scheme, 'val') ?? '')];
-        return base ? applyModifiers(base, scheme) : undefined;
-      }
-      const scrgb = kid(fillParent, 'a:scrgbClr');
-      if (scrgb) return applyModifiers([(num(scrgb, 'r') ?? 0) / 100000, (num(scrgb, 'g') ?? 0) / 100000, (num(scrgb, 'b') ?? 0) / 100000], scrgb);
-      const sys = kid(fillParent, 'a:sysClr');
-      if (sys) return hexColor(attr(sys, 'lastClr'));
-      const preset = kid(fillParent, 'a:prstClr');
-      if (preset) return ({ black: [0, 0, 0], white: [1, 1, 1], red: [1, 0, 0] } as Record<string, Rgb>)[attr(preset, 'val') ?? ''];
-      return undefined;
-    };
+    const colorOf = colorResolver(theme, clrMap);
     const solidFill = (spPr: XmlElement | undefined): Rgb | 'none' | undefined => {
       if (!spPr) return undefined;
       if (kid(spPr, 'a:noFill')) return 'none';
@@ -194,12 +107,6 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       );
     };
 
-    const xfrmBox = (xfrm: XmlElement | undefined): Box | undefined => {
-      const off = kid(xfrm, 'a:off');
-      const ext = kid(xfrm, 'a:ext');
-      if (!off || !ext) return undefined;
-      return { x: (num(off, 'x') ?? 0) * EMU, y: (num(off, 'y') ?? 0) * EMU, width: (num(ext, 'cx') ?? 0) * EMU, height: (num(ext, 'cy') ?? 0) * EMU };
-    };
 
     const textStyleFor = (phType: string | undefined) => {
       const txStyles = kid(master?.root, 'p:txStyles');
@@ -208,9 +115,6 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       if (['body', 'subTitle', 'obj'].includes(phType)) return kid(txStyles, 'p:bodyStyle');
       return kid(txStyles, 'p:otherStyle');
     };
-
-    type Transform = (box: Box) => Box;
-    const identity: Transform = (box) => box;
 
     /** Where an element sits: its own xfrm, else its placeholder's on the layout, else on the master. */
     const placedBox = (el: XmlElement, spPrTag: string) => {
@@ -221,138 +125,27 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       return { ph, layoutSp, masterSp, box };
     };
 
+    const shapeEnv: ShapeEnv = {
+      ctx,
+      color: colorOf,
+      theme,
+      textColor: theme.colors[mapped('tx1')] ?? [0, 0, 0],
+      defaultSize: 18,
+      notes,
+      otherStyle: kid(kid(master?.root, 'p:txStyles'), 'p:otherStyle'),
+      placeholder: (sp) => {
+        const ph = placeholderKey(find(kid(sp, 'p:nvSpPr') ?? kid(sp, 'p:nvCxnSpPr'), 'p:ph'));
+        return ph && { type: ph.type, layoutSp: findPlaceholder(layout, ph), masterSp: findPlaceholder(master, ph), textStyle: textStyleFor(ph.type) };
+      },
+    };
+    const dctx = { pageNumber: slideNumber, pageCount: slidePaths.length };
+
+    /** A shape (or connector) with its text, through the shape routine shared with Word and Excel. */
     const drawShape = async (sp: XmlElement, transform: Transform) => {
-      const { ph, layoutSp, masterSp, box: box0 } = placedBox(sp, 'p:spPr');
-      const spPr = kid(sp, 'p:spPr');
-      if (!box0) return;
-      const box = transform(box0);
-      const top = slideHeight - box.y;
-
-      // Geometry.
-      const geometry = attr(kid(spPr, 'a:prstGeom'), 'prst') ?? (kid(spPr, 'a:custGeom') ? 'rect' : undefined);
-      const styleEl = kid(sp, 'p:style');
-      let fill = solidFill(spPr);
-      if (fill === undefined && styleEl) fill = colorOf(kid(styleEl, 'a:fillRef'));
-      const ln = kid(spPr, 'a:ln');
-      let stroke: Rgb | 'none' | undefined = ln ? solidFill(ln) : undefined;
-      if (stroke === undefined && styleEl && !(ln && kid(ln, 'a:noFill'))) stroke = colorOf(kid(styleEl, 'a:lnRef'));
-      const strokeWidth = Math.max(0.5, (num(ln, 'w') ?? 9525) * EMU);
-      const fillColor = fill && fill !== 'none' ? rgb(...fill) : undefined;
-      const strokeColor = stroke && stroke !== 'none' ? rgb(...stroke) : undefined;
-      if (geometry && (fillColor || strokeColor)) {
-        if (geometry === 'ellipse') {
-          page.drawEllipse({ x: box.x + box.width / 2, y: top - box.height / 2, xScale: box.width / 2, yScale: box.height / 2, color: fillColor, borderColor: strokeColor, borderWidth: strokeColor ? strokeWidth : 0 });
-        } else if (geometry === 'line' || geometry.startsWith('straightConnector')) {
-          const flipV = attr(kid(spPr, 'a:xfrm'), 'flipV') === '1';
-          page.drawLine({ start: { x: box.x, y: flipV ? top - box.height : top }, end: { x: box.x + box.width, y: flipV ? top : top - box.height }, thickness: strokeWidth, color: strokeColor ?? rgb(0, 0, 0) });
-        } else {
-          if (!['rect', 'roundRect', 'snip1Rect', 'flowChartProcess', 'flowChartAlternateProcess'].includes(geometry)) notes.add('some shapes were drawn as rectangles');
-          page.drawRectangle({ x: box.x, y: top - box.height, width: box.width, height: box.height, color: fillColor, borderColor: strokeColor, borderWidth: strokeColor ? strokeWidth : 0 });
-        }
-      }
-
-      // Text.
-      const txBody = kid(sp, 'p:txBody');
-      if (!txBody) return;
-      const bodyPr = kid(txBody, 'a:bodyPr');
-      const layoutBodyPr = kid(kid(layoutSp, 'p:txBody'), 'a:bodyPr');
-      const masterBodyPr = kid(kid(masterSp, 'p:txBody'), 'a:bodyPr');
-      const inset = (name: string, fallback: number) => (num(bodyPr, name) ?? num(layoutBodyPr, name) ?? num(masterBodyPr, name) ?? fallback) * EMU;
-      const left = inset('lIns', 91440), right = inset('rIns', 91440), topInset = inset('tIns', 45720), bottom = inset('bIns', 45720);
-      const anchor = attr(bodyPr, 'anchor') ?? attr(layoutBodyPr, 'anchor') ?? attr(masterBodyPr, 'anchor') ?? (ph && ['title', 'ctrTitle'].includes(ph.type) ? 'ctr' : 't');
-      const autofit = kid(bodyPr, 'a:normAutofit');
-      const fontScale = (num(autofit, 'fontScale') ?? 100000) / 100000;
-      const spacingReduction = (num(autofit, 'lnSpcReduction') ?? 0) / 100000;
-      const noWrap = attr(bodyPr, 'wrap') === 'none';
-
-      // Level properties, most specific last.
-      const levelSources = [textStyleFor(ph?.type), kid(kid(masterSp, 'p:txBody'), 'a:lstStyle'), kid(kid(layoutSp, 'p:txBody'), 'a:lstStyle'), kid(txBody, 'a:lstStyle')];
-      const isBody = ph !== undefined && !['title', 'ctrTitle', 'sldNum', 'dt', 'ftr'].includes(ph.type);
-      const styleDefaults = styleEl ? colorOf(kid(styleEl, 'a:fontRef')) : undefined;
-
-      const blocks: Block[] = [];
-      for (const p of kids(txBody, 'a:p')) {
-        const pPr = kid(p, 'a:pPr');
-        const level = num(pPr, 'lvl') ?? 0;
-        const levelProps = [...levelSources.map((s) => kid(s, `a:lvl${level + 1}pPr`)), pPr].filter((e): e is XmlElement => Boolean(e));
-        let style: RunStyle = { size: 18, font: theme.minorFont, color: styleDefaults ?? theme.colors[mapped('tx1')] ?? [0, 0, 0] };
-        let align: Paragraph['align'] = 'left';
-        let bullet: string | undefined;
-        let marginLeft = 0;
-        let indent = 0;
-        let lineSpacing = 1;
-        let spaceBefore = 0;
-        let spaceAfter = 0;
-        const applyRun = (rPr: XmlElement | undefined, base: RunStyle): RunStyle => {
-          if (!rPr) return base;
-          const next = { ...base };
-          const sz = num(rPr, 'sz');
-          if (sz) next.size = sz / 100;
-          if (attr(rPr, 'b') !== undefined) next.bold = attr(rPr, 'b') === '1';
-          if (attr(rPr, 'i') !== undefined) next.italic = attr(rPr, 'i') === '1';
-          if (attr(rPr, 'u') !== undefined) next.underline = attr(rPr, 'u') !== 'none';
-          if (attr(rPr, 'strike') !== undefined) next.strike = attr(rPr, 'strike') !== 'noStrike';
-          const fill = kid(rPr, 'a:solidFill');
-          if (fill) next.color = colorOf(fill) ?? next.color;
-          const latin = attr(kid(rPr, 'a:latin'), 'typeface');
-          if (latin) next.font = latin === '+mj-lt' ? theme.majorFont : latin === '+mn-lt' ? theme.minorFont : latin;
-          const baseline = num(rPr, 'baseline');
-          if (baseline) next.baseline = baseline > 0 ? 'super' : 'sub';
-          return next;
-        };
-        if (ph && ['title', 'ctrTitle'].includes(ph.type)) style.font = theme.majorFont;
-        for (const props of levelProps) {
-          style = applyRun(kid(props, 'a:defRPr'), style);
-          const algn = attr(props, 'algn');
-          if (algn) align = algn === 'ctr' ? 'center' : algn === 'r' ? 'right' : algn === 'just' ? 'justify' : 'left';
-          if (kid(props, 'a:buNone')) bullet = undefined;
-          const buChar = attr(kid(props, 'a:buChar'), 'char');
-          if (buChar) bullet = buChar;
-          if (kid(props, 'a:buAutoNum')) bullet = '•';
-          marginLeft = (num(props, 'marL') ?? marginLeft / EMU) * EMU;
-          indent = (num(props, 'indent') ?? indent / EMU) * EMU;
-          const pct = num(kid(kid(props, 'a:lnSpc'), 'a:spcPct'), 'val');
-          if (pct) lineSpacing = pct / 100000;
-          const before = num(kid(kid(props, 'a:spcBef'), 'a:spcPts'), 'val');
-          if (before !== undefined) spaceBefore = before / 100;
-          const after = num(kid(kid(props, 'a:spcAft'), 'a:spcPts'), 'val');
-          if (after !== undefined) spaceAfter = after / 100;
-        }
-        if (!isBody && !pPr?.getElementsByTagName('a:buChar').length) bullet = ph ? undefined : bullet;
-        const inlines: Inline[] = [];
-        for (const child of kids(p)) {
-          if (child.nodeName === 'a:r' || child.nodeName === 'a:fld') {
-            const runStyle = applyRun(kid(child, 'a:rPr'), style);
-            const text = kid(child, 'a:t')?.textContent ?? '';
-            if (text) inlines.push({ kind: 'text', text, style: { ...runStyle, size: runStyle.size * fontScale } });
-          } else if (child.nodeName === 'a:br') inlines.push({ kind: 'break', style: { ...style, size: style.size * fontScale } });
-        }
-        const endStyle = applyRun(kid(p, 'a:endParaRPr'), style);
-        if (!inlines.length) inlines.push({ kind: 'text', text: '', style: { ...endStyle, size: endStyle.size * fontScale } });
-        blocks.push(makeParagraph(inlines, {
-          align,
-          indentLeft: marginLeft,
-          firstLine: indent,
-          spaceBefore: spaceBefore * fontScale,
-          spaceAfter: spaceAfter * fontScale,
-          lineSpacing: { rule: 'auto', value: lineSpacing * (1 - spacingReduction) * 0.9 },
-          marker: bullet && inlines.some((i) => i.kind === 'text' && i.text) ? { text: bullet.charCodeAt(0) >= 0xf000 ? '•' : bullet, style: { ...style, size: style.size * fontScale } } : undefined,
-          noWrap,
-        }));
-      }
-      const width = Math.max(4, box.width - left - right);
-      const laid = await Promise.all(blocks.map((b) => layoutParagraph(b as Paragraph, width, ctx)));
-      const height = laid.reduce((sum, l, i) => sum + l.height + (i > 0 ? l.paragraph.spaceBefore : 0) + (i < laid.length - 1 ? l.paragraph.spaceAfter : 0), 0);
-      const free = box.height - topInset - bottom - height;
-      let y = top - topInset - (anchor === 'ctr' ? free / 2 : anchor === 'b' ? free : 0);
-      laid.forEach((l, i) => {
-        if (i > 0) y -= l.paragraph.spaceBefore;
-        l.lines.forEach((line, index) => {
-          drawLine(page, l, index, box.x + left, y, { pageNumber: slideNumber, pageCount: slidePaths.length });
-          y -= line.height;
-        });
-        y -= l.paragraph.spaceAfter;
-      });
+      const { box } = placedBox(sp, 'p:spPr');
+      if (!box) return;
+      const paint = await prepareShape(sp, transform(box), shapeEnv);
+      paint?.(page, 0, slideHeight, dctx);
     };
 
     /** Draws a picture into its box, cropped by its srcRect (fractions in 1/1000 %). */
@@ -467,15 +260,7 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
             else notes.add('diagrams (SmartArt) without a pre-rendered drawing were left out');
           }
         } else if (child.nodeName === 'p:grpSp') {
-          const xfrm = kid(kid(child, 'p:grpSpPr'), 'a:xfrm');
-          const outer = xfrmBox(xfrm);
-          const chOff = kid(xfrm, 'a:chOff');
-          const chExt = kid(xfrm, 'a:chExt');
-          if (!outer || !chOff || !chExt) { await drawTree(child, transform); continue; }
-          const cx = (num(chOff, 'x') ?? 0) * EMU, cy = (num(chOff, 'y') ?? 0) * EMU;
-          const sx = outer.width / Math.max(1e-6, (num(chExt, 'cx') ?? 1) * EMU);
-          const sy = outer.height / Math.max(1e-6, (num(chExt, 'cy') ?? 1) * EMU);
-          await drawTree(child, (box) => transform({ x: outer.x + (box.x - cx) * sx, y: outer.y + (box.y - cy) * sy, width: box.width * sx, height: box.height * sy }));
+          await drawTree(child, groupTransform(child, transform));
         } else if (child.nodeName === 'mc:AlternateContent') {
           await drawTree(kid(child, 'mc:Fallback'), transform);
         }
