@@ -1,14 +1,14 @@
 /**
  * Reads a .docx (WordprocessingML) into sections of the layout model: styles with inheritance
  * (document defaults → style chain → direct formatting), theme fonts, numbered and bulleted lists,
- * tables with spans, merges, shading and borders, inline images and charts, page and line breaks, headers and
+ * tables with spans, merges, shading and borders, inline images, charts and SmartArt, page and line breaks, headers and
  * footers with PAGE / NUMPAGES fields, and each section's page size and margins.
  */
 import JSZip from 'jszip';
 import type { Block, Border, Inline, PageSetup, Paragraph, Rgb, RunStyle, Section, TableCell, TableRow } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
-import { chartReader } from './graphics.ts';
+import { chartReader, smartArtReader } from './graphics.ts';
 
 const TWIP = 1 / 20;
 const EMU = 1 / 12700;
@@ -237,6 +237,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
   const rels = await readRels(zip, documentPath);
   const imageCache = new Map<string, Uint8Array>();
   const readChart = chartReader(zip, 'word/theme/theme1.xml');
+  const readSmartArt = smartArtReader(zip, 'word/theme/theme1.xml', notes);
 
   const baseRun = readRunProps(defaultRPr, { size: 10, font: themeFonts.minor });
   const basePara = readParaProps(defaultPPr, {});
@@ -379,11 +380,14 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
               }
               case 'w:drawing': {
                 const extent = find(child, 'wp:extent');
+                const [width, height] = [(num(extent, 'cx') ?? 0) * EMU, (num(extent, 'cy') ?? 0) * EMU];
                 const image = find(child, 'c:chart')
-                  ? await readChart(child, partRels, (num(extent, 'cx') ?? 0) * EMU, (num(extent, 'cy') ?? 0) * EMU)
-                  : await imageInline(child, partRels);
+                  ? await readChart(child, partRels, width, height)
+                  : find(child, 'dgm:relIds')
+                    ? await readSmartArt(child, partRels, width, height)
+                    : await imageInline(child, partRels);
                 if (image) pieces.push(image);
-                else if (find(child, 'dgm:relIds')) notes.add('SmartArt diagrams were left out');
+                else if (find(child, 'dgm:relIds')) notes.add('SmartArt diagrams without a pre-rendered drawing were left out');
                 break;
               }
               case 'w:pict': notes.add('legacy VML drawings were left out'); break;

@@ -1,13 +1,14 @@
 /**
  * Graphic frames shared by the Office readers: chart parts found through a part's relationships
  * (drawn in a box, or as a 'drawing' inline for the flowing layout of .docx and .xlsx), and SmartArt's
- * pre-rendered drawing part (`dsp:drawing`) turned into ordinary `p:sp` shapes that pptx.ts draws
- * with its own shape and text code.
+ * pre-rendered drawing part (`dsp:drawing`) turned into ordinary `p:sp` shapes, drawn by the shape
+ * routine of shapes.ts (on slides, and as a 'drawing' inline in .docx).
  */
 import type JSZip from 'jszip';
 import type { Inline } from './model.ts';
 import { layoutChart, parseChart, themeFromXml, type ChartModel, type ChartTheme } from './chart.ts';
 import { attr, find, kid, kids, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
+import { colorResolver, readDrawingTheme, shapesInline, type DrawingTheme } from './shapes.ts';
 
 type Rels = Awaited<ReturnType<typeof readRels>>;
 
@@ -44,7 +45,7 @@ export function chartInline(model: ChartModel, width: number, height: number): I
 /**
  * SmartArt: the pre-rendered drawing part of a `dgm:relIds` frame (found through the data part's
  * dsp:dataModelExt relId, else the part's diagramDrawing relationship), as a tree of p:sp shapes in
- * the frame's coordinates. Gradient fills become their middle stop's colour; a shape whose text box
+ * the frame's coordinates. A shape whose text box
  * (dsp:txXfrm) differs from its geometry gets its text as a separate, unfilled shape on top, and the
  * style's font colour is made the text's default.
  */
@@ -74,15 +75,6 @@ export async function smartArtTree(zip: JSZip, rels: Rels, frame: XmlElement): P
   if (!doc) return undefined;
   const el = (name: string) => doc.createElementNS(name.startsWith('a:') ? 'http://schemas.openxmlformats.org/drawingml/2006/main' : P_NS, name);
   for (const sp of Array.from(tree.getElementsByTagName('p:sp')) as XmlElement[]) {
-    const spPr = kid(sp, 'p:spPr');
-    const gradient = kid(spPr, 'a:gradFill');
-    if (spPr && gradient) {
-      const stops = kids(kid(gradient, 'a:gsLst'), 'a:gs');
-      const color = kids(stops[Math.floor(stops.length / 2)])[0];
-      const solid = el('a:solidFill');
-      if (color) solid.appendChild(color.cloneNode(true));
-      spPr.replaceChild(solid, gradient);
-    }
     const txXfrm = kid(sp, 'dsp:txXfrm');
     const txBody = kid(sp, 'p:txBody');
     // The style's font colour (white on the coloured boxes) wins over the master's text styles.
@@ -133,5 +125,27 @@ export function chartReader(zip: JSZip, themePath: string): (frame: XmlElement, 
     theme ??= packageTheme(zip, themePath).then((t) => ({ ...t, defaultBorder: true }));
     const model = await readChartFrame(zip, rels, frame, await theme).catch(() => undefined);
     return model && width > 0 && height > 0 ? chartInline(model, width, height) : undefined;
+  };
+}
+
+/**
+ * For .docx: a function turning a SmartArt frame (`dgm:relIds`) into a 'drawing' inline of width ×
+ * height points — the frame's extent — drawn from its pre-rendered shapes with the package's theme;
+ * undefined when the file carries no drawing part.
+ */
+export function smartArtReader(zip: JSZip, themePath: string, notes: { add(note: string): void }): (frame: XmlElement, rels: Rels, width: number, height: number) => Promise<Inline | undefined> {
+  let theme: Promise<DrawingTheme> | undefined;
+  return async (frame, rels, width, height) => {
+    theme ??= zipText(zip, themePath).then((xml) => readDrawingTheme(xml ? parseXml(xml) : undefined));
+    const tree = await smartArtTree(zip, rels, frame).catch(() => undefined);
+    if (!tree || width <= 0 || height <= 0) return undefined;
+    const drawingTheme = await theme;
+    return shapesInline(kids(tree), { x: 0, y: 0, width, height }, {
+      color: colorResolver(drawingTheme),
+      theme: drawingTheme,
+      textColor: drawingTheme.colors.dk1 ?? [0, 0, 0],
+      defaultSize: 18,
+      notes,
+    });
   };
 }

@@ -83,6 +83,9 @@ export function applyModifiers(color: Rgb, element: XmlElement): Rgb {
       [r, g, b] = [r, g, b].map((c) => toSrgb(1 - (1 - toLinear(c)) * value)) as Rgb;
     } else if (mod.nodeName === 'a:shade') {
       [r, g, b] = [r, g, b].map((c) => toSrgb(toLinear(c) * value)) as Rgb;
+    } else if (mod.nodeName === 'a:satMod') {
+      const [h, s, l] = toHsl([r, g, b]);
+      [r, g, b] = fromHsl([h, clamp(s * value), l]);
     }
   }
   return [clamp(r), clamp(g), clamp(b)];
@@ -140,8 +143,12 @@ function fillOf(spPr: XmlElement | undefined, color: (parent: XmlElement | undef
   if (kid(spPr, 'a:noFill')) return 'none';
   const solid = kid(spPr, 'a:solidFill');
   if (solid) return color(solid);
-  // Gradients: their middle stop's colour.
+  // Gradients: their middle stop's colour, or the mean of two stops.
   const stops = kids(kid(kid(spPr, 'a:gradFill'), 'a:gsLst'), 'a:gs');
+  if (stops.length === 2) {
+    const [a, b] = stops.map((stop) => color(stop));
+    return a && b ? [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2] : a ?? b;
+  }
   if (stops.length) return color(stops[Math.floor(stops.length / 2)]);
   return undefined;
 }
