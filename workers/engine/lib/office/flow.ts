@@ -13,6 +13,8 @@ type Op = (page: PDFPage, ctx: DrawContext) => void;
 interface PageDraft {
   section: Section;
   ops: Op[];
+  /** Drawn after the body (drawings anchored on table rows lie over the cells). */
+  overlays: Op[];
 }
 
 /** Something already laid out at a fixed width that can be drawn anywhere. */
@@ -73,6 +75,10 @@ interface MeasuredTable {
   rows: Table['rows'];
   rowHeights: number[];
   offset: number;
+  /** Left edge of each grid column (and the table's right edge), from the table's left. */
+  columnX: number[];
+  /** Column widths were scaled by this to fit. */
+  scale: number;
   drawRow: (page: PDFPage, rowIndex: number, left: number, top: number, ctx: DrawContext) => void;
 }
 
@@ -147,6 +153,8 @@ async function measureTable(table: Table, available: number, ctx: TextContext): 
     rows: table.rows,
     rowHeights,
     offset,
+    columnX,
+    scale,
     drawRow(page, r, left, top, ctx2) {
       table.rows[r].cells.forEach((cell, c) => {
         const start = Math.min(cell.column, widths.length);
@@ -156,6 +164,33 @@ async function measureTable(table: Table, available: number, ctx: TextContext): 
       });
     },
   };
+}
+
+/**
+ * The drawings anchored on a table's rows, laid out at the table's scale: row index → painters
+ * taking the table's left edge and the row's top.
+ */
+async function prepareOverlays(table: Table, measured: MeasuredTable, ctx: TextContext): Promise<Map<number, Array<(page: PDFPage, left: number, rowTop: number) => void>>> {
+  const out = new Map<number, Array<(page: PDFPage, left: number, rowTop: number) => void>>();
+  for (const [r, row] of table.rows.entries()) {
+    for (const overlay of row.overlays ?? []) {
+      const { drawing } = overlay;
+      const width = drawing.width * measured.scale;
+      const height = drawing.height * measured.scale;
+      if (!(width > 0 && height > 0)) continue;
+      let draw: Awaited<ReturnType<typeof drawing.prepare>>;
+      try {
+        draw = await drawing.prepare(ctx, width, height);
+      } catch {
+        continue; // a drawing that cannot be laid out is left out
+      }
+      const columnLeft = measured.columnX[Math.min(overlay.column, measured.columnX.length - 1)] ?? 0;
+      const list = out.get(r) ?? [];
+      list.push((page, left, rowTop) => draw(page, left + measured.offset + columnLeft + overlay.x * measured.scale, rowTop - overlay.y * measured.scale - height));
+      out.set(r, list);
+    }
+  }
+  return out;
 }
 
 export interface FlowOptions {
@@ -190,11 +225,11 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     const { page: setup } = section;
     const contentWidth = setup.width - setup.margin.left - setup.margin.right;
     const contentHeight = setup.height - setup.margin.top - setup.margin.bottom;
-    let draft: PageDraft = { section, ops: [] };
+    let draft: PageDraft = { section, ops: [], overlays: [] };
     drafts.push(draft);
     let y = 0; // distance below the top of the content area
     const newPage = () => {
-      draft = { section, ops: [] };
+      draft = { section, ops: [], overlays: [] };
       drafts.push(draft);
       y = 0;
     };
@@ -209,6 +244,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
         await flowParagraph(block);
       } else {
         const table = await measureTable(block, contentWidth, ctx);
+        const overlays = await prepareOverlays(block, table, ctx);
         const headerRows = block.rows.map((row, i) => (row.header ? i : -1)).filter((i) => i >= 0 && i < 3);
         for (let r = 0; r < block.rows.length; r++) {
           const height = table.rowHeights[r];
@@ -223,6 +259,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
           }
           const at = top();
           draft.ops.push((page, dctx) => table.drawRow(page, r, setup.margin.left, at, dctx));
+          for (const overlay of overlays.get(r) ?? []) draft.overlays.push((page) => overlay(page, setup.margin.left, at));
           y += height;
         }
       }
@@ -280,6 +317,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     // Header, body, footer: the order text is read in (copy, search, screen readers).
     header?.draw(page, setup.margin.left, setup.height - setup.headerDistance, dctx);
     for (const op of draft.ops) op(page, dctx);
+    for (const op of draft.overlays) op(page, dctx);
     footer?.draw(page, setup.margin.left, setup.footerDistance + footer.height, dctx);
   });
   return { pageCount, outline };

@@ -75,12 +75,28 @@ export interface TableCell {
   hashesWhenTooWide?: boolean;
 }
 
+export type DrawingInline = Extract<Inline, { kind: 'drawing' }>;
+
+/**
+ * A drawing anchored on a table row (a shape on a spreadsheet): drawn over the cells, after the rest
+ * of the page, with its top-left corner x points right of its grid column's left edge and y points
+ * below the row's top.
+ */
+export interface RowOverlay {
+  column: number;
+  x: number;
+  y: number;
+  drawing: DrawingInline;
+}
+
 export interface TableRow {
   /** Cells with their starting grid column. */
   cells: Array<TableCell & { column: number }>;
   minHeight: number;
   /** Repeat at the top of each page (header row). */
   header?: boolean;
+  /** Drawings anchored on this row (flow.ts draws them on the page where the row lands). */
+  overlays?: RowOverlay[];
 }
 
 export interface Table {

@@ -1,15 +1,16 @@
 /**
- * Charts of a workbook, read from the package itself (exceljs does not read charts): charts anchored
- * on worksheets (xl/drawings/drawingN.xml, sized by their two-cell, one-cell or absolute anchor) and
- * chart sheets (xl/chartsheets/, one printed page each), as 'drawing' inlines for the flowing layout.
+ * Drawings of a workbook, read from the package itself (exceljs reads neither charts nor shapes):
+ * charts anchored on worksheets (xl/drawings/drawingN.xml, sized by their two-cell, one-cell or
+ * absolute anchor), chart sheets (xl/chartsheets/, one printed page each), and shapes and text boxes
+ * (xdr:sp, xdr:cxnSp, xdr:grpSp) with the cell they are anchored at, as 'drawing' inlines for the
+ * flowing layout; shapes are drawn by the shape routine shared with PowerPoint (shapes.ts).
  */
 import type JSZip from 'jszip';
-import type { Block, Inline, PageSetup, Section } from './model.ts';
+import type { Block, DrawingInline, Inline, PageSetup, Section } from './model.ts';
 import { paragraph } from './model.ts';
 import { chartReader } from './graphics.ts';
 import { attr, find, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
-
-const EMU = 1 / 12700;
+import { EMU, colorResolver, localName, ownBox, part, readDrawingTheme, shapesInline, type ShapeEnv } from './shapes.ts';
 
 /** Column widths and row heights of a worksheet in points (0-based indexes). */
 export interface SheetMetrics {
@@ -17,9 +18,20 @@ export interface SheetMetrics {
   row(index: number): number;
 }
 
+/** A shape anchored at a cell: 0-based row and column, offsets into that cell in points. */
+export interface AnchoredShape {
+  row: number;
+  column: number;
+  rowOffset: number;
+  columnOffset: number;
+  drawing: DrawingInline;
+}
+
 export interface WorkbookCharts {
   /** Chart paragraphs of each worksheet, by sheet name. */
   sheets: Map<string, Block[]>;
+  /** Shapes and text boxes of each worksheet, by sheet name. */
+  shapes: Map<string, AnchoredShape[]>;
   /** Chart sheets with the name of the worksheet they come before (undefined: after all). */
   chartSheets: Array<{ name: string; before?: string; charts: Inline[] }>;
 }
@@ -61,9 +73,44 @@ async function drawingCharts(zip: JSZip, read: ReturnType<typeof chartReader>, d
   return out;
 }
 
-export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) => SheetMetrics | undefined, chartSheetPage: PageSetup): Promise<WorkbookCharts> {
-  const result: WorkbookCharts = { sheets: new Map(), chartSheets: [] };
-  if (!Object.keys(zip.files).some((name) => name.startsWith('xl/charts/'))) return result;
+/** Does a shape tree paint anything (hidden shapes and empty unfilled frames do not)? */
+function visible(element: XmlElement): boolean {
+  if (['true', '1'].includes(attr(find(element, 'xdr:cNvPr'), 'hidden') ?? '')) return false;
+  const spPr = part(element, 'spPr');
+  const text = Array.from(element.getElementsByTagName('a:t')).some((t) => t.textContent?.trim());
+  const filled = (el: XmlElement | undefined) => Boolean(el && !kid(el, 'a:noFill') && (kid(el, 'a:solidFill') || kid(el, 'a:gradFill')));
+  return localName(element) === 'grpSp' ? kids(element).some((child) => ['sp', 'cxnSp', 'grpSp'].includes(localName(child)) && visible(child)) : text || filled(spPr) || filled(kid(spPr, 'a:ln')) || Boolean(part(element, 'style'));
+}
+
+/** The shapes of a drawing part with their anchors, as drawings at their anchored size. */
+async function drawingShapes(anchors: XmlElement[], metrics: SheetMetrics | undefined, env: Omit<ShapeEnv, 'ctx'>): Promise<AnchoredShape[]> {
+  const out: AnchoredShape[] = [];
+  const cell = (el: XmlElement | undefined, name: string) => Number(kid(el, name)?.textContent ?? 0) || 0;
+  for (const anchor of anchors) {
+    const shape = kids(anchor).find((el) => ['sp', 'cxnSp', 'grpSp'].includes(localName(el)));
+    if (!shape || !visible(shape)) continue;
+    const { width, height } = anchorSize(anchor, metrics);
+    if (!(width > 0 && height > 0)) continue;
+    const from = kid(anchor, 'xdr:from');
+    const pos = kid(anchor, 'xdr:pos');
+    const source = ownBox(shape) ?? { x: 0, y: 0, width, height };
+    out.push({
+      row: from ? cell(from, 'xdr:row') : 0,
+      column: from ? cell(from, 'xdr:col') : 0,
+      rowOffset: from ? cell(from, 'xdr:rowOff') * EMU : (num(pos, 'y') ?? 0) * EMU,
+      columnOffset: from ? cell(from, 'xdr:colOff') * EMU : (num(pos, 'x') ?? 0) * EMU,
+      drawing: { ...(shapesInline([shape], source.width > 0 && source.height > 0 ? source : { ...source, width, height }, env) as DrawingInline), width, height },
+    });
+  }
+  return out;
+}
+
+export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) => SheetMetrics | undefined, chartSheetPage: PageSetup, notes: { add(note: string): void } = new Set()): Promise<WorkbookCharts> {
+  const result: WorkbookCharts = { sheets: new Map(), shapes: new Map(), chartSheets: [] };
+  if (!Object.keys(zip.files).some((name) => name.startsWith('xl/drawings/') || name.startsWith('xl/charts/'))) return result;
+  const themeXml = await zipText(zip, 'xl/theme/theme1.xml');
+  const theme = readDrawingTheme(themeXml ? parseXml(themeXml) : undefined);
+  const shapeEnv: Omit<ShapeEnv, 'ctx'> = { color: colorResolver(theme), theme, textColor: theme.colors.dk1 ?? [0, 0, 0], defaultSize: 11, notes };
   const workbook = await zipText(zip, 'xl/workbook.xml');
   if (!workbook) return result;
   const read = chartReader(zip, 'xl/theme/theme1.xml');
@@ -86,6 +133,9 @@ export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) 
     if (!drawingPath) continue;
     const charts = await drawingCharts(zip, read, drawingPath, metricsOf(name));
     if (charts.length) result.sheets.set(name, charts.map((chart) => paragraph([chart], { spaceBefore: 6 })));
+    const drawingXml = await zipText(zip, drawingPath);
+    const shapes = drawingXml ? await drawingShapes(kids(parseXml(drawingXml)), metricsOf(name), shapeEnv) : [];
+    if (shapes.length) result.shapes.set(name, shapes);
   }
   result.chartSheets.push(...pending);
   return result;

@@ -140,6 +140,7 @@ function scaleGrid(grid: Grid, factor: number): void {
   };
   for (const row of grid.rows) {
     row.minHeight *= factor;
+    row.overlays = row.overlays?.map((o) => ({ ...o, x: o.x * factor, y: o.y * factor, drawing: { ...o.drawing, width: o.drawing.width * factor, height: o.drawing.height * factor } }));
     for (const cell of row.cells) {
       scaleBlocks(cell.blocks);
       cell.padding = { top: cell.padding.top * factor, bottom: cell.padding.bottom * factor, left: cell.padding.left * factor, right: cell.padding.right * factor };
@@ -168,6 +169,8 @@ function columnBands(grid: Grid, width: number): Grid[] {
       cells: row.cells
         .filter((cell) => cell.column < to && cell.column + cell.colSpan > from)
         .map((cell) => ({ ...cell, column: Math.max(cell.column, from) - from, colSpan: Math.min(cell.column + cell.colSpan, to) - Math.max(cell.column, from) })),
+      // A drawing is printed in the band where its anchor column is.
+      overlays: row.overlays?.filter((o) => o.column >= from && o.column < to).map((o) => ({ ...o, column: o.column - from })),
     })),
   }));
 }
@@ -235,6 +238,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   const notes: string[] = [];
+  const shapeNotes = new Set<string>();
   const activeIndex = (workbook.views?.[0] as { activeTab?: number } | undefined)?.activeTab ?? 0;
   const visible = workbook.worksheets.filter((ws) => ws.state !== 'hidden' && ws.state !== 'veryHidden');
   const sheets = options.sheets === 'active' ? [workbook.worksheets[activeIndex] ?? visible[0]].filter(Boolean) : visible;
@@ -247,7 +251,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
   const charts = await readWorkbookCharts(parts, (name) => {
     const ws = workbook.getWorksheet(name);
     return ws && { column: (c) => columnWidthPt(ws.getColumn(c + 1).width ?? ws.properties.defaultColWidth, mdw, baseWidths.get(ws.name)), row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15 };
-  }, pageFor(undefined, options)).catch(() => undefined);
+  }, pageFor(undefined, options), shapeNotes).catch(() => undefined);
   const chartSheetsBefore = (name: string | undefined) => (options.sheets === 'all' ? charts?.chartSheets.filter((c) => c.before === name) ?? [] : []).map((c) => chartSheetSection(c, pageFor(undefined, options)));
 
   for (const ws of sheets) {
@@ -265,6 +269,12 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
         }
       });
     });
+    // Shapes and text boxes are printed at their anchor cell, so the printed range reaches it.
+    const shapes = charts?.shapes.get(ws.name) ?? [];
+    for (const shape of shapes) {
+      maxRow = Math.max(maxRow, Math.min(shape.row + 1, maxRow + 500));
+      maxCol = Math.max(maxCol, Math.min(shape.column + 1, maxCol + 50));
+    }
     if (maxRow === 0) {
       if (pictures.length) sections.push({ page: pageFor(ws, options), blocks: pictures, bookmark: ws.name });
       continue;
@@ -297,9 +307,11 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     }
 
     const rows: TableRow[] = [];
+    const rowIndex = new Map<number, number>();
     for (let r = 1; r <= maxRow; r++) {
       const row = ws.getRow(r);
       if (row.hidden) continue;
+      rowIndex.set(r, rows.length);
       const tableRow: TableRow = { cells: [], minHeight: row.height ?? ws.properties.defaultRowHeight ?? 15 };
       for (let c = 1; c <= maxCol; c++) {
         if (hiddenCols.has(c) || covered.has(`${r}:${c}`)) continue;
@@ -340,6 +352,17 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       }
       rows.push(tableRow);
     }
+    // Shapes lie over the cells from their anchor (the next visible row / column when that one is hidden).
+    for (const shape of shapes) {
+      let r = shape.row + 1;
+      while (!rowIndex.has(r) && r <= maxRow) r++;
+      let c = shape.column + 1;
+      while (!columnIndex.has(c) && c <= maxCol) c++;
+      const row = rows[rowIndex.get(r) ?? -1];
+      const column = columnIndex.get(c);
+      if (!row || column === undefined) continue;
+      (row.overlays ??= []).push({ column, x: shape.columnOffset, y: shape.rowOffset, drawing: shape.drawing });
+    }
     const page = pageFor(ws, options);
     const fit = options.fitToWidth || Boolean(ws.pageSetup?.fitToPage && (ws.pageSetup.fitToWidth ?? 1) === 1);
     const sheetSections = sectionsForGrid({ widths, rows }, page, fit);
@@ -349,6 +372,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     sections.push(...sheetSections);
   }
   sections.push(...chartSheetsBefore(undefined));
+  notes.push(...shapeNotes);
   if (imageSheets) notes.push(`pictures and charts are printed after the cells of their sheet, not at their place on it`);
   if (sections.length === 0) notes.push('the workbook has no cells with values');
   return { sections, notes };
