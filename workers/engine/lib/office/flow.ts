@@ -1,7 +1,8 @@
 /**
  * Flows sections of blocks (paragraphs, tables, page breaks) onto pages: paragraphs break between
  * lines, tables between rows (header rows repeat), headers and footers are drawn on every page of
- * their section, and PAGE / NUMPAGES fields are filled in once the page count is known.
+ * their section, and PAGE / NUMPAGES fields are filled in once the page count is known. Drawings
+ * anchored on a table row (shapes on a spreadsheet) are drawn over the page body where the row lands.
  */
 import { PDFDocument, PDFPage, clip, endPath, popGraphicsState, pushGraphicsState, rectangle, rgb } from 'pdf-lib';
 import type { Block, Border, Paragraph, Section, Table, TableCell } from './model.ts';

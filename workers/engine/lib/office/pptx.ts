@@ -1,7 +1,7 @@
 /**
  * Renders a .pptx: one PDF page per slide at the presentation's size, with the slide's background,
- * shapes (rectangles, rounded rectangles, ellipses, lines) with their fills and outlines, pictures,
- * tables and text boxes. Placeholders take their position and text style from the slide layout and
+ * shapes and text boxes (drawn by shapes.ts, the shape routine shared with Word and Excel: preset and
+ * custom geometries with their fills and outlines), pictures and tables. Placeholders take their position and text style from the slide layout and
  * master, theme colours are resolved through the master's colour map, and autofit scaling is applied.
  * Charts are drawn by chart.ts in their frames; SmartArt from its pre-rendered drawing part.
  */

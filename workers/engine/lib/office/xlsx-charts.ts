@@ -53,12 +53,11 @@ function anchorSize(anchor: XmlElement, metrics: SheetMetrics | undefined): { wi
 }
 
 /** The charts of a drawing part, in anchor order, with their anchored sizes. */
-async function drawingCharts(zip: JSZip, read: ReturnType<typeof chartReader>, drawingPath: string, metrics: SheetMetrics | undefined, fit?: { width: number; height: number }): Promise<Inline[]> {
-  const xml = await zipText(zip, drawingPath);
-  if (!xml) return [];
+async function drawingCharts(zip: JSZip, read: ReturnType<typeof chartReader>, drawingPath: string, anchors: XmlElement[], metrics: SheetMetrics | undefined, fit?: { width: number; height: number }): Promise<Inline[]> {
+  if (!anchors.some((anchor) => find(anchor, 'c:chart'))) return [];
   const rels = await readRels(zip, drawingPath);
   const out: Inline[] = [];
-  for (const anchor of kids(parseXml(xml))) {
+  for (const anchor of anchors) {
     const frame = find(anchor, 'c:chart') ? kid(anchor, 'xdr:graphicFrame') ?? find(anchor, 'xdr:graphicFrame') : undefined;
     if (!frame) continue;
     let { width, height } = anchorSize(anchor, metrics);
@@ -71,6 +70,12 @@ async function drawingCharts(zip: JSZip, read: ReturnType<typeof chartReader>, d
     if (inline) out.push(inline);
   }
   return out;
+}
+
+/** The anchors of a drawing part (parsed once: a drawing can hold thousands of them). */
+async function drawingAnchors(zip: JSZip, path: string): Promise<XmlElement[]> {
+  const xml = await zipText(zip, path);
+  return xml ? kids(parseXml(xml)) : [];
 }
 
 /** Does a shape tree paint anything (hidden shapes and empty unfilled frames do not)? */
@@ -125,16 +130,16 @@ export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) 
     const drawingPath = drawingId ? (await readRels(zip, rel.target)).get(drawingId)?.target : undefined;
     if (rel.type.endsWith('/chartsheet')) {
       const fit = { width: chartSheetPage.width - chartSheetPage.margin.left - chartSheetPage.margin.right, height: chartSheetPage.height - chartSheetPage.margin.top - chartSheetPage.margin.bottom - 24 };
-      const charts = drawingPath ? await drawingCharts(zip, read, drawingPath, undefined, fit) : [];
+      const charts = drawingPath ? await drawingCharts(zip, read, drawingPath, await drawingAnchors(zip, drawingPath), undefined, fit) : [];
       if (charts.length) pending.push({ name, charts });
       continue;
     }
     for (const waiting of pending.splice(0)) result.chartSheets.push({ ...waiting, before: name });
     if (!drawingPath) continue;
-    const charts = await drawingCharts(zip, read, drawingPath, metricsOf(name));
+    const anchors = await drawingAnchors(zip, drawingPath);
+    const charts = await drawingCharts(zip, read, drawingPath, anchors, metricsOf(name));
     if (charts.length) result.sheets.set(name, charts.map((chart) => paragraph([chart], { spaceBefore: 6 })));
-    const drawingXml = await zipText(zip, drawingPath);
-    const shapes = drawingXml ? await drawingShapes(kids(parseXml(drawingXml)), metricsOf(name), shapeEnv) : [];
+    const shapes = await drawingShapes(anchors, metricsOf(name), shapeEnv);
     if (shapes.length) result.shapes.set(name, shapes);
   }
   result.chartSheets.push(...pending);
