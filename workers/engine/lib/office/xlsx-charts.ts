@@ -72,10 +72,22 @@ async function drawingCharts(zip: JSZip, read: ReturnType<typeof chartReader>, d
   return out;
 }
 
-/** The anchors of a drawing part (parsed once: a drawing can hold thousands of them). */
+/**
+ * The anchors of a drawing part, parsed once. Hidden objects are dropped from the text first: old
+ * converters leave thousands of them (a 3 MB part), and Excel does not print them.
+ */
 async function drawingAnchors(zip: JSZip, path: string): Promise<XmlElement[]> {
-  const xml = await zipText(zip, path);
-  return xml ? kids(parseXml(xml)) : [];
+  let xml = await zipText(zip, path);
+  if (!xml) return [];
+  const open = /<(\w+:)?wsDr\b[^>]*>/.exec(xml);
+  if (open) {
+    const prefix = open[1] ?? '';
+    const body = xml.slice(open.index + open[0].length).replace(new RegExp(`</${prefix}wsDr>\\s*$`), '');
+    const anchors = body.split(new RegExp(`(?<=</${prefix}(?:twoCellAnchor|oneCellAnchor|absoluteAnchor)>)`));
+    const shown = anchors.filter((anchor) => !/\shidden="(?:1|true)"/.test(/<(?:\w+:)?cNvPr\b[^>]*>/.exec(anchor)?.[0] ?? ''));
+    if (shown.length < anchors.length) xml = `${open[0]}${shown.join('')}</${prefix}wsDr>`;
+  }
+  return kids(parseXml(xml));
 }
 
 /** Does a shape tree paint anything (hidden shapes and empty unfilled frames do not)? */
