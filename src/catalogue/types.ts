@@ -93,6 +93,11 @@ export interface FileToolEntry extends ToolEntryBase {
    * and the user told (TimedOut): for engines that work through documents of unbounded complexity.
    */
   stallSeconds?: number;
+  /**
+   * Warm the engine up in a worker as soon as the tool's window opens (its `prepare` export: fonts,
+   * WASM), for engines whose first run would otherwise wait on large downloads.
+   */
+  prepareOnOpen?: boolean;
 }
 
 /** A tool computed in the page from typed input (the password generator, calculators…). */

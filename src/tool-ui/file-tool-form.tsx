@@ -68,15 +68,16 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
   useEffect(() => () => controllerRef.current?.abort(), []);
 
   // The in-page /api starts when the first file tool opens (not on the first route), so any client
-  // of the contract in this page — ours or a plain fetch — is answered from then on; the tool's
-  // engine is warmed up in a worker at the same time, while the user picks files.
+  // of the contract in this page — ours or a plain fetch — is answered from then on. Tools with
+  // large engine data (the Office tools' fonts) warm their engine up meanwhile, while the user
+  // picks files.
   useEffect(() => {
     if (!tool.engineReady) return;
     void import('../../mock-api/browser.ts').then((api) => {
-      api.prepareEngine(tool.id);
+      if (tool.prepareOnOpen) api.prepareEngine(tool.id);
       return api.startInPageApi();
     });
-  }, [tool.engineReady, tool.id]);
+  }, [tool.engineReady, tool.prepareOnOpen, tool.id]);
 
   const setValue = useCallback((name: string, value: OptionValue) => setValues((old) => ({ ...old, [name]: value })), []);
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { tools, fileTools, utilityTools, defaultValues } from '../../src/catalogue/index.ts';
 import { TOOL_IDS } from '../../src/catalogue/types.ts';
 import { headerColumns, popularToolIds, sideMenuSections, toolsPageGroups } from '../../src/catalogue/sections.ts';
-import { engineIds } from '../../workers/engine/registry.ts';
+import { engineIds, loadEngine } from '../../workers/engine/registry.ts';
 import { formIds } from '../../src/tool-ui/forms/registry.ts';
 
 describe('catalogue', () => {
@@ -43,6 +43,12 @@ describe('catalogue', () => {
   test('engineReady matches the engines that exist in workers/engine/tools/', () => {
     const ready = fileTools.filter((t) => t.engineReady).map((t) => t.id).sort();
     expect(engineIds().sort()).toEqual(ready);
+  });
+
+  test('tools warmed up on open have an engine with a prepare step', async () => {
+    const warmed = fileTools.filter((t) => t.prepareOnOpen);
+    expect(warmed.map((t) => t.id)).toEqual(['word-to-pdf', 'ppt-to-pdf', 'excel-to-pdf']);
+    for (const tool of warmed) expect(typeof (await loadEngine(tool.id)).prepare, tool.id).toBe('function');
   });
 
   test('formReady matches the utility forms that exist in src/tool-ui/forms/', () => {

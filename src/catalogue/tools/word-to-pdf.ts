@@ -21,5 +21,6 @@ export const tool: FileToolEntry = {
   engineReady: true,
   // A document that keeps the layout engine busy this long without finishing a page is stopped.
   stallSeconds: 180,
+  prepareOnOpen: true,
   content,
 };
