@@ -101,10 +101,13 @@ describe('split-pdf', () => {
   test('Cancel stops the job and terminates its worker', async () => {
     const { page, context } = await openTool('split-pdf');
     await page.locator('input[type=file]').setInputFiles([pdf('big.pdf', await labelledPdf('A', 1500))]);
+    // The engine worker may already be running (a tool that warms up when it opens) or start now.
     const engineWorker = new Promise<void>((resolve) => {
-      page.on('worker', (worker) => {
+      const watch = (worker: import('playwright-core').Worker) => {
         if (worker.url().includes('engine.worker')) worker.on('close', () => resolve());
-      });
+      };
+      page.workers().forEach(watch);
+      page.on('worker', watch);
     });
     let downloaded = false;
     page.on('download', () => (downloaded = true));
