@@ -6,6 +6,8 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { tesseractAssets } from './build/tesseract-assets.ts';
 import { precompress } from './build/precompress.ts';
+import { libreOfficeAssets } from './build/libreoffice-assets.ts';
+import { LIBREOFFICE_BASE } from './workers/engine/lib/libreoffice-files.ts';
 import { OCR_LANGUAGES, ocrLanguageUrl } from './workers/engine/lib/ocr-languages.ts';
 
 /**
@@ -35,13 +37,18 @@ function pdfjsAssets(): Plugin {
 /** Files that are cached on first use rather than precached: engines, WASM, pdf.js data, engine data. */
 export const ENGINE_ASSET = /^(assets\/engine\/|pdfjs\/|engine-data\/)|\.wasm$/;
 
-/** OCR languages other than English: optional downloads, cached when first used, not by "Make all…". */
+/**
+ * Optional downloads, cached when first used, never by "Make all tools available offline": the OCR
+ * languages other than English, and the LibreOffice engine (237 MB, only when the user picks it or
+ * opens a legacy .doc/.xls/.ppt).
+ */
 const OPTIONAL_ENGINE_FILES = new Set(OCR_LANGUAGES.filter((l) => !l.bundled).map((l) => ocrLanguageUrl(l.code)));
+export const isOptionalEngineFile = (url: string) => OPTIONAL_ENGINE_FILES.has(url) || url.startsWith(LIBREOFFICE_BASE);
 
 /**
  * Writes dist/engine-assets.json: every engine file with its size, so "Make all tools available
- * offline" can fetch them all (and show the total) without guessing names. The optional OCR
- * languages are left out.
+ * offline" can fetch them all (and show the total) without guessing names. The optional files
+ * (OCR languages, LibreOffice) are left out.
  */
 function engineAssetList(): Plugin {
   return {
@@ -57,7 +64,7 @@ function engineAssetList(): Plugin {
           if (statSync(path).isDirectory()) walk(path);
           else {
             const rel = relative(out, path).split('\\').join('/');
-            if (ENGINE_ASSET.test(rel) && !OPTIONAL_ENGINE_FILES.has(`/${rel}`)) files.push({ url: `/${rel}`, bytes: statSync(path).size });
+            if (ENGINE_ASSET.test(rel) && !isOptionalEngineFile(`/${rel}`)) files.push({ url: `/${rel}`, bytes: statSync(path).size });
           }
         }
       };
@@ -96,8 +103,20 @@ export function contentSecurityPolicy(): string {
   ].join('; ');
 }
 
+/**
+ * Cross-origin isolation (COOP + COEP): the optional LibreOffice engine runs on threads, which need
+ * SharedArrayBuffer, which browsers give only to isolated pages. Folio loads nothing from another
+ * origin; the contact form's fetch to the email service is a CORS request, which COEP allows.
+ */
+export const crossOriginIsolationHeaders = () => ({
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+});
+
 const securityHeaders = () => ({
   'Content-Security-Policy': contentSecurityPolicy(),
+  ...crossOriginIsolationHeaders(),
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
@@ -114,6 +133,7 @@ export default defineConfig({
     react(),
     pdfjsAssets(),
     tesseractAssets(),
+    libreOfficeAssets(),
     engineAssetList(),
     precompress(),
     VitePWA({
@@ -180,5 +200,5 @@ export default defineConfig({
     chunkSizeWarningLimit: 4096,
   },
   preview: { port: 4173, strictPort: true, headers: securityHeaders() },
-  server: { port: 5173, headers: { 'Referrer-Policy': 'no-referrer' } },
+  server: { port: 5173, headers: { 'Referrer-Policy': 'no-referrer', ...crossOriginIsolationHeaders() } },
 });
