@@ -107,6 +107,8 @@ export function libreOfficeAssets(): Plugin {
           const text = generated.get(name);
           const file = copied.get(name);
           if (text === undefined && !file) return next();
+          // The dev server's headers (cross-origin isolation) are per response: a worker script without them would not load.
+          for (const [header, value] of Object.entries(server.config.server.headers ?? {})) if (value !== undefined) res.setHeader(header, value);
           res.setHeader('Content-Type', name.endsWith('.js') ? 'text/javascript' : name.endsWith('.json') ? 'application/json' : name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream');
           if (text !== undefined) res.end(text);
           else {

@@ -38,6 +38,8 @@ export function tesseractAssets(): Plugin {
       server.middlewares.use(TESSERACT_BASE, (req, res, next) => {
         const file = map.get(decodeURIComponent((req.url ?? '').split('?')[0]));
         if (!file || !existsSync(file)) return next();
+        // The dev server's headers (cross-origin isolation) are per response: the OCR worker needs them.
+        for (const [header, value] of Object.entries(server.config.server.headers ?? {})) if (value !== undefined) res.setHeader(header, value);
         res.setHeader('Content-Type', file.endsWith('.js') ? 'text/javascript' : 'application/octet-stream');
         createReadStream(file).pipe(res);
       });

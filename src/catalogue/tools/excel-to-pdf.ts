@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { EXCEL_FILES } from '../accepts.ts';
+import { OFFICE_ENGINE_CHOICES } from '../office-engine.ts';
 import { content } from '../content/excel-to-pdf.ts';
 
 export const tool: FileToolEntry = {
@@ -15,6 +16,7 @@ export const tool: FileToolEntry = {
   accepts: EXCEL_FILES,
   defaultFilename: 'excel-to-pdf-result.pdf',
   options: [
+    { kind: 'select', name: 'engine', label: 'Engine', default: 'folio', choices: OFFICE_ENGINE_CHOICES },
     {
       kind: 'select', name: 'sheets', label: 'Sheets', default: 'all',
       choices: [{ value: 'all', label: 'All sheets' }, { value: 'active', label: 'Active sheet only' }],

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { POWERPOINT_FILES } from '../accepts.ts';
+import { OFFICE_ENGINE_CHOICES } from '../office-engine.ts';
 import { content } from '../content/ppt-to-pdf.ts';
 
 export const tool: FileToolEntry = {
@@ -15,6 +16,7 @@ export const tool: FileToolEntry = {
   accepts: POWERPOINT_FILES,
   defaultFilename: 'ppt-to-pdf-result.pdf',
   options: [
+    { kind: 'select', name: 'engine', label: 'Engine', default: 'folio', choices: OFFICE_ENGINE_CHOICES },
     { kind: 'pages', name: 'pages', label: 'Slides', default: '', placeholder: 'All slides (or e.g. 1-3, 5)' },
     { kind: 'checkbox', name: 'outline', label: 'A bookmark for each slide (its title)', default: true },
   ],

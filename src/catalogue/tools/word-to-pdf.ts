@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { WORD_FILES } from '../accepts.ts';
+import { OFFICE_ENGINE_CHOICES } from '../office-engine.ts';
 import { content } from '../content/word-to-pdf.ts';
 
 export const tool: FileToolEntry = {
@@ -15,6 +16,7 @@ export const tool: FileToolEntry = {
   accepts: WORD_FILES,
   defaultFilename: 'word-to-pdf-result.pdf',
   options: [
+    { kind: 'select', name: 'engine', label: 'Engine', default: 'folio', choices: OFFICE_ENGINE_CHOICES },
     { kind: 'pages', name: 'pages', label: 'Pages to keep', default: '', placeholder: 'All pages (or e.g. 1-3, 5)' },
     { kind: 'checkbox', name: 'outline', label: 'Bookmarks from the headings', default: true },
   ],

@@ -44,22 +44,30 @@ async function expectedSize(response: Response, url: string): Promise<number | u
   return (await assetSizes).get(new URL(url, self.location.href).pathname);
 }
 
-async function readWithProgress(response: Response, url: string): Promise<Uint8Array> {
-  const entry = { loaded: 0, total: await expectedSize(response, url) };
+async function readWithProgress(response: Response, url: string, entry = { loaded: 0, total: undefined as number | undefined }): Promise<Uint8Array> {
+  entry.total ??= await expectedSize(response, url);
   running.set(url, entry);
   const chunks: Uint8Array[] = [];
+  // A known size: one buffer, filled as the chunks arrive (no second copy of a 147 MB file).
+  let whole = entry.total ? new Uint8Array(entry.total) : undefined;
   try {
     const reader = response.body!.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      chunks.push(value);
+      if (whole && entry.loaded + value.byteLength <= whole.length) whole.set(value, entry.loaded);
+      else {
+        if (whole) chunks.push(whole.subarray(0, entry.loaded));
+        whole = undefined;
+        chunks.push(value);
+      }
       entry.loaded += value.byteLength;
       notify();
     }
   } finally {
     running.delete(url);
   }
+  if (whole) return entry.loaded === whole.length ? whole : whole.slice(0, entry.loaded);
   const bytes = new Uint8Array(entry.loaded);
   let offset = 0;
   for (const chunk of chunks) {
@@ -109,4 +117,26 @@ export function loadPackageAsset(browserUrl: string, nodeSpecifier: string): Pro
     bytes.catch(() => loaded.delete(nodeSpecifier));
   }
   return bytes;
+}
+
+/**
+ * Large optional files (the LibreOffice engine's 147 MB module and 96 MB data), fetched together
+ * with first-download progress against their known uncompressed sizes, and NOT kept here: the caller
+ * hands the bytes on (transfers them), and the service worker's cache keeps the files for next time.
+ */
+export async function fetchLargeAssets(files: Array<{ url: string; bytes?: number }>): Promise<Uint8Array[]> {
+  const firstUse = watchers.size > 0 && !(await Promise.all(files.map((f) => isCached(f.url)))).every(Boolean);
+  // Every file is counted from the start, so the total ("… of 247 MB") does not jump.
+  const entries = files.map((f) => ({ loaded: 0, total: f.bytes }));
+  if (firstUse) files.forEach((f, i) => running.set(f.url, entries[i]));
+  try {
+    return await Promise.all(files.map(async (file, i) => {
+      const response = await fetch(file.url);
+      if (!response.ok) throw new Error(`Could not load ${file.url} (${response.status})`);
+      if (!firstUse || !response.body) return new Uint8Array(await response.arrayBuffer());
+      return readWithProgress(response, file.url, entries[i]);
+    }));
+  } finally {
+    for (const file of files) running.delete(file.url);
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * excel-to-pdf: .xlsx, .ods or .csv → PDF, each sheet's used range paginated as a table by Folio's own
- * layout engine (workers/engine/lib/office/), with Excel's number formats and metric-compatible fonts.
+ * layout engine (workers/engine/lib/office/), with Excel's number formats and metric-compatible fonts;
+ * or by the optional LibreOffice engine (the `engine` option, and legacy .xls files).
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
@@ -15,6 +16,7 @@ import { renderSections } from '../lib/office/flow.ts';
 import { baseName } from '../lib/office/names.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import type { Section } from '../lib/office/model.ts';
+import { libreOfficeReason, runWithLibreOffice } from '../lib/libreoffice-office.ts';
 
 function looksLikeCsv(name: string, bytes: Uint8Array): boolean {
   // An RTF document is text too, but it goes to the sniffer, which points to Word to PDF.
@@ -29,6 +31,9 @@ export const prepare = prefetchCommonFonts;
 
 export const run: Engine = async ([input], options, { signal, progress }) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  // The LibreOffice engine when chosen, and for legacy .xls files (which only it reads).
+  const reason = libreOfficeReason(input, options, 'xlsx');
+  if (reason) return runWithLibreOffice(input, options, { signal, progress }, 'xlsx', reason, { isCsv: input.bytes.byteLength > 0 && looksLikeCsv(input.name, input.bytes) });
   const settings: XlsxOptions = {
     sheets: options.sheets === 'active' ? 'active' : 'all',
     fitToWidth: options.fitToWidth === true,

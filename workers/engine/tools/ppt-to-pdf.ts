@@ -1,6 +1,7 @@
 /**
  * ppt-to-pdf: .pptx or .odp → PDF, one page per slide at the presentation's size, drawn by Folio's
- * own renderers (workers/engine/lib/office/pptx.ts, odp.ts) with metric-compatible fonts.
+ * own renderers (workers/engine/lib/office/pptx.ts, odp.ts) with metric-compatible fonts; or by the
+ * optional LibreOffice engine (the `engine` option, and legacy .ppt files).
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
@@ -14,12 +15,16 @@ import { ImageCache } from '../lib/office/text.ts';
 import { baseName } from '../lib/office/names.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
+import { libreOfficeReason, runWithLibreOffice } from '../lib/libreoffice-office.ts';
 
 /** Warm-up when the tool's window opens: the common fonts. */
 export const prepare = prefetchCommonFonts;
 
 export const run: Engine = async ([input], options, { signal, progress }) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  // The LibreOffice engine when chosen, and for legacy .ppt files (which only it reads).
+  const reason = libreOfficeReason(input, options, 'pptx');
+  if (reason) return runWithLibreOffice(input, options, { signal, progress }, 'pptx', reason);
   const opened = await openOfficeInput(input.name, input.bytes, 'pptx');
   if (opened.kind === 'rtf') throw new FolioError('InvalidInput', `"${input.name}" is an RTF document: use the Word to PDF tool.`);
   const doc = await PDFDocument.create();

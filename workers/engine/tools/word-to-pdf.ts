@@ -1,6 +1,7 @@
 /**
  * word-to-pdf: .docx, .odt or .rtf → PDF, each read into the same layout model and rendered by Folio's own layout engine (workers/engine/lib/office/) with
- * metric-compatible fonts. See the README's note on why not LibreOffice WASM.
+ * metric-compatible fonts; or by the optional LibreOffice engine (the `engine` option, and legacy .doc
+ * files): see workers/engine/lib/libreoffice.ts.
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
@@ -16,12 +17,16 @@ import { renderSections } from '../lib/office/flow.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
 import { baseName } from '../lib/office/names.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
+import { libreOfficeReason, runWithLibreOffice } from '../lib/libreoffice-office.ts';
 
 /** Warm-up when the tool's window opens: the common fonts. */
 export const prepare = prefetchCommonFonts;
 
 export const run: Engine = async ([input], options, { signal, progress }) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+  // The LibreOffice engine when chosen, and for legacy .doc files (which only it reads).
+  const reason = libreOfficeReason(input, options, 'docx');
+  if (reason) return runWithLibreOffice(input, options, { signal, progress }, 'docx', reason);
   const opened = await openOfficeInput(input.name, input.bytes, 'docx');
   let read;
   try {

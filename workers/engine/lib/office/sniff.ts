@@ -51,6 +51,25 @@ function containsUtf16(bytes: Uint8Array, text: string): boolean {
   return false;
 }
 
+/** Stream names (UTF-16 in the OLE directory) that mark each legacy binary format. */
+const LEGACY_STREAMS: Record<OfficeTool, string[]> = { docx: ['WordDocument'], xlsx: ['Workbook', 'Book'], pptx: ['PowerPoint Document'] };
+
+/**
+ * An OLE compound file (legacy binary Office, or any Office file saved with a password): 'encrypted'
+ * when it holds an EncryptionInfo stream, else the legacy format its streams name (.doc → 'docx',
+ * .xls → 'xlsx', .ppt → 'pptx'), 'other' when none is named in its first megabyte (where the
+ * directory usually is, but not always); undefined for anything that is not an OLE file. The legacy formats are read by the LibreOffice engine only.
+ */
+export function oleKind(bytes: Uint8Array): OfficeTool | 'encrypted' | 'other' | undefined {
+  if (!startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0])) return undefined;
+  if (containsUtf16(bytes, 'EncryptionInfo')) return 'encrypted';
+  return (Object.keys(LEGACY_STREAMS) as OfficeTool[]).find((tool) => LEGACY_STREAMS[tool].some((name) => containsUtf16(bytes, name))) ?? 'other';
+}
+
+/** ".doc", ".xls", ".ppt": the legacy extension for a tool. */
+export const legacyExtension = (tool: OfficeTool) => LEGACY[tool];
+export const toolName = (tool: OfficeTool) => TOOL_NAME[tool];
+
 /** The format the user meant, from the file name when it is one this tool reads (for "is not a … file"). */
 function expectedLabel(name: string, tool: OfficeTool): string {
   const extension = /\.[a-z]+$/i.exec(name)?.[0].toLowerCase();
@@ -67,7 +86,11 @@ export async function openOfficeInput(name: string, bytes: Uint8Array, tool: Off
     if (containsUtf16(bytes, 'EncryptionInfo')) {
       throw new FolioError('InvalidInput', `"${name}" is protected with a password. Remove the password in Office, save, and try again.`);
     }
-    throw new FolioError('InvalidInput', `"${name}" is an old-style ${LEGACY[tool]} file, which Folio cannot read yet. Save it as ${MODERN[tool]} and try again.`);
+    // Legacy binary files of the right kind go to the LibreOffice engine before this (the Office
+    // tools' engines); here they are only refused when they are for another tool or of another kind.
+    const kind = oleKind(bytes);
+    if (kind && kind !== 'other' && kind !== 'encrypted' && kind !== tool) throw new FolioError('InvalidInput', `"${name}" is an old-style ${LEGACY[kind]} file: use the ${TOOL_NAME[kind]} tool.`);
+    throw new FolioError('InvalidInput', `"${name}" is an old-style ${LEGACY[tool]} file, which Folio's built-in engine cannot read. Choose the LibreOffice engine, or save it as ${MODERN[tool]} and try again.`);
   }
   if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) {
     if (tool !== 'docx') throw new FolioError('InvalidInput', `"${name}" is an RTF document: use the Word to PDF tool.`);

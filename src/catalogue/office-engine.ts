@@ -1,0 +1,9 @@
+/**
+ * The `engine` option of the three Office tools (Word, Excel, PowerPoint to PDF): Folio's own
+ * renderers, or the optional LibreOffice engine (workers/engine/lib/libreoffice.ts). Legacy .doc,
+ * .xls and .ppt files always go to LibreOffice, whatever is chosen.
+ */
+export const OFFICE_ENGINE_CHOICES = [
+  { value: 'folio', label: 'Folio — built in, fast, works offline and on phones' },
+  { value: 'libreoffice', label: 'LibreOffice — highest fidelity, 80 MB download once, desktop' },
+] as const;

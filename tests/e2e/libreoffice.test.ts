@@ -1,0 +1,137 @@
+/**
+ * The optional LibreOffice engine in Chromium (workers/engine/lib/libreoffice.ts): a .docx through
+ * the Word to PDF modal with Engine = LibreOffice (first download reported on the progress line),
+ * then legacy .doc and .xls files — made by LibreOffice itself in the same page (the engine's
+ * test-only `saveAs` option through /api; no native soffice here) — converted automatically by
+ * LibreOffice with a note saying so. And every route is cross-origin isolated (COOP/COEP), which
+ * LibreOffice's threads need. One page, so LibreOffice starts once (≈ 237 MB from our origin, 2 GB).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { Document, Packer, Paragraph } from 'docx';
+import ExcelJS from 'exceljs';
+import { baseUrl, launchBrowser, openPage } from './harness.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { tools } from '../../src/catalogue/index.ts';
+import { ROUTES } from './shell-helpers.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function allText(bytes: Uint8Array): Promise<string> {
+  const doc = await openPdfjs(bytes);
+  let text = '';
+  for (let n = 1; n <= doc.numPages; n++) text += `${await pageText(doc, n)} `;
+  await doc.destroy();
+  return text.replace(/\s+/g, ' ');
+}
+
+/** POSTs a file to a tool's endpoint from the page (answered in the page, run in its engine worker). */
+async function postFromPage(page: Page, endpoint: string, file: { name: string; bytes: Uint8Array }, fields: Record<string, string>) {
+  const answer = await page.evaluate(async ({ endpoint, name, data, fields }) => {
+    const form = new FormData();
+    form.append('file', new File([new Uint8Array(data)], name));
+    for (const [key, value] of Object.entries(fields)) form.append(key, value);
+    const response = await fetch(endpoint, { method: 'POST', body: form });
+    const notes = response.headers.get('X-Folio-Notes');
+    return { status: response.status, notes: notes ? (JSON.parse(decodeURIComponent(notes)) as string[]) : [], data: Array.from(new Uint8Array(await response.arrayBuffer())) };
+  }, { endpoint, name: file.name, data: Array.from(file.bytes), fields });
+  return { status: answer.status, notes: answer.notes, bytes: Uint8Array.from(answer.data) };
+}
+
+const OLE = [0xd0, 0xcf, 0x11, 0xe0];
+
+/**
+ * Opt-in (FOLIO_E2E_LIBREOFFICE=1): LibreOffice's first document load in Chromium stalls on this
+ * machine in some runs (53 s to over 180 s; the engine's time limits then stop it with a clear
+ * TimedOut), so this test cannot be part of the always-green suite yet. See the README.
+ */
+const LIBREOFFICE_E2E = process.env.FOLIO_E2E_LIBREOFFICE === '1';
+
+describe('LibreOffice engine in the browser', () => {
+  test.runIf(LIBREOFFICE_E2E)('a .docx with Engine = LibreOffice, then legacy .doc and .xls converted by LibreOffice automatically', { timeout: 300_000 }, async () => {
+    const { page, context, errors, requests } = await openPage(browser, '/tools/word-to-pdf', { width: 1280, height: 900 });
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+    await page.getByRole('button', { name: 'Upload Files' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const docx = Buffer.from(await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('Quarterly report of the lighthouse keepers'), new Paragraph('Second page of notes')] }] })));
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'keepers.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: docx });
+    await dialog.getByLabel('Engine').selectOption('libreoffice');
+    // Every text the progress line shows, as it changes.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('.progress-text')) if (el.textContent && seen.at(-1) !== el.textContent) seen.push(el.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 200_000 }),
+      dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('keepers.pdf');
+    const pdf = new Uint8Array(readFileSync(await download.path()));
+    expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe('%PDF-');
+    expect(new TextDecoder().decode(pdf)).toMatch(/LibreOffice/); // LibreOffice's producer, not Folio's
+    expect(await allText(pdf)).toContain('Quarterly report of the lighthouse keepers Second page of notes');
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    expect(seen.join('\n')).toMatch(/Preparing the document engine — [\d.]+ MB of 24\d\.\d MB \(once\)…/);
+    await expect.poll(() => dialog.locator('.result-notes').textContent()).toContain('Converted with the LibreOffice engine.');
+
+    // Legacy files, saved by LibreOffice in this page (the engine is warm: no second start).
+    const doc = await postFromPage(page, '/api/pdf/fromWord', { name: 'keepers.docx', bytes: docx }, { engine: 'libreoffice', saveAs: 'doc' });
+    expect(doc.status).toBe(200);
+    expect([...doc.bytes.subarray(0, 4)]).toEqual(OLE);
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Tides').addRows([['Harbour', 'High water'], ['Portsmouth', '06:42']]);
+    const xls = await postFromPage(page, '/api/pdf/fromExcel', { name: 'tides.xlsx', bytes: new Uint8Array(await wb.xlsx.writeBuffer()) }, { engine: 'libreoffice', saveAs: 'xls' });
+    expect(xls.status).toBe(200);
+    expect([...xls.bytes.subarray(0, 4)]).toEqual(OLE);
+
+    // The .doc through the modal with the default engine: LibreOffice is used, and the note says so.
+    await dialog.getByRole('button', { name: 'Start over' }).click();
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'keepers.doc', mimeType: 'application/msword', buffer: Buffer.from(doc.bytes) });
+    await dialog.getByLabel('Engine').selectOption('folio');
+    const [docDownload] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    ]);
+    expect(docDownload.suggestedFilename()).toBe('keepers.pdf');
+    expect(await allText(new Uint8Array(readFileSync(await docDownload.path())))).toContain('Quarterly report of the lighthouse keepers');
+    await expect.poll(() => dialog.locator('.result-notes').textContent()).toContain('Old .doc format: converted with the LibreOffice engine.');
+
+    // The .xls through Excel to PDF's endpoint, engine not named.
+    const xlsPdf = await postFromPage(page, '/api/pdf/fromExcel', { name: 'tides.xls', bytes: xls.bytes }, {});
+    expect(xlsPdf.status).toBe(200);
+    expect(await allText(xlsPdf.bytes)).toMatch(/Harbour High water Portsmouth 06:42/);
+    expect(xlsPdf.notes).toEqual(['Old .xls format: converted with the LibreOffice engine.']);
+
+    const origin = new URL(baseUrl()).origin;
+    expect(requests.filter((url) => /^https?:/.test(url) && !url.startsWith(origin))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('every route is cross-origin isolated, in the page and in its workers', async () => {
+    const { page, context, errors } = await openPage(browser, '/');
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+    // A worker started by the page inherits the isolation (the engine worker runs LibreOffice's host).
+    expect(await page.evaluate(() => new Promise((resolve) => {
+      const worker = new Worker(URL.createObjectURL(new Blob(['postMessage(self.crossOriginIsolated)'], { type: 'text/javascript' })));
+      worker.onmessage = (event) => { resolve(event.data); worker.terminate(); };
+    }))).toBe(true);
+    for (const path of [...ROUTES.map((r) => r.path), ...tools.map((t) => `/tools/${t.id}`)]) {
+      await page.goto(path, { waitUntil: 'domcontentloaded' });
+      expect(await page.evaluate(() => self.crossOriginIsolated), path).toBe(true);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * The Office tools' side of the LibreOffice engine: which files go to it (the `engine` option, and
+ * legacy binary .doc/.xls/.ppt always), and the tools' options applied to its PDF (pages to keep,
+ * bookmarks off) with pdf-lib.
+ */
+import { PDFDocument, PDFName } from 'pdf-lib';
+import type { EngineContext, EngineInput, EngineOptions, EngineResult } from './types.ts';
+import { FolioError } from './errors.ts';
+import { convertWithLibreOffice, libreOfficeUnavailable, type LibreOfficeFormat } from './libreoffice.ts';
+import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from './office/sniff.ts';
+import { parsePageRanges } from './page-range.ts';
+import { baseName } from './office/names.ts';
+
+/** Test-only: LibreOffice saves in this legacy format instead of PDF (the e2e suite makes its .doc/.xls this way). */
+const SAVE_AS: Record<string, LibreOfficeFormat> = { doc: 'doc', xls: 'xls', ppt: 'ppt' };
+
+/**
+ * Why this file goes to LibreOffice: 'chosen' (the `engine` option), 'legacy' (an old binary file
+ * for this tool, which only LibreOffice reads), or undefined (the built-in engine). Encrypted OLE
+ * files and legacy files of another tool stay with the built-in path, whose sniffer explains them.
+ */
+export function libreOfficeReason(input: EngineInput, options: EngineOptions, tool: OfficeTool): 'chosen' | 'legacy' | undefined {
+  const kind = oleKind(input.bytes);
+  if (kind === tool || kind === 'other') return 'legacy';
+  if (kind) return undefined; // encrypted, or a legacy file for another tool
+  return options.engine === 'libreoffice' ? 'chosen' : undefined;
+}
+
+/** Converts with LibreOffice and applies the tool's options. `pages` applies to Word and PowerPoint. */
+export async function runWithLibreOffice(
+  input: EngineInput,
+  options: EngineOptions,
+  ctx: EngineContext,
+  tool: OfficeTool,
+  reason: 'chosen' | 'legacy',
+  { isCsv = false }: { isCsv?: boolean } = {},
+): Promise<EngineResult> {
+  const legacy = legacyExtension(tool);
+  if (reason === 'legacy') {
+    const unavailable = libreOfficeUnavailable();
+    if (unavailable) {
+      throw new FolioError('NotImplemented', `"${input.name}" is an old-style ${legacy} file, which only the LibreOffice engine reads, and it cannot run here: ${unavailable.replace(/;.*$/, '.')} Or save the file as ${legacy}x in Office and try again.`);
+    }
+  } else if (!isCsv && oleKind(input.bytes) === undefined) {
+    // A file for another tool, a damaged or empty one: the sniffer's clear message, before 80 MB of engine.
+    await openOfficeInput(input.name, input.bytes, tool);
+  }
+  const saveAs = SAVE_AS[String(options.saveAs ?? '')];
+  let bytes = await convertWithLibreOffice(input, ctx, saveAs ?? 'pdf');
+  const notes = [reason === 'legacy' ? `Old ${legacy} format: converted with the LibreOffice engine.` : 'Converted with the LibreOffice engine.'];
+  if (saveAs) return { bytes, filename: `${baseName(input.name)}.${saveAs}`, mime: 'application/octet-stream', notes };
+
+  const pages = tool === 'xlsx' ? '' : String(options.pages ?? '').trim();
+  if (pages || options.outline === false) {
+    const doc = await PDFDocument.load(bytes);
+    let out = doc;
+    if (pages) {
+      const keep = parsePageRanges(pages, doc.getPageCount());
+      out = await PDFDocument.create();
+      for (const page of await out.copyPages(doc, keep.map((n) => n - 1))) out.addPage(page);
+    } else {
+      doc.catalog.delete(PDFName.of('Outlines'));
+    }
+    bytes = await out.save();
+  }
+  if (tool === 'xlsx' && (options.sheets === 'active' || options.fitToWidth === true || (options.orientation && options.orientation !== 'auto'))) {
+    notes.push("The workbook's own print settings apply: the sheet, orientation and fit options are the built-in engine's.");
+  }
+  return { bytes, filename: `${baseName(input.name)}.pdf`, mime: 'application/pdf', notes };
+}
