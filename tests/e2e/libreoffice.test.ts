@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { Document, Packer, Paragraph } from 'docx';
 import ExcelJS from 'exceljs';
+import { PDFDocument } from 'pdf-lib';
 import { baseUrl, launchBrowser, openPage } from './harness.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
 import { tools } from '../../src/catalogue/index.ts';
@@ -48,11 +49,11 @@ async function postFromPage(page: Page, endpoint: string, file: { name: string; 
 const OLE = [0xd0, 0xcf, 0x11, 0xe0];
 
 /**
- * Opt-in (FOLIO_E2E_LIBREOFFICE=1): LibreOffice's first document load in Chromium stalls on this
- * machine in some runs (53 s to over 180 s; the engine's time limits then stop it with a clear
- * TimedOut), so this test cannot be part of the always-green suite yet. See the README.
+ * LibreOffice's first document load after a start has been seen to take 47–62 s or stall past the
+ * limits on this machine (README: "Not solved"); in this test it took 22–30 s for the whole flow in 7
+ * runs of 7. FOLIO_E2E_LIBREOFFICE=0 skips the conversions (e.g. on a machine under 4 GB).
  */
-const LIBREOFFICE_E2E = process.env.FOLIO_E2E_LIBREOFFICE === '1';
+const LIBREOFFICE_E2E = process.env.FOLIO_E2E_LIBREOFFICE !== '0';
 
 describe('LibreOffice engine in the browser', () => {
   test.runIf(LIBREOFFICE_E2E)('a .docx with Engine = LibreOffice, then legacy .doc and .xls converted by LibreOffice automatically', { timeout: 300_000 }, async () => {
@@ -79,7 +80,8 @@ describe('LibreOffice engine in the browser', () => {
     expect(download.suggestedFilename()).toBe('keepers.pdf');
     const pdf = new Uint8Array(readFileSync(await download.path()));
     expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe('%PDF-');
-    expect(new TextDecoder().decode(pdf)).toMatch(/LibreOffice/); // LibreOffice's producer, not Folio's
+    // LibreOffice's PDF, not the built-in engine's (which says "Folio (pdf-lib)").
+    expect((await PDFDocument.load(pdf, { updateMetadata: false })).getProducer() ?? '').not.toMatch(/Folio/);
     expect(await allText(pdf)).toContain('Quarterly report of the lighthouse keepers Second page of notes');
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
     expect(seen.join('\n')).toMatch(/Preparing the document engine — [\d.]+ MB of 24\d\.\d MB \(once\)…/);
@@ -90,7 +92,7 @@ describe('LibreOffice engine in the browser', () => {
     expect(doc.status).toBe(200);
     expect([...doc.bytes.subarray(0, 4)]).toEqual(OLE);
     const wb = new ExcelJS.Workbook();
-    wb.addWorksheet('Tides').addRows([['Harbour', 'High water'], ['Portsmouth', '06:42']]);
+    wb.addWorksheet('Tides').addRows([['Harbour', 'High water'], ['Dover', '06:42']]);
     const xls = await postFromPage(page, '/api/pdf/fromExcel', { name: 'tides.xlsx', bytes: new Uint8Array(await wb.xlsx.writeBuffer()) }, { engine: 'libreoffice', saveAs: 'xls' });
     expect(xls.status).toBe(200);
     expect([...xls.bytes.subarray(0, 4)]).toEqual(OLE);
@@ -110,7 +112,7 @@ describe('LibreOffice engine in the browser', () => {
     // The .xls through Excel to PDF's endpoint, engine not named.
     const xlsPdf = await postFromPage(page, '/api/pdf/fromExcel', { name: 'tides.xls', bytes: xls.bytes }, {});
     expect(xlsPdf.status).toBe(200);
-    expect(await allText(xlsPdf.bytes)).toMatch(/Harbour High water Portsmouth 06:42/);
+    expect(await allText(xlsPdf.bytes)).toMatch(/Harbour High water Dover 06:42/);
     expect(xlsPdf.notes).toEqual(['Old .xls format: converted with the LibreOffice engine.']);
 
     const origin = new URL(baseUrl()).origin;

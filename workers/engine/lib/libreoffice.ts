@@ -90,8 +90,14 @@ function startHost(ctx: EngineContext): Host {
   const started: Host = { worker, ready: Promise.resolve() };
   started.ready = (async () => {
     const { wasm, data } = await reportingFirstDownloads(ctx.progress, LIBREOFFICE_PREPARING, download);
-    ctx.progress?.(0, 1, 'Starting LibreOffice…');
-    await new Promise<void>((resolve, reject) => {
+    // A line that counts the seconds: the user sees it is alive, and the bridge's stall watchdog
+    // leaves the start to this limit.
+    const startedAt = Date.now();
+    const say = () => ctx.progress?.(0, 1, `Starting LibreOffice (${Math.round((Date.now() - startedAt) / 1000)} s)…`);
+    say();
+    const ticker = setInterval(say, 5_000);
+    try {
+      await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new FolioError('TimedOut', `LibreOffice did not start within ${INIT_LIMIT_MS / 1000} seconds and was stopped. Please try again, or use the built-in engine.`)), INIT_LIMIT_MS);
       worker.onmessage = (event: MessageEvent<{ type: string; message?: string }>) => {
         if (event.data.type === 'ready') {
@@ -108,7 +114,10 @@ function startHost(ctx: EngineContext): Host {
         reject(new FolioError('NotImplemented', `LibreOffice could not start: ${event.message || 'its worker failed to load'}. The built-in engine works everywhere.`));
       };
       worker.postMessage({ type: 'init', glueUrl: new URL(url(LIBREOFFICE_FILES.glue, true), self.location.href).href, wasm: wasm.buffer, data: data.buffer }, [wasm.buffer, data.buffer]);
-    });
+      });
+    } finally {
+      clearInterval(ticker);
+    }
   })();
   started.ready.catch(() => stopHost(started));
   return started;
