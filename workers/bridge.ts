@@ -10,6 +10,7 @@ import type { EngineInput, EngineOptions, EngineResult, ProgressCallback } from 
 import { FolioError, cancelled } from './engine/lib/errors.ts';
 import { startWatchdog } from './watchdog.ts';
 
+// Until the worker says how long it wants to be kept (workers/engine/lib/keep-alive.ts).
 const IDLE_RELEASE_MS = 30_000;
 
 interface LiveWorker {
@@ -47,15 +48,23 @@ export interface RunOptions {
  * first job does not wait for the engine's code and data. Failures are ignored: the job itself
  * will report them.
  */
-export function prepareInWorker(toolId: string): void {
+export function prepareInWorker(toolId: string, options?: EngineOptions): void {
   const live = pool.find((w) => !w.busy) ?? startWorker();
   clearTimeout(live.idleTimer);
-  void live.api.prepare(toolId).catch(() => undefined).finally(() => {
-    if (pool.includes(live) && !live.busy) {
-      clearTimeout(live.idleTimer);
-      live.idleTimer = setTimeout(() => release(live), IDLE_RELEASE_MS);
-    }
+  void live.api.prepare(toolId, options).catch(() => undefined).finally(() => {
+    if (pool.includes(live) && !live.busy) releaseWhenIdle(live);
   });
+}
+
+/** Releases an idle worker after the time it asks for (long while it holds LibreOffice). */
+function releaseWhenIdle(live: LiveWorker): void {
+  clearTimeout(live.idleTimer);
+  live.idleTimer = setTimeout(() => release(live), IDLE_RELEASE_MS);
+  void live.api.idleMs().then((ms) => {
+    if (!pool.includes(live) || live.busy) return;
+    clearTimeout(live.idleTimer);
+    live.idleTimer = setTimeout(() => release(live), ms);
+  }, () => undefined);
 }
 
 /** Runs one tool's engine in a worker. Rejects with a named FolioError (see engine/lib/errors.ts). */
@@ -102,7 +111,7 @@ export async function runInWorker(
     watchdog.stop();
     if (onAbort) signal?.removeEventListener('abort', onAbort);
     live.busy = false;
-    if (pool.includes(live)) live.idleTimer = setTimeout(() => release(live), IDLE_RELEASE_MS);
+    if (pool.includes(live)) releaseWhenIdle(live);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import { loadEngine } from './engine/registry.ts';
+import { idleKeepMs } from './engine/lib/keep-alive.ts';
 import type { EngineInput, EngineOptions, EngineResult, ProgressCallback } from './engine/lib/types.ts';
 import type { PDFDocumentProxy, PageInfo } from './engine/lib/pdfjs.ts';
 
@@ -25,10 +26,18 @@ const api = {
     return Comlink.transfer(result, [result.bytes.buffer as ArrayBuffer]);
   },
 
-  /** Loads a tool's engine (and whatever its `prepare` warms up) ahead of its first job. */
-  async prepare(toolId: string): Promise<void> {
+  /** Loads a tool's engine (and whatever its `prepare` warms up for these options) ahead of its first job. */
+  async prepare(toolId: string, options?: EngineOptions): Promise<void> {
     const engine = await loadEngine(toolId);
-    await engine.prepare?.();
+    await engine.prepare?.(options);
+  },
+
+  /**
+   * How long this worker should be kept when idle: long while it holds a started LibreOffice
+   * (seconds and 247 MB to start again), else briefly (its memory goes back to the device).
+   */
+  idleMs(): number {
+    return idleKeepMs();
   },
 
   /**

@@ -79,6 +79,14 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
     });
   }, [tool.engineReady, tool.prepareOnOpen, tool.id]);
 
+  // Choosing the LibreOffice engine starts it at once (a download and seconds of start-up), so it
+  // is ready by the time the user has picked a file.
+  const chosenEngine = values.engine;
+  useEffect(() => {
+    if (!tool.prepareOnOpen || chosenEngine !== 'libreoffice') return;
+    void import('../../mock-api/browser.ts').then((api) => api.prepareEngine(tool.id, { engine: 'libreoffice' }));
+  }, [tool.prepareOnOpen, tool.id, chosenEngine]);
+
   const setValue = useCallback((name: string, value: OptionValue) => setValues((old) => ({ ...old, [name]: value })), []);
 
   const setFiles = useCallback((next: File[]) => {

@@ -63,8 +63,10 @@ describe('LibreOffice engine in the browser', () => {
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     const docx = Buffer.from(await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('Quarterly report of the lighthouse keepers'), new Paragraph('Second page of notes')] }] })));
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'keepers.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: docx });
     await dialog.getByLabel('Engine').selectOption('libreoffice');
+    // Choosing the engine starts LibreOffice's download at once, before any file is picked.
+    await expect.poll(() => requests.some((url) => /\/engine-data\/libreoffice\/.*soffice\.wasm/.test(url)), { timeout: 30_000 }).toBe(true);
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'keepers.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: docx });
     // Every text the progress line shows, as it changes.
     await page.evaluate(() => {
       const seen: string[] = [];

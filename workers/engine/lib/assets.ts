@@ -125,7 +125,9 @@ export function loadPackageAsset(browserUrl: string, nodeSpecifier: string): Pro
  * hands the bytes on (transfers them), and the service worker's cache keeps the files for next time.
  */
 export async function fetchLargeAssets(files: Array<{ url: string; bytes?: number }>): Promise<Uint8Array[]> {
-  const firstUse = watchers.size > 0 && !(await Promise.all(files.map((f) => isCached(f.url)))).every(Boolean);
+  // Progress is kept whoever listens now: a job may start listening while the download runs
+  // (an engine started early, as its tool's window opened).
+  const firstUse = !(await Promise.all(files.map((f) => isCached(f.url)))).every(Boolean);
   // Every file is counted from the start, so the total ("… of 247 MB") does not jump.
   const entries = files.map((f) => ({ loaded: 0, total: f.bytes }));
   if (firstUse) files.forEach((f, i) => running.set(f.url, entries[i]));

@@ -6,7 +6,8 @@
 import { PDFDocument, PDFName } from 'pdf-lib';
 import type { EngineContext, EngineInput, EngineOptions, EngineResult } from './types.ts';
 import { FolioError } from './errors.ts';
-import { convertWithLibreOffice, libreOfficeUnavailable, type LibreOfficeFormat } from './libreoffice.ts';
+import { convertWithLibreOffice, libreOfficeUnavailable, startLibreOfficeEarly, type LibreOfficeFormat } from './libreoffice.ts';
+import { prefetchCommonFonts } from './office/fonts.ts';
 import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from './office/sniff.ts';
 import { parsePageRanges } from './page-range.ts';
 import { baseName } from './office/names.ts';
@@ -19,6 +20,15 @@ const SAVE_AS: Record<string, LibreOfficeFormat> = { doc: 'doc', xls: 'xls', ppt
  * for this tool, which only LibreOffice reads), or undefined (the built-in engine). Encrypted OLE
  * files and legacy files of another tool stay with the built-in path, whose sniffer explains them.
  */
+/**
+ * The Office tools' warm-up when their window opens or their options change: the common fonts of
+ * the built-in engine, and LibreOffice itself once it is the chosen engine.
+ */
+export async function prepareOfficeEngines(options?: EngineOptions): Promise<void> {
+  if (options?.engine === 'libreoffice') startLibreOfficeEarly();
+  await prefetchCommonFonts();
+}
+
 export function libreOfficeReason(input: EngineInput, options: EngineOptions, tool: OfficeTool): 'chosen' | 'legacy' | undefined {
   const kind = oleKind(input.bytes);
   if (kind === tool || kind === 'other') return 'legacy';

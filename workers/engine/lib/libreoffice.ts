@@ -15,10 +15,11 @@
  * Node (tests, bench): not available — LibreOffice would need ≈ 2 GB and worker threads per test run;
  * it is tested in the browser (tests/e2e/libreoffice.test.ts). Called in Node it refuses clearly.
  */
-import type { EngineContext, EngineInput } from './types.ts';
+import type { EngineContext, EngineInput, ProgressCallback } from './types.ts';
 import { FolioError, cancelled } from './errors.ts';
 import { fetchLargeAssets, reportingFirstDownloads } from './assets.ts';
 import { isNode } from './wasm.ts';
+import { holdWorker } from './keep-alive.ts';
 import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, type LibreOfficeSizes } from './libreoffice-files.ts';
 
 declare const __LIBREOFFICE_REVISION__: string | undefined;
@@ -53,6 +54,8 @@ export function libreOfficeUnavailable(
 interface Host {
   worker: Worker;
   ready: Promise<void>;
+  /** Progress lines of the jobs waiting for this host to start (it may have been started early). */
+  listeners: Set<ProgressCallback>;
 }
 
 let host: Host | undefined;
@@ -61,7 +64,10 @@ let nextId = 1;
 
 function stopHost(stopping: Host | undefined): void {
   stopping?.worker.terminate();
-  if (host === stopping) host = undefined;
+  if (host === stopping) {
+    host = undefined;
+    holdWorker('libreoffice', false);
+  }
 }
 
 const url = (name: string, revised = false) => `${LIBREOFFICE_BASE}${name}${revised ? `?v=${REVISION}` : ''}`;
@@ -85,15 +91,19 @@ async function download(): Promise<{ wasm: Uint8Array; data: Uint8Array }> {
   }
 }
 
-function startHost(ctx: EngineContext): Host {
+function startHost(): Host {
+  holdWorker('libreoffice', true);
   const worker = new Worker(url(LIBREOFFICE_FILES.host, true), { name: 'folio-libreoffice' });
-  const started: Host = { worker, ready: Promise.resolve() };
+  const started: Host = { worker, ready: Promise.resolve(), listeners: new Set() };
   started.ready = (async () => {
-    const { wasm, data } = await reportingFirstDownloads(ctx.progress, LIBREOFFICE_PREPARING, download);
+    // Waiting jobs hear the download through reportingFirstDownloads (convertOnce).
+    const { wasm, data } = await download();
     // A line that counts the seconds: the user sees it is alive, and the bridge's stall watchdog
     // leaves the start to this limit.
     const startedAt = Date.now();
-    const say = () => ctx.progress?.(0, 1, `Starting LibreOffice (${Math.round((Date.now() - startedAt) / 1000)} s)…`);
+    const say = () => {
+      for (const listener of started.listeners) listener(0, 1, `Starting LibreOffice (${Math.round((Date.now() - startedAt) / 1000)} s)…`);
+    };
     say();
     const ticker = setInterval(say, 5_000);
     try {
@@ -124,11 +134,15 @@ function startHost(ctx: EngineContext): Host {
 }
 
 async function convertOnce(input: EngineInput, ctx: EngineContext, format: LibreOfficeFormat): Promise<Uint8Array> {
-  const current = (host ??= startHost(ctx));
+  const current = (host ??= startHost());
   const onAbort = () => stopHost(current);
   ctx.signal?.addEventListener('abort', onAbort, { once: true });
+  if (ctx.progress) current.listeners.add(ctx.progress);
   try {
-    await current.ready;
+    // The host may be downloading or starting already (chosen in the tool's window): this job's
+    // progress line follows it from here.
+    await reportingFirstDownloads(ctx.progress, LIBREOFFICE_PREPARING, () => current.ready);
+    if (ctx.progress) current.listeners.delete(ctx.progress);
     if (ctx.signal?.aborted) throw cancelled();
     ctx.progress?.(0, 1, 'Converting with LibreOffice…');
     const id = nextId++;
@@ -164,8 +178,20 @@ async function convertOnce(input: EngineInput, ctx: EngineContext, format: Libre
       current.worker.postMessage({ type: 'convert', id, extension, bytes: copy.buffer, format }, [copy.buffer]);
     });
   } finally {
+    if (ctx.progress) current.listeners.delete(ctx.progress);
     ctx.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * Starts LibreOffice ahead of the first job (the user chose the LibreOffice engine in the tool's
+ * window): the download and start-up then overlap with picking a file. Silent where it cannot run;
+ * the job itself says why.
+ */
+export function startLibreOfficeEarly(): void {
+  if (libreOfficeUnavailable()) return;
+  const early = (host ??= startHost());
+  early.ready.catch(() => undefined);
 }
 
 /**

@@ -51,5 +51,5 @@ export interface EngineModule {
    * Optional warm-up, called when the tool's window opens (before any file is chosen): loads what
    * every run needs (fonts, WASM) so that the first run starts at once and works offline later.
    */
-  prepare?: () => Promise<void>;
+  prepare?: (options?: EngineOptions) => Promise<void>;
 }

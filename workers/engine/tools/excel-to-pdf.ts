@@ -9,14 +9,14 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { readOds } from '../lib/office/ods.ts';
 import { readCsv, readXlsx, type XlsxOptions } from '../lib/office/xlsx.ts';
-import { DOCUMENT_ENGINE, FontBook, prefetchCommonFonts } from '../lib/office/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook } from '../lib/office/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
 import { baseName } from '../lib/office/names.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import type { Section } from '../lib/office/model.ts';
-import { libreOfficeReason, runWithLibreOffice } from '../lib/libreoffice-office.ts';
+import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';
 
 function looksLikeCsv(name: string, bytes: Uint8Array): boolean {
   // An RTF document is text too, but it goes to the sniffer, which points to Word to PDF.
@@ -26,8 +26,8 @@ function looksLikeCsv(name: string, bytes: Uint8Array): boolean {
   return head.length > 0 && head.every((b) => b === 9 || b === 10 || b === 13 || b >= 32);
 }
 
-/** Warm-up when the tool's window opens: the common fonts. */
-export const prepare = prefetchCommonFonts;
+/** Warm-up when the tool's window opens (and when LibreOffice is chosen): see prepareOfficeEngines. */
+export const prepare = prepareOfficeEngines;
 
 export const run: Engine = async ([input], options, { signal, progress }) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');

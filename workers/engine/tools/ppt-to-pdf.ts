@@ -9,16 +9,16 @@ import { FolioError } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { renderPptx } from '../lib/office/pptx.ts';
 import { renderOdp } from '../lib/office/odp.ts';
-import { DOCUMENT_ENGINE, FontBook, prefetchCommonFonts } from '../lib/office/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook } from '../lib/office/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { baseName } from '../lib/office/names.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
-import { libreOfficeReason, runWithLibreOffice } from '../lib/libreoffice-office.ts';
+import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';
 
-/** Warm-up when the tool's window opens: the common fonts. */
-export const prepare = prefetchCommonFonts;
+/** Warm-up when the tool's window opens (and when LibreOffice is chosen): see prepareOfficeEngines. */
+export const prepare = prepareOfficeEngines;
 
 export const run: Engine = async ([input], options, { signal, progress }) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');

@@ -10,17 +10,17 @@ import { openOfficeInput } from '../lib/office/sniff.ts';
 import { readDocx } from '../lib/office/docx.ts';
 import { readOdt } from '../lib/office/odt.ts';
 import { readRtf } from '../lib/office/rtf.ts';
-import { DOCUMENT_ENGINE, FontBook, prefetchCommonFonts } from '../lib/office/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook } from '../lib/office/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
 import { baseName } from '../lib/office/names.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
-import { libreOfficeReason, runWithLibreOffice } from '../lib/libreoffice-office.ts';
+import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';
 
-/** Warm-up when the tool's window opens: the common fonts. */
-export const prepare = prefetchCommonFonts;
+/** Warm-up when the tool's window opens (and when LibreOffice is chosen): see prepareOfficeEngines. */
+export const prepare = prepareOfficeEngines;
 
 export const run: Engine = async ([input], options, { signal, progress }) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
