@@ -14,6 +14,7 @@ import type { Rgb } from './model.ts';
 import type { FontSpan } from './fonts.ts';
 import type { TextContext } from './text.ts';
 import { attr, find, findAll, hexColor, kid, kids, num, type XmlElement } from './xml.ts';
+import { colorResolver, readDrawingTheme } from './shapes.ts';
 
 const EMU = 1 / 12700;
 
@@ -114,48 +115,16 @@ export interface ChartTheme {
   defaultBorder?: boolean;
 }
 
-/** lumMod / lumOff / tint / shade, as PowerPoint applies them (approximately, in RGB). */
-export function applyColorModifiers(color: Rgb, element: XmlElement): Rgb {
-  let [r, g, b] = color;
-  for (const mod of kids(element)) {
-    const value = (num(mod, 'val') ?? 100000) / 100000;
-    if (mod.nodeName === 'a:lumMod') [r, g, b] = [r * value, g * value, b * value];
-    else if (mod.nodeName === 'a:lumOff') [r, g, b] = [r + value, g + value, b + value];
-    else if (mod.nodeName === 'a:tint') [r, g, b] = [1 - (1 - r) * value, 1 - (1 - g) * value, 1 - (1 - b) * value];
-    else if (mod.nodeName === 'a:shade') [r, g, b] = [r * value, g * value, b * value];
-  }
-  const clamp = (v: number) => Math.min(1, Math.max(0, v));
-  return [clamp(r), clamp(g), clamp(b)];
-}
-
 const DEFAULT_ACCENTS: Rgb[] = ['4472C4', 'ED7D31', 'A5A5A5', 'FFC000', '5B9BD5', '70AD47'].map((h) => hexColor(h)!);
 
 /** A theme part (a:theme) as a ChartTheme, for renderers without their own colour resolver (docx, xlsx). */
 export function themeFromXml(theme: XmlElement | undefined): ChartTheme {
-  const colors: Record<string, Rgb> = {};
-  for (const entry of kids(find(theme, 'a:clrScheme'))) {
-    const color = hexColor(attr(kid(entry, 'a:srgbClr'), 'val') ?? attr(kid(entry, 'a:sysClr'), 'lastClr'));
-    if (color) colors[entry.nodeName.replace('a:', '')] = color;
-  }
-  const mapped: Record<string, string> = { bg1: 'lt1', tx1: 'dk1', bg2: 'lt2', tx2: 'dk2' };
-  const color = (parent: XmlElement | undefined): Rgb | undefined => {
-    if (!parent) return undefined;
-    const srgb = kid(parent, 'a:srgbClr');
-    if (srgb) return applyColorModifiers(hexColor(attr(srgb, 'val')) ?? [0, 0, 0], srgb);
-    const scheme = kid(parent, 'a:schemeClr');
-    if (scheme) {
-      const name = attr(scheme, 'val') ?? '';
-      const base = colors[mapped[name] ?? name] ?? (name.startsWith('accent') ? DEFAULT_ACCENTS[Number(name.slice(6)) - 1] : name === 'tx1' || name === 'dk1' ? [0, 0, 0] : name === 'bg1' || name === 'lt1' ? [1, 1, 1] : undefined);
-      return base ? applyColorModifiers(base, scheme) : undefined;
-    }
-    const sys = kid(parent, 'a:sysClr');
-    if (sys) return hexColor(attr(sys, 'lastClr'));
-    const preset = kid(parent, 'a:prstClr');
-    if (preset) return ({ black: [0, 0, 0], white: [1, 1, 1], red: [1, 0, 0] } as Record<string, Rgb>)[attr(preset, 'val') ?? ''];
-    return undefined;
-  };
-  const accents = [1, 2, 3, 4, 5, 6].map((i) => colors[`accent${i}`] ?? DEFAULT_ACCENTS[i - 1]);
-  return { accents, color, font: attr(find(find(theme, 'a:minorFont'), 'a:latin'), 'typeface') };
+  const drawing = readDrawingTheme(theme);
+  // Office's default accents where the file has no theme.
+  DEFAULT_ACCENTS.forEach((accent, i) => (drawing.colors[`accent${i + 1}`] ??= accent));
+  const accents = [1, 2, 3, 4, 5, 6].map((i) => drawing.colors[`accent${i}`]);
+  const font = attr(find(find(theme, 'a:minorFont'), 'a:latin'), 'typeface');
+  return { accents, color: colorResolver(drawing), font };
 }
 
 /** The n-th automatic colour: accents 1–6, then darker, then lighter variants (as Excel cycles them). */
