@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { PDFDocument } from 'pdf-lib';
 import { fontkit } from '../../workers/engine/lib/fontkit.ts';
+import { scanOf } from './office-fixtures.ts';
 
 /** The words the tests look for: each has an umlaut or ß that English recognition tends to miss. */
 export const GERMAN_WORDS = ['Größe', 'Übung', 'Straße', 'Grüße', 'Bäume', 'Vögel', 'schön'];
@@ -31,14 +32,5 @@ export async function buildGermanScan(dpi = 200): Promise<{ bytes: Uint8Array; t
     page.drawText(line, { x: 72, y, size: 14, font });
     y -= 24;
   }
-  const { openPdfjs } = await import('../../workers/engine/lib/pdfjs.ts');
-  const { renderPageCanvas, encodeCanvas } = await import('../../workers/engine/lib/page-raster.ts');
-  const pdf = await openPdfjs(await source.save());
-  const canvas = await renderPageCanvas(pdf, 1, dpi);
-  const png = await encodeCanvas(canvas.canvas, 'png');
-  await pdf.destroy();
-  const scan = await PDFDocument.create();
-  const image = await scan.embedPng(png);
-  scan.addPage([612, 792]).drawImage(image, { x: 0, y: 0, width: 612, height: 792 });
-  return { bytes: await scan.save(), text: GERMAN_LINES.join(' ') };
+  return { bytes: await scanOf(source, dpi), text: GERMAN_LINES.join(' ') };
 }

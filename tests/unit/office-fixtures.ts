@@ -249,6 +249,20 @@ export function characterErrorRate(reference: string, hypothesis: string): numbe
   return previous[b.length] / a.length;
 }
 
+/** The first (letter-size) page of `source` rendered to a picture at `dpi`, as the only content of a new PDF: a "scan". */
+export async function scanOf(source: PDFDocument, dpi: number): Promise<Uint8Array> {
+  const { openPdfjs } = await import('../../workers/engine/lib/pdfjs.ts');
+  const { renderPageCanvas, encodeCanvas } = await import('../../workers/engine/lib/page-raster.ts');
+  const pdf = await openPdfjs(await source.save());
+  const canvas = await renderPageCanvas(pdf, 1, dpi);
+  const png = await encodeCanvas(canvas.canvas, 'png');
+  await pdf.destroy();
+  const scan = await PDFDocument.create();
+  const image = await scan.embedPng(png);
+  scan.addPage([612, 792]).drawImage(image, { x: 0, y: 0, width: 612, height: 792 });
+  return scan.save();
+}
+
 /** A "scan": a page of known text rendered to a picture at `dpi` and placed as the only content of a PDF. */
 export async function buildScannedPage(dpi = 200): Promise<{ bytes: Uint8Array; text: string }> {
   const source = await PDFDocument.create();
@@ -269,16 +283,7 @@ export async function buildScannedPage(dpi = 200): Promise<{ bytes: Uint8Array; 
     }
     y -= 12;
   }
-  const { openPdfjs } = await import('../../workers/engine/lib/pdfjs.ts');
-  const { renderPageCanvas, encodeCanvas } = await import('../../workers/engine/lib/page-raster.ts');
-  const pdf = await openPdfjs(await source.save());
-  const canvas = await renderPageCanvas(pdf, 1, dpi);
-  const png = await encodeCanvas(canvas.canvas, 'png');
-  await pdf.destroy();
-  const scan = await PDFDocument.create();
-  const image = await scan.embedPng(png);
-  scan.addPage([612, 792]).drawImage(image, { x: 0, y: 0, width: 612, height: 792 });
-  return { bytes: await scan.save(), text: lines.join(' ') };
+  return { bytes: await scanOf(source, dpi), text: lines.join(' ') };
 }
 
 /** Same value: numbers within the printed precision, dates by day, text trimmed. */
