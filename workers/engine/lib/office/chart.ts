@@ -812,7 +812,7 @@ export async function layoutChart(model: ChartModel, width: number, height: numb
       if (horizontal) {
         leftLabels = showCategoryLabels ? await Promise.all(categories.map((c) => measure(c, text, ctx))) : [];
       } else {
-        yScale = await scaleFor(plotH, 'y', lo, hi, valueAxis, valueFormat, includeZero);
+        yScale = await scaleFor(plotH - lh / 2, 'y', lo, hi, valueAxis, valueFormat, includeZero);
         leftLabels = leftLabelsShown ? await Promise.all(ticks(yScale).map((t) => measure(formatNumber(t, valueFormat), text, ctx))) : [];
       }
       const leftWidth = leftLabelsShown ? Math.min(box.w * 0.4, Math.max(0, ...leftLabels.map((l) => l.width))) + 4 : 0;
