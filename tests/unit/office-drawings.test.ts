@@ -184,6 +184,52 @@ describe('shapes on Excel sheets', () => {
   });
 });
 
+describe('notes (comments) on Excel sheets', () => {
+  /** A workbook with a note on B2 (and one on A5), the first note shown on the sheet when `shown`. */
+  async function notedWorkbook(shown: boolean, cellComments?: 'atEnd'): Promise<Uint8Array> {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Budget');
+    for (let r = 1; r <= 6; r++) sheet.addRow([`item${r}`, r * 10]);
+    sheet.getCell('B2').note = { texts: [{ font: { bold: true }, text: 'Ana:' }, { text: '\nCheck the invoice' }] };
+    sheet.getCell('A5').note = 'Second thought';
+    if (cellComments) (sheet.pageSetup as { cellComments?: string }).cellComments = cellComments;
+    const zip = await JSZip.loadAsync(await workbook.xlsx.writeBuffer());
+    const vmlPath = Object.keys(zip.files).find((name) => name.endsWith('.vml'))!;
+    const vml = await zip.file(vmlPath)!.async('string');
+    expect(vml.match(/visibility:hidden/g)?.length).toBe(2); // exceljs writes its notes hidden
+    if (shown) zip.file(vmlPath, vml.replace('visibility:hidden', 'visibility:visible'));
+    return zip.generateAsync({ type: 'uint8array' });
+  }
+
+  test('a note shown on the sheet is printed where it is shown; hidden notes are not', async () => {
+    const result = await convert(excelToPdf, 'budget.xlsx', await notedWorkbook(true));
+    await expectValidPdf(result);
+    const pages = await texts(result);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toMatch(/Ana: Check the invoice/);
+    expect(pages[0]).not.toContain('Second thought');
+    // Right of its cell's column and below the top of the sheet, as a yellow box.
+    const items = await positions(result.bytes, 1);
+    const author = itemWith(items, 'Ana:'), item1 = items.find((i) => i.str === 'item1')!, value = items.find((i) => i.str === '20')!;
+    expect(author.x).toBeGreaterThan(value.x);
+    expect(author.y).toBeLessThan(item1.y + 12);
+    expect(pathsFilledWith(await pageContent(result.bytes, 0), 'FFFFE1').length).toBe(1);
+  });
+
+  test('no note is printed when all are hidden', async () => {
+    const [text] = await texts(await convert(excelToPdf, 'budget.xlsx', await notedWorkbook(false)));
+    expect(text).not.toMatch(/Ana|Check the invoice|Second thought/);
+  });
+
+  test('"at end of sheet" prints every note after the sheet, as Excel does', async () => {
+    const result = await convert(excelToPdf, 'budget.xlsx', await notedWorkbook(true, 'atEnd'));
+    const pages = await texts(result);
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).not.toContain('Check the invoice');
+    expect(pages[1]).toBe('Cell: B2 Comment: Ana: Check the invoice Cell: A5 Comment: Second thought');
+  });
+});
+
 describe('preset geometries in PowerPoint', () => {
   test('arrows, stars and chevrons are drawn as their outlines, not as rectangles', async () => {
     const pptx = new PptxGenJS();

@@ -3,7 +3,8 @@
  * charts anchored on worksheets (xl/drawings/drawingN.xml, sized by their two-cell, one-cell or
  * absolute anchor), chart sheets (xl/chartsheets/, one printed page each), and shapes and text boxes
  * (xdr:sp, xdr:cxnSp, xdr:grpSp) with the cell they are anchored at, as 'drawing' inlines for the
- * flowing layout; shapes are drawn by the shape routine shared with PowerPoint (shapes.ts).
+ * flowing layout; shapes are drawn by the shape routine shared with PowerPoint (shapes.ts). Cell
+ * notes (comments) that are shown on the sheet are printed where they are shown, as LibreOffice does.
  */
 import type JSZip from 'jszip';
 import type { Block, DrawingInline, Inline, PageSetup, Section } from './model.ts';
@@ -25,6 +26,8 @@ export interface AnchoredShape {
   rowOffset: number;
   columnOffset: number;
   drawing: DrawingInline;
+  /** A cell note shown on the sheet (not printed when the sheet prints its notes at the end instead). */
+  note?: boolean;
 }
 
 export interface WorkbookCharts {
@@ -122,6 +125,70 @@ async function drawingShapes(anchors: XmlElement[], metrics: SheetMetrics | unde
   return out;
 }
 
+const escapeXml = (text: string) => text.replace(/[<>&"]/g, (ch) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot' } as Record<string, string>)[ch]};`);
+
+/**
+ * The notes a sheet shows (its VML shape is not `visibility:hidden`), as yellow note boxes at their
+ * VML anchor ("left column, offset px, top row, offset px, right column, offset, bottom row, offset")
+ * with the note's text and run formatting from the comments part. Drawn as a DrawingML text box so
+ * the shape routine lays out their text like any other.
+ */
+async function shownNotes(zip: JSZip, sheetPath: string, sheetXml: string, metrics: SheetMetrics | undefined, env: Omit<ShapeEnv, 'ctx'>): Promise<AnchoredShape[]> {
+  const rels = await readRels(zip, sheetPath);
+  const vmlId = /<legacyDrawing\b[^>]*r:id="([^"]+)"/.exec(sheetXml)?.[1];
+  const vmlPath = vmlId ? rels.get(vmlId)?.target : undefined;
+  const commentsPath = [...rels.values()].find((r) => r.type.endsWith('/comments'))?.target;
+  const vml = vmlPath ? await zipText(zip, vmlPath) : undefined;
+  const commentsXml = commentsPath ? await zipText(zip, commentsPath) : undefined;
+  if (!vml || !commentsXml || !/ObjectType="Note"/.test(vml)) return [];
+  const comments = new Map(kids(find(parseXml(commentsXml), 'commentList'), 'comment').map((c) => [attr(c, 'ref') ?? '', c]));
+  const column = metrics?.column ?? (() => 48);
+  const row = metrics?.row ?? (() => 15);
+  const out: AnchoredShape[] = [];
+  // VML is not well-formed XML often enough (bare <br>, unquoted attributes) to parse: read each shape by pattern.
+  for (const [shape] of vml.matchAll(/<v:shape\b[\s\S]*?<\/v:shape>/g)) {
+    if (!/ObjectType="Note"/.test(shape) || /visibility:\s*hidden/.test(/\bstyle="([^"]*)"/.exec(shape)?.[1] ?? '')) continue;
+    const anchor = /<x:Anchor>([^<]*)<\/x:Anchor>/.exec(shape)?.[1].split(',').map((v) => Number(v.trim()) || 0);
+    const noteRow = Number(/<x:Row>(\d+)/.exec(shape)?.[1]);
+    const noteColumn = Number(/<x:Column>(\d+)/.exec(shape)?.[1]);
+    let ref = '';
+    for (let c = noteColumn + 1; c > 0; c = Math.floor((c - 1) / 26)) ref = String.fromCharCode(65 + ((c - 1) % 26)) + ref;
+    const comment = comments.get(`${ref}${noteRow + 1}`);
+    if (!anchor || anchor.length < 8 || !comment) continue;
+    const [leftColumn, leftOffset, topRow, topOffset, rightColumn, rightOffset, bottomRow, bottomOffset] = anchor;
+    let width = (rightOffset - leftOffset) * 0.75;
+    for (let c = leftColumn; c < rightColumn; c++) width += column(c);
+    let height = (bottomOffset - topOffset) * 0.75;
+    for (let r = topRow; r < bottomRow; r++) height += row(r);
+    if (!(width > 0 && height > 0)) continue;
+    // Runs, split into paragraphs at line breaks.
+    const paragraphs: string[][] = [[]];
+    for (const run of kids(kid(comment, 'text')).flatMap((el) => (el.tagName === 'r' ? [el] : el.tagName === 't' ? [el] : []))) {
+      const t = run.tagName === 't' ? run : kid(run, 't');
+      const rPr = run.tagName === 'r' ? kid(run, 'rPr') : undefined;
+      const size = num(kid(rPr, 'sz'), 'val') ?? 9;
+      const props = `sz="${Math.round(size * 100)}"${kid(rPr, 'b') ? ' b="1"' : ''}${kid(rPr, 'i') ? ' i="1"' : ''}`;
+      (t?.textContent ?? '').split(/\r?\n/).forEach((piece, i) => {
+        if (i > 0) paragraphs.push([]);
+        if (piece) paragraphs[paragraphs.length - 1].push(`<a:r><a:rPr ${props}/><a:t xml:space="preserve">${escapeXml(piece)}</a:t></a:r>`);
+      });
+    }
+    const fill = /fillcolor="#?([0-9a-fA-F]{6})/.exec(shape)?.[1] ?? 'FFFFE1';
+    const emu = (pt: number) => Math.round(pt / EMU);
+    const sp = parseXml(
+      `<xdr:sp xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">` +
+        `<xdr:nvSpPr><xdr:cNvPr id="1" name="Note"/><xdr:cNvSpPr txBox="1"/></xdr:nvSpPr>` +
+        `<xdr:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${emu(width)}" cy="${emu(height)}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom>` +
+        `<a:solidFill><a:srgbClr val="${fill}"/></a:solidFill><a:ln w="9525"><a:solidFill><a:srgbClr val="000000"/></a:solidFill></a:ln></xdr:spPr>` +
+        `<xdr:txBody><a:bodyPr wrap="square" lIns="91440" tIns="45720" rIns="91440" bIns="45720" anchor="t"/>` +
+        paragraphs.map((runs) => `<a:p>${runs.join('')}</a:p>`).join('') +
+        `</xdr:txBody></xdr:sp>`,
+    );
+    out.push({ row: topRow, column: leftColumn, rowOffset: topOffset * 0.75, columnOffset: leftOffset * 0.75, note: true, drawing: { ...(shapesInline([sp], { x: 0, y: 0, width, height }, env) as DrawingInline), width, height } });
+  }
+  return out;
+}
+
 export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) => SheetMetrics | undefined, chartSheetPage: PageSetup, notes: { add(note: string): void } = new Set()): Promise<WorkbookCharts> {
   const result: WorkbookCharts = { sheets: new Map(), shapes: new Map(), chartSheets: [] };
   if (!Object.keys(zip.files).some((name) => name.startsWith('xl/drawings/') || name.startsWith('xl/charts/'))) return result;
@@ -147,12 +214,14 @@ export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) 
       continue;
     }
     for (const waiting of pending.splice(0)) result.chartSheets.push({ ...waiting, before: name });
+    const notes = sheetXml ? await shownNotes(zip, rel.target, sheetXml, metricsOf(name), shapeEnv) : [];
+    if (notes.length) result.shapes.set(name, notes);
     if (!drawingPath) continue;
     const anchors = await drawingAnchors(zip, drawingPath);
     const charts = await drawingCharts(zip, read, drawingPath, anchors, metricsOf(name));
     if (charts.length) result.sheets.set(name, charts.map((chart) => paragraph([chart], { spaceBefore: 6 })));
     const shapes = await drawingShapes(anchors, metricsOf(name), shapeEnv);
-    if (shapes.length) result.shapes.set(name, shapes);
+    if (shapes.length) result.shapes.set(name, [...shapes, ...notes]);
   }
   result.chartSheets.push(...pending);
   return result;

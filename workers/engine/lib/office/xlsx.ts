@@ -221,6 +221,21 @@ function sheetPictures(workbook: ExcelJS.Workbook, ws: ExcelJS.Worksheet): Block
   return blocks;
 }
 
+/** The sheet's notes as Excel prints them "at end of sheet": "Cell: B2" and "Comment: …", row by row. */
+function noteList(ws: ExcelJS.Worksheet, maxRow: number, maxCol: number): Block[] {
+  const blocks: Block[] = [];
+  for (let r = 1; r <= maxRow; r++) {
+    for (let c = 1; c <= maxCol; c++) {
+      const note = ws.findCell(r, c)?.note as string | { texts?: Array<{ text: string }> } | undefined;
+      const text = typeof note === 'string' ? note : note?.texts?.map((t) => t.text).join('') ?? '';
+      if (!text) continue;
+      blocks.push(paragraph([{ kind: 'text', text: `Cell: ${ws.getCell(r, c).address}`, style: DEFAULT_FONT }], { spaceBefore: blocks.length ? 8 : 0 }));
+      text.split(/\r?\n/).forEach((line, i) => blocks.push(paragraph([{ kind: 'text', text: i === 0 ? `Comment: ${line}` : line, style: DEFAULT_FONT }])));
+    }
+  }
+  return blocks;
+}
+
 export function textCell(text: string, style: RunStyle, column: number, overrides: Partial<TableCell> = {}, align: 'left' | 'center' | 'right' | 'justify' = 'left'): TableCell & { column: number } {
   return {
     column,
@@ -269,8 +284,11 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
         }
       });
     });
+    // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
+    // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
+    const notesAtEnd = (ws.pageSetup as { cellComments?: string } | undefined)?.cellComments === 'atEnd';
     // Shapes and text boxes are printed at their anchor cell, so the printed range reaches it.
-    const shapes = charts?.shapes.get(ws.name) ?? [];
+    const shapes = (charts?.shapes.get(ws.name) ?? []).filter((shape) => !(notesAtEnd && shape.note));
     for (const shape of shapes) {
       maxRow = Math.max(maxRow, Math.min(shape.row + 1, maxRow + 500));
       maxCol = Math.max(maxCol, Math.min(shape.column + 1, maxCol + 50));
@@ -367,6 +385,10 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     const fit = options.fitToWidth || Boolean(ws.pageSetup?.fitToPage && (ws.pageSetup.fitToWidth ?? 1) === 1);
     const sheetSections = sectionsForGrid({ widths, rows }, page, fit);
     sheetSections[sheetSections.length - 1].blocks.push(...pictures);
+    if (notesAtEnd) {
+      const notesPage = noteList(ws, maxRow, maxCol);
+      if (notesPage.length) sheetSections.push({ page, blocks: notesPage });
+    }
     sheetSections[0].bookmark = ws.name;
     addHeadersAndFooters(ws, sheetSections, options);
     sections.push(...sheetSections);
