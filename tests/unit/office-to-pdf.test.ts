@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { AlignmentType, Document, Footer, Header, HeadingLevel, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
+import JSZip from 'jszip';
 import { PDFDocument } from 'pdf-lib';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
@@ -290,6 +291,33 @@ describe('ppt-to-pdf', () => {
     const doc = await openPdfjs((await convert(pptToPdf, 'plan.pptx', await deck())).bytes);
     expect((await doc.getOutline()).map((item) => item.title)).toEqual(['Slide 1', 'Slide 2']);
     await doc.destroy();
+  });
+
+  test('slide text lines are 1.2 × the text size apart whatever the font, baseline one size below the top; space before in percent of the size', async () => {
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    const lines = (word: string) => [1, 2, 3].map((n) => ({ text: `${word}${n}`, options: { breakLine: true } }));
+    slide.addText(lines('Cal'), { x: 0.5, y: 0.5, w: 3, h: 3, fontFace: 'Calibri', fontSize: 20, valign: 'top', margin: 0 });
+    slide.addText(lines('Cou'), { x: 4, y: 0.5, w: 3, h: 3, fontFace: 'Courier New', fontSize: 20, valign: 'top', margin: 0 });
+    slide.addText(lines('Spc'), { x: 7, y: 0.5, w: 3, h: 3, fontFace: 'Arial', fontSize: 10, valign: 'top', margin: 0 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
+    // The third box's paragraphs get space before of 50 % of their text size (5 pt).
+    const slidePath = 'ppt/slides/slide1.xml';
+    const xml = await zip.file(slidePath)!.async('string');
+    const third = xml.lastIndexOf('<p:sp>');
+    zip.file(slidePath, xml.slice(0, third) + xml.slice(third).replace(/<a:pPr([^>]*?)\/>/g, '<a:pPr$1><a:spcBef><a:spcPct val="50000"/></a:spcBef></a:pPr>').replace(/<a:pPr([^>]*?)>(?!<a:spcBef)/g, '<a:pPr$1><a:spcBef><a:spcPct val="50000"/></a:spcBef>'));
+    const result = await convert(pptToPdf, 'lines.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    const doc = await openPdfjs(result.bytes);
+    const page = await doc.getPage(1);
+    const height = page.getViewport({ scale: 1 }).height;
+    const baselines = new Map(((await page.getTextContent()).items as Array<{ str: string; transform: number[] }>).map((item) => [item.str, height - item.transform[5]]));
+    await doc.destroy();
+    for (const word of ['Cal', 'Cou']) {
+      expect(baselines.get(`${word}1`)).toBeCloseTo(36 + 20, 1); // 0.5 in from the top, no inset
+      expect(baselines.get(`${word}2`)! - baselines.get(`${word}1`)!).toBeCloseTo(24, 1);
+      expect(baselines.get(`${word}3`)! - baselines.get(`${word}2`)!).toBeCloseTo(24, 1);
+    }
+    expect(baselines.get('Spc2')! - baselines.get('Spc1')!).toBeCloseTo(12 + 5, 1);
   });
 
   test('a slide range keeps only those slides', async () => {

@@ -39,8 +39,12 @@ export interface Paragraph {
   align: 'left' | 'center' | 'right' | 'justify';
   spaceBefore: number;
   spaceAfter: number;
-  /** Multiple of single spacing ('auto'), or an exact / at-least height in points. */
-  lineSpacing: { rule: 'auto'; value: number } | { rule: 'exact' | 'atLeast'; value: number };
+  /**
+   * Multiple of single spacing ('auto': the fonts' own line height), of the line's largest text size
+   * ('ofSize': DrawingML text, whose single spacing is 1.2 × the size whatever the font), or an
+   * exact / at-least height in points.
+   */
+  lineSpacing: { rule: 'auto' | 'ofSize'; value: number } | { rule: 'exact' | 'atLeast'; value: number };
   indentLeft: number;
   indentRight: number;
   /** First-line indent; negative for a hanging indent (lists). */

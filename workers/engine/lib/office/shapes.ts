@@ -273,6 +273,8 @@ function textInlines(text: string, style: RunStyle): Inline[] {
   return out;
 }
 
+type Spacing = { points: number } | { percent: number };
+
 /** Lays out a shape's text body in its box, with its insets, anchor, autofit and level styles. */
 async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Painter | undefined> {
   const txBody = part(sp, 'txBody');
@@ -310,8 +312,8 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
     let marginLeft = 0;
     let indent = 0;
     let lineSpacing = 1;
-    let spaceBefore = 0;
-    let spaceAfter = 0;
+    let spaceBefore: Spacing = { points: 0 };
+    let spaceAfter: Spacing = { points: 0 };
     const applyRun = (rPr: XmlElement | undefined, base: RunStyle): RunStyle => {
       if (!rPr) return base;
       const next = { ...base };
@@ -342,10 +344,15 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       indent = (num(props, 'indent') ?? indent / EMU) * EMU;
       const pct = num(kid(kid(props, 'a:lnSpc'), 'a:spcPct'), 'val');
       if (pct) lineSpacing = pct / 100000;
-      const before = num(kid(kid(props, 'a:spcBef'), 'a:spcPts'), 'val');
-      if (before !== undefined) spaceBefore = before / 100;
-      const after = num(kid(kid(props, 'a:spcAft'), 'a:spcPts'), 'val');
-      if (after !== undefined) spaceAfter = after / 100;
+      // Space before / after: in points, or in percent of the paragraph's text size (resolved below).
+      const spacing = (name: string): Spacing | undefined => {
+        const el = kid(props, name);
+        const pts = num(kid(el, 'a:spcPts'), 'val');
+        const pct = num(kid(el, 'a:spcPct'), 'val');
+        return pts !== undefined ? { points: pts / 100 } : pct !== undefined ? { percent: pct / 100000 } : undefined;
+      };
+      spaceBefore = spacing('a:spcBef') ?? spaceBefore;
+      spaceAfter = spacing('a:spcAft') ?? spaceAfter;
     }
     if (!isBody && !pPr?.getElementsByTagName('a:buChar').length) bullet = ph ? undefined : bullet;
     const scaled = (s: RunStyle): RunStyle => ({ ...s, size: s.size * fontScale });
@@ -359,13 +366,15 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
     }
     const endStyle = applyRun(kid(p, 'a:endParaRPr'), style);
     if (!inlines.length) inlines.push({ kind: 'text', text: '', style: scaled(endStyle) });
+    const textSize = inlines.find((i) => i.kind === 'text')?.style.size ?? style.size * fontScale;
+    const points = (spacing: Spacing) => ('points' in spacing ? spacing.points * fontScale : spacing.percent * textSize);
     blocks.push(makeParagraph(inlines, {
       align,
       indentLeft: marginLeft,
       firstLine: indent,
-      spaceBefore: spaceBefore * fontScale,
-      spaceAfter: spaceAfter * fontScale,
-      lineSpacing: { rule: 'auto', value: lineSpacing * (1 - spacingReduction) * 0.9 },
+      spaceBefore: points(spaceBefore),
+      spaceAfter: points(spaceAfter),
+      lineSpacing: { rule: 'ofSize', value: lineSpacing * (1 - spacingReduction) },
       marker: bullet && inlines.some((i) => i.kind === 'text' && i.text) ? { text: bullet.charCodeAt(0) >= 0xf000 ? '•' : bullet, style: scaled(style) } : undefined,
       noWrap,
     }));

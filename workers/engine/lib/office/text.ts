@@ -166,6 +166,7 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
     }
     let height = 0;
     let ascent = 0;
+    let size = 0;
     for (const atom of current) {
       const m = atomHeight(atom);
       height = Math.max(height, m.height);
@@ -174,13 +175,16 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
     if (current.length === 0 || height === 0) {
       height = emptyMetrics.lineHeight * defaultStyle.size;
       ascent = emptyMetrics.ascent * defaultStyle.size;
+      size = defaultStyle.size;
     }
     const spacing = paragraph.lineSpacing;
     let lineHeight = height;
     if (spacing.rule === 'auto') lineHeight = height * spacing.value;
+    else if (spacing.rule === 'ofSize') lineHeight = 1.2 * size * spacing.value;
     else if (spacing.rule === 'exact') lineHeight = spacing.value;
     else lineHeight = Math.max(height, spacing.value);
-    const baseline = ascent + (lineHeight - height) * (spacing.rule === 'auto' ? 0 : 1) * 0.8;
+    // DrawingML lines (as LibreOffice lays them out): the baseline one text size below the line's top.
+    const baseline = spacing.rule === 'ofSize' ? size * spacing.value : ascent + (lineHeight - height) * (spacing.rule === 'auto' ? 0 : 1) * 0.8;
     const free = (paragraph.noWrap ? width - startOf() - paragraph.indentRight : available()) - lineWidth;
     let x = startOf();
     let spaceStretch = 0;
