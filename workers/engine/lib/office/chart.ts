@@ -539,6 +539,7 @@ export async function layoutChart(model: ChartModel, width: number, height: numb
   const labelOps: Op[] = [];
   const pad = Math.max(4, Math.min(width, height) * 0.03);
   const area: Box = { x: pad, y: pad, w: Math.max(10, width - 2 * pad), h: Math.max(10, height - 2 * pad) };
+  const whole = { ...area };
   const text = model.text;
   if (model.background || model.border) shapes.push(rectOp(0, 0, width, height, model.background, model.border, 0.75));
 
@@ -574,13 +575,15 @@ export async function layoutChart(model: ChartModel, width: number, height: numb
     }
     const labels = await Promise.all(entries.map((e) => measure(e.label, text, ctx)));
     const key = text.size * 0.7;
-    const lh = Math.max(...labels.map((l) => l.lineHeight), text.size);
+    const lh = 1.2 * text.size; // one DrawingML text line per entry
     const position = model.legend.position === 'tr' ? 'r' : model.legend.position;
     if (position === 'r' || position === 'l') {
       const legendWidth = Math.min(area.w * 0.45, key + 4 + Math.max(...labels.map((l) => l.width)));
       const total = lh * labels.length;
       const x = position === 'r' ? area.x + area.w - legendWidth : area.x;
-      let y = area.y + Math.max(0, (area.h - total) / 2);
+      // Centred on the whole chart, title included (as LibreOffice places it), when it fits below the title.
+      let y = Math.max(area.y, whole.y + (whole.h - total) / 2);
+      if (y + total > area.y + area.h) y = area.y + Math.max(0, (area.h - total) / 2);
       labels.forEach((label, i) => {
         const entry = entries[i];
         legendOps.push(entry.line ? lineOp(x, y + lh / 2, x + key, y + lh / 2, entry.color, 2) : rectOp(x, y + (lh - key) / 2, key, key, entry.color));
