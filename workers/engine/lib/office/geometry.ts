@@ -11,10 +11,12 @@ export interface GeometryPath {
   d: string;
   fill: boolean;
   stroke: boolean;
+  /** The path's commands in box coordinates (flipped and rotated), to place line ends and trim lines. */
+  commands: Command[];
 }
 
-type Point = [number, number];
-type Command = { op: 'M' | 'L'; p: Point } | { op: 'C'; c1: Point; c2: Point; p: Point } | { op: 'Z' };
+export type Point = [number, number];
+export type Command = { op: 'M' | 'L'; p: Point } | { op: 'C'; c1: Point; c2: Point; p: Point } | { op: 'Z' };
 
 /** Builds a path in box coordinates; arcs become Béziers so any affine map keeps the shape. */
 class PathBuilder {
@@ -350,13 +352,35 @@ export function shapeGeometry(spPr: XmlElement | undefined, w: number, h: number
     const dx = fx - w / 2, dy = fy - h / 2;
     return [w / 2 + dx * cos - dy * sin, h / 2 + dx * sin + dy * cos];
   };
-  const f = (v: number) => (Math.abs(v) < 1e-9 ? '0' : String(Math.round(v * 1000) / 1000));
-  const xy = (p: Point) => { const [x, y] = map(p); return `${f(x)} ${f(y)}`; };
-  const paths = parts.map(({ b, fill, stroke }) => ({
-    fill,
-    stroke,
-    d: b.commands.map((c) => (c.op === 'Z' ? 'Z' : c.op === 'C' ? `C ${xy(c.c1)} ${xy(c.c2)} ${xy(c.p)}` : `${c.op} ${xy(c.p)}`)).join(' '),
-  }));
+  const mapCommand = (c: Command): Command => (c.op === 'Z' ? c : c.op === 'C' ? { op: 'C', c1: map(c.c1), c2: map(c.c2), p: map(c.p) } : { op: c.op, p: map(c.p) });
+  const paths = parts.map(({ b, fill, stroke }) => {
+    const commands = b.commands.map(mapCommand);
+    return { fill, stroke, commands, d: svgPath(commands) };
+  });
   const open = parts.every((part) => !part.fill);
   return { paths, known, open };
+}
+
+/** Commands as an SVG path string (what pdf-lib's drawSvgPath reads). */
+export function svgPath(commands: Command[]): string {
+  const f = (v: number) => (Math.abs(v) < 1e-9 ? '0' : String(Math.round(v * 1000) / 1000));
+  const xy = ([x, y]: Point) => `${f(x)} ${f(y)}`;
+  return commands.map((c) => (c.op === 'Z' ? 'Z' : c.op === 'C' ? `C ${xy(c.c1)} ${xy(c.c2)} ${xy(c.p)}` : `${c.op} ${xy(c.p)}`)).join(' ');
+}
+
+/**
+ * An open path's two ends, each as its tip and the point the line comes from (for the direction of
+ * an arrowhead); undefined for a closed or empty path.
+ */
+export function pathEnds(commands: Command[]): { head: [Point, Point]; tail: [Point, Point] } | undefined {
+  if (commands.length < 2 || commands.some((c) => c.op === 'Z') || commands[0].op !== 'M') return undefined;
+  const first = commands[1];
+  const last = commands[commands.length - 1];
+  const before = commands[commands.length - 2];
+  if (first.op === 'Z' || last.op === 'Z' || before.op === 'Z') return undefined;
+  const start = commands[0].p;
+  return {
+    head: [start, first.op === 'C' ? first.c1 : first.p],
+    tail: [last.p, last.op === 'C' ? last.c2 : before.p],
+  };
 }

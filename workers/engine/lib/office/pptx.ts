@@ -175,6 +175,8 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       if (cropped) page.pushOperators(pushGraphicsState(), rectangle(box.x, bottom, box.width, box.height), clip(), endPath());
       page.drawImage(image, { x: box.x - l * fullWidth, y: bottom - b * fullHeight, width: fullWidth, height: fullHeight });
       if (cropped) page.pushOperators(popGraphicsState());
+      // The picture's own outline (spPr a:ln or its style's line).
+      (await prepareShape(pic, box, shapeEnv, { outlineOnly: true }))?.(page, 0, slideHeight, dctx);
     };
 
     const drawPicture = async (pic: XmlElement, transform: Transform) => {

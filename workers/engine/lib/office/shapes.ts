@@ -8,12 +8,13 @@
  * can place them later: a prepared shape is a Painter, drawn with its coordinate origin — the top-left
  * corner of the drawing space, y downwards, in points — at (left, top) on a page.
  */
-import { rgb, type PDFPage } from 'pdf-lib';
+import { LineCapStyle, rgb, type PDFPage } from 'pdf-lib';
 import type { Block, Inline, Paragraph, Rgb, RunStyle } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, hexColor, kid, kids, num, type XmlElement } from './xml.ts';
 import { drawLine, layoutParagraph, type DrawContext, type TextContext } from './text.ts';
-import { shapeGeometry } from './geometry.ts';
+import { pathEnds, shapeGeometry, svgPath, type Command, type Point } from './geometry.ts';
+import { fillPathWithGradient, meanColor, type Gradient } from './gradient.ts';
 
 export const EMU = 1 / 12700;
 
@@ -96,35 +97,45 @@ export interface DrawingTheme {
   colors: Record<string, Rgb>;
   majorFont: string;
   minorFont: string;
+  /** The format scheme's style matrix (a:fmtScheme): fills, background fills and lines that a:fillRef / a:lnRef pick by index. */
+  fillStyles: XmlElement[];
+  bgFillStyles: XmlElement[];
+  lineStyles: XmlElement[];
 }
 
 /** A theme part's colour scheme and major / minor Latin fonts. */
 export function readDrawingTheme(root: XmlElement | undefined): DrawingTheme {
-  const theme: DrawingTheme = { colors: {}, majorFont: 'Calibri', minorFont: 'Calibri' };
+  const theme: DrawingTheme = { colors: {}, majorFont: 'Calibri', minorFont: 'Calibri', fillStyles: [], bgFillStyles: [], lineStyles: [] };
   for (const entry of kids(find(root, 'a:clrScheme'))) {
     const color = hexColor(attr(kid(entry, 'a:srgbClr'), 'val') ?? attr(kid(entry, 'a:sysClr'), 'lastClr'));
     if (color) theme.colors[entry.nodeName.replace('a:', '')] = color;
   }
   theme.majorFont = attr(find(find(root, 'a:majorFont'), 'a:latin'), 'typeface') ?? theme.majorFont;
   theme.minorFont = attr(find(find(root, 'a:minorFont'), 'a:latin'), 'typeface') ?? theme.minorFont;
+  const fmtScheme = find(root, 'a:fmtScheme');
+  theme.fillStyles = kids(kid(fmtScheme, 'a:fillStyleLst'));
+  theme.bgFillStyles = kids(kid(fmtScheme, 'a:bgFillStyleLst'));
+  theme.lineStyles = kids(kid(fmtScheme, 'a:lnStyleLst'), 'a:ln');
   return theme;
 }
 
 /**
  * The colour of an element holding a:srgbClr / a:schemeClr / a:scrgbClr / a:sysClr / a:prstClr,
  * with its modifiers; scheme names go through the colour map (bg1 → lt1, tx1 → dk1 unless mapped).
+ * `phClr` is the colour a theme style (a:fillRef, a:lnRef) is used with.
  */
-export function colorResolver(theme: DrawingTheme, clrMap?: XmlElement): (fillParent: XmlElement | undefined) => Rgb | undefined {
+export type ColorOf = (fillParent: XmlElement | undefined, phClr?: Rgb) => Rgb | undefined;
+export function colorResolver(theme: DrawingTheme, clrMap?: XmlElement): ColorOf {
   const defaults: Record<string, string> = { bg1: 'lt1', tx1: 'dk1', bg2: 'lt2', tx2: 'dk2' };
   const mapped = (name: string) => attr(clrMap, name) ?? defaults[name] ?? name;
-  return (fillParent) => {
+  return (fillParent, phClr) => {
     if (!fillParent) return undefined;
     const srgb = kid(fillParent, 'a:srgbClr');
     if (srgb) return applyModifiers(hexColor(attr(srgb, 'val')) ?? [0, 0, 0], srgb);
     const scheme = kid(fillParent, 'a:schemeClr');
     if (scheme) {
       const name = mapped(attr(scheme, 'val') ?? '');
-      const base = theme.colors[name] ?? ({ dk1: [0, 0, 0], lt1: [1, 1, 1] } as Record<string, Rgb>)[name];
+      const base = (name === 'phClr' ? phClr : undefined) ?? theme.colors[name] ?? ({ dk1: [0, 0, 0], lt1: [1, 1, 1] } as Record<string, Rgb>)[name];
       return base ? applyModifiers(base, scheme) : undefined;
     }
     const scrgb = kid(fillParent, 'a:scrgbClr');
@@ -137,20 +148,152 @@ export function colorResolver(theme: DrawingTheme, clrMap?: XmlElement): (fillPa
   };
 }
 
-/** A fill of spPr (or a:ln): 'none', a colour, or undefined when it says nothing (the style decides). */
-function fillOf(spPr: XmlElement | undefined, color: (parent: XmlElement | undefined) => Rgb | undefined): Rgb | 'none' | undefined {
-  if (!spPr) return undefined;
-  if (kid(spPr, 'a:noFill')) return 'none';
-  const solid = kid(spPr, 'a:solidFill');
-  if (solid) return color(solid);
-  // Gradients: their middle stop's colour, or the mean of two stops.
-  const stops = kids(kid(kid(spPr, 'a:gradFill'), 'a:gsLst'), 'a:gs');
-  if (stops.length === 2) {
-    const [a, b] = stops.map((stop) => color(stop));
-    return a && b ? [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2] : a ?? b;
+/** What fills an area: one colour or a gradient. */
+export type Paint = { kind: 'solid'; color: Rgb } | Gradient;
+
+/** One fill element (a:solidFill, a:gradFill, a:noFill…) as a paint; 'none' for no fill, undefined when not understood. */
+function paintOf(fill: XmlElement | undefined, color: ColorOf, phClr?: Rgb): Paint | 'none' | undefined {
+  if (!fill) return undefined;
+  const name = localName(fill);
+  if (name === 'noFill') return 'none';
+  if (name === 'solidFill') {
+    const c = color(fill, phClr);
+    return c && { kind: 'solid', color: c };
   }
-  if (stops.length) return color(stops[Math.floor(stops.length / 2)]);
+  if (name === 'gradFill') {
+    const stops = kids(kid(fill, 'a:gsLst'), 'a:gs')
+      .map((gs) => ({ pos: (num(gs, 'pos') ?? 0) / 100000, color: color(gs, phClr) }))
+      .filter((s): s is { pos: number; color: Rgb } => Boolean(s.color));
+    if (!stops.length) return undefined;
+    if (stops.length === 1) return { kind: 'solid', color: stops[0].color };
+    const lin = kid(fill, 'a:lin');
+    const path = kid(fill, 'a:path');
+    const rect = kid(path, 'a:fillToRect');
+    const f = (side: string) => (num(rect, side) ?? 0) / 100000;
+    return {
+      kind: 'gradient',
+      stops,
+      linear: path ? undefined : { angle: (num(lin, 'ang') ?? 0) / 60000, scaled: attr(lin, 'scaled') === '1' || attr(lin, 'scaled') === 'true' },
+      path: path ? { kind: attr(path, 'path') ?? 'circle', focus: { l: f('l'), t: f('t'), r: f('r'), b: f('b') } } : undefined,
+      rotWithShape: attr(fill, 'rotWithShape') !== '0',
+    };
+  }
+  // A pattern: its background with a third of its foreground (thin hatching seen from afar).
+  if (name === 'pattFill') {
+    const fg = color(kid(fill, 'a:fgClr'), phClr) ?? [0, 0, 0];
+    const bg = color(kid(fill, 'a:bgClr'), phClr) ?? [1, 1, 1];
+    return { kind: 'solid', color: bg.map((c, i) => c + (fg[i] - c) / 3) as Rgb };
+  }
   return undefined;
+}
+
+const FILL_NAMES = new Set(['noFill', 'solidFill', 'gradFill', 'pattFill', 'blipFill', 'grpFill']);
+
+/** The fill of spPr (or a:ln): 'none', a paint, or undefined when it says nothing (the style decides). */
+function fillOf(spPr: XmlElement | undefined, color: ColorOf): Paint | 'none' | undefined {
+  return paintOf(kids(spPr).find((child) => FILL_NAMES.has(localName(child))), color);
+}
+
+/** A theme style's fill (a:fillRef idx: 1… from the fill styles, 1001… from the background fills) in the ref's colour. */
+function styleFill(ref: XmlElement | undefined, env: Pick<ShapeEnv, 'color' | 'theme'>): Paint | 'none' | undefined {
+  const idx = num(ref, 'idx') ?? 0;
+  if (!ref || idx === 0) return undefined;
+  const phClr = env.color(ref);
+  const style = idx >= 1001 ? env.theme.bgFillStyles[idx - 1001] : env.theme.fillStyles[idx - 1];
+  return (style ? paintOf(style, env.color, phClr) : undefined) ?? (phClr && { kind: 'solid', color: phClr });
+}
+
+/** A line's look: its paint (one colour), width, dashes, cap and ends. */
+interface LineLook {
+  color?: Rgb;
+  width: number;
+  dash?: number[];
+  cap?: LineCapStyle;
+  head?: XmlElement;
+  tail?: XmlElement;
+}
+
+/** Dash patterns in multiples of the line width, as Office draws its preset dashes. */
+const DASHES: Record<string, number[]> = {
+  dot: [1, 3], dash: [4, 3], lgDash: [8, 3], dashDot: [4, 3, 1, 3], lgDashDot: [8, 3, 1, 3], lgDashDotDot: [8, 3, 1, 3, 1, 3],
+  sysDash: [3, 1], sysDot: [1, 1], sysDashDot: [3, 1, 1, 1], sysDashDotDot: [3, 1, 1, 1, 1, 1],
+};
+
+/**
+ * A shape's outline: its own a:ln over the theme's line style (a:lnRef idx, in the ref's colour),
+ * attribute by attribute; undefined colour when there is no line.
+ */
+function lineLook(ln: XmlElement | undefined, styleEl: XmlElement | undefined, env: Pick<ShapeEnv, 'color' | 'theme'>): LineLook {
+  const ref = kid(styleEl, 'a:lnRef');
+  const idx = num(ref, 'idx') ?? 0;
+  const styleLn = ref && idx > 0 ? env.theme.lineStyles[idx - 1] : undefined;
+  const phClr = ref ? env.color(ref) : undefined;
+  const toColor = (paint: Paint | 'none' | undefined) => (paint === undefined || paint === 'none' ? undefined : paint.kind === 'solid' ? paint.color : meanColor(paint));
+  const own = fillOf(ln, env.color);
+  let color: Rgb | undefined;
+  if (own !== undefined) color = toColor(own);
+  else if (ref && idx > 0) color = toColor(styleLn ? paintOf(kids(styleLn).find((c) => FILL_NAMES.has(localName(c))), env.color, phClr) : undefined) ?? phClr;
+  const width = Math.max(0.5, (num(ln, 'w') ?? num(styleLn, 'w') ?? 9525) * EMU);
+  const dashName = attr(kid(ln, 'a:prstDash'), 'val') ?? attr(kid(styleLn, 'a:prstDash'), 'val');
+  const cap = attr(ln, 'cap') ?? attr(styleLn, 'cap');
+  return {
+    color,
+    width,
+    dash: dashName && DASHES[dashName] ? DASHES[dashName].map((d) => d * width) : undefined,
+    cap: cap === 'rnd' ? LineCapStyle.Round : cap === 'sq' ? LineCapStyle.Projecting : undefined,
+    head: kid(ln, 'a:headEnd') ?? kid(styleLn, 'a:headEnd'),
+    tail: kid(ln, 'a:tailEnd') ?? kid(styleLn, 'a:tailEnd'),
+  };
+}
+
+/**
+ * A line end (a:headEnd / a:tailEnd) at `tip`, coming from `from`: its outline as an SVG path, whether
+ * it is filled (all but the open "arrow"), and how far the line must stop short of the tip so it does
+ * not show past a pointed head. Sizes as LibreOffice draws them: sm / med / lg are 2 / 3 / 5 line
+ * widths (at least 2 pt).
+ */
+export function lineEnd(end: XmlElement | undefined, [tip, from]: [Point, Point], lineWidth: number): { d: string; filled: boolean; inset: number } | undefined {
+  const type = attr(end, 'type');
+  if (!type || type === 'none') return undefined;
+  const length = Math.hypot(tip[0] - from[0], tip[1] - from[1]);
+  if (length < 1e-6) return undefined;
+  const u: Point = [(tip[0] - from[0]) / length, (tip[1] - from[1]) / length];
+  const n: Point = [-u[1], u[0]];
+  const factor = (size: string | undefined) => (size === 'sm' ? 2 : size === 'lg' ? 5 : 3);
+  const base = Math.max(lineWidth, 2);
+  const len = factor(attr(end, 'len')) * base, half = (factor(attr(end, 'w')) * base) / 2;
+  const at = (along: number, across: number): Point => [tip[0] - u[0] * along + n[0] * across, tip[1] - u[1] * along + n[1] * across];
+  const poly = (points: Point[], close = true): Command[] => [...points.map((p, i): Command => ({ op: i ? 'L' : 'M', p })), ...(close ? [{ op: 'Z' } as Command] : [])];
+  switch (type) {
+    case 'triangle': return { d: svgPath(poly([tip, at(len, half), at(len, -half)])), filled: true, inset: len / 2 };
+    case 'stealth': return { d: svgPath(poly([tip, at(len, half), at(len * 0.6, 0), at(len, -half)])), filled: true, inset: len / 2 };
+    case 'diamond': return { d: svgPath(poly([at(-len / 2, 0), at(0, half), at(len / 2, 0), at(0, -half)])), filled: true, inset: 0 };
+    case 'arrow': return { d: svgPath(poly([at(len, half), tip, at(len, -half)], false)), filled: false, inset: lineWidth / 2 };
+    case 'oval': {
+      // Four quarter Béziers around the tip.
+      const k = 0.5523;
+      const [a, b] = [len / 2, half];
+      const d = `M ${at(a, 0).join(' ')} C ${at(a, k * b).join(' ')} ${at(k * a, b).join(' ')} ${at(0, b).join(' ')} C ${at(-k * a, b).join(' ')} ${at(-a, k * b).join(' ')} ${at(-a, 0).join(' ')} C ${at(-a, -k * b).join(' ')} ${at(-k * a, -b).join(' ')} ${at(0, -b).join(' ')} C ${at(k * a, -b).join(' ')} ${at(a, -k * b).join(' ')} ${at(a, 0).join(' ')} Z`;
+      return { d, filled: true, inset: 0 };
+    }
+    default: return undefined;
+  }
+}
+
+/** Moves an open path's first / last point towards the line by `head` / `tail` points (so a pointed end is not overdrawn). */
+function trimEnds(commands: Command[], head: number, tail: number): Command[] {
+  const out = commands.map((c) => ({ ...c })) as Command[];
+  const shorten = (c: Command, toward: Point, by: number) => {
+    if (c.op === 'Z' || by <= 0) return;
+    const [x, y] = c.p;
+    const length = Math.hypot(toward[0] - x, toward[1] - y);
+    if (length > by * 1.5) c.p = [x + ((toward[0] - x) / length) * by, y + ((toward[1] - y) / length) * by];
+  };
+  const ends = pathEnds(out);
+  if (!ends) return commands;
+  shorten(out[0], ends.head[1], head);
+  shorten(out[out.length - 1], ends.tail[1], tail);
+  return out;
 }
 
 // ---- Boxes and groups ---------------------------------------------------------------------------
@@ -221,42 +364,53 @@ const KNOWN_AS_RECTANGLES = new Set(['rect', 'flowChartProcess']);
 /**
  * Prepares one shape (sp or cxnSp) drawn in `box` (drawing-space points): its geometry (preset or
  * custom, flipped and rotated) with its fill and outline, then its text body. Hidden shapes and
- * shapes that would paint nothing give undefined.
+ * shapes that would paint nothing give undefined. `outlineOnly`: just the outline (a picture's frame).
  */
-export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Painter | undefined> {
+export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, options: { outlineOnly?: boolean } = {}): Promise<Painter | undefined> {
   const nv = part(sp, 'nvSpPr') ?? part(sp, 'nvCxnSpPr');
   if (attr(part(nv, 'cNvPr'), 'hidden') === '1' || attr(part(nv, 'cNvPr'), 'hidden') === 'true') return undefined;
   const spPr = part(sp, 'spPr');
   const styleEl = part(sp, 'style');
-  const { color } = env;
 
-  // Geometry, fill and outline.
-  let fill = fillOf(spPr, color);
-  if (fill === undefined && styleEl && (num(kid(styleEl, 'a:fillRef'), 'idx') ?? 1) > 0) fill = color(kid(styleEl, 'a:fillRef'));
+  // Geometry, fill and outline: the shape's own, else the theme's style matrix (p:style).
+  let fill = options.outlineOnly ? 'none' : fillOf(spPr, env.color);
+  if (fill === undefined && styleEl) fill = styleFill(kid(styleEl, 'a:fillRef'), env);
   const ln = kid(spPr, 'a:ln');
-  let stroke: Rgb | 'none' | undefined = ln ? fillOf(ln, color) : undefined;
-  if (stroke === undefined && styleEl && !(ln && kid(ln, 'a:noFill')) && (num(kid(styleEl, 'a:lnRef'), 'idx') ?? 1) > 0) stroke = color(kid(styleEl, 'a:lnRef'));
-  const strokeWidth = Math.max(0.5, (num(ln, 'w') ?? 9525) * EMU);
+  const line = lineLook(ln, styleEl, env);
   const hasGeometry = Boolean(kid(spPr, 'a:prstGeom') || kid(spPr, 'a:custGeom'));
   const geometry = hasGeometry ? shapeGeometry(spPr, box.width, box.height) : undefined;
   if (geometry && !geometry.known) env.notes.add('some shapes were drawn as rectangles');
-  if (geometry?.open && !(stroke && stroke !== 'none') && fill && fill !== 'none') stroke = [0, 0, 0]; // a line with only a fill is drawn black
-  const fillColor = fill && fill !== 'none' && !geometry?.open ? rgb(...fill) : undefined;
-  const strokeColor = stroke && stroke !== 'none' ? rgb(...stroke) : undefined;
+  if (geometry?.open && !line.color && fill && fill !== 'none') line.color = [0, 0, 0]; // a line with only a fill is drawn black
+  const paint = fill && fill !== 'none' && !geometry?.open ? fill : undefined;
+  const fillColor = paint?.kind === 'solid' ? rgb(...paint.color) : undefined;
+  const gradient = paint?.kind === 'gradient' ? paint : undefined;
+  const strokeColor = line.color ? rgb(...line.color) : undefined;
+  const rotation = (((num(kid(spPr, 'a:xfrm'), 'rot') ?? 0) / 60000) * Math.PI) / 180;
 
-  const text = await prepareText(sp, box, env);
-  if (!text && !(geometry && (fillColor || strokeColor))) return undefined;
+  const text = options.outlineOnly ? undefined : await prepareText(sp, box, env);
+  if (!text && !(geometry && (paint || strokeColor))) return undefined;
   return (page, left, top, dctx) => {
-    if (geometry && (fillColor || strokeColor)) {
+    if (geometry && (paint || strokeColor)) {
+      const x = left + box.x, y = top - box.y;
+      const stroke = { borderColor: strokeColor, borderWidth: line.width, borderDashArray: line.dash, borderLineCap: line.cap };
       for (const path of geometry.paths) {
         const pathFill = path.fill ? fillColor : undefined;
         const pathStroke = path.stroke ? strokeColor : undefined;
+        if (path.fill && gradient) fillPathWithGradient(page, path.d, x, y, box.width, box.height, gradient, rotation);
         if (!pathFill && !pathStroke) continue;
-        if (KNOWN_AS_RECTANGLES.has(attr(kid(spPr, 'a:prstGeom'), 'prst') ?? '') && !attr(kid(spPr, 'a:xfrm'), 'rot')) {
-          page.drawRectangle({ x: left + box.x, y: top - box.y - box.height, width: box.width, height: box.height, color: pathFill, borderColor: pathStroke, borderWidth: pathStroke ? strokeWidth : 0 });
+        if (KNOWN_AS_RECTANGLES.has(attr(kid(spPr, 'a:prstGeom'), 'prst') ?? '') && !rotation && !line.dash && !line.cap) {
+          page.drawRectangle({ x, y: y - box.height, width: box.width, height: box.height, color: pathFill, borderColor: pathStroke, borderWidth: pathStroke ? line.width : 0 });
           continue;
         }
-        page.drawSvgPath(path.d, { x: left + box.x, y: top - box.y, color: pathFill, borderColor: pathStroke, borderWidth: pathStroke ? strokeWidth : undefined });
+        // Open lines get their ends (arrowheads…), and stop short of pointed ones.
+        const ends = pathStroke && !path.fill ? pathEnds(path.commands) : undefined;
+        const head = ends && lineEnd(line.head, ends.head, line.width);
+        const tail = ends && lineEnd(line.tail, ends.tail, line.width);
+        const d = head || tail ? svgPath(trimEnds(path.commands, head?.inset ?? 0, tail?.inset ?? 0)) : path.d;
+        page.drawSvgPath(d, { x, y, color: pathFill, ...(pathStroke ? stroke : {}) });
+        for (const end of [head, tail]) {
+          if (end) page.drawSvgPath(end.d, end.filled ? { x, y, color: pathStroke } : { x, y, ...stroke, borderDashArray: undefined });
+        }
       }
     }
     text?.(page, left, top, dctx);
@@ -332,8 +486,11 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       return next;
     };
     if (ph && ['title', 'ctrTitle'].includes(ph.type)) style.font = theme.majorFont;
+    const masterLevel = kid(levelSources[0], `a:lvl${level + 1}pPr`);
     for (const props of levelProps) {
       style = applyRun(kid(props, 'a:defRPr'), style);
+      // The shape style's font colour (p:style a:fontRef) wins over the master's text styles.
+      if (props === masterLevel && styleDefaults) style.color = styleDefaults;
       const algn = attr(props, 'algn');
       if (algn) align = algn === 'ctr' ? 'center' : algn === 'r' ? 'right' : algn === 'just' ? 'justify' : 'left';
       if (kid(props, 'a:buNone')) bullet = undefined;
