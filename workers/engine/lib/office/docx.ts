@@ -271,6 +271,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
       notes.add(`images in ${rel.target.split('.').pop()?.toUpperCase()} format were left out`);
       return undefined;
     }
+    if (mime === 'image/x-emf' || mime === 'image/x-wmf') notes.add(`images in ${rel.target.split('.').pop()?.toUpperCase()} format were drawn as empty frames`);
     let data = imageCache.get(rel.target);
     if (!data) {
       const file = zip.file(rel.target);

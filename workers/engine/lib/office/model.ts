@@ -4,6 +4,7 @@
  */
 import type { PDFPage } from 'pdf-lib';
 import type { TextContext } from './text.ts';
+import type { ImageMime } from './images.ts';
 
 export type Rgb = [number, number, number];
 
@@ -26,7 +27,7 @@ export type Inline =
   | { kind: 'field'; field: 'PAGE' | 'NUMPAGES'; style: RunStyle }
   | { kind: 'tab'; style: RunStyle }
   | { kind: 'break'; style: RunStyle }
-  | { kind: 'image'; bytes: Uint8Array; mime: 'image/png' | 'image/jpeg'; width: number; height: number }
+  | { kind: 'image'; bytes: Uint8Array; mime: ImageMime; width: number; height: number }
   /**
    * Vector art drawn in a width × height box (a chart): `prepare` lays it out at that size (loading
    * fonts) and returns the drawing, which puts the box's bottom-left corner at (x, bottom).

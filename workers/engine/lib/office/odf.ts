@@ -8,6 +8,7 @@ import type JSZip from 'jszip';
 import type { Block, Border, Inline, Paragraph, PageSetup, Rgb, RunStyle, Table, TableCell, TableRow } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, imageMime, kid, kids, type XmlElement } from './xml.ts';
+import type { ImageMime } from './images.ts';
 
 /** Longest repeat we expand (number-rows-repeated / number-columns-repeated can be 1 048 576). */
 export const MAX_REPEAT = 1024;
@@ -382,13 +383,13 @@ export class OdfTextReader {
     if (kid(frame, 'draw:object') || kid(frame, 'draw:object-ole')) this.options.notes.add('charts and embedded objects were left out');
   }
 
-  /** The first PNG/JPEG draw:image of a frame (a frame may offer an SVG with a PNG fallback). */
-  async image(frame: XmlElement): Promise<{ bytes: Uint8Array; mime: 'image/png' | 'image/jpeg' } | undefined> {
+  /** The first raster draw:image of a frame (a frame may offer an SVG or a metafile with a PNG fallback). */
+  async image(frame: XmlElement): Promise<{ bytes: Uint8Array; mime: ImageMime } | undefined> {
     const images = kids(frame, 'draw:image');
     for (const image of images) {
       const href = (attr(image, 'xlink:href') ?? '').replace(/^\.\//, '');
       const mime = imageMime(href);
-      if (!mime) continue;
+      if (!mime || mime === 'image/x-emf' || mime === 'image/x-wmf') continue;
       let bytes = this.imageData.get(href);
       if (!bytes) {
         const file = this.options.zip.file(href);

@@ -8,6 +8,7 @@ import type JSZip from 'jszip';
 import { PDFDocument, clip, endPath, popGraphicsState, pushGraphicsState, rectangle, rgb } from 'pdf-lib';
 import type { Block, Paragraph, Rgb } from './model.ts';
 import { attr, findAll, kid, kids, type XmlElement } from './xml.ts';
+import type { ImageMime } from './images.ts';
 import type { TextContext } from './text.ts';
 import { measureBlocks, type OutlineEntry } from './flow.ts';
 import { throwIfAborted } from '../errors.ts';
@@ -167,7 +168,7 @@ export async function renderOdp(zip: JSZip, doc: PDFDocument, ctx: TextContext, 
       await drawText(await textBlocks(el, chain), box, chain, 'middle');
     };
 
-    const drawImage = async (image: { bytes: Uint8Array; mime: 'image/png' | 'image/jpeg' }, box: Box) => {
+    const drawImage = async (image: { bytes: Uint8Array; mime: ImageMime }, box: Box) => {
       let embedded;
       try {
         embedded = await ctx.images.get(image.bytes, image.mime);

@@ -153,17 +153,15 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       const id = attr(find(pic, 'a:blip'), 'r:embed');
       const target = id ? part.rels.get(id)?.target : undefined;
       if (!target) return;
-      const mime = imageMime(target);
       const file = zip.file(target);
-      if (!mime || !file) {
-        if (!mime) notes.add(`pictures in ${target.split('.').pop()?.toUpperCase()} format were left out`);
-        return;
-      }
+      if (!file) return;
       let image;
       try {
-        image = await ctx.images.get(await file.async('uint8array'), mime);
+        image = await ctx.images.get(await file.async('uint8array'), imageMime(target));
       } catch {
-        notes.add('a picture could not be read');
+        // A metafile (EMF/WMF) or a broken picture: a light frame where it stands.
+        notes.add(`pictures in ${target.split('.').pop()?.toUpperCase()} format were drawn as empty frames`);
+        page.drawRectangle({ x: box.x, y: slideHeight - box.y - box.height, width: box.width, height: box.height, borderColor: rgb(0.8, 0.8, 0.8), borderWidth: 0.5 });
         return;
       }
       const crop = find(pic, 'a:srcRect');

@@ -5,6 +5,7 @@
 import { PDFPage, PDFFont, rgb, type PDFImage, PDFDocument } from 'pdf-lib';
 import type { FontBook } from './fonts.ts';
 import type { Inline, Paragraph, RunStyle } from './model.ts';
+import { embeddable, type ImageMime } from './images.ts';
 
 const TAB_STOP = 36; // Word's default tab stops: every half inch.
 
@@ -36,14 +37,17 @@ export interface LaidParagraph {
   marker?: { atoms: Atom[]; x: number };
 }
 
-/** Embeds images once per document. */
+/**
+ * Embeds images once per document. PNG and JPEG go in as they are; GIF, BMP, TIFF and WebP are
+ * converted to PNG first (images.ts). A picture that cannot be drawn (a metafile) rejects.
+ */
 export class ImageCache {
   private readonly images = new Map<Uint8Array, Promise<PDFImage>>();
   constructor(private readonly doc: PDFDocument) {}
-  get(bytes: Uint8Array, mime: 'image/png' | 'image/jpeg'): Promise<PDFImage> {
+  get(bytes: Uint8Array, _mime?: ImageMime): Promise<PDFImage> {
     let image = this.images.get(bytes);
     if (!image) {
-      image = mime === 'image/png' ? this.doc.embedPng(bytes) : this.doc.embedJpg(bytes);
+      image = embeddable(bytes).then((e) => (e.format === 'png' ? this.doc.embedPng(e.bytes) : this.doc.embedJpg(e.bytes)));
       this.images.set(bytes, image);
     }
     return image;
@@ -88,7 +92,9 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
       try {
         atoms.push({ kind: 'image', image: await ctx.images.get(inline.bytes, inline.mime), width: inline.width, height: inline.height });
       } catch {
-        /* An image pdf-lib cannot embed (e.g. a CMYK PNG) is left out rather than failing the document. */
+        // A picture that cannot be drawn (a metafile, a broken file): a light frame keeps its place.
+        const { width, height } = inline;
+        atoms.push({ kind: 'drawing', width, height, draw: (page, x, bottom) => page.drawRectangle({ x, y: bottom, width, height, borderColor: rgb(0.8, 0.8, 0.8), borderWidth: 0.5 }) });
       }
       continue;
     }

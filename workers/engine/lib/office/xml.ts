@@ -1,5 +1,6 @@
 /** Small helpers over @xmldom/xmldom (DOMParser is not available in Web Workers). */
 import { DOMParser } from '@xmldom/xmldom';
+import type { ImageMime } from './images.ts';
 import type JSZip from 'jszip';
 
 export type XmlElement = import('@xmldom/xmldom').Element;
@@ -88,9 +89,8 @@ export function hexColor(value: string | undefined): [number, number, number] | 
   return [parseInt(value.slice(0, 2), 16) / 255, parseInt(value.slice(2, 4), 16) / 255, parseInt(value.slice(4, 6), 16) / 255];
 }
 
-export function imageMime(path: string): 'image/png' | 'image/jpeg' | undefined {
-  const lower = path.toLowerCase();
-  if (lower.endsWith('.png')) return 'image/png';
-  if (lower.endsWith('.jpg') || lower.endsWith('.jpeg')) return 'image/jpeg';
-  return undefined;
+/** A picture's type from its file name, for pictures pdf-lib embeds directly or after conversion (images.ts). */
+export function imageMime(path: string): ImageMime | undefined {
+  const extension = path.toLowerCase().replace(/^.*\./, '');
+  return ({ png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', jpe: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp', dib: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff', webp: 'image/webp', emf: 'image/x-emf', wmf: 'image/x-wmf' } as Record<string, ImageMime>)[extension];
 }

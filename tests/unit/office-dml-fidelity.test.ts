@@ -1,0 +1,235 @@
+/**
+ * DrawingML fidelity: gradient fills as real PDF shadings (axial and radial, clipped to the shape),
+ * the theme's style matrix (a:fillRef / a:lnRef through a:fmtScheme), line ends, and pictures
+ * pdf-lib cannot embed by itself (GIF, BMP, TIFF: converted to PNG; metafiles: a light frame).
+ * Fixtures are built with pptxgenjs, exceljs and JSZip; the PDFs are read back with pdf-lib and
+ * rendered with pdf.js.
+ */
+import { describe, expect, test } from 'vitest';
+import JSZip from 'jszip';
+import ExcelJS from 'exceljs';
+import PptxGenJS from 'pptxgenjs';
+import { GifWriter } from 'omggif';
+import UTIF from 'utif2';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, decodePDFRawStream } from 'pdf-lib';
+import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
+import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
+import { openPdfjs, renderPage } from '../../workers/engine/lib/pdfjs.ts';
+import { embeddable, sniffImage } from '../../workers/engine/lib/office/images.ts';
+import { convert, expectValidPdf } from './office-pdf-helpers.ts';
+
+const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+/** A 6 × 4 GIF: left half red, right half transparent. */
+function gifFixture(): Uint8Array {
+  const buffer = new Uint8Array(1024);
+  const writer = new GifWriter(buffer, 6, 4, { palette: [0xff0000, 0x00ff00, 0x0000ff, 0xffffff] });
+  writer.addFrame(0, 0, 6, 4, Array.from({ length: 24 }, (_, i) => (i % 6 < 3 ? 0 : 3)), { transparent: 3 });
+  return buffer.slice(0, writer.end());
+}
+
+/** A 3 × 2 uncompressed 24-bit BMP (bottom-up): top row red, bottom row blue. */
+function bmpFixture(): Uint8Array {
+  const stride = 12; // 3 pixels × 3 bytes, padded to 4
+  const bytes = new Uint8Array(54 + stride * 2);
+  const view = new DataView(bytes.buffer);
+  bytes.set([0x42, 0x4d]);
+  view.setUint32(2, bytes.length, true);
+  view.setUint32(10, 54, true);
+  view.setUint32(14, 40, true);
+  view.setInt32(18, 3, true);
+  view.setInt32(22, 2, true);
+  view.setUint16(26, 1, true);
+  view.setUint16(28, 24, true);
+  for (let x = 0; x < 3; x++) {
+    bytes.set([255, 0, 0], 54 + x * 3); // first stored row is the bottom one: blue (BGR)
+    bytes.set([0, 0, 255], 54 + stride + x * 3); // then the top one: red
+  }
+  return bytes;
+}
+
+/** A p:sp rectangle with this fill (spPr XML) and optional p:style, at (x, y, cx, cy) EMU. */
+function spXml(id: number, x: number, y: number, cx: number, cy: number, fill: string, style = ''): string {
+  return `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Shape ${id}"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="${x}" y="${y}"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom>${fill}</p:spPr>${style}</p:sp>`;
+}
+
+const RED_TO_BLUE = '<a:gradFill rotWithShape="1"><a:gsLst><a:gs pos="0"><a:srgbClr val="FF0000"/></a:gs><a:gs pos="100000"><a:srgbClr val="0000FF"/></a:gs></a:gsLst><a:lin ang="0" scaled="0"/></a:gradFill>';
+
+/** One slide: a red→blue gradient rectangle, a green line ending in a triangle, a GIF, a theme-styled shape, a radial gradient and an EMF picture. */
+async function slideFixture(): Promise<Uint8Array> {
+  const pptx = new PptxGenJS(); // 10 × 5.625 in: 720 × 405 pt
+  const slide = pptx.addSlide();
+  slide.addShape(pptx.ShapeType.rect, { x: 1, y: 1, w: 4, h: 2, fill: { color: 'FF0000' } });
+  slide.addShape(pptx.ShapeType.line, { x: 1, y: 4, w: 3, h: 0, line: { color: '00AA00', width: 2, endArrowType: 'triangle' } });
+  slide.addImage({ data: `image/gif;base64,${Buffer.from(gifFixture()).toString('base64')}`, x: 6, y: 1, w: 1.5, h: 1 });
+  const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'uint8array' })) as Uint8Array);
+  const path = 'ppt/slides/slide1.xml';
+  let xml = await zip.file(path)!.async('string');
+  xml = xml.replace('<a:solidFill><a:srgbClr val="FF0000"/></a:solidFill>', RED_TO_BLUE);
+  // No fill of its own: the theme's third fill style (a gradient) in accent1; line style 3 (1.5 pt).
+  const style = '<p:style><a:lnRef idx="3"><a:schemeClr val="accent2"/></a:lnRef><a:fillRef idx="3"><a:schemeClr val="accent1"/></a:fillRef><a:effectRef idx="0"><a:schemeClr val="accent1"/></a:effectRef><a:fontRef idx="minor"><a:schemeClr val="lt1"/></a:fontRef></p:style>';
+  const radial = '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="50000"><a:srgbClr val="FFFF00"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:path path="circle"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path></a:gradFill>';
+  const emfPic = `<p:pic><p:nvPicPr><p:cNvPr id="30" name="Metafile"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rIdEmf"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr><a:xfrm><a:off x="7315200" y="3200400"/><a:ext cx="914400" cy="914400"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>`;
+  xml = xml.replace('</p:spTree>', spXml(20, 5486400, 3200400, 914400, 914400, '', style) + spXml(21, 914400, 4114800, 914400, 914400, radial) + emfPic + '</p:spTree>');
+  zip.file(path, xml);
+  const emf = new Uint8Array(108);
+  emf.set([1, 0, 0, 0]);
+  emf.set([0x20, 0x45, 0x4d, 0x46], 40);
+  zip.file('ppt/media/picture.emf', emf);
+  const relsPath = 'ppt/slides/_rels/slide1.xml.rels';
+  zip.file(relsPath, (await zip.file(relsPath)!.async('string')).replace('</Relationships>', `<Relationship Id="rIdEmf" Type="${REL}/image" Target="../media/picture.emf"/></Relationships>`));
+  return zip.generateAsync({ type: 'uint8array' });
+}
+
+/** The page's shadings: type, coordinates and the colours of their functions (stops in order). */
+function shadings(doc: PDFDocument, pageIndex = 0): Array<{ type: number; coords: number[]; colors: number[][] }> {
+  const resources = doc.getPage(pageIndex).node.Resources();
+  const dict = resources?.lookupMaybe(PDFName.of('Shading'), PDFDict);
+  if (!dict) return [];
+  const numbers = (array: PDFArray | undefined) => (array?.asArray() ?? []).map((n) => (n as PDFNumber).asNumber());
+  return dict.keys().map((key) => {
+    const shading = dict.lookup(key, PDFDict);
+    const fn = shading.lookup(PDFName.of('Function'), PDFDict);
+    const parts = fn.has(PDFName.of('Functions')) ? fn.lookup(PDFName.of('Functions'), PDFArray).asArray().map((f) => doc.context.lookup(f, PDFDict)) : [fn];
+    const colors = [numbers(parts[0].lookup(PDFName.of('C0'), PDFArray)), ...parts.map((p) => numbers(p.lookup(PDFName.of('C1'), PDFArray)))];
+    return { type: (shading.lookup(PDFName.of('ShadingType'), PDFNumber)).asNumber(), coords: numbers(shading.lookup(PDFName.of('Coords'), PDFArray)), colors };
+  });
+}
+
+async function pageContent(doc: PDFDocument, index: number): Promise<string> {
+  const contents = doc.getPage(index).node.Contents();
+  const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
+  return streams.filter((s): s is PDFRawStream => s instanceof PDFRawStream).map((s) => new TextDecoder('latin1').decode(decodePDFRawStream(s).decode())).join('\n');
+}
+
+/** A page rendered by pdf.js at 72 dpi: the RGB at (x, y) points from the top-left. */
+async function sampler(bytes: Uint8Array, pageNumber = 1): Promise<(x: number, y: number) => number[]> {
+  const rendered = await renderPage(await openPdfjs(bytes), pageNumber, 72);
+  return (x, y) => Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
+}
+
+describe('DrawingML fills, lines and pictures in PowerPoint', () => {
+  test('gradients are shadings clipped to the shape, theme styles are resolved, lines get their ends, GIFs are drawn, metafiles framed', async () => {
+    const result = await convert(pptToPdf, 'drawing.pptx', await slideFixture());
+    await expectValidPdf(result);
+    const doc = await PDFDocument.load(result.bytes);
+    const found = shadings(doc);
+    const content = await pageContent(doc, 0);
+    expect(content).toMatch(/\/Sh\d+ sh/);
+
+    // The explicit red → blue gradient: an axial shading across the 288 pt wide box, left to right.
+    const linear = found.find((s) => s.type === 2 && s.colors[0][0] === 1 && s.colors[0][2] === 0)!;
+    expect(linear).toBeDefined();
+    expect(linear.colors).toEqual([[1, 0, 0], [0, 0, 1]]);
+    expect(linear.coords[2] - linear.coords[0]).toBeCloseTo(288, 0);
+    // The theme's fill style 3 in accent1 (pptxgenjs's theme: 4472C4): an axial gradient of three blue stops.
+    const themed = found.find((s) => s !== linear && s.type === 2)!;
+    expect(themed).toBeDefined();
+    expect(themed.colors).toHaveLength(3);
+    for (const [r, , b] of themed.colors) expect(b).toBeGreaterThan(r);
+    // The radial gradient: white at the centre, through yellow, to black; a circle around the box's middle.
+    const radial = found.find((s) => s.type === 3)!;
+    expect(radial.colors).toEqual([[1, 1, 1], [1, 1, 0], [0, 0, 0]]);
+    expect(radial.coords.slice(0, 2)).toEqual([36, 36]);
+
+    // pdf.js paints the gradient: red at the left end, blue at the right, a mix between; white outside.
+    const at = await sampler(result.bytes);
+    const left = at(76, 144), right = at(356, 144), middle = at(216, 144);
+    expect(left[0]).toBeGreaterThan(230);
+    expect(left[2]).toBeLessThan(30);
+    expect(right[2]).toBeGreaterThan(230);
+    expect(right[0]).toBeLessThan(30);
+    expect(Math.abs(middle[0] - middle[2])).toBeLessThan(40);
+    expect(middle[0]).toBeGreaterThan(90);
+    expect(at(40, 144)).toEqual([255, 255, 255]);
+    // The radial one: light in the middle, dark in the corner.
+    expect(Math.min(...at(108, 360))).toBeGreaterThan(200);
+    expect(Math.max(...at(74, 326))).toBeLessThan(90);
+
+    // The line (green, 2 pt) ends in a filled triangle at its right end (x = 288 pt) — three points.
+    const green = `${[0, 170 / 255, 0].map(String).join(' ')} rg`;
+    const triangle = content.slice(content.indexOf(green)).split(/\n(?:f|B)\n/)[0];
+    expect((triangle.match(/ [ml]\n/g) ?? []).length).toBe(3);
+    const tip = at(286, 288);
+    expect(tip[1]).toBeGreaterThan(tip[0] + 60);
+    // The styled shape's outline is the theme's third line style (19050 EMU = 1.5 pt) in accent2.
+    expect(content).toMatch(/\n1\.5 w\n/);
+
+    // The GIF: a 6 × 4 image with a soft mask (its transparent colour); red on the left, white (transparent) on the right.
+    const images = doc.context.enumerateIndirectObjects().filter(([, o]) => o instanceof PDFRawStream && o.dict.get(PDFName.of('Subtype')) === PDFName.of('Image') && o.dict.has(PDFName.of('SMask')));
+    const gif = images.find(([, o]) => (o as PDFRawStream).dict.lookup(PDFName.of('Width'), PDFNumber).asNumber() === 6);
+    expect(gif).toBeDefined();
+    expect((gif![1] as PDFRawStream).dict.lookup(PDFName.of('Height'), PDFNumber).asNumber()).toBe(4);
+    expect((gif![1] as PDFRawStream).dict.get(PDFName.of('SMask'))).toBeInstanceOf(PDFRef);
+    expect(at(450, 108)).toEqual([255, 0, 0]);
+    expect(at(522, 108)).toEqual([255, 255, 255]);
+
+    // The EMF: a light frame where it stands, and a note.
+    expect(result.notes?.join(' ')).toMatch(/EMF format were drawn as empty frames/);
+    expect(content).toContain('0.8 0.8 0.8 RG');
+  });
+});
+
+describe('DrawingML gradients on Excel sheets', () => {
+  test('a shape anchored on a sheet is filled with its gradient', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Sheet').addRow(['cell']);
+    const zip = await JSZip.loadAsync(await workbook.xlsx.writeBuffer());
+    zip.file('xl/drawings/drawing1.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="${A}"><xdr:twoCellAnchor><xdr:from><xdr:col>1</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>2</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from><xdr:to><xdr:col>4</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>8</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:to><xdr:sp macro="" textlink=""><xdr:nvSpPr><xdr:cNvPr id="2" name="Box"/><xdr:cNvSpPr/></xdr:nvSpPr><xdr:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1828800" cy="914400"/></a:xfrm><a:prstGeom prst="ellipse"><a:avLst/></a:prstGeom>${RED_TO_BLUE}</xdr:spPr><xdr:txBody><a:bodyPr/><a:p><a:r><a:t>Gradient</a:t></a:r></a:p></xdr:txBody></xdr:sp><xdr:clientData/></xdr:twoCellAnchor></xdr:wsDr>`);
+    const sheetPath = 'xl/worksheets/sheet1.xml';
+    zip.file(sheetPath, (await zip.file(sheetPath)!.async('string')).replace('</worksheet>', '<drawing r:id="rIdDrawing"/></worksheet>').replace('<worksheet ', `<worksheet xmlns:r="${REL}" `).replace(/xmlns:r="[^"]*" (.*)xmlns:r="[^"]*"/, `xmlns:r="${REL}" $1`));
+    const sheetRels = 'xl/worksheets/_rels/sheet1.xml.rels';
+    const existing = (await zip.file(sheetRels)?.async('string')) ?? '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+    zip.file(sheetRels, existing.replace('</Relationships>', `<Relationship Id="rIdDrawing" Type="${REL}/drawing" Target="../drawings/drawing1.xml"/></Relationships>`));
+    const types = await zip.file('[Content_Types].xml')!.async('string');
+    zip.file('[Content_Types].xml', types.replace('</Types>', '<Override PartName="/xl/drawings/drawing1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/></Types>'));
+
+    const result = await convert(excelToPdf, 'gradient.xlsx', await zip.generateAsync({ type: 'uint8array' }));
+    await expectValidPdf(result);
+    const doc = await PDFDocument.load(result.bytes);
+    const [shading] = shadings(doc);
+    expect(shading.type).toBe(2);
+    expect(shading.colors).toEqual([[1, 0, 0], [0, 0, 1]]);
+    // Clipped to the ellipse: the clip path has the ellipse's four curves right before the shading.
+    const content = await pageContent(doc, 0);
+    const clip = content.slice(0, content.indexOf(' sh')).split('\nq\n').pop()!;
+    expect((clip.match(/ c\n/g) ?? []).length).toBe(4);
+    expect(clip).toMatch(/\nW\nn\n/);
+  });
+});
+
+describe('pictures pdf-lib cannot embed by itself', () => {
+  test('GIF, BMP and TIFF are converted to PNG at their pixel size; PNG is kept; metafiles are refused', async () => {
+    const doc = await PDFDocument.create();
+    const gif = await embeddable(gifFixture());
+    expect(gif.format).toBe('png');
+    expect(sniffImage(gif.bytes)).toBe('image/png');
+    const gifImage = await doc.embedPng(gif.bytes);
+    expect([gifImage.width, gifImage.height]).toEqual([6, 4]);
+
+    const bmp = await embeddable(bmpFixture());
+    const bmpImage = await doc.embedPng(bmp.bytes);
+    expect([bmpImage.width, bmpImage.height]).toEqual([3, 2]);
+
+    const rgba = new Uint8Array(5 * 7 * 4).fill(200);
+    const tiff = new Uint8Array(UTIF.encodeImage(rgba, 5, 7));
+    expect(sniffImage(tiff)).toBe('image/tiff');
+    const tiffImage = await doc.embedPng((await embeddable(tiff)).bytes);
+    expect([tiffImage.width, tiffImage.height]).toEqual([5, 7]);
+
+    // Pixels: the BMP's top row red and bottom row blue once drawn.
+    const page = doc.addPage([30, 20]);
+    page.drawImage(bmpImage, { x: 0, y: 0, width: 30, height: 20 });
+    const at = await sampler(await doc.save());
+    expect(at(15, 4)).toEqual([255, 0, 0]);
+    expect(at(15, 16)).toEqual([0, 0, 255]);
+
+    const png = await embeddable(gif.bytes);
+    expect(png.bytes).toBe(gif.bytes);
+    const emf = new Uint8Array(64);
+    emf.set([1, 0, 0, 0]);
+    emf.set([0x20, 0x45, 0x4d, 0x46], 40);
+    await expect(embeddable(emf)).rejects.toThrow(/x-emf/);
+  });
+});
