@@ -56,14 +56,21 @@ function spXml(id: number, x: number, y: number, cx: number, cy: number, fill: s
 
 const RED_TO_BLUE = '<a:gradFill rotWithShape="1"><a:gsLst><a:gs pos="0"><a:srgbClr val="FF0000"/></a:gs><a:gs pos="100000"><a:srgbClr val="0000FF"/></a:gs></a:gsLst><a:lin ang="0" scaled="0"/></a:gradFill>';
 
-/** One slide: a red→blue gradient rectangle, a green line ending in a triangle, a GIF, a theme-styled shape, a radial gradient and an EMF picture. */
+/**
+ * Slide 1: a red→blue gradient rectangle, a green line ending in a triangle, a GIF, a theme-styled
+ * shape, a radial gradient, a shape filled with the GIF and an EMF picture; slide 2: a gradient background.
+ */
 async function slideFixture(): Promise<Uint8Array> {
   const pptx = new PptxGenJS(); // 10 × 5.625 in: 720 × 405 pt
   const slide = pptx.addSlide();
   slide.addShape(pptx.ShapeType.rect, { x: 1, y: 1, w: 4, h: 2, fill: { color: 'FF0000' } });
   slide.addShape(pptx.ShapeType.line, { x: 1, y: 4, w: 3, h: 0, line: { color: '00AA00', width: 2, endArrowType: 'triangle' } });
   slide.addImage({ data: `image/gif;base64,${Buffer.from(gifFixture()).toString('base64')}`, x: 6, y: 1, w: 1.5, h: 1 });
+  pptx.addSlide().addText('Second', { x: 1, y: 1, w: 3, h: 1 });
   const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'uint8array' })) as Uint8Array);
+  // Slide 2's background: a vertical gradient, green at the top to black at the bottom.
+  const second = 'ppt/slides/slide2.xml';
+  zip.file(second, (await zip.file(second)!.async('string')).replace('<p:spTree>', '<p:bg><p:bgPr><a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="00FF00"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:lin ang="5400000" scaled="1"/></a:gradFill><a:effectLst/></p:bgPr></p:bg><p:spTree>'));
   const path = 'ppt/slides/slide1.xml';
   let xml = await zip.file(path)!.async('string');
   xml = xml.replace('<a:solidFill><a:srgbClr val="FF0000"/></a:solidFill>', RED_TO_BLUE);
@@ -71,7 +78,10 @@ async function slideFixture(): Promise<Uint8Array> {
   const style = '<p:style><a:lnRef idx="3"><a:schemeClr val="accent2"/></a:lnRef><a:fillRef idx="3"><a:schemeClr val="accent1"/></a:fillRef><a:effectRef idx="0"><a:schemeClr val="accent1"/></a:effectRef><a:fontRef idx="minor"><a:schemeClr val="lt1"/></a:fontRef></p:style>';
   const radial = '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="50000"><a:srgbClr val="FFFF00"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:path path="circle"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path></a:gradFill>';
   const emfPic = `<p:pic><p:nvPicPr><p:cNvPr id="30" name="Metafile"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rIdEmf"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr><a:xfrm><a:off x="7315200" y="3200400"/><a:ext cx="914400" cy="914400"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>`;
-  xml = xml.replace('</p:spTree>', spXml(20, 5486400, 3200400, 914400, 914400, '', style) + spXml(21, 914400, 4114800, 914400, 914400, radial) + emfPic + '</p:spTree>');
+  // A shape filled with the GIF (the picture's own relationship), stretched.
+  const gifId = /<a:blip r:embed="([^"]+)"/.exec(xml)![1];
+  const pictureFill = `<a:blipFill><a:blip r:embed="${gifId}"/><a:stretch><a:fillRect/></a:stretch></a:blipFill>`;
+  xml = xml.replace('</p:spTree>', spXml(20, 5486400, 3200400, 914400, 914400, '', style) + spXml(21, 914400, 4114800, 914400, 914400, radial) + spXml(22, 2743200, 4114800, 1828800, 914400, pictureFill) + emfPic + '</p:spTree>');
   zip.file(path, xml);
   const emf = new Uint8Array(108);
   emf.set([1, 0, 0, 0]);
@@ -110,7 +120,7 @@ async function sampler(bytes: Uint8Array, pageNumber = 1): Promise<(x: number, y
 }
 
 describe('DrawingML fills, lines and pictures in PowerPoint', () => {
-  test('gradients are shadings clipped to the shape, theme styles are resolved, lines get their ends, GIFs are drawn, metafiles framed', async () => {
+  test('gradients are shadings clipped to the shape, theme styles are resolved, lines get their ends, GIFs are drawn (also as a picture fill), metafiles framed, backgrounds take gradients', async () => {
     const result = await convert(pptToPdf, 'drawing.pptx', await slideFixture());
     await expectValidPdf(result);
     const doc = await PDFDocument.load(result.bytes);
@@ -164,6 +174,17 @@ describe('DrawingML fills, lines and pictures in PowerPoint', () => {
     expect((gif![1] as PDFRawStream).dict.get(PDFName.of('SMask'))).toBeInstanceOf(PDFRef);
     expect(at(450, 108)).toEqual([255, 0, 0]);
     expect(at(522, 108)).toEqual([255, 255, 255]);
+
+    // The shape filled with the GIF (216–360 pt × 324–396 pt): red on its left half, nothing on its right.
+    expect(at(250, 360)).toEqual([255, 0, 0]);
+    expect(at(330, 360)).toEqual([255, 255, 255]);
+
+    // Slide 2's gradient background: green at the top, black at the bottom, dark green between.
+    const background = await sampler(result.bytes, 2);
+    expect(background(360, 2)[1]).toBeGreaterThan(240);
+    expect(Math.max(...background(360, 402))).toBeLessThan(15);
+    expect(background(360, 202)[1]).toBeGreaterThan(100);
+    expect(background(360, 202)[1]).toBeLessThan(160);
 
     // The EMF: a light frame where it stands, and a note.
     expect(result.notes?.join(' ')).toMatch(/EMF format were drawn as empty frames/);

@@ -4,6 +4,7 @@
  * geometries (a:custGeom path lists). Flips and rotation are applied to the points, so arcs are
  * turned into cubic Béziers first. pdf-lib's drawSvgPath paints them.
  */
+import { appendBezierCurve, closePath, lineTo, moveTo, type PDFOperator } from 'pdf-lib';
 import { attr, kid, kids, num, type XmlElement } from './xml.ts';
 
 /** One subpath list painted with one fill / stroke decision. */
@@ -383,4 +384,14 @@ export function pathEnds(commands: Command[]): { head: [Point, Point]; tail: [Po
     head: [start, first.op === 'C' ? first.c1 : first.p],
     tail: [last.p, last.op === 'C' ? last.c2 : before.p],
   };
+}
+
+/** Commands as PDF path operators in page coordinates (the box's top-left corner at (x, y), y upwards). */
+export function pathOperators(commands: Command[], x: number, y: number): PDFOperator[] {
+  const at = ([px, py]: Point): [number, number] => [x + px, y - py];
+  return commands.map((c) => {
+    if (c.op === 'Z') return closePath();
+    if (c.op === 'C') return appendBezierCurve(...at(c.c1), ...at(c.c2), ...at(c.p));
+    return c.op === 'M' ? moveTo(...at(c.p)) : lineTo(...at(c.p));
+  });
 }

@@ -104,3 +104,23 @@ export async function embeddable(bytes: Uint8Array): Promise<{ bytes: Uint8Array
   else throw new Error(`pictures in ${mime ?? 'this'} format cannot be drawn`);
   return { bytes: await encodePng(makeImageData(pixels.data, pixels.width, pixels.height)), format: 'png' };
 }
+
+/** The picture's resolution in dots per inch as its file states it (PNG pHYs, JPEG JFIF), else 96 — Office's natural size. */
+export function pixelDensity(b: Uint8Array): number {
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const mime = sniffImage(b);
+  if (mime === 'image/png') {
+    for (let at = 8; at + 8 <= b.length; ) {
+      const length = view.getUint32(at);
+      const type = String.fromCharCode(...b.subarray(at + 4, at + 8));
+      if (type === 'pHYs' && at + 17 <= b.length && b[at + 16] === 1) return Math.round(view.getUint32(at + 8) * 0.0254) || 96;
+      if (type === 'IDAT') break;
+      at += 12 + length;
+    }
+  } else if (mime === 'image/jpeg' && b.length > 18 && b[3] === 0xe0 && String.fromCharCode(...b.subarray(6, 10)) === 'JFIF') {
+    const units = b[13], density = view.getUint16(14);
+    if (units === 1 && density > 1) return density;
+    if (units === 2 && density > 1) return density * 2.54;
+  }
+  return 96;
+}

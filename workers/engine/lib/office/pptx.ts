@@ -12,11 +12,12 @@ import { lineOf, readTableStyles, styleCell, tableFlags } from './pptx-table-sty
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import type { TextContext } from './text.ts';
+import { pixelDensity } from './images.ts';
 import { measureBlocks, type OutlineEntry } from './flow.ts';
 import { throwIfAborted } from '../errors.ts';
 import { layoutChart, type ChartTheme } from './chart.ts';
 import { readChartFrame, smartArtTree } from './graphics.ts';
-import { EMU, colorResolver, groupTransform, identity, prepareShape, readDrawingTheme, xfrmBox, type Box, type DrawingTheme, type ShapeEnv, type Transform } from './shapes.ts';
+import { EMU, colorResolver, groupTransform, identity, paintBackground, prepareShape, readDrawingTheme, xfrmBox, type Box, type DrawingTheme, type ShapeEnv, type Transform } from './shapes.ts';
 
 interface Part {
   path: string;
@@ -62,6 +63,21 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
 
   let done = 0;
   const outline: OutlineEntry[] = [];
+  // Pictures' bytes by path, read once: the same array is embedded once (ImageCache), however many slides show it.
+  const pictureBytes = new Map<string, Promise<Uint8Array>>();
+  const readPicture = (target: string): Promise<Uint8Array> | undefined => {
+    const file = zip.file(target);
+    if (!file) return undefined;
+    if (!pictureBytes.has(target)) pictureBytes.set(target, file.async('uint8array'));
+    return pictureBytes.get(target);
+  };
+  /** The picture an a:blipFill of this part names (picture fills of shapes and backgrounds). */
+  const pictureOf = (part: Part) => async (blipFill: XmlElement) => {
+    const id = attr(kid(blipFill, 'a:blip'), 'r:embed');
+    const target = id ? part.rels.get(id)?.target : undefined;
+    const bytes = target ? await readPicture(target) : undefined;
+    return bytes ? { image: await ctx.images.get(bytes, imageMime(target!)), dpi: pixelDensity(bytes) } : undefined;
+  };
   for (const slideNumber of chosen) {
     throwIfAborted(options.signal);
     const slide = await readPart(zip, slidePaths[slideNumber - 1]);
@@ -84,17 +100,15 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
 
     const page = doc.addPage([slideWidth, slideHeight]);
 
-    // Background: slide, then layout, then master.
-    let background: Rgb | undefined;
+    // Background: the slide's, else the layout's, else the master's (colour, gradient, picture or theme style), on white.
+    page.drawRectangle({ x: 0, y: 0, width: slideWidth, height: slideHeight, color: rgb(1, 1, 1) });
     for (const part of [slide, layout, master]) {
-      const bgPr = find(part?.root, 'p:bgPr');
-      const fill = bgPr ? solidFill(bgPr) : undefined;
-      if (fill && fill !== 'none') { background = fill; break; }
-      const bgRef = find(part?.root, 'p:bgRef');
-      if (bgRef) { background = colorOf(bgRef); if (background) break; }
-      if (bgPr && kid(bgPr, 'a:blipFill')) { notes.add('picture backgrounds were replaced by white'); break; }
+      const bg = find(part?.root, 'p:bg');
+      if (!bg || !part) continue;
+      const painted = await paintBackground(page, bg, slideWidth, slideHeight, { color: colorOf, theme, picture: pictureOf(part) });
+      if (!painted && kid(kid(bg, 'p:bgPr'), 'a:blipFill')) notes.add('picture backgrounds that could not be read were replaced by white');
+      break;
     }
-    page.drawRectangle({ x: 0, y: 0, width: slideWidth, height: slideHeight, color: rgb(...(background ?? [1, 1, 1])) });
 
     // Placeholders of the layout and master, by type and index.
     const placeholderKey = (ph: XmlElement | undefined) => (ph ? { type: attr(ph, 'type') ?? 'body', idx: attr(ph, 'idx') } : undefined);
@@ -132,6 +146,7 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       textColor: theme.colors[mapped('tx1')] ?? [0, 0, 0],
       defaultSize: 18,
       notes,
+      picture: pictureOf(slide),
       otherStyle: kid(kid(master?.root, 'p:txStyles'), 'p:otherStyle'),
       placeholder: (sp) => {
         const ph = placeholderKey(find(kid(sp, 'p:nvSpPr') ?? kid(sp, 'p:nvCxnSpPr'), 'p:ph'));
@@ -141,10 +156,10 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
     const dctx = { pageNumber: slideNumber, pageCount: slidePaths.length };
 
     /** A shape (or connector) with its text, through the shape routine shared with Word and Excel. */
-    const drawShape = async (sp: XmlElement, transform: Transform) => {
+    const drawShape = async (sp: XmlElement, transform: Transform, env = shapeEnv) => {
       const { box } = placedBox(sp, 'p:spPr');
       if (!box) return;
-      const paint = await prepareShape(sp, transform(box), shapeEnv);
+      const paint = await prepareShape(sp, transform(box), env);
       paint?.(page, 0, slideHeight, dctx);
     };
 
@@ -153,11 +168,11 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       const id = attr(find(pic, 'a:blip'), 'r:embed');
       const target = id ? part.rels.get(id)?.target : undefined;
       if (!target) return;
-      const file = zip.file(target);
-      if (!file) return;
+      const bytes = readPicture(target);
+      if (!bytes) return;
       let image;
       try {
-        image = await ctx.images.get(await file.async('uint8array'), imageMime(target));
+        image = await ctx.images.get(await bytes, imageMime(target));
       } catch {
         // A metafile (EMF/WMF) or a broken picture: a light frame where it stands.
         notes.add(`pictures in ${target.split('.').pop()?.toUpperCase()} format were drawn as empty frames`);
@@ -276,7 +291,7 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       for (const part of [master, layout]) {
         if (!part) continue;
         for (const el of decorations(part)) {
-          if (el.nodeName === 'p:sp') await drawShape(el, identity);
+          if (el.nodeName === 'p:sp') await drawShape(el, identity, { ...shapeEnv, picture: pictureOf(part) });
           else if (el.nodeName === 'p:pic') await drawDecorationPicture(part, el);
         }
       }

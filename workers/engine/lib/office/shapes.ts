@@ -8,12 +8,12 @@
  * can place them later: a prepared shape is a Painter, drawn with its coordinate origin — the top-left
  * corner of the drawing space, y downwards, in points — at (left, top) on a page.
  */
-import { LineCapStyle, rgb, type PDFPage } from 'pdf-lib';
+import { LineCapStyle, clip, endPath, popGraphicsState, pushGraphicsState, rgb, type PDFImage, type PDFPage } from 'pdf-lib';
 import type { Block, Inline, Paragraph, Rgb, RunStyle } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, hexColor, kid, kids, num, type XmlElement } from './xml.ts';
 import { drawLine, layoutParagraph, type DrawContext, type TextContext } from './text.ts';
-import { pathEnds, shapeGeometry, svgPath, type Command, type Point } from './geometry.ts';
+import { pathEnds, pathOperators, shapeGeometry, svgPath, type Command, type Point } from './geometry.ts';
 import { fillPathWithGradient, meanColor, type Gradient } from './gradient.ts';
 
 export const EMU = 1 / 12700;
@@ -296,6 +296,55 @@ function trimEnds(commands: Command[], head: number, tail: number): Command[] {
   return out;
 }
 
+/** A picture for a picture fill, with its resolution (for tiles at its natural size). */
+export interface PictureFill {
+  image: PDFImage;
+  dpi: number;
+}
+
+/**
+ * Fills the commands' area (box coordinates, the box's top-left corner at (x, y)) with a picture:
+ * stretched over the box, or tiled at its natural size (scaled by the tile's sx / sy) from the box's
+ * top-left corner; a:alphaModFix makes it translucent.
+ */
+function drawPictureFill(page: PDFPage, commands: Command[], x: number, y: number, box: { width: number; height: number }, { image, dpi }: PictureFill, blipFill: XmlElement): void {
+  const opacity = (num(kid(kid(blipFill, 'a:blip'), 'a:alphaModFix'), 'amt') ?? 100000) / 100000;
+  const tile = kid(blipFill, 'a:tile');
+  page.pushOperators(pushGraphicsState(), ...pathOperators(commands, x, y), clip(), endPath());
+  if (tile) {
+    const width = ((image.width * 72) / dpi) * ((num(tile, 'sx') ?? 100000) / 100000);
+    const height = ((image.height * 72) / dpi) * ((num(tile, 'sy') ?? 100000) / 100000);
+    const startX = x + (num(tile, 'tx') ?? 0) * EMU, startY = y - (num(tile, 'ty') ?? 0) * EMU;
+    if (width > 0.5 && height > 0.5 && (box.width / width) * (box.height / height) <= 2500) {
+      for (let top = startY; top > y - box.height; top -= height) {
+        for (let left = startX; left < x + box.width; left += width) page.drawImage(image, { x: left, y: top - height, width, height, opacity });
+      }
+    }
+  } else page.drawImage(image, { x, y: y - box.height, width: box.width, height: box.height, opacity });
+  page.pushOperators(popGraphicsState());
+}
+
+/**
+ * A slide background (p:bg): its own fill (p:bgPr: colour, gradient) or the theme's background
+ * style (p:bgRef idx 1001… from the background fills), painted over the page's width × height; a
+ * picture background through `picture`. False when p:bg names nothing that can be painted.
+ */
+export async function paintBackground(page: PDFPage, bg: XmlElement, width: number, height: number, env: Pick<ShapeEnv, 'color' | 'theme' | 'picture'>): Promise<boolean> {
+  const bgPr = kid(bg, 'p:bgPr');
+  const blipFill = kid(bgPr, 'a:blipFill');
+  const commands: Command[] = [{ op: 'M', p: [0, 0] }, { op: 'L', p: [width, 0] }, { op: 'L', p: [width, height] }, { op: 'L', p: [0, height] }, { op: 'Z' }];
+  if (blipFill) {
+    const image = await env.picture?.(blipFill).catch(() => undefined);
+    if (image) drawPictureFill(page, commands, 0, height, { width, height }, image, blipFill);
+    return Boolean(image);
+  }
+  const paint = bgPr ? fillOf(bgPr, env.color) : styleFill(kid(bg, 'p:bgRef'), env);
+  if (!paint || paint === 'none') return false;
+  if (paint.kind === 'solid') page.drawRectangle({ x: 0, y: 0, width, height, color: rgb(...paint.color) });
+  else fillPathWithGradient(page, svgPath(commands), 0, height, width, height, paint);
+  return true;
+}
+
 // ---- Boxes and groups ---------------------------------------------------------------------------
 
 export function xfrmBox(xfrm: XmlElement | undefined): Box | undefined {
@@ -355,6 +404,8 @@ export interface ShapeEnv {
   otherStyle?: XmlElement;
   /** Text sizes are multiplied by this (a drawing printed smaller or larger than its size). */
   textScale?: number;
+  /** The picture of an a:blipFill (its a:blip's r:embed in the part being drawn), for picture fills. */
+  picture?: (blipFill: XmlElement) => Promise<PictureFill | undefined>;
   /** Elements the shape walker does not know (pictures, charts, tables): drawn by the caller. */
   other?: (element: XmlElement, transform: Transform) => Promise<Painter | undefined>;
 }
@@ -374,6 +425,9 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
 
   // Geometry, fill and outline: the shape's own, else the theme's style matrix (p:style).
   let fill = options.outlineOnly ? 'none' : fillOf(spPr, env.color);
+  const blipFill = fill === undefined ? kid(spPr, 'a:blipFill') : undefined;
+  const picture = blipFill && env.picture ? await env.picture(blipFill).catch(() => undefined) : undefined;
+  if (picture) fill = 'none';
   if (fill === undefined && styleEl) fill = styleFill(kid(styleEl, 'a:fillRef'), env);
   const ln = kid(spPr, 'a:ln');
   const line = lineLook(ln, styleEl, env);
@@ -388,15 +442,16 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
   const rotation = (((num(kid(spPr, 'a:xfrm'), 'rot') ?? 0) / 60000) * Math.PI) / 180;
 
   const text = options.outlineOnly ? undefined : await prepareText(sp, box, env);
-  if (!text && !(geometry && (paint || strokeColor))) return undefined;
+  if (!text && !(geometry && (paint || picture || strokeColor))) return undefined;
   return (page, left, top, dctx) => {
-    if (geometry && (paint || strokeColor)) {
+    if (geometry && (paint || picture || strokeColor)) {
       const x = left + box.x, y = top - box.y;
       const stroke = { borderColor: strokeColor, borderWidth: line.width, borderDashArray: line.dash, borderLineCap: line.cap };
       for (const path of geometry.paths) {
         const pathFill = path.fill ? fillColor : undefined;
         const pathStroke = path.stroke ? strokeColor : undefined;
         if (path.fill && gradient) fillPathWithGradient(page, path.d, x, y, box.width, box.height, gradient, rotation);
+        if (path.fill && picture && blipFill) drawPictureFill(page, path.commands, x, y, box, picture, blipFill);
         if (!pathFill && !pathStroke) continue;
         if (KNOWN_AS_RECTANGLES.has(attr(kid(spPr, 'a:prstGeom'), 'prst') ?? '') && !rotation && !line.dash && !line.cap) {
           page.drawRectangle({ x, y: y - box.height, width: box.width, height: box.height, color: pathFill, borderColor: pathStroke, borderWidth: pathStroke ? line.width : 0 });
