@@ -9,11 +9,13 @@ import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
+import { Document, Packer, Paragraph } from 'docx';
 import { GifWriter } from 'omggif';
 import UTIF from 'utif2';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, decodePDFRawStream } from 'pdf-lib';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
+import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdfjs.ts';
 import { embeddable, sniffImage } from '../../workers/engine/lib/office/images.ts';
 import { convert, expectValidPdf } from './office-pdf-helpers.ts';
@@ -217,6 +219,37 @@ describe('DrawingML gradients on Excel sheets', () => {
     const clip = content.slice(0, content.indexOf(' sh')).split('\nq\n').pop()!;
     expect((clip.match(/ c\n/g) ?? []).length).toBe(4);
     expect(clip).toMatch(/\nW\nn\n/);
+  });
+});
+
+describe('DrawingML gradients in Word', () => {
+  test('a SmartArt box with a radial gradient is a radial shading; its connector gets its arrowhead', async () => {
+    const docx = new Document({ sections: [{ children: [new Paragraph('Before.'), new Paragraph('DIAGRAM_HERE')] }] });
+    const zip = await JSZip.loadAsync(await Packer.toBuffer(docx));
+    const frame = `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="3657600" cy="914400"/><wp:docPr id="7" name="Diagram 1"/><a:graphic xmlns:a="${A}"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram"><dgm:relIds xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" xmlns:r="${REL}" r:dm="rIdDm" r:lo="rIdLo" r:qs="rIdQs" r:cs="rIdCs"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
+    const documentXml = await zip.file('word/document.xml')!.async('string');
+    zip.file('word/document.xml', documentXml.replace(/<w:r>(?:(?!<w:r>).)*?DIAGRAM_HERE.*?<\/w:r>/s, frame));
+    zip.file('word/diagrams/data1.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" xmlns:a="${A}"><dgm:ptLst/><dgm:cxnLst/><dgm:extLst><a:ext uri="http://schemas.microsoft.com/office/drawing/2008/diagram"><dsp:dataModelExt xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram" relId="rIdDrawing" minVer="http://schemas.openxmlformats.org/drawingml/2006/diagram"/></a:ext></dgm:extLst></dgm:dataModel>`);
+    const radial = '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFF00"/></a:gs><a:gs pos="100000"><a:srgbClr val="FF0000"/></a:gs></a:gsLst><a:path path="circle"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path></a:gradFill>';
+    const box = `<dsp:sp modelId="{1}"><dsp:nvSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvSpPr/></dsp:nvSpPr><dsp:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="914400" cy="914400"/></a:xfrm><a:prstGeom prst="ellipse"><a:avLst/></a:prstGeom>${radial}<a:ln><a:noFill/></a:ln></dsp:spPr></dsp:sp>`;
+    const connector = `<dsp:sp modelId="{2}"><dsp:nvSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvSpPr/></dsp:nvSpPr><dsp:spPr><a:xfrm><a:off x="1371600" y="457200"/><a:ext cx="1828800" cy="0"/></a:xfrm><a:prstGeom prst="straightConnector1"><a:avLst/></a:prstGeom><a:ln w="25400"><a:solidFill><a:srgbClr val="0000FF"/></a:solidFill><a:prstDash val="dash"/><a:headEnd type="oval"/><a:tailEnd type="stealth" w="lg" len="lg"/></a:ln></dsp:spPr></dsp:sp>`;
+    zip.file('word/diagrams/drawing1.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><dsp:drawing xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram" xmlns:a="${A}"><dsp:spTree><dsp:nvGrpSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvGrpSpPr/></dsp:nvGrpSpPr><dsp:grpSpPr/>${box}${connector}</dsp:spTree></dsp:drawing>`);
+    const rels = await zip.file('word/_rels/document.xml.rels')!.async('string');
+    zip.file('word/_rels/document.xml.rels', rels.replace('</Relationships>', `<Relationship Id="rIdDm" Type="${REL}/diagramData" Target="diagrams/data1.xml"/><Relationship Id="rIdDrawing" Type="http://schemas.microsoft.com/office/2007/relationships/diagramDrawing" Target="diagrams/drawing1.xml"/></Relationships>`));
+
+    const result = await convert(wordToPdf, 'diagram.docx', await zip.generateAsync({ type: 'uint8array' }));
+    await expectValidPdf(result);
+    const doc = await PDFDocument.load(result.bytes);
+    const [shading] = shadings(doc);
+    expect(shading.type).toBe(3);
+    expect(shading.colors).toEqual([[1, 1, 0], [1, 0, 0]]);
+    expect(shading.coords[2]).toBe(0);
+    expect(shading.coords[5]).toBeCloseTo(36 * Math.SQRT2, 1); // to the box's corner
+    // The connector: dashed (4 and 3 line widths), a filled oval at its start and a notched stealth head at its end.
+    const content = await pageContent(doc, 0);
+    expect(content).toContain('[8 6] 0 d');
+    const blue = content.split('0 0 1 rg').slice(1).map((rest) => rest.split(/\n(?:f|B)\n/)[0]);
+    expect(blue.map((path) => [(path.match(/ [ml]\n/g) ?? []).length, (path.match(/ c\n/g) ?? []).length])).toEqual([[1, 4], [4, 0]]);
   });
 });
 
