@@ -177,6 +177,7 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
       const m = atomHeight(atom);
       height = Math.max(height, m.height);
       ascent = Math.max(ascent, m.ascent);
+      size = Math.max(size, atom.kind === 'image' || atom.kind === 'drawing' ? atom.height / 1.2 : 'style' in atom ? sizeOf(atom.style) : 0);
     }
     if (current.length === 0 || height === 0) {
       height = emptyMetrics.lineHeight * defaultStyle.size;
