@@ -186,7 +186,7 @@ describe('shapes on Excel sheets', () => {
 
 describe('notes (comments) on Excel sheets', () => {
   /** A workbook with a note on B2 (and one on A5), the first note shown on the sheet when `shown`. */
-  async function notedWorkbook(shown: boolean, cellComments?: 'atEnd'): Promise<Uint8Array> {
+  async function notedWorkbook(shown: boolean, cellComments?: 'atEnd', singleQuotes = false): Promise<Uint8Array> {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Budget');
     for (let r = 1; r <= 6; r++) sheet.addRow([`item${r}`, r * 10]);
@@ -197,7 +197,9 @@ describe('notes (comments) on Excel sheets', () => {
     const vmlPath = Object.keys(zip.files).find((name) => name.endsWith('.vml'))!;
     const vml = await zip.file(vmlPath)!.async('string');
     expect(vml.match(/visibility:hidden/g)?.length).toBe(2); // exceljs writes its notes hidden
-    if (shown) zip.file(vmlPath, vml.replace('visibility:hidden', 'visibility:visible'));
+    let edited = shown ? vml.replace('visibility:hidden', 'visibility:visible') : vml;
+    if (singleQuotes) edited = edited.replace(/(style|ObjectType)="([^"]*)"/g, "$1='$2'"); // as Excel 2003-era files write them
+    zip.file(vmlPath, edited);
     return zip.generateAsync({ type: 'uint8array' });
   }
 
@@ -216,9 +218,13 @@ describe('notes (comments) on Excel sheets', () => {
     expect(pathsFilledWith(await pageContent(result.bytes, 0), 'FFFFE1').length).toBe(1);
   });
 
-  test('no note is printed when all are hidden', async () => {
-    const [text] = await texts(await convert(excelToPdf, 'budget.xlsx', await notedWorkbook(false)));
-    expect(text).not.toMatch(/Ana|Check the invoice|Second thought/);
+  test('no note is printed when all are hidden, however the VML quotes its attributes', async () => {
+    for (const singleQuotes of [false, true]) {
+      const [text] = await texts(await convert(excelToPdf, 'budget.xlsx', await notedWorkbook(false, undefined, singleQuotes)));
+      expect(text).not.toMatch(/Ana|Check the invoice|Second thought/);
+    }
+    const [shown] = await texts(await convert(excelToPdf, 'budget.xlsx', await notedWorkbook(true, undefined, true)));
+    expect(shown).toMatch(/Ana: Check the invoice/);
   });
 
   test('"at end of sheet" prints every note after the sheet, as Excel does', async () => {

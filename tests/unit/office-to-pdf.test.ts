@@ -8,7 +8,7 @@ import { AlignmentType, Document, Footer, Header, HeadingLevel, ImageRun, Packer
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
-import { PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
@@ -247,6 +247,84 @@ describe('excel-to-pdf', () => {
     expect(columnWidthPt(20.7109375, 7)).toBe(145 * 0.75);
     // A Mac workbook (Calibri 12, baseColWidth 10): 88 px, so 7 columns fit an A4 page, as in LibreOffice.
     expect(columnWidthPt(undefined, 8, 10)).toBe(66);
+  });
+
+  /** The decoded content of a page and pdf.js's text items with their baselines (from the top) and sizes. */
+  async function pageOf(bytes: Uint8Array, index: number) {
+    const doc = await PDFDocument.load(bytes);
+    const contents = doc.getPage(index).node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
+    const content = streams.filter((st): st is PDFRawStream => st instanceof PDFRawStream).map((st) => new TextDecoder('latin1').decode(decodePDFRawStream(st).decode())).join('\n');
+    const js = await openPdfjs(bytes);
+    const page = await js.getPage(index + 1);
+    const height = page.getViewport({ scale: 1 }).height;
+    const items = ((await page.getTextContent()).items as Array<{ str: string; transform: number[] }>).filter((i) => i.str.trim()).map((i) => ({ str: i.str, x: i.transform[4], top: height - i.transform[5], size: Math.abs(i.transform[3]) }));
+    await js.destroy();
+    return { content, items };
+  }
+
+  test('theme colours with tints and indexed colours, as Excel shows them', async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Colours');
+    sheet.getCell('A1').value = 'light';
+    sheet.getCell('A1').fill = { type: 'pattern', pattern: 'solid', fgColor: { theme: 4, tint: 0.8 } as never };
+    sheet.getCell('B1').value = 'dark';
+    sheet.getCell('B1').fill = { type: 'pattern', pattern: 'solid', fgColor: { theme: 4, tint: -0.25 } as never };
+    sheet.getCell('C1').value = 'red text';
+    sheet.getCell('C1').font = { color: { indexed: 10 } as never };
+    const { content } = await pageOf((await convert(excelToPdf, 'colours.xlsx', await wb.xlsx.writeBuffer())).bytes, 0);
+    const colours = [...content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg/g)].map((m) => m.slice(1).map(Number));
+    const has = (hex: string) => colours.some((c) => c.every((v, i) => Math.abs(v * 255 - parseInt(hex.slice(2 * i, 2 * i + 2), 16)) < 1));
+    expect(has('DCE6F2')).toBe(true); // "Blue, Accent 1, Lighter 80%" of the Office 2007 theme
+    expect(has('376092')).toBe(true); // "Darker 25%"
+    expect(has('FF0000')).toBe(true);
+  });
+
+  test('page setup: print area, print titles on every page, centred, scaled; pictures at their anchor', async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Lineup');
+    sheet.addRow(['Vessel list', '', '', 'outside']);
+    sheet.addRow(['Name', 'Cargo', 'Tons', 'outside']);
+    for (let r = 1; r <= 150; r++) sheet.addRow([`Vessel ${r}`, 'Coal', r * 100, 'outside']);
+    sheet.pageSetup.printArea = 'A1:C120';
+    sheet.pageSetup.printTitlesRow = '1:2';
+    sheet.pageSetup.horizontalCentered = true;
+    sheet.pageSetup.scale = 50;
+    const picture = wb.addImage({ buffer: RED_PNG as never, extension: 'png' });
+    sheet.addImage(picture, { tl: { col: 1, row: 4 }, ext: { width: 40, height: 20 } } as never);
+    const result = await convert(excelToPdf, 'lineup.xlsx', await wb.xlsx.writeBuffer());
+    await expectValidPdf(result);
+    const pages = await texts(result);
+    expect(pages.join(' ')).not.toContain('outside');
+    expect(pages.join(' ')).toContain('Vessel 118');
+    expect(pages.join(' ')).not.toContain('Vessel 119'); // row 120 is the last of the print area
+    expect(pages.length).toBeGreaterThan(1);
+    for (const text of pages) expect(text).toMatch(/^Vessel list Name Cargo Tons/);
+    const first = await pageOf(result.bytes, 0);
+    const cell = first.items.find((i) => i.str === 'Vessel 1')!;
+    expect(cell.size).toBeCloseTo(11 * 0.5, 1);
+    expect(cell.x).toBeGreaterThan(150); // centred on the A4 page, not at the 0.7 in margin
+    // The picture lies over row 5 (0-based row 4) at column B, 30 × 15 pt at 50 %.
+    // pdf-lib draws an image as: translate, rotate, scale (its size), skew, Do.
+    const [x, y, width, height] = /1 0 0 1 ([\d.]+) ([\d.]+) cm\n1 0 0 1 0 0 cm\n([\d.]+) 0 0 ([\d.]+) 0 0 cm\n1 0 0 1 0 0 cm\n\/\S+ Do/.exec(first.content)!.slice(1).map(Number);
+    expect([width, height]).toEqual([15, 7.5]);
+    const row5 = first.items.find((i) => i.str === 'Vessel 3')!, row6 = first.items.find((i) => i.str === 'Vessel 4')!;
+    const imageTop = 841.89 - (y + height);
+    expect(imageTop).toBeGreaterThan(row5.top - 11 * 0.5 - 2);
+    expect(imageTop).toBeLessThan(row6.top - 11 * 0.5);
+    expect(x).toBeGreaterThan(cell.x + 10);
+  });
+
+  test('fit to one page tall scales every row onto one page', async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Long');
+    for (let r = 1; r <= 200; r++) sheet.addRow([`row ${r}`]);
+    sheet.pageSetup.fitToPage = true;
+    sheet.pageSetup.fitToWidth = 1;
+    sheet.pageSetup.fitToHeight = 1;
+    const pages = await texts(await convert(excelToPdf, 'long.xlsx', await wb.xlsx.writeBuffer()));
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toMatch(/row 1 .*row 200$/);
   });
 
   test('display text follows number formats', () => {

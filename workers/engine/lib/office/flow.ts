@@ -138,7 +138,6 @@ async function measureTable(table: Table, available: number, ctx: TextContext): 
   );
 
   const drawCell = (page: PDFPage, cell: TableCell & { column: number }, content: Measured, x: number, top: number, width: number, height: number, ctx2: DrawContext) => {
-    if (cell.shading) page.drawRectangle({ x, y: top - height, width, height, color: rgb(...cell.shading) });
     const free = height - cell.padding.top - cell.padding.bottom - content.height;
     const shift = cell.verticalAlign === 'middle' ? free / 2 : cell.verticalAlign === 'bottom' ? free : 0;
     if (cell.clip) page.pushOperators(pushGraphicsState(), rectangle(x, top - height, width, height), clip(), endPath());
@@ -157,12 +156,18 @@ async function measureTable(table: Table, available: number, ctx: TextContext): 
     columnX,
     scale,
     drawRow(page, r, left, top, ctx2) {
-      table.rows[r].cells.forEach((cell, c) => {
+      const boxes = table.rows[r].cells.map((cell) => {
         const start = Math.min(cell.column, widths.length);
         const end = Math.min(cell.column + cell.colSpan, widths.length);
         const height = rowHeights.slice(r, Math.min(r + cell.rowSpan, rowHeights.length)).reduce((a, b) => a + b, 0);
-        drawCell(page, cell, contents[r][c], left + offset + columnX[start], top, columnX[end] - columnX[start], height, ctx2);
+        return { x: left + offset + columnX[start], width: columnX[end] - columnX[start], height };
       });
+      // Every cell's background first: text running on past its cell (Excel) stays visible over the next one's fill.
+      table.rows[r].cells.forEach((cell, c) => {
+        const { x, width, height } = boxes[c];
+        if (cell.shading) page.drawRectangle({ x, y: top - height, width, height, color: rgb(...cell.shading) });
+      });
+      table.rows[r].cells.forEach((cell, c) => drawCell(page, cell, contents[r][c], boxes[c].x, top, boxes[c].width, boxes[c].height, ctx2));
     },
   };
 }
@@ -246,7 +251,10 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
       } else {
         const table = await measureTable(block, contentWidth, ctx);
         const overlays = await prepareOverlays(block, table, ctx);
-        const headerRows = block.rows.map((row, i) => (row.header ? i : -1)).filter((i) => i >= 0 && i < 3);
+        // Header rows (Word's "repeat as header row", Excel's print titles) repeat on each new page,
+        // as long as they take no more than half of it.
+        let repeated = 0;
+        const headerRows = block.rows.map((row, i) => (row.header ? i : -1)).filter((i) => i >= 0 && (repeated += table.rowHeights[i]) <= contentHeight / 2);
         for (let r = 0; r < block.rows.length; r++) {
           const height = table.rowHeights[r];
           if (y > 0 && y + height > contentHeight) {
@@ -255,6 +263,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
               if (h >= r) break;
               const at = top();
               draft.ops.push((page, dctx) => table.drawRow(page, h, setup.margin.left, at, dctx));
+              for (const overlay of overlays.get(h) ?? []) draft.overlays.push((page) => overlay(page, setup.margin.left, at)); // a logo in print titles repeats too
               y += table.rowHeights[h];
             }
           }

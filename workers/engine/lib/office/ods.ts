@@ -211,7 +211,7 @@ export async function readOds(zip: JSZip, options: XlsxOptions): Promise<{ secti
     const grid: Grid = { widths, rows: tableRows };
     const layout = styles.pageLayouts.get(attr(styles.masterPages.get(masterName ?? 'Default') ?? styles.masterPages.get(styles.masterOrder[0] ?? ''), 'style:page-layout-name') ?? '');
     const fit = options.fitToWidth || attr(kid(layout, 'style:page-layout-properties'), 'style:scale-to-X') === '1';
-    const sheetSections = sectionsForGrid(grid, page, fit);
+    const sheetSections = sectionsForGrid(grid, page, { fitWidth: fit });
     const furniture = { header: await sheetFurniture(master, 'header', name, page.width - page.margin.left - page.margin.right), footer: await sheetFurniture(master, 'footer', name, page.width - page.margin.left - page.margin.right) };
     for (const section of sheetSections) Object.assign(section, furniture);
     sheetSections[sheetSections.length - 1].blocks.push(...pictures);

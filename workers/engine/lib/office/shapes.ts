@@ -47,7 +47,7 @@ const clamp = (v: number) => Math.min(1, Math.max(0, v));
 const toLinear = (c: number) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
 const toSrgb = (c: number) => clamp(c <= 0.0031308 ? c * 12.92 : 1.055 * c ** (1 / 2.4) - 0.055);
 
-function toHsl([r, g, b]: Rgb): [number, number, number] {
+export function toHsl([r, g, b]: Rgb): [number, number, number] {
   const max = Math.max(r, g, b);
   const min = Math.min(r, g, b);
   const l = (max + min) / 2;
@@ -58,7 +58,7 @@ function toHsl([r, g, b]: Rgb): [number, number, number] {
   return [h, s, l];
 }
 
-function fromHsl([h, s, l]: [number, number, number]): Rgb {
+export function fromHsl([h, s, l]: [number, number, number]): Rgb {
   if (s === 0) return [l, l, l];
   const q = l < 0.5 ? l * (1 + s) : l + s - l * s;
   const p = 2 * l - q;

@@ -1,13 +1,13 @@
 /**
  * Drawings of a workbook, read from the package itself (exceljs reads neither charts nor shapes):
- * charts anchored on worksheets (xl/drawings/drawingN.xml, sized by their two-cell, one-cell or
- * absolute anchor), chart sheets (xl/chartsheets/, one printed page each), and shapes and text boxes
- * (xdr:sp, xdr:cxnSp, xdr:grpSp) with the cell they are anchored at, as 'drawing' inlines for the
- * flowing layout; shapes are drawn by the shape routine shared with PowerPoint (shapes.ts). Cell
+ * charts on worksheets (xl/drawings/drawingN.xml), shapes and text boxes (xdr:sp, xdr:cxnSp,
+ * xdr:grpSp), each sized by its two-cell, one-cell or absolute anchor and placed at the cell it is
+ * anchored at, as 'drawing' inlines; and chart sheets (xl/chartsheets/, one printed page each).
+ * Shapes are drawn by the shape routine shared with PowerPoint (shapes.ts). Cell
  * notes (comments) that are shown on the sheet are printed where they are shown, as LibreOffice does.
  */
 import type JSZip from 'jszip';
-import type { Block, DrawingInline, Inline, PageSetup, Section } from './model.ts';
+import type { DrawingInline, Inline, PageSetup, Section } from './model.ts';
 import { paragraph } from './model.ts';
 import { chartReader } from './graphics.ts';
 import { attr, find, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
@@ -31,9 +31,7 @@ export interface AnchoredShape {
 }
 
 export interface WorkbookCharts {
-  /** Chart paragraphs of each worksheet, by sheet name. */
-  sheets: Map<string, Block[]>;
-  /** Shapes and text boxes of each worksheet, by sheet name. */
+  /** Charts, shapes, text boxes and shown notes of each worksheet at their anchors, by sheet name. */
   shapes: Map<string, AnchoredShape[]>;
   /** Chart sheets with the name of the worksheet they come before (undefined: after all). */
   chartSheets: Array<{ name: string; before?: string; charts: Inline[] }>;
@@ -55,11 +53,21 @@ function anchorSize(anchor: XmlElement, metrics: SheetMetrics | undefined): { wi
   return { width, height };
 }
 
-/** The charts of a drawing part, in anchor order, with their anchored sizes. */
-async function drawingCharts(zip: JSZip, read: ReturnType<typeof chartReader>, drawingPath: string, anchors: XmlElement[], metrics: SheetMetrics | undefined, fit?: { width: number; height: number }): Promise<Inline[]> {
+/** Where an anchor's top-left corner is: its `xdr:from` cell and offsets, or an absolute position (cell A1). */
+function anchorStart(anchor: XmlElement): Omit<AnchoredShape, 'drawing'> {
+  const cell = (el: XmlElement | undefined, name: string) => Number(kid(el, name)?.textContent ?? 0) || 0;
+  const from = kid(anchor, 'xdr:from');
+  const pos = kid(anchor, 'xdr:pos');
+  return from
+    ? { row: cell(from, 'xdr:row'), column: cell(from, 'xdr:col'), rowOffset: cell(from, 'xdr:rowOff') * EMU, columnOffset: cell(from, 'xdr:colOff') * EMU }
+    : { row: 0, column: 0, rowOffset: (num(pos, 'y') ?? 0) * EMU, columnOffset: (num(pos, 'x') ?? 0) * EMU };
+}
+
+/** The charts of a drawing part, in anchor order, with their anchored sizes and places. */
+async function drawingCharts(zip: JSZip, read: ReturnType<typeof chartReader>, drawingPath: string, anchors: XmlElement[], metrics: SheetMetrics | undefined, fit?: { width: number; height: number }): Promise<AnchoredShape[]> {
   if (!anchors.some((anchor) => find(anchor, 'c:chart'))) return [];
   const rels = await readRels(zip, drawingPath);
-  const out: Inline[] = [];
+  const out: AnchoredShape[] = [];
   for (const anchor of anchors) {
     const frame = find(anchor, 'c:chart') ? kid(anchor, 'xdr:graphicFrame') ?? find(anchor, 'xdr:graphicFrame') : undefined;
     if (!frame) continue;
@@ -70,7 +78,7 @@ async function drawingCharts(zip: JSZip, read: ReturnType<typeof chartReader>, d
       height *= scale;
     }
     const inline = await read(frame, rels, width, height);
-    if (inline) out.push(inline);
+    if (inline?.kind === 'drawing') out.push({ ...anchorStart(anchor), drawing: inline });
   }
   return out;
 }
@@ -105,22 +113,13 @@ function visible(element: XmlElement): boolean {
 /** The shapes of a drawing part with their anchors, as drawings at their anchored size. */
 async function drawingShapes(anchors: XmlElement[], metrics: SheetMetrics | undefined, env: Omit<ShapeEnv, 'ctx'>): Promise<AnchoredShape[]> {
   const out: AnchoredShape[] = [];
-  const cell = (el: XmlElement | undefined, name: string) => Number(kid(el, name)?.textContent ?? 0) || 0;
   for (const anchor of anchors) {
     const shape = kids(anchor).find((el) => ['sp', 'cxnSp', 'grpSp'].includes(localName(el)));
     if (!shape || !visible(shape)) continue;
     const { width, height } = anchorSize(anchor, metrics);
     if (!(width > 0 && height > 0)) continue;
-    const from = kid(anchor, 'xdr:from');
-    const pos = kid(anchor, 'xdr:pos');
     const source = ownBox(shape) ?? { x: 0, y: 0, width, height };
-    out.push({
-      row: from ? cell(from, 'xdr:row') : 0,
-      column: from ? cell(from, 'xdr:col') : 0,
-      rowOffset: from ? cell(from, 'xdr:rowOff') * EMU : (num(pos, 'y') ?? 0) * EMU,
-      columnOffset: from ? cell(from, 'xdr:colOff') * EMU : (num(pos, 'x') ?? 0) * EMU,
-      drawing: { ...(shapesInline([shape], source.width > 0 && source.height > 0 ? source : { ...source, width, height }, env) as DrawingInline), width, height },
-    });
+    out.push({ ...anchorStart(anchor), drawing: { ...(shapesInline([shape], source.width > 0 && source.height > 0 ? source : { ...source, width, height }, env) as DrawingInline), width, height } });
   }
   return out;
 }
@@ -140,14 +139,14 @@ async function shownNotes(zip: JSZip, sheetPath: string, sheetXml: string, metri
   const commentsPath = [...rels.values()].find((r) => r.type.endsWith('/comments'))?.target;
   const vml = vmlPath ? await zipText(zip, vmlPath) : undefined;
   const commentsXml = commentsPath ? await zipText(zip, commentsPath) : undefined;
-  if (!vml || !commentsXml || !/ObjectType="Note"/.test(vml)) return [];
+  if (!vml || !commentsXml || !/ObjectType=["']Note["']/.test(vml)) return [];
   const comments = new Map(kids(find(parseXml(commentsXml), 'commentList'), 'comment').map((c) => [attr(c, 'ref') ?? '', c]));
   const column = metrics?.column ?? (() => 48);
   const row = metrics?.row ?? (() => 15);
   const out: AnchoredShape[] = [];
   // VML is not well-formed XML often enough (bare <br>, unquoted attributes) to parse: read each shape by pattern.
   for (const [shape] of vml.matchAll(/<v:shape\b[\s\S]*?<\/v:shape>/g)) {
-    if (!/ObjectType="Note"/.test(shape) || /visibility:\s*hidden/.test(/\bstyle="([^"]*)"/.exec(shape)?.[1] ?? '')) continue;
+    if (!/ObjectType=["']Note["']/.test(shape) || /visibility:\s*hidden/.test(/\bstyle=(["'])([\s\S]*?)\1/.exec(shape)?.[2] ?? '')) continue;
     const anchor = /<x:Anchor>([^<]*)<\/x:Anchor>/.exec(shape)?.[1].split(',').map((v) => Number(v.trim()) || 0);
     const noteRow = Number(/<x:Row>(\d+)/.exec(shape)?.[1]);
     const noteColumn = Number(/<x:Column>(\d+)/.exec(shape)?.[1]);
@@ -190,7 +189,7 @@ async function shownNotes(zip: JSZip, sheetPath: string, sheetXml: string, metri
 }
 
 export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) => SheetMetrics | undefined, chartSheetPage: PageSetup, notes: { add(note: string): void } = new Set()): Promise<WorkbookCharts> {
-  const result: WorkbookCharts = { sheets: new Map(), shapes: new Map(), chartSheets: [] };
+  const result: WorkbookCharts = { shapes: new Map(), chartSheets: [] };
   if (!Object.keys(zip.files).some((name) => name.startsWith('xl/drawings/') || name.startsWith('xl/charts/'))) return result;
   const themeXml = await zipText(zip, 'xl/theme/theme1.xml');
   const theme = readDrawingTheme(themeXml ? parseXml(themeXml) : undefined);
@@ -210,7 +209,7 @@ export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) 
     if (rel.type.endsWith('/chartsheet')) {
       const fit = { width: chartSheetPage.width - chartSheetPage.margin.left - chartSheetPage.margin.right, height: chartSheetPage.height - chartSheetPage.margin.top - chartSheetPage.margin.bottom - 24 };
       const charts = drawingPath ? await drawingCharts(zip, read, drawingPath, await drawingAnchors(zip, drawingPath), undefined, fit) : [];
-      if (charts.length) pending.push({ name, charts });
+      if (charts.length) pending.push({ name, charts: charts.map((chart) => chart.drawing) });
       continue;
     }
     for (const waiting of pending.splice(0)) result.chartSheets.push({ ...waiting, before: name });
@@ -219,9 +218,8 @@ export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) 
     if (!drawingPath) continue;
     const anchors = await drawingAnchors(zip, drawingPath);
     const charts = await drawingCharts(zip, read, drawingPath, anchors, metricsOf(name));
-    if (charts.length) result.sheets.set(name, charts.map((chart) => paragraph([chart], { spaceBefore: 6 })));
     const shapes = await drawingShapes(anchors, metricsOf(name), shapeEnv);
-    if (shapes.length) result.shapes.set(name, [...shapes, ...notes]);
+    if (charts.length || shapes.length) result.shapes.set(name, [...charts, ...shapes, ...notes]);
   }
   result.chartSheets.push(...pending);
   return result;

@@ -8,9 +8,11 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import SSF from 'ssf';
-import type { Block, Border, PageSetup, Rgb, RunStyle, Section, TableCell, TableRow } from './model.ts';
+import type { Block, Border, DrawingInline, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
 import { paragraph } from './model.ts';
-import { chartSheetSection, readWorkbookCharts } from './xlsx-charts.ts';
+import { chartSheetSection, readWorkbookCharts, type AnchoredShape } from './xlsx-charts.ts';
+import { EMU } from './shapes.ts';
+import { excelColor, readExcelPalette, type ExcelPalette } from './xlsx-colors.ts';
 import { attr, find, findAll, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
 
@@ -25,12 +27,6 @@ export interface XlsxOptions {
 const A4: [number, number] = [595.28, 841.89];
 const LETTER: [number, number] = [612, 792];
 const DEFAULT_FONT: RunStyle = { font: 'Calibri', size: 11 };
-
-function argb(color: { argb?: string } | undefined): Rgb | undefined {
-  const value = color?.argb;
-  if (!value || !/^[0-9a-f]{8}$/i.test(value)) return undefined;
-  return [parseInt(value.slice(2, 4), 16) / 255, parseInt(value.slice(4, 6), 16) / 255, parseInt(value.slice(6, 8), 16) / 255];
-}
 
 /**
  * Excel measures column widths in "maximum digit widths" (MDW) of the workbook's default font:
@@ -74,10 +70,10 @@ async function defaultFont(zip: JSZip): Promise<{ name?: string; size?: number }
   return { name: attr(find(font, 'name'), 'val'), size: num(find(font, 'sz'), 'val') };
 }
 
-function borderOf(side: Partial<ExcelJS.Border> | undefined): Border | undefined {
+function borderOf(side: Partial<ExcelJS.Border> | undefined, palette: ExcelPalette): Border | undefined {
   if (!side?.style) return undefined;
   const width = side.style === 'thick' ? 1.5 : side.style === 'medium' || side.style.startsWith('medium') ? 1 : side.style === 'hair' ? 0.25 : 0.5;
-  return { width, color: argb(side.color) ?? [0, 0, 0] };
+  return { width, color: excelColor(side.color, palette) ?? [0, 0, 0] };
 }
 
 const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
@@ -175,13 +171,34 @@ function columnBands(grid: Grid, width: number): Grid[] {
   }));
 }
 
-export function sectionsForGrid(grid: Grid, page: PageSetup, fit: boolean): Section[] {
+/** How a sheet is scaled and placed on its pages (Excel's Page Setup). */
+export interface GridPrint {
+  /** Fit all columns on the page width. */
+  fitWidth: boolean;
+  /** Fit all rows on this many pages (Excel "fit to … pages tall"; 0 or undefined: no limit). */
+  fitHeight?: number;
+  /** Scale in percent when not fitting (Excel "adjust to … % normal size"). */
+  scale?: number;
+  /** Centre the printed columns between the margins. */
+  center?: boolean;
+}
+
+export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): Section[] {
   const available = page.width - page.margin.left - page.margin.right;
   const total = grid.widths.reduce((a, b) => a + b, 0);
-  if (fit && total > available) scaleGrid(grid, available / total);
+  let factor = print.scale && print.scale >= 10 && print.scale <= 400 ? print.scale / 100 : 1;
+  if (print.fitWidth || print.fitHeight) {
+    factor = 1;
+    if (print.fitWidth && total > available) factor = available / total;
+    // Rows at their set heights (text that wraps taller is not counted: a close estimate).
+    const height = grid.rows.reduce((sum, row) => sum + row.minHeight, 0);
+    const pagesTall = (page.height - page.margin.top - page.margin.bottom) * (print.fitHeight ?? 0);
+    if (pagesTall > 0 && height * factor > pagesTall) factor = pagesTall / height;
+  }
+  if (factor !== 1) scaleGrid(grid, factor);
   return columnBands(grid, available).map((band) => ({
     page,
-    blocks: [{ kind: 'table', columnWidths: band.widths, rows: band.rows, indentLeft: 0, align: 'left' }],
+    blocks: [{ kind: 'table', columnWidths: band.widths, rows: band.rows, indentLeft: 0, align: print.center ? 'center' : 'left' }],
   }));
 }
 
@@ -203,22 +220,41 @@ function addHeadersAndFooters(ws: ExcelJS.Worksheet, sections: Section[], option
   });
 }
 
-/** The sheet's pictures (PNG/JPEG) as image paragraphs, at their anchored size where known. */
-function sheetPictures(workbook: ExcelJS.Workbook, ws: ExcelJS.Worksheet): Block[] {
-  const blocks: Block[] = [];
+/** The sheet's pictures at their anchors (exceljs reads them), drawn over the cells like shapes. */
+function sheetPictures(workbook: ExcelJS.Workbook, ws: ExcelJS.Worksheet): AnchoredShape[] {
+  const out: AnchoredShape[] = [];
   for (const placed of ws.getImages()) {
     const image = workbook.getImage(Number(placed.imageId));
     const bytes = image?.buffer ? new Uint8Array(image.buffer as unknown as ArrayBuffer) : undefined;
     const mime = image?.extension === 'png' ? 'image/png' : image?.extension === 'jpeg' || image?.extension === ('jpg' as string) ? 'image/jpeg' : undefined;
     if (!bytes || !mime) continue;
-    const range = placed.range as unknown as { tl: { nativeCol: number; nativeRow: number }; br?: { nativeCol: number; nativeRow: number }; ext?: { width: number; height: number } };
+    type Corner = { nativeCol: number; nativeColOff?: number; nativeRow: number; nativeRowOff?: number };
+    const range = placed.range as unknown as { tl: Corner; br?: Corner; ext?: { width: number; height: number } };
     const columns = range.br ? Math.max(1, range.br.nativeCol - range.tl.nativeCol) : 4;
     const rows = range.br ? Math.max(1, range.br.nativeRow - range.tl.nativeRow) : 10;
     const width = range.ext ? range.ext.width * 0.75 : columns * 48;
     const height = range.ext ? range.ext.height * 0.75 : rows * 15;
-    blocks.push(paragraph([{ kind: 'image', bytes, mime, width, height }], { spaceBefore: 6 }));
+    const drawing: DrawingInline = {
+      kind: 'drawing',
+      width,
+      height,
+      prepare: async (ctx, w, h) => {
+        const embedded = await ctx.images.get(bytes, mime);
+        return (page, x, bottom) => page.drawImage(embedded, { x, y: bottom, width: w, height: h });
+      },
+    };
+    out.push({ row: range.tl.nativeRow, column: range.tl.nativeCol, rowOffset: (range.tl.nativeRowOff ?? 0) * EMU, columnOffset: (range.tl.nativeColOff ?? 0) * EMU, drawing });
   }
-  return blocks;
+  return out;
+}
+
+/** A range like "B2:H40" (or "$B$2:$H$40") as 1-based rows and columns. */
+function cellRange(range: string | undefined): { top: number; left: number; bottom: number; right: number } | undefined {
+  const match = /^\$?([A-Z]+)\$?(\d+)(?::\$?([A-Z]+)\$?(\d+))?$/i.exec(range?.trim() ?? '');
+  if (!match) return undefined;
+  const column = (letters: string) => [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+  const [c1, r1, c2, r2] = [column(match[1]), Number(match[2]), column(match[3] ?? match[1]), Number(match[4] ?? match[2])];
+  return { top: Math.min(r1, r2), left: Math.min(c1, c2), bottom: Math.max(r1, r2), right: Math.max(c1, c2) };
 }
 
 /** The sheet's notes as Excel prints them "at end of sheet": "Cell: B2" and "Comment: …", row by row. */
@@ -244,7 +280,8 @@ export function textCell(text: string, style: RunStyle, column: number, override
     blocks: [paragraph([{ kind: 'text', text, style }], { align, lineSpacing: { rule: 'auto', value: 1 } })],
     borders: {},
     verticalAlign: 'bottom',
-    padding: { top: 1, bottom: 1, left: 2.5, right: 2.5 },
+    // Half a point above and below: a line of the default font fits Excel's default row height (Calibri 11 in 15 pt).
+    padding: { top: 0.5, bottom: 0.5, left: 2.5, right: 2.5 },
     ...overrides,
   };
 }
@@ -258,8 +295,8 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
   const visible = workbook.worksheets.filter((ws) => ws.state !== 'hidden' && ws.state !== 'veryHidden');
   const sheets = options.sheets === 'active' ? [workbook.worksheets[activeIndex] ?? visible[0]].filter(Boolean) : visible;
   const sections: Section[] = [];
-  let imageSheets = 0;
   const parts = await JSZip.loadAsync(bytes);
+  const palette = await readExcelPalette(parts);
   const mdw = maxDigitWidth(await defaultFont(parts));
   const baseWidths = await baseColumnWidths(parts);
   // Charts (read from the package: exceljs does not read them), and chart sheets in their place.
@@ -271,8 +308,6 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
 
   for (const ws of sheets) {
     sections.push(...chartSheetsBefore(ws.name));
-    const pictures = [...sheetPictures(workbook, ws), ...(charts?.sheets.get(ws.name) ?? [])];
-    if (pictures.length) imageSheets++;
     // Used range: cells with a value.
     let maxRow = 0;
     let maxCol = 0;
@@ -287,16 +322,13 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
     // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
     const notesAtEnd = (ws.pageSetup as { cellComments?: string } | undefined)?.cellComments === 'atEnd';
-    // Shapes and text boxes are printed at their anchor cell, so the printed range reaches it.
-    const shapes = (charts?.shapes.get(ws.name) ?? []).filter((shape) => !(notesAtEnd && shape.note));
+    // Pictures, charts, shapes and text boxes are printed at their anchor cell, so the printed range reaches it.
+    const shapes = [...sheetPictures(workbook, ws), ...(charts?.shapes.get(ws.name) ?? [])].filter((shape) => !(notesAtEnd && shape.note));
     for (const shape of shapes) {
       maxRow = Math.max(maxRow, Math.min(shape.row + 1, maxRow + 500));
       maxCol = Math.max(maxCol, Math.min(shape.column + 1, maxCol + 50));
     }
-    if (maxRow === 0) {
-      if (pictures.length) sections.push({ page: pageFor(ws, options), blocks: pictures, bookmark: ws.name });
-      continue;
-    }
+    if (maxRow === 0) continue;
 
     const merges = new Map<string, { rows: number; cols: number }>();
     const covered = new Set<string>();
@@ -311,10 +343,16 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       maxCol = Math.max(maxCol, c2);
     }
 
+    // The print area, when the sheet has one (the first of several), else the used range; and the
+    // print titles: rows repeated at the top of every page.
+    const setup = ws.pageSetup as Partial<ExcelJS.PageSetup> | undefined;
+    const area = cellRange(setup?.printArea?.split('&&')[0]) ?? { top: 1, left: 1, bottom: maxRow, right: maxCol };
+    const [titleFrom, titleTo] = (setup?.printTitlesRow ?? '').split(':').map(Number);
+
     const hiddenCols = new Set<number>();
     const widths: number[] = [];
     const columnIndex = new Map<number, number>();
-    for (let c = 1; c <= maxCol; c++) {
+    for (let c = area.left; c <= area.right; c++) {
       const column = ws.getColumn(c);
       if (column.hidden) {
         hiddenCols.add(c);
@@ -326,12 +364,12 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
 
     const rows: TableRow[] = [];
     const rowIndex = new Map<number, number>();
-    for (let r = 1; r <= maxRow; r++) {
+    for (let r = area.top; r <= area.bottom; r++) {
       const row = ws.getRow(r);
       if (row.hidden) continue;
       rowIndex.set(r, rows.length);
-      const tableRow: TableRow = { cells: [], minHeight: row.height ?? ws.properties.defaultRowHeight ?? 15 };
-      for (let c = 1; c <= maxCol; c++) {
+      const tableRow: TableRow = { cells: [], minHeight: row.height ?? ws.properties.defaultRowHeight ?? 15, header: r >= titleFrom && r <= titleTo };
+      for (let c = area.left; c <= area.right; c++) {
         if (hiddenCols.has(c) || covered.has(`${r}:${c}`)) continue;
         const cell = row.getCell(c);
         const { text, numeric } = displayText(cell.value, cell.numFmt);
@@ -343,16 +381,16 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
           italic: font.italic,
           underline: Boolean(font.underline),
           strike: font.strike,
-          color: argb(font.color),
+          color: excelColor(font.color, palette),
         };
         const horizontal = cell.alignment?.horizontal;
         const align = horizontal === 'center' || horizontal === 'centerContinuous' ? 'center' : horizontal === 'right' ? 'right' : horizontal === 'justify' ? 'justify' : horizontal === 'left' ? 'left' : numeric ? 'right' : typeof cell.value === 'boolean' ? 'center' : 'left';
-        const fill = cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid' ? argb(cell.fill.fgColor) : undefined;
+        const fill = cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid' ? excelColor(cell.fill.fgColor, palette) : undefined;
         const merge = merges.get(`${r}:${c}`);
         const vertical = cell.alignment?.vertical;
         const out = textCell(text, style, columnIndex.get(c)!, {
           shading: fill,
-          borders: { top: borderOf(cell.border?.top), bottom: borderOf(cell.border?.bottom), left: borderOf(cell.border?.left), right: borderOf(cell.border?.right) },
+          borders: { top: borderOf(cell.border?.top, palette), bottom: borderOf(cell.border?.bottom, palette), left: borderOf(cell.border?.left, palette), right: borderOf(cell.border?.right, palette) },
           verticalAlign: vertical === 'top' ? 'top' : vertical === 'middle' ? 'middle' : 'bottom',
           rowSpan: merge?.rows ?? 1,
           colSpan: merge ? [...Array(merge.cols).keys()].filter((i) => !hiddenCols.has(c + i)).length || 1 : 1,
@@ -373,18 +411,22 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     // Shapes lie over the cells from their anchor (the next visible row / column when that one is hidden).
     for (const shape of shapes) {
       let r = shape.row + 1;
-      while (!rowIndex.has(r) && r <= maxRow) r++;
+      while (!rowIndex.has(r) && r <= area.bottom) r++;
       let c = shape.column + 1;
-      while (!columnIndex.has(c) && c <= maxCol) c++;
+      while (!columnIndex.has(c) && c <= area.right) c++;
       const row = rows[rowIndex.get(r) ?? -1];
       const column = columnIndex.get(c);
       if (!row || column === undefined) continue;
       (row.overlays ??= []).push({ column, x: shape.columnOffset, y: shape.rowOffset, drawing: shape.drawing });
     }
     const page = pageFor(ws, options);
-    const fit = options.fitToWidth || Boolean(ws.pageSetup?.fitToPage && (ws.pageSetup.fitToWidth ?? 1) === 1);
-    const sheetSections = sectionsForGrid({ widths, rows }, page, fit);
-    sheetSections[sheetSections.length - 1].blocks.push(...pictures);
+    const fitToPage = Boolean(setup?.fitToPage);
+    const sheetSections = sectionsForGrid({ widths, rows }, page, {
+      fitWidth: options.fitToWidth || (fitToPage && (setup?.fitToWidth ?? 1) === 1),
+      fitHeight: fitToPage ? setup?.fitToHeight ?? 1 : undefined,
+      scale: setup?.scale,
+      center: Boolean(setup?.horizontalCentered),
+    });
     if (notesAtEnd) {
       const notesPage = noteList(ws, maxRow, maxCol);
       if (notesPage.length) sheetSections.push({ page, blocks: notesPage });
@@ -395,7 +437,6 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
   }
   sections.push(...chartSheetsBefore(undefined));
   notes.push(...shapeNotes);
-  if (imageSheets) notes.push(`pictures and charts are printed after the cells of their sheet, not at their place on it`);
   if (sections.length === 0) notes.push('the workbook has no cells with values');
   return { sections, notes };
 }
@@ -440,5 +481,5 @@ export function readCsv(text: string, options: XlsxOptions): Section[] {
       }),
     })),
   };
-  return sectionsForGrid(grid, pageFor(undefined, options), options.fitToWidth);
+  return sectionsForGrid(grid, pageFor(undefined, options), { fitWidth: options.fitToWidth });
 }
