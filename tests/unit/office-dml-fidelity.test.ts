@@ -60,7 +60,8 @@ const RED_TO_BLUE = '<a:gradFill rotWithShape="1"><a:gsLst><a:gs pos="0"><a:srgb
 
 /**
  * Slide 1: a red→blue gradient rectangle, a green line ending in a triangle, a GIF, a theme-styled
- * shape, a radial gradient, a shape filled with the GIF and an EMF picture; slide 2: a gradient background.
+ * shape, a radial and a rectangular path gradient, a shape filled with the GIF and an EMF picture;
+ * slide 2: a gradient background.
  */
 async function slideFixture(): Promise<Uint8Array> {
   const pptx = new PptxGenJS(); // 10 × 5.625 in: 720 × 405 pt
@@ -83,7 +84,8 @@ async function slideFixture(): Promise<Uint8Array> {
   // A shape filled with the GIF (the picture's own relationship), stretched.
   const gifId = /<a:blip r:embed="([^"]+)"/.exec(xml)![1];
   const pictureFill = `<a:blipFill><a:blip r:embed="${gifId}"/><a:stretch><a:fillRect/></a:stretch></a:blipFill>`;
-  xml = xml.replace('</p:spTree>', spXml(20, 5486400, 3200400, 914400, 914400, '', style) + spXml(21, 914400, 4114800, 914400, 914400, radial) + spXml(22, 2743200, 4114800, 1828800, 914400, pictureFill) + emfPic + '</p:spTree>');
+  const rectangular = '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:path path="rect"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path></a:gradFill>';
+  xml = xml.replace('</p:spTree>', spXml(20, 5486400, 3200400, 914400, 914400, '', style) + spXml(21, 914400, 4114800, 914400, 914400, radial) + spXml(22, 2743200, 4114800, 1828800, 914400, pictureFill) + spXml(23, 7315200, 4191000, 914400, 914400, rectangular) + emfPic + '</p:spTree>');
   zip.file(path, xml);
   const emf = new Uint8Array(108);
   emf.set([1, 0, 0, 0]);
@@ -158,6 +160,16 @@ describe('DrawingML fills, lines and pictures in PowerPoint', () => {
     // The radial one: light in the middle, dark in the corner.
     expect(Math.min(...at(108, 360))).toBeGreaterThan(200);
     expect(Math.max(...at(74, 326))).toBeLessThan(90);
+
+    // The rectangular path gradient (576–648 × 330–402 pt): white at the centre, black at the edges,
+    // the same grey a quarter of the way in from the top as from the left (square contours).
+    expect(Math.min(...at(612, 366))).toBeGreaterThan(235);
+    expect(Math.max(...at(612, 331))).toBeLessThan(20);
+    const fromLeft = at(594, 366)[0], fromTop = at(612, 348)[0], diagonal = at(594, 348)[0];
+    expect(fromLeft).toBeGreaterThan(100);
+    expect(fromLeft).toBeLessThan(155);
+    expect(Math.abs(fromLeft - fromTop)).toBeLessThan(8);
+    expect(Math.abs(diagonal - fromLeft)).toBeLessThan(8);
 
     // The line (green, 2 pt) ends in a filled triangle at its right end (x = 288 pt) — three points.
     const green = `${[0, 170 / 255, 0].map(String).join(' ')} rg`;

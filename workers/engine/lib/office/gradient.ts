@@ -3,8 +3,9 @@
  * (axial Type 2 for a:lin, radial Type 3 for a:path) and its colour function (Type 2 between two
  * stops, a Type 3 stitching function over several) are written with pdf-lib's low-level objects,
  * registered in the page's /Shading resources and painted with `sh`, clipped to the shape's path.
+ * A rectangular path gradient is four axial shadings, one towards each side of the box.
  */
-import { PDFDict, PDFName, PDFOperator, PDFOperatorNames, clip, concatTransformationMatrix, drawSvgPath, endPath, popGraphicsState, type PDFPage } from 'pdf-lib';
+import { PDFDict, PDFName, PDFOperator, PDFOperatorNames, clip, closePath, concatTransformationMatrix, drawSvgPath, endPath, lineTo, moveTo, popGraphicsState, pushGraphicsState, type PDFPage, type PDFRef } from 'pdf-lib';
 import type { Rgb } from './model.ts';
 
 export interface GradientStop {
@@ -18,7 +19,7 @@ export interface Gradient {
   stops: GradientStop[];
   /** a:lin: the angle in degrees, clockwise from the x axis (y downwards); scaled with the box when `scaled`. */
   linear?: { angle: number; scaled: boolean };
-  /** a:path: circle, rect or shape, from the focus rectangle (fractions of the box inset from each side). */
+  /** a:path: circle, rect or shape (drawn as the box's ellipse), from the focus rectangle (fractions of the box inset from each side). */
   path?: { kind: string; focus: { l: number; t: number; r: number; b: number } };
   /** The gradient turns with the shape (a:gradFill rotWithShape, Office's default). */
   rotWithShape: boolean;
@@ -47,7 +48,7 @@ function colorFunction(page: PDFPage, stops: GradientStop[]): PDFDict {
 }
 
 /** Adds `value` to the page's resources of this category under a new name. */
-function addResource(page: PDFPage, category: string, prefix: string, value: PDFDict): PDFName {
+function addResource(page: PDFPage, category: string, prefix: string, value: PDFRef): PDFName {
   const { context } = page.doc;
   const { Resources } = page.node.normalizedEntries();
   let dict = Resources.lookupMaybe(PDFName.of(category), PDFDict);
@@ -56,7 +57,7 @@ function addResource(page: PDFPage, category: string, prefix: string, value: PDF
   let name: PDFName;
   do name = PDFName.of(`${prefix}${++index}`);
   while (dict.has(name));
-  dict.set(name, context.register(value));
+  dict.set(name, value);
   return name;
 }
 
@@ -74,18 +75,37 @@ export function fillPathWithGradient(page: PDFPage, d: string, x: number, y: num
     const cos = Math.cos(rotation), sin = Math.sin(rotation);
     ops.push(concatTransformationMatrix(cos, sin, -sin, cos, width / 2 - (width / 2) * cos + (height / 2) * sin, height / 2 - (width / 2) * sin - (height / 2) * cos));
   }
-  let shading: PDFDict;
   const fn = colorFunction(page, gradient.stops);
-  if (gradient.path) {
-    // Radial: stop 0 at the focus rectangle's centre, stop 1 at the farthest corner; "rect" and
-    // "shape" paths are drawn as the ellipse of the box (unit square scaled to it).
-    const { l, t, r, b } = gradient.path.focus;
+  const paint = (shading: PDFDict) => PDFOperator.of(PDFOperatorNames.ShadingFill, [addResource(page, 'Shading', 'Sh', context.register(shading))]);
+  const axial = (x0: number, y0: number, x1: number, y1: number) => context.obj({ ShadingType: 2, ColorSpace: 'DeviceRGB', Coords: [x0, y0, x1, y1], Function: fn, Extend: [true, true] });
+  const { l, t, r, b } = gradient.path?.focus ?? { l: 0, t: 0, r: 0, b: 0 };
+  if (gradient.path?.kind === 'rect') {
+    // Rectangular contours: stop 0 on the focus rectangle (kept inside the box), stop 1 on the box's
+    // edges. The left shading covers the box, the right one its right part, then the top and bottom
+    // trapezoids go over them: each edge lies on a like colour, so no seam of white shows between.
+    const clampTo = (v: number) => Math.min(1, Math.max(0, v));
+    const [fl, ft] = [clampTo(l) * width, clampTo(t) * height];
+    const [fr, fb] = [Math.max(fl, (1 - clampTo(r)) * width), Math.max(ft, (1 - clampTo(b)) * height)];
+    const regions: Array<[number[], PDFDict]> = [
+      [[0, 0, width, 0, width, height, 0, height], axial(fl, 0, 0, 0)],
+      [[fr, 0, width, 0, width, height, fr, height], axial(fr, 0, width, 0)],
+      [[0, 0, width, 0, fr, ft, fl, ft], axial(0, ft, 0, 0)],
+      [[width, height, 0, height, fl, fb, fr, fb], axial(0, fb, 0, height)],
+    ];
+    for (const [[x0, y0, ...rest], shading] of regions) {
+      ops.push(pushGraphicsState(), moveTo(x0, y0));
+      for (let i = 0; i < rest.length; i += 2) ops.push(lineTo(rest[i], rest[i + 1]));
+      ops.push(closePath(), clip(), endPath(), paint(shading), popGraphicsState());
+    }
+  } else if (gradient.path) {
+    // Radial: stop 0 at the focus rectangle's centre, stop 1 at the farthest corner; a "shape" path
+    // is drawn as the ellipse of the box (unit square scaled to it).
     const circle = gradient.path.kind === 'circle';
     const [w, h] = circle ? [width, height] : [1, 1];
     if (!circle) ops.push(concatTransformationMatrix(width, 0, 0, height, 0, 0));
     const cx = ((l + 1 - r) / 2) * w, cy = ((t + 1 - b) / 2) * h;
     const radius = Math.max(...[[0, 0], [w, 0], [0, h], [w, h]].map(([px, py]) => Math.hypot(px - cx, py - cy)));
-    shading = context.obj({ ShadingType: 3, ColorSpace: 'DeviceRGB', Coords: [cx, cy, 0, cx, cy, radius], Function: fn, Extend: [true, true] });
+    ops.push(paint(context.obj({ ShadingType: 3, ColorSpace: 'DeviceRGB', Coords: [cx, cy, 0, cx, cy, radius], Function: fn, Extend: [true, true] })));
   } else {
     // Axial along the angle, across the box's whole extent in that direction.
     const { angle, scaled } = gradient.linear ?? { angle: 0, scaled: false };
@@ -94,8 +114,8 @@ export function fillPathWithGradient(page: PDFPage, d: string, x: number, y: num
     const a = (angle * Math.PI) / 180;
     const dx = Math.cos(a), dy = Math.sin(a);
     const half = (Math.abs(w * dx) + Math.abs(h * dy)) / 2;
-    shading = context.obj({ ShadingType: 2, ColorSpace: 'DeviceRGB', Coords: [w / 2 - half * dx, h / 2 - half * dy, w / 2 + half * dx, h / 2 + half * dy], Function: fn, Extend: [true, true] });
+    ops.push(paint(axial(w / 2 - half * dx, h / 2 - half * dy, w / 2 + half * dx, h / 2 + half * dy)));
   }
-  ops.push(PDFOperator.of(PDFOperatorNames.ShadingFill, [addResource(page, 'Shading', 'Sh', shading)]), popGraphicsState());
+  ops.push(popGraphicsState());
   page.pushOperators(...ops);
 }
