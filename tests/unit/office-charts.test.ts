@@ -50,6 +50,9 @@ describe('niceScale (automatic axis scaling)', () => {
     expect(niceScale(0.7, 2.6, 10, { expandToZero: false })).toEqual({ min: 0.5, max: 3, step: 0.5 });
     expect(niceScale(8, 184, 10, { includeZero: true })).toEqual({ min: 0, max: 200, step: 20 });
     expect(niceScale(-3, 7, 10, { includeZero: true })).toEqual({ min: -4, max: 8, step: 2 }); // values at both ends: one more interval each, then 2s
+    // 3-D charts are not given the extra interval (LibreOffice's VSeriesPlotter): a stacked 3-D area of 44 ends at 45.
+    expect(niceScale(0, 44, 10, { includeZero: true })).toEqual({ min: 0, max: 50, step: 5 });
+    expect(niceScale(0, 44, 10, { includeZero: true, expandNearBorder: false })).toEqual({ min: 0, max: 45, step: 5 });
     // Fixed bounds and unit win.
     expect(niceScale(3, 47, 10, { min: 0, max: 60, step: 15 })).toEqual({ min: 0, max: 60, step: 15 });
     // A narrow range far from zero does not start at zero.

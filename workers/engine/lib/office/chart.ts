@@ -68,6 +68,8 @@ export interface ChartPlot {
   radarFilled: boolean;
   scatterLines: boolean;
   axisIds: string[];
+  /** A 3-D kind (drawn flat; its axes are scaled as LibreOffice scales 3-D axes). */
+  threeD: boolean;
 }
 
 export interface ChartAxis {
@@ -319,6 +321,7 @@ export function parseChart(root: XmlElement, theme: ChartTheme): ChartModel {
     }
     plots.push({
       type,
+      threeD: element.nodeName.endsWith('3DChart'),
       barDir,
       grouping: type === 'bar' && grouping === 'standard' ? 'clustered' : grouping,
       series,
@@ -404,7 +407,7 @@ export interface Scale {
  * on 1/2/5×10ⁿ steps; a range of positive values that is wide compared with its distance from zero
  * starts at zero (`includeZero` forces it); values close to the top get one more interval.
  */
-export function niceScale(dataMin: number, dataMax: number, maxCount = 10, options: { includeZero?: boolean; expandToZero?: boolean; min?: number; max?: number; step?: number } = {}): Scale {
+export function niceScale(dataMin: number, dataMax: number, maxCount = 10, options: { includeZero?: boolean; expandToZero?: boolean; min?: number; max?: number; step?: number; expandNearBorder?: boolean } = {}): Scale {
   let min = Number.isFinite(dataMin) ? dataMin : 0;
   let max = Number.isFinite(dataMax) ? dataMax : 1;
   if (min > max) [min, max] = [max, min];
@@ -440,8 +443,11 @@ export function niceScale(dataMin: number, dataMax: number, maxCount = 10, optio
     let hi = options.max ?? round(Math.ceil(max / step - 1e-9) * step);
     if (hi <= lo) hi = round(lo + step);
     // Values close to the border: one more interval (not across zero).
-    if (options.max === undefined && max > 0 && (max - lo) / (hi - lo) > 20 / 21) hi = round(hi + step);
-    if (options.min === undefined && min < 0 && lo !== 0 && (hi - min) / (hi - lo) > 20 / 21) lo = round(lo - step);
+    // (LibreOffice does not do this for 3-D charts.)
+    if (options.expandNearBorder !== false) {
+      if (options.max === undefined && max > 0 && (max - lo) / (hi - lo) > 20 / 21) hi = round(hi + step);
+      if (options.min === undefined && min < 0 && lo !== 0 && (hi - min) / (hi - lo) > 20 / 21) lo = round(lo - step);
+    }
     if ((hi - lo) / step <= maxCount + 1e-9) return { min: lo, max: hi, step };
     k++;
     if (k === steps.length) { k = 0; magnitude *= 10; }
@@ -772,7 +778,7 @@ export async function layoutChart(model: ChartModel, width: number, height: numb
     const scaleFor = async (length: number, along: 'x' | 'y', min: number, max: number, axis: ChartAxis | undefined, format: string, zero: boolean) => {
       // About one tick per text height (fitted to LibreOffice's output); 100 % axes go by tens.
       let maxCount = percent && axis === valueAxis ? 10 : Math.min(10, Math.max(2, Math.floor(length / (text.size * 1.06))));
-      const fixed = { min: axis?.min ?? (percent && axis === valueAxis ? 0 : undefined), max: axis?.max ?? (percent && axis === valueAxis ? 1 : undefined), step: axis?.majorUnit };
+      const fixed = { min: axis?.min ?? (percent && axis === valueAxis ? 0 : undefined), max: axis?.max ?? (percent && axis === valueAxis ? 1 : undefined), step: axis?.majorUnit, expandNearBorder: !plots.some((p) => p.threeD) };
       let scale = niceScale(min, max, maxCount, { includeZero: zero, expandToZero: axis === valueAxis, ...fixed });
       if (along === 'x') {
         for (let guard = 0; guard < 6; guard++) {
