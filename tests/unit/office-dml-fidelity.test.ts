@@ -18,7 +18,7 @@ import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdfjs.ts';
 import { embeddable, sniffImage } from '../../workers/engine/lib/office/images.ts';
-import { convert, expectValidPdf } from './office-pdf-helpers.ts';
+import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
 
 const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -262,6 +262,39 @@ describe('DrawingML gradients in Word', () => {
     expect(content).toContain('[8 6] 0 d');
     const blue = content.split('0 0 1 rg').slice(1).map((rest) => rest.split(/\n(?:f|B)\n/)[0]);
     expect(blue.map((path) => [(path.match(/ [ml]\n/g) ?? []).length, (path.match(/ c\n/g) ?? []).length])).toEqual([[1, 4], [4, 0]]);
+  });
+});
+
+describe('Word shapes and text boxes', () => {
+  test('a text box (wps:wsp in mc:AlternateContent) is drawn with its gradient and its paragraphs inside', async () => {
+    const docx = new Document({ sections: [{ children: [new Paragraph('Before the box.'), new Paragraph('SHAPE_HERE'), new Paragraph('After the box.')] }] });
+    const zip = await JSZip.loadAsync(await Packer.toBuffer(docx));
+    const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+    const green = '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="00B050"/></a:gs><a:gs pos="100000"><a:srgbClr val="FFFFFF"/></a:gs></a:gsLst><a:lin ang="5400000" scaled="1"/></a:gradFill>';
+    // 3 in × 1 in (216 × 72 pt), centred text.
+    const shape = `<wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:cNvSpPr/><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="2743200" cy="914400"/></a:xfrm><a:prstGeom prst="roundRect"><a:avLst/></a:prstGeom>${green}<a:ln w="12700"><a:solidFill><a:srgbClr val="385D8A"/></a:solidFill></a:ln></wps:spPr><wps:txbx><w:txbxContent xmlns:w="${W}"><w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:t>Inside the box</w:t></w:r></w:p></w:txbxContent></wps:txbx><wps:bodyPr anchor="ctr"/></wps:wsp>`;
+    const run = `<w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps"><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" distT="0" distB="0" distL="0" distR="0"><wp:extent cx="2743200" cy="914400"/><wp:docPr id="3" name="Text Box 3"/><a:graphic xmlns:a="${A}"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">${shape}</a:graphicData></a:graphic></wp:inline></w:drawing></mc:Choice><mc:Fallback><w:pict/></mc:Fallback></mc:AlternateContent></w:r>`;
+    const documentXml = await zip.file('word/document.xml')!.async('string');
+    zip.file('word/document.xml', documentXml.replace(/<w:r>(?:(?!<w:r>).)*?SHAPE_HERE.*?<\/w:r>/s, run));
+
+    const result = await convert(wordToPdf, 'textbox.docx', await zip.generateAsync({ type: 'uint8array' }));
+    await expectValidPdf(result);
+    expect(result.notes?.join(' ') ?? '').not.toMatch(/VML/);
+    const [text] = await texts(result);
+    expect(text).toMatch(/Before the box\. Inside the box After the box\./);
+    const doc = await PDFDocument.load(result.bytes);
+    const [shading] = shadings(doc);
+    expect(shading.colors).toEqual([[0, 176 / 255, 80 / 255], [1, 1, 1]]);
+    // The words sit in the box, centred: the box is 216 pt wide from the left margin.
+    const pdf = await openPdfjs(result.bytes);
+    const items = (await (await pdf.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[] }>;
+    const before = items.find((i) => i.str.includes('Before'))!, inside = items.find((i) => i.str.includes('Inside'))!, after = items.find((i) => i.str.includes('After'))!;
+    await pdf.destroy();
+    expect(inside.transform[4]).toBeGreaterThan(before.transform[4] + 40);
+    expect(inside.transform[4]).toBeLessThan(before.transform[4] + 108);
+    expect(before.transform[5] - after.transform[5]).toBeGreaterThan(72);
+    expect(inside.transform[5]).toBeLessThan(before.transform[5] - 20);
+    expect(inside.transform[5]).toBeGreaterThan(after.transform[5] + 20);
   });
 });
 

@@ -9,6 +9,8 @@ import type { Block, Border, Inline, PageSetup, Paragraph, Rgb, RunStyle, Sectio
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import { chartReader, smartArtReader } from './graphics.ts';
+import { colorResolver, localName, part, readDrawingTheme, shapesInline } from './shapes.ts';
+import { measureBlocks } from './flow.ts';
 
 const TWIP = 1 / 20;
 const EMU = 1 / 12700;
@@ -100,6 +102,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
   // Theme fonts.
   const themeFonts = { minor: 'Calibri', major: 'Calibri Light' };
   const themeXml = await zipText(zip, 'word/theme/theme1.xml');
+  const drawingTheme = readDrawingTheme(themeXml ? parseXml(themeXml) : undefined);
   if (themeXml) {
     const theme = parseXml(themeXml);
     themeFonts.minor = attr(find(find(theme, 'a:minorFont'), 'a:latin'), 'typeface') ?? themeFonts.minor;
@@ -282,6 +285,35 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
     return { kind: 'image', bytes: data, mime, width: (num(extent, 'cx') ?? 0) * EMU, height: (num(extent, 'cy') ?? 0) * EMU };
   }
 
+  /**
+   * Word shapes and text boxes (wps:wsp, groups wpg:wgp) as a drawing of the extent's size in the
+   * flow, through the shared shape routine; a text box's paragraphs are read as body text and laid
+   * out inside its insets.
+   */
+  async function shapesDrawing(drawing: XmlElement, partRels: typeof rels, width: number, height: number): Promise<Inline | undefined> {
+    const elements = kids(find(drawing, 'a:graphicData')).filter((el) => ['wsp', 'wgp'].includes(localName(el)));
+    if (!elements.length || width <= 0 || height <= 0) return undefined;
+    return shapesInline(elements, { x: 0, y: 0, width, height }, {
+      color: colorResolver(drawingTheme),
+      theme: drawingTheme,
+      textColor: drawingTheme.colors.dk1 ?? [0, 0, 0],
+      defaultSize: 11,
+      notes,
+      textBox: async (sp, box, ctx) => {
+        const blocks: Block[] = [];
+        await readBlocks(find(sp, 'w:txbxContent')!, partRels, (block) => { if (block.kind !== 'pageBreak') blocks.push(block); });
+        const bodyPr = part(sp, 'bodyPr');
+        const inset = (name: string, fallback: number) => (num(bodyPr, name) ?? fallback) * EMU;
+        const [left, right, top, bottom] = [inset('lIns', 91440), inset('rIns', 91440), inset('tIns', 45720), inset('bIns', 45720)];
+        const measured = await measureBlocks(blocks, Math.max(4, box.width - left - right), ctx);
+        const free = box.height - top - bottom - measured.height;
+        const anchor = attr(bodyPr, 'anchor');
+        const offset = Math.max(0, anchor === 'ctr' ? free / 2 : anchor === 'b' ? free : 0);
+        return (page, x, y, dctx) => measured.draw(page, x + box.x + left, y - box.y - top - offset, dctx);
+      },
+    });
+  }
+
   type Piece = Inline | { kind: 'pageBreakMark' };
 
   async function readParagraph(p: XmlElement, partRels: typeof rels): Promise<Block[]> {
@@ -342,6 +374,20 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
       }
     };
 
+    const readDrawing = async (drawing: XmlElement) => {
+      const extent = find(drawing, 'wp:extent');
+      const [width, height] = [(num(extent, 'cx') ?? 0) * EMU, (num(extent, 'cy') ?? 0) * EMU];
+      const image = find(drawing, 'c:chart')
+        ? await readChart(drawing, partRels, width, height)
+        : find(drawing, 'dgm:relIds')
+          ? await readSmartArt(drawing, partRels, width, height)
+          : find(drawing, 'wps:wsp') || find(drawing, 'wpg:wgp')
+            ? await shapesDrawing(drawing, partRels, width, height)
+            : await imageInline(drawing, partRels);
+      if (image) pieces.push(image);
+      else if (find(drawing, 'dgm:relIds')) notes.add('SmartArt diagrams without a pre-rendered drawing were left out');
+    };
+
     const readRun = async (r: XmlElement) => {
       const rPr = kid(r, 'w:rPr');
       const props = readRunProps(rPr, styleRunProps(attr(kid(rPr, 'w:rStyle'), 'w:val'), { ...paraRun }));
@@ -379,16 +425,12 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
                 if (Number.isFinite(code)) pieces.push({ kind: 'text', text: bulletText(String.fromCharCode(code)), style });
                 break;
               }
-              case 'w:drawing': {
-                const extent = find(child, 'wp:extent');
-                const [width, height] = [(num(extent, 'cx') ?? 0) * EMU, (num(extent, 'cy') ?? 0) * EMU];
-                const image = find(child, 'c:chart')
-                  ? await readChart(child, partRels, width, height)
-                  : find(child, 'dgm:relIds')
-                    ? await readSmartArt(child, partRels, width, height)
-                    : await imageInline(child, partRels);
-                if (image) pieces.push(image);
-                else if (find(child, 'dgm:relIds')) notes.add('SmartArt diagrams without a pre-rendered drawing were left out');
+              case 'w:drawing': await readDrawing(child); break;
+              case 'mc:AlternateContent': {
+                // Word shapes and text boxes (wps, wpg) come with a VML fallback: the DrawingML choice is drawn.
+                const drawing = kids(child, 'mc:Choice').map((choice) => kid(choice, 'w:drawing')).find(Boolean);
+                if (drawing) await readDrawing(drawing);
+                else if (find(child, 'w:pict')) notes.add('legacy VML drawings were left out');
                 break;
               }
               case 'w:pict': notes.add('legacy VML drawings were left out'); break;

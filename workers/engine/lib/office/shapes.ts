@@ -406,6 +406,8 @@ export interface ShapeEnv {
   textScale?: number;
   /** The picture of an a:blipFill (its a:blip's r:embed in the part being drawn), for picture fills. */
   picture?: (blipFill: XmlElement) => Promise<PictureFill | undefined>;
+  /** Word: a text box's content (wps:txbx), laid out by the caller in the shape's box. */
+  textBox?: (sp: XmlElement, box: Box, ctx: TextContext) => Promise<Painter | undefined>;
   /** Elements the shape walker does not know (pictures, charts, tables): drawn by the caller. */
   other?: (element: XmlElement, transform: Transform) => Promise<Painter | undefined>;
 }
@@ -441,7 +443,7 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
   const strokeColor = line.color ? rgb(...line.color) : undefined;
   const rotation = (((num(kid(spPr, 'a:xfrm'), 'rot') ?? 0) / 60000) * Math.PI) / 180;
 
-  const text = options.outlineOnly ? undefined : await prepareText(sp, box, env);
+  const text = options.outlineOnly ? undefined : part(sp, 'txbx') && env.textBox ? await env.textBox(sp, box, env.ctx) : await prepareText(sp, box, env);
   if (!text && !(geometry && (paint || picture || strokeColor))) return undefined;
   return (page, left, top, dctx) => {
     if (geometry && (paint || picture || strokeColor)) {
@@ -611,7 +613,8 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
 
 /**
  * Prepares a tree of DrawingML elements — shapes, connectors and group shapes (their children
- * mapped from the group's child space), mc:AlternateContent by its fallback — painted in order.
+ * mapped from the group's child space; Word's wps:wsp and wpg:wgp alike), mc:AlternateContent by its
+ * fallback — painted in order.
  * Anything else goes to env.other.
  */
 export async function prepareShapes(elements: XmlElement[], transform: Transform, env: ShapeEnv): Promise<Painter> {
@@ -619,15 +622,15 @@ export async function prepareShapes(elements: XmlElement[], transform: Transform
   for (const element of elements) {
     const name = localName(element);
     let painter: Painter | undefined;
-    if (name === 'sp' || name === 'cxnSp') {
+    if (name === 'sp' || name === 'cxnSp' || name === 'wsp') {
       const box = ownBox(element);
       painter = box ? await prepareShape(element, transform(box), env) : undefined;
-    } else if (name === 'grpSp') {
+    } else if (name === 'grpSp' || name === 'wgp') {
       painter = await prepareShapes(kids(element), groupTransform(element, transform), env);
     } else if (name === 'AlternateContent') {
       const choice = kid(element, 'mc:Fallback');
       painter = choice ? await prepareShapes(kids(choice), transform, env) : undefined;
-    } else if (env.other && !['nvGrpSpPr', 'grpSpPr', 'nvSpPr', 'spPr', 'style', 'txBody', 'extLst'].includes(name)) {
+    } else if (env.other && !['nvGrpSpPr', 'grpSpPr', 'cNvGrpSpPr', 'nvSpPr', 'spPr', 'style', 'txBody', 'extLst'].includes(name)) {
       painter = await env.other(element, transform);
     }
     if (painter) painters.push(painter);
