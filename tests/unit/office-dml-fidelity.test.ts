@@ -60,7 +60,8 @@ const RED_TO_BLUE = '<a:gradFill rotWithShape="1"><a:gsLst><a:gs pos="0"><a:srgb
 
 /**
  * Slide 1: a red→blue gradient rectangle, a green line ending in a triangle, a GIF, a theme-styled
- * shape, a radial and a rectangular path gradient, a shape filled with the GIF and an EMF picture;
+ * shape, a radial and a rectangular path gradient, a half-transparent fill, a shape filled with the
+ * GIF and an EMF picture;
  * slide 2: a gradient background.
  */
 async function slideFixture(): Promise<Uint8Array> {
@@ -85,7 +86,7 @@ async function slideFixture(): Promise<Uint8Array> {
   const gifId = /<a:blip r:embed="([^"]+)"/.exec(xml)![1];
   const pictureFill = `<a:blipFill><a:blip r:embed="${gifId}"/><a:stretch><a:fillRect/></a:stretch></a:blipFill>`;
   const rectangular = '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:path path="rect"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path></a:gradFill>';
-  xml = xml.replace('</p:spTree>', spXml(20, 5486400, 3200400, 914400, 914400, '', style) + spXml(21, 914400, 4114800, 914400, 914400, radial) + spXml(22, 2743200, 4114800, 1828800, 914400, pictureFill) + spXml(23, 7315200, 4191000, 914400, 914400, rectangular) + emfPic + '</p:spTree>');
+  xml = xml.replace('</p:spTree>', spXml(20, 5486400, 3200400, 914400, 914400, '', style) + spXml(21, 914400, 4114800, 914400, 914400, radial) + spXml(22, 2743200, 4114800, 1828800, 914400, pictureFill) + spXml(23, 7315200, 4191000, 914400, 914400, rectangular) + spXml(24, 7315200, 2032000, 914400, 889000, '<a:solidFill><a:srgbClr val="0000FF"><a:alpha val="50000"/></a:srgbClr></a:solidFill>') + emfPic + '</p:spTree>');
   zip.file(path, xml);
   const emf = new Uint8Array(108);
   emf.set([1, 0, 0, 0]);
@@ -170,6 +171,12 @@ describe('DrawingML fills, lines and pictures in PowerPoint', () => {
     expect(fromLeft).toBeLessThan(155);
     expect(Math.abs(fromLeft - fromTop)).toBeLessThan(8);
     expect(Math.abs(diagonal - fromLeft)).toBeLessThan(8);
+
+    // A fill at 50 % opacity (576–648 × 160–230 pt) over white.
+    const translucent = at(612, 195);
+    expect(translucent[2]).toBe(255);
+    expect(Math.abs(translucent[0] - 128)).toBeLessThan(3);
+    expect(content).toMatch(/\/GS-?\d+ gs/);
 
     // The line (green, 2 pt) ends in a filled triangle at its right end (x = 288 pt) — three points.
     const green = `${[0, 170 / 255, 0].map(String).join(' ')} rg`;

@@ -149,7 +149,14 @@ export function colorResolver(theme: DrawingTheme, clrMap?: XmlElement): ColorOf
 }
 
 /** What fills an area: one colour or a gradient. */
-export type Paint = { kind: 'solid'; color: Rgb } | Gradient;
+export type Paint = { kind: 'solid'; color: Rgb; alpha?: number } | Gradient;
+
+/** The opacity of a fill element's colour (its a:alpha), when it is not opaque. */
+function alphaOf(fill: XmlElement): number | undefined {
+  const colour = kids(fill).find((child) => localName(child).endsWith('Clr'));
+  const alpha = num(kid(colour, 'a:alpha'), 'val');
+  return alpha !== undefined && alpha < 100000 ? Math.max(0, alpha / 100000) : undefined;
+}
 
 /** One fill element (a:solidFill, a:gradFill, a:noFill…) as a paint; 'none' for no fill, undefined when not understood. */
 function paintOf(fill: XmlElement | undefined, color: ColorOf, phClr?: Rgb): Paint | 'none' | undefined {
@@ -158,7 +165,7 @@ function paintOf(fill: XmlElement | undefined, color: ColorOf, phClr?: Rgb): Pai
   if (name === 'noFill') return 'none';
   if (name === 'solidFill') {
     const c = color(fill, phClr);
-    return c && { kind: 'solid', color: c };
+    return c && { kind: 'solid', color: c, alpha: alphaOf(fill) };
   }
   if (name === 'gradFill') {
     const stops = kids(kid(fill, 'a:gsLst'), 'a:gs')
@@ -206,6 +213,7 @@ function styleFill(ref: XmlElement | undefined, env: Pick<ShapeEnv, 'color' | 't
 /** A line's look: its paint (one colour), width, dashes, cap and ends. */
 interface LineLook {
   color?: Rgb;
+  alpha?: number;
   width: number;
   dash?: number[];
   cap?: LineCapStyle;
@@ -230,14 +238,15 @@ function lineLook(ln: XmlElement | undefined, styleEl: XmlElement | undefined, e
   const phClr = ref ? env.color(ref) : undefined;
   const toColor = (paint: Paint | 'none' | undefined) => (paint === undefined || paint === 'none' ? undefined : paint.kind === 'solid' ? paint.color : meanColor(paint));
   const own = fillOf(ln, env.color);
-  let color: Rgb | undefined;
-  if (own !== undefined) color = toColor(own);
-  else if (ref && idx > 0) color = toColor(styleLn ? paintOf(kids(styleLn).find((c) => FILL_NAMES.has(localName(c))), env.color, phClr) : undefined) ?? phClr;
+  const styled = own === undefined && ref && idx > 0 ? (styleLn ? paintOf(kids(styleLn).find((c) => FILL_NAMES.has(localName(c))), env.color, phClr) : undefined) : undefined;
+  const color = own !== undefined ? toColor(own) : ref && idx > 0 ? toColor(styled) ?? phClr : undefined;
+  const linePaint = own ?? styled;
   const width = Math.max(0.5, (num(ln, 'w') ?? num(styleLn, 'w') ?? 9525) * EMU);
   const dashName = attr(kid(ln, 'a:prstDash'), 'val') ?? attr(kid(styleLn, 'a:prstDash'), 'val');
   const cap = attr(ln, 'cap') ?? attr(styleLn, 'cap');
   return {
     color,
+    alpha: linePaint && linePaint !== 'none' && linePaint.kind === 'solid' ? linePaint.alpha : undefined,
     width,
     dash: dashName && DASHES[dashName] ? DASHES[dashName].map((d) => d * width) : undefined,
     cap: cap === 'rnd' ? LineCapStyle.Round : cap === 'sq' ? LineCapStyle.Projecting : undefined,
@@ -448,7 +457,8 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
   return (page, left, top, dctx) => {
     if (geometry && (paint || picture || strokeColor)) {
       const x = left + box.x, y = top - box.y;
-      const stroke = { borderColor: strokeColor, borderWidth: line.width, borderDashArray: line.dash, borderLineCap: line.cap };
+      const stroke = { borderColor: strokeColor, borderWidth: line.width, borderDashArray: line.dash, borderLineCap: line.cap, borderOpacity: line.alpha };
+      const opacity = paint?.kind === 'solid' ? paint.alpha : undefined;
       for (const path of geometry.paths) {
         const pathFill = path.fill ? fillColor : undefined;
         const pathStroke = path.stroke ? strokeColor : undefined;
@@ -456,7 +466,7 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
         if (path.fill && picture && blipFill) drawPictureFill(page, path.commands, x, y, box, picture, blipFill);
         if (!pathFill && !pathStroke) continue;
         if (KNOWN_AS_RECTANGLES.has(attr(kid(spPr, 'a:prstGeom'), 'prst') ?? '') && !rotation && !line.dash && !line.cap) {
-          page.drawRectangle({ x, y: y - box.height, width: box.width, height: box.height, color: pathFill, borderColor: pathStroke, borderWidth: pathStroke ? line.width : 0 });
+          page.drawRectangle({ x, y: y - box.height, width: box.width, height: box.height, color: pathFill, opacity, borderColor: pathStroke, borderWidth: pathStroke ? line.width : 0, borderOpacity: line.alpha });
           continue;
         }
         // Open lines get their ends (arrowheads…), and stop short of pointed ones.
@@ -464,9 +474,9 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
         const head = ends && lineEnd(line.head, ends.head, line.width);
         const tail = ends && lineEnd(line.tail, ends.tail, line.width);
         const d = head || tail ? svgPath(trimEnds(path.commands, head?.inset ?? 0, tail?.inset ?? 0)) : path.d;
-        page.drawSvgPath(d, { x, y, color: pathFill, ...(pathStroke ? stroke : {}) });
+        page.drawSvgPath(d, { x, y, color: pathFill, opacity, ...(pathStroke ? stroke : {}) });
         for (const end of [head, tail]) {
-          if (end) page.drawSvgPath(end.d, end.filled ? { x, y, color: pathStroke } : { x, y, ...stroke, borderDashArray: undefined });
+          if (end) page.drawSvgPath(end.d, end.filled ? { x, y, color: pathStroke, opacity: line.alpha } : { x, y, ...stroke, borderDashArray: undefined });
         }
       }
     }
