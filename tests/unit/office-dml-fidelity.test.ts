@@ -18,6 +18,7 @@ import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdfjs.ts';
 import { embeddable, sniffImage } from '../../workers/engine/lib/office/images.ts';
+import { encodeWebp, makeImageData } from '../../workers/engine/lib/codecs.ts';
 import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
 
 const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
@@ -306,7 +307,7 @@ describe('Word shapes and text boxes', () => {
 });
 
 describe('pictures pdf-lib cannot embed by itself', () => {
-  test('GIF, BMP and TIFF are converted to PNG at their pixel size; PNG is kept; metafiles are refused', async () => {
+  test('GIF, BMP, TIFF and WebP are converted to PNG at their pixel size; PNG is kept; metafiles are refused', async () => {
     const doc = await PDFDocument.create();
     const gif = await embeddable(gifFixture());
     expect(gif.format).toBe('png');
@@ -323,6 +324,11 @@ describe('pictures pdf-lib cannot embed by itself', () => {
     expect(sniffImage(tiff)).toBe('image/tiff');
     const tiffImage = await doc.embedPng((await embeddable(tiff)).bytes);
     expect([tiffImage.width, tiffImage.height]).toEqual([5, 7]);
+
+    const webp = await encodeWebp(makeImageData(new Uint8ClampedArray(4 * 3 * 4).fill(255), 4, 3), { quality: 90, lossless: true });
+    expect(sniffImage(webp)).toBe('image/webp');
+    const webpImage = await doc.embedPng((await embeddable(webp)).bytes);
+    expect([webpImage.width, webpImage.height]).toEqual([4, 3]);
 
     // Pixels: the BMP's top row red and bottom row blue once drawn.
     const page = doc.addPage([30, 20]);
