@@ -337,6 +337,12 @@ describe('pictures pdf-lib cannot embed by itself', () => {
     expect(at(15, 4)).toEqual([255, 0, 0]);
     expect(at(15, 16)).toEqual([0, 0, 255]);
 
+    // A bitmap claiming 100000 × 100000 pixels is refused before its pixels are allocated.
+    const huge = bmpFixture();
+    new DataView(huge.buffer).setInt32(18, 100000, true);
+    new DataView(huge.buffer).setInt32(22, 100000, true);
+    await expect(embeddable(huge)).rejects.toThrow(/too large/);
+
     const png = await embeddable(gif.bytes);
     expect(png.bytes).toBe(gif.bytes);
     const emf = new Uint8Array(64);

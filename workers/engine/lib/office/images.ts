@@ -7,7 +7,7 @@
  */
 import { GifReader } from 'omggif';
 import UTIF from 'utif2';
-import { decodeImage, encodePng, makeImageData } from '../codecs.ts';
+import { decodeImage, encodePng, makeImageData, pixelLimit } from '../codecs.ts';
 
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/bmp' | 'image/tiff' | 'image/webp' | 'image/x-emf' | 'image/x-wmf';
 
@@ -31,8 +31,14 @@ interface Pixels {
   height: number;
 }
 
+/** Refuses a picture whose pixels would not fit in this device's memory (before they are allocated). */
+function checkSize(width: number, height: number): void {
+  if (!(width > 0 && height > 0) || width * height > pixelLimit()) throw new Error(`a ${width} × ${height} picture is too large to draw`);
+}
+
 function decodeGif(bytes: Uint8Array): Pixels {
   const reader = new GifReader(bytes);
+  checkSize(reader.width, reader.height);
   const data = new Uint8ClampedArray(reader.width * reader.height * 4); // transparent where the first frame leaves pixels out
   reader.decodeAndBlitFrameRGBA(0, data as unknown as Uint8Array);
   return { data, width: reader.width, height: reader.height };
@@ -42,6 +48,7 @@ function decodeTiff(bytes: Uint8Array): Pixels {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const [ifd] = UTIF.decode(buffer);
   if (!ifd) throw new Error('TIFF without an image');
+  checkSize(Number((ifd.t256 as number[] | undefined)?.[0]), Number((ifd.t257 as number[] | undefined)?.[0]));
   UTIF.decodeImage(buffer, ifd);
   return { data: new Uint8ClampedArray(UTIF.toRGBA8(ifd)), width: ifd.width, height: ifd.height };
 }
@@ -62,6 +69,7 @@ function decodeBmp(bytes: Uint8Array): Pixels {
   if (width <= 0 || height === 0 || !(compression === 0 || (compression === 3 && bits === 32)) || ![1, 4, 8, 24, 32].includes(bits)) {
     throw new Error(`unsupported BMP (${bits} bits, compression ${compression})`);
   }
+  checkSize(width, height);
   const paletteSize = bits <= 8 ? view.getUint32(46, true) || 1 << bits : 0;
   const palette = Array.from({ length: paletteSize }, (_, i) => 14 + headerSize + i * 4);
   const stride = Math.ceil((width * bits) / 32) * 4;
