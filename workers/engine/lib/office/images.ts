@@ -7,7 +7,7 @@
  */
 import { GifReader } from 'omggif';
 import UTIF from 'utif2';
-import { decodeImage, encodePng, makeImageData, pixelLimit } from '../codecs.ts';
+import { decodeImage, encodePng, imageHeader, makeImageData, pixelLimit } from '../codecs.ts';
 
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/bmp' | 'image/tiff' | 'image/webp' | 'image/x-emf' | 'image/x-wmf';
 
@@ -108,7 +108,11 @@ export async function embeddable(bytes: Uint8Array): Promise<{ bytes: Uint8Array
   if (mime === 'image/gif') pixels = decodeGif(bytes);
   else if (mime === 'image/bmp') pixels = decodeBmp(bytes);
   else if (mime === 'image/tiff') pixels = decodeTiff(bytes);
-  else if (mime === 'image/webp') pixels = await decodeImage(bytes, 'webp');
+  else if (mime === 'image/webp') {
+    const header = imageHeader(bytes);
+    if (header) checkSize(header.width, header.height);
+    pixels = await decodeImage(bytes, 'webp');
+  }
   else throw new Error(`pictures in ${mime ?? 'this'} format cannot be drawn`);
   return { bytes: await encodePng(makeImageData(pixels.data, pixels.width, pixels.height)), format: 'png' };
 }
