@@ -62,7 +62,7 @@ const RED_TO_BLUE = '<a:gradFill rotWithShape="1"><a:gsLst><a:gs pos="0"><a:srgb
 /**
  * Slide 1: a red→blue gradient rectangle, a green line ending in a triangle, a GIF, a theme-styled
  * shape, a radial and a rectangular path gradient, a half-transparent fill, a shape filled with the
- * GIF and an EMF picture;
+ * GIF, an EMF picture and an embedded object with a preview picture;
  * slide 2: a gradient background.
  */
 async function slideFixture(): Promise<Uint8Array> {
@@ -86,8 +86,10 @@ async function slideFixture(): Promise<Uint8Array> {
   // A shape filled with the GIF (the picture's own relationship), stretched.
   const gifId = /<a:blip r:embed="([^"]+)"/.exec(xml)![1];
   const pictureFill = `<a:blipFill><a:blip r:embed="${gifId}"/><a:stretch><a:fillRect/></a:stretch></a:blipFill>`;
+  // An embedded object whose preview (in mc:Fallback) is the GIF, at 612–684 × 18–66 pt.
+  const ole = `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="40" name="Object 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="7772400" y="228600"/><a:ext cx="914400" cy="609600"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/presentationml/2006/ole"><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice xmlns:v="urn:schemas-microsoft-com:vml" Requires="v"><p:oleObj spid="_x0000_s1" name="Worksheet" r:id="rIdOle" imgW="914400" imgH="609600" progId="Excel.Sheet.12"><p:embed/></p:oleObj></mc:Choice><mc:Fallback><p:oleObj name="Worksheet" r:id="rIdOle" imgW="914400" imgH="609600" progId="Excel.Sheet.12"><p:embed/><p:pic><p:nvPicPr><p:cNvPr id="0" name=""/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="${gifId}"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr><a:xfrm><a:off x="7772400" y="228600"/><a:ext cx="914400" cy="609600"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic></p:oleObj></mc:Fallback></mc:AlternateContent></a:graphicData></a:graphic></p:graphicFrame>`;
   const rectangular = '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:path path="rect"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path></a:gradFill>';
-  xml = xml.replace('</p:spTree>', spXml(20, 5486400, 3200400, 914400, 914400, '', style) + spXml(21, 914400, 4114800, 914400, 914400, radial) + spXml(22, 2743200, 4114800, 1828800, 914400, pictureFill) + spXml(23, 7315200, 4191000, 914400, 914400, rectangular) + spXml(24, 7315200, 2032000, 914400, 889000, '<a:solidFill><a:srgbClr val="0000FF"><a:alpha val="50000"/></a:srgbClr></a:solidFill>') + emfPic + '</p:spTree>');
+  xml = xml.replace('</p:spTree>', spXml(20, 5486400, 3200400, 914400, 914400, '', style) + spXml(21, 914400, 4114800, 914400, 914400, radial) + spXml(22, 2743200, 4114800, 1828800, 914400, pictureFill) + spXml(23, 7315200, 4191000, 914400, 914400, rectangular) + spXml(24, 7315200, 2032000, 914400, 889000, '<a:solidFill><a:srgbClr val="0000FF"><a:alpha val="50000"/></a:srgbClr></a:solidFill>') + emfPic + ole + '</p:spTree>');
   zip.file(path, xml);
   const emf = new Uint8Array(108);
   emf.set([1, 0, 0, 0]);
@@ -207,6 +209,11 @@ describe('DrawingML fills, lines and pictures in PowerPoint', () => {
     expect(Math.max(...background(360, 402))).toBeLessThan(15);
     expect(background(360, 202)[1]).toBeGreaterThan(100);
     expect(background(360, 202)[1]).toBeLessThan(160);
+
+    // The embedded object's preview picture (the GIF) in its frame; no note about SmartArt.
+    expect(at(630, 40)).toEqual([255, 0, 0]);
+    expect(at(675, 40)).toEqual([255, 255, 255]);
+    expect(result.notes?.join(' ') ?? '').not.toMatch(/SmartArt|embedded objects/);
 
     // The EMF: a light frame where it stands, and a note.
     expect(result.notes?.join(' ')).toMatch(/EMF format were drawn as empty frames/);

@@ -268,6 +268,12 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
               const box = transform(frameBox);
               (await layoutChart(chart, box.width, box.height, ctx)).draw(page, box.x, slideHeight - box.y);
             } else notes.add('a chart could not be read and was left out');
+          } else if (find(child, 'p:oleObj')) {
+            // An embedded object (a worksheet, a document…): its preview picture in the frame (a
+            // metafile preview leaves a light frame), from the mc:Fallback or the object itself.
+            const preview = find(child, 'p:pic');
+            if (preview && frameBox) await drawPictureIn(slide, preview, transform(frameBox));
+            else notes.add('embedded objects without a preview picture were left out');
           } else {
             // SmartArt: its pre-rendered shapes, in the frame's coordinates.
             const tree = frameBox ? await smartArtTree(zip, slide.rels, child) : undefined;
