@@ -313,6 +313,26 @@ describe('Word shapes and text boxes', () => {
   });
 });
 
+describe('Word floating shapes', () => {
+  test('a shape in front of the text (wrapNone) takes no room in the flow but is drawn', async () => {
+    const docx = new Document({ sections: [{ children: [new Paragraph('One SHAPE_HERE'), new Paragraph('Two')] }] });
+    const zip = await JSZip.loadAsync(await Packer.toBuffer(docx));
+    const shape = `<wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:cNvSpPr/><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1828800" cy="1828800"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:solidFill><a:srgbClr val="FF0000"/></a:solidFill></wps:spPr><wps:bodyPr/></wps:wsp>`;
+    const run = `<w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1"><wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="1828800" cy="1828800"/><wp:wrapNone/><wp:docPr id="4" name="Rectangle 4"/><a:graphic xmlns:a="${A}"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">${shape}</a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>`;
+    const documentXml = await zip.file('word/document.xml')!.async('string');
+    zip.file('word/document.xml', documentXml.replace('One SHAPE_HERE</w:t></w:r>', `One</w:t></w:r>${run}`));
+
+    const result = await convert(wordToPdf, 'floating.docx', await zip.generateAsync({ type: 'uint8array' }));
+    await expectValidPdf(result);
+    const pdf = await openPdfjs(result.bytes);
+    const items = (await (await pdf.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[] }>;
+    const one = items.find((i) => i.str.includes('One'))!, two = items.find((i) => i.str.includes('Two'))!;
+    await pdf.destroy();
+    expect(one.transform[5] - two.transform[5]).toBeLessThan(30); // not pushed down by the 144 pt shape
+    expect(await pageContent(await PDFDocument.load(result.bytes), 0)).toContain('1 0 0 rg');
+  });
+});
+
 describe('pictures pdf-lib cannot embed by itself', () => {
   test('GIF, BMP, TIFF and WebP are converted to PNG at their pixel size; PNG is kept; metafiles are refused', async () => {
     const doc = await PDFDocument.create();

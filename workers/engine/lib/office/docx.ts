@@ -293,7 +293,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
   async function shapesDrawing(drawing: XmlElement, partRels: typeof rels, width: number, height: number): Promise<Inline | undefined> {
     const elements = kids(find(drawing, 'a:graphicData')).filter((el) => ['wsp', 'wgp'].includes(localName(el)));
     if (!elements.length || width <= 0 || height <= 0) return undefined;
-    return shapesInline(elements, { x: 0, y: 0, width, height }, {
+    const inline = shapesInline(elements, { x: 0, y: 0, width, height }, {
       color: colorResolver(drawingTheme),
       theme: drawingTheme,
       textColor: drawingTheme.colors.dk1 ?? [0, 0, 0],
@@ -311,7 +311,17 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
         const offset = Math.max(0, anchor === 'ctr' ? free / 2 : anchor === 'b' ? free : 0);
         return (page, x, y, dctx) => measured.draw(page, x + box.x + left, y - box.y - top - offset, dctx);
       },
-    });
+    }) as Extract<Inline, { kind: 'drawing' }>;
+    // A floating shape that text does not wrap around (in front of or behind the text) takes no room
+    // in the flow: it is drawn from where it is anchored, over the text that follows.
+    const anchor = kid(drawing, 'wp:anchor');
+    if (anchor && (kid(anchor, 'wp:wrapNone') || attr(anchor, 'behindDoc') === '1')) {
+      return { kind: 'drawing', width: 0, height: 0, prepare: async (ctx) => {
+        const draw = await inline.prepare(ctx, width, height);
+        return (page, x, bottom) => draw(page, x, bottom - height);
+      } };
+    }
+    return inline;
   }
 
   type Piece = Inline | { kind: 'pageBreakMark' };
