@@ -13,7 +13,7 @@ import { paragraph } from './model.ts';
 import { chartSheetSection, readWorkbookCharts, type AnchoredShape } from './xlsx-charts.ts';
 import { EMU } from './shapes.ts';
 import { excelColor, readExcelPalette, type ExcelPalette } from './xlsx-colors.ts';
-import { attr, find, findAll, num, parseXml, readRels, zipText } from './xml.ts';
+import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
 
 export interface XlsxOptions {
@@ -226,8 +226,8 @@ function sheetPictures(workbook: ExcelJS.Workbook, ws: ExcelJS.Worksheet): Ancho
   for (const placed of ws.getImages()) {
     const image = workbook.getImage(Number(placed.imageId));
     const bytes = image?.buffer ? new Uint8Array(image.buffer as unknown as ArrayBuffer) : undefined;
-    const mime = image?.extension === 'png' ? 'image/png' : image?.extension === 'jpeg' || image?.extension === ('jpg' as string) ? 'image/jpeg' : undefined;
-    if (!bytes || !mime) continue;
+    const mime = image?.extension ? imageMime(`picture.${image.extension}`) : undefined;
+    if (!bytes || !mime) continue; // (a metafile that cannot be drawn is skipped when it is laid out)
     type Corner = { nativeCol: number; nativeColOff?: number; nativeRow: number; nativeRowOff?: number };
     const range = placed.range as unknown as { tl: Corner; br?: Corner; ext?: { width: number; height: number } };
     const columns = range.br ? Math.max(1, range.br.nativeCol - range.tl.nativeCol) : 4;
