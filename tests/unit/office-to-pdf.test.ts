@@ -4,7 +4,7 @@
  * size and count) and checked with qpdf.
  */
 import { describe, expect, test } from 'vitest';
-import { AlignmentType, Document, Footer, Header, HeadingLevel, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
+import { AlignmentType, Document, Footer, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
@@ -91,6 +91,48 @@ describe('word-to-pdf', () => {
       'Odd page header Body of page 3 Odd footer',
       'Even page header Body of page 4',
     ]);
+  });
+
+  test('floating pictures (behind or in front of the text) take no room and are placed from the page, margin or paragraph', async () => {
+    const picture = (floating: object) => new ImageRun({ type: 'png', data: RED_PNG, transformation: { width: 80, height: 40 }, floating: floating as never });
+    const docx = new Document({
+      sections: [{
+        properties: { page: { size: { width: 11906, height: 16838 }, margin: { top: 1440, bottom: 1440, left: 1440, right: 1440 } } },
+        children: [
+          new Paragraph({ children: [
+            new TextRun('First line of the body'),
+            // Behind the text, 100 pt from the page's left edge and 200 pt from its top.
+            picture({ horizontalPosition: { relative: HorizontalPositionRelativeFrom.PAGE, offset: 100 * 12700 }, verticalPosition: { relative: VerticalPositionRelativeFrom.PAGE, offset: 200 * 12700 }, behindDocument: true, wrap: { type: TextWrappingType.NONE } }),
+            // In front, at the right of the margins, 10 pt below the paragraph's top.
+            picture({ horizontalPosition: { relative: HorizontalPositionRelativeFrom.MARGIN, align: HorizontalPositionAlign.RIGHT }, verticalPosition: { relative: VerticalPositionRelativeFrom.PARAGRAPH, offset: 10 * 12700 }, wrap: { type: TextWrappingType.NONE } }),
+          ] }),
+          new Paragraph('Second line'),
+        ],
+      }],
+    });
+    const result = await convert(wordToPdf, 'floats.docx', await Packer.toBuffer(docx));
+    await expectValidPdf(result);
+    const doc = await openPdfjs(result.bytes);
+    const page = await doc.getPage(1);
+    const items = ((await page.getTextContent()).items as Array<{ str: string; transform: number[] }>).filter((i) => i.str.trim());
+    await doc.destroy();
+    const first = items.find((i) => i.str.includes('First line'))!, second = items.find((i) => i.str.includes('Second line'))!;
+    expect(841.89 - first.transform[5]).toBeLessThan(72 + 16); // the body starts at the top margin
+    expect(first.transform[5] - second.transform[5]).toBeLessThan(20); // the pictures took no room
+
+    const pdf = await PDFDocument.load(result.bytes);
+    const contents = pdf.getPage(0).node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => pdf.context.lookup(ref)) : [contents];
+    const content = streams.filter((st): st is PDFRawStream => st instanceof PDFRawStream).map((st) => new TextDecoder('latin1').decode(decodePDFRawStream(st).decode())).join('\n');
+    const images = [...content.matchAll(/1 0 0 1 ([\d.]+) ([\d.]+) cm\n1 0 0 1 0 0 cm\n([\d.]+) 0 0 ([\d.]+) 0 0 cm\n1 0 0 1 0 0 cm\n\/\S+ Do/g)].map((m) => ({ at: m.index!, x: Number(m[1]), top: 841.89 - Number(m[2]) - Number(m[4]), width: Number(m[3]) }));
+    expect(images).toHaveLength(2);
+    const [behind, front] = images;
+    expect(behind.at).toBeLessThan(content.indexOf(' Tj')); // painted before any text
+    expect(front.at).toBeGreaterThan(content.lastIndexOf(' Tj'));
+    expect(behind.x).toBeCloseTo(100, 0);
+    expect(behind.top).toBeCloseTo(200, 0);
+    expect(front.x + front.width).toBeCloseTo(595.28 - 72, 0); // right-aligned in the margins
+    expect(front.top).toBeCloseTo(72 + 10, 0);
   });
 
   test('long text flows onto as many pages as it needs, and a page range keeps only those pages', async () => {

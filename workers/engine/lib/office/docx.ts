@@ -5,7 +5,7 @@
  * footers with PAGE / NUMPAGES fields, and each section's page size and margins.
  */
 import JSZip from 'jszip';
-import type { Block, Border, Inline, PageSetup, Paragraph, Rgb, RunStyle, Section, TableCell, TableRow } from './model.ts';
+import type { Block, Border, FloatingDrawing, Inline, PageSetup, Paragraph, Rgb, RunStyle, Section, TableCell, TableRow } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import { chartReader, smartArtReader } from './graphics.ts';
@@ -293,7 +293,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
   async function shapesDrawing(drawing: XmlElement, partRels: typeof rels, width: number, height: number): Promise<Inline | undefined> {
     const elements = kids(find(drawing, 'a:graphicData')).filter((el) => ['wsp', 'wgp'].includes(localName(el)));
     if (!elements.length || width <= 0 || height <= 0) return undefined;
-    const inline = shapesInline(elements, { x: 0, y: 0, width, height }, {
+    return shapesInline(elements, { x: 0, y: 0, width, height }, {
       color: colorResolver(drawingTheme),
       theme: drawingTheme,
       textColor: drawingTheme.colors.dk1 ?? [0, 0, 0],
@@ -311,22 +311,60 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
         const offset = Math.max(0, anchor === 'ctr' ? free / 2 : anchor === 'b' ? free : 0);
         return (page, x, y, dctx) => measured.draw(page, x + box.x + left, y - box.y - top - offset, dctx);
       },
-    }) as Extract<Inline, { kind: 'drawing' }>;
-    // A floating shape that text does not wrap around (in front of or behind the text) takes no room
-    // in the flow: it is drawn from where it is anchored, over the text that follows.
+    });
+  }
+
+  /**
+   * Where an anchored drawing floats (wp:anchor with wp:positionH / wp:positionV, or wp:simplePos),
+   * when text does not wrap around it (in front of or behind the text); undefined for drawings that
+   * sit in the line, and for those text wraps around (kept in the line: the flow does not wrap).
+   */
+  function floatingPlace(drawing: XmlElement): Omit<FloatingDrawing, 'drawing'> | undefined {
     const anchor = kid(drawing, 'wp:anchor');
-    if (anchor && (kid(anchor, 'wp:wrapNone') || attr(anchor, 'behindDoc') === '1')) {
-      return { kind: 'drawing', width: 0, height: 0, prepare: async (ctx) => {
-        const draw = await inline.prepare(ctx, width, height);
-        return (page, x, bottom) => draw(page, x, bottom - height);
-      } };
+    const behind = attr(anchor, 'behindDoc') === '1';
+    if (!anchor || !(kid(anchor, 'wp:wrapNone') || behind)) return undefined;
+    if (attr(anchor, 'simplePos') === '1') {
+      const pos = kid(anchor, 'wp:simplePos');
+      return { behind, horizontal: { from: 'page', offset: (num(pos, 'x') ?? 0) * EMU }, vertical: { from: 'page', offset: (num(pos, 'y') ?? 0) * EMU } };
     }
-    return inline;
+    const position = (name: string) => {
+      const el = kid(anchor, name);
+      return { from: attr(el, 'relativeFrom') ?? '', offset: Number(kid(el, 'wp:posOffset')?.textContent ?? 0) * EMU || 0, align: kid(el, 'wp:align')?.textContent?.trim() };
+    };
+    const h = position('wp:positionH');
+    const v = position('wp:positionV');
+    return {
+      behind,
+      horizontal: {
+        from: h.from === 'page' || h.from === 'leftMargin' || h.from === 'rightMargin' ? h.from : 'margin', // column, character, inside/outside margin: the text column
+        offset: h.offset,
+        align: h.align === 'center' ? 'center' : h.align === 'right' || h.align === 'outside' ? 'right' : h.align ? 'left' : undefined,
+      },
+      vertical: {
+        from: v.from === 'page' || v.from === 'margin' || v.from === 'topMargin' || v.from === 'bottomMargin' ? v.from : 'paragraph', // paragraph, line
+        offset: v.offset,
+        align: v.align === 'center' ? 'center' : v.align === 'bottom' || v.align === 'outside' ? 'bottom' : v.align ? 'top' : undefined,
+      },
+    };
   }
 
   type Piece = Inline | { kind: 'pageBreakMark' };
 
+  /** A picture as a drawing (floating pictures are placed like shapes). */
+  function pictureDrawing(image: Extract<Inline, { kind: 'image' }>): Extract<Inline, { kind: 'drawing' }> {
+    return {
+      kind: 'drawing',
+      width: image.width,
+      height: image.height,
+      prepare: async (ctx, width, height) => {
+        const embedded = await ctx.images.get(image.bytes, image.mime);
+        return (page, x, bottom) => page.drawImage(embedded, { x, y: bottom, width, height });
+      },
+    };
+  }
+
   async function readParagraph(p: XmlElement, partRels: typeof rels): Promise<Block[]> {
+    const floats: FloatingDrawing[] = [];
     const pPr = kid(p, 'w:pPr');
     const styleId = attr(kid(pPr, 'w:pStyle'), 'w:val') ?? defaultParagraphStyle;
     const props: ParaProps = { ...basePara };
@@ -394,8 +432,14 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
           : find(drawing, 'wps:wsp') || find(drawing, 'wpg:wgp')
             ? await shapesDrawing(drawing, partRels, width, height)
             : await imageInline(drawing, partRels);
-      if (image) pieces.push(image);
-      else if (find(drawing, 'dgm:relIds')) notes.add('SmartArt diagrams without a pre-rendered drawing were left out');
+      if (!image) {
+        if (find(drawing, 'dgm:relIds')) notes.add('SmartArt diagrams without a pre-rendered drawing were left out');
+        return;
+      }
+      // In front of or behind the text: it takes no room in the flow and is placed where it is anchored.
+      const place = floatingPlace(drawing);
+      if (place && (image.kind === 'drawing' || image.kind === 'image')) floats.push({ ...place, drawing: image.kind === 'drawing' ? image : pictureDrawing(image) });
+      else pieces.push(image);
     };
 
     const readRun = async (r: XmlElement) => {
@@ -475,6 +519,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
           ...base,
           marker: first ? marker : undefined,
           pageBreakBefore: first ? props.pageBreakBefore : false,
+          floats: first && floats.length ? floats : undefined,
         }));
       }
       current = [];

@@ -14,8 +14,38 @@ type Op = (page: PDFPage, ctx: DrawContext) => void;
 interface PageDraft {
   section: Section;
   ops: Op[];
-  /** Drawn after the body (drawings anchored on table rows lie over the cells). */
+  /** Drawn after the body (drawings anchored on table rows lie over the cells; floating drawings in front of the text). */
   overlays: Op[];
+  /** Drawn before everything else (floating drawings behind the text). */
+  underlays: Op[];
+}
+
+/** A floating drawing, laid out: paints itself from the page's setup and its paragraph's top (PDF y). */
+type FloatPainter = (page: PDFPage, paragraphTop: number, ctx: DrawContext) => void;
+
+/** Lays out a paragraph's floating drawings (model.ts FloatingDrawing), split into behind and in front of the text. */
+async function prepareFloats(paragraph: Paragraph, ctx: TextContext): Promise<{ behind: FloatPainter[]; front: FloatPainter[] }> {
+  const out = { behind: [] as FloatPainter[], front: [] as FloatPainter[] };
+  for (const float of paragraph.floats ?? []) {
+    const { drawing, horizontal: h, vertical: v } = float;
+    let draw: Awaited<ReturnType<typeof drawing.prepare>>;
+    try {
+      draw = await drawing.prepare(ctx, drawing.width, drawing.height);
+    } catch {
+      continue; // a drawing that cannot be laid out is left out
+    }
+    out[float.behind ? 'behind' : 'front'].push((page, paragraphTop, dctx) => {
+      const { width, height } = page.getSize();
+      const m = dctx.setup?.margin ?? { top: 0, right: 0, bottom: 0, left: 0 };
+      const [x0, x1] = h.from === 'page' ? [0, width] : h.from === 'leftMargin' ? [0, m.left] : h.from === 'rightMargin' ? [width - m.right, width] : [m.left, width - m.right];
+      const x = h.align === 'center' ? (x0 + x1 - drawing.width) / 2 : h.align === 'right' ? x1 - drawing.width : x0 + (h.align ? 0 : h.offset);
+      // Distances from the page's top edge.
+      const [t0, t1] = v.from === 'page' ? [0, height] : v.from === 'topMargin' ? [0, m.top] : v.from === 'bottomMargin' ? [height - m.bottom, height] : v.from === 'margin' ? [m.top, height - m.bottom] : [height - paragraphTop, height - m.bottom];
+      const t = v.align === 'center' ? (t0 + t1 - drawing.height) / 2 : v.align === 'bottom' ? t1 - drawing.height : t0 + (v.align ? 0 : v.offset);
+      draw(page, x, height - t - drawing.height);
+    });
+  }
+  return out;
 }
 
 /** Something already laid out at a fixed width that can be drawn anywhere. */
@@ -45,7 +75,18 @@ function paragraphBox(laid: LaidParagraph, width: number, withSpacing: boolean):
 export async function measureBlocks(blocks: Block[], width: number, ctx: TextContext): Promise<Measured> {
   const parts: Measured[] = [];
   for (const block of blocks) {
-    if (block.kind === 'paragraph') parts.push(paragraphBox(await layoutParagraph(block, width, ctx), width, true));
+    if (block.kind === 'paragraph') {
+      const box = paragraphBox(await layoutParagraph(block, width, ctx), width, true);
+      const floats = block.floats?.length ? await prepareFloats(block, ctx) : undefined;
+      parts.push(!floats ? box : {
+        height: box.height,
+        draw(page, left, top, dctx) {
+          for (const paint of floats.behind) paint(page, top, dctx);
+          box.draw(page, left, top, dctx);
+          for (const paint of floats.front) paint(page, top, dctx);
+        },
+      });
+    }
     else if (block.kind === 'table') {
       const table = await measureTable(block, width, ctx);
       parts.push({
@@ -231,11 +272,11 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     const { page: setup } = section;
     const contentWidth = setup.width - setup.margin.left - setup.margin.right;
     const contentHeight = setup.height - setup.margin.top - setup.margin.bottom;
-    let draft: PageDraft = { section, ops: [], overlays: [] };
+    let draft: PageDraft = { section, ops: [], overlays: [], underlays: [] };
     drafts.push(draft);
     let y = 0; // distance below the top of the content area
     const newPage = () => {
-      draft = { section, ops: [], overlays: [] };
+      draft = { section, ops: [], overlays: [], underlays: [] };
       drafts.push(draft);
       y = 0;
     };
@@ -279,10 +320,15 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     async function flowParagraph(paragraph: Paragraph) {
       if (paragraph.pageBreakBefore && y > 0) newPage();
       const laid = await layoutParagraph(paragraph, contentWidth, ctx);
+      const floats = paragraph.floats?.length ? await prepareFloats(paragraph, ctx) : undefined;
       if (y > 0) y += paragraph.spaceBefore;
       laid.lines.forEach((line, index) => {
         if (y > 0 && y + line.height > contentHeight) newPage();
         const at = top();
+        if (index === 0 && floats) {
+          draft.underlays.push(...floats.behind.map((paint): Op => (page, dctx) => paint(page, at, dctx)));
+          draft.overlays.push(...floats.front.map((paint): Op => (page, dctx) => paint(page, at, dctx)));
+        }
         if (index === 0 && paragraph.outlineLevel !== undefined && paragraph.outlineLevel < 9) {
           const title = plainText(paragraph);
           if (title) outline.push({ level: paragraph.outlineLevel, title, pageIndex: firstPage + drafts.length - 1, top: at });
@@ -320,10 +366,11 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
   drafts.forEach((draft, index) => {
     const { page: setup } = draft.section;
     const page = doc.addPage([setup.width, setup.height]);
-    const dctx: DrawContext = { pageNumber: index + 1, pageCount };
+    const dctx: DrawContext = { pageNumber: index + 1, pageCount, setup };
     const variants = furniture.get(draft.section)!;
     const firstOfSection = index === 0 || drafts[index - 1].section !== draft.section;
     const { header, footer } = (firstOfSection && variants.first) || ((index + 1) % 2 === 0 && variants.even) || variants.normal;
+    for (const op of draft.underlays) op(page, dctx);
     // Header, body, footer: the order text is read in (copy, search, screen readers).
     header?.draw(page, setup.margin.left, setup.height - setup.headerDistance, dctx);
     for (const op of draft.ops) op(page, dctx);

@@ -53,6 +53,8 @@ export interface Paragraph {
   /** List marker drawn in the hanging indent, e.g. '•' or '3.'. */
   marker?: { text: string; style: RunStyle };
   pageBreakBefore?: boolean;
+  /** Drawings anchored in this paragraph that float over (or behind) the page. */
+  floats?: FloatingDrawing[];
   shading?: Rgb;
   /** Heading level, for the PDF outline. */
   outlineLevel?: number;
@@ -81,6 +83,19 @@ export interface TableCell {
 }
 
 export type DrawingInline = Extract<Inline, { kind: 'drawing' }>;
+
+/**
+ * A drawing floating at a place on the page that text does not flow around (Word's pictures, shapes
+ * and charts anchored "in front of text" or "behind text"): it takes no room in the flow and is
+ * positioned from the page, its margins or the paragraph it is anchored in (Word's wp:positionH /
+ * wp:positionV: an offset in points, or an alignment within that area).
+ */
+export interface FloatingDrawing {
+  drawing: DrawingInline;
+  horizontal: { from: 'page' | 'margin' | 'leftMargin' | 'rightMargin'; offset: number; align?: 'left' | 'center' | 'right' };
+  vertical: { from: 'page' | 'margin' | 'topMargin' | 'bottomMargin' | 'paragraph'; offset: number; align?: 'top' | 'center' | 'bottom' };
+  behind: boolean;
+}
 
 /**
  * A drawing anchored on a table row (a shape on a spreadsheet): drawn over the cells, after the rest

@@ -4,7 +4,7 @@
  */
 import { PDFPage, PDFFont, rgb, type PDFImage, PDFDocument } from 'pdf-lib';
 import type { FontBook } from './fonts.ts';
-import type { Inline, Paragraph, RunStyle } from './model.ts';
+import type { Inline, PageSetup, Paragraph, RunStyle } from './model.ts';
 import { embeddable, type ImageMime } from './images.ts';
 
 const TAB_STOP = 36; // Word's default tab stops: every half inch.
@@ -244,6 +244,8 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
 export interface DrawContext {
   pageNumber: number;
   pageCount: number;
+  /** The page's size and margins (floating drawings are placed from them). */
+  setup?: PageSetup;
 }
 
 function color(c: [number, number, number] | undefined) {
