@@ -28,11 +28,26 @@ import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, LIBREOFFICE_PACKAGE, LIBREOFFICE_V
 export const POOL_PATTERN = 'var pthreadPoolSize=4';
 export const POOL_SIZE = 32;
 
+/**
+ * Not a patch, a check: the host worker passes `noInitialRun: true` so that LibreOffice's own main()
+ * never runs (the glue is built with PROXY_TO_PTHREAD and would start soffice's desktop start-up in a
+ * second thread beside LibreOfficeKit: first documents took 50–63 s or stalled; see lo-host.ts). A
+ * glue that no longer reads the option would bring that back silently, so the build throws instead.
+ */
+export const NO_INITIAL_RUN_PATTERN = 'if(Module["noInitialRun"])shouldRunNow=false;';
+
+const occurrences = (source: string, pattern: string) => source.split(pattern).length - 1;
+
 export function patchGlue(source: string): string {
-  const count = source.split(POOL_PATTERN).length - 1;
+  const count = occurrences(source, POOL_PATTERN);
   if (count !== 1) {
     throw new Error(`libreoffice-assets: expected "${POOL_PATTERN}" once in ${LIBREOFFICE_FILES.glue}, found it ${count} times. ` +
       `The pthread pool fix (${POOL_SIZE} workers; with 4, conversions hang) cannot be applied: check the new glue and update build/libreoffice-assets.ts.`);
+  }
+  const noInitialRun = occurrences(source, NO_INITIAL_RUN_PATTERN);
+  if (noInitialRun !== 1) {
+    throw new Error(`libreoffice-assets: expected '${NO_INITIAL_RUN_PATTERN}' once in ${LIBREOFFICE_FILES.glue}, found it ${noInitialRun} times. ` +
+      'The host worker relies on Module.noInitialRun to keep LibreOffice\'s own main() from running beside LibreOfficeKit (first documents stall): check the new glue and update build/libreoffice-assets.ts and workers/libreoffice/lo-host.ts.');
   }
   return source.replace(POOL_PATTERN, `var pthreadPoolSize=${POOL_SIZE}`);
 }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Document, Packer, Paragraph } from 'docx';
-import { POOL_PATTERN, isLibreOfficeWorkerScript, libreOfficeFiles, libreOfficeWorkerCsp, patchGlue, transpileHost } from '../../build/libreoffice-assets.ts';
+import { NO_INITIAL_RUN_PATTERN, POOL_PATTERN, isLibreOfficeWorkerScript, libreOfficeFiles, libreOfficeWorkerCsp, patchGlue, transpileHost } from '../../build/libreoffice-assets.ts';
 import { compressionLevels } from '../../build/precompress.ts';
 import { LIBREOFFICE_BASE } from '../../workers/engine/lib/libreoffice-files.ts';
 import { NOT_ISOLATED, convertWithLibreOffice, libreOfficeUnavailable } from '../../workers/engine/lib/libreoffice.ts';
@@ -26,10 +26,15 @@ function ole(...streams: string[]): Uint8Array {
 
 describe('build plugin', () => {
   test('patches the pthread pool of the glue from 4 to 32, and fails the build when the line is gone or doubled', () => {
-    const glue = `a();initMainThread(){${POOL_PATTERN};while(pthreadPoolSize--){}}b();`;
-    expect(patchGlue(glue)).toBe('a();initMainThread(){var pthreadPoolSize=32;while(pthreadPoolSize--){}}b();');
-    expect(() => patchGlue('initMainThread(){var pthreadPoolSize=8;}')).toThrow(/expected "var pthreadPoolSize=4" once .* found it 0 times/);
+    const glue = `a();initMainThread(){${POOL_PATTERN};while(pthreadPoolSize--){}}b();${NO_INITIAL_RUN_PATTERN}run();`;
+    expect(patchGlue(glue)).toBe(`a();initMainThread(){var pthreadPoolSize=32;while(pthreadPoolSize--){}}b();${NO_INITIAL_RUN_PATTERN}run();`);
+    expect(() => patchGlue(`initMainThread(){var pthreadPoolSize=8;}${NO_INITIAL_RUN_PATTERN}`)).toThrow(/expected "var pthreadPoolSize=4" once .* found it 0 times/);
     expect(() => patchGlue(`${POOL_PATTERN};${POOL_PATTERN}`)).toThrow(/found it 2 times/);
+  });
+
+  test("fails the build when the glue no longer honours noInitialRun (LibreOffice's own main() would run beside LibreOfficeKit)", async () => {
+    expect(() => patchGlue(`${POOL_PATTERN};var shouldRunNow=true;run();`)).toThrow(/noInitialRun.* found it 0 times/);
+    expect((await transpileHost()).replace(/\s+/g, ' ')).toMatch(/noInitialRun: true/);
   });
 
   test('the installed package: patched glue, sizes, and a revision that changes with the files', async () => {
