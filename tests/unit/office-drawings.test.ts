@@ -9,7 +9,7 @@ import JSZip from 'jszip';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { Document, Packer, Paragraph } from 'docx';
-import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
@@ -257,5 +257,26 @@ describe('preset geometries in PowerPoint', () => {
     expect(pathsFilledWith(content, '7030A0')).toEqual([{ points: 6, curves: 0 }]);
     expect(pathsFilledWith(content, 'FFC000')).toEqual([{ points: 5, curves: 0 }]);
     expect(pathsFilledWith(content, '0070C0')[0].curves).toBeGreaterThanOrEqual(4);
+  });
+
+  test('an outer shadow is drawn under the shape, offset and fading towards its blurred edge', async () => {
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    slide.addShape(pptx.ShapeType.rect, { x: 1, y: 1, w: 2, h: 1, fill: { color: 'C00000' }, shadow: { type: 'outer', color: '00B050', opacity: 0.6, blur: 4, offset: 6, angle: 90 } });
+    slide.addShape(pptx.ShapeType.rect, { x: 4, y: 1, w: 2, h: 1, fill: { color: '0070C0' } });
+    const result = await convert(pptToPdf, 'shadow.pptx', (await pptx.write({ outputType: 'uint8array' })) as Uint8Array);
+    await expectValidPdf(result);
+    const content = await pageContent(result.bytes, 0);
+    // Four layers of the green shadow, all painted before the red shape; none under the blue one.
+    const shadowAt = content.indexOf(fillOperator('00B050'));
+    expect(pathsFilledWith(content, '00B050')).toHaveLength(4);
+    expect(shadowAt).toBeGreaterThan(-1);
+    expect(shadowAt).toBeLessThan(content.indexOf(fillOperator('C00000')));
+    expect(content.lastIndexOf(fillOperator('00B050'))).toBeLessThan(content.indexOf(fillOperator('C00000')));
+    // Each layer at a quarter of the shadow's opacity (pdf-lib writes it as an ExtGState's ca).
+    const doc = await PDFDocument.load(result.bytes);
+    const states = doc.getPage(0).node.Resources()?.lookup(PDFName.of('ExtGState'), PDFDict);
+    const opacities = states ? states.keys().map((key) => (states.lookup(key, PDFDict).lookup(PDFName.of('ca')) as PDFNumber | undefined)?.asNumber()) : [];
+    expect(opacities.some((ca) => ca !== undefined && Math.abs(ca - 0.6 / 4) < 0.01)).toBe(true);
   });
 });

@@ -101,11 +101,13 @@ export interface DrawingTheme {
   fillStyles: XmlElement[];
   bgFillStyles: XmlElement[];
   lineStyles: XmlElement[];
+  /** The format scheme's effect styles (a:effectStyle), which a:effectRef picks by index. */
+  effectStyles: XmlElement[];
 }
 
 /** A theme part's colour scheme and major / minor Latin fonts. */
 export function readDrawingTheme(root: XmlElement | undefined): DrawingTheme {
-  const theme: DrawingTheme = { colors: {}, majorFont: 'Calibri', minorFont: 'Calibri', fillStyles: [], bgFillStyles: [], lineStyles: [] };
+  const theme: DrawingTheme = { colors: {}, majorFont: 'Calibri', minorFont: 'Calibri', fillStyles: [], bgFillStyles: [], lineStyles: [], effectStyles: [] };
   for (const entry of kids(find(root, 'a:clrScheme'))) {
     const color = hexColor(attr(kid(entry, 'a:srgbClr'), 'val') ?? attr(kid(entry, 'a:sysClr'), 'lastClr'));
     if (color) theme.colors[entry.nodeName.replace('a:', '')] = color;
@@ -116,6 +118,7 @@ export function readDrawingTheme(root: XmlElement | undefined): DrawingTheme {
   theme.fillStyles = kids(kid(fmtScheme, 'a:fillStyleLst'));
   theme.bgFillStyles = kids(kid(fmtScheme, 'a:bgFillStyleLst'));
   theme.lineStyles = kids(kid(fmtScheme, 'a:lnStyleLst'), 'a:ln');
+  theme.effectStyles = kids(kid(fmtScheme, 'a:effectStyleLst'), 'a:effectStyle');
   return theme;
 }
 
@@ -208,6 +211,34 @@ function styleFill(ref: XmlElement | undefined, env: Pick<ShapeEnv, 'color' | 't
   const phClr = env.color(ref);
   const style = idx >= 1001 ? env.theme.bgFillStyles[idx - 1001] : env.theme.fillStyles[idx - 1];
   return (style ? paintOf(style, env.color, phClr) : undefined) ?? (phClr && { kind: 'solid', color: phClr });
+}
+
+/** An outer shadow: the shape's silhouette offset by (dx, dy) points (y down), in a translucent colour, blurred by `blur` points. */
+interface Shadow {
+  dx: number;
+  dy: number;
+  blur: number;
+  color: Rgb;
+  alpha: number;
+}
+
+/**
+ * The shape's outer shadow (a:outerShdw): its own a:effectLst, else the theme's effect style that
+ * p:style's a:effectRef picks (Office 2007–2010 themes give shapes a soft drop shadow that way).
+ */
+function shadowOf(spPr: XmlElement | undefined, styleEl: XmlElement | undefined, env: Pick<ShapeEnv, 'color' | 'theme'>): Shadow | undefined {
+  const own = kid(spPr, 'a:effectLst');
+  const ref = kid(styleEl, 'a:effectRef');
+  const idx = num(ref, 'idx') ?? 0;
+  const effects = own ?? (idx > 0 ? kid(env.theme.effectStyles[idx - 1], 'a:effectLst') : undefined);
+  const shadow = kid(effects, 'a:outerShdw');
+  if (!shadow) return undefined;
+  const color = env.color(shadow, own ? undefined : env.color(ref));
+  if (!color) return undefined;
+  const dist = (num(shadow, 'dist') ?? 0) * EMU;
+  const angle = (((num(shadow, 'dir') ?? 0) / 60000) * Math.PI) / 180;
+  const blur = (num(shadow, 'blurRad') ?? 0) * EMU;
+  return dist > 0 || blur > 0 ? { dx: dist * Math.cos(angle), dy: dist * Math.sin(angle), blur, color, alpha: alphaOf(shadow) ?? 1 } : undefined;
 }
 
 /** A line's look: its paint (one colour), width, dashes, cap and ends. */
@@ -400,7 +431,7 @@ export interface PlaceholderInfo {
 
 export interface ShapeEnv {
   ctx: TextContext;
-  color: (fillParent: XmlElement | undefined) => Rgb | undefined;
+  color: ColorOf;
   theme: DrawingTheme;
   /** Text colour when nothing says otherwise (the scheme's tx1). */
   textColor: Rgb;
@@ -451,6 +482,7 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
   const gradient = paint?.kind === 'gradient' ? paint : undefined;
   const strokeColor = line.color ? rgb(...line.color) : undefined;
   const rotation = (((num(kid(spPr, 'a:xfrm'), 'rot') ?? 0) / 60000) * Math.PI) / 180;
+  const shadow = !options.outlineOnly && geometry && (paint || picture) ? shadowOf(spPr, styleEl, env) : undefined;
 
   const text = options.outlineOnly ? undefined : part(sp, 'txbx') && env.textBox ? await env.textBox(sp, box, env.ctx) : await prepareText(sp, box, env);
   if (!text && !(geometry && (paint || picture || strokeColor))) return undefined;
@@ -459,6 +491,18 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
       const x = left + box.x, y = top - box.y;
       const stroke = { borderColor: strokeColor, borderWidth: line.width, borderDashArray: line.dash, borderLineCap: line.cap, borderOpacity: line.alpha };
       const opacity = paint?.kind === 'solid' ? paint.alpha : undefined;
+      if (shadow) {
+        // PDF cannot blur: the silhouette is stacked in layers growing out to the blur radius, each
+        // a fraction of the shadow's opacity, so the shadow fades towards its edge.
+        const layers = shadow.blur > 0 ? 4 : 1;
+        for (let k = 0; k < layers; k++) {
+          const grow = layers > 1 ? (shadow.blur * (k - 1)) / (layers - 1) : 0; // from just inside the shape to the blur radius out
+          const silhouette = shapeGeometry(spPr, Math.max(1, box.width + 2 * grow), Math.max(1, box.height + 2 * grow));
+          for (const path of silhouette.paths) {
+            if (path.fill) page.drawSvgPath(path.d, { x: x + shadow.dx - grow, y: y - shadow.dy + grow, color: rgb(...shadow.color), opacity: (shadow.alpha / layers) * (opacity ?? 1) });
+          }
+        }
+      }
       for (const path of geometry.paths) {
         const pathFill = path.fill ? fillColor : undefined;
         const pathStroke = path.stroke ? strokeColor : undefined;
