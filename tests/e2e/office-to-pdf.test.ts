@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
+import { PDFDict, PDFDocument, PDFName, PDFStream } from 'pdf-lib';
 import { baseUrl, launchBrowser, openPage, screenshot } from './harness.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
 
@@ -77,16 +78,23 @@ describe('Office to PDF in the browser', () => {
     await context.close();
   });
 
-  test('ppt-to-pdf: a .pptx becomes one page per slide', async () => {
+  test('ppt-to-pdf: a .pptx becomes one page per slide (a GIF picture decoded in the worker)', async () => {
     const pptx = new PptxGenJS();
     pptx.addSlide().addText('First slide', { x: 1, y: 1, w: 6, h: 1 });
-    pptx.addSlide().addText('Second slide', { x: 1, y: 1, w: 6, h: 1 });
+    const second = pptx.addSlide();
+    second.addText('Second slide', { x: 1, y: 1, w: 6, h: 1 });
+    // A 1×1 red GIF: pdf-lib cannot embed GIFs, the engine converts it to PNG (omggif + jsquash in the worker).
+    second.addImage({ data: 'image/gif;base64,R0lGODlhAQABAIAAAP8AAP///yH5BAAAAAAALAAAAAABAAEAAAICRAEAOw==', x: 1, y: 2.5, w: 1, h: 1 });
     const buffer = Buffer.from((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
     const { name, bytes, errors, context } = await convertInModal('ppt-to-pdf', { name: 'deck.pptx', mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', buffer });
     expect(name).toBe('deck.pdf');
     const { pages, text } = await allText(bytes);
     expect(pages).toBe(2);
     expect(text).toMatch(/First slide.*Second slide/);
+    const pdf = await PDFDocument.load(bytes);
+    const xobjects = pdf.getPage(1).node.Resources()?.lookup(PDFName.of('XObject'), PDFDict);
+    const images = xobjects ? xobjects.keys().map((key) => xobjects.lookup(key, PDFStream)).filter((x) => x.dict.get(PDFName.of('Subtype'))?.toString() === '/Image') : [];
+    expect(images.map((image) => [image.dict.get(PDFName.of('Width'))?.toString(), image.dict.get(PDFName.of('Height'))?.toString()])).toEqual([['1', '1']]);
     expect(errors).toEqual([]);
     await context.close();
   });
