@@ -4,6 +4,6 @@
  * .xls and .ppt files always go to LibreOffice, whatever is chosen.
  */
 export const OFFICE_ENGINE_CHOICES = [
-  { value: 'folio', label: 'Folio — built in, fast, works offline and on phones' },
-  { value: 'libreoffice', label: 'LibreOffice — highest fidelity, 80 MB download once, desktop' },
+  { value: 'folio', label: 'Folio — built in, fast, offline' },
+  { value: 'libreoffice', label: 'LibreOffice — most faithful, 80 MB, desktop' },
 ] as const;
