@@ -4,7 +4,7 @@
  * size and count) and checked with qpdf.
  */
 import { describe, expect, test } from 'vitest';
-import { AlignmentType, Document, Footer, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
+import { AlignmentType, Document, EndnoteReferenceRun, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
@@ -133,6 +133,44 @@ describe('word-to-pdf', () => {
     expect(behind.top).toBeCloseTo(200, 0);
     expect(front.x + front.width).toBeCloseTo(595.28 - 72, 0); // right-aligned in the margins
     expect(front.top).toBeCloseTo(72 + 10, 0);
+  });
+
+  test('footnotes print at the foot of the page that refers to them, numbered; endnotes after the text', async () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => new Paragraph(`Filler paragraph ${i + 1} with enough words to take a line of its own on the page.`));
+    const docx = new Document({
+      footnotes: { 1: { children: [new Paragraph('First note: the source of the figures.')] }, 2: { children: [new Paragraph('Second note on a later page.')] } },
+      endnotes: { 1: { children: [new Paragraph('An endnote after everything.')] } },
+      sections: [{
+        children: [
+          new Paragraph({ children: [new TextRun('Revenue grew'), new FootnoteReferenceRun(1), new TextRun(' last year.'), new EndnoteReferenceRun(1)] }),
+          ...filler(80),
+          new Paragraph({ children: [new TextRun('Costs fell'), new FootnoteReferenceRun(2)] }),
+          ...filler(5),
+        ],
+      }],
+    });
+    const result = await convert(wordToPdf, 'notes.docx', await Packer.toBuffer(docx));
+    await expectValidPdf(result);
+    const pages = await texts(result);
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    const refPage = pages.findIndex((t) => t.includes('Costs fell'));
+    expect(pages[0]).toMatch(/Revenue grew ?1 last year\. ?i/);
+    expect(pages[0]).toMatch(/1 ?First note: the source of the figures\.$/); // at the foot, after the page's text
+    expect(refPage).toBeGreaterThan(0);
+    expect(pages[refPage]).toMatch(/Costs fell ?2/);
+    expect(pages[refPage]).toMatch(/2 ?Second note on a later page\.( |$)/);
+    expect(pages.filter((t) => t.includes('First note')).length).toBe(1);
+    // The endnote follows the last paragraph of the text; the page's footnote stays at its foot.
+    expect(pages[pages.length - 1]).toMatch(/Filler paragraph 5 with [^.]*\. i ?An endnote after everything\. 2 ?Second note on a later page\.$/);
+    // The note sits below the page's last line of text, above the bottom margin.
+    const doc = await openPdfjs(result.bytes);
+    const page = await doc.getPage(1);
+    const items = ((await page.getTextContent()).items as Array<{ str: string; transform: number[] }>).filter((i) => i.str.trim());
+    await doc.destroy();
+    const note = items.find((i) => i.str.includes('First note'))!;
+    const lowestBody = Math.min(...items.filter((i) => i.str.includes('Filler')).map((i) => i.transform[5]));
+    expect(note.transform[5]).toBeLessThan(lowestBody);
+    expect(note.transform[5]).toBeGreaterThan(72 - 1);
   });
 
   test('long text flows onto as many pages as it needs, and a page range keeps only those pages', async () => {

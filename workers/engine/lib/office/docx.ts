@@ -239,10 +239,30 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
 
   const rels = await readRels(zip, documentPath);
   const imageCache = new Map<string, Uint8Array>();
+
+  // Footnotes and endnotes (word/footnotes.xml, word/endnotes.xml) by id; ids of separators are skipped.
+  const settingsRoot = await zipText(zip, 'word/settings.xml').then((xml) => (xml ? parseXml(xml) : undefined));
+  const notesPart = async (kind: 'footnote' | 'endnote') => {
+    const target = [...rels.values()].find((r) => r.type.endsWith(`/${kind}s`))?.target;
+    const xml = target ? await zipText(zip, target) : undefined;
+    const byId = new Map<string, XmlElement>();
+    if (!target || !xml) return { byId, rels };
+    for (const note of kids(parseXml(xml), `w:${kind}`)) if (!attr(note, 'w:type')) byId.set(attr(note, 'w:id') ?? '', note);
+    return { byId, rels: await readRels(zip, target) };
+  };
+  const footnoteNotes = await notesPart('footnote');
+  const endnoteNotes = await notesPart('endnote');
+  const noteFormat = (kind: 'footnote' | 'endnote') => attr(kid(kid(settingsRoot, `w:${kind}Pr`), 'w:numFmt'), 'w:val') ?? (kind === 'footnote' ? 'decimal' : 'lowerRoman');
+  const noteCount = { footnote: 0, endnote: 0 };
+  /** The number (mark) of the note being read, for its w:footnoteRef / w:endnoteRef. */
+  let currentNoteMark = '';
+  /** Endnotes in the order they are referenced: printed after the last section's text. */
+  const endnoteBlocks: Block[] = [];
   const readChart = chartReader(zip, 'word/theme/theme1.xml');
   const readSmartArt = smartArtReader(zip, 'word/theme/theme1.xml', notes);
 
-  const baseRun = readRunProps(defaultRPr, { size: 10, font: themeFonts.minor });
+  // Word's own defaults when the document names no font or size: Times New Roman, 10 pt.
+  const baseRun = readRunProps(defaultRPr, { size: 10, font: 'Times New Roman' });
   const basePara = readParaProps(defaultPPr, {});
 
   const styleRunProps = (styleId: string | undefined, into: RunProps) => {
@@ -365,6 +385,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
 
   async function readParagraph(p: XmlElement, partRels: typeof rels): Promise<Block[]> {
     const floats: FloatingDrawing[] = [];
+    const footnotes: Block[][] = [];
     const pPr = kid(p, 'w:pPr');
     const styleId = attr(kid(pPr, 'w:pStyle'), 'w:val') ?? defaultParagraphStyle;
     const props: ParaProps = { ...basePara };
@@ -479,6 +500,25 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
                 if (Number.isFinite(code)) pieces.push({ kind: 'text', text: bulletText(String.fromCharCode(code)), style });
                 break;
               }
+              case 'w:footnoteReference': case 'w:endnoteReference': {
+                // The note's number as a superscript mark here; its text at the page's foot (or after the document).
+                const kind = child.nodeName === 'w:footnoteReference' ? 'footnote' : 'endnote';
+                const note = (kind === 'footnote' ? footnoteNotes : endnoteNotes).byId.get(attr(child, 'w:id') ?? '');
+                if (!note) break;
+                const mark = formatNumber(++noteCount[kind], noteFormat(kind));
+                if (!onOff(kid(child, 'w:customMarkFollows'))) pieces.push({ kind: 'text', text: mark, style: { ...style, baseline: 'super' } });
+                const outer = currentNoteMark;
+                currentNoteMark = mark;
+                const blocks: Block[] = [];
+                await readBlocks(note, (kind === 'footnote' ? footnoteNotes : endnoteNotes).rels, (block) => { if (block.kind !== 'pageBreak') blocks.push(block); });
+                currentNoteMark = outer;
+                if (kind === 'footnote') footnotes.push(blocks);
+                else endnoteBlocks.push(...blocks);
+                break;
+              }
+              case 'w:footnoteRef': case 'w:endnoteRef':
+                if (currentNoteMark) pieces.push({ kind: 'text', text: currentNoteMark, style: { ...style, baseline: 'super' } });
+                break;
               case 'w:drawing': await readDrawing(child); break;
               case 'mc:AlternateContent': {
                 // Word shapes and text boxes (wps, wpg) come with a VML fallback: the DrawingML choice is drawn.
@@ -520,6 +560,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
           marker: first ? marker : undefined,
           pageBreakBefore: first ? props.pageBreakBefore : false,
           floats: first && floats.length ? floats : undefined,
+          footnotes: first && footnotes.length ? footnotes : undefined,
         }));
       }
       current = [];
@@ -607,6 +648,10 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
         row.cells.push(cell);
         column += span;
       }
+      // Footnotes referenced in the row's cells (and tables inside them) go to the page the row lands on.
+      const notesOf = (blocks: Block[]): Block[][] => blocks.flatMap((b) => (b.kind === 'paragraph' ? b.footnotes ?? [] : b.kind === 'table' ? b.rows.flatMap((r) => r.footnotes ?? []) : []));
+      const footnotes = row.cells.flatMap((cell) => notesOf(cell.blocks));
+      if (footnotes.length) row.footnotes = footnotes;
       rows.push(row);
     }
     const columns = Math.max(gridCols.length, ...rows.map((row) => row.cells.reduce((max, c) => Math.max(max, c.column + c.colSpan), 0)));
@@ -680,6 +725,11 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
   for (const end of sectionEnds) sections.push({ ...(await pageSetup(end.sectPr)), blocks: end.blocks });
   const last = await pageSetup(kid(body, 'w:sectPr'));
   let previousHeader = sections[sections.length - 1];
+  if (endnoteBlocks.length) {
+    // Word's endnote separator: a short rule above the notes.
+    const rule: Inline = { kind: 'drawing', width: 144, height: 6, prepare: async () => (page, x, bottom) => page.drawLine({ start: { x, y: bottom + 3 }, end: { x: x + 144, y: bottom + 3 }, thickness: 0.5 }) };
+    pending.push(makeParagraph([rule], { spaceBefore: 12 }), ...endnoteBlocks);
+  }
   sections.push({ ...last, blocks: pending });
   // Sections without their own header/footer inherit the previous section's (as Word does).
   for (const section of sections) {

@@ -18,7 +18,12 @@ interface PageDraft {
   overlays: Op[];
   /** Drawn before everything else (floating drawings behind the text). */
   underlays: Op[];
+  /** Footnotes of the page, stacked above its bottom margin under a short rule. */
+  footnotes: Measured[];
 }
+
+/** Room the footnote rule takes above a page's first footnote. */
+const FOOTNOTE_RULE = 10;
 
 /** A floating drawing, laid out: paints itself from the page's setup and its paragraph's top (PDF y). */
 type FloatPainter = (page: PDFPage, paragraphTop: number, ctx: DrawContext) => void;
@@ -272,15 +277,21 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     const { page: setup } = section;
     const contentWidth = setup.width - setup.margin.left - setup.margin.right;
     const contentHeight = setup.height - setup.margin.top - setup.margin.bottom;
-    let draft: PageDraft = { section, ops: [], overlays: [], underlays: [] };
+    let draft: PageDraft = { section, ops: [], overlays: [], underlays: [], footnotes: [] };
     drafts.push(draft);
     let y = 0; // distance below the top of the content area
     const newPage = () => {
-      draft = { section, ops: [], overlays: [], underlays: [] };
+      draft = { section, ops: [], overlays: [], underlays: [], footnotes: [] };
       drafts.push(draft);
       y = 0;
     };
     const top = () => setup.height - setup.margin.top - y;
+    // The page's footnotes take room from the bottom of its text area.
+    const footnoteRoom = (notes: Measured[]) => (notes.length ? FOOTNOTE_RULE + notes.reduce((sum, n) => sum + n.height, 0) : 0);
+    const bodyRoom = () => contentHeight - footnoteRoom(draft.footnotes);
+    /** Whether something `height` tall, bringing `notes` with it, still fits on the page. */
+    const fits = (height: number, notes: Measured[] = []) => y === 0 || y + height <= contentHeight - footnoteRoom([...draft.footnotes, ...notes]);
+    const measureNotes = (notes: Block[][] | undefined) => Promise.all((notes ?? []).map((blocks) => measureBlocks(blocks, contentWidth, ctx)));
     if (section.bookmark) outline.push({ level: 0, title: section.bookmark, pageIndex: firstPage + drafts.length - 1, top: setup.height });
 
     for (const block of section.blocks) {
@@ -298,7 +309,8 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
         const headerRows = block.rows.map((row, i) => (row.header ? i : -1)).filter((i) => i >= 0 && (repeated += table.rowHeights[i]) <= contentHeight / 2);
         for (let r = 0; r < block.rows.length; r++) {
           const height = table.rowHeights[r];
-          if (y > 0 && y + height > contentHeight) {
+          const notes = await measureNotes(block.rows[r].footnotes);
+          if (!fits(height, notes)) {
             newPage();
             for (const h of headerRows) {
               if (h >= r) break;
@@ -311,6 +323,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
           const at = top();
           draft.ops.push((page, dctx) => table.drawRow(page, r, setup.margin.left, at, dctx));
           for (const overlay of overlays.get(r) ?? []) draft.overlays.push((page) => overlay(page, setup.margin.left, at));
+          draft.footnotes.push(...notes);
           y += height;
         }
       }
@@ -321,10 +334,13 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
       if (paragraph.pageBreakBefore && y > 0) newPage();
       const laid = await layoutParagraph(paragraph, contentWidth, ctx);
       const floats = paragraph.floats?.length ? await prepareFloats(paragraph, ctx) : undefined;
+      // Footnotes go on the page where the paragraph starts, with its first line.
+      const notes = await measureNotes(paragraph.footnotes);
       if (y > 0) y += paragraph.spaceBefore;
       laid.lines.forEach((line, index) => {
-        if (y > 0 && y + line.height > contentHeight) newPage();
+        if (index === 0 ? !fits(line.height, notes) : y > 0 && y + line.height > bodyRoom()) newPage();
         const at = top();
+        if (index === 0) draft.footnotes.push(...notes);
         if (index === 0 && floats) {
           draft.underlays.push(...floats.behind.map((paint): Op => (page, dctx) => paint(page, at, dctx)));
           draft.overlays.push(...floats.front.map((paint): Op => (page, dctx) => paint(page, at, dctx)));
@@ -375,6 +391,15 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     header?.draw(page, setup.margin.left, setup.height - setup.headerDistance, dctx);
     for (const op of draft.ops) op(page, dctx);
     for (const op of draft.overlays) op(page, dctx);
+    if (draft.footnotes.length) {
+      // A short rule, then the notes, stacked down to the bottom margin.
+      let at = setup.margin.bottom + draft.footnotes.reduce((sum, n) => sum + n.height, 0);
+      page.drawLine({ start: { x: setup.margin.left, y: at + FOOTNOTE_RULE / 2 }, end: { x: setup.margin.left + 144, y: at + FOOTNOTE_RULE / 2 }, thickness: 0.5, color: rgb(0, 0, 0) });
+      for (const note of draft.footnotes) {
+        note.draw(page, setup.margin.left, at, dctx);
+        at -= note.height;
+      }
+    }
     footer?.draw(page, setup.margin.left, setup.footerDistance + footer.height, dctx);
   });
   return { pageCount, outline };

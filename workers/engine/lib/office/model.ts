@@ -55,6 +55,8 @@ export interface Paragraph {
   pageBreakBefore?: boolean;
   /** Drawings anchored in this paragraph that float over (or behind) the page. */
   floats?: FloatingDrawing[];
+  /** Footnotes referenced in this paragraph: printed at the bottom of the page it lands on. */
+  footnotes?: Block[][];
   shading?: Rgb;
   /** Heading level, for the PDF outline. */
   outlineLevel?: number;
@@ -117,6 +119,8 @@ export interface TableRow {
   header?: boolean;
   /** Drawings anchored on this row (flow.ts draws them on the page where the row lands). */
   overlays?: RowOverlay[];
+  /** Footnotes referenced in this row's cells: printed at the bottom of the page the row lands on. */
+  footnotes?: Block[][];
 }
 
 export interface Table {
