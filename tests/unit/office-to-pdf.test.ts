@@ -4,7 +4,7 @@
  * size and count) and checked with qpdf.
  */
 import { describe, expect, test } from 'vitest';
-import { AlignmentType, Document, EndnoteReferenceRun, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
+import { AlignmentType, Document, EndnoteReferenceRun, Tab, TabStopType, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
@@ -171,6 +171,36 @@ describe('word-to-pdf', () => {
     const lowestBody = Math.min(...items.filter((i) => i.str.includes('Filler')).map((i) => i.transform[5]));
     expect(note.transform[5]).toBeLessThan(lowestBody);
     expect(note.transform[5]).toBeGreaterThan(72 - 1);
+  });
+
+  test('tab stops: right-aligned page numbers with dot leaders (a table of contents), centred and left stops', async () => {
+    const docx = new Document({
+      sections: [{
+        properties: { page: { size: { width: 11906, height: 16838 }, margin: { left: 1440, right: 1440 } } },
+        children: [
+          ...[['Introduction', '1'], ['Results and discussion', '12'], ['Appendix', '104']].map(([title, page]) => new Paragraph({
+            tabStops: [{ type: TabStopType.RIGHT, position: 9000, leader: 'dot' }],
+            children: [new TextRun(title), new TextRun({ children: [new Tab(), page] })],
+          })),
+          new Paragraph({ tabStops: [{ type: TabStopType.LEFT, position: 2880 }, { type: TabStopType.CENTER, position: 6000 }], children: [new TextRun({ children: ['Name', new Tab(), 'Role', new Tab(), 'Mid'] })] }),
+        ],
+      }],
+    });
+    const result = await convert(wordToPdf, 'toc.docx', await Packer.toBuffer(docx));
+    const doc = await openPdfjs(result.bytes);
+    const page = await doc.getPage(1);
+    const items = ((await page.getTextContent()).items as Array<{ str: string; transform: number[]; width: number }>).filter((i) => i.str.trim());
+    await doc.destroy();
+    const left = 72;
+    // pdf.js reads each entry as one line: title, a row of leader dots, the number ending at the right stop.
+    for (const [title, number] of [['Introduction', '1'], ['Results and discussion', '12'], ['Appendix', '104']]) {
+      const item = items.find((i) => i.str.startsWith(title))!;
+      expect(item.str).toMatch(new RegExp(`^${title}(?: ?\\.){20,} ?${number}$`));
+      expect(item.transform[4] + item.width).toBeCloseTo(left + 450, 0);
+    }
+    expect(items.find((i) => i.str.trim() === 'Role')!.transform[4]).toBeCloseTo(left + 144, 0);
+    const mid = items.find((i) => i.str.trim() === 'Mid')!;
+    expect(mid.transform[4] + mid.width / 2).toBeCloseTo(left + 300, 0);
   });
 
   test('long text flows onto as many pages as it needs, and a page range keeps only those pages', async () => {

@@ -5,7 +5,7 @@
  * footers with PAGE / NUMPAGES fields, and each section's page size and margins.
  */
 import JSZip from 'jszip';
-import type { Block, Border, FloatingDrawing, Inline, PageSetup, Paragraph, Rgb, RunStyle, Section, TableCell, TableRow } from './model.ts';
+import type { Block, Border, FloatingDrawing, Inline, PageSetup, Paragraph, Rgb, RunStyle, Section, TabStop, TableCell, TableRow } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import { chartReader, smartArtReader } from './graphics.ts';
@@ -43,6 +43,7 @@ interface ParaProps {
   pageBreakBefore?: boolean;
   shading?: Rgb;
   outlineLevel?: number;
+  tabStops?: TabStop[];
 }
 
 interface Style {
@@ -171,6 +172,22 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
 
   const readParaProps = (pPr: XmlElement | undefined, into: ParaProps): ParaProps => {
     if (!pPr) return into;
+    // Tab stops add to (or, with "clear", remove from) the inherited ones.
+    const tabs = kids(kid(pPr, 'w:tabs'), 'w:tab');
+    if (tabs.length) {
+      const stops = new Map((into.tabStops ?? []).map((stop) => [Math.round(stop.position * 20), stop]));
+      for (const tab of tabs) {
+        const value = attr(tab, 'w:val') ?? 'left';
+        const position = num(tab, 'w:pos') ?? 0;
+        if (value === 'clear') stops.delete(position);
+        else if (value !== 'bar') {
+          const leader = ({ dot: '.', hyphen: '-', underscore: '_', heavy: '_', middleDot: '·' } as Record<string, TabStop['leader']>)[attr(tab, 'w:leader') ?? ''];
+          const align = value === 'right' || value === 'end' ? 'right' : value === 'center' ? 'center' : value === 'decimal' ? 'decimal' : 'left';
+          stops.set(position, { position: position * TWIP, align, leader });
+        }
+      }
+      into.tabStops = [...stops.values()].sort((a, b) => a.position - b.position);
+    }
     const jc = attr(kid(pPr, 'w:jc'), 'w:val');
     if (jc) into.align = jc === 'center' ? 'center' : jc === 'right' || jc === 'end' ? 'right' : jc === 'both' || jc === 'distribute' ? 'justify' : 'left';
     const spacing = kid(pPr, 'w:spacing');
@@ -548,6 +565,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
       firstLine: props.firstLine ?? 0,
       shading: props.shading,
       outlineLevel: props.outlineLevel,
+      tabStops: props.tabStops,
     };
     // A page break inside the paragraph splits it in two around a page break.
     const blocks: Block[] = [];

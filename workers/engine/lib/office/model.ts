@@ -57,6 +57,8 @@ export interface Paragraph {
   floats?: FloatingDrawing[];
   /** Footnotes referenced in this paragraph: printed at the bottom of the page it lands on. */
   footnotes?: Block[][];
+  /** Custom tab stops (points from the text column's left edge), in order; default stops every 36 pt after them. */
+  tabStops?: TabStop[];
   shading?: Rgb;
   /** Heading level, for the PDF outline. */
   outlineLevel?: number;
@@ -85,6 +87,13 @@ export interface TableCell {
 }
 
 export type DrawingInline = Extract<Inline, { kind: 'drawing' }>;
+
+/** A tab stop: text after the tab starts (left), centres (center) or ends (right, decimal) at `position`; the gap may be filled with a leader. */
+export interface TabStop {
+  position: number;
+  align: 'left' | 'center' | 'right' | 'decimal';
+  leader?: '.' | '-' | '_' | '·';
+}
 
 /**
  * A drawing floating at a place on the page that text does not flow around (Word's pictures, shapes

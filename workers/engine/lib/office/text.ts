@@ -12,7 +12,7 @@ const TAB_STOP = 36; // Word's default tab stops: every half inch.
 type Atom =
   | { kind: 'text'; text: string; font: PDFFont; style: RunStyle; width: number; space: boolean; lineHeight: number; ascent: number }
   | { kind: 'field'; field: 'PAGE' | 'NUMPAGES'; font: PDFFont; style: RunStyle; width: number; lineHeight: number; ascent: number }
-  | { kind: 'tab'; style: RunStyle; width: number; lineHeight: number; ascent: number }
+  | { kind: 'tab'; style: RunStyle; width: number; lineHeight: number; ascent: number; font: PDFFont; leader?: string }
   | { kind: 'break'; width: 0; lineHeight: number; ascent: number }
   | { kind: 'image'; image: PDFImage; width: number; height: number }
   | { kind: 'drawing'; draw: (page: PDFPage, x: number, bottom: number) => void; width: number; height: number };
@@ -104,7 +104,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
     const size = sizeOf(style);
     const lineHeight = metrics.lineHeight * style.size;
     const ascent = metrics.ascent * style.size;
-    if (inline.kind === 'tab') atoms.push({ kind: 'tab', style, width: 0, lineHeight, ascent });
+    if (inline.kind === 'tab') atoms.push({ kind: 'tab', style, width: 0, lineHeight, ascent, font: (await ctx.fonts.spans('.', request))[0].font });
     else if (inline.kind === 'break') atoms.push({ kind: 'break', width: 0, lineHeight, ascent });
     else if (inline.kind === 'field') {
       const [span] = await ctx.fonts.spans('0', request);
@@ -215,8 +215,25 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
       continue;
     }
     if (atom.kind === 'tab') {
+      // The next custom stop past the pen (positions count from the text column's left edge), else
+      // the next default stop. Right and centre stops end or centre the text up to the next tab there.
       const position = startOf() + lineWidth;
-      atom.width = TAB_STOP - (position % TAB_STOP) || TAB_STOP;
+      const stop = paragraph.tabStops?.find((s) => s.position > position + 0.01);
+      atom.leader = undefined;
+      if (stop) {
+        let following = 0;
+        for (const next of queue) {
+          if (next.kind === 'tab' || next.kind === 'break') break;
+          if (stop.align === 'decimal' && next.kind === 'text' && /[.,]/.test(next.text)) {
+            following += widthOf(next.font, next.text.slice(0, next.text.search(/[.,]/)), sizeOf(next.style));
+            break;
+          }
+          following += next.width;
+        }
+        const shift = stop.align === 'left' ? 0 : stop.align === 'center' ? following / 2 : following;
+        atom.width = Math.max(0, stop.position - position - shift);
+        atom.leader = stop.leader;
+      } else atom.width = TAB_STOP - (position % TAB_STOP) || TAB_STOP;
     }
     if (lineWidth + atom.width > available() && !(atom.kind === 'text' && atom.space)) {
       if (current.length === 0 || current.every((a) => a.kind === 'text' && a.space)) {
@@ -304,6 +321,14 @@ function drawAtoms(page: PDFPage, atoms: Atom[], x: number, baselineY: number, s
       cursor += atom.width;
     } else if (atom.kind === 'drawing') {
       atom.draw(page, cursor, baselineY);
+      cursor += atom.width;
+    } else if (atom.kind === 'tab' && atom.leader) {
+      // Leader characters across the tab's gap (a table of contents' dots), on a grid so rows line up.
+      const size = sizeOf(atom.style);
+      const step = widthOf(atom.font, atom.leader, size) * (atom.leader === '.' ? 1.5 : 1);
+      const first = Math.ceil((cursor + size * 0.2) / step) * step;
+      const count = Math.max(0, Math.floor((cursor + atom.width - size * 0.2 - first) / step));
+      for (let i = 0; i < count; i++) drawRun(page, atom.leader, atom.font, { ...atom.style, underline: false }, first + i * step, step, baselineY);
       cursor += atom.width;
     } else if (atom.kind === 'field') {
       const text = String(atom.field === 'PAGE' ? ctx.pageNumber : ctx.pageCount);
