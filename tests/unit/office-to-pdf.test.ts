@@ -4,7 +4,7 @@
  * size and count) and checked with qpdf.
  */
 import { describe, expect, test } from 'vitest';
-import { AlignmentType, Document, EndnoteReferenceRun, Tab, TabStopType, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
+import { AlignmentType, Document, EndnoteReferenceRun, SectionType, Tab, TabStopType, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
@@ -201,6 +201,33 @@ describe('word-to-pdf', () => {
     expect(items.find((i) => i.str.trim() === 'Role')!.transform[4]).toBeCloseTo(left + 144, 0);
     const mid = items.find((i) => i.str.trim() === 'Mid')!;
     expect(mid.transform[4] + mid.width / 2).toBeCloseTo(left + 300, 0);
+  });
+
+  test('a continuous section break keeps the page; two newspaper columns fill left, then right, then the next page', async () => {
+    const page = { size: { width: 11906, height: 16838 }, margin: { top: 1440, bottom: 1440, left: 1440, right: 1440 } };
+    const docx = new Document({
+      sections: [
+        { properties: { page }, children: [new Paragraph({ children: [new TextRun({ text: 'A two-column paper', size: 32 })] })] },
+        { properties: { page, type: SectionType.CONTINUOUS, column: { count: 2, space: 720 } }, children: Array.from({ length: 150 }, (_, i) => new Paragraph(`Column line ${i + 1}`)) },
+      ],
+    });
+    const result = await convert(wordToPdf, 'paper.docx', await Packer.toBuffer(docx));
+    await expectValidPdf(result);
+    const doc = await openPdfjs(result.bytes);
+    const read = async (n: number) => ((await (await doc.getPage(n)).getTextContent()).items as Array<{ str: string; transform: number[] }>).filter((i) => i.str.trim()).map((i) => ({ str: i.str, x: i.transform[4], top: 841.89 - i.transform[5] }));
+    const first = await read(1);
+    const second = doc.numPages > 1 ? await read(2) : [];
+    await doc.destroy();
+    const title = first.find((i) => i.str.includes('two-column paper'))!;
+    const line1 = first.find((i) => i.str === 'Column line 1')!;
+    expect(title.top).toBeLessThan(line1.top); // the columns start below the title, on the same page
+    const columnWidth = (451.28 - 36) / 2;
+    const rightColumn = first.filter((i) => i.str.startsWith('Column line') && Math.abs(i.x - (72 + columnWidth + 36)) < 1);
+    expect(rightColumn.length).toBeGreaterThan(10);
+    expect(Math.min(...rightColumn.map((i) => i.top))).toBeCloseTo(line1.top, 0); // the right column starts level with the left
+    const leftCount = first.filter((i) => i.str.startsWith('Column line') && Math.abs(i.x - 72) < 1).length;
+    expect(rightColumn.map((i) => i.str)[0]).toBe(`Column line ${leftCount + 1}`); // in order: down the left, then the right
+    expect(second.some((i) => i.str.startsWith('Column line') && Math.abs(i.x - 72) < 1)).toBe(true);
   });
 
   test('long text flows onto as many pages as it needs, and a page range keeps only those pages', async () => {

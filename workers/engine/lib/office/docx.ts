@@ -702,7 +702,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
   const settingsXml = await zipText(zip, 'word/settings.xml');
   const evenAndOddHeaders = (settingsXml && onOff(kid(parseXml(settingsXml), 'w:evenAndOddHeaders'))) ?? false;
 
-  async function pageSetup(sectPr: XmlElement | undefined): Promise<Pick<Section, 'page' | 'header' | 'footer' | 'firstPage' | 'evenPages'>> {
+  async function pageSetup(sectPr: XmlElement | undefined): Promise<Pick<Section, 'page' | 'header' | 'footer' | 'firstPage' | 'evenPages' | 'columns' | 'continuous'>> {
     const size = kid(sectPr, 'w:pgSz');
     const margin = kid(sectPr, 'w:pgMar');
     let width = (num(size, 'w:w') ?? 11906) * TWIP;
@@ -722,8 +722,12 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
     };
     const partOf = (tag: string, type: 'default' | 'first' | 'even') => readPart(attr(kids(sectPr, tag).find((ref) => (attr(ref, 'w:type') ?? 'default') === type), 'r:id'));
     const variant = async (type: 'first' | 'even') => ({ header: await partOf('w:headerReference', type), footer: await partOf('w:footerReference', type) });
+    const cols = kid(sectPr, 'w:cols');
+    const columnCount = num(cols, 'w:num') ?? 1;
     return {
       page,
+      columns: columnCount > 1 ? { count: columnCount, gap: (num(cols, 'w:space') ?? 720) * TWIP } : undefined,
+      continuous: attr(kid(sectPr, 'w:type'), 'w:val') === 'continuous',
       header: await partOf('w:headerReference', 'default'),
       footer: await partOf('w:footerReference', 'default'),
       firstPage: onOff(kid(sectPr, 'w:titlePg')) ? await variant('first') : undefined,

@@ -273,24 +273,46 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
   const totalBlocks = sections.reduce((sum, s) => sum + s.blocks.length, 0);
   let blocksDone = 0;
 
+  let draft = null as unknown as PageDraft; // set by the first section
+  let y = 0; // distance below the top of the content area
   for (const section of sections) {
     const { page: setup } = section;
-    const contentWidth = setup.width - setup.margin.left - setup.margin.right;
+    const fullWidth = setup.width - setup.margin.left - setup.margin.right;
     const contentHeight = setup.height - setup.margin.top - setup.margin.bottom;
-    let draft: PageDraft = { section, ops: [], overlays: [], underlays: [], footnotes: [] };
-    drafts.push(draft);
-    let y = 0; // distance below the top of the content area
-    const newPage = () => {
+    const columns = Math.max(1, Math.min(section.columns?.count ?? 1, 16));
+    const gap = columns > 1 ? section.columns?.gap ?? 36 : 0;
+    const contentWidth = Math.max(12, (fullWidth - gap * (columns - 1)) / columns);
+    let column = 0;
+    const startPage = () => {
       draft = { section, ops: [], overlays: [], underlays: [], footnotes: [] };
       drafts.push(draft);
       y = 0;
     };
+    // A continuous section goes on below the previous one, on the same page when it is the same size.
+    const previous = drafts.length ? draft.section.page : undefined;
+    if (!(section.continuous && previous && previous.width === setup.width && previous.height === setup.height && y < contentHeight - 24)) startPage();
+    let columnTop = y; // where this section's columns start on the current page
+    let lowest = y; // the lowest any column of this section reached on the current page
+    const newPage = () => {
+      startPage();
+      column = 0;
+      columnTop = lowest = 0;
+    };
+    /** Overflow: the next column, or a new page after the last one. */
+    const nextColumn = () => {
+      lowest = Math.max(lowest, y);
+      if (column < columns - 1) {
+        column++;
+        y = columnTop;
+      } else newPage();
+    };
+    const left = () => setup.margin.left + column * (contentWidth + gap);
     const top = () => setup.height - setup.margin.top - y;
     // The page's footnotes take room from the bottom of its text area.
     const footnoteRoom = (notes: Measured[]) => (notes.length ? FOOTNOTE_RULE + notes.reduce((sum, n) => sum + n.height, 0) : 0);
     const bodyRoom = () => contentHeight - footnoteRoom(draft.footnotes);
-    /** Whether something `height` tall, bringing `notes` with it, still fits on the page. */
-    const fits = (height: number, notes: Measured[] = []) => y === 0 || y + height <= contentHeight - footnoteRoom([...draft.footnotes, ...notes]);
+    /** Whether something `height` tall, bringing `notes` with it, still fits in the column (always, at its top). */
+    const fits = (height: number, notes: Measured[] = []) => y <= columnTop || y + height <= contentHeight - footnoteRoom([...draft.footnotes, ...notes]);
     const measureNotes = (notes: Block[][] | undefined) => Promise.all((notes ?? []).map((blocks) => measureBlocks(blocks, contentWidth, ctx)));
     if (section.bookmark) outline.push({ level: 0, title: section.bookmark, pageIndex: firstPage + drafts.length - 1, top: setup.height });
 
@@ -311,24 +333,25 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
           const height = table.rowHeights[r];
           const notes = await measureNotes(block.rows[r].footnotes);
           if (!fits(height, notes)) {
-            newPage();
+            nextColumn();
             for (const h of headerRows) {
               if (h >= r) break;
-              const at = top();
-              draft.ops.push((page, dctx) => table.drawRow(page, h, setup.margin.left, at, dctx));
-              for (const overlay of overlays.get(h) ?? []) draft.overlays.push((page) => overlay(page, setup.margin.left, at)); // a logo in print titles repeats too
+              const at = top(), x = left();
+              draft.ops.push((page, dctx) => table.drawRow(page, h, x, at, dctx));
+              for (const overlay of overlays.get(h) ?? []) draft.overlays.push((page) => overlay(page, x, at)); // a logo in print titles repeats too
               y += table.rowHeights[h];
             }
           }
-          const at = top();
-          draft.ops.push((page, dctx) => table.drawRow(page, r, setup.margin.left, at, dctx));
-          for (const overlay of overlays.get(r) ?? []) draft.overlays.push((page) => overlay(page, setup.margin.left, at));
+          const at = top(), x = left();
+          draft.ops.push((page, dctx) => table.drawRow(page, r, x, at, dctx));
+          for (const overlay of overlays.get(r) ?? []) draft.overlays.push((page) => overlay(page, x, at));
           draft.footnotes.push(...notes);
           y += height;
         }
       }
       options.progress?.(++blocksDone, totalBlocks);
     }
+    y = Math.max(lowest, y); // a continuous section after this one starts below its longest column
 
     async function flowParagraph(paragraph: Paragraph) {
       if (paragraph.pageBreakBefore && y > 0) newPage();
@@ -336,10 +359,10 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
       const floats = paragraph.floats?.length ? await prepareFloats(paragraph, ctx) : undefined;
       // Footnotes go on the page where the paragraph starts, with its first line.
       const notes = await measureNotes(paragraph.footnotes);
-      if (y > 0) y += paragraph.spaceBefore;
+      if (y > columnTop) y += paragraph.spaceBefore;
       laid.lines.forEach((line, index) => {
-        if (index === 0 ? !fits(line.height, notes) : y > 0 && y + line.height > bodyRoom()) newPage();
-        const at = top();
+        if (index === 0 ? !fits(line.height, notes) : y > columnTop && y + line.height > bodyRoom()) nextColumn();
+        const at = top(), x = left();
         if (index === 0) draft.footnotes.push(...notes);
         if (index === 0 && floats) {
           draft.underlays.push(...floats.behind.map((paint): Op => (page, dctx) => paint(page, at, dctx)));
@@ -351,9 +374,9 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
         }
         if (index === 0 && paragraph.shading) {
           const shadeHeight = laid.height;
-          draft.ops.push((page) => page.drawRectangle({ x: setup.margin.left + paragraph.indentLeft, y: at - shadeHeight, width: contentWidth - paragraph.indentLeft - paragraph.indentRight, height: shadeHeight, color: rgb(...paragraph.shading!) }));
+          draft.ops.push((page) => page.drawRectangle({ x: x + paragraph.indentLeft, y: at - shadeHeight, width: contentWidth - paragraph.indentLeft - paragraph.indentRight, height: shadeHeight, color: rgb(...paragraph.shading!) }));
         }
-        draft.ops.push((page, dctx) => drawLine(page, laid, index, setup.margin.left, at, dctx));
+        draft.ops.push((page, dctx) => drawLine(page, laid, index, x, at, dctx));
         y += line.height;
       });
       y += paragraph.spaceAfter;

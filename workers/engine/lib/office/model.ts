@@ -166,6 +166,10 @@ export interface Section {
   firstPage?: PageFurniture;
   /** Word's "different odd and even pages": even-numbered pages use these (nothing where absent). */
   evenPages?: PageFurniture;
+  /** Newspaper columns: text fills one column, then the next, then the next page. */
+  columns?: { count: number; gap: number };
+  /** Word's continuous section break: the section goes on below the previous one, on the same page. */
+  continuous?: boolean;
 }
 
 export interface PageFurniture {
