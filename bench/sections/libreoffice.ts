@@ -19,6 +19,7 @@
  * FOLIO_BENCH_LO_STARTS   cold starts (default 3)
  * FOLIO_BENCH_LO_FILES    files per start (default: all, ≥ 20 different ones)
  * FOLIO_BENCH_LO_BURN=1   also a CPU-burning child process per core during the run
+ * FOLIO_BENCH_LO_DIST     serve this built folder instead of a snapshot of dist/ (e.g. an older build)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -193,7 +194,7 @@ export async function run(): Promise<void> {
     const corpus = corpusInputs();
     const inputs = [...corpus, ...legacy];
     console.log(`${inputs.length} files: ${inputs.length - legacy.length} corpus .docx/.xlsx/.pptx, ${legacy.length} legacy (${legacy.map((i) => extension(i.name)).join(', ') || 'none: soffice not installed'}) made by the native soffice`);
-    const dist = distSnapshot(work);
+    const dist = process.env.FOLIO_BENCH_LO_DIST ? resolve(process.env.FOLIO_BENCH_LO_DIST) : distSnapshot(work);
     const { preview } = await import('vite');
     const { chromium } = await import('playwright-core');
     const server = await preview({ root: ROOT, build: { outDir: dist }, preview: { port: 0, strictPort: false, host: '127.0.0.1' }, logLevel: 'error' });
