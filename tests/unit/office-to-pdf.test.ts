@@ -4,7 +4,7 @@
  * size and count) and checked with qpdf.
  */
 import { describe, expect, test } from 'vitest';
-import { AlignmentType, Document, EndnoteReferenceRun, SectionType, Tab, TabStopType, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
+import { AlignmentType, Document, EndnoteReferenceRun, LineRuleType, SectionType, Tab, TabStopType, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
@@ -228,6 +228,33 @@ describe('word-to-pdf', () => {
     const leftCount = first.filter((i) => i.str.startsWith('Column line') && Math.abs(i.x - 72) < 1).length;
     expect(rightColumn.map((i) => i.str)[0]).toBe(`Column line ${leftCount + 1}`); // in order: down the left, then the right
     expect(second.some((i) => i.str.startsWith('Column line') && Math.abs(i.x - 72) < 1)).toBe(true);
+  });
+
+  test('page breaks as Word makes them: a heading kept with its text, no lone first or last line of a paragraph', async () => {
+    // Exact 12 pt lines on an A4 page with 1 in margins: 58 lines fit.
+    const exact = { line: 240, lineRule: LineRuleType.EXACT };
+    const fillers = (n: number) => Array.from({ length: n }, (_, i) => new Paragraph({ spacing: exact, children: [new TextRun(`filler ${i + 1}`)] }));
+    const lines = (words: string[], options: object) => new Paragraph({ spacing: exact, ...options, children: words.map((word, i) => new TextRun({ text: word, break: i ? 1 : 0 })) });
+    const pagesOf = async (children: Paragraph[]) => texts(await convert(wordToPdf, 'breaks.docx', await Packer.toBuffer(new Document({ sections: [{ properties: { page: { size: { width: 11906, height: 16838 }, margin: { top: 1440, bottom: 1440, left: 1440, right: 1440 } } }, children }] }))));
+
+    // One line left: a heading "kept with next" goes over with its paragraph; without it, it stays.
+    const kept = await pagesOf([...fillers(57), lines(['Heading'], { keepNext: true }), lines(['Body one', 'Body two'], {})]);
+    expect(kept[0]).not.toContain('Heading');
+    expect(kept[1]).toMatch(/^Heading Body one/);
+    const loose = await pagesOf([...fillers(57), lines(['Heading'], {}), lines(['Body one', 'Body two'], {})]);
+    expect(loose[0]).toMatch(/Heading$/);
+
+    // Four lines left for five: the last would be alone (a widow), so two go over.
+    const widow = await pagesOf([...fillers(54), lines(['w1', 'w2', 'w3', 'w4', 'w5'], { widowControl: true })]);
+    expect(widow[0]).toMatch(/w1 w2 w3$/);
+    expect(widow[1]).toBe('w4 w5');
+    // One line left for three: the first would be alone (an orphan), so the paragraph goes over.
+    const orphan = await pagesOf([...fillers(57), lines(['o1', 'o2', 'o3'], { widowControl: true })]);
+    expect(orphan[0]).toMatch(/filler 57$/);
+    expect(orphan[1]).toBe('o1 o2 o3');
+    // Without widow control the lines simply fill the page.
+    const plain = await pagesOf([...fillers(54), lines(['w1', 'w2', 'w3', 'w4', 'w5'], {})]);
+    expect(plain[1]).toBe('w5');
   });
 
   test('long text flows onto as many pages as it needs, and a page range keeps only those pages', async () => {

@@ -41,6 +41,9 @@ interface ParaProps {
   numId?: string;
   ilvl?: number;
   pageBreakBefore?: boolean;
+  keepNext?: boolean;
+  keepLines?: boolean;
+  widowControl?: boolean;
   shading?: Rgb;
   outlineLevel?: number;
   tabStops?: TabStop[];
@@ -222,6 +225,10 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
     }
     const pbb = onOff(kid(pPr, 'w:pageBreakBefore'));
     if (pbb !== undefined) into.pageBreakBefore = pbb;
+    for (const name of ['keepNext', 'keepLines', 'widowControl'] as const) {
+      const value = onOff(kid(pPr, `w:${name}`));
+      if (value !== undefined) into[name] = value;
+    }
     const shading = hexColor(attr(kid(pPr, 'w:shd'), 'w:fill'));
     if (shading) into.shading = shading;
     const outline = num(kid(pPr, 'w:outlineLvl'), 'w:val');
@@ -566,6 +573,9 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
       shading: props.shading,
       outlineLevel: props.outlineLevel,
       tabStops: props.tabStops,
+      keepNext: props.keepNext,
+      keepLines: props.keepLines,
+      widowControl: props.widowControl,
     };
     // A page break inside the paragraph splits it in two around a page break.
     const blocks: Block[] = [];

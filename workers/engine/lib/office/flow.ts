@@ -316,12 +316,12 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     const measureNotes = (notes: Block[][] | undefined) => Promise.all((notes ?? []).map((blocks) => measureBlocks(blocks, contentWidth, ctx)));
     if (section.bookmark) outline.push({ level: 0, title: section.bookmark, pageIndex: firstPage + drafts.length - 1, top: setup.height });
 
-    for (const block of section.blocks) {
+    for (const [blockIndex, block] of section.blocks.entries()) {
       throwIfAborted(options.signal);
       if (block.kind === 'pageBreak') {
         newPage();
       } else if (block.kind === 'paragraph') {
-        await flowParagraph(block);
+        await flowParagraph(block, block.keepNext ? await firstLineOf(section.blocks[blockIndex + 1]) : 0);
       } else {
         const table = await measureTable(block, contentWidth, ctx);
         const overlays = await prepareOverlays(block, table, ctx);
@@ -353,15 +353,45 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     }
     y = Math.max(lowest, y); // a continuous section after this one starts below its longest column
 
-    async function flowParagraph(paragraph: Paragraph) {
+    /** The room the next block's first line needs (what a "keep with next" paragraph keeps with). */
+    async function firstLineOf(next: Block | undefined): Promise<number> {
+      if (next?.kind === 'paragraph') return next.spaceBefore + ((await layoutParagraph(next, contentWidth, ctx)).lines[0]?.height ?? 0);
+      if (next?.kind === 'table') return (await measureTable(next, contentWidth, ctx)).rowHeights[0] ?? 0;
+      return 0;
+    }
+
+    async function flowParagraph(paragraph: Paragraph, keepWithNext: number) {
       if (paragraph.pageBreakBefore && y > 0) newPage();
       const laid = await layoutParagraph(paragraph, contentWidth, ctx);
       const floats = paragraph.floats?.length ? await prepareFloats(paragraph, ctx) : undefined;
       // Footnotes go on the page where the paragraph starts, with its first line.
       const notes = await measureNotes(paragraph.footnotes);
       if (y > columnTop) y += paragraph.spaceBefore;
+      // Where the lines would break across columns, as Word decides it: "keep lines together" and
+      // "keep with next" move the paragraph to the next column when it (and the next block's first
+      // line) would not fit but would on an empty one; widow/orphan control never leaves one line
+      // of a paragraph alone at the foot or the top of a column.
+      const heights = laid.lines.map((line) => line.height);
+      const total = heights.reduce((a, b) => a + b, 0);
+      const limit = () => contentHeight - footnoteRoom([...draft.footnotes, ...notes]); // the paragraph's notes come with it
+      const room = () => limit() - y;
+      const fresh = contentHeight - columnTop;
+      if (y > columnTop && (paragraph.keepLines || paragraph.keepNext) && total + (paragraph.keepNext ? keepWithNext : 0) > room() && total + keepWithNext <= fresh) nextColumn();
+      else if (y > columnTop && paragraph.widowControl && heights.length >= 2 && heights[0] <= room() && heights[0] + heights[1] > room()) nextColumn(); // an orphan
+      let breakBefore = -1;
+      if (paragraph.widowControl && heights.length >= 3) {
+        // The line the column would break before; one earlier when only the last line would move (a widow).
+        let used = y;
+        for (let i = 0; i < heights.length; i++) {
+          if (used > columnTop && used + heights[i] > limit()) {
+            if (i === heights.length - 1) breakBefore = i >= 3 ? i - 1 : 0; // (two lines stay, or the whole paragraph moves)
+            break;
+          }
+          used += heights[i];
+        }
+      }
       laid.lines.forEach((line, index) => {
-        if (index === 0 ? !fits(line.height, notes) : y > columnTop && y + line.height > bodyRoom()) nextColumn();
+        if (index === breakBefore || (index === 0 ? !fits(line.height, notes) : y > columnTop && y + line.height > bodyRoom())) nextColumn();
         const at = top(), x = left();
         if (index === 0) draft.footnotes.push(...notes);
         if (index === 0 && floats) {

@@ -57,6 +57,10 @@ export interface Paragraph {
   floats?: FloatingDrawing[];
   /** Footnotes referenced in this paragraph: printed at the bottom of the page it lands on. */
   footnotes?: Block[][];
+  /** Keep on the same page as the next paragraph's first line (headings), keep all lines together, avoid a lone first or last line on a page. */
+  keepNext?: boolean;
+  keepLines?: boolean;
+  widowControl?: boolean;
   /** Custom tab stops (points from the text column's left edge), in order; default stops every 36 pt after them. */
   tabStops?: TabStop[];
   shading?: Rgb;
