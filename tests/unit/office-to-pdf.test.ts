@@ -4,7 +4,7 @@
  * size and count) and checked with qpdf.
  */
 import { describe, expect, test } from 'vitest';
-import { AlignmentType, Document, EndnoteReferenceRun, LineRuleType, SectionType, Tab, TabStopType, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
+import { AlignmentType, BorderStyle, Document, EndnoteReferenceRun, LineRuleType, SectionType, Tab, TabStopType, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
@@ -255,6 +255,46 @@ describe('word-to-pdf', () => {
     // Without widow control the lines simply fill the page.
     const plain = await pagesOf([...fillers(54), lines(['w1', 'w2', 'w3', 'w4', 'w5'], {})]);
     expect(plain[1]).toBe('w5');
+  });
+
+  test('paragraph borders: a rule under a heading; consecutive boxed paragraphs share one box', async () => {
+    const red = { style: BorderStyle.SINGLE, size: 8, color: 'FF0000', space: 4 };
+    const blue = { style: BorderStyle.SINGLE, size: 8, color: '0000FF', space: 2 };
+    const docx = new Document({
+      sections: [{
+        children: [
+          new Paragraph({ border: { bottom: red }, children: [new TextRun('Curriculum vitae')] }),
+          new Paragraph('Under the rule'),
+          new Paragraph({ border: { top: blue, bottom: blue, left: blue, right: blue }, children: [new TextRun('Boxed one')] }),
+          new Paragraph({ border: { top: blue, bottom: blue, left: blue, right: blue }, children: [new TextRun('Boxed two')] }),
+        ],
+      }],
+    });
+    const result = await convert(wordToPdf, 'cv.docx', await Packer.toBuffer(docx));
+    await expectValidPdf(result);
+    const pdf = await PDFDocument.load(result.bytes);
+    const contents = pdf.getPage(0).node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => pdf.context.lookup(ref)) : [contents];
+    const content = streams.filter((st): st is PDFRawStream => st instanceof PDFRawStream).map((st) => new TextDecoder('latin1').decode(decodePDFRawStream(st).decode())).join('\n');
+    // pdf-lib's drawLine: "… RG … x1 y1 m x2 y2 l S" — collect each stroked line with its colour.
+    const lines = [...content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) RG\n[^]*?([\d.]+) ([\d.]+) m\n([\d.]+) ([\d.]+) l\nS/g)].map((m) => ({ color: m.slice(1, 4).join(' '), x1: Number(m[4]), y1: Number(m[5]), x2: Number(m[6]), y2: Number(m[7]) }));
+    const reds = lines.filter((l) => l.color === '1 0 0');
+    const blues = lines.filter((l) => l.color === '0 0 1');
+    expect(reds).toHaveLength(1);
+    expect(blues.filter((l) => l.y1 === l.y2)).toHaveLength(2); // one top, one bottom: not one between the two
+    expect(blues.filter((l) => l.x1 === l.x2).length).toBeGreaterThanOrEqual(2); // left and right sides
+    const doc = await openPdfjs(result.bytes);
+    const items = ((await (await doc.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[] }>).filter((i) => i.str.trim());
+    await doc.destroy();
+    const heading = items.find((i) => i.str === 'Curriculum vitae')!, under = items.find((i) => i.str === 'Under the rule')!;
+    expect(reds[0].y1).toBeLessThan(heading.transform[5]); // below the heading's baseline
+    expect(reds[0].y1).toBeGreaterThan(under.transform[5] + 5); // above the next paragraph's text
+    const boxTop = Math.max(...blues.map((l) => l.y1)), boxBottom = Math.min(...blues.map((l) => l.y1));
+    for (const text of ['Boxed one', 'Boxed two']) {
+      const item = items.find((i) => i.str === text)!;
+      expect(item.transform[5]).toBeLessThan(boxTop);
+      expect(item.transform[5]).toBeGreaterThan(boxBottom);
+    }
   });
 
   test('long text flows onto as many pages as it needs, and a page range keeps only those pages', async () => {

@@ -44,6 +44,7 @@ interface ParaProps {
   keepNext?: boolean;
   keepLines?: boolean;
   widowControl?: boolean;
+  borders?: Paragraph['borders'];
   shading?: Rgb;
   outlineLevel?: number;
   tabStops?: TabStop[];
@@ -65,6 +66,13 @@ function onOff(element: XmlElement | undefined): boolean | undefined {
   if (!element) return undefined;
   const value = attr(element, 'w:val');
   return value === undefined || !['0', 'false', 'off', 'none'].includes(value);
+}
+
+/** A paragraph border side (w:pBdr/w:top…): w:sz in eighths of a point, w:color hex or auto. */
+function paragraphBorder(element: XmlElement | undefined): Border | undefined {
+  const value = attr(element, 'w:val');
+  if (!element || !value || value === 'none' || value === 'nil') return undefined;
+  return { width: Math.max(0.25, (num(element, 'w:sz') ?? 4) / 8) * (value === 'double' ? 2.5 : 1), color: hexColor(attr(element, 'w:color')) ?? [0, 0, 0] };
 }
 
 /** Bullet glyphs from Symbol/Wingdings private-use code points → Unicode. */
@@ -231,6 +239,15 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
     }
     const shading = hexColor(attr(kid(pPr, 'w:shd'), 'w:fill'));
     if (shading) into.shading = shading;
+    const pBdr = kid(pPr, 'w:pBdr');
+    if (pBdr) {
+      const side = (name: string) => paragraphBorder(kid(pBdr, `w:${name}`));
+      const space = (name: string) => (num(kid(pBdr, `w:${name}`), 'w:space') ?? 0); // in points
+      into.borders = {
+        top: side('top'), bottom: side('bottom'), left: side('left') ?? side('start'), right: side('right') ?? side('end'),
+        space: { top: space('top'), bottom: space('bottom'), left: space('left') || space('start'), right: space('right') || space('end') },
+      };
+    }
     const outline = num(kid(pPr, 'w:outlineLvl'), 'w:val');
     if (outline !== undefined) into.outlineLevel = outline;
     return into;
@@ -573,6 +590,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
       shading: props.shading,
       outlineLevel: props.outlineLevel,
       tabStops: props.tabStops,
+      borders: props.borders && (props.borders.top || props.borders.bottom || props.borders.left || props.borders.right) ? props.borders : undefined,
       keepNext: props.keepNext,
       keepLines: props.keepLines,
       widowControl: props.widowControl,

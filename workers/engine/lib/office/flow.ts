@@ -321,7 +321,9 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
       if (block.kind === 'pageBreak') {
         newPage();
       } else if (block.kind === 'paragraph') {
-        await flowParagraph(block, block.keepNext ? await firstLineOf(section.blocks[blockIndex + 1]) : 0);
+        const [before, after] = [section.blocks[blockIndex - 1], section.blocks[blockIndex + 1]];
+        const sameBox = (other: Block | undefined) => Boolean(block.borders && other?.kind === 'paragraph' && JSON.stringify(other.borders) === JSON.stringify(block.borders));
+        await flowParagraph(block, block.keepNext ? await firstLineOf(after) : 0, { joinsAbove: sameBox(before), joinsBelow: sameBox(after) });
       } else {
         const table = await measureTable(block, contentWidth, ctx);
         const overlays = await prepareOverlays(block, table, ctx);
@@ -360,13 +362,18 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
       return 0;
     }
 
-    async function flowParagraph(paragraph: Paragraph, keepWithNext: number) {
+    async function flowParagraph(paragraph: Paragraph, keepWithNext: number, box: { joinsAbove: boolean; joinsBelow: boolean } = { joinsAbove: false, joinsBelow: false }) {
       if (paragraph.pageBreakBefore && y > 0) newPage();
       const laid = await layoutParagraph(paragraph, contentWidth, ctx);
       const floats = paragraph.floats?.length ? await prepareFloats(paragraph, ctx) : undefined;
       // Footnotes go on the page where the paragraph starts, with its first line.
       const notes = await measureNotes(paragraph.footnotes);
       if (y > columnTop) y += paragraph.spaceBefore;
+      // Paragraph borders take room above and below the text (unless shared with the paragraph next to it).
+      const borders = paragraph.borders;
+      const topRoom = borders?.top && !box.joinsAbove ? borders.space.top + borders.top.width : 0;
+      const bottomRoom = borders?.bottom && !box.joinsBelow ? borders.space.bottom + borders.bottom.width : 0;
+      y += topRoom;
       // Where the lines would break across columns, as Word decides it: "keep lines together" and
       // "keep with next" move the paragraph to the next column when it (and the next block's first
       // line) would not fit but would on an empty one; widow/orphan control never leaves one line
@@ -390,9 +397,14 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
           used += heights[i];
         }
       }
+      // The paragraph's part in each column it lands in, for its borders.
+      const parts: Array<{ draft: PageDraft; x: number; top: number; bottom: number }> = [];
       laid.lines.forEach((line, index) => {
         if (index === breakBefore || (index === 0 ? !fits(line.height, notes) : y > columnTop && y + line.height > bodyRoom())) nextColumn();
         const at = top(), x = left();
+        const part = parts[parts.length - 1];
+        if (part && part.draft === draft && part.x === x) part.bottom = at - line.height;
+        else parts.push({ draft, x, top: at + (index === 0 ? topRoom : 0), bottom: at - line.height });
         if (index === 0) draft.footnotes.push(...notes);
         if (index === 0 && floats) {
           draft.underlays.push(...floats.behind.map((paint): Op => (page, dctx) => paint(page, at, dctx)));
@@ -409,6 +421,23 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
         draft.ops.push((page, dctx) => drawLine(page, laid, index, x, at, dctx));
         y += line.height;
       });
+      y += bottomRoom;
+      if (borders && parts.length) {
+        parts[parts.length - 1].bottom -= bottomRoom;
+        // Paragraphs sharing a box: the sides run on through the space between them.
+        if (box.joinsAbove) parts[0].top += paragraph.spaceBefore;
+        if (box.joinsBelow) parts[parts.length - 1].bottom -= paragraph.spaceAfter;
+        parts.forEach((part, i) => {
+          const x1 = part.x + paragraph.indentLeft - borders.space.left - (borders.left?.width ?? 0) / 2;
+          const x2 = part.x + contentWidth - paragraph.indentRight + borders.space.right + (borders.right?.width ?? 0) / 2;
+          part.draft.ops.push((page) => {
+            if (i === 0 && !box.joinsAbove) drawBorder(page, borders.top, x1, part.top - (borders.top?.width ?? 0) / 2, x2, part.top - (borders.top?.width ?? 0) / 2);
+            if (i === parts.length - 1 && !box.joinsBelow) drawBorder(page, borders.bottom, x1, part.bottom + (borders.bottom?.width ?? 0) / 2, x2, part.bottom + (borders.bottom?.width ?? 0) / 2);
+            drawBorder(page, borders.left, x1, part.top, x1, part.bottom);
+            drawBorder(page, borders.right, x2, part.top, x2, part.bottom);
+          });
+        });
+      }
       y += paragraph.spaceAfter;
     }
   }
