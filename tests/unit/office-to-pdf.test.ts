@@ -297,6 +297,30 @@ describe('word-to-pdf', () => {
     }
   });
 
+  test('legacy VML pictures and horizontal rules (older Word files) are drawn', async () => {
+    const base = new Document({ sections: [{ children: [new Paragraph({ children: [new TextRun('Logo:'), new ImageRun({ type: 'png', data: RED_PNG, transformation: { width: 10, height: 10 } })] }), new Paragraph('Below the rule')] }] });
+    const zip = await JSZip.loadAsync(await Packer.toBuffer(base));
+    const xml = await zip.file('word/document.xml')!.async('string');
+    const rId = /r:embed="([^"]+)"/.exec(xml)![1];
+    // The picture as Word 2003 wrote it, and a horizontal rule before the second paragraph.
+    const vml = `<w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml" style="width:60pt;height:30pt"><v:imagedata xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:id="${rId}"/></v:shape></w:pict>`;
+    const rule = '<w:p><w:r><w:pict><v:rect xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" style="width:0;height:1.5pt" o:hr="t" fillcolor="#0000FF"/></w:pict></w:r></w:p>';
+    const edited = xml.replace(/<w:drawing>[^]*?<\/w:drawing>/, vml).replace(/(<w:p>(?:(?!<w:p>)[^])*?Below the rule)/, `${rule}$1`);
+    zip.file('word/document.xml', edited);
+    const result = await convert(wordToPdf, 'legacy.docx', await zip.generateAsync({ type: 'uint8array' }));
+    await expectValidPdf(result);
+    expect(result.notes?.join(' ') ?? '').not.toMatch(/VML/);
+    const pdf = await PDFDocument.load(result.bytes);
+    const contents = pdf.getPage(0).node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => pdf.context.lookup(ref)) : [contents];
+    const content = streams.filter((st): st is PDFRawStream => st instanceof PDFRawStream).map((st) => new TextDecoder('latin1').decode(decodePDFRawStream(st).decode())).join('\n');
+    expect(content).toMatch(/\n60 0 0 30 0 0 cm\n1 0 0 1 0 0 cm\n\/\S+ Do/); // the picture at the shape's 60 × 30 pt
+    // The blue rule across the text column (pdf-lib: translate to its corner, then the outline).
+    const ruleOps = content.slice(content.indexOf('0 0 1 rg'));
+    expect(ruleOps).toMatch(/^0 0 1 rg\n(?:[^\n]*\n){2}1 0 0 1 72 [\d.]+ cm\n/);
+    expect(ruleOps.slice(0, 200)).toMatch(/\n0 1\.5 l\n451\.\d+ 1\.5 l\n451\.\d+ 0 l\n/);
+  });
+
   test('long text flows onto as many pages as it needs, and a page range keeps only those pages', async () => {
     const words = Array.from({ length: 2500 }, (_, i) => `word${i}`).join(' ');
     const docx = new Document({ sections: [{ children: [new Paragraph(words)] }] });

@@ -5,6 +5,7 @@
  * footers with PAGE / NUMPAGES fields, and each section's page size and margins.
  */
 import JSZip from 'jszip';
+import { rgb } from 'pdf-lib';
 import type { Block, Border, FloatingDrawing, Inline, PageSetup, Paragraph, Rgb, RunStyle, Section, TabStop, TableCell, TableRow } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
@@ -504,6 +505,40 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
       else pieces.push(image);
     };
 
+    /**
+     * Legacy VML (w:pict, from older Word files): pictures (v:imagedata) at the shape's size, and
+     * horizontal rules (o:hr); other VML shapes are left out with a note.
+     */
+    const readVml = async (pict: XmlElement) => {
+      const shape = kids(pict).find((el) => ['v:shape', 'v:rect', 'v:image'].includes(el.nodeName));
+      const css = Object.fromEntries((attr(shape, 'style') ?? '').split(';').map((d) => d.split(':').map((v) => v.trim())).filter((d) => d.length === 2));
+      const length = (value: string | undefined) => {
+        const match = /^(-?[\d.]+)(pt|in|px|cm|mm)?$/.exec(value ?? '');
+        return match ? Number(match[1]) * ({ pt: 1, in: 72, px: 0.75, cm: 72 / 2.54, mm: 72 / 25.4 } as Record<string, number>)[match[2] ?? 'px'] : undefined;
+      };
+      const imageId = attr(find(pict, 'v:imagedata'), 'r:id');
+      const rel = imageId ? partRels.get(imageId) : undefined;
+      const mime = rel ? imageMime(rel.target) : undefined;
+      const width = length(css.width), height = length(css.height);
+      if (rel && mime && width && height) {
+        const file = zip.file(rel.target);
+        if (file) {
+          pieces.push({ kind: 'image', bytes: await file.async('uint8array'), mime, width, height });
+          return;
+        }
+      }
+      if (attr(shape, 'o:hr') === 't' || attr(shape, 'o:hr') === 'true') {
+        // A horizontal rule across the text column (its height, at least half a point; grey unless
+        // filled). The column's width is not known here: the rule runs to the same distance from the
+        // page's right edge as it starts from its left (Word's margins are usually even).
+        const thickness = Math.max(0.5, height ?? 1.5);
+        const color = hexColor(attr(shape, 'fillcolor')?.replace(/^#/, '')) ?? [0.63, 0.63, 0.63];
+        pieces.push({ kind: 'drawing', width: 0, height: thickness + 2, prepare: async () => (page, x, bottom) => page.drawRectangle({ x, y: bottom + 1, width: Math.max(0, page.getWidth() - 2 * x), height: thickness, color: rgb(...color) }) });
+        return;
+      }
+      notes.add('legacy VML drawings were left out');
+    };
+
     const readRun = async (r: XmlElement) => {
       const rPr = kid(r, 'w:rPr');
       const props = readRunProps(rPr, styleRunProps(attr(kid(rPr, 'w:rStyle'), 'w:val'), { ...paraRun }));
@@ -565,10 +600,10 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
                 // Word shapes and text boxes (wps, wpg) come with a VML fallback: the DrawingML choice is drawn.
                 const drawing = kids(child, 'mc:Choice').map((choice) => kid(choice, 'w:drawing')).find(Boolean);
                 if (drawing) await readDrawing(drawing);
-                else if (find(child, 'w:pict')) notes.add('legacy VML drawings were left out');
+                else if (find(child, 'w:pict')) await readVml(find(child, 'w:pict')!);
                 break;
               }
-              case 'w:pict': notes.add('legacy VML drawings were left out'); break;
+              case 'w:pict': await readVml(child); break;
               default: break;
             }
         }
