@@ -1,7 +1,7 @@
 /**
  * The optional LibreOffice engine in Chromium (workers/engine/lib/libreoffice.ts): a .docx through
  * the Word to PDF modal with Engine = LibreOffice (first download reported on the progress line),
- * then legacy .doc and .xls files — made by LibreOffice itself in the same page (the engine's
+ * then legacy .doc, .xls and .ppt files — made by LibreOffice itself in the same page (the engine's
  * test-only `saveAs` option through /api; no native soffice here) — converted automatically by
  * LibreOffice with a note saying so. And every route is cross-origin isolated (COOP/COEP), which
  * LibreOffice's threads need. One page, so LibreOffice starts once (≈ 237 MB from our origin, 2 GB).
@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { Document, Packer, Paragraph } from 'docx';
 import ExcelJS from 'exceljs';
+import PptxGenJS from 'pptxgenjs';
 import { PDFDocument } from 'pdf-lib';
 import { baseUrl, launchBrowser, openPage } from './harness.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
@@ -49,14 +50,14 @@ async function postFromPage(page: Page, endpoint: string, file: { name: string; 
 const OLE = [0xd0, 0xcf, 0x11, 0xe0];
 
 /**
- * LibreOffice's first document load after a start has been seen to take 47–62 s or stall past the
- * limits on this machine (README: "Not solved"); in this test it took 22–30 s for the whole flow in 7
- * runs of 7. FOLIO_E2E_LIBREOFFICE=0 skips the conversions (e.g. on a machine under 4 GB).
+ * LibreOffice needs ≈ 2.5 GB here; FOLIO_E2E_LIBREOFFICE=0 skips the conversions (e.g. on a machine
+ * under 4 GB). Its reliability and speed over many starts are measured by `npm run bench -- libreoffice`,
+ * not here (no timed tests): the limits in the test are only there so a stall fails instead of hanging.
  */
 const LIBREOFFICE_E2E = process.env.FOLIO_E2E_LIBREOFFICE !== '0';
 
 describe('LibreOffice engine in the browser', () => {
-  test.runIf(LIBREOFFICE_E2E)('a .docx with Engine = LibreOffice, then legacy .doc and .xls converted by LibreOffice automatically', { timeout: 300_000 }, async () => {
+  test.runIf(LIBREOFFICE_E2E)('a .docx with Engine = LibreOffice, then legacy .doc, .xls and .ppt converted by LibreOffice automatically', { timeout: 300_000 }, async () => {
     const { page, context, errors, requests } = await openPage(browser, '/tools/word-to-pdf', { width: 1280, height: 900 });
     expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
     await page.getByRole('button', { name: 'Upload Files' }).first().click();
@@ -98,6 +99,12 @@ describe('LibreOffice engine in the browser', () => {
     const xls = await postFromPage(page, '/api/pdf/fromExcel', { name: 'tides.xlsx', bytes: new Uint8Array(await wb.xlsx.writeBuffer()) }, { engine: 'libreoffice', saveAs: 'xls' });
     expect(xls.status).toBe(200);
     expect([...xls.bytes.subarray(0, 4)]).toEqual(OLE);
+    const deck = new PptxGenJS();
+    deck.addSlide().addText('Beacon maintenance schedule', { x: 1, y: 1, w: 8, h: 1 });
+    const pptx = new Uint8Array((await deck.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
+    const ppt = await postFromPage(page, '/api/pdf/fromPowerPoint', { name: 'beacons.pptx', bytes: pptx }, { engine: 'libreoffice', saveAs: 'ppt' });
+    expect(ppt.status).toBe(200);
+    expect([...ppt.bytes.subarray(0, 4)]).toEqual(OLE);
 
     // The .doc through the modal with the default engine: LibreOffice is used, and the note says so.
     await dialog.getByRole('button', { name: 'Start over' }).click();
@@ -116,6 +123,12 @@ describe('LibreOffice engine in the browser', () => {
     expect(xlsPdf.status).toBe(200);
     expect(await allText(xlsPdf.bytes)).toMatch(/Harbour High water Dover 06:42/);
     expect(xlsPdf.notes).toEqual(['Old .xls format: converted with the LibreOffice engine.']);
+
+    // The .ppt through PowerPoint to PDF's endpoint, engine not named.
+    const pptPdf = await postFromPage(page, '/api/pdf/fromPowerPoint', { name: 'beacons.ppt', bytes: ppt.bytes }, {});
+    expect(pptPdf.status).toBe(200);
+    expect(await allText(pptPdf.bytes)).toContain('Beacon maintenance schedule');
+    expect(pptPdf.notes).toEqual(['Old .ppt format: converted with the LibreOffice engine.']);
 
     const origin = new URL(baseUrl()).origin;
     expect(requests.filter((url) => /^https?:/.test(url) && !url.startsWith(origin))).toEqual([]);
