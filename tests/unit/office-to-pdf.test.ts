@@ -4,11 +4,11 @@
  * size and count) and checked with qpdf.
  */
 import { describe, expect, test } from 'vitest';
-import { AlignmentType, BorderStyle, Document, EndnoteReferenceRun, LineRuleType, SectionType, Tab, TabStopType, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
+import { AlignmentType, BorderStyle, Document, EndnoteReferenceRun, ExternalHyperlink, LineRuleType, SectionType, Tab, TabStopType, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
-import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFString, decodePDFRawStream } from 'pdf-lib';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
@@ -631,5 +631,43 @@ describe('ppt-to-pdf', () => {
     const pages = await texts(result);
     expect(pages).toHaveLength(1);
     expect(pages[0]).toContain('Second slide text');
+  });
+});
+
+describe('hyperlinks', () => {
+  /** The page's link annotations: address and rectangle. */
+  async function linksOf(bytes: Uint8Array, index = 0) {
+    const pdf = await PDFDocument.load(bytes);
+    const annots = pdf.getPage(index).node.lookupMaybe(PDFName.of('Annots'), PDFArray);
+    return (annots?.asArray() ?? []).map((ref) => {
+      const annot = pdf.context.lookup(ref, PDFDict);
+      const action = annot.lookup(PDFName.of('A'), PDFDict);
+      return { uri: (action.lookup(PDFName.of('URI')) as PDFString).decodeText(), rect: annot.lookup(PDFName.of('Rect'), PDFArray).asArray().map((n) => (n as PDFNumber).asNumber()) };
+    });
+  }
+
+  test('Word, Excel and PowerPoint links stay clickable in the PDF (web and mail addresses only)', async () => {
+    const docx = new Document({ sections: [{ children: [new Paragraph({ children: [new TextRun('Portfolio: '), new ExternalHyperlink({ link: 'https://example.org/work', children: [new TextRun({ text: 'example.org/work', style: 'Hyperlink' })] }), new TextRun(' and '), new ExternalHyperlink({ link: 'javascript:alert(1)', children: [new TextRun('a script')] })] })] }] });
+    const word = await convert(wordToPdf, 'cv.docx', await Packer.toBuffer(docx));
+    await expectValidPdf(word);
+    const wordLinks = await linksOf(word.bytes);
+    expect(wordLinks.map((l) => l.uri)).toEqual(['https://example.org/work']);
+    const [x1, y1, x2, y2] = wordLinks[0].rect;
+    const doc = await openPdfjs(word.bytes);
+    const item = ((await (await doc.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[] }>).find((i) => i.str.includes('Portfolio'))!;
+    await doc.destroy();
+    expect(x1).toBeGreaterThan(item.transform[4] + 20); // over the link's words, not the label before them
+    expect(x2 - x1).toBeGreaterThan(40);
+    expect(y1).toBeLessThan(item.transform[5]);
+    expect(y2).toBeGreaterThan(item.transform[5]);
+
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Links').getCell('A1').value = { text: 'Mail us', hyperlink: 'mailto:team@example.org' };
+    expect((await linksOf((await convert(excelToPdf, 'links.xlsx', await wb.xlsx.writeBuffer())).bytes)).map((l) => l.uri)).toEqual(['mailto:team@example.org']);
+
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText([{ text: 'Docs', options: { hyperlink: { url: 'https://example.org/docs' } } }], { x: 1, y: 1, w: 4, h: 1 });
+    const slides = await convert(pptToPdf, 'links.pptx', (await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
+    expect((await linksOf(slides.bytes)).map((l) => l.uri)).toEqual(['https://example.org/docs']);
   });
 });

@@ -464,12 +464,23 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
     let fieldDepth = 0;
     let fieldInstr = '';
     let fieldShowsResult = true;
+    /** The web address of the hyperlink (w:hyperlink or a HYPERLINK field) being read. */
+    let link: string | undefined;
+    let fieldLink = false;
 
     const readRuns = async (container: XmlElement) => {
       for (const child of kids(container)) {
         switch (child.nodeName) {
           case 'w:r': await readRun(child); break;
-          case 'w:hyperlink': case 'w:ins': case 'w:smartTag': case 'w:customXml': case 'w:dir': case 'w:bdo':
+          case 'w:hyperlink': {
+            const rel = partRels.get(attr(child, 'r:id') ?? '');
+            const outer = link;
+            if (rel?.external) link = rel.target + (attr(child, 'w:anchor') ? `#${attr(child, 'w:anchor')}` : '');
+            await readRuns(child);
+            link = outer;
+            break;
+          }
+          case 'w:ins': case 'w:smartTag': case 'w:customXml': case 'w:dir': case 'w:bdo':
             await readRuns(child); break;
           case 'w:sdt': await readRuns(kid(child, 'w:sdtContent') ?? child); break;
           case 'w:fldSimple': {
@@ -543,7 +554,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
       const rPr = kid(r, 'w:rPr');
       const props = readRunProps(rPr, styleRunProps(attr(kid(rPr, 'w:rStyle'), 'w:val'), { ...paraRun }));
       if (props.hidden) return;
-      const style = toStyle(props);
+      const style: RunStyle = { ...toStyle(props), link };
       for (const child of kids(r)) {
         switch (child.nodeName) {
           case 'w:fldChar': {
@@ -552,7 +563,14 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
             else if (type === 'separate') {
               const instr = fieldInstr.trim().split(/\s+/)[0]?.toUpperCase();
               if (fieldDepth === 1 && (instr === 'PAGE' || instr === 'NUMPAGES')) { pieces.push({ kind: 'field', field: instr, style }); fieldShowsResult = false; }
-            } else if (type === 'end') { fieldDepth = Math.max(0, fieldDepth - 1); fieldShowsResult = true; }
+              // HYPERLINK "address": the field's result is the link's text.
+              const address = instr === 'HYPERLINK' ? /HYPERLINK\s+"([^"]+)"/i.exec(fieldInstr)?.[1] : undefined;
+              if (fieldDepth === 1 && address && !link) { link = address; fieldLink = true; }
+            } else if (type === 'end') {
+              fieldDepth = Math.max(0, fieldDepth - 1);
+              fieldShowsResult = true;
+              if (fieldDepth === 0 && fieldLink) { link = undefined; fieldLink = false; }
+            }
             break;
           }
           case 'w:instrText': fieldInstr += child.textContent ?? ''; break;

@@ -19,6 +19,8 @@ export interface RunStyle {
   highlight?: Rgb;
   /** Superscript / subscript. */
   baseline?: 'super' | 'sub';
+  /** A hyperlink (web or mailto address): the text is a clickable link in the PDF. */
+  link?: string;
 }
 
 export type Inline =

@@ -147,6 +147,7 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
       defaultSize: 18,
       notes,
       picture: pictureOf(slide),
+      hyperlink: (rId) => (slide.rels.get(rId)?.external ? slide.rels.get(rId)?.target : undefined),
       otherStyle: kid(kid(master?.root, 'p:txStyles'), 'p:otherStyle'),
       placeholder: (sp) => {
         const ph = placeholderKey(find(kid(sp, 'p:nvSpPr') ?? kid(sp, 'p:nvCxnSpPr'), 'p:ph'));

@@ -446,6 +446,8 @@ export interface ShapeEnv {
   textScale?: number;
   /** The picture of an a:blipFill (its a:blip's r:embed in the part being drawn), for picture fills. */
   picture?: (blipFill: XmlElement) => Promise<PictureFill | undefined>;
+  /** The address of a text run's hyperlink (a:hlinkClick r:id in the part being drawn), when it is external. */
+  hyperlink?: (rId: string) => string | undefined;
   /** Word: a text box's content (wps:txbx), laid out by the caller in the shape's box. */
   textBox?: (sp: XmlElement, box: Box, ctx: TextContext) => Promise<Painter | undefined>;
   /** Elements the shape walker does not know (pictures, charts, tables): drawn by the caller. */
@@ -582,6 +584,8 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
     const applyRun = (rPr: XmlElement | undefined, base: RunStyle): RunStyle => {
       if (!rPr) return base;
       const next = { ...base };
+      const linkId = attr(kid(rPr, 'a:hlinkClick'), 'r:id');
+      if (linkId) next.link = env.hyperlink?.(linkId);
       const sz = num(rPr, 'sz');
       if (sz) next.size = sz / 100;
       if (attr(rPr, 'b') !== undefined) next.bold = attr(rPr, 'b') === '1';

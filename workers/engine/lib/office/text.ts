@@ -2,7 +2,7 @@
  * Paragraph layout: inlines → measured atoms (words, spaces, tabs, images, fields) → lines that fit
  * a width, then drawn with pdf-lib. Lines break at spaces, and anywhere between CJK characters.
  */
-import { PDFPage, PDFFont, rgb, type PDFImage, PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFName, PDFPage, PDFFont, PDFString, rgb, type PDFImage, PDFDocument } from 'pdf-lib';
 import type { FontBook } from './fonts.ts';
 import type { Inline, PageSetup, Paragraph, RunStyle } from './model.ts';
 import { embeddable, type ImageMime } from './images.ts';
@@ -270,7 +270,7 @@ function color(c: [number, number, number] | undefined) {
 }
 
 function sameLook(a: RunStyle, b: RunStyle): boolean {
-  return a === b || (a.size === b.size && a.bold === b.bold && a.italic === b.italic && a.underline === b.underline && a.strike === b.strike && a.baseline === b.baseline && String(a.color) === String(b.color) && String(a.highlight) === String(b.highlight));
+  return a === b || (a.size === b.size && a.bold === b.bold && a.italic === b.italic && a.underline === b.underline && a.strike === b.strike && a.baseline === b.baseline && a.link === b.link && String(a.color) === String(b.color) && String(a.highlight) === String(b.highlight));
 }
 
 /** Draws one run of text in one font and look, with its highlight, underline and strike-through. */
@@ -282,6 +282,26 @@ function drawRun(page: PDFPage, text: string, font: PDFFont, style: RunStyle, x:
   const thickness = Math.max(0.5, size / 18);
   if (style.underline) page.drawLine({ start: { x, y: baselineY - size * 0.12 }, end: { x: x + width, y: baselineY - size * 0.12 }, thickness, color: color(style.color) });
   if (style.strike) page.drawLine({ start: { x, y: baselineY + size * 0.28 }, end: { x: x + width, y: baselineY + size * 0.28 }, thickness, color: color(style.color) });
+  if (style.link && text.trim()) addLink(page, style.link, x, baselineY - size * 0.25, x + width, baselineY + size * 0.9);
+}
+
+/** Only addresses a reader may open: web, mail and phone links (never javascript: or file:). */
+const SAFE_LINK = /^(?:https?:|mailto:|tel:)/i;
+
+/** A clickable area over [x1, x2] × [y1, y2] opening `url` (a PDF Link annotation with a URI action). */
+export function addLink(page: PDFPage, url: string, x1: number, y1: number, x2: number, y2: number): void {
+  if (!SAFE_LINK.test(url)) return;
+  const context = page.doc.context;
+  const annotation = context.register(context.obj({
+    Type: 'Annot',
+    Subtype: 'Link',
+    Rect: [x1, y1, x2, y2],
+    Border: [0, 0, 0],
+    A: { Type: 'Action', S: 'URI', URI: PDFString.of(url) },
+  }));
+  const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
+  if (annots) annots.push(annotation);
+  else page.node.set(PDFName.of('Annots'), context.obj([annotation]));
 }
 
 /**

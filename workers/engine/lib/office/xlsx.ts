@@ -382,6 +382,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
           underline: Boolean(font.underline),
           strike: font.strike,
           color: excelColor(font.color, palette),
+          link: cell.value && typeof cell.value === 'object' && 'hyperlink' in cell.value ? (cell.value as ExcelJS.CellHyperlinkValue).hyperlink : undefined,
         };
         const horizontal = cell.alignment?.horizontal;
         const align = horizontal === 'center' || horizontal === 'centerContinuous' ? 'center' : horizontal === 'right' ? 'right' : horizontal === 'justify' ? 'justify' : horizontal === 'left' ? 'left' : numeric ? 'right' : typeof cell.value === 'boolean' ? 'center' : 'left';
