@@ -4,7 +4,7 @@
  * size and count) and checked with qpdf.
  */
 import { describe, expect, test } from 'vitest';
-import { AlignmentType, BorderStyle, Document, EndnoteReferenceRun, ExternalHyperlink, LineRuleType, SectionType, Tab, TabStopType, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
+import { AlignmentType, Bookmark, BorderStyle, Document, InternalHyperlink, EndnoteReferenceRun, ExternalHyperlink, LineRuleType, SectionType, Tab, TabStopType, Footer, FootnoteReferenceRun, Header, HeadingLevel, HorizontalPositionAlign, HorizontalPositionRelativeFrom, ImageRun, Packer, PageNumber, Paragraph, Table, TableCell, TableRow, TextRun, TextWrappingType, VerticalPositionRelativeFrom, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
@@ -664,6 +664,18 @@ describe('hyperlinks', () => {
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('Links').getCell('A1').value = { text: 'Mail us', hyperlink: 'mailto:team@example.org' };
     expect((await linksOf((await convert(excelToPdf, 'links.xlsx', await wb.xlsx.writeBuffer())).bytes)).map((l) => l.uri)).toEqual(['mailto:team@example.org']);
+
+    // A table of contents entry links to its heading's bookmark, on a later page.
+    const toc = new Document({ sections: [{ children: [
+      new Paragraph({ children: [new InternalHyperlink({ anchor: 'results', children: [new TextRun('Go to the results')] })] }),
+      new Paragraph({ pageBreakBefore: true, children: [new Bookmark({ id: 'results', children: [new TextRun('Results')] })] }),
+    ] }] });
+    const tocPdf = await convert(wordToPdf, 'toc.docx', await Packer.toBuffer(toc));
+    await expectValidPdf(tocPdf);
+    const loaded = await PDFDocument.load(tocPdf.bytes);
+    const annots = loaded.getPage(0).node.lookup(PDFName.of('Annots'), PDFArray);
+    const destination = loaded.context.lookup(annots.get(0), PDFDict).lookup(PDFName.of('Dest'), PDFArray);
+    expect(destination.get(0)).toBe(loaded.getPage(1).ref);
 
     const pptx = new PptxGenJS();
     pptx.addSlide().addText([{ text: 'Docs', options: { hyperlink: { url: 'https://example.org/docs' } } }], { x: 1, y: 1, w: 4, h: 1 });

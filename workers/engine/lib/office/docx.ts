@@ -428,6 +428,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
   async function readParagraph(p: XmlElement, partRels: typeof rels): Promise<Block[]> {
     const floats: FloatingDrawing[] = [];
     const footnotes: Block[][] = [];
+    const anchors: string[] = [];
     const pPr = kid(p, 'w:pPr');
     const styleId = attr(kid(pPr, 'w:pStyle'), 'w:val') ?? defaultParagraphStyle;
     const props: ParaProps = { ...basePara };
@@ -475,7 +476,9 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
           case 'w:hyperlink': {
             const rel = partRels.get(attr(child, 'r:id') ?? '');
             const outer = link;
-            if (rel?.external) link = rel.target + (attr(child, 'w:anchor') ? `#${attr(child, 'w:anchor')}` : '');
+            const bookmark = attr(child, 'w:anchor');
+            if (rel?.external) link = rel.target + (bookmark ? `#${bookmark}` : '');
+            else if (bookmark) link = `#${bookmark}`; // a place in the document (a table of contents entry)
             await readRuns(child);
             link = outer;
             break;
@@ -491,7 +494,12 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
             } else await readRuns(child);
             break;
           }
-          default: break; // bookmarks, proofing marks, deletions (w:del), comments
+          case 'w:bookmarkStart': {
+            const name = attr(child, 'w:name');
+            if (name && name !== '_GoBack') anchors.push(name);
+            break;
+          }
+          default: break; // bookmark ends, proofing marks, deletions (w:del), comments
         }
       }
     };
@@ -564,7 +572,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
               const instr = fieldInstr.trim().split(/\s+/)[0]?.toUpperCase();
               if (fieldDepth === 1 && (instr === 'PAGE' || instr === 'NUMPAGES')) { pieces.push({ kind: 'field', field: instr, style }); fieldShowsResult = false; }
               // HYPERLINK "address": the field's result is the link's text.
-              const address = instr === 'HYPERLINK' ? /HYPERLINK\s+"([^"]+)"/i.exec(fieldInstr)?.[1] : undefined;
+              const address = instr === 'HYPERLINK' ? (/\\l\s+"([^"]+)"/.exec(fieldInstr) ? `#${/\\l\s+"([^"]+)"/.exec(fieldInstr)![1]}` : /HYPERLINK\s+"([^"]+)"/i.exec(fieldInstr)?.[1]) : undefined;
               if (fieldDepth === 1 && address && !link) { link = address; fieldLink = true; }
             } else if (type === 'end') {
               fieldDepth = Math.max(0, fieldDepth - 1);
@@ -660,6 +668,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
           pageBreakBefore: first ? props.pageBreakBefore : false,
           floats: first && floats.length ? floats : undefined,
           footnotes: first && footnotes.length ? footnotes : undefined,
+          anchors: first && anchors.length ? anchors : undefined,
         }));
       }
       current = [];

@@ -269,6 +269,8 @@ function plainText(paragraph: Paragraph): string {
 export async function renderSections(doc: PDFDocument, sections: Section[], ctx: TextContext, options: FlowOptions = {}): Promise<{ pageCount: number; outline: OutlineEntry[] }> {
   const drafts: PageDraft[] = [];
   const outline: OutlineEntry[] = [];
+  /** Where each anchor (Word bookmark) landed: its draft's index and the PDF y of its paragraph's top. */
+  const anchors = new Map<string, { draft: number; top: number }>();
   const firstPage = doc.getPageCount();
   const totalBlocks = sections.reduce((sum, s) => sum + s.blocks.length, 0);
   let blocksDone = 0;
@@ -406,6 +408,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
         if (part && part.draft === draft && part.x === x) part.bottom = at - line.height;
         else parts.push({ draft, x, top: at + (index === 0 ? topRoom : 0), bottom: at - line.height });
         if (index === 0) draft.footnotes.push(...notes);
+        if (index === 0) for (const name of paragraph.anchors ?? []) anchors.set(name, { draft: drafts.length - 1, top: at });
         if (index === 0 && floats) {
           draft.underlays.push(...floats.behind.map((paint): Op => (page, dctx) => paint(page, at, dctx)));
           draft.overlays.push(...floats.front.map((paint): Op => (page, dctx) => paint(page, at, dctx)));
@@ -461,10 +464,16 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
   }
 
   const pageCount = drafts.length;
+  // Every page exists before any is drawn, so that a link can point to a later one.
+  const pages = drafts.map((draft) => doc.addPage([draft.section.page.width, draft.section.page.height]));
+  const anchor = (name: string) => {
+    const place = anchors.get(name);
+    return place && { page: pages[place.draft], top: place.top };
+  };
   drafts.forEach((draft, index) => {
     const { page: setup } = draft.section;
-    const page = doc.addPage([setup.width, setup.height]);
-    const dctx: DrawContext = { pageNumber: index + 1, pageCount, setup };
+    const page = pages[index];
+    const dctx: DrawContext = { pageNumber: index + 1, pageCount, setup, anchor };
     const variants = furniture.get(draft.section)!;
     const firstOfSection = index === 0 || drafts[index - 1].section !== draft.section;
     const { header, footer } = (firstOfSection && variants.first) || ((index + 1) % 2 === 0 && variants.even) || variants.normal;

@@ -59,6 +59,8 @@ export interface Paragraph {
   floats?: FloatingDrawing[];
   /** Footnotes referenced in this paragraph: printed at the bottom of the page it lands on. */
   footnotes?: Block[][];
+  /** Names other text links to ("#name": Word bookmarks, the targets of a table of contents). */
+  anchors?: string[];
   /** Lines around the paragraph (Word's paragraph borders), `space` points from the text; consecutive paragraphs with the same borders share one box. */
   borders?: { top?: Border; bottom?: Border; left?: Border; right?: Border; space: { top: number; bottom: number; left: number; right: number } };
   /** Keep on the same page as the next paragraph's first line (headings), keep all lines together, avoid a lone first or last line on a page. */

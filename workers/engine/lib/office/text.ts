@@ -263,6 +263,8 @@ export interface DrawContext {
   pageCount: number;
   /** The page's size and margins (floating drawings are placed from them). */
   setup?: PageSetup;
+  /** Where an anchor of the document landed (its page and the PDF y of its top), for "#name" links. */
+  anchor?: (name: string) => { page: PDFPage; top: number } | undefined;
 }
 
 function color(c: [number, number, number] | undefined) {
@@ -274,7 +276,7 @@ function sameLook(a: RunStyle, b: RunStyle): boolean {
 }
 
 /** Draws one run of text in one font and look, with its highlight, underline and strike-through. */
-function drawRun(page: PDFPage, text: string, font: PDFFont, style: RunStyle, x: number, width: number, baselineY: number): void {
+function drawRun(page: PDFPage, text: string, font: PDFFont, style: RunStyle, x: number, width: number, baselineY: number, ctx?: DrawContext): void {
   const size = sizeOf(style);
   const rise = style.baseline === 'super' ? style.size * 0.33 : style.baseline === 'sub' ? -style.size * 0.14 : 0;
   if (style.highlight) page.drawRectangle({ x, y: baselineY - size * 0.22, width, height: size * 1.15, color: color(style.highlight) });
@@ -282,22 +284,26 @@ function drawRun(page: PDFPage, text: string, font: PDFFont, style: RunStyle, x:
   const thickness = Math.max(0.5, size / 18);
   if (style.underline) page.drawLine({ start: { x, y: baselineY - size * 0.12 }, end: { x: x + width, y: baselineY - size * 0.12 }, thickness, color: color(style.color) });
   if (style.strike) page.drawLine({ start: { x, y: baselineY + size * 0.28 }, end: { x: x + width, y: baselineY + size * 0.28 }, thickness, color: color(style.color) });
-  if (style.link && text.trim()) addLink(page, style.link, x, baselineY - size * 0.25, x + width, baselineY + size * 0.9);
+  if (style.link && text.trim()) addLink(page, style.link, x, baselineY - size * 0.25, x + width, baselineY + size * 0.9, ctx);
 }
 
 /** Only addresses a reader may open: web, mail and phone links (never javascript: or file:). */
 const SAFE_LINK = /^(?:https?:|mailto:|tel:)/i;
 
-/** A clickable area over [x1, x2] × [y1, y2] opening `url` (a PDF Link annotation with a URI action). */
-export function addLink(page: PDFPage, url: string, x1: number, y1: number, x2: number, y2: number): void {
-  if (!SAFE_LINK.test(url)) return;
+/**
+ * A clickable area over [x1, x2] × [y1, y2]: opening `url` (a Link annotation with a URI action), or
+ * for "#name" going to where that anchor landed in the document (a destination on its page).
+ */
+export function addLink(page: PDFPage, url: string, x1: number, y1: number, x2: number, y2: number, ctx?: DrawContext): void {
+  const target = url.startsWith('#') ? ctx?.anchor?.(url.slice(1)) : undefined;
+  if (!target && !SAFE_LINK.test(url)) return;
   const context = page.doc.context;
   const annotation = context.register(context.obj({
     Type: 'Annot',
     Subtype: 'Link',
     Rect: [x1, y1, x2, y2],
     Border: [0, 0, 0],
-    A: { Type: 'Action', S: 'URI', URI: PDFString.of(url) },
+    ...(target ? { Dest: [target.page.ref, 'XYZ', null, target.top, null] } : { A: { Type: 'Action', S: 'URI', URI: PDFString.of(url) } }),
   }));
   const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
   if (annots) annots.push(annotation);
@@ -313,7 +319,7 @@ function drawAtoms(page: PDFPage, atoms: Atom[], x: number, baselineY: number, s
   let cursor = x;
   let run: { text: string; font: PDFFont; style: RunStyle; x: number; width: number } | undefined;
   const flush = () => {
-    if (run) drawRun(page, run.text, run.font, run.style, run.x, run.width, baselineY);
+    if (run) drawRun(page, run.text, run.font, run.style, run.x, run.width, baselineY, ctx);
     run = undefined;
   };
   for (const atom of atoms) {
@@ -353,7 +359,7 @@ function drawAtoms(page: PDFPage, atoms: Atom[], x: number, baselineY: number, s
     } else if (atom.kind === 'field') {
       const text = String(atom.field === 'PAGE' ? ctx.pageNumber : ctx.pageCount);
       const width = widthOf(atom.font, text, sizeOf(atom.style));
-      drawRun(page, text, atom.font, atom.style, cursor, width, baselineY);
+      drawRun(page, text, atom.font, atom.style, cursor, width, baselineY, ctx);
       cursor += width;
     } else cursor += atom.width;
   }
