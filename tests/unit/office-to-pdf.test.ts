@@ -626,6 +626,20 @@ describe('ppt-to-pdf', () => {
     expect(baselines.get('Spc2')! - baselines.get('Spc1')!).toBeCloseTo(12 + 5, 1);
   });
 
+  test('hidden slides are left out (with a note) unless chosen by number', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('Shown one', { x: 1, y: 1, w: 6, h: 1 });
+    const hidden = pptx.addSlide();
+    hidden.hidden = true;
+    hidden.addText('Backup slide', { x: 1, y: 1, w: 6, h: 1 });
+    pptx.addSlide().addText('Shown two', { x: 1, y: 1, w: 6, h: 1 });
+    const bytes = (await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer;
+    const all = await convert(pptToPdf, 'deck.pptx', bytes);
+    expect(await texts(all)).toEqual(['Shown one', 'Shown two']);
+    expect(all.notes?.join(' ')).toMatch(/1 hidden slide was left out/);
+    expect(await texts(await convert(pptToPdf, 'deck.pptx', bytes, { pages: '2' }))).toEqual(['Backup slide']);
+  });
+
   test('a slide range keeps only those slides', async () => {
     const result = await convert(pptToPdf, 'plan.pptx', await deck(), { pages: '2' });
     const pages = await texts(result);

@@ -38,12 +38,13 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
       signal,
       progress,
       slides: (count) => parsePageRanges(pages, count),
+      includeHidden: pages !== '', // slides chosen by number are printed even when hidden
     }));
   } catch (error) {
     if (error instanceof FolioError) throw error;
     throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
   }
-  if (result.pages === 0) throw new FolioError('InvalidInput', `"${input.name}" has no slides.`);
+  if (result.pages === 0) throw new FolioError('InvalidInput', result.notes.some((n) => n.includes('hidden slide')) ? `Every slide of "${input.name}" is hidden: choose slides by number (e.g. 1-3) to include them.` : `"${input.name}" has no slides.`);
   if (options.outline !== false) writeHeadingsOutline(doc, result.outline);
   return {
     bytes: await doc.save(),

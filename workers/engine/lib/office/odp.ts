@@ -61,7 +61,7 @@ function graphicChain(styles: OdfStyles, el: XmlElement): XmlElement[] {
   return [...styles.chain('graphic', attr(el, 'draw:style-name')), ...styles.chain('presentation', attr(el, 'presentation:style-name'))];
 }
 
-export async function renderOdp(zip: JSZip, doc: PDFDocument, ctx: TextContext, options: { signal?: AbortSignal; progress?: (done: number, total: number) => void; slides?: (count: number) => number[] }): Promise<OdpResult> {
+export async function renderOdp(zip: JSZip, doc: PDFDocument, ctx: TextContext, options: { signal?: AbortSignal; progress?: (done: number, total: number) => void; slides?: (count: number) => number[]; includeHidden?: boolean }): Promise<OdpResult> {
   const { styles, content } = await readOdfStyles(zip);
   const presentation = kid(kid(content, 'office:body'), 'office:presentation');
   if (!presentation) throw new Error('the file has no presentation body');

@@ -43,7 +43,7 @@ export interface PptxResult {
   outline: OutlineEntry[];
 }
 
-export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext, options: { signal?: AbortSignal; progress?: (done: number, total: number) => void; slides?: (count: number) => number[] }): Promise<PptxResult> {
+export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext, options: { signal?: AbortSignal; progress?: (done: number, total: number) => void; slides?: (count: number) => number[]; includeHidden?: boolean }): Promise<PptxResult> {
   const notes = new Set<string>();
   const presentation = await readPart(zip, 'ppt/presentation.xml');
   const tableStyles = readTableStyles(await zipText(zip, 'ppt/tableStyles.xml'));
@@ -78,10 +78,17 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
     const bytes = target ? await readPicture(target) : undefined;
     return bytes ? { image: await ctx.images.get(bytes, imageMime(target!)), dpi: pixelDensity(bytes) } : undefined;
   };
+  let hiddenSlides = 0;
   for (const slideNumber of chosen) {
     throwIfAborted(options.signal);
     const slide = await readPart(zip, slidePaths[slideNumber - 1]);
     if (!slide) continue;
+    // Hidden slides are left out, as PowerPoint's own PDF export does — unless asked for by number.
+    if (!options.includeHidden && attr(slide.root, 'show') === '0') {
+      hiddenSlides++;
+      options.progress?.(++done, chosen.length);
+      continue;
+    }
     const layoutPath = relTarget(slide, '/slideLayout');
     const layout = layoutPath ? await readPart(zip, layoutPath) : undefined;
     const masterPath = layout ? relTarget(layout, '/slideMaster') : undefined;
@@ -314,6 +321,7 @@ export async function renderPptx(zip: JSZip, doc: PDFDocument, ctx: TextContext,
     outline.push({ level: 0, title: title || `Slide ${slideNumber}`, pageIndex: doc.getPageCount() - 1, top: slideHeight });
     options.progress?.(++done, chosen.length);
   }
-  return { pages: chosen.length, notes: [...notes], outline };
+  if (hiddenSlides) notes.add(`${hiddenSlides} hidden slide${hiddenSlides > 1 ? 's were' : ' was'} left out, as PowerPoint leaves them out of a PDF (choose slides by number to include them)`);
+  return { pages: chosen.length - hiddenSlides, notes: [...notes], outline };
 }
 
