@@ -543,6 +543,33 @@ describe('excel-to-pdf', () => {
     expect(x).toBeGreaterThan(cell.x + 10);
   });
 
+  test('conditional formats: highlight rules, colour scales, data bars and text rules as Excel shows them', async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Scores');
+    for (let i = 1; i <= 6; i++) sheet.addRow([i * 10, i * 10, `item ${i}`, (i - 1) * 20]);
+    sheet.addConditionalFormatting({ ref: 'A1:A6', rules: [{ type: 'cellIs', operator: 'greaterThan', formulae: ['30'], priority: 1, style: { fill: { type: 'pattern', pattern: 'solid', bgColor: { argb: 'FFFFC7CE' } }, font: { color: { argb: 'FF9C0006' } } } }] });
+    sheet.addConditionalFormatting({ ref: 'B1:B6', rules: [{ type: 'colorScale', priority: 2, cfvo: [{ type: 'min' }, { type: 'max' }], color: [{ argb: 'FFF8696B' }, { argb: 'FF63BE7B' }] } as never] });
+    sheet.addConditionalFormatting({ ref: 'C1:C6', rules: [{ type: 'containsText', operator: 'containsText', text: 'item 3', priority: 3, style: { fill: { type: 'pattern', pattern: 'solid', bgColor: { argb: 'FFC6EFCE' } } } } as never] });
+    sheet.addConditionalFormatting({ ref: 'D1:D6', rules: [{ type: 'dataBar', priority: 4, cfvo: [{ type: 'min' }, { type: 'max' }], color: { argb: 'FF638EC6' } } as never] });
+    sheet.addConditionalFormatting({ ref: 'A1:A6', rules: [{ type: 'expression', formulae: ['MOD(ROW(),2)=0'], priority: 5, style: { fill: { type: 'pattern', pattern: 'solid', bgColor: { argb: 'FF000000' } } } } as never] });
+    const result = await convert(excelToPdf, 'scores.xlsx', await wb.xlsx.writeBuffer());
+    await expectValidPdf(result);
+    expect(result.notes?.join(' ')).toMatch(/conditional formats of type "expression" were not applied/);
+    const { content } = await pageOf(result.bytes, 0);
+    // pdf-lib's drawRectangle: colour, then a translation to the corner and the outline "0 0 m 0 h l w h l w 0 l h f".
+    const fills = [...content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg\n0 w\n\[\] 0 d\n1 0 0 1 [\d.-]+ [\d.-]+ cm\n(?:1 0 0 1 0 0 cm\n)*0 0 m\n0 [\d.]+ l\n([\d.]+) [\d.]+ l\n/g)].map((m) => ({ rgb: m.slice(1, 4).map((v) => Math.round(Number(v) * 255)).join(','), width: Number(m[4]) }));
+    const count = (rgb: string) => fills.filter((f) => f.rgb === rgb).length;
+    expect(count('255,199,206')).toBe(3); // 40, 50 and 60 are greater than 30
+    expect(count('248,105,107')).toBe(1); // the scale's low end at the minimum…
+    expect(count('99,190,123')).toBe(1); // …and its high end at the maximum
+    expect(count('198,239,206')).toBe(1); // "item 3"
+    expect(count('0,0,0')).toBe(0); // the expression rule is not guessed at
+    const bars = fills.filter((f) => f.rgb === [0x63, 0x8e, 0xc6].map((v) => Math.round(v + (255 - v) * 0.35)).join(','));
+    expect(bars).toHaveLength(6);
+    const widths = bars.map((b) => b.width).sort((a, b) => a - b);
+    expect(widths[5] / widths[0]).toBeCloseTo(10, 0); // from a tenth of the cell (the minimum) to all of it
+  });
+
   test('fit to one page tall scales every row onto one page', async () => {
     const wb = new ExcelJS.Workbook();
     const sheet = wb.addWorksheet('Long');

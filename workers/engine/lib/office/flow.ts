@@ -212,6 +212,8 @@ async function measureTable(table: Table, available: number, ctx: TextContext): 
       table.rows[r].cells.forEach((cell, c) => {
         const { x, width, height } = boxes[c];
         if (cell.shading) page.drawRectangle({ x, y: top - height, width, height, color: rgb(...cell.shading) });
+        // A data bar, a little lighter than its colour (Excel shades it towards white), inset from the cell's edges.
+        if (cell.bar) page.drawRectangle({ x: x + 1, y: top - height + 1.5, width: Math.max(0, (width - 2) * cell.bar.fraction), height: Math.max(0, height - 3), color: rgb(...cell.bar.color.map((v) => v + (1 - v) * 0.35) as [number, number, number]) });
       });
       table.rows[r].cells.forEach((cell, c) => drawCell(page, cell, contents[r][c], boxes[c].x, top, boxes[c].width, boxes[c].height, ctx2));
     },

@@ -94,6 +94,8 @@ export interface TableCell {
   clip?: boolean;
   /** A spreadsheet number or date: when it does not fit its column it prints as "###…", never cut. */
   hashesWhenTooWide?: boolean;
+  /** A spreadsheet data bar: this fraction of the cell, from its left edge, in this colour (behind the text). */
+  bar?: { fraction: number; color: Rgb };
 }
 
 export type DrawingInline = Extract<Inline, { kind: 'drawing' }>;

@@ -13,6 +13,7 @@ import { paragraph } from './model.ts';
 import { chartSheetSection, readWorkbookCharts, type AnchoredShape } from './xlsx-charts.ts';
 import { EMU } from './shapes.ts';
 import { excelColor, readExcelPalette, type ExcelPalette } from './xlsx-colors.ts';
+import { conditionalLooks } from './xlsx-conditional.ts';
 import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
 
@@ -362,6 +363,14 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       widths.push(columnWidthPt(column.width ?? ws.properties.defaultColWidth, mdw, baseWidths.get(ws.name)));
     }
 
+    // Conditional formats, on the cells' values (numbers as numbers, anything else as its display text).
+    const looks = conditionalLooks(ws, palette, (r, c) => {
+      const cell = ws.findCell(r, c);
+      const value = cell?.value;
+      const result = value && typeof value === 'object' && 'result' in value ? (value as ExcelJS.CellFormulaValue).result : value;
+      if (typeof result === 'number') return result;
+      return cell ? displayText(cell.value, cell.numFmt).text || undefined : undefined;
+    }, shapeNotes);
     const rows: TableRow[] = [];
     const rowIndex = new Map<number, number>();
     for (let r = area.top; r <= area.bottom; r++) {
@@ -384,9 +393,11 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
           color: excelColor(font.color, palette),
           link: cell.value && typeof cell.value === 'object' && 'hyperlink' in cell.value ? (cell.value as ExcelJS.CellHyperlinkValue).hyperlink : undefined,
         };
+        const look = looks.get(`${r}:${c}`);
+        if (look) Object.assign(style, Object.fromEntries(Object.entries({ color: look.color, bold: look.bold, italic: look.italic, underline: look.underline, strike: look.strike }).filter(([, v]) => v !== undefined)));
         const horizontal = cell.alignment?.horizontal;
         const align = horizontal === 'center' || horizontal === 'centerContinuous' ? 'center' : horizontal === 'right' ? 'right' : horizontal === 'justify' ? 'justify' : horizontal === 'left' ? 'left' : numeric ? 'right' : typeof cell.value === 'boolean' ? 'center' : 'left';
-        const fill = cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid' ? excelColor(cell.fill.fgColor, palette) : undefined;
+        const fill = look?.fill ?? (cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid' ? excelColor(cell.fill.fgColor, palette) : undefined);
         const merge = merges.get(`${r}:${c}`);
         const vertical = cell.alignment?.vertical;
         const out = textCell(text, style, columnIndex.get(c)!, {
@@ -396,6 +407,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
           rowSpan: merge?.rows ?? 1,
           colSpan: merge ? [...Array(merge.cols).keys()].filter((i) => !hiddenCols.has(c + i)).length || 1 : 1,
         }, align);
+        if (look?.bar) out.bar = look.bar;
         if (!text && !fill && !Object.values(out.borders).some(Boolean) && !merge) continue;
         // Text without "wrap text" runs on past the cell's edge, as Excel prints it.
         if (!cell.alignment?.wrapText) {
