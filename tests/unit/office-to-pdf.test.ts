@@ -515,6 +515,8 @@ describe('excel-to-pdf', () => {
     sheet.addRow(['Name', 'Cargo', 'Tons', 'outside']);
     for (let r = 1; r <= 150; r++) sheet.addRow([`Vessel ${r}`, 'Coal', r * 100, 'outside']);
     sheet.pageSetup.printArea = 'A1:C120';
+    wb.addWorksheet('Whole').addRow(['whole-sheet print area']);
+    wb.getWorksheet('Whole')!.pageSetup.printArea = 'A1:XFD1048576'; // prints its one cell, not a million rows
     sheet.pageSetup.printTitlesRow = '1:2';
     sheet.pageSetup.horizontalCentered = true;
     sheet.pageSetup.scale = 50;
@@ -527,7 +529,8 @@ describe('excel-to-pdf', () => {
     expect(pages.join(' ')).toContain('Vessel 118');
     expect(pages.join(' ')).not.toContain('Vessel 119'); // row 120 is the last of the print area
     expect(pages.length).toBeGreaterThan(1);
-    for (const text of pages) expect(text).toMatch(/^Vessel list Name Cargo Tons/);
+    expect(pages.at(-1)).toBe('whole-sheet print area');
+    for (const text of pages.slice(0, -1)) expect(text).toMatch(/^Vessel list Name Cargo Tons/);
     const first = await pageOf(result.bytes, 0);
     const cell = first.items.find((i) => i.str === 'Vessel 1')!;
     expect(cell.size).toBeCloseTo(11 * 0.5, 1);
@@ -552,6 +555,8 @@ describe('excel-to-pdf', () => {
     sheet.addConditionalFormatting({ ref: 'C1:C6', rules: [{ type: 'containsText', operator: 'containsText', text: 'item 3', priority: 3, style: { fill: { type: 'pattern', pattern: 'solid', bgColor: { argb: 'FFC6EFCE' } } } } as never] });
     sheet.addConditionalFormatting({ ref: 'D1:D6', rules: [{ type: 'dataBar', priority: 4, cfvo: [{ type: 'min' }, { type: 'max' }], color: { argb: 'FF638EC6' } } as never] });
     sheet.addConditionalFormatting({ ref: 'A1:A6', rules: [{ type: 'expression', formulae: ['MOD(ROW(),2)=0'], priority: 5, style: { fill: { type: 'pattern', pattern: 'solid', bgColor: { argb: 'FF000000' } } } } as never] });
+    // A rule over the whole sheet is only evaluated where there are cells (not over 17 billion).
+    sheet.addConditionalFormatting({ ref: 'A1:XFD1048576', rules: [{ type: 'cellIs', operator: 'equal', formulae: ['"item 6"'], priority: 6, style: { font: { bold: true } } }] });
     const result = await convert(excelToPdf, 'scores.xlsx', await wb.xlsx.writeBuffer());
     await expectValidPdf(result);
     expect(result.notes?.join(' ')).toMatch(/conditional formats of type "expression" were not applied/);

@@ -23,7 +23,7 @@ export interface ConditionalLook {
 }
 
 type Value = number | string | undefined;
-type Range = { top: number; left: number; bottom: number; right: number };
+export type Range = { top: number; left: number; bottom: number; right: number };
 
 interface Rule {
   type: string;
@@ -57,10 +57,11 @@ function ranges(ref: string): Range[] {
 const mix = (a: Rgb, b: Rgb, t: number): Rgb => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t];
 
 /**
- * The conditional looks of a sheet's cells, by "row:column" (1-based). `valueOf` gives a cell's value
- * (a number, or its display text); `notes` hears about rules that were left out.
+ * The conditional looks of a sheet's cells, by "row:column" (1-based), within `printed` (a rule on
+ * whole columns or the whole sheet is only evaluated where the sheet has cells to print). `valueOf`
+ * gives a cell's value (a number, or its display text); `notes` hears about rules that were left out.
  */
-export function conditionalLooks(ws: ExcelJS.Worksheet, palette: ExcelPalette, valueOf: (row: number, column: number) => Value, notes: { add(note: string): void }): Map<string, ConditionalLook> {
+export function conditionalLooks(ws: ExcelJS.Worksheet, palette: ExcelPalette, printed: Range, valueOf: (row: number, column: number) => Value, notes: { add(note: string): void }): Map<string, ConditionalLook> {
   const looks = new Map<string, ConditionalLook>();
   const stopped = new Set<string>();
   const formats = ((ws as unknown as { conditionalFormattings?: Array<{ ref: string; rules: Rule[] }> }).conditionalFormattings ?? [])
@@ -70,8 +71,8 @@ export function conditionalLooks(ws: ExcelJS.Worksheet, palette: ExcelPalette, v
   for (const { ref, rule } of formats) {
     const cells: Array<{ key: string; value: Value }> = [];
     for (const range of ranges(ref)) {
-      for (let r = range.top; r <= Math.min(range.bottom, range.top + 100_000); r++) {
-        for (let c = range.left; c <= range.right; c++) cells.push({ key: `${r}:${c}`, value: valueOf(r, c) });
+      for (let r = Math.max(range.top, printed.top); r <= Math.min(range.bottom, printed.bottom); r++) {
+        for (let c = Math.max(range.left, printed.left); c <= Math.min(range.right, printed.right); c++) cells.push({ key: `${r}:${c}`, value: valueOf(r, c) });
       }
     }
     const numbers = cells.map((cell) => cell.value).filter((v): v is number => typeof v === 'number');

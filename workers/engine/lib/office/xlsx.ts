@@ -347,7 +347,9 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     // The print area, when the sheet has one (the first of several), else the used range; and the
     // print titles: rows repeated at the top of every page.
     const setup = ws.pageSetup as Partial<ExcelJS.PageSetup> | undefined;
-    const area = cellRange(setup?.printArea?.split('&&')[0]) ?? { top: 1, left: 1, bottom: maxRow, right: maxCol };
+    // (A print area past the last used cell prints up to that cell: a whole-sheet area is not a million empty rows.)
+    const printArea = cellRange(setup?.printArea?.split('&&')[0]);
+    const area = printArea ? { ...printArea, bottom: Math.min(printArea.bottom, maxRow), right: Math.min(printArea.right, maxCol) } : { top: 1, left: 1, bottom: maxRow, right: maxCol };
     const [titleFrom, titleTo] = (setup?.printTitlesRow ?? '').split(':').map(Number);
 
     const hiddenCols = new Set<number>();
@@ -364,7 +366,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     }
 
     // Conditional formats, on the cells' values (numbers as numbers, anything else as its display text).
-    const looks = conditionalLooks(ws, palette, (r, c) => {
+    const looks = conditionalLooks(ws, palette, area, (r, c) => {
       const cell = ws.findCell(r, c);
       const value = cell?.value;
       const result = value && typeof value === 'object' && 'result' in value ? (value as ExcelJS.CellFormulaValue).result : value;
