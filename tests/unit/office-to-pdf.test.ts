@@ -135,6 +135,29 @@ describe('word-to-pdf', () => {
     expect(front.top).toBeCloseTo(72 + 10, 0);
   });
 
+  test('text makes room for floating pictures: beside a "square" one, below a "top and bottom" one', async () => {
+    const photo = (wrap: TextWrappingType) => new ImageRun({ type: 'png', data: RED_PNG, transformation: { width: 133, height: 133 }, floating: { horizontalPosition: { relative: HorizontalPositionRelativeFrom.MARGIN, align: HorizontalPositionAlign.RIGHT }, verticalPosition: { relative: VerticalPositionRelativeFrom.PARAGRAPH, offset: 0 }, wrap: { type: wrap } } as never });
+    const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
+    const page = { size: { width: 11906, height: 16838 }, margin: { top: 1440, bottom: 1440, left: 1440, right: 1440 } };
+    const read = async (docx: Document) => {
+      const doc = await openPdfjs((await convert(wordToPdf, 'cv.docx', await Packer.toBuffer(docx))).bytes);
+      const items = ((await (await doc.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[]; width: number }>).filter((i) => i.str.trim());
+      await doc.destroy();
+      return items.map((i) => ({ str: i.str, x: i.transform[4], right: i.transform[4] + i.width, top: 841.89 - i.transform[5] }));
+    };
+    // A 100 pt photo at the right of the margins: the lines beside it stop short of it (with the gap), later ones run to the margin.
+    const square = await read(new Document({ sections: [{ properties: { page }, children: [new Paragraph({ children: [photo(TextWrappingType.SQUARE), new TextRun(words(60, 'beside'))] }), ...Array.from({ length: 8 }, () => new Paragraph(words(16, 'below')))] }] }));
+    const photoLeft = 595.28 - 72 - 100;
+    const besideLines = square.filter((i) => i.str.startsWith('beside'));
+    expect(besideLines.length).toBeGreaterThan(2);
+    for (const line of besideLines) expect(line.right).toBeLessThan(photoLeft);
+    const later = square.filter((i) => i.str.startsWith('below') && i.top > 72 + 110);
+    expect(Math.max(...later.map((i) => i.right))).toBeGreaterThan(photoLeft + 20);
+    // Top and bottom: the text goes on below the photo.
+    const below = await read(new Document({ sections: [{ properties: { page }, children: [new Paragraph({ children: [photo(TextWrappingType.TOP_AND_BOTTOM)] }), new Paragraph('After the photo')] }] }));
+    expect(below.find((i) => i.str === 'After the photo')!.top).toBeGreaterThan(72 + 100);
+  });
+
   test('footnotes print at the foot of the page that refers to them, numbered; endnotes after the text', async () => {
     const filler = (n: number) => Array.from({ length: n }, (_, i) => new Paragraph(`Filler paragraph ${i + 1} with enough words to take a line of its own on the page.`));
     const docx = new Document({

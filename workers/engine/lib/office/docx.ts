@@ -377,17 +377,23 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
   }
 
   /**
-   * Where an anchored drawing floats (wp:anchor with wp:positionH / wp:positionV, or wp:simplePos),
-   * when text does not wrap around it (in front of or behind the text); undefined for drawings that
-   * sit in the line, and for those text wraps around (kept in the line: the flow does not wrap).
+   * Where an anchored drawing floats (wp:anchor with wp:positionH / wp:positionV, or wp:simplePos)
+   * and how text makes room for it; undefined for drawings that sit in the line.
    */
   function floatingPlace(drawing: XmlElement): Omit<FloatingDrawing, 'drawing'> | undefined {
     const anchor = kid(drawing, 'wp:anchor');
+    if (!anchor) return undefined;
     const behind = attr(anchor, 'behindDoc') === '1';
-    if (!anchor || !(kid(anchor, 'wp:wrapNone') || behind)) return undefined;
+    // How text makes room (wrap square, tight and through are all laid out as square here).
+    const distance = Math.max(...['distL', 'distR', 'distT', 'distB'].map((name) => num(anchor, name) ?? 0)) * EMU;
+    const wrap: FloatingDrawing['wrap'] = kid(anchor, 'wp:wrapNone') || behind ? { kind: 'none', distance: 0 }
+      : kid(anchor, 'wp:wrapTopAndBottom') ? { kind: 'topAndBottom', distance }
+      : kid(anchor, 'wp:wrapSquare') || kid(anchor, 'wp:wrapTight') || kid(anchor, 'wp:wrapThrough') ? { kind: 'square', distance }
+      : undefined;
+    if (!wrap) return undefined;
     if (attr(anchor, 'simplePos') === '1') {
       const pos = kid(anchor, 'wp:simplePos');
-      return { behind, horizontal: { from: 'page', offset: (num(pos, 'x') ?? 0) * EMU }, vertical: { from: 'page', offset: (num(pos, 'y') ?? 0) * EMU } };
+      return { behind, wrap, horizontal: { from: 'page', offset: (num(pos, 'x') ?? 0) * EMU }, vertical: { from: 'page', offset: (num(pos, 'y') ?? 0) * EMU } };
     }
     const position = (name: string) => {
       const el = kid(anchor, name);
@@ -397,6 +403,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
     const v = position('wp:positionV');
     return {
       behind,
+      wrap,
       horizontal: {
         from: h.from === 'page' || h.from === 'leftMargin' || h.from === 'rightMargin' ? h.from : 'margin', // column, character, inside/outside margin: the text column
         offset: h.offset,

@@ -5,7 +5,7 @@
  * anchored on a table row (shapes on a spreadsheet) are drawn over the page body where the row lands.
  */
 import { PDFDocument, PDFPage, clip, endPath, popGraphicsState, pushGraphicsState, rectangle, rgb } from 'pdf-lib';
-import type { Block, Border, Paragraph, Section, Table, TableCell } from './model.ts';
+import type { Block, Border, FloatingDrawing, PageSetup, Paragraph, Section, Table, TableCell } from './model.ts';
 import { drawLine, layoutParagraph, type DrawContext, type LaidParagraph, type TextContext } from './text.ts';
 import { throwIfAborted } from '../errors.ts';
 
@@ -32,7 +32,7 @@ type FloatPainter = (page: PDFPage, paragraphTop: number, ctx: DrawContext) => v
 async function prepareFloats(paragraph: Paragraph, ctx: TextContext): Promise<{ behind: FloatPainter[]; front: FloatPainter[] }> {
   const out = { behind: [] as FloatPainter[], front: [] as FloatPainter[] };
   for (const float of paragraph.floats ?? []) {
-    const { drawing, horizontal: h, vertical: v } = float;
+    const { drawing } = float;
     let draw: Awaited<ReturnType<typeof drawing.prepare>>;
     try {
       draw = await drawing.prepare(ctx, drawing.width, drawing.height);
@@ -41,16 +41,22 @@ async function prepareFloats(paragraph: Paragraph, ctx: TextContext): Promise<{ 
     }
     out[float.behind ? 'behind' : 'front'].push((page, paragraphTop, dctx) => {
       const { width, height } = page.getSize();
-      const m = dctx.setup?.margin ?? { top: 0, right: 0, bottom: 0, left: 0 };
-      const [x0, x1] = h.from === 'page' ? [0, width] : h.from === 'leftMargin' ? [0, m.left] : h.from === 'rightMargin' ? [width - m.right, width] : [m.left, width - m.right];
-      const x = h.align === 'center' ? (x0 + x1 - drawing.width) / 2 : h.align === 'right' ? x1 - drawing.width : x0 + (h.align ? 0 : h.offset);
-      // Distances from the page's top edge.
-      const [t0, t1] = v.from === 'page' ? [0, height] : v.from === 'topMargin' ? [0, m.top] : v.from === 'bottomMargin' ? [height - m.bottom, height] : v.from === 'margin' ? [m.top, height - m.bottom] : [height - paragraphTop, height - m.bottom];
-      const t = v.align === 'center' ? (t0 + t1 - drawing.height) / 2 : v.align === 'bottom' ? t1 - drawing.height : t0 + (v.align ? 0 : v.offset);
-      draw(page, x, height - t - drawing.height);
+      const place = floatBox(float, { width, height, margin: dctx.setup?.margin ?? { top: 0, right: 0, bottom: 0, left: 0 } }, paragraphTop);
+      draw(page, place.x, height - place.top - drawing.height);
     });
   }
   return out;
+}
+
+/** Where a floating drawing lands: x from the page's left edge, top from the page's top edge (paragraphTop is a PDF y). */
+function floatBox(float: FloatingDrawing, page: Pick<PageSetup, 'width' | 'height' | 'margin'>, paragraphTop: number): { x: number; top: number } {
+  const { drawing, horizontal: h, vertical: v } = float;
+  const { width, height, margin: m } = page;
+  const [x0, x1] = h.from === 'page' ? [0, width] : h.from === 'leftMargin' ? [0, m.left] : h.from === 'rightMargin' ? [width - m.right, width] : [m.left, width - m.right];
+  const x = h.align === 'center' ? (x0 + x1 - drawing.width) / 2 : h.align === 'right' ? x1 - drawing.width : x0 + (h.align ? 0 : h.offset);
+  const [t0, t1] = v.from === 'page' ? [0, height] : v.from === 'topMargin' ? [0, m.top] : v.from === 'bottomMargin' ? [height - m.bottom, height] : v.from === 'margin' ? [m.top, height - m.bottom] : [height - paragraphTop, height - m.bottom];
+  const top = v.align === 'center' ? (t0 + t1 - drawing.height) / 2 : v.align === 'bottom' ? t1 - drawing.height : t0 + (v.align ? 0 : v.offset);
+  return { x, top };
 }
 
 /** Something already laid out at a fixed width that can be drawn anywhere. */
@@ -312,6 +318,11 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     };
     const left = () => setup.margin.left + column * (contentWidth + gap);
     const top = () => setup.height - setup.margin.top - y;
+    /**
+     * Room taken by floats text wraps around, on the current page (y range below the content top,
+     * x range from the content's left): paragraphs starting beside one are laid out narrower.
+     */
+    const exclusions: Array<{ draft: PageDraft; from: number; to: number; left: number; right: number; topAndBottom: boolean }> = [];
     // The page's footnotes take room from the bottom of its text area.
     const footnoteRoom = (notes: Measured[]) => (notes.length ? FOOTNOTE_RULE + notes.reduce((sum, n) => sum + n.height, 0) : 0);
     const bodyRoom = () => contentHeight - footnoteRoom(draft.footnotes);
@@ -368,11 +379,29 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
 
     async function flowParagraph(paragraph: Paragraph, keepWithNext: number, box: { joinsAbove: boolean; joinsBelow: boolean } = { joinsAbove: false, joinsBelow: false }) {
       if (paragraph.pageBreakBefore && y > 0) newPage();
-      const laid = await layoutParagraph(paragraph, contentWidth, ctx);
+      if (y > columnTop) y += paragraph.spaceBefore;
+      // Text makes room for floats it wraps around (this paragraph's, or earlier ones beside it):
+      // below a "top and bottom" one; beside a "square" one, on the side with more room.
+      if (columns === 1) {
+        for (const float of paragraph.floats ?? []) {
+          if (!float.wrap || float.wrap.kind === 'none') continue;
+          const place = floatBox(float, setup, top());
+          const d = float.wrap.distance;
+          exclusions.push({ draft, from: place.top - setup.margin.top - d, to: place.top - setup.margin.top + float.drawing.height + d, left: place.x - setup.margin.left - d, right: place.x - setup.margin.left + float.drawing.width + d, topAndBottom: float.wrap.kind === 'topAndBottom' });
+        }
+      }
+      const beside = exclusions.filter((e) => e.draft === draft && y < e.to && y + 14 > e.from);
+      if (beside.some((e) => e.topAndBottom)) y = Math.max(y, ...beside.filter((e) => e.topAndBottom).map((e) => e.to));
+      let [textLeft, textRight] = [0, contentWidth];
+      for (const e of beside.filter((x) => !x.topAndBottom)) {
+        if (e.left - textLeft >= textRight - e.right) textRight = Math.min(textRight, e.left);
+        else textLeft = Math.max(textLeft, e.right);
+      }
+      if (textRight - textLeft < 72) [textLeft, textRight] = [0, contentWidth]; // too narrow to write in: run under it
+      const laid = await layoutParagraph(paragraph, textRight - textLeft, ctx);
       const floats = paragraph.floats?.length ? await prepareFloats(paragraph, ctx) : undefined;
       // Footnotes go on the page where the paragraph starts, with its first line.
       const notes = await measureNotes(paragraph.footnotes);
-      if (y > columnTop) y += paragraph.spaceBefore;
       // Paragraph borders take room above and below the text (unless shared with the paragraph next to it).
       const borders = paragraph.borders;
       const topRoom = borders?.top && !box.joinsAbove ? borders.space.top + borders.top.width : 0;
@@ -405,7 +434,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
       const parts: Array<{ draft: PageDraft; x: number; top: number; bottom: number }> = [];
       laid.lines.forEach((line, index) => {
         if (index === breakBefore || (index === 0 ? !fits(line.height, notes) : y > columnTop && y + line.height > bodyRoom())) nextColumn();
-        const at = top(), x = left();
+        const at = top(), x = left() + textLeft;
         const part = parts[parts.length - 1];
         if (part && part.draft === draft && part.x === x) part.bottom = at - line.height;
         else parts.push({ draft, x, top: at + (index === 0 ? topRoom : 0), bottom: at - line.height });
@@ -421,7 +450,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
         }
         if (index === 0 && paragraph.shading) {
           const shadeHeight = laid.height;
-          draft.ops.push((page) => page.drawRectangle({ x: x + paragraph.indentLeft, y: at - shadeHeight, width: contentWidth - paragraph.indentLeft - paragraph.indentRight, height: shadeHeight, color: rgb(...paragraph.shading!) }));
+          draft.ops.push((page) => page.drawRectangle({ x: x + paragraph.indentLeft, y: at - shadeHeight, width: textRight - textLeft - paragraph.indentLeft - paragraph.indentRight, height: shadeHeight, color: rgb(...paragraph.shading!) }));
         }
         draft.ops.push((page, dctx) => drawLine(page, laid, index, x, at, dctx));
         y += line.height;
@@ -434,7 +463,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
         if (box.joinsBelow) parts[parts.length - 1].bottom -= paragraph.spaceAfter;
         parts.forEach((part, i) => {
           const x1 = part.x + paragraph.indentLeft - borders.space.left - (borders.left?.width ?? 0) / 2;
-          const x2 = part.x + contentWidth - paragraph.indentRight + borders.space.right + (borders.right?.width ?? 0) / 2;
+          const x2 = part.x + (textRight - textLeft) - paragraph.indentRight + borders.space.right + (borders.right?.width ?? 0) / 2;
           part.draft.ops.push((page) => {
             if (i === 0 && !box.joinsAbove) drawBorder(page, borders.top, x1, part.top - (borders.top?.width ?? 0) / 2, x2, part.top - (borders.top?.width ?? 0) / 2);
             if (i === parts.length - 1 && !box.joinsBelow) drawBorder(page, borders.bottom, x1, part.bottom + (borders.bottom?.width ?? 0) / 2, x2, part.bottom + (borders.bottom?.width ?? 0) / 2);

@@ -118,6 +118,12 @@ export interface FloatingDrawing {
   horizontal: { from: 'page' | 'margin' | 'leftMargin' | 'rightMargin'; offset: number; align?: 'left' | 'center' | 'right' };
   vertical: { from: 'page' | 'margin' | 'topMargin' | 'bottomMargin' | 'paragraph'; offset: number; align?: 'top' | 'center' | 'bottom' };
   behind: boolean;
+  /**
+   * How text makes room: 'none' (it runs under or over the drawing), 'square' (paragraphs beside it
+   * are narrowed to the side with more room), 'topAndBottom' (text resumes below it); `distance` is
+   * the gap kept around it, in points.
+   */
+  wrap?: { kind: 'none' | 'square' | 'topAndBottom'; distance: number };
 }
 
 /**
