@@ -136,7 +136,7 @@ describe('word-to-pdf', () => {
   });
 
   test('text makes room for floating pictures: beside a "square" one, below a "top and bottom" one', async () => {
-    const photo = (wrap: TextWrappingType) => new ImageRun({ type: 'png', data: RED_PNG, transformation: { width: 133, height: 133 }, floating: { horizontalPosition: { relative: HorizontalPositionRelativeFrom.MARGIN, align: HorizontalPositionAlign.RIGHT }, verticalPosition: { relative: VerticalPositionRelativeFrom.PARAGRAPH, offset: 0 }, wrap: { type: wrap } } as never });
+    const photo = (wrap: (typeof TextWrappingType)[keyof typeof TextWrappingType]) => new ImageRun({ type: 'png', data: RED_PNG, transformation: { width: 133, height: 133 }, floating: { horizontalPosition: { relative: HorizontalPositionRelativeFrom.MARGIN, align: HorizontalPositionAlign.RIGHT }, verticalPosition: { relative: VerticalPositionRelativeFrom.PARAGRAPH, offset: 0 }, wrap: { type: wrap } } as never });
     const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
     const page = { size: { width: 11906, height: 16838 }, margin: { top: 1440, bottom: 1440, left: 1440, right: 1440 } };
     const read = async (docx: Document) => {

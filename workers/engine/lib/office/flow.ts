@@ -390,7 +390,8 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
           exclusions.push({ draft, from: place.top - setup.margin.top - d, to: place.top - setup.margin.top + float.drawing.height + d, left: place.x - setup.margin.left - d, right: place.x - setup.margin.left + float.drawing.width + d, topAndBottom: float.wrap.kind === 'topAndBottom' });
         }
       }
-      const beside = exclusions.filter((e) => e.draft === draft && y < e.to && y + 14 > e.from);
+      const firstLine = 14; // about one line of body text: a paragraph whose first line reaches a float is beside it
+      const beside = exclusions.filter((e) => e.draft === draft && y < e.to && y + firstLine > e.from);
       if (beside.some((e) => e.topAndBottom)) y = Math.max(y, ...beside.filter((e) => e.topAndBottom).map((e) => e.to));
       let [textLeft, textRight] = [0, contentWidth];
       for (const e of beside.filter((x) => !x.topAndBottom)) {
