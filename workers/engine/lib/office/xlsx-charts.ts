@@ -10,6 +10,7 @@ import type JSZip from 'jszip';
 import type { DrawingInline, Inline, PageSetup, Section } from './model.ts';
 import { paragraph } from './model.ts';
 import { chartReader } from './graphics.ts';
+import { columnName } from './cell-refs.ts';
 import { attr, find, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import { EMU, colorResolver, localName, ownBox, part, readDrawingTheme, shapesInline, type ShapeEnv } from './shapes.ts';
 
@@ -150,9 +151,7 @@ async function shownNotes(zip: JSZip, sheetPath: string, sheetXml: string, metri
     const anchor = /<x:Anchor>([^<]*)<\/x:Anchor>/.exec(shape)?.[1].split(',').map((v) => Number(v.trim()) || 0);
     const noteRow = Number(/<x:Row>(\d+)/.exec(shape)?.[1]);
     const noteColumn = Number(/<x:Column>(\d+)/.exec(shape)?.[1]);
-    let ref = '';
-    for (let c = noteColumn + 1; c > 0; c = Math.floor((c - 1) / 26)) ref = String.fromCharCode(65 + ((c - 1) % 26)) + ref;
-    const comment = comments.get(`${ref}${noteRow + 1}`);
+    const comment = comments.get(`${columnName(noteColumn + 1)}${noteRow + 1}`);
     if (!anchor || anchor.length < 8 || !comment) continue;
     const [leftColumn, leftOffset, topRow, topOffset, rightColumn, rightOffset, bottomRow, bottomOffset] = anchor;
     let width = (rightOffset - leftOffset) * 0.75;

@@ -9,6 +9,7 @@
 import type ExcelJS from 'exceljs';
 import type { Rgb } from './model.ts';
 import { excelColor, type ExcelColor, type ExcelPalette } from './xlsx-colors.ts';
+import { cellRange, columnNumber, type CellRange } from './cell-refs.ts';
 
 /** What conditional formats change in a cell's look. */
 export interface ConditionalLook {
@@ -23,7 +24,6 @@ export interface ConditionalLook {
 }
 
 type Value = number | string | undefined;
-export type Range = { top: number; left: number; bottom: number; right: number };
 
 interface Rule {
   type: string;
@@ -41,17 +41,9 @@ interface Rule {
   style?: { fill?: { bgColor?: ExcelColor; fgColor?: ExcelColor } | null; font?: { color?: ExcelColor; bold?: boolean; italic?: boolean; underline?: boolean | string; strike?: boolean } | null };
 }
 
-function columnNumber(letters: string): number {
-  return [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
-}
-
-function ranges(ref: string): Range[] {
-  return ref.split(/\s+/).flatMap((part) => {
-    const match = /^\$?([A-Z]+)\$?(\d+)(?::\$?([A-Z]+)\$?(\d+))?$/i.exec(part);
-    if (!match) return [];
-    const [c1, r1, c2, r2] = [columnNumber(match[1]), Number(match[2]), columnNumber(match[3] ?? match[1]), Number(match[4] ?? match[2])];
-    return [{ top: Math.min(r1, r2), left: Math.min(c1, c2), bottom: Math.max(r1, r2), right: Math.max(c1, c2) }];
-  });
+/** A rule's cells: its space-separated ranges. */
+function ranges(ref: string): CellRange[] {
+  return ref.split(/\s+/).map(cellRange).filter((range): range is CellRange => Boolean(range));
 }
 
 const mix = (a: Rgb, b: Rgb, t: number): Rgb => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t];
@@ -61,7 +53,7 @@ const mix = (a: Rgb, b: Rgb, t: number): Rgb => [a[0] + (b[0] - a[0]) * t, a[1] 
  * whole columns or the whole sheet is only evaluated where the sheet has cells to print). `valueOf`
  * gives a cell's value (a number, or its display text); `notes` hears about rules that were left out.
  */
-export function conditionalLooks(ws: ExcelJS.Worksheet, palette: ExcelPalette, printed: Range, valueOf: (row: number, column: number) => Value, notes: { add(note: string): void }): Map<string, ConditionalLook> {
+export function conditionalLooks(ws: ExcelJS.Worksheet, palette: ExcelPalette, printed: CellRange, valueOf: (row: number, column: number) => Value, notes: { add(note: string): void }): Map<string, ConditionalLook> {
   const looks = new Map<string, ConditionalLook>();
   const stopped = new Set<string>();
   const formats = ((ws as unknown as { conditionalFormattings?: Array<{ ref: string; rules: Rule[] }> }).conditionalFormattings ?? [])

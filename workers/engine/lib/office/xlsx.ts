@@ -14,6 +14,7 @@ import { chartSheetSection, readWorkbookCharts, type AnchoredShape } from './xls
 import { EMU } from './shapes.ts';
 import { excelColor, readExcelPalette, type ExcelPalette } from './xlsx-colors.ts';
 import { conditionalLooks } from './xlsx-conditional.ts';
+import { cellRange } from './cell-refs.ts';
 import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
 
@@ -247,15 +248,6 @@ function sheetPictures(workbook: ExcelJS.Workbook, ws: ExcelJS.Worksheet): Ancho
     out.push({ row: range.tl.nativeRow, column: range.tl.nativeCol, rowOffset: (range.tl.nativeRowOff ?? 0) * EMU, columnOffset: (range.tl.nativeColOff ?? 0) * EMU, drawing });
   }
   return out;
-}
-
-/** A range like "B2:H40" (or "$B$2:$H$40") as 1-based rows and columns. */
-function cellRange(range: string | undefined): { top: number; left: number; bottom: number; right: number } | undefined {
-  const match = /^\$?([A-Z]+)\$?(\d+)(?::\$?([A-Z]+)\$?(\d+))?$/i.exec(range?.trim() ?? '');
-  if (!match) return undefined;
-  const column = (letters: string) => [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
-  const [c1, r1, c2, r2] = [column(match[1]), Number(match[2]), column(match[3] ?? match[1]), Number(match[4] ?? match[2])];
-  return { top: Math.min(r1, r2), left: Math.min(c1, c2), bottom: Math.max(r1, r2), right: Math.max(c1, c2) };
 }
 
 /** The sheet's notes as Excel prints them "at end of sheet": "Cell: B2" and "Comment: …", row by row. */
