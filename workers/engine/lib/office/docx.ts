@@ -7,7 +7,7 @@
 import JSZip from 'jszip';
 import { rgb } from 'pdf-lib';
 import type { Block, Border, FloatingDrawing, Inline, PageSetup, Paragraph, Rgb, RunStyle, Section, TabStop, TableCell, TableRow } from './model.ts';
-import { paragraph as makeParagraph } from './model.ts';
+import { paragraph as makeParagraph, pictureDrawing } from './model.ts';
 import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import { chartReader, smartArtReader } from './graphics.ts';
 import { colorResolver, localName, part, readDrawingTheme, shapesInline } from './shapes.ts';
@@ -418,19 +418,6 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
   }
 
   type Piece = Inline | { kind: 'pageBreakMark' };
-
-  /** A picture as a drawing (floating pictures are placed like shapes). */
-  function pictureDrawing(image: Extract<Inline, { kind: 'image' }>): Extract<Inline, { kind: 'drawing' }> {
-    return {
-      kind: 'drawing',
-      width: image.width,
-      height: image.height,
-      prepare: async (ctx, width, height) => {
-        const embedded = await ctx.images.get(image.bytes, image.mime);
-        return (page, x, bottom) => page.drawImage(embedded, { x, y: bottom, width, height });
-      },
-    };
-  }
 
   async function readParagraph(p: XmlElement, partRels: typeof rels): Promise<Block[]> {
     const floats: FloatingDrawing[] = [];

@@ -100,6 +100,19 @@ export interface TableCell {
 
 export type DrawingInline = Extract<Inline, { kind: 'drawing' }>;
 
+/** A picture as a drawing (a picture floating in Word, or anchored on a sheet, is placed like a shape). */
+export function pictureDrawing(image: Extract<Inline, { kind: 'image' }>): DrawingInline {
+  return {
+    kind: 'drawing',
+    width: image.width,
+    height: image.height,
+    prepare: async (ctx, width, height) => {
+      const embedded = await ctx.images.get(image.bytes, image.mime);
+      return (page, x, bottom) => page.drawImage(embedded, { x, y: bottom, width, height });
+    },
+  };
+}
+
 /** A tab stop: text after the tab starts (left), centres (center) or ends (right, decimal) at `position`; the gap may be filled with a leader. */
 export interface TabStop {
   position: number;

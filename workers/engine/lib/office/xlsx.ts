@@ -8,8 +8,8 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import SSF from 'ssf';
-import type { Block, Border, DrawingInline, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
-import { paragraph } from './model.ts';
+import type { Block, Border, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
+import { paragraph, pictureDrawing } from './model.ts';
 import { chartSheetSection, readWorkbookCharts, type AnchoredShape } from './xlsx-charts.ts';
 import { EMU } from './shapes.ts';
 import { excelColor, readExcelPalette, type ExcelPalette } from './xlsx-colors.ts';
@@ -236,15 +236,7 @@ function sheetPictures(workbook: ExcelJS.Workbook, ws: ExcelJS.Worksheet): Ancho
     const rows = range.br ? Math.max(1, range.br.nativeRow - range.tl.nativeRow) : 10;
     const width = range.ext ? range.ext.width * 0.75 : columns * 48;
     const height = range.ext ? range.ext.height * 0.75 : rows * 15;
-    const drawing: DrawingInline = {
-      kind: 'drawing',
-      width,
-      height,
-      prepare: async (ctx, w, h) => {
-        const embedded = await ctx.images.get(bytes, mime);
-        return (page, x, bottom) => page.drawImage(embedded, { x, y: bottom, width: w, height: h });
-      },
-    };
+    const drawing = pictureDrawing({ kind: 'image', bytes, mime, width, height });
     out.push({ row: range.tl.nativeRow, column: range.tl.nativeCol, rowOffset: (range.tl.nativeRowOff ?? 0) * EMU, columnOffset: (range.tl.nativeColOff ?? 0) * EMU, drawing });
   }
   return out;
