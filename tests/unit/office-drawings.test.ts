@@ -9,23 +9,12 @@ import JSZip from 'jszip';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { Document, Packer, Paragraph } from 'docx';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFNumber } from 'pdf-lib';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
-import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
-
-/** The decoded content stream(s) of a page. */
-async function pageContent(bytes: Uint8Array, index: number): Promise<string> {
-  const doc = await PDFDocument.load(bytes);
-  const contents = doc.getPage(index).node.Contents();
-  const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
-  return streams
-    .filter((s): s is PDFRawStream => s instanceof PDFRawStream)
-    .map((s) => new TextDecoder('latin1').decode(decodePDFRawStream(s).decode()))
-    .join('\n');
-}
+import { convert, expectValidPdf, pageContent, texts } from './office-pdf-helpers.ts';
 
 /** The fill colour (hex) as pdf-lib writes it: "r g b rg". */
 function fillOperator(hex: string): string {

@@ -1,5 +1,6 @@
 /** Shared by the Office → PDF tests: run an engine on bytes, read the PDF's text back, check it with qpdf. */
 import { expect } from 'vitest';
+import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
 import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
 import type { Engine, EngineResult } from '../../workers/engine/lib/types.ts';
@@ -21,4 +22,15 @@ export async function expectValidPdf(result: EngineResult): Promise<void> {
 
 export function convert(engine: Engine, name: string, bytes: Uint8Array | ArrayBuffer | Buffer, options = {}): Promise<EngineResult> {
   return engine([{ name, bytes: new Uint8Array(bytes as ArrayBuffer) }], options, {});
+}
+
+/** The decoded content stream(s) of a page (0-based), as text. */
+export async function pageContent(bytes: Uint8Array, index: number): Promise<string> {
+  const doc = await PDFDocument.load(bytes);
+  const contents = doc.getPage(index).node.Contents();
+  const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
+  return streams
+    .filter((s): s is PDFRawStream => s instanceof PDFRawStream)
+    .map((s) => new TextDecoder('latin1').decode(decodePDFRawStream(s).decode()))
+    .join('\n');
 }

@@ -8,14 +8,14 @@ import { AlignmentType, Bookmark, BorderStyle, Document, InternalHyperlink, Endn
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFString, decodePDFRawStream } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFString } from 'pdf-lib';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
 import { columnWidthPt, displayText, maxDigitWidth, parseCsv } from '../../workers/engine/lib/office/xlsx.ts';
 import { parseExcelHeaderFooter } from '../../workers/engine/lib/office/sheet-furniture.ts';
-import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
+import { convert, expectValidPdf, pageContent, texts } from './office-pdf-helpers.ts';
 
 
 // A 2×2 red PNG.
@@ -120,10 +120,7 @@ describe('word-to-pdf', () => {
     expect(841.89 - first.transform[5]).toBeLessThan(72 + 16); // the body starts at the top margin
     expect(first.transform[5] - second.transform[5]).toBeLessThan(20); // the pictures took no room
 
-    const pdf = await PDFDocument.load(result.bytes);
-    const contents = pdf.getPage(0).node.Contents();
-    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => pdf.context.lookup(ref)) : [contents];
-    const content = streams.filter((st): st is PDFRawStream => st instanceof PDFRawStream).map((st) => new TextDecoder('latin1').decode(decodePDFRawStream(st).decode())).join('\n');
+    const content = await pageContent(result.bytes, 0);
     const images = [...content.matchAll(/1 0 0 1 ([\d.]+) ([\d.]+) cm\n1 0 0 1 0 0 cm\n([\d.]+) 0 0 ([\d.]+) 0 0 cm\n1 0 0 1 0 0 cm\n\/\S+ Do/g)].map((m) => ({ at: m.index!, x: Number(m[1]), top: 841.89 - Number(m[2]) - Number(m[4]), width: Number(m[3]) }));
     expect(images).toHaveLength(2);
     const [behind, front] = images;
@@ -295,10 +292,7 @@ describe('word-to-pdf', () => {
     });
     const result = await convert(wordToPdf, 'cv.docx', await Packer.toBuffer(docx));
     await expectValidPdf(result);
-    const pdf = await PDFDocument.load(result.bytes);
-    const contents = pdf.getPage(0).node.Contents();
-    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => pdf.context.lookup(ref)) : [contents];
-    const content = streams.filter((st): st is PDFRawStream => st instanceof PDFRawStream).map((st) => new TextDecoder('latin1').decode(decodePDFRawStream(st).decode())).join('\n');
+    const content = await pageContent(result.bytes, 0);
     // pdf-lib's drawLine: "… RG … x1 y1 m x2 y2 l S" — collect each stroked line with its colour.
     const lines = [...content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) RG\n[^]*?([\d.]+) ([\d.]+) m\n([\d.]+) ([\d.]+) l\nS/g)].map((m) => ({ color: m.slice(1, 4).join(' '), x1: Number(m[4]), y1: Number(m[5]), x2: Number(m[6]), y2: Number(m[7]) }));
     const reds = lines.filter((l) => l.color === '1 0 0');
@@ -333,10 +327,7 @@ describe('word-to-pdf', () => {
     const result = await convert(wordToPdf, 'legacy.docx', await zip.generateAsync({ type: 'uint8array' }));
     await expectValidPdf(result);
     expect(result.notes?.join(' ') ?? '').not.toMatch(/VML/);
-    const pdf = await PDFDocument.load(result.bytes);
-    const contents = pdf.getPage(0).node.Contents();
-    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => pdf.context.lookup(ref)) : [contents];
-    const content = streams.filter((st): st is PDFRawStream => st instanceof PDFRawStream).map((st) => new TextDecoder('latin1').decode(decodePDFRawStream(st).decode())).join('\n');
+    const content = await pageContent(result.bytes, 0);
     expect(content).toMatch(/\n60 0 0 30 0 0 cm\n1 0 0 1 0 0 cm\n\/\S+ Do/); // the picture at the shape's 60 × 30 pt
     // The blue rule across the text column (pdf-lib: translate to its corner, then the outline).
     const ruleOps = content.slice(content.indexOf('0 0 1 rg'));
@@ -502,10 +493,7 @@ describe('excel-to-pdf', () => {
 
   /** The decoded content of a page and pdf.js's text items with their baselines (from the top) and sizes. */
   async function pageOf(bytes: Uint8Array, index: number) {
-    const doc = await PDFDocument.load(bytes);
-    const contents = doc.getPage(index).node.Contents();
-    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
-    const content = streams.filter((st): st is PDFRawStream => st instanceof PDFRawStream).map((st) => new TextDecoder('latin1').decode(decodePDFRawStream(st).decode())).join('\n');
+    const content = await pageContent(bytes, index);
     const js = await openPdfjs(bytes);
     const page = await js.getPage(index + 1);
     const height = page.getViewport({ scale: 1 }).height;
