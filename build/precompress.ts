@@ -6,7 +6,8 @@
  * Static hosts that serve precompressed files (nginx `brotli_static`/`gzip_static`, Caddy
  * `precompressed`, most CDNs) use the same files; see the README's deployment notes.
  */
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -51,27 +52,68 @@ export function compressionLevels(bytes: number): { brotliQuality: number; gzipL
   return { brotliQuality: bytes > 2_000_000 ? 5 : 9, gzipLevel: 9 };
 }
 
+/**
+ * Compressed copies are kept by content hash (default `node_modules/.cache/folio-precompress`), so a
+ * rebuild compresses only the files that changed: the 247 MB LibreOffice engine, the fonts and the
+ * codecs are the same from one build to the next.
+ */
+export const DEFAULT_CACHE_DIR = resolve('node_modules/.cache/folio-precompress');
+
+type Compressed = { br: Buffer | null; gz: Buffer | null; fromCache?: boolean };
+
+async function compressOnce(raw: Buffer): Promise<Compressed> {
+  const { brotliQuality, gzipLevel } = compressionLevels(raw.length);
+  const [br, gz] = await Promise.all([
+    brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+    gzipAsync(raw, { level: gzipLevel }),
+  ]);
+  // A copy that saves less than 5 % is not worth a second file.
+  return { br: br.length < raw.length * 0.95 ? br : null, gz: gz.length < raw.length * 0.95 ? gz : null };
+}
+
+/** Written beside and renamed, so two builds sharing the cache never read a half-written entry. */
+function writeAtomically(path: string, data: Buffer): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, data);
+  renameSync(temporary, path);
+}
+
+async function compressCached(raw: Buffer, cacheDir: string | null): Promise<Compressed> {
+  if (!cacheDir) return compressOnce(raw);
+  const { brotliQuality, gzipLevel } = compressionLevels(raw.length);
+  const key = join(cacheDir, `${createHash('sha256').update(raw).digest('hex')}-b${brotliQuality}g${gzipLevel}`);
+  if (existsSync(`${key}.done`)) {
+    const read = (path: string) => (existsSync(path) ? readFileSync(path) : null);
+    return { br: read(`${key}.br`), gz: read(`${key}.gz`), fromCache: true };
+  }
+  const result = await compressOnce(raw);
+  mkdirSync(cacheDir, { recursive: true });
+  if (result.br) writeAtomically(`${key}.br`, result.br);
+  if (result.gz) writeAtomically(`${key}.gz`, result.gz);
+  writeAtomically(`${key}.done`, Buffer.alloc(0));
+  return result;
+}
+
 /** Writes .br and .gz beside every compressible file of `dir`, keeping only copies that are smaller. */
-export async function precompressDirectory(dir: string): Promise<{ files: number; rawBytes: number; brotliBytes: number }> {
+export async function precompressDirectory(
+  dir: string,
+  cacheDir: string | null = DEFAULT_CACHE_DIR,
+): Promise<{ files: number; rawBytes: number; brotliBytes: number; cached: number }> {
   const files = walk(dir).filter((path) => COMPRESSIBLE.has(extname(path)) && statSync(path).size >= MIN_BYTES);
   let rawBytes = 0;
   let brotliBytes = 0;
+  let cached = 0;
   // zlib's async calls run on libuv's thread pool: all cores, without blocking.
   await Promise.all(files.map(async (path) => {
     const raw = readFileSync(path);
-    const { brotliQuality, gzipLevel } = compressionLevels(raw.length);
-    const [br, gz] = await Promise.all([
-      brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
-      gzipAsync(raw, { level: gzipLevel }),
-    ]);
+    const { br, gz, fromCache } = await compressCached(raw, cacheDir);
+    if (fromCache) cached++;
     rawBytes += raw.length;
-    if (br.length < raw.length * 0.95) {
-      writeFileSync(`${path}.br`, br);
-      brotliBytes += br.length;
-    } else brotliBytes += raw.length;
-    if (gz.length < raw.length * 0.95) writeFileSync(`${path}.gz`, gz);
+    if (br) writeFileSync(`${path}.br`, br);
+    brotliBytes += br ? br.length : raw.length;
+    if (gz) writeFileSync(`${path}.gz`, gz);
   }));
-  return { files: files.length, rawBytes, brotliBytes };
+  return { files: files.length, rawBytes, brotliBytes, cached };
 }
 
 /** The encoding to send for a request, given its Accept-Encoding and the copies on disk. */
@@ -122,8 +164,8 @@ export function precompress(): Plugin {
       sequential: true,
       async handler() {
         if (!existsSync(outDir)) return;
-        const { files, rawBytes, brotliBytes } = await precompressDirectory(outDir);
-        this.info?.(`precompressed ${files} files: ${(rawBytes / 1e6).toFixed(1)} MB → ${(brotliBytes / 1e6).toFixed(1)} MB brotli`);
+        const { files, rawBytes, brotliBytes, cached } = await precompressDirectory(outDir);
+        this.info?.(`precompressed ${files} files (${cached} from cache): ${(rawBytes / 1e6).toFixed(1)} MB → ${(brotliBytes / 1e6).toFixed(1)} MB brotli`);
       },
     },
     configurePreviewServer(server) {

@@ -17,7 +17,7 @@ describe('precompress', () => {
     writeFileSync(join(dir, 'tiny.js'), 'export {};\n');
     writeFileSync(join(dir, 'lang.traineddata.gz'), Buffer.alloc(4096, 7));
     writeFileSync(join(dir, 'photo.png'), Buffer.alloc(4096, 1));
-    const { files, rawBytes, brotliBytes } = await precompressDirectory(dir);
+    const { files, rawBytes, brotliBytes } = await precompressDirectory(dir, null);
     expect(files).toBe(1);
     expect(brotliBytes).toBeLessThan(rawBytes / 5);
     expect(brotliDecompressSync(readFileSync(join(dir, 'assets', 'engine.js.br'))).toString()).toBe(script);
@@ -26,6 +26,21 @@ describe('precompress', () => {
     for (const name of ['tiny.js.br', 'lang.traineddata.gz.br', 'photo.png.br', 'photo.png.gz']) expect(existsSync(join(dir, name))).toBe(false);
     expect(isPrecompressedCopy(join(dir, 'assets', 'engine.js.br'))).toBe(true);
     expect(isPrecompressedCopy(join(dir, 'lang.traineddata.gz'))).toBe(false);
+  });
+
+  test('a second build takes identical files from the cache, byte for byte', async () => {
+    const build = join(dir, 'cached-build');
+    const cache = join(dir, 'cache');
+    mkdirSync(build);
+    const script = `export const text = ${JSON.stringify('Cached once, reused after. '.repeat(300))};\n`;
+    writeFileSync(join(build, 'engine.js'), script);
+    expect((await precompressDirectory(build, cache)).cached).toBe(0);
+    rmSync(join(build, 'engine.js.br'));
+    const second = await precompressDirectory(build, cache);
+    expect(second.cached).toBe(1);
+    expect(brotliDecompressSync(readFileSync(join(build, 'engine.js.br'))).toString()).toBe(script);
+    writeFileSync(join(build, 'engine.js'), `${script}// changed\n`);
+    expect((await precompressDirectory(build, cache)).cached).toBe(0);
   });
 
   test('brotli when the browser takes it, else gzip, else the file itself', () => {
