@@ -81,6 +81,20 @@ export async function prefetchCommonFonts(): Promise<void> {
   await Promise.all(loads);
 }
 
+/**
+ * Whether fontkit can read the glyph a font maps a code point to. Some of the fontsource subsets map
+ * U+00A0 (no-break space) to a glyph whose outline lies past the end of the glyf table: measuring it
+ * throws "Trying to access beyond buffer length", so such a character is drawn with the next font.
+ */
+function readableGlyph(face: ReturnType<typeof fontkit.create>, cp: number): boolean {
+  try {
+    const glyph = face.glyphForCodePoint(cp);
+    return Number.isFinite(glyph.advanceWidth) && Number.isFinite(glyph.cbox.minX);
+  } catch {
+    return false;
+  }
+}
+
 /** What the progress line calls the Office renderers while their fonts download the first time. */
 export const DOCUMENT_ENGINE = 'Preparing the document engine';
 
@@ -105,7 +119,7 @@ export class FontBook {
         const em = face.unitsPerEm;
         return {
           pdfFont,
-          covers: (cp: number) => face.hasGlyphForCodePoint(cp),
+          covers: (cp: number) => face.hasGlyphForCodePoint(cp) && readableGlyph(face, cp),
           lineHeight: (face.ascent - face.descent + face.lineGap) / em,
           ascent: face.ascent / em,
         };

@@ -77,6 +77,28 @@ function expectedLabel(name: string, tool: OfficeTool): string {
 }
 
 /**
+ * The package with its entries named with forward slashes and the standard case for the main parts:
+ * some writers store "xl\\workbook.xml" or "[content_types].xml", which Office and LibreOffice read.
+ */
+function withForwardSlashes(zip: JSZip): JSZip {
+  const names = Object.keys(zip.files);
+  const canonical = new Map(['[Content_Types].xml', ...Object.values(OOXML_MAIN)].map((n) => [n.toLowerCase(), n]));
+  const renamed = (name: string) => {
+    const slashed = name.replace(/\\/g, '/');
+    return canonical.get(slashed.toLowerCase()) ?? slashed;
+  };
+  if (names.every((name) => renamed(name) === name)) return zip;
+  const out = new JSZip();
+  for (const name of names) {
+    const entry = zip.files[name];
+    if (entry.dir) continue;
+    // (Entries stay compressed as they are; nothing is read until a part is asked for.)
+    out.file(renamed(name), entry.async('uint8array'));
+  }
+  return out;
+}
+
+/**
  * Opens a file for one of the Office tools: an OOXML or OpenDocument package of a kind that tool
  * reads, or an RTF document (Word to PDF). Anything else throws a FolioError saying what is wrong.
  */
@@ -103,6 +125,7 @@ export async function openOfficeInput(name: string, bytes: Uint8Array, tool: Off
   } catch {
     throw new FolioError('InvalidInput', `"${name}" is damaged: its package could not be opened.`);
   }
+  zip = withForwardSlashes(zip);
 
   // OpenDocument: the mimetype file, else the manifest's entry for the package root.
   const mimetypeFile = zip.file('mimetype');

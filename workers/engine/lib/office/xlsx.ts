@@ -17,6 +17,7 @@ import { conditionalLooks } from './xlsx-conditional.ts';
 import { cellRange } from './cell-refs.ts';
 import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
+import { repairWorkbookPackage } from './xlsx-repair.ts';
 
 export interface XlsxOptions {
   sheets: 'all' | 'active';
@@ -77,6 +78,9 @@ function borderOf(side: Partial<ExcelJS.Border> | undefined, palette: ExcelPalet
   const width = side.style === 'thick' ? 1.5 : side.style === 'medium' || side.style.startsWith('medium') ? 1 : side.style === 'hair' ? 0.25 : 0.5;
   return { width, color: excelColor(side.color, palette) ?? [0, 0, 0] };
 }
+
+/** Excel's last column (XFD). */
+const MAX_COLUMN = 16384;
 
 const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
 
@@ -272,9 +276,18 @@ export function textCell(text: string, style: RunStyle, column: number, override
 }
 
 export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise<{ sections: Section[]; notes: string[] }> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   const notes: string[] = [];
+  let workbook = new ExcelJS.Workbook();
+  const failure = await workbook.xlsx.load(bytes as unknown as ArrayBuffer).then(() => undefined, (error: unknown) => error);
+  // exceljs's reader is strict where Excel is not (and finds no sheet in parts it does not expect
+  // where they are): read the package again once normalised.
+  if (failure || workbook.worksheets.length === 0) {
+    const repaired = await repairWorkbookPackage(bytes);
+    if (!repaired) throw failure ?? new Error('the workbook has no sheets');
+    workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(repaired as unknown as ArrayBuffer);
+    bytes = repaired;
+  }
   const shapeNotes = new Set<string>();
   const activeIndex = (workbook.views?.[0] as { activeTab?: number } | undefined)?.activeTab ?? 0;
   const visible = workbook.worksheets.filter((ws) => ws.state !== 'hidden' && ws.state !== 'veryHidden');
@@ -398,8 +411,9 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
         // Text without "wrap text" runs on past the cell's edge, as Excel prints it.
         if (!cell.alignment?.wrapText) {
           for (const block of out.blocks) if (block.kind === 'paragraph') block.noWrap = true;
-          const next = row.getCell(c + (merge?.cols ?? 1));
-          out.clip = !(next.value === null || next.value === undefined || next.value === '') || align !== 'left';
+          const nextColumn = c + (merge?.cols ?? 1);
+          const next = nextColumn <= MAX_COLUMN ? row.findCell(nextColumn)?.value : undefined;
+          out.clip = !(next === null || next === undefined || next === '') || align !== 'left';
           // ("General" numbers lose decimals to fit instead; that is not done here: they are cut.)
           out.hashesWhenTooWide = numeric && (cell.value instanceof Date || Boolean(cell.numFmt && cell.numFmt !== 'General'));
         }

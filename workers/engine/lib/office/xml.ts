@@ -6,6 +6,10 @@ import type JSZip from 'jszip';
 export type XmlElement = import('@xmldom/xmldom').Element;
 
 export function parseXml(text: string): XmlElement {
+  // A byte-order mark (or blank line) before the XML declaration is common and harmless, but
+  // xmldom rejects a declaration that is not at the very start.
+  const start = text.indexOf('<');
+  if (start > 0 && /^[\uFEFF\s]+$/.test(text.slice(0, start))) text = text.slice(start);
   const doc = new DOMParser({ onError: () => {} }).parseFromString(text, 'text/xml');
   const root = doc.documentElement;
   if (!root) throw new Error('Malformed XML');
