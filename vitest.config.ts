@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three suites: unit (engines, utilities, catalogue, api contract in Node), corpus (every tool over
+ * Three suites (and the wide Office corpus, `npm run test:wide`, run on its own): unit (engines, utilities, catalogue, api contract in Node), corpus (every tool over
  * ../shared/corpus when present) and e2e (the built app in Debian's Chromium via playwright-core).
  * `npm test` runs unit and corpus, builds, then runs e2e.
  */
@@ -10,6 +10,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', testTimeout: 60_000 } },
       { extends: true, test: { name: 'corpus', include: ['tests/corpus/**/*.test.ts'], environment: 'node', testTimeout: 300_000, hookTimeout: 120_000 } },
+      // The wide Office corpus (npm run test:wide): one long test that converts 468 files, each in a worker with a time limit.
+      { extends: true, test: { name: 'wide', include: ['tests/wide/**/*.test.ts'], environment: 'node', testTimeout: 4 * 3600_000 } },
       {
         extends: true,
         test: {
