@@ -156,11 +156,12 @@ async function hashesIfTooWide(blocks: Block[], width: number, ctx: TextContext)
   return [{ ...block, inlines: [{ kind: 'text', text: '#'.repeat(Math.max(1, Math.floor(width / hashWidth))), style }] }];
 }
 
-async function measureTable(table: Table, available: number, ctx: TextContext): Promise<MeasuredTable> {
+async function measureTable(table: Table, available: number, ctx: TextContext, rowDone?: (row: number) => void): Promise<MeasuredTable> {
   const total = table.columnWidths.reduce((a, b) => a + b, 0) || 1;
   const scale = total > available ? available / total : 1;
   const widths = table.columnWidths.map((w) => w * scale);
-  const columnX = widths.reduce<number[]>((xs, w, i) => [...xs, xs[i] + w], [0]);
+  const columnX = [0];
+  for (const w of widths) columnX.push(columnX[columnX.length - 1] + w);
   const tableWidth = columnX[columnX.length - 1];
   const offset = table.align === 'center' ? (available - tableWidth) / 2 : table.align === 'right' ? available - tableWidth : Math.min(table.indentLeft, Math.max(0, available - tableWidth));
 
@@ -174,6 +175,7 @@ async function measureTable(table: Table, available: number, ctx: TextContext): 
       measured.push(await measureBlocks(cell.hashesWhenTooWide ? await hashesIfTooWide(cell.blocks, inner, ctx) : cell.blocks, inner, ctx));
     }
     contents.push(measured);
+    rowDone?.(contents.length - 1);
   }
   // Row heights: single-row cells first; a merged cell that needs more room grows its last row.
   const rowHeights = table.rows.map((row, r) =>
@@ -280,8 +282,15 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
   /** Where each anchor (Word bookmark) landed: its draft's index and the PDF y of its paragraph's top. */
   const anchors = new Map<string, { draft: number; top: number }>();
   const firstPage = doc.getPageCount();
-  const totalBlocks = sections.reduce((sum, s) => sum + s.blocks.length, 0);
+  // Progress in blocks, a table counting one per row (twice: measured, then placed), so that a
+  // 10,000-row sheet keeps reporting (and the watchdog keeps seeing signs of life).
+  const unitsOf = (block: Block) => (block.kind === 'table' ? 2 * block.rows.length + 1 : 1);
+  const totalBlocks = sections.reduce((sum, s) => sum + s.blocks.reduce((n, b) => n + unitsOf(b), 0), 0);
   let blocksDone = 0;
+  const rowDone = (r: number) => {
+    blocksDone++;
+    if (r % 200 === 199) options.progress?.(blocksDone, totalBlocks);
+  };
 
   let draft = null as unknown as PageDraft; // set by the first section
   let y = 0; // distance below the top of the content area
@@ -340,7 +349,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
         const sameBox = (other: Block | undefined) => Boolean(block.borders && other?.kind === 'paragraph' && JSON.stringify(other.borders) === JSON.stringify(block.borders));
         await flowParagraph(block, block.keepNext ? await firstLineOf(after) : 0, { joinsAbove: sameBox(before), joinsBelow: sameBox(after) });
       } else {
-        const table = await measureTable(block, contentWidth, ctx);
+        const table = await measureTable(block, contentWidth, ctx, rowDone);
         const overlays = await prepareOverlays(block, table, ctx);
         // Header rows (Word's "repeat as header row", Excel's print titles) repeat on each new page,
         // as long as they take no more than half of it.
@@ -364,6 +373,7 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
           for (const overlay of overlays.get(r) ?? []) draft.overlays.push((page) => overlay(page, x, at));
           draft.footnotes.push(...notes);
           y += height;
+          rowDone(r);
         }
       }
       options.progress?.(++blocksDone, totalBlocks);

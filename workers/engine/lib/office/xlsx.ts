@@ -18,6 +18,7 @@ import { cellRange } from './cell-refs.ts';
 import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
 import { repairWorkbookPackage } from './xlsx-repair.ts';
+import { linearMerges } from './exceljs-merges.ts';
 
 export interface XlsxOptions {
   sheets: 'all' | 'active';
@@ -164,17 +165,28 @@ function columnBands(grid: Grid, width: number): Grid[] {
     used += w;
   });
   bands.push([start, grid.widths.length]);
-  return bands.map(([from, to]) => ({
-    widths: grid.widths.slice(from, to),
-    rows: grid.rows.map((row) => ({
-      ...row,
-      cells: row.cells
-        .filter((cell) => cell.column < to && cell.column + cell.colSpan > from)
-        .map((cell) => ({ ...cell, column: Math.max(cell.column, from) - from, colSpan: Math.min(cell.column + cell.colSpan, to) - Math.max(cell.column, from) })),
-      // A drawing is printed in the band where its anchor column is.
-      overlays: row.overlays?.filter((o) => o.column >= from && o.column < to).map((o) => ({ ...o, column: o.column - from })),
-    })),
-  }));
+  if (bands.length === 1) return [grid];
+  // Each cell goes to the bands it reaches (one pass over the cells, not one per band).
+  const bandOf = new Int32Array(grid.widths.length);
+  bands.forEach(([from, to], b) => bandOf.fill(b, from, to));
+  const out: Grid[] = bands.map(([from, to]) => ({ widths: grid.widths.slice(from, to), rows: [] }));
+  for (const row of grid.rows) {
+    const pieces = out.map(() => ({ ...row, cells: [] as TableRow['cells'], overlays: row.overlays ? [] as NonNullable<TableRow['overlays']> : undefined }));
+    for (const cell of row.cells) {
+      const last = Math.min(cell.column + cell.colSpan, grid.widths.length) - 1;
+      for (let b = bandOf[Math.min(cell.column, grid.widths.length - 1)]; b <= bandOf[Math.max(0, last)]; b++) {
+        const [from, to] = bands[b];
+        pieces[b].cells.push({ ...cell, column: Math.max(cell.column, from) - from, colSpan: Math.min(cell.column + cell.colSpan, to) - Math.max(cell.column, from) });
+      }
+    }
+    // A drawing is printed in the band where its anchor column is.
+    for (const overlay of row.overlays ?? []) {
+      const b = bandOf[overlay.column];
+      if (b !== undefined) pieces[b].overlays!.push({ ...overlay, column: overlay.column - bands[b][0] });
+    }
+    pieces.forEach((piece, b) => out[b].rows.push(piece));
+  }
+  return out;
 }
 
 /** How a sheet is scaled and placed on its pages (Excel's Page Setup). */
@@ -277,6 +289,7 @@ export function textCell(text: string, style: RunStyle, column: number, override
 
 export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise<{ sections: Section[]; notes: string[] }> {
   const notes: string[] = [];
+  linearMerges();
   let workbook = new ExcelJS.Workbook();
   const failure = await workbook.xlsx.load(bytes as unknown as ArrayBuffer).then(() => undefined, (error: unknown) => error);
   // exceljs's reader is strict where Excel is not (and finds no sheet in parts it does not expect
