@@ -56,6 +56,59 @@ interface Style {
   pPr?: XmlElement;
   rPr?: XmlElement;
   tblPr?: XmlElement;
+  /** A table style's cell properties (shading, borders) for every cell. */
+  tcPr?: XmlElement;
+  /** A table style's conditional formats (w:tblStylePr) by type: firstRow, band1Horz, nwCell… */
+  conditional?: Map<string, XmlElement>;
+}
+
+/** Formatting a table style gives the text of one cell: run and paragraph properties, in order. */
+interface CellTextStyle {
+  rPr: XmlElement[];
+  pPr: XmlElement[];
+}
+
+/**
+ * Which of a table style's conditional formats apply to a cell, lowest priority first (Word's
+ * order: whole table, column bands, row bands, first/last column, first/last row, corners).
+ * `look` is the table's w:tblLook: which of them the table turns on.
+ */
+export function conditionalTypes(r: number, c: number, rows: number, columns: number, look: TableLook, rowBand = 1, colBand = 1): string[] {
+  const first = look.firstRow && r === 0, last = look.lastRow && r === rows - 1 && rows > 1;
+  const firstCol = look.firstColumn && c === 0, lastCol = look.lastColumn && c === columns - 1 && columns > 1;
+  const types = ['wholeTable'];
+  if (!look.noVBand && !firstCol && !lastCol) types.push(Math.floor((c - (look.firstColumn ? 1 : 0)) / colBand) % 2 === 0 ? 'band1Vert' : 'band2Vert');
+  if (!look.noHBand && !first && !last) types.push(Math.floor((r - (look.firstRow ? 1 : 0)) / rowBand) % 2 === 0 ? 'band1Horz' : 'band2Horz');
+  if (firstCol) types.push('firstCol');
+  if (lastCol) types.push('lastCol');
+  if (first) types.push('firstRow');
+  if (last) types.push('lastRow');
+  if (first && firstCol) types.push('nwCell');
+  if (first && lastCol) types.push('neCell');
+  if (last && firstCol) types.push('swCell');
+  if (last && lastCol) types.push('seCell');
+  return types;
+}
+
+export interface TableLook {
+  firstRow: boolean;
+  lastRow: boolean;
+  firstColumn: boolean;
+  lastColumn: boolean;
+  noHBand: boolean;
+  noVBand: boolean;
+}
+
+/** w:tblLook as attributes (Word 2010+) or as the older hexadecimal w:val. */
+export function tableLook(element: XmlElement | undefined): TableLook {
+  // Without the element, Word's default (header row, first column, row bands); with attributes
+  // and no w:val, an attribute left out is off.
+  const bits = parseInt(attr(element, 'w:val') ?? (element ? '0' : '04A0'), 16);
+  const flag = (name: string, bit: number) => {
+    const value = attr(element, `w:${name}`);
+    return value !== undefined ? value === '1' || value === 'true' || value === 'on' : (bits & bit) !== 0;
+  };
+  return { firstRow: flag('firstRow', 0x20), lastRow: flag('lastRow', 0x40), firstColumn: flag('firstColumn', 0x80), lastColumn: flag('lastColumn', 0x100), noHBand: flag('noHBand', 0x200), noVBand: flag('noVBand', 0x400) };
 }
 
 const HIGHLIGHTS: Record<string, string> = {
@@ -137,7 +190,8 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
     for (const style of kids(root, 'w:style')) {
       const id = attr(style, 'w:styleId');
       if (!id) continue;
-      styles.set(id, { basedOn: attr(kid(style, 'w:basedOn'), 'w:val'), pPr: kid(style, 'w:pPr'), rPr: kid(style, 'w:rPr'), tblPr: kid(style, 'w:tblPr') });
+      const conditional = new Map(kids(style, 'w:tblStylePr').map((el) => [attr(el, 'w:type') ?? '', el] as const));
+      styles.set(id, { basedOn: attr(kid(style, 'w:basedOn'), 'w:val'), pPr: kid(style, 'w:pPr'), rPr: kid(style, 'w:rPr'), tblPr: kid(style, 'w:tblPr'), tcPr: kid(style, 'w:tcPr'), conditional });
       if (attr(style, 'w:default') === '1' && attr(style, 'w:type') === 'paragraph') defaultParagraphStyle = id;
       if (attr(style, 'w:default') === '1' && attr(style, 'w:type') === 'table') defaultTableStyle = id;
     }
@@ -418,6 +472,8 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
   }
 
   type Piece = Inline | { kind: 'pageBreakMark' };
+  /** The table style's formatting for the text of the cell being read (undefined outside tables). */
+  let cellTextStyle: CellTextStyle | undefined;
 
   async function readParagraph(p: XmlElement, partRels: typeof rels): Promise<Block[]> {
     const floats: FloatingDrawing[] = [];
@@ -426,6 +482,11 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
     const pPr = kid(p, 'w:pPr');
     const styleId = attr(kid(pPr, 'w:pStyle'), 'w:val') ?? defaultParagraphStyle;
     const props: ParaProps = { ...basePara };
+    // A table style's text formatting sits between the defaults and the paragraph's style; its run
+    // formatting (a bold, white header row) also wins over the default paragraph style ("Normal").
+    const table = cellTextStyle;
+    const overNormal = !attr(kid(pPr, 'w:pStyle'), 'w:val') || styleId === defaultParagraphStyle;
+    if (table) for (const el of table.pPr) readParaProps(el, props);
     for (const style of styleChain(styleId)) readParaProps(style.pPr, props);
     readParaProps(pPr, props);
     // Headings by style name when the style does not carry an outline level itself.
@@ -434,7 +495,10 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
       if (heading) props.outlineLevel = Number(heading[1]) - 1;
       else if (/^title$/i.test(styleId)) props.outlineLevel = 0;
     }
-    const paraRun = styleRunProps(styleId, { ...baseRun });
+    const paraRun: RunProps = { ...baseRun };
+    if (table && !overNormal) for (const el of table.rPr) readRunProps(el, paraRun);
+    styleRunProps(styleId, paraRun);
+    if (table && overNormal) for (const el of table.rPr) readRunProps(el, paraRun);
 
     // List marker.
     let marker: Paragraph['marker'];
@@ -688,9 +752,26 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
   async function readTable(tbl: XmlElement, partRels: typeof rels): Promise<Block> {
     const tblPr = kid(tbl, 'w:tblPr');
     const tableStyle = attr(kid(tblPr, 'w:tblStyle'), 'w:val') ?? defaultTableStyle;
+    const chain = styleChain(tableStyle);
+    const look = tableLook(kid(tblPr, 'w:tblLook'));
+    const styleValue = (name: string) => chain.reduce<number | undefined>((v, s) => num(kid(s.tblPr, name), 'w:val') ?? v, undefined);
+    const rowBand = Math.max(1, styleValue('w:tblStyleRowBandSize') ?? 1);
+    const colBand = Math.max(1, styleValue('w:tblStyleColBandSize') ?? 1);
+    /** The style's own formatting plus its conditional formats for one cell, lowest priority first. */
+    const styleParts = (r: number, c: number, rowCount: number, columnCount: number) => {
+      const types = conditionalTypes(r, c, rowCount, columnCount, look, rowBand, colBand);
+      // (The style's own paragraph spacing is left to the paragraph styles, as LibreOffice does: Table
+      // Grid's "no space after" would otherwise shorten every table of a document in Normal's spacing.)
+      const parts: Array<{ tcPr?: XmlElement; rPr?: XmlElement; pPr?: XmlElement; tblPr?: XmlElement }> = chain.map((st) => ({ tcPr: st.tcPr, rPr: st.rPr }));
+      for (const type of types) for (const st of chain) {
+        const el = st.conditional?.get(type);
+        if (el) parts.push({ tcPr: kid(el, 'w:tcPr'), rPr: kid(el, 'w:rPr'), pPr: kid(el, 'w:pPr'), tblPr: kid(el, 'w:tblPr') });
+      }
+      return parts;
+    };
     // Borders: table style chain, then direct.
     const bordersEl: Record<string, XmlElement | undefined> = {};
-    for (const source of [...styleChain(tableStyle).map((s) => s.tblPr), tblPr]) {
+    for (const source of [...chain.map((s) => s.tblPr), tblPr]) {
       const borders = kid(source, 'w:tblBorders');
       for (const side of ['top', 'left', 'bottom', 'right', 'insideH', 'insideV', 'start', 'end']) {
         const el = kid(borders, `w:${side}`);
@@ -698,7 +779,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
       }
     }
     const tableBorders = Object.fromEntries(Object.entries(bordersEl).map(([k, v]) => [k, borderOf(v)])) as Record<string, Border | undefined>;
-    const cellMargin = kid(tblPr, 'w:tblCellMar');
+    const cellMargin = kid(tblPr, 'w:tblCellMar') ?? [...chain].reverse().map((s) => kid(s.tblPr, 'w:tblCellMar')).find(Boolean);
     const padLeft = (num(kid(cellMargin, 'w:left') ?? kid(cellMargin, 'w:start'), 'w:w') ?? 108) * TWIP;
     const padRight = (num(kid(cellMargin, 'w:right') ?? kid(cellMargin, 'w:end'), 'w:w') ?? 108) * TWIP;
     const gridCols = kids(kid(tbl, 'w:tblGrid'), 'w:gridCol').map((c) => (num(c, 'w:w') ?? 0) * TWIP);
@@ -706,6 +787,7 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
 
     const rowsEl = kids(tbl, 'w:tr');
     const rows: TableRow[] = [];
+    const gridColumns = gridCols.length || Math.max(1, ...rowsEl.map((tr) => kids(tr, 'w:tc').length));
     const openMerges = new Map<number, TableCell & { column: number }>();
     for (let r = 0; r < rowsEl.length; r++) {
       const tr = rowsEl[r];
@@ -724,10 +806,31 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
           continue;
         }
         const blocks: Block[] = [];
-        for (const child of kids(tc)) {
-          if (child.nodeName === 'w:p') blocks.push(...(await readParagraph(child, partRels)).filter((b) => b.kind !== 'pageBreak'));
-          else if (child.nodeName === 'w:tbl') blocks.push(await readTable(child, partRels));
+        const parts = styleParts(r, column, rowsEl.length, gridColumns);
+        const outerCellStyle = cellTextStyle;
+        cellTextStyle = { rPr: parts.flatMap((p) => (p.rPr ? [p.rPr] : [])), pPr: parts.flatMap((p) => (p.pPr ? [p.pPr] : [])) };
+        try {
+          for (const child of kids(tc)) {
+            if (child.nodeName === 'w:p') blocks.push(...(await readParagraph(child, partRels)).filter((b) => b.kind !== 'pageBreak'));
+            else if (child.nodeName === 'w:tbl') blocks.push(await readTable(child, partRels));
+          }
+        } finally {
+          cellTextStyle = outerCellStyle;
         }
+        // Borders and shading: the table's, then the style's for this cell, then the cell's own.
+        const styleBorders: Record<string, Border | undefined> = {};
+        let styleShading: Rgb | undefined;
+        for (const part of parts) {
+          const fill = hexColor(attr(kid(part.tcPr, 'w:shd'), 'w:fill'));
+          if (fill) styleShading = fill;
+          for (const side of ['top', 'bottom', 'left', 'right', 'start', 'end', 'insideH', 'insideV']) {
+            const el = kid(kid(part.tcPr, 'w:tcBorders'), `w:${side}`) ?? kid(kid(part.tblPr, 'w:tblBorders'), `w:${side}`);
+            if (el) styleBorders[side === 'start' ? 'left' : side === 'end' ? 'right' : side] = borderOf(el);
+          }
+        }
+        const isFirstRow = r === 0, isLastRow = r === rowsEl.length - 1;
+        const edge = (side: 'top' | 'bottom' | 'left' | 'right', outer: boolean, inside: 'insideH' | 'insideV') =>
+          side in styleBorders ? styleBorders[side] : !outer && inside in styleBorders ? styleBorders[inside] : undefined;
         const own = kid(tcPr, 'w:tcBorders');
         const isLastColumn = column + span >= gridCols.length;
         const cell: TableCell & { column: number } = {
@@ -735,12 +838,12 @@ export async function readDocx(zip: JSZip): Promise<DocxReadResult> {
           colSpan: span,
           rowSpan: 1,
           blocks,
-          shading: hexColor(attr(kid(tcPr, 'w:shd'), 'w:fill')),
+          shading: hexColor(attr(kid(tcPr, 'w:shd'), 'w:fill')) ?? styleShading,
           borders: {
-            top: own && kid(own, 'w:top') ? borderOf(kid(own, 'w:top')) : r === 0 ? tableBorders.top : tableBorders.insideH,
-            bottom: own && kid(own, 'w:bottom') ? borderOf(kid(own, 'w:bottom')) : r === rowsEl.length - 1 ? tableBorders.bottom : tableBorders.insideH,
-            left: own && (kid(own, 'w:left') ?? kid(own, 'w:start')) ? borderOf(kid(own, 'w:left') ?? kid(own, 'w:start')) : column === 0 ? tableBorders.left : tableBorders.insideV,
-            right: own && (kid(own, 'w:right') ?? kid(own, 'w:end')) ? borderOf(kid(own, 'w:right') ?? kid(own, 'w:end')) : isLastColumn ? tableBorders.right : tableBorders.insideV,
+            top: own && kid(own, 'w:top') ? borderOf(kid(own, 'w:top')) : (edge('top', isFirstRow, 'insideH') ?? (isFirstRow ? tableBorders.top : tableBorders.insideH)),
+            bottom: own && kid(own, 'w:bottom') ? borderOf(kid(own, 'w:bottom')) : (edge('bottom', isLastRow, 'insideH') ?? (isLastRow ? tableBorders.bottom : tableBorders.insideH)),
+            left: own && (kid(own, 'w:left') ?? kid(own, 'w:start')) ? borderOf(kid(own, 'w:left') ?? kid(own, 'w:start')) : (edge('left', column === 0, 'insideV') ?? (column === 0 ? tableBorders.left : tableBorders.insideV)),
+            right: own && (kid(own, 'w:right') ?? kid(own, 'w:end')) ? borderOf(kid(own, 'w:right') ?? kid(own, 'w:end')) : (edge('right', isLastColumn, 'insideV') ?? (isLastColumn ? tableBorders.right : tableBorders.insideV)),
           },
           verticalAlign: ((v) => (v === 'center' ? 'middle' : v === 'bottom' ? 'bottom' : 'top'))(attr(kid(tcPr, 'w:vAlign'), 'w:val')),
           padding: { top: 0, bottom: 0, left: padLeft, right: padRight },
