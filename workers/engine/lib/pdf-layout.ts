@@ -334,14 +334,17 @@ export function buildFragments(items: TextItem[], gapEm = 1.2): Fragment[] {
     if (line && Math.abs(line[0].baseline - item.baseline) <= Math.min(line[0].size, item.size) * 0.4) line.push(item);
     else lines.push([item]);
   }
+  for (const line of lines) line.sort((a, b) => a.x - b.x);
+  const gutterXs = narrowGutters(lines, gapEm);
   const fragments: Fragment[] = [];
   for (const line of lines) {
-    line.sort((a, b) => a.x - b.x);
     let current: TextItem[] = [];
     let right = -Infinity;
     for (const item of line) {
       const gap = item.x - right;
-      if (current.length && gap > gapEm * Math.max(item.size, current.at(-1)!.size)) {
+      const size = current.length ? Math.max(item.size, current.at(-1)!.size) : item.size;
+      const onGutter = gap >= NARROW_GUTTER_EM * size && gutterXs.some((x) => x > right && x < item.x);
+      if (current.length && (gap > gapEm * size || onGutter)) {
         fragments.push(makeFragment(current));
         current = [];
       }
@@ -351,6 +354,43 @@ export function buildFragments(items: TextItem[], gapEm = 1.2): Fragment[] {
     if (current.length) fragments.push(makeFragment(current));
   }
   return fragments;
+}
+
+/** The narrowest gap between two items that can be a column gutter, in ems (word spaces are about 0.25). */
+const NARROW_GUTTER_EM = 0.6;
+/** How many lines must share a narrow gap at one x for it to be a gutter, not a wide word space. */
+const NARROW_GUTTER_LINES = 4;
+
+/**
+ * Column gutters narrower than a fragment break (some two-column layouts leave under an em between
+ * columns): the middles of gaps of at least 0.6 em that at least four lines share at the same x.
+ * Justified text widens word spaces too, but not at one x line after line.
+ */
+function narrowGutters(lines: TextItem[][], gapEm: number): number[] {
+  const gaps: Interval[] = [];
+  for (const line of lines) {
+    let right = -Infinity;
+    for (const item of line) {
+      const gap = item.x - right;
+      if (gap >= NARROW_GUTTER_EM * item.size && gap <= gapEm * item.size) gaps.push([right, item.x]);
+      right = Math.max(right, item.x + item.width);
+    }
+  }
+  if (gaps.length < NARROW_GUTTER_LINES) return [];
+  const xs: number[] = [];
+  // Gaps sorted by start; each one's middle is a gutter when enough gaps contain it.
+  gaps.sort((a, b) => a[0] - b[0]);
+  for (const [a, b] of gaps) {
+    const middle = (a + b) / 2;
+    if (xs.some((x) => Math.abs(x - middle) < b - a)) continue;
+    let support = 0;
+    for (const [c, d] of gaps) {
+      if (c >= middle) break;
+      if (d > middle) support++;
+    }
+    if (support >= NARROW_GUTTER_LINES) xs.push(middle);
+  }
+  return xs;
 }
 
 interface Band {
@@ -421,7 +461,7 @@ export function readingOrder(fragments: Fragment[], depth = 0): Fragment[] {
   if (fragments.length <= 1) return [...fragments];
   const rows = bands(fragments);
   const size = median(fragments.map((f) => f.size));
-  const gutter = depth > 6 ? undefined : findGutter(rows, Math.max(6, size * 0.9));
+  const gutter = depth > 6 ? undefined : findGutter(rows, Math.max(4, size * NARROW_GUTTER_EM));
   if (!gutter) return byBands(rows);
   // Crossing = spanning the gutter's middle: columns' ragged edges may eat into the gutter a little.
   const middle = (gutter[0] + gutter[1]) / 2;
