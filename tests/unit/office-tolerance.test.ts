@@ -106,3 +106,16 @@ describe('Word and PowerPoint tolerate the same classes', () => {
     expect((await texts(result))[0]).toContain('Quarterly review');
   });
 });
+
+describe('what a conversion changes is said in its notes', () => {
+  test('a font without a metric-compatible stand-in is named', async () => {
+    const doc = await Packer.toBuffer(new Document({ sections: [{ children: [
+      new Paragraph({ children: [new TextRun({ text: 'Playful heading', font: 'Comic Sans MS' })] }),
+      new Paragraph({ children: [new TextRun({ text: 'Body text', font: 'Arial' })] }),
+    ] }] }));
+    const result = await convert(wordToPdf, 'fonts.docx', doc);
+    const notes = result.notes?.join(' ') ?? '';
+    expect(notes).toMatch(/replaced by look-alikes.*Comic Sans MS \(drawn with Carlito\)/);
+    expect(notes).not.toMatch(/Arial/); // Arimo has Arial's metrics: nothing to say
+  });
+});

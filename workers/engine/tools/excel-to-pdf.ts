@@ -9,7 +9,7 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { readOds } from '../lib/office/ods.ts';
 import { readCsv, readXlsx, type XlsxOptions } from '../lib/office/xlsx.ts';
-import { DOCUMENT_ENGINE, FontBook } from '../lib/office/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
@@ -57,7 +57,9 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   const doc = await PDFDocument.create();
   doc.setTitle(baseName(input.name));
   doc.setCreator('Folio');
-  const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () => renderSections(doc, sections, { fonts: new FontBook(doc), images: new ImageCache(doc) }, { signal, progress }));
+  const fonts = new FontBook(doc);
+  const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () => renderSections(doc, sections, { fonts, images: new ImageCache(doc) }, { signal, progress }));
+  notes = [...notes, ...substitutionNote(fonts)];
   if (options.outline !== false) writeHeadingsOutline(doc, outline);
   return {
     bytes: await doc.save(),

@@ -9,7 +9,7 @@ import { FolioError } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { renderPptx } from '../lib/office/pptx.ts';
 import { renderOdp } from '../lib/office/odp.ts';
-import { DOCUMENT_ENGINE, FontBook } from '../lib/office/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { baseName } from '../lib/office/names.ts';
@@ -32,9 +32,10 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   doc.setCreator('Folio');
   const pages = String(options.pages ?? '').trim();
   let result;
+  const fonts = new FontBook(doc);
   try {
     const render = opened.kind === 'odp' ? renderOdp : renderPptx;
-    result = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () => render(opened.zip, doc, { fonts: new FontBook(doc), images: new ImageCache(doc) }, {
+    result = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () => render(opened.zip, doc, { fonts, images: new ImageCache(doc) }, {
       signal,
       progress,
       slides: (count) => parsePageRanges(pages, count),
@@ -46,10 +47,11 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   }
   if (result.pages === 0) throw new FolioError('InvalidInput', result.notes.some((n) => n.includes('hidden slide')) ? `Every slide of "${input.name}" is hidden: choose slides by number (e.g. 1-3) to include them.` : `"${input.name}" has no slides.`);
   if (options.outline !== false) writeHeadingsOutline(doc, result.outline);
+  const notes = [...result.notes, ...substitutionNote(fonts)];
   return {
     bytes: await doc.save(),
     filename: `${baseName(input.name)}.pdf`,
     mime: 'application/pdf',
-    notes: result.notes.length ? [`Note: ${result.notes.join('; ')}.`] : undefined,
+    notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
   };
 };

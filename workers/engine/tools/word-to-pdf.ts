@@ -10,7 +10,7 @@ import { openOfficeInput } from '../lib/office/sniff.ts';
 import { readDocx } from '../lib/office/docx.ts';
 import { readOdt } from '../lib/office/odt.ts';
 import { readRtf } from '../lib/office/rtf.ts';
-import { DOCUMENT_ENGINE, FontBook } from '../lib/office/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
@@ -41,7 +41,9 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   doc.setCreator('Folio');
   doc.setProducer('Folio (pdf-lib)');
   // The first run downloads the fonts the document needs (the CJK one is 10.6 MB): say so.
-  const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () => renderSections(doc, read.sections, { fonts: new FontBook(doc), images: new ImageCache(doc) }, { signal, progress }));
+  const fonts = new FontBook(doc);
+  const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () => renderSections(doc, read.sections, { fonts, images: new ImageCache(doc) }, { signal, progress }));
+  const notes = [...read.notes, ...substitutionNote(fonts)];
   const pages = String(options.pages ?? '').trim();
   // Bookmarks from the headings (only for the whole document: a page range would cut their targets).
   if (options.outline !== false && !pages) writeHeadingsOutline(doc, outline);
@@ -55,6 +57,6 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
     bytes: await out.save(),
     filename: `${baseName(input.name)}.pdf`,
     mime: 'application/pdf',
-    notes: read.notes.length ? [`Note: ${read.notes.join('; ')}.`] : undefined,
+    notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
   };
 };

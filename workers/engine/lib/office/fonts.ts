@@ -95,6 +95,12 @@ function readableGlyph(face: ReturnType<typeof fontkit.create>, cp: number): boo
   }
 }
 
+/** The note saying which fonts were replaced by a look-alike (empty when none was). */
+export function substitutionNote(fonts: FontBook): string[] {
+  const replaced = fonts.substitutions();
+  return replaced.length ? [`fonts not available in the browser were replaced by look-alikes (line breaks may differ): ${replaced.join(', ')}`] : [];
+}
+
 /** What the progress line calls the Office renderers while their fonts download the first time. */
 export const DOCUMENT_ENGINE = 'Preparing the document engine';
 
@@ -131,8 +137,18 @@ export class FontBook {
 
   private readonly chains = new Map<string, Promise<LoadedFont[]>>();
 
+  /** Office fonts drawn with a family that is not metric-compatible with them → that family. */
+  private readonly lookAlikes = new Map<string, FamilyId>();
+
+  /** "Wingdings (drawn with Carlito)"…: the fonts replaced by a look-alike, for the result's notes. */
+  substitutions(): string[] {
+    return [...this.lookAlikes].map(([font, family]) => `${font} (drawn with ${family[0].toUpperCase()}${family.slice(1)})`);
+  }
+
   private chain(request: FontRequest): Promise<LoadedFont[]> {
     const family = substituteFamily(request.family);
+    const name = request.family?.trim();
+    if (name && !SUBSTITUTES[name.toLowerCase()] && this.lookAlikes.size < 50) this.lookAlikes.set(name, family);
     const variant: Variant = `${request.bold ? 700 : 400}-${request.italic ? 'italic' : 'normal'}`;
     const key = `${family}/${variant}`;
     let chain = this.chains.get(key);
