@@ -62,12 +62,23 @@ export interface TextContext {
 /** Widths of words per font at 1 pt: documents repeat their words, and measuring is fontkit's costliest call. */
 const unitWidths = new WeakMap<PDFFont, Map<string, number>>();
 
+/**
+ * Text in which no font substitutes glyphs (Latin without "f", whose ligatures change widths;
+ * Greek; Cyrillic; no combining marks). pdf-lib sums the advance widths of the shaped glyphs, so
+ * for such text the sum of its characters' widths is the same number, without shaping every new
+ * word (a price list of 75,000 different Cyrillic names spent most of its time there).
+ */
+const UNSHAPED_TEXT = /^[\u0020-\u0065\u0067-\u007E\u00A0-\u024F\u0370-\u03FF\u0400-\u04FF]*$/;
+
 function widthOf(font: PDFFont, text: string, size: number): number {
   let widths = unitWidths.get(font);
   if (!widths) unitWidths.set(font, (widths = new Map()));
   let unit = widths.get(text);
   if (unit === undefined) {
-    unit = font.widthOfTextAtSize(text, 1000) / 1000;
+    if (text.length > 1 && UNSHAPED_TEXT.test(text)) {
+      unit = 0;
+      for (const char of text) unit += widthOf(font, char, 1);
+    } else unit = font.widthOfTextAtSize(text, 1000) / 1000;
     widths.set(text, unit);
   }
   return unit * size;
