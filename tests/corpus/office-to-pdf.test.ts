@@ -15,10 +15,11 @@ const engines: Record<string, () => Promise<{ run: Engine }>> = {
 };
 
 /**
- * Files LibreOffice reads but Folio's renderers refuse, each with the clear message they give.
- * exceljs cannot parse these packages (malformed XML, a billion-laughs entity bomb); they fail fast.
+ * Files LibreOffice reads but Folio's renderers refuse, each with the clear message they give: none
+ * since workbooks exceljs cannot parse (malformed XML, a billion-laughs entity bomb) are read again
+ * once normalised (workers/engine/lib/office/xlsx-repair.ts).
  */
-const KNOWN_LIMITS = new Set(['office/bad/exceljs-invalid-xml.xlsx', 'office/bad/poi-poc-xmlbomb-empty.xlsx']);
+const KNOWN_LIMITS = new Set<string>();
 
 const officeFiles = manifest.filter((f) => /\.(docx|xlsx|pptx)$/.test(f.file));
 

@@ -78,6 +78,14 @@ describe('Excel to PDF reads workbooks exceljs refuses', () => {
     await expectFigures(zip);
   });
 
+  test('a document type declaration with an entity-expansion bomb is dropped, not expanded', async () => {
+    const zip = await workbook();
+    const bomb = '<!DOCTYPE sst [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>';
+    await edit(zip, 'xl/sharedStrings.xml', (xml) => xml.replace(/(<\?xml[^>]*>)/, `$1${bomb}`).replace('<t>North</t>', '<t>North&c;</t>'));
+    expect(await zip.file('xl/sharedStrings.xml')!.async('string')).toContain('North&c;');
+    await expectFigures(zip);
+  });
+
   test('a package that is not a zip is still called damaged', async () => {
     const zip = await bytes(await workbook());
     await expect(convert(excelToPdf, 'cut.xlsx', zip.slice(0, 200))).rejects.toThrow(/damaged/);

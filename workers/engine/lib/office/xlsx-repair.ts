@@ -3,7 +3,7 @@
  * exceljs parses with a strict, prefix-sensitive SAX reader and throws on anything it does not
  * expect; this rewrites each XML part through the tolerant xmldom parser into the shape exceljs
  * knows, without changing what is printed:
- * - a byte-order mark before the XML declaration is dropped;
+ * - a byte-order mark before the XML declaration, and any document type declaration, are dropped;
  * - SpreadsheetML and package elements written with a prefix (`<x:workbook>`) lose the prefix;
  * - elements of namespaces Office does not define (another program's extensions), extension lists
  *   (`extLst`) and filter criteria (`autoFilter`'s icon, colour and custom filters:
@@ -129,6 +129,9 @@ export async function repairWorkbookPackage(bytes: Uint8Array): Promise<Uint8Arr
       let text = await zip.files[entry].async('string');
       // VML is written like HTML by some tools: a <br> left open.
       if (/\.vml$/i.test(name)) text = text.replace(/<br\s*>/gi, '<br/>');
+      // Office Open XML allows no document type declaration: its entities (an entity-expansion bomb)
+      // are dropped, and references to them read as nothing rather than as "&name;".
+      if (/<!DOCTYPE/i.test(text)) text = text.replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '').replace(/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)[a-z_][\w.-]*;/gi, '');
       try {
         const root = repairElement(parseXml(text), true);
         texts.set(name, serializer.serializeToString(root.ownerDocument!));
