@@ -4,7 +4,8 @@
  * expect; this rewrites each XML part through the tolerant xmldom parser into the shape exceljs
  * knows, without changing what is printed:
  * - a byte-order mark before the XML declaration, and any document type declaration, are dropped;
- * - SpreadsheetML and package elements written with a prefix (`<x:workbook>`) lose the prefix;
+ * - SpreadsheetML and package elements written with a prefix (`<x:workbook>`) lose the prefix, and
+ *   those of Excel 2007's beta namespace move to the standard one;
  * - elements of namespaces Office does not define (another program's extensions), extension lists
  *   (`extLst`) and filter criteria (`autoFilter`'s icon, colour and custom filters:
  *   filter buttons are not printed) are left out;
@@ -19,8 +20,10 @@ import { XMLSerializer } from '@xmldom/xmldom';
 import { parseXml, type XmlElement } from './xml.ts';
 import { cellRange, columnName } from './cell-refs.ts';
 
+const SPREADSHEETML = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const EXCEL_2006_BETA = 'http://schemas.microsoft.com/office/excel/2006/2';
 const UNPREFIXED_NAMESPACES = new Set([
-  'http://schemas.openxmlformats.org/spreadsheetml/2006/main',
+  SPREADSHEETML,
   'http://schemas.openxmlformats.org/package/2006/relationships',
   'http://schemas.openxmlformats.org/package/2006/content-types',
 ]);
@@ -36,13 +39,13 @@ function elementChildren(element: XmlElement): XmlElement[] {
   return out;
 }
 
-/** The same element without its prefix (attributes and children moved over). */
-function unprefixed(element: XmlElement): XmlElement {
+/** The same element without its prefix (attributes and children moved over), in `namespace`. */
+function unprefixed(element: XmlElement, namespace = element.namespaceURI, name = element.localName!): XmlElement {
   const doc = element.ownerDocument!;
-  const copy = doc.createElementNS(element.namespaceURI, element.localName!) as XmlElement;
+  const copy = doc.createElementNS(namespace, name) as XmlElement;
   for (const attribute of Array.from(element.attributes)) {
     // The prefix's own declaration is replaced by the default namespace below.
-    if (attribute.name === `xmlns:${element.prefix}`) continue;
+    if (attribute.name === `xmlns:${element.prefix}` || attribute.name === 'xmlns') continue;
     copy.setAttributeNS(attribute.namespaceURI, attribute.name, attribute.value);
   }
   while (element.firstChild) copy.appendChild(element.firstChild);
@@ -51,7 +54,11 @@ function unprefixed(element: XmlElement): XmlElement {
 }
 
 function repairElement(element: XmlElement, isRoot: boolean): XmlElement {
-  if (element.prefix && UNPREFIXED_NAMESPACES.has(element.namespaceURI ?? '')) {
+  // Excel 2007's beta format: the same elements in another namespace (shared strings as sstItem).
+  if (element.namespaceURI === EXCEL_2006_BETA) {
+    element = unprefixed(element, SPREADSHEETML, element.localName === 'sstItem' ? 'si' : element.localName!);
+    if (isRoot) element.setAttribute('xmlns', SPREADSHEETML);
+  } else if (element.prefix && UNPREFIXED_NAMESPACES.has(element.namespaceURI ?? '')) {
     element = unprefixed(element);
     if (isRoot) element.setAttribute('xmlns', element.namespaceURI!);
   }
