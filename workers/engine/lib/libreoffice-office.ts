@@ -11,6 +11,7 @@ import { prefetchCommonFonts } from './office/fonts.ts';
 import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from './office/sniff.ts';
 import { parsePageRanges } from './page-range.ts';
 import { baseName } from './office/names.ts';
+import { describeActiveContent, hasActiveContent, removeActiveContent } from './active-content.ts';
 
 /** Test-only: LibreOffice saves in this legacy format instead of PDF (the e2e suite makes its .doc/.xls this way). */
 const SAVE_AS: Record<string, LibreOfficeFormat> = { doc: 'doc', xls: 'xls', ppt: 'ppt' };
@@ -34,6 +35,17 @@ export function libreOfficeReason(input: EngineInput, options: EngineOptions, to
   if (kind === tool || kind === 'other') return 'legacy';
   if (kind) return undefined; // encrypted, or a legacy file for another tool
   return options.engine === 'libreoffice' ? 'chosen' : undefined;
+}
+
+/**
+ * Cleans LibreOffice's PDF in place: every link or action whose target is outside the allow-list
+ * (javascript:, vbscript:, data:, file: — LibreOffice also turns relative targets into paths of its
+ * own file system, file:///tmp/in/…) is removed, with scripts and Launch actions, by the same cleaner
+ * as the page tools' "Remove scripts and actions". Returns the note to show, if anything was removed.
+ */
+export function cleanLibreOfficePdf(doc: PDFDocument): string | undefined {
+  const report = removeActiveContent(doc);
+  return hasActiveContent(report) ? `Removed links and actions the PDF must not carry: ${describeActiveContent(report)}.` : undefined;
 }
 
 /** Converts with LibreOffice and applies the tool's options. `pages` applies to Word and PowerPoint. */
@@ -61,18 +73,18 @@ export async function runWithLibreOffice(
   if (saveAs) return { bytes, filename: `${baseName(input.name)}.${saveAs}`, mime: 'application/octet-stream', notes };
 
   const pages = tool === 'xlsx' ? '' : String(options.pages ?? '').trim();
-  if (pages || options.outline === false) {
-    const doc = await PDFDocument.load(bytes);
-    let out = doc;
-    if (pages) {
-      const keep = parsePageRanges(pages, doc.getPageCount());
-      out = await PDFDocument.create();
-      for (const page of await out.copyPages(doc, keep.map((n) => n - 1))) out.addPage(page);
-    } else {
-      doc.catalog.delete(PDFName.of('Outlines'));
-    }
-    bytes = await out.save();
+  const doc = await PDFDocument.load(bytes);
+  const removed = cleanLibreOfficePdf(doc);
+  if (removed) notes.push(removed);
+  let out = doc;
+  if (pages) {
+    const keep = parsePageRanges(pages, doc.getPageCount());
+    out = await PDFDocument.create();
+    for (const page of await out.copyPages(doc, keep.map((n) => n - 1))) out.addPage(page);
+  } else if (options.outline === false) {
+    doc.catalog.delete(PDFName.of('Outlines'));
   }
+  bytes = await out.save();
   if (tool === 'xlsx' && (options.sheets === 'active' || options.fitToWidth === true || (options.orientation && options.orientation !== 'auto'))) {
     notes.push("The workbook's own print settings apply: the sheet, orientation and fit options are the built-in engine's.");
   }
