@@ -10,6 +10,7 @@ import { convertWithLibreOffice, libreOfficeUnavailable, startLibreOfficeEarly, 
 import { prefetchCommonFonts } from './office/fonts.ts';
 import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from './office/sniff.ts';
 import { parsePageRanges } from './page-range.ts';
+import { savePdf } from './pdf-util.ts';
 import { baseName } from './office/names.ts';
 import { describeActiveContent, hasActiveContent, removeActiveContent } from './active-content.ts';
 
@@ -84,7 +85,7 @@ export async function runWithLibreOffice(
   } else if (options.outline === false) {
     doc.catalog.delete(PDFName.of('Outlines'));
   }
-  bytes = await out.save();
+  bytes = await savePdf(out);
   if (tool === 'xlsx' && (options.sheets === 'active' || options.fitToWidth === true || (options.orientation && options.orientation !== 'auto'))) {
     notes.push("The workbook's own print settings apply: the sheet, orientation and fit options are the built-in engine's.");
   }

@@ -93,7 +93,7 @@ function splitExtension(name: string): { stem: string; ext: string } {
 /**
  * A file name safe as a ZIP entry anywhere: no control characters (NUL…), no bidirectional overrides
  * (which can disguise an extension), no folders (`/`, `\`), no leading dots, at most
- * MAX_ENTRY_NAME_BYTES bytes with the extension kept; "file" when nothing is left.
+ * MAX_ENTRY_NAME_BYTES bytes, cut in the middle with the extension kept; "file" when nothing is left.
  */
 export function safeEntryName(name: string): string {
   const cleaned = name
@@ -104,5 +104,10 @@ export function safeEntryName(name: string): string {
     .trim();
   const { stem, ext } = splitExtension(cleaned || 'file');
   if (byteLength(stem + ext) <= MAX_ENTRY_NAME_BYTES) return stem + ext;
-  return cutToBytes(stem, MAX_ENTRY_NAME_BYTES - byteLength(ext)).trimEnd() + ext;
+  // Cut in the middle: the end of a name often tells entries apart ("…-page-12").
+  const budget = MAX_ENTRY_NAME_BYTES - byteLength(ext + ELLIPSIS);
+  const tail = [...cutToBytes([...stem].reverse().join(''), Math.floor(budget / 3))].reverse().join('');
+  return `${cutToBytes(stem, budget - byteLength(tail)).trimEnd()}${ELLIPSIS}${tail}${ext}`;
 }
+
+const ELLIPSIS = '…';
