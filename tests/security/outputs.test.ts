@@ -110,6 +110,8 @@ describe('ZIP entry names', () => {
       execFileSync('unzip', ['-q', join(dir, 'parts.zip'), '-d', join(dir, 'out')], { stdio: 'pipe' });
       const listed = execFileSync('unzip', ['-Z1', join(dir, 'parts.zip')], { encoding: 'utf8' }).trim().split('\n');
       expect(listed).toHaveLength(3);
+      const parts = await JSZip.loadAsync(result.bytes);
+      for (const part of Object.values(parts.files)) expectOnlyAllowedActions(await part.async('uint8array'));
       for (const entry of listed) {
         expect(entry).toMatch(/^x+…x+-page-[123]\.pdf$/);
         expect(Buffer.byteLength(entry)).toBeLessThanOrEqual(MAX_ENTRY_NAME_BYTES);

@@ -22,6 +22,7 @@ import { createApiServer } from '../../mock-api/node.ts';
 import { PAGE_TEXTS, textPdf } from '../unit/protect-unlock-fixtures.ts';
 import { pageLabels } from '../unit/page-fixtures.ts';
 import { encrypt } from '../unit/page-fixtures.ts';
+import { expectOnlyAllowedActions } from './pdf-actions.ts';
 
 const ascii = (bytes: number) => 'p'.repeat(bytes);
 const ZHE = 'Ж'; // two bytes in UTF-8
@@ -61,6 +62,8 @@ describe('protect: passwords AES-256 can hold', () => {
       const protectedPdf = await protect(file(await textPdf()), { password }, {});
       const unlocked = await unlock(file(protectedPdf.bytes), { password }, {});
       expect(await pageLabels(unlocked.bytes)).toEqual(PAGE_TEXTS);
+      expectOnlyAllowedActions(protectedPdf.bytes, password);
+      expectOnlyAllowedActions(unlocked.bytes);
       expect(nativeQpdfOpens(protectedPdf.bytes, password)).toBe(true);
       expect(await pageLabels(protectedPdf.bytes, password)).toEqual(PAGE_TEXTS);
       // Cut one character short, the password does not open it: the whole password counts.
