@@ -18,7 +18,7 @@ import { run as split } from '../../workers/engine/tools/split-pdf.ts';
 import { run as organize } from '../../workers/engine/tools/organize-pdf.ts';
 import { run as edit } from '../../workers/engine/tools/edit-pdf.ts';
 import type { Engine, EngineOptions, EngineResult } from '../../workers/engine/lib/types.ts';
-import { findActiveContent } from '../../workers/engine/lib/active-content.ts';
+import { findActiveContent, removeActiveContent } from '../../workers/engine/lib/active-content.ts';
 import { expectOnlyAllowedActions, expectQpdfCheck, pdfActions } from './pdf-actions.ts';
 
 const js = (doc: PDFDocument, code: string) => doc.context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of(code) });
@@ -64,6 +64,9 @@ export async function hostilePdf(): Promise<Uint8Array> {
   context.assign(plain, context.obj({ Title: PDFHexString.fromText('Page 2'), Parent: outlines, Prev: scripted, Dest: [pages[1].ref, 'Fit'] }));
   context.assign(outlines, context.obj({ Type: 'Outlines', First: scripted, Last: plain, Count: 2 }));
   doc.catalog.set(PDFName.of('Outlines'), outlines);
+  // Tagged PDF: /A of a structure element holds its attributes, not an action; it must stay.
+  const structure = context.register(context.obj({ Type: 'StructElem', S: 'P', A: context.obj({ O: 'Layout', Placement: 'Block' }) }));
+  doc.catalog.set(PDFName.of('StructTreeRoot'), context.obj({ Type: 'StructTreeRoot', K: [structure] }));
   return doc.save({ useObjectStreams: false });
 }
 
@@ -102,6 +105,12 @@ describe('scripts and actions', () => {
     expect(findActiveContent(await PDFDocument.load(bytes))).toEqual({
       documentJavaScript: 1, openAction: 1, automaticActions: 2, javaScript: 1, launch: 1, unsafeLinks: 1, otherActions: 1,
     });
+    // Removing leaves the structure element's attributes (its /A) alone.
+    const cleaned = await PDFDocument.load(bytes);
+    removeActiveContent(cleaned);
+    const root = cleaned.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
+    const element = cleaned.context.lookup(root.lookup(PDFName.of('K'), PDFArray).get(0), PDFDict);
+    expect(element.lookup(PDFName.of('A'), PDFDict).lookup(PDFName.of('Placement'))).toBe(PDFName.of('Block'));
   });
 
   for (const tool of TOOLS) {

@@ -129,9 +129,10 @@ export function scanActiveContent(doc: PDFDocument, { remove }: { remove: boolea
     }
   }
 
+  // Only dictionaries with an /S name are actions: /A also holds a structure element's attributes.
   const unsafeAction = (value: PDFObject | undefined): PDFDict | undefined => {
     const action = context.lookup(value);
-    return action instanceof PDFDict && !isHarmless(action, context) ? action : undefined;
+    return action instanceof PDFDict && actionType(action) !== undefined && !isHarmless(action, context) ? action : undefined;
   };
   const discard = (value: PDFObject | undefined) => {
     if (value instanceof PDFRef) doomed.add(value);
