@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { fetchEngineAssetList, groupStates, onEngineCacheMessage, requestEngineGroup, savesData, type GroupState } from './offline-engines.ts';
 import { GROUP_LABELS, megabytes, type EngineAssetList, type EngineGroup } from './engine-files.ts';
 import { OCR_LANGUAGES } from '../../workers/engine/lib/ocr-languages.ts';
+import { LIBREOFFICE_DOWNLOAD_BYTES } from '../../workers/engine/lib/libreoffice-files.ts';
 
 interface Live {
   done: number;
@@ -113,9 +114,11 @@ export function OfflinePanel() {
               const state = states?.get(group);
               const progress = live.get(group);
               const onDevice = state !== undefined && state.cachedBytes >= state.totalBytes;
+              // LibreOffice is named by its one figure (its two big files) everywhere, here too.
+              const size = group === 'libreoffice' ? LIBREOFFICE_DOWNLOAD_BYTES : (state?.totalBytes ?? 0);
               return (
                 <li key={group}>
-                  <span>{groupLabel(group)} — {megabytes(state?.totalBytes ?? 0)}</span>{' '}
+                  <span>{groupLabel(group)} — {megabytes(size)}</span>{' '}
                   {onDevice ? (
                     <strong>on this device</strong>
                   ) : progress && !progress.finished ? (
