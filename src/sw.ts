@@ -19,7 +19,8 @@
 import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
-import { ENGINE_CACHE, ENGINE_CACHE_PREFIX, type EngineAssetList, type EngineGroup } from './pwa/engine-files.ts';
+import { ENGINE_CACHE, type EngineAssetList, type EngineGroup } from './pwa/engine-files.ts';
+import { pruneEngineCaches } from './pwa/engine-cache-prune.ts';
 import type { EngineCacheMessage } from './pwa/engine-cache-messages.ts';
 import { isShareFromOs } from './pwa/share-target.ts';
 
@@ -100,16 +101,8 @@ async function downloadGroup(group: EngineGroup): Promise<void> {
 
 /** Deletes older cache layouts and every engine file this version does not list. */
 async function pruneEngineCache(): Promise<void> {
-  for (const name of await caches.keys()) {
-    if (name.startsWith(ENGINE_CACHE_PREFIX) && name !== ENGINE_CACHE) await caches.delete(name);
-  }
   const list = await engineList();
-  if (!list) return;
-  const current = new Set(list.files.map((file) => file.url));
-  const cache = await caches.open(ENGINE_CACHE);
-  for (const request of await cache.keys()) {
-    if (!current.has(new URL(request.url).pathname)) await cache.delete(request);
-  }
+  if (list) await pruneEngineCaches(caches, list);
 }
 
 self.addEventListener('activate', (event) => event.waitUntil(pruneEngineCache()));
