@@ -144,12 +144,22 @@ export interface ThumbnailSource {
   close(): void;
 }
 
-let thumbnailWorker: { worker: Worker; api: Comlink.Remote<EngineWorkerApi>; open: number } | undefined;
+let thumbnailWorker: { worker: Worker; api: Comlink.Remote<EngineWorkerApi>; open: number; loadFailed: Promise<never> } | undefined;
 
 export async function openThumbnails(file: Blob, password?: string): Promise<ThumbnailSource> {
   if (!thumbnailWorker) {
     const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'folio-thumbnails' });
-    thumbnailWorker = { worker, api: Comlink.wrap<EngineWorkerApi>(worker), open: 0 };
+    // As for jobs: a script that cannot be fetched must fail the thumbnails, not leave them waiting.
+    const loadFailed = new Promise<never>((_, reject) => {
+      worker.addEventListener('error', (event) => {
+        if (event instanceof ErrorEvent && event.message) return;
+        if (thumbnailWorker?.worker === worker) thumbnailWorker = undefined;
+        worker.terminate();
+        reject(engineNotLoaded());
+      });
+    });
+    loadFailed.catch(() => undefined);
+    thumbnailWorker = { worker, api: Comlink.wrap<EngineWorkerApi>(worker), open: 0, loadFailed };
   }
   const live = thumbnailWorker;
   live.open += 1;
@@ -172,7 +182,7 @@ export async function openThumbnails(file: Blob, password?: string): Promise<Thu
   };
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const pages = await live.api.openThumbnails(key, Comlink.transfer(bytes, [bytes.buffer]), password);
+    const pages = await Promise.race([live.api.openThumbnails(key, Comlink.transfer(bytes, [bytes.buffer]), password), live.loadFailed]);
     return { pages, render: (pageNumber, maxPx) => live.api.thumbnail(key, pageNumber, maxPx), close };
   } catch (error) {
     close();

@@ -277,6 +277,53 @@ describe('a tool whose engine is not on this device, offline', () => {
   });
 });
 
+describe('an engine that cannot be fetched while the browser thinks it is online', () => {
+  test('the job fails at once with words, not a module URL, and does not hang', async () => {
+    // No service worker and every engine request refused: the worker's own script cannot load.
+    const context = await browser.newContext({ baseURL: baseUrl(), serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.route('**/assets/engine/**', (route) => route.abort('internetdisconnected'));
+    const dialog = await openToolWindow(page, 'rotate-pdf');
+    await page.locator('input[type=file]').first().setInputFiles(await inputsFor('rotate-pdf'));
+    await dialog.getByRole('button', { name: 'Process Files', exact: true }).click();
+    const alert = dialog.getByRole('alert').filter({ hasText: /connect to the internet|check your connection/i });
+    await alert.waitFor({ timeout: 5_000 });
+    expect(await alert.textContent()).not.toMatch(/https?:|assets\/|\.js|Failed to fetch/);
+    await context.close();
+  });
+});
+
+describe('an update cleans up', () => {
+  test('on activation the service worker deletes older engine caches and files its version does not list', async () => {
+    const { page, context } = await openPage(browser, '/');
+    await controlled(page);
+    const kept = await page.evaluate(async (current) => {
+      const list = (await (await fetch('/engine-assets.json')).json()) as { files: Array<{ url: string; group: string }> };
+      const listed = list.files.find((f) => f.group === 'core' && f.url.endsWith('.wasm'))!.url;
+      await (await caches.open('folio-engines-v1')).put('/assets/engine/merge-pdf-OLD1.js', new Response('old'));
+      const cache = await caches.open(current);
+      await cache.put('/assets/engine/merge-pdf-OLD2.js', new Response('old'));
+      await cache.put('/engine-data/libreoffice/0.0.1/soffice.wasm', new Response('old'));
+      await cache.add(listed);
+      // What an update does, short of building a second version: a new service worker activates.
+      await (await navigator.serviceWorker.getRegistration())!.unregister();
+      return listed;
+    }, ENGINE_CACHE);
+    await page.reload();
+    await controlled(page);
+    const state = async () =>
+      page.evaluate(async (current) => {
+        const paths = (await (await caches.open(current)).keys()).map((r) => new URL(r.url).pathname);
+        return { v1: await caches.has('folio-engines-v1'), stale: paths.filter((p) => /OLD2|0\.0\.1/.test(p)), paths };
+      }, ENGINE_CACHE);
+    await expect.poll(async () => (await state()).v1, { timeout: 20_000 }).toBe(false);
+    const after = await state();
+    expect(after.stale).toEqual([]);
+    expect(after.paths).toContain(kept);
+    await context.close();
+  });
+});
+
 describe('install', () => {
   async function dispatchInstallPrompt(page: Page) {
     await page.evaluate(() => {
