@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { fetchEngineAssetList, groupStates, onEngineCacheMessage, requestEngineGroup, savesData, type GroupState } from './offline-engines.ts';
 import { GROUP_LABELS, megabytes, type EngineAssetList, type EngineGroup } from './engine-files.ts';
 import { OCR_LANGUAGES } from '../../workers/engine/lib/ocr-languages.ts';
-import { LIBREOFFICE_DOWNLOAD_BYTES } from '../../workers/engine/lib/libreoffice-files.ts';
+import { libreOfficeDownloadSize } from '../../workers/engine/lib/libreoffice-files.ts';
 
 interface Live {
   done: number;
@@ -115,17 +115,17 @@ export function OfflinePanel() {
               const progress = live.get(group);
               const onDevice = state !== undefined && state.cachedBytes >= state.totalBytes;
               // LibreOffice is named by its one figure (its two big files) everywhere, here too.
-              const size = group === 'libreoffice' ? LIBREOFFICE_DOWNLOAD_BYTES : (state?.totalBytes ?? 0);
+              const size = group === 'libreoffice' ? libreOfficeDownloadSize() : megabytes(state?.totalBytes ?? 0);
               return (
                 <li key={group}>
-                  <span>{groupLabel(group)} — {megabytes(size)}</span>{' '}
+                  <span>{groupLabel(group)} — {size}</span>{' '}
                   {onDevice ? (
                     <strong>on this device</strong>
                   ) : progress && !progress.finished ? (
                     <span>{megabytes(progress.done)} of {megabytes(progress.total)}…</span>
                   ) : (
-                    <button type="button" className="button secondary" onClick={() => void download(group)}>
-                      Download {groupLabel(group)}
+                    <button type="button" className="button secondary" aria-label={`Download ${groupLabel(group)}`} onClick={() => void download(group)}>
+                      Download
                     </button>
                   )}
                 </li>
