@@ -65,7 +65,7 @@ export async function runWithLibreOffice(
       throw new FolioError('NotImplemented', `"${input.name}" is an old-style ${legacy} file, which only the LibreOffice engine reads, and it cannot run here: ${unavailable.replace(/;.*$/, '.')} Or save the file as ${legacy}x in Office and try again.`);
     }
   } else if (!isCsv && oleKind(input.bytes) === undefined) {
-    // A file for another tool, a damaged or empty one: the sniffer's clear message, before 80 MB of engine.
+    // A file for another tool, a damaged or empty one: the sniffer's clear message, before the engine's 247 MB download.
     await openOfficeInput(input.name, input.bytes, tool);
   }
   const saveAs = SAVE_AS[String(options.saveAs ?? '')];
