@@ -4,13 +4,8 @@
  * by name. Order matters: merge-pdf and jpg-to-pdf process files in this order.
  */
 import { useState } from 'react';
+import { formatBytes } from '../../shared/format.ts';
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-  return `${(n / (1024 * 1024 * 1024)).toFixed(2)} GB`;
-}
 
 export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
   const next = [...list];

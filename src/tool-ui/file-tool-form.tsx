@@ -23,7 +23,8 @@ import { defaultValues } from '../catalogue/index.ts';
 import { ApiError, callTool, downloadBlob, type ApiResult } from '../api/client.ts';
 import { fileToolPanel } from './forms/registry.ts';
 import { OptionFields, confirmFieldName, optionProblem } from './option-fields.tsx';
-import { FileList, formatBytes } from './file-list.tsx';
+import { FileList } from './file-list.tsx';
+import { formatBytes } from '../../shared/format.ts';
 import { clearIncomingFiles, peekIncomingFiles } from '../pwa/incoming-files.ts';
 import './file-tool.css';
 

@@ -7,17 +7,13 @@
  * non-image file is named and skipped) and downloads them together as compressed-images.zip.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { formatBytes } from '../../../shared/format.ts';
 import JSZip from 'jszip';
 import type { FileToolPanelProps } from './registry.ts';
 import { OptionFields } from '../option-fields.tsx';
 import { CompareSlider } from '../compare-slider.tsx';
 import { ApiError, callTool, downloadBlob } from '../../api/client.ts';
 
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(2)} MB`;
-}
 
 export function savingText(before: number, after: number): string {
   const change = Math.round((1 - after / before) * 100);

@@ -9,7 +9,8 @@ import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } fr
 import type { UtilityFormProps } from './registry.ts';
 import { DEFAULT_JSON_OPTIONS, INPUT_REQUIRED, describeJsonError, formatJson, type JsonErrorInfo, type JsonFormatOptions, type JsonStats } from '../../utilities/json.ts';
 import { FormatCancelled, MAIN_THREAD_LIMIT, formatAnywhere } from '../../utilities/json-client.ts';
-import { CalculateButton, CopyButton, ErrorLine, downloadText, formatBytes, formatCount, useCopy } from './utility/kit.tsx';
+import { CalculateButton, CopyButton, ErrorLine, downloadText, formatCount, useCopy } from './utility/kit.tsx';
+import { formatBytes } from '../../../shared/format.ts';
 
 /** Files above this stay out of the text box (a 20 MB textarea is slow to edit). */
 const TEXTAREA_FILE_LIMIT = 1024 * 1024;

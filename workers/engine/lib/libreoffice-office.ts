@@ -10,7 +10,7 @@ import { convertWithLibreOffice, libreOfficeUnavailable, startLibreOfficeEarly, 
 import { prefetchCommonFonts } from './office/fonts.ts';
 import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from './office/sniff.ts';
 import { parsePageRanges } from './page-range.ts';
-import { baseName } from './office/names.ts';
+import { baseName } from '../../../shared/format.ts';
 
 /** Test-only: LibreOffice saves in this legacy format instead of PDF (the e2e suite makes its .doc/.xls this way). */
 const SAVE_AS: Record<string, LibreOfficeFormat> = { doc: 'doc', xls: 'xls', ppt: 'ppt' };

@@ -10,7 +10,8 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
 import { PageCopier, writeOutline, type OutlineNode } from '../lib/page-copy.ts';
-import { baseName, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { savePdf } from '../lib/pdf-util.ts';
 
 /** `ranges` arrives as a JSON array of strings (one per file) or as nothing. */
 export function parseRangesField(raw: unknown, fileCount: number): string[] {

@@ -21,7 +21,8 @@ import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
-import { baseName, rotatePageBy, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { rotatePageBy, savePdf } from '../lib/pdf-util.ts';
 import { PageCopier, writeOutline } from '../lib/page-copy.ts';
 
 export type OrderItem = { kind: 'page'; page: number; rotate: number } | { kind: 'blank' };

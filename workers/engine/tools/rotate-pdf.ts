@@ -7,7 +7,8 @@ import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
-import { baseName, rotatePageBy, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { rotatePageBy, savePdf } from '../lib/pdf-util.ts';
 
 export const run: Engine = async (inputs, options, ctx) => {
   const input = inputs.find((i) => !i.field);

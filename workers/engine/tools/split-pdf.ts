@@ -17,7 +17,8 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { parsePageGroups } from '../lib/page-range.ts';
 import { PageCopier, topLevelBookmarks, writeOutline } from '../lib/page-copy.ts';
-import { baseName, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { savePdf } from '../lib/pdf-util.ts';
 import { ZipBuilder } from '../lib/zip.ts';
 
 interface Part {

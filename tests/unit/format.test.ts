@@ -1,0 +1,26 @@
+import { describe, expect, test } from 'vitest';
+import { baseName, formatBytes } from '../../shared/format.ts';
+
+describe('formatBytes: one way of writing sizes on every screen', () => {
+  test.each([
+    [0, '0 B'],
+    [1023, '1023 B'],
+    [1024, '1.0 KB'],
+    [1536, '1.5 KB'],
+    [3_500_000, '3.3 MB'],
+    [5 * 1024 ** 3, '5.0 GB'],
+  ])('%d → %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text));
+});
+
+describe('baseName: results are named after their input', () => {
+  test.each([
+    ['Report 2024.PDF', 'Report 2024'],
+    ['C:\\scans\\report.pdf', 'report'],
+    ['/home/me/photo.final.jpeg', 'photo.final'],
+    ['Quarterly report.docx', 'Quarterly report'],
+    ['notes', 'notes'],
+    ['.pdf', 'document'],
+  ])('%s → %s', (name, base) => expect(baseName(name)).toBe(base));
+
+  test('an empty name takes the fallback the caller gives', () => expect(baseName('', 'image')).toBe('image'));
+});
