@@ -27,3 +27,21 @@ export function baseName(filename: string, fallback = 'document'): string {
   const base = name.replace(/\.[a-z0-9]{1,5}$/i, '').trim();
   return base || fallback;
 }
+
+/**
+ * One name for a result made of several inputs: what their names share, without the numbering
+ * ("holiday-photos-1.jpg", "holiday-photos-2.jpg" → "holiday-photos"); the first input's name when
+ * they share nothing useful.
+ */
+export function commonName(filenames: readonly string[], fallback = 'document'): string {
+  const bases = filenames.map((name) => baseName(name, fallback));
+  if (bases.length <= 1) return bases[0] ?? fallback;
+  let prefix = bases[0];
+  for (const base of bases.slice(1)) {
+    let i = 0;
+    while (i < prefix.length && i < base.length && prefix[i] === base[i]) i += 1;
+    prefix = prefix.slice(0, i);
+  }
+  const shared = prefix.replace(/[\s_\-.(]*\d*$/, '').replace(/[\s_\-.(]+$/, '');
+  return shared.length >= 2 ? shared : bases[0];
+}

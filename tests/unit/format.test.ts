@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { baseName, formatBytes } from '../../shared/format.ts';
+import { baseName, commonName, formatBytes } from '../../shared/format.ts';
 
 describe('formatBytes: one way of writing sizes on every screen', () => {
   test.each([
@@ -23,4 +23,13 @@ describe('baseName: results are named after their input', () => {
   ])('%s → %s', (name, base) => expect(baseName(name)).toBe(base));
 
   test('an empty name takes the fallback the caller gives', () => expect(baseName('', 'image')).toBe('image'));
+});
+
+describe('commonName: one result from several inputs', () => {
+  test.each([
+    [['holiday-photos-1.jpg', 'holiday-photos-2.jpg', 'holiday-photos-10.jpg'], 'holiday-photos'],
+    [['IMG_0001.JPG', 'IMG_0002.JPG'], 'IMG'],
+    [['wide.jpg', 'tall.png'], 'wide'],
+    [['report-2024.pdf'], 'report-2024'],
+  ])('%j → %s', (names, name) => expect(commonName(names)).toBe(name));
 });

@@ -27,7 +27,7 @@ import {
   type ImageHeader,
 } from '../lib/codecs.ts';
 import { ZipBuilder } from '../lib/zip.ts';
-import { baseName, formatBytes } from '../../../shared/format.ts';
+import { baseName, commonName, formatBytes } from '../../../shared/format.ts';
 
 export type OutputFormat = 'auto' | ImageFormat;
 
@@ -243,5 +243,5 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
   if (zip.size === 0) {
     throw new FolioError('InvalidImage', `None of the files could be compressed. ${skipped.join(' ')}`);
   }
-  return { bytes: await zip.finish(), filename: 'compressed-images.zip', mime: 'application/zip', notes: [...notes, ...skipped] };
+  return { bytes: await zip.finish(), filename: `${commonName(inputs.map((input) => input.name), 'images')}-compressed.zip`, mime: 'application/zip', notes: [...notes, ...skipped] };
 };

@@ -110,7 +110,7 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
       return { bytes: single!, filename: `${name}${pageSuffix(pages[0], doc.numPages)}.${extension}`, mime };
     }
     const notes = [`${pages.length} pages as ${format === 'png' ? 'PNG' : 'JPEG'} at ${dpi} dpi`];
-    return { bytes: await zip.finish(), filename: 'converted.zip', mime: 'application/zip', notes };
+    return { bytes: await zip.finish(), filename: `${name}-pages.zip`, mime: 'application/zip', notes };
   } finally {
     await doc.destroy();
   }
@@ -155,7 +155,7 @@ async function extractImages(input: EngineInput, options: Record<string, unknown
     const mime = first.extension === 'jpg' ? 'image/jpeg' : first.extension === 'png' ? 'image/png' : 'image/jp2';
     return { bytes: first.bytes, filename: first.filename, mime, notes };
   }
-  return { bytes: await zip.finish(), filename: 'converted.zip', mime: 'application/zip', notes };
+  return { bytes: await zip.finish(), filename: `${name}-images.zip`, mime: 'application/zip', notes };
 }
 
 export const run: Engine = async (inputs, options, ctx) => {

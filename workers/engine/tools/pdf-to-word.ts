@@ -304,7 +304,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (imageCount) notes.push(`${imageCount} picture${imageCount === 1 ? '' : 's'} placed.`);
   return {
     bytes,
-    filename: 'converted.docx',
+    filename: `${baseName(inputs[0].name)}.docx`,
     mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     notes,
   };

@@ -187,5 +187,5 @@ export const run: Engine = async (inputs, options, ctx) => {
   }
   const zip = new ZipBuilder();
   for (const output of outputs) zip.add(output.name, output.bytes);
-  return { bytes: await zip.finish(), filename: 'converted.zip', mime: 'application/zip', notes };
+  return { bytes: await zip.finish(), filename: `${base}-split.zip`, mime: 'application/zip', notes };
 };
