@@ -69,8 +69,46 @@ export const WRONG_PASSWORD =
   'Invalid Password: this is not the password that opens the file. A PDF can have two — the one that opens it ' +
   '(user password) and a permissions (owner) password; either one works here.';
 
+/** Tools whose point is the size: their result panel compares before and after (once). */
+const SIZE_TOOLS: ReadonlySet<string> = new Set(['compress-pdf', 'image-compressor']);
+
+/**
+ * An engine note in plain words for the result panel, or null when it only repeats the size line.
+ * Compress's technical list of images it left alone ("1 × decode array") becomes one sentence.
+ */
+export function plainNote(note: string, sizeLine: string): string | null {
+  if (note.startsWith(sizeLine)) return null;
+  const unchanged = /^Left unchanged: (.*)\.$/.exec(note);
+  if (unchanged) {
+    const count = [...unchanged[1].matchAll(/(\d+) ×/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+    return `${count} image${count === 1 ? ' was' : 's were'} kept as ${count === 1 ? 'it was' : 'they were'}: ` +
+      'Folio cannot make them smaller without changing how they look.';
+  }
+  return note;
+}
+
 /** How long the password field must be still before Folio tries the password on the file. */
 const PASSWORD_SETTLE_MS = 500;
+
+/** The outcome in plain words: the size line once (before → after only where size is the point), then the notes. */
+function ResultFacts({ toolId, sizeBefore, result }: { toolId: string; sizeBefore: number; result: ApiResult }) {
+  const after = result.blob.size;
+  const sizeLine = `${formatBytes(sizeBefore)} → ${formatBytes(after)}`;
+  const change = sizeBefore > 0 ? Math.round((1 - after / sizeBefore) * 100) : 0;
+  const notes = result.notes.map((note) => plainNote(note, sizeLine)).filter((note): note is string => Boolean(note));
+  return (
+    <>
+      <p className="result-size">
+        {SIZE_TOOLS.has(toolId) ? `${sizeLine}${change > 0 ? ` (−${change}%)` : ''}` : `Size: ${formatBytes(after)}`}
+      </p>
+      {notes.length > 0 && (
+        <ul className="result-notes">
+          {notes.map((note) => <li key={note}>{note}</li>)}
+        </ul>
+      )}
+    </>
+  );
+}
 
 export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; initialFiles?: readonly File[] }) {
   // Files opened with Folio from the OS or shared to it arrive here once the user picks this tool on /open.
@@ -311,7 +349,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       <PageCountContext.Provider value={pageCount}>
       {Panel ? (
         <Suspense fallback={<p aria-busy="true">Loading options…</p>}>
-          <Panel tool={tool} files={files} values={values} setValue={setValue} setFiles={setFiles} disabled={working}
+          <Panel tool={tool} files={files} values={values} setValue={setValue} setFiles={setFiles} disabled={working} runTool={() => void process()}
             inputPassword={needsPassword ? triedPassword : undefined} />
         </Suspense>
       ) : (
@@ -363,14 +401,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
           <p className="result-title">
             Done: <strong>{phase.result.filename}</strong> was downloaded.
           </p>
-          <p className="result-size">
-            {formatBytes(phase.sizeBefore)} → {formatBytes(phase.result.blob.size)}
-          </p>
-          {phase.result.notes.length > 0 && (
-            <ul className="result-notes">
-              {phase.result.notes.map((note) => <li key={note}>{note}</li>)}
-            </ul>
-          )}
+          <ResultFacts toolId={tool.id} sizeBefore={phase.sizeBefore} result={phase.result} />
           <div className="button-line">
             <button type="button" onClick={() => phase.kind === 'done' && downloadBlob(phase.result.blob, phase.result.filename)}>Download again</button>
             <button type="button" onClick={startOver}>Start over</button>

@@ -179,7 +179,7 @@ export default function JsonFormatterForm(_props: UtilityFormProps) {
         </pre>
       )}
       <div className="u-actions">
-        <CalculateButton disabled={busy}>{busy ? 'Formatting…' : 'Calculate'}</CalculateButton>
+        <CalculateButton disabled={busy}>{busy ? 'Formatting…' : 'Format'}</CalculateButton>
         {busy && <button type="button" onClick={() => abort.current?.abort()}>Cancel</button>}
         <button type="button" onClick={() => fileInput.current?.click()} disabled={busy}>Open file</button>
         <input ref={fileInput} type="file" accept=".json,application/json,text/plain" hidden aria-label="JSON file" onChange={(e) => {
