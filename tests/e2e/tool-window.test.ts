@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from './harness.ts';
+import JSZip from 'jszip';
+import { baseUrl, downloadAfter, launchBrowser, openPage, screenshot } from './harness.ts';
 import { encrypt, labelledPdf } from '../unit/page-fixtures.ts';
 
 let browser: Browser;
@@ -196,3 +197,71 @@ describe('one way in', () => {
   });
 });
 
+describe('words and names', () => {
+  test('split: the ZIP and its parts are named after the input; the panel says files and pages, not sizes', async () => {
+    const { page, context } = await openTool('split-pdf');
+    await page.locator('input[type=file]').setInputFiles([pdf('report.pdf', await labelledPdf('R', 19))]);
+    await expect.poll(() => fileRow(page, 'report.pdf').textContent(), { timeout: 20_000 }).toContain('19 pages');
+    await page.getByLabel('Split', { exact: true }).selectOption('ranges');
+    await page.getByLabel('Ranges', { exact: true }).fill('1-3, 4-8, 9-');
+    const zip = await downloadAfter(page, () => page.getByRole('button', { name: 'Process Files', exact: true }).click());
+    expect(zip.name).toBe('report-split.zip');
+    const entries = Object.keys((await JSZip.loadAsync(zip.bytes)).files).sort();
+    expect(entries).toEqual(['report-pages-1-3.pdf', 'report-pages-4-8.pdf', 'report-pages-9-19.pdf']);
+    const panel = page.getByRole('status');
+    await expect.poll(() => panel.textContent()).toContain('3 files from 19 pages');
+    expect(await panel.textContent()).not.toContain('→');
+    await context.close();
+  });
+
+  test('pdf-to-jpg: one page is report-p001.jpg, several are report-pages.zip', async () => {
+    const { page, context } = await openTool('pdf-to-jpg');
+    await page.locator('input[type=file]').setInputFiles([pdf('report.pdf', await labelledPdf('R', 1))]);
+    await expect.poll(() => fileRow(page, 'report.pdf').textContent(), { timeout: 20_000 }).toContain('1 page');
+    const single = await downloadAfter(page, () => page.getByRole('button', { name: 'Process Files', exact: true }).click());
+    expect(single.name).toBe('report-p001.jpg');
+    await page.getByRole('button', { name: 'Start over' }).click();
+    await page.locator('input[type=file]').setInputFiles([pdf('report.pdf', await labelledPdf('R', 2))]);
+    await expect.poll(() => fileRow(page, 'report.pdf').textContent(), { timeout: 20_000 }).toContain('2 pages');
+    const zip = await downloadAfter(page, () => page.getByRole('button', { name: 'Process Files', exact: true }).click());
+    expect(zip.name).toBe('report-pages.zip');
+    await context.close();
+  });
+
+  test('each utility\'s button says what it does', async () => {
+    const expected: Record<string, string> = {
+      'password-generator': 'Generate', 'json-formatter': 'Format', 'word-counter': 'Count',
+      'unit-converter': 'Convert', 'color-picker': 'Pick', 'age-calculator': 'Calculate', 'bmi-calculator': 'Calculate',
+    };
+    const { page, context } = await openPage(browser, '/');
+    for (const [id, label] of Object.entries(expected)) {
+      await page.goto(`/tools/${id}`);
+      await page.getByRole('button', { name: 'Get Started' }).first().click();
+      await page.getByRole('dialog').waitFor();
+      const action = page.getByRole('dialog').locator('button.u-calculate');
+      await action.waitFor();
+      expect(await action.textContent(), id).toBe(label);
+    }
+    await context.close();
+  });
+});
+
+describe('theme', () => {
+  test('follows the system dark preference until the user chooses', async () => {
+    const context = await browser.newContext({ colorScheme: 'dark', baseURL: baseUrl() });
+    const page = await context.newPage();
+    await page.goto('/');
+    const dark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
+    expect(await dark()).toBe(true);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(dark).toBe(false);
+    // A choice made with the toggle wins over the system from then on.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(dark).toBe(true);
+    await page.getByRole('button', { name: 'Switch to light theme' }).first().click();
+    await expect.poll(dark).toBe(false);
+    await page.reload();
+    expect(await dark()).toBe(false);
+    await context.close();
+  });
+});
