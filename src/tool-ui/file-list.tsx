@@ -1,6 +1,7 @@
 /**
  * The list of selected files: first-page thumbnail and page count of each PDF (from its check,
- * pdf-checks.ts; drawn only when the row scrolls into view), name and size, remove, and for multi-file tools reorder by drag
+ * pdf-checks.ts; drawn only when the row scrolls into view), name and size, remove, and for
+ * multi-file tools reorder by drag
  * (pointer or touch via the native drag events) or by the Move up / Move down buttons, and sort
  * by name. Order matters: merge-pdf and jpg-to-pdf process files in this order.
  */
@@ -54,7 +55,9 @@ function CheckSummary({ check }: { check: PdfCheck }) {
     case 'locked':
       return <span className="file-pages file-locked">{check.wrong ? 'Wrong password' : 'Needs its password'}</span>;
     case 'damaged':
-      return <span className="file-pages file-damaged" title={check.message}>Damaged: Folio will try to repair it</span>;
+      return (
+        <span className="file-pages file-damaged" title={check.message}>Damaged: Folio will try to repair it</span>
+      );
   }
 }
 
@@ -122,7 +125,8 @@ export function FileList({ files, setFiles, multiple, disabled, checks }: {
             {multiple && <span className="drag-handle" aria-hidden="true">⋮⋮</span>}
             {checks?.has(file) && (() => {
               const check = checks.get(file)!;
-              return check.state === 'ready' ? <FirstPage source={check.source} /> : <span className="file-thumb"><span className="file-thumb-empty" /></span>;
+              if (check.state === 'ready') return <FirstPage source={check.source} />;
+              return <span className="file-thumb"><span className="file-thumb-empty" /></span>;
             })()}
             <span className="file-text">
               <span className="file-name" title={file.name}>{file.name}</span>

@@ -52,14 +52,20 @@ export function sniffType(head: Uint8Array, size: number): SniffedType {
   if (ascii(head, 0, Math.min(head.length, 1024)).includes('%PDF-')) {
     return { label: 'a PDF document', extensions: ['.pdf'] };
   }
-  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47])) return { label: 'a PNG image', extensions: ['.png'], suggest: 'jpg-to-pdf' };
-  if (startsWith(head, [0xff, 0xd8, 0xff])) return { label: 'a JPEG image', extensions: ['.jpg', '.jpeg'], suggest: 'jpg-to-pdf' };
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47])) {
+    return { label: 'a PNG image', extensions: ['.png'], suggest: 'jpg-to-pdf' };
+  }
+  if (startsWith(head, [0xff, 0xd8, 0xff])) {
+    return { label: 'a JPEG image', extensions: ['.jpg', '.jpeg'], suggest: 'jpg-to-pdf' };
+  }
   if (ascii(head, 0, 4) === 'RIFF' && ascii(head, 8, 12) === 'WEBP') {
     return { label: 'a WebP image', extensions: ['.webp'], suggest: 'jpg-to-pdf' };
   }
   if (ascii(head, 4, 8) === 'ftyp') {
     const brand = ascii(head, 8, 12);
-    if (brand === 'avif' || brand === 'avis') return { label: 'an AVIF image', extensions: ['.avif'], suggest: 'image-compressor' };
+    if (brand === 'avif' || brand === 'avis') {
+      return { label: 'an AVIF image', extensions: ['.avif'], suggest: 'image-compressor' };
+    }
     if (/^hei|^mif1/.test(brand)) return { label: 'a HEIC photo', extensions: ['.heic', '.heif'] };
     return { label: 'a video or audio file', extensions: ['.mp4', '.mov', '.m4a'] };
   }
@@ -91,7 +97,8 @@ export function refusalOf(tool: FileToolEntry, fileName: string, type: SniffedTy
   const onlyPdf = accepted.length === 1 && accepted[0] === '.pdf';
   if (type.extensions.length === 0 && type.label !== 'an empty file (0 bytes)' && !onlyPdf) return null;
   if (type.label === 'a file of an unknown type' && onlyPdf) {
-    return `"${fileName}" is not a PDF: it does not start like one (it may be damaged, or another kind of file renamed).`;
+    return `"${fileName}" is not a PDF: it does not start like one ` +
+      '(it may be damaged, or another kind of file renamed).';
   }
   const suggested = type.suggest && type.suggest !== tool.id ? findTool(type.suggest) : undefined;
   return `"${fileName}" is ${type.label}, not one of the files ${tool.name} takes (${tool.accepts.label})` +

@@ -198,7 +198,8 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       if (rejected.length > 0 || contentProblems.length > 0) {
         const names = rejected.map((f) => `"${f.name}"`).join(', ');
         const byName = rejected.length === 0 ? [] : [
-          `${names} ${rejected.length === 1 ? 'is not one of' : 'are not'} the accepted file types: ${tool.name} takes ${tool.accepts.label}.`,
+          `${names} ${rejected.length === 1 ? 'is not one of' : 'are not'} the accepted file types: ` +
+            `${tool.name} takes ${tool.accepts.label}.`,
         ];
         setError([...byName, ...contentProblems].join(' '));
       } else if (!tool.multiple && accepted.length > 1) {
@@ -281,7 +282,8 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       if (apiError?.code === 'PasswordRequired' || apiError?.code === 'InvalidPassword') {
         setAskPassword(true);
         // Spec §8: a wrong password reads 'Invalid Password'; the frame adds which password it means.
-        setError(apiError.code === 'InvalidPassword' ? (framePassword ? WRONG_PASSWORD : 'Invalid Password') : apiError.message);
+        const wrong = framePassword ? WRONG_PASSWORD : 'Invalid Password';
+        setError(apiError.code === 'InvalidPassword' ? wrong : apiError.message);
         return;
       }
       setError(apiError?.message || (e instanceof Error && e.message) || 'Processing failed');
@@ -344,13 +346,15 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
         </p>
       </div>
 
-      {files.length > 0 && <FileList files={files} setFiles={setFiles} multiple={tool.multiple} disabled={working} checks={checks} />}
+      {files.length > 0 && (
+        <FileList files={files} setFiles={setFiles} multiple={tool.multiple} disabled={working} checks={checks} />
+      )}
 
       <PageCountContext.Provider value={pageCount}>
       {Panel ? (
         <Suspense fallback={<p aria-busy="true">Loading options…</p>}>
-          <Panel tool={tool} files={files} values={values} setValue={setValue} setFiles={setFiles} disabled={working} runTool={() => void process()}
-            inputPassword={needsPassword ? triedPassword : undefined} />
+          <Panel tool={tool} files={files} values={values} setValue={setValue} setFiles={setFiles} disabled={working}
+            runTool={() => void process()} inputPassword={needsPassword ? triedPassword : undefined} />
         </Suspense>
       ) : (
         <OptionFields tool={tool} values={values} setValue={setValue} disabled={working} />
