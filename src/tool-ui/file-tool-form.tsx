@@ -136,6 +136,10 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   const checks = usePdfChecks(files, framePassword ? triedPassword : '', takesPdf);
   const lockedChecks = [...checks.values()].filter((c) => c.state === 'locked');
   const needsPassword = framePassword && (askPassword || lockedChecks.length > 0);
+  const pageCounts = useMemo(
+    () => new Map([...checks].flatMap(([file, check]) => (check.state === 'ready' ? [[file, check.pages] as const] : []))),
+    [checks],
+  );
   const firstCheck = files.length === 1 ? checks.get(files[0]) : undefined;
   const pageCount = firstCheck?.state === 'ready' ? firstCheck.pages : undefined;
   const wrongPassword = lockedChecks.some((c) => c.state === 'locked' && c.wrong) && triedPassword === inputPassword;
@@ -354,7 +358,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       {Panel ? (
         <Suspense fallback={<p aria-busy="true">Loading options…</p>}>
           <Panel tool={tool} files={files} values={values} setValue={setValue} setFiles={setFiles} disabled={working}
-            runTool={() => void process()} inputPassword={needsPassword ? triedPassword : undefined} />
+            runTool={() => void process()} pageCounts={pageCounts} inputPassword={needsPassword ? triedPassword : undefined} />
         </Suspense>
       ) : (
         <OptionFields tool={tool} values={values} setValue={setValue} disabled={working} />

@@ -93,6 +93,13 @@ describe('pages visible', () => {
       expect(size.w).toBeGreaterThan(10);
       expect(size.h).toBeGreaterThan(size.w);
     }
+    // Each file's range is checked against that file's own page count as it is typed.
+    const five = page.getByLabel('Pages of five.pdf');
+    await five.fill('2-7');
+    await expect.poll(() => five.locator('xpath=..').locator('.option-problem').textContent())
+      .toBe('Page 7 does not exist: the document has 5 pages.');
+    await five.fill('2-4');
+    await expect.poll(() => five.locator('xpath=..').locator('.option-taken').textContent()).toBe('3 of 5 pages: 2–4');
     await screenshot(page, 'tool-window-merge-thumbnails-1280');
     expect(errors).toEqual([]);
     await context.close();
