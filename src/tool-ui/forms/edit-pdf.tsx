@@ -44,7 +44,7 @@ export default function EditPdfPanel({ tool, files, values, setValue, disabled, 
   return (
     <div className="option-fields edit-pdf-panel">
       <div className="option-field">
-        <button type="button" className="primary-action" disabled={!file || disabled} onClick={() => setOpen(true)}>
+        <button type="button" className="editor-open" disabled={!file || disabled} onClick={() => setOpen(true)}>
           {count > 0 ? 'Continue editing' : 'Open the page editor'}
         </button>
         <small>
