@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink } from 'react-router';
+import { OPEN_TOOL } from '../pages/tool-card.tsx';
 import { getTool } from '../catalogue/index.ts';
 import { sideMenuSections } from '../catalogue/sections.ts';
 import type { ToolId } from '../catalogue/types.ts';
@@ -98,6 +99,7 @@ export function SideMenu({ open, onOpen, onClose, activeTool, onPick }: {
                       <li key={id}>
                         <NavLink
                           to={`/tools/${id}`}
+                          state={OPEN_TOOL}
                           className={activeTool === id ? 'side-item active' : 'side-item'}
                           aria-current={activeTool === id ? 'page' : undefined}
                           onClick={() => onPick(id)}

@@ -22,8 +22,10 @@ function focusables(root: HTMLElement): HTMLElement[] {
  * `fallbackFocus` when the opener is gone, e.g. after arriving from the tools list). Callers key it
  * by tool id, so changing tool resets files, options, progress and errors.
  */
-export function ToolModal({ tool, onClose, fallbackFocus }: {
+export function ToolModal({ tool, onClose, fallbackFocus, initialFiles }: {
   tool: ToolEntry;
+  /** Files dropped on the tool's page before the window opened: the window starts with them. */
+  initialFiles?: readonly File[];
   onClose: () => void;
   fallbackFocus?: () => HTMLElement | null;
 }) {
@@ -81,7 +83,7 @@ export function ToolModal({ tool, onClose, fallbackFocus }: {
         role="dialog"
         aria-modal="true"
         aria-labelledby="tool-modal-title"
-        className="modal"
+        className={`modal${tool.kind === 'file' ? ' file-modal' : ''}`}
         tabIndex={-1}
         onKeyDown={trapTab}
       >
@@ -99,7 +101,7 @@ export function ToolModal({ tool, onClose, fallbackFocus }: {
         </header>
         <div className="modal-body">
           {tool.kind === 'file' && <OfflineNotice tool={tool} />}
-          {tool.kind === 'file' ? <FileToolForm tool={tool} /> : <UtilityForm tool={tool} />}
+          {tool.kind === 'file' ? <FileToolForm tool={tool} initialFiles={initialFiles} /> : <UtilityForm tool={tool} />}
         </div>
         <footer className="modal-footer">
           <Icon name="shield" size={16} /> Processed on this device — nothing is uploaded.

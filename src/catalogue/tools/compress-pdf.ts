@@ -22,11 +22,11 @@ export const tool: FileToolEntry = {
       label: 'Compression',
       default: 'recommended',
       choices: [
-        { value: 'light', label: 'Light — best quality (300 dpi, lossless images kept)' },
-        { value: 'recommended', label: 'Recommended — good quality, much smaller (150 dpi)' },
-        { value: 'strong', label: 'Strong — smallest file, lower quality (96 dpi)' },
-        { value: 'custom', label: 'Custom — choose quality and resolution' },
-        { value: 'target', label: 'Target size — make it fit under a size' },
+        { value: 'light', label: 'Light — best quality (300 dpi)' },
+        { value: 'recommended', label: 'Recommended (150 dpi)' },
+        { value: 'strong', label: 'Strong — smallest (96 dpi)' },
+        { value: 'custom', label: 'Custom quality and resolution' },
+        { value: 'target', label: 'Target size' },
       ],
     },
     {

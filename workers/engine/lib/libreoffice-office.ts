@@ -11,7 +11,7 @@ import { prefetchCommonFonts } from './office/fonts.ts';
 import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from './office/sniff.ts';
 import { parsePageRanges } from './page-range.ts';
 import { savePdf } from './pdf-util.ts';
-import { baseName } from './office/names.ts';
+import { baseName } from '../../../shared/format.ts';
 import { describeActiveContent, hasActiveContent, removeActiveContent } from './active-content.ts';
 
 /** Test-only: LibreOffice saves in this legacy format instead of PDF (the e2e suite makes its .doc/.xls this way). */

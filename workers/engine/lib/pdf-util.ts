@@ -5,12 +5,6 @@
 import type { PDFDocument, PDFPage, PDFObject } from 'pdf-lib';
 import { PDFArray, PDFDict, PDFNull, PDFRef, PDFStream, degrees } from 'pdf-lib';
 
-/** "Report 2024.PDF" → "Report 2024"; an empty result becomes "document". */
-export function baseName(filename: string): string {
-  const base = filename.replace(/^.*[\\/]/, '').replace(/\.pdf$/i, '').trim();
-  return base || 'document';
-}
-
 /** Any /Rotate value (negative, > 360, not a multiple of 90 in broken files) → 0, 90, 180 or 270. */
 export function normalizeRotation(angle: number): 0 | 90 | 180 | 270 {
   const quarter = Math.round(angle / 90);

@@ -16,7 +16,8 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { handleActiveContent } from '../lib/active-content.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
-import { baseName, normalizeRotation, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { normalizeRotation, savePdf } from '../lib/pdf-util.ts';
 import { fontForText, fontkit } from '../lib/fonts.ts';
 import { POSITIONS, fitFactor, parseColour, placements, type Position } from '../lib/watermark-layout.ts';
 

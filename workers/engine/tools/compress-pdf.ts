@@ -24,6 +24,7 @@ import { handleActiveContent, hasActiveContent } from '../lib/active-content.ts'
 import { savePdf } from '../lib/pdf-util.ts';
 import { runQpdf } from '../lib/qpdf.ts';
 import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, pixelLimit, resizeImage } from '../lib/codecs.ts';
+import { baseName, formatBytes } from '../../../shared/format.ts';
 
 /** What one pass does to images. */
 export interface CompressSettings {
@@ -617,18 +618,12 @@ export function settingsFromOptions(options: EngineOptions): CompressSettings {
   return { ...preset, grayscale, removeMetadata: removeMetadataOption };
 }
 
-export function formatBytes(n: number): string {
-  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(2)} MB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${n} bytes`;
-}
-
 function describeSkips(skipped: Map<string, number>): string | undefined {
   const parts = [...skipped].filter(([reason]) => reason !== 'would not shrink' && reason !== 'tiny').map(([reason, n]) => `${n} × ${reason}`);
   return parts.length ? `Left unchanged: ${parts.join(', ')}.` : undefined;
 }
 
-const outputName = (name: string) => `${name.replace(/\.pdf$/i, '') || 'document'}-compressed.pdf`;
+const outputName = (name: string) => `${baseName(name)}-compressed.pdf`;
 
 export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> => {
   const input = inputs[0];

@@ -22,7 +22,8 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { handleActiveContent } from '../lib/active-content.ts';
 import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
-import { baseName, rotatePageBy, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { rotatePageBy, savePdf } from '../lib/pdf-util.ts';
 import { PageCopier, writeOutline } from '../lib/page-copy.ts';
 
 export type OrderItem = { kind: 'page'; page: number; rotate: number } | { kind: 'blank' };

@@ -9,7 +9,8 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { handleActiveContent } from '../lib/active-content.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
-import { baseName, rotatePageBy, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { rotatePageBy, savePdf } from '../lib/pdf-util.ts';
 
 export const run: Engine = async (inputs, options, ctx) => {
   const input = inputs.find((i) => !i.field);

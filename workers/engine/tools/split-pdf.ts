@@ -18,7 +18,8 @@ import { openPdf } from '../lib/pdf-open.ts';
 import { handleActiveContent } from '../lib/active-content.ts';
 import { parsePageGroups } from '../lib/page-range.ts';
 import { PageCopier, topLevelBookmarks, writeOutline } from '../lib/page-copy.ts';
-import { baseName, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { savePdf } from '../lib/pdf-util.ts';
 import { ZipBuilder } from '../lib/zip.ts';
 
 interface Part {
@@ -190,5 +191,5 @@ export const run: Engine = async (inputs, options, ctx) => {
   }
   const zip = new ZipBuilder();
   for (const output of outputs) zip.add(output.name, output.bytes);
-  return { bytes: await zip.finish(), filename: 'converted.zip', mime: 'application/zip', notes };
+  return { bytes: await zip.finish(), filename: `${base}-split.zip`, mime: 'application/zip', notes };
 };
