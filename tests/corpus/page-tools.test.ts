@@ -145,7 +145,13 @@ describeCorpus('merge-pdf keeps bookmarks and links', () => {
     }
     let links = 0;
     for (let n = 1; n <= doc.numPages; n++) {
-      for (const annotation of await (await doc.getPage(n)).getAnnotations()) if (annotation.subtype === 'Link' && annotation.dest) links++;
+      for (const annotation of await (await doc.getPage(n)).getAnnotations()) {
+        if (annotation.subtype !== 'Link' || !annotation.dest) continue;
+        // Counted only when the link leads to a page of this document (a name must be defined).
+        const dest = typeof annotation.dest === 'string' ? await doc.getDestination(annotation.dest) : annotation.dest;
+        const ref = (dest as unknown[] | null)?.[0];
+        if (ref && typeof ref === 'object' && (await doc.getPageIndex(ref as { num: number; gen: number })) >= 0) links++;
+      }
     }
     await doc.destroy();
     return { items, links, pages: doc.numPages };
