@@ -8,7 +8,8 @@
 import { PDFDocument } from 'pdf-lib';
 import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { openPdf } from '../lib/pdf-open.ts';
+import { assertLooksLikePdf, openPdf, type OpenedPdf } from '../lib/pdf-open.ts';
+import { openLazily } from '../lib/pdf-lazy.ts';
 import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
 import { PageCopier, writeOutline, type OutlineNode } from '../lib/page-copy.ts';
 import { baseName, savePdf } from '../lib/pdf-util.ts';
@@ -67,7 +68,7 @@ export const run: Engine = async (allInputs, options, ctx) => {
         continue;
       }
     }
-    const opened = await openPdf(input);
+    const opened = await readLazilyOrOpen(input);
     encrypted ||= opened.wasEncrypted;
     repaired ||= opened.wasRepaired;
     pages ??= pagesOf(input, ranges[i], opened.doc.getPageCount());
@@ -107,6 +108,17 @@ export const run: Engine = async (allInputs, options, ctx) => {
   const name = inputs.length === 1 ? `${baseName(inputs[0].name)}-merged.pdf` : 'merged.pdf';
   return { bytes, filename: name, mime: 'application/pdf', notes };
 };
+
+/**
+ * The input read lazily (only the objects the merge looks at are parsed), or, when that is not
+ * possible (encrypted, damaged, not a PDF), opened by openPdf, which decrypts, repairs or explains.
+ */
+async function readLazilyOrOpen(input: EngineInput): Promise<OpenedPdf> {
+  assertLooksLikePdf(input);
+  const doc = openLazily(input.bytes);
+  if (doc) return { doc, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
+  return openPdf(input);
+}
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a === b) return true;
