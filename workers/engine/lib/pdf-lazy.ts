@@ -233,6 +233,13 @@ class LazyReader {
   }
 }
 
+const lazyDocuments = new WeakSet<PDFDocument>();
+
+/** Whether `doc` came from openLazily. */
+export function isReadLazily(doc: PDFDocument): boolean {
+  return lazyDocuments.has(doc);
+}
+
 /** The document, read lazily; undefined when it cannot be read this way (see the module comment). */
 export function openLazily(bytes: Uint8Array): PDFDocument | undefined {
   try {
@@ -246,6 +253,7 @@ export function openLazily(bytes: Uint8Array): PDFDocument | undefined {
     const Document = PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
     const doc = new Document(reader.context, false, false);
     if (doc.getPageCount() === 0) return undefined;
+    lazyDocuments.add(doc);
     return doc;
   } catch {
     return undefined;

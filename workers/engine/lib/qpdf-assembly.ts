@@ -16,6 +16,10 @@
  */
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString, type PDFObject } from 'pdf-lib';
 import { PageCopier } from './page-copy.ts';
+import { openLazily } from './pdf-lazy.ts';
+import { assertLooksLikePdf, openPdf, type OpenedPdf } from './pdf-open.ts';
+import { savePdf } from './pdf-util.ts';
+import type { EngineInput } from './types.ts';
 import { appendUpdate, lastStartXref, XrefTableReader, type UpdatedObject } from './pdf-update.ts';
 import { runQpdf } from './qpdf.ts';
 
@@ -44,6 +48,21 @@ const N = {
   AcroForm: PDFName.of('AcroForm'),
   Fields: PDFName.of('Fields'),
 };
+
+/**
+ * The input read lazily (only the objects the assembly looks at are parsed), or, when that is not
+ * possible (encrypted, damaged), opened by openPdf, which decrypts, repairs or explains. `bytes` are
+ * what qpdf can read: the input, its decrypted or repaired copy, or pdf-lib's rewrite of a file only
+ * pdf-lib could recover.
+ */
+export async function openForAssembly(input: EngineInput): Promise<OpenedPdf> {
+  assertLooksLikePdf(input);
+  const doc = openLazily(input.bytes);
+  if (doc) return { doc, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
+  const opened = await openPdf(input);
+  if (opened.wasRepaired && opened.bytes === input.bytes) return { ...opened, bytes: await savePdf(opened.doc, { objectStreams: false }) };
+  return opened;
+}
 
 /** A place in a source: its 0-based page and the rest of the destination array, in PDF syntax. */
 export interface SourceTarget {
@@ -254,6 +273,13 @@ export interface AssemblyResult {
   formFields: number;
 }
 
+export interface CompleteOptions {
+  /** Document information of the result (qpdf's --empty result has none). */
+  title?: string;
+}
+
+const LINK_NAME = /^folio\d+-\d+$/;
+
 /**
  * Runs qpdf over the sources and adds the bookmarks and the named destinations of the links.
  * `linkTargets` maps each link name to its place in the result (0-based page + view).
@@ -263,6 +289,7 @@ export async function assemblePages(
   runs: readonly PageRun[],
   bookmarks: readonly ResultBookmark[],
   linkTargets: ReadonlyMap<string, { page: number; view: string[] }>,
+  options: CompleteOptions = {},
 ): Promise<AssemblyResult> {
   const inputs: Record<string, Uint8Array> = {};
   sources.forEach((bytes, i) => (inputs[`/in${i}.pdf`] = bytes));
@@ -273,8 +300,40 @@ export async function assemblePages(
   const assembled = result.files['/out.pdf'];
   if (result.exitCode === 2 || !assembled) throw new AssemblyError(`qpdf could not assemble the pages: ${result.stderr.slice(0, 300)}`);
   for (const key of Object.keys(inputs)) delete inputs[key];
-
   const expected = runs.reduce((sum, run) => sum + run.pages.length, 0);
+  return completeAssembly(assembled, expected, bookmarks, linkTargets, options);
+}
+
+/**
+ * Splits `source` into parts of `size` pages with one qpdf run (`--split-pages`); each part as qpdf
+ * wrote it, in page order (complete each with completeAssembly).
+ */
+export async function splitPages(source: Uint8Array, pageCount: number, size: number): Promise<Uint8Array[]> {
+  const digits = String(pageCount).length;
+  const pad = (n: number) => String(n).padStart(digits, '0');
+  const names: string[] = [];
+  for (let first = 1; first <= pageCount; first += size) {
+    const last = Math.min(pageCount, first + size - 1);
+    names.push(size === 1 ? `/part-${pad(first)}.pdf` : `/part-${pad(first)}-${pad(last)}.pdf`);
+  }
+  const args = ['--empty', '--object-streams=disable', `--split-pages=${size}`, '--pages', '/in.pdf', '1-z', '--', '/part-%d.pdf'];
+  const result = await runQpdf(args, { inputs: { '/in.pdf': source }, outputs: names });
+  const parts = names.map((name) => result.files[name]);
+  if (result.exitCode === 2 || parts.some((part) => !part)) throw new AssemblyError(`qpdf could not split the pages: ${result.stderr.slice(0, 300)}`);
+  return parts;
+}
+
+/**
+ * Adds to a document qpdf assembled: the bookmarks, the named destinations of the links (links whose
+ * name has no destination here, i.e. into pages left out, are removed) and the document information.
+ */
+export function completeAssembly(
+  assembled: Uint8Array,
+  expected: number,
+  bookmarks: readonly ResultBookmark[],
+  linkTargets: ReadonlyMap<string, { page: number; view: string[] }>,
+  options: CompleteOptions = {},
+): AssemblyResult {
   const reader = new XrefTableReader(assembled);
   const rootRef = reader.trailer.get(N.Root);
   const catalog = rootRef instanceof PDFRef ? reader.object(rootRef) : undefined;
@@ -296,13 +355,12 @@ export async function assemblePages(
     if (list instanceof PDFArray) formFields = list.size();
   }
 
-  if (bookmarks.length === 0 && linkTargets.size === 0) return { bytes: assembled, formFields };
-
   let next = reader.size;
   const objects: UpdatedObject[] = [];
   const allocate = () => PDFRef.of(next++);
   const destination = (target: { page: number; view: string[] }) => `[${pageRefs[target.page].toString()} ${target.view.join(' ')}]`;
 
+  objects.push(...linksWithoutTarget(reader, pageRefs, linkTargets));
   if (linkTargets.size > 0) {
     const names = [...linkTargets.keys()].sort();
     const dests = allocate();
@@ -316,10 +374,39 @@ export async function assemblePages(
     catalog.set(N.Outlines, rootOutline);
     if (!catalog.get(N.PageMode)) catalog.set(N.PageMode, PDFName.of('UseOutlines'));
   }
-  objects.push({ ref: rootRef, body: catalog.toString() });
+  const info = allocate();
+  const title = options.title ? ` /Title ${PDFHexString.fromText(options.title).toString()}` : '';
+  objects.push({ ref: info, body: `<< /Producer (Folio)${title} >>` });
+  if (linkTargets.size > 0 || bookmarks.length > 0) objects.push({ ref: rootRef, body: catalog.toString() });
   const id = reader.trailer.get(PDFName.of('ID'));
-  const bytes = appendUpdate(assembled, objects, next, `/Root ${rootRef.toString()}${id ? ` /ID ${id.toString()}` : ''}`);
+  const bytes = appendUpdate(assembled, objects, next, `/Root ${rootRef.toString()} /Info ${info.toString()}${id ? ` /ID ${id.toString()}` : ''}`);
   return { bytes, formFields };
+}
+
+/** New versions of the pages (or their /Annots arrays) without the links named for a page left out. */
+function linksWithoutTarget(reader: XrefTableReader, pageRefs: readonly PDFRef[], linkTargets: ReadonlyMap<string, unknown>): UpdatedObject[] {
+  const updates: UpdatedObject[] = [];
+  for (const pageRef of pageRefs) {
+    const page = reader.object(pageRef);
+    if (!(page instanceof PDFDict)) continue;
+    const holder = page.get(N.Annots);
+    const annots = holder instanceof PDFRef ? reader.object(holder) : holder;
+    if (!(annots instanceof PDFArray)) continue;
+    const kept = annots.asArray().filter((entry) => {
+      const annot = entry instanceof PDFRef ? reader.object(entry) : entry;
+      if (!(annot instanceof PDFDict) || annot.get(N.Subtype) !== N.Link) return true;
+      const name = text(annot.get(N.Dest));
+      return name === undefined || !LINK_NAME.test(name) || linkTargets.has(name);
+    });
+    if (kept.length === annots.size()) continue;
+    const list = reader.context.obj(kept);
+    if (holder instanceof PDFRef) updates.push({ ref: holder, body: list.toString() });
+    else {
+      page.set(N.Annots, list);
+      updates.push({ ref: pageRef, body: page.toString() });
+    }
+  }
+  return updates;
 }
 
 function writeLevel(

@@ -8,12 +8,11 @@
 import { PDFDocument } from 'pdf-lib';
 import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { assertLooksLikePdf, openPdf, type OpenedPdf } from '../lib/pdf-open.ts';
-import { openLazily } from '../lib/pdf-lazy.ts';
+import { openPdf } from '../lib/pdf-open.ts';
 import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
 import { PageCopier, writeOutline, type OutlineNode } from '../lib/page-copy.ts';
 import { baseName, savePdf } from '../lib/pdf-util.ts';
-import { AssemblyError, assemblePages, placeBookmarks, prepareSource, type PreparedSource, type ResultBookmark } from '../lib/qpdf-assembly.ts';
+import { AssemblyError, assemblePages, openForAssembly, placeBookmarks, prepareSource, type PreparedSource, type ResultBookmark } from '../lib/qpdf-assembly.ts';
 
 /** `ranges` arrives as a JSON array of strings (one per file) or as nothing. */
 export function parseRangesField(raw: unknown, fileCount: number): string[] {
@@ -68,12 +67,11 @@ export const run: Engine = async (allInputs, options, ctx) => {
         continue;
       }
     }
-    const opened = await readLazilyOrOpen(input);
+    const opened = await openForAssembly(input);
     encrypted ||= opened.wasEncrypted;
     repaired ||= opened.wasRepaired;
     pages ??= pagesOf(input, ranges[i], opened.doc.getPageCount());
-    // Bytes pdf-lib could read only by its own lenient recovery are written out sound first.
-    const readable = opened.wasRepaired && opened.bytes === input.bytes ? await savePdf(opened.doc, { objectStreams: false }) : opened.bytes;
+    const readable = opened.bytes;
     const willCopy = new Set(pages);
     let prepared: PreparedSource;
     try {
@@ -108,17 +106,6 @@ export const run: Engine = async (allInputs, options, ctx) => {
   const name = inputs.length === 1 ? `${baseName(inputs[0].name)}-merged.pdf` : 'merged.pdf';
   return { bytes, filename: name, mime: 'application/pdf', notes };
 };
-
-/**
- * The input read lazily (only the objects the merge looks at are parsed), or, when that is not
- * possible (encrypted, damaged, not a PDF), opened by openPdf, which decrypts, repairs or explains.
- */
-async function readLazilyOrOpen(input: EngineInput): Promise<OpenedPdf> {
-  assertLooksLikePdf(input);
-  const doc = openLazily(input.bytes);
-  if (doc) return { doc, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
-  return openPdf(input);
-}
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a === b) return true;
