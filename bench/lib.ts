@@ -129,8 +129,8 @@ export function wordSimilarity(a: string, b: string): number {
   return (2 * previous[wb.length]) / (wa.length + wb.length);
 }
 
-/** Resident memory (bytes) of a process and all its descendants, from /proc (Linux). */
-export function treeRss(rootPid: number): number {
+/** Resident memory (bytes) of a process's descendants (and itself unless `withRoot` is false), from /proc (Linux). */
+export function treeRss(rootPid: number, withRoot = true): number {
   const children = new Map<number, number[]>();
   let total = 0;
   const rss = new Map<number, number>();
@@ -150,7 +150,7 @@ export function treeRss(rootPid: number): number {
   const queue = [rootPid];
   while (queue.length) {
     const pid = queue.pop()!;
-    total += rss.get(pid) ?? 0;
+    if (pid !== rootPid || withRoot) total += rss.get(pid) ?? 0;
     queue.push(...(children.get(pid) ?? []));
   }
   return total;
@@ -183,7 +183,8 @@ export async function inChromium(jobs: BrowserJob[]): Promise<Array<{ ms: number
   const results: Array<{ ms: number; bytes: number; peakAbove: number; error?: string }> = [];
   try {
     if (!address || typeof address === 'string') return undefined;
-    const pid = (browser as unknown as { process?: () => { pid: number } }).process?.().pid;
+    // Chromium runs as a child of this process: its memory is that of this process's descendants.
+    const browserRss = () => treeRss(process.pid, false);
     for (const job of jobs) {
       const context = await browser.newContext({ baseURL: `http://127.0.0.1:${address.port}` });
       const page = await context.newPage();
@@ -201,10 +202,10 @@ export async function inChromium(jobs: BrowserJob[]): Promise<Array<{ ms: number
         document.body.append(input);
       });
       await page.locator('#bench-files').setInputFiles(job.files);
-      const base = pid ? treeRss(pid) : 0;
+      const base = browserRss();
       let peak = base;
       const timer = setInterval(() => {
-        if (pid) peak = Math.max(peak, treeRss(pid));
+        peak = Math.max(peak, browserRss());
       }, 100);
       const start = performance.now();
       const outcome = await page.evaluate(
