@@ -81,7 +81,8 @@ export async function callTool(
   { signal, onProgress, extraFields }: CallOptions = {},
 ): Promise<ApiResult> {
   // Refused before anything is read when the job would not fit in this device's memory.
-  const overBudget = overBudgetMessage(tool.id, files.map((file) => file.size), (navigator as { deviceMemory?: number }).deviceMemory);
+  const { deviceMemory } = navigator as { deviceMemory?: number };
+  const overBudget = overBudgetMessage(tool.id, files.map((file) => file.size), deviceMemory);
   if (overBudget) throw new ApiError(overBudget, 413, 'NotEnoughMemory');
   const job = createJob(onProgress);
   const onAbort = () => job.controller.abort();

@@ -10,9 +10,10 @@
 
 /** Peak browser memory per input byte, by tool. */
 const PEAK_PER_INPUT_BYTE: Record<string, number> = {
-  'merge-pdf': 5,
-  'split-pdf': 5,
-  'rotate-pdf': 5,
+  // 1 GB PDF in Chromium: 7.8× (merge), 7.2× (split), 6.6× (rotate) above the browser's level before.
+  'merge-pdf': 8,
+  'split-pdf': 8,
+  'rotate-pdf': 8,
   'organize-pdf': 12,
   'compress-pdf': 8,
   'add-watermark': 12,
@@ -42,7 +43,11 @@ const gb = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GB`;
  * undefined when the job fits; else the message to show, saying what fits instead: for several
  * files, how many of them (in the order given) fit together; for one file, its size limit here.
  */
-export function overBudgetMessage(toolId: string, inputSizes: readonly number[], deviceMemoryGb: number | undefined): string | undefined {
+export function overBudgetMessage(
+  toolId: string,
+  inputSizes: readonly number[],
+  deviceMemoryGb: number | undefined,
+): string | undefined {
   const budget = memoryBudgetBytes(deviceMemoryGb);
   const peak = estimatePeakBytes(toolId, inputSizes);
   if (peak <= budget) return undefined;
@@ -57,7 +62,9 @@ export function overBudgetMessage(toolId: string, inputSizes: readonly number[],
       total += size;
       fitting++;
     }
-    if (fitting > 0) return `${intro} The first ${fitting} of the ${inputSizes.length} files fit together: process them, then the rest.`;
+    if (fitting > 0) {
+      return `${intro} The first ${fitting} of the ${inputSizes.length} files fit together: process them, then the rest.`;
+    }
   }
   return `${intro} Files up to about ${(largestInput / 1024 ** 2).toFixed(0)} MB fit here for this tool.`;
 }

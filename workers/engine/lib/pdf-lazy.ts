@@ -27,7 +27,7 @@ import { lastStartXref } from './pdf-update.ts';
 /** Undoes a PNG predictor (/Predictor ≥ 10, one byte per sample) as xref streams use it. */
 function unpredict(data: Uint8Array, dict: PDFDict, rowLength: number): Uint8Array {
   const parms = dict.lookup(PDFName.of('DecodeParms'));
-  const predictor = parms instanceof PDFDict ? parms.lookupMaybe(PDFName.of('Predictor'), PDFNumber)?.asNumber() ?? 1 : 1;
+  const predictor = parms instanceof PDFDict ? (parms.lookupMaybe(PDFName.of('Predictor'), PDFNumber)?.asNumber() ?? 1) : 1;
   if (predictor < 10) return data;
   const columns = (parms as PDFDict).lookupMaybe(PDFName.of('Columns'), PDFNumber)?.asNumber() ?? rowLength;
   const rows = Math.floor(data.byteLength / (columns + 1));
@@ -54,6 +54,13 @@ function unpredict(data: Uint8Array, dict: PDFDict, rowLength: number): Uint8Arr
     }
   }
   return out;
+}
+
+/** An object stream decoded: its data, where its objects start, each object's offset from there. */
+interface DecodedObjectStream {
+  data: Uint8Array;
+  first: number;
+  offsets: Map<number, number>;
 }
 
 type XrefEntry = { offset: number } | { stream: number; index: number };
@@ -154,13 +161,14 @@ class LazyReader {
 
   private readStreamSection(offset: number): PDFDict {
     const stream = this.parseIndirectAt(offset);
-    if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of('Type')) !== PDFName.of('XRef')) throw new Error('bad xref stream');
+    if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of('Type')) !== PDFName.of('XRef')) {
+      throw new Error('bad xref stream');
+    }
     const { dict } = stream;
-    const widths = dict.lookup(PDFName.of('W'), PDFArray).asArray().map((w) => (w instanceof PDFNumber ? w.asNumber() : 0));
-    const index = dict.lookupMaybe(PDFName.of('Index'), PDFArray)?.asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : 0)) ?? [
-      0,
-      dict.lookup(PDFName.of('Size'), PDFNumber).asNumber(),
-    ];
+    const numbers = (array: PDFArray) => array.asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : 0));
+    const widths = numbers(dict.lookup(PDFName.of('W'), PDFArray));
+    const indexArray = dict.lookupMaybe(PDFName.of('Index'), PDFArray);
+    const index = indexArray ? numbers(indexArray) : [0, dict.lookup(PDFName.of('Size'), PDFNumber).asNumber()];
     const rowLength = widths.reduce((sum, w) => sum + w, 0);
     const data = unpredict(decodePDFRawStream(stream).decode(), dict, rowLength);
     let pos = 0;
@@ -204,7 +212,7 @@ class LazyReader {
   }
 
   /** Decoded object streams: their data, where their objects start, and each object's offset. */
-  private readonly objectStreams = new Map<number, { data: Uint8Array; first: number; offsets: Map<number, number> } | null>();
+  private readonly objectStreams = new Map<number, DecodedObjectStream | null>();
 
   /** Parses one object out of an object stream (decoded once, on its first use). */
   private loadFromObjectStream(ref: PDFRef, number: number): void {
@@ -225,7 +233,8 @@ class LazyReader {
     }
     const offset = decoded?.offsets.get(ref.objectNumber);
     if (!decoded || offset === undefined) return;
-    this.objects.set(ref, PDFObjectParser.forBytes(decoded.data.subarray(decoded.first + offset), this.context).parseObject());
+    const parser = PDFObjectParser.forBytes(decoded.data.subarray(decoded.first + offset), this.context);
+    this.objects.set(ref, parser.parseObject());
   }
 
   get size(): number {
@@ -248,9 +257,11 @@ export function openLazily(bytes: Uint8Array): PDFDocument | undefined {
     if (trailer.get(PDFName.of('Encrypt'))) return undefined;
     const root = trailer.get(PDFName.of('Root'));
     if (!(root instanceof PDFRef) || !(reader.context.lookup(root) instanceof PDFCatalog)) return undefined;
-    reader.context.trailerInfo = { Root: root, Info: trailer.get(PDFName.of('Info')), ID: trailer.get(PDFName.of('ID')), Encrypt: undefined };
+    const info = trailer.get(PDFName.of('Info'));
+    reader.context.trailerInfo = { Root: root, Info: info, ID: trailer.get(PDFName.of('ID')), Encrypt: undefined };
     reader.context.largestObjectNumber = reader.size - 1;
-    const Document = PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
+    type DocumentConstructor = new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
+    const Document = PDFDocument as unknown as DocumentConstructor;
     const doc = new Document(reader.context, false, false);
     if (doc.getPageCount() === 0) return undefined;
     lazyDocuments.add(doc);

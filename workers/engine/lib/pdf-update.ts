@@ -38,7 +38,12 @@ export function lastStartXref(bytes: Uint8Array): number | undefined {
  * Appends new versions of `objects` to `base` as an incremental update. `trailer` lists the entries
  * of the new trailer besides /Size and /Prev (at least /Root), in PDF syntax.
  */
-export function appendUpdate(base: Uint8Array, objects: readonly UpdatedObject[], size: number, trailer: string): Uint8Array {
+export function appendUpdate(
+  base: Uint8Array,
+  objects: readonly UpdatedObject[],
+  size: number,
+  trailer: string,
+): Uint8Array {
   const prev = lastStartXref(base);
   if (prev === undefined) throw new Error('No cross-reference table to update');
   const parts: string[] = ['\n'];

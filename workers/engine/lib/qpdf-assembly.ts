@@ -14,7 +14,17 @@
  *
  * Sources are read with pdf-lib one at a time by the caller and released before qpdf runs.
  */
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString, type PDFObject } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  PDFString,
+  type PDFObject,
+} from 'pdf-lib';
 import { PageCopier } from './page-copy.ts';
 import { openLazily } from './pdf-lazy.ts';
 import { assertLooksLikePdf, openPdf, type OpenedPdf } from './pdf-open.ts';
@@ -60,7 +70,9 @@ export async function openForAssembly(input: EngineInput): Promise<OpenedPdf> {
   const doc = openLazily(input.bytes);
   if (doc) return { doc, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
   const opened = await openPdf(input);
-  if (opened.wasRepaired && opened.bytes === input.bytes) return { ...opened, bytes: await savePdf(opened.doc, { objectStreams: false }) };
+  if (opened.wasRepaired && opened.bytes === input.bytes) {
+    return { ...opened, bytes: await savePdf(opened.doc, { objectStreams: false }) };
+  }
   return opened;
 }
 
@@ -110,7 +122,12 @@ function isSelfContained(value: PDFObject, depth = 0): boolean {
  * Reads what qpdf will not carry (bookmarks, link targets) from `doc` and gives every GoTo link on
  * the pages in `willCopy` a named destination `<tag>-<n>`. `bytes` are the bytes `doc` was loaded from.
  */
-export function prepareSource(doc: PDFDocument, bytes: Uint8Array, tag: string, willCopy: ReadonlySet<number>): PreparedSource {
+export function prepareSource(
+  doc: PDFDocument,
+  bytes: Uint8Array,
+  tag: string,
+  willCopy: ReadonlySet<number>,
+): PreparedSource {
   const ctx = doc.context;
   const resolver = new PageCopier(doc, doc);
   const pages = doc.getPages();
@@ -188,7 +205,8 @@ export function prepareSource(doc: PDFDocument, bytes: Uint8Array, tag: string, 
       const action = item.lookupMaybe(N.A, PDFDict);
       const rawDest = item.get(N.Dest) ?? (action?.lookup(N.S) === N.GoTo ? action.get(N.D) : undefined);
       const resolved = rawDest === undefined ? undefined : resolver.resolveDestination(rawDest);
-      const target = resolved && willCopy.has(resolved.index) ? { page: resolved.index, view: viewOf(resolved.dest) } : undefined;
+      const target =
+        resolved && willCopy.has(resolved.index) ? { page: resolved.index, view: viewOf(resolved.dest) } : undefined;
       const other = action && action.lookup(N.S) !== N.GoTo && isSelfContained(action) ? action.toString() : undefined;
       const color = item.lookup(N.C);
       const flags = item.lookup(N.F);
@@ -211,8 +229,11 @@ export function prepareSource(doc: PDFDocument, bytes: Uint8Array, tag: string, 
   const bookmarks = root ? readBookmarks(root.get(N.First), new Set(), 0) : [];
 
   const rootRef = ctx.trailerInfo.Root;
-  if (updates.size > 0 && (!rootRef || lastStartXref(bytes) === undefined)) throw new AssemblyError('The source cannot be updated');
-  const patched = updates.size === 0 ? bytes : appendUpdate(bytes, [...updates.values()], ctx.largestObjectNumber + 1, `/Root ${rootRef!.toString()}`);
+  if (updates.size > 0 && (!rootRef || lastStartXref(bytes) === undefined)) {
+    throw new AssemblyError('The source cannot be updated');
+  }
+  const size = ctx.largestObjectNumber + 1;
+  const patched = updates.size === 0 ? bytes : appendUpdate(bytes, [...updates.values()], size, `/Root ${rootRef!.toString()}`);
   return { bytes: patched, pageCount: pages.length, linkTargets, bookmarks, title: doc.getTitle() };
 }
 
@@ -236,7 +257,10 @@ export interface ResultBookmark {
 }
 
 /** Bookmarks of a source mapped onto the result, where source page p is at `placeOf(p)` (or nowhere). */
-export function placeBookmarks(nodes: readonly SourceBookmark[], placeOf: (page: number) => number | undefined): ResultBookmark[] {
+export function placeBookmarks(
+  nodes: readonly SourceBookmark[],
+  placeOf: (page: number) => number | undefined,
+): ResultBookmark[] {
   const out: ResultBookmark[] = [];
   for (const node of nodes) {
     const children = placeBookmarks(node.children, placeOf);
@@ -298,7 +322,9 @@ export async function assemblePages(
   args.push('--', '/out.pdf');
   const result = await runQpdf(args, { inputs, outputs: ['/out.pdf'] });
   const assembled = result.files['/out.pdf'];
-  if (result.exitCode === 2 || !assembled) throw new AssemblyError(`qpdf could not assemble the pages: ${result.stderr.slice(0, 300)}`);
+  if (result.exitCode === 2 || !assembled) {
+    throw new AssemblyError(`qpdf could not assemble the pages: ${result.stderr.slice(0, 300)}`);
+  }
   for (const key of Object.keys(inputs)) delete inputs[key];
   const expected = runs.reduce((sum, run) => sum + run.pages.length, 0);
   return completeAssembly(assembled, expected, bookmarks, linkTargets, options);
@@ -316,10 +342,13 @@ export async function splitPages(source: Uint8Array, pageCount: number, size: nu
     const last = Math.min(pageCount, first + size - 1);
     names.push(size === 1 ? `/part-${pad(first)}.pdf` : `/part-${pad(first)}-${pad(last)}.pdf`);
   }
-  const args = ['--empty', '--object-streams=disable', `--split-pages=${size}`, '--pages', '/in.pdf', '1-z', '--', '/part-%d.pdf'];
+  const args = ['--empty', '--object-streams=disable', `--split-pages=${size}`];
+  args.push('--pages', '/in.pdf', '1-z', '--', '/part-%d.pdf');
   const result = await runQpdf(args, { inputs: { '/in.pdf': source }, outputs: names });
   const parts = names.map((name) => result.files[name]);
-  if (result.exitCode === 2 || parts.some((part) => !part)) throw new AssemblyError(`qpdf could not split the pages: ${result.stderr.slice(0, 300)}`);
+  if (result.exitCode === 2 || parts.some((part) => !part)) {
+    throw new AssemblyError(`qpdf could not split the pages: ${result.stderr.slice(0, 300)}`);
+  }
   return parts;
 }
 
@@ -358,19 +387,22 @@ export function completeAssembly(
   let next = reader.size;
   const objects: UpdatedObject[] = [];
   const allocate = () => PDFRef.of(next++);
-  const destination = (target: { page: number; view: string[] }) => `[${pageRefs[target.page].toString()} ${target.view.join(' ')}]`;
+  const destination = (target: { page: number; view: string[] }) =>
+    `[${pageRefs[target.page].toString()} ${target.view.join(' ')}]`;
 
   objects.push(...linksWithoutTarget(reader, pageRefs, linkTargets));
   if (linkTargets.size > 0) {
     const names = [...linkTargets.keys()].sort();
     const dests = allocate();
-    objects.push({ ref: dests, body: `<< /Names [\n${names.map((name) => `(${name}) ${destination(linkTargets.get(name)!)}`).join('\n')}\n] >>` });
+    const pairs = names.map((name) => `(${name}) ${destination(linkTargets.get(name)!)}`);
+    objects.push({ ref: dests, body: `<< /Names [\n${pairs.join('\n')}\n] >>` });
     catalog.set(N.Names, reader.context.obj({ Dests: dests }));
   }
   if (bookmarks.length > 0) {
     const rootOutline = allocate();
     const level = writeLevel(bookmarks, rootOutline, allocate, destination, objects);
-    objects.push({ ref: rootOutline, body: `<< /Type /Outlines /First ${level.first} /Last ${level.last} /Count ${level.visible} >>` });
+    const body = `<< /Type /Outlines /First ${level.first} /Last ${level.last} /Count ${level.visible} >>`;
+    objects.push({ ref: rootOutline, body });
     catalog.set(N.Outlines, rootOutline);
     if (!catalog.get(N.PageMode)) catalog.set(N.PageMode, PDFName.of('UseOutlines'));
   }
@@ -379,12 +411,17 @@ export function completeAssembly(
   objects.push({ ref: info, body: `<< /Producer (Folio)${title} >>` });
   if (linkTargets.size > 0 || bookmarks.length > 0) objects.push({ ref: rootRef, body: catalog.toString() });
   const id = reader.trailer.get(PDFName.of('ID'));
-  const bytes = appendUpdate(assembled, objects, next, `/Root ${rootRef.toString()} /Info ${info.toString()}${id ? ` /ID ${id.toString()}` : ''}`);
+  const trailer = `/Root ${rootRef.toString()} /Info ${info.toString()}${id ? ` /ID ${id.toString()}` : ''}`;
+  const bytes = appendUpdate(assembled, objects, next, trailer);
   return { bytes, formFields };
 }
 
 /** New versions of the pages (or their /Annots arrays) without the links named for a page left out. */
-function linksWithoutTarget(reader: XrefTableReader, pageRefs: readonly PDFRef[], linkTargets: ReadonlyMap<string, unknown>): UpdatedObject[] {
+function linksWithoutTarget(
+  reader: XrefTableReader,
+  pageRefs: readonly PDFRef[],
+  linkTargets: ReadonlyMap<string, unknown>,
+): UpdatedObject[] {
   const updates: UpdatedObject[] = [];
   for (const pageRef of pageRefs) {
     const page = reader.object(pageRef);
@@ -430,7 +467,8 @@ function writeLevel(
     if (node.children.length > 0) {
       const sub = writeLevel(node.children, refs[i], allocate, destination, objects);
       // Open items count their visible descendants; closed ones the negative of their children.
-      entries.push(`/First ${sub.first.toString()}`, `/Last ${sub.last.toString()}`, `/Count ${node.open ? sub.visible : -node.children.length}`);
+      const count = node.open ? sub.visible : -node.children.length;
+      entries.push(`/First ${sub.first.toString()}`, `/Last ${sub.last.toString()}`, `/Count ${count}`);
       if (node.open) visible += sub.visible;
     }
     objects.push({ ref: refs[i], body: `<< ${entries.join(' ')} >>` });

@@ -12,7 +12,15 @@ import { openPdf } from '../lib/pdf-open.ts';
 import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
 import { PageCopier, writeOutline, type OutlineNode } from '../lib/page-copy.ts';
 import { baseName, savePdf } from '../lib/pdf-util.ts';
-import { AssemblyError, assemblePages, openForAssembly, placeBookmarks, prepareSource, type PreparedSource, type ResultBookmark } from '../lib/qpdf-assembly.ts';
+import {
+  AssemblyError,
+  assemblePages,
+  openForAssembly,
+  placeBookmarks,
+  prepareSource,
+  type PreparedSource,
+  type ResultBookmark,
+} from '../lib/qpdf-assembly.ts';
 
 /** `ranges` arrives as a JSON array of strings (one per file) or as nothing. */
 export function parseRangesField(raw: unknown, fileCount: number): string[] {
@@ -136,7 +144,8 @@ async function assemble(uses: readonly MergeUse[], sources: readonly PreparedSou
     const source = sources[use.source];
     const placed = placeBookmarks(source.bookmarks, (page) => firstPlace.get(page));
     if (bookmarkEachFile && use.pages.length > 0) {
-      outline.push({ title: baseName(use.input.name), target: { page: offset, view: ['/Fit'] }, open: false, children: placed });
+      const title = baseName(use.input.name);
+      outline.push({ title, target: { page: offset, view: ['/Fit'] }, open: false, children: placed });
     } else {
       outline.push(...placed);
     }

@@ -26,7 +26,8 @@ export const run: Engine = async (inputs, options, ctx) => {
   // qpdf turns the pages and rewrites the file (objects shared, nothing else touched); pdf-lib only
   // when qpdf cannot read the file.
   const qpdfAngle = normalizeRotation(angle);
-  const result = await runQpdf([`--rotate=+${qpdfAngle}:${qpdfRange(chosen.map((n) => n - 1))}`, '/in.pdf', '/out.pdf'], {
+  const rotation = `--rotate=+${qpdfAngle}:${qpdfRange(chosen.map((n) => n - 1))}`;
+  const result = await runQpdf([rotation, '/in.pdf', '/out.pdf'], {
     inputs: { '/in.pdf': opened.bytes },
     outputs: ['/out.pdf'],
   });

@@ -91,7 +91,8 @@ class PartWriter {
     if (this.prepared) {
       try {
         const { bookmarks, links } = this.placed(pages);
-        return (await assemblePages([this.prepared.bytes], [{ source: 0, pages }], bookmarks, links, { title: this.prepared.title })).bytes;
+        const options = { title: this.prepared.title };
+        return (await assemblePages([this.prepared.bytes], [{ source: 0, pages }], bookmarks, links, options)).bytes;
       } catch (error) {
         if (!(error instanceof AssemblyError)) throw error;
         this.prepared = undefined;
@@ -263,12 +264,15 @@ export const run: Engine = async (inputs, options, ctx) => {
     let done = 0;
     ctx.progress?.(0, total);
     outputs = [];
-    const size = mode === 'each' || !['ranges', 'everyN', 'oddEven', 'outline'].includes(mode) ? 1 : mode === 'everyN' ? parts[0].pages.length : 0;
+    const equalParts = mode === 'everyN' ? parts[0].pages.length : 0;
+    const size = mode === 'each' || !['ranges', 'everyN', 'oddEven', 'outline'].includes(mode) ? 1 : equalParts;
     if (size > 0 && parts.length > 1) {
       // Consecutive parts of one size: one qpdf run writes them all.
       let index = 0;
       const written = await writer.writeChunks(size, () => ctx.progress?.((done += parts[index++].pages.length), total));
-      written.forEach((bytes, i) => outputs.push({ name: `${base}-${parts[i].label}.pdf`, bytes, pages: parts[i].pages.length }));
+      written.forEach((bytes, i) => {
+        outputs.push({ name: `${base}-${parts[i].label}.pdf`, bytes, pages: parts[i].pages.length });
+      });
     } else {
       for (const part of parts) {
         throwIfAborted(ctx.signal);
