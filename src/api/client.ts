@@ -6,6 +6,7 @@
 import type { FileToolEntry, OptionValues } from '../catalogue/types.ts';
 import { JOB_HEADER, createJob, endJob } from '../../mock-api/jobs.ts';
 import type { ProgressCallback } from '../../workers/engine/lib/types.ts';
+import { overBudgetMessage } from '../../workers/engine/lib/memory-budget.ts';
 
 export interface ApiResult {
   blob: Blob;
@@ -79,6 +80,10 @@ export async function callTool(
   values: OptionValues,
   { signal, onProgress, extraFields }: CallOptions = {},
 ): Promise<ApiResult> {
+  // Refused before anything is read when the job would not fit in this device's memory.
+  const { deviceMemory } = navigator as { deviceMemory?: number };
+  const overBudget = overBudgetMessage(tool.id, files.map((file) => file.size), deviceMemory);
+  if (overBudget) throw new ApiError(overBudget, 413, 'NotEnoughMemory');
   const job = createJob(onProgress);
   const onAbort = () => job.controller.abort();
   signal?.addEventListener('abort', onAbort, { once: true });

@@ -18,7 +18,7 @@ import { run as split } from '../../workers/engine/tools/split-pdf.ts';
 import { run as organize } from '../../workers/engine/tools/organize-pdf.ts';
 import { run as edit } from '../../workers/engine/tools/edit-pdf.ts';
 import type { Engine, EngineOptions, EngineResult } from '../../workers/engine/lib/types.ts';
-import { findActiveContent, removeActiveContent } from '../../workers/engine/lib/active-content.ts';
+import { findActiveContent, mayHoldActiveContent, removeActiveContent } from '../../workers/engine/lib/active-content.ts';
 import { expectOnlyAllowedActions, expectQpdfCheck, pdfActions } from './pdf-actions.ts';
 
 const js = (doc: PDFDocument, code: string) => doc.context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of(code) });
@@ -140,5 +140,24 @@ describe('scripts and actions', () => {
     const merged = await merge([input(bytes, 'a.pdf')], { removeScripts: 'false' }, {});
     expect(merged.notes?.join(' ')).toMatch(/kept as chosen where they belong to pages/);
     expect(pdfActions(merged.bytes).actions.map((a) => a.type)).toContain('Launch');
+  });
+});
+
+describe('the quick look before page assembly on qpdf skips the pdf-lib pass only when it is safe', () => {
+  const pdf = (body: string) => new TextEncoder().encode(`%PDF-1.7\n1 0 obj\n${body}\nendobj\n%%EOF\n`);
+  test('plain pages and web, mail and phone links need no second pass', () => {
+    expect(mayHoldActiveContent(pdf('<< /Type /Page /MediaBox [0 0 10 10] /AAPL:Keywords 1 >>'))).toBe(false);
+    expect(mayHoldActiveContent(pdf('<< /S /URI /URI (https://example.org/a) >> << /URI (MAILTO:a@b.test) >>'))).toBe(false);
+  });
+  test('any name only actions use, an unsafe or unreadable address, or an object stream needs it', () => {
+    for (const body of [
+      '<< /S /JavaScript /JS (app.alert(1)) >>',
+      '<< /OpenAction 3 0 R >>',
+      '<< /AA << /O 4 0 R >> >>',
+      '<< /S /Launch /F (calc.exe) >>',
+      '<< /S /URI /URI (javascript:alert(1)) >>',
+      '<< /S /URI /URI <68747470733a2f2f> >>',
+      '<< /Type /ObjStm /N 3 /First 10 >>',
+    ]) expect(mayHoldActiveContent(pdf(body)), body).toBe(true);
   });
 });

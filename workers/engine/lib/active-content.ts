@@ -15,6 +15,7 @@
  */
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
 import { isAllowedUriAction } from './pdf-links.ts';
+import { savePdf } from './pdf-util.ts';
 import type { EngineOptions } from './types.ts';
 
 export interface ActiveContentReport {
@@ -276,4 +277,91 @@ export function handleActiveContent(
   const removed = removeScriptsChosen(options);
   const report = scanActiveContent(doc, { remove: removed });
   return { report, removed, note: activeContentNote(report, removed, { documentLevelDropped }) };
+}
+
+/**
+ * What belongs to the document itself — its scripts, an opening action, document-level /AA — read
+ * from the catalog only. Tools that build a new document from pages (merge, split) never carry these
+ * over, but say what the input had.
+ */
+export function documentLevelActiveContent(doc: PDFDocument): ActiveContentReport {
+  const report = emptyReport();
+  const { catalog, context } = doc;
+  const unsafe = (value: PDFObject | undefined) => {
+    const action = context.lookup(value);
+    return action instanceof PDFDict && actionType(action) !== undefined && !isHarmless(action, context);
+  };
+  const names = catalog.lookup(N('Names'));
+  if (names instanceof PDFDict && names.has(N('JavaScript'))) {
+    report.documentJavaScript += Math.max(1, nameTreeLeaves(names.get(N('JavaScript')), doc, []));
+  }
+  if (unsafe(catalog.get(N('OpenAction')))) report.openAction++;
+  const automatic = catalog.lookup(N('AA'));
+  if (automatic instanceof PDFDict) for (const [, value] of automatic.entries()) if (unsafe(value)) report.automaticActions++;
+  return report;
+}
+
+/** The names that only active content uses (actions, their triggers and document scripts). */
+const ACTIVE_NAMES = ['OpenAction', 'AA', 'JS', ...REMOVED_ACTIONS].filter((name) => name !== 'URI');
+const ALLOWED_URI_PREFIXES = ['http://', 'https://', 'mailto:', 'tel:'];
+const isDelimiter = (byte: number | undefined) =>
+  byte === undefined || byte <= 0x20 || '()<>[]{}/%'.includes(String.fromCharCode(byte));
+
+function startsWithAt(bytes: Uint8Array, at: number, text: string, caseless = false): boolean {
+  if (at + text.length > bytes.length) return false;
+  for (let i = 0; i < text.length; i++) {
+    let byte = bytes[at + i];
+    if (caseless && byte >= 0x41 && byte <= 0x5a) byte += 0x20;
+    if (byte !== text.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether what follows a /URI name is harmless: a literal string with an allowed scheme, or another
+ * name (`/S /URI /URI (…)`: the first one is the action's type, its address is checked on its own).
+ */
+function allowedUriAt(bytes: Uint8Array, at: number): boolean {
+  let i = at;
+  while (i < bytes.length && bytes[i] <= 0x20) i++;
+  if (bytes[i] === 0x2f) return true;
+  return bytes[i] === 0x28 && ALLOWED_URI_PREFIXES.some((prefix) => startsWithAt(bytes, i + 1, prefix, true));
+}
+
+/**
+ * A quick look over a PDF that qpdf wrote without object streams (every dictionary is plain text and
+ * qpdf writes names in their canonical form): false when no active content can be in it, so page
+ * assembly on qpdf needs no pdf-lib pass. True on any doubt: an object stream, a name only actions
+ * use, or a link whose address is not plainly an allowed one (a bare match inside compressed stream
+ * data also counts — that costs only the slower exact scan).
+ */
+export function mayHoldActiveContent(bytes: Uint8Array): boolean {
+  for (let at = bytes.indexOf(0x2f); at >= 0; at = bytes.indexOf(0x2f, at + 1)) {
+    if (startsWithAt(bytes, at + 1, 'ObjStm') && isDelimiter(bytes[at + 7])) return true;
+    if (startsWithAt(bytes, at + 1, 'URI') && isDelimiter(bytes[at + 4])) {
+      if (!allowedUriAt(bytes, at + 4)) return true;
+      continue;
+    }
+    for (const name of ACTIVE_NAMES) {
+      if (startsWithAt(bytes, at + 1, name) && isDelimiter(bytes[at + 1 + name.length])) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * For tools that assemble pages on qpdf (merge, split, rotate): the scan and, when chosen, the
+ * removal on qpdf's output. Most files hold no active content and go through untouched; the others
+ * are opened once with pdf-lib, cleaned and saved.
+ */
+export async function handleAssembledActiveContent(
+  bytes: Uint8Array,
+  options: EngineOptions,
+  { documentLevelDropped = false } = {},
+): Promise<{ bytes: Uint8Array; report: ActiveContentReport; note?: string }> {
+  if (!mayHoldActiveContent(bytes)) return { bytes, report: emptyReport() };
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
+  const { report, removed, note } = handleActiveContent(doc, options, { documentLevelDropped });
+  if (!removed || !hasActiveContent(report)) return { bytes, report, note };
+  return { bytes: await savePdf(doc), report, note };
 }
