@@ -12,6 +12,8 @@
  *   - the process button:    role=button, accessible name exactly 'Process Files'
  *   - the cancel button:     role=button, name 'Cancel' (only while working)
  *   - the error line:        role=alert (empty when there is no error; spec §8 messages verbatim)
+ *   - the error details:     a disclosure 'Details for a bug report' with a 'Copy details' button, after
+ *                            an unexpected failure only
  *   - the progress:          <progress> (role=progressbar), `aria-valuetext` "Page 3 of 12"
  *   - the password prompt:   label 'PDF password' (input[name=inputPassword]), shown on PasswordRequired
  *   - the result panel:      role=status region with 'Download again' and 'Start over' buttons
@@ -35,6 +37,21 @@ type Phase =
   | { kind: 'working'; done: number; total: number; status?: string }
   | { kind: 'done'; result: ApiResult; sizeBefore: number };
 
+/** An unexpected failure's details, folded away, with a button that copies them for a bug report. */
+function ErrorDetails({ detail }: { detail: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = () => {
+    void navigator.clipboard?.writeText(detail).then(() => setCopied(true), () => setCopied(false));
+  };
+  return (
+    <details className="error-details">
+      <summary>Details for a bug report</summary>
+      <pre>{detail}</pre>
+      <button type="button" onClick={copy}>{copied ? 'Copied' : 'Copy details'}</button>
+    </details>
+  );
+}
+
 /** Whether a file matches the tool's accepted types (by extension, or by MIME type when it has none). */
 export function isAccepted(tool: FileToolEntry, file: File): boolean {
   const name = file.name.toLowerCase();
@@ -48,6 +65,8 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
   useEffect(() => clearIncomingFiles(), []);
   const [values, setValues] = useState<OptionValues>(() => defaultValues(tool));
   const [error, setError] = useState('');
+  /** For an unexpected failure: what a bug report needs, offered under the error line. */
+  const [errorDetail, setErrorDetail] = useState('');
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [askPassword, setAskPassword] = useState(false);
   const [inputPassword, setInputPassword] = useState('');
@@ -187,6 +206,7 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
         return;
       }
       setError(apiError?.message || (e instanceof Error && e.message) || 'Processing failed');
+      setErrorDetail(apiError?.detail ?? '');
     } finally {
       if (controllerRef.current === controller) controllerRef.current = null;
     }
@@ -271,6 +291,7 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
       )}
 
       <p role="alert" className="error-line">{error}</p>
+      {error && errorDetail && <ErrorDetails detail={errorDetail} />}
 
       {working && (
         <div className="progress-block">
