@@ -10,6 +10,7 @@ import { FolioError, damagedPdf, emptyFile, invalidPassword, notAPdf, passwordRe
 import { runQpdf } from './qpdf.ts';
 import { passwordCandidates, toHex } from './encryption-passwords.ts';
 import { checkPageTree } from './page-tree.ts';
+import { assertNoPdfBomb } from './input-limits.ts';
 import { savePdf } from './pdf-util.ts';
 
 export interface OpenedPdf {
@@ -197,6 +198,8 @@ async function openPdfAsIs(input: EngineInput): Promise<OpenedPdf> {
       throw new FolioError('UnsupportedEncryption', `"${input.name}" uses an encryption Folio cannot open (${filter}).`);
     }
     const decrypted = await decrypt(input);
+    // Its streams were ciphertext when the inputs were checked (lib/input-limits.ts): check them now.
+    await assertNoPdfBomb(input.name, decrypted);
     const { doc, bytes } = await loadOrRepair(input.name, decrypted);
     return { doc, bytes, wasEncrypted: true, wasRepaired: false };
   }
