@@ -297,8 +297,11 @@ export async function longTextDocx(length: number): Promise<Uint8Array> {
   return docx(`<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body><w:p><w:r><w:t>${'A'.repeat(length)}</w:t></w:r></w:p></w:body></w:document>`);
 }
 
-/** An .xlsx with one cell that declares its sheet to span A1:XFD1048576 (17 billion cells). */
-export async function hugeDimensionXlsx(): Promise<Uint8Array> {
+/**
+ * An .xlsx whose sheet declares the dimension A1:XFD1048576 (17 billion cells); with `farCell` it
+ * also holds a value in XFD1048576, so its used range really is that large.
+ */
+export async function hugeDimensionXlsx(farCell: boolean): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file(
     '[Content_Types].xml',
@@ -312,7 +315,7 @@ export async function hugeDimensionXlsx(): Promise<Uint8Array> {
   zip.file('xl/_rels/workbook.xml.rels', `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`);
   zip.file(
     'xl/worksheets/sheet1.xml',
-    `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="A1:XFD1048576"/><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Hello</t></is></c></row><row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>Far away</t></is></c></row></sheetData></worksheet>`,
+    `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="A1:XFD1048576"/><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Hello</t></is></c></row>${farCell ? '<row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>Far away</t></is></c></row>' : ''}</sheetData></worksheet>`,
   );
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }

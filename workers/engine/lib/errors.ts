@@ -81,6 +81,20 @@ export function describeFailure(error: unknown, context = ''): FailureReport {
   return { code: 'InternalError', message: 'Something went wrong in Folio while processing this file. Nothing left your device. "Copy details" gives what a bug report needs.', detail };
 }
 
+/**
+ * What a reader's failure on file `name` becomes: named errors as they are; a library's own
+ * complaint about the file ("Malformed XML") as "damaged"; anything a JavaScript engine says (a
+ * TypeError from a reader, a stack overflow, running out of memory) as it is, for describeFailure
+ * to turn into a plain message with details for a bug report — never its words shown as the reason.
+ */
+export function readFailure(name: string, error: unknown): Error {
+  if (isFolioError(error)) return error;
+  const text = error instanceof Error ? error.message : String(error);
+  const engineError = error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
+  if (engineError || OUT_OF_MEMORY.test(text) || TOO_DEEP.test(text) || !text) return error instanceof Error ? error : new Error(text);
+  return new FolioError('InvalidInput', `"${name}" is damaged: ${text.replace(/\.$/, '')}.`);
+}
+
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw cancelled();
 }

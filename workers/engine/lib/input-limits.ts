@@ -27,6 +27,18 @@ export function memoryBudget(): number {
   return memory >= 8 ? 2 * GiB : memory >= 4 ? GiB : 512 * MiB;
 }
 
+/**
+ * The most pixels this device should decode at once. Decoding holds RGBA pixels in the codec's
+ * memory and a copy in JavaScript (8 bytes per pixel, more while resizing), so the bound follows
+ * the device's memory where the browser tells it (Chromium's navigator.deviceMemory, capped at 8).
+ */
+export function pixelLimit(): number {
+  if (isNode) return 120e6;
+  const memory = (globalThis.navigator as { deviceMemory?: number } | undefined)?.deviceMemory;
+  if (memory === undefined) return 64e6;
+  return memory >= 8 ? 120e6 : memory >= 4 ? 50e6 : 24e6;
+}
+
 export interface InputLimits {
   /** Bytes one compressed stream (PDF stream, ZIP entry) may expand to. */
   inflatedStream: number;
@@ -281,5 +293,62 @@ export async function guardInputs(inputs: ReadonlyArray<{ name: string; bytes: U
   for (const { name, bytes } of inputs) {
     if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) await assertNoZipBomb(name, bytes);
     else if (latin1.decode(bytes.subarray(0, 1024)).includes('%PDF-')) await assertNoPdfBomb(name, bytes);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spreadsheets
+
+/** Excel's own limits: what a spreadsheet can hold, so what a CSV may ask a sheet to hold. */
+export const SHEET_MAX_ROWS = 1_048_576;
+export const CELL_MAX_CHARACTERS = 32_767;
+/** A used range may be sparse, but not this much: beyond a million cells it must be a twentieth full. */
+const SPARSE_RANGE_CELLS = 1_000_000;
+const SPARSE_RANGE_FILL = 20;
+
+/**
+ * Refuses a sheet whose used range (from its farthest cells) is vast and nearly empty — a value
+ * placed at XFD1048576 makes a range of 17 billion cells to lay out — before any layout starts.
+ */
+export function assertPrintableRange(file: string, sheet: string, rows: number, columns: number, cellsWithValues: number, lastCell: string): void {
+  const area = rows * columns;
+  if (area <= SPARSE_RANGE_CELLS || area <= cellsWithValues * SPARSE_RANGE_FILL) return;
+  throw new FolioError(
+    'TooLarge',
+    `"${file}": sheet "${sheet}" spans ${area.toLocaleString('en')} cells up to ${lastCell}, but only ${cellsWithValues.toLocaleString('en')} hold a value — too sparse to print. Set a print area, or delete the far-away cells.`,
+  );
+}
+
+/**
+ * Before parsing: a run of more than a cell's characters with no separator or line break in it is
+ * a field too long for any cell (found in one pass over the text, before a parser builds it).
+ */
+export function assertCsvTextFits(file: string, text: string): void {
+  let run = 0;
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10) line++;
+    if (code === 10 || code === 13 || code === 44 || code === 59 || code === 9) run = 0;
+    else if (++run > CELL_MAX_CHARACTERS) {
+      throw new FolioError('TooLarge', `"${file}": line ${line.toLocaleString('en')} has a field longer than ${CELL_MAX_CHARACTERS.toLocaleString('en')} characters, the most a cell holds (Excel's limit).`);
+    }
+  }
+}
+
+/** Refuses a CSV that no spreadsheet could hold: more rows than Excel's, or a field longer than a cell's. */
+export function assertCsvFits(file: string, rows: ReadonlyArray<readonly string[]>): void {
+  if (rows.length > SHEET_MAX_ROWS) {
+    throw new FolioError('TooLarge', `"${file}" has ${rows.length.toLocaleString('en')} rows: a sheet holds at most ${SHEET_MAX_ROWS.toLocaleString('en')} (Excel's limit).`);
+  }
+  for (let r = 0; r < rows.length; r++) {
+    for (const field of rows[r]) {
+      if (field.length > CELL_MAX_CHARACTERS) {
+        throw new FolioError(
+          'TooLarge',
+          `"${file}": line ${(r + 1).toLocaleString('en')} has a field of ${field.length.toLocaleString('en')} characters; a cell holds at most ${CELL_MAX_CHARACTERS.toLocaleString('en')} (Excel's limit).`,
+        );
+      }
+    }
   }
 }
