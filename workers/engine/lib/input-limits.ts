@@ -80,7 +80,7 @@ const bomb = (name: string, what: string, limit: number) =>
  * too). `onChunk` sees each output chunk (e.g. to count XML elements) and may ask to stop.
  */
 async function inflatedSize(data: Uint8Array, layers: CompressionFormat[], stopAt: number, onChunk?: (chunk: Uint8Array) => boolean): Promise<number> {
-  let stream: ReadableStream<Uint8Array> = new Blob([data as Uint8Array<ArrayBuffer>]).stream();
+  let stream = slices(data);
   for (const format of layers) stream = stream.pipeThrough(await inflater(format));
   const reader = stream.getReader();
   let total = 0;
@@ -97,6 +97,27 @@ async function inflatedSize(data: Uint8Array, layers: CompressionFormat[], stopA
     void reader.cancel().catch(() => undefined);
   }
   return total;
+}
+
+/**
+ * `data` as a stream of 16 KiB slices, handed out as they are pulled. Chromium's DecompressionStream
+ * fails a whole chunk that has bytes after the end of the compressed data ("Junk found after end
+ * of compressed data") and drops what it had decoded: with small slices, junk at the end (as a PDF
+ * stream's end-of-line before `endstream`, or one added to slip past this check) costs only the
+ * last slice, after everything before it has been counted.
+ */
+function slices(data: Uint8Array, size = 16 * 1024): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= data.byteLength) {
+        controller.close();
+        return;
+      }
+      controller.enqueue(data.slice(offset, offset + size));
+      offset += size;
+    },
+  });
 }
 
 type Inflater = ReadableWritablePair<Uint8Array, Uint8Array>;
@@ -156,7 +177,8 @@ function deflatedPdfStreams(bytes: Uint8Array): PdfStream[] {
     const objStart = head.lastIndexOf('obj');
     const dict = objStart >= 0 ? head.slice(objStart) : head;
     const end = indexOfBytes(bytes, END_STREAM, start);
-    const stop = end < 0 ? bytes.byteLength : end;
+    let stop = end < 0 ? bytes.byteLength : end;
+    while (stop > start && (bytes[stop - 1] === 0x0a || bytes[stop - 1] === 0x0d)) stop--;
     const filters = /\/Filter\s*(\[[^\]]*\]|\/[A-Za-z0-9]+)/.exec(dict)?.[1];
     const names = filters?.match(/\/[A-Za-z0-9]+/g) ?? [];
     let layers = 0;
@@ -165,7 +187,7 @@ function deflatedPdfStreams(bytes: Uint8Array): PdfStream[] {
       const number = objStart >= 0 ? /(\d+)\s+(\d+)\s+$/.exec(head.slice(Math.max(0, objStart - 24), objStart)) : null;
       streams.push({ objectName: number ? `object ${number[1]} ${number[2]}` : `the stream at byte ${start}`, data: bytes.subarray(start, stop), layers });
     }
-    at = Math.max(at, stop - STREAM.length);
+    at = Math.max(at, (end < 0 ? bytes.byteLength : end) - STREAM.length);
   }
   return streams;
 }
