@@ -31,6 +31,10 @@ describe('a page whose content stream inflates to 4 GB (two deflate layers, 4 KB
     expectRefused(answer, ['TooLarge'], BOMB_MESSAGE);
     expect(answer.error!.error).toMatch(/object 4 0/);
   });
+  test('bytes after the inner data (which stop strict decoders) do not slip it past the check', async () => {
+    const answer = await post('/api/pdf/toJpg', [['file', 'junk.pdf', contentBombPdf(4, { junk: true })]]);
+    expectRefused(answer, ['TooLarge'], BOMB_MESSAGE);
+  });
   test('a small job still works afterwards', expectSmallJobWorks);
 });
 

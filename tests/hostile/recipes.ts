@@ -148,9 +148,13 @@ export function rawDeflateRepeated(chunk: Uint8Array, times: number): Uint8Array
   return out;
 }
 
-/** A page whose content stream inflates to `gigabytes` GB (one deflate layer inside another). */
-export function contentBombPdf(gigabytes: number): Uint8Array {
-  const inner = zlibZeros(gigabytes * 2 ** 30);
+/**
+ * A page whose content stream inflates to `gigabytes` GB (one deflate layer inside another); with
+ * `junk`, bytes follow the inner data's end (strict decoders fail there, tolerant readers do not).
+ */
+export function contentBombPdf(gigabytes: number, { junk = false } = {}): Uint8Array {
+  const zeros = zlibZeros(gigabytes * 2 ** 30);
+  const inner = junk ? concat([zeros, latin1('junk')]) : zeros;
   return rawPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
