@@ -6,6 +6,7 @@
  */
 import { expect, test } from 'vitest';
 import JSZip from 'jszip';
+import { baseName } from '../../shared/format.ts';
 import { run as merge } from '../../workers/engine/tools/merge-pdf.ts';
 import { run as split } from '../../workers/engine/tools/split-pdf.ts';
 import { run as rotate } from '../../workers/engine/tools/rotate-pdf.ts';
@@ -69,7 +70,7 @@ const TOOLS: ToolCase[] = [
         expect((await checkPdf(result.bytes, 'split')).length).toBe(1);
         return;
       }
-      expect(result.filename).toBe('converted.zip');
+      expect(result.filename).toBe(`${baseName(entry.file)}-split.zip`);
       const zip = await JSZip.loadAsync(result.bytes);
       const names = Object.keys(zip.files);
       expect(names.length).toBe(2);

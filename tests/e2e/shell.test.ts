@@ -55,6 +55,10 @@ describe('Tools dropdown', () => {
     await page.waitForURL('**/tools/word-to-pdf');
     await expect.poll(() => heading(page)).toBe('Word to PDF');
     await expect.poll(() => panel.isVisible()).toBe(false);
+    // Like every link to a tool, the menu opens its window; closing it shows the detail page.
+    expect(await page.getByRole('dialog', { name: 'Word to PDF' }).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
     // Choosing with the mouse.
     await button.click();
@@ -116,6 +120,7 @@ describe('Tool Menu', () => {
     await page.waitForURL('**/tools/bmi-calculator');
     await expect.poll(() => heading(page)).toBe('BMI Calculator');
     await expect.poll(() => menu.isVisible()).toBe(false);
+    await expect.poll(() => page.getByRole('dialog', { name: 'BMI Calculator' }).count()).toBe(1);
     // Closed, the menu is inert (out of the accessibility tree), so look it up by CSS.
     expect(await page.locator('.side-menu a[href="/tools/bmi-calculator"]').getAttribute('aria-current')).toBe('page');
     expectClean(watched);

@@ -13,7 +13,7 @@ import { DOCUMENT_ENGINE, FontBook } from '../lib/office/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
-import { baseName } from '../lib/office/names.ts';
+import { baseName } from '../../../shared/format.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import type { Section } from '../lib/office/model.ts';
 import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';

@@ -10,7 +10,8 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
 import { openPdfjs, renderPage, type PDFDocumentProxy } from '../lib/pdfjs.ts';
 import { assertLooksLikePdf, openPdf } from '../lib/pdf-open.ts';
-import { baseName, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { savePdf } from '../lib/pdf-util.ts';
 import { encodeJpeg, encodePng, makeImageData, pixelLimit } from '../lib/codecs.ts';
 import { ZipBuilder } from '../lib/zip.ts';
 import { extractImage, pageImageRefs } from '../lib/pdf-image-extract.ts';
@@ -118,7 +119,7 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
       return { bytes: single!, filename: `${name}${pageSuffix(pages[0], doc.numPages)}.${extension}`, mime };
     }
     const notes = [`${pages.length} pages as ${format === 'png' ? 'PNG' : 'JPEG'} at ${dpi} dpi`];
-    return { bytes: await zip.finish(), filename: 'converted.zip', mime: 'application/zip', notes };
+    return { bytes: await zip.finish(), filename: `${name}-pages.zip`, mime: 'application/zip', notes };
   } finally {
     await doc.destroy();
   }
@@ -163,7 +164,7 @@ async function extractImages(input: EngineInput, options: Record<string, unknown
     const mime = first.extension === 'jpg' ? 'image/jpeg' : first.extension === 'png' ? 'image/png' : 'image/jp2';
     return { bytes: first.bytes, filename: first.filename, mime, notes };
   }
-  return { bytes: await zip.finish(), filename: 'converted.zip', mime: 'application/zip', notes };
+  return { bytes: await zip.finish(), filename: `${name}-images.zip`, mime: 'application/zip', notes };
 }
 
 export const run: Engine = async (inputs, options, ctx) => {

@@ -12,7 +12,7 @@ import { renderOdp } from '../lib/office/odp.ts';
 import { DOCUMENT_ENGINE, FontBook } from '../lib/office/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
-import { baseName } from '../lib/office/names.ts';
+import { baseName } from '../../../shared/format.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
 import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';

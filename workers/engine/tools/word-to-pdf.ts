@@ -15,7 +15,7 @@ import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
-import { baseName } from '../lib/office/names.ts';
+import { baseName } from '../../../shared/format.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';
 
