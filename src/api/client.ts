@@ -20,6 +20,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code?: string,
+    /** For an unexpected failure: what a bug report needs (the modal's "Copy details"). */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -45,9 +47,10 @@ export function filenameFromDisposition(header: string | null): string | undefin
 export async function errorFromResponse(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '');
   try {
-    const body = JSON.parse(text) as { error?: unknown; code?: unknown };
+    const body = JSON.parse(text) as { error?: unknown; code?: unknown; detail?: unknown };
     if (typeof body.error === 'string' && body.error) {
-      return new ApiError(body.error, response.status, typeof body.code === 'string' ? body.code : undefined);
+      const code = typeof body.code === 'string' ? body.code : undefined;
+      return new ApiError(body.error, response.status, code, typeof body.detail === 'string' ? body.detail : undefined);
     }
   } catch {
     if (text.trim()) return new ApiError(text.trim(), response.status);

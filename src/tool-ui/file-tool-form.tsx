@@ -12,6 +12,8 @@
  *   - the process button:    role=button, accessible name exactly 'Process Files'
  *   - the cancel button:     role=button, name 'Cancel' (only while working)
  *   - the error line:        role=alert (empty when there is no error; spec §8 messages verbatim)
+ *   - the error details:     a disclosure 'Details for a bug report' with a 'Copy details' button, after
+ *                            an unexpected failure only
  *   - the progress:          <progress> (role=progressbar), `aria-valuetext` "Page 3 of 12"
  *   - the password prompt:   label 'PDF password' (input[name=inputPassword]), shown as soon as a picked PDF
  *                            needs its password (pdf-checks.ts), or on PasswordRequired
@@ -39,6 +41,21 @@ type Phase =
   | { kind: 'idle' }
   | { kind: 'working'; done: number; total: number; status?: string }
   | { kind: 'done'; result: ApiResult; sizeBefore: number };
+
+/** An unexpected failure's details, folded away, with a button that copies them for a bug report. */
+function ErrorDetails({ detail }: { detail: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = () => {
+    void navigator.clipboard?.writeText(detail).then(() => setCopied(true), () => setCopied(false));
+  };
+  return (
+    <details className="error-details">
+      <summary>Details for a bug report</summary>
+      <pre>{detail}</pre>
+      <button type="button" onClick={copy}>{copied ? 'Copied' : 'Copy details'}</button>
+    </details>
+  );
+}
 
 /** Whether a file matches the tool's accepted types (by extension, or by MIME type when it has none). */
 export function isAccepted(tool: FileToolEntry, file: File): boolean {
@@ -116,6 +133,8 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   useEffect(() => clearIncomingFiles(), []);
   const [values, setValues] = useState<OptionValues>(() => defaultValues(tool));
   const [error, setError] = useState('');
+  /** For an unexpected failure: what a bug report needs, offered under the error line. */
+  const [errorDetail, setErrorDetail] = useState('');
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [askPassword, setAskPassword] = useState(false);
   const [inputPassword, setInputPassword] = useState('');
@@ -291,6 +310,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
         return;
       }
       setError(apiError?.message || (e instanceof Error && e.message) || 'Processing failed');
+      setErrorDetail(apiError?.detail ?? '');
     } finally {
       if (controllerRef.current === controller) controllerRef.current = null;
     }
@@ -390,6 +410,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       )}
 
       <p role="alert" className="error-line">{error}</p>
+      {error && errorDetail && <ErrorDetails detail={errorDetail} />}
 
       {working && (
         <div className="progress-block">

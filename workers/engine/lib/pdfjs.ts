@@ -11,6 +11,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 import { FolioError, invalidPassword, passwordRequired } from './errors.ts';
 import { isNode } from './wasm.ts';
+import { pixelLimit } from './input-limits.ts';
 
 type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type { PDFDocumentProxy };
@@ -70,6 +71,9 @@ export async function openPdfjs(bytes: Uint8Array, { name = 'document.pdf', pass
     iccUrl: `${assetBase}iccs/`,
     isEvalSupported: false,
     verbosity: 0,
+    // An image over the device's pixel budget is left undrawn instead of allocating its canvas
+    // (a 30,000 × 30,000 image failed with "Create skia surface failed"): issue #21.
+    maxImageSize: pixelLimit(),
     // In a worker there is no `document`: pdf.js would read document.baseURI to decide whether its
     // own worker may fetch the cMaps/fonts/wasm; they are absolute same-origin URLs, so it may.
     ...(isNode ? {} : { CanvasFactory: OffscreenCanvasFactory, isOffscreenCanvasSupported: true, useWorkerFetch: true }),

@@ -5,7 +5,7 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
-import { FolioError, throwIfAborted } from '../lib/errors.ts';
+import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { readOds } from '../lib/office/ods.ts';
 import { readCsv, readXlsx, type XlsxOptions } from '../lib/office/xlsx.ts';
@@ -49,7 +49,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
     try {
       ({ sections, notes } = opened.kind === 'ods' ? await readOds(opened.zip, settings) : await readXlsx(input.bytes, settings));
     } catch (error) {
-      throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
+      throw readFailure(input.name, error);
     }
   }
   throwIfAborted(signal);

@@ -21,7 +21,7 @@ import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { handleActiveContent } from '../lib/active-content.ts';
-import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
+import { MAX_LISTED_PAGES, parsePageRanges, PageRangeError } from '../lib/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
 import { rotatePageBy, savePdf } from '../lib/pdf-util.ts';
 import { PageCopier, writeOutline } from '../lib/page-copy.ts';
@@ -36,6 +36,9 @@ export function parsePageOrder(text: string, pageCount: number): OrderItem[] {
   for (const raw of trimmed.split(/\s*[,;]\s*/)) {
     const part = raw.trim().toLowerCase();
     if (part === '') throw new FolioError('InvalidInput', `Page order: there is an empty entry in "${text}" (two commas in a row?).`);
+    if (items.length >= MAX_LISTED_PAGES) {
+      throw new FolioError('InvalidInput', `Page order: the result would have more than ${MAX_LISTED_PAGES.toLocaleString('en')} pages, the most Folio makes in one document.`);
+    }
     if (part === 'blank' || part === 'b') {
       items.push({ kind: 'blank' });
       continue;
@@ -52,6 +55,9 @@ export function parsePageOrder(text: string, pageCount: number): OrderItem[] {
       if (error instanceof PageRangeError) throw new FolioError('InvalidInput', `Page order: ${error.message}`);
       throw error;
     }
+  }
+  if (items.length > MAX_LISTED_PAGES) {
+    throw new FolioError('InvalidInput', `Page order: the result would have more than ${MAX_LISTED_PAGES.toLocaleString('en')} pages, the most Folio makes in one document.`);
   }
   if (!items.some((item) => item.kind === 'page')) throw new FolioError('InvalidInput', 'Page order: keep at least one page of the document.');
   return items;

@@ -38,13 +38,17 @@ export function pageSuffix(page: number, pageCount: number): string {
 async function openForRendering(input: EngineInput): Promise<PDFDocumentProxy> {
   assertLooksLikePdf(input);
   try {
-    return await openPdfjs(input.bytes, { name: input.name, password: input.password });
+    const doc = await openPdfjs(input.bytes, { name: input.name, password: input.password });
+    // A page tree pdf.js cannot count (a negative /Count) or walk (a loop: reaching the last page
+    // walks it) is read again from openPdf's rebuilt copy.
+    if (doc.numPages >= 1 && (await doc.getPage(doc.numPages).then(() => true, () => false))) return doc;
+    await doc.destroy();
   } catch (error) {
     const code = (error as Error).name;
     if (code === 'PasswordRequired' && !input.password) throw error;
-    const opened = await openPdf(input);
-    return openPdfjs(opened.bytes, { name: input.name });
   }
+  const opened = await openPdf(input);
+  return openPdfjs(opened.bytes, { name: input.name });
 }
 
 /**
@@ -73,18 +77,22 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
     ctx.progress?.(0, pages.length);
     for (const [done, pageNumber] of pages.entries()) {
       throwIfAborted(ctx.signal);
-      const page = await doc.getPage(pageNumber);
-      const { width, height } = page.getViewport({ scale: dpi / 72 });
-      if (width * height > pixelLimit()) {
-        throw new FolioError(
-          'TooLarge',
-          `Page ${pageNumber} would be ${Math.round(width)} × ${Math.round(height)} pixels at ${dpi} dpi — too large. Choose a lower resolution.`,
-        );
-      }
+      const draw = async (from: PDFDocumentProxy) => {
+        const page = await from.getPage(pageNumber);
+        const { width, height } = page.getViewport({ scale: dpi / 72 });
+        if (width * height > pixelLimit()) {
+          throw new FolioError(
+            'TooLarge',
+            `Page ${pageNumber} would be ${Math.round(width)} × ${Math.round(height)} pixels at ${dpi} dpi — too large. Choose a lower resolution.`,
+          );
+        }
+        return renderPage(from, pageNumber, dpi);
+      };
       let rendered;
       try {
-        rendered = await renderPage(doc, pageNumber, dpi);
+        rendered = await draw(doc);
       } catch (error) {
+        if (error instanceof FolioError && error.name === 'TooLarge') throw error;
         if ((error as Error).name === 'Cancelled' || rewrote) {
           if ((error as Error).name === 'Cancelled') throw error;
           throw new FolioError('DamagedPdf', `Page ${pageNumber} of "${input.name}" could not be drawn: ${(error as Error).message}`);
@@ -94,7 +102,8 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
         const repaired = await rewritten(input);
         await doc.destroy();
         doc = await openPdfjs(repaired, { name: input.name });
-        rendered = await renderPage(doc, pageNumber, dpi).catch((again: Error) => {
+        rendered = await draw(doc).catch((again: Error) => {
+          if (again instanceof FolioError) throw again;
           throw new FolioError('DamagedPdf', `Page ${pageNumber} of "${input.name}" could not be drawn: ${again.message}`);
         });
       }

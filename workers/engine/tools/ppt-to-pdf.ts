@@ -5,7 +5,7 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
-import { FolioError } from '../lib/errors.ts';
+import { FolioError, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { renderPptx } from '../lib/office/pptx.ts';
 import { renderOdp } from '../lib/office/odp.ts';
@@ -41,8 +41,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
       includeHidden: pages !== '', // slides chosen by number are printed even when hidden
     }));
   } catch (error) {
-    if (error instanceof FolioError) throw error;
-    throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
+    throw readFailure(input.name, error);
   }
   if (result.pages === 0) throw new FolioError('InvalidInput', result.notes.some((n) => n.includes('hidden slide')) ? `Every slide of "${input.name}" is hidden: choose slides by number (e.g. 1-3) to include them.` : `"${input.name}" has no slides.`);
   if (options.outline !== false) writeHeadingsOutline(doc, result.outline);

@@ -5,7 +5,7 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
-import { FolioError, throwIfAborted } from '../lib/errors.ts';
+import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { readDocx } from '../lib/office/docx.ts';
 import { readOdt } from '../lib/office/odt.ts';
@@ -32,8 +32,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   try {
     read = opened.kind === 'rtf' ? readRtf(input.bytes) : opened.kind === 'odt' ? await readOdt(opened.zip) : await readDocx(opened.zip);
   } catch (error) {
-    if (error instanceof FolioError) throw error;
-    throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
+    throw readFailure(input.name, error);
   }
   throwIfAborted(signal);
   const doc = await PDFDocument.create();

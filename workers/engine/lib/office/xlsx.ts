@@ -17,6 +17,7 @@ import { conditionalLooks } from './xlsx-conditional.ts';
 import { cellRange } from './cell-refs.ts';
 import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
+import { assertCsvFits, assertCsvTextFits, assertPrintableRange } from '../input-limits.ts';
 
 export interface XlsxOptions {
   sheets: 'all' | 'active';
@@ -307,14 +308,17 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     // Used range: cells with a value.
     let maxRow = 0;
     let maxCol = 0;
+    let cellsWithValues = 0;
     ws.eachRow({ includeEmpty: false }, (row, r) => {
       row.eachCell({ includeEmpty: false }, (cell, c) => {
         if (cell.value !== null && cell.value !== undefined && cell.value !== '') {
           maxRow = Math.max(maxRow, r);
           maxCol = Math.max(maxCol, c);
+          cellsWithValues++;
         }
       });
     });
+    assertPrintableRange(options.fileName ?? 'the workbook', ws.name, maxRow, maxCol, cellsWithValues, ws.getCell(maxRow || 1, maxCol || 1).address);
     // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
     // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
     const notesAtEnd = (ws.pageSetup as { cellComments?: string } | undefined)?.cellComments === 'atEnd';
@@ -477,8 +481,10 @@ export function parseCsv(text: string): string[][] {
 }
 
 export function readCsv(text: string, options: XlsxOptions): Section[] {
+  assertCsvTextFits(options.fileName ?? 'the CSV file', text);
   const rows = parseCsv(text.replace(/^\uFEFF/, ''));
-  const columns = Math.max(0, ...rows.map((r) => r.length));
+  assertCsvFits(options.fileName ?? 'the CSV file', rows);
+  const columns = rows.reduce((most, r) => Math.max(most, r.length), 0);
   const widths = Array.from({ length: columns }, (_, c) => Math.min(300, Math.max(40, ...rows.slice(0, 200).map((r) => (r[c] ?? '').length * 5.6 + 8))));
   const grid: Grid = {
     widths,
