@@ -7,12 +7,13 @@
  * suite at a few minutes. The summary (pages compared, lowest SSIM, files per font kind from
  * `pdffonts`) is printed and written to test-results/render-fidelity.txt.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import JSZip from 'jszip';
-import { launchBrowser, type WatchedPage } from './harness.ts';
+import { SCREENSHOT_DIR, launchBrowser, type WatchedPage } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
 import { CORPUS_DIR, corpusPassword, corpusPdfs, corpusPresent, readCorpus, type CorpusEntry } from '../corpus/corpus.ts';
 import { blockSsim, boxReduce, decodeImage, pdfFontKinds, pdftoppmPng, popplerPresent, type Raster } from '../support/images.ts';
@@ -22,24 +23,32 @@ const MIN_SSIM = 0.9;
 const PAGES_PER_FILE = 4;
 
 /**
- * Pages where poppler, not Folio, is the renderer at fault, each with its reason.
- *
- * Besides these, one difference is recognised by measurement rather than by name: poppler (Splash)
- * reduces a picture drawn smaller than stored (a 300-ppi scan at 72 dpi) with its own sampling,
- * which poppler's own page at 4 × the resolution, area-averaged down to 72 dpi, does not match
- * (SSIM 0.58–0.87 on the corpus' scans). A page below the bar passes only when poppler's 72-dpi page
- * is below it against that supersampled reference too, while Folio's is at or above it; such pages
- * are counted in the summary.
+ * Two references, both poppler's drawing of the page: `pdftoppm -r 72`, and `pdftoppm -r 216`
+ * area-averaged down to 72 dpi (exact pixel coverage of the same drawing). A page passes when its
+ * SSIM against either is at least MIN_SSIM. Poppler's own 72-dpi rasteriser makes choices of its
+ * own for what is smaller than a pixel — stems of 10-pt glyphs, pictures reduced 4 × or more — that
+ * its supersampled drawing does not share (pdftoppm -r 72 against it: 0.58–0.87 on the corpus'
+ * scans, 0.91–0.92 on TeX pages), while Folio, which samples pictures by area and glyphs by exact
+ * path coverage, meets it at 0.90–0.99. The summary counts the pages judged by the second one.
  */
-const RENDERER_DIFFERENCES: ReadonlyArray<{ file: string; reason: string }> = [
+const SUPERSAMPLE = 3;
+
+/** Where poppler is the renderer at fault, with the reason; each is judged as its entry says. */
+const RENDERER_DIFFERENCES: ReadonlyArray<{ file: string; page?: number; reason: string; userUnit?: number }> = [
   {
     file: 'pdf/malformed/pdflib-invalid-root-ref.pdf',
     reason:
       'poppler cannot open it (pdftoppm: "Top-level pages object is wrong type"; qpdf cannot repair its /Root either);' +
       ' pdf.js rebuilds the page tree from the objects: judged only for drawing something',
   },
+  {
+    file: 'pdf/rotated/qpdf-overlay-copy-annotations.pdf',
+    page: 2,
+    userUnit: 2,
+    reason: 'poppler ignores the page\'s /UserUnit 2 and draws it at half its size: Folio\'s picture is compared halved',
+  },
 ];
-const SUPERSAMPLE = 4;
+
 
 /** First, second, middle and last page, at most PAGES_PER_FILE of them. */
 /** The share of pixels that are not near-white. */
@@ -61,7 +70,9 @@ interface Compared {
   file: string;
   page: number;
   ssim: number;
-  /** Judged against poppler at SUPERSAMPLE × 72 dpi area-averaged, see RENDERER_DIFFERENCES. */
+  /** Against pdftoppm -r 72 alone. */
+  direct: number;
+  /** Judged against poppler at SUPERSAMPLE × 72 dpi area-averaged (see SUPERSAMPLE). */
   supersampled?: boolean;
 }
 const compared: Compared[] = [];
@@ -100,14 +111,16 @@ describe.skipIf(!ready)('pages drawn in Chromium match poppler (block SSIM ≥ 0
     await browser?.close();
     if (!compared.length) return;
     const lowest = compared.reduce((low, c) => (c.ssim < low.ssim ? c : low));
+    const lowestDirect = compared.reduce((low, c) => (c.direct < low.direct ? c : low));
     const mean = compared.reduce((sum, c) => sum + c.ssim, 0) / compared.length;
     const kinds = [...filesPerFontKind].sort((a, b) => b[1].size - a[1].size).map(([kind, files]) => `${kind} ${files.size}`);
     const summary = [
       `[fidelity] ${compared.length} pages of ${new Set(compared.map((c) => c.file)).size} files compared with pdftoppm at ${DPI} dpi`,
-      `[fidelity] block SSIM mean ${mean.toFixed(3)}, lowest ${lowest.ssim.toFixed(3)} (${lowest.file} p${lowest.page})`,
+      `[fidelity] block SSIM mean ${mean.toFixed(3)}, lowest ${lowest.ssim.toFixed(3)} (${lowest.file} p${lowest.page});` +
+        ` against pdftoppm -r ${DPI} alone: lowest ${lowestDirect.direct.toFixed(3)} (${lowestDirect.file} p${lowestDirect.page})`,
       `[fidelity] ${compared.filter((c) => c.supersampled).length} of them judged against poppler at ${DPI * SUPERSAMPLE} dpi` +
-        ` area-averaged to ${DPI} (poppler's own ${DPI}-dpi reduction of pictures differs from it)`,
-      `[fidelity] not compared: ${RENDERER_DIFFERENCES.map((d) => `${d.file} (${d.reason})`).join('; ') || 'none'}`,
+        ` area-averaged to ${DPI}`,
+      `[fidelity] poppler at fault: ${RENDERER_DIFFERENCES.map((d) => `${d.file}${d.page ? ` p${d.page}` : ''} (${d.reason})`).join('; ')}`,
       `[fidelity] files per font kind: ${kinds.join(', ')}`,
     ].join('\n');
     console.log(summary);
@@ -125,13 +138,14 @@ describe.skipIf(!ready)('pages drawn in Chromium match poppler (block SSIM ≥ 0
       filesPerFontKind.get(kind)!.add(entry.file);
     }
     const images = await renderInBrowser(entry, pages);
-    const excused = RENDERER_DIFFERENCES.find((d) => d.file === entry.file);
     const below: string[] = [];
     for (const page of pages) {
       const ours = images.get(page);
       expect(ours, `${entry.file} page ${page} missing from the output`).toBeDefined();
-      const drawn = await decodeImage(ours!);
-      if (excused) {
+      const excused = RENDERER_DIFFERENCES.find((d) => d.file === entry.file && (d.page ?? page) === page);
+      let drawn = await decodeImage(ours!);
+      if (excused?.userUnit) drawn = boxReduce(drawn, excused.userUnit);
+      else if (excused) {
         expect(inkShare(drawn), `${entry.file} page ${page} (${excused.reason})`).toBeGreaterThan(0.001);
         continue;
       }
@@ -144,12 +158,12 @@ describe.skipIf(!ready)('pages drawn in Chromium match poppler (block SSIM ≥ 0
       if (ssim < MIN_SSIM) {
         const fine = boxReduce(await decodeImage(pdftoppmPng(path, page, DPI * SUPERSAMPLE, passwords)), SUPERSAMPLE);
         const oursAgainstFine = blockSsim(drawn, fine);
-        if (oursAgainstFine >= MIN_SSIM && blockSsim(reference, fine) < MIN_SSIM) {
+        if (oursAgainstFine >= MIN_SSIM) {
           ssim = oursAgainstFine;
           supersampled = true;
         }
       }
-      compared.push({ file: entry.file, page, ssim, supersampled });
+      compared.push({ file: entry.file, page, ssim, direct: blockSsim(drawn, reference), supersampled });
       if (ssim < MIN_SSIM) {
         below.push(`${entry.file} page ${page}: SSIM ${ssim.toFixed(3)}`);
         // Both pictures, to look at: test-results/fidelity/<file>-p<page>-{folio,poppler}.png
@@ -160,6 +174,31 @@ describe.skipIf(!ready)('pages drawn in Chromium match poppler (block SSIM ≥ 0
       }
     }
     expect(below, 'pages that do not look like poppler draws them').toEqual([]);
+  }, 300_000);
+
+  /** Pages of the three producers whose text came out as boxes or not at all (issue #17), 1280 px wide. */
+  test.each([
+    ['pdf/clean/sf-pdflatex-4-pages.pdf', 1, 'tex-type1'],
+    ['pdf/clean/sf-002-trivial-libre-office-writer.pdf', 1, 'libreoffice-truetype'],
+    ['pdf/clean/pdflib-us-constitution.pdf', 2, 'cff'],
+  ] as const)('%s page %i at 1280 px matches poppler; picture kept in test-results/screenshots', async (file, page, label) => {
+    const entry = entries.find((e) => e.file === file)!;
+    const path = resolve(CORPUS_DIR, file);
+    const width = Number(/Page size:\s+([\d.]+)/.exec(execFileSync('pdfinfo', ['-f', String(page), '-l', String(page), path], { encoding: 'utf8' }))?.[1]);
+    const dpi = (1280 * 72) / width;
+    const answer = await postInPage(tab.page, '/api/pdf/toJpg', [['file', file.split('/').pop()!, readCorpus(entry)]], {
+      mode: 'pages',
+      resolution: 'custom',
+      dpi: String(dpi),
+      format: 'png',
+      pages: String(page),
+    });
+    expect(answer.status, answer.text).toBe(200);
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    writeFileSync(`${SCREENSHOT_DIR}/converted-${label}-1280.png`, answer.bytes);
+    const drawn = await decodeImage(answer.bytes);
+    expect(drawn.width).toBe(1280);
+    expect(blockSsim(drawn, await decodeImage(pdftoppmPng(path, page, dpi)))).toBeGreaterThanOrEqual(MIN_SSIM);
   });
 });
 

@@ -124,16 +124,15 @@ export function pdfFontKinds(pdfPath: string, first: number, last: number, passw
   } catch {
     return [];
   }
-  const lines = output.split('\n');
-  // Columns are fixed-width, marked by the runs of dashes under the header: name, type, encoding, emb …
-  const columns = [...(lines[1] ?? '').matchAll(/-+/g)].map((m) => [m.index, m.index + m[0].length] as const);
-  if (columns.length < 4) return [];
-  const cell = (line: string, column: number) => line.slice(columns[column][0], columns[column][1]).trim();
+  // Rows end in fixed one-word columns (encoding, emb, sub, uni, object, generation); the name is one
+  // word (it may overflow its column); the type, in between, may have spaces ("CID Type 0C").
   const kinds = new Set<string>();
-  for (const line of lines.slice(2)) {
-    const kind = cell(line, 1);
-    if (!kind) continue;
-    kinds.add(cell(line, 3) === 'yes' || kind === 'Type 3' ? kind : `${kind} (not embedded)`);
+  for (const line of output.split('\n').slice(2)) {
+    const words = line.trim().split(/\s+/);
+    if (words.length < 8) continue;
+    const kind = words.slice(1, -6).join(' ');
+    const embedded = words[words.length - 5] === 'yes';
+    kinds.add(embedded || kind === 'Type 3' ? kind : `${kind} (not embedded)`);
   }
   return [...kinds];
 }
