@@ -1,14 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three suites: unit (engines, utilities, catalogue, api contract in Node), corpus (every tool over
+ * Three suites: unit (engines, utilities, catalogue, api contract and the security suite in Node), corpus (every tool over
  * ../shared/corpus when present) and e2e (the built app in Debian's Chromium via playwright-core).
  * `npm test` runs unit and corpus, builds, then runs e2e.
  */
 export default defineConfig({
   test: {
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', testTimeout: 60_000 } },
+      // tests/security: the recipes of issue #16 (injected actions, unsafe links, passwords, invalid outputs).
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/security/**/*.test.ts'], environment: 'node', testTimeout: 60_000 } },
       { extends: true, test: { name: 'corpus', include: ['tests/corpus/**/*.test.ts'], environment: 'node', testTimeout: 300_000, hookTimeout: 120_000 } },
       {
         extends: true,

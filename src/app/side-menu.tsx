@@ -5,6 +5,7 @@ import { sideMenuSections } from '../catalogue/sections.ts';
 import type { ToolId } from '../catalogue/types.ts';
 import { Icon } from './icon.tsx';
 import { MAIN_LINKS } from './links.ts';
+import { InstallButton } from '../pwa/install-button.tsx';
 
 /**
  * The slide-in "Tool Menu" (spec §2): PDF Tools and Utility Tools, each collapsible and open at
@@ -70,6 +71,7 @@ export function SideMenu({ open, onOpen, onClose, activeTool, onPick }: {
                 {link.label}
               </NavLink>
             ))}
+            <InstallButton place="menu" />
           </nav>
           {sideMenuSections.map((section, index) => {
             const isOpen = expanded[section.title];

@@ -4,6 +4,7 @@ import type { ToolEntry } from '../catalogue/types.ts';
 import { Icon, toneClass } from '../app/icon.tsx';
 import { FileToolForm } from './file-tool-form.tsx';
 import { UtilityForm } from './utility-form.tsx';
+import { OfflineNotice } from '../pwa/offline-notice.tsx';
 
 const FOCUSABLE =
   'a[href], area[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), ' +
@@ -97,6 +98,7 @@ export function ToolModal({ tool, onClose, fallbackFocus }: {
           </button>
         </header>
         <div className="modal-body">
+          {tool.kind === 'file' && <OfflineNotice tool={tool} />}
           {tool.kind === 'file' ? <FileToolForm tool={tool} /> : <UtilityForm tool={tool} />}
         </div>
         <footer className="modal-footer">

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/add-watermark.ts';
 
 const POSITION_CHOICES = [
@@ -68,6 +69,7 @@ export const tool: FileToolEntry = {
         { value: 'under', label: 'Under the content (hidden behind opaque images)' },
       ],
     },
+    REMOVE_SCRIPTS,
   ],
   validate: (values) => (values.type !== 'image' && String(values.text ?? '').trim() === '' ? 'Enter the watermark text.' : null),
   engineReady: true,

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/compress-pdf.ts';
 
 export const tool: FileToolEntry = {
@@ -65,6 +66,7 @@ export const tool: FileToolEntry = {
     },
     { name: 'grayscale', kind: 'checkbox', label: 'Convert images to grayscale', default: false },
     { name: 'removeMetadata', kind: 'checkbox', label: 'Remove document metadata (title, author, XMP)', default: false },
+    REMOVE_SCRIPTS,
   ],
   engineReady: true,
   content,

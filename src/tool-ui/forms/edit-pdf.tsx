@@ -52,7 +52,7 @@ export default function EditPdfPanel({ tool, files, values, setValue, disabled }
         <legend>Or add the same text to every page</legend>
         <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['text', 'position', 'pages', 'fontSize', 'color']} />
       </fieldset>
-      <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['annotations']} />
+      <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['annotations', 'removeScripts']} />
       {open && file && (
         <Suspense fallback={<p aria-busy="true">Opening the editor…</p>}>
           <PageEditor file={file} state={state} dispatch={dispatch} style={style} setStyle={setStyle} onClose={() => setOpen(false)} />

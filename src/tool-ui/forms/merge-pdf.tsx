@@ -36,7 +36,7 @@ export default function MergePdfPanel({ tool, files, values, setValue, disabled 
           })}
         </fieldset>
       )}
-      <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['bookmarkEachFile']} />
+      <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['bookmarkEachFile', 'removeScripts']} />
     </div>
   );
 }

@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   Cancelled: 499,
   NotImplemented: 501,
   TimedOut: 504,
+  /** A part of the engine is not on this device and the network is off. */
+  Offline: 503,
 } as const;
 
 export type FolioErrorCode = keyof typeof ERROR_STATUS;

@@ -8,7 +8,7 @@ import { PDFCatalog, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import type { EngineInput } from './types.ts';
 import { FolioError, damagedPdf, emptyFile, invalidPassword, notAPdf, passwordRequired } from './errors.ts';
 import { runQpdf } from './qpdf.ts';
-import { passwordCandidates, toHex } from './encryption-passwords.ts';
+import { passwordCandidates, toHex, typedPasswordProblem } from './encryption-passwords.ts';
 
 export interface OpenedPdf {
   doc: PDFDocument;
@@ -91,6 +91,8 @@ function mentionsEncrypt(bytes: Uint8Array): boolean {
 
 /** Decrypts with qpdf. An empty password is tried first: owner-only files open without asking. */
 async function decrypt(input: EngineInput): Promise<Uint8Array> {
+  const tooLong = typedPasswordProblem(input.password ?? '');
+  if (tooLong) throw new FolioError('InvalidInput', tooLong);
   // Every byte form the password may be stored in (SASLprep'd UTF-8 for R6, PDFDocEncoding or
   // Latin-1 for R2–R4; see encryption-passwords.ts), handed over as hex: the WASM qpdf's own
   // fallback for non-ASCII R2–R4 passwords does not work ('æøå' on an R4 file was refused).

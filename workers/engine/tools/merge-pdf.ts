@@ -8,6 +8,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
+import { activeContentNote, addReports, emptyReport, removeScriptsChosen, scanActiveContent } from '../lib/active-content.ts';
 import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
 import { PageCopier, writeOutline, type OutlineNode } from '../lib/page-copy.ts';
 import { baseName, savePdf } from '../lib/pdf-util.ts';
@@ -34,6 +35,8 @@ export const run: Engine = async (allInputs, options, ctx) => {
   if (inputs.length === 0) throw new FolioError('InvalidInput', 'Please select at least one file');
   const ranges = parseRangesField(options.ranges, inputs.length);
   const bookmarkEachFile = options.bookmarkEachFile === true;
+  const removeScripts = removeScriptsChosen(options);
+  const active = emptyReport();
 
   // Open every input first: a password or damage problem in file 7 is reported before any work.
   const sources = [];
@@ -41,6 +44,8 @@ export const run: Engine = async (allInputs, options, ctx) => {
   for (const [i, input] of inputs.entries()) {
     throwIfAborted(ctx.signal);
     const opened = await openPdf(input);
+    // Cleaned before its pages are copied (the merged file carries no document-level scripts anyway).
+    addReports(active, scanActiveContent(opened.doc, { remove: removeScripts }));
     let pages: number[];
     try {
       pages = parsePageRanges(ranges[i], opened.doc.getPageCount()).map((n) => n - 1);
@@ -81,6 +86,8 @@ export const run: Engine = async (allInputs, options, ctx) => {
   if (fields > 0) notes.push(`${fields} form field${fields === 1 ? '' : 's'} kept`);
   if (sources.some((s) => s.opened.wasEncrypted)) notes.push('Encrypted inputs were opened with their password; the result is not encrypted.');
   if (sources.some((s) => s.opened.wasRepaired)) notes.push('A damaged input was repaired before merging.');
+  const activeNote = activeContentNote(active, removeScripts, { documentLevelDropped: true });
+  if (activeNote) notes.push(activeNote);
   const name = inputs.length === 1 ? `${baseName(inputs[0].name)}-merged.pdf` : 'merged.pdf';
   return { bytes, filename: name, mime: 'application/pdf', notes };
 };

@@ -20,6 +20,7 @@ import { PDFDocument, type PDFPage } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
+import { handleActiveContent } from '../lib/active-content.ts';
 import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
 import { baseName, rotatePageBy, savePdf } from '../lib/pdf-util.ts';
 import { PageCopier, writeOutline } from '../lib/page-copy.ts';
@@ -59,6 +60,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   const input = inputs.find((i) => !i.field);
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   const { doc, wasEncrypted } = await openPdf(input);
+  const active = handleActiveContent(doc, options);
   const original = doc.getPages();
   const items = parsePageOrder(String(options.pageOrder ?? ''), original.length);
 
@@ -72,6 +74,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (deleted > 0) notes.push(`${deleted} page${deleted === 1 ? '' : 's'} deleted`);
   if (kept > uses.size) notes.push(`${kept - uses.size} duplicate${kept - uses.size === 1 ? '' : 's'} added`);
   if (wasEncrypted) notes.push('The file was opened with its password; the result is not encrypted.');
+  if (active.note) notes.push(active.note);
   return { bytes, filename: `${baseName(input.name)}-organized.pdf`, mime: 'application/pdf', notes };
 };
 

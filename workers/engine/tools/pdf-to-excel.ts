@@ -6,6 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
+import { safeEntryName } from '../lib/zip.ts';
 import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/office-pages.ts';
@@ -203,7 +204,7 @@ export const run: Engine = async (inputs, options, ctx) => {
     }
     const zip = new JSZip();
     const used = new Set<string>();
-    for (const grid of grids) zip.file(`${sheetName(grid.name, used)}.csv`, csvOf(grid.rows));
+    for (const grid of grids) zip.file(safeEntryName(`${sheetName(grid.name, used)}.csv`), csvOf(grid.rows));
     return { bytes: await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), filename: 'converted.zip', mime: 'application/zip', notes };
   }
 

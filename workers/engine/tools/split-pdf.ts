@@ -15,6 +15,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
+import { handleActiveContent } from '../lib/active-content.ts';
 import { parsePageGroups } from '../lib/page-range.ts';
 import { PageCopier, topLevelBookmarks, writeOutline } from '../lib/page-copy.ts';
 import { baseName, savePdf } from '../lib/pdf-util.ts';
@@ -152,6 +153,8 @@ export const run: Engine = async (inputs, options, ctx) => {
   const input: EngineInput | undefined = inputs.find((i) => !i.field);
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   const { doc: src } = await openPdf(input);
+  // Cleaned before its pages are copied into the parts (which carry no document-level scripts).
+  const active = handleActiveContent(src, options, { documentLevelDropped: true });
   const pageCount = src.getPageCount();
   const base = baseName(input.name);
   const mode = String(options.mode ?? 'each');
@@ -181,6 +184,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   }
 
   notes.unshift(`${outputs.length} file${outputs.length === 1 ? '' : 's'} from ${pageCount} page${pageCount === 1 ? '' : 's'}`);
+  if (active.note) notes.push(active.note);
   if (outputs.length === 1) {
     return { bytes: outputs[0].bytes, filename: outputs[0].name, mime: 'application/pdf', notes };
   }

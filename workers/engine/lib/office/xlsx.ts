@@ -80,6 +80,17 @@ function borderOf(side: Partial<ExcelJS.Border> | undefined, palette: ExcelPalet
 
 const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
 
+/** A cell's link: a hyperlink cell's address, or the first argument of a HYPERLINK("address", …) formula. */
+function cellLink(value: ExcelJS.CellValue): string | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  if ('hyperlink' in value) return (value as ExcelJS.CellHyperlinkValue).hyperlink;
+  if ('formula' in value && typeof value.formula === 'string') {
+    // Excel writes a quote inside the address as "".
+    return /^\s*=?\s*HYPERLINK\(\s*"((?:[^"]|"")*)"/i.exec(value.formula)?.[1].replace(/""/g, '"');
+  }
+  return undefined;
+}
+
 /** The text Excel shows for a cell: its value through its number format. */
 export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined): { text: string; numeric: boolean } {
   if (value === null || value === undefined) return { text: '', numeric: false };
@@ -377,7 +388,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
           underline: Boolean(font.underline),
           strike: font.strike,
           color: excelColor(font.color, palette),
-          link: cell.value && typeof cell.value === 'object' && 'hyperlink' in cell.value ? (cell.value as ExcelJS.CellHyperlinkValue).hyperlink : undefined,
+          link: cellLink(cell.value),
         };
         const look = looks.get(`${r}:${c}`);
         if (look) Object.assign(style, Object.fromEntries(Object.entries({ color: look.color, bold: look.bold, italic: look.italic, underline: look.underline, strike: look.strike }).filter(([, v]) => v !== undefined)));
