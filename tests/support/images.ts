@@ -124,13 +124,14 @@ export function pdfFontKinds(pdfPath: string, first: number, last: number, passw
   } catch {
     return [];
   }
-  // Rows end in fixed one-word columns (encoding, emb, sub, uni, object, generation); the name is one
-  // word (it may overflow its column); the type, in between, may have spaces ("CID Type 0C").
+  // Rows end in one-word columns (encoding, emb, sub, uni, object, generation); before them, the
+  // name (which may hold spaces and overflow its column) and the type, one of poppler's names.
   const kinds = new Set<string>();
   for (const line of output.split('\n').slice(2)) {
     const words = line.trim().split(/\s+/);
     if (words.length < 8) continue;
-    const kind = words.slice(1, -6).join(' ');
+    const kind = /(CID Type 0C?|CID TrueType|Type 1C?|Type 3|TrueType|unknown)( \(OT\))?$/.exec(words.slice(0, -6).join(' '))?.[0];
+    if (!kind) continue;
     const embedded = words[words.length - 5] === 'yes';
     kinds.add(embedded || kind === 'Type 3' ? kind : `${kind} (not embedded)`);
   }
