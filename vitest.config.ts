@@ -25,9 +25,6 @@ export default defineConfig({
           hookTimeout: 120_000,
           // One Chromium at a time: the machine has two cores and the app runs its own workers.
           fileParallelism: false,
-          // A browser test that fails once on a loaded 2-core machine (an animation caught mid-way, a
-          // slow worker start) is run once more; one that fails twice fails the suite.
-          retry: 1,
         },
       },
     ],

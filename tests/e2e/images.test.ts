@@ -1,10 +1,13 @@
 /**
  * pdf-to-jpg, jpg-to-pdf and add-watermark through their modals in Chromium, each download
- * checked: JPEG sizes for the dpi and zip names; a two-image PDF in the reordered order with the
+ * checked: JPEG sizes for the dpi, zip names and each page's pixels against pdftoppm's (block SSIM); a two-image PDF in the reordered order with the
  * JPEG embedded byte for byte; a watermark found by pdf.js text extraction on the chosen pages
  * only, after the live preview of page 1 has been drawn. Screenshots at 1280 px (light) and
  * 390 px (dark).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
@@ -12,6 +15,7 @@ import { PDFDocument, PDFName, PDFRawStream, StandardFonts, rgb } from 'pdf-lib'
 import { launchBrowser, screenshot, downloadAfter, openToolModal } from './harness.ts';
 import { encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/codecs.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { blockSsim, decodeImage, pdftoppmPng } from '../support/images.ts';
 import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
 
 let browser: Browser;
@@ -46,10 +50,17 @@ const download = downloadAfter;
 const processFiles = (page: Page) => page.getByRole('dialog').getByRole('button', { name: 'Process Files', exact: true }).click();
 
 describe('image tools in the browser', () => {
-  test('pdf-to-jpg: two pages at 72 dpi → report-pages.zip of JPEGs named <name>-p001.jpg; one page → one JPEG', async () => {
+  test('pdf-to-jpg: two pages at 72 dpi → report-pages.zip of JPEGs named <name>-p001.jpg; one page → one JPEG; each looks like pdftoppm draws it', async () => {
     const { page, context, errors } = await openTool('pdf-to-jpg');
     const dialog = page.getByRole('dialog');
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await samplePdf(3)) });
+    const pdf = await samplePdf(3);
+    const dir = mkdtempSync(join(tmpdir(), 'folio-jpg-'));
+    const pdfPath = join(dir, 'report.pdf');
+    writeFileSync(pdfPath, pdf);
+    /** Block SSIM of a converted page against poppler's drawing of it at the same resolution. */
+    const likeness = async (jpeg: Uint8Array, pageNumber: number, dpi: number) =>
+      blockSsim(await decodeImage(jpeg), await decodeImage(pdftoppmPng(pdfPath, pageNumber, dpi)));
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
     await dialog.getByLabel('Resolution').selectOption('72');
     await dialog.getByLabel('Pages').fill('1-2');
     await screenshot(page, 'pdf-to-jpg-options-1280-light');
@@ -57,8 +68,10 @@ describe('image tools in the browser', () => {
     expect(zip.name).toBe('report-pages.zip');
     const archive = await JSZip.loadAsync(zip.bytes);
     expect(Object.keys(archive.files).sort()).toEqual(['report-p001.jpg', 'report-p002.jpg']);
-    const header = imageHeader(await archive.file('report-p001.jpg')!.async('uint8array'));
-    expect(header).toMatchObject({ format: 'jpeg', width: 612, height: 792 });
+    const first = await archive.file('report-p001.jpg')!.async('uint8array');
+    expect(imageHeader(first)).toMatchObject({ format: 'jpeg', width: 612, height: 792 });
+    expect(await likeness(first, 1, 72)).toBeGreaterThanOrEqual(0.9);
+    expect(await likeness(await archive.file('report-p002.jpg')!.async('uint8array'), 2, 72)).toBeGreaterThanOrEqual(0.9);
 
     await dialog.getByLabel('Resolution').selectOption('custom');
     await dialog.getByLabel('Custom resolution').fill('144');
@@ -66,7 +79,9 @@ describe('image tools in the browser', () => {
     const single = await download(page, () => processFiles(page));
     expect(single.name).toBe('report-p003.jpg');
     expect(imageHeader(single.bytes)).toMatchObject({ format: 'jpeg', width: 1224, height: 1584 });
+    expect(await likeness(single.bytes, 3, 144)).toBeGreaterThanOrEqual(0.9);
     expect(errors).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
     await context.close();
   });
 

@@ -2,7 +2,8 @@
  * PDF → images. Each chosen page is rendered by pdf.js (OffscreenCanvas in the worker, @napi-rs/canvas
  * in Node) at the chosen resolution and encoded with MozJPEG (or PNG), one page at a time, so a
  * 300-page document never holds more than one page of pixels. One image → that image; several →
- * converted.zip with `<name>-p001.jpg` names. Mode "images" instead extracts the embedded image
+ * converted.zip with `<name>-p001.jpg` names. A page pdf.js cannot draw is named in the result's notes
+ * and left out; the others are still converted. Mode "images" instead extracts the embedded image
  * streams as stored (JPEGs byte for byte; others decoded losslessly to PNG).
  */
 import type { Engine, EngineInput, EngineResult } from '../lib/types.ts';
@@ -74,6 +75,8 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
     const mime = format === 'png' ? 'image/png' : 'image/jpeg';
     const zip = pages.length > 1 ? new ZipBuilder() : undefined;
     let single: Uint8Array | undefined;
+    /** Pages pdf.js could not draw, with why: reported, while the other pages are still converted. */
+    const undrawn: { page: number; reason: string }[] = [];
     ctx.progress?.(0, pages.length);
     for (const [done, pageNumber] of pages.entries()) {
       throwIfAborted(ctx.signal);
@@ -93,19 +96,24 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
         rendered = await draw(doc);
       } catch (error) {
         if (error instanceof FolioError && error.name === 'TooLarge') throw error;
-        if ((error as Error).name === 'Cancelled' || rewrote) {
-          if ((error as Error).name === 'Cancelled') throw error;
-          throw new FolioError('DamagedPdf', `Page ${pageNumber} of "${input.name}" could not be drawn: ${(error as Error).message}`);
+        if ((error as Error).name === 'Cancelled') throw error;
+        if (!rewrote) {
+          // Once per document: rebuild the file's object table, then try this page again.
+          rewrote = true;
+          const repaired = await rewritten(input);
+          await doc.destroy();
+          doc = await openPdfjs(repaired, { name: input.name });
+          rendered = await renderPage(doc, pageNumber, dpi).catch((again: Error) => {
+            undrawn.push({ page: pageNumber, reason: again.message });
+            return undefined;
+          });
+        } else {
+          undrawn.push({ page: pageNumber, reason: (error as Error).message });
         }
-        // Once per document: rebuild the file's object table, then try this page again.
-        rewrote = true;
-        const repaired = await rewritten(input);
-        await doc.destroy();
-        doc = await openPdfjs(repaired, { name: input.name });
-        rendered = await draw(doc).catch((again: Error) => {
-          if (again instanceof FolioError) throw again;
-          throw new FolioError('DamagedPdf', `Page ${pageNumber} of "${input.name}" could not be drawn: ${again.message}`);
-        });
+      }
+      if (!rendered) {
+        ctx.progress?.(done + 1, pages.length);
+        continue;
       }
       const image = makeImageData(rendered.data, rendered.width, rendered.height);
       // Baseline MozJPEG: a third faster than progressive for ~15 % more bytes (still smaller than
@@ -115,10 +123,16 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
       else single = bytes;
       ctx.progress?.(done + 1, pages.length);
     }
+    if (undrawn.length === pages.length) {
+      const why = undrawn.map((u) => `page ${u.page}: ${u.reason}`).join('; ');
+      throw new FolioError('DamagedPdf', `No page of "${input.name}" could be drawn (${why}).`);
+    }
+    const undrawnNote = undrawn.map((u) => `Page ${u.page} could not be drawn and is left out: ${u.reason}`);
     if (!zip) {
       return { bytes: single!, filename: `${name}${pageSuffix(pages[0], doc.numPages)}.${extension}`, mime };
     }
-    const notes = [`${pages.length} pages as ${format === 'png' ? 'PNG' : 'JPEG'} at ${dpi} dpi`];
+    const drawn = pages.length - undrawn.length;
+    const notes = [`${drawn} page${drawn === 1 ? '' : 's'} as ${format === 'png' ? 'PNG' : 'JPEG'} at ${dpi} dpi`, ...undrawnNote];
     return { bytes: await zip.finish(), filename: `${name}-pages.zip`, mime: 'application/zip', notes };
   } finally {
     await doc.destroy();
