@@ -1,14 +1,13 @@
-import { cpSync, existsSync, createReadStream, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, createReadStream, readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { tesseractAssets } from './build/tesseract-assets.ts';
 import { precompress } from './build/precompress.ts';
 import { libreOfficeAssets } from './build/libreoffice-assets.ts';
-import { LIBREOFFICE_BASE } from './workers/engine/lib/libreoffice-files.ts';
-import { OCR_LANGUAGES, ocrLanguageUrl } from './workers/engine/lib/ocr-languages.ts';
+import { engineAssetList, recordWorkerGraph } from './build/engine-assets.ts';
 
 /**
  * pdf.js needs its character maps, standard fonts, ICC profiles and image-decoder WASM at run time.
@@ -34,45 +33,12 @@ function pdfjsAssets(): Plugin {
   };
 }
 
-/** Files that are cached on first use rather than precached: engines, WASM, pdf.js data, engine data. */
+/**
+ * Engine files: not precached with the app shell, but cached by the service worker in the background
+ * after the first visit (the core set) or when first used (the optional ones). Listed, with their
+ * groups and each tool's share, in dist/engine-assets.json (build/engine-assets.ts).
+ */
 export const ENGINE_ASSET = /^(assets\/engine\/|pdfjs\/|engine-data\/)|\.wasm$/;
-
-/**
- * Optional downloads, cached when first used, never by "Make all tools available offline": the OCR
- * languages other than English, and the LibreOffice engine (237 MB, only when the user picks it or
- * opens a legacy .doc/.xls/.ppt).
- */
-const OPTIONAL_ENGINE_FILES = new Set(OCR_LANGUAGES.filter((l) => !l.bundled).map((l) => ocrLanguageUrl(l.code)));
-export const isOptionalEngineFile = (url: string) => OPTIONAL_ENGINE_FILES.has(url) || url.startsWith(LIBREOFFICE_BASE);
-
-/**
- * Writes dist/engine-assets.json: every engine file with its size, so "Make all tools available
- * offline" can fetch them all (and show the total) without guessing names. The optional files
- * (OCR languages, LibreOffice) are left out.
- */
-function engineAssetList(): Plugin {
-  return {
-    name: 'folio-engine-asset-list',
-    apply: 'build',
-    closeBundle() {
-      const out = resolve('dist');
-      if (!existsSync(out)) return;
-      const files: Array<{ url: string; bytes: number }> = [];
-      const walk = (dir: string) => {
-        for (const name of readdirSync(dir)) {
-          const path = join(dir, name);
-          if (statSync(path).isDirectory()) walk(path);
-          else {
-            const rel = relative(out, path).split('\\').join('/');
-            if (ENGINE_ASSET.test(rel) && !isOptionalEngineFile(`/${rel}`)) files.push({ url: `/${rel}`, bytes: statSync(path).size });
-          }
-        }
-      };
-      walk(out);
-      writeFileSync(join(out, 'engine-assets.json'), JSON.stringify({ files, totalBytes: files.reduce((s, f) => s + f.bytes, 0) }));
-    },
-  };
-}
 
 /** The SHA-256 of index.html's inline theme script, so the CSP can allow exactly that script. */
 function inlineScriptHashes(): string[] {
@@ -134,7 +100,7 @@ export default defineConfig({
     pdfjsAssets(),
     tesseractAssets(),
     libreOfficeAssets(),
-    engineAssetList(),
+    engineAssetList((path) => ENGINE_ASSET.test(path)),
     precompress(),
     VitePWA({
       strategies: 'injectManifest',
@@ -144,7 +110,8 @@ export default defineConfig({
       injectRegister: false,
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,json}'],
-        globIgnores: ['assets/engine/**', 'pdfjs/**', 'engine-data/**', '**/*.wasm', 'engine-assets.json'],
+        // engine-assets.json is precached: the service worker reads this version's list from it.
+        globIgnores: ['assets/engine/**', 'pdfjs/**', 'engine-data/**', '**/*.wasm'],
         maximumFileSizeToCacheInBytes: 6 * 1024 * 1024,
       },
       manifest: {
@@ -192,6 +159,7 @@ export default defineConfig({
   ],
   worker: {
     format: 'es',
+    plugins: () => [recordWorkerGraph()],
     rolldownOptions: { output: engineChunkNames },
   },
   build: {

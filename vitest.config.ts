@@ -1,14 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three suites (and the wide Office corpus, `npm run test:wide`, run on its own): unit (engines, utilities, catalogue, api contract in Node), corpus (every tool over
+ * Four suites (and the wide Office corpus, `npm run test:wide`, run on its own): unit (engines,
+ * utilities, catalogue, api contract and the security suite in Node),
+ * hostile (crafted inputs that must get a clear answer, tests/hostile/), corpus (every tool over
  * ../shared/corpus when present) and e2e (the built app in Debian's Chromium via playwright-core).
- * `npm test` runs unit and corpus, builds, then runs e2e.
+ * `npm test` runs unit, hostile and corpus, builds, then runs e2e.
  */
 export default defineConfig({
   test: {
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', testTimeout: 60_000 } },
+      // tests/security: the recipes of issue #16 (injected actions, unsafe links, passwords, invalid outputs).
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/security/**/*.test.ts'], environment: 'node', testTimeout: 60_000 } },
+      // Crafted hostile inputs (loops, bombs, huge sizes) through the /api contract in Node: issue #21.
+      { extends: true, test: { name: 'hostile', include: ['tests/hostile/**/*.test.ts'], environment: 'node', testTimeout: 60_000 } },
       { extends: true, test: { name: 'corpus', include: ['tests/corpus/**/*.test.ts'], environment: 'node', testTimeout: 300_000, hookTimeout: 120_000 } },
       // The wide Office corpus (npm run test:wide): one long test that converts 468 files, each in a worker with a time limit.
       { extends: true, test: { name: 'wide', include: ['tests/wide/**/*.test.ts'], environment: 'node', testTimeout: 4 * 3600_000 } },
@@ -23,9 +28,6 @@ export default defineConfig({
           hookTimeout: 120_000,
           // One Chromium at a time: the machine has two cores and the app runs its own workers.
           fileParallelism: false,
-          // A browser test that fails once on a loaded 2-core machine (an animation caught mid-way, a
-          // slow worker start) is run once more; one that fails twice fails the suite.
-          retry: 1,
         },
       },
     ],

@@ -128,3 +128,106 @@ export function wordSimilarity(a: string, b: string): number {
   }
   return (2 * previous[wb.length]) / (wa.length + wb.length);
 }
+
+/** Resident memory (bytes) of a process's descendants (and itself unless `withRoot` is false), from /proc (Linux). */
+export function treeRss(rootPid: number, withRoot = true): number {
+  const children = new Map<number, number[]>();
+  let total = 0;
+  const rss = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      const parent = Number(fields[1]);
+      rss.set(pid, Number(fields[21]) * 4096);
+      children.set(parent, [...(children.get(parent) ?? []), pid]);
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  const queue = [rootPid];
+  while (queue.length) {
+    const pid = queue.pop()!;
+    if (pid !== rootPid || withRoot) total += rss.get(pid) ?? 0;
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+export interface BrowserJob {
+  /** Tool page whose modal loads the in-page API, e.g. 'merge-pdf'. */
+  tool: string;
+  endpoint: string;
+  /** Files (paths on disk) and the multipart field they go in. */
+  files: string[];
+  field: 'file' | 'files';
+  fields?: Record<string, string>;
+}
+
+/**
+ * Runs jobs through the built app in Debian's Chromium, as the modal would: the files are picked in
+ * the tool's file input, POSTed to the in-page /api (answered by the engine worker) and the result
+ * read as a Blob in the page. Per job: wall time, result size, and the peak resident memory of the
+ * whole browser (all its processes) above what it used before the job. Undefined without dist/.
+ */
+export async function inChromium(jobs: BrowserJob[]): Promise<Array<{ ms: number; bytes: number; peakAbove: number; error?: string }> | undefined> {
+  const root = resolve(import.meta.dirname, '..');
+  if (!existsSync(resolve(root, 'dist/index.html')) || !existsSync('/usr/bin/chromium')) return undefined;
+  const { preview } = await import('vite');
+  const { chromium } = await import('playwright-core');
+  const server = await preview({ root, preview: { port: 0, strictPort: false, host: '127.0.0.1' }, logLevel: 'error' });
+  const address = server.httpServer.address();
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const results: Array<{ ms: number; bytes: number; peakAbove: number; error?: string }> = [];
+  try {
+    if (!address || typeof address === 'string') return undefined;
+    // Chromium runs as a child of this process: its memory is that of this process's descendants.
+    const browserRss = () => treeRss(process.pid, false);
+    for (const job of jobs) {
+      const context = await browser.newContext({ baseURL: `http://127.0.0.1:${address.port}` });
+      const page = await context.newPage();
+      await page.goto(`/tools/${job.tool}`);
+      await page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
+      await page.getByRole('dialog').waitFor();
+      // The modal takes the files into its own state and clears its input: the job's files are
+      // picked in an input of the bench's own instead (the modal is open so the in-page API runs).
+      await page.evaluate(() => {
+        const input = document.createElement('input');
+        input.type = 'file';
+        input.multiple = true;
+        input.id = 'bench-files';
+        input.hidden = true;
+        document.body.append(input);
+      });
+      await page.locator('#bench-files').setInputFiles(job.files);
+      const base = browserRss();
+      let peak = base;
+      const timer = setInterval(() => {
+        peak = Math.max(peak, browserRss());
+      }, 100);
+      const start = performance.now();
+      const outcome = await page.evaluate(
+        async ({ endpoint, field, fields }) => {
+          const input = document.querySelector('#bench-files') as HTMLInputElement;
+          const form = new FormData();
+          for (const file of Array.from(input.files ?? [])) form.append(field, file);
+          for (const [key, value] of Object.entries(fields)) form.append(key, value);
+          const response = await fetch(endpoint, { method: 'POST', body: form });
+          const blob = await response.blob();
+          return { status: response.status, size: blob.size, text: response.ok ? '' : (await blob.text()).slice(0, 300) };
+        },
+        { endpoint: job.endpoint, field: job.field, fields: job.fields ?? {} },
+      ).catch((error: unknown) => ({ status: 0, size: 0, text: String(error).slice(0, 300) }));
+      const ms = performance.now() - start;
+      clearInterval(timer);
+      results.push({ ms, bytes: outcome.size, peakAbove: peak - base, error: outcome.status === 200 ? undefined : `${outcome.status} ${outcome.text}` });
+      await context.close();
+    }
+    return results;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

@@ -4,7 +4,7 @@
  * middleware that sends them to browsers that accept them (`npm start`). The engines are the
  * big part of Folio (fonts, WASM codecs, OCR core): a CJK font of 10.6 MB travels as 5.6 MB.
  * Static hosts that serve precompressed files (nginx `brotli_static`/`gzip_static`, Caddy
- * `precompressed`, most CDNs) use the same files; see the README's deployment notes.
+ * `precompressed`, most CDNs) use the same files; see docs/deploying.md.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';

@@ -10,7 +10,7 @@
 import { fileTools } from '../src/catalogue/index.ts';
 import type { FileToolEntry, OptionSpec } from '../src/catalogue/types.ts';
 import type { EngineInput, EngineOptions, EngineResult, ProgressCallback } from '../workers/engine/lib/types.ts';
-import { ERROR_STATUS, FolioError, isFolioError } from '../workers/engine/lib/errors.ts';
+import { ERROR_STATUS, FolioError, describeFailure } from '../workers/engine/lib/errors.ts';
 import { JOB_HEADER, findJob } from './jobs.ts';
 
 export interface RunnerJob {
@@ -30,13 +30,13 @@ export type ToolRunner = (
 /** Field carrying the password of an encrypted input, for every tool but unlock-pdf (which uses `password`). */
 export const INPUT_PASSWORD_FIELD = 'inputPassword';
 
-export function errorResponse(error: unknown): Response {
-  if (isFolioError(error)) {
-    return Response.json({ error: error.message, code: error.name }, { status: ERROR_STATUS[error.name] });
-  }
-  // An engine bug or a library failure: say what happened without pretending to know more.
-  const detail = error instanceof Error && error.message ? `: ${error.message}` : '';
-  return Response.json({ error: `Processing failed${detail}` }, { status: 500 });
+/**
+ * `{ error, code }` JSON with the code's status; an unnamed failure also carries `detail` (what a
+ * bug report needs; the modal offers it under "Copy details") and never shows its own text.
+ */
+export function errorResponse(error: unknown, context?: string): Response {
+  const { code, message, detail } = describeFailure(error, context);
+  return Response.json({ error: message, code, ...(detail ? { detail } : {}) }, { status: ERROR_STATUS[code] });
 }
 
 /** RFC 6266 header with an ASCII fallback and the UTF-8 name, so "Überweisung.pdf" survives. */
@@ -121,7 +121,7 @@ export async function answerToolRequest(tool: FileToolEntry, request: Request, r
       },
     });
   } catch (error) {
-    return errorResponse(error);
+    return errorResponse(error, `Folio ${tool.id}`);
   }
 }
 

@@ -31,12 +31,35 @@ import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
 import { answerApiRequest, type ToolRunner } from './api-core.ts';
 import { prepareInWorker, runInWorker } from '../workers/bridge.ts';
+import { FolioError, isFolioError } from '../workers/engine/lib/errors.ts';
+import { fileTools } from '../src/catalogue/index.ts';
+import { toolOfflineProblem } from '../src/pwa/offline-engines.ts';
 
 /** Warms up a tool's engine in a worker as its window opens (see EngineModule.prepare). */
 export const prepareEngine = prepareInWorker;
 
-const runInBrowser: ToolRunner = (toolId, inputs, options, job) =>
-  runInWorker(toolId, inputs, options, { signal: job.signal, onProgress: job.onProgress, stallMs: job.stallSeconds && job.stallSeconds * 1000 });
+/** A browser's words for a request or module import that never reached a server. */
+const NETWORK_FAILURE = /failed to fetch|fetch dynamically imported module|error loading dynamically imported module|importing a module script failed|networkerror|load failed|could not load/i;
+
+/**
+ * Runs a tool in a worker. Offline, a tool whose engine is not on this device says so at once
+ * (what it needs and its size) instead of failing on a module URL; a download that fails mid-job
+ * is reported in the same words, never as the browser's message with a URL in it.
+ */
+const runInBrowser: ToolRunner = async (toolId, inputs, options, job) => {
+  const tool = fileTools.find((t) => t.id === toolId) ?? { id: toolId, name: 'This tool' };
+  const problem = await toolOfflineProblem(tool);
+  if (problem) throw new FolioError('Offline', problem);
+  try {
+    return await runInWorker(toolId, inputs, options, { signal: job.signal, onProgress: job.onProgress, stallMs: job.stallSeconds && job.stallSeconds * 1000 });
+  } catch (error) {
+    if (isFolioError(error) && error.name !== 'Offline') throw error;
+    if (!isFolioError(error) && !(error instanceof Error && NETWORK_FAILURE.test(error.message))) throw error;
+    const precise = await toolOfflineProblem(tool);
+    if (precise) throw new FolioError('Offline', precise);
+    throw isFolioError(error) ? error : new FolioError('Offline', `${tool.name} could not download a part of its engine. Check your connection and try again; after one complete run it works offline.`);
+  }
+};
 
 let started: Promise<void> | undefined;
 

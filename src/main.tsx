@@ -4,6 +4,7 @@ import { App } from './app/router.tsx';
 import { UpdatePrompt } from './pwa/update-prompt.tsx';
 import { startServiceWorker } from './pwa/register.ts';
 import { listenForLaunchedFiles } from './pwa/incoming-files.ts';
+import { listenForInstallPrompt } from './pwa/install.ts';
 import './styles/global.css';
 
 createRoot(document.getElementById('root')!).render(
@@ -15,3 +16,4 @@ createRoot(document.getElementById('root')!).render(
 
 startServiceWorker();
 listenForLaunchedFiles();
+listenForInstallPrompt();

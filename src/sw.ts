@@ -2,22 +2,29 @@
 /**
  * Folio's one service worker (vite-plugin-pwa, injectManifest).
  * - The app shell and every route are precached: after one visit Folio starts offline.
- * - Engines (worker chunks under /assets/engine/), WebAssembly, pdf.js data and fonts are cached on
- *   first use (cache-first), or all at once by "Make all tools available offline" on the About page.
- *   OCR languages other than English (/engine-data/tesseract/lang/) are optional: cached the first
- *   time they are used, never by that button.
- * - The share target (POST /share-target from the phone's share sheet) is answered here: the shared
- *   files are held in this worker's memory only until the page at /open asks for them.
+ * - Engines (worker chunks under /assets/engine/), WebAssembly, pdf.js data and fonts go into one
+ *   engine cache. After the first page has loaded and the browser is idle, the page asks for the core
+ *   set (every tool's engine: the "core" group of /engine-assets.json) and this worker downloads what
+ *   is missing in the background, telling open pages how far it has got. The optional groups (CJK
+ *   fonts, OCR languages other than English, LibreOffice) are cached when first used or when asked
+ *   for on the About page. Anything else under those paths is cached on first use (cache-first).
+ * - On activation, caches of an older layout are deleted and every engine file that this version no
+ *   longer lists (an update's old chunks, WASM, a previous LibreOffice) is removed.
+ * - The share target (POST /share-target from the OS share sheet) is answered here: only a top-level
+ *   navigation that does not come from another site is taken; the files stay in this worker's memory
+ *   until the page at /open asks for them.
  * - A new version waits until the user accepts the update prompt (no skipWaiting on install).
  * No /api request is handled here: the page answers those itself (see mock-api/browser.ts).
  */
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
+import { ENGINE_CACHE, type EngineAssetList, type EngineGroup } from './pwa/engine-files.ts';
+import { pruneEngineCaches } from './pwa/engine-cache-prune.ts';
+import type { EngineCacheMessage } from './pwa/engine-cache-messages.ts';
+import { isShareFromOs } from './pwa/share-target.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
-
-export const ENGINE_CACHE = 'folio-engines-v1';
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
@@ -37,10 +44,82 @@ registerRoute(
   new CacheFirst({ cacheName: ENGINE_CACHE, matchOptions: { ignoreVary: true } }),
 );
 
+// ---- Background caching of engine files -------------------------------------------------------
+
+/** This version's list of engine files, from the precache (so it always matches this worker). */
+async function engineList(): Promise<EngineAssetList | undefined> {
+  const response = await matchPrecache('/engine-assets.json');
+  return response ? ((await response.json()) as EngineAssetList) : undefined;
+}
+
+async function broadcast(message: EngineCacheMessage): Promise<void> {
+  for (const client of await self.clients.matchAll({ type: 'window', includeUncontrolled: true })) client.postMessage(message);
+}
+
+/** Downloads at once: enough to keep the connection busy, few enough not to crowd out a tool's own requests. */
+const PARALLEL_DOWNLOADS = 3;
+const running = new Map<string, Promise<void>>();
+
+/** Fetches every file of `group` that is not in the engine cache yet, reporting progress to the pages. */
+function cacheGroup(group: EngineGroup): Promise<void> {
+  let job = running.get(group);
+  if (!job) {
+    job = downloadGroup(group).finally(() => running.delete(group));
+    running.set(group, job);
+  }
+  return job;
+}
+
+async function downloadGroup(group: EngineGroup): Promise<void> {
+  const list = await engineList();
+  if (!list) return;
+  const files = list.files.filter((file) => file.group === group);
+  const cache = await caches.open(ENGINE_CACHE);
+  const cached = new Set((await cache.keys()).map((request) => new URL(request.url).pathname));
+  const missing = files.filter((file) => !cached.has(file.url));
+  const total = files.reduce((sum, file) => sum + file.bytes, 0);
+  let done = total - missing.reduce((sum, file) => sum + file.bytes, 0);
+  let failed = 0;
+  await broadcast({ type: 'engine-cache-progress', group, done, total });
+  const queue = [...missing];
+  const download = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      try {
+        const response = await fetch(file.url);
+        if (!response.ok) throw new Error(String(response.status));
+        await cache.put(file.url, response);
+        done += file.bytes;
+      } catch {
+        failed += 1;
+      }
+      await broadcast({ type: 'engine-cache-progress', group, done, total });
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL_DOWNLOADS }, download));
+  await broadcast({ type: 'engine-cache-finished', group, done, total, failed });
+}
+
+/** Deletes older cache layouts and every engine file this version does not list. */
+async function pruneEngineCache(): Promise<void> {
+  const list = await engineList();
+  if (list) await pruneEngineCaches(caches, list);
+}
+
+self.addEventListener('activate', (event) => event.waitUntil(pruneEngineCache()));
+
+// ---- Share target ------------------------------------------------------------------------------
+
 // Files shared to Folio from another app, kept in memory until /open collects them.
 let sharedFiles: File[] = [];
 
 async function receiveShare(event: FetchEvent): Promise<Response> {
+  if (!isShareFromOs(event.request, self.location.origin)) {
+    sharedFiles = [];
+    return new Response('Files can be shared to Folio only from your device\'s share menu.', {
+      status: 403,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
+  }
   const form = await event.request.formData();
   sharedFiles = form.getAll('files').filter((value): value is File => value instanceof File);
   return Response.redirect('/open?source=share', 303);
@@ -54,10 +133,11 @@ self.addEventListener('fetch', (event) => {
 });
 
 self.addEventListener('message', (event) => {
-  const data = event.data as { type?: string } | undefined;
+  const data = event.data as { type?: string; group?: EngineGroup } | undefined;
   if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
   if (data?.type === 'TAKE_SHARED_FILES') {
     event.ports[0]?.postMessage(sharedFiles);
     sharedFiles = [];
   }
+  if (data?.type === 'CACHE_ENGINES' && data.group) event.waitUntil(cacheGroup(data.group));
 });

@@ -18,13 +18,26 @@ interface LiveWorker {
   api: Comlink.Remote<EngineWorkerApi>;
   busy: boolean;
   idleTimer?: ReturnType<typeof setTimeout>;
+  /** Called when the worker's script could not be loaded (offline, not cached): its job fails at once. */
+  onLoadFailure?: () => void;
 }
+
+/** The worker's own script could not be loaded: offline before the engine was ever saved on this device. */
+export const engineNotLoaded = () =>
+  new FolioError('Offline', 'Folio\'s tool engine is not on this device yet. Connect to the internet once, then the tools work offline.');
 
 const pool: LiveWorker[] = [];
 
 function startWorker(): LiveWorker {
   const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'folio-engine' });
   const live: LiveWorker = { worker, api: Comlink.wrap<EngineWorkerApi>(worker), busy: false };
+  // A script that cannot be fetched fires a plain `error` event and Comlink would wait for ever; an
+  // exception inside a running engine is an ErrorEvent with a message, which its job reports itself.
+  worker.addEventListener('error', (event) => {
+    if (event instanceof ErrorEvent && event.message) return;
+    release(live);
+    live.onLoadFailure?.();
+  });
   pool.push(live);
   return live;
 }
@@ -87,6 +100,9 @@ export async function runInWorker(
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+  const loadFailed = new Promise<never>((_, reject) => {
+    live.onLoadFailure = () => reject(engineNotLoaded());
+  });
   // Every progress report pets the watchdog; when it fires, the worker (and whatever it is stuck
   // in) is terminated and the job fails with TimedOut. The next job gets a fresh worker.
   const watchdog = startWatchdog(stallMs, () => {
@@ -106,9 +122,10 @@ export async function runInWorker(
       options,
       onProgress || stallMs ? Comlink.proxy(reportProgress) : undefined,
     );
-    return await Promise.race([job, aborted, watchdog.fired]);
+    return await Promise.race([job, aborted, watchdog.fired, loadFailed]);
   } finally {
     watchdog.stop();
+    live.onLoadFailure = undefined;
     if (onAbort) signal?.removeEventListener('abort', onAbort);
     live.busy = false;
     if (pool.includes(live)) releaseWhenIdle(live);
@@ -127,12 +144,22 @@ export interface ThumbnailSource {
   close(): void;
 }
 
-let thumbnailWorker: { worker: Worker; api: Comlink.Remote<EngineWorkerApi>; open: number } | undefined;
+let thumbnailWorker: { worker: Worker; api: Comlink.Remote<EngineWorkerApi>; open: number; loadFailed: Promise<never> } | undefined;
 
 export async function openThumbnails(file: Blob, password?: string): Promise<ThumbnailSource> {
   if (!thumbnailWorker) {
     const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'folio-thumbnails' });
-    thumbnailWorker = { worker, api: Comlink.wrap<EngineWorkerApi>(worker), open: 0 };
+    // As for jobs: a script that cannot be fetched must fail the thumbnails, not leave them waiting.
+    const loadFailed = new Promise<never>((_, reject) => {
+      worker.addEventListener('error', (event) => {
+        if (event instanceof ErrorEvent && event.message) return;
+        if (thumbnailWorker?.worker === worker) thumbnailWorker = undefined;
+        worker.terminate();
+        reject(engineNotLoaded());
+      });
+    });
+    loadFailed.catch(() => undefined);
+    thumbnailWorker = { worker, api: Comlink.wrap<EngineWorkerApi>(worker), open: 0, loadFailed };
   }
   const live = thumbnailWorker;
   live.open += 1;
@@ -155,7 +182,7 @@ export async function openThumbnails(file: Blob, password?: string): Promise<Thu
   };
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const pages = await live.api.openThumbnails(key, Comlink.transfer(bytes, [bytes.buffer]), password);
+    const pages = await Promise.race([live.api.openThumbnails(key, Comlink.transfer(bytes, [bytes.buffer]), password), live.loadFailed]);
     return { pages, render: (pageNumber, maxPx) => live.api.thumbnail(key, pageNumber, maxPx), close };
   } catch (error) {
     close();

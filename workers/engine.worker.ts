@@ -46,6 +46,9 @@ const api = {
    */
   async openThumbnails(key: string, bytes: Uint8Array, password?: string): Promise<PageInfo[]> {
     const { openPdfjs, pageInfos } = await import('./engine/lib/pdfjs.ts');
+    // The same resource check as every job's (a bomb would hang pdf.js drawing the first thumbnail).
+    const { guardInputs } = await import('./engine/lib/input-limits.ts');
+    await guardInputs([{ name: 'This PDF', bytes }]);
     const opening = openPdfjs(bytes, { password });
     thumbnailDocs.set(key, opening);
     try {

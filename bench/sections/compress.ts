@@ -17,7 +17,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, pageSimilarity, timed } from '../lib.ts';
+import { CORPUS, corpusFile, fmtBytes, hasCommand, inChromium, loadEngineModules, pageSimilarity, timed } from '../lib.ts';
+import { resolve } from 'node:path';
 
 
 
@@ -112,6 +113,21 @@ export async function run(): Promise<void> {
       `total: original ${fmtBytes(sumOriginal)}, Folio ${fmtBytes(sumFolio)} (mean ratio ${(ratioFolio / count).toFixed(3)}, mean min-page SSIM ${mean(folioSsims)}, lowest ${folioSsims.length ? Math.min(...folioSsims).toFixed(3) : '—'})` +
         (haveGs ? `, gs /ebook ${fmtBytes(sumGs)} (mean ratio ${(ratioGs / count).toFixed(3)}, mean min-page SSIM ${mean(gsSsims)}, lowest ${gsSsims.length ? Math.min(...gsSsims).toFixed(3) : '—'})` : ''),
     );
+
+    // The issue #20 row: the 6-page scan in Node and in Chromium (built app, in-page /api) beside gs.
+    const SCAN = 'pdf/scanned/ocrmypdf-multipage.pdf';
+    const scan = corpusFile(SCAN);
+    if (scan && haveGs) {
+      const node = await timed(() => compressPdf([{ name: 'scan.pdf', bytes: scan }], { level: 'recommended' }, {}));
+      const gsPath = join(dir, 'gs-scan.pdf');
+      const gs = await timed(() => execFileSync('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', '-dPDFSETTINGS=/ebook', `-sOutputFile=${gsPath}`, resolve(CORPUS, SCAN)], { stdio: 'ignore' }));
+      const browser = await inChromium([{ tool: 'compress-pdf', endpoint: '/api/pdf/compress', files: [resolve(CORPUS, SCAN)], field: 'file', fields: { level: 'recommended' } }]);
+      console.log(`\n| operation | Folio | native | ratio | goal |\n|---|---|---|---|---|`);
+      console.log(`| compress a 6-page scan (Node) | ${(node.ms / 1000).toFixed(1)} s | gs /ebook ${(gs.ms / 1000).toFixed(1)} s | ${(node.ms / gs.ms).toFixed(2)}× | — |`);
+      const b = browser?.[0];
+      if (b) console.log(`| compress the same scan (Chromium) | ${b.error ? `failed: ${b.error}` : `${(b.ms / 1000).toFixed(1)} s`} | gs /ebook ${(gs.ms / 1000).toFixed(1)} s | ${(b.ms / gs.ms).toFixed(2)}× | ≤ 1.5× ${b.ms / gs.ms <= 1.5 ? 'met' : 'NOT met'} |`);
+      else console.log('(no dist/ or Chromium: run `npm run build` for the Chromium row)');
+    }
 
     // 2. Text-only PDFs vs qpdf
     console.log('\ncompress-pdf "Recommended" vs native qpdf --object-streams=generate --recompress-flate --compression-level=9 (text-only PDFs)');

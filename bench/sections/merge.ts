@@ -1,14 +1,18 @@
 /**
  * npm run bench -- merge
  *
- * merge-pdf (pdf-lib + Folio's page copier, in Node) over 20 real corpus PDFs of ~1,500 pages in
- * total (the 345-page and 117-page documents repeated, plus smaller ones), beside native
- * `qpdf --empty --pages … -- out.pdf` on the same files in the same run: time, the ratio, output
- * size and the peak resident memory of this process during the merge (sampled every 10 ms) against
- * the total input size. Goals (issue #3): ≤ 1.5× qpdf's time; peak memory ≤ 3× the input size.
+ * merge-pdf (qpdf WASM page assembly + Folio's bookmarks and links, in Node) over 20 real corpus
+ * PDFs of 1,607 pages in total (the 345-page and 117-page documents repeated, plus smaller ones),
+ * beside native `qpdf --empty --pages … -- out.pdf` on the same files in the same run: time (best of
+ * 3 each, the machine is shared), the ratio, output size and the peak resident memory of this
+ * process during the first measured merge (sampled every 10 ms) above its level before, against the
+ * total input size. Goals (issue #20): ≤ 1.5× qpdf's time; ≤ 3× the input in peak memory; output
+ * ≤ 1.1× qpdf's size.
  *
- * Note the two do different work: qpdf drops the inputs' bookmarks, merge-pdf keeps and remaps them
- * (and every internal link), so merge-pdf's output has the 20 outlines qpdf's has not.
+ * Note the two do different work: qpdf drops the inputs' bookmarks and breaks their links (forward
+ * links become null, named destinations are dropped); merge-pdf keeps and remaps both. The native
+ * qpdf here is Debian's 11.3, the WASM one 12.2 (which copies the annotations of a repeated page
+ * instead of sharing them, so repeated inputs come out larger).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -67,21 +71,31 @@ export async function run(): Promise<void> {
 
     let pages = 0;
     const engineInputs = inputs.map((i, n) => ({ name: `${n + 1}-${i.file.split('/').pop()}`, bytes: i.bytes! }));
-    const measured = await withPeakRss(() => timed(() => merge(engineInputs, { bookmarkEachFile: true }, { progress: (_done, total) => (pages = total) })));
-    const { value: result, ms } = measured.value;
-    console.log(`merge-pdf: ${FILES.length} files, ${pages} pages, ${fmtBytes(totalBytes)} in → ${fmtBytes(result.bytes.byteLength)} out in ${(ms / 1000).toFixed(2)} s (${Math.round(pages / (ms / 1000))} pages/s)`);
-    console.log(`  peak RSS ${fmtBytes(measured.peak)} (${fmtBytes(measured.peak - measured.base)} above the ${fmtBytes(measured.base)} before) = ${(measured.peak / totalBytes).toFixed(1)}× the input size in total, ${((measured.peak - measured.base) / totalBytes).toFixed(1)}× above baseline (goal ≤ 3×)`);
+    const mergeOnce = () => timed(() => merge(engineInputs, { bookmarkEachFile: true }, { progress: (_done, total) => (pages = Math.max(pages, total)) }));
+    const measured = await withPeakRss(mergeOnce);
+    const { value: result } = measured.value;
+    const times = [measured.value.ms, (await mergeOnce()).ms, (await mergeOnce()).ms];
+    const ms = Math.min(...times);
+    const memory = (measured.peak - measured.base) / totalBytes;
+    console.log(`merge-pdf: ${FILES.length} files, ${pages} pages, ${fmtBytes(totalBytes)} in → ${fmtBytes(result.bytes.byteLength)} out; best of 3 ${(ms / 1000).toFixed(2)} s (${times.map((t) => (t / 1000).toFixed(2)).join(' / ')})`);
+    console.log(`  peak RSS ${fmtBytes(measured.peak)}, ${fmtBytes(measured.peak - measured.base)} above the ${fmtBytes(measured.base)} before`);
 
     if (hasCommand('qpdf')) {
       const dir = mkdtempSync(join(tmpdir(), 'folio-bench-merge-'));
       try {
         const out = join(dir, 'out.pdf');
-        const args = ['--empty', '--pages', ...FILES.map((f) => resolve(CORPUS, f)), '--', out];
+        const args = ['--empty', '--pages', ...FILES.flatMap((f) => [resolve(CORPUS, f), '1-z']), '--', out];
         execFileSync('qpdf', args); // warm the file cache
-        const native = await timed(() => execFileSync('qpdf', args));
-        const ratio = ms / native.ms;
-        console.log(`qpdf --empty --pages (native): ${(native.ms / 1000).toFixed(2)} s, ${fmtBytes(statSync(out).size)} out`);
-        console.log(`  ratio merge-pdf / qpdf: ${ratio.toFixed(2)}× (goal ≤ 1.5×)`);
+        const nativeTimes: number[] = [];
+        for (let i = 0; i < 3; i++) nativeTimes.push((await timed(() => execFileSync('qpdf', args))).ms);
+        const native = Math.min(...nativeTimes);
+        const nativeSize = statSync(out).size;
+        const row = (what: string, folio: string, reference: string, ratio: number, goal: number) =>
+          console.log(`| ${what} | ${folio} | ${reference} | ${ratio.toFixed(2)}× | ≤ ${goal}× ${ratio <= goal ? 'met' : 'NOT met'} |`);
+        console.log(`\n| operation | Folio | native | ratio | goal |\n|---|---|---|---|---|`);
+        row(`merge ${FILES.length} PDFs, ${pages} pages (Node)`, `${(ms / 1000).toFixed(2)} s`, `qpdf --empty --pages ${(native / 1000).toFixed(2)} s`, ms / native, 1.5);
+        row('merge peak memory above baseline', `${fmtBytes(measured.peak - measured.base)}`, `input ${fmtBytes(totalBytes)}`, memory, 3);
+        row('merge output size', fmtBytes(result.bytes.byteLength), `qpdf ${fmtBytes(nativeSize)}`, result.bytes.byteLength / nativeSize, 1.1);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -7,7 +7,8 @@
  * second, output bytes, and the ratio. Goal: at most 2× pdftoppm's time. The engine is measured
  * after one warm-up page (WASM compile and font loading are one-off costs, reported separately).
  * When dist/ has been built, the same conversion is also timed in Debian's Chromium through the
- * app itself (the modal, the in-page /api, the engine worker with OffscreenCanvas), click to download.
+ * app itself (the modal, the in-page /api, the engine worker with OffscreenCanvas), click to download,
+ * and each page it drew is compared with pdftoppm's (block SSIM on grey: mean and lowest printed).
  * Also: jpg-to-pdf over the corpus photos (JPEGs embedded as they are), and add-watermark
  * (text, tiled, every page) over the same document.
  */
@@ -15,7 +16,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import JSZip from 'jszip';
 import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, timed } from '../lib.ts';
+import { blockSsim, decodeImage } from '../../tests/support/images.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DOCUMENT = 'pdf/large/sf-geotopo-komprimiert.pdf';
@@ -33,7 +36,7 @@ async function loadEngines() {
 }
 
 /** Click-to-download time of the same job in Chromium through the built app, or undefined without dist/. */
-async function chromiumSeconds(bytes: Uint8Array): Promise<{ seconds: number; bytes: number } | undefined> {
+async function chromiumSeconds(bytes: Uint8Array): Promise<{ seconds: number; bytes: number; zip: Uint8Array } | undefined> {
   if (!existsSync(resolve(ROOT, 'dist/index.html')) || !existsSync('/usr/bin/chromium')) return undefined;
   const { preview } = await import('vite');
   const { chromium } = await import('playwright-core');
@@ -61,11 +64,34 @@ async function chromiumSeconds(bytes: Uint8Array): Promise<{ seconds: number; by
     ]);
     const path = await download.path();
     const seconds = (performance.now() - start) / 1000;
-    return { seconds, bytes: readFileSync(path).length };
+    const zip = new Uint8Array(readFileSync(path));
+    return { seconds, bytes: zip.length, zip };
   } finally {
     await browser.close();
     await server.close();
   }
+}
+
+/** Block SSIM of each page Folio drew in Chromium against pdftoppm's JPEG of the same page (both quality 85). */
+async function similarity(zipBytes: Uint8Array, pdftoppmDir: string) {
+  const zip = await JSZip.loadAsync(zipBytes);
+  const references = readdirSync(pdftoppmDir).filter((f) => f.endsWith('.jpg')).sort();
+  let sum = 0;
+  let lowest = 1;
+  let lowestPage = 0;
+  let pages = 0;
+  for (const name of Object.keys(zip.files).sort()) {
+    const page = Number(/-p(\d+)\.jpg$/.exec(name)?.[1]);
+    const reference = references.find((f) => Number(/-(\d+)\.jpg$/.exec(f)?.[1]) === page);
+    if (!reference) continue;
+    const ours = await decodeImage(await zip.file(name)!.async('uint8array'));
+    const theirs = await decodeImage(new Uint8Array(readFileSync(join(pdftoppmDir, reference))));
+    const ssim = blockSsim(ours, theirs);
+    sum += ssim;
+    pages++;
+    if (ssim < lowest) [lowest, lowestPage] = [ssim, page];
+  }
+  return { pages, mean: pages ? sum / pages : 0, lowest, lowestPage };
 }
 
 export async function run(): Promise<void> {
@@ -102,6 +128,11 @@ export async function run(): Promise<void> {
         if (browser) {
           console.log(`Folio pdf-to-jpg in Chromium (built app, engine worker + OffscreenCanvas): ${browser.seconds.toFixed(1)} s, ${(PAGES / browser.seconds).toFixed(2)} pages/s, ${fmtBytes(browser.bytes)}`);
           console.log(`ratio (Chromium): ${((browser.seconds * 1000) / native.ms).toFixed(2)}× pdftoppm's time (goal ≤ 2×)`);
+          const likeness = await similarity(browser.zip, dir);
+          console.log(
+            `fidelity (Chromium vs pdftoppm, ${likeness.pages} pages, block SSIM on grey): mean ${likeness.mean.toFixed(3)},` +
+              ` lowest ${likeness.lowest.toFixed(3)} (page ${likeness.lowestPage})`,
+          );
         } else {
           console.log('Chromium run skipped (no dist/ build or no /usr/bin/chromium)');
         }

@@ -6,6 +6,7 @@
 import type { FileToolEntry, OptionValues } from '../catalogue/types.ts';
 import { JOB_HEADER, createJob, endJob } from '../../mock-api/jobs.ts';
 import type { ProgressCallback } from '../../workers/engine/lib/types.ts';
+import { overBudgetMessage } from '../../workers/engine/lib/memory-budget.ts';
 
 export interface ApiResult {
   blob: Blob;
@@ -19,6 +20,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code?: string,
+    /** For an unexpected failure: what a bug report needs (the modal's "Copy details"). */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -44,9 +47,10 @@ export function filenameFromDisposition(header: string | null): string | undefin
 export async function errorFromResponse(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '');
   try {
-    const body = JSON.parse(text) as { error?: unknown; code?: unknown };
+    const body = JSON.parse(text) as { error?: unknown; code?: unknown; detail?: unknown };
     if (typeof body.error === 'string' && body.error) {
-      return new ApiError(body.error, response.status, typeof body.code === 'string' ? body.code : undefined);
+      const code = typeof body.code === 'string' ? body.code : undefined;
+      return new ApiError(body.error, response.status, code, typeof body.detail === 'string' ? body.detail : undefined);
     }
   } catch {
     if (text.trim()) return new ApiError(text.trim(), response.status);
@@ -79,6 +83,10 @@ export async function callTool(
   values: OptionValues,
   { signal, onProgress, extraFields }: CallOptions = {},
 ): Promise<ApiResult> {
+  // Refused before anything is read when the job would not fit in this device's memory.
+  const { deviceMemory } = navigator as { deviceMemory?: number };
+  const overBudget = overBudgetMessage(tool.id, files.map((file) => file.size), deviceMemory);
+  if (overBudget) throw new ApiError(overBudget, 413, 'NotEnoughMemory');
   const job = createJob(onProgress);
   const onAbort = () => job.controller.abort();
   signal?.addEventListener('abort', onAbort, { once: true });

@@ -47,7 +47,7 @@ export function Footer() {
       </div>
       <div className="container footer-bottom">
         <p>© {new Date().getFullYear()} Folio. All rights reserved.</p>
-        <p>No installs. No sign-up. 100% free.</p>
+        <p>No sign-up. No uploads. 100% free.</p>
       </div>
     </footer>
   );

@@ -2,8 +2,9 @@ import { Link, NavLink } from 'react-router';
 import { Icon } from './icon.tsx';
 import { useTheme } from './theme.ts';
 import { ToolsDropdown } from './tools-dropdown.tsx';
+import { InstallButton } from '../pwa/install-button.tsx';
 
-/** The fixed header (spec §2): logo, Home / Tools (dropdown) / About / Contact, theme toggle; on phones a menu button. */
+/** The fixed header (spec §2): logo, Home / Tools (dropdown) / About / Contact, theme toggle, Install app when the browser offers it; on phones a menu button. */
 export function Header({ menuOpen, onMenuToggle }: { menuOpen: boolean; onMenuToggle: () => void }) {
   const [theme, toggleTheme] = useTheme();
   const next = theme === 'dark' ? 'light' : 'dark';
@@ -20,6 +21,7 @@ export function Header({ menuOpen, onMenuToggle }: { menuOpen: boolean; onMenuTo
           <NavLink to="/contact" className="nav-link">Contact</NavLink>
         </nav>
         <div className="header-actions">
+          <InstallButton place="header" />
           <button
             type="button"
             className="icon-button theme-toggle"

@@ -1,10 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink } from 'react-router';
+import { OPEN_TOOL } from '../pages/tool-card.tsx';
 import { getTool } from '../catalogue/index.ts';
 import { sideMenuSections } from '../catalogue/sections.ts';
 import type { ToolId } from '../catalogue/types.ts';
 import { Icon } from './icon.tsx';
 import { MAIN_LINKS } from './links.ts';
+import { InstallButton } from '../pwa/install-button.tsx';
 
 /**
  * The slide-in "Tool Menu" (spec §2): PDF Tools and Utility Tools, each collapsible and open at
@@ -70,6 +72,7 @@ export function SideMenu({ open, onOpen, onClose, activeTool, onPick }: {
                 {link.label}
               </NavLink>
             ))}
+            <InstallButton place="menu" />
           </nav>
           {sideMenuSections.map((section, index) => {
             const isOpen = expanded[section.title];
@@ -96,6 +99,7 @@ export function SideMenu({ open, onOpen, onClose, activeTool, onPick }: {
                       <li key={id}>
                         <NavLink
                           to={`/tools/${id}`}
+                          state={OPEN_TOOL}
                           className={activeTool === id ? 'side-item active' : 'side-item'}
                           aria-current={activeTool === id ? 'page' : undefined}
                           onClick={() => onPick(id)}

@@ -1,7 +1,8 @@
 import { useCallback, useSyncExternalStore } from 'react';
 
 /**
- * Theme preference (spec §3/§4, Part A.4): `localStorage.theme` is 'light' | 'dark', default light.
+ * Theme preference (spec §3/§4, Part A.4): `localStorage.theme` is 'light' | 'dark' once the user has
+ * chosen; until then the system's preference (prefers-color-scheme) decides, and is followed live.
  * index.html applies it to <html> before first paint; this module switches it at once (no reload)
  * and keeps every toggle on the page in step.
  */
@@ -10,12 +11,19 @@ export const THEME_KEY = 'theme';
 
 const listeners = new Set<() => void>();
 
-export function readTheme(): Theme {
+const SYSTEM_DARK = '(prefers-color-scheme: dark)';
+
+function storedTheme(): Theme | null {
   try {
-    return localStorage.getItem(THEME_KEY) === 'dark' ? 'dark' : 'light';
+    const stored = localStorage.getItem(THEME_KEY);
+    return stored === 'dark' || stored === 'light' ? stored : null;
   } catch {
-    return 'light';
+    return null;
   }
+}
+
+export function readTheme(): Theme {
+  return storedTheme() ?? (globalThis.matchMedia?.(SYSTEM_DARK).matches ? 'dark' : 'light');
 }
 
 function currentTheme(): Theme {
@@ -42,9 +50,18 @@ function subscribe(listener: () => void): () => void {
     }
   };
   window.addEventListener('storage', onStorage);
+  // The system switched between light and dark: follow it while the user has not chosen.
+  const system = window.matchMedia(SYSTEM_DARK);
+  const onSystem = () => {
+    if (storedTheme() !== null) return;
+    document.documentElement.classList.toggle('dark', readTheme() === 'dark');
+    listener();
+  };
+  system.addEventListener('change', onSystem);
   return () => {
     listeners.delete(listener);
     window.removeEventListener('storage', onStorage);
+    system.removeEventListener('change', onSystem);
   };
 }
 

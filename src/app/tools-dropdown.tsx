@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router';
+import { OPEN_TOOL } from '../pages/tool-card.tsx';
 import { getTool } from '../catalogue/index.ts';
 import { headerColumns } from '../catalogue/sections.ts';
 import { Icon, toneClass } from './icon.tsx';
@@ -95,7 +96,7 @@ export function ToolsDropdown() {
                   const tool = getTool(id);
                   return (
                     <li key={id}>
-                      <Link to={`/tools/${id}`} className="dropdown-item" onClick={() => setOpen(false)}>
+                      <Link to={`/tools/${id}`} state={OPEN_TOOL} className="dropdown-item" onClick={() => setOpen(false)}>
                         <span className={`tool-icon tool-icon-sm ${toneClass(tool.icon)}`}>
                           <Icon name={tool.icon} size={18} />
                         </span>

@@ -1,3 +1,5 @@
+import { libreOfficeDownloadSize } from '../../workers/engine/lib/libreoffice-files.ts';
+
 /**
  * The `engine` option of the three Office tools (Word, Excel, PowerPoint to PDF): Folio's own
  * renderers, or the optional LibreOffice engine (workers/engine/lib/libreoffice.ts). Legacy .doc,
@@ -5,5 +7,5 @@
  */
 export const OFFICE_ENGINE_CHOICES = [
   { value: 'folio', label: 'Folio — built in, fast, offline' },
-  { value: 'libreoffice', label: 'LibreOffice — most faithful, 80 MB, desktop' },
+  { value: 'libreoffice', label: `LibreOffice — most faithful, ${libreOfficeDownloadSize()} download once, desktop` },
 ] as const;

@@ -10,7 +10,7 @@ const BENEFITS: readonly { icon: UiIconName; title: string; text: string }[] = [
   { icon: 'shield', title: 'Private by design', text: 'Files are processed inside your browser. Nothing is uploaded, so there is nothing to leak, log or delete later.' },
   { icon: 'user-off', title: 'No sign-up, ever', text: 'Open a tool and use it. There is no account, no email address to give and no trial that runs out.' },
   { icon: 'infinity', title: 'No watermarks or limits', text: 'Your results are yours: no stamp on the pages, no daily quota, no file-count cap beyond what your device can hold.' },
-  { icon: 'offline', title: 'Works offline', text: 'Folio installs as an app. Once it is on your device, the tools keep working with the network switched off.' },
+  { icon: 'offline', title: 'Works offline', text: 'After your first visit every tool keeps working with the network switched off. Install Folio as an app if you like: it opens from your home screen or dock.' },
   { icon: 'bolt', title: 'Fast on your own hardware', text: 'Work runs in background threads with WebAssembly, so the page stays responsive and there is no upload to wait for.' },
   { icon: 'device', title: 'Any device', text: 'Phone, tablet or desktop, on any modern browser. The layout adapts and every tool works with touch.' },
 ];
@@ -115,7 +115,7 @@ export function HomePage() {
         <div className="container">
           <div className="cta-box">
             <h2 id="cta-title">Ready when you are</h2>
-            <p>No installs. No signup. 100% free. Pick a tool and your file never leaves this device.</p>
+            <p>No signup. Nothing to set up. 100% free. Pick a tool and your file never leaves this device.</p>
             <div className="button-row center">
               <Link to="/tools" className="button light large">Get Started Now</Link>
               <Link to="/contact" className="button ghost large">Contact Support</Link>

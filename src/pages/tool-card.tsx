@@ -5,12 +5,18 @@ import { Icon, toneClass } from '../app/icon.tsx';
 /** Location state that makes the tool detail page open its modal at once (a card on /tools sets it). */
 export interface ToolLocationState { open?: boolean }
 
-/** A tool as a card: icon, name, description. `openModal` opens the tool's modal on arrival. */
-export function ToolCard({ tool, openModal = false, cta }: { tool: ToolEntry; openModal?: boolean; cta?: string }) {
+/** The state of every link that opens a tool (cards, header menu, phone menu). */
+export const OPEN_TOOL: ToolLocationState = { open: true };
+
+/**
+ * A tool as a card: icon, name, description. Like every link to a tool (header menu, phone menu),
+ * it opens the tool's window on arrival; closing it leaves the detail page for people who read first.
+ */
+export function ToolCard({ tool, openModal = true, cta }: { tool: ToolEntry; openModal?: boolean; cta?: string }) {
   return (
     <Link
       to={`/tools/${tool.id}`}
-      state={openModal ? ({ open: true } satisfies ToolLocationState) : undefined}
+      state={openModal ? OPEN_TOOL : undefined}
       className="tool-card"
       data-tool-id={tool.id}
     >

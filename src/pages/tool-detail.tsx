@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { findTool } from '../catalogue/index.ts';
 import type { ToolEntry } from '../catalogue/types.ts';
@@ -25,6 +25,12 @@ export function ToolDetailPage({ tool }: { tool: ToolEntry }) {
   const navigate = useNavigate();
   const arrivedOpen = (location.state as ToolLocationState | null)?.open === true;
   const [open, setOpen] = useState(arrivedOpen);
+  const [droppedFiles, setDroppedFiles] = useState<File[]>();
+  const [dragging, setDragging] = useState(false);
+  // A link to this same tool followed from this page (header or phone menu) opens it too.
+  useEffect(() => {
+    if (arrivedOpen) setOpen(true);
+  }, [arrivedOpen, location.key]);
   const buttonRef = useRef<HTMLButtonElement>(null);
   usePageTitle(tool.name);
   const { content } = tool;
@@ -32,12 +38,33 @@ export function ToolDetailPage({ tool }: { tool: ToolEntry }) {
 
   function close() {
     setOpen(false);
+    setDroppedFiles(undefined);
     // Forget the "open on arrival" flag so a reload or Back shows the page, not the modal again.
     if (arrivedOpen) navigate('.', { replace: true, state: null });
   }
 
   return (
-    <article className="tool-detail">
+    <article
+      className={`tool-detail${dragging ? ' dragging-file' : ''}`}
+      // A file dropped anywhere on a file tool's page opens the tool with it (not the browser's viewer).
+      onDragOver={(event) => {
+        if (tool.kind !== 'file' || open || !event.dataTransfer.types.includes('Files')) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(event) => {
+        if (tool.kind !== 'file' || open) return;
+        event.preventDefault();
+        setDragging(false);
+        const files = [...event.dataTransfer.files];
+        if (files.length === 0) return;
+        setDroppedFiles(files);
+        setOpen(true);
+      }}
+    >
       <section className="tool-hero">
         <div className="container">
           <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -115,7 +142,7 @@ export function ToolDetailPage({ tool }: { tool: ToolEntry }) {
           </section>
         )}
       </div>
-      {open && <ToolModal key={tool.id} tool={tool} onClose={close} fallbackFocus={() => buttonRef.current} />}
+      {open && <ToolModal key={tool.id} tool={tool} onClose={close} fallbackFocus={() => buttonRef.current} initialFiles={droppedFiles} />}
     </article>
   );
 }

@@ -1,75 +1,140 @@
 import './offline-panel.css';
-import { useEffect, useRef, useState } from 'react';
-import { cacheAllEngines, downloadedOcrLanguages, fetchEngineAssetList, type EngineAssetList } from './offline-engines.ts';
-import type { OcrLanguage } from '../../workers/engine/lib/ocr-languages.ts';
+import { useCallback, useEffect, useState } from 'react';
+import { fetchEngineAssetList, groupStates, onEngineCacheMessage, requestEngineGroup, savesData, type GroupState } from './offline-engines.ts';
+import { GROUP_LABELS, megabytes, type EngineAssetList, type EngineGroup } from './engine-files.ts';
+import { OCR_LANGUAGES } from '../../workers/engine/lib/ocr-languages.ts';
+import { libreOfficeDownloadSize } from '../../workers/engine/lib/libreoffice-files.ts';
 
-function megabytes(bytes: number): string {
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+interface Live {
+  done: number;
+  total: number;
+  finished: boolean;
+  failed: number;
 }
 
-type State =
-  | { kind: 'idle' }
-  | { kind: 'working'; done: number; total: number }
-  | { kind: 'done'; persisted: boolean }
-  | { kind: 'error'; message: string };
+function groupLabel(group: EngineGroup): string {
+  if (group.startsWith('ocr-')) {
+    const language = OCR_LANGUAGES.find((l) => `ocr-${l.code}` === group);
+    return `Text recognition (OCR) in ${language?.name ?? group.slice(4)}`;
+  }
+  return GROUP_LABELS[group] ?? group;
+}
+
+/** Optional groups in the order shown: fonts, then OCR languages, then the big LibreOffice engine. */
+function optionalGroups(list: EngineAssetList): EngineGroup[] {
+  const groups = [...new Set(list.files.map((f) => f.group))].filter((g) => g !== 'core');
+  const rank = (g: EngineGroup) => (g === 'cjk-fonts' ? 0 : g === 'libreoffice' ? 2 : 1);
+  return groups.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
 
 /**
- * "Make all tools available offline": the app itself is always cached after the first visit; the
- * tools' engines (WebAssembly codecs, qpdf, fonts, OCR data) are cached when first used, or all at
- * once here, with their total size shown first.
+ * "Use Folio offline" (About page): the app itself is cached on the first visit, and every tool's
+ * engine (the core set) right after, in the background, unless the browser asks to save data. Shows
+ * what is on this device and its size, says when the background caching has finished, and offers the
+ * optional downloads (CJK fonts, OCR languages, LibreOffice) with their sizes.
  */
 export function OfflinePanel() {
   const [list, setList] = useState<EngineAssetList>();
-  const [state, setState] = useState<State>({ kind: 'idle' });
-  const [languages, setLanguages] = useState<OcrLanguage[]>([]);
-  const abortRef = useRef<AbortController | null>(null);
+  const [states, setStates] = useState<Map<EngineGroup, GroupState>>();
+  const [live, setLive] = useState<Map<EngineGroup, Live>>(new Map());
+  const [error, setError] = useState('');
+  const [persisted, setPersisted] = useState<boolean>();
 
-  useEffect(() => {
-    fetchEngineAssetList().then(setList, () => setList(undefined));
-    downloadedOcrLanguages().then(setLanguages, () => setLanguages([]));
-    return () => abortRef.current?.abort();
+  const refresh = useCallback(async () => {
+    try {
+      const current = await fetchEngineAssetList();
+      setList(current);
+      setStates(await groupStates(current));
+    } catch (e) {
+      setError((e as Error).message);
+    }
   }, []);
 
-  async function start() {
-    if (!list) return;
-    abortRef.current = new AbortController();
-    setState({ kind: 'working', done: 0, total: list.totalBytes });
+  useEffect(() => {
+    void refresh();
+    return onEngineCacheMessage((message) => {
+      const finished = message.type === 'engine-cache-finished';
+      setLive((old) => new Map(old).set(message.group, { done: message.done, total: message.total, finished, failed: finished ? message.failed : 0 }));
+      if (finished) void refresh();
+    });
+  }, [refresh]);
+
+  async function download(group: EngineGroup) {
+    setError('');
     try {
-      const { persisted } = await cacheAllEngines(list, (done, total) => setState({ kind: 'working', done, total }), abortRef.current.signal);
-      setState({ kind: 'done', persisted });
-    } catch (error) {
-      setState({ kind: 'error', message: abortRef.current.signal.aborted ? 'Stopped.' : (error as Error).message });
+      await requestEngineGroup(group);
+      if (group === 'core') setPersisted((await navigator.storage?.persist?.()) ?? false);
+    } catch (e) {
+      setError((e as Error).message);
     }
+  }
+
+  const core = states?.get('core');
+  const coreReady = core !== undefined && core.cachedBytes >= core.totalBytes;
+  const coreLive = live.get('core');
+  const coreRunning = coreLive !== undefined && !coreLive.finished;
+
+  let status = '';
+  if (coreReady) {
+    status = `All tools are available offline: ${megabytes(core.totalBytes)} saved on this device.`;
+    if (persisted !== undefined) status += persisted ? ' Your browser will keep them.' : ' Your browser may remove them if space runs low.';
+  } else if (coreRunning) {
+    status = `Saving the tools for offline use in the background: ${megabytes(coreLive.done)} of ${megabytes(coreLive.total)}…`;
+  } else if (coreLive?.finished && coreLive.failed > 0) {
+    status = `${coreLive.failed} files could not be downloaded. Tools that need them will say so; try again when you are online.`;
+  } else if (core && savesData()) {
+    status = `Data saver is on, so Folio has not downloaded its tools. Download them now (${megabytes(core.totalBytes - core.cachedBytes)})?`;
+  } else if (core) {
+    status = `${megabytes(core.cachedBytes)} of ${megabytes(core.totalBytes)} of the tools are on this device.`;
   }
 
   return (
     <section className="offline-panel card" aria-labelledby="offline-title">
       <h2 id="offline-title">Use Folio offline</h2>
       <p>
-        Once you have opened Folio, its pages work without a connection. Each tool&apos;s engine is saved the first time you
-        use it; to have every tool ready before you go offline, download them all now
-        {list ? <> ({megabytes(list.totalBytes)})</> : null}. Nothing but Folio&apos;s own code is stored.
+        Once you have opened Folio, its pages work without a connection, and right after your first visit your browser
+        saves every tool in the background{list ? <> ({megabytes(list.totalBytes)})</> : null} — unless it asks sites to
+        save data; then it waits for you. Nothing but Folio&apos;s own code is stored.
       </p>
-      <p className="offline-ocr-languages">
-        Text recognition (OCR) reads English; other languages are downloaded from Folio the first time you choose them, then work
-        offline too.{' '}
-        {languages.length > 0 ? <>Also on this device: {languages.map((l) => l.name).join(', ')}.</> : 'No other language is on this device yet.'}
-      </p>
-      {state.kind === 'working' ? (
+      {coreRunning && (
         <div className="offline-progress">
-          <progress max={state.total} value={state.done} aria-label="Downloading tool engines" aria-valuetext={`${megabytes(state.done)} of ${megabytes(state.total)}`} />
-          <span>{megabytes(state.done)} of {megabytes(state.total)}</span>
-          <button type="button" className="button secondary" onClick={() => abortRef.current?.abort()}>Stop</button>
+          <progress max={coreLive.total} value={coreLive.done} aria-label="Saving tools for offline use" aria-valuetext={`${megabytes(coreLive.done)} of ${megabytes(coreLive.total)}`} />
         </div>
-      ) : (
-        <button type="button" className="button primary" onClick={start} disabled={!list}>
-          Make all tools available offline
-        </button>
       )}
-      <p role="status" className="offline-status">
-        {state.kind === 'done' && `All tools are available offline.${state.persisted ? ' Your browser will keep them.' : ' Your browser may remove them if space runs low.'}`}
-        {state.kind === 'error' && state.message}
-      </p>
+      <p role="status" className="offline-status">{status}</p>
+      <button type="button" className="button primary" onClick={() => void download('core')} disabled={!list}>
+        Make all tools available offline
+      </button>
+      {list && (
+        <>
+          <h3>Optional downloads</h3>
+          <p>Needed only for some documents; each is saved the first time it is used, or here.</p>
+          <ul className="offline-optional">
+            {optionalGroups(list).map((group) => {
+              const state = states?.get(group);
+              const progress = live.get(group);
+              const onDevice = state !== undefined && state.cachedBytes >= state.totalBytes;
+              // LibreOffice is named by its one figure (its two big files) everywhere, here too.
+              const size = group === 'libreoffice' ? libreOfficeDownloadSize() : megabytes(state?.totalBytes ?? 0);
+              return (
+                <li key={group}>
+                  <span>{groupLabel(group)} — {size}</span>{' '}
+                  {onDevice ? (
+                    <strong>on this device</strong>
+                  ) : progress && !progress.finished ? (
+                    <span>{megabytes(progress.done)} of {megabytes(progress.total)}…</span>
+                  ) : (
+                    <button type="button" className="button secondary" aria-label={`Download ${groupLabel(group)}`} onClick={() => void download(group)}>
+                      Download
+                    </button>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+      {error && <p role="alert">{error}</p>}
     </section>
   );
 }

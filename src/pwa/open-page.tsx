@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { fileTools } from '../catalogue/index.ts';
 import type { FileToolEntry } from '../catalogue/types.ts';
 import { collectSharedFiles, onIncomingFiles } from './incoming-files.ts';
+import { plainFileName } from './share-target.ts';
 
 function accepts(tool: FileToolEntry, file: File): boolean {
   const name = file.name.toLowerCase();
@@ -33,7 +34,7 @@ export function OpenFilesPage() {
       ) : (
         <>
           <p>
-            {files.length === 1 ? '1 file' : `${files.length} files`} ready: {files.map((f) => f.name).join(', ')}. They stay on this device.
+            {files.length === 1 ? '1 file' : `${files.length} files`} ready: {files.map((f) => plainFileName(f.name)).join(', ')}. They stay on this device.
           </p>
           <h2>Choose a tool</h2>
           <ul className="open-files-tools">

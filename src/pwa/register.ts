@@ -5,6 +5,7 @@
  * more request on every first load, aborted when the visitor navigated away at once.
  */
 import { Workbox } from 'workbox-window';
+import { cacheEnginesWhenIdle } from './offline-engines.ts';
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -19,6 +20,8 @@ export function startServiceWorker(): void {
     listeners.forEach((listener) => listener());
   });
   void workbox.register();
+  // Every tool's engine, in the background, once the page is idle (src/pwa/offline-engines.ts).
+  cacheEnginesWhenIdle();
 }
 
 export function onUpdateReady(listener: Listener): () => void {

@@ -1,16 +1,66 @@
 /**
- * The list of selected files: name and size, remove, and for multi-file tools reorder by drag
+ * The list of selected files: first-page thumbnail and page count of each PDF (from its check,
+ * pdf-checks.ts; drawn only when the row scrolls into view), name and size, remove, and for
+ * multi-file tools reorder by drag
  * (pointer or touch via the native drag events) or by the Move up / Move down buttons, and sort
  * by name. Order matters: merge-pdf and jpg-to-pdf process files in this order.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { formatBytes } from '../../shared/format.ts';
+import type { PdfCheck } from './pdf-checks.ts';
+import type { ThumbnailSource } from '../../workers/bridge.ts';
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-  return `${(n / (1024 * 1024 * 1024)).toFixed(2)} GB`;
+/** Longer side of a list thumbnail in CSS pixels. */
+const LIST_THUMB_PX = 44;
+
+/** Page 1 of an opened PDF, drawn when the row first comes into view. */
+function FirstPage({ source }: { source: ThumbnailSource }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  const [url, setUrl] = useState<string>();
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    let cancelled = false;
+    let made: string | undefined;
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      observer.disconnect();
+      const px = Math.round(LIST_THUMB_PX * Math.min(2, globalThis.devicePixelRatio || 1));
+      source.render(1, px).then((blob) => {
+        if (cancelled) return;
+        made = URL.createObjectURL(blob);
+        setUrl(made);
+      }, () => undefined /* the placeholder stays; the page count is still right */);
+    });
+    observer.observe(element);
+    return () => {
+      cancelled = true;
+      observer.disconnect();
+      if (made) URL.revokeObjectURL(made);
+    };
+  }, [source]);
+  return (
+    <span ref={ref} className="file-thumb">
+      {url ? <img src={url} alt="" data-testid="first-page" /> : <span className="file-thumb-empty" />}
+    </span>
+  );
 }
+
+function CheckSummary({ check }: { check: PdfCheck }) {
+  switch (check.state) {
+    case 'checking':
+      return <span className="file-pages" aria-busy="true">Reading…</span>;
+    case 'ready':
+      return <span className="file-pages">{check.pages} page{check.pages === 1 ? '' : 's'}</span>;
+    case 'locked':
+      return <span className="file-pages file-locked">{check.wrong ? 'Wrong password' : 'Needs its password'}</span>;
+    case 'damaged':
+      return (
+        <span className="file-pages file-damaged" title={check.message}>Damaged: Folio will try to repair it</span>
+      );
+  }
+}
+
 
 export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
   const next = [...list];
@@ -21,8 +71,10 @@ export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
 
 const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
-export function FileList({ files, setFiles, multiple, disabled }: {
+export function FileList({ files, setFiles, multiple, disabled, checks }: {
   files: readonly File[];
+  /** PDF checks by file (page count, thumbnail, password, damage); none for other files. */
+  checks?: ReadonlyMap<File, PdfCheck>;
   setFiles: (files: File[]) => void;
   multiple: boolean;
   disabled: boolean;
@@ -71,8 +123,18 @@ export function FileList({ files, setFiles, multiple, disabled }: {
             }}
           >
             {multiple && <span className="drag-handle" aria-hidden="true">⋮⋮</span>}
-            <span className="file-name" title={file.name}>{file.name}</span>
-            <span className="file-size">{formatBytes(file.size)}</span>
+            {checks?.has(file) && (() => {
+              const check = checks.get(file)!;
+              if (check.state === 'ready') return <FirstPage source={check.source} />;
+              return <span className="file-thumb"><span className="file-thumb-empty" /></span>;
+            })()}
+            <span className="file-text">
+              <span className="file-name" title={file.name}>{file.name}</span>
+              <span className="file-facts">
+                <span className="file-size">{formatBytes(file.size)}</span>
+                {checks?.has(file) && <CheckSummary check={checks.get(file)!} />}
+              </span>
+            </span>
             {multiple && (
               <>
                 <button type="button" className="small" aria-label={`Move up: ${file.name}`} title="Move up" disabled={disabled || index === 0} onClick={() => setFiles(moveItem(files, index, index - 1))}>↑</button>

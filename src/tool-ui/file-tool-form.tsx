@@ -12,8 +12,12 @@
  *   - the process button:    role=button, accessible name exactly 'Process Files'
  *   - the cancel button:     role=button, name 'Cancel' (only while working)
  *   - the error line:        role=alert (empty when there is no error; spec §8 messages verbatim)
+ *   - the error details:     a disclosure 'Details for a bug report' with a 'Copy details' button, after
+ *                            an unexpected failure only
  *   - the progress:          <progress> (role=progressbar), `aria-valuetext` "Page 3 of 12"
- *   - the password prompt:   label 'PDF password' (input[name=inputPassword]), shown on PasswordRequired
+ *   - the password prompt:   label 'PDF password' (input[name=inputPassword]), shown as soon as a picked PDF
+ *                            needs its password (pdf-checks.ts), or on PasswordRequired
+ *   - why the action waits:  `.process-reason` beside the button (e.g. 'Add a PDF to start')
  *   - the result panel:      role=status region with 'Download again' and 'Start over' buttons
  *   - the file list:         list 'Selected files'; items with 'Move up' / 'Move down' / 'Remove' buttons
  */
@@ -22,9 +26,12 @@ import type { FileToolEntry, OptionValue, OptionValues } from '../catalogue/type
 import { defaultValues } from '../catalogue/index.ts';
 import { ApiError, callTool, downloadBlob, type ApiResult } from '../api/client.ts';
 import { fileToolPanel } from './forms/registry.ts';
-import { OptionFields, confirmFieldName, optionProblem } from './option-fields.tsx';
-import { FileList, formatBytes } from './file-list.tsx';
+import { OptionFields, PageCountContext, confirmFieldName, optionProblem } from './option-fields.tsx';
+import { FileList } from './file-list.tsx';
+import { formatBytes } from '../../shared/format.ts';
 import { clearIncomingFiles, peekIncomingFiles } from '../pwa/incoming-files.ts';
+import { HEAD_BYTES, refusalOf, sniffType } from './file-sniff.ts';
+import { usePdfChecks } from './pdf-checks.ts';
 import './file-tool.css';
 
 /** The multipart field that carries the password of an encrypted input (mock-api/handlers.ts). */
@@ -35,6 +42,21 @@ type Phase =
   | { kind: 'working'; done: number; total: number; status?: string }
   | { kind: 'done'; result: ApiResult; sizeBefore: number };
 
+/** An unexpected failure's details, folded away, with a button that copies them for a bug report. */
+function ErrorDetails({ detail }: { detail: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = () => {
+    void navigator.clipboard?.writeText(detail).then(() => setCopied(true), () => setCopied(false));
+  };
+  return (
+    <details className="error-details">
+      <summary>Details for a bug report</summary>
+      <pre>{detail}</pre>
+      <button type="button" onClick={copy}>{copied ? 'Copied' : 'Copy details'}</button>
+    </details>
+  );
+}
+
 /** Whether a file matches the tool's accepted types (by extension, or by MIME type when it has none). */
 export function isAccepted(tool: FileToolEntry, file: File): boolean {
   const name = file.name.toLowerCase();
@@ -42,12 +64,77 @@ export function isAccepted(tool: FileToolEntry, file: File): boolean {
   return !/\.[a-z0-9]+$/.test(name) && tool.accepts.mimeTypes.includes(file.type);
 }
 
-export function FileToolForm({ tool }: { tool: FileToolEntry }) {
+/** The refusal of each file whose content the tool cannot take (by its first bytes), or null. */
+async function contentRefusals(tool: FileToolEntry, files: readonly File[]): Promise<Array<string | null>> {
+  return Promise.all(
+    files.map(async (file) => {
+      const head = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
+      return refusalOf(tool, file.name, sniffType(head, file.size));
+    }),
+  );
+}
+
+/** "Add a PDF to start", "Add images to start" … from what the tool accepts. */
+function addToStart(tool: FileToolEntry): string {
+  const label = tool.accepts.label;
+  if (label === 'PDF files') return tool.multiple ? 'Add PDF files to start' : 'Add a PDF to start';
+  return `Add ${tool.multiple ? '' : 'a file: '}${label} to start`;
+}
+
+/** Spec §8's 'Invalid Password', with what Unlock PDF explains about the two passwords. */
+export const WRONG_PASSWORD =
+  'Invalid Password: this is not the password that opens the file. A PDF can have two — the one that opens it ' +
+  '(user password) and a permissions (owner) password; either one works here.';
+
+/** Tools whose point is the size: their result panel compares before and after (once). */
+const SIZE_TOOLS: ReadonlySet<string> = new Set(['compress-pdf', 'image-compressor']);
+
+/**
+ * An engine note in plain words for the result panel, or null when it only repeats the size line.
+ * Compress's technical list of images it left alone ("1 × decode array") becomes one sentence.
+ */
+export function plainNote(note: string, sizeLine: string): string | null {
+  if (note.startsWith(sizeLine)) return null;
+  const unchanged = /^Left unchanged: (.*)\.$/.exec(note);
+  if (unchanged) {
+    const count = [...unchanged[1].matchAll(/(\d+) ×/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+    return `${count} image${count === 1 ? ' was' : 's were'} kept as ${count === 1 ? 'it was' : 'they were'}: ` +
+      'Folio cannot make them smaller without changing how they look.';
+  }
+  return note;
+}
+
+/** How long the password field must be still before Folio tries the password on the file. */
+const PASSWORD_SETTLE_MS = 500;
+
+/** The outcome in plain words: the size line once (before → after only where size is the point), then the notes. */
+function ResultFacts({ toolId, sizeBefore, result }: { toolId: string; sizeBefore: number; result: ApiResult }) {
+  const after = result.blob.size;
+  const sizeLine = `${formatBytes(sizeBefore)} → ${formatBytes(after)}`;
+  const change = sizeBefore > 0 ? Math.round((1 - after / sizeBefore) * 100) : 0;
+  const notes = result.notes.map((note) => plainNote(note, sizeLine)).filter((note): note is string => Boolean(note));
+  return (
+    <>
+      <p className="result-size">
+        {SIZE_TOOLS.has(toolId) ? `${sizeLine}${change > 0 ? ` (−${change}%)` : ''}` : `Size: ${formatBytes(after)}`}
+      </p>
+      {notes.length > 0 && (
+        <ul className="result-notes">
+          {notes.map((note) => <li key={note}>{note}</li>)}
+        </ul>
+      )}
+    </>
+  );
+}
+
+export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; initialFiles?: readonly File[] }) {
   // Files opened with Folio from the OS or shared to it arrive here once the user picks this tool on /open.
   const [files, setFilesState] = useState<File[]>(() => peekIncomingFiles().filter((file) => isAccepted(tool, file)));
   useEffect(() => clearIncomingFiles(), []);
   const [values, setValues] = useState<OptionValues>(() => defaultValues(tool));
   const [error, setError] = useState('');
+  /** For an unexpected failure: what a bug report needs, offered under the error line. */
+  const [errorDetail, setErrorDetail] = useState('');
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [askPassword, setAskPassword] = useState(false);
   const [inputPassword, setInputPassword] = useState('');
@@ -56,6 +143,25 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const resultRef = useRef<HTMLDivElement>(null);
   const passwordId = useId();
+  const reasonId = useId();
+  const takesPdf = tool.accepts.extensions.includes('.pdf');
+  // unlock-pdf asks for the password in its own panel; every other PDF tool asks in the frame.
+  const framePassword = takesPdf && tool.id !== 'unlock-pdf';
+  const [triedPassword, setTriedPassword] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setTriedPassword(inputPassword), PASSWORD_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [inputPassword]);
+  const checks = usePdfChecks(files, framePassword ? triedPassword : '', takesPdf);
+  const lockedChecks = [...checks.values()].filter((c) => c.state === 'locked');
+  const needsPassword = framePassword && (askPassword || lockedChecks.length > 0);
+  const pageCounts = useMemo(
+    () => new Map([...checks].flatMap(([file, check]) => (check.state === 'ready' ? [[file, check.pages] as const] : []))),
+    [checks],
+  );
+  const firstCheck = files.length === 1 ? checks.get(files[0]) : undefined;
+  const pageCount = firstCheck?.state === 'ready' ? firstCheck.pages : undefined;
+  const wrongPassword = lockedChecks.some((c) => c.state === 'locked' && c.wrong) && triedPassword === inputPassword;
   const Panel = useMemo(() => fileToolPanel(tool.id), [tool.id]);
   const working = phase.kind === 'working';
 
@@ -98,19 +204,27 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
 
   /** Adds picked, dropped or pasted files: rejects other types by name; single-file tools replace. */
   const addFiles = useCallback(
-    (incoming: readonly File[]) => {
+    async (incoming: readonly File[]) => {
       if (incoming.length === 0) return;
       const rejected = incoming.filter((file) => !isAccepted(tool, file));
-      const accepted = incoming.filter((file) => isAccepted(tool, file));
+      const named = incoming.filter((file) => isAccepted(tool, file));
+      // A file named right but holding something else is refused now, with what it really is.
+      const refusals = await contentRefusals(tool, named);
+      const accepted = named.filter((_, i) => !refusals[i]);
+      const contentProblems = refusals.filter((r): r is string => Boolean(r));
       if (accepted.length > 0) {
         setFilesState((old) => (tool.multiple ? [...old, ...accepted] : [accepted[0]]));
         setPhase((old) => (old.kind === 'done' ? { kind: 'idle' } : old));
         setAskPassword(false);
         setInputPassword('');
       }
-      if (rejected.length > 0) {
+      if (rejected.length > 0 || contentProblems.length > 0) {
         const names = rejected.map((f) => `"${f.name}"`).join(', ');
-        setError(`${names} ${rejected.length === 1 ? 'is not one of' : 'are not'} the accepted file types: ${tool.name} takes ${tool.accepts.label}.`);
+        const byName = rejected.length === 0 ? [] : [
+          `${names} ${rejected.length === 1 ? 'is not one of' : 'are not'} the accepted file types: ` +
+            `${tool.name} takes ${tool.accepts.label}.`,
+        ];
+        setError([...byName, ...contentProblems].join(' '));
       } else if (!tool.multiple && accepted.length > 1) {
         setError(`${tool.name} takes one file at a time: using "${accepted[0].name}".`);
       } else {
@@ -120,13 +234,21 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
     [tool],
   );
 
+  // Files dropped on the tool's page opened this window: they go through the same checks as a pick.
+  const initialRef = useRef(initialFiles);
+  useEffect(() => {
+    const dropped = initialRef.current;
+    initialRef.current = undefined;
+    if (dropped?.length) void addFiles(dropped);
+  }, [addFiles]);
+
   // Paste (Ctrl+V) files from the clipboard while the modal is open.
   useEffect(() => {
     const onPaste = (event: ClipboardEvent) => {
       const pasted = [...(event.clipboardData?.files ?? [])];
       if (pasted.length === 0 || working) return;
       event.preventDefault();
-      addFiles(pasted);
+      void addFiles(pasted);
     };
     document.addEventListener('paste', onPaste);
     return () => document.removeEventListener('paste', onPaste);
@@ -136,7 +258,7 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
     event.preventDefault();
     setDragging(false);
     if (working) return;
-    addFiles([...event.dataTransfer.files]);
+    void addFiles([...event.dataTransfer.files]);
   }
 
   async function process() {
@@ -144,7 +266,7 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
     const confirmValues = Object.fromEntries(
       tool.options.filter((s) => s.kind === 'password' && s.confirm).map((s) => [confirmFieldName(s), String(values[confirmFieldName(s)] ?? '')]),
     );
-    const invalid = tool.validate?.({ ...values, ...confirmValues }) ?? optionProblem(tool, values);
+    const invalid = tool.validate?.({ ...values, ...confirmValues }) ?? optionProblem(tool, values, pageCount);
     if (invalid) return setError(invalid);
 
     // Values a panel set that are not catalogue options travel as extra fields (e.g. confirmPassword).
@@ -153,7 +275,7 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
     for (const [name, value] of Object.entries({ ...values, ...confirmValues })) {
       if (!optionNames.has(name) && value !== undefined) extraFields[name] = String(value);
     }
-    if (askPassword && inputPassword) extraFields[INPUT_PASSWORD_FIELD] = inputPassword;
+    if (needsPassword && inputPassword) extraFields[INPUT_PASSWORD_FIELD] = inputPassword;
 
     const controller = new AbortController();
     controllerRef.current = controller;
@@ -182,11 +304,13 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
       const apiError = e instanceof ApiError ? e : undefined;
       if (apiError?.code === 'PasswordRequired' || apiError?.code === 'InvalidPassword') {
         setAskPassword(true);
-        // Spec §8: a wrong password reads exactly 'Invalid Password'.
-        setError(apiError.code === 'InvalidPassword' ? 'Invalid Password' : apiError.message);
+        // Spec §8: a wrong password reads 'Invalid Password'; the frame adds which password it means.
+        const wrong = framePassword ? WRONG_PASSWORD : 'Invalid Password';
+        setError(apiError.code === 'InvalidPassword' ? wrong : apiError.message);
         return;
       }
       setError(apiError?.message || (e instanceof Error && e.message) || 'Processing failed');
+      setErrorDetail(apiError?.detail ?? '');
     } finally {
       if (controllerRef.current === controller) controllerRef.current = null;
     }
@@ -207,6 +331,11 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
   }
 
   if (!tool.engineReady) return <p>Tool interface coming soon</p>;
+
+  const waitReason = working ? ''
+    : files.length === 0 ? addToStart(tool)
+    : needsPassword && !inputPassword ? 'Type the PDF password first'
+    : '';
 
   const pickerText = files.length === 0 ? 'Click to select files' : `${files.length} file${files.length === 1 ? '' : 's'} selected`;
 
@@ -231,7 +360,7 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
             accept={[...tool.accepts.extensions, ...tool.accepts.mimeTypes].join(',')}
             disabled={working}
             onChange={(e) => {
-              addFiles([...(e.target.files ?? [])]);
+              void addFiles([...(e.target.files ?? [])]);
               e.target.value = ''; // picking the same file again still fires change
             }}
           />
@@ -241,17 +370,22 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
         </p>
       </div>
 
-      {files.length > 0 && <FileList files={files} setFiles={setFiles} multiple={tool.multiple} disabled={working} />}
+      {files.length > 0 && (
+        <FileList files={files} setFiles={setFiles} multiple={tool.multiple} disabled={working} checks={checks} />
+      )}
 
+      <PageCountContext.Provider value={pageCount}>
       {Panel ? (
         <Suspense fallback={<p aria-busy="true">Loading options…</p>}>
-          <Panel tool={tool} files={files} values={values} setValue={setValue} setFiles={setFiles} disabled={working} inputPassword={askPassword ? inputPassword : undefined} />
+          <Panel tool={tool} files={files} values={values} setValue={setValue} setFiles={setFiles} disabled={working}
+            runTool={() => void process()} pageCounts={pageCounts} inputPassword={needsPassword ? triedPassword : undefined} />
         </Suspense>
       ) : (
         <OptionFields tool={tool} values={values} setValue={setValue} disabled={working} />
       )}
+      </PageCountContext.Provider>
 
-      {askPassword && (
+      {needsPassword && (
         <div className="password-prompt">
           <label htmlFor={passwordId}>PDF password</label>
           <input
@@ -261,16 +395,22 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
             autoComplete="off"
             value={inputPassword}
             disabled={working}
+            aria-invalid={wrongPassword || undefined}
+            aria-describedby={`${passwordId}-help`}
             onChange={(e) => setInputPassword(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && inputPassword) void process();
             }}
           />
-          <small>The password opens the file on this device only; it is never sent anywhere.</small>
+          <small id={`${passwordId}-help`}>
+            {wrongPassword ? WRONG_PASSWORD : 'This PDF is locked: type the password that opens the file.'}
+            {' '}It is used on this device only and never sent anywhere.
+          </small>
         </div>
       )}
 
       <p role="alert" className="error-line">{error}</p>
+      {error && errorDetail && <ErrorDetails detail={errorDetail} />}
 
       {working && (
         <div className="progress-block">
@@ -290,14 +430,7 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
           <p className="result-title">
             Done: <strong>{phase.result.filename}</strong> was downloaded.
           </p>
-          <p className="result-size">
-            {formatBytes(phase.sizeBefore)} → {formatBytes(phase.result.blob.size)}
-          </p>
-          {phase.result.notes.length > 0 && (
-            <ul className="result-notes">
-              {phase.result.notes.map((note) => <li key={note}>{note}</li>)}
-            </ul>
-          )}
+          <ResultFacts toolId={tool.id} sizeBefore={phase.sizeBefore} result={phase.result} />
           <div className="button-line">
             <button type="button" onClick={() => phase.kind === 'done' && downloadBlob(phase.result.blob, phase.result.filename)}>Download again</button>
             <button type="button" onClick={startOver}>Start over</button>
@@ -306,7 +439,9 @@ export function FileToolForm({ tool }: { tool: FileToolEntry }) {
       )}
 
       <div className="button-line actions">
-        <button type="button" className="primary-action" disabled={working || files.length === 0 || (askPassword && !inputPassword)} onClick={() => void process()}>
+        {waitReason && <p id={reasonId} className="process-reason">{waitReason}</p>}
+        <button type="button" className="primary-action" disabled={working || waitReason !== ''}
+          aria-describedby={waitReason ? reasonId : undefined} onClick={() => void process()}>
           Process Files
         </button>
         {working && <button type="button" onClick={cancel}>Cancel</button>}

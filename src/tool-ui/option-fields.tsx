@@ -4,9 +4,49 @@
  * Exported so that a tool's own panel (forms/<id>.tsx) can render its plain options with it and
  * add its own widgets (thumbnails, previews) around them.
  */
-import { useId } from 'react';
+import { createContext, useContext, useId } from 'react';
 import type { FileToolEntry, OptionSpec, OptionValue, OptionValues } from '../catalogue/types.ts';
-import { pageRangeSyntaxError } from '../../workers/engine/lib/page-range.ts';
+import { pageRangeSyntaxError, parsePageGroups, parsePageRanges } from '../../workers/engine/lib/page-range.ts';
+
+/**
+ * The page count of the file a page-range field applies to, once the file has been opened
+ * (file-tool-form.tsx provides it): ranges are then checked against the real document as the user
+ * types, and the pages they take are shown.
+ */
+export const PageCountContext = createContext<number | undefined>(undefined);
+
+/** Split's ranges make one file per comma-separated part; every other page field picks pages. */
+const isGroupField = (spec: OptionSpec) => spec.name === 'ranges';
+
+/** "1–3, 5, 9–12" from page numbers (in the order given, runs joined). */
+export function describePages(pages: readonly number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < pages.length; ) {
+    let j = i;
+    while (j + 1 < pages.length && pages[j + 1] === pages[j] + 1) j += 1;
+    runs.push(j > i ? `${pages[i]}–${pages[j]}` : String(pages[i]));
+    i = j + 1;
+  }
+  return runs.join(', ');
+}
+
+/** The problem of a range text for a document of `pageCount` pages (syntax only when unknown). */
+function rangeCheck(spec: OptionSpec, text: string, pageCount: number | undefined): { problem: string | null; taken?: string } {
+  const syntax = pageRangeSyntaxError(text);
+  if (syntax || pageCount === undefined) return { problem: syntax };
+  try {
+    if (isGroupField(spec)) {
+      if (text.trim() === '') return { problem: null };
+      const groups = parsePageGroups(text, pageCount);
+      return { problem: null, taken: `${groups.length} file${groups.length === 1 ? '' : 's'}: ${groups.map(describePages).join(' · ')}` };
+    }
+    const pages = parsePageRanges(text, pageCount);
+    const label = text.trim() === '' ? 'All' : `${pages.length} of ${pageCount}`;
+    return { problem: null, taken: `${label} pages: ${describePages(pages)}` };
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
+}
 
 /** The form field name of a password's confirmation, sent as e.g. `confirmPassword`. */
 export function confirmFieldName(spec: OptionSpec): string {
@@ -43,6 +83,7 @@ function OptionField({ spec, values, setValue, disabled }: { spec: OptionSpec; v
   const id = useId();
   const helpId = `${id}-help`;
   const value = values[spec.name] ?? spec.default;
+  const pageCount = useContext(PageCountContext);
   const help = spec.help ? <small id={helpId} className="option-help">{spec.help}</small> : null;
   const describedBy = spec.help ? helpId : undefined;
   switch (spec.kind) {
@@ -92,13 +133,14 @@ function OptionField({ spec, values, setValue, disabled }: { spec: OptionSpec; v
       );
     }
     case 'pages': {
-      const problem = pageRangeSyntaxError(String(value));
+      const { problem, taken } = rangeCheck(spec, String(value), pageCount);
       return (
         <div className="option-field">
           <label htmlFor={id}>{spec.label}</label>
           <input id={id} name={spec.name} type="text" inputMode="text" placeholder={spec.placeholder ?? 'e.g. 1-3, 5, 8-, last, odd, even'} value={String(value)} disabled={disabled}
             aria-invalid={problem ? true : undefined} aria-describedby={`${helpId} ${id}-problem`} onChange={(e) => setValue(spec.name, e.target.value)} />
           {problem && <small id={`${id}-problem`} className="option-problem">{problem}</small>}
+          {!problem && taken && <small className="option-taken" aria-live="polite">{taken}</small>}
           {help}
         </div>
       );
@@ -122,11 +164,11 @@ function OptionField({ spec, values, setValue, disabled }: { spec: OptionSpec; v
   }
 }
 
-/** The first inline problem of the visible page-range options, or null. */
-export function optionProblem(tool: FileToolEntry, values: OptionValues): string | null {
+/** The first inline problem of the visible page-range options (against `pageCount` when known), or null. */
+export function optionProblem(tool: FileToolEntry, values: OptionValues, pageCount?: number): string | null {
   for (const spec of tool.options) {
     if (spec.kind !== 'pages' || !isOptionVisible(spec, values)) continue;
-    const problem = pageRangeSyntaxError(String(values[spec.name] ?? ''));
+    const { problem } = rangeCheck(spec, String(values[spec.name] ?? ''), pageCount);
     if (problem) return `${spec.label}: ${problem}`;
   }
   return null;

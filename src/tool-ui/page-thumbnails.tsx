@@ -46,7 +46,7 @@ export function usePdfThumbnails(file: File | undefined, password?: string): Thu
         const name = (error as { name?: string }).name;
         const needsPassword = name === 'PasswordRequired' || name === 'InvalidPassword';
         const message = needsPassword
-          ? 'This PDF is protected by a password. Press Process Files to be asked for it; the page previews appear once it is entered.'
+          ? 'This PDF is locked: the page previews appear once its password is typed above.'
           : `No page previews: ${(error as Error).message || 'the file could not be read'}`;
         setState({ pages: [], error: message, needsPassword, loading: false });
       },

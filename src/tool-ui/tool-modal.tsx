@@ -4,6 +4,7 @@ import type { ToolEntry } from '../catalogue/types.ts';
 import { Icon, toneClass } from '../app/icon.tsx';
 import { FileToolForm } from './file-tool-form.tsx';
 import { UtilityForm } from './utility-form.tsx';
+import { OfflineNotice } from '../pwa/offline-notice.tsx';
 
 const FOCUSABLE =
   'a[href], area[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), ' +
@@ -21,8 +22,10 @@ function focusables(root: HTMLElement): HTMLElement[] {
  * `fallbackFocus` when the opener is gone, e.g. after arriving from the tools list). Callers key it
  * by tool id, so changing tool resets files, options, progress and errors.
  */
-export function ToolModal({ tool, onClose, fallbackFocus }: {
+export function ToolModal({ tool, onClose, fallbackFocus, initialFiles }: {
   tool: ToolEntry;
+  /** Files dropped on the tool's page before the window opened: the window starts with them. */
+  initialFiles?: readonly File[];
   onClose: () => void;
   fallbackFocus?: () => HTMLElement | null;
 }) {
@@ -80,7 +83,7 @@ export function ToolModal({ tool, onClose, fallbackFocus }: {
         role="dialog"
         aria-modal="true"
         aria-labelledby="tool-modal-title"
-        className="modal"
+        className={`modal${tool.kind === 'file' ? ' file-modal' : ''}`}
         tabIndex={-1}
         onKeyDown={trapTab}
       >
@@ -97,7 +100,8 @@ export function ToolModal({ tool, onClose, fallbackFocus }: {
           </button>
         </header>
         <div className="modal-body">
-          {tool.kind === 'file' ? <FileToolForm tool={tool} /> : <UtilityForm tool={tool} />}
+          {tool.kind === 'file' && <OfflineNotice tool={tool} />}
+          {tool.kind === 'file' ? <FileToolForm tool={tool} initialFiles={initialFiles} /> : <UtilityForm tool={tool} />}
         </div>
         <footer className="modal-footer">
           <Icon name="shield" size={16} /> Processed on this device — nothing is uploaded.

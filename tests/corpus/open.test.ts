@@ -3,7 +3,7 @@
  * with the manifest's page count (encrypted ones with their password, and ask for it without);
  * files expected to fail give a clear, named error — never a crash or a silently empty document.
  */
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { openPdf } from '../../workers/engine/lib/pdf-open.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
@@ -77,7 +77,5 @@ describeCorpus('openPdf over the corpus', () => {
     });
   }
 
-  test('summary', () => {
-    tally.print();
-  });
+  afterAll(() => tally.print());
 });

@@ -4,8 +4,9 @@
  * through with their password; expect:"error" files give a clear named error. Prints
  * `[corpus] page-tools: N passed, M failed`.
  */
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import JSZip from 'jszip';
+import { baseName } from '../../shared/format.ts';
 import { run as merge } from '../../workers/engine/tools/merge-pdf.ts';
 import { run as split } from '../../workers/engine/tools/split-pdf.ts';
 import { run as rotate } from '../../workers/engine/tools/rotate-pdf.ts';
@@ -69,7 +70,7 @@ const TOOLS: ToolCase[] = [
         expect((await checkPdf(result.bytes, 'split')).length).toBe(1);
         return;
       }
-      expect(result.filename).toBe('converted.zip');
+      expect(result.filename).toBe(`${baseName(entry.file)}-split.zip`);
       const zip = await JSZip.loadAsync(result.bytes);
       const names = Object.keys(zip.files);
       expect(names.length).toBe(2);
@@ -117,7 +118,11 @@ describeCorpus('page tools over the corpus', () => {
             } else {
               // Only the file pdf-lib rebuilds (see open.test.ts) may come out: then it must be sound.
               expect(entry.file).toBe('pdf/malformed/pdflib-missing-xref-trailer-dict.pdf');
-              await checkPdf((outcome as EngineResult).mime === 'application/pdf' ? (outcome as EngineResult).bytes : (await one), tool);
+              const result = outcome as EngineResult;
+              const outputs = result.mime === 'application/zip'
+                ? await Promise.all(Object.values((await JSZip.loadAsync(result.bytes)).files).map((file) => file.async('uint8array')))
+                : [result.bytes];
+              for (const bytes of outputs) await checkPdf(bytes, tool);
             }
           }
           tally.pass();
@@ -128,9 +133,7 @@ describeCorpus('page tools over the corpus', () => {
       });
     }
   }
-  test('summary', () => {
-    tally.print();
-  });
+  afterAll(() => tally.print());
 });
 
 describeCorpus('merge-pdf keeps bookmarks and links', () => {
@@ -145,7 +148,13 @@ describeCorpus('merge-pdf keeps bookmarks and links', () => {
     }
     let links = 0;
     for (let n = 1; n <= doc.numPages; n++) {
-      for (const annotation of await (await doc.getPage(n)).getAnnotations()) if (annotation.subtype === 'Link' && annotation.dest) links++;
+      for (const annotation of await (await doc.getPage(n)).getAnnotations()) {
+        if (annotation.subtype !== 'Link' || !annotation.dest) continue;
+        // Counted only when the link leads to a page of this document (a name must be defined).
+        const dest = typeof annotation.dest === 'string' ? await doc.getDestination(annotation.dest) : annotation.dest;
+        const ref = (dest as unknown[] | null)?.[0];
+        if (ref && typeof ref === 'object' && (await doc.getPageIndex(ref as { num: number; gen: number })) >= 0) links++;
+      }
     }
     await doc.destroy();
     return { items, links, pages: doc.numPages };
@@ -218,4 +227,49 @@ describeCorpus('organize-pdf deleting pages keeps the rest sound', () => {
       await doc.destroy();
     });
   }
+});
+
+describeCorpus('split-pdf keeps the links and bookmarks inside each part', () => {
+  /** Per page (0-based): the page index each internal link leads to; and top-level bookmark targets. */
+  async function linkTargets(bytes: Uint8Array) {
+    const doc = await openPdfjs(bytes);
+    const perPage: number[][] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const targets: number[] = [];
+      for (const annotation of await (await doc.getPage(n)).getAnnotations()) {
+        if (annotation.subtype !== 'Link' || !annotation.dest) continue;
+        const dest = typeof annotation.dest === 'string' ? await doc.getDestination(annotation.dest) : annotation.dest;
+        const ref = (dest as unknown[] | null)?.[0];
+        targets.push(ref && typeof ref === 'object' ? await doc.getPageIndex(ref as { num: number; gen: number }) : -1);
+      }
+      perPage.push(targets);
+    }
+    const bookmarks: number[] = [];
+    for (const item of (await doc.getOutline()) ?? []) {
+      const dest = typeof item.dest === 'string' ? await doc.getDestination(item.dest) : item.dest;
+      if (dest) bookmarks.push(await doc.getPageIndex(dest[0] as { num: number; gen: number }));
+    }
+    await doc.destroy();
+    return { perPage, bookmarks };
+  }
+
+  test('pdf/large/sf-geotopo-komprimiert.pdf in two parts', async () => {
+    const entry = corpusPdfs.find((e) => e.file === 'pdf/large/sf-geotopo-komprimiert.pdf')!;
+    const half = Math.ceil(entry.pages! / 2);
+    const source = await linkTargets(readCorpus(entry));
+    const result = await split([{ name: 'doc.pdf', bytes: readCorpus(entry) }], { mode: 'everyN', everyN: half }, {});
+    const parts = Object.values((await JSZip.loadAsync(result.bytes)).files).sort((a, b) => a.name.localeCompare(b.name));
+    expect(parts.length).toBe(2);
+    for (const [p, part] of parts.entries()) {
+      const first = p * half;
+      const last = Math.min(entry.pages!, first + half) - 1;
+      const inPart = (index: number) => index >= first && index <= last;
+      const got = await linkTargets(await part.async('uint8array'));
+      // Every link whose target lies in the same part is kept and leads to that page; the others go.
+      const expected = source.perPage.slice(first, last + 1).map((targets) => targets.filter(inPart).map((t) => t - first));
+      expect(expected.flat().length).toBeGreaterThan(0);
+      expect(got.perPage).toEqual(expected);
+      expect(got.bookmarks).toEqual(source.bookmarks.filter(inPart).map((t) => t - first));
+    }
+  });
 });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './harness.ts';
-import { ROUTES, expectClean, heading, openThemed, seriousViolations } from './shell-helpers.ts';
+import { ROUTES, animationsDone, expectClean, heading, openThemed, seriousViolations } from './shell-helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('axe-core: no serious or critical violations', () => {
     expect(await seriousViolations(page), 'dropdown').toEqual([]);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Tool Menu', exact: true }).click();
-    await page.waitForTimeout(350);
+    await animationsDone(page);
     expect(await seriousViolations(page), 'side menu').toEqual([]);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Upload Files', exact: true }).click();
@@ -46,7 +46,7 @@ describe('axe-core: no serious or critical violations', () => {
     await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.waitForTimeout(350);
+    await animationsDone(page);
     expect(await seriousViolations(page), 'phone menu').toEqual([]);
     expectClean(watched);
     await watched.context.close();

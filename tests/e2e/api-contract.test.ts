@@ -69,7 +69,7 @@ describe('/api contract in Chromium', () => {
     const split = await postFromPage(page, '/api/pdf/split', [['file', 'doc.pdf', a]]);
     expect(split.status).toBe(200);
     expect(split.type).toBe('application/zip');
-    expect(split.disposition).toContain('filename="converted.zip"');
+    expect(split.disposition).toContain('filename="doc-split.zip"');
 
     const organized = await postFromPage(page, '/api/pdf/organize', [['file', 'doc.pdf', a]], [['pageOrder', '2,1']]);
     expect(await pageLabels(new Uint8Array(organized.body as number[]))).toEqual(['A2', 'A1']);

@@ -1,6 +1,6 @@
 /**
  * Edit PDF in Chromium: open the page editor on a generated PDF, place text and an image with the
- * mouse, redact a word, save through Process Files, and parse the downloaded PDF (text position,
+ * mouse, redact a word, save with Done, and parse the downloaded PDF (text position,
  * image pixels, redacted text gone). A phone-width run draws with the pen and uses undo/redo.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -47,9 +47,9 @@ async function editorScreenshot(page: Page, name: string) {
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png` });
 }
 
+/** Done saves the edits and downloads the PDF at once (no second button in the tool window). */
 async function saveAndDownload(page: Page): Promise<Uint8Array> {
-  await page.getByRole('button', { name: /^Done/ }).click();
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: 'Process Files', exact: true }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: /^Done/ }).click()]);
   return new Uint8Array(readFileSync(await download.path()));
 }
 
@@ -238,3 +238,41 @@ test('a 300-page file opens quickly and renders only the pages near the viewport
   expect(errors).toEqual([]);
   await context.close();
 });
+
+test('a tool is used once unless kept; text boxes grow with their text; an empty box is never an edit', async () => {
+  const { page, context, errors } = await openEditor(1280);
+  const box = await pageBox(page);
+  const at = (x: number, y: number) => [box.x + x * box.zoom, box.y + y * box.zoom] as const;
+  const addText = page.getByRole('button', { name: 'Add text', exact: true });
+
+  await addText.click();
+  await page.mouse.click(...at(80, 150));
+  const field = page.getByRole('textbox', { name: 'Text' });
+  await page.keyboard.type('Folio');
+  const narrow = (await field.boundingBox())!.width;
+  await page.keyboard.type(' reviewer with a much longer line of text');
+  const wide = (await field.boundingBox())!.width;
+  expect(wide).toBeGreaterThan(narrow);
+  // The whole line is visible: nothing scrolled out of the box.
+  expect(await field.evaluate((t: HTMLTextAreaElement) => t.scrollWidth <= t.clientWidth + 1)).toBe(true);
+  // The text tool ended with that one placement: a click elsewhere makes no stray empty box.
+  expect(await addText.getAttribute('aria-pressed')).toBe('false');
+  await page.mouse.click(...at(300, 600));
+  expect(await page.locator('.ed-page[data-page="1"] .ed-text').count()).toBe(1);
+  expect(await page.getByRole('button', { name: /^Done/ }).textContent()).toBe('Done: save PDF (1 edit)');
+
+  // Kept, the tool places again; an empty box left behind is not counted.
+  await page.getByRole('button', { name: 'Keep tool' }).click();
+  await addText.click();
+  await page.mouse.click(...at(80, 300));
+  await page.keyboard.press('Escape');
+  expect(await addText.getAttribute('aria-pressed')).toBe('true');
+  expect(await page.getByRole('button', { name: /^Done/ }).textContent()).toBe('Done: save PDF (1 edit)');
+  await editorScreenshot(page, 'edit-pdf-grow-1280');
+  const bytes = await saveAndDownload(page);
+  const items = await placedText(bytes, 1);
+  expect(items.some((t) => t.str.startsWith('Folio reviewer'))).toBe(true);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+

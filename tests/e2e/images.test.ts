@@ -1,10 +1,13 @@
 /**
  * pdf-to-jpg, jpg-to-pdf and add-watermark through their modals in Chromium, each download
- * checked: JPEG sizes for the dpi and zip names; a two-image PDF in the reordered order with the
+ * checked: JPEG sizes for the dpi, zip names and each page's pixels against pdftoppm's (block SSIM); a two-image PDF in the reordered order with the
  * JPEG embedded byte for byte; a watermark found by pdf.js text extraction on the chosen pages
  * only, after the live preview of page 1 has been drawn. Screenshots at 1280 px (light) and
  * 390 px (dark).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
@@ -12,6 +15,7 @@ import { PDFDocument, PDFName, PDFRawStream, StandardFonts, rgb } from 'pdf-lib'
 import { launchBrowser, screenshot, downloadAfter, openToolModal } from './harness.ts';
 import { encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/codecs.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { blockSsim, decodeImage, pdftoppmPng } from '../support/images.ts';
 import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
 
 let browser: Browser;
@@ -46,19 +50,28 @@ const download = downloadAfter;
 const processFiles = (page: Page) => page.getByRole('dialog').getByRole('button', { name: 'Process Files', exact: true }).click();
 
 describe('image tools in the browser', () => {
-  test('pdf-to-jpg: two pages at 72 dpi → converted.zip of JPEGs named <name>-p001.jpg; one page → one JPEG', async () => {
+  test('pdf-to-jpg: two pages at 72 dpi → report-pages.zip of JPEGs named <name>-p001.jpg; one page → one JPEG; each looks like pdftoppm draws it', async () => {
     const { page, context, errors } = await openTool('pdf-to-jpg');
     const dialog = page.getByRole('dialog');
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await samplePdf(3)) });
+    const pdf = await samplePdf(3);
+    const dir = mkdtempSync(join(tmpdir(), 'folio-jpg-'));
+    const pdfPath = join(dir, 'report.pdf');
+    writeFileSync(pdfPath, pdf);
+    /** Block SSIM of a converted page against poppler's drawing of it at the same resolution. */
+    const likeness = async (jpeg: Uint8Array, pageNumber: number, dpi: number) =>
+      blockSsim(await decodeImage(jpeg), await decodeImage(pdftoppmPng(pdfPath, pageNumber, dpi)));
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
     await dialog.getByLabel('Resolution').selectOption('72');
     await dialog.getByLabel('Pages').fill('1-2');
     await screenshot(page, 'pdf-to-jpg-options-1280-light');
     const zip = await download(page, () => processFiles(page));
-    expect(zip.name).toBe('converted.zip');
+    expect(zip.name).toBe('report-pages.zip');
     const archive = await JSZip.loadAsync(zip.bytes);
     expect(Object.keys(archive.files).sort()).toEqual(['report-p001.jpg', 'report-p002.jpg']);
-    const header = imageHeader(await archive.file('report-p001.jpg')!.async('uint8array'));
-    expect(header).toMatchObject({ format: 'jpeg', width: 612, height: 792 });
+    const first = await archive.file('report-p001.jpg')!.async('uint8array');
+    expect(imageHeader(first)).toMatchObject({ format: 'jpeg', width: 612, height: 792 });
+    expect(await likeness(first, 1, 72)).toBeGreaterThanOrEqual(0.9);
+    expect(await likeness(await archive.file('report-p002.jpg')!.async('uint8array'), 2, 72)).toBeGreaterThanOrEqual(0.9);
 
     await dialog.getByLabel('Resolution').selectOption('custom');
     await dialog.getByLabel('Custom resolution').fill('144');
@@ -66,7 +79,9 @@ describe('image tools in the browser', () => {
     const single = await download(page, () => processFiles(page));
     expect(single.name).toBe('report-p003.jpg');
     expect(imageHeader(single.bytes)).toMatchObject({ format: 'jpeg', width: 1224, height: 1584 });
+    expect(await likeness(single.bytes, 3, 144)).toBeGreaterThanOrEqual(0.9);
     expect(errors).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
     await context.close();
   });
 
@@ -84,7 +99,7 @@ describe('image tools in the browser', () => {
     await dialog.getByLabel('Margin').selectOption('small');
     await screenshot(page, 'jpg-to-pdf-options-1280-light');
     const result = await download(page, () => processFiles(page));
-    expect(result.name).toBe('jpg-to-pdf-result.pdf');
+    expect(result.name).toBe('wide.pdf');
     const doc = await PDFDocument.load(result.bytes);
     const sizes = doc.getPages().map((p) => [Math.round(p.getWidth()), Math.round(p.getHeight())]);
     expect(sizes).toEqual([[842, 595], [595, 842]]); // wide (landscape) first, then tall
@@ -103,8 +118,14 @@ describe('image tools in the browser', () => {
       { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await encodeJpeg(gradient(100, 100), { quality: 80 })) },
       { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('these are notes, not a picture') },
     ]);
+    // Text renamed .png is refused on pick, by its content (tests/e2e/tool-window.test.ts).
+    await expect.poll(() => dialog.getByRole('alert').first().textContent(), { timeout: 20_000 }).toContain('"notes.png" is a plain text file');
+    // A PNG cut short passes the pick (its header is right) and is named by the engine.
+    const png = Buffer.from(await encodePng(gradient(40, 40)));
+    await page.locator('input[type=file]').first().setInputFiles([{ name: 'broken.png', mimeType: 'image/png', buffer: png.subarray(0, 60) }]);
+    await expect.poll(() => page.getByText('2 files selected').count(), { timeout: 20_000 }).toBe(1);
     await processFiles(page);
-    await expect.poll(() => dialog.getByRole('alert').first().textContent(), { timeout: 60_000 }).toContain('"notes.png" is not a JPEG, PNG or WebP image');
+    await expect.poll(() => dialog.getByRole('alert').first().textContent(), { timeout: 60_000 }).toContain('"broken.png"');
     await dialog.getByLabel('Skip files that cannot be read').check();
     const result = await download(page, () => processFiles(page));
     expect((await PDFDocument.load(result.bytes)).getPageCount()).toBe(1);

@@ -27,14 +27,14 @@ const download = downloadAfter;
 const pdfFile = (name: string, bytes: Uint8Array) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
 
 describe('office export in the browser', () => {
-  test('pdf-to-word: converted.docx with the heading, the table and the text in reading order', async () => {
+  test('pdf-to-word: report.docx with the heading, the table and the text in reading order', async () => {
     const { page, context, errors } = await openTool('pdf-to-word');
     const dialog = page.getByRole('dialog');
     await page.locator('input[type=file]').first().setInputFiles(pdfFile('report.pdf', report.bytes));
     await expect.poll(() => dialog.getByLabel('Recognise text in scanned pages').isVisible()).toBe(true);
     await screenshot(page, 'pdf-to-word-1280-light');
     const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
-    expect(result.name).toBe('converted.docx');
+    expect(result.name).toBe('report.docx');
     const docx = await readDocx(result.bytes);
     expect(wordSimilarity(report.text, docx.text)).toBeGreaterThanOrEqual(0.98);
     expect(docx.paragraphs.find((p) => p.text === report.heading)?.style).toMatch(/Heading1/);
@@ -61,12 +61,12 @@ describe('office export in the browser', () => {
     await context.close();
   }, 120_000);
 
-  test('pdf-to-ppt: converted.pptx with a slide per page', async () => {
+  test('pdf-to-ppt: report.pptx with a slide per page', async () => {
     const { page, context, errors } = await openTool('pdf-to-ppt');
     const dialog = page.getByRole('dialog');
     await page.locator('input[type=file]').first().setInputFiles(pdfFile('report.pdf', report.bytes));
     const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
-    expect(result.name).toBe('converted.pptx');
+    expect(result.name).toBe('report.pptx');
     const pptx = await readPptx(result.bytes);
     expect(pptx.slides.length).toBe(report.pages);
     expect(pptx.slides[0]).toContain(report.heading);
@@ -74,13 +74,13 @@ describe('office export in the browser', () => {
     await context.close();
   });
 
-  test('pdf-to-excel: converted.xlsx with typed numbers', async () => {
+  test('pdf-to-excel: report.xlsx with typed numbers', async () => {
     const { page, context, errors } = await openTool('pdf-to-excel');
     const dialog = page.getByRole('dialog');
     await page.locator('input[type=file]').first().setInputFiles(pdfFile('report.pdf', report.bytes));
     await screenshot(page, 'pdf-to-excel-1280-light');
     const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
-    expect(result.name).toBe('converted.xlsx');
+    expect(result.name).toBe('report.xlsx');
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(result.bytes.buffer.slice(result.bytes.byteOffset, result.bytes.byteOffset + result.bytes.byteLength) as ArrayBuffer);
     expect(book.worksheets[0].getCell(2, 3).value).toBe(4500);

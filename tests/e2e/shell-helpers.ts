@@ -63,6 +63,11 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/** Waits until no CSS animation or transition is running (a menu's slide, a modal's fade). */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5_000 });
+}
+
 /** Full-page screenshots are taken from the top, so the fixed header is drawn where it belongs. */
 export async function scrollTop(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));

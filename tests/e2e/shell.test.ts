@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { baseUrl, launchBrowser, screenshot } from './harness.ts';
-import { expectClean, heading, openThemed, scrollTop } from './shell-helpers.ts';
+import { animationsDone, expectClean, heading, openThemed, scrollTop } from './shell-helpers.ts';
 import { fileTools, tools, utilityTools } from '../../src/catalogue/index.ts';
 
 let browser: Browser;
@@ -55,6 +55,10 @@ describe('Tools dropdown', () => {
     await page.waitForURL('**/tools/word-to-pdf');
     await expect.poll(() => heading(page)).toBe('Word to PDF');
     await expect.poll(() => panel.isVisible()).toBe(false);
+    // Like every link to a tool, the menu opens its window; closing it shows the detail page.
+    expect(await page.getByRole('dialog', { name: 'Word to PDF' }).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
     // Choosing with the mouse.
     await button.click();
@@ -83,7 +87,7 @@ describe('Tool Menu', () => {
     for (const toggle of await toggles.all()) expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     expect(await menu.locator('.side-list').nth(0).locator('a').count()).toBe(17);
     expect(await menu.locator('.side-list').nth(1).locator('a').count()).toBe(8);
-    await page.waitForTimeout(350); // let the 300 ms slide finish before the picture
+    await animationsDone(page); // the 300 ms slide finishes before the picture
     await screenshot(page, 'shell-side-menu-1280-light');
 
     await toggles.nth(0).click();
@@ -116,6 +120,7 @@ describe('Tool Menu', () => {
     await page.waitForURL('**/tools/bmi-calculator');
     await expect.poll(() => heading(page)).toBe('BMI Calculator');
     await expect.poll(() => menu.isVisible()).toBe(false);
+    await expect.poll(() => page.getByRole('dialog', { name: 'BMI Calculator' }).count()).toBe(1);
     // Closed, the menu is inert (out of the accessibility tree), so look it up by CSS.
     expect(await page.locator('.side-menu a[href="/tools/bmi-calculator"]').getAttribute('aria-current')).toBe('page');
     expectClean(watched);
@@ -133,7 +138,7 @@ describe('Tool Menu', () => {
     const menu = page.getByRole('complementary', { name: 'Tool Menu' });
     await expect.poll(() => menu.isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Close menu' }).getAttribute('aria-expanded')).toBe('true');
-    await page.waitForTimeout(350);
+    await animationsDone(page);
     await screenshot(page, 'shell-side-menu-390-light');
     await menu.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Contact' }).click();
     await page.waitForURL('**/contact');
@@ -249,22 +254,21 @@ describe('tool modal', () => {
     await watched.context.close();
   });
 
-  test("a tool without an interface yet says 'Tool interface coming soon'", async () => {
+  test("every tool has its interface: the catalogue lists none pending and no modal says 'coming soon'", async () => {
     const pending = [...fileTools.filter((t) => !t.engineReady), ...utilityTools.filter((t) => !t.formReady)];
-    if (pending.length === 0) {
-      console.log('every tool has its interface now: nothing says "coming soon" any more (checked the catalogue)');
-      return;
+    expect(pending.map((t) => t.id)).toEqual([]);
+    for (const tool of [fileTools[0], utilityTools[0]]) {
+      const watched = await openThemed(browser, `/tools/${tool.id}`);
+      const { page } = watched;
+      await heading(page);
+      await page.getByRole('button', { name: tool.kind === 'file' ? 'Upload Files' : 'Get Started', exact: true }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      await dialog.getByRole('button').first().waitFor();
+      expect(await dialog.textContent()).not.toContain('Tool interface coming soon');
+      expectClean(watched);
+      await watched.context.close();
     }
-    const tool = pending[0];
-    const watched = await openThemed(browser, `/tools/${tool.id}`);
-    const { page } = watched;
-    await heading(page);
-    await page.getByRole('button', { name: tool.kind === 'file' ? 'Upload Files' : 'Get Started', exact: true }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.waitFor();
-    await expect.poll(() => dialog.textContent()).toContain('Tool interface coming soon');
-    expectClean(watched);
-    await watched.context.close();
   });
 
   test('the phone layout shows the modal as a bottom sheet that fits the screen', async () => {

@@ -26,12 +26,13 @@ async function openUtility(toolId: string, { width = 1280, theme = 'light' as Th
   await watched.page.getByRole('button', { name: 'Get Started' }).first().click();
   const dialog = watched.page.getByRole('dialog');
   await dialog.waitFor();
-  // The form is a lazy chunk: wait until its Calculate button is there.
-  await dialog.getByRole('button', { name: /^Calculate$|^Formatting/ }).waitFor();
+  // The form is a lazy chunk: wait until its action button is there.
+  await dialog.locator('button.u-calculate').waitFor();
   return { ...watched, dialog };
 }
 
-const calculate = (dialog: Locator) => dialog.getByRole('button', { name: 'Calculate', exact: true }).click();
+// Each utility's action says what it does (Calculate, Generate, Format, Count, Convert, Pick).
+const calculate = (dialog: Locator) => dialog.locator('button.u-calculate').click();
 const alertText = async (dialog: Locator) => ((await dialog.getByRole('alert').first().textContent()) ?? '').trim();
 /** Visible text with the layout's line breaks turned into single spaces. */
 const text = async (locator: Locator) => (await locator.innerText()).replace(/\s+/g, ' ').trim();
@@ -164,7 +165,12 @@ describe('utility forms in Chromium', () => {
 
     await dialog.getByLabel(/Age on/).fill('2025-01-10');
     await expect.poll(() => text(dialog.getByTestId('age-headline'))).toBe('24 years, 10 months, 12 days');
-    expect(await text(dialog.getByTestId('next-birthday'))).toBe('Next birthday: Friday, 28 February 2025, turning 25 — in 49 days.');
+    // Dates are written in the browser's locale, as its date field shows them.
+    const longDate = await watched.page.evaluate(() => new Intl.DateTimeFormat(undefined, {
+      weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC',
+    }).format(Date.UTC(2025, 1, 28)));
+    expect(longDate).toMatch(/Friday/);
+    expect(await text(dialog.getByTestId('next-birthday'))).toBe(`Next birthday: ${longDate}, turning 25 — in 49 days.`);
     expectClean(watched);
     await watched.context.close();
 

@@ -31,11 +31,11 @@ describe('/api contract in Node', () => {
     expect(await pageLabels(new Uint8Array(await response.arrayBuffer()))).toEqual(['A1', 'A2', 'B1']);
   });
 
-  test('split without options: every page, converted.zip', async () => {
+  test('split without options: every page, a ZIP named after the input', async () => {
     const response = await post('/api/pdf/split', [['file', await pdfFile('doc.pdf', 'A', 3)]]);
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toBe('application/zip');
-    expect(filenameFromDisposition(response.headers.get('Content-Disposition'))).toBe('converted.zip');
+    expect(filenameFromDisposition(response.headers.get('Content-Disposition'))).toBe('doc-split.zip');
     const zip = await JSZip.loadAsync(await response.arrayBuffer());
     expect(Object.keys(zip.files).sort()).toEqual(['doc-page-1.pdf', 'doc-page-2.pdf', 'doc-page-3.pdf']);
   });

@@ -126,7 +126,7 @@ describe('image-compressor engine', () => {
       { quality: 70 },
       {},
     );
-    expect(result.filename).toBe('compressed-images.zip');
+    expect(result.filename).toBe('a-compressed.zip');
     const zip = await JSZip.loadAsync(result.bytes);
     expect(Object.keys(zip.files).sort()).toEqual(['a.jpg', 'b.jpg']);
     expect(result.notes?.join('\n')).toContain('Skipped "empty.png" is empty (0 bytes).');

@@ -42,7 +42,7 @@ describe('jpg-to-pdf', () => {
     const png = await encodePng(makeImageData(rgba, 60, 90));
     const result = await run([{ name: 'wide.jpg', bytes: jpeg }, { name: 'tall.png', bytes: png }], {}, {});
     expect(result.mime).toBe('application/pdf');
-    expect(result.filename).toBe('jpg-to-pdf-result.pdf');
+    expect(result.filename).toBe('wide.pdf');
     const sizes = await pageSizes(result.bytes);
     expect(sizes).toHaveLength(2);
     expect(sizes[0].width / sizes[0].height).toBeCloseTo(2, 5);

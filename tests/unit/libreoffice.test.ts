@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { Document, Packer, Paragraph } from 'docx';
 import { NO_INITIAL_RUN_PATTERN, POOL_PATTERN, isLibreOfficeWorkerScript, libreOfficeFiles, libreOfficeWorkerCsp, patchGlue, transpileHost } from '../../build/libreoffice-assets.ts';
 import { compressionLevels } from '../../build/precompress.ts';
-import { LIBREOFFICE_BASE } from '../../workers/engine/lib/libreoffice-files.ts';
+import { LIBREOFFICE_BASE, LIBREOFFICE_DOWNLOAD_BYTES } from '../../workers/engine/lib/libreoffice-files.ts';
 import { NOT_ISOLATED, convertWithLibreOffice, libreOfficeUnavailable } from '../../workers/engine/lib/libreoffice.ts';
 import { libreOfficeReason } from '../../workers/engine/lib/libreoffice-office.ts';
 import { oleKind } from '../../workers/engine/lib/office/sniff.ts';
@@ -44,6 +44,8 @@ describe('build plugin', () => {
     const sizes = JSON.parse(generated.get('sizes.json')!) as { wasm: number; data: number };
     expect(sizes.wasm).toBeGreaterThan(100e6);
     expect(sizes.data).toBeGreaterThan(50e6);
+    // The one figure the labels use (catalogue select, error message, About page).
+    expect(sizes.wasm + sizes.data).toBe(LIBREOFFICE_DOWNLOAD_BYTES);
     expect([...copied.keys()].sort()).toEqual(['soffice.data', 'soffice.wasm']);
     expect(revision).toMatch(/^[0-9a-f]{10}$/);
   });

@@ -16,7 +16,7 @@ async function zipEntries(bytes: Uint8Array): Promise<Record<string, Uint8Array>
 describe('split-pdf engine', () => {
   test('by ranges: each range one file, named after the input, in a ZIP', async () => {
     const result = await split([{ name: 'Report.pdf', bytes: await labelledPdf('A', 7) }], { mode: 'ranges', ranges: '1-3, 5, 6-' }, {});
-    expect(result.filename).toBe('converted.zip');
+    expect(result.filename).toBe('Report-split.zip');
     const entries = await zipEntries(result.bytes);
     expect(Object.keys(entries)).toEqual(['Report-page-5.pdf', 'Report-pages-1-3.pdf', 'Report-pages-6-7.pdf']);
     expect(await pageLabels(entries['Report-pages-1-3.pdf'])).toEqual(['A1', 'A2', 'A3']);

@@ -18,7 +18,7 @@ async function load(bytes: Uint8Array) {
 beforeAll(async () => {
   fixture = await buildReport();
   const result = await run([{ name: 'report.pdf', bytes: fixture.bytes }], {}, {});
-  expect(result.filename).toBe('converted.xlsx');
+  expect(result.filename).toBe('report.xlsx');
   workbook = await load(result.bytes);
 });
 
@@ -44,10 +44,10 @@ describe('pdf-to-excel', () => {
     const perPage = await load((await run([{ name: 'r.pdf', bytes: fixture.bytes }], { sheets: 'page', pages: '2' }, {})).bytes);
     expect(perPage.worksheets.map((s) => s.name)).toEqual(['Page 2']);
     const csv = await run([{ name: 'r.pdf', bytes: fixture.bytes }], { format: 'csv', pages: '2' }, {});
-    expect(csv.filename).toBe('converted.csv');
+    expect(csv.filename).toBe('r.csv');
     expect(new TextDecoder().decode(csv.bytes).split('\r\n')[2]).toBe('Ink,3,19.99,59.97');
     const zip = await run([{ name: 'r.pdf', bytes: fixture.bytes }], { format: 'csv' }, {});
-    expect(zip.filename).toBe('converted.zip');
+    expect(zip.filename).toBe('r-tables.zip');
     expect(Object.keys((await JSZip.loadAsync(zip.bytes)).files).sort()).toEqual(['Page 1.csv', 'Page 2.csv']);
   });
 

@@ -37,7 +37,7 @@ describe('pdf-to-jpg: rendering pages', () => {
     expect(b).toBeLessThan(60);
   });
 
-  test('several pages give converted.zip with <name>-p001.jpg names, at 72, 300 and custom dpi', async () => {
+  test('several pages give <name>-pages.zip with <name>-p001.jpg names, at 72, 300 and custom dpi', async () => {
     const pdf = await makePdf([[300, 200], [200, 300], [100, 100]]);
     const progress: number[] = [];
     for (const [resolution, dpi, expected] of [
@@ -46,7 +46,7 @@ describe('pdf-to-jpg: rendering pages', () => {
       ['custom', 144, [[600, 400], [200, 200]]],
     ] as const) {
       const result = await run(input(pdf, 'My scan.pdf'), { mode: 'pages', resolution, dpi, format: 'jpeg', quality: 70, pages: '1, 3' }, { progress: (done) => progress.push(done) });
-      expect(result.filename).toBe('converted.zip');
+      expect(result.filename).toBe('My scan-pages.zip');
       const zip = await JSZip.loadAsync(result.bytes);
       expect(Object.keys(zip.files).sort()).toEqual(['My scan-p001.jpg', 'My scan-p003.jpg']);
       const first = await decodeJpeg(await zip.file('My scan-p001.jpg')!.async('uint8array'));
@@ -103,7 +103,7 @@ describe('pdf-to-jpg: extracting embedded images', () => {
     const pdf = await doc.save();
 
     const result = await run(input(pdf, 'photos.pdf'), { mode: 'images', pages: '' }, {});
-    expect(result.filename).toBe('converted.zip');
+    expect(result.filename).toBe('photos-images.zip');
     const zip = await JSZip.loadAsync(result.bytes);
     expect(Object.keys(zip.files).sort()).toEqual(['photos-p001-img01.jpg', 'photos-p002-img01.png']);
     const extractedJpeg = await zip.file('photos-p001-img01.jpg')!.async('uint8array');

@@ -9,7 +9,7 @@ let pptx: Awaited<ReturnType<typeof readPptx>>;
 beforeAll(async () => {
   fixture = await buildReport();
   const result = await run([{ name: 'report.pdf', bytes: fixture.bytes }], {}, {});
-  expect(result.filename).toBe('converted.pptx');
+  expect(result.filename).toBe('report.pptx');
   pptx = await readPptx(result.bytes);
   if (process.env.OFFICE_DEBUG) console.log(pptx.slides, result.notes);
 });

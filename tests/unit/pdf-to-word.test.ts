@@ -9,7 +9,7 @@ let notes: string[] = [];
 beforeAll(async () => {
   fixture = await buildReport();
   const result = await run([{ name: 'report.pdf', bytes: fixture.bytes }], {}, {});
-  expect(result.filename).toBe('converted.docx');
+  expect(result.filename).toBe('report.docx');
   notes = result.notes ?? [];
   docx = await readDocx(result.bytes);
   if (process.env.OFFICE_DEBUG) {

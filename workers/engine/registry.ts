@@ -1,5 +1,6 @@
 import type { EngineModule } from './lib/types.ts';
 import { FolioError } from './lib/errors.ts';
+import { guardInputs } from './lib/input-limits.ts';
 
 /**
  * Engines are found by file name: workers/engine/tools/<tool-id>.ts. Each is its own lazy chunk,
@@ -20,8 +21,19 @@ export function engineIds(): string[] {
   return [...loaders.keys()];
 }
 
+/**
+ * A tool's engine, its inputs checked first against the resource limits (lib/input-limits.ts:
+ * decompression bombs in PDF streams and Office packages), so no engine starts on them.
+ */
 export async function loadEngine(toolId: string): Promise<EngineModule> {
   const load = loaders.get(toolId);
   if (!load) throw new FolioError('NotImplemented', 'Tool interface coming soon');
-  return load();
+  const engine = await load();
+  return {
+    ...engine,
+    run: async (inputs, options, ctx) => {
+      await guardInputs(inputs);
+      return engine.run(inputs, options, ctx);
+    },
+  };
 }

@@ -16,7 +16,7 @@ export const content: ToolContent = {
     'Click Upload Files and select a PDF containing tables.',
     'Choose pages, sheet layout and output format.',
     'Click Process Files.',
-    'Open converted.xlsx and check the figures.',
+    'Open the downloaded workbook (e.g. report.xlsx) and check the figures.',
   ],
   perfectFor: [
     'Analysing bank and card statements in a spreadsheet',

@@ -9,7 +9,7 @@ export const content: ToolContent = {
     'JPEG encoded with MozJPEG for small files, or lossless PNG',
     'Extract embedded images without re-encoding them',
     'Convert all pages or a range such as 1-3, 5',
-    'Multiple images named page by page and delivered as converted.zip',
+    'Multiple images named page by page (report-p001.jpg …) and delivered as one ZIP (report-pages.zip)',
   ],
   usage: [
     'Click Upload Files and select a PDF.',

@@ -15,7 +15,7 @@ export const content: ToolContent = {
     'Click Upload Files and select a PDF.',
     'Choose the pages and whether to keep drawings as a background.',
     'Click Process Files.',
-    'Open converted.pptx in PowerPoint, Keynote, Impress or Google Slides.',
+    'Open the downloaded presentation (e.g. report.pptx) in PowerPoint, Keynote, Impress or Google Slides.',
   ],
   perfectFor: [
     'Editing a presentation when you only received the PDF',

@@ -16,7 +16,7 @@ export const content: ToolContent = {
     'Click Upload Files and select a PDF.',
     'Choose the pages to convert and turn on OCR if the PDF is a scan.',
     'Click Process Files; progress is shown page by page.',
-    'Open the downloaded converted.docx in Word, LibreOffice or Google Docs.',
+    'Open the downloaded Word file (named after your PDF, e.g. report.docx) in Word, LibreOffice or Google Docs.',
   ],
   perfectFor: [
     'Updating a contract or CV when only the PDF survives',

@@ -9,7 +9,7 @@ export const content: ToolContent = {
     'Extract every page as a separate PDF, or cut every N pages',
     'Split by maximum file size to fit email attachment limits',
     'Odd or even pages only, using the same range language as every Folio tool',
-    'Parts are named after the original file and downloaded together as converted.zip',
+    'Parts are named after the original file (report-pages-1-3.pdf) and downloaded together as report-split.zip',
   ],
   usage: [
     'Click Upload Files and select the PDF you want to split.',

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/add-watermark.ts';
 
 const POSITION_CHOICES = [
@@ -43,7 +44,7 @@ export const tool: FileToolEntry = {
     },
     { kind: 'text', name: 'text', label: 'Watermark text', default: 'CONFIDENTIAL', maxLength: 200, showWhen: TEXT },
     { kind: 'number', name: 'fontSize', label: 'Font size', default: 48, min: 4, max: 400, step: 1, unit: 'pt', showWhen: TEXT },
-    { kind: 'color', name: 'color', label: 'Colour', default: '#808080', showWhen: TEXT },
+    { kind: 'color', name: 'color', label: 'Colour', default: '#4d4d4d', showWhen: TEXT },
     {
       kind: 'text',
       name: 'imageData',
@@ -54,7 +55,7 @@ export const tool: FileToolEntry = {
     },
     { kind: 'text', name: 'imageName', label: 'Watermark image name', default: '', showWhen: IMAGE },
     { kind: 'number', name: 'imageScale', label: 'Image width', default: 40, min: 1, max: 100, step: 1, unit: '% of page width', showWhen: IMAGE },
-    { kind: 'number', name: 'opacity', label: 'Opacity', default: 30, min: 0, max: 100, step: 1, unit: '%' },
+    { kind: 'number', name: 'opacity', label: 'Opacity', default: 50, min: 0, max: 100, step: 1, unit: '%' },
     { kind: 'number', name: 'rotation', label: 'Rotation', default: 45, min: -180, max: 180, step: 1, unit: '°' },
     { kind: 'select', name: 'position', label: 'Position', default: 'center', choices: POSITION_CHOICES },
     { kind: 'pages', name: 'pages', label: 'Pages', default: '', placeholder: 'All pages, or e.g. 1-3, 5, 8-' },
@@ -68,6 +69,7 @@ export const tool: FileToolEntry = {
         { value: 'under', label: 'Under the content (hidden behind opaque images)' },
       ],
     },
+    REMOVE_SCRIPTS,
   ],
   validate: (values) => (values.type !== 'image' && String(values.text ?? '').trim() === '' ? 'Enter the watermark text.' : null),
   engineReady: true,

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/compress-pdf.ts';
 
 export const tool: FileToolEntry = {
@@ -21,11 +22,11 @@ export const tool: FileToolEntry = {
       label: 'Compression',
       default: 'recommended',
       choices: [
-        { value: 'light', label: 'Light — best quality (300 dpi, lossless images kept)' },
-        { value: 'recommended', label: 'Recommended — good quality, much smaller (150 dpi)' },
-        { value: 'strong', label: 'Strong — smallest file, lower quality (96 dpi)' },
-        { value: 'custom', label: 'Custom — choose quality and resolution' },
-        { value: 'target', label: 'Target size — make it fit under a size' },
+        { value: 'light', label: 'Light — best quality (300 dpi)' },
+        { value: 'recommended', label: 'Recommended (150 dpi)' },
+        { value: 'strong', label: 'Strong — smallest (96 dpi)' },
+        { value: 'custom', label: 'Custom quality and resolution' },
+        { value: 'target', label: 'Target size' },
       ],
     },
     {
@@ -65,6 +66,7 @@ export const tool: FileToolEntry = {
     },
     { name: 'grayscale', kind: 'checkbox', label: 'Convert images to grayscale', default: false },
     { name: 'removeMetadata', kind: 'checkbox', label: 'Remove document metadata (title, author, XMP)', default: false },
+    REMOVE_SCRIPTS,
   ],
   engineReady: true,
   content,

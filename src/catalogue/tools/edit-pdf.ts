@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/edit-pdf.ts';
 
 /**
@@ -32,6 +33,7 @@ export const tool: FileToolEntry = {
       kind: 'checkbox', name: 'annotations', label: 'Keep as editable annotations', default: false,
       help: 'Added text, drawings, shapes and highlights stay movable in other PDF editors. Whiteout, redaction and replaced text are always part of the page.',
     },
+    REMOVE_SCRIPTS,
   ],
   engineReady: true,
   content,

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/merge-pdf.ts';
 
 export const tool: FileToolEntry = {
@@ -22,6 +23,7 @@ export const tool: FileToolEntry = {
     // Filled by the merge panel (src/tool-ui/forms/merge-pdf.tsx): a JSON array of page ranges,
     // one per file in order, '' = every page. API clients may send it too, e.g. ["1-3", "", "last"].
     { kind: 'text', name: 'ranges', label: 'Pages of each file (JSON array)', default: '', placeholder: '["1-3", "", "last"]' },
+    REMOVE_SCRIPTS,
   ],
   engineReady: true,
   content,

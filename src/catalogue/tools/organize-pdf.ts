@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/organize-pdf.ts';
 
 export const tool: FileToolEntry = {
@@ -19,6 +20,7 @@ export const tool: FileToolEntry = {
       kind: 'text', name: 'pageOrder', label: 'Page order', default: '', placeholder: 'e.g. 3, 1r90, blank, 2',
       help: 'Pages in their new order; pages left out are deleted, repeated ones duplicated. 2-5, last, odd, even work; add r90/r180/r270 to rotate; "blank" inserts a blank page.',
     },
+    REMOVE_SCRIPTS,
   ],
   engineReady: true,
   content,

@@ -1,6 +1,8 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/protect-pdf.ts';
+import { newPasswordProblem } from '../../../workers/engine/lib/encryption-passwords.ts';
 
 /** Spec §5/§8 rule for every password this tool sets: at least 4 characters (code points, not UTF-16 units). */
 const tooShort = (password: string) => [...password].length < 4;
@@ -18,7 +20,7 @@ export const tool: FileToolEntry = {
   accepts: PDF_FILES,
   defaultFilename: 'protect-pdf-result.pdf',
   options: [
-    { kind: 'password', name: 'password', label: 'Password', default: '', confirm: true, autocomplete: 'new-password', help: 'Needed to open the file. At least 4 characters.' },
+    { kind: 'password', name: 'password', label: 'Password', default: '', confirm: true, autocomplete: 'new-password', help: 'Needed to open the file. At least 4 characters, at most 127 bytes (127 Latin letters, fewer accented or non-Latin ones).' },
     {
       kind: 'password',
       name: 'ownerPassword',
@@ -42,6 +44,7 @@ export const tool: FileToolEntry = {
     { kind: 'checkbox', name: 'allowEdit', label: 'Editing the document', default: true },
     { kind: 'checkbox', name: 'allowAnnotate', label: 'Adding comments and filling in forms', default: true },
     { kind: 'checkbox', name: 'allowAssemble', label: 'Inserting, deleting and rotating pages', default: true },
+    REMOVE_SCRIPTS,
   ],
   validate: (values) => {
     const password = String(values.password ?? '');
@@ -49,6 +52,8 @@ export const tool: FileToolEntry = {
     if (tooShort(password)) return 'Password must be at least 4 characters';
     if (password !== String(values.confirmPassword ?? '')) return 'Passwords do not match';
     if (ownerPassword !== '' && tooShort(ownerPassword)) return 'Password must be at least 4 characters';
+    const tooLong = newPasswordProblem(password) ?? (ownerPassword !== '' ? newPasswordProblem(ownerPassword, 'permissions password') : undefined);
+    if (tooLong) return tooLong;
     if (ownerPassword !== '' && ownerPassword === password) {
       return 'The permissions password must be different from the password that opens the file.';
     }

@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/rotate-pdf.ts';
 
 export const tool: FileToolEntry = {
@@ -23,6 +24,7 @@ export const tool: FileToolEntry = {
       kind: 'pages', name: 'pages', label: 'Pages to rotate', default: '', placeholder: 'all pages',
       help: 'Empty = all pages; or e.g. 1-3, 5, even. Click thumbnails to choose.',
     },
+    REMOVE_SCRIPTS,
   ],
   engineReady: true,
   content,

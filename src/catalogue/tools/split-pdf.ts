@@ -1,5 +1,6 @@
 import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
+import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/split-pdf.ts';
 
 export const tool: FileToolEntry = {
@@ -37,6 +38,7 @@ export const tool: FileToolEntry = {
       help: 'A single page larger than this becomes a file of its own.',
       showWhen: { option: 'mode', equals: ['size'] },
     },
+    REMOVE_SCRIPTS,
   ],
   engineReady: true,
   content,

@@ -109,9 +109,17 @@ let counter = 0;
 export const newId = () => `o${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 /** The `operations` JSON the engine reads (ids dropped, empty text dropped). */
+/** An added text box with nothing in it is not an edit: it is never counted nor saved. */
+const isEmptyText = (o: EditorObject) => o.type === 'text' && o.text.trim() === '';
+
+/** The edits that will be saved. */
+export function countEdits(objects: readonly EditorObject[]): number {
+  return objects.filter((o) => !isEmptyText(o)).length;
+}
+
 export function operationsJson(objects: readonly EditorObject[]): string {
   const operations = objects
-    .filter((o) => !((o.type === 'text') && o.text.trim() === ''))
+    .filter((o) => !isEmptyText(o))
     .map(({ id: _id, ...op }) => op);
   return operations.length ? JSON.stringify({ version: 1, operations }) : '';
 }

@@ -11,7 +11,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { openPdfjs, type PDFDocumentProxy } from '../../../workers/engine/lib/pdfjs.ts';
-import { TOOLS, movedBy, newId, type EditorAction, type EditorObject, type EditorState, type Style, type ToolName } from './editor-state.ts';
+import { TOOLS, countEdits, movedBy, newId, type EditorAction, type EditorObject, type EditorState, type Style, type ToolName } from './editor-state.ts';
 import { PageView, type PageSize } from './page-view.tsx';
 import './editor.css';
 
@@ -22,6 +22,8 @@ interface Props {
   style: Style;
   setStyle: (style: Style) => void;
   onClose: () => void;
+  /** Done: close the editor and save the edited PDF (the frame's action, which downloads it). */
+  onDone: () => void;
 }
 
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
@@ -46,7 +48,7 @@ async function readImage(file: File): Promise<{ data: string; width: number; hei
   return { data, ...size };
 }
 
-export function PageEditor({ file, state, dispatch, style, setStyle, onClose }: Props) {
+export function PageEditor({ file, state, dispatch, style, setStyle, onClose, onDone }: Props) {
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [sizes, setSizes] = useState<PageSize[]>([]);
   const [error, setError] = useState('');
@@ -54,6 +56,11 @@ export function PageEditor({ file, state, dispatch, style, setStyle, onClose }: 
   const [password, setPassword] = useState('');
   const [attempt, setAttempt] = useState(0);
   const [tool, setTool] = useState<ToolName>('select');
+  // A tool is used once, then the editor returns to Select, unless the user keeps it (Keep tool).
+  const [keepTool, setKeepTool] = useState(false);
+  const onPlaced = useCallback(() => {
+    if (!keepTool) setTool('select');
+  }, [keepTool]);
   const [zoom, setZoom] = useState(1);
   const [visible, setVisible] = useState<Set<number>>(() => new Set([1]));
   const [currentPage, setCurrentPage] = useState(1);
@@ -277,7 +284,7 @@ export function PageEditor({ file, state, dispatch, style, setStyle, onClose }: 
     return map;
   }, [state.objects]);
   const empty = useMemo(() => [] as EditorObject[], []);
-  const count = state.objects.length;
+  const count = countEdits(state.objects);
 
   return createPortal(
     <div className="page-editor" role="dialog" aria-modal="true" aria-label={`Edit ${file.name}`} ref={dialogRef} tabIndex={-1}>
@@ -291,8 +298,9 @@ export function PageEditor({ file, state, dispatch, style, setStyle, onClose }: 
           <button type="button" onClick={() => dispatch({ type: 'redo' })} disabled={state.future.length === 0} title="Redo (Ctrl+Shift+Z)">Redo</button>
           <button type="button" onClick={() => state.selected && dispatch({ type: 'remove', id: state.selected })} disabled={!state.selected} title="Delete (Del)">Delete</button>
         </div>
-        <button type="button" className="primary-action ed-done" onClick={onClose}>
-          Done{count > 0 ? ` (${count} edit${count === 1 ? '' : 's'})` : ''}
+        <button type="button" className="primary-action ed-done" onClick={count > 0 ? onDone : onClose}
+          title={count > 0 ? 'Save the edited PDF and download it' : 'Back to the tool window'}>
+          {count > 0 ? `Done: save PDF (${count} edit${count === 1 ? '' : 's'})` : 'Done'}
         </button>
       </header>
 
@@ -302,6 +310,10 @@ export function PageEditor({ file, state, dispatch, style, setStyle, onClose }: 
             {t.label}
           </button>
         ))}
+        <button type="button" className={`ed-tool ed-keep${keepTool ? ' active' : ''}`} aria-pressed={keepTool}
+          title="Keep the chosen tool after placing something (otherwise the editor goes back to Select)" onClick={() => setKeepTool((k) => !k)}>
+          Keep tool
+        </button>
         <input ref={imageInputRef} type="file" accept="image/png,image/jpeg" className="ed-hidden" aria-label="Image to add" onChange={(e) => void addImage(e)} />
       </div>
 
@@ -371,6 +383,7 @@ export function PageEditor({ file, state, dispatch, style, setStyle, onClose }: 
             style={style}
             dispatch={dispatch}
             setEditing={setEditing}
+            onPlaced={onPlaced}
           />
         ))}
       </div>

@@ -38,6 +38,8 @@ interface Props {
   style: Style;
   dispatch: (action: EditorAction) => void;
   setEditing: (id: string | null) => void;
+  /** A new object was placed with the current tool (the editor then leaves the tool unless it is kept). */
+  onPlaced: () => void;
 }
 
 type Gesture =
@@ -151,7 +153,10 @@ function resized(origin: EditorObject, handle: string, x: number, y: number): Pa
   return { x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.max(2, Math.abs(x1 - x0)), height: Math.max(2, Math.abs(y1 - y0)) };
 }
 
-export const PageView = memo(function PageView({ pdf, pageNumber, size, zoom, visible, objects, selected, editing, tool, style, dispatch, setEditing }: Props) {
+/** Characters in the longest line of a text box. */
+const longestLine = (text: string) => Math.max(0, ...text.split('\n').map((line) => line.length));
+
+export const PageView = memo(function PageView({ pdf, pageNumber, size, zoom, visible, objects, selected, editing, tool, style, dispatch, setEditing, onPlaced }: Props) {
   const rootRef = useRef<HTMLDivElement>(null);
   const [gesture, setGestureState] = useState<Gesture | null>(null);
   // Pointer events can arrive faster than React re-renders: handlers read the live gesture here,
@@ -252,6 +257,7 @@ export const PageView = memo(function PageView({ pdf, pageNumber, size, zoom, vi
       };
       dispatch({ type: 'add', object });
       setEditing(object.id);
+      onPlaced();
       return;
     }
     if (tool === 'pen') {
@@ -319,6 +325,7 @@ export const PageView = memo(function PageView({ pdf, pageNumber, size, zoom, vi
           dispatch({ type: 'add', object: { id, type: tool, page, ...box } });
         }
       }
+      onPlaced();
     }
     setGesture(null);
   }
@@ -384,7 +391,12 @@ export const PageView = memo(function PageView({ pdf, pageNumber, size, zoom, vi
                 className="ed-textarea"
                 aria-label="Text"
                 autoFocus
-                style={{ ...textStyle, width: Math.max(120, (o.type === 'edit-text' ? o.width : 0) * zoom + 40), height: (o.text.split('\n').length * LINE_HEIGHT_EM * o.size + 4) * zoom }}
+                // Grows with its text: as wide as the longest line (in ch of its own font size), as tall as its lines.
+                style={{
+                  ...textStyle,
+                  width: `max(${Math.max(120, (o.type === 'edit-text' ? o.width : 0) * zoom + 40)}px, ${longestLine(o.text) + 2}ch)`,
+                  height: (o.text.split('\n').length * LINE_HEIGHT_EM * o.size + 4) * zoom,
+                }}
                 value={o.text}
                 onFocus={(e) => {
                   e.currentTarget.select();

@@ -187,7 +187,7 @@ export default function AddWatermarkPanel({ tool, files, values, setValue, disab
         ) : null}
         <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled}
           only={isImage ? ['imageScale'] : ['text', 'fontSize', 'color']} />
-        <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['opacity', 'rotation', 'position', 'pages', 'layer']} />
+        <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['opacity', 'rotation', 'position', 'pages', 'layer', 'removeScripts']} />
       </div>
     </div>
   );

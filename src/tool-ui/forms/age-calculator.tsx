@@ -10,9 +10,10 @@ import { CalculateButton, ErrorLine, Stat, formatCount } from './utility/kit.tsx
 
 const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
+/** A date in words in the browser's locale, so it reads in the order the date fields show (mm/dd or dd/mm). */
 function longDate(date: PlainDate): string {
   const utc = new Date(Date.UTC(date.year, date.month - 1, date.day));
-  return new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utc);
+  return new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utc);
 }
 
 export default function AgeCalculatorForm(_props: UtilityFormProps) {

@@ -114,7 +114,7 @@ export default function ColorPickerForm(_props: UtilityFormProps) {
           </div>
           <ErrorLine message={error} />
           <div className="u-actions">
-            <CalculateButton />
+            <CalculateButton>Pick</CalculateButton>
             {hasEyeDropper && <button type="button" onClick={() => void pickFromScreen()}>Pick from screen</button>}
           </div>
           {dropperNote && <p className="u-hint">{dropperNote}</p>}

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import type { OptionValues } from '../../catalogue/types.ts';
 import { OptionFields } from '../option-fields.tsx';
+import { formatBytes } from '../../../shared/format.ts';
 import { CompareSlider } from '../compare-slider.tsx';
 import { ApiError, callTool } from '../../api/client.ts';
 import { defaultValues } from '../../catalogue/index.ts';
@@ -21,11 +22,6 @@ const LEVEL_HELP: Record<string, string> = {
   target: 'Folio tries gentle settings first and keeps the first result under your size. Text, fonts and drawings cannot shrink below a point: Folio says so when the target is out of reach.',
 };
 
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(2)} MB`;
-}
 
 async function renderFirstPage(file: File): Promise<Blob> {
   const values: OptionValues = { ...defaultValues(pdfToJpg), mode: 'pages', resolution: '72', format: 'png', pages: '1' };

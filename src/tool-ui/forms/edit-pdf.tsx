@@ -7,11 +7,11 @@ import { lazy, Suspense, useEffect, useReducer, useRef, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import { OptionFields } from '../option-fields.tsx';
 import './edit-pdf.css';
-import { DEFAULT_STYLE, INITIAL_STATE, editorReducer, operationsJson, type Style } from '../editor/editor-state.ts';
+import { DEFAULT_STYLE, INITIAL_STATE, countEdits, editorReducer, operationsJson, type Style } from '../editor/editor-state.ts';
 
 const PageEditor = lazy(() => import('../editor/editor.tsx').then((m) => ({ default: m.PageEditor })));
 
-export default function EditPdfPanel({ tool, files, values, setValue, disabled }: FileToolPanelProps) {
+export default function EditPdfPanel({ tool, files, values, setValue, disabled, runTool }: FileToolPanelProps) {
   const [state, dispatch] = useReducer(editorReducer, INITIAL_STATE);
   const [style, setStyle] = useState<Style>(DEFAULT_STYLE);
   const [open, setOpen] = useState(false);
@@ -31,13 +31,20 @@ export default function EditPdfPanel({ tool, files, values, setValue, disabled }
     setValue('operations', operationsJson(state.objects));
   }, [state.objects, setValue]);
 
-  const count = state.objects.length;
+  const count = countEdits(state.objects);
   const kinds = [...new Set(state.objects.map((o) => o.type))];
+  // Done saves at once; the operations field is set by the effect above, so run after it has landed.
+  const [saveRequested, setSaveRequested] = useState(false);
+  useEffect(() => {
+    if (!saveRequested) return;
+    setSaveRequested(false);
+    runTool?.();
+  }, [saveRequested, runTool, values.operations]);
 
   return (
     <div className="option-fields edit-pdf-panel">
       <div className="option-field">
-        <button type="button" className="primary-action" disabled={!file || disabled} onClick={() => setOpen(true)}>
+        <button type="button" className="editor-open" disabled={!file || disabled} onClick={() => setOpen(true)}>
           {count > 0 ? 'Continue editing' : 'Open the page editor'}
         </button>
         <small>
@@ -48,14 +55,19 @@ export default function EditPdfPanel({ tool, files, values, setValue, disabled }
               : 'Add text, images, drawings, shapes, highlights, whiteout and redactions, or change existing text.'}
         </small>
       </div>
-      <fieldset className="edit-pdf-quick">
-        <legend>Or add the same text to every page</legend>
+      {/* Folded away: the quick form is a second way to edit, not a step before saving. */}
+      <details className="edit-pdf-quick" open={String(values.text ?? '') !== '' || undefined}>
+        <summary>Or add the same text to every page</summary>
         <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['text', 'position', 'pages', 'fontSize', 'color']} />
-      </fieldset>
-      <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['annotations']} />
+      </details>
+      <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['annotations', 'removeScripts']} />
       {open && file && (
         <Suspense fallback={<p aria-busy="true">Opening the editor…</p>}>
-          <PageEditor file={file} state={state} dispatch={dispatch} style={style} setStyle={setStyle} onClose={() => setOpen(false)} />
+          <PageEditor file={file} state={state} dispatch={dispatch} style={style} setStyle={setStyle} onClose={() => setOpen(false)}
+            onDone={() => {
+              setOpen(false);
+              setSaveRequested(true);
+            }} />
         </Suspense>
       )}
     </div>

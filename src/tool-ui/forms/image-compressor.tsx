@@ -7,17 +7,13 @@
  * non-image file is named and skipped) and downloads them together as compressed-images.zip.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { commonName, formatBytes } from '../../../shared/format.ts';
 import JSZip from 'jszip';
 import type { FileToolPanelProps } from './registry.ts';
 import { OptionFields } from '../option-fields.tsx';
 import { CompareSlider } from '../compare-slider.tsx';
 import { ApiError, callTool, downloadBlob } from '../../api/client.ts';
 
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(2)} MB`;
-}
 
 export function savingText(before: number, after: number): string {
   const change = Math.round((1 - after / before) * 100);
@@ -86,10 +82,11 @@ export default function ImageCompressorPanel({ tool, files, values, setValue, di
         setMessage('None of the images could be compressed.');
         return;
       }
-      downloadBlob(await zip.generateAsync({ type: 'blob', compression: 'STORE' }), 'compressed-images.zip');
+      const zipName = `${commonName(batch.map((f) => f.name), 'images')}-compressed.zip`;
+      downloadBlob(await zip.generateAsync({ type: 'blob', compression: 'STORE' }), zipName);
       const before = ok.reduce((s, r) => s + r.before, 0);
       const after = ok.reduce((s, r) => s + (r.after ?? 0), 0);
-      setMessage(`compressed-images.zip downloaded: ${ok.length} of ${done.length} images, ${savingText(before, after)}.`);
+      setMessage(`${zipName} downloaded: ${ok.length} of ${done.length} images, ${savingText(before, after)}.`);
     } finally {
       setBusy(false);
     }
@@ -104,7 +101,8 @@ export default function ImageCompressorPanel({ tool, files, values, setValue, di
         <button type="button" disabled={locked || batch.length === 0} onClick={() => void showPreview()}>
           Preview {batch[0] ? `“${batch[0].name}”` : ''}
         </button>
-        <label className="picker-button secondary">
+        {/* A secondary action: Process Files (or Compress all) stays the one primary button. */}
+        <label className="picker-button secondary-picker">
           Add more images
           <input
             ref={addRef}

@@ -9,7 +9,8 @@ import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } fr
 import type { UtilityFormProps } from './registry.ts';
 import { DEFAULT_JSON_OPTIONS, INPUT_REQUIRED, describeJsonError, formatJson, type JsonErrorInfo, type JsonFormatOptions, type JsonStats } from '../../utilities/json.ts';
 import { FormatCancelled, MAIN_THREAD_LIMIT, formatAnywhere } from '../../utilities/json-client.ts';
-import { CalculateButton, CopyButton, ErrorLine, downloadText, formatBytes, formatCount, useCopy } from './utility/kit.tsx';
+import { CalculateButton, CopyButton, ErrorLine, downloadText, formatCount, useCopy } from './utility/kit.tsx';
+import { formatBytes } from '../../../shared/format.ts';
 
 /** Files above this stay out of the text box (a 20 MB textarea is slow to edit). */
 const TEXTAREA_FILE_LIMIT = 1024 * 1024;
@@ -178,7 +179,7 @@ export default function JsonFormatterForm(_props: UtilityFormProps) {
         </pre>
       )}
       <div className="u-actions">
-        <CalculateButton disabled={busy}>{busy ? 'Formatting…' : 'Calculate'}</CalculateButton>
+        <CalculateButton disabled={busy}>{busy ? 'Formatting…' : 'Format'}</CalculateButton>
         {busy && <button type="button" onClick={() => abort.current?.abort()}>Cancel</button>}
         <button type="button" onClick={() => fileInput.current?.click()} disabled={busy}>Open file</button>
         <input ref={fileInput} type="file" accept=".json,application/json,text/plain" hidden aria-label="JSON file" onChange={(e) => {

@@ -172,7 +172,7 @@ export default function PasswordGeneratorForm(_props: UtilityFormProps) {
 
       <ErrorLine message={error} />
       <div className="u-actions">
-        <CalculateButton />
+        <CalculateButton>Generate</CalculateButton>
         {passwords.length > 1 && (
           <CopyButton text={passwords.join('\n')} copyKey="all" label="Copy all" state={copyState} />
         )}

@@ -12,7 +12,7 @@ import { useId, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import { OptionFields } from '../option-fields.tsx';
 import { DEFAULT_PASSWORD_OPTIONS, generatePassword, strengthLabel } from '../../utilities/password.ts';
-import { passwordStrength } from '../../../workers/engine/lib/encryption-passwords.ts';
+import { newPasswordProblem, passwordStrength } from '../../../workers/engine/lib/encryption-passwords.ts';
 import './secure-pdf.css';
 
 /** Generated passwords: 16 characters of all four classes without look-alikes (≈ 100 bits). */
@@ -25,7 +25,8 @@ export default function ProtectPdfPanel({ tool, values, setValue, disabled }: Fi
   const password = String(values.password ?? '');
   const confirm = String(values.confirmPassword ?? '');
   const strength = passwordStrength(password);
-  const label = strength.level === 0 ? 'Too short' : strengthLabel(strength.bits);
+  const label = strength.level === 0 ? strength.label : strengthLabel(strength.bits);
+  const tooLong = strength.label === 'Too long' ? newPasswordProblem(password) : undefined;
 
   function generate() {
     const generated = generatePassword(GENERATED);
@@ -66,9 +67,10 @@ export default function ProtectPdfPanel({ tool, values, setValue, disabled }: Fi
           <div id={`${id}-strength`} className={`strength strength-${strength.level}`}>
             <meter min={0} max={4} low={2} high={3} optimum={4} value={strength.level} aria-label="Password strength" />
             <span>Strength: {label}{strength.level > 0 ? ` (about ${strength.bits} bits)` : ''}</span>
+            {tooLong && <small className="option-help">{tooLong}</small>}
           </div>
         )}
-        <small id={`${id}-help`} className="option-help">Needed to open the file. At least 4 characters; a long passphrase is best. Folio cannot recover a forgotten password.</small>
+        <small id={`${id}-help`} className="option-help">Needed to open the file. At least 4 characters and at most 127 bytes (127 Latin letters, fewer accented or non-Latin ones); a long passphrase is best. Folio cannot recover a forgotten password.</small>
       </div>
 
       <div className="option-field">
@@ -81,7 +83,7 @@ export default function ProtectPdfPanel({ tool, values, setValue, disabled }: Fi
       <fieldset className="secure-permissions">
         <legend>Permissions</legend>
         <p className="option-help">What people who open the file with the password may do. Acrobat and most viewers honour these; some programs ignore them.</p>
-        <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['print', 'allowCopy', 'allowEdit', 'allowAnnotate', 'allowAssemble']} />
+        <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['print', 'allowCopy', 'allowEdit', 'allowAnnotate', 'allowAssemble', 'removeScripts']} />
         <div className="option-field option-checkbox">
           <label>
             <input type="checkbox" checked disabled aria-describedby={`${id}-a11y`} /> Reading by screen readers and other accessibility tools

@@ -19,6 +19,10 @@ export interface FileToolPanelProps {
   /** Replaces the file list (e.g. after reordering pages or files inside the panel). */
   setFiles: (files: File[]) => void;
   disabled: boolean;
+  /** Page count of each PDF already opened by the frame's check on pick (pdf-checks.ts). */
+  pageCounts?: ReadonlyMap<File, number>;
+  /** Runs the tool now, as the frame's action does (e.g. Edit PDF's Done saves and downloads). */
+  runTool?: () => void;
   /** The password the user entered for an encrypted input (after PasswordRequired), if any. */
   inputPassword?: string;
 }

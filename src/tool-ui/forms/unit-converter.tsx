@@ -78,7 +78,7 @@ export default function UnitConverterForm(_props: UtilityFormProps) {
       </div>
       <ErrorLine message={error} />
       <div className="u-actions">
-        <CalculateButton />
+        <CalculateButton>Convert</CalculateButton>
       </div>
 
       {result !== null && input.ok && from && to && (

@@ -110,7 +110,7 @@ export default function WordCounterForm(_props: UtilityFormProps) {
       </div>
       <ErrorLine message={error} />
       <div className="u-actions">
-        <CalculateButton />
+        <CalculateButton>Count</CalculateButton>
         <button type="button" onClick={() => fileInput.current?.click()}>Open .txt file</button>
         <input ref={fileInput} type="file" accept=".txt,.md,.csv,.log,text/plain" hidden aria-label="Text file" onChange={(e) => {
           void load(e.target.files?.[0]);

@@ -43,6 +43,7 @@ import oxipngUrl from '@jsquash/oxipng/codec/pkg/squoosh_oxipng_bg.wasm?url';
 import oxipngMtUrl from '@jsquash/oxipng/codec/pkg-parallel/squoosh_oxipng_bg.wasm?url';
 import resizeUrl from '@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm?url';
 import { compileWasm, isNode } from './wasm.ts';
+import { pixelLimit } from './input-limits.ts';
 import { FolioError } from './errors.ts';
 
 declare const WorkerGlobalScope: { new (): unknown } | undefined;
@@ -210,17 +211,8 @@ export function imageHeader(b: Uint8Array): ImageHeader | undefined {
   return undefined;
 }
 
-/**
- * The most pixels this device should decode at once. Decoding holds RGBA pixels in the codec's
- * memory and a copy in JavaScript (8 bytes per pixel, more while resizing), so the bound follows
- * the device's memory where the browser tells it (Chromium's navigator.deviceMemory, capped at 8).
- */
-export function pixelLimit(): number {
-  if (isNode) return 120e6;
-  const memory = (globalThis.navigator as { deviceMemory?: number } | undefined)?.deviceMemory;
-  if (memory === undefined) return 64e6;
-  return memory >= 8 ? 120e6 : memory >= 4 ? 50e6 : 24e6;
-}
+/** The most pixels this device should decode at once (defined with the other resource limits). */
+export { pixelLimit };
 
 export function assertDecodable(name: string, header: ImageHeader): void {
   const pixels = header.width * header.height;

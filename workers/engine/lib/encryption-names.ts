@@ -1,5 +1,6 @@
 /** Names shown to people for encryption facts, and the names of the files the tools produce. */
 import type { EncryptionReport } from './encryption.ts';
+import { baseName } from '../../../shared/format.ts';
 
 /** "RC4 40-bit", "AES-128", "AES-256" with the handler revision, e.g. "AES-256, R6". */
 export function describeEncryption(report: Pick<EncryptionReport, 'method' | 'bits' | 'R'>): string {
@@ -9,6 +10,5 @@ export function describeEncryption(report: Pick<EncryptionReport, 'method' | 'bi
 
 /** "Report 2024.PDF" + "unlocked" → "Report 2024-unlocked.pdf". Never holds anything secret. */
 export function outputName(inputName: string, suffix: string): string {
-  const base = inputName.replace(/^.*[\\/]/, '').replace(/\.pdf$/i, '').trim() || 'document';
-  return `${base}-${suffix}.pdf`;
+  return `${baseName(inputName)}-${suffix}.pdf`;
 }

@@ -149,6 +149,47 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
+/**
+ * The longest password an AES-256 (R6) file can hold: 127 bytes of UTF-8 after SASLprep (ISO 32000-2
+ * §7.6.4.3.3). Readers and qpdf cut longer ones at 127 bytes, but not all at the same place of a
+ * character, so Folio refuses to set one rather than risk a file nobody can open.
+ */
+export const MAX_PASSWORD_BYTES = 127;
+/**
+ * The longest password Folio takes as input at all (to open a file, or to set one): far above any
+ * real password, far below what would overwhelm qpdf's command line in WebAssembly.
+ */
+export const MAX_TYPED_PASSWORD_CHARS = 1024;
+
+export const utf8Length = (text: string): number => new TextEncoder().encode(text).byteLength;
+
+/** 'Password is too long…' when a typed password exceeds MAX_TYPED_PASSWORD_CHARS, else undefined. */
+export function typedPasswordProblem(password: string): string | undefined {
+  if (password.length <= MAX_TYPED_PASSWORD_CHARS) return undefined;
+  return `Password is too long: Folio accepts at most ${MAX_TYPED_PASSWORD_CHARS.toLocaleString('en')} characters.`;
+}
+
+/** The UTF-8 length of the password as an R6 file stores it (SASLprep'd when it can be). */
+export function storedPasswordBytes(password: string): number {
+  let prepared = password;
+  try {
+    prepared = saslPrep(password, { stored: true });
+  } catch {
+    /* refused by SASLprep: the engine explains that; measure it as typed */
+  }
+  return utf8Length(prepared);
+}
+
+/** The message for a password to set that is too long for AES-256, naming the limit; undefined when it fits. */
+export function newPasswordProblem(password: string, which = 'password'): string | undefined {
+  const typed = typedPasswordProblem(password);
+  if (typed) return typed;
+  const bytes = storedPasswordBytes(password);
+  if (bytes <= MAX_PASSWORD_BYTES) return undefined;
+  return `The ${which} is ${bytes} bytes long; PDF encryption (AES-256) allows at most ${MAX_PASSWORD_BYTES} bytes — ` +
+    `${MAX_PASSWORD_BYTES} Latin letters or digits, 63 Cyrillic or Greek letters, 42 Chinese characters. Please choose a shorter one.`;
+}
+
 export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const PASSWORD_SYMBOLS = '!@#$%^&*()';
 
@@ -174,7 +215,7 @@ export function randomPassword(length: number, alphabet: string = ALPHANUMERIC +
 export type StrengthLevel = 0 | 1 | 2 | 3 | 4;
 export interface PasswordStrength {
   level: StrengthLevel;
-  label: 'Too short' | 'Weak' | 'Fair' | 'Strong' | 'Very strong';
+  label: 'Too short' | 'Too long' | 'Weak' | 'Fair' | 'Strong' | 'Very strong';
   /** Estimated entropy in bits, if the password were random over the character classes it uses. */
   bits: number;
 }
@@ -183,11 +224,13 @@ const COMMON = /^(password|passwort|motdepasse|qwerty|azerty|letmein|welcome|adm
 
 /**
  * A rough strength estimate: length × log2(size of the character classes used), discounted for
- * repeats, runs and common words. Only a hint, never a rule: the spec's one rule is 4 characters.
+ * repeats, runs and common words. Only a hint, besides the two rules: at least 4 characters, and
+ * at most MAX_PASSWORD_BYTES bytes ('Too long', level 0).
  */
 export function passwordStrength(password: string): PasswordStrength {
   const chars = [...password];
   if (chars.length < 4) return { level: 0, label: 'Too short', bits: 0 };
+  if (password.length > MAX_TYPED_PASSWORD_CHARS || storedPasswordBytes(password) > MAX_PASSWORD_BYTES) return { level: 0, label: 'Too long', bits: 0 };
   let pool = 0;
   if (/[a-z]/.test(password)) pool += 26;
   if (/[A-Z]/.test(password)) pool += 26;

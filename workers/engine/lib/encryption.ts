@@ -8,7 +8,9 @@
  */
 import { FolioError, damagedPdf, invalidPassword, passwordRequired } from './errors.ts';
 import { runQpdf, type QpdfResult } from './qpdf.ts';
-import { SaslPrepError, passwordCandidates, randomPassword, saslPrep, toHex, ALPHANUMERIC } from './encryption-passwords.ts';
+import {
+  SaslPrepError, newPasswordProblem, passwordCandidates, randomPassword, saslPrep, toHex, typedPasswordProblem, ALPHANUMERIC,
+} from './encryption-passwords.ts';
 
 /**
  * Every password reaches qpdf as hex bytes (`--password-mode=hex-bytes`): Folio decides the exact
@@ -184,6 +186,8 @@ export const notEncrypted = (name: string) =>
  *   (the password was not needed; a note says so).
  */
 export async function unlockPdf(name: string, bytes: Uint8Array, password: string): Promise<UnlockResult> {
+  const tooLong = typedPasswordProblem(password);
+  if (tooLong) throw new FolioError('InvalidInput', tooLong);
   const candidates = password === '' ? [EMPTY] : passwordCandidates(password);
   for (const candidate of candidates) {
     const probe = await readEncryption(bytes, candidate);
@@ -251,6 +255,11 @@ export function permissionFlags(p: Permissions): string[] {
  * readers that honour them.
  */
 export async function protectPdf(name: string, bytes: Uint8Array, options: ProtectOptions): Promise<{ bytes: Uint8Array; repaired: boolean }> {
+  // Refused before anything is written: a longer password would be cut by readers, maybe not where Folio cut it.
+  const tooLong = newPasswordProblem(options.userPassword) ??
+    (options.ownerPassword ? newPasswordProblem(options.ownerPassword, 'permissions password') : undefined) ??
+    typedPasswordProblem(options.inputPassword ?? '');
+  if (tooLong) throw new FolioError('InvalidInput', tooLong);
   const user = preparedForStoring(options.userPassword, 'password');
   let owner = options.ownerPassword ? preparedForStoring(options.ownerPassword, 'permissions password') : '';
   if (owner === user) {
@@ -260,7 +269,7 @@ export async function protectPdf(name: string, bytes: Uint8Array, options: Prote
   }
   while (!owner || owner === user) owner = randomPassword(32, ALPHANUMERIC);
 
-  // R6 stores passwords as the UTF-8 of their SASLprep form (qpdf truncates them to 127 bytes, as readers do).
+  // R6 stores passwords as the UTF-8 of their SASLprep form, at most 127 bytes (checked above).
   const encrypt = ['--encrypt', `--user-password=${toHex(utf8(user))}`, `--owner-password=${toHex(utf8(owner))}`, '--bits=256', ...permissionFlags(options.permissions), '--'];
   if (!options.inputPassword) {
     // An encrypted input opens without a password only when its open (user) password is empty. One

@@ -18,6 +18,16 @@ export const LIBREOFFICE_FILES = {
   sizes: 'sizes.json',
 } as const;
 
+/**
+ * The engine's one download, soffice.wasm + soffice.data, in bytes: the one figure every label uses
+ * (the tools' engine select, its error message, the About page). tests/unit/libreoffice.test.ts
+ * checks it against the installed package; a new LIBREOFFICE_VERSION needs a new figure.
+ */
+export const LIBREOFFICE_DOWNLOAD_BYTES = 247_152_249;
+
+/** "247 MB": how the download is named in labels. */
+export const libreOfficeDownloadSize = () => `${Math.round(LIBREOFFICE_DOWNLOAD_BYTES / 1e6)} MB`;
+
 /** The uncompressed sizes of the two big files, as written to sizes.json (progress needs totals under Content-Encoding). */
 export interface LibreOfficeSizes {
   wasm: number;

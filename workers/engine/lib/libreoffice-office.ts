@@ -10,7 +10,9 @@ import { convertWithLibreOffice, libreOfficeUnavailable, startLibreOfficeEarly, 
 import { prefetchCommonFonts } from './office/fonts.ts';
 import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from './office/sniff.ts';
 import { parsePageRanges } from './page-range.ts';
-import { baseName } from './office/names.ts';
+import { savePdf } from './pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { describeActiveContent, hasActiveContent, removeActiveContent } from './active-content.ts';
 
 /** Test-only: LibreOffice saves in this legacy format instead of PDF (the e2e suite makes its .doc/.xls this way). */
 const SAVE_AS: Record<string, LibreOfficeFormat> = { doc: 'doc', xls: 'xls', ppt: 'ppt' };
@@ -36,6 +38,17 @@ export function libreOfficeReason(input: EngineInput, options: EngineOptions, to
   return options.engine === 'libreoffice' ? 'chosen' : undefined;
 }
 
+/**
+ * Cleans LibreOffice's PDF in place: every link or action whose target is outside the allow-list
+ * (javascript:, vbscript:, data:, file: — LibreOffice also turns relative targets into paths of its
+ * own file system, file:///tmp/in/…) is removed, with scripts and Launch actions, by the same cleaner
+ * as the page tools' "Remove scripts and actions". Returns the note to show, if anything was removed.
+ */
+export function cleanLibreOfficePdf(doc: PDFDocument): string | undefined {
+  const report = removeActiveContent(doc);
+  return hasActiveContent(report) ? `Removed links and actions the PDF must not carry: ${describeActiveContent(report)}.` : undefined;
+}
+
 /** Converts with LibreOffice and applies the tool's options. `pages` applies to Word and PowerPoint. */
 export async function runWithLibreOffice(
   input: EngineInput,
@@ -52,7 +65,7 @@ export async function runWithLibreOffice(
       throw new FolioError('NotImplemented', `"${input.name}" is an old-style ${legacy} file, which only the LibreOffice engine reads, and it cannot run here: ${unavailable.replace(/;.*$/, '.')} Or save the file as ${legacy}x in Office and try again.`);
     }
   } else if (!isCsv && oleKind(input.bytes) === undefined) {
-    // A file for another tool, a damaged or empty one: the sniffer's clear message, before 80 MB of engine.
+    // A file for another tool, a damaged or empty one: the sniffer's clear message, before the engine's 247 MB download.
     await openOfficeInput(input.name, input.bytes, tool);
   }
   const saveAs = SAVE_AS[String(options.saveAs ?? '')];
@@ -61,18 +74,18 @@ export async function runWithLibreOffice(
   if (saveAs) return { bytes, filename: `${baseName(input.name)}.${saveAs}`, mime: 'application/octet-stream', notes };
 
   const pages = tool === 'xlsx' ? '' : String(options.pages ?? '').trim();
-  if (pages || options.outline === false) {
-    const doc = await PDFDocument.load(bytes);
-    let out = doc;
-    if (pages) {
-      const keep = parsePageRanges(pages, doc.getPageCount());
-      out = await PDFDocument.create();
-      for (const page of await out.copyPages(doc, keep.map((n) => n - 1))) out.addPage(page);
-    } else {
-      doc.catalog.delete(PDFName.of('Outlines'));
-    }
-    bytes = await out.save();
+  const doc = await PDFDocument.load(bytes);
+  const removed = cleanLibreOfficePdf(doc);
+  if (removed) notes.push(removed);
+  let out = doc;
+  if (pages) {
+    const keep = parsePageRanges(pages, doc.getPageCount());
+    out = await PDFDocument.create();
+    for (const page of await out.copyPages(doc, keep.map((n) => n - 1))) out.addPage(page);
+  } else if (options.outline === false) {
+    doc.catalog.delete(PDFName.of('Outlines'));
   }
+  bytes = await savePdf(out);
   if (tool === 'xlsx' && (options.sheets === 'active' || options.fitToWidth === true || (options.orientation && options.orientation !== 'auto'))) {
     notes.push("The workbook's own print settings apply: the sheet, orientation and fit options are the built-in engine's.");
   }

@@ -20,7 +20,7 @@ import { FolioError, cancelled } from './errors.ts';
 import { fetchLargeAssets, reportingFirstDownloads } from './assets.ts';
 import { isNode } from './wasm.ts';
 import { holdWorker } from './keep-alive.ts';
-import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, type LibreOfficeSizes } from './libreoffice-files.ts';
+import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, libreOfficeDownloadSize, type LibreOfficeSizes } from './libreoffice-files.ts';
 
 declare const __LIBREOFFICE_REVISION__: string | undefined;
 
@@ -87,7 +87,7 @@ async function download(): Promise<{ wasm: Uint8Array; data: Uint8Array }> {
     ]);
     return { wasm, data };
   } catch (error) {
-    throw new FolioError('NotImplemented', `The LibreOffice engine could not be downloaded (${(error as Error).message}). It is downloaded once, while online (about 80 MB); the built-in engine works offline.`);
+    throw new FolioError('NotImplemented', `The LibreOffice engine could not be downloaded (${(error as Error).message}). It is downloaded once, while online (${libreOfficeDownloadSize()}); the built-in engine works offline.`);
   }
 }
 

@@ -31,11 +31,6 @@ export function looksScanned(layout: PageLayout): boolean {
   return imageArea >= pageArea * 0.3;
 }
 
-/** The base name of an input without .pdf, for result names. */
-export function baseName(name: string): string {
-  return name.replace(/\.pdf$/i, '') || 'converted';
-}
-
 export interface ReadOptions {
   /** Page-range text ('' = all). */
   pages?: string;

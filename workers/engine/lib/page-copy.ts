@@ -193,6 +193,10 @@ export class PageCopier {
   }
 
   /** Resolves a destination (explicit array, name or string) to its source page index and explicit array. */
+  resolveDestination(raw: PDFObject): { index: number; dest: PDFArray } | undefined {
+    return this.destPageIndex(raw);
+  }
+
   private destPageIndex(raw: PDFObject): { index: number; dest: PDFArray } | undefined {
     let value: PDFObject | undefined = this.src.context.lookup(raw);
     if (value instanceof PDFName || value instanceof PDFString || value instanceof PDFHexString) {

@@ -12,6 +12,18 @@ export class PageRangeError extends FolioError {
   }
 }
 
+/**
+ * The most pages a list may name (repeats counted) and the most parts a split may make: room for
+ * a 20,000-page document listed twice, far below what would keep a job busy for minutes.
+ */
+export const MAX_LISTED_PAGES = 50_000;
+
+const tooMany = (count: number, what: string) =>
+  new PageRangeError(`"${what}" lists ${count.toLocaleString('en')} or more pages; the most Folio takes in one list is ${MAX_LISTED_PAGES.toLocaleString('en')}.`);
+
+/** The text shown in a message: a long list is cut to its start. */
+const quote = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
+
 function pageNumber(token: string, pageCount: number, whole: string): number {
   if (token === 'last') return pageCount;
   if (!/^\d+$/.test(token)) throw new PageRangeError(`"${whole}" is not a page or a range (use e.g. 1-3, 5, 8-, last, odd, even).`);
@@ -23,10 +35,11 @@ function pageNumber(token: string, pageCount: number, whole: string): number {
 
 /** One part of a range list, e.g. "2-4" → [2, 3, 4]. */
 function expandPart(part: string, pageCount: number): number[] {
-  const all = Array.from({ length: pageCount }, (_, i) => i + 1);
-  if (part === 'all') return all;
-  if (part === 'odd') return all.filter((n) => n % 2 === 1);
-  if (part === 'even') return all.filter((n) => n % 2 === 0);
+  // Made only for these words: a list of 50,000 single pages must not build 50,000 full lists.
+  if (part === 'all' || part === 'odd' || part === 'even') {
+    const all = Array.from({ length: pageCount }, (_, i) => i + 1);
+    return part === 'all' ? all : all.filter((n) => n % 2 === (part === 'odd' ? 1 : 0));
+  }
   const dash = /^([^-]*)-([^-]*)$/.exec(part);
   if (!dash) return [pageNumber(part, pageCount, part)];
   const from = dash[1] === '' ? 1 : pageNumber(dash[1], pageCount, part);
@@ -48,8 +61,10 @@ export function parsePageRanges(text: string, pageCount: number): number[] {
   const pages: number[] = [];
   for (const raw of parts) {
     const part = raw.replace(/\s+/g, '').replace(/[–—]/g, '-');
-    if (part === '') throw new PageRangeError(`There is an empty entry in "${text}" (two commas in a row?).`);
-    pages.push(...expandPart(part, pageCount));
+    if (part === '') throw new PageRangeError(`There is an empty entry in "${quote(text)}" (two commas in a row?).`);
+    // One by one: spreading a long range into push() overflows the stack.
+    for (const page of expandPart(part, pageCount)) pages.push(page);
+    if (pages.length > MAX_LISTED_PAGES) throw tooMany(pages.length, quote(text));
   }
   if (pages.length === 0) throw new PageRangeError(`"${text}" selects no pages.`);
   return pages;
@@ -59,10 +74,14 @@ export function parsePageRanges(text: string, pageCount: number): number[] {
 export function parsePageGroups(text: string, pageCount: number): number[][] {
   const trimmed = text.trim().toLowerCase();
   if (trimmed === '') throw new PageRangeError('Enter the ranges to split by, e.g. 1-3, 4-6.');
+  let listed = 0;
   return trimmed.split(/\s*[,;]\s*/).map((raw) => {
     const part = raw.replace(/\s+/g, '').replace(/[–—]/g, '-');
-    if (part === '') throw new PageRangeError(`There is an empty entry in "${text}" (two commas in a row?).`);
-    return expandPart(part, pageCount);
+    if (part === '') throw new PageRangeError(`There is an empty entry in "${quote(text)}" (two commas in a row?).`);
+    const pages = expandPart(part, pageCount);
+    listed += pages.length;
+    if (listed > MAX_LISTED_PAGES) throw tooMany(listed, quote(text));
+    return pages;
   });
 }
 

@@ -4,7 +4,7 @@
  * encoded as PNG or JPEG by the canvas itself — OffscreenCanvas.convertToBlob in a worker,
  * @napi-rs/canvas's encode in Node. (renderPage in pdfjs.ts returns pixels; here we need the canvas.)
  */
-import type { PDFDocumentProxy } from './pdfjs.ts';
+import { createCanvas, drawPage, type PDFDocumentProxy } from './pdfjs.ts';
 import { isNode } from './wasm.ts';
 
 interface AnyCanvas {
@@ -22,39 +22,15 @@ export interface PageCanvas {
   height: number;
 }
 
-interface CanvasFactory {
-  create(width: number, height: number): { canvas: AnyCanvas };
-}
-
-/**
- * In Node the canvases come from pdf.js's own factory (@napi-rs/canvas as pdf.js loaded it: a
- * second copy of the module would not accept pdf.js's Path2D objects).
- */
 function newCanvas(doc: PDFDocumentProxy, width: number, height: number): AnyCanvas {
-  if (isNode) return (doc as unknown as { canvasFactory: CanvasFactory }).canvasFactory.create(width, height).canvas;
-  return new OffscreenCanvas(width, height) as unknown as AnyCanvas;
+  return createCanvas(doc, width, height).canvas as unknown as AnyCanvas;
 }
 
-/** Renders a page at `dpi` on white; `skipOps` are operator-list indexes left out (e.g. text). */
+/** Renders a page at `dpi` on white (drawPage in pdfjs.ts); `skipOps` are operator-list indexes left out (e.g. text). */
 export async function renderPageCanvas(doc: PDFDocumentProxy, pageNumber: number, dpi: number, skipOps?: Set<number>): Promise<PageCanvas> {
-  const page = await doc.getPage(pageNumber);
   const scale = dpi / 72;
-  const viewport = page.getViewport({ scale });
-  const width = Math.max(1, Math.round(viewport.width));
-  const height = Math.max(1, Math.round(viewport.height));
-  const canvas = newCanvas(doc, width, height);
-  const context = canvas.getContext('2d') as CanvasRenderingContext2D;
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, width, height);
-  await page.render({
-    canvas: canvas as unknown as HTMLCanvasElement,
-    canvasContext: context,
-    viewport,
-    background: 'white',
-    ...(skipOps?.size ? { operationsFilter: (index: number) => !skipOps.has(index) } : {}),
-  } as Parameters<typeof page.render>[0]).promise;
-  page.cleanup();
-  return { doc, canvas, scale, width, height };
+  const { canvas, width, height } = await drawPage(doc, pageNumber, scale, { skipOps });
+  return { doc, canvas: canvas as unknown as AnyCanvas, scale, width, height };
 }
 
 /** A region (in PDF points, top-left origin) of a rendered page as a new canvas. */

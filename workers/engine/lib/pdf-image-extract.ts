@@ -10,7 +10,7 @@ import {
   PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, PDFString, PDFHexString,
   decodePDFRawStream, type PDFDocument, type PDFObject,
 } from 'pdf-lib';
-import { encodePng, makeImageData } from './codecs.ts';
+import { encodePng, makeImageData, pixelLimit } from './codecs.ts';
 
 export interface ExtractedImage {
   /** 'jpg' and 'jp2' are the original stream bytes; 'png' was decoded and re-encoded losslessly. */
@@ -167,6 +167,8 @@ export async function extractImage(doc: PDFDocument, ref: PDFRef): Promise<Extra
   if (filters.length === 1 && last === 'JPXDecode') {
     return { image: { extension: 'jp2', bytes: stream.contents, width, height } };
   }
+  // Decoding allocates width × height RGBA pixels (and the PNG encoder a copy): check before.
+  if (width * height > pixelLimit()) return { skipped: `${width} × ${height} pixels: too large for this device` };
   const unsupported = filters.find((f) => !['FlateDecode', 'Fl', 'LZWDecode', 'LZW', 'ASCII85Decode', 'A85', 'ASCIIHexDecode', 'AHx', 'RunLengthDecode', 'RL'].includes(f));
   if (unsupported) return { skipped: `${unsupported} image` };
 

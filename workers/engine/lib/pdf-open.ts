@@ -8,7 +8,10 @@ import { PDFCatalog, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import type { EngineInput } from './types.ts';
 import { FolioError, damagedPdf, emptyFile, invalidPassword, notAPdf, passwordRequired } from './errors.ts';
 import { runQpdf } from './qpdf.ts';
-import { passwordCandidates, toHex } from './encryption-passwords.ts';
+import { passwordCandidates, toHex, typedPasswordProblem } from './encryption-passwords.ts';
+import { checkPageTree } from './page-tree.ts';
+import { assertNoPdfBomb } from './input-limits.ts';
+import { savePdf } from './pdf-util.ts';
 
 export interface OpenedPdf {
   doc: PDFDocument;
@@ -62,22 +65,48 @@ function mendCatalog(doc: PDFDocument): void {
   (doc as { catalog: PDFCatalog }).catalog = mended;
 }
 
+/** Documents whose page tree had to be rebuilt (lib/page-tree.ts), with what was wrong. */
+const rebuiltTrees = new WeakMap<PDFDocument, string[]>();
+
 /** Loads with pdf-lib; `strict` refuses invalid objects (the signal that a qpdf repair is worth it). */
-async function load(bytes: Uint8Array, strict: boolean): Promise<PDFDocument> {
+async function load(bytes: Uint8Array, strict: boolean, name: string): Promise<PDFDocument> {
   // parseSpeed Infinity: no pause for the event loop every 100 objects (pdf-lib's default), which
   // costs seconds on big files and buys nothing in a worker.
   const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: strict, updateMetadata: false, parseSpeed: Number.POSITIVE_INFINITY });
   mendCatalog(doc);
+  // Before anything reads the pages: loops and wrong counts would overflow the stack later. (An
+  // encrypted file's tree may sit in ciphertext object streams: it is checked once decrypted.)
+  if (!doc.isEncrypted) {
+    const { problems } = checkPageTree(doc, name);
+    if (problems.length > 0) rebuiltTrees.set(doc, problems);
+  }
   if (doc.getPageCount() === 0) throw new Error('no pages');
   return doc;
 }
 
-async function tryLoad(bytes: Uint8Array, strict: boolean): Promise<PDFDocument | undefined> {
+/** Collects the most telling damage a failed load found, to report when nothing else works. */
+interface DamageSeen {
+  error?: FolioError;
+}
+
+async function tryLoad(bytes: Uint8Array, strict: boolean, name: string, seen?: DamageSeen): Promise<PDFDocument | undefined> {
   try {
-    return await load(bytes, strict);
-  } catch {
+    return await load(bytes, strict, name);
+  } catch (error) {
+    if (seen && error instanceof FolioError) seen.error = error;
     return undefined;
   }
+}
+
+/** The bytes of a document whose page tree was rebuilt (so pdf.js and qpdf see the repair too). */
+async function withRebuiltTree(opened: OpenedPdf): Promise<OpenedPdf> {
+  if (!rebuiltTrees.has(opened.doc)) return opened;
+  return { ...opened, bytes: await savePdf(opened.doc), wasRepaired: true };
+}
+
+/** What was wrong with the page tree of a document openPdf returned, when it had to be rebuilt. */
+export function pageTreeRepairs(doc: PDFDocument): string[] {
+  return rebuiltTrees.get(doc) ?? [];
 }
 
 /** Whether the bytes carry an /Encrypt entry, for files pdf-lib cannot parse at all. */
@@ -91,6 +120,8 @@ function mentionsEncrypt(bytes: Uint8Array): boolean {
 
 /** Decrypts with qpdf. An empty password is tried first: owner-only files open without asking. */
 async function decrypt(input: EngineInput): Promise<Uint8Array> {
+  const tooLong = typedPasswordProblem(input.password ?? '');
+  if (tooLong) throw new FolioError('InvalidInput', tooLong);
   // Every byte form the password may be stored in (SASLprep'd UTF-8 for R6, PDFDocEncoding or
   // Latin-1 for R2–R4; see encryption-passwords.ts), handed over as hex: the WASM qpdf's own
   // fallback for non-ASCII R2–R4 passwords does not work ('æøå' on an R4 file was refused).
@@ -135,27 +166,32 @@ function hasNoObjects(bytes: Uint8Array): boolean {
  * up on — the pages it finds are the file's real pages, checked by the corpus suite).
  */
 async function loadOrRepair(name: string, bytes: Uint8Array): Promise<{ doc: PDFDocument; bytes: Uint8Array; repaired: boolean }> {
-  const strict = await tryLoad(bytes, true);
+  const seen: DamageSeen = {};
+  const strict = await tryLoad(bytes, true, name, seen);
   if (strict) return { doc: strict, bytes, repaired: false };
   const { out } = await repairWithQpdf(bytes);
   if (out) {
-    const repaired = (await tryLoad(out, true)) ?? (await tryLoad(out, false));
+    const repaired = (await tryLoad(out, true, name, seen)) ?? (await tryLoad(out, false, name, seen));
     if (repaired) return { doc: repaired, bytes: out, repaired: true };
   }
   if (hasNoObjects(bytes)) throw notAPdf(name);
-  const lenient = await tryLoad(bytes, false);
+  const lenient = await tryLoad(bytes, false, name, seen);
   if (lenient) return { doc: lenient, bytes, repaired: true };
-  throw damagedPdf(name);
+  throw seen.error?.name === 'DamagedPdf' ? seen.error : damagedPdf(name);
 }
 
 export async function openPdf(input: EngineInput): Promise<OpenedPdf> {
+  return withRebuiltTree(await openPdfAsIs(input));
+}
+
+async function openPdfAsIs(input: EngineInput): Promise<OpenedPdf> {
   assertLooksLikePdf(input);
-  const strict = await tryLoad(input.bytes, true);
+  const strict = await tryLoad(input.bytes, true, input.name);
   if (strict && !strict.isEncrypted) return { doc: strict, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
 
   // Encrypted? pdf-lib's strict load fails on many encrypted files (their strings and object
   // streams are ciphertext), so ask a lenient load, and as a last resort look for /Encrypt.
-  const probe = strict ?? (await tryLoad(input.bytes, false));
+  const probe = strict ?? (await tryLoad(input.bytes, false, input.name));
   const encrypted = probe ? probe.isEncrypted : mentionsEncrypt(input.bytes);
   if (encrypted) {
     const filter = probe ? encryptionFilter(probe) : undefined;
@@ -164,6 +200,8 @@ export async function openPdf(input: EngineInput): Promise<OpenedPdf> {
       throw new FolioError('UnsupportedEncryption', `"${input.name}" uses an encryption Folio cannot open (${filter}).`);
     }
     const decrypted = await decrypt(input);
+    // Its streams were ciphertext when the inputs were checked (lib/input-limits.ts): check them now.
+    await assertNoPdfBomb(input.name, decrypted);
     const { doc, bytes } = await loadOrRepair(input.name, decrypted);
     return { doc, bytes, wasEncrypted: true, wasRepaired: false };
   }

@@ -2,21 +2,37 @@
  * pdf.js for engines, in a browser worker and in Node alike: opening a document (with a password),
  * rendering a page to RGBA pixels, and reading its text. pdfjs-dist 5 (the 6.x line needs Node 22).
  *
- * In a worker there is no `document`, so pages render on OffscreenCanvas through our own
- * CanvasFactory, and pdf.js gets its own nested worker (otherwise its "fake worker" posts a stray
- * message into ours). In Node, pdf.js renders with @napi-rs/canvas by itself. Character maps,
- * standard fonts and the JPX/JBIG2 decoders are served from our own origin (/pdfjs/…, copied at
- * build time by vite.config.ts) or read from node_modules in Node.
+ * In a worker there is no `document`, and pdf.js's defaults for a browser assume one:
+ * - fonts: pdf.js would load each embedded font as a FontFace on `document.fonts` (or a <style>
+ *   rule); without a document that fails and text comes out as empty boxes or not at all. With
+ *   `disableFontFace` pdf.js turns every glyph into a path itself (as it does in Node), which a
+ *   worker's OffscreenCanvas draws like any other path; non-embedded fonts get the standard font
+ *   data (no system fonts: what a worker could find there differs from one device to the next);
+ * - filters: soft masks and transfer functions become SVG filters in the document, addressed by
+ *   `document.URL` (the "reading 'URL'" crash) — WorkerFilterFactory does that work on pixels;
+ * - canvases: pages render on OffscreenCanvas through our own CanvasFactory.
+ * pdf.js gets its own nested worker (otherwise its "fake worker" posts a stray message into ours).
+ * In Node, pdf.js renders with @napi-rs/canvas by itself. Character maps, standard fonts and the
+ * JPX/JBIG2 decoders are served from our own origin (/pdfjs/…, copied at build time by
+ * vite.config.ts) or read from node_modules in Node.
  */
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 import { FolioError, invalidPassword, passwordRequired } from './errors.ts';
 import { isNode } from './wasm.ts';
+import { pixelLimit } from './input-limits.ts';
+import { OffscreenCanvasFactory, PixelFilterFactory } from './pdfjs-offscreen.ts';
 
 type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type { PDFDocumentProxy };
 
 let pdfjsPromise: Promise<Pdfjs> | undefined;
+let pdfjsModule: Pdfjs | undefined;
 let assetBase: string | undefined;
+
+/** A browser context without a DOM (a Web Worker): where pdf.js's document-based defaults fail. */
+function inWorker(): boolean {
+  return !isNode && typeof document === 'undefined';
+}
 
 export function loadPdfjs(): Promise<Pdfjs> {
   pdfjsPromise ??= (async () => {
@@ -31,27 +47,10 @@ export function loadPdfjs(): Promise<Pdfjs> {
       pdfjs.GlobalWorkerOptions.workerPort = new Worker(workerUrl, { type: 'module', name: 'pdfjs' });
       assetBase = `${self.location.origin}/pdfjs/`;
     }
+    pdfjsModule = pdfjs;
     return pdfjs;
   })();
   return pdfjsPromise;
-}
-
-/** Canvases for pdf.js inside a Web Worker. */
-class OffscreenCanvasFactory {
-  create(width: number, height: number) {
-    if (width <= 0 || height <= 0) throw new Error('Invalid canvas size');
-    const canvas = new OffscreenCanvas(width, height);
-    return { canvas, context: canvas.getContext('2d', { willReadFrequently: true }) };
-  }
-  reset(target: { canvas: OffscreenCanvas }, width: number, height: number) {
-    target.canvas.width = width;
-    target.canvas.height = height;
-  }
-  destroy(target: { canvas: OffscreenCanvas | null; context: unknown }) {
-    if (target.canvas) target.canvas.width = target.canvas.height = 0;
-    target.canvas = null;
-    target.context = null;
-  }
 }
 
 /**
@@ -70,9 +69,13 @@ export async function openPdfjs(bytes: Uint8Array, { name = 'document.pdf', pass
     iccUrl: `${assetBase}iccs/`,
     isEvalSupported: false,
     verbosity: 0,
-    // In a worker there is no `document`: pdf.js would read document.baseURI to decide whether its
-    // own worker may fetch the cMaps/fonts/wasm; they are absolute same-origin URLs, so it may.
+    // An image over the device's pixel budget is left undrawn instead of allocating its canvas
+    // (a 30,000 × 30,000 image failed with "Create skia surface failed").
+    maxImageSize: pixelLimit(),
+    // In a browser, pdf.js would read document.baseURI to decide whether its own worker may fetch
+    // the cMaps/fonts/wasm; they are absolute same-origin URLs, so it may.
     ...(isNode ? {} : { CanvasFactory: OffscreenCanvasFactory, isOffscreenCanvasSupported: true, useWorkerFetch: true }),
+    ...(inWorker() ? { disableFontFace: true, useSystemFonts: false, FilterFactory: PixelFilterFactory } : {}),
   } as Parameters<Pdfjs['getDocument']>[0]);
   try {
     return await task.promise;
@@ -93,23 +96,78 @@ export interface RenderedPage {
   data: Uint8ClampedArray;
 }
 
-/** Renders one page (1-based) at `dpi` on a white background. */
-export async function renderPage(doc: PDFDocumentProxy, pageNumber: number, dpi: number): Promise<RenderedPage> {
+/** A canvas with its 2-D context, in the kind the opened document's pdf.js draws on. */
+export interface PageCanvasTarget {
+  canvas: OffscreenCanvas;
+  context: OffscreenCanvasRenderingContext2D;
+}
+
+/**
+ * A canvas for pdf.js to draw on: in Node from pdf.js's own factory (@napi-rs/canvas as pdf.js
+ * loaded it: a second copy of the module would not accept pdf.js's Path2D objects), in a browser an
+ * OffscreenCanvas whose context applies soft masks without a document.
+ */
+export function createCanvas(doc: PDFDocumentProxy, width: number, height: number): PageCanvasTarget {
+  const factory = isNode ? (doc as unknown as { canvasFactory: OffscreenCanvasFactory }).canvasFactory : new OffscreenCanvasFactory();
+  return factory.create(width, height) as PageCanvasTarget;
+}
+
+export function releaseCanvas(target: { canvas: { width: number; height: number } }): void {
+  target.canvas.width = 0;
+  target.canvas.height = 0;
+}
+
+export interface DrawnPage extends PageCanvasTarget {
+  width: number;
+  height: number;
+}
+
+export interface DrawOptions {
+  /** Operator-list indexes left out (e.g. the text, drawn again as editable text by an export). */
+  skipOps?: Set<number>;
+}
+
+/**
+ * The one way Folio draws a page (1-based) with pdf.js, on white at `scale` pixels per point:
+ * every engine (images, thumbnails, OCR, Office exports, previews) comes through here, so each
+ * gets the same fonts, soft masks and annotations. Annotations are drawn from their appearance
+ * streams, form fields included (AnnotationMode.ENABLE: there is no HTML form layer on top of a
+ * picture), as a reader shows them on screen.
+ */
+export async function drawPage(doc: PDFDocumentProxy, pageNumber: number, scale: number, options: DrawOptions = {}): Promise<DrawnPage> {
+  const pdfjs = pdfjsModule ?? (await loadPdfjs());
   const page = await doc.getPage(pageNumber);
-  const viewport = page.getViewport({ scale: dpi / 72 });
+  const viewport = page.getViewport({ scale });
   const width = Math.max(1, Math.round(viewport.width));
   const height = Math.max(1, Math.round(viewport.height));
-  const factory = isNode
-    ? ((doc as unknown as { canvasFactory: OffscreenCanvasFactory }).canvasFactory)
-    : new OffscreenCanvasFactory();
-  const { canvas, context } = factory.create(width, height) as { canvas: OffscreenCanvas; context: OffscreenCanvasRenderingContext2D };
+  const target = createCanvas(doc, width, height);
+  const { canvas, context } = target;
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, width, height);
-  await page.render({ canvas: canvas as unknown as HTMLCanvasElement, canvasContext: context as unknown as CanvasRenderingContext2D, viewport, background: 'white' }).promise;
-  const { data } = context.getImageData(0, 0, width, height);
-  page.cleanup();
-  factory.destroy({ canvas, context });
-  return { width, height, data };
+  try {
+    await page.render({
+      canvas: canvas as unknown as HTMLCanvasElement,
+      canvasContext: context as unknown as CanvasRenderingContext2D,
+      viewport,
+      background: 'white',
+      annotationMode: pdfjs.AnnotationMode.ENABLE,
+      ...(options.skipOps?.size ? { operationsFilter: (index: number) => !options.skipOps!.has(index) } : {}),
+    } as Parameters<typeof page.render>[0]).promise;
+  } catch (error) {
+    releaseCanvas(target);
+    throw error;
+  } finally {
+    page.cleanup();
+  }
+  return { canvas, context, width, height };
+}
+
+/** Renders one page (1-based) at `dpi` on a white background, as RGBA pixels. */
+export async function renderPage(doc: PDFDocumentProxy, pageNumber: number, dpi: number): Promise<RenderedPage> {
+  const drawn = await drawPage(doc, pageNumber, dpi / 72);
+  const { data } = drawn.context.getImageData(0, 0, drawn.width, drawn.height);
+  releaseCanvas(drawn);
+  return { width: drawn.width, height: drawn.height, data };
 }
 
 /** The page's text, items joined in content order with line breaks where pdf.js reports them. */
@@ -150,16 +208,8 @@ export async function pageInfos(doc: PDFDocumentProxy): Promise<PageInfo[]> {
 export async function renderThumbnail(doc: PDFDocumentProxy, pageNumber: number, maxPx: number): Promise<Blob> {
   const page = await doc.getPage(pageNumber);
   const unit = page.getViewport({ scale: 1 });
-  const viewport = page.getViewport({ scale: maxPx / Math.max(unit.width, unit.height, 1) });
-  const width = Math.max(1, Math.round(viewport.width));
-  const height = Math.max(1, Math.round(viewport.height));
-  const canvas = new OffscreenCanvas(width, height);
-  const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, width, height);
-  await page.render({ canvas: canvas as unknown as HTMLCanvasElement, canvasContext: context as unknown as CanvasRenderingContext2D, viewport, background: 'white' }).promise;
-  page.cleanup();
-  const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.82 });
-  canvas.width = canvas.height = 0;
+  const drawn = await drawPage(doc, pageNumber, maxPx / Math.max(unit.width, unit.height, 1));
+  const blob = await drawn.canvas.convertToBlob({ type: 'image/jpeg', quality: 0.82 });
+  releaseCanvas(drawn);
   return blob;
 }

@@ -20,9 +20,9 @@ export class ZipBuilder {
     return this.names.size;
   }
 
-  /** Adds an entry; a repeated name gets " (2)", " (3)"… before its extension. */
+  /** Adds an entry under a safe name (safeEntryName); a repeated name gets " (2)", " (3)"… before its extension. */
   add(name: string, bytes: Uint8Array, { compress = false }: ZipEntryOptions = {}): string {
-    const unique = this.uniqueName(name);
+    const unique = this.uniqueName(safeEntryName(name));
     this.names.add(unique);
     this.zip.file(unique, bytes, { binary: true, compression: compress ? 'DEFLATE' : 'STORE', createFolders: false });
     return unique;
@@ -57,12 +57,57 @@ export class ZipBuilder {
 
   private uniqueName(name: string): string {
     if (!this.names.has(name)) return name;
-    const dot = name.lastIndexOf('.');
-    const stem = dot > 0 ? name.slice(0, dot) : name;
-    const ext = dot > 0 ? name.slice(dot) : '';
+    const { stem, ext } = splitExtension(name);
     for (let n = 2; ; n++) {
-      const candidate = `${stem} (${n})${ext}`;
+      const suffix = ` (${n})`;
+      const candidate = `${cutToBytes(stem, MAX_ENTRY_NAME_BYTES - byteLength(suffix + ext))}${suffix}${ext}`;
       if (!this.names.has(candidate)) return candidate;
     }
   }
 }
+
+/** Entry names longer than this (UTF-8 bytes) are cut: file systems allow 255, and unzip tools add folders. */
+export const MAX_ENTRY_NAME_BYTES = 150;
+
+const byteLength = (text: string) => new TextEncoder().encode(text).byteLength;
+
+/** The longest prefix of `text` within `bytes` UTF-8 bytes, cut between characters. */
+function cutToBytes(text: string, bytes: number): string {
+  let out = '';
+  let used = 0;
+  for (const char of text) {
+    const size = byteLength(char);
+    if (used + size > bytes) break;
+    out += char;
+    used += size;
+  }
+  return out;
+}
+
+/** "report.final.pdf" → { stem: "report.final", ext: ".pdf" }; an extension is short and plain. */
+function splitExtension(name: string): { stem: string; ext: string } {
+  const match = /^(.+?)(\.[A-Za-z0-9]{1,10})$/.exec(name);
+  return match ? { stem: match[1], ext: match[2] } : { stem: name, ext: '' };
+}
+
+/**
+ * A file name safe as a ZIP entry anywhere: no control characters (NUL…), no bidirectional overrides
+ * (which can disguise an extension), no folders (`/`, `\`), no leading dots, at most
+ * MAX_ENTRY_NAME_BYTES bytes, cut in the middle with the extension kept; "file" when nothing is left.
+ */
+export function safeEntryName(name: string): string {
+  const cleaned = name
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/[\\/]+/g, '_')
+    .replace(/^[\s.]+/, '')
+    .trim();
+  const { stem, ext } = splitExtension(cleaned || 'file');
+  if (byteLength(stem + ext) <= MAX_ENTRY_NAME_BYTES) return stem + ext;
+  // Cut in the middle: the end of a name often tells entries apart ("…-page-12").
+  const budget = MAX_ENTRY_NAME_BYTES - byteLength(ext + ELLIPSIS);
+  const tail = [...cutToBytes([...stem].reverse().join(''), Math.floor(budget / 3))].reverse().join('');
+  return `${cutToBytes(stem, budget - byteLength(tail)).trimEnd()}${ELLIPSIS}${tail}${ext}`;
+}
+
+const ELLIPSIS = '…';

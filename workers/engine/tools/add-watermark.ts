@@ -14,8 +14,10 @@ import {
 import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
+import { handleActiveContent } from '../lib/active-content.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
-import { baseName, normalizeRotation, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { normalizeRotation, savePdf } from '../lib/pdf-util.ts';
 import { fontForText, fontkit } from '../lib/fonts.ts';
 import { POSITIONS, fitFactor, parseColour, placements, type Position } from '../lib/watermark-layout.ts';
 
@@ -147,6 +149,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   const layer = options.layer === 'under' ? 'under' : 'over';
 
   const { doc } = await openPdf(input);
+  const active = handleActiveContent(doc, options);
   const pages = [...new Set(parsePageRanges(String(options.pages ?? ''), doc.getPageCount()))];
 
   let mark: Mark;
@@ -182,6 +185,6 @@ export const run: Engine = async (inputs, options, ctx) => {
     bytes,
     filename: `${baseName(input.name)}-watermarked.pdf`,
     mime: 'application/pdf',
-    notes: [`Watermark on ${pages.length} of ${doc.getPageCount()} page${doc.getPageCount() === 1 ? '' : 's'}`],
+    notes: [`Watermark on ${pages.length} of ${doc.getPageCount()} page${doc.getPageCount() === 1 ? '' : 's'}`, ...(active.note ? [active.note] : [])],
   };
 };

@@ -20,8 +20,11 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRe
 import type { Engine, EngineContext, EngineOptions, EngineResult } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
+import { handleActiveContent, hasActiveContent } from '../lib/active-content.ts';
+import { savePdf } from '../lib/pdf-util.ts';
 import { runQpdf } from '../lib/qpdf.ts';
 import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, pixelLimit, resizeImage } from '../lib/codecs.ts';
+import { baseName, formatBytes } from '../../../shared/format.ts';
 
 /** What one pass does to images. */
 export interface CompressSettings {
@@ -590,7 +593,7 @@ export async function compressPass(
 
   throwIfAborted(ctx.signal);
   const changed = recompressed > 0 || merged > 0 || settings.removeMetadata || privateDataRemoved;
-  const rewritten = changed ? await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false }) : bytes;
+  const rewritten = changed ? await savePdf(doc, { objectStreams: false }) : bytes;
   const structured = await structuralPass(rewritten);
   progress(total, total);
   const best = structured && structured.length < rewritten.length ? structured : rewritten;
@@ -615,24 +618,27 @@ export function settingsFromOptions(options: EngineOptions): CompressSettings {
   return { ...preset, grayscale, removeMetadata: removeMetadataOption };
 }
 
-export function formatBytes(n: number): string {
-  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(2)} MB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${n} bytes`;
-}
-
 function describeSkips(skipped: Map<string, number>): string | undefined {
   const parts = [...skipped].filter(([reason]) => reason !== 'would not shrink' && reason !== 'tiny').map(([reason, n]) => `${n} × ${reason}`);
   return parts.length ? `Left unchanged: ${parts.join(', ')}.` : undefined;
 }
 
-const outputName = (name: string) => `${name.replace(/\.pdf$/i, '') || 'document'}-compressed.pdf`;
+const outputName = (name: string) => `${baseName(name)}-compressed.pdf`;
 
 export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> => {
   const input = inputs[0];
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
-  const opened = await openPdf(input);
+  let opened = await openPdf(input);
+  const wasEncrypted = opened.wasEncrypted;
   const original = input.bytes.length;
+  // Scripts and actions go first (by default): every pass, and the "already well compressed" answer,
+  // then start from the cleaned file.
+  const active = handleActiveContent(opened.doc, options);
+  let source = input;
+  if (active.removed && hasActiveContent(active.report)) {
+    source = { name: input.name, bytes: await savePdf(opened.doc) };
+    opened = await openPdf(source);
+  }
   const base = settingsFromOptions(options);
   const progress = ctx.progress ?? (() => {});
   const notes: string[] = [];
@@ -646,7 +652,7 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
     for (let step = 0; step < TARGET_LADDER.length; step++) {
       const settings = { ...base, ...TARGET_LADDER[step], lossyFlate: step > 0 };
       // Each attempt starts from a fresh copy: a pass changes its document in place.
-      const doc = step === 0 ? opened.doc : (await openPdf(input)).doc;
+      const doc = step === 0 ? opened.doc : (await openPdf(source)).doc;
       const attempt = await compressPass(doc, opened.bytes, settings, ctx, (done, total) =>
         progress(step * total + done, TARGET_LADDER.length * total),
       );
@@ -669,7 +675,8 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
         ? `This PDF is already well compressed: Folio could not make it smaller (it is also slightly damaged; Folio's repaired copy came out larger), so here is the original (${formatBytes(original)}).`
         : `This PDF is already well compressed: Folio could not make it smaller, so here is the original (${formatBytes(original)}).`,
     );
-    return { bytes: input.bytes, filename: outputName(input.name), mime: 'application/pdf', notes };
+    if (active.note) notes.push(active.note);
+    return { bytes: source.bytes, filename: outputName(input.name), mime: 'application/pdf', notes };
   }
   const saved = Math.round((1 - report.bytes.length / original) * 100);
   notes.unshift(`${formatBytes(original)} → ${formatBytes(report.bytes.length)} (−${saved}%).`);
@@ -677,6 +684,7 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
   if (report.privateDataRemoved) notes.push('Removed editing data private to the application that made the file (PieceInfo); viewers never show it.');
   const skips = describeSkips(report.skipped);
   if (skips) notes.push(skips);
-  if (opened.wasEncrypted) notes.push('The compressed copy is not password-protected. Protect it again with Protect PDF if needed.');
+  if (wasEncrypted) notes.push('The compressed copy is not password-protected. Protect it again with Protect PDF if needed.');
+  if (active.note) notes.push(active.note);
   return { bytes: report.bytes, filename: outputName(input.name), mime: 'application/pdf', notes };
 };

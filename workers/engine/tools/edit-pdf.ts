@@ -16,8 +16,10 @@ import {
 import type { Engine, EngineOptions } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
+import { handleActiveContent } from '../lib/active-content.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
-import { baseName, normalizeRotation, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { normalizeRotation, savePdf } from '../lib/pdf-util.ts';
 import {
   BASELINE_EM, LINE_HEIGHT_EM, parseOperations, uprightToUser, viewRectToUser, viewSize, viewToUser,
   type EditOperation, type PageGeometry,
@@ -354,6 +356,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   const input = inputs[0];
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   const { doc } = await openPdf(input);
+  const active = handleActiveContent(doc, options);
   const fonts = new FontCache(doc);
   const pageCount = doc.getPageCount();
 
@@ -417,6 +420,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (editedInOriginalFont) notes.add(`${editedInOriginalFont} text edit${editedInOriginalFont === 1 ? '' : 's'} written in the document's own font.`);
   if (editedInStandardFont) notes.add(`${editedInStandardFont} text edit${editedInStandardFont === 1 ? '' : 's'} written in a standard font (the original font is embedded as a subset or cannot write the new characters).`);
   // Metadata can hold a preview of the old text (XMP) — keep it, but the page thumbnails went with redaction.
+  if (active.note) notes.add(active.note);
   const bytes = await savePdf(doc);
   return { bytes, filename: `${baseName(input.name)}-edited.pdf`, mime: 'application/pdf', notes: [...notes] };
 };

@@ -5,7 +5,7 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
-import { FolioError, throwIfAborted } from '../lib/errors.ts';
+import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { readOds } from '../lib/office/ods.ts';
 import { readCsv, readXlsx, type XlsxOptions } from '../lib/office/xlsx.ts';
@@ -13,7 +13,7 @@ import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office/fonts
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
-import { baseName } from '../lib/office/names.ts';
+import { baseName } from '../../../shared/format.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import type { Section } from '../lib/office/model.ts';
 import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';
@@ -49,7 +49,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
     try {
       ({ sections, notes } = opened.kind === 'ods' ? await readOds(opened.zip, settings) : await readXlsx(input.bytes, settings));
     } catch (error) {
-      throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
+      throw readFailure(input.name, error);
     }
   }
   throwIfAborted(signal);

@@ -27,6 +27,7 @@ import {
   type ImageHeader,
 } from '../lib/codecs.ts';
 import { ZipBuilder } from '../lib/zip.ts';
+import { baseName, commonName, formatBytes } from '../../../shared/format.ts';
 
 export type OutputFormat = 'auto' | ImageFormat;
 
@@ -200,14 +201,6 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
   return { bytes, format, width, height, keptOriginal: false };
 }
 
-const baseName = (name: string) => name.replace(/\.[^./\\]+$/, '') || 'image';
-
-function formatBytes(n: number): string {
-  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(2)} MB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${n} bytes`;
-}
-
 function sizeNote(name: string, before: number, after: CompressedImage): string {
   if (after.keptOriginal) return `${name}: already as small as Folio can make it in this format; kept the original (${formatBytes(before)}).`;
   const change = Math.round((1 - after.bytes.length / before) * 100);
@@ -226,7 +219,7 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
     progress(1, 1);
     return {
       bytes: result.bytes,
-      filename: `${baseName(input.name)}-compressed.${EXTENSION[result.format]}`,
+      filename: `${baseName(input.name, 'image')}-compressed.${EXTENSION[result.format]}`,
       mime: MIME[result.format],
       notes: [sizeNote(input.name, input.bytes.length, result)],
     };
@@ -239,7 +232,7 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
     throwIfAborted(ctx.signal);
     try {
       const result = await compressImage(input, settings);
-      zip.add(`${baseName(input.name)}.${EXTENSION[result.format]}`, result.bytes);
+      zip.add(`${baseName(input.name, 'image')}.${EXTENSION[result.format]}`, result.bytes);
       notes.push(sizeNote(input.name, input.bytes.length, result));
     } catch (error) {
       if (!(error instanceof FolioError)) throw error;
@@ -250,5 +243,5 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
   if (zip.size === 0) {
     throw new FolioError('InvalidImage', `None of the files could be compressed. ${skipped.join(' ')}`);
   }
-  return { bytes: await zip.finish(), filename: 'compressed-images.zip', mime: 'application/zip', notes: [...notes, ...skipped] };
+  return { bytes: await zip.finish(), filename: `${commonName(inputs.map((input) => input.name), 'images')}-compressed.zip`, mime: 'application/zip', notes: [...notes, ...skipped] };
 };

@@ -14,6 +14,7 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { savePdf } from '../lib/pdf-util.ts';
 import { decodeImage, encodePng } from '../lib/codecs.ts';
 import { orientationMatrix, orientationSwapsAxes, readJpegInfo } from '../lib/jpeg-info.ts';
+import { commonName } from '../../../shared/format.ts';
 
 /** Page sizes in PDF points (1/72 in), portrait. */
 export const PAGE_SIZES = { a4: [595.28, 841.89], letter: [612, 792] } as const;
@@ -175,7 +176,7 @@ export const run: Engine = async (inputs, options, ctx) => {
     throw new FolioError('InvalidImage', `${problems.join('; ')}.${hint}`);
   }
   const bytes = await savePdf(doc);
-  const filename = inputs.length === 1 ? `${inputs[0].name.replace(/\.[^.]+$/, '') || 'image'}.pdf` : 'jpg-to-pdf-result.pdf';
+  const filename = `${commonName(inputs.map((input) => input.name), 'images')}.pdf`;
   const notes = [`${doc.getPageCount()} page${doc.getPageCount() === 1 ? '' : 's'}`];
   if (problems.length) notes.push(`Skipped: ${problems.join('; ')}`);
   return { bytes, filename, mime: 'application/pdf', notes };

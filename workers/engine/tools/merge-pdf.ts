@@ -1,16 +1,35 @@
 /**
  * merge-pdf: any number of PDFs into one, in the order given, optionally only some pages of each
- * (`ranges`: a JSON array of page-range texts, one per file, '' = all pages). Each input's internal
- * links and bookmarks are kept (lib/page-copy.ts); with `bookmarkEachFile` every file also gets a
- * top-level bookmark (its name) holding its own bookmarks.
+ * (`ranges`: a JSON array of page-range texts, one per file, '' = all pages). The pages are
+ * assembled by qpdf (lib/qpdf-assembly.ts: shared resources stay shared, form fields kept); each
+ * input's internal links and bookmarks are kept and remapped; with `bookmarkEachFile` every file also
+ * gets a top-level bookmark (its name) holding its own bookmarks.
  */
 import { PDFDocument } from 'pdf-lib';
-import type { Engine } from '../lib/types.ts';
+import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
 import { PageCopier, writeOutline, type OutlineNode } from '../lib/page-copy.ts';
-import { baseName, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import {
+  activeContentNote,
+  addReports,
+  documentLevelActiveContent,
+  emptyReport,
+  handleAssembledActiveContent,
+  removeScriptsChosen,
+} from '../lib/active-content.ts';
+import { savePdf } from '../lib/pdf-util.ts';
+import {
+  AssemblyError,
+  assemblePages,
+  openForAssembly,
+  placeBookmarks,
+  prepareSource,
+  type PreparedSource,
+  type ResultBookmark,
+} from '../lib/qpdf-assembly.ts';
 
 /** `ranges` arrives as a JSON array of strings (one per file) or as nothing. */
 export function parseRangesField(raw: unknown, fileCount: number): string[] {
@@ -28,6 +47,14 @@ export function parseRangesField(raw: unknown, fileCount: number): string[] {
   return Array.from({ length: fileCount }, (_, i) => (parsed as string[])[i] ?? '');
 }
 
+interface MergeUse {
+  input: EngineInput;
+  /** 0-based pages of the input, in order. */
+  pages: number[];
+  /** Index of its prepared source (two uses of the same bytes share one). */
+  source: number;
+}
+
 export const run: Engine = async (allInputs, options, ctx) => {
   // Only the `files` themselves: extra file fields (EngineInput.field) are not documents to merge.
   const inputs = allInputs.filter((input) => !input.field);
@@ -35,37 +62,133 @@ export const run: Engine = async (allInputs, options, ctx) => {
   const ranges = parseRangesField(options.ranges, inputs.length);
   const bookmarkEachFile = options.bookmarkEachFile === true;
 
-  // Open every input first: a password or damage problem in file 7 is reported before any work.
-  const sources = [];
+  // Every input is opened (and its bookmarks and links read) before any page is assembled: a
+  // password or damage problem in file 7 is reported first. Each pdf-lib document is released as
+  // soon as it is read; qpdf then assembles the pages (qpdf-assembly.ts).
+  const uses: MergeUse[] = [];
+  const sources: Array<{ original: Uint8Array; prepared: PreparedSource; pages: Set<number> }> = [];
+  const documentLevel = emptyReport();
+  let onQpdf = true;
+  let encrypted = false;
+  let repaired = false;
   let total = 0;
   for (const [i, input] of inputs.entries()) {
     throwIfAborted(ctx.signal);
-    const opened = await openPdf(input);
-    let pages: number[];
-    try {
-      pages = parsePageRanges(ranges[i], opened.doc.getPageCount()).map((n) => n - 1);
-    } catch (error) {
-      if (error instanceof PageRangeError) throw new FolioError('InvalidInput', `${input.name}: ${error.message}`);
-      throw error;
+    // The same bytes again (a file added twice) share one source, as qpdf shares its objects.
+    let pages: number[] | undefined;
+    const same = sources.findIndex((s) => sameBytes(s.original, input.bytes));
+    if (same >= 0) {
+      pages = pagesOf(input, ranges[i], sources[same].prepared.pageCount);
+      if (pages.every((p) => sources[same].pages.has(p))) {
+        uses.push({ input, pages, source: same });
+        total += pages.length;
+        continue;
+      }
     }
-    sources.push({ input, opened, pages });
+    const opened = await openForAssembly(input);
+    addReports(documentLevel, documentLevelActiveContent(opened.doc));
+    encrypted ||= opened.wasEncrypted;
+    repaired ||= opened.wasRepaired;
+    pages ??= pagesOf(input, ranges[i], opened.doc.getPageCount());
+    const readable = opened.bytes;
+    const willCopy = new Set(pages);
+    let prepared: PreparedSource;
+    try {
+      prepared = prepareSource(opened.doc, readable, `folio${sources.length}`, willCopy);
+    } catch (error) {
+      if (!(error instanceof AssemblyError)) throw error;
+      onQpdf = false;
+      prepared = { bytes: readable, pageCount: opened.doc.getPageCount(), linkTargets: new Map(), bookmarks: [] };
+    }
+    sources.push({ original: input.bytes, prepared, pages: willCopy });
+    uses.push({ input, pages, source: sources.length - 1 });
     total += pages.length;
+    ctx.progress?.(i + 1, inputs.length + 1, 'Reading the files…');
   }
+  throwIfAborted(ctx.signal);
 
+  let bytes: Uint8Array;
+  let fields: number;
+  try {
+    if (!onQpdf) throw new AssemblyError('A source cannot be prepared for qpdf');
+    ({ bytes, formFields: fields } = await assemble(uses, sources.map((s) => s.prepared), bookmarkEachFile));
+  } catch (error) {
+    if (!(error instanceof AssemblyError)) throw error;
+    // qpdf refused a source or its result does not have the expected pages: pdf-lib copies them.
+    ({ bytes, fields } = await mergeWithPdfLib(uses, bookmarkEachFile, ctx));
+  }
+  // The document-level scripts of the inputs never reach a merged file; their pages' actions may.
+  const active = await handleAssembledActiveContent(bytes, options, { documentLevelDropped: true });
+  bytes = active.bytes;
+  const activeNote = activeContentNote(addReports(documentLevel, active.report), removeScriptsChosen(options), {
+    documentLevelDropped: true,
+  });
+  ctx.progress?.(total, total);
+  const notes = [`${total} page${total === 1 ? '' : 's'} from ${inputs.length} file${inputs.length === 1 ? '' : 's'}`];
+  if (fields > 0) notes.push(`${fields} form field${fields === 1 ? '' : 's'} kept`);
+  if (encrypted) notes.push('Encrypted inputs were opened with their password; the result is not encrypted.');
+  if (repaired) notes.push('A damaged input was repaired before merging.');
+  if (activeNote) notes.push(activeNote);
+  const name = inputs.length === 1 ? `${baseName(inputs[0].name)}-merged.pdf` : 'merged.pdf';
+  return { bytes, filename: name, mime: 'application/pdf', notes };
+};
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function pagesOf(input: EngineInput, range: string, pageCount: number): number[] {
+  try {
+    return parsePageRanges(range, pageCount).map((n) => n - 1);
+  } catch (error) {
+    if (error instanceof PageRangeError) throw new FolioError('InvalidInput', `${input.name}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The pages on qpdf, the bookmarks and link targets of every use placed where its pages landed. */
+async function assemble(uses: readonly MergeUse[], sources: readonly PreparedSource[], bookmarkEachFile: boolean) {
+  const outline: ResultBookmark[] = [];
+  const linkTargets = new Map<string, { page: number; view: string[] }>();
+  let offset = 0;
+  for (const use of uses) {
+    const firstPlace = new Map<number, number>();
+    use.pages.forEach((page, i) => {
+      if (!firstPlace.has(page)) firstPlace.set(page, offset + i);
+    });
+    const source = sources[use.source];
+    const placed = placeBookmarks(source.bookmarks, (page) => firstPlace.get(page));
+    if (bookmarkEachFile && use.pages.length > 0) {
+      const title = baseName(use.input.name);
+      outline.push({ title, target: { page: offset, view: ['/Fit'] }, open: false, children: placed });
+    } else {
+      outline.push(...placed);
+    }
+    for (const [name, target] of source.linkTargets) {
+      const page = firstPlace.get(target.page);
+      if (page !== undefined && !linkTargets.has(name)) linkTargets.set(name, { page, view: target.view });
+    }
+    offset += use.pages.length;
+  }
+  const runs = uses.map((use) => ({ source: use.source, pages: use.pages }));
+  return assemblePages(sources.map((s) => s.bytes), runs, outline, linkTargets);
+}
+
+/** The same merge with pdf-lib's page copier, for sources qpdf cannot assemble. */
+async function mergeWithPdfLib(uses: readonly MergeUse[], bookmarkEachFile: boolean, ctx: Parameters<Engine>[2]) {
   const merged = await PDFDocument.create({ updateMetadata: false });
   merged.setProducer('Folio');
   merged.setCreator('Folio');
   const outline: OutlineNode[] = [];
-  let done = 0;
   let fields = 0;
-  ctx.progress?.(0, total);
-  for (const { input, opened, pages } of sources) {
+  for (const { input, pages } of uses) {
     throwIfAborted(ctx.signal);
+    const opened = await openPdf(input);
     const copier = new PageCopier(opened.doc, merged);
-    const firstPages = copier.appendPages(pages, new Set(pages), () => {
-      done += 1;
-      if (done % 8 === 0 || done === total) ctx.progress?.(done, total);
-    });
+    const firstPages = copier.appendPages(pages, new Set(pages));
     fields += copier.copyFormFields();
     const own = copier.readOutline();
     if (bookmarkEachFile && firstPages.length > 0) {
@@ -76,11 +199,5 @@ export const run: Engine = async (allInputs, options, ctx) => {
   }
   writeOutline(merged, outline);
   throwIfAborted(ctx.signal);
-  const bytes = await savePdf(merged);
-  const notes = [`${total} page${total === 1 ? '' : 's'} from ${inputs.length} file${inputs.length === 1 ? '' : 's'}`];
-  if (fields > 0) notes.push(`${fields} form field${fields === 1 ? '' : 's'} kept`);
-  if (sources.some((s) => s.opened.wasEncrypted)) notes.push('Encrypted inputs were opened with their password; the result is not encrypted.');
-  if (sources.some((s) => s.opened.wasRepaired)) notes.push('A damaged input was repaired before merging.');
-  const name = inputs.length === 1 ? `${baseName(inputs[0].name)}-merged.pdf` : 'merged.pdf';
-  return { bytes, filename: name, mime: 'application/pdf', notes };
-};
+  return { bytes: await savePdf(merged), fields };
+}

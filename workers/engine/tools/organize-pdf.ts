@@ -20,8 +20,10 @@ import { PDFDocument, type PDFPage } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
-import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
-import { baseName, rotatePageBy, savePdf } from '../lib/pdf-util.ts';
+import { handleActiveContent } from '../lib/active-content.ts';
+import { MAX_LISTED_PAGES, parsePageRanges, PageRangeError } from '../lib/page-range.ts';
+import { baseName } from '../../../shared/format.ts';
+import { rotatePageBy, savePdf } from '../lib/pdf-util.ts';
 import { PageCopier, writeOutline } from '../lib/page-copy.ts';
 
 export type OrderItem = { kind: 'page'; page: number; rotate: number } | { kind: 'blank' };
@@ -34,6 +36,9 @@ export function parsePageOrder(text: string, pageCount: number): OrderItem[] {
   for (const raw of trimmed.split(/\s*[,;]\s*/)) {
     const part = raw.trim().toLowerCase();
     if (part === '') throw new FolioError('InvalidInput', `Page order: there is an empty entry in "${text}" (two commas in a row?).`);
+    if (items.length >= MAX_LISTED_PAGES) {
+      throw new FolioError('InvalidInput', `Page order: the result would have more than ${MAX_LISTED_PAGES.toLocaleString('en')} pages, the most Folio makes in one document.`);
+    }
     if (part === 'blank' || part === 'b') {
       items.push({ kind: 'blank' });
       continue;
@@ -51,6 +56,9 @@ export function parsePageOrder(text: string, pageCount: number): OrderItem[] {
       throw error;
     }
   }
+  if (items.length > MAX_LISTED_PAGES) {
+    throw new FolioError('InvalidInput', `Page order: the result would have more than ${MAX_LISTED_PAGES.toLocaleString('en')} pages, the most Folio makes in one document.`);
+  }
   if (!items.some((item) => item.kind === 'page')) throw new FolioError('InvalidInput', 'Page order: keep at least one page of the document.');
   return items;
 }
@@ -59,6 +67,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   const input = inputs.find((i) => !i.field);
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   const { doc, wasEncrypted } = await openPdf(input);
+  const active = handleActiveContent(doc, options);
   const original = doc.getPages();
   const items = parsePageOrder(String(options.pageOrder ?? ''), original.length);
 
@@ -72,6 +81,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (deleted > 0) notes.push(`${deleted} page${deleted === 1 ? '' : 's'} deleted`);
   if (kept > uses.size) notes.push(`${kept - uses.size} duplicate${kept - uses.size === 1 ? '' : 's'} added`);
   if (wasEncrypted) notes.push('The file was opened with its password; the result is not encrypted.');
+  if (active.note) notes.push(active.note);
   return { bytes, filename: `${baseName(input.name)}-organized.pdf`, mime: 'application/pdf', notes };
 };
 

@@ -6,9 +6,11 @@
  */
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
+import { safeEntryName } from '../lib/zip.ts';
 import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/office-pages.ts';
+import { baseName } from '../../../shared/format.ts';
 import { buildFragments, type PageLayout, type TextItem } from '../lib/pdf-layout.ts';
 import { findTables, insideBox, type Table } from '../lib/tables.ts';
 
@@ -199,12 +201,12 @@ export const run: Engine = async (inputs, options, ctx) => {
 
   if (asCsv) {
     if (grids.length === 1) {
-      return { bytes: new TextEncoder().encode(csvOf(grids[0].rows)), filename: 'converted.csv', mime: 'text/csv', notes };
+      return { bytes: new TextEncoder().encode(csvOf(grids[0].rows)), filename: `${baseName(inputs[0].name)}.csv`, mime: 'text/csv', notes };
     }
     const zip = new JSZip();
     const used = new Set<string>();
-    for (const grid of grids) zip.file(`${sheetName(grid.name, used)}.csv`, csvOf(grid.rows));
-    return { bytes: await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), filename: 'converted.zip', mime: 'application/zip', notes };
+    for (const grid of grids) zip.file(safeEntryName(`${sheetName(grid.name, used)}.csv`), csvOf(grid.rows));
+    return { bytes: await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), filename: `${baseName(inputs[0].name)}-tables.zip`, mime: 'application/zip', notes };
   }
 
   const dateOrder = detectDateOrder(grids.flatMap((g) => g.rows.flatMap((row) => row.map((cell) => cell?.text ?? ''))));
@@ -237,7 +239,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   const buffer = await workbook.xlsx.writeBuffer();
   return {
     bytes: new Uint8Array(buffer as ArrayBuffer),
-    filename: 'converted.xlsx',
+    filename: `${baseName(inputs[0].name)}.xlsx`,
     mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     notes,
   };

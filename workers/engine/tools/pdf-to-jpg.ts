@@ -2,7 +2,8 @@
  * PDF → images. Each chosen page is rendered by pdf.js (OffscreenCanvas in the worker, @napi-rs/canvas
  * in Node) at the chosen resolution and encoded with MozJPEG (or PNG), one page at a time, so a
  * 300-page document never holds more than one page of pixels. One image → that image; several →
- * converted.zip with `<name>-p001.jpg` names. Mode "images" instead extracts the embedded image
+ * converted.zip with `<name>-p001.jpg` names. A page pdf.js cannot draw is named in the result's notes
+ * and left out; the others are still converted. Mode "images" instead extracts the embedded image
  * streams as stored (JPEGs byte for byte; others decoded losslessly to PNG).
  */
 import type { Engine, EngineInput, EngineResult } from '../lib/types.ts';
@@ -10,7 +11,8 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
 import { openPdfjs, renderPage, type PDFDocumentProxy } from '../lib/pdfjs.ts';
 import { assertLooksLikePdf, openPdf } from '../lib/pdf-open.ts';
-import { baseName, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import { savePdf } from '../lib/pdf-util.ts';
 import { encodeJpeg, encodePng, makeImageData, pixelLimit } from '../lib/codecs.ts';
 import { ZipBuilder } from '../lib/zip.ts';
 import { extractImage, pageImageRefs } from '../lib/pdf-image-extract.ts';
@@ -37,13 +39,17 @@ export function pageSuffix(page: number, pageCount: number): string {
 async function openForRendering(input: EngineInput): Promise<PDFDocumentProxy> {
   assertLooksLikePdf(input);
   try {
-    return await openPdfjs(input.bytes, { name: input.name, password: input.password });
+    const doc = await openPdfjs(input.bytes, { name: input.name, password: input.password });
+    // A page tree pdf.js cannot count (a negative /Count) or walk (a loop: reaching the last page
+    // walks it) is read again from openPdf's rebuilt copy.
+    if (doc.numPages >= 1 && (await doc.getPage(doc.numPages).then(() => true, () => false))) return doc;
+    await doc.destroy();
   } catch (error) {
     const code = (error as Error).name;
     if (code === 'PasswordRequired' && !input.password) throw error;
-    const opened = await openPdf(input);
-    return openPdfjs(opened.bytes, { name: input.name });
   }
+  const opened = await openPdf(input);
+  return openPdfjs(opened.bytes, { name: input.name });
 }
 
 /**
@@ -69,33 +75,45 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
     const mime = format === 'png' ? 'image/png' : 'image/jpeg';
     const zip = pages.length > 1 ? new ZipBuilder() : undefined;
     let single: Uint8Array | undefined;
+    /** Pages pdf.js could not draw, with why: reported, while the other pages are still converted. */
+    const undrawn: { page: number; reason: string }[] = [];
     ctx.progress?.(0, pages.length);
     for (const [done, pageNumber] of pages.entries()) {
       throwIfAborted(ctx.signal);
-      const page = await doc.getPage(pageNumber);
-      const { width, height } = page.getViewport({ scale: dpi / 72 });
-      if (width * height > pixelLimit()) {
-        throw new FolioError(
-          'TooLarge',
-          `Page ${pageNumber} would be ${Math.round(width)} × ${Math.round(height)} pixels at ${dpi} dpi — too large. Choose a lower resolution.`,
-        );
-      }
+      const draw = async (from: PDFDocumentProxy) => {
+        const page = await from.getPage(pageNumber);
+        const { width, height } = page.getViewport({ scale: dpi / 72 });
+        if (width * height > pixelLimit()) {
+          throw new FolioError(
+            'TooLarge',
+            `Page ${pageNumber} would be ${Math.round(width)} × ${Math.round(height)} pixels at ${dpi} dpi — too large. Choose a lower resolution.`,
+          );
+        }
+        return renderPage(from, pageNumber, dpi);
+      };
       let rendered;
       try {
-        rendered = await renderPage(doc, pageNumber, dpi);
+        rendered = await draw(doc);
       } catch (error) {
-        if ((error as Error).name === 'Cancelled' || rewrote) {
-          if ((error as Error).name === 'Cancelled') throw error;
-          throw new FolioError('DamagedPdf', `Page ${pageNumber} of "${input.name}" could not be drawn: ${(error as Error).message}`);
+        if (error instanceof FolioError && error.name === 'TooLarge') throw error;
+        if ((error as Error).name === 'Cancelled') throw error;
+        if (!rewrote) {
+          // Once per document: rebuild the file's object table, then try this page again.
+          rewrote = true;
+          const repaired = await rewritten(input);
+          await doc.destroy();
+          doc = await openPdfjs(repaired, { name: input.name });
+          rendered = await renderPage(doc, pageNumber, dpi).catch((again: Error) => {
+            undrawn.push({ page: pageNumber, reason: again.message });
+            return undefined;
+          });
+        } else {
+          undrawn.push({ page: pageNumber, reason: (error as Error).message });
         }
-        // Once per document: rebuild the file's object table, then try this page again.
-        rewrote = true;
-        const repaired = await rewritten(input);
-        await doc.destroy();
-        doc = await openPdfjs(repaired, { name: input.name });
-        rendered = await renderPage(doc, pageNumber, dpi).catch((again: Error) => {
-          throw new FolioError('DamagedPdf', `Page ${pageNumber} of "${input.name}" could not be drawn: ${again.message}`);
-        });
+      }
+      if (!rendered) {
+        ctx.progress?.(done + 1, pages.length);
+        continue;
       }
       const image = makeImageData(rendered.data, rendered.width, rendered.height);
       // Baseline MozJPEG: a third faster than progressive for ~15 % more bytes (still smaller than
@@ -105,11 +123,17 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
       else single = bytes;
       ctx.progress?.(done + 1, pages.length);
     }
+    if (undrawn.length === pages.length) {
+      const why = undrawn.map((u) => `page ${u.page}: ${u.reason}`).join('; ');
+      throw new FolioError('DamagedPdf', `No page of "${input.name}" could be drawn (${why}).`);
+    }
+    const undrawnNote = undrawn.map((u) => `Page ${u.page} could not be drawn and is left out: ${u.reason}`);
     if (!zip) {
       return { bytes: single!, filename: `${name}${pageSuffix(pages[0], doc.numPages)}.${extension}`, mime };
     }
-    const notes = [`${pages.length} pages as ${format === 'png' ? 'PNG' : 'JPEG'} at ${dpi} dpi`];
-    return { bytes: await zip.finish(), filename: 'converted.zip', mime: 'application/zip', notes };
+    const drawn = pages.length - undrawn.length;
+    const notes = [`${drawn} page${drawn === 1 ? '' : 's'} as ${format === 'png' ? 'PNG' : 'JPEG'} at ${dpi} dpi`, ...undrawnNote];
+    return { bytes: await zip.finish(), filename: `${name}-pages.zip`, mime: 'application/zip', notes };
   } finally {
     await doc.destroy();
   }
@@ -154,7 +178,7 @@ async function extractImages(input: EngineInput, options: Record<string, unknown
     const mime = first.extension === 'jpg' ? 'image/jpeg' : first.extension === 'png' ? 'image/png' : 'image/jp2';
     return { bytes: first.bytes, filename: first.filename, mime, notes };
   }
-  return { bytes: await zip.finish(), filename: 'converted.zip', mime: 'application/zip', notes };
+  return { bytes: await zip.finish(), filename: `${name}-images.zip`, mime: 'application/zip', notes };
 }
 
 export const run: Engine = async (inputs, options, ctx) => {

@@ -14,6 +14,7 @@ import { commonOptions, readOfficeSource } from '../lib/office-pages.ts';
 import { buildFragments, buildParagraphs, readingOrder, type PageLayout, type Paragraph, type TextItem } from '../lib/pdf-layout.ts';
 import { findTables, insideBox, type Table } from '../lib/tables.ts';
 import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/page-raster.ts';
+import { baseName } from '../../../shared/format.ts';
 
 const BACKGROUND_DPI = 144;
 const PICTURE_DPI = 150;
@@ -94,7 +95,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   pptx.defineLayout({ name: 'PDF', width: slideWidth, height: slideHeight });
   pptx.layout = 'PDF';
   pptx.author = 'Folio';
-  pptx.title = inputs[0].name.replace(/\.pdf$/i, '');
+  pptx.title = baseName(inputs[0].name);
 
   let pictures = 0;
   let backgrounds = 0;
@@ -224,7 +225,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (backgrounds) notes.push(`${backgrounds} slide${backgrounds === 1 ? '' : 's'} keep their drawings as a background picture.`);
   return {
     bytes: new Uint8Array(buffer),
-    filename: 'converted.pptx',
+    filename: `${baseName(inputs[0].name)}.pptx`,
     mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
     notes,
   };

@@ -12,7 +12,8 @@ import {
 } from 'docx';
 import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
-import { commonOptions, readOfficeSource, baseName } from '../lib/office-pages.ts';
+import { commonOptions, readOfficeSource } from '../lib/office-pages.ts';
+import { baseName } from '../../../shared/format.ts';
 import {
   bodySize, buildFragments, buildParagraphs, readingOrder, type Box, type Fragment, type PageLayout, type Paragraph as LayoutParagraph, type TextItem,
 } from '../lib/pdf-layout.ts';
@@ -303,7 +304,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (imageCount) notes.push(`${imageCount} picture${imageCount === 1 ? '' : 's'} placed.`);
   return {
     bytes,
-    filename: 'converted.docx',
+    filename: `${baseName(inputs[0].name)}.docx`,
     mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     notes,
   };

@@ -5,14 +5,14 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
-import { FolioError } from '../lib/errors.ts';
+import { FolioError, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { renderPptx } from '../lib/office/pptx.ts';
 import { renderOdp } from '../lib/office/odp.ts';
 import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
-import { baseName } from '../lib/office/names.ts';
+import { baseName } from '../../../shared/format.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
 import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';
@@ -42,8 +42,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
       includeHidden: pages !== '', // slides chosen by number are printed even when hidden
     }));
   } catch (error) {
-    if (error instanceof FolioError) throw error;
-    throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
+    throw readFailure(input.name, error);
   }
   if (result.pages === 0) throw new FolioError('InvalidInput', result.notes.some((n) => n.includes('hidden slide')) ? `Every slide of "${input.name}" is hidden: choose slides by number (e.g. 1-3) to include them.` : `"${input.name}" has no slides.`);
   if (options.outline !== false) writeHeadingsOutline(doc, result.outline);

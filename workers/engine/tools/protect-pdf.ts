@@ -9,7 +9,9 @@
  */
 import type { Engine, EngineOptions } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { assertLooksLikePdf } from '../lib/pdf-open.ts';
+import { assertLooksLikePdf, openPdf } from '../lib/pdf-open.ts';
+import { handleActiveContent, hasActiveContent } from '../lib/active-content.ts';
+import { savePdf } from '../lib/pdf-util.ts';
 import { protectPdf, type Permissions } from '../lib/encryption.ts';
 import { outputName } from '../lib/encryption-names.ts';
 
@@ -39,12 +41,15 @@ export const run: Engine = async (inputs, options, ctx) => {
 
   throwIfAborted(ctx.signal);
   ctx.progress?.(0, 1);
-  const protectedPdf = await protectPdf(input.name, input.bytes, {
-    userPassword: password,
-    ownerPassword,
-    permissions,
-    inputPassword: input.password,
-  });
+  const settings = { userPassword: password, ownerPassword, permissions };
+  let protectedPdf = await protectPdf(input.name, input.bytes, { ...settings, inputPassword: input.password });
+  // The input opened (protectPdf checked its password rules): now its scripts and actions. When they
+  // are to go, the cleaned copy is encrypted instead.
+  const opened = await openPdf(input);
+  const active = handleActiveContent(opened.doc, options);
+  if (active.removed && hasActiveContent(active.report)) {
+    protectedPdf = await protectPdf(input.name, await savePdf(opened.doc), settings);
+  }
   throwIfAborted(ctx.signal);
   ctx.progress?.(1, 1);
 
@@ -56,6 +61,7 @@ export const run: Engine = async (inputs, options, ctx) => {
     notes.push('No permissions password was set, so a random one was used: the restrictions cannot be lifted later in readers that honour them.');
   }
   if (protectedPdf.repaired) notes.push('Minor structural damage in the file was repaired on the way.');
+  if (active.note) notes.push(active.note);
   return { bytes: protectedPdf.bytes, filename: outputName(input.name, 'protected'), mime: 'application/pdf', notes };
 };
 

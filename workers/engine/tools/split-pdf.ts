@@ -13,11 +13,31 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine, EngineInput } from '../lib/types.ts';
+import type { OpenedPdf } from '../lib/pdf-open.ts';
+import { isReadLazily } from '../lib/pdf-lazy.ts';
+import {
+  AssemblyError,
+  assemblePages,
+  completeAssembly,
+  openForAssembly,
+  placeBookmarks,
+  prepareSource,
+  splitPages,
+  type PreparedSource,
+} from '../lib/qpdf-assembly.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf-open.ts';
 import { parsePageGroups } from '../lib/page-range.ts';
 import { PageCopier, topLevelBookmarks, writeOutline } from '../lib/page-copy.ts';
-import { baseName, savePdf } from '../lib/pdf-util.ts';
+import { baseName } from '../../../shared/format.ts';
+import {
+  activeContentNote,
+  addReports,
+  documentLevelActiveContent,
+  handleAssembledActiveContent,
+  removeScriptsChosen,
+} from '../lib/active-content.ts';
+import { savePdf } from '../lib/pdf-util.ts';
 import { ZipBuilder } from '../lib/zip.ts';
 
 interface Part {
@@ -41,17 +61,95 @@ function chunk(pageCount: number, size: number): number[][] {
   return parts;
 }
 
-/** Writes the given source pages as one PDF. */
-async function writePart(src: PDFDocument, pages: number[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.setProducer('Folio');
-  const title = src.getTitle();
-  if (title) doc.setTitle(title);
-  const copier = new PageCopier(src, doc);
-  copier.appendPages(pages, new Set(pages));
-  copier.copyFormFields();
-  writeOutline(doc, copier.readOutline());
-  return savePdf(doc);
+/**
+ * Writes source pages as PDFs: on qpdf (qpdf-assembly.ts) with the source's links and bookmarks
+ * that point into each part, or with pdf-lib's page copier for sources qpdf cannot read.
+ */
+class PartWriter {
+  private prepared?: PreparedSource;
+  private pdfLibSource?: PDFDocument;
+
+  constructor(
+    private readonly opened: OpenedPdf,
+    private readonly input: EngineInput,
+  ) {
+    try {
+      const all = new Set(Array.from({ length: opened.doc.getPageCount() }, (_, i) => i));
+      this.prepared = prepareSource(opened.doc, opened.bytes, 'folio0', all);
+    } catch (error) {
+      if (!(error instanceof AssemblyError)) throw error;
+    }
+  }
+
+  private placed(pages: readonly number[]) {
+    const place = new Map<number, number>();
+    pages.forEach((page, i) => {
+      if (!place.has(page)) place.set(page, i);
+    });
+    const bookmarks = placeBookmarks(this.prepared!.bookmarks, (page) => place.get(page));
+    const links = new Map<string, { page: number; view: string[] }>();
+    for (const [name, target] of this.prepared!.linkTargets) {
+      const page = place.get(target.page);
+      if (page !== undefined) links.set(name, { page, view: target.view });
+    }
+    return { bookmarks, links };
+  }
+
+  async write(pages: number[]): Promise<Uint8Array> {
+    if (this.prepared) {
+      try {
+        const { bookmarks, links } = this.placed(pages);
+        const options = { title: this.prepared.title };
+        return (await assemblePages([this.prepared.bytes], [{ source: 0, pages }], bookmarks, links, options)).bytes;
+      } catch (error) {
+        if (!(error instanceof AssemblyError)) throw error;
+        this.prepared = undefined;
+      }
+    }
+    return this.writeWithPdfLib(pages);
+  }
+
+  /** Consecutive parts of `size` pages each, in one qpdf run. */
+  async writeChunks(size: number, onPart: () => void): Promise<Uint8Array[]> {
+    const pageCount = this.opened.doc.getPageCount();
+    if (this.prepared) {
+      try {
+        const parts = await splitPages(this.prepared.bytes, pageCount, size);
+        return parts.map((bytes, i) => {
+          const pages = Array.from({ length: Math.min(size, pageCount - i * size) }, (_, k) => i * size + k);
+          const { bookmarks, links } = this.placed(pages);
+          const done = completeAssembly(bytes, pages.length, bookmarks, links, { title: this.prepared!.title }).bytes;
+          parts[i] = new Uint8Array(0);
+          onPart();
+          return done;
+        });
+      } catch (error) {
+        if (!(error instanceof AssemblyError)) throw error;
+        this.prepared = undefined;
+      }
+    }
+    const out: Uint8Array[] = [];
+    for (const pages of chunk(pageCount, size)) {
+      out.push(await this.writeWithPdfLib(pages));
+      onPart();
+    }
+    return out;
+  }
+
+  private async writeWithPdfLib(pages: number[]): Promise<Uint8Array> {
+    // A lazily read source is opened in full: qpdf refused it, so it deserves openPdf's repairs.
+    this.pdfLibSource ??= isReadLazily(this.opened.doc) ? (await openPdf(this.input)).doc : this.opened.doc;
+    const src = this.pdfLibSource;
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    doc.setProducer('Folio');
+    const title = src.getTitle();
+    if (title) doc.setTitle(title);
+    const copier = new PageCopier(src, doc);
+    copier.appendPages(pages, new Set(pages));
+    copier.copyFormFields();
+    writeOutline(doc, copier.readOutline());
+    return savePdf(doc);
+  }
 }
 
 /** A bookmark title as a file-name part: no path or reserved characters, at most 60 characters. */
@@ -105,12 +203,12 @@ export function planParts(mode: string, pageCount: number, options: Record<strin
  * counted in full, so the estimate errs on the large side); a part that still comes out too big
  * is halved until it fits or is a single page.
  */
-async function splitBySize(src: PDFDocument, limitBytes: number, ctx: Parameters<Engine>[2]): Promise<{ parts: Array<{ pages: number[]; bytes: Uint8Array }>; oversized: number[] }> {
+async function splitBySize(src: PDFDocument, writer: PartWriter, limitBytes: number, ctx: Parameters<Engine>[2]): Promise<{ parts: Array<{ pages: number[]; bytes: Uint8Array }>; oversized: number[] }> {
   const pageCount = src.getPageCount();
   const sizes: number[] = [];
   for (let i = 0; i < pageCount; i++) {
     throwIfAborted(ctx.signal);
-    sizes.push((await writePart(src, [i])).byteLength);
+    sizes.push((await writer.write([i])).byteLength);
     ctx.progress?.(i + 1, pageCount * 2);
   }
   const groups: number[][] = [];
@@ -134,7 +232,7 @@ async function splitBySize(src: PDFDocument, limitBytes: number, ctx: Parameters
   while (queue.length > 0) {
     throwIfAborted(ctx.signal);
     const pages = queue.shift()!;
-    const bytes = await writePart(src, pages);
+    const bytes = await writer.write(pages);
     if (bytes.byteLength > limitBytes && pages.length > 1) {
       const half = Math.ceil(pages.length / 2);
       queue.unshift(pages.slice(0, half), pages.slice(half));
@@ -151,7 +249,9 @@ async function splitBySize(src: PDFDocument, limitBytes: number, ctx: Parameters
 export const run: Engine = async (inputs, options, ctx) => {
   const input: EngineInput | undefined = inputs.find((i) => !i.field);
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
-  const { doc: src } = await openPdf(input);
+  const opened = await openForAssembly(input);
+  const src = opened.doc;
+  const writer = new PartWriter(opened, input);
   const pageCount = src.getPageCount();
   const base = baseName(input.name);
   const mode = String(options.mode ?? 'each');
@@ -161,7 +261,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (mode === 'size') {
     const limitMb = Number(options.maxSizeMb ?? 5);
     if (!(limitMb > 0)) throw new FolioError('InvalidInput', 'Maximum size must be more than 0 MB.');
-    const { parts, oversized } = await splitBySize(src, limitMb * 1024 * 1024, ctx);
+    const { parts, oversized } = await splitBySize(src, writer, limitMb * 1024 * 1024, ctx);
     outputs = parts.map((part, i) => ({ name: `${base}-${rangeLabel(part.pages, i + 1)}.pdf`, bytes: part.bytes, pages: part.pages.length }));
     if (oversized.length) {
       notes.push(`Page${oversized.length > 1 ? 's' : ''} ${oversized.join(', ')} alone ${oversized.length > 1 ? 'are' : 'is'} larger than ${limitMb} MB, so ${oversized.length > 1 ? 'each is a part' : 'it is a part'} of its own.`);
@@ -172,13 +272,34 @@ export const run: Engine = async (inputs, options, ctx) => {
     let done = 0;
     ctx.progress?.(0, total);
     outputs = [];
-    for (const part of parts) {
-      throwIfAborted(ctx.signal);
-      outputs.push({ name: `${base}-${part.label}.pdf`, bytes: await writePart(src, part.pages), pages: part.pages.length });
-      done += part.pages.length;
-      ctx.progress?.(done, total);
+    const equalParts = mode === 'everyN' ? parts[0].pages.length : 0;
+    const size = mode === 'each' || !['ranges', 'everyN', 'oddEven', 'outline'].includes(mode) ? 1 : equalParts;
+    if (size > 0 && parts.length > 1) {
+      // Consecutive parts of one size: one qpdf run writes them all.
+      let index = 0;
+      const written = await writer.writeChunks(size, () => ctx.progress?.((done += parts[index++].pages.length), total));
+      written.forEach((bytes, i) => {
+        outputs.push({ name: `${base}-${parts[i].label}.pdf`, bytes, pages: parts[i].pages.length });
+      });
+    } else {
+      for (const part of parts) {
+        throwIfAborted(ctx.signal);
+        outputs.push({ name: `${base}-${part.label}.pdf`, bytes: await writer.write(part.pages), pages: part.pages.length });
+        done += part.pages.length;
+        ctx.progress?.(done, total);
+      }
     }
   }
+
+  // The parts carry their pages' actions (never the document's own scripts): checked on each part.
+  const active = documentLevelActiveContent(src);
+  for (const output of outputs) {
+    const cleaned = await handleAssembledActiveContent(output.bytes, options, { documentLevelDropped: true });
+    output.bytes = cleaned.bytes;
+    addReports(active, cleaned.report);
+  }
+  const activeNote = activeContentNote(active, removeScriptsChosen(options), { documentLevelDropped: true });
+  if (activeNote) notes.push(activeNote);
 
   notes.unshift(`${outputs.length} file${outputs.length === 1 ? '' : 's'} from ${pageCount} page${pageCount === 1 ? '' : 's'}`);
   if (outputs.length === 1) {
@@ -186,5 +307,5 @@ export const run: Engine = async (inputs, options, ctx) => {
   }
   const zip = new ZipBuilder();
   for (const output of outputs) zip.add(output.name, output.bytes);
-  return { bytes: await zip.finish(), filename: 'converted.zip', mime: 'application/zip', notes };
+  return { bytes: await zip.finish(), filename: `${base}-split.zip`, mime: 'application/zip', notes };
 };

@@ -5,7 +5,7 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
-import { FolioError, throwIfAborted } from '../lib/errors.ts';
+import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office/sniff.ts';
 import { readDocx } from '../lib/office/docx.ts';
 import { readOdt } from '../lib/office/odt.ts';
@@ -15,7 +15,7 @@ import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office/text.ts';
 import { renderSections } from '../lib/office/flow.ts';
 import { parsePageRanges } from '../lib/page-range.ts';
-import { baseName } from '../lib/office/names.ts';
+import { baseName } from '../../../shared/format.ts';
 import { writeHeadingsOutline } from '../lib/office/outline.ts';
 import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';
 
@@ -32,8 +32,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   try {
     read = opened.kind === 'rtf' ? readRtf(input.bytes) : opened.kind === 'odt' ? await readOdt(opened.zip) : await readDocx(opened.zip);
   } catch (error) {
-    if (error instanceof FolioError) throw error;
-    throw new FolioError('InvalidInput', `"${input.name}" is damaged: ${(error as Error).message}.`);
+    throw readFailure(input.name, error);
   }
   throwIfAborted(signal);
   const doc = await PDFDocument.create();

@@ -96,8 +96,3 @@ export function downloadText(text: string, filename: string, type = 'application
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}

@@ -339,6 +339,12 @@ export class OdfTextReader {
           await this.inlines(el, spanStyle, out, extra, state);
           break;
         }
+        case 'text:a': {
+          // A hyperlink: its text, clickable when the address is a web, mail or phone link (pdf-links.ts decides).
+          const href = attr(el, 'xlink:href');
+          await this.inlines(el, href ? { ...style, link: href } : style, out, extra, state);
+          break;
+        }
         case 'text:s': out.push({ kind: 'text', text: ' '.repeat(Math.min(200, repeat(el, 'text:c'))), style }); state.space = false; break;
         case 'text:tab': out.push({ kind: 'tab', style }); state.space = false; break;
         case 'text:line-break': out.push({ kind: 'break', style }); state.space = true; break;
@@ -357,7 +363,7 @@ export class OdfTextReader {
         case 'draw:custom-shape': case 'draw:rect': case 'draw:ellipse': case 'draw:line': case 'draw:g': case 'draw:polygon': case 'draw:path':
           this.options.notes.add('drawing shapes in text documents were left out');
           break;
-        default: await this.inlines(el, style, out, extra, state); // text:a, text:date, text:sequence, fields: their shown text
+        default: await this.inlines(el, style, out, extra, state); // text:date, text:sequence, fields: their shown text
       }
     }
   }

@@ -2,7 +2,8 @@
  * Paragraph layout: inlines → measured atoms (words, spaces, tabs, images, fields) → lines that fit
  * a width, then drawn with pdf-lib. Lines break at spaces, and anywhere between CJK characters.
  */
-import { PDFArray, PDFName, PDFPage, PDFFont, PDFString, rgb, type PDFImage, PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFName, PDFPage, PDFFont, rgb, type PDFImage, PDFDocument } from 'pdf-lib';
+import { uriAction } from '../pdf-links.ts';
 import type { FontBook } from './fonts.ts';
 import type { Inline, PageSetup, Paragraph, RunStyle } from './model.ts';
 import { embeddable, type ImageMime } from './images.ts';
@@ -298,23 +299,22 @@ function drawRun(page: PDFPage, text: string, font: PDFFont, style: RunStyle, x:
   if (style.link && text.trim()) addLink(page, style.link, x, baselineY - size * 0.25, x + width, baselineY + size * 0.9, ctx);
 }
 
-/** Only addresses a reader may open: web, mail and phone links (never javascript: or file:). */
-const SAFE_LINK = /^(?:https?:|mailto:|tel:)/i;
-
 /**
  * A clickable area over [x1, x2] × [y1, y2]: opening `url` (a Link annotation with a URI action), or
  * for "#name" going to where that anchor landed in the document (a destination on its page).
  */
 export function addLink(page: PDFPage, url: string, x1: number, y1: number, x2: number, y2: number, ctx?: DrawContext): void {
   const target = url.startsWith('#') ? ctx?.anchor?.(url.slice(1)) : undefined;
-  if (!target && !SAFE_LINK.test(url)) return;
   const context = page.doc.context;
+  // Web, mail and phone links only, written escaped (pdf-links.ts); anything else gets no link.
+  const action = target ? undefined : uriAction(context, url);
+  if (!target && !action) return;
   const annotation = context.register(context.obj({
     Type: 'Annot',
     Subtype: 'Link',
     Rect: [x1, y1, x2, y2],
     Border: [0, 0, 0],
-    ...(target ? { Dest: [target.page.ref, 'XYZ', null, target.top, null] } : { A: { Type: 'Action', S: 'URI', URI: PDFString.of(url) } }),
+    ...(target ? { Dest: [target.page.ref, 'XYZ', null, target.top, null] } : { A: action }),
   }));
   const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
   if (annots) annots.push(annotation);

@@ -19,6 +19,7 @@ import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
 import { repairWorkbookPackage } from './xlsx-repair.ts';
 import { linearMerges } from './exceljs-merges.ts';
+import { assertCsvFits, assertCsvTextFits, assertPrintableRange } from '../input-limits.ts';
 
 export interface XlsxOptions {
   sheets: 'all' | 'active';
@@ -84,6 +85,17 @@ function borderOf(side: Partial<ExcelJS.Border> | undefined, palette: ExcelPalet
 const MAX_COLUMN = 16384;
 
 const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
+
+/** A cell's link: a hyperlink cell's address, or the first argument of a HYPERLINK("address", …) formula. */
+function cellLink(value: ExcelJS.CellValue): string | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  if ('hyperlink' in value) return (value as ExcelJS.CellHyperlinkValue).hyperlink;
+  if ('formula' in value && typeof value.formula === 'string') {
+    // Excel writes a quote inside the address as "".
+    return /^\s*=?\s*HYPERLINK\(\s*"((?:[^"]|"")*)"/i.exec(value.formula)?.[1].replace(/""/g, '"');
+  }
+  return undefined;
+}
 
 /** The text Excel shows for a cell: its value through its number format. */
 export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined): { text: string; numeric: boolean } {
@@ -322,14 +334,17 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     // Used range: cells with a value.
     let maxRow = 0;
     let maxCol = 0;
+    let cellsWithValues = 0;
     ws.eachRow({ includeEmpty: false }, (row, r) => {
       row.eachCell({ includeEmpty: false }, (cell, c) => {
         if (cell.value !== null && cell.value !== undefined && cell.value !== '') {
           maxRow = Math.max(maxRow, r);
           maxCol = Math.max(maxCol, c);
+          cellsWithValues++;
         }
       });
     });
+    assertPrintableRange(options.fileName ?? 'the workbook', ws.name, maxRow, maxCol, cellsWithValues, ws.getCell(maxRow || 1, maxCol || 1).address);
     // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
     // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
     const notesAtEnd = (ws.pageSetup as { cellComments?: string } | undefined)?.cellComments === 'atEnd';
@@ -403,7 +418,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
           underline: Boolean(font.underline),
           strike: font.strike,
           color: excelColor(font.color, palette),
-          link: cell.value && typeof cell.value === 'object' && 'hyperlink' in cell.value ? (cell.value as ExcelJS.CellHyperlinkValue).hyperlink : undefined,
+          link: cellLink(cell.value),
         };
         const look = looks.get(`${r}:${c}`);
         if (look) Object.assign(style, Object.fromEntries(Object.entries({ color: look.color, bold: look.bold, italic: look.italic, underline: look.underline, strike: look.strike }).filter(([, v]) => v !== undefined)));
@@ -493,8 +508,10 @@ export function parseCsv(text: string): string[][] {
 }
 
 export function readCsv(text: string, options: XlsxOptions): Section[] {
+  assertCsvTextFits(options.fileName ?? 'the CSV file', text);
   const rows = parseCsv(text.replace(/^\uFEFF/, ''));
-  const columns = Math.max(0, ...rows.map((r) => r.length));
+  assertCsvFits(options.fileName ?? 'the CSV file', rows);
+  const columns = rows.reduce((most, r) => Math.max(most, r.length), 0);
   const widths = Array.from({ length: columns }, (_, c) => Math.min(300, Math.max(40, ...rows.slice(0, 200).map((r) => (r[c] ?? '').length * 5.6 + 8))));
   const grid: Grid = {
     widths,

@@ -1,0 +1,6 @@
+/** What the service worker tells open pages while it caches a group of engine files (src/sw.ts). */
+import type { EngineGroup } from './engine-files.ts';
+
+export type EngineCacheMessage =
+  | { type: 'engine-cache-progress'; group: EngineGroup; done: number; total: number }
+  | { type: 'engine-cache-finished'; group: EngineGroup; done: number; total: number; failed: number };

@@ -1,0 +1,139 @@
+/**
+ * Reading and amending a PDF without parsing all of it: the trailer and a few objects found through
+ * the cross-reference table, and an incremental update (new versions of some objects appended after
+ * %%EOF, with their own xref section and a trailer whose /Prev points at the previous one). The page
+ * assembly on qpdf (qpdf-assembly.ts) uses it to add what qpdf's --pages leaves out (bookmarks,
+ * link targets) without loading the assembled document into pdf-lib.
+ */
+import { PDFContext, PDFDict, PDFObjectParser, type PDFObject, type PDFRef } from 'pdf-lib';
+
+export interface UpdatedObject {
+  ref: PDFRef;
+  /** The object in PDF syntax, e.g. `<< /Type /Catalog … >>` (written byte per character). */
+  body: string;
+}
+
+const latin1 = new TextDecoder('latin1');
+
+function bytesOf(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
+  return out;
+}
+
+/** The offset given by the last `startxref` of the file, or undefined when there is none. */
+export function lastStartXref(bytes: Uint8Array): number | undefined {
+  for (const window of [4096, bytes.byteLength]) {
+    const tail = latin1.decode(bytes.subarray(Math.max(0, bytes.byteLength - window)));
+    const matches = [...tail.matchAll(/startxref\s+(\d+)/g)];
+    if (matches.length > 0) {
+      const offset = Number(matches[matches.length - 1][1]);
+      return offset < bytes.byteLength ? offset : undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Appends new versions of `objects` to `base` as an incremental update. `trailer` lists the entries
+ * of the new trailer besides /Size and /Prev (at least /Root), in PDF syntax.
+ */
+export function appendUpdate(
+  base: Uint8Array,
+  objects: readonly UpdatedObject[],
+  size: number,
+  trailer: string,
+): Uint8Array {
+  const prev = lastStartXref(base);
+  if (prev === undefined) throw new Error('No cross-reference table to update');
+  const parts: string[] = ['\n'];
+  let offset = base.byteLength + 1;
+  const offsets = new Map<number, { offset: number; gen: number }>();
+  for (const { ref, body } of objects) {
+    const text = `${ref.objectNumber} ${ref.generationNumber} obj\n${body}\nendobj\n`;
+    offsets.set(ref.objectNumber, { offset, gen: ref.generationNumber });
+    parts.push(text);
+    offset += text.length;
+  }
+  const xrefOffset = offset;
+  const numbers = [...offsets.keys()].sort((a, b) => a - b);
+  const xref: string[] = ['xref\n'];
+  for (let i = 0; i < numbers.length; ) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j++;
+    xref.push(`${numbers[i]} ${j - i + 1}\n`);
+    for (let k = i; k <= j; k++) {
+      const entry = offsets.get(numbers[k])!;
+      xref.push(`${String(entry.offset).padStart(10, '0')} ${String(entry.gen).padStart(5, '0')} n\r\n`);
+    }
+    i = j + 1;
+  }
+  parts.push(...xref, `trailer\n<< /Size ${size} /Prev ${prev} ${trailer} >>\nstartxref\n${xrefOffset}\n%%EOF\n`);
+  const tail = bytesOf(parts.join(''));
+  const out = new Uint8Array(base.byteLength + tail.byteLength);
+  out.set(base, 0);
+  out.set(tail, base.byteLength);
+  return out;
+}
+
+/**
+ * A PDF written with a classic cross-reference table (as qpdf writes without object streams), read
+ * only as far as asked: the trailer and single objects by number.
+ */
+export class XrefTableReader {
+  readonly context: PDFContext = PDFContext.create();
+  private readonly offsets = new Map<number, number>();
+  readonly trailer: PDFDict;
+
+  constructor(private readonly bytes: Uint8Array) {
+    const start = lastStartXref(bytes);
+    if (start === undefined) throw new Error('No startxref');
+    // One xref section (qpdf writes one); reading stops at the trailer.
+    let pos = start;
+    const line = () => {
+      let end = pos;
+      while (end < bytes.byteLength && bytes[end] !== 0x0a && bytes[end] !== 0x0d) end++;
+      const text = latin1.decode(bytes.subarray(pos, end));
+      while (end < bytes.byteLength && (bytes[end] === 0x0a || bytes[end] === 0x0d)) end++;
+      pos = end;
+      return text.trim();
+    };
+    if (line() !== 'xref') throw new Error('Not a classic xref table');
+    for (;;) {
+      const header = line();
+      if (header.startsWith('trailer')) {
+        pos -= header.length - 'trailer'.length; // the dictionary may start on the same line
+        break;
+      }
+      const [first, count] = header.split(/\s+/).map(Number);
+      if (!Number.isInteger(first) || !Number.isInteger(count)) throw new Error('Bad xref subsection');
+      for (let i = 0; i < count; i++) {
+        // Entries are 20 bytes: "oooooooooo ggggg n\r\n"; read them as text, whatever the line end.
+        const entry = latin1.decode(bytes.subarray(pos, pos + 20));
+        pos += 20;
+        if (entry[17] === 'n') this.offsets.set(first + i, Number(entry.slice(0, 10)));
+      }
+    }
+    const trailer = this.parseAt(pos);
+    if (!(trailer instanceof PDFDict)) throw new Error('No trailer dictionary');
+    this.trailer = trailer;
+  }
+
+  private parseAt(offset: number): PDFObject {
+    return PDFObjectParser.forBytes(this.bytes.subarray(offset), this.context).parseObject();
+  }
+
+  /** The object with this number (its latest version in this section), parsed on its own. */
+  object(ref: PDFRef): PDFObject | undefined {
+    const offset = this.offsets.get(ref.objectNumber);
+    if (offset === undefined) return undefined;
+    const head = latin1.decode(this.bytes.subarray(offset, offset + 40));
+    const match = /^\s*\d+\s+\d+\s+obj\s*/.exec(head);
+    if (!match) return undefined;
+    return this.parseAt(offset + match[0].length);
+  }
+
+  get size(): number {
+    return Math.max(...this.offsets.keys()) + 1;
+  }
+}

@@ -1,0 +1,479 @@
+/**
+ * Page assembly on qpdf (`qpdf --empty --pages …`): qpdf copies the pages with the objects they use,
+ * shared resources (fonts, images) once per source, form fields included, at a fraction of the memory
+ * pdf-lib needs to copy them. What qpdf's --pages leaves out is added around it without loading the
+ * result into pdf-lib:
+ *
+ * - Internal links. qpdf keeps a link's explicit destination only when its target page was copied
+ *   before it (a forward link becomes null) and drops the source's named destinations. So before
+ *   qpdf runs, every GoTo link of a source is given a unique named destination (an incremental update
+ *   of the source, new versions of the link annotations only); links to pages that are not copied are
+ *   removed. After qpdf, those names are defined in the result's /Names /Dests on the result's pages.
+ * - Bookmarks. Each source's outline is read (page index + view), and written into the result by an
+ *   incremental update of the result (pdf-update.ts), remapped to where its pages landed.
+ *
+ * Sources are read with pdf-lib one at a time by the caller and released before qpdf runs.
+ */
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  PDFString,
+  type PDFObject,
+} from 'pdf-lib';
+import { PageCopier } from './page-copy.ts';
+import { openLazily } from './pdf-lazy.ts';
+import { assertLooksLikePdf, openPdf, type OpenedPdf } from './pdf-open.ts';
+import { savePdf } from './pdf-util.ts';
+import type { EngineInput } from './types.ts';
+import { appendUpdate, lastStartXref, XrefTableReader, type UpdatedObject } from './pdf-update.ts';
+import { runQpdf } from './qpdf.ts';
+
+const N = {
+  Annots: PDFName.of('Annots'),
+  Subtype: PDFName.of('Subtype'),
+  Link: PDFName.of('Link'),
+  Dest: PDFName.of('Dest'),
+  A: PDFName.of('A'),
+  S: PDFName.of('S'),
+  D: PDFName.of('D'),
+  GoTo: PDFName.of('GoTo'),
+  Outlines: PDFName.of('Outlines'),
+  First: PDFName.of('First'),
+  Next: PDFName.of('Next'),
+  Count: PDFName.of('Count'),
+  Title: PDFName.of('Title'),
+  C: PDFName.of('C'),
+  F: PDFName.of('F'),
+  Root: PDFName.of('Root'),
+  Pages: PDFName.of('Pages'),
+  Kids: PDFName.of('Kids'),
+  Type: PDFName.of('Type'),
+  Names: PDFName.of('Names'),
+  PageMode: PDFName.of('PageMode'),
+  AcroForm: PDFName.of('AcroForm'),
+  Fields: PDFName.of('Fields'),
+};
+
+/**
+ * The input read lazily (only the objects the assembly looks at are parsed), or, when that is not
+ * possible (encrypted, damaged), opened by openPdf, which decrypts, repairs or explains. `bytes` are
+ * what qpdf can read: the input, its decrypted or repaired copy, or pdf-lib's rewrite of a file only
+ * pdf-lib could recover.
+ */
+export async function openForAssembly(input: EngineInput): Promise<OpenedPdf> {
+  assertLooksLikePdf(input);
+  const doc = openLazily(input.bytes);
+  if (doc) return { doc, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
+  const opened = await openPdf(input);
+  if (opened.wasRepaired && opened.bytes === input.bytes) {
+    return { ...opened, bytes: await savePdf(opened.doc, { objectStreams: false }) };
+  }
+  return opened;
+}
+
+/** A place in a source: its 0-based page and the rest of the destination array, in PDF syntax. */
+export interface SourceTarget {
+  page: number;
+  view: string[];
+}
+
+/** A bookmark of a source, its destination still as a source page. */
+export interface SourceBookmark {
+  title: string;
+  target?: SourceTarget;
+  /** A non-GoTo action without references (e.g. a web link), in PDF syntax. */
+  action?: string;
+  color?: string;
+  flags?: string;
+  open: boolean;
+  children: SourceBookmark[];
+}
+
+export interface PreparedSource {
+  /** The source with its links renamed (an incremental update), as qpdf reads it. */
+  bytes: Uint8Array;
+  pageCount: number;
+  /** Named destination (given to a link) → where it points in this source. */
+  linkTargets: Map<string, SourceTarget>;
+  bookmarks: SourceBookmark[];
+  title?: string;
+}
+
+/** qpdf cannot assemble these sources (the caller copies the pages with pdf-lib instead). */
+export class AssemblyError extends Error {}
+
+const text = (value: PDFObject | undefined): string | undefined =>
+  value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined;
+
+/** Whether an object holds no indirect reference (then it can be written into another file as it is). */
+function isSelfContained(value: PDFObject, depth = 0): boolean {
+  if (value instanceof PDFRef || depth > 16) return false;
+  if (value instanceof PDFArray) return value.asArray().every((item) => isSelfContained(item, depth + 1));
+  if (value instanceof PDFDict) return [...value.values()].every((item) => isSelfContained(item, depth + 1));
+  return true;
+}
+
+/**
+ * Reads what qpdf will not carry (bookmarks, link targets) from `doc` and gives every GoTo link on
+ * the pages in `willCopy` a named destination `<tag>-<n>`. `bytes` are the bytes `doc` was loaded from.
+ */
+export function prepareSource(
+  doc: PDFDocument,
+  bytes: Uint8Array,
+  tag: string,
+  willCopy: ReadonlySet<number>,
+): PreparedSource {
+  const ctx = doc.context;
+  const resolver = new PageCopier(doc, doc);
+  const pages = doc.getPages();
+  const viewOf = (dest: PDFArray): string[] => {
+    const view: string[] = [];
+    for (let i = 1; i < dest.size(); i++) view.push((ctx.lookup(dest.get(i)) ?? dest.get(i)).toString());
+    return view;
+  };
+  const linkTargets = new Map<string, SourceTarget>();
+  const updates = new Map<number, UpdatedObject>();
+  const done = new Set<string>();
+  let count = 0;
+
+  for (const index of [...willCopy].sort((a, b) => a - b)) {
+    const page = pages[index];
+    const annots = page?.node.lookupMaybe(N.Annots, PDFArray);
+    if (!annots) continue;
+    const kept: PDFObject[] = [];
+    let containerChanged = false;
+    for (let i = 0; i < annots.size(); i++) {
+      const entry = annots.get(i);
+      const annot = ctx.lookup(entry);
+      const key = entry instanceof PDFRef ? entry.toString() : undefined;
+      if (!(annot instanceof PDFDict) || annot.lookup(N.Subtype) !== N.Link || (key && done.has(key))) {
+        kept.push(entry);
+        continue;
+      }
+      const action = annot.lookupMaybe(N.A, PDFDict);
+      const rawDest = annot.get(N.Dest) ?? (action?.lookup(N.S) === N.GoTo ? action.get(N.D) : undefined);
+      if (rawDest === undefined) {
+        kept.push(entry); // a web link or another action: kept as it is
+        continue;
+      }
+      const target = resolver.resolveDestination(rawDest);
+      if (!target || !willCopy.has(target.index)) {
+        containerChanged = true; // a link into a page left out (or nowhere) goes
+        continue;
+      }
+      const name = `${tag}-${String(count++).padStart(6, '0')}`;
+      linkTargets.set(name, { page: target.index, view: viewOf(target.dest) });
+      const renamed = annot.clone(ctx);
+      renamed.delete(N.A);
+      renamed.set(N.Dest, PDFString.of(name));
+      if (entry instanceof PDFRef) {
+        done.add(key!);
+        updates.set(entry.objectNumber, { ref: entry, body: renamed.toString() });
+        kept.push(entry);
+      } else {
+        kept.push(renamed);
+        containerChanged = true;
+      }
+    }
+    if (containerChanged) {
+      const list = ctx.obj(kept);
+      const holder = page.node.get(N.Annots);
+      if (holder instanceof PDFRef) updates.set(holder.objectNumber, { ref: holder, body: list.toString() });
+      else {
+        const node = page.node.clone(ctx);
+        node.set(N.Annots, list);
+        updates.set(page.ref.objectNumber, { ref: page.ref, body: node.toString() });
+      }
+    }
+  }
+
+  const readBookmarks = (first: PDFObject | undefined, seen: Set<string>, depth: number): SourceBookmark[] => {
+    const nodes: SourceBookmark[] = [];
+    let current = first;
+    while (current && depth < 64 && seen.size < 100_000) {
+      const key = current.toString();
+      if (seen.has(key)) break;
+      seen.add(key);
+      const item = ctx.lookup(current);
+      if (!(item instanceof PDFDict)) break;
+      const children = readBookmarks(item.get(N.First), seen, depth + 1);
+      const action = item.lookupMaybe(N.A, PDFDict);
+      const rawDest = item.get(N.Dest) ?? (action?.lookup(N.S) === N.GoTo ? action.get(N.D) : undefined);
+      const resolved = rawDest === undefined ? undefined : resolver.resolveDestination(rawDest);
+      const target =
+        resolved && willCopy.has(resolved.index) ? { page: resolved.index, view: viewOf(resolved.dest) } : undefined;
+      const other = action && action.lookup(N.S) !== N.GoTo && isSelfContained(action) ? action.toString() : undefined;
+      const color = item.lookup(N.C);
+      const flags = item.lookup(N.F);
+      if (target || other || children.length > 0) {
+        nodes.push({
+          title: text(item.lookup(N.Title)) ?? '',
+          target,
+          action: other,
+          color: color && isSelfContained(color) ? color.toString() : undefined,
+          flags: flags instanceof PDFNumber ? flags.toString() : undefined,
+          open: (item.lookupMaybe(N.Count, PDFNumber)?.asNumber() ?? 0) > 0,
+          children,
+        });
+      }
+      current = item.get(N.Next);
+    }
+    return nodes;
+  };
+  const root = doc.catalog.lookupMaybe(N.Outlines, PDFDict);
+  const bookmarks = root ? readBookmarks(root.get(N.First), new Set(), 0) : [];
+
+  const rootRef = ctx.trailerInfo.Root;
+  if (updates.size > 0 && (!rootRef || lastStartXref(bytes) === undefined)) {
+    throw new AssemblyError('The source cannot be updated');
+  }
+  const size = ctx.largestObjectNumber + 1;
+  const patched = updates.size === 0 ? bytes : appendUpdate(bytes, [...updates.values()], size, `/Root ${rootRef!.toString()}`);
+  return { bytes: patched, pageCount: pages.length, linkTargets, bookmarks, title: doc.getTitle() };
+}
+
+/** One run of pages from one source, in the order of the result. */
+export interface PageRun {
+  /** Index into the `sources` given to assemblePages. */
+  source: number;
+  /** 0-based pages of that source, in order; repeats allowed. */
+  pages: readonly number[];
+}
+
+/** A bookmark of the result: `target` is a place in the result (0-based page of the result). */
+export interface ResultBookmark {
+  title: string;
+  target?: { page: number; view: string[] };
+  action?: string;
+  color?: string;
+  flags?: string;
+  open: boolean;
+  children: ResultBookmark[];
+}
+
+/** Bookmarks of a source mapped onto the result, where source page p is at `placeOf(p)` (or nowhere). */
+export function placeBookmarks(
+  nodes: readonly SourceBookmark[],
+  placeOf: (page: number) => number | undefined,
+): ResultBookmark[] {
+  const out: ResultBookmark[] = [];
+  for (const node of nodes) {
+    const children = placeBookmarks(node.children, placeOf);
+    const page = node.target ? placeOf(node.target.page) : undefined;
+    if (page === undefined && !node.action && children.length === 0) continue;
+    out.push({
+      title: node.title,
+      target: page === undefined ? undefined : { page, view: node.target!.view },
+      action: page === undefined ? node.action : undefined,
+      color: node.color,
+      flags: node.flags,
+      open: node.open,
+      children,
+    });
+  }
+  return out;
+}
+
+/** qpdf's page-range text for 0-based pages: ascending runs joined ("1-345,2,2"). */
+export function qpdfRange(pages: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < pages.length; ) {
+    let j = i;
+    while (j + 1 < pages.length && pages[j + 1] === pages[j] + 1) j++;
+    parts.push(i === j ? `${pages[i] + 1}` : `${pages[i] + 1}-${pages[j] + 1}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
+export interface AssemblyResult {
+  bytes: Uint8Array;
+  /** Top-level form fields of the result (qpdf carries them with their widgets). */
+  formFields: number;
+}
+
+export interface CompleteOptions {
+  /** Document information of the result (qpdf's --empty result has none). */
+  title?: string;
+}
+
+const LINK_NAME = /^folio\d+-\d+$/;
+
+/**
+ * Runs qpdf over the sources and adds the bookmarks and the named destinations of the links.
+ * `linkTargets` maps each link name to its place in the result (0-based page + view).
+ */
+export async function assemblePages(
+  sources: readonly Uint8Array[],
+  runs: readonly PageRun[],
+  bookmarks: readonly ResultBookmark[],
+  linkTargets: ReadonlyMap<string, { page: number; view: string[] }>,
+  options: CompleteOptions = {},
+): Promise<AssemblyResult> {
+  const inputs: Record<string, Uint8Array> = {};
+  sources.forEach((bytes, i) => (inputs[`/in${i}.pdf`] = bytes));
+  const args = ['--empty', '--object-streams=disable', '--pages'];
+  for (const run of runs) if (run.pages.length > 0) args.push(`/in${run.source}.pdf`, qpdfRange(run.pages));
+  args.push('--', '/out.pdf');
+  const result = await runQpdf(args, { inputs, outputs: ['/out.pdf'] });
+  const assembled = result.files['/out.pdf'];
+  // Exit 3 is "succeeded with warnings": qpdf repaired or dropped something (an object it could not
+  // number, a broken stream), and its output may lack content; pdf-lib's path writes the file instead.
+  if (result.exitCode !== 0 || !assembled) {
+    throw new AssemblyError(`qpdf could not assemble the pages cleanly: ${result.stderr.slice(0, 300)}`);
+  }
+  for (const key of Object.keys(inputs)) delete inputs[key];
+  const expected = runs.reduce((sum, run) => sum + run.pages.length, 0);
+  return completeAssembly(assembled, expected, bookmarks, linkTargets, options);
+}
+
+/**
+ * Splits `source` into parts of `size` pages with one qpdf run (`--split-pages`); each part as qpdf
+ * wrote it, in page order (complete each with completeAssembly).
+ */
+export async function splitPages(source: Uint8Array, pageCount: number, size: number): Promise<Uint8Array[]> {
+  const digits = String(pageCount).length;
+  const pad = (n: number) => String(n).padStart(digits, '0');
+  const names: string[] = [];
+  for (let first = 1; first <= pageCount; first += size) {
+    const last = Math.min(pageCount, first + size - 1);
+    names.push(size === 1 ? `/part-${pad(first)}.pdf` : `/part-${pad(first)}-${pad(last)}.pdf`);
+  }
+  const args = ['--empty', '--object-streams=disable', `--split-pages=${size}`];
+  args.push('--pages', '/in.pdf', '1-z', '--', '/part-%d.pdf');
+  const result = await runQpdf(args, { inputs: { '/in.pdf': source }, outputs: names });
+  const parts = names.map((name) => result.files[name]);
+  if (result.exitCode !== 0 || parts.some((part) => !part)) {
+    throw new AssemblyError(`qpdf could not split the pages cleanly: ${result.stderr.slice(0, 300)}`);
+  }
+  return parts;
+}
+
+/**
+ * Adds to a document qpdf assembled: the bookmarks, the named destinations of the links (links whose
+ * name has no destination here, i.e. into pages left out, are removed) and the document information.
+ */
+export function completeAssembly(
+  assembled: Uint8Array,
+  expected: number,
+  bookmarks: readonly ResultBookmark[],
+  linkTargets: ReadonlyMap<string, { page: number; view: string[] }>,
+  options: CompleteOptions = {},
+): AssemblyResult {
+  const reader = new XrefTableReader(assembled);
+  const rootRef = reader.trailer.get(N.Root);
+  const catalog = rootRef instanceof PDFRef ? reader.object(rootRef) : undefined;
+  const pagesRef = catalog instanceof PDFDict ? catalog.get(N.Pages) : undefined;
+  const pagesNode = pagesRef instanceof PDFRef ? reader.object(pagesRef) : undefined;
+  const kids = pagesNode instanceof PDFDict ? pagesNode.get(N.Kids) : undefined;
+  // qpdf writes a flat page tree: /Pages /Kids lists every page.
+  const pageRefs = kids instanceof PDFArray ? kids.asArray().filter((kid): kid is PDFRef => kid instanceof PDFRef) : [];
+  if (!(catalog instanceof PDFDict) || !(rootRef instanceof PDFRef) || pageRefs.length !== expected) {
+    throw new AssemblyError(`qpdf's result has ${pageRefs.length} pages instead of ${expected}`);
+  }
+
+  let formFields = 0;
+  const acroForm = catalog.get(N.AcroForm);
+  const form = acroForm instanceof PDFRef ? reader.object(acroForm) : acroForm;
+  if (form instanceof PDFDict) {
+    const fields = form.get(N.Fields);
+    const list = fields instanceof PDFRef ? reader.object(fields) : fields;
+    if (list instanceof PDFArray) formFields = list.size();
+  }
+
+  let next = reader.size;
+  const objects: UpdatedObject[] = [];
+  const allocate = () => PDFRef.of(next++);
+  const destination = (target: { page: number; view: string[] }) =>
+    `[${pageRefs[target.page].toString()} ${target.view.join(' ')}]`;
+
+  objects.push(...linksWithoutTarget(reader, pageRefs, linkTargets));
+  if (linkTargets.size > 0) {
+    const names = [...linkTargets.keys()].sort();
+    const dests = allocate();
+    const pairs = names.map((name) => `(${name}) ${destination(linkTargets.get(name)!)}`);
+    objects.push({ ref: dests, body: `<< /Names [\n${pairs.join('\n')}\n] >>` });
+    catalog.set(N.Names, reader.context.obj({ Dests: dests }));
+  }
+  if (bookmarks.length > 0) {
+    const rootOutline = allocate();
+    const level = writeLevel(bookmarks, rootOutline, allocate, destination, objects);
+    const body = `<< /Type /Outlines /First ${level.first} /Last ${level.last} /Count ${level.visible} >>`;
+    objects.push({ ref: rootOutline, body });
+    catalog.set(N.Outlines, rootOutline);
+    if (!catalog.get(N.PageMode)) catalog.set(N.PageMode, PDFName.of('UseOutlines'));
+  }
+  const info = allocate();
+  const title = options.title ? ` /Title ${PDFHexString.fromText(options.title).toString()}` : '';
+  objects.push({ ref: info, body: `<< /Producer (Folio)${title} >>` });
+  if (linkTargets.size > 0 || bookmarks.length > 0) objects.push({ ref: rootRef, body: catalog.toString() });
+  const id = reader.trailer.get(PDFName.of('ID'));
+  const trailer = `/Root ${rootRef.toString()} /Info ${info.toString()}${id ? ` /ID ${id.toString()}` : ''}`;
+  const bytes = appendUpdate(assembled, objects, next, trailer);
+  return { bytes, formFields };
+}
+
+/** New versions of the pages (or their /Annots arrays) without the links named for a page left out. */
+function linksWithoutTarget(
+  reader: XrefTableReader,
+  pageRefs: readonly PDFRef[],
+  linkTargets: ReadonlyMap<string, unknown>,
+): UpdatedObject[] {
+  const updates: UpdatedObject[] = [];
+  for (const pageRef of pageRefs) {
+    const page = reader.object(pageRef);
+    if (!(page instanceof PDFDict)) continue;
+    const holder = page.get(N.Annots);
+    const annots = holder instanceof PDFRef ? reader.object(holder) : holder;
+    if (!(annots instanceof PDFArray)) continue;
+    const kept = annots.asArray().filter((entry) => {
+      const annot = entry instanceof PDFRef ? reader.object(entry) : entry;
+      if (!(annot instanceof PDFDict) || annot.get(N.Subtype) !== N.Link) return true;
+      const name = text(annot.get(N.Dest));
+      return name === undefined || !LINK_NAME.test(name) || linkTargets.has(name);
+    });
+    if (kept.length === annots.size()) continue;
+    const list = reader.context.obj(kept);
+    if (holder instanceof PDFRef) updates.push({ ref: holder, body: list.toString() });
+    else {
+      page.set(N.Annots, list);
+      updates.push({ ref: pageRef, body: page.toString() });
+    }
+  }
+  return updates;
+}
+
+function writeLevel(
+  nodes: readonly ResultBookmark[],
+  parent: PDFRef,
+  allocate: () => PDFRef,
+  destination: (target: { page: number; view: string[] }) => string,
+  objects: UpdatedObject[],
+): { first: PDFRef; last: PDFRef; visible: number } {
+  const refs = nodes.map(() => allocate());
+  let visible = 0;
+  nodes.forEach((node, i) => {
+    const entries = [`/Title ${PDFHexString.fromText(node.title).toString()}`, `/Parent ${parent.toString()}`];
+    if (i > 0) entries.push(`/Prev ${refs[i - 1].toString()}`);
+    if (i < nodes.length - 1) entries.push(`/Next ${refs[i + 1].toString()}`);
+    if (node.target) entries.push(`/Dest ${destination(node.target)}`);
+    else if (node.action) entries.push(`/A ${node.action}`);
+    if (node.color) entries.push(`/C ${node.color}`);
+    if (node.flags) entries.push(`/F ${node.flags}`);
+    visible += 1;
+    if (node.children.length > 0) {
+      const sub = writeLevel(node.children, refs[i], allocate, destination, objects);
+      // Open items count their visible descendants; closed ones the negative of their children.
+      const count = node.open ? sub.visible : -node.children.length;
+      entries.push(`/First ${sub.first.toString()}`, `/Last ${sub.last.toString()}`, `/Count ${count}`);
+      if (node.open) visible += sub.visible;
+    }
+    objects.push({ ref: refs[i], body: `<< ${entries.join(' ')} >>` });
+  });
+  return { first: refs[0], last: refs[refs.length - 1], visible };
+}
