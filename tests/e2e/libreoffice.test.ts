@@ -7,9 +7,12 @@
  * LibreOffice's threads need. One page, so LibreOffice starts once (≈ 237 MB from our origin, 2 GB).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { Document, Packer, Paragraph } from 'docx';
+import { Document, ExternalHyperlink, Packer, Paragraph, TextRun } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { PDFDocument } from 'pdf-lib';
@@ -17,6 +20,7 @@ import { baseUrl, launchBrowser, openPage } from './harness.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
 import { tools } from '../../src/catalogue/index.ts';
 import { ROUTES } from './shell-helpers.ts';
+import { expectOnlyAllowedActions } from '../security/pdf-actions.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -48,6 +52,20 @@ async function postFromPage(page: Page, endpoint: string, file: { name: string; 
 }
 
 const OLE = [0xd0, 0xcf, 0x11, 0xe0];
+
+/** The PDF with every stream uncompressed and no object streams (qpdf), so that its bytes can be searched. */
+function uncompressed(pdf: Uint8Array): string {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-lo-'));
+  try {
+    const input = join(dir, 'in.pdf');
+    const output = join(dir, 'out.pdf');
+    writeFileSync(input, pdf);
+    execFileSync('qpdf', ['--object-streams=disable', '--stream-data=uncompress', input, output]);
+    return readFileSync(output).toString('latin1');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /**
  * LibreOffice needs ≈ 2.5 GB here; FOLIO_E2E_LIBREOFFICE=0 skips the conversions (e.g. on a machine
@@ -132,6 +150,48 @@ describe('LibreOffice engine in the browser', () => {
 
     const origin = new URL(baseUrl()).origin;
     expect(requests.filter((url) => /^https?:/.test(url) && !url.startsWith(origin))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  // Issue #16: LibreOffice writes whatever links a document holds, and turns relative targets into
+  // paths of its own file system; tests/security/libreoffice-clean.test.ts imitates that in Node, this
+  // is LibreOffice itself.
+  const cleanedTitle = 'links LibreOffice must not carry are removed from its PDF, and no engine path is left';
+  test.runIf(LIBREOFFICE_E2E)(cleanedTitle, { timeout: 300_000 }, async () => {
+    const targets = [
+      'javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,x', 'in/x.pdf', 'https://example.org/kept',
+    ];
+    const docx = Buffer.from(await Packer.toBuffer(new Document({
+      sections: [{
+        children: targets.map((link, i) => new Paragraph({
+          children: [new ExternalHyperlink({ link, children: [new TextRun(`Link number ${i + 1}`)] })],
+        })),
+      }],
+    })));
+    const { page, context, errors } = await openPage(browser, '/tools/word-to-pdf', { width: 1280, height: 900 });
+    await page.getByRole('button', { name: 'Upload Files' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByLabel('Engine').selectOption('libreoffice');
+    const mimeType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'links.docx', mimeType, buffer: docx });
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 200_000 }),
+      dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    ]);
+    const pdf = new Uint8Array(readFileSync(await download.path()));
+    expect((await PDFDocument.load(pdf, { updateMetadata: false })).getProducer() ?? '').not.toMatch(/Folio/);
+    expect(await allText(pdf)).toContain('Link number 1 Link number 2 Link number 3 Link number 4 Link number 5');
+
+    // qpdf's reading: the https link is the only action left.
+    expect(expectOnlyAllowedActions(pdf).actions).toEqual([{ type: 'URI', uri: 'https://example.org/kept' }]);
+    for (const text of [Buffer.from(pdf).toString('latin1'), uncompressed(pdf)]) {
+      expect(text).not.toContain('/tmp/');
+      expect(text).not.toMatch(/javascript:|data:text|file:|etc\/passwd|in\/x\.pdf/);
+    }
+    await expect.poll(() => dialog.locator('.result-notes').textContent())
+      .toMatch(/Removed links and actions the PDF must not carry: /);
     expect(errors).toEqual([]);
     await context.close();
   });
