@@ -1,8 +1,9 @@
 /**
  * pdf-to-jpg, jpg-to-pdf and add-watermark through their modals in Chromium, each download
  * checked: JPEG sizes for the dpi, zip names and each page's pixels against pdftoppm's (block SSIM); a two-image PDF in the reordered order with the
- * JPEG embedded byte for byte; a watermark found by pdf.js text extraction on the chosen pages
- * only, after the live preview of page 1 has been drawn. Screenshots at 1280 px (light) and
+ * JPEG embedded byte for byte; a watermark found by pdf.js and pdftotext on the chosen pages only
+ * (after the live preview of page 1 has been drawn), each page's pdftoppm drawing changed where the
+ * watermark is and left as it was elsewhere. Screenshots at 1280 px (light) and
  * 390 px (dark).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { PDFDocument, PDFName, PDFRawStream, StandardFonts, rgb } from 'pdf-lib'
 import { launchBrowser, screenshot, downloadAfter, openToolModal } from './harness.ts';
 import { encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/codecs.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
-import { blockSsim, decodeImage, pdftoppmPng } from '../support/images.ts';
+import { blockSsim, decodeImage, grey, pdftoppmPng, pdftotext, type Raster } from '../support/images.ts';
 import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
 
 let browser: Browser;
@@ -41,6 +42,35 @@ function gradient(width: number, height: number): ImageData {
   const data = new Uint8ClampedArray(width * height * 4);
   for (let i = 0; i < width * height; i++) data.set([(i % width) % 256, Math.floor(i / width) % 256, 120, 255], i * 4);
   return makeImageData(data, width, height);
+}
+
+/** The part of a raster from (x, y), width × height pixels. */
+function cropRaster(raster: Raster, x: number, y: number, width: number, height: number): Raster {
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let row = 0; row < height; row++) {
+    const from = ((y + row) * raster.width + x) * 4;
+    data.set(raster.data.subarray(from, from + width * 4), row * width * 4);
+  }
+  return { width, height, data };
+}
+
+/** The share of pixels whose grey level differs by more than 8 of 255 between two same-size rasters. */
+function changedShare(a: Raster, b: Raster): number {
+  const [ga, gb] = [grey(a), grey(b)];
+  let changed = 0;
+  for (let i = 0; i < ga.length; i++) if (Math.abs(ga[i] - gb[i]) > 8) changed++;
+  return changed / ga.length;
+}
+
+/** Page n (1-based) of a PDF file and of other PDF bytes, both drawn by pdftoppm at 36 dpi. */
+async function drawnPair(inputPath: string, output: Uint8Array, n: number): Promise<[Raster, Raster]> {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-watermark-'));
+  try {
+    writeFileSync(join(dir, 'out.pdf'), output);
+    return [await decodeImage(pdftoppmPng(inputPath, n, 36)), await decodeImage(pdftoppmPng(join(dir, 'out.pdf'), n, 36))];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) => openToolModal(browser, toolId, options);
@@ -136,7 +166,11 @@ describe('image tools in the browser', () => {
     test(`add-watermark (${width} px, ${theme}): live preview, then CJK text on the chosen pages only`, async () => {
       const { page, context, errors } = await openTool('add-watermark', { width, theme });
       const dialog = page.getByRole('dialog');
-      await page.locator('input[type=file]').first().setInputFiles({ name: 'contract.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await samplePdf(3)) });
+      const contract = await samplePdf(3);
+      const dir = mkdtempSync(join(tmpdir(), 'folio-watermark-'));
+      const contractPath = join(dir, 'contract.pdf');
+      writeFileSync(contractPath, contract);
+      await page.locator('input[type=file]').first().setInputFiles({ name: 'contract.pdf', mimeType: 'application/pdf', buffer: Buffer.from(contract) });
       const text = 'DRAFT 草稿';
       await dialog.getByLabel('Watermark text').fill(text);
       await dialog.getByLabel('Position').selectOption('tiled');
@@ -158,6 +192,21 @@ describe('image tools in the browser', () => {
       for (let n = 1; n <= doc.numPages; n++) found.push((await pageText(doc, n)).includes(text));
       await doc.destroy();
       expect(found).toEqual([true, false, true]);
+      // poppler too: its pdftotext reads the tiles, drawn at 45°, in scattered pieces ("DR", "AF", "草"),
+      // so each page is asked for every letter of the watermark (none of them is in the page's own text).
+      writeFileSync(join(dir, 'watermarked.pdf'), result.bytes);
+      const popplerPages = pdftotext(join(dir, 'watermarked.pdf')).split('\f').slice(0, -1);
+      const letters = [...text.replace(/\s+/g, '')];
+      const lettersFound = popplerPages.map((pageText) => letters.filter((letter) => pageText.includes(letter)).length);
+      expect(lettersFound).toEqual([letters.length, 0, letters.length]);
+      expect(popplerPages.every((pageText) => pageText.includes('Quarterly report page'))).toBe(true);
+      // Drawn by pdftoppm, the tiled watermark changes much of pages 1 and 3 and leaves page 2 as it was.
+      const changed = [];
+      for (let n = 1; n <= 3; n++) changed.push(changedShare(...(await drawnPair(contractPath, result.bytes, n))));
+      expect(changed[0]).toBeGreaterThan(0.02);
+      expect(changed[2]).toBeGreaterThan(0.02);
+      expect(changed[1]).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
       expect((await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': result.bytes } })).exitCode).toBe(0);
       expect(errors).toEqual([]);
       await context.close();
@@ -167,7 +216,11 @@ describe('image tools in the browser', () => {
   test('add-watermark with an image: picked in the panel, placed and valid', async () => {
     const { page, context, errors } = await openTool('add-watermark');
     const dialog = page.getByRole('dialog');
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'contract.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await samplePdf(2)) });
+    const contract = await samplePdf(2);
+    const dir = mkdtempSync(join(tmpdir(), 'folio-watermark-'));
+    const contractPath = join(dir, 'contract.pdf');
+    writeFileSync(contractPath, contract);
+    await page.locator('input[type=file]').first().setInputFiles({ name: 'contract.pdf', mimeType: 'application/pdf', buffer: Buffer.from(contract) });
     await dialog.getByLabel('Watermark', { exact: true }).selectOption('image');
     await dialog.getByLabel('Watermark image (JPEG or PNG)').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from(await encodePng(gradient(120, 60))) });
     await expect.poll(() => dialog.getByText('Using logo.png').count()).toBe(1);
@@ -178,6 +231,19 @@ describe('image tools in the browser', () => {
     const images = doc.context.enumerateIndirectObjects().map(([, o]) => o)
       .filter((o) => o instanceof PDFRawStream && o.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'));
     expect(images.length).toBeGreaterThanOrEqual(1);
+    // Drawn by pdftoppm, each page changes in its bottom-right quarter, where the image goes, and is
+    // the input's drawing elsewhere (the top half).
+    for (let n = 1; n <= 2; n++) {
+      const [before, after] = await drawnPair(contractPath, result.bytes, n);
+      const [halfWidth, halfHeight] = [Math.floor(before.width / 2), Math.floor(before.height / 2)];
+      const corner = (raster: Raster) => cropRaster(raster, halfWidth, halfHeight, halfWidth, halfHeight);
+      const top = (raster: Raster) => cropRaster(raster, 0, 0, before.width, halfHeight);
+      expect([after.width, after.height]).toEqual([before.width, before.height]);
+      expect(changedShare(corner(before), corner(after)), `page ${n}, bottom right`).toBeGreaterThan(0.05);
+      expect(blockSsim(top(before), top(after)), `page ${n}, top half`).toBeGreaterThanOrEqual(0.9);
+      expect(changedShare(top(before), top(after)), `page ${n}, top half`).toBe(0);
+    }
+    rmSync(dir, { recursive: true, force: true });
     expect((await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': result.bytes } })).exitCode).toBe(0);
     expect(errors).toEqual([]);
     await context.close();

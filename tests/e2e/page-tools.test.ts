@@ -1,22 +1,79 @@
 /**
  * The page tools through their modal in Chromium (issue #3): a real generated PDF picked with the
- * file input, Process Files, the download parsed (pages, order, rotation); cancel; the password
- * prompt. Fixtures are made in Node with pdf-lib (tests/unit/page-fixtures.ts).
+ * file input, Process Files, the download judged against poppler's reading of the inputs (each
+ * output page's pdftotext text equals its source page's; a rotated page draws, in pdftoppm, as the
+ * source page's drawing turned); cancel; the password prompt. Fixtures are made in Node with pdf-lib
+ * (tests/unit/page-fixtures.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
 import { launchBrowser, openPage, screenshot } from './harness.ts';
 import { encrypt, labelledPdf, pageLabels, pageRotations } from '../unit/page-fixtures.ts';
+import { blockSsim, decodeImage, pdftoppmPng, pdftotext, type PdfPasswords, type Raster } from '../support/images.ts';
 
 let browser: Browser;
+let scratch: string;
 beforeAll(async () => {
   browser = await launchBrowser();
+  scratch = mkdtempSync(join(tmpdir(), 'folio-page-tools-'));
 });
 afterAll(async () => {
   await browser?.close();
+  rmSync(scratch, { recursive: true, force: true });
 });
+
+let scratchFiles = 0;
+/** Writes PDF bytes to a file of their own for poppler's tools. */
+function pdfFile(bytes: Uint8Array): string {
+  const path = join(scratch, `${++scratchFiles}.pdf`);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+/** Each page's text as poppler's pdftotext reads it (it ends every page with a form feed). */
+function popplerPageTexts(bytes: Uint8Array, passwords?: PdfPasswords): string[] {
+  return pdftotext(pdfFile(bytes), passwords).split('\f').slice(0, -1).map((text) => text.trim());
+}
+
+/** One page (1-based) as poppler's pdftoppm draws it at 72 dpi. */
+async function popplerPage(bytes: Uint8Array, page: number): Promise<Raster> {
+  return decodeImage(pdftoppmPng(pdfFile(bytes), page, 72));
+}
+
+/** The raster turned clockwise by `quarterTurns` × 90°, as a reader shows a page whose /Rotate grows by that. */
+function turnClockwise(raster: Raster, quarterTurns: number): Raster {
+  let { width, height, data } = raster;
+  for (let turn = 0; turn < ((quarterTurns % 4) + 4) % 4; turn++) {
+    const turned = new Uint8ClampedArray(data.length);
+    // The turned image is height wide; its pixel (x, y) comes from the source's (y, height - 1 - x).
+    for (let y = 0; y < width; y++) {
+      for (let x = 0; x < height; x++) {
+        const from = ((height - 1 - x) * width + y) * 4;
+        turned.set(data.subarray(from, from + 4), (y * height + x) * 4);
+      }
+    }
+    [width, height, data] = [height, width, turned];
+  }
+  return { width, height, data };
+}
+
+/**
+ * Checks that an output page draws as the source page turned clockwise by `quarterTurns`: the same
+ * size (sides swapped on odd turns), block SSIM ≥ 0.9, and closer to that turn than to the half
+ * turn from it, the other drawing of that size (a page of mostly white paper scores high against
+ * almost anything, so the likeness alone would not tell a page upside down).
+ */
+function expectTurnedDrawing(output: Raster, source: Raster, quarterTurns: number): void {
+  const expected = turnClockwise(source, quarterTurns);
+  expect([output.width, output.height]).toEqual([expected.width, expected.height]);
+  const likeness = blockSsim(output, expected);
+  expect(likeness).toBeGreaterThanOrEqual(0.9);
+  expect(likeness).toBeGreaterThan(blockSsim(output, turnClockwise(source, quarterTurns + 2)));
+}
 
 type Upload = { name: string; mimeType: string; buffer: Buffer };
 const pdf = (name: string, bytes: Uint8Array): Upload => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
@@ -40,7 +97,8 @@ describe('merge-pdf', () => {
     const { page, context, errors } = await openTool('merge-pdf');
     const input = page.locator('input[type=file]');
     await expect.poll(() => page.getByText('Click to select files').count()).toBe(1);
-    await input.setInputFiles([pdf('b.pdf', await labelledPdf('B', 2)), pdf('a.pdf', await labelledPdf('A', 3)), pdf('c.pdf', await labelledPdf('C', 1))]);
+    const [a, b, c] = [await labelledPdf('A', 3), await labelledPdf('B', 2), await labelledPdf('C', 1)];
+    await input.setInputFiles([pdf('b.pdf', b), pdf('a.pdf', a), pdf('c.pdf', c)]);
     await expect.poll(() => page.getByText('3 files selected').count()).toBe(1);
     await page.getByRole('button', { name: 'Sort by name' }).click();
     // c.pdf up one place: a, c, b
@@ -50,6 +108,9 @@ describe('merge-pdf', () => {
     const { name, bytes } = await processAndDownload(page);
     expect(name).toBe('merged.pdf');
     expect(await pageLabels(bytes)).toEqual(['A3', 'A1', 'C1', 'B1', 'B2']);
+    // Pages 3 and 1 of a, all of c, all of b: each output page reads as its source page in poppler.
+    const [textsA, textsB, textsC] = [a, b, c].map((input) => popplerPageTexts(input));
+    expect(popplerPageTexts(bytes)).toEqual([textsA[2], textsA[0], ...textsC, ...textsB]);
     await expect.poll(() => page.getByRole('status').textContent()).toContain('merged.pdf');
     await screenshot(page, 'merge-pdf-done-1280');
     await page.getByRole('button', { name: 'Start over' }).click();
@@ -64,7 +125,8 @@ describe('merge-pdf', () => {
     await input.setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') }]);
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('"notes.txt" is not one of the accepted file types');
     const secret = await encrypt(await labelledPdf('S', 2), 'open-sesame');
-    await input.setInputFiles([pdf('plain.pdf', await labelledPdf('P', 1)), pdf('secret.pdf', secret)]);
+    const plain = await labelledPdf('P', 1);
+    await input.setInputFiles([pdf('plain.pdf', plain), pdf('secret.pdf', secret)]);
     // The prompt appears on pick (tests/e2e/tool-window.test.ts); a wrong password still reaches the engine.
     await page.getByLabel('PDF password').fill('wrong');
     await page.getByRole('button', { name: 'Process Files', exact: true }).click();
@@ -73,6 +135,8 @@ describe('merge-pdf', () => {
     await page.getByLabel('PDF password').fill('open-sesame');
     const { bytes } = await processAndDownload(page);
     expect(await pageLabels(bytes)).toEqual(['P1', 'S1', 'S2']);
+    const secretTexts = popplerPageTexts(secret, { user: 'open-sesame' });
+    expect(popplerPageTexts(bytes)).toEqual([...popplerPageTexts(plain), ...secretTexts]);
     await context.close();
   });
 });
@@ -80,7 +144,8 @@ describe('merge-pdf', () => {
 describe('split-pdf', () => {
   test('by ranges gives <name>-split.zip with one PDF per range, named after the input', async () => {
     const { page, context } = await openTool('split-pdf');
-    await page.locator('input[type=file]').setInputFiles([pdf('Book.pdf', await labelledPdf('A', 6))]);
+    const book = await labelledPdf('A', 6);
+    await page.locator('input[type=file]').setInputFiles([pdf('Book.pdf', book)]);
     await expect.poll(() => page.getByText('1 file selected').count()).toBe(1);
     await page.getByLabel('Split', { exact: true }).selectOption('ranges');
     await page.getByLabel('Ranges').fill('1-2, 9');
@@ -94,6 +159,13 @@ describe('split-pdf', () => {
     const zip = await JSZip.loadAsync(bytes);
     expect(Object.keys(zip.files).sort()).toEqual(['Book-page-5.pdf', 'Book-page-6.pdf', 'Book-pages-1-2.pdf']);
     expect(await pageLabels(await zip.files['Book-pages-1-2.pdf'].async('uint8array'))).toEqual(['A1', 'A2']);
+    // Each part holds exactly its range's pages: their number and, page by page, poppler's text.
+    const bookTexts = popplerPageTexts(book);
+    const parts: Record<string, number[]> = { 'Book-pages-1-2.pdf': [1, 2], 'Book-page-5.pdf': [5], 'Book-page-6.pdf': [6] };
+    for (const [partName, pages] of Object.entries(parts)) {
+      const partTexts = popplerPageTexts(await zip.files[partName].async('uint8array'));
+      expect(partTexts, partName).toEqual(pages.map((n) => bookTexts[n - 1]));
+    }
     await context.close();
   });
 
@@ -126,17 +198,22 @@ describe('split-pdf', () => {
 describe('rotate-pdf', () => {
   test('rotates the pages clicked in the thumbnails, relative to their rotation', async () => {
     const { page, context } = await openTool('rotate-pdf');
-    await page.locator('input[type=file]').setInputFiles([pdf('scan.pdf', await labelledPdf('A', 4, { rotations: [0, 90, 0, 0] }))]);
+    const scan = await labelledPdf('A', 4, { rotations: [0, 90, 0, 0] });
+    await page.locator('input[type=file]').setInputFiles([pdf('scan.pdf', scan)]);
     await page.getByRole('button', { name: /^Page 2/ }).waitFor();
     await page.getByRole('button', { name: /^Page 2/ }).click();
     await page.getByRole('button', { name: /^Page 4/ }).click();
-    await page.getByLabel('Rotation').selectOption('180');
+    await page.getByLabel('Rotation').selectOption('90');
     await expect.poll(() => page.getByLabel('Pages to rotate', { exact: true }).inputValue()).toBe('2, 4');
     await expect.poll(() => page.locator('.page-tile img').count(), { timeout: 20_000 }).toBe(4);
     await screenshot(page, 'rotate-pdf-thumbnails-1280');
     const { name, bytes } = await processAndDownload(page);
     expect(name).toBe('scan-rotated.pdf');
-    expect(await pageRotations(bytes)).toEqual([0, 270, 0, 180]);
+    expect(await pageRotations(bytes)).toEqual([0, 180, 0, 90]);
+    // As drawn by pdftoppm: pages 2 and 4 are the input's pages turned a quarter clockwise, 1 and 3 unchanged.
+    const quarterTurns = [0, 1, 0, 1];
+    for (let n = 1; n <= 4; n++) expectTurnedDrawing(await popplerPage(bytes, n), await popplerPage(scan, n), quarterTurns[n - 1]);
+    expect(popplerPageTexts(bytes)).toEqual(popplerPageTexts(scan));
     await context.close();
   });
 });
@@ -144,7 +221,8 @@ describe('rotate-pdf', () => {
 describe('organize-pdf', () => {
   test('reorders by drag, deletes, duplicates, rotates and inserts a blank page', async () => {
     const { page, context } = await openTool('organize-pdf', 390);
-    await page.locator('input[type=file]').setInputFiles([pdf('deck.pdf', await labelledPdf('A', 4))]);
+    const deck = await labelledPdf('A', 4);
+    await page.locator('input[type=file]').setInputFiles([pdf('deck.pdf', deck)]);
     const tile = (n: number) => page.getByRole('button', { name: new RegExp(`^Page ${n}`) });
     await tile(4).waitFor();
     await tile(3).dragTo(tile(1)); // 3,1,2,4
@@ -162,6 +240,14 @@ describe('organize-pdf', () => {
     expect(name).toBe('deck-organized.pdf');
     expect(await pageLabels(bytes)).toEqual(['A3', 'A1', '', 'A2', 'A2']);
     expect(await pageRotations(bytes)).toEqual([0, 90, 90, 0, 0]);
+    // The requested order 3, 1 (turned), blank, 2, 2, read by poppler against the input's pages.
+    const deckTexts = popplerPageTexts(deck);
+    const order = [3, 1, 0, 2, 2];
+    expect(popplerPageTexts(bytes)).toEqual(order.map((n) => (n ? deckTexts[n - 1] : '')));
+    expectTurnedDrawing(await popplerPage(bytes, 2), await popplerPage(deck, 1), 1);
+    for (const n of [1, 4, 5]) expectTurnedDrawing(await popplerPage(bytes, n), await popplerPage(deck, order[n - 1]), 0);
+    const blank = await popplerPage(bytes, 3);
+    expect(blank.data.every((value) => value === 255)).toBe(true);
     await context.close();
   });
 });
