@@ -53,6 +53,8 @@ function safariSteps(): string | undefined {
 }
 
 export function installOffer(): InstallOffer {
+  // Rendered outside a browser (the shell's render test): nothing to offer.
+  if (typeof window === 'undefined') return { kind: 'none' };
   if (runsInstalled()) return { kind: 'none' };
   if (deferred) return { kind: 'prompt' };
   const steps = safariSteps();
