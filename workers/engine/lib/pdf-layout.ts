@@ -360,6 +360,8 @@ export function buildFragments(items: TextItem[], gapEm = 1.2): Fragment[] {
 const NARROW_GUTTER_EM = 0.6;
 /** How many lines must share a narrow gap at one x for it to be a gutter, not a wide word space. */
 const NARROW_GUTTER_LINES = 4;
+/** Of the lines that break at a narrow gap's x or run a word across it, the share that must break. */
+const NARROW_GUTTER_SHARE = 0.8;
 
 /**
  * Column gutters narrower than a fragment break (some two-column layouts leave under an em between
@@ -388,7 +390,10 @@ function narrowGutters(lines: TextItem[][], gapEm: number): number[] {
       if (c >= middle) break;
       if (d > middle) support++;
     }
-    if (support >= NARROW_GUTTER_LINES) xs.push(middle);
+    // Few lines may run a word across this x: four chance word spaces in line with each other on a
+    // full page (common in OCR text and justified paragraphs) are not a gutter.
+    const across = lines.filter((line) => line.some((item) => item.x < middle - 0.5 && item.x + item.width > middle + 0.5)).length;
+    if (support >= NARROW_GUTTER_LINES && support >= NARROW_GUTTER_SHARE * (support + across)) xs.push(middle);
   }
   return xs;
 }
