@@ -228,7 +228,11 @@ describe('every file tool offline after one visit', () => {
         await dialog.getByLabel('Confirm password').fill('offline-pw');
       }
       if (tool.id === 'unlock-pdf') await dialog.getByLabel('Password', { exact: true }).fill('offline-pw');
-      if (tool.id === 'edit-pdf') await dialog.getByLabel('Text to add').fill('Offline stamp');
+      if (tool.id === 'edit-pdf') {
+        // The same-text form is folded under the page editor's button.
+        await dialog.getByText('Or add the same text to every page').click();
+        await dialog.getByLabel('Text to add').fill('Offline stamp');
+      }
       const output = await downloadAfter(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click(), 90_000).catch(async (error: Error) => {
         throw new Error(`${error.message}; alert: "${await dialog.getByRole('alert').first().textContent()}"`);
       });

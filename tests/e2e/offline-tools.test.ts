@@ -99,7 +99,11 @@ describe('every tool offline', () => {
         await dialog.getByLabel('Confirm password').fill('offline-pw');
       }
       if (tool.id === 'unlock-pdf') await dialog.getByLabel('Password', { exact: true }).fill('offline-pw');
-      if (tool.id === 'edit-pdf') await dialog.getByLabel('Text to add').fill('Offline stamp');
+      if (tool.id === 'edit-pdf') {
+        // The same-text form is folded under the page editor's button.
+        await dialog.getByText('Or add the same text to every page').click();
+        await dialog.getByLabel('Text to add').fill('Offline stamp');
+      }
       const result = await downloadAfter(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click(), 60_000).catch(async (error: Error) => {
         throw new Error(`${error.message}; alert: "${await dialog.getByRole('alert').first().textContent()}"`);
       });
