@@ -24,38 +24,7 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 
-const N = {
-  Annots: PDFName.of('Annots'),
-  Subtype: PDFName.of('Subtype'),
-  Link: PDFName.of('Link'),
-  Dest: PDFName.of('Dest'),
-  A: PDFName.of('A'),
-  S: PDFName.of('S'),
-  D: PDFName.of('D'),
-  GoTo: PDFName.of('GoTo'),
-  B: PDFName.of('B'),
-  Outlines: PDFName.of('Outlines'),
-  First: PDFName.of('First'),
-  Last: PDFName.of('Last'),
-  Next: PDFName.of('Next'),
-  Prev: PDFName.of('Prev'),
-  Parent: PDFName.of('Parent'),
-  Count: PDFName.of('Count'),
-  Title: PDFName.of('Title'),
-  C: PDFName.of('C'),
-  F: PDFName.of('F'),
-  Type: PDFName.of('Type'),
-  Dests: PDFName.of('Dests'),
-  Names: PDFName.of('Names'),
-  Kids: PDFName.of('Kids'),
-  PageMode: PDFName.of('PageMode'),
-  AcroForm: PDFName.of('AcroForm'),
-  Fields: PDFName.of('Fields'),
-  DR: PDFName.of('DR'),
-  DA: PDFName.of('DA'),
-  NeedAppearances: PDFName.of('NeedAppearances'),
-  Font: PDFName.of('Font'),
-};
+import { N } from './pdf-names.ts';
 
 /** Named destinations per source document, read once (split makes many copiers of one source). */
 const namedDestsCache = new WeakMap<PDFDocument, Map<string, PDFObject>>();

@@ -33,31 +33,7 @@ import type { EngineInput } from './types.ts';
 import { appendUpdate, lastStartXref, XrefTableReader, type UpdatedObject } from './pdf-update.ts';
 import { runQpdf } from './qpdf.ts';
 
-const N = {
-  Annots: PDFName.of('Annots'),
-  Subtype: PDFName.of('Subtype'),
-  Link: PDFName.of('Link'),
-  Dest: PDFName.of('Dest'),
-  A: PDFName.of('A'),
-  S: PDFName.of('S'),
-  D: PDFName.of('D'),
-  GoTo: PDFName.of('GoTo'),
-  Outlines: PDFName.of('Outlines'),
-  First: PDFName.of('First'),
-  Next: PDFName.of('Next'),
-  Count: PDFName.of('Count'),
-  Title: PDFName.of('Title'),
-  C: PDFName.of('C'),
-  F: PDFName.of('F'),
-  Root: PDFName.of('Root'),
-  Pages: PDFName.of('Pages'),
-  Kids: PDFName.of('Kids'),
-  Type: PDFName.of('Type'),
-  Names: PDFName.of('Names'),
-  PageMode: PDFName.of('PageMode'),
-  AcroForm: PDFName.of('AcroForm'),
-  Fields: PDFName.of('Fields'),
-};
+import { N } from './pdf-names.ts';
 
 /**
  * The input read lazily (only the objects the assembly looks at are parsed), or, when that is not
