@@ -87,3 +87,7 @@ export async function downloadAfter(page: Page, click: () => Promise<void>, time
   const [file] = await Promise.all([page.waitForEvent('download', { timeout }), click()]);
   return { name: file.suggestedFilename(), bytes: new Uint8Array(readFileSync(await file.path())) };
 }
+
+/** A file as playwright's setInputFiles takes it. */
+export type Upload = { name: string; mimeType: string; buffer: Buffer };
+export const pdfUpload = (name: string, bytes: Uint8Array): Upload => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });

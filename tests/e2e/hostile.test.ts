@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage } from './harness.ts';
+import { launchBrowser, openPage, type Upload } from './harness.ts';
 import { contentBombPdf, hugeDimensionXlsx, longLineCsv, manyPagesPdf, manyRowsCsv } from '../hostile/recipes.ts';
 import { INTERNAL_WORDING } from '../hostile/harness.ts';
 
@@ -19,7 +19,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-type Upload = { name: string; mimeType: string; buffer: Buffer };
 
 async function openTool(toolId: string) {
   const watched = await openPage(browser, `/tools/${toolId}`);

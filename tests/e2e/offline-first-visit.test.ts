@@ -22,7 +22,7 @@ import { Document, Packer, Paragraph } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { loadImage } from '@napi-rs/canvas';
-import { baseUrl, downloadAfter, launchBrowser, openPage, type WatchedPage } from './harness.ts';
+import { baseUrl, downloadAfter, launchBrowser, openPage, type WatchedPage, type Upload } from './harness.ts';
 import { fileTools } from '../../src/catalogue/index.ts';
 import { ENGINE_CACHE } from '../../src/pwa/engine-files.ts';
 import { encryptWithQpdf } from '../unit/protect-unlock-fixtures.ts';
@@ -39,7 +39,6 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-type Upload = { name: string; mimeType: string; buffer: Buffer };
 type Output = { name: string; bytes: Uint8Array };
 
 const PAGE_TEXTS = ['Offline page one', 'Offline page two'];

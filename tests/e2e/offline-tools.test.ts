@@ -10,7 +10,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { Document, Packer, Paragraph } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
-import { baseUrl, downloadAfter, launchBrowser, openPage, type WatchedPage } from './harness.ts';
+import { baseUrl, downloadAfter, launchBrowser, openPage, type WatchedPage, type Upload } from './harness.ts';
 import { fileTools } from '../../src/catalogue/index.ts';
 import { encryptWithQpdf } from '../unit/protect-unlock-fixtures.ts';
 import { encodePng, makeImageData } from '../../workers/engine/lib/codecs.ts';
@@ -19,7 +19,6 @@ let browser: Browser;
 let watched: WatchedPage;
 const posted: string[] = [];
 
-type Upload = { name: string; mimeType: string; buffer: Buffer };
 
 async function textPdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();

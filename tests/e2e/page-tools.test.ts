@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
-import { launchBrowser, openPage, screenshot } from './harness.ts';
+import { launchBrowser, openPage, screenshot, pdfUpload } from './harness.ts';
 import { encrypt, labelledPdf, pageLabels, pageRotations } from '../unit/page-fixtures.ts';
 import { blockSsim, decodeImage, pdftoppmPng, pdftotext, type PdfPasswords, type Raster } from '../support/images.ts';
 
@@ -75,8 +75,7 @@ function expectTurnedDrawing(output: Raster, source: Raster, quarterTurns: numbe
   expect(likeness).toBeGreaterThan(blockSsim(output, turnClockwise(source, quarterTurns + 2)));
 }
 
-type Upload = { name: string; mimeType: string; buffer: Buffer };
-const pdf = (name: string, bytes: Uint8Array): Upload => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+const pdf = pdfUpload;
 
 async function openTool(toolId: string, width = 1280) {
   const watched = await openPage(browser, `/tools/${toolId}`, { width });

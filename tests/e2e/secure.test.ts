@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
-import { launchBrowser, screenshot } from './harness.ts';
+import { launchBrowser, screenshot, pdfUpload } from './harness.ts';
 import { openThemed } from './shell-helpers.ts';
 import { PAGE_TEXTS, encryptWithQpdf, pdfjsTexts, textPdf } from '../unit/protect-unlock-fixtures.ts';
 import { readEncryption } from '../../workers/engine/lib/encryption.ts';
@@ -26,8 +26,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-type Upload = { name: string; mimeType: string; buffer: Buffer };
-const pdf = (name: string, bytes: Uint8Array): Upload => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+const pdf = pdfUpload;
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 async function openTool(toolId: string, { width = 1280, theme = 'light' as 'light' | 'dark' } = {}) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import JSZip from 'jszip';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOT_DIR, launchBrowser, openPage } from './harness.ts';
+import { SCREENSHOT_DIR, launchBrowser, openPage, type Upload } from './harness.ts';
 import { seriousViolations } from './shell-helpers.ts';
 import { labelledPdf } from '../unit/page-fixtures.ts';
 import { solidImage } from '../unit/edit-pdf-fixtures.ts';
@@ -22,7 +22,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-type Upload = { name: string; mimeType: string; buffer: Buffer };
 
 /** A ZIP with the part Office readers and Folio's type check look for; it is only picked, never converted. */
 async function officeShell(name: string, part: string, mimeType: string): Promise<Upload> {

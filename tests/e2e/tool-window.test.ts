@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
-import { baseUrl, downloadAfter, launchBrowser, openPage, screenshot } from './harness.ts';
+import { baseUrl, downloadAfter, launchBrowser, openPage, screenshot, pdfUpload } from './harness.ts';
 import { encrypt, labelledPdf } from '../unit/page-fixtures.ts';
 
 let browser: Browser;
@@ -17,8 +17,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-type Upload = { name: string; mimeType: string; buffer: Buffer };
-const pdf = (name: string, bytes: Uint8Array): Upload => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+const pdf = pdfUpload;
 const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
 async function openTool(toolId: string, { width = 1280, height = 800 } = {}) {
