@@ -35,7 +35,7 @@ export const LIBREOFFICE_PREPARING = 'Preparing the document engine';
 /** Formats LibreOffice is asked to save as: PDF, or (tests) the legacy binary formats. */
 export type LibreOfficeFormat = 'pdf' | 'doc' | 'xls' | 'ppt';
 
-export const NOT_ISOLATED = "The LibreOffice engine needs a cross-origin isolated page (see the README's Deploying notes); the built-in engine works everywhere.";
+export const NOT_ISOLATED = "The LibreOffice engine needs a cross-origin isolated page (see docs/deploying.md); the built-in engine works everywhere.";
 
 /** Why LibreOffice cannot run here, or undefined when it can. */
 export function libreOfficeUnavailable(
