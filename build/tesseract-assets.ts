@@ -3,17 +3,17 @@
  * worker caches /engine-data/ on first use):
  *   worker.min.js                      tesseract.js's worker script (workerBlobURL: false)
  *   core/tesseract-core-*-lstm.wasm.js the WASM core, LSTM-only builds (plain, SIMD, relaxed SIMD)
- *   lang/<code>.traineddata.gz         every language of workers/engine/lib/ocr-languages.ts, the
+ *   lang/<code>.traineddata.gz         every language of workers/engine/lib/ocr/ocr-languages.ts, the
  *                                      integer "best" model of @tesseract.js-data/<code>
  * English is part of "Make all tools available offline"; the other languages are optional
  * downloads (vite.config.ts leaves them out of engine-assets.json).
  * Copied into dist/ at build time and served from node_modules by the dev server.
- * workers/engine/lib/ocr.ts builds the same URLs.
+ * workers/engine/lib/ocr/ocr.ts builds the same URLs.
  */
 import { copyFileSync, createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { OCR_LANGUAGES, OCR_MODEL, TESSERACT_BASE, ocrLanguageUrl } from '../workers/engine/lib/ocr-languages.ts';
+import { OCR_LANGUAGES, OCR_MODEL, TESSERACT_BASE, ocrLanguageUrl } from '../workers/engine/lib/ocr/ocr-languages.ts';
 
 export { TESSERACT_BASE };
 

@@ -7,7 +7,7 @@ import * as Comlink from 'comlink';
 import { loadEngine } from './engine/registry.ts';
 import { idleKeepMs } from './engine/lib/keep-alive.ts';
 import type { EngineInput, EngineOptions, EngineResult, ProgressCallback } from './engine/lib/types.ts';
-import type { PDFDocumentProxy, PageInfo } from './engine/lib/pdfjs.ts';
+import type { PDFDocumentProxy, PageInfo } from './engine/lib/pdf/pdfjs.ts';
 
 /** Documents opened for thumbnails, by the key the page chose; kept open between page renders. */
 const thumbnailDocs = new Map<string, Promise<PDFDocumentProxy>>();
@@ -45,7 +45,7 @@ const api = {
    * rotations. Rejects with PasswordRequired / InvalidPassword / InvalidPdf (named errors).
    */
   async openThumbnails(key: string, bytes: Uint8Array, password?: string): Promise<PageInfo[]> {
-    const { openPdfjs, pageInfos } = await import('./engine/lib/pdfjs.ts');
+    const { openPdfjs, pageInfos } = await import('./engine/lib/pdf/pdfjs.ts');
     // The same resource check as every job's (a bomb would hang pdf.js drawing the first thumbnail).
     const { guardInputs } = await import('./engine/lib/input-limits.ts');
     await guardInputs([{ name: 'This PDF', bytes }]);
@@ -63,7 +63,7 @@ const api = {
   async thumbnail(key: string, pageNumber: number, maxPx: number): Promise<Blob> {
     const doc = thumbnailDocs.get(key);
     if (!doc) throw new Error(`No document open under ${key}`);
-    const { renderThumbnail } = await import('./engine/lib/pdfjs.ts');
+    const { renderThumbnail } = await import('./engine/lib/pdf/pdfjs.ts');
     return renderThumbnail(await doc, pageNumber, maxPx);
   },
 

@@ -1,7 +1,7 @@
 /**
  * npm run bench -- libreoffice
  *
- * Reliability of the optional LibreOffice engine (workers/engine/lib/libreoffice.ts) in Debian's
+ * Reliability of the optional LibreOffice engine (workers/engine/lib/libreoffice/libreoffice.ts) in Debian's
  * Chromium, through the built app: the page's /api, the engine worker, the LibreOffice host worker
  * and its pthreads. Several cold starts (a new browser context each: LibreOffice downloaded from the
  * local server, started, then every file converted in a row with Engine = LibreOffice), the corpus's
@@ -26,7 +26,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } fr
 import { cpus, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { CORPUS, hasCommand } from '../lib.ts';
-import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, LIBREOFFICE_PACKAGE } from '../../workers/engine/lib/libreoffice-files.ts';
+import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, LIBREOFFICE_PACKAGE } from '../../workers/engine/lib/libreoffice/libreoffice-files.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

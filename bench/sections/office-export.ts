@@ -74,14 +74,14 @@ export async function run(): Promise<void> {
     word: '/workers/engine/tools/pdf-to-word.ts',
     ppt: '/workers/engine/tools/pdf-to-ppt.ts',
     excel: '/workers/engine/tools/pdf-to-excel.ts',
-    ocr: '/workers/engine/lib/ocr.ts',
-    pdfjs: '/workers/engine/lib/pdfjs.ts',
+    ocr: '/workers/engine/lib/ocr/ocr.ts',
+    pdfjs: '/workers/engine/lib/pdf/pdfjs.ts',
   } as const);
   const word = modules.word.run;
   const ppt = modules.ppt.run;
   const excel = modules.excel.run;
-  const { createRecogniser } = modules.ocr as unknown as typeof import('../../workers/engine/lib/ocr.ts');
-  const { openPdfjs } = modules.pdfjs as unknown as typeof import('../../workers/engine/lib/pdfjs.ts');
+  const { createRecogniser } = modules.ocr as unknown as typeof import('../../workers/engine/lib/ocr/ocr.ts');
+  const { openPdfjs } = modules.pdfjs as unknown as typeof import('../../workers/engine/lib/pdf/pdfjs.ts');
   const dir = mkdtempSync(join(tmpdir(), 'folio-office-export-'));
   try {
     // ---- generated fixture (always)

@@ -1,10 +1,10 @@
 /**
  * The option every tool that rewrites a PDF shares: remove the scripts and actions a reader could
- * run by itself or on a click (workers/engine/lib/active-content.ts). On by default; a client that
+ * run by itself or on a click (workers/engine/lib/pdf/active-content.ts). On by default; a client that
  * does not send it gets the safe default.
  */
 import type { OptionSpec } from './types.ts';
-import { REMOVE_SCRIPTS_OPTION } from '../../workers/engine/lib/active-content.ts';
+import { REMOVE_SCRIPTS_OPTION } from '../../workers/engine/lib/pdf/active-content.ts';
 
 export const REMOVE_SCRIPTS: OptionSpec = {
   kind: 'checkbox',

@@ -1,10 +1,10 @@
 /**
  * The OCR options the three office exports share (PDF to Word, PowerPoint, Excel): the checkbox and,
  * shown only when it is ticked, the language — English included, the others downloaded from Folio's
- * own origin the first time they are used (the list: workers/engine/lib/ocr-languages.ts).
+ * own origin the first time they are used (the list: workers/engine/lib/ocr/ocr-languages.ts).
  */
 import type { OptionSpec } from './types.ts';
-import { DEFAULT_OCR_LANGUAGE, OCR_LANGUAGES, ocrLanguageLabel } from '../../workers/engine/lib/ocr-languages.ts';
+import { DEFAULT_OCR_LANGUAGE, OCR_LANGUAGES, ocrLanguageLabel } from '../../workers/engine/lib/ocr/ocr-languages.ts';
 
 export const OCR_OPTIONS: readonly OptionSpec[] = [
   {

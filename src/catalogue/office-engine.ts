@@ -1,8 +1,8 @@
-import { libreOfficeDownloadSize } from '../../workers/engine/lib/libreoffice-files.ts';
+import { libreOfficeDownloadSize } from '../../workers/engine/lib/libreoffice/libreoffice-files.ts';
 
 /**
  * The `engine` option of the three Office tools (Word, Excel, PowerPoint to PDF): Folio's own
- * renderers, or the optional LibreOffice engine (workers/engine/lib/libreoffice.ts). Legacy .doc,
+ * renderers, or the optional LibreOffice engine (workers/engine/lib/libreoffice/libreoffice.ts). Legacy .doc,
  * .xls and .ppt files always go to LibreOffice, whatever is chosen.
  */
 export const OFFICE_ENGINE_CHOICES = [

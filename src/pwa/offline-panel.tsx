@@ -2,8 +2,8 @@ import './offline-panel.css';
 import { useCallback, useEffect, useState } from 'react';
 import { fetchEngineAssetList, groupStates, onEngineCacheMessage, requestEngineGroup, savesData, type GroupState } from './offline-engines.ts';
 import { GROUP_LABELS, megabytes, type EngineAssetList, type EngineGroup } from './engine-files.ts';
-import { OCR_LANGUAGES } from '../../workers/engine/lib/ocr-languages.ts';
-import { libreOfficeDownloadSize } from '../../workers/engine/lib/libreoffice-files.ts';
+import { OCR_LANGUAGES } from '../../workers/engine/lib/ocr/ocr-languages.ts';
+import { libreOfficeDownloadSize } from '../../workers/engine/lib/libreoffice/libreoffice-files.ts';
 
 interface Live {
   done: number;

@@ -9,7 +9,7 @@ import { PDFDocument } from 'pdf-lib';
 import { corpusPassword, corpusPdfs, describeCorpus, manifest, pdfjsPageCount, qpdfCheck, readCorpus, Tally } from './corpus.ts';
 import { run as compressPdf } from '../../workers/engine/tools/compress-pdf.ts';
 import { run as compressImage } from '../../workers/engine/tools/image-compressor.ts';
-import { imageHeader } from '../../workers/engine/lib/codecs.ts';
+import { imageHeader } from '../../workers/engine/lib/image/codecs.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
 
 describeCorpus('compress-pdf over the corpus', () => {

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, test } from 'vitest';
-import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
-import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
+import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 export const CORPUS_DIR = resolve(import.meta.dirname, '../../../shared/corpus');
 export const corpusPresent = existsSync(resolve(CORPUS_DIR, 'manifest.json'));

@@ -8,8 +8,8 @@
 import { expect, test } from 'vitest';
 import { Tally, corpusPassword, corpusPdfs, describeCorpus, qpdfCheck, readCorpus } from './corpus.ts';
 import { run } from '../../workers/engine/tools/edit-pdf.ts';
-import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
-import { openPdf } from '../../workers/engine/lib/pdf-open.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { openPdf } from '../../workers/engine/lib/pdf/pdf-open.ts';
 
 interface Box { x: number; y: number; width: number; height: number; str: string }
 

@@ -9,8 +9,8 @@ import { afterAll, expect, test } from 'vitest';
 import { Tally, corpusPdfs, describeCorpus, readCorpus, type CorpusEntry } from './corpus.ts';
 import { run as unlock } from '../../workers/engine/tools/unlock-pdf.ts';
 import { run as protect } from '../../workers/engine/tools/protect-pdf.ts';
-import { readEncryption } from '../../workers/engine/lib/encryption.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { readEncryption } from '../../workers/engine/lib/pdf/encryption.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 async function texts(bytes: Uint8Array, password?: string): Promise<string[]> {
   const doc = await openPdfjs(bytes, { password });

@@ -11,9 +11,9 @@ import { corpusPassword, corpusPdfs, describeCorpus, manifest, qpdfCheck, readCo
 import { run as pdfToJpg } from '../../workers/engine/tools/pdf-to-jpg.ts';
 import { run as jpgToPdf } from '../../workers/engine/tools/jpg-to-pdf.ts';
 import { run as addWatermark } from '../../workers/engine/tools/add-watermark.ts';
-import { imageHeader } from '../../workers/engine/lib/codecs.ts';
+import { imageHeader } from '../../workers/engine/lib/image/codecs.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 const nameOf = (file: string) => file.split('/').pop()!;
 

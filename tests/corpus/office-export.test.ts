@@ -12,9 +12,9 @@ import type { Engine } from '../../workers/engine/lib/types.ts';
 import { run as toWord } from '../../workers/engine/tools/pdf-to-word.ts';
 import { run as toPpt } from '../../workers/engine/tools/pdf-to-ppt.ts';
 import { run as toExcel } from '../../workers/engine/tools/pdf-to-excel.ts';
-import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
-import { createRecogniser } from '../../workers/engine/lib/ocr.ts';
-import { buildFragments, buildParagraphs, readingOrder } from '../../workers/engine/lib/pdf-layout.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { createRecogniser } from '../../workers/engine/lib/ocr/ocr.ts';
+import { buildFragments, buildParagraphs, readingOrder } from '../../workers/engine/lib/pdf/pdf-layout.ts';
 import { characterErrorRate, orderFreeCharacterErrorRate, readDocx, readPptx } from '../unit/office-fixtures.ts';
 
 const MAX_PAGES = 3;

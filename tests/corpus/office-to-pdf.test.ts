@@ -17,7 +17,7 @@ const engines: Record<string, () => Promise<{ run: Engine }>> = {
 /**
  * Files LibreOffice reads but Folio's renderers refuse, each with the clear message they give: none
  * since workbooks exceljs cannot parse (malformed XML, a billion-laughs entity bomb) are read again
- * once normalised (workers/engine/lib/office/xlsx-repair.ts).
+ * once normalised (workers/engine/lib/office-to-pdf/xlsx-repair.ts).
  */
 const KNOWN_LIMITS = new Set<string>();
 

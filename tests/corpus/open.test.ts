@@ -1,12 +1,12 @@
 /**
- * openPdf (workers/engine/lib/pdf-open.ts) over every PDF of the corpus: files expected to open do,
+ * openPdf (workers/engine/lib/pdf/pdf-open.ts) over every PDF of the corpus: files expected to open do,
  * with the manifest's page count (encrypted ones with their password, and ask for it without);
  * files expected to fail give a clear, named error — never a crash or a silently empty document.
  */
 import { afterAll, expect, test } from 'vitest';
-import { openPdf } from '../../workers/engine/lib/pdf-open.ts';
+import { openPdf } from '../../workers/engine/lib/pdf/pdf-open.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { Tally, corpusPassword, corpusPdfs, describeCorpus, readCorpus } from './corpus.ts';
 
 /** Files whose error message is part of the product (issue #3). */

@@ -12,7 +12,7 @@ import { run as split } from '../../workers/engine/tools/split-pdf.ts';
 import { run as rotate } from '../../workers/engine/tools/rotate-pdf.ts';
 import { run as organize } from '../../workers/engine/tools/organize-pdf.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
-import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import type { EngineInput, EngineResult } from '../../workers/engine/lib/types.ts';
 import { Tally, corpusPassword, corpusPdfs, describeCorpus, qpdfCheck, readCorpus, type CorpusEntry } from './corpus.ts';
 import { labelledPdf } from '../unit/page-fixtures.ts';

@@ -11,9 +11,9 @@ import type { Browser } from 'playwright-core';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { launchBrowser, screenshot, downloadAfter, openToolModal } from './harness.ts';
-import { encodeJpeg, imageHeader, makeImageData } from '../../workers/engine/lib/codecs.ts';
-import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { encodeJpeg, imageHeader, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
+import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { blockSsim, decodeImage } from '../support/images.ts';
 
 let browser: Browser;

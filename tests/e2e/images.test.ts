@@ -14,10 +14,10 @@ import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
 import { PDFDocument, PDFName, PDFRawStream, StandardFonts, rgb } from 'pdf-lib';
 import { launchBrowser, screenshot, downloadAfter, openToolModal } from './harness.ts';
-import { encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/codecs.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { blockSsim, decodeImage, grey, pdftoppmPng, pdftotext, type Raster } from '../support/images.ts';
-import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
+import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
 
 let browser: Browser;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The optional LibreOffice engine in Chromium (workers/engine/lib/libreoffice.ts): a .docx through
+ * The optional LibreOffice engine in Chromium (workers/engine/lib/libreoffice/libreoffice.ts): a .docx through
  * the Word to PDF modal with Engine = LibreOffice (first download reported on the progress line),
  * then legacy .doc, .xls and .ppt files — made by LibreOffice itself in the same page (the engine's
  * test-only `saveAs` option through /api; no native soffice here) — converted automatically by
@@ -17,7 +17,7 @@ import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { PDFDocument } from 'pdf-lib';
 import { baseUrl, launchBrowser, openPage } from './harness.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { tools } from '../../src/catalogue/index.ts';
 import { ROUTES } from './shell-helpers.ts';
 import { expectOnlyAllowedActions } from '../security/pdf-actions.ts';

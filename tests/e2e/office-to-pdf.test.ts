@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { PDFDict, PDFDocument, PDFName, PDFStream } from 'pdf-lib';
 import { baseUrl, launchBrowser, openPage, screenshot } from './harness.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 let browser: Browser;
 beforeAll(async () => {

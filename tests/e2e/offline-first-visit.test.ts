@@ -26,7 +26,7 @@ import { baseUrl, downloadAfter, launchBrowser, openPage, type WatchedPage, type
 import { fileTools } from '../../src/catalogue/index.ts';
 import { ENGINE_CACHE } from '../../src/pwa/engine-files.ts';
 import { encryptWithQpdf } from '../unit/protect-unlock-fixtures.ts';
-import { encodePng, makeImageData } from '../../workers/engine/lib/codecs.ts';
+import { encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 
 let browser: Browser;
 const scratch = mkdtempSync(join(tmpdir(), 'folio-offline-'));

@@ -15,8 +15,8 @@ import JSZip from 'jszip';
 import { launchBrowser, screenshot, pdfUpload } from './harness.ts';
 import { openThemed } from './shell-helpers.ts';
 import { PAGE_TEXTS, encryptWithQpdf, pdfjsTexts, textPdf } from '../unit/protect-unlock-fixtures.ts';
-import { readEncryption } from '../../workers/engine/lib/encryption.ts';
-import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
+import { readEncryption } from '../../workers/engine/lib/pdf/encryption.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 let browser: Browser;
 beforeAll(async () => {

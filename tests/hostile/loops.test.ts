@@ -1,7 +1,7 @@
 /**
  * Loops in a PDF's object graph (issue #21): a page tree whose /Parent chain or /Kids list loops,
  * a negative /Count, bookmarks and name trees that loop, form XObjects that draw themselves. Every
- * PDF tool must answer with a valid output (the tree rebuilt: lib/page-tree.ts) or a named
+ * PDF tool must answer with a valid output (the tree rebuilt: lib/pdf/page-tree.ts) or a named
  * "damaged" error — never a stack overflow — and a small job must work afterwards.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

@@ -7,8 +7,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { PDFArray, PDFDocument, PDFName, PDFString, StandardFonts, type PDFDict } from 'pdf-lib';
-import { cleanLibreOfficePdf } from '../../workers/engine/lib/libreoffice-office.ts';
-import { compactObjectNumbers } from '../../workers/engine/lib/pdf-util.ts';
+import { cleanLibreOfficePdf } from '../../workers/engine/lib/libreoffice/libreoffice-office.ts';
+import { compactObjectNumbers } from '../../workers/engine/lib/pdf/pdf-util.ts';
 import { expectOnlyAllowedActions, pdfActions } from './pdf-actions.ts';
 
 const UNSAFE_URIS = [

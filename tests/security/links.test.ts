@@ -13,7 +13,7 @@ import PptxGenJS from 'pptxgenjs';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
-import { allowedLinkTarget } from '../../workers/engine/lib/pdf-links.ts';
+import { allowedLinkTarget } from '../../workers/engine/lib/pdf/pdf-links.ts';
 import type { Engine } from '../../workers/engine/lib/types.ts';
 import { expectOnlyAllowedActions } from './pdf-actions.ts';
 

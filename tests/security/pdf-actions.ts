@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { allowedLinkTarget } from '../../workers/engine/lib/pdf-links.ts';
+import { allowedLinkTarget } from '../../workers/engine/lib/pdf/pdf-links.ts';
 
 /** The /S values that make a dictionary an action (ISO 32000-2 Table 201). */
 const ACTION_TYPES = new Set([

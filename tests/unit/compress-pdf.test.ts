@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, StandardFonts, rgb } from 'pdf-lib';
 import { run } from '../../workers/engine/tools/compress-pdf.ts';
-import { encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/codecs.ts';
-import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
+import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { createApiServer } from '../../mock-api/node.ts';
 import { tool as compressTool } from '../../src/catalogue/tools/compress-pdf.ts';
 

@@ -1,7 +1,7 @@
 /** The content-stream tokenizer/writer behind redaction, and redaction of forms and inline images. */
 import { expect, test } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { parseContentStream, rewriteContentStream, serializeOperand } from '../../workers/engine/lib/content-stream.ts';
+import { parseContentStream, rewriteContentStream, serializeOperand } from '../../workers/engine/lib/pdf/content-stream.ts';
 import { run } from '../../workers/engine/tools/edit-pdf.ts';
 import { allText, decompressed, qpdfCheck, rawContains } from './edit-pdf-fixtures.ts';
 

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import { PDFDocument, StandardFonts, degrees, rgb } from 'pdf-lib';
 import { fontkit } from '../../workers/engine/lib/fontkit.ts';
 import { createCanvas } from '@napi-rs/canvas';
-import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
-import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
+import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 export const LINE = 'Keep this SECRET and this';
 export const LINE_X = 50;

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { run } from '../../workers/engine/tools/edit-pdf.ts';
-import type { EditOperation } from '../../workers/engine/lib/edit-operations.ts';
-import { BASELINE_EM, viewToUser } from '../../workers/engine/lib/edit-operations.ts';
-import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
+import type { EditOperation } from '../../workers/engine/lib/pdf/edit-operations.ts';
+import { BASELINE_EM, viewToUser } from '../../workers/engine/lib/pdf/edit-operations.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import {
   LINE, LINE_BASELINE, LINE_SIZE, LINE_X, allText, decompressed, editFixture, placedText, qpdfCheck, rawContains, solidImage, type Fixture,
 } from './edit-pdf-fixtures.ts';
@@ -67,7 +67,7 @@ describe('edit-pdf: the spec form (text + position)', () => {
     expect(await allText(bytes)).toContain('Привет 你好世界');
     expect(bytes.length).toBeLessThan(200_000); // subsets, not the 10 MB CJK font
     // The glyphs are really drawn (a broken subset extracts fine but paints nothing).
-    const rendered = await (await import('../../workers/engine/lib/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
+    const rendered = await (await import('../../workers/engine/lib/pdf/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
     let dark = 0;
     for (let y = 792 - 36 - 30; y < 792 - 36; y++) {
       for (let x = 200; x < 420; x++) if (rendered.data[(y * rendered.width + x) * 4] < 128) dark++;
@@ -132,7 +132,7 @@ describe('edit-pdf: editor operations', () => {
     const paints = ops1.fnArray.filter((fn) => fn === pdfjs.OPS.paintImageXObject).length;
     expect(paints).toBe(2);
     await pdfjsDoc.destroy();
-    const { renderPage } = await import('../../workers/engine/lib/pdfjs.ts');
+    const { renderPage } = await import('../../workers/engine/lib/pdf/pdfjs.ts');
     const rendered = await renderPage(await openPdfjs(bytes), 1, 72);
     const at = (x: number, y: number) => Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
     expect(at(110, 80)).toEqual([0, 255, 0]);
@@ -150,7 +150,7 @@ describe('edit-pdf: editor operations', () => {
     ];
     const { bytes } = await edit(ops);
     await expectValid(bytes);
-    const rendered = await (await import('../../workers/engine/lib/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
+    const rendered = await (await import('../../workers/engine/lib/pdf/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
     const at = (x: number, y: number) => Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
     expect(at(340, 220)).toEqual([0, 255, 0]); // ellipse fill
     expect(at(240, 220)).toEqual([255, 255, 255]); // inside the stroked-only rectangle
@@ -186,7 +186,7 @@ describe('edit-pdf: editor operations', () => {
     const tail = items.find((t) => t.str.includes('and this'))!;
     expect(tail.x + tail.width).toBeCloseTo(LINE_X + fixture.lineWidth, 0);
     // A black box is drawn over the area.
-    const rendered = await (await import('../../workers/engine/lib/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
+    const rendered = await (await import('../../workers/engine/lib/pdf/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
     const cx = Math.round(area.x + area.width / 2);
     const cy = Math.round(area.y + area.height / 2);
     expect(Array.from(rendered.data.subarray((cy * rendered.width + cx) * 4, (cy * rendered.width + cx) * 4 + 3))).toEqual([0, 0, 0]);
@@ -210,7 +210,7 @@ describe('edit-pdf: editor operations', () => {
     const images = doc.context.enumerateIndirectObjects().filter(([, o]) => o instanceof PDFRawStream && o.dict.get(PDFName.of('Subtype')) === PDFName.of('Image') && !(o.dict.get(PDFName.of('Width')) === undefined));
     const rgbImages = images.filter(([, o]) => (o as PDFRawStream).dict.get(PDFName.of('ColorSpace')) === PDFName.of('DeviceRGB'));
     expect(rgbImages).toHaveLength(1);
-    const rendered = await (await import('../../workers/engine/lib/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
+    const rendered = await (await import('../../workers/engine/lib/pdf/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
     const at = (x: number, y: number) => Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
     expect(at(380, 340)).toEqual([255, 0, 0]);
     expect(at(320, 340)).toEqual([0, 0, 0]);

@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import JSZip from 'jszip';
 import { run, fitInside } from '../../workers/engine/tools/image-compressor.ts';
-import { decodeImage, encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/codecs.ts';
+import { decodeImage, encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 import { createApiServer } from '../../mock-api/node.ts';
 import { tool as imageTool } from '../../src/catalogue/tools/image-compressor.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { run, layout } from '../../workers/engine/tools/jpg-to-pdf.ts';
-import { encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/codecs.ts';
-import { orientationMatrix, readJpegInfo } from '../../workers/engine/lib/jpeg-info.ts';
-import { openPdfjs, renderPage } from '../../workers/engine/lib/pdfjs.ts';
+import { encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
+import { orientationMatrix, readJpegInfo } from '../../workers/engine/lib/image/jpeg-info.ts';
+import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 /** width × height pixels, white, with a red top-left quarter (so orientation can be seen). */
 function redCornerPixels(width: number, height: number): Uint8ClampedArray {

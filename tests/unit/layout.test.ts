@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
-import { buildFragments, buildParagraphs, readPageLayout, readingOrder } from '../../workers/engine/lib/pdf-layout.ts';
-import { findTables, tableGrid } from '../../workers/engine/lib/tables.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { buildFragments, buildParagraphs, readPageLayout, readingOrder } from '../../workers/engine/lib/pdf/pdf-layout.ts';
+import { findTables, tableGrid } from '../../workers/engine/lib/pdf-to-office/tables.ts';
 
 async function layoutOf(draw: (page: import('pdf-lib').PDFPage, font: import('pdf-lib').PDFFont) => void) {
   const doc = await PDFDocument.create();

@@ -16,9 +16,9 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRe
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
-import { openPdfjs, renderPage } from '../../workers/engine/lib/pdfjs.ts';
-import { embeddable, sniffImage } from '../../workers/engine/lib/office/images.ts';
-import { encodeWebp, makeImageData } from '../../workers/engine/lib/codecs.ts';
+import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { embeddable, sniffImage } from '../../workers/engine/lib/office-to-pdf/images.ts';
+import { encodeWebp, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
 
 const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';

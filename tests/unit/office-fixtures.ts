@@ -251,8 +251,8 @@ export function characterErrorRate(reference: string, hypothesis: string): numbe
 
 /** The first (letter-size) page of `source` rendered to a picture at `dpi`, as the only content of a new PDF: a "scan". */
 export async function scanOf(source: PDFDocument, dpi: number): Promise<Uint8Array> {
-  const { openPdfjs } = await import('../../workers/engine/lib/pdfjs.ts');
-  const { renderPageCanvas, encodeCanvas } = await import('../../workers/engine/lib/page-raster.ts');
+  const { openPdfjs } = await import('../../workers/engine/lib/pdf/pdfjs.ts');
+  const { renderPageCanvas, encodeCanvas } = await import('../../workers/engine/lib/pdf/page-raster.ts');
   const pdf = await openPdfjs(await source.save());
   const canvas = await renderPageCanvas(pdf, 1, dpi);
   const png = await encodeCanvas(canvas.canvas, 'png');

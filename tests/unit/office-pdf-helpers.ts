@@ -1,8 +1,8 @@
 /** Shared by the Office → PDF tests: run an engine on bytes, read the PDF's text back, check it with qpdf. */
 import { expect } from 'vitest';
 import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
-import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
 import type { Engine, EngineResult } from '../../workers/engine/lib/types.ts';
 
 /** Each page's text, whitespace collapsed. */

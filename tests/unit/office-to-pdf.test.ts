@@ -12,9 +12,9 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFString } from 'p
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
-import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
-import { columnWidthPt, displayText, maxDigitWidth, parseCsv } from '../../workers/engine/lib/office/xlsx.ts';
-import { parseExcelHeaderFooter } from '../../workers/engine/lib/office/sheet-furniture.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { columnWidthPt, displayText, maxDigitWidth, parseCsv } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
+import { parseExcelHeaderFooter } from '../../workers/engine/lib/office-to-pdf/sheet-furniture.ts';
 import { convert, expectValidPdf, pageContent, texts } from './office-pdf-helpers.ts';
 
 

@@ -3,8 +3,8 @@
  * page it is ("A3"), so order, duplicates and deletions can be read back from the output's text.
  */
 import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
-import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 export async function labelledPdf(label: string, pageCount: number, { rotations = [] as number[] } = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();

@@ -103,7 +103,7 @@ describe('organize-pdf engine', () => {
 
 describe('form helpers', () => {
   test('page-range syntax is checked before the file is opened', async () => {
-    const { pageRangeSyntaxError } = await import('../../workers/engine/lib/page-range.ts');
+    const { pageRangeSyntaxError } = await import('../../workers/engine/lib/pdf/page-range.ts');
     expect(pageRangeSyntaxError('1-3, 5, 8-, last, odd, even')).toBeNull();
     expect(pageRangeSyntaxError('')).toBeNull();
     expect(pageRangeSyntaxError('1-3,,4')).toMatch(/empty entry/);
@@ -126,7 +126,7 @@ describe('form helpers', () => {
 describe('split-pdf by chapter', () => {
   test('one file per top-level bookmark, named after it, front matter first', async () => {
     const { PDFDocument } = await import('pdf-lib');
-    const { writeOutline } = await import('../../workers/engine/lib/page-copy.ts');
+    const { writeOutline } = await import('../../workers/engine/lib/pdf/page-copy.ts');
     const doc = await PDFDocument.load(await labelledPdf('A', 6));
     const pages = doc.getPages();
     const dest = (i: number) => doc.context.obj([pages[i].ref, 'Fit']);
@@ -146,8 +146,8 @@ describe('split-pdf by chapter', () => {
 describe('organize-pdf with deleted pages', () => {
   test('bookmarks to deleted pages go, the others follow their page; nothing dangles', async () => {
     const { PDFDocument } = await import('pdf-lib');
-    const { writeOutline } = await import('../../workers/engine/lib/page-copy.ts');
-    const { openPdfjs } = await import('../../workers/engine/lib/pdfjs.ts');
+    const { writeOutline } = await import('../../workers/engine/lib/pdf/page-copy.ts');
+    const { openPdfjs } = await import('../../workers/engine/lib/pdf/pdfjs.ts');
     const doc = await PDFDocument.load(await labelledPdf('A', 4));
     doc.setTitle('Organized title');
     const pages = doc.getPages();

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { run, pageSuffix, resolveDpi } from '../../workers/engine/tools/pdf-to-jpg.ts';
-import { decodeImage, decodeJpeg, encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/codecs.ts';
+import { decodeImage, decodeJpeg, encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 
 const decodePng = (bytes: Uint8Array) => decodeImage(bytes, 'png');
 

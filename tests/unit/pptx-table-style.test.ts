@@ -4,11 +4,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import PptxGenJS from 'pptxgenjs';
-import { readTableStyles, styleCell, tableFlags } from '../../workers/engine/lib/office/pptx-table-style.ts';
-import { kid, parseXml, type XmlElement } from '../../workers/engine/lib/office/xml.ts';
+import { readTableStyles, styleCell, tableFlags } from '../../workers/engine/lib/office-to-pdf/pptx-table-style.ts';
+import { kid, parseXml, type XmlElement } from '../../workers/engine/lib/office-to-pdf/xml.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
-import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
-import type { Rgb } from '../../workers/engine/lib/office/model.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import type { Rgb } from '../../workers/engine/lib/office-to-pdf/model.ts';
 
 const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
 const ln = (hex: string, w = 12700) => `<a:ln w="${w}"><a:solidFill><a:srgbClr val="${hex}"/></a:solidFill></a:ln>`;

@@ -8,7 +8,7 @@ import { run as unlock } from '../../workers/engine/tools/unlock-pdf.ts';
 import { tool as protectTool } from '../../src/catalogue/tools/protect-pdf.ts';
 import { defaultValues } from '../../src/catalogue/index.ts';
 import { createApiServer } from '../../mock-api/node.ts';
-import { openPdfjs } from '../../workers/engine/lib/pdfjs.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import type { EngineOptions } from '../../workers/engine/lib/types.ts';
 import {
   PAGE_TEXTS,

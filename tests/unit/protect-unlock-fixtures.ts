@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
-import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdfjs.ts';
+import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
+import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 export const PAGE_TEXTS = ['First page: the quick brown fox', 'Second page: jumps over the lazy dog', 'Third page: 0123456789'];
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
 import { run, placements, parseColour } from '../../workers/engine/tools/add-watermark.ts';
-import { fitFactor } from '../../workers/engine/lib/watermark-layout.ts';
-import { openPdfjs, pageText, renderPage } from '../../workers/engine/lib/pdfjs.ts';
-import { runQpdf } from '../../workers/engine/lib/qpdf.ts';
-import { encodePng, makeImageData } from '../../workers/engine/lib/codecs.ts';
+import { fitFactor } from '../../workers/engine/lib/pdf/watermark-layout.ts';
+import { openPdfjs, pageText, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
+import { encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 import { readToolRequest } from '../../mock-api/handlers.ts';
 import { tool } from '../../src/catalogue/tools/add-watermark.ts';
 

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
  * The LibreOffice host: a classic dedicated worker that the engine worker starts
- * (workers/engine/lib/libreoffice.ts). It loads LibreOffice's Emscripten glue (soffice.js) with
+ * (workers/engine/lib/libreoffice/libreoffice.ts). It loads LibreOffice's Emscripten glue (soffice.js) with
  * importScripts — the glue is a classic script, and its pthread workers load the same file — and
  * drives LibreOfficeKit directly: documentLoad, saveAs, destroy.
  *

@@ -5,7 +5,7 @@ import { content } from '../content/edit-pdf.ts';
 
 /**
  * Spec §7: /api/pdf/edit takes `text` + `position`. The page editor's panel adds `operations`
- * (JSON, see workers/engine/lib/edit-operations.ts) as an extra field; `pages`, `fontSize`,
+ * (JSON, see workers/engine/lib/pdf/edit-operations.ts) as an extra field; `pages`, `fontSize`,
  * `color` and `annotations` refine the simple form.
  */
 export const tool: FileToolEntry = {

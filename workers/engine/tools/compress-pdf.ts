@@ -19,11 +19,11 @@
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
 import type { Engine, EngineContext, EngineOptions, EngineResult } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { openPdf } from '../lib/pdf-open.ts';
-import { handleActiveContent, hasActiveContent } from '../lib/active-content.ts';
-import { savePdf } from '../lib/pdf-util.ts';
-import { runQpdf } from '../lib/qpdf.ts';
-import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, pixelLimit, resizeImage } from '../lib/codecs.ts';
+import { openPdf } from '../lib/pdf/pdf-open.ts';
+import { handleActiveContent, hasActiveContent } from '../lib/pdf/active-content.ts';
+import { savePdf } from '../lib/pdf/pdf-util.ts';
+import { runQpdf } from '../lib/pdf/qpdf.ts';
+import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, pixelLimit, resizeImage } from '../lib/image/codecs.ts';
 import { baseName, formatBytes } from '../../../shared/format.ts';
 
 /** What one pass does to images. */

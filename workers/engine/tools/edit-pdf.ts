@@ -2,7 +2,7 @@
  * Edit PDF. Two ways in:
  * - the spec's form (§7 /api/pdf/edit: `text` + `position` center|top|bottom, plus optional
  *   `pages`, `fontSize`, `color`): that text is written on every chosen page;
- * - `operations`: JSON from the page editor (lib/edit-operations.ts) — text, images, pen strokes,
+ * - `operations`: JSON from the page editor (lib/pdf/edit-operations.ts) — text, images, pen strokes,
  *   shapes, highlights, whiteout, true redaction and replacement of existing text.
  * Everything is written as real PDF content with pdf-lib (text stays selectable and searchable),
  * or, with `annotations` on, as annotations with appearance streams that other editors can still
@@ -15,17 +15,17 @@ import {
 } from 'pdf-lib';
 import type { Engine, EngineOptions } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { openPdf } from '../lib/pdf-open.ts';
-import { handleActiveContent } from '../lib/active-content.ts';
-import { parsePageRanges } from '../lib/page-range.ts';
+import { openPdf } from '../lib/pdf/pdf-open.ts';
+import { handleActiveContent } from '../lib/pdf/active-content.ts';
+import { parsePageRanges } from '../lib/pdf/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
-import { normalizeRotation, savePdf } from '../lib/pdf-util.ts';
+import { normalizeRotation, savePdf } from '../lib/pdf/pdf-util.ts';
 import {
   BASELINE_EM, LINE_HEIGHT_EM, parseOperations, uprightToUser, viewRectToUser, viewSize, viewToUser,
   type EditOperation, type PageGeometry,
-} from '../lib/edit-operations.ts';
-import { FontCache } from '../lib/edit-fonts.ts';
-import { dropUnreachableObjects, redactPage, type Area, type RedactionStats, type RemovedFont } from '../lib/redact.ts';
+} from '../lib/pdf/edit-operations.ts';
+import { FontCache } from '../lib/pdf/edit-fonts.ts';
+import { dropUnreachableObjects, redactPage, type Area, type RedactionStats, type RemovedFont } from '../lib/pdf/redact.ts';
 import { Encodings } from '@pdf-lib/standard-fonts';
 
 export const SIMPLE_MARGIN = 36;

@@ -1,22 +1,22 @@
 /**
  * excel-to-pdf: .xlsx, .ods or .csv → PDF, each sheet's used range paginated as a table by Folio's own
- * layout engine (workers/engine/lib/office/), with Excel's number formats and metric-compatible fonts;
+ * layout engine (workers/engine/lib/office-to-pdf/), with Excel's number formats and metric-compatible fonts;
  * or by the optional LibreOffice engine (the `engine` option, and legacy .xls files).
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
-import { openOfficeInput } from '../lib/office/sniff.ts';
-import { readOds } from '../lib/office/ods.ts';
-import { readCsv, readXlsx, type XlsxOptions } from '../lib/office/xlsx.ts';
-import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office/fonts.ts';
+import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
+import { readOds } from '../lib/office-to-pdf/ods.ts';
+import { readCsv, readXlsx, type XlsxOptions } from '../lib/office-to-pdf/xlsx.ts';
+import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office-to-pdf/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
-import { ImageCache } from '../lib/office/text.ts';
-import { renderSections } from '../lib/office/flow.ts';
+import { ImageCache } from '../lib/office-to-pdf/text.ts';
+import { renderSections } from '../lib/office-to-pdf/flow.ts';
 import { baseName } from '../../../shared/format.ts';
-import { writeHeadingsOutline } from '../lib/office/outline.ts';
-import type { Section } from '../lib/office/model.ts';
-import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';
+import { writeHeadingsOutline } from '../lib/office-to-pdf/outline.ts';
+import type { Section } from '../lib/office-to-pdf/model.ts';
+import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice/libreoffice-office.ts';
 
 function looksLikeCsv(name: string, bytes: Uint8Array): boolean {
   // An RTF document is text too, but it goes to the sniffer, which points to Word to PDF.

@@ -25,7 +25,7 @@ import {
   resizeImage,
   type ImageFormat,
   type ImageHeader,
-} from '../lib/codecs.ts';
+} from '../lib/image/codecs.ts';
 import { ZipBuilder } from '../lib/zip.ts';
 import { baseName, commonName, formatBytes } from '../../../shared/format.ts';
 

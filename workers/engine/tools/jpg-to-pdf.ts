@@ -11,9 +11,9 @@ import {
 } from 'pdf-lib';
 import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { savePdf } from '../lib/pdf-util.ts';
-import { decodeImage, encodePng } from '../lib/codecs.ts';
-import { orientationMatrix, orientationSwapsAxes, readJpegInfo } from '../lib/jpeg-info.ts';
+import { savePdf } from '../lib/pdf/pdf-util.ts';
+import { decodeImage, encodePng } from '../lib/image/codecs.ts';
+import { orientationMatrix, orientationSwapsAxes, readJpegInfo } from '../lib/image/jpeg-info.ts';
 import { commonName } from '../../../shared/format.ts';
 
 /** Page sizes in PDF points (1/72 in), portrait. */

@@ -1,16 +1,16 @@
 /**
  * merge-pdf: any number of PDFs into one, in the order given, optionally only some pages of each
  * (`ranges`: a JSON array of page-range texts, one per file, '' = all pages). The pages are
- * assembled by qpdf (lib/qpdf-assembly.ts: shared resources stay shared, form fields kept); each
+ * assembled by qpdf (lib/pdf/qpdf-assembly.ts: shared resources stay shared, form fields kept); each
  * input's internal links and bookmarks are kept and remapped; with `bookmarkEachFile` every file also
  * gets a top-level bookmark (its name) holding its own bookmarks.
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { openPdf } from '../lib/pdf-open.ts';
-import { parsePageRanges, PageRangeError } from '../lib/page-range.ts';
-import { PageCopier, writeOutline, type OutlineNode } from '../lib/page-copy.ts';
+import { openPdf } from '../lib/pdf/pdf-open.ts';
+import { parsePageRanges, PageRangeError } from '../lib/pdf/page-range.ts';
+import { PageCopier, writeOutline, type OutlineNode } from '../lib/pdf/page-copy.ts';
 import { baseName } from '../../../shared/format.ts';
 import {
   activeContentNote,
@@ -19,8 +19,8 @@ import {
   emptyReport,
   handleAssembledActiveContent,
   removeScriptsChosen,
-} from '../lib/active-content.ts';
-import { savePdf } from '../lib/pdf-util.ts';
+} from '../lib/pdf/active-content.ts';
+import { savePdf } from '../lib/pdf/pdf-util.ts';
 import {
   AssemblyError,
   assemblePages,
@@ -29,7 +29,7 @@ import {
   prepareSource,
   type PreparedSource,
   type ResultBookmark,
-} from '../lib/qpdf-assembly.ts';
+} from '../lib/pdf/qpdf-assembly.ts';
 
 /** `ranges` arrives as a JSON array of strings (one per file) or as nothing. */
 export function parseRangesField(raw: unknown, fileCount: number): string[] {

@@ -12,19 +12,19 @@
  *
  * When every page is kept, the page list of the document itself is rearranged, so everything at
  * document level stays. When pages are deleted, the kept pages are copied into a fresh document
- * (lib/page-copy.ts) so that nothing points at a deleted page: bookmarks and links to deleted pages
+ * (lib/pdf/page-copy.ts) so that nothing points at a deleted page: bookmarks and links to deleted pages
  * are dropped, the others follow their page; form fields of kept pages stay; title, author,
  * subject and keywords are carried over.
  */
 import { PDFDocument, type PDFPage } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { openPdf } from '../lib/pdf-open.ts';
-import { handleActiveContent } from '../lib/active-content.ts';
-import { MAX_LISTED_PAGES, parsePageRanges, PageRangeError } from '../lib/page-range.ts';
+import { openPdf } from '../lib/pdf/pdf-open.ts';
+import { handleActiveContent } from '../lib/pdf/active-content.ts';
+import { MAX_LISTED_PAGES, parsePageRanges, PageRangeError } from '../lib/pdf/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
-import { rotatePageBy, savePdf } from '../lib/pdf-util.ts';
-import { PageCopier, writeOutline } from '../lib/page-copy.ts';
+import { rotatePageBy, savePdf } from '../lib/pdf/pdf-util.ts';
+import { PageCopier, writeOutline } from '../lib/pdf/page-copy.ts';
 
 export type OrderItem = { kind: 'page'; page: number; rotate: number } | { kind: 'blank' };
 

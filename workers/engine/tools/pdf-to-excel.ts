@@ -9,10 +9,10 @@ import JSZip from 'jszip';
 import { safeEntryName } from '../lib/zip.ts';
 import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
-import { commonOptions, readOfficeSource } from '../lib/office-pages.ts';
+import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
 import { baseName } from '../../../shared/format.ts';
-import { buildFragments, type PageLayout, type TextItem } from '../lib/pdf-layout.ts';
-import { findTables, insideBox, type Table } from '../lib/tables.ts';
+import { buildFragments, type PageLayout, type TextItem } from '../lib/pdf/pdf-layout.ts';
+import { findTables, insideBox, type Table } from '../lib/pdf-to-office/tables.ts';
 
 /** Gap between two cells of a printed spreadsheet row, in font sizes (running text needs ~1.2). */
 const CELL_GAP_EM = 0.6;

@@ -8,14 +8,14 @@
  */
 import type { Engine, EngineInput, EngineResult } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { parsePageRanges } from '../lib/page-range.ts';
-import { openPdfjs, renderPage, type PDFDocumentProxy } from '../lib/pdfjs.ts';
-import { assertLooksLikePdf, openPdf } from '../lib/pdf-open.ts';
+import { parsePageRanges } from '../lib/pdf/page-range.ts';
+import { openPdfjs, renderPage, type PDFDocumentProxy } from '../lib/pdf/pdfjs.ts';
+import { assertLooksLikePdf, openPdf } from '../lib/pdf/pdf-open.ts';
 import { baseName } from '../../../shared/format.ts';
-import { savePdf } from '../lib/pdf-util.ts';
-import { encodeJpeg, encodePng, makeImageData, pixelLimit } from '../lib/codecs.ts';
+import { savePdf } from '../lib/pdf/pdf-util.ts';
+import { encodeJpeg, encodePng, makeImageData, pixelLimit } from '../lib/image/codecs.ts';
 import { ZipBuilder } from '../lib/zip.ts';
-import { extractImage, pageImageRefs } from '../lib/pdf-image-extract.ts';
+import { extractImage, pageImageRefs } from '../lib/pdf/pdf-image-extract.ts';
 
 export function resolveDpi(options: Record<string, unknown>): number {
   const choice = String(options.resolution ?? '150');

@@ -10,10 +10,10 @@
 import PptxGenJS from 'pptxgenjs';
 import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
-import { commonOptions, readOfficeSource } from '../lib/office-pages.ts';
-import { buildFragments, buildParagraphs, readingOrder, type PageLayout, type Paragraph, type TextItem } from '../lib/pdf-layout.ts';
-import { findTables, insideBox, type Table } from '../lib/tables.ts';
-import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/page-raster.ts';
+import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
+import { buildFragments, buildParagraphs, readingOrder, type PageLayout, type Paragraph, type TextItem } from '../lib/pdf/pdf-layout.ts';
+import { findTables, insideBox, type Table } from '../lib/pdf-to-office/tables.ts';
+import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/pdf/page-raster.ts';
 import { baseName } from '../../../shared/format.ts';
 
 const BACKGROUND_DPI = 144;

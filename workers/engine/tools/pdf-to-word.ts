@@ -12,13 +12,13 @@ import {
 } from 'docx';
 import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
-import { commonOptions, readOfficeSource } from '../lib/office-pages.ts';
+import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
 import { baseName } from '../../../shared/format.ts';
 import {
   bodySize, buildFragments, buildParagraphs, readingOrder, type Box, type Fragment, type PageLayout, type Paragraph as LayoutParagraph, type TextItem,
-} from '../lib/pdf-layout.ts';
-import { findTables, insideBox, type Table as LayoutTable } from '../lib/tables.ts';
-import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/page-raster.ts';
+} from '../lib/pdf/pdf-layout.ts';
+import { findTables, insideBox, type Table as LayoutTable } from '../lib/pdf-to-office/tables.ts';
+import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/pdf/page-raster.ts';
 
 const twips = (points: number) => Math.round(points * 20);
 const halfPoints = (points: number) => Math.max(2, Math.round(points * 2));

@@ -1,21 +1,21 @@
 /**
  * ppt-to-pdf: .pptx or .odp → PDF, one page per slide at the presentation's size, drawn by Folio's
- * own renderers (workers/engine/lib/office/pptx.ts, odp.ts) with metric-compatible fonts; or by the
+ * own renderers (workers/engine/lib/office-to-pdf/pptx.ts, odp.ts) with metric-compatible fonts; or by the
  * optional LibreOffice engine (the `engine` option, and legacy .ppt files).
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, readFailure } from '../lib/errors.ts';
-import { openOfficeInput } from '../lib/office/sniff.ts';
-import { renderPptx } from '../lib/office/pptx.ts';
-import { renderOdp } from '../lib/office/odp.ts';
-import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office/fonts.ts';
+import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
+import { renderPptx } from '../lib/office-to-pdf/pptx.ts';
+import { renderOdp } from '../lib/office-to-pdf/odp.ts';
+import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office-to-pdf/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
-import { ImageCache } from '../lib/office/text.ts';
+import { ImageCache } from '../lib/office-to-pdf/text.ts';
 import { baseName } from '../../../shared/format.ts';
-import { writeHeadingsOutline } from '../lib/office/outline.ts';
-import { parsePageRanges } from '../lib/page-range.ts';
-import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';
+import { writeHeadingsOutline } from '../lib/office-to-pdf/outline.ts';
+import { parsePageRanges } from '../lib/pdf/page-range.ts';
+import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice/libreoffice-office.ts';
 
 /** Warm-up when the tool's window opens (and when LibreOffice is chosen): see prepareOfficeEngines. */
 export const prepare = prepareOfficeEngines;

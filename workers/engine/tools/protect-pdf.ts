@@ -9,11 +9,11 @@
  */
 import type { Engine, EngineOptions } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { assertLooksLikePdf, openPdf } from '../lib/pdf-open.ts';
-import { handleActiveContent, hasActiveContent } from '../lib/active-content.ts';
-import { savePdf } from '../lib/pdf-util.ts';
-import { protectPdf, type Permissions } from '../lib/encryption.ts';
-import { outputName } from '../lib/encryption-names.ts';
+import { assertLooksLikePdf, openPdf } from '../lib/pdf/pdf-open.ts';
+import { handleActiveContent, hasActiveContent } from '../lib/pdf/active-content.ts';
+import { savePdf } from '../lib/pdf/pdf-util.ts';
+import { protectPdf, type Permissions } from '../lib/pdf/encryption.ts';
+import { outputName } from '../lib/pdf/encryption-names.ts';
 
 /** The catalogue's option values (see src/catalogue/tools/protect-pdf.ts) as permissions; absent ones allow. */
 export function permissionsFromOptions(options: EngineOptions): Permissions {

@@ -2,19 +2,19 @@
  * rotate-pdf: turns pages by 90, 180 or 270 degrees clockwise, added to each page's existing
  * /Rotate (inherited values included), for all pages or the `pages` chosen (page-range language,
  * or the thumbnails of the modal). Only /Rotate changes (and, by default, scripts and actions go:
- * lib/active-content.ts): content, links, forms and bookmarks stay. qpdf (`--rotate`) does the work,
- * on the file read lazily (lib/qpdf-assembly.ts openForAssembly).
+ * lib/pdf/active-content.ts): content, links, forms and bookmarks stay. qpdf (`--rotate`) does the work,
+ * on the file read lazily (lib/pdf/qpdf-assembly.ts openForAssembly).
  */
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { openPdf } from '../lib/pdf-open.ts';
-import { parsePageRanges } from '../lib/page-range.ts';
+import { openPdf } from '../lib/pdf/pdf-open.ts';
+import { parsePageRanges } from '../lib/pdf/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
-import { handleAssembledActiveContent } from '../lib/active-content.ts';
-import { normalizeRotation, rotatePageBy, savePdf } from '../lib/pdf-util.ts';
-import { openForAssembly, qpdfRange } from '../lib/qpdf-assembly.ts';
-import { isReadLazily } from '../lib/pdf-lazy.ts';
-import { runQpdf } from '../lib/qpdf.ts';
+import { handleAssembledActiveContent } from '../lib/pdf/active-content.ts';
+import { normalizeRotation, rotatePageBy, savePdf } from '../lib/pdf/pdf-util.ts';
+import { openForAssembly, qpdfRange } from '../lib/pdf/qpdf-assembly.ts';
+import { isReadLazily } from '../lib/pdf/pdf-lazy.ts';
+import { runQpdf } from '../lib/pdf/qpdf.ts';
 
 export const run: Engine = async (inputs, options, ctx) => {
   const input = inputs.find((i) => !i.field);

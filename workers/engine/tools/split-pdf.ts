@@ -13,8 +13,8 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine, EngineInput } from '../lib/types.ts';
-import type { OpenedPdf } from '../lib/pdf-open.ts';
-import { isReadLazily } from '../lib/pdf-lazy.ts';
+import type { OpenedPdf } from '../lib/pdf/pdf-open.ts';
+import { isReadLazily } from '../lib/pdf/pdf-lazy.ts';
 import {
   AssemblyError,
   assemblePages,
@@ -24,11 +24,11 @@ import {
   prepareSource,
   splitPages,
   type PreparedSource,
-} from '../lib/qpdf-assembly.ts';
+} from '../lib/pdf/qpdf-assembly.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { openPdf } from '../lib/pdf-open.ts';
-import { parsePageGroups } from '../lib/page-range.ts';
-import { PageCopier, topLevelBookmarks, writeOutline } from '../lib/page-copy.ts';
+import { openPdf } from '../lib/pdf/pdf-open.ts';
+import { parsePageGroups } from '../lib/pdf/page-range.ts';
+import { PageCopier, topLevelBookmarks, writeOutline } from '../lib/pdf/page-copy.ts';
 import { baseName } from '../../../shared/format.ts';
 import {
   activeContentNote,
@@ -36,8 +36,8 @@ import {
   documentLevelActiveContent,
   handleAssembledActiveContent,
   removeScriptsChosen,
-} from '../lib/active-content.ts';
-import { savePdf } from '../lib/pdf-util.ts';
+} from '../lib/pdf/active-content.ts';
+import { savePdf } from '../lib/pdf/pdf-util.ts';
 import { ZipBuilder } from '../lib/zip.ts';
 
 interface Part {

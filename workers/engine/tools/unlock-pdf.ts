@@ -10,9 +10,9 @@
  */
 import type { Engine } from '../lib/types.ts';
 import { FolioError, isFolioError, throwIfAborted } from '../lib/errors.ts';
-import { assertLooksLikePdf } from '../lib/pdf-open.ts';
-import { unlockPdf } from '../lib/encryption.ts';
-import { describeEncryption, outputName } from '../lib/encryption-names.ts';
+import { assertLooksLikePdf } from '../lib/pdf/pdf-open.ts';
+import { unlockPdf } from '../lib/pdf/encryption.ts';
+import { describeEncryption, outputName } from '../lib/pdf/encryption-names.ts';
 
 export const run: Engine = async (inputs, options, ctx) => {
   const [input] = inputs;

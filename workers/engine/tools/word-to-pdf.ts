@@ -1,23 +1,23 @@
 /**
- * word-to-pdf: .docx, .odt or .rtf → PDF, each read into the same layout model and rendered by Folio's own layout engine (workers/engine/lib/office/) with
+ * word-to-pdf: .docx, .odt or .rtf → PDF, each read into the same layout model and rendered by Folio's own layout engine (workers/engine/lib/office-to-pdf/) with
  * metric-compatible fonts; or by the optional LibreOffice engine (the `engine` option, and legacy .doc
- * files): see workers/engine/lib/libreoffice.ts.
+ * files): see workers/engine/lib/libreoffice/libreoffice.ts.
  */
 import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
-import { openOfficeInput } from '../lib/office/sniff.ts';
-import { readDocx } from '../lib/office/docx.ts';
-import { readOdt } from '../lib/office/odt.ts';
-import { readRtf } from '../lib/office/rtf.ts';
-import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office/fonts.ts';
+import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
+import { readDocx } from '../lib/office-to-pdf/docx.ts';
+import { readOdt } from '../lib/office-to-pdf/odt.ts';
+import { readRtf } from '../lib/office-to-pdf/rtf.ts';
+import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office-to-pdf/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
-import { ImageCache } from '../lib/office/text.ts';
-import { renderSections } from '../lib/office/flow.ts';
-import { parsePageRanges } from '../lib/page-range.ts';
+import { ImageCache } from '../lib/office-to-pdf/text.ts';
+import { renderSections } from '../lib/office-to-pdf/flow.ts';
+import { parsePageRanges } from '../lib/pdf/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
-import { writeHeadingsOutline } from '../lib/office/outline.ts';
-import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice-office.ts';
+import { writeHeadingsOutline } from '../lib/office-to-pdf/outline.ts';
+import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice/libreoffice-office.ts';
 
 /** Warm-up when the tool's window opens (and when LibreOffice is chosen): see prepareOfficeEngines. */
 export const prepare = prepareOfficeEngines;

@@ -42,9 +42,9 @@ import pngUrl from '@jsquash/png/codec/pkg/squoosh_png_bg.wasm?url';
 import oxipngUrl from '@jsquash/oxipng/codec/pkg/squoosh_oxipng_bg.wasm?url';
 import oxipngMtUrl from '@jsquash/oxipng/codec/pkg-parallel/squoosh_oxipng_bg.wasm?url';
 import resizeUrl from '@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm?url';
-import { compileWasm, isNode } from './wasm.ts';
-import { pixelLimit } from './input-limits.ts';
-import { FolioError } from './errors.ts';
+import { compileWasm, isNode } from '../wasm.ts';
+import { pixelLimit } from '../input-limits.ts';
+import { FolioError } from '../errors.ts';
 
 declare const WorkerGlobalScope: { new (): unknown } | undefined;
 

@@ -3,7 +3,7 @@
  * a width, then drawn with pdf-lib. Lines break at spaces, and anywhere between CJK characters.
  */
 import { PDFArray, PDFName, PDFPage, PDFFont, rgb, type PDFImage, PDFDocument } from 'pdf-lib';
-import { uriAction } from '../pdf-links.ts';
+import { uriAction } from '../pdf/pdf-links.ts';
 import type { FontBook } from './fonts.ts';
 import type { Inline, PageSetup, Paragraph, RunStyle } from './model.ts';
 import { embeddable, type ImageMime } from './images.ts';

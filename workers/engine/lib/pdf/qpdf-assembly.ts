@@ -29,7 +29,7 @@ import { PageCopier } from './page-copy.ts';
 import { openLazily } from './pdf-lazy.ts';
 import { assertLooksLikePdf, openPdf, type OpenedPdf } from './pdf-open.ts';
 import { savePdf } from './pdf-util.ts';
-import type { EngineInput } from './types.ts';
+import type { EngineInput } from '../types.ts';
 import { appendUpdate, lastStartXref, XrefTableReader, type UpdatedObject } from './pdf-update.ts';
 import { runQpdf } from './qpdf.ts';
 

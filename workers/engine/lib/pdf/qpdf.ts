@@ -9,7 +9,7 @@
  */
 import createQpdf from '@neslinesli93/qpdf-wasm';
 import qpdfWasmUrl from '@neslinesli93/qpdf-wasm/dist/qpdf.wasm?url';
-import { compileWasm, isNode } from './wasm.ts';
+import { compileWasm, isNode } from '../wasm.ts';
 
 export interface QpdfResult {
   exitCode: number;

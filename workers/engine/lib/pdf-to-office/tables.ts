@@ -8,8 +8,8 @@
  *   more columns make a table; two columns do only when the cells are short or mostly numbers
  *   (otherwise they are two columns of running text, which reading order handles).
  */
-import type { Box, Fragment, PageLayout, Segment, TextItem } from './pdf-layout.ts';
-import { buildFragments, median } from './pdf-layout.ts';
+import type { Box, Fragment, PageLayout, Segment, TextItem } from '../pdf/pdf-layout.ts';
+import { buildFragments, median } from '../pdf/pdf-layout.ts';
 
 export interface TableCell {
   row: number;

@@ -3,12 +3,12 @@
  * choosing pages, reading each page's layout with progress and Cancel between pages, and — when
  * asked — recognising the text of scanned pages with OCR.
  */
-import type { EngineContext, EngineInput, EngineOptions } from './types.ts';
-import { FolioError, throwIfAborted } from './errors.ts';
-import { openPdf } from './pdf-open.ts';
-import { openPdfjs, type PDFDocumentProxy } from './pdfjs.ts';
-import { parsePageRanges } from './page-range.ts';
-import { readPageLayout, type PageLayout } from './pdf-layout.ts';
+import type { EngineContext, EngineInput, EngineOptions } from '../types.ts';
+import { FolioError, throwIfAborted } from '../errors.ts';
+import { openPdf } from '../pdf/pdf-open.ts';
+import { openPdfjs, type PDFDocumentProxy } from '../pdf/pdfjs.ts';
+import { parsePageRanges } from '../pdf/page-range.ts';
+import { readPageLayout, type PageLayout } from '../pdf/pdf-layout.ts';
 
 export interface OfficeSource {
   doc: PDFDocumentProxy;
@@ -35,7 +35,7 @@ export interface ReadOptions {
   /** Page-range text ('' = all). */
   pages?: string;
   ocr?: boolean;
-  /** OCR language code of workers/engine/lib/ocr-languages.ts ('eng' when absent). */
+  /** OCR language code of workers/engine/lib/ocr/ocr-languages.ts ('eng' when absent). */
   ocrLanguage?: string;
   /** Upper bound on pages read (the corpus suite caps work); undefined = all. */
   maxPages?: number;
@@ -45,7 +45,7 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
   const input = inputs[0];
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   // An unknown OCR language is refused before any work (only when OCR is asked for).
-  const ocr = options.ocr ? await import('./ocr.ts') : undefined;
+  const ocr = options.ocr ? await import('../ocr/ocr.ts') : undefined;
   const ocrLanguage = ocr?.ocrLanguageFor(options.ocrLanguage);
   const opened = await openPdf(input);
   throwIfAborted(ctx.signal);
@@ -59,7 +59,7 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
   // Progress: reading (and recognising) the pages is the first half, writing them the second.
   const total = pageNumbers.length * 2;
   ctx.progress?.(0, total);
-  let recogniser: Awaited<ReturnType<typeof import('./ocr.ts')['createRecogniser']>> | undefined;
+  let recogniser: Awaited<ReturnType<typeof import('../ocr/ocr.ts')['createRecogniser']>> | undefined;
   try {
     for (const [index, pageNumber] of pageNumbers.entries()) {
       throwIfAborted(ctx.signal);

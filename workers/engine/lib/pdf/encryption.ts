@@ -6,7 +6,7 @@
  * the job, see qpdf.ts); they are never logged, never put in notes, file names or error messages.
  * qpdf's own messages do not echo them, and `scrub` removes them from any text we pass on anyway.
  */
-import { FolioError, damagedPdf, invalidPassword, passwordRequired } from './errors.ts';
+import { FolioError, damagedPdf, invalidPassword, passwordRequired } from '../errors.ts';
 import { runQpdf, type QpdfResult } from './qpdf.ts';
 import {
   SaslPrepError, newPasswordProblem, passwordCandidates, randomPassword, saslPrep, toHex, typedPasswordProblem, ALPHANUMERIC,

@@ -1,6 +1,6 @@
 /** Turns headings found by the layout (level, title, page, position) into the PDF's bookmarks. */
 import { PDFName, PDFNull, PDFNumber, type PDFDocument } from 'pdf-lib';
-import { writeOutline, type OutlineNode } from '../page-copy.ts';
+import { writeOutline, type OutlineNode } from '../pdf/page-copy.ts';
 import type { OutlineEntry } from './flow.ts';
 
 export function writeHeadingsOutline(doc: PDFDocument, entries: readonly OutlineEntry[]): void {

@@ -1,6 +1,6 @@
 /** Names shown to people for encryption facts, and the names of the files the tools produce. */
 import type { EncryptionReport } from './encryption.ts';
-import { baseName } from '../../../shared/format.ts';
+import { baseName } from '../../../../shared/format.ts';
 
 /** "RC4 40-bit", "AES-128", "AES-256" with the handler revision, e.g. "AES-256, R6". */
 export function describeEncryption(report: Pick<EncryptionReport, 'method' | 'bits' | 'R'>): string {

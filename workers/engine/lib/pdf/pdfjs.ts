@@ -17,9 +17,9 @@
  * vite.config.ts) or read from node_modules in Node.
  */
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
-import { FolioError, invalidPassword, passwordRequired } from './errors.ts';
-import { isNode } from './wasm.ts';
-import { pixelLimit } from './input-limits.ts';
+import { FolioError, invalidPassword, passwordRequired } from '../errors.ts';
+import { isNode } from '../wasm.ts';
+import { pixelLimit } from '../input-limits.ts';
 import { OffscreenCanvasFactory, PixelFilterFactory } from './pdfjs-offscreen.ts';
 
 type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');

@@ -2,7 +2,7 @@
  * The one list of OCR languages. The catalogue (the `ocrLanguage` select of PDF to Word / PowerPoint /
  * Excel), the build plugin (build/tesseract-assets.ts copies each file to /engine-data/tesseract/lang/),
  * vite.config.ts (keeps the optional ones out of "Make all tools available offline"), the About page
- * (which languages are downloaded) and the engine (workers/engine/lib/ocr.ts validates the code and
+ * (which languages are downloaded) and the engine (workers/engine/lib/ocr/ocr.ts validates the code and
  * loads the file) all read it. Pure data: it runs in the page, in the worker and in Node.
  *
  * Each language is the integer "best" LSTM model (4.0.0_best_int) of the npm package
@@ -28,7 +28,7 @@ export interface OcrLanguage {
 /** The model folder inside each @tesseract.js-data package. */
 export const OCR_MODEL = '4.0.0_best_int';
 
-/** Where OCR files are served from (build/tesseract-assets.ts, workers/engine/lib/ocr.ts). */
+/** Where OCR files are served from (build/tesseract-assets.ts, workers/engine/lib/ocr/ocr.ts). */
 export const TESSERACT_BASE = '/engine-data/tesseract';
 
 export const DEFAULT_OCR_LANGUAGE = 'eng';

@@ -7,14 +7,14 @@
  */
 import { Encodings } from '@pdf-lib/standard-fonts';
 import { PDFDocument, PDFFont, StandardFonts } from 'pdf-lib';
-import { fontkit } from './fontkit.ts';
+import { fontkit } from '../fontkit.ts';
 import notoRegularUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
 import notoBoldUrl from '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf?url';
 import notoItalicUrl from '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf?url';
 import notoBoldItalicUrl from '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf?url';
 import notoScRegularUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf?url';
 import notoScBoldUrl from '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf?url';
-import { loadPackageAsset } from './assets.ts';
+import { loadPackageAsset } from '../assets.ts';
 import type { FontFamily } from './edit-operations.ts';
 
 export interface FontChoice {

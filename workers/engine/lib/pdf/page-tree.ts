@@ -9,7 +9,7 @@
  */
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFPageLeaf, PDFPageTree, PDFRef } from 'pdf-lib';
 import type { PDFObject } from 'pdf-lib';
-import { FolioError } from './errors.ts';
+import { FolioError } from '../errors.ts';
 
 const INHERITABLE = ['Resources', 'MediaBox', 'CropBox', 'Rotate'].map((key) => PDFName.of(key));
 const KIDS = PDFName.of('Kids');

@@ -16,7 +16,7 @@
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
 import { isAllowedUriAction } from './pdf-links.ts';
 import { savePdf } from './pdf-util.ts';
-import type { EngineOptions } from './types.ts';
+import type { EngineOptions } from '../types.ts';
 
 export interface ActiveContentReport {
   /** Scripts of the document itself (the catalog's /Names /JavaScript), run when it opens. */

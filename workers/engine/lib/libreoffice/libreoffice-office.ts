@@ -4,15 +4,15 @@
  * bookmarks off) with pdf-lib.
  */
 import { PDFDocument, PDFName } from 'pdf-lib';
-import type { EngineContext, EngineInput, EngineOptions, EngineResult } from './types.ts';
-import { FolioError } from './errors.ts';
+import type { EngineContext, EngineInput, EngineOptions, EngineResult } from '../types.ts';
+import { FolioError } from '../errors.ts';
 import { convertWithLibreOffice, libreOfficeUnavailable, startLibreOfficeEarly, type LibreOfficeFormat } from './libreoffice.ts';
-import { prefetchCommonFonts } from './office/fonts.ts';
-import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from './office/sniff.ts';
-import { parsePageRanges } from './page-range.ts';
-import { savePdf } from './pdf-util.ts';
-import { baseName } from '../../../shared/format.ts';
-import { describeActiveContent, hasActiveContent, removeActiveContent } from './active-content.ts';
+import { prefetchCommonFonts } from '../office-to-pdf/fonts.ts';
+import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from '../office-to-pdf/sniff.ts';
+import { parsePageRanges } from '../pdf/page-range.ts';
+import { savePdf } from '../pdf/pdf-util.ts';
+import { baseName } from '../../../../shared/format.ts';
+import { describeActiveContent, hasActiveContent, removeActiveContent } from '../pdf/active-content.ts';
 
 /** Test-only: LibreOffice saves in this legacy format instead of PDF (the e2e suite makes its .doc/.xls this way). */
 const SAVE_AS: Record<string, LibreOfficeFormat> = { doc: 'doc', xls: 'xls', ppt: 'ppt' };

@@ -15,11 +15,11 @@
  * Node (tests, bench): not available — LibreOffice would need ≈ 2 GB and worker threads per test run;
  * it is tested in the browser (tests/e2e/libreoffice.test.ts). Called in Node it refuses clearly.
  */
-import type { EngineContext, EngineInput, ProgressCallback } from './types.ts';
-import { FolioError, cancelled } from './errors.ts';
-import { fetchLargeAssets, reportingFirstDownloads } from './assets.ts';
-import { isNode } from './wasm.ts';
-import { holdWorker } from './keep-alive.ts';
+import type { EngineContext, EngineInput, ProgressCallback } from '../types.ts';
+import { FolioError, cancelled } from '../errors.ts';
+import { fetchLargeAssets, reportingFirstDownloads } from '../assets.ts';
+import { isNode } from '../wasm.ts';
+import { holdWorker } from '../keep-alive.ts';
 import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, libreOfficeDownloadSize, type LibreOfficeSizes } from './libreoffice-files.ts';
 
 declare const __LIBREOFFICE_REVISION__: string | undefined;

@@ -10,7 +10,7 @@ import {
   PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, PDFString, PDFHexString,
   decodePDFRawStream, type PDFDocument, type PDFObject,
 } from 'pdf-lib';
-import { encodePng, makeImageData, pixelLimit } from './codecs.ts';
+import { encodePng, makeImageData, pixelLimit } from '../image/codecs.ts';
 
 export interface ExtractedImage {
   /** 'jpg' and 'jp2' are the original stream bytes; 'png' was decoded and re-encoded losslessly. */

@@ -6,7 +6,7 @@
  * per inch, origin at the top-left corner of the visible page (the crop box), y growing downwards
  * — exactly pdf.js's `page.getViewport({ scale: 1 })`. The engine maps them to PDF user space.
  */
-import { FolioError } from './errors.ts';
+import { FolioError } from '../errors.ts';
 
 export type FontFamily = 'sans' | 'serif' | 'mono';
 

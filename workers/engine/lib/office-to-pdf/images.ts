@@ -7,7 +7,7 @@
  */
 import { GifReader } from 'omggif';
 import UTIF from 'utif2';
-import { decodeImage, encodePng, imageHeader, makeImageData, pixelLimit } from '../codecs.ts';
+import { decodeImage, encodePng, imageHeader, makeImageData, pixelLimit } from '../image/codecs.ts';
 
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/bmp' | 'image/tiff' | 'image/webp' | 'image/x-emf' | 'image/x-wmf';
 

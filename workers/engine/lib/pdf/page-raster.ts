@@ -5,7 +5,7 @@
  * @napi-rs/canvas's encode in Node. (renderPage in pdfjs.ts returns pixels; here we need the canvas.)
  */
 import { createCanvas, drawPage, type PDFDocumentProxy } from './pdfjs.ts';
-import { isNode } from './wasm.ts';
+import { isNode } from '../wasm.ts';
 
 interface AnyCanvas {
   width: number;

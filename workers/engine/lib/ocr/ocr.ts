@@ -12,11 +12,11 @@
  * keeps working offline in every language that has been used once.
  * In Node (tests, bench) the package paths are used and nothing is cached on disk.
  */
-import type { PDFDocumentProxy } from './pdfjs.ts';
-import type { TextItem } from './pdf-layout.ts';
-import { cancelled, FolioError, throwIfAborted } from './errors.ts';
-import { encodeCanvas, releaseCanvas, renderPageCanvas } from './page-raster.ts';
-import { isNode } from './wasm.ts';
+import type { PDFDocumentProxy } from '../pdf/pdfjs.ts';
+import type { TextItem } from '../pdf/pdf-layout.ts';
+import { cancelled, FolioError, throwIfAborted } from '../errors.ts';
+import { encodeCanvas, releaseCanvas, renderPageCanvas } from '../pdf/page-raster.ts';
+import { isNode } from '../wasm.ts';
 import { DEFAULT_OCR_LANGUAGE, OCR_LANGUAGES, OCR_MODEL, TESSERACT_BASE, downloadSize, findOcrLanguage, ocrLanguageUrl, type OcrLanguage } from './ocr-languages.ts';
 
 export interface Recogniser {
