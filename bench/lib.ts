@@ -120,13 +120,54 @@ export function wordSimilarity(a: string, b: string): number {
   const wa = a.split(/\s+/).filter(Boolean);
   const wb = b.split(/\s+/).filter(Boolean);
   if (wa.length === 0 && wb.length === 0) return 1;
-  let previous = new Uint32Array(wb.length + 1);
-  let current = new Uint32Array(wb.length + 1);
-  for (let i = 1; i <= wa.length; i++) {
-    for (let j = 1; j <= wb.length; j++) current[j] = wa[i - 1] === wb[j - 1] ? previous[j - 1] + 1 : Math.max(previous[j], current[j - 1]);
-    [previous, current] = [current, previous];
+  return (2 * longestCommonSubsequence(wa, wb)) / (wa.length + wb.length);
+}
+
+/**
+ * Length of the longest common subsequence of two word lists, bit-parallel (Hyyrö 2004: one row of
+ * the LCS table as a bit vector over `b`, 32 cells per operation), after the common start and end
+ * are cut off: the same figure as the row-by-row table, fast enough for documents of 100,000 words.
+ */
+export function longestCommonSubsequence(a: string[], b: string[]): number {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length, endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
   }
-  return (2 * previous[wb.length]) / (wa.length + wb.length);
+  const common = start + (a.length - endA);
+  const m = endB - start;
+  if (m === 0 || endA === start) return common;
+  // Positions of each word of b (the bit vector's side).
+  const positions = new Map<string, number[]>();
+  for (let j = 0; j < m; j++) {
+    const word = b[start + j];
+    const list = positions.get(word);
+    if (list) list.push(j);
+    else positions.set(word, [j]);
+  }
+  const chunks = Math.ceil(m / 32);
+  const v = new Uint32Array(chunks).fill(0xffffffff);
+  const match = new Uint32Array(chunks);
+  for (let i = start; i < endA; i++) {
+    const list = positions.get(a[i]);
+    if (!list) continue; // no match anywhere: the row stays as it is
+    for (const j of list) match[j >>> 5] |= 1 << (j & 31);
+    // V' = (V + (V & M)) | (V & ~M), with the carry running across chunks.
+    let carry = 0;
+    for (let k = 0; k < chunks; k++) {
+      const vk = v[k];
+      const u = vk & match[k];
+      const sum = vk + (u >>> 0) + carry;
+      carry = sum > 0xffffffff ? 1 : 0;
+      v[k] = ((sum >>> 0) | (vk & ~match[k])) >>> 0;
+    }
+    for (const j of list) match[j >>> 5] = 0;
+  }
+  let zeros = 0;
+  for (let j = 0; j < m; j++) if ((v[j >>> 5] & (1 << (j & 31))) === 0) zeros++;
+  return common + zeros;
 }
 
 /** Resident memory (bytes) of a process's descendants (and itself unless `withRoot` is false), from /proc (Linux). */
