@@ -9,6 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { wordSimilarity } from '../../bench/lib.ts';
+import { libreOfficeReference, libreOfficeVersion } from './libreoffice-reference.ts';
 
 export const WIDE_DIR = resolve(import.meta.dirname, '../../../shared/corpus/office-wide');
 export const widePresent = existsSync(join(WIDE_DIR, 'manifest.json'));
@@ -18,6 +20,7 @@ export interface WideEntry {
   file: string;
   libreoffice_pages: number | null;
   expect: 'ok' | 'error';
+  sha256?: string;
 }
 
 export type Format = 'docx' | 'xlsx' | 'pptx';
@@ -31,6 +34,8 @@ export interface WideOutcome {
   pages?: number;
   notes?: string[];
   ms: number;
+  /** The bench's word similarity of Folio's PDF text to LibreOffice's (pdftotext -layout), when LibreOffice's is known. */
+  similarity?: number;
 }
 
 export function wideManifest(): WideEntry[] {
@@ -99,9 +104,18 @@ export interface WideRunOptions {
   /** Only files whose path contains one of these words. */
   only?: string[];
   onOutcome?: (outcome: WideOutcome, index: number, total: number) => void;
+  /** Compare each converted file's text with LibreOffice's (converted once and cached; default true). */
+  compare?: boolean;
 }
 
-export async function runWide({ limitMs = 120_000, only, onOutcome }: WideRunOptions = {}): Promise<WideOutcome[]> {
+/** Word similarity of Folio's PDF to LibreOffice's; undefined when LibreOffice's text is unknown or it failed. */
+function similarityToLibreOffice(entry: WideEntry, pdf: string): number | undefined {
+  const reference = libreOfficeReference(entry);
+  if (reference?.text === undefined) return undefined;
+  return wordSimilarity(reference.text, execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8', maxBuffer: 1 << 30 }));
+}
+
+export async function runWide({ limitMs = 120_000, only, onOutcome, compare = true }: WideRunOptions = {}): Promise<WideOutcome[]> {
   const entries = wideManifest().filter((e) => /\.(docx|xlsx|pptx)$/.test(e.file) && (!only || only.some((w) => e.file.includes(w))));
   const worker = new ConvertWorker();
   const dir = mkdtempSync(join(tmpdir(), 'folio-wide-'));
@@ -123,7 +137,7 @@ export async function runWide({ limitMs = 120_000, only, onOutcome }: WideRunOpt
           /* unreadable output: counted below as a crash */
         }
         outcome = pages > 0
-          ? { entry, format, status: 'converted', pages, notes: reply.notes, ms: reply.ms }
+          ? { entry, format, status: 'converted', pages, notes: reply.notes, ms: reply.ms, similarity: compare ? similarityToLibreOffice(entry, pdf) : undefined }
           : { entry, format, status: 'crashed', message: 'the output is not a readable PDF', ms: reply.ms };
       } else {
         const named = NAMED_ERRORS.has(reply.name ?? '');
@@ -150,6 +164,10 @@ export interface FormatSummary {
   /** Of the files both Folio and LibreOffice convert. */
   compared: number;
   samePages: number;
+  /** Word similarity to LibreOffice's PDF over the files both convert: how many, median, 10th percentile. */
+  similarities: number;
+  similarityMedian?: number;
+  similarityP10?: number;
 }
 
 export function summarise(outcomes: WideOutcome[]): FormatSummary[] {
@@ -165,10 +183,27 @@ export function summarise(outcomes: WideOutcome[]): FormatSummary[] {
       stopped: mine.filter((o) => o.status === 'stopped').length,
       compared: compared.length,
       samePages: compared.filter((o) => o.pages === o.entry.libreoffice_pages).length,
+      ...similarityFigures(mine.flatMap((o) => (o.similarity === undefined ? [] : [o.similarity]))),
     };
   });
 }
 
+function similarityFigures(values: number[]): Pick<FormatSummary, 'similarities' | 'similarityMedian' | 'similarityP10'> {
+  const sorted = [...values].sort((a, b) => a - b);
+  // The value below which a given share of the files lie (nearest rank).
+  const rank = (share: number) => sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)];
+  return { similarities: sorted.length, similarityMedian: sorted.length ? rank(0.5) : undefined, similarityP10: sorted.length ? rank(0.1) : undefined };
+}
+
 export function summaryLines(summaries: FormatSummary[]): string[] {
-  return summaries.map((s) => `${s.format}: ${s.files} files, ${s.converted} converted, ${s.refusedValid} refused although LibreOffice converts them, ${s.crashed} crashed, ${s.stopped} stopped; same page count as LibreOffice ${s.samePages}/${s.compared} (${s.compared ? ((100 * s.samePages) / s.compared).toFixed(1) : '—'} %)`);
+  const lines = summaries.map((s) => {
+    const percent = s.compared ? ((100 * s.samePages) / s.compared).toFixed(1) : '—';
+    const similarity = s.similarities
+      ? `; word similarity to LibreOffice's PDF median ${s.similarityMedian!.toFixed(3)}, 10th percentile ${s.similarityP10!.toFixed(3)} (${s.similarities} files)`
+      : '';
+    return `${s.format}: ${s.files} files, ${s.converted} converted, ${s.refusedValid} refused although LibreOffice converts them, ${s.crashed} crashed, ${s.stopped} stopped; same page count as LibreOffice ${s.samePages}/${s.compared} (${percent} %)${similarity}`;
+  });
+  if (!summaries.some((s) => s.similarities)) lines.push('word similarity not measured: soffice is not installed and no LibreOffice text is cached (node_modules/.cache/folio-wide)');
+  else lines.push(`word similarity against LibreOffice ${libreOfficeVersion() ?? '(cached text)'}, pdftotext -layout of both PDFs`);
+  return lines;
 }
