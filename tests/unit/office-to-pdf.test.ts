@@ -529,6 +529,7 @@ describe('excel-to-pdf', () => {
     wb.addWorksheet('Whole').addRow(['whole-sheet print area']);
     wb.getWorksheet('Whole')!.pageSetup.printArea = 'A1:XFD1048576'; // prints its one cell, not a million rows
     sheet.pageSetup.printTitlesRow = '1:2';
+    sheet.pageSetup.paperSize = 9; // A4
     sheet.pageSetup.horizontalCentered = true;
     sheet.pageSetup.scale = 50;
     const picture = wb.addImage({ buffer: RED_PNG as never, extension: 'png' });

@@ -179,12 +179,13 @@ async function measureTable(table: Table, available: number, ctx: TextContext, r
   }
   // Row heights: single-row cells first; a merged cell that needs more room grows its last row.
   const rowHeights = table.rows.map((row, r) =>
-    Math.max(row.minHeight, ...row.cells.map((cell, c) => (cell.rowSpan > 1 ? 0 : contents[r][c].height + cell.padding.top + cell.padding.bottom)), 0),
+    row.exactHeight ? row.minHeight : Math.max(row.minHeight, ...row.cells.map((cell, c) => (cell.rowSpan > 1 ? 0 : contents[r][c].height + cell.padding.top + cell.padding.bottom)), 0),
   );
   table.rows.forEach((row, r) =>
     row.cells.forEach((cell, c) => {
       if (cell.rowSpan <= 1) return;
       const last = Math.min(r + cell.rowSpan, rowHeights.length) - 1;
+      if (table.rows[last].exactHeight) return;
       const spanned = rowHeights.slice(r, last + 1).reduce((a, b) => a + b, 0);
       const need = contents[r][c].height + cell.padding.top + cell.padding.bottom;
       if (need > spanned) rowHeights[last] += need - spanned;

@@ -155,6 +155,8 @@ export interface TableRow {
   /** Cells with their starting grid column. */
   cells: Array<TableCell & { column: number }>;
   minHeight: number;
+  /** The row is exactly minHeight tall whatever its cells hold (a spreadsheet row): taller text is cut off. */
+  exactHeight?: boolean;
   /** Repeat at the top of each page (header row). */
   header?: boolean;
   /** Drawings anchored on this row (flow.ts draws them on the page where the row lands). */

@@ -123,10 +123,18 @@ export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined
   return { text: String(value), numeric: false };
 }
 
+/** SpreadsheetML paper sizes (ECMA-376 §18.3.1.63) in points, the common ones. */
+const PAPER_SIZES: Record<number, [number, number]> = {
+  1: LETTER, 2: LETTER, 3: [792, 1224], 4: [1224, 792], 5: [612, 1008], 7: [522, 756], 8: [841.89, 1190.55],
+  9: A4, 10: A4, 11: [419.53, 595.28], 12: [708.66, 1000.63], 13: [515.91, 728.5], 66: [1190.55, 1683.78],
+};
+
 export function pageFor(ws: ExcelJS.Worksheet | undefined, options: XlsxOptions): PageSetup {
   const setup = ws?.pageSetup;
-  // Paper size 1 (or none given, in files from US Excel) is Letter; 9 is A4.
-  let [width, height] = (setup?.paperSize as number | undefined) === 1 ? LETTER : A4;
+  // A sheet without a paper size has the schema's default, 1 (Letter: Excel leaves the attribute
+  // out for Letter, and LibreOffice reads it so); a CSV file, which has no page setup, prints on A4.
+  const paper = ws ? Number(setup?.paperSize ?? 1) : 9;
+  let [width, height] = PAPER_SIZES[paper] ?? A4;
   const landscape = options.orientation === 'landscape' || (options.orientation === 'auto' && setup?.orientation === 'landscape');
   if (landscape) [width, height] = [height, width];
   const m = setup?.margins;
@@ -169,7 +177,8 @@ function columnBands(grid: Grid, width: number): Grid[] {
   let start = 0;
   let used = 0;
   grid.widths.forEach((w, i) => {
-    if (i > start && used + w > width) {
+    // (A tolerance: columns scaled to fit the width sum to it up to rounding.)
+    if (i > start && used + w > width + 0.01) {
       bands.push([start, i]);
       start = i;
       used = 0;
@@ -285,6 +294,42 @@ function noteList(ws: ExcelJS.Worksheet, maxRow: number, maxCol: number): Block[
   return blocks;
 }
 
+/** A text's width in points from Calibri-like character classes (narrow, capitals and m/w, digits, the rest). */
+function estimatedWidth(text: string, size: number): number {
+  let ems = 0;
+  for (const ch of text) ems += /[\s.,;:'!|ijltfr()[\]-]/.test(ch) ? 0.28 : /[A-Zmw]/.test(ch) ? 0.62 : /\d/.test(ch) ? 0.507 : 0.48;
+  return ems * size;
+}
+
+/**
+ * The last column that text running on past the used range reaches: a row's last text, without
+ * "wrap text" and aligned left, runs on over the empty columns to its right, and LibreOffice prints
+ * those columns too (the text's width is estimated from its characters).
+ */
+function runOnReach(ws: ExcelJS.Worksheet, maxRow: number, maxCol: number, columnWidth: (c: number) => number): number {
+  let reach = maxCol;
+  ws.eachRow({ includeEmpty: false }, (row, r) => {
+    if (r > maxRow) return;
+    let last: ExcelJS.Cell | undefined;
+    row.eachCell({ includeEmpty: false }, (cell) => {
+      if (cell.value !== null && cell.value !== undefined && cell.value !== '') last = cell;
+    });
+    if (!last || last.isMerged || last.alignment?.wrapText) return;
+    const horizontal = last.alignment?.horizontal;
+    const { text, numeric } = displayText(last.value, last.numFmt);
+    if (numeric || (horizontal && horizontal !== 'left')) return;
+    let width = estimatedWidth(text, last.font?.size ?? DEFAULT_FONT.size);
+    let c = Number(last.col);
+    while (c < MAX_COLUMN && c < maxCol + 50) {
+      width -= columnWidth(c);
+      if (width <= 0) break;
+      c++;
+    }
+    reach = Math.max(reach, c);
+  });
+  return reach;
+}
+
 export function textCell(text: string, style: RunStyle, column: number, overrides: Partial<TableCell> = {}, align: 'left' | 'center' | 'right' | 'justify' = 'left'): TableCell & { column: number } {
   return {
     column,
@@ -345,6 +390,8 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       });
     });
     assertPrintableRange(options.fileName ?? 'the workbook', ws.name, maxRow, maxCol, cellsWithValues, ws.getCell(maxRow || 1, maxCol || 1).address);
+    const columnWidth = (c: number) => columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, mdw, baseWidths.get(ws.name));
+    maxCol = runOnReach(ws, maxRow, maxCol, columnWidth);
     // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
     // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
     const notesAtEnd = (ws.pageSetup as { cellComments?: string } | undefined)?.cellComments === 'atEnd';
@@ -387,7 +434,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
         continue;
       }
       columnIndex.set(c, widths.length);
-      widths.push(columnWidthPt(column.width ?? ws.properties.defaultColWidth, mdw, baseWidths.get(ws.name)));
+      widths.push(columnWidth(c));
     }
 
     // Conditional formats, on the cells' values (numbers as numbers, anything else as its display text).
@@ -404,7 +451,10 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       const row = ws.getRow(r);
       if (row.hidden) continue;
       rowIndex.set(r, rows.length);
-      const tableRow: TableRow = { cells: [], minHeight: row.height ?? ws.properties.defaultRowHeight ?? 15, header: r >= titleFrom && r <= titleTo };
+      // A row is as tall as the sheet says (its height, else the sheet's default), whatever its cells
+      // hold: Excel and LibreOffice print stored heights and cut off text that wraps taller.
+      const height = row.height ?? ws.properties.defaultRowHeight ?? 15;
+      const tableRow: TableRow = { cells: [], minHeight: height, exactHeight: true, header: r >= titleFrom && r <= titleTo };
       for (let c = area.left; c <= area.right; c++) {
         if (hiddenCols.has(c) || covered.has(`${r}:${c}`)) continue;
         const cell = row.getCell(c);
@@ -437,7 +487,8 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
         if (look?.bar) out.bar = look.bar;
         if (!text && !fill && !Object.values(out.borders).some(Boolean) && !merge) continue;
         // Text without "wrap text" runs on past the cell's edge, as Excel prints it.
-        if (!cell.alignment?.wrapText) {
+        if (cell.alignment?.wrapText) out.clip = true;
+        else {
           for (const block of out.blocks) if (block.kind === 'paragraph') block.noWrap = true;
           const nextColumn = c + (merge?.cols ?? 1);
           const next = nextColumn <= MAX_COLUMN ? row.findCell(nextColumn)?.value : undefined;

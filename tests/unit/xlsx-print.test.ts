@@ -1,0 +1,67 @@
+/**
+ * Classes of page-count differences from LibreOffice on the wide corpus, each reproduced with a
+ * generated workbook: the paper a sheet without a paper size prints on, rows that keep their
+ * stored height however much text their cells hold, and columns that text runs on into.
+ */
+import { describe, expect, test } from 'vitest';
+import ExcelJS from 'exceljs';
+import { PDFDocument } from 'pdf-lib';
+import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
+import { convert, texts } from './office-pdf-helpers.ts';
+
+async function pageSizes(bytes: Uint8Array): Promise<number[][]> {
+  const doc = await PDFDocument.load(bytes);
+  return doc.getPages().map((page) => [Math.round(page.getWidth()), Math.round(page.getHeight())]);
+}
+
+describe('Excel print layout as LibreOffice prints it', () => {
+  test('a sheet without a paper size prints on Letter (the schema default); paperSize 9 on A4, 5 on Legal', async () => {
+    const wb = new ExcelJS.Workbook();
+    for (const [name, paper] of [['Default', undefined], ['A4', 9], ['Legal', 5]] as const) {
+      const ws = wb.addWorksheet(name);
+      if (paper) ws.pageSetup.paperSize = paper;
+      for (let i = 0; i < 100; i++) ws.addRow([`${name} ${i + 1}`]);
+    }
+    const result = await convert(excelToPdf, 'paper.xlsx', await wb.xlsx.writeBuffer());
+    const pages = await texts(result);
+    const sizes = await pageSizes(result.bytes);
+    // 100 rows of 15 pt between 0.75 in margins: 45 a Letter page, 48 on A4, 57 on Legal.
+    expect(sizes).toEqual([[612, 792], [612, 792], [612, 792], [595, 842], [595, 842], [595, 842], [612, 1008], [612, 1008]]);
+    expect(pages[1].split(' ')[1]).toBe('46');
+    expect(pages[3].split(' ')[1]).toBe('1');
+    expect(pages[4].split(' ')[1]).toBe('49');
+  });
+
+  test('rows keep their stored height: wrapped text and large fonts are cut off, not grown', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Rows');
+    for (let r = 1; r <= 60; r++) {
+      const cell = ws.getCell(r, 1);
+      cell.value = `Row ${r} ${'word '.repeat(40)}`;
+      cell.alignment = { wrapText: true };
+      ws.getCell(r, 2).value = `Big ${r}`;
+      ws.getCell(r, 2).font = { size: 28 };
+    }
+    ws.getRow(60).height = 100; // a stored height is kept too
+    const result = await convert(excelToPdf, 'rows.xlsx', await wb.xlsx.writeBuffer());
+    const pages = await texts(result);
+    // 59 rows of 15 pt and one of 100 pt on Letter (684 pt between the margins): two pages.
+    expect(pages.length).toBe(2);
+    expect(pages[0]).toContain('Big 45');
+    expect(pages[1]).toContain('Big 46');
+    // The 100 pt row holds on the second page with the rest.
+    expect(pages[1]).toContain('Big 60');
+  });
+
+  test("columns that a row's last text runs on into are printed (one more band of columns)", async () => {
+    const build = async (title: string) => {
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet('Wide');
+      for (let c = 1; c <= 9; c++) ws.getCell(2, c).value = c; // nine 48 pt columns fit a Letter page
+      ws.getCell(1, 9).value = title;
+      return (await texts(await convert(excelToPdf, 'run-on.xlsx', await wb.xlsx.writeBuffer()))).length;
+    };
+    expect(await build('short')).toBe(1);
+    expect(await build('a long title that runs on to the right of the last column END')).toBe(2);
+  });
+});
