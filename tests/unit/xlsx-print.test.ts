@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { PDFDocument } from 'pdf-lib';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { convert, texts } from './office-pdf-helpers.ts';
@@ -63,5 +64,18 @@ describe('Excel print layout as LibreOffice prints it', () => {
     };
     expect(await build('short')).toBe(1);
     expect(await build('a long title that runs on to the right of the last column END')).toBe(2);
+  });
+
+  test('a sheet with no page setup at all prints on LibreOffice\'s default page (A4, 0.984 in top and bottom)', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Bare');
+    for (let i = 0; i < 100; i++) ws.addRow([`Row ${i + 1}`]);
+    const zip = await JSZip.loadAsync(await wb.xlsx.writeBuffer());
+    const xml = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
+    zip.file('xl/worksheets/sheet1.xml', xml.replace(/<pageMargins[^>]*\/>/, '').replace(/<pageSetup[^>]*\/>/, ''));
+    const result = await convert(excelToPdf, 'bare.xlsx', await zip.generateAsync({ type: 'uint8array' }));
+    expect(await pageSizes(result.bytes)).toEqual([[595, 842], [595, 842], [595, 842]]);
+    // (841.89 − 2 × 70.85) / 15: 46 rows a page.
+    expect((await texts(result))[1].split(' ')[1]).toBe('47');
   });
 });

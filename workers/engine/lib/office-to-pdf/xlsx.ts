@@ -53,19 +53,28 @@ export function columnWidthPt(width: number | undefined, mdw = 7, baseColWidth =
   return Math.trunc(((256 * width + Math.trunc(128 / mdw)) / 256) * mdw) * 0.75;
 }
 
-/** Sheet name → `baseColWidth` of its sheetFormatPr (exceljs does not read it). */
-async function baseColumnWidths(zip: JSZip): Promise<Map<string, number>> {
-  const widths = new Map<string, number>();
+/** What exceljs does not read from a sheet's XML: its sheetFormatPr's `baseColWidth`, and whether it has a page setup. */
+interface SheetXmlFacts {
+  baseColWidth?: number;
+  /** The sheet has neither pageSetup nor pageMargins: LibreOffice prints it with its own default page. */
+  noPageSetup: boolean;
+}
+
+/** Sheet name → facts read from its XML. */
+async function sheetXmlFacts(zip: JSZip): Promise<Map<string, SheetXmlFacts>> {
+  const facts = new Map<string, SheetXmlFacts>();
   const workbookXml = await zipText(zip, 'xl/workbook.xml');
-  if (!workbookXml) return widths;
+  if (!workbookXml) return facts;
   const rels = await readRels(zip, 'xl/workbook.xml');
   for (const sheet of findAll(parseXml(workbookXml), 'sheet')) {
     const target = rels.get(attr(sheet, 'r:id') ?? '')?.target;
     const xml = target ? await zipText(zip, target) : undefined;
-    const base = xml ? /<sheetFormatPr[^>]*\sbaseColWidth="([\d.]+)"/.exec(xml)?.[1] : undefined;
-    if (base) widths.set(attr(sheet, 'name') ?? '', Number(base));
+    if (!xml) continue;
+    const base = /<sheetFormatPr[^>]*\sbaseColWidth="([\d.]+)"/.exec(xml)?.[1];
+    const noPageSetup = !/<(\w+:)?page(Setup|Margins)[\s/>]/.test(xml);
+    facts.set(attr(sheet, 'name') ?? '', { baseColWidth: base ? Number(base) : undefined, noPageSetup });
   }
-  return widths;
+  return facts;
 }
 
 /** The workbook's default font: the first font of xl/styles.xml. */
@@ -146,6 +155,17 @@ export function pageFor(ws: ExcelJS.Worksheet | undefined, options: XlsxOptions)
     headerDistance: inch(m?.header, 0.3),
     footerDistance: inch(m?.footer, 0.3),
   };
+}
+
+/**
+ * The page of a sheet that has no page setup at all (no pageSetup, no pageMargins): LibreOffice's
+ * default page style, A4 with margins of 0.748 in at the sides and 0.984 in at the top and bottom.
+ */
+function defaultPage(options: XlsxOptions): PageSetup {
+  const landscape = options.orientation === 'landscape';
+  const [width, height] = landscape ? [A4[1], A4[0]] : A4;
+  const side = 0.748 * 72, edge = 0.984 * 72;
+  return { width, height, margin: { top: edge, bottom: edge, left: side, right: side }, headerDistance: 0.3 * 72, footerDistance: 0.3 * 72 };
 }
 
 export interface Grid {
@@ -344,6 +364,60 @@ export function textCell(text: string, style: RunStyle, column: number, override
   };
 }
 
+/** What printing one cell needs from its sheet. */
+interface SheetCellContext {
+  palette: ExcelPalette;
+  looks: ReturnType<typeof conditionalLooks>;
+  merges: Map<string, { rows: number; cols: number }>;
+  hiddenCols: Set<number>;
+  columnIndex: Map<number, number>;
+}
+
+/** One cell as printed (its text through its number format, font, fill, borders, alignment), or undefined when it shows nothing. */
+function printedCell(row: ExcelJS.Row, r: number, c: number, sheet: SheetCellContext): (TableCell & { column: number }) | undefined {
+  const { palette, looks, merges, hiddenCols, columnIndex } = sheet;
+  const cell = row.getCell(c);
+  const { text, numeric } = displayText(cell.value, cell.numFmt);
+  const font = cell.font ?? {};
+  const style: RunStyle = {
+    font: font.name ?? DEFAULT_FONT.font,
+    size: font.size ?? DEFAULT_FONT.size,
+    bold: font.bold,
+    italic: font.italic,
+    underline: Boolean(font.underline),
+    strike: font.strike,
+    color: excelColor(font.color, palette),
+    link: cellLink(cell.value),
+  };
+  const look = looks.get(`${r}:${c}`);
+  if (look) Object.assign(style, Object.fromEntries(Object.entries({ color: look.color, bold: look.bold, italic: look.italic, underline: look.underline, strike: look.strike }).filter(([, v]) => v !== undefined)));
+  const horizontal = cell.alignment?.horizontal;
+  const align = horizontal === 'center' || horizontal === 'centerContinuous' ? 'center' : horizontal === 'right' ? 'right' : horizontal === 'justify' ? 'justify' : horizontal === 'left' ? 'left' : numeric ? 'right' : typeof cell.value === 'boolean' ? 'center' : 'left';
+  const fill = look?.fill ?? (cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid' ? excelColor(cell.fill.fgColor, palette) : undefined);
+  const merge = merges.get(`${r}:${c}`);
+  const vertical = cell.alignment?.vertical;
+  const out = textCell(text, style, columnIndex.get(c)!, {
+    shading: fill,
+    borders: { top: borderOf(cell.border?.top, palette), bottom: borderOf(cell.border?.bottom, palette), left: borderOf(cell.border?.left, palette), right: borderOf(cell.border?.right, palette) },
+    verticalAlign: vertical === 'top' ? 'top' : vertical === 'middle' ? 'middle' : 'bottom',
+    rowSpan: merge?.rows ?? 1,
+    colSpan: merge ? [...Array(merge.cols).keys()].filter((i) => !hiddenCols.has(c + i)).length || 1 : 1,
+  }, align);
+  if (look?.bar) out.bar = look.bar;
+  if (!text && !fill && !Object.values(out.borders).some(Boolean) && !merge) return undefined;
+  // Text without "wrap text" runs on past the cell's edge, as Excel prints it.
+  if (cell.alignment?.wrapText) out.clip = true;
+  else {
+    for (const block of out.blocks) if (block.kind === 'paragraph') block.noWrap = true;
+    const nextColumn = c + (merge?.cols ?? 1);
+    const next = nextColumn <= MAX_COLUMN ? row.findCell(nextColumn)?.value : undefined;
+    out.clip = !(next === null || next === undefined || next === '') || align !== 'left';
+    // ("General" numbers lose decimals to fit instead; that is not done here: they are cut.)
+    out.hashesWhenTooWide = numeric && (cell.value instanceof Date || Boolean(cell.numFmt && cell.numFmt !== 'General'));
+  }
+  return out;
+}
+
 export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise<{ sections: Section[]; notes: string[] }> {
   const notes: string[] = [];
   linearMerges();
@@ -366,11 +440,11 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
   const parts = await JSZip.loadAsync(bytes);
   const palette = await readExcelPalette(parts);
   const mdw = maxDigitWidth(await defaultFont(parts));
-  const baseWidths = await baseColumnWidths(parts);
+  const xmlFacts = await sheetXmlFacts(parts);
   // Charts (read from the package: exceljs does not read them), and chart sheets in their place.
   const charts = await readWorkbookCharts(parts, (name) => {
     const ws = workbook.getWorksheet(name);
-    return ws && { column: (c) => columnWidthPt(ws.getColumn(c + 1).width ?? ws.properties.defaultColWidth, mdw, baseWidths.get(ws.name)), row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15 };
+    return ws && { column: (c) => columnWidthPt(ws.getColumn(c + 1).width ?? ws.properties.defaultColWidth, mdw, xmlFacts.get(ws.name)?.baseColWidth), row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15 };
   }, pageFor(undefined, options), shapeNotes).catch(() => undefined);
   const chartSheetsBefore = (name: string | undefined) => (options.sheets === 'all' ? charts?.chartSheets.filter((c) => c.before === name) ?? [] : []).map((c) => chartSheetSection(c, pageFor(undefined, options)));
 
@@ -390,7 +464,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       });
     });
     assertPrintableRange(options.fileName ?? 'the workbook', ws.name, maxRow, maxCol, cellsWithValues, ws.getCell(maxRow || 1, maxCol || 1).address);
-    const columnWidth = (c: number) => columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, mdw, baseWidths.get(ws.name));
+    const columnWidth = (c: number) => columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, mdw, xmlFacts.get(ws.name)?.baseColWidth);
     maxCol = runOnReach(ws, maxRow, maxCol, columnWidth);
     // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
     // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
@@ -457,46 +531,8 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       const tableRow: TableRow = { cells: [], minHeight: height, exactHeight: true, header: r >= titleFrom && r <= titleTo };
       for (let c = area.left; c <= area.right; c++) {
         if (hiddenCols.has(c) || covered.has(`${r}:${c}`)) continue;
-        const cell = row.getCell(c);
-        const { text, numeric } = displayText(cell.value, cell.numFmt);
-        const font = cell.font ?? {};
-        const style: RunStyle = {
-          font: font.name ?? DEFAULT_FONT.font,
-          size: font.size ?? DEFAULT_FONT.size,
-          bold: font.bold,
-          italic: font.italic,
-          underline: Boolean(font.underline),
-          strike: font.strike,
-          color: excelColor(font.color, palette),
-          link: cellLink(cell.value),
-        };
-        const look = looks.get(`${r}:${c}`);
-        if (look) Object.assign(style, Object.fromEntries(Object.entries({ color: look.color, bold: look.bold, italic: look.italic, underline: look.underline, strike: look.strike }).filter(([, v]) => v !== undefined)));
-        const horizontal = cell.alignment?.horizontal;
-        const align = horizontal === 'center' || horizontal === 'centerContinuous' ? 'center' : horizontal === 'right' ? 'right' : horizontal === 'justify' ? 'justify' : horizontal === 'left' ? 'left' : numeric ? 'right' : typeof cell.value === 'boolean' ? 'center' : 'left';
-        const fill = look?.fill ?? (cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid' ? excelColor(cell.fill.fgColor, palette) : undefined);
-        const merge = merges.get(`${r}:${c}`);
-        const vertical = cell.alignment?.vertical;
-        const out = textCell(text, style, columnIndex.get(c)!, {
-          shading: fill,
-          borders: { top: borderOf(cell.border?.top, palette), bottom: borderOf(cell.border?.bottom, palette), left: borderOf(cell.border?.left, palette), right: borderOf(cell.border?.right, palette) },
-          verticalAlign: vertical === 'top' ? 'top' : vertical === 'middle' ? 'middle' : 'bottom',
-          rowSpan: merge?.rows ?? 1,
-          colSpan: merge ? [...Array(merge.cols).keys()].filter((i) => !hiddenCols.has(c + i)).length || 1 : 1,
-        }, align);
-        if (look?.bar) out.bar = look.bar;
-        if (!text && !fill && !Object.values(out.borders).some(Boolean) && !merge) continue;
-        // Text without "wrap text" runs on past the cell's edge, as Excel prints it.
-        if (cell.alignment?.wrapText) out.clip = true;
-        else {
-          for (const block of out.blocks) if (block.kind === 'paragraph') block.noWrap = true;
-          const nextColumn = c + (merge?.cols ?? 1);
-          const next = nextColumn <= MAX_COLUMN ? row.findCell(nextColumn)?.value : undefined;
-          out.clip = !(next === null || next === undefined || next === '') || align !== 'left';
-          // ("General" numbers lose decimals to fit instead; that is not done here: they are cut.)
-          out.hashesWhenTooWide = numeric && (cell.value instanceof Date || Boolean(cell.numFmt && cell.numFmt !== 'General'));
-        }
-        tableRow.cells.push(out);
+        const out = printedCell(row, r, c, { palette, looks, merges, hiddenCols, columnIndex });
+        if (out) tableRow.cells.push(out);
       }
       rows.push(tableRow);
     }
@@ -511,7 +547,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       if (!row || column === undefined) continue;
       (row.overlays ??= []).push({ column, x: shape.columnOffset, y: shape.rowOffset, drawing: shape.drawing });
     }
-    const page = pageFor(ws, options);
+    const page = xmlFacts.get(ws.name)?.noPageSetup ? defaultPage(options) : pageFor(ws, options);
     const fitToPage = Boolean(setup?.fitToPage);
     const sheetSections = sectionsForGrid({ widths, rows }, page, {
       fitWidth: options.fitToWidth || (fitToPage && (setup?.fitToWidth ?? 1) === 1),
