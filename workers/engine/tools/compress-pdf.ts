@@ -25,6 +25,9 @@ import { savePdf } from '../lib/pdf/pdf-util.ts';
 import { runQpdf } from '../lib/pdf/qpdf.ts';
 import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, pixelLimit, resizeImage } from '../lib/image/codecs.ts';
 import { baseName, formatBytes } from '../../../shared/format.ts';
+import { IDENTITY, transform, type Matrix } from '../lib/pdf/matrix.ts';
+import { operandMatrix, readOperations } from '../lib/pdf/content-stream.ts';
+import { filterNames, inflate, predictorParams, unpredict } from '../lib/pdf/filters.ts';
 
 /** What one pass does to images. */
 export interface CompressSettings {
@@ -109,50 +112,6 @@ function colourComponents(doc: PDFDocument, space: PDFObject | undefined): numbe
   return `${name ?? 'unknown'} colour`;
 }
 
-/** Inflates a zlib stream with the platform's DecompressionStream (browser workers and Node 18+). */
-async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-/** Undoes PNG row predictors (PDF Predictor ≥ 10) for 8-bit samples. */
-function unpredictPng(data: Uint8Array, columns: number, colours: number): Uint8Array | undefined {
-  const bpp = colours;
-  const rowBytes = columns * colours;
-  const rows = Math.floor(data.length / (rowBytes + 1));
-  const out = new Uint8Array(rows * rowBytes);
-  for (let r = 0; r < rows; r++) {
-    const type = data[r * (rowBytes + 1)];
-    const src = r * (rowBytes + 1) + 1;
-    const dst = r * rowBytes;
-    const up = dst - rowBytes;
-    for (let i = 0; i < rowBytes; i++) {
-      const raw = data[src + i];
-      const left = i >= bpp ? out[dst + i - bpp] : 0;
-      const above = r > 0 ? out[up + i] : 0;
-      const upperLeft = r > 0 && i >= bpp ? out[up + i - bpp] : 0;
-      let value: number;
-      switch (type) {
-        case 0: value = raw; break;
-        case 1: value = raw + left; break;
-        case 2: value = raw + above; break;
-        case 3: value = raw + ((left + above) >> 1); break;
-        case 4: {
-          const p = left + above - upperLeft;
-          const pa = Math.abs(p - left);
-          const pb = Math.abs(p - above);
-          const pc = Math.abs(p - upperLeft);
-          value = raw + (pa <= pb && pa <= pc ? left : pb <= pc ? above : upperLeft);
-          break;
-        }
-        default: return undefined;
-      }
-      out[dst + i] = value & 0xff;
-    }
-  }
-  return out;
-}
-
 /**
  * 8-bit samples to RGBA, averaging k×k blocks on the way when k > 1: a 9000 × 9000 scan headed for
  * 150 dpi never exists as full-size RGBA (memory and time), and the exact resize does the rest.
@@ -220,91 +179,31 @@ interface ImageUse {
   dpi: number;
 }
 
-type Matrix = [number, number, number, number, number, number];
-const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
-const multiply = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[1] * n[2],
-  m[0] * n[1] + m[1] * n[3],
-  m[2] * n[0] + m[3] * n[2],
-  m[2] * n[1] + m[3] * n[3],
-  m[4] * n[0] + m[5] * n[2] + n[4],
-  m[4] * n[1] + m[5] * n[3] + n[5],
-];
-
-const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-
 /**
- * Walks a content stream and reports each `Do` with the current transformation matrix. Only what
- * matters for that is understood: numbers, names, q/Q/cm; strings, arrays, dictionaries and inline
- * images are skipped.
+ * Walks a content stream and reports each `Do` with the current transformation matrix; only
+ * q/Q/cm matter for that.
  */
 function scanContent(bytes: Uint8Array, onDo: (name: string, ctm: Matrix) => void, start: Matrix): void {
   const stack: Matrix[] = [];
   let ctm = start;
-  const operands: Array<number | string> = [];
-  let i = 0;
-  const n = bytes.length;
-  while (i < n) {
-    const c = bytes[i];
-    if (WHITESPACE.has(c)) { i++; continue; }
-    if (c === 0x25) { while (i < n && bytes[i] !== 0x0a && bytes[i] !== 0x0d) i++; continue; }
-    if (c === 0x28) { // (string)
-      let depth = 0;
-      for (; i < n; i++) {
-        const b = bytes[i];
-        if (b === 0x5c) { i++; continue; }
-        if (b === 0x28) depth++;
-        else if (b === 0x29 && --depth === 0) { i++; break; }
-      }
-      operands.push('');
-      continue;
+  for (const { operator, operands } of readOperations(bytes)) {
+    if (operator === 'q') stack.push(ctm);
+    else if (operator === 'Q') ctm = stack.pop() ?? start;
+    else if (operator === 'cm') {
+      const m = operandMatrix(operands);
+      if (m) ctm = transform(ctm, m);
+    } else if (operator === 'Do') {
+      const name = operands.at(-1);
+      if (name?.kind === 'name') onDo(name.value, ctm);
     }
-    if (c === 0x3c && bytes[i + 1] !== 0x3c) { while (i < n && bytes[i] !== 0x3e) i++; i++; operands.push(''); continue; }
-    if (c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d) { i += c === 0x3c || c === 0x3e ? 2 : 1; continue; }
-    if (c === 0x2f) { // /Name
-      let j = i + 1;
-      while (j < n && !WHITESPACE.has(bytes[j]) && !DELIMITERS.has(bytes[j])) j++;
-      operands.push('/' + String.fromCharCode(...bytes.subarray(i + 1, j)).replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))));
-      i = j;
-      continue;
-    }
-    let j = i;
-    while (j < n && !WHITESPACE.has(bytes[j]) && !DELIMITERS.has(bytes[j])) j++;
-    if (j === i) { i++; continue; }
-    const token = String.fromCharCode(...bytes.subarray(i, j));
-    i = j;
-    const number = Number(token);
-    if (token !== '' && !Number.isNaN(number) && /^[+\-.\d]/.test(token)) { operands.push(number); continue; }
-    switch (token) {
-      case 'q': stack.push(ctm); break;
-      case 'Q': ctm = stack.pop() ?? start; break;
-      case 'cm': {
-        const m = operands.slice(-6);
-        if (m.length === 6 && m.every((v) => typeof v === 'number')) ctm = multiply(m as Matrix, ctm);
-        break;
-      }
-      case 'Do': {
-        const name = operands[operands.length - 1];
-        if (typeof name === 'string' && name.startsWith('/')) onDo(name.slice(1), ctm);
-        break;
-      }
-      case 'BI': { // inline image: skip to "EI" after whitespace
-        while (i < n && !(bytes[i] === 0x45 && bytes[i + 1] === 0x49 && WHITESPACE.has(bytes[i - 1]) && (i + 2 >= n || WHITESPACE.has(bytes[i + 2])))) i++;
-        i += 2;
-        break;
-      }
-    }
-    operands.length = 0;
   }
 }
 
 async function decodedContent(stream: PDFObject | undefined): Promise<Uint8Array | undefined> {
   if (!(stream instanceof PDFRawStream)) return undefined;
-  const filter = stream.dict.lookup(N('Filter'));
-  const name = filter instanceof PDFArray ? (filter.size() === 1 ? nameOf(filter.lookup(0)) : 'many') : nameOf(filter);
-  if (name === undefined) return stream.contents;
-  if (name === 'FlateDecode' && !stream.dict.lookup(N('DecodeParms'))) return inflate(stream.contents);
+  const filters = filterNames(stream.dict);
+  if (filters.length === 0) return stream.contents;
+  if (filters.length === 1 && filters[0] === 'FlateDecode' && !stream.dict.lookup(N('DecodeParms'))) return inflate(stream.contents);
   return undefined;
 }
 
@@ -373,7 +272,7 @@ async function collectImages(doc: PDFDocument): Promise<{ images: Map<string, Im
           ? (matrixObject.asArray().map((v) => (v instanceof PDFNumber ? v.asNumber() : 0)) as Matrix)
           : IDENTITY;
         const formContent = await decodedContent(object).catch(() => undefined);
-        if (formContent) await visitContent(formContent, object.dict.lookup(N('Resources')) as PDFDict | undefined, multiply(matrix, ctm), depth + 1);
+        if (formContent) await visitContent(formContent, object.dict.lookup(N('Resources')) as PDFDict | undefined, transform(ctm, matrix), depth + 1);
       }
     }
   };
@@ -452,16 +351,15 @@ async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: Comp
   if (!settings.lossyFlate) return 'lossless image kept lossless';
   if (numberOf(dict, 'BitsPerComponent') !== 8) return 'not 8 bits per sample';
   let samples = await inflate(contents);
-  const predictor = parms instanceof PDFDict ? (numberOf(parms, 'Predictor') ?? 1) : 1;
-  if (predictor >= 10) {
-    const colours = parms instanceof PDFDict ? (numberOf(parms, 'Colors') ?? 1) : 1;
-    const columns = parms instanceof PDFDict ? (numberOf(parms, 'Columns') ?? 1) : 1;
-    if (colours !== components || columns !== width) return 'unusual predictor';
-    const unpredicted = unpredictPng(samples, columns, colours);
-    if (!unpredicted) return 'damaged image data';
-    samples = unpredicted;
-  } else if (predictor !== 1) {
-    return 'TIFF predictor';
+  const params = predictorParams(parms);
+  if (params.predictor >= 2 && params.predictor < 10) return 'TIFF predictor';
+  if (params.predictor >= 10) {
+    if (params.colors !== components || params.columns !== width || params.bitsPerComponent !== 8) return 'unusual predictor';
+    try {
+      samples = unpredict(samples, params);
+    } catch {
+      return 'damaged image data';
+    }
   }
   if (samples.length < width * height * components) return 'damaged image data';
   // Whole-block pre-shrink towards the target resolution (the exact Lanczos resize follows).

@@ -1,10 +1,11 @@
 /**
  * A small PDF content-stream tokenizer and writer (ISO 32000-1 §7.2, §7.8.2), enough to walk a
- * page's drawing operators and rewrite some of them — redaction needs to drop text-showing
- * operators and image draws without disturbing anything else. Operators that are kept are
+ * page's drawing operators and rewrite some of them: compression measures where images are drawn,
+ * redaction drops text-showing operators and image draws without disturbing anything else. Operators that are kept are
  * written back byte for byte from the source, so nothing the tokenizer does not fully model
  * (odd number forms, comments, inline image data) is ever re-serialised.
  */
+import { toMatrix, type Matrix } from './matrix.ts';
 
 export type Operand =
   | { kind: 'number'; value: number }
@@ -194,10 +195,13 @@ function findInlineImageEnd(src: Uint8Array, from: number): number {
   return src.length;
 }
 
-/** Splits a content stream into operations with their operands and source byte ranges. */
-export function parseContentStream(src: Uint8Array): Operation[] {
+/**
+ * The operations of a content stream, one at a time, with their operands and source byte ranges.
+ * Reading lazily keeps a walk over a huge page (a map with millions of operators) from holding
+ * every operation at once.
+ */
+export function* readOperations(src: Uint8Array): Generator<Operation> {
   const lexer = new Lexer(src);
-  const operations: Operation[] = [];
   let operands: Operand[] = [];
   lexer.skipSpace();
   let start = lexer.pos;
@@ -213,16 +217,32 @@ export function parseContentStream(src: Uint8Array): Operation[] {
       const dataStart = lexer.pos + 1;
       const ei = findInlineImageEnd(src, dataStart);
       lexer.pos = Math.min(src.length, ei + 2);
-      operations.push({ operator: 'BI', operands: [], start, end: lexer.pos, inlineImage: pairs(flat) });
+      yield { operator: 'BI', operands: [], start, end: lexer.pos, inlineImage: pairs(flat) };
     } else {
-      operations.push({ operator, operands, start, end: lexer.pos });
+      yield { operator, operands, start, end: lexer.pos };
     }
     operands = [];
     lexer.skipSpace();
     start = lexer.pos;
   }
-  return operations;
 }
+
+/** Splits a content stream into operations with their operands and source byte ranges. */
+export function parseContentStream(src: Uint8Array): Operation[] {
+  return [...readOperations(src)];
+}
+
+/**
+ * The matrix operand of `cm` or `Tm`: the last six operands, as viewers take them when a stream
+ * has stray extra ones; undefined unless those are six numbers (the operation is then ignored).
+ */
+export function operandMatrix(operands: Operand[]): Matrix | undefined {
+  const six = operands.slice(-6);
+  return six.length === 6 ? toMatrix(six.map((o) => (o.kind === 'number' ? o.value : NaN))) : undefined;
+}
+
+/** A number operand's value; 0 for anything else (a malformed operand moves nothing). */
+export const numberOperand = (operand: Operand | undefined): number => (operand?.kind === 'number' ? operand.value : 0);
 
 function formatNumber(n: number): string {
   if (Number.isInteger(n)) return String(n);
