@@ -8,6 +8,7 @@
  */
 import type { PDFDocumentProxy } from './pdfjs.ts';
 import { loadPdfjs } from './pdfjs.ts';
+import { IDENTITY, applyTransform, transform, type Matrix } from './matrix.ts';
 
 export interface TextItem {
   text: string;
@@ -61,18 +62,6 @@ export interface PageLayout {
   ocr?: boolean;
 }
 
-type Matrix = [number, number, number, number, number, number];
-
-const multiply = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[2] * n[1],
-  m[1] * n[0] + m[3] * n[1],
-  m[0] * n[2] + m[2] * n[3],
-  m[1] * n[2] + m[3] * n[3],
-  m[0] * n[4] + m[2] * n[5] + m[4],
-  m[1] * n[4] + m[3] * n[5] + m[5],
-];
-const apply = (m: Matrix, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-
 /** Word-processor family names for the PDF base fonts and common embedded ones. */
 export function familyOf(fontName: string, fallback: string): string {
   const name = fontName.replace(/^[A-Z]{6}\+/, '');
@@ -112,11 +101,11 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
   const textOps = new Set<number>();
   const imageOps = new Set<number>();
   let hasVectorArt = false;
-  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  let ctm = IDENTITY;
   const stack: Matrix[] = [];
   let fill = '000000';
   const fillStack: string[] = [];
-  const toPage = (x: number, y: number) => apply(vt, ...apply(ctm, x, y));
+  const toPage = (x: number, y: number) => applyTransform(vt, ...applyTransform(ctm, x, y));
   const boxOf = (points: Array<[number, number]>): Box => {
     const xs = points.map((p) => p[0]);
     const ys = points.map((p) => p[1]);
@@ -139,11 +128,11 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
       ctm = stack.pop() ?? ctm;
       fill = fillStack.pop() ?? fill;
     } else if (fn === OPS.transform) {
-      ctm = multiply(ctm, args as Matrix);
+      ctm = transform(ctm, args as Matrix);
     } else if (fn === OPS.paintFormXObjectBegin) {
       stack.push(ctm);
       const matrix = args[0] as Matrix | null;
-      if (matrix) ctm = multiply(ctm, Array.from(matrix) as Matrix);
+      if (matrix) ctm = transform(ctm, Array.from(matrix) as Matrix);
     } else if (fn === OPS.paintFormXObjectEnd) {
       ctm = stack.pop() ?? ctm;
     } else if (fn === OPS.setFillRGBColor) {
@@ -235,7 +224,7 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
       }
     }
     if (!str.trim()) continue;
-    const tx = multiply(vt, raw.transform as Matrix);
+    const tx = transform(vt, raw.transform as Matrix);
     const size = Math.hypot(tx[2], tx[3]);
     if (size < 0.5) continue;
     // Only horizontal text is laid out; rotated text keeps its anchor point.
