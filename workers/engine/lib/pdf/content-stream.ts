@@ -28,7 +28,11 @@ export interface Operation {
 
 const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-const isRegular = (b: number) => !WHITESPACE.has(b) && !DELIMITERS.has(b);
+/** Byte classes as a table (0 regular, 1 whitespace, 2 delimiter): the lexer's inner loops test every byte. */
+const CLASS = new Uint8Array(256);
+for (const b of WHITESPACE) CLASS[b] = 1;
+for (const b of DELIMITERS) CLASS[b] = 2;
+const isRegular = (b: number) => CLASS[b] === 0;
 
 type Token = Operand | { kind: 'op'; value: string } | { kind: 'open-array' } | { kind: 'close-array' } | { kind: 'open-dict' } | { kind: 'close-dict' };
 
@@ -40,7 +44,7 @@ class Lexer {
     const { src } = this;
     while (this.pos < src.length) {
       const b = src[this.pos];
-      if (WHITESPACE.has(b)) this.pos++;
+      if (CLASS[b] === 1) this.pos++;
       else if (b === 0x25 /* % */) {
         while (this.pos < src.length && src[this.pos] !== 0x0a && src[this.pos] !== 0x0d) this.pos++;
       } else break;
@@ -87,8 +91,12 @@ class Lexer {
     const start = this.pos;
     while (this.pos < src.length && isRegular(src[this.pos])) this.pos++;
     const word = latin1(src.subarray(start, this.pos));
-    if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) return { kind: 'number', value: Number(word) };
-    if (/^[+-]?[\d.]+$/.test(word)) return { kind: 'number', value: parseFloat(word.replace(/^([+-]?)\.*/, '$10.')) || 0 };
+    const first = src[start];
+    // Only a word starting with a digit, sign or point can be a number; operators skip the regexes.
+    if ((first >= 0x30 && first <= 0x39) || first === 0x2b || first === 0x2d || first === 0x2e) {
+      if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) return { kind: 'number', value: Number(word) };
+      if (/^[+-]?[\d.]+$/.test(word)) return { kind: 'number', value: parseFloat(word.replace(/^([+-]?)\.*/, '$10.')) || 0 };
+    }
     if (word === 'true' || word === 'false') return { kind: 'bool', value: word === 'true' };
     if (word === 'null') return { kind: 'null' };
     return { kind: 'op', value: word };
@@ -149,6 +157,11 @@ function hexValue(b: number): number {
 
 export function latin1(bytes: Uint8Array): string {
   let s = '';
+  // Operators, numbers and names are a few bytes: a loop beats spreading a subarray into a call.
+  if (bytes.length <= 32) {
+    for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+    return s;
+  }
   for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, i + 8192));
   return s;
 }
