@@ -10,7 +10,7 @@ import { guardInputs } from './lib/input-limits.ts';
 const modules = import.meta.glob<EngineModule>('./tools/*.ts');
 
 const loaders = new Map(
-  Object.entries(modules).map(([path, load]) => [path.replace('./tools', '').replace(/\.ts$/, ''), load]),
+  Object.entries(modules).map(([path, load]) => [path.replace('./tools/', '').replace(/\.ts$/, ''), load]),
 );
 
 export function hasEngine(toolId: string): boolean {
