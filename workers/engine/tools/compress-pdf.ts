@@ -12,9 +12,7 @@
  *    at level 9, and only the objects still referenced.
  * The result is never larger than the input: when nothing helps, the original comes back with a note.
  *
- * The resolution of an image is measured where it is drawn (the content stream's transformation
- * matrix at each `Do`, through Form XObjects), taking the sharpest use; where content cannot be
- * read, against the page size (an image never covers more than its page), which never undershoots.
+ * The resolution of an image is measured where it is drawn, taking the sharpest use (image-uses.ts).
  */
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
 import type { Engine, EngineContext, EngineOptions, EngineResult } from '../lib/types.ts';
@@ -25,9 +23,9 @@ import { savePdf } from '../lib/pdf/pdf-util.ts';
 import { runQpdf } from '../lib/pdf/qpdf.ts';
 import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, pixelLimit, resizeImage } from '../lib/image/codecs.ts';
 import { baseName, formatBytes } from '../../../shared/format.ts';
-import { IDENTITY, transform, type Matrix } from '../lib/pdf/matrix.ts';
-import { operandMatrix, readOperations } from '../lib/pdf/content-stream.ts';
-import { filterNames, inflate, predictorParams, unpredict } from '../lib/pdf/filters.ts';
+import { inflate, predictorParams, unpredict } from '../lib/pdf/filters.ts';
+import { collectImages, type ImageUse } from '../lib/pdf/image-uses.ts';
+import { nameOf, numberIn } from '../lib/pdf/object-graph.ts';
 
 /** What one pass does to images. */
 export interface CompressSettings {
@@ -81,15 +79,6 @@ export interface PassReport {
 
 const N = (name: string) => PDFName.of(name);
 
-function numberOf(dict: PDFDict, key: string): number | undefined {
-  const value = dict.lookup(N(key));
-  return value instanceof PDFNumber ? value.asNumber() : undefined;
-}
-
-function nameOf(value: PDFObject | undefined): string | undefined {
-  return value instanceof PDFName ? value.decodeText() : undefined;
-}
-
 /** Components of a colour space Folio can carry through unchanged, or a reason to skip. */
 function colourComponents(doc: PDFDocument, space: PDFObject | undefined): number | string {
   const resolved = space instanceof PDFRef ? doc.context.lookup(space) : space;
@@ -102,7 +91,7 @@ function colourComponents(doc: PDFDocument, space: PDFObject | undefined): numbe
     if (family === 'CalRGB') return 3;
     if (family === 'ICCBased') {
       const profile = doc.context.lookup(resolved.get(1));
-      const n = profile instanceof PDFStream ? numberOf(profile.dict, 'N') : undefined;
+      const n = profile instanceof PDFStream ? numberIn(profile.dict, 'N') : undefined;
       if (n === 1 || n === 3) return n;
       return 'ICC CMYK colour';
     }
@@ -168,138 +157,6 @@ function toGray(image: ImageData): void {
   }
 }
 
-interface ImageUse {
-  ref: PDFRef;
-  stream: PDFRawStream;
-  /**
-   * The lowest resolution (pixels per inch, along the image's shorter-resolved axis) at which any
-   * page draws it. Measured from the content streams' transformation matrices; where a content
-   * stream cannot be read, from the page size (an image never covers more than its page).
-   */
-  dpi: number;
-}
-
-/**
- * Walks a content stream and reports each `Do` with the current transformation matrix; only
- * q/Q/cm matter for that.
- */
-function scanContent(bytes: Uint8Array, onDo: (name: string, ctm: Matrix) => void, start: Matrix): void {
-  const stack: Matrix[] = [];
-  let ctm = start;
-  for (const { operator, operands } of readOperations(bytes)) {
-    if (operator === 'q') stack.push(ctm);
-    else if (operator === 'Q') ctm = stack.pop() ?? start;
-    else if (operator === 'cm') {
-      const m = operandMatrix(operands);
-      if (m) ctm = transform(ctm, m);
-    } else if (operator === 'Do') {
-      const name = operands.at(-1);
-      if (name?.kind === 'name') onDo(name.value, ctm);
-    }
-  }
-}
-
-async function decodedContent(stream: PDFObject | undefined): Promise<Uint8Array | undefined> {
-  if (!(stream instanceof PDFRawStream)) return undefined;
-  const filters = filterNames(stream.dict);
-  if (filters.length === 0) return stream.contents;
-  if (filters.length === 1 && filters[0] === 'FlateDecode' && !stream.dict.lookup(N('DecodeParms'))) return inflate(stream.contents);
-  return undefined;
-}
-
-/** Every image XObject drawn by the pages, through nested Form XObjects, with the resolution it is drawn at. */
-async function collectImages(doc: PDFDocument): Promise<{ images: Map<string, ImageUse>; xobjectDicts: PDFDict[] }> {
-  const images = new Map<string, ImageUse>();
-  const masks = new Set<string>();
-  const xobjectDicts: PDFDict[] = [];
-  const seenDicts = new Set<PDFDict>();
-
-  const noteImage = (ref: PDFRef, stream: PDFStream, dpi: number) => {
-    const smask = stream.dict.get(N('SMask'));
-    if (smask instanceof PDFRef) masks.add(smask.toString());
-    const mask = stream.dict.get(N('Mask'));
-    if (mask instanceof PDFRef) masks.add(mask.toString());
-    const known = images.get(ref.toString());
-    if (known) known.dpi = Math.min(known.dpi, dpi);
-    else if (stream instanceof PDFRawStream) images.set(ref.toString(), { ref, stream, dpi });
-  };
-  const pixelSize = (stream: PDFStream) => [numberOf(stream.dict, 'Width') ?? 1, numberOf(stream.dict, 'Height') ?? 1];
-
-  /** Resolutions from page size only: used where content cannot be read, and for images never drawn. */
-  const visitByPageSize = (resources: PDFDict | undefined, pageInches: number, formsSeen: Set<string>) => {
-    const xobjects = resources?.lookup(N('XObject'));
-    if (!(xobjects instanceof PDFDict)) return;
-    if (!seenDicts.has(xobjects)) {
-      seenDicts.add(xobjects);
-      xobjectDicts.push(xobjects);
-    }
-    for (const [, value] of xobjects.entries()) {
-      if (!(value instanceof PDFRef)) continue;
-      const object = doc.context.lookup(value);
-      if (!(object instanceof PDFStream)) continue;
-      const subtype = nameOf(object.dict.lookup(N('Subtype')));
-      if (subtype === 'Image') {
-        const [w, h] = pixelSize(object);
-        const estimate = Math.max(w, h) / pageInches;
-        // Only an upper bound on the drawn size: keep a measured value if there is one.
-        if (!images.has(value.toString())) noteImage(value, object, estimate);
-      } else if (subtype === 'Form' && !formsSeen.has(value.toString())) {
-        visitByPageSize(object.dict.lookup(N('Resources')) as PDFDict | undefined, pageInches, new Set(formsSeen).add(value.toString()));
-      }
-    }
-  };
-
-  const visitContent = async (content: Uint8Array, resources: PDFDict | undefined, start: Matrix, depth: number) => {
-    const xobjects = resources?.lookup(N('XObject'));
-    if (!(xobjects instanceof PDFDict)) return;
-    const draws: Array<[string, Matrix]> = [];
-    scanContent(content, (name, ctm) => draws.push([name, ctm]), start);
-    for (const [name, ctm] of draws) {
-      const ref = xobjects.get(N(name));
-      if (!(ref instanceof PDFRef)) continue;
-      const object = doc.context.lookup(ref);
-      if (!(object instanceof PDFStream)) continue;
-      const subtype = nameOf(object.dict.lookup(N('Subtype')));
-      if (subtype === 'Image') {
-        const [w, h] = pixelSize(object);
-        const drawnWidth = Math.hypot(ctm[0], ctm[1]) / 72;
-        const drawnHeight = Math.hypot(ctm[2], ctm[3]) / 72;
-        if (drawnWidth <= 0 || drawnHeight <= 0) continue;
-        noteImage(ref, object, Math.min(w / drawnWidth, h / drawnHeight));
-      } else if (subtype === 'Form' && depth < 12) {
-        const matrixObject = object.dict.lookup(N('Matrix'));
-        const matrix = matrixObject instanceof PDFArray && matrixObject.size() === 6
-          ? (matrixObject.asArray().map((v) => (v instanceof PDFNumber ? v.asNumber() : 0)) as Matrix)
-          : IDENTITY;
-        const formContent = await decodedContent(object).catch(() => undefined);
-        if (formContent) await visitContent(formContent, object.dict.lookup(N('Resources')) as PDFDict | undefined, transform(ctm, matrix), depth + 1);
-      }
-    }
-  };
-
-  for (const page of doc.getPages()) {
-    const { width, height } = page.getSize();
-    const resources = page.node.Resources();
-    const contents = page.node.Contents();
-    const parts = contents instanceof PDFArray ? contents.asArray().map((p) => doc.context.lookup(p)) : [contents];
-    const decoded = await Promise.all(parts.map((p) => decodedContent(p).catch(() => undefined)));
-    if (decoded.length > 0 && decoded.every((d) => d)) {
-      const joined = new Uint8Array(decoded.reduce((sum, d) => sum + d!.length + 1, 0));
-      let offset = 0;
-      for (const d of decoded) {
-        joined.set(d!, offset);
-        joined[offset + d!.length] = 0x0a;
-        offset += d!.length + 1;
-      }
-      await visitContent(joined, resources, IDENTITY, 0);
-    }
-    // Images the content scan did not see (unreadable streams, Do inside patterns…) get the page bound.
-    visitByPageSize(resources, Math.max(width, height) / 72, new Set());
-  }
-  for (const mask of masks) images.delete(mask);
-  return { images, xobjectDicts };
-}
-
 /** Decodes an image stream into RGBA, or returns why it is skipped. */
 async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: CompressSettings): Promise<{ image: ImageData; components: number; wasJpeg: boolean } | string> {
   const { dict } = use.stream;
@@ -308,8 +165,8 @@ async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: Comp
   // A colour-key mask needs exact sample values, which JPEG does not keep. With an SMask present
   // readers ignore /Mask, so only a lone colour key is a reason to skip.
   if (dict.lookup(N('Mask')) instanceof PDFArray && !dict.get(N('SMask'))) return 'colour-key mask';
-  const width = numberOf(dict, 'Width') ?? 0;
-  const height = numberOf(dict, 'Height') ?? 0;
+  const width = numberIn(dict, 'Width') ?? 0;
+  const height = numberIn(dict, 'Height') ?? 0;
   if (width < 8 || height < 8) return 'tiny';
   if (width * height > pixelLimit()) return 'too large for this device';
   let filterObject = dict.lookup(N('Filter'));
@@ -338,7 +195,7 @@ async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: Comp
 
   if (filter === 'DCTDecode') {
     // ColorTransform 0 on a 3-component JPEG means RGB samples without YCbCr; the decoder would guess.
-    const transform = parms instanceof PDFDict ? numberOf(parms, 'ColorTransform') : undefined;
+    const transform = parms instanceof PDFDict ? numberIn(parms, 'ColorTransform') : undefined;
     if (transform !== undefined && !(transform === 1 && components === 3)) return 'unusual JPEG colour transform';
     const header = imageHeader(contents);
     if (!header || header.format !== 'jpeg') return 'unreadable JPEG';
@@ -349,7 +206,7 @@ async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: Comp
   }
 
   if (!settings.lossyFlate) return 'lossless image kept lossless';
-  if (numberOf(dict, 'BitsPerComponent') !== 8) return 'not 8 bits per sample';
+  if (numberIn(dict, 'BitsPerComponent') !== 8) return 'not 8 bits per sample';
   let samples = await inflate(contents);
   const params = predictorParams(parms);
   if (params.predictor >= 2 && params.predictor < 10) return 'TIFF predictor';
@@ -380,7 +237,7 @@ async function recompressImage(doc: PDFDocument, use: ImageUse, settings: Compre
   const { components } = decoded;
   const dict = use.stream.dict;
 
-  const width = numberOf(dict, 'Width') ?? image.width;
+  const width = numberIn(dict, 'Width') ?? image.width;
   const dpi = use.dpi * (image.width / width); // lower when the decoder already shrank it
   if (dpi > settings.maxDpi * DOWNSAMPLE_THRESHOLD || (image.width < width && dpi > settings.maxDpi)) {
     const scale = Math.min(1, settings.maxDpi / dpi);

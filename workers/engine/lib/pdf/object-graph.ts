@@ -3,10 +3,20 @@
  * nothing reaches any more, so that content an engine removed (redacted text, replaced images) is
  * not saved with the file.
  */
-import { PDFArray, PDFDict, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from 'pdf-lib';
 
 /** A number object's value, or `fallback` for anything else. */
 export const numberOr = (o: PDFObject | undefined, fallback: number): number => (o instanceof PDFNumber ? o.asNumber() : fallback);
+
+/** The number under `key` in a dictionary (through a reference), or undefined. */
+export function numberIn(dict: PDFDict, key: string): number | undefined {
+  const value = dict.lookup(PDFName.of(key));
+  return value instanceof PDFNumber ? value.asNumber() : undefined;
+}
+
+/** A name object's text, or undefined for anything else. */
+export const nameOf = (value: PDFObject | undefined): string | undefined =>
+  value instanceof PDFName ? value.decodeText() : undefined;
 
 /** Deletes every indirect object the document no longer reaches from its trailer. */
 export function dropUnreachableObjects(doc: PDFDocument): number {
