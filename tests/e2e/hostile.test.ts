@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page, Worker } from 'playwright-core';
-import { launchBrowser, openPage, type Upload } from './harness.ts';
+import { baseUrl, launchBrowser, openPage, type Upload } from './harness.ts';
 import {
   contentBombPdf, encryptedPdf, hugeDimensionXlsx, hugeImagePdf, longLineCsv, manyPagesPdf, manyRowsCsv,
 } from '../hostile/recipes.ts';
@@ -228,6 +228,37 @@ describe('memory given back, and workers terminated, after heavy jobs (Chromium,
       await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     });
     expect(await page.evaluate(() => 6 * 7)).toBe(42);
+    await context.close();
+  });
+});
+
+describe('no internal message reaches a user', () => {
+  test('an engine bug (a TypeError) shows a plain sentence, with the details folded under "Copy details"', async () => {
+    // The fault is injected by serving rotate-pdf's engine chunk as a module whose run() has a bug;
+    // the service worker is blocked so the worker's module request reaches this route.
+    const context = await browser.newContext({ baseURL: baseUrl(), serviceWorkers: 'block', acceptDownloads: true });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const buggyEngine = 'export const run = async (inputs) => inputs[0].pages.length;';
+    let served = 0;
+    await context.route(/\/assets\/engine\/rotate-pdf-[^/]+\.js$/, (route) => {
+      served++;
+      return route.fulfill({ contentType: 'text/javascript', body: buggyEngine });
+    });
+    const page = await context.newPage();
+    await page.goto('/tools/rotate-pdf');
+    await page.getByRole('button', { name: 'Upload Files' }).first().click();
+    const message = await processExpectingError(page, pdf('small.pdf', manyPagesPdf(1)));
+    expect(served).toBeGreaterThan(0);
+    expect(message).toMatch(/^Something went wrong in Folio while processing this file\. Nothing left your device\./);
+    expect(message).not.toMatch(INTERNAL_WORDING);
+    const details = page.locator('details.error-details');
+    await details.locator('summary', { hasText: 'Details for a bug report' }).click();
+    await expect.poll(() => details.locator('pre').textContent()).toMatch(/TypeError: Cannot read properties of undefined \(reading 'length'\)/);
+    await details.getByRole('button', { name: 'Copy details' }).click();
+    await expect.poll(() => details.getByRole('button', { name: 'Copied' }).count()).toBe(1);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toContain('Folio rotate-pdf');
+    expect(copied).toContain("TypeError: Cannot read properties of undefined (reading 'length')");
     await context.close();
   });
 });
