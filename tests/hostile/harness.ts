@@ -82,6 +82,8 @@ export async function expectClearAnswer(
   expect(answer.ms, 'answered within the bound').toBeLessThan(withinMs);
   if (answer.error) {
     expect(answer.error.code, `named error for: ${answer.error.error}`).toBeTruthy();
+    // InternalError is the name of "an engine bug": a crafted file must never reach one.
+    expect(answer.error.code, `${answer.error.error}\n${answer.error.detail ?? ''}`).not.toBe('InternalError');
     expect(answer.error.error).not.toMatch(INTERNAL_WORDING);
     expect(answer.error.error.length).toBeGreaterThan(15);
     if (codes) expect(codes, answer.error.error).toContain(answer.error.code);
