@@ -44,13 +44,18 @@ export const run: Engine = async (inputs, options, ctx) => {
   const settings = { userPassword: password, ownerPassword, permissions };
   // qpdf refuses to write some damage (a loop in the page tree: "Loop detected in /Pages
   // structure"); openPdf below rebuilds such a tree, or names what cannot be rebuilt.
+  let qpdfDamage: unknown;
   const direct = await protectPdf(input.name, input.bytes, { ...settings, inputPassword: input.password }).catch((error: unknown) => {
-    if (isFolioError(error) && error.name === 'DamagedPdf') return undefined;
-    throw error;
+    if (!(isFolioError(error) && error.name === 'DamagedPdf')) throw error;
+    qpdfDamage = error;
+    return undefined;
   });
   // The input opened (protectPdf checked its password rules): now its scripts and actions. When they
   // are to go, or its page tree had to be rebuilt, the cleaned or rebuilt copy is encrypted instead.
-  const opened = await openPdf(input);
+  // When neither opens it, openPdf's damage (it names what is wrong) wins over qpdf's general one.
+  const opened = await openPdf(input).catch((error: unknown) => {
+    throw qpdfDamage && !(isFolioError(error) && error.name === 'DamagedPdf') ? qpdfDamage : error;
+  });
   const active = handleActiveContent(opened.doc, options);
   const treeRebuilt = pageTreeRepairs(opened.doc).length > 0;
   let protectedPdf = direct;
