@@ -111,7 +111,8 @@ export async function answerToolRequest(tool: FileToolEntry, request: Request, r
     if (!tool.engineReady) throw new FolioError('NotImplemented', 'Tool interface coming soon');
     const { inputs, options } = await readToolRequest(tool, await request.formData());
     const signal = job ? AbortSignal.any([job.controller.signal, request.signal]) : request.signal;
-    const result = await runner(tool.id, inputs, options, { signal, onProgress: job?.onProgress, stallSeconds: stallSecondsOf(tool) });
+    const runnerJob = { signal, onProgress: job?.onProgress, stallSeconds: stallSecondsOf(tool) };
+    const result = await runner(tool.id, inputs, options, runnerJob);
     return new Response(result.bytes as Uint8Array<ArrayBuffer>, {
       status: 200,
       headers: {

@@ -10,7 +10,9 @@ import { superviseJob } from '../workers/watchdog.ts';
 /** Runs the engine on this thread, under the tool's watchdog (a stalled job is aborted: TimedOut). */
 export const runEngineDirectly: ToolRunner = async (toolId, inputs, options, job) => {
   const engine = await loadEngine(toolId);
-  return superviseJob(job.stallSeconds, job.signal, job.onProgress, (signal, progress) => engine.run(inputs, options, { signal, progress }));
+  return superviseJob(job.stallSeconds, job.signal, job.onProgress, (signal, progress) =>
+    engine.run(inputs, options, { signal, progress }),
+  );
 };
 
 export function createApiServer() {

@@ -24,7 +24,12 @@ const RECYCLE_AFTER: ReadonlySet<string> = new Set(['TooLarge', 'TooComplex', 'T
  * keep their grown memory for as long as the worker lives, so the next job, on top of it, would be
  * the one to crash the tab; a fresh worker starts from nothing.
  */
-export function recycleAfterJob(toolId: string, inputSizes: readonly number[], error: unknown, deviceMemoryGb: number | undefined): boolean {
+export function recycleAfterJob(
+  toolId: string,
+  inputSizes: readonly number[],
+  error: unknown,
+  deviceMemoryGb: number | undefined,
+): boolean {
   if (error instanceof Error && RECYCLE_AFTER.has(error.name)) return true;
   return estimatePeakBytes(toolId, inputSizes) > memoryBudgetBytes(deviceMemoryGb) / 2;
 }

@@ -81,7 +81,8 @@ export async function run(): Promise<void> {
 
     const split = await runWatched(modules.split.run, bytes, { mode: 'each' });
     const splitNative = native ? timedNative(['--split-pages', input, join(dir, 'page-%d.pdf')]) : undefined;
-    if (native) console.log(`qpdf --split-pages wrote ${readdirSync(dir).filter((f) => f.startsWith('page-')).length} files`);
+    const nativeFiles = readdirSync(dir).filter((f) => f.startsWith('page-')).length;
+    if (native) console.log(`qpdf --split-pages wrote ${nativeFiles} files`);
     rows.push(['split into pages', split, splitNative, `ZIP ${fmtBytes(split.result.bytes.byteLength)}`]);
 
     const rotate = await runWatched(modules.rotate.run, bytes, { angle: '90' });
@@ -89,10 +90,13 @@ export async function run(): Promise<void> {
     rows.push(['rotate 90°', rotate, rotateNative, `PDF ${fmtBytes(rotate.result.bytes.byteLength)}`]);
 
     for (const [label, { ms, steadiness }, nativeMs, output] of rows) {
-      const versus = nativeMs === undefined ? 'qpdf not installed' : `qpdf ${seconds(nativeMs)}, ratio ${(ms / nativeMs).toFixed(1)}×`;
+      const versus =
+        nativeMs === undefined ? 'qpdf not installed' : `qpdf ${seconds(nativeMs)}, ratio ${(ms / nativeMs).toFixed(1)}×`;
+      const gap = `${seconds(steadiness.longestGapMs)} ${gapPlace(steadiness.longestGapFrom)}`;
       console.log(
-        `${label}: Folio ${seconds(ms)} (${versus}); ${output}; ${steadiness.reports.toLocaleString('en')} progress reports, ` +
-          `longest gap ${seconds(steadiness.longestGapMs)} ${gapPlace(steadiness.longestGapFrom)} (stall limit ${DEFAULT_STALL_SECONDS} s)`,
+        `${label}: Folio ${seconds(ms)} (${versus}); ${output}; ` +
+          `${steadiness.reports.toLocaleString('en')} progress reports, ` +
+          `longest gap ${gap} (stall limit ${DEFAULT_STALL_SECONDS} s)`,
       );
     }
   } finally {

@@ -49,7 +49,8 @@ export const cancelled = () => new FolioError('Cancelled', 'Cancelled');
 export const stalled = (seconds: number) =>
   new FolioError(
     'TimedOut',
-    `This job stopped making progress for ${seconds} seconds, so it was stopped (the tab stays usable). Please try again; if it stops again, this file is too complex to process in the browser.`,
+    `This job stopped making progress for ${seconds} seconds, so it was stopped (the tab stays usable). ` +
+      'Please try again; if it stops again, this file is too complex to process in the browser.',
   );
 
 /** True for any error that carries one of our codes, whether it is a FolioError or a re-created clone. */

@@ -197,7 +197,8 @@ const bound = (compressed: number, layers: number) => compressed * DEFLATE_MAX_R
 /** Whether any stream, or all together, could expand past the limits (else nothing needs inflating). */
 function couldPassLimits(streams: PdfStream[], limits: InputLimits): boolean {
   const total = streams.reduce((sum, s) => sum + bound(s.data.byteLength, s.layers), 0);
-  return total > limits.inflatedTotal || streams.some((s) => bound(s.data.byteLength, s.layers) > limits.inflatedStream);
+  const overOne = streams.some((s) => bound(s.data.byteLength, s.layers) > limits.inflatedStream);
+  return overOne || total > limits.inflatedTotal;
 }
 
 const ENCRYPT = ascii('/Encrypt');
@@ -207,7 +208,11 @@ const ENCRYPT = ascii('/Encrypt');
  * to hide a bomb, a copy decrypted with `passwords` (stream data left compressed) is measured too;
  * a file no password opens is left to its tool, which asks for the password and comes back here.
  */
-async function assertNoEncryptedPdfBomb(name: string, bytes: Uint8Array, passwords: ReadonlyArray<string | undefined>): Promise<void> {
+async function assertNoEncryptedPdfBomb(
+  name: string,
+  bytes: Uint8Array,
+  passwords: ReadonlyArray<string | undefined>,
+): Promise<void> {
   const limits = inputLimits(bytes.byteLength);
   if (!couldPassLimits(deflatedPdfStreams(bytes), limits) || indexOfBytes(bytes, ENCRYPT, 0) < 0) return;
   const { decryptedForMeasuring } = await import('./pdf/encrypted-streams.ts');

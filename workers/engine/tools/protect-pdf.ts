@@ -45,7 +45,8 @@ export const run: Engine = async (inputs, options, ctx) => {
   // qpdf refuses to write some damage (a loop in the page tree: "Loop detected in /Pages
   // structure"); openPdf below rebuilds such a tree, or names what cannot be rebuilt.
   let qpdfDamage: unknown;
-  const direct = await protectPdf(input.name, input.bytes, { ...settings, inputPassword: input.password }).catch((error: unknown) => {
+  const asIs = { ...settings, inputPassword: input.password };
+  const direct = await protectPdf(input.name, input.bytes, asIs).catch((error: unknown) => {
     if (!(isFolioError(error) && error.name === 'DamagedPdf')) throw error;
     qpdfDamage = error;
     return undefined;

@@ -280,7 +280,8 @@ export const run: Engine = async (inputs, options, ctx) => {
       // qpdf writes the parts in runs of a few thousand pages: each run's end keeps the progress (and
       // the watchdog) alive, as a status line; the bar moves as each part is completed.
       const count = parts.length.toLocaleString('en');
-      const onWritten = (n: number) => ctx.progress?.(done, total, `Writing the files: ${n.toLocaleString('en')} of ${count}`);
+      const onWritten = (n: number) =>
+        ctx.progress?.(done, total, `Writing the files: ${n.toLocaleString('en')} of ${count}`);
       const onPart = () => ctx.progress?.((done += parts[index++].pages.length), total);
       const written = await writer.writeChunks(size, onPart, onWritten);
       written.forEach((bytes, i) => {

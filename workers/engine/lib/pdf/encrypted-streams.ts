@@ -13,7 +13,10 @@ import { passwordCandidates, toHex, typedPasswordProblem } from './encryption-pa
  * the passwords (an empty one is tried first) opens it, or qpdf cannot read it: the tool itself
  * then asks for the password or reports the damage, and is checked again with the password.
  */
-export async function decryptedForMeasuring(bytes: Uint8Array, passwords: ReadonlyArray<string | undefined>): Promise<Uint8Array | undefined> {
+export async function decryptedForMeasuring(
+  bytes: Uint8Array,
+  passwords: ReadonlyArray<string | undefined>,
+): Promise<Uint8Array | undefined> {
   const typed = passwords.filter((p): p is string => !!p && !typedPasswordProblem(p));
   const candidates = [...new Set(['', ...typed.flatMap((p) => passwordCandidates(p).map(toHex))])];
   for (const hex of candidates) {
