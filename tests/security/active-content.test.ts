@@ -141,6 +141,18 @@ describe('scripts and actions', () => {
     expect(merged.notes?.join(' ')).toMatch(/kept as chosen where they belong to pages/);
     expect(pdfActions(merged.bytes).actions.map((a) => a.type)).toContain('Launch');
   });
+
+  test('merge and split remove them from the pages they copy before qpdf runs: no pdf-lib rewrite of the result', async () => {
+    const bytes = await hostilePdf();
+    const merged = await merge([input(bytes, 'a.pdf'), input(bytes, 'b.pdf')], {}, {});
+    const parts = await outputPdfs(await split([input(bytes)], {}, {}));
+    for (const pdf of [merged.bytes, ...parts]) {
+      expectOnlyAllowedActions(pdf);
+      // qpdf's file and Folio's incremental update (bookmarks, link targets), not pdf-lib's rewrite.
+      expect(new TextDecoder('latin1').decode(pdf).match(/startxref/g)).toHaveLength(2);
+      expect(mayHoldActiveContent(pdf)).toBe(false);
+    }
+  });
 });
 
 describe('the quick look before page assembly on qpdf skips the pdf-lib pass only when it is safe', () => {
