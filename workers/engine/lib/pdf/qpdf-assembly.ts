@@ -362,6 +362,14 @@ export interface AssemblyResult {
 export interface CompleteOptions {
   /** Document information of the result (qpdf's --empty result has none). */
   title?: string;
+  author?: string;
+  subject?: string;
+  keywords?: string;
+}
+
+export interface AssembleOptions extends CompleteOptions {
+  /** Pages of the result (0-based) turned clockwise by a multiple of 90° (added to their /Rotate). */
+  rotate?: ReadonlyArray<{ page: number; angle: number }>;
 }
 
 const LINK_NAME = /^folio\d+-\d+$/;
@@ -375,11 +383,19 @@ export async function assemblePages(
   runs: readonly PageRun[],
   bookmarks: readonly ResultBookmark[],
   linkTargets: ReadonlyMap<string, { page: number; view: string[] }>,
-  options: CompleteOptions = {},
+  options: AssembleOptions = {},
 ): Promise<AssemblyResult> {
   const inputs: Record<string, Uint8Array> = {};
   sources.forEach((bytes, i) => (inputs[`/in${i}.pdf`] = bytes));
-  const args = ['--empty', '--object-streams=disable', '--pages'];
+  const args = ['--empty', '--object-streams=disable'];
+  const byAngle = new Map<number, number[]>();
+  for (const { page, angle } of options.rotate ?? []) {
+    const turn = (((angle % 360) + 360) % 360) as number;
+    if (turn !== 0) byAngle.set(turn, [...(byAngle.get(turn) ?? []), page]);
+  }
+  // qpdf numbers these pages in the result (a repeated page is its own copy there).
+  for (const [turn, pages] of byAngle) args.push(`--rotate=+${turn}:${pages.map((page) => page + 1).join(',')}`);
+  args.push('--pages');
   for (const run of runs) if (run.pages.length > 0) args.push(`/in${run.source}.pdf`, qpdfRange(run.pages));
   args.push('--', '/out.pdf');
   const result = await runQpdf(args, { inputs, outputs: ['/out.pdf'] });
@@ -471,8 +487,10 @@ export function completeAssembly(
     if (!catalog.get(N.PageMode)) catalog.set(N.PageMode, PDFName.of('UseOutlines'));
   }
   const info = allocate();
-  const title = options.title ? ` /Title ${PDFHexString.fromText(options.title).toString()}` : '';
-  objects.push({ ref: info, body: `<< /Producer (Folio)${title} >>` });
+  const fields = { Title: options.title, Author: options.author, Subject: options.subject, Keywords: options.keywords };
+  const given = Object.entries(fields).filter((entry): entry is [string, string] => Boolean(entry[1]));
+  const infoText = given.map(([key, value]) => ` /${key} ${PDFHexString.fromText(value).toString()}`).join('');
+  objects.push({ ref: info, body: `<< /Producer (Folio)${infoText} >>` });
   if (linkTargets.size > 0 || bookmarks.length > 0) objects.push({ ref: rootRef, body: catalog.toString() });
   const id = reader.trailer.get(PDFName.of('ID'));
   const trailer = `/Root ${rootRef.toString()} /Info ${info.toString()}${id ? ` /ID ${id.toString()}` : ''}`;
