@@ -101,8 +101,12 @@ function isSelfContained(value: PDFObject, depth = 0): boolean {
   return true;
 }
 
-/** Keys not followed when collecting what qpdf copies with a page: drawing, the page tree, appearances. */
-const NOT_FOLLOWED = new Set(['Contents', 'Resources', 'AP', 'Thumb', 'Metadata', 'PieceInfo', 'StructParents']);
+/**
+ * Keys not followed when collecting what qpdf copies with a page: drawing (contents, resources,
+ * appearances and their icons), embedded files, metadata and the structure tree (reached from a
+ * bookmark's /SE) — none of them holds actions, and some are large.
+ */
+const NOT_FOLLOWED = new Set(['Contents', 'Resources', 'AP', 'MK', 'Thumb', 'Metadata', 'PieceInfo', 'EF', 'SE']);
 const PAGE_TREE_TYPES = new Set(['Page', 'Pages', 'Catalog']);
 
 /**
