@@ -14,7 +14,7 @@ import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
-import { niceScale } from '../../workers/engine/lib/office-to-pdf/chart.ts';
+import { niceScale } from '../../workers/engine/lib/office-to-pdf/charts/index.ts';
 import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
 
 /** The decoded content stream(s) of a page. */

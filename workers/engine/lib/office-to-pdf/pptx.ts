@@ -15,7 +15,7 @@ import type { TextContext } from './text.ts';
 import { pixelDensity } from './images.ts';
 import { measureBlocks, type OutlineEntry } from './flow.ts';
 import { throwIfAborted } from '../errors.ts';
-import { layoutChart, type ChartTheme } from './chart.ts';
+import { layoutChart, type ChartTheme } from './charts/index.ts';
 import { readChartFrame, smartArtTree } from './graphics.ts';
 import { EMU, colorResolver, groupTransform, identity, paintBackground, prepareShape, readDrawingTheme, xfrmBox, type Box, type DrawingTheme, type ShapeEnv, type Transform } from './shapes.ts';
 

@@ -6,12 +6,12 @@
  */
 import JSZip from 'jszip';
 import { rgb } from 'pdf-lib';
-import type { Block, Border, FloatingDrawing, Inline, PageSetup, Paragraph, Rgb, RunStyle, Section, TabStop, TableCell, TableRow } from './model.ts';
-import { paragraph as makeParagraph, pictureDrawing } from './model.ts';
-import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
-import { chartReader, smartArtReader } from './graphics.ts';
-import { colorResolver, localName, part, readDrawingTheme, shapesInline } from './shapes.ts';
-import { measureBlocks } from './flow.ts';
+import type { Block, Border, FloatingDrawing, Inline, PageSetup, Paragraph, Rgb, RunStyle, Section, TabStop, TableCell, TableRow } from '../model.ts';
+import { paragraph as makeParagraph, pictureDrawing } from '../model.ts';
+import { attr, find, hexColor, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from '../xml.ts';
+import { chartReader, smartArtReader } from '../graphics.ts';
+import { colorResolver, localName, part, readDrawingTheme, shapesInline } from '../shapes.ts';
+import { measureBlocks } from '../flow.ts';
 
 const TWIP = 1 / 20;
 const EMU = 1 / 12700;

@@ -10,11 +10,11 @@
  */
 import { degrees, rgb, type PDFPage } from 'pdf-lib';
 import SSF from 'ssf';
-import type { Rgb } from './model.ts';
-import type { FontSpan } from './fonts.ts';
-import type { TextContext } from './text.ts';
-import { attr, find, findAll, hexColor, kid, kids, num, type XmlElement } from './xml.ts';
-import { colorResolver, readDrawingTheme } from './shapes.ts';
+import type { Rgb } from '../model.ts';
+import type { FontSpan } from '../fonts.ts';
+import type { TextContext } from '../text.ts';
+import { attr, find, findAll, hexColor, kid, kids, num, type XmlElement } from '../xml.ts';
+import { colorResolver, readDrawingTheme } from '../shapes.ts';
 
 const EMU = 1 / 12700;
 
