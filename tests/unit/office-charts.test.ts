@@ -1,5 +1,5 @@
 /**
- * Charts in Word, Excel and PowerPoint files are drawn (chart.ts), not left out: a .pptx made with
+ * Charts in Word, Excel and PowerPoint files are drawn (office-to-pdf/charts/), not left out: a .pptx made with
  * pptxgenjs (bar, pie and line charts), an .xlsx (exceljs writes no charts, so the drawing and chart
  * parts are added with JSZip, plus a chart sheet) and a .docx with an inline chart. The PDF's text
  * must hold the title, category names, series names and the axis ticks, and the page content must
