@@ -69,6 +69,9 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
     const page = await context.newPage();
     page.setDefaultTimeout(0);
     await page.goto('/tools/pdf-to-jpg');
+    // The many-page ZIP is estimated over 200 MB, which would open the save picker (headless Chromium
+    // never answers it): without it the result is a Blob download, as in browsers without the picker.
+    await page.evaluate(() => Object.defineProperty(window, 'showSaveFilePicker', { value: undefined }));
     await page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
     const dialog = page.getByRole('dialog');
     const process = dialog.getByRole('button', { name: 'Process Files', exact: true });
