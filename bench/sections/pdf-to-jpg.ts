@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import JSZip from 'jszip';
-import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, timed } from '../lib.ts';
+import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, timed, treeCpuSeconds, waitedChildrenCpuSeconds } from '../lib.ts';
 import { blockSsim, decodeImage } from '../../tests/support/images.ts';
 import { manyPagesPdf } from '../../tests/hostile/recipes.ts';
 
@@ -43,11 +43,11 @@ async function loadEngines() {
 
 interface ChromiumFigures {
   /** 50 pages through the modal, click to download (the default: render pool + the browser's JPEG encoder). */
-  modal: { seconds: number; zip: Uint8Array };
+  modal: { seconds: number; cpu: number; zip: Uint8Array };
   /** The same pages through the in-page /api with other engine settings, for comparison in the same run. */
-  variants: Array<{ label: string; seconds: number; bytes: number; error?: string }>;
+  variants: Array<{ label: string; seconds: number; cpu: number; bytes: number; error?: string }>;
   /** The many-page document through the modal, with the progress bar sampled. */
-  many?: { seconds: number; bytes: number; entries: number; samples: Array<[number, number]>; error?: string };
+  many?: { seconds: number; cpu: number; bytes: number; entries: number; samples: Array<[number, number]> };
 }
 
 /**
@@ -84,10 +84,14 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
     await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), process.click()]);
     await dialog.getByLabel('Image format').selectOption('jpeg');
     await dialog.getByLabel('Pages').fill(`1-${PAGES}`);
+    // CPU time of all of Chromium's processes (children of this one) over each job: what the job
+    // costs whatever else the machine is doing.
+    const browserCpu = () => treeCpuSeconds(globalThis.process.pid, false);
+    let cpuStart = browserCpu();
     const start = performance.now();
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), process.click()]);
     const zip = new Uint8Array(readFileSync(await download.path()));
-    const modal = { seconds: (performance.now() - start) / 1000, zip };
+    const modal = { seconds: (performance.now() - start) / 1000, cpu: browserCpu() - cpuStart, zip };
 
     // The variants post the file picked in an input of the bench's own (the modal keeps its files to itself).
     await page.evaluate(() => {
@@ -105,6 +109,7 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
       ['render pool, MozJPEG ("smallest files")', { format: 'jpeg-smallest' }],
       ['render pool, browser JPEG encoder (default)', { format: 'jpeg' }],
     ] as const) {
+      cpuStart = browserCpu();
       const outcome = await page.evaluate(
         async ({ fields }) => {
           const form = new FormData();
@@ -118,7 +123,7 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
         },
         { fields: { mode: 'pages', resolution: String(DPI), quality: String(QUALITY), pages: `1-${PAGES}`, ...fields } },
       );
-      variants.push({ label, seconds: outcome.ms / 1000, bytes: outcome.size, error: outcome.error });
+      variants.push({ label, seconds: outcome.ms / 1000, cpu: browserCpu() - cpuStart, bytes: outcome.size, error: outcome.error });
     }
 
     let manyFigures: ChromiumFigures['many'];
@@ -128,6 +133,7 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
       await dialog.getByLabel('Custom resolution').fill(String(MANY_DPI));
       await dialog.getByLabel('Pages').fill('');
       const samples: Array<[number, number]> = [];
+      cpuStart = browserCpu();
       const manyStart = performance.now();
       const downloaded = page.waitForEvent('download', { timeout: 0 });
       await process.click();
@@ -142,7 +148,7 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
       const seconds = (performance.now() - manyStart) / 1000;
       const out = new Uint8Array(readFileSync(await file.path()));
       const entries = Object.keys((await JSZip.loadAsync(out)).files).length;
-      manyFigures = { seconds, bytes: out.length, entries, samples };
+      manyFigures = { seconds, cpu: browserCpu() - cpuStart, bytes: out.length, entries, samples };
     }
     return { modal, variants, many: manyFigures };
   } finally {
@@ -213,12 +219,17 @@ export async function run(): Promise<void> {
       const dir = mkdtempSync(join(tmpdir(), 'folio-bench-pdftoppm-'));
       try {
         const source = join(CORPUS, DOCUMENT);
+        const nativeCpuStart = waitedChildrenCpuSeconds();
         const native = await timed(() =>
           execFileSync('pdftoppm', ['-jpeg', '-jpegopt', `quality=${QUALITY}`, '-r', String(DPI), '-f', '1', '-l', String(PAGES), source, join(dir, 'p')], { stdio: 'ignore' }),
         );
+        const nativeCpu = waitedChildrenCpuSeconds() - nativeCpuStart;
         const nativeBytes = readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
         const nativeRate = PAGES / (native.ms / 1000);
-        console.log(`native pdftoppm -jpeg -r ${DPI}: ${(native.ms / 1000).toFixed(1)} s, ${nativeRate.toFixed(2)} pages/s, ${fmtBytes(nativeBytes)} of JPEGs`);
+        console.log(
+          `native pdftoppm -jpeg -r ${DPI}: ${(native.ms / 1000).toFixed(1)} s (CPU ${nativeCpu.toFixed(1)} s),` +
+            ` ${nativeRate.toFixed(2)} pages/s, ${fmtBytes(nativeBytes)} of JPEGs`,
+        );
         console.log(`ratio (Node): Folio takes ${(ours.ms / native.ms).toFixed(2)}× pdftoppm's time (goal ≤ 2×); output ${(ours.value.bytes.length / nativeBytes).toFixed(2)}× the bytes`);
 
         // The many-page document: written by the hostile suite's generator, converted by pdftoppm first.
@@ -227,9 +238,11 @@ export async function run(): Promise<void> {
         writeFileSync(manyPath, many);
         const manyDir = join(dir, 'many');
         mkdirSync(manyDir);
+        const manyCpuStart = waitedChildrenCpuSeconds();
         const manyNative = await timed(() =>
           execFileSync('pdftoppm', ['-jpeg', '-jpegopt', `quality=${QUALITY}`, '-r', String(MANY_DPI), manyPath, join(manyDir, 'p')], { stdio: 'ignore' }),
         );
+        const manyNativeCpu = waitedChildrenCpuSeconds() - manyCpuStart;
         const manyNativeBytes = readdirSync(manyDir).reduce((sum, f) => sum + statSync(join(manyDir, f)).size, 0);
         rmSync(manyDir, { recursive: true, force: true });
 
@@ -240,14 +253,15 @@ export async function run(): Promise<void> {
         if (browser) {
           const { modal, variants } = browser;
           console.log(
-            `Folio pdf-to-jpg in Chromium, modal click to download (render pool + browser JPEG encoder): ${modal.seconds.toFixed(1)} s,` +
-              ` ${(PAGES / modal.seconds).toFixed(2)} pages/s, ${fmtBytes(modal.zip.length)}`,
+            `Folio pdf-to-jpg in Chromium, modal click to download (render pool + browser JPEG encoder): ${modal.seconds.toFixed(1)} s` +
+              ` (browser CPU ${modal.cpu.toFixed(1)} s), ${(PAGES / modal.seconds).toFixed(2)} pages/s, ${fmtBytes(modal.zip.length)}`,
           );
           console.log(`ratio (Chromium, ${PAGES} pages ${DPI} dpi): ${((modal.seconds * 1000) / native.ms).toFixed(2)}× pdftoppm's time (goal ≤ 2×)`);
           for (const variant of variants) {
             const figures = variant.error
               ? `failed: ${variant.error}`
-              : `${variant.seconds.toFixed(1)} s (${((variant.seconds * 1000) / native.ms).toFixed(2)}× pdftoppm), ${fmtBytes(variant.bytes)}`;
+              : `${variant.seconds.toFixed(1)} s (${((variant.seconds * 1000) / native.ms).toFixed(2)}× pdftoppm),` +
+                ` browser CPU ${variant.cpu.toFixed(1)} s (${(variant.cpu / nativeCpu).toFixed(2)}× pdftoppm's), ${fmtBytes(variant.bytes)}`;
             console.log(`  in-page /api, ${variant.label}: ${figures}`);
           }
           const likeness = await similarity(modal.zip, dir);
@@ -257,12 +271,13 @@ export async function run(): Promise<void> {
           );
           console.log(
             `${MANY_PAGES.toLocaleString('en')}-page PDF (${fmtBytes(many.length)}, one text line a page) at ${MANY_DPI} dpi:` +
-              ` pdftoppm ${(manyNative.ms / 1000).toFixed(1)} s, ${fmtBytes(manyNativeBytes)} of JPEGs`,
+              ` pdftoppm ${(manyNative.ms / 1000).toFixed(1)} s (CPU ${manyNativeCpu.toFixed(1)} s), ${fmtBytes(manyNativeBytes)} of JPEGs`,
           );
           if (browser.many) {
-            const { seconds, bytes: zipBytes, entries, samples } = browser.many;
+            const { seconds, cpu, bytes: zipBytes, entries, samples } = browser.many;
             console.log(
-              `  Folio in Chromium (modal, click to download): ${seconds.toFixed(1)} s, ${entries.toLocaleString('en')} entries,` +
+              `  Folio in Chromium (modal, click to download): ${seconds.toFixed(1)} s (browser CPU ${cpu.toFixed(1)} s),` +
+                ` ${entries.toLocaleString('en')} entries,` +
                 ` ${fmtBytes(zipBytes)} ZIP; ratio ${((seconds * 1000) / manyNative.ms).toFixed(2)}× pdftoppm's time`,
             );
             console.log(`  ${steadiness(samples, MANY_PAGES)}`);
