@@ -12,6 +12,7 @@ import type { Engine, EngineInput, EngineResult } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { parsePageRanges } from '../lib/pdf/page-range.ts';
 import { openPdfjs, type PDFDocumentProxy } from '../lib/pdf/pdfjs.ts';
+import { withBalancedPageTree } from '../lib/pdf/balanced-page-tree.ts';
 import { pagePixelSize, renderPageImage, type PageImageFormat, type PageImageSettings } from '../lib/pdf/page-image.ts';
 import {
   canStartRenderWorkers, deviceLaneCount, openWorkerLane, runInPageOrder, type PageLane,
@@ -45,11 +46,13 @@ export function pageSuffix(page: number, pageCount: number): string {
 async function openForRendering(input: EngineInput): Promise<{ doc: PDFDocumentProxy; bytes: Uint8Array; password?: string }> {
   assertLooksLikePdf(input);
   try {
-    const doc = await openPdfjs(input.bytes, { name: input.name, password: input.password });
+    // Thousands of pages listed flat under the root: pdf.js's lookup of each would be linear.
+    const bytes = withBalancedPageTree(input.bytes) ?? input.bytes;
+    const doc = await openPdfjs(bytes, { name: input.name, password: input.password });
     // A page tree pdf.js cannot count (a negative /Count) or walk (a loop: reaching the last page
     // walks it) is read again from openPdf's rebuilt copy.
     if (doc.numPages >= 1 && (await doc.getPage(doc.numPages).then(() => true, () => false))) {
-      return { doc, bytes: input.bytes, password: input.password };
+      return { doc, bytes, password: input.password };
     }
     await doc.destroy();
   } catch (error) {
