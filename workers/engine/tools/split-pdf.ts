@@ -35,7 +35,9 @@ import {
   addReports,
   documentLevelActiveContent,
   handleAssembledActiveContent,
+  mayHoldActiveContent,
   removeScriptsChosen,
+  type ActiveContentReport,
 } from '../lib/pdf/active-content.ts';
 import { savePdf } from '../lib/pdf/pdf-util.ts';
 import { ZipBuilder } from '../lib/zip.ts';
@@ -72,13 +74,19 @@ class PartWriter {
   constructor(
     private readonly opened: OpenedPdf,
     private readonly input: EngineInput,
+    removeActiveContent: boolean,
   ) {
     try {
       const all = new Set(Array.from({ length: opened.doc.getPageCount() }, (_, i) => i));
-      this.prepared = prepareSource(opened.doc, opened.bytes, 'folio0', all);
+      this.prepared = prepareSource(opened.doc, opened.bytes, 'folio0', all, { removeActiveContent });
     } catch (error) {
       if (!(error instanceof AssemblyError)) throw error;
     }
+  }
+
+  /** What the source's pages held, when every part was written on qpdf from the prepared source. */
+  get sourceActiveContent(): { report: ActiveContentReport; removed: boolean } | undefined {
+    return this.prepared && { report: this.prepared.activeContent, removed: this.prepared.activeContentRemoved };
   }
 
   private placed(pages: readonly number[]) {
@@ -110,11 +118,11 @@ class PartWriter {
   }
 
   /** Consecutive parts of `size` pages each, in one qpdf run. */
-  async writeChunks(size: number, onPart: () => void): Promise<Uint8Array[]> {
+  async writeChunks(size: number, onPart: () => void, onWritten?: (parts: number) => void): Promise<Uint8Array[]> {
     const pageCount = this.opened.doc.getPageCount();
     if (this.prepared) {
       try {
-        const parts = await splitPages(this.prepared.bytes, pageCount, size);
+        const parts = await splitPages(this.prepared.bytes, pageCount, size, onWritten);
         return parts.map((bytes, i) => {
           const pages = Array.from({ length: Math.min(size, pageCount - i * size) }, (_, k) => i * size + k);
           const { bookmarks, links } = this.placed(pages);
@@ -251,7 +259,8 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   const opened = await openForAssembly(input);
   const src = opened.doc;
-  const writer = new PartWriter(opened, input);
+  const removeActiveContent = removeScriptsChosen(options);
+  const writer = new PartWriter(opened, input, removeActiveContent);
   const pageCount = src.getPageCount();
   const base = baseName(input.name);
   const mode = String(options.mode ?? 'each');
@@ -277,7 +286,13 @@ export const run: Engine = async (inputs, options, ctx) => {
     if (size > 0 && parts.length > 1) {
       // Consecutive parts of one size: one qpdf run writes them all.
       let index = 0;
-      const written = await writer.writeChunks(size, () => ctx.progress?.((done += parts[index++].pages.length), total));
+      // qpdf writes the parts in runs of a few thousand pages: each run's end keeps the progress (and
+      // the watchdog) alive, as a status line; the bar moves as each part is completed.
+      const count = parts.length.toLocaleString('en');
+      const onWritten = (n: number) =>
+        ctx.progress?.(done, total, `Writing the files: ${n.toLocaleString('en')} of ${count}`);
+      const onPart = () => ctx.progress?.((done += parts[index++].pages.length), total);
+      const written = await writer.writeChunks(size, onPart, onWritten);
       written.forEach((bytes, i) => {
         outputs.push({ name: `${base}-${parts[i].label}.pdf`, bytes, pages: parts[i].pages.length });
       });
@@ -291,14 +306,19 @@ export const run: Engine = async (inputs, options, ctx) => {
     }
   }
 
-  // The parts carry their pages' actions (never the document's own scripts): checked on each part.
+  // The parts carry their pages' actions (never the document's own scripts). On qpdf they were
+  // scanned (and cleaned) on the source; a part is scanned in full with pdf-lib only if a quick look
+  // still finds a name actions use, or when it was written with pdf-lib.
   const active = documentLevelActiveContent(src);
+  const fromSource = writer.sourceActiveContent;
+  if (fromSource && (!removeActiveContent || fromSource.removed)) addReports(active, fromSource.report);
   for (const output of outputs) {
+    if (fromSource && !(removeActiveContent && mayHoldActiveContent(output.bytes))) continue;
     const cleaned = await handleAssembledActiveContent(output.bytes, options, { documentLevelDropped: true });
     output.bytes = cleaned.bytes;
     addReports(active, cleaned.report);
   }
-  const activeNote = activeContentNote(active, removeScriptsChosen(options), { documentLevelDropped: true });
+  const activeNote = activeContentNote(active, removeActiveContent, { documentLevelDropped: true });
   if (activeNote) notes.push(activeNote);
 
   notes.unshift(`${outputs.length} file${outputs.length === 1 ? '' : 's'} from ${pageCount} page${pageCount === 1 ? '' : 's'}`);
