@@ -3,7 +3,8 @@
  * Apache POI's test data, many of them bug reproductions; not in `npm test`: a full run takes
  * 2.5 minutes on two idle cores, over 15 when the machine is busy) converted by Folio's own Office → PDF engines, each with a time
  * limit. No file may crash or be stopped; no file LibreOffice converts may be called damaged. Page
- * counts are compared with LibreOffice 7.4's (from the manifest) and printed, not asserted.
+ * counts are compared with LibreOffice 7.4's (from the manifest) and printed, not asserted; so is the
+ * word similarity to LibreOffice's PDF text when soffice is installed or its text is cached.
  */
 import { expect, test } from 'vitest';
 import { runWide, summarise, summaryLines, widePresent, type WideOutcome } from './runner.ts';
