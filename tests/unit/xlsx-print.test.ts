@@ -78,4 +78,16 @@ describe('Excel print layout as LibreOffice prints it', () => {
     // (841.89 − 2 × 70.85) / 15: 46 rows a page.
     expect((await texts(result))[1].split(' ')[1]).toBe('47');
   });
+
+  test('an embedded object, which is not printed, is named in the notes', async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Objects').getCell('A1').value = 'see the object';
+    const zip = await JSZip.loadAsync(await wb.xlsx.writeBuffer());
+    const xml = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
+    const ole = '<oleObjects><oleObject progId="Word.Document.12" shapeId="1025" r:id="rId9"/></oleObjects>';
+    zip.file('xl/worksheets/sheet1.xml', xml.replace('</worksheet>', `${ole}</worksheet>`));
+    const result = await convert(excelToPdf, 'ole.xlsx', await zip.generateAsync({ type: 'uint8array' }));
+    expect(await texts(result)).toEqual(['see the object']);
+    expect(result.notes?.join(' ')).toMatch(/embedded objects \(OLE\) were left out/);
+  });
 });

@@ -58,6 +58,8 @@ interface SheetXmlFacts {
   baseColWidth?: number;
   /** The sheet has neither pageSetup nor pageMargins: LibreOffice prints it with its own default page. */
   noPageSetup: boolean;
+  /** Embedded objects (OLE: documents, equations…), which are not printed. */
+  embeddedObjects: boolean;
 }
 
 /** Sheet name → facts read from its XML. */
@@ -72,7 +74,8 @@ async function sheetXmlFacts(zip: JSZip): Promise<Map<string, SheetXmlFacts>> {
     if (!xml) continue;
     const base = /<sheetFormatPr[^>]*\sbaseColWidth="([\d.]+)"/.exec(xml)?.[1];
     const noPageSetup = !/<(\w+:)?page(Setup|Margins)[\s/>]/.test(xml);
-    facts.set(attr(sheet, 'name') ?? '', { baseColWidth: base ? Number(base) : undefined, noPageSetup });
+    const embeddedObjects = /<(\w+:)?oleObject[\s/>]/.test(xml);
+    facts.set(attr(sheet, 'name') ?? '', { baseColWidth: base ? Number(base) : undefined, noPageSetup, embeddedObjects });
   }
   return facts;
 }
@@ -418,20 +421,25 @@ function printedCell(row: ExcelJS.Row, r: number, c: number, sheet: SheetCellCon
   return out;
 }
 
+/** The workbook read by exceljs, and the package bytes it was read from (normalised when exceljs refused them). */
+async function loadWorkbook(bytes: Uint8Array): Promise<{ workbook: ExcelJS.Workbook; bytes: Uint8Array }> {
+  const workbook = new ExcelJS.Workbook();
+  const failure = await workbook.xlsx.load(bytes as unknown as ArrayBuffer).then(() => undefined, (error: unknown) => error);
+  if (!failure && workbook.worksheets.length > 0) return { workbook, bytes };
+  // exceljs's reader is strict where Excel is not (and finds no sheet in parts it does not expect
+  // where they are): read the package again once normalised.
+  const repaired = await repairWorkbookPackage(bytes);
+  if (!repaired) throw failure ?? new Error('the workbook has no sheets');
+  const again = new ExcelJS.Workbook();
+  await again.xlsx.load(repaired as unknown as ArrayBuffer);
+  return { workbook: again, bytes: repaired };
+}
+
 export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise<{ sections: Section[]; notes: string[] }> {
   const notes: string[] = [];
   linearMerges();
-  let workbook = new ExcelJS.Workbook();
-  const failure = await workbook.xlsx.load(bytes as unknown as ArrayBuffer).then(() => undefined, (error: unknown) => error);
-  // exceljs's reader is strict where Excel is not (and finds no sheet in parts it does not expect
-  // where they are): read the package again once normalised.
-  if (failure || workbook.worksheets.length === 0) {
-    const repaired = await repairWorkbookPackage(bytes);
-    if (!repaired) throw failure ?? new Error('the workbook has no sheets');
-    workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(repaired as unknown as ArrayBuffer);
-    bytes = repaired;
-  }
+  let workbook: ExcelJS.Workbook;
+  ({ workbook, bytes } = await loadWorkbook(bytes));
   const shapeNotes = new Set<string>();
   const activeIndex = (workbook.views?.[0] as { activeTab?: number } | undefined)?.activeTab ?? 0;
   const visible = workbook.worksheets.filter((ws) => ws.state !== 'hidden' && ws.state !== 'veryHidden');
@@ -445,11 +453,12 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
   const charts = await readWorkbookCharts(parts, (name) => {
     const ws = workbook.getWorksheet(name);
     return ws && { column: (c) => columnWidthPt(ws.getColumn(c + 1).width ?? ws.properties.defaultColWidth, mdw, xmlFacts.get(ws.name)?.baseColWidth), row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15 };
-  }, pageFor(undefined, options), shapeNotes).catch(() => undefined);
+  }, pageFor(undefined, options), shapeNotes).catch(() => void shapeNotes.add('charts and drawn shapes that could not be read were left out'));
   const chartSheetsBefore = (name: string | undefined) => (options.sheets === 'all' ? charts?.chartSheets.filter((c) => c.before === name) ?? [] : []).map((c) => chartSheetSection(c, pageFor(undefined, options)));
 
   for (const ws of sheets) {
     sections.push(...chartSheetsBefore(ws.name));
+    if (xmlFacts.get(ws.name)?.embeddedObjects) shapeNotes.add('embedded objects (OLE) were left out');
     // Used range: cells with a value.
     let maxRow = 0;
     let maxCol = 0;
