@@ -66,7 +66,7 @@ describe('Excel print layout as LibreOffice prints it', () => {
     expect(await build('a long title that runs on to the right of the last column END')).toBe(2);
   });
 
-  test('a sheet with no page setup at all prints on LibreOffice\'s default page (A4, 0.984 in top and bottom)', async () => {
+  test('a sheet without pageSetup prints on LibreOffice\'s default page (A4; 0.984 in top and bottom without pageMargins)', async () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Bare');
     for (let i = 0; i < 100; i++) ws.addRow([`Row ${i + 1}`]);
@@ -77,6 +77,11 @@ describe('Excel print layout as LibreOffice prints it', () => {
     expect(await pageSizes(result.bytes)).toEqual([[595, 842], [595, 842], [595, 842]]);
     // (841.89 − 2 × 70.85) / 15: 46 rows a page.
     expect((await texts(result))[1].split(' ')[1]).toBe('47');
+    // With its margins but no pageSetup: A4 still, with the sheet's margins (0.75 in: 48 rows a page).
+    zip.file('xl/worksheets/sheet1.xml', xml.replace(/<pageSetup[^>]*\/>/, ''));
+    const margins = await convert(excelToPdf, 'margins.xlsx', await zip.generateAsync({ type: 'uint8array' }));
+    expect(await pageSizes(margins.bytes)).toEqual([[595, 842], [595, 842], [595, 842]]);
+    expect((await texts(margins))[1].split(' ')[1]).toBe('49');
   });
 
   test('an embedded object, which is not printed, is named in the notes', async () => {

@@ -56,8 +56,9 @@ export function columnWidthPt(width: number | undefined, mdw = 7, baseColWidth =
 /** What exceljs does not read from a sheet's XML: its sheetFormatPr's `baseColWidth`, and whether it has a page setup. */
 interface SheetXmlFacts {
   baseColWidth?: number;
-  /** The sheet has neither pageSetup nor pageMargins: LibreOffice prints it with its own default page. */
+  /** The sheet has no pageSetup (LibreOffice prints it on its default page, A4) / no pageMargins. */
   noPageSetup: boolean;
+  noPageMargins: boolean;
   /** Embedded objects (OLE: documents, equations…), which are not printed. */
   embeddedObjects: boolean;
 }
@@ -73,9 +74,10 @@ async function sheetXmlFacts(zip: JSZip): Promise<Map<string, SheetXmlFacts>> {
     const xml = target ? await zipText(zip, target) : undefined;
     if (!xml) continue;
     const base = /<sheetFormatPr[^>]*\sbaseColWidth="([\d.]+)"/.exec(xml)?.[1];
-    const noPageSetup = !/<(\w+:)?page(Setup|Margins)[\s/>]/.test(xml);
+    const noPageSetup = !/<(\w+:)?pageSetup[\s/>]/.test(xml);
+    const noPageMargins = !/<(\w+:)?pageMargins[\s/>]/.test(xml);
     const embeddedObjects = /<(\w+:)?oleObject[\s/>]/.test(xml);
-    facts.set(attr(sheet, 'name') ?? '', { baseColWidth: base ? Number(base) : undefined, noPageSetup, embeddedObjects });
+    facts.set(attr(sheet, 'name') ?? '', { baseColWidth: base ? Number(base) : undefined, noPageSetup, noPageMargins, embeddedObjects });
   }
   return facts;
 }
@@ -161,14 +163,13 @@ export function pageFor(ws: ExcelJS.Worksheet | undefined, options: XlsxOptions)
 }
 
 /**
- * The page of a sheet that has no page setup at all (no pageSetup, no pageMargins): LibreOffice's
- * default page style, A4 with margins of 0.748 in at the sides and 0.984 in at the top and bottom.
+ * The page of a sheet without a pageSetup element: LibreOffice's default page style, A4, with the
+ * sheet's margins, or without pageMargins either 0.748 in at the sides and 0.984 in at the top and bottom.
  */
-function defaultPage(options: XlsxOptions): PageSetup {
-  const landscape = options.orientation === 'landscape';
-  const [width, height] = landscape ? [A4[1], A4[0]] : A4;
+function defaultPage(page: PageSetup, noMargins: boolean): PageSetup {
+  const [width, height] = page.width > page.height ? [A4[1], A4[0]] : A4;
   const side = 0.748 * 72, edge = 0.984 * 72;
-  return { width, height, margin: { top: edge, bottom: edge, left: side, right: side }, headerDistance: 0.3 * 72, footerDistance: 0.3 * 72 };
+  return { ...page, width, height, margin: noMargins ? { top: edge, bottom: edge, left: side, right: side } : page.margin };
 }
 
 export interface Grid {
@@ -556,7 +557,7 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       if (!row || column === undefined) continue;
       (row.overlays ??= []).push({ column, x: shape.columnOffset, y: shape.rowOffset, drawing: shape.drawing });
     }
-    const page = xmlFacts.get(ws.name)?.noPageSetup ? defaultPage(options) : pageFor(ws, options);
+    const page = xmlFacts.get(ws.name)?.noPageSetup ? defaultPage(pageFor(ws, options), xmlFacts.get(ws.name)!.noPageMargins) : pageFor(ws, options);
     const fitToPage = Boolean(setup?.fitToPage);
     const sheetSections = sectionsForGrid({ widths, rows }, page, {
       fitWidth: options.fitToWidth || (fitToPage && (setup?.fitToWidth ?? 1) === 1),
