@@ -107,7 +107,6 @@ export async function readToolRequest(tool: FileToolEntry, form: FormData): Prom
 export async function answerToolRequest(tool: FileToolEntry, request: Request, runner: ToolRunner): Promise<Response> {
   const job = findJob(request.headers.get(JOB_HEADER));
   try {
-    if (!tool.engineReady) throw new FolioError('NotImplemented', 'Tool interface coming soon');
     const { inputs, options } = await readToolRequest(tool, await request.formData());
     const signal = job ? AbortSignal.any([job.controller.signal, request.signal]) : request.signal;
     const result = await runner(tool.id, inputs, options, { signal, onProgress: job?.onProgress, stallSeconds: tool.stallSeconds });

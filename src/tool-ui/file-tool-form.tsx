@@ -24,7 +24,7 @@
 import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { FileToolEntry, OptionValue, OptionValues } from '../catalogue/types.ts';
 import { defaultValues } from '../catalogue/index.ts';
-import { ApiError, callTool, downloadBlob, type ApiResult } from '../api/client.ts';
+import { ApiError, callTool, downloadBlob, prepareTool, type ApiResult } from '../api/client.ts';
 import { fileToolPanel } from './forms/registry.ts';
 import { OptionFields, PageCountContext, confirmFieldName, optionProblem } from './option-fields.tsx';
 import { FileList } from './file-list.tsx';
@@ -173,25 +173,16 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   // A job still running when the modal closes is cancelled (and its worker terminated).
   useEffect(() => () => controllerRef.current?.abort(), []);
 
-  // The in-page /api starts when the first file tool opens (not on the first route), so any client
-  // of the contract in this page — ours or a plain fetch — is answered from then on. Tools with
-  // large engine data (the Office tools' fonts) warm their engine up meanwhile, while the user
-  // picks files.
-  useEffect(() => {
-    if (!tool.engineReady) return;
-    void import('../../mock-api/browser.ts').then((api) => {
-      if (tool.prepareOnOpen) api.prepareEngine(tool.id);
-      return api.startInPageApi();
-    });
-  }, [tool.engineReady, tool.prepareOnOpen, tool.id]);
+  // The window has opened: the client starts the in-page API (and warms up an engine with large
+  // data, the Office tools' fonts) while the user picks files.
+  useEffect(() => prepareTool(tool), [tool]);
 
   // Choosing the LibreOffice engine starts it at once (a download and seconds of start-up), so it
   // is ready by the time the user has picked a file.
   const chosenEngine = values.engine;
   useEffect(() => {
-    if (!tool.prepareOnOpen || chosenEngine !== 'libreoffice') return;
-    void import('../../mock-api/browser.ts').then((api) => api.prepareEngine(tool.id, { engine: 'libreoffice' }));
-  }, [tool.prepareOnOpen, tool.id, chosenEngine]);
+    if (tool.prepareOnOpen && chosenEngine === 'libreoffice') prepareTool(tool, { engine: 'libreoffice' });
+  }, [tool, chosenEngine]);
 
   const setValue = useCallback((name: string, value: OptionValue) => setValues((old) => ({ ...old, [name]: value })), []);
 
@@ -282,8 +273,6 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
     setError('');
     setPhase({ kind: 'working', done: 0, total: 0 });
     try {
-      const { startInPageApi } = await import('../../mock-api/browser.ts');
-      await startInPageApi();
       const result = await callTool(tool, files, values, {
         signal: controller.signal,
         extraFields,
@@ -329,8 +318,6 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
     setInputPassword('');
     if (inputRef.current) inputRef.current.value = '';
   }
-
-  if (!tool.engineReady) return <p>Tool interface coming soon</p>;
 
   const waitReason = working ? ''
     : files.length === 0 ? addToStart(tool)

@@ -13,7 +13,9 @@ export const tool: FileToolEntry = {
   name: 'Edit PDF',
   description: 'Edit content of PDF',
   icon: 'edit',
-  category: 'pdf',
+  order: 13,
+  groups: { dropdown: 'Edit & Organize', toolsPage: 'Organize & Edit PDF', menu: 'PDF Tools' },
+  home: { heroTile: 7 },
   kind: 'file',
   endpoint: '/api/pdf/edit',
   fileField: 'file',
@@ -35,6 +37,5 @@ export const tool: FileToolEntry = {
     },
     REMOVE_SCRIPTS,
   ],
-  engineReady: true,
   content,
 };

@@ -11,7 +11,9 @@ export const tool: FileToolEntry = {
   name: 'Image Compressor',
   description: 'Reduce image size',
   icon: 'image-compress',
-  category: 'utility',
+  order: 18,
+  groups: { dropdown: 'Utility Tools', toolsPage: 'Utility Tools', menu: 'Utility Tools' },
+  home: { popular: 4, heroTile: 9 },
   kind: 'file',
   endpoint: '/api/pdf/compressImg',
   fileField: 'file',
@@ -47,6 +49,5 @@ export const tool: FileToolEntry = {
     { name: 'palette', kind: 'checkbox', label: 'PNG: reduce to 256 colours (smaller, slightly lossy)', default: false },
     { name: 'stripMetadata', kind: 'checkbox', label: 'Remove metadata (EXIF, GPS location, camera)', default: true },
   ],
-  engineReady: true,
   content,
 };

@@ -12,7 +12,9 @@ export const tool: FileToolEntry = {
   name: 'Protect PDF',
   description: 'Add password to PDF',
   icon: 'lock',
-  category: 'pdf',
+  order: 16,
+  groups: { dropdown: 'Secure PDF', toolsPage: 'Secure PDF', menu: 'PDF Tools' },
+  home: { heroTile: 4 },
   kind: 'file',
   endpoint: '/api/pdf/protect',
   fileField: 'file',
@@ -59,6 +61,5 @@ export const tool: FileToolEntry = {
     }
     return null;
   },
-  engineReady: true,
   content,
 };

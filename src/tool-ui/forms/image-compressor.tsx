@@ -20,11 +20,6 @@ export function savingText(before: number, after: number): string {
   return `${formatBytes(before)} → ${formatBytes(after)} (${change >= 0 ? '−' : '+'}${Math.abs(change)}%)`;
 }
 
-async function ensureApi(): Promise<void> {
-  const { startInPageApi } = await import('../../../mock-api/browser.ts');
-  await startInPageApi();
-}
-
 type BatchRow = { name: string; before: number; after?: number; error?: string };
 
 export default function ImageCompressorPanel({ tool, files, values, setValue, disabled }: FileToolPanelProps) {
@@ -50,7 +45,6 @@ export default function ImageCompressorPanel({ tool, files, values, setValue, di
     setBusy(true);
     setMessage('');
     try {
-      await ensureApi();
       const result = await callTool(tool, [file], values);
       setPreview({ before: URL.createObjectURL(file), after: URL.createObjectURL(result.blob), beforeSize: file.size, afterSize: result.blob.size, name: file.name });
     } catch (e) {
@@ -66,7 +60,6 @@ export default function ImageCompressorPanel({ tool, files, values, setValue, di
     const zip = new JSZip();
     const done: BatchRow[] = [];
     try {
-      await ensureApi();
       for (const file of batch) {
         try {
           const result = await callTool(tool, [file], values);

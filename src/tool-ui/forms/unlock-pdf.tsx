@@ -37,8 +37,6 @@ export default function UnlockPdfPanel({ tool, values, setValue, disabled }: Fil
     const results: Array<{ name: string; blob: Blob }> = [];
     setBatch([...outcomes]);
     try {
-      const { startInPageApi } = await import('../../../mock-api/browser.ts');
-      await startInPageApi();
       for (let i = 0; i < outcomes.length; i++) {
         if (controller.signal.aborted) break;
         outcomes[i] = { ...outcomes[i], state: 'working' };
