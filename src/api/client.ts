@@ -1,8 +1,8 @@
 /**
- * The client side of the /api contract (docs/architecture.md, "The request pipeline"): multipart POST, the result as a Blob named by
- * Content-Disposition (the tool's default name otherwise), a JSON `{ error, code }` as ApiError.
- * It starts the in-page API (mock-api/browser.ts) before its first request, so no form has to; it
- * knows nothing of workers.
+ * The client side of the /api contract (docs/architecture.md, "The request pipeline"): multipart
+ * POST, the result as a Blob named by Content-Disposition (the tool's default name otherwise), a
+ * JSON `{ error, code }` as ApiError. It starts the in-page API (mock-api/browser.ts) before its
+ * first request, so no form has to; it knows nothing of workers.
  */
 import type { FileToolEntry, OptionValues } from '../catalogue/types.ts';
 import { JOB_HEADER, createJob, endJob } from '../../mock-api/jobs.ts';
