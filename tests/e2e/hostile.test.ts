@@ -5,11 +5,10 @@
  * people, the tab alive, and a small job in the same modal must then succeed.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, type Upload } from './harness.ts';
-import { contentBombPdf, hugeDimensionXlsx, longLineCsv, manyPagesPdf, manyRowsCsv } from '../hostile/recipes.ts';
-import { INTERNAL_WORDING } from '../hostile/harness.ts';
+import { launchBrowser, openToolModal, processFiles, type Upload } from './harness.ts';
+import { contentBombPdf, hugeDimensionXlsx, longLineCsv, manyPagesPdf, manyRowsCsv } from '../support/hostile-recipes.ts';
+import { INTERNAL_WORDING } from '../support/messages.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -20,12 +19,7 @@ afterAll(async () => {
 });
 
 
-async function openTool(toolId: string) {
-  const watched = await openPage(browser, `/tools/${toolId}`);
-  await watched.page.getByRole('button', { name: 'Upload Files' }).first().click();
-  await watched.page.getByRole('dialog').waitFor();
-  return watched;
-}
+const openTool = (toolId: string) => openToolModal(browser, toolId);
 
 /** Picks `file`, processes, and returns the error line's text once it shows one. */
 async function processExpectingError(page: Page, file: Upload, previous = ''): Promise<string> {
@@ -44,8 +38,7 @@ async function smallJobWorks(page: Page, file: Upload): Promise<Uint8Array> {
   const remove = page.getByRole('button', { name: /^Remove/ });
   while ((await remove.count()) > 0) await remove.first().click();
   await page.locator('input[type=file]').setInputFiles([file]);
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.getByRole('button', { name: 'Process Files', exact: true }).click()]);
-  return new Uint8Array(readFileSync(await download.path()));
+  return (await processFiles(page)).bytes;
 }
 
 describe('hostile inputs in Chromium', () => {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { expectClearAnswer, expectSmallJobWorks, post, startApi } from './harness.ts';
-import { kidsLoopPdf, negativeCountPdf, outlineLoopPdf, parentLoopPdf, xobjectLoopPdf } from './recipes.ts';
+import { kidsLoopPdf, negativeCountPdf, outlineLoopPdf, parentLoopPdf, xobjectLoopPdf } from '../support/hostile-recipes.ts';
 
 let api: { close(): void };
 beforeAll(() => {

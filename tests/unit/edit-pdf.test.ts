@@ -5,8 +5,9 @@ import type { EditOperation } from '../../workers/engine/lib/pdf/edit-operations
 import { BASELINE_EM, viewToUser } from '../../workers/engine/lib/pdf/edit-operations.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import {
-  LINE, LINE_BASELINE, LINE_SIZE, LINE_X, allText, decompressed, editFixture, placedText, qpdfCheck, rawContains, solidImage, type Fixture,
-} from './edit-pdf-fixtures.ts';
+  LINE, LINE_BASELINE, LINE_SIZE, LINE_X, allText, decompressed, editFixture, placedText, rawContains, solidImage, type Fixture,
+} from '../support/edit-pdf-fixtures.ts';
+import { qpdfCheck } from '../support/pdf.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {

@@ -12,8 +12,8 @@ import { assetMap } from '../../build/tesseract-assets.ts';
 import { OCR_LANGUAGES, OCR_MODEL, ocrLanguageUrl } from '../../workers/engine/lib/ocr/ocr-languages.ts';
 import { fileTools } from '../../src/catalogue/index.ts';
 import { run as toWord } from '../../workers/engine/tools/pdf-to-word.ts';
-import { readDocx } from './office-fixtures.ts';
-import { GERMAN_WORDS, buildGermanScan } from './ocr-fixtures.ts';
+import { readDocx } from '../support/office-fixtures.ts';
+import { GERMAN_WORDS, buildGermanScan } from '../support/ocr-fixtures.ts';
 
 const server = createApiServer();
 let scan: { bytes: Uint8Array; text: string };

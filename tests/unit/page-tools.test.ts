@@ -3,8 +3,8 @@ import JSZip from 'jszip';
 import { run as split, planParts } from '../../workers/engine/tools/split-pdf.ts';
 import { run as rotate } from '../../workers/engine/tools/rotate-pdf.ts';
 import { run as organize, parsePageOrder } from '../../workers/engine/tools/organize-pdf.ts';
-import { qpdfCheck } from '../corpus/corpus.ts';
-import { labelledPdf, pageLabels, pageRotations } from './page-fixtures.ts';
+import { qpdfCheck } from '../support/pdf.ts';
+import { labelledPdf, pageLabels, pageRotations } from '../support/page-fixtures.ts';
 
 async function zipEntries(bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
   const zip = await JSZip.loadAsync(bytes);
