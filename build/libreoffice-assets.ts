@@ -15,7 +15,7 @@ import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, st
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { transformWithOxc, type Plugin } from 'vite';
-import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, LIBREOFFICE_PACKAGE, LIBREOFFICE_VERSION, type LibreOfficeSizes } from '../workers/engine/lib/libreoffice/libreoffice-files.ts';
+import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, LIBREOFFICE_PACKAGE, LIBREOFFICE_VERSION, type LibreOfficeSizes } from '../shared/libreoffice-files.ts';
 
 /**
  * Why the patch: the glue starts a pool of 4 pthread workers before LibreOffice runs, and Emscripten

@@ -13,7 +13,7 @@
 import { copyFileSync, createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { OCR_LANGUAGES, OCR_MODEL, TESSERACT_BASE, ocrLanguageUrl } from '../workers/engine/lib/ocr/ocr-languages.ts';
+import { OCR_LANGUAGES, OCR_MODEL, TESSERACT_BASE, ocrLanguageUrl } from '../shared/ocr-languages.ts';
 
 export { TESSERACT_BASE };
 

@@ -5,9 +5,8 @@
  * first request, so no form has to; it knows nothing of workers.
  */
 import type { FileToolEntry, OptionValues } from '../catalogue/types.ts';
-import { JOB_HEADER, createJob, endJob } from '../../mock-api/jobs.ts';
-import type { ProgressCallback } from '../../workers/engine/lib/types.ts';
-import { overBudgetMessage } from '../../workers/engine/lib/memory-budget.ts';
+import { JOB_HEADER, createJob, endJob, type Job } from '../../mock-api/jobs.ts';
+import { overBudgetMessage } from '../../shared/memory-budget.ts';
 
 export interface ApiResult {
   blob: Blob;
@@ -85,7 +84,7 @@ export function prepareTool(tool: FileToolEntry, engineOptions?: OptionValues): 
 
 export interface CallOptions {
   signal?: AbortSignal;
-  onProgress?: ProgressCallback;
+  onProgress?: Job['onProgress'];
   /** Extra fields, e.g. inputPassword after the API answered PasswordRequired. */
   extraFields?: Record<string, string>;
 }

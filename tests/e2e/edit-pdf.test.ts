@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { SCREENSHOT_DIR, baseUrl, launchBrowser, openPage, screenshot } from './harness.ts';
 import { LINE_BASELINE, LINE_SIZE, LINE_X, allText, editFixture, placedText, solidImage } from '../support/edit-pdf-fixtures.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
-import { BASELINE_EM } from '../../workers/engine/lib/pdf/edit-operations.ts';
+import { BASELINE_EM } from '../../shared/edit-operations.ts';
 
 let browser: Browser;
 beforeAll(async () => {

@@ -17,7 +17,7 @@ import * as qpdf from '../../workers/engine/lib/pdf/qpdf.ts';
 import { run as protect } from '../../workers/engine/tools/protect-pdf.ts';
 import { run as unlock } from '../../workers/engine/tools/unlock-pdf.ts';
 import { tool as protectTool } from '../../src/catalogue/tools/protect-pdf.ts';
-import { MAX_PASSWORD_BYTES, passwordStrength, utf8Length } from '../../workers/engine/lib/pdf/encryption-passwords.ts';
+import { MAX_PASSWORD_BYTES, passwordStrength, utf8Length } from '../../shared/encryption-passwords.ts';
 import { createApiServer } from '../../mock-api/node.ts';
 import { PAGE_TEXTS, textPdf } from '../support/protect-unlock-fixtures.ts';
 import { pageLabels } from '../support/page-fixtures.ts';

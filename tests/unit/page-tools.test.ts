@@ -103,7 +103,7 @@ describe('organize-pdf engine', () => {
 
 describe('form helpers', () => {
   test('page-range syntax is checked before the file is opened', async () => {
-    const { pageRangeSyntaxError } = await import('../../workers/engine/lib/pdf/page-range.ts');
+    const { pageRangeSyntaxError } = await import('../../shared/page-range.ts');
     expect(pageRangeSyntaxError('1-3, 5, 8-, last, odd, even')).toBeNull();
     expect(pageRangeSyntaxError('')).toBeNull();
     expect(pageRangeSyntaxError('1-3,,4')).toMatch(/empty entry/);

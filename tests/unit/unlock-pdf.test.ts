@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { run } from '../../workers/engine/tools/unlock-pdf.ts';
 import { readEncryption } from '../../workers/engine/lib/pdf/encryption.ts';
 import { openPdf } from '../../workers/engine/lib/pdf/pdf-open.ts';
-import { saslPrep } from '../../workers/engine/lib/pdf/encryption-passwords.ts';
+import { saslPrep } from '../../shared/encryption-passwords.ts';
 import { tool as unlockTool } from '../../src/catalogue/tools/unlock-pdf.ts';
 import { createApiServer } from '../../mock-api/node.ts';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
 import { run, placements, parseColour } from '../../workers/engine/tools/add-watermark.ts';
-import { fitFactor } from '../../workers/engine/lib/pdf/watermark-layout.ts';
+import { fitFactor } from '../../shared/watermark-layout.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { pageTexts as texts, qpdfCheck } from '../support/pdf.ts';
 import { encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';

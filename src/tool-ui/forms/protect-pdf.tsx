@@ -12,7 +12,7 @@ import { useId, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import { OptionFields } from '../option-fields.tsx';
 import { DEFAULT_PASSWORD_OPTIONS, generatePassword, strengthLabel } from '../../utilities/password.ts';
-import { newPasswordProblem, passwordStrength } from '../../../workers/engine/lib/pdf/encryption-passwords.ts';
+import { newPasswordProblem, passwordStrength } from '../../../shared/encryption-passwords.ts';
 import './secure-pdf.css';
 
 /** Generated passwords: 16 characters of all four classes without look-alikes (≈ 100 bits). */

@@ -17,7 +17,7 @@ import type { Engine, EngineOptions } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf/pdf-open.ts';
 import { handleActiveContent } from '../lib/pdf/active-content.ts';
-import { parsePageRanges } from '../lib/pdf/page-range.ts';
+import { parsePageRanges } from '../../../shared/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
 import { normalizeRotation, savePdf } from '../lib/pdf/pdf-util.ts';
 import {

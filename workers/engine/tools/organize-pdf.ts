@@ -21,7 +21,7 @@ import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf/pdf-open.ts';
 import { handleActiveContent } from '../lib/pdf/active-content.ts';
-import { MAX_LISTED_PAGES, parsePageRanges, PageRangeError } from '../lib/pdf/page-range.ts';
+import { MAX_LISTED_PAGES, parsePageRanges, PageRangeError } from '../../../shared/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
 import { rotatePageBy, savePdf } from '../lib/pdf/pdf-util.ts';
 import { PageCopier, writeOutline } from '../lib/pdf/page-copy.ts';

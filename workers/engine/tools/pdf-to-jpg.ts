@@ -8,7 +8,7 @@
  */
 import type { Engine, EngineInput, EngineResult } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { parsePageRanges } from '../lib/pdf/page-range.ts';
+import { parsePageRanges } from '../../../shared/page-range.ts';
 import { openPdfjs, renderPage, type PDFDocumentProxy } from '../lib/pdf/pdfjs.ts';
 import { assertLooksLikePdf, openPdf } from '../lib/pdf/pdf-open.ts';
 import { baseName } from '../../../shared/format.ts';

@@ -27,7 +27,7 @@ import {
 } from '../lib/pdf/qpdf-assembly.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf/pdf-open.ts';
-import { parsePageGroups } from '../lib/pdf/page-range.ts';
+import { parsePageGroups } from '../../../shared/page-range.ts';
 import { PageCopier, topLevelBookmarks, writeOutline } from '../lib/pdf/page-copy.ts';
 import { baseName } from '../../../shared/format.ts';
 import {

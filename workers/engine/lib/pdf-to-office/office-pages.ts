@@ -7,7 +7,7 @@ import type { EngineContext, EngineInput, EngineOptions } from '../types.ts';
 import { FolioError, throwIfAborted } from '../errors.ts';
 import { openPdf } from '../pdf/pdf-open.ts';
 import { openPdfjs, type PDFDocumentProxy } from '../pdf/pdfjs.ts';
-import { parsePageRanges } from '../pdf/page-range.ts';
+import { parsePageRanges } from '../../../../shared/page-range.ts';
 import { readPageLayout, type PageLayout } from '../pdf/pdf-layout.ts';
 
 export interface OfficeSource {

@@ -10,7 +10,7 @@ import { FolioError, damagedPdf, invalidPassword, passwordRequired } from '../er
 import { runQpdf, type QpdfResult } from './qpdf.ts';
 import {
   SaslPrepError, newPasswordProblem, passwordCandidates, randomPassword, saslPrep, toHex, typedPasswordProblem, ALPHANUMERIC,
-} from './encryption-passwords.ts';
+} from '../../../../shared/encryption-passwords.ts';
 
 /**
  * Every password reaches qpdf as hex bytes (`--password-mode=hex-bytes`): Folio decides the exact
