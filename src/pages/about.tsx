@@ -3,7 +3,7 @@ import { fileTools, tools } from '../catalogue/index.ts';
 import { usePageTitle } from '../app/page-title.ts';
 import { OfflinePanel } from '../pwa/offline-panel.tsx';
 
-/** About (spec §2): mission, privacy and simplicity, differentiators, who we serve, vision. */
+/** About: mission, privacy and simplicity, differentiators, who we serve, vision. */
 export function AboutPage() {
   usePageTitle('About');
   const pdfCount = tools.filter((t) => t.groups.menu === 'PDF Tools').length;

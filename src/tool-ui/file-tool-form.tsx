@@ -1,5 +1,5 @@
 /**
- * The file-tool frame (spec §2, §4, §5, §8): picker, drag-and-drop and paste, the file list (remove,
+ * The file-tool frame: picker, drag-and-drop and paste, the file list (remove,
  * reorder by drag or buttons, sort by name), the options (the tool's own panel from
  * forms/<id>.tsx, else the generic form built from the catalogue), Process Files, real progress
  * (pages done, reported by the worker through the X-Folio-Job side channel), Cancel (terminates the
@@ -11,7 +11,7 @@
  *   - the picker's text:     'Click to select files' | '1 file selected' | 'N files selected'
  *   - the process button:    role=button, accessible name exactly 'Process Files'
  *   - the cancel button:     role=button, name 'Cancel' (only while working)
- *   - the error line:        role=alert (empty when there is no error; spec §8 messages verbatim)
+ *   - the error line:        role=alert (empty when there is no error; the API's message verbatim)
  *   - the error details:     a disclosure 'Details for a bug report' with a 'Copy details' button, after
  *                            an unexpected failure only
  *   - the progress:          <progress> (role=progressbar), `aria-valuetext` "Page 3 of 12"
@@ -81,7 +81,7 @@ function addToStart(tool: FileToolEntry): string {
   return `Add ${tool.multiple ? '' : 'a file: '}${label} to start`;
 }
 
-/** Spec §8's 'Invalid Password', with what Unlock PDF explains about the two passwords. */
+/** 'Invalid Password', with what Unlock PDF explains about the two passwords. */
 export const WRONG_PASSWORD =
   'Invalid Password: this is not the password that opens the file. A PDF can have two — the one that opens it ' +
   '(user password) and a permissions (owner) password; either one works here.';
@@ -188,7 +188,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
 
   const setFiles = useCallback((next: File[]) => {
     setFilesState(next);
-    // Removing the last file leaves nothing to process: say so (spec §5) rather than go quiet.
+    // Removing the last file leaves nothing to process: say so rather than go quiet.
     setError(next.length === 0 ? 'Please select at least one file' : '');
     setPhase((old) => (old.kind === 'done' ? { kind: 'idle' } : old));
   }, []);
@@ -293,7 +293,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       const apiError = e instanceof ApiError ? e : undefined;
       if (apiError?.code === 'PasswordRequired' || apiError?.code === 'InvalidPassword') {
         setAskPassword(true);
-        // Spec §8: a wrong password reads 'Invalid Password'; the frame adds which password it means.
+        // A wrong password reads 'Invalid Password'; the frame adds which password it means.
         const wrong = framePassword ? WRONG_PASSWORD : 'Invalid Password';
         setError(apiError.code === 'InvalidPassword' ? wrong : apiError.message);
         return;

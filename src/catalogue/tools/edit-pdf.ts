@@ -4,7 +4,7 @@ import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/edit-pdf.ts';
 
 /**
- * Spec §7: /api/pdf/edit takes `text` + `position`. The page editor's panel adds `operations`
+ * /api/pdf/edit takes `text` + `position` (the contract's simple form). The page editor's panel adds `operations`
  * (JSON, see workers/engine/lib/pdf/edit-operations.ts) as an extra field; `pages`, `fontSize`,
  * `color` and `annotations` refine the simple form.
  */

@@ -3,7 +3,7 @@ import { IMAGES } from '../accepts.ts';
 import { content } from '../content/image-compressor.ts';
 
 /**
- * One `file` per request (spec §7); the panel (src/tool-ui/forms/image-compressor.tsx) compresses a
+ * One `file` per request; the panel (src/tool-ui/forms/image-compressor.tsx) compresses a
  * batch one request per image and zips the results itself.
  */
 export const tool: FileToolEntry = {

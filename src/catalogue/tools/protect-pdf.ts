@@ -4,7 +4,7 @@ import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/protect-pdf.ts';
 import { newPasswordProblem } from '../../../shared/encryption-passwords.ts';
 
-/** Spec §5/§8 rule for every password this tool sets: at least 4 characters (code points, not UTF-16 units). */
+/** The rule for every password this tool sets: at least 4 characters (code points, not UTF-16 units). */
 const tooShort = (password: string) => [...password].length < 4;
 
 export const tool: FileToolEntry = {

@@ -27,7 +27,7 @@ export const tool: FileToolEntry = {
   ],
   // No validate(): an empty password is legitimate for files that carry only restrictions (they
   // open without one). Whether a password is needed is known only from the file, so the engine
-  // answers spec §8's 'Password is required' when it is empty and the file needs one, and
+  // answers 'Password is required' when it is empty and the file needs one, and
   // 'Invalid Password' when it is wrong.
   content,
 };

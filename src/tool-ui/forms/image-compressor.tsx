@@ -1,7 +1,7 @@
 /**
  * Image compressor options, a before/after preview with a compare slider, and batches.
  *
- * The /api contract takes one `file` per request (spec §7), so the frame's Process Files compresses
+ * The /api contract takes one `file` per request, so the frame's Process Files compresses
  * the chosen image. For many images, this panel keeps its own batch list ("Add more images") and
  * "Compress all" sends one request per image (each with its own before → after; a 0-byte or
  * non-image file is named and skipped) and downloads them together as compressed-images.zip.

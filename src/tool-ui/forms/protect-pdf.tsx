@@ -2,7 +2,7 @@
  * protect-pdf's options: the password that opens the file (twice, with a strength hint, show/hide
  * and a "Generate" link using the password generator's unbiased logic), and on the same screen the
  * permissions (printing, copying, editing, comments and forms, page assembly) with an optional
- * permissions (owner) password. Validation messages are the catalogue's (spec §5/§8), shown by the
+ * permissions (owner) password. Validation messages are the catalogue's, shown by the
  * frame's error line when Process Files is pressed.
  *
  * Passwords live only in this modal's React state: never logged, never stored, sent only to the
