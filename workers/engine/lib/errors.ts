@@ -8,7 +8,7 @@ export { ERROR_STATUS, FolioError, type FolioErrorCode };
 
 export const passwordRequired = (file: string) =>
   new FolioError('PasswordRequired', `"${file}" is protected by a password. Enter it to continue.`);
-/** Spec §8: the wrong-password message is exactly 'Invalid Password'. */
+/** The wrong-password message is exactly 'Invalid Password' (the modal and API clients match on it). */
 export const invalidPassword = () => new FolioError('InvalidPassword', 'Invalid Password');
 export const notAPdf = (file: string) => new FolioError('InvalidPdf', `"${file}" is not a valid PDF.`);
 export const emptyFile = (file: string) => new FolioError('InvalidInput', `"${file}" is empty (0 bytes).`);

@@ -1,6 +1,6 @@
 /**
  * organize-pdf: reorders, deletes, duplicates and rotates pages and inserts blank ones, from one
- * `pageOrder` text (spec §7). The document itself is kept (bookmarks, forms, metadata, links):
+ * `pageOrder` text (the /api field). The document itself is kept (bookmarks, forms, metadata, links):
  * only its page list changes.
  *
  * pageOrder syntax — comma-separated items, in the order of the result:
