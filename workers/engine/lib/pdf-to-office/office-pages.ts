@@ -35,7 +35,7 @@ export interface ReadOptions {
   /** Page-range text ('' = all). */
   pages?: string;
   ocr?: boolean;
-  /** OCR language code of workers/engine/lib/ocr/ocr-languages.ts ('eng' when absent). */
+  /** OCR language code of shared/ocr-languages.ts ('eng' when absent). */
   ocrLanguage?: string;
   /** Upper bound on pages read (the corpus suite caps work); undefined = all. */
   maxPages?: number;

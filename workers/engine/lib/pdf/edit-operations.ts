@@ -4,6 +4,7 @@
  */
 import { FolioError } from '../errors.ts';
 import { OPERATION_TYPES, type Box, type EditOperation } from '../../../../shared/edit-operations.ts';
+import type { Matrix } from './matrix.ts';
 
 // The shape lives in shared/ (the editor writes it); engines keep importing it from here.
 export { BASELINE_EM, LINE_HEIGHT_EM } from '../../../../shared/edit-operations.ts';
@@ -88,8 +89,6 @@ export function parseOperations(json: string, pageCount: number): EditOperation[
   });
 }
 
-/** PDF matrix [a b c d e f]. */
-export type Matrix = [number, number, number, number, number, number];
 
 export interface PageGeometry {
   /** Crop box (what viewers show) in user space. */

@@ -8,6 +8,7 @@
  */
 import type { PDFDocumentProxy } from './pdfjs.ts';
 import { loadPdfjs } from './pdfjs.ts';
+import { IDENTITY, applyTransform, transform, type Matrix } from './matrix.ts';
 
 export interface TextItem {
   text: string;
@@ -61,18 +62,6 @@ export interface PageLayout {
   ocr?: boolean;
 }
 
-type Matrix = [number, number, number, number, number, number];
-
-const multiply = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[2] * n[1],
-  m[1] * n[0] + m[3] * n[1],
-  m[0] * n[2] + m[2] * n[3],
-  m[1] * n[2] + m[3] * n[3],
-  m[0] * n[4] + m[2] * n[5] + m[4],
-  m[1] * n[4] + m[3] * n[5] + m[5],
-];
-const apply = (m: Matrix, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-
 /** Word-processor family names for the PDF base fonts and common embedded ones. */
 export function familyOf(fontName: string, fallback: string): string {
   const name = fontName.replace(/^[A-Z]{6}\+/, '');
@@ -95,127 +84,84 @@ interface FontInfo {
   italic?: boolean;
 }
 
-/** Reads one page: text with styles and colours, rulings, images. */
-export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number): Promise<PageLayout> {
-  const pdfjs = await loadPdfjs();
-  const OPS = pdfjs.OPS;
-  const page = await doc.getPage(pageNumber);
-  const viewport = page.getViewport({ scale: 1 });
-  const vt = viewport.transform as Matrix;
-  const opList = await page.getOperatorList();
-  const content = await page.getTextContent();
+type Point = [number, number];
 
-  // ---- walk the operator list: colours of text, rulings, images, vector art
-  const glyphColors: Array<{ ch: string; color: string }> = [];
-  const rulings: Segment[] = [];
-  const images: Box[] = [];
-  const textOps = new Set<number>();
-  const imageOps = new Set<number>();
-  let hasVectorArt = false;
-  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
-  const stack: Matrix[] = [];
-  let fill = '000000';
-  const fillStack: string[] = [];
-  const toPage = (x: number, y: number) => apply(vt, ...apply(ctm, x, y));
-  const boxOf = (points: Array<[number, number]>): Box => {
-    const xs = points.map((p) => p[0]);
-    const ys = points.map((p) => p[1]);
-    const x = Math.min(...xs);
-    const top = Math.min(...ys);
-    return { x, top, width: Math.max(...xs) - x, height: Math.max(...ys) - top };
-  };
-  const strokeOps = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-  const fillOps = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-  const imagePaintOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintSolidColorImageMask]);
-  const textShowOps = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
-
-  for (let i = 0; i < opList.fnArray.length; i++) {
-    const fn = opList.fnArray[i];
-    const args = opList.argsArray[i] as unknown[];
-    if (fn === OPS.save) {
-      stack.push(ctm);
-      fillStack.push(fill);
-    } else if (fn === OPS.restore) {
-      ctm = stack.pop() ?? ctm;
-      fill = fillStack.pop() ?? fill;
-    } else if (fn === OPS.transform) {
-      ctm = multiply(ctm, args as Matrix);
-    } else if (fn === OPS.paintFormXObjectBegin) {
-      stack.push(ctm);
-      const matrix = args[0] as Matrix | null;
-      if (matrix) ctm = multiply(ctm, Array.from(matrix) as Matrix);
-    } else if (fn === OPS.paintFormXObjectEnd) {
-      ctm = stack.pop() ?? ctm;
-    } else if (fn === OPS.setFillRGBColor) {
-      fill = String(args[0]).replace('#', '');
-    } else if (textShowOps.has(fn)) {
-      textOps.add(i);
-      const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<{ unicode?: string } | number>;
-      for (const glyph of glyphs ?? []) {
-        if (typeof glyph === 'object' && glyph?.unicode) {
-          for (const ch of glyph.unicode) if (ch.trim()) glyphColors.push({ ch, color: fill });
-        }
-      }
-    } else if (imagePaintOps.has(fn)) {
-      const box = boxOf([toPage(0, 0), toPage(1, 0), toPage(0, 1), toPage(1, 1)]);
-      imageOps.add(i);
-      if (box.width > 2 && box.height > 2) images.push(box);
-    } else if (fn === OPS.shadingFill) {
-      hasVectorArt = true;
-    } else if (fn === OPS.constructPath) {
-      const paintOp = args[0] as number;
-      const buffer = (args[1] as ArrayLike<number>[] | null)?.[0];
-      if (!buffer || !(strokeOps.has(paintOp) || fillOps.has(paintOp))) continue;
-      const subpaths: Array<Array<[number, number]>> = [];
-      let current: Array<[number, number]> = [];
-      let curved = false;
-      for (let k = 0; k < buffer.length; ) {
-        const op = buffer[k];
-        if (op === 0) {
-          if (current.length) subpaths.push(current);
-          current = [toPage(buffer[k + 1], buffer[k + 2])];
-          k += 3;
-        } else if (op === 1) {
-          current.push(toPage(buffer[k + 1], buffer[k + 2]));
-          k += 3;
-        } else if (op === 2) {
-          curved = true;
-          current.push(toPage(buffer[k + 5], buffer[k + 6]));
-          k += 7;
-        } else if (op === 3) {
-          curved = true;
-          current.push(toPage(buffer[k + 3], buffer[k + 4]));
-          k += 5;
-        } else {
-          if (current.length) current.push(current[0]);
-          k += 1;
-        }
-      }
+/**
+ * The points of a pdf.js constructPath buffer (0 moveTo, 1 lineTo, 2 curveTo, 3 curveTo2/3,
+ * 4 closePath), mapped to the page; curves keep only their end points and set `curved`.
+ */
+function pathPoints(
+  buffer: ArrayLike<number>, toPage: (x: number, y: number) => Point,
+): { subpaths: Point[][]; curved: boolean } {
+  const subpaths: Point[][] = [];
+  let current: Point[] = [];
+  let curved = false;
+  for (let k = 0; k < buffer.length; ) {
+    const op = buffer[k];
+    if (op === 0) {
       if (current.length) subpaths.push(current);
-      if (curved) {
-        hasVectorArt = true;
-        continue;
-      }
-      for (const points of subpaths) {
-        if (strokeOps.has(paintOp)) {
-          for (let k = 1; k < points.length; k++) {
-            const [x1, y1] = points[k - 1];
-            const [x2, y2] = points[k];
-            if (Math.abs(y1 - y2) < 0.5 || Math.abs(x1 - x2) < 0.5) rulings.push({ x1: Math.min(x1, x2), y1: Math.min(y1, y2), x2: Math.max(x1, x2), y2: Math.max(y1, y2) });
-            else hasVectorArt = true;
-          }
-        } else {
-          const box = boxOf(points);
-          const isWhite = /^f{6}$/i.test(fill);
-          if (box.height <= 2.5 && box.width > 3) rulings.push({ x1: box.x, y1: box.top + box.height / 2, x2: box.x + box.width, y2: box.top + box.height / 2 });
-          else if (box.width <= 2.5 && box.height > 3) rulings.push({ x1: box.x + box.width / 2, y1: box.top, x2: box.x + box.width / 2, y2: box.top + box.height });
-          else if (!isWhite && box.width > 0 && box.height > 0) hasVectorArt = true;
-        }
-      }
+      current = [toPage(buffer[k + 1], buffer[k + 2])];
+      k += 3;
+    } else if (op === 1) {
+      current.push(toPage(buffer[k + 1], buffer[k + 2]));
+      k += 3;
+    } else if (op === 2) {
+      curved = true;
+      current.push(toPage(buffer[k + 5], buffer[k + 6]));
+      k += 7;
+    } else if (op === 3) {
+      curved = true;
+      current.push(toPage(buffer[k + 3], buffer[k + 4]));
+      k += 5;
+    } else {
+      if (current.length) current.push(current[0]);
+      k += 1;
     }
   }
+  if (current.length) subpaths.push(current);
+  return { subpaths, curved };
+}
 
-  // ---- text items with positions and styles; colours matched by walking the glyph stream
+/**
+ * Adds the straight horizontal and vertical lines of a stroked path, and the thin bars of a filled
+ * one, to `rulings`; true when the path also draws something else (vector art).
+ */
+function addRulings(subpaths: Point[][], stroked: boolean, fill: string, rulings: Segment[]): boolean {
+  let art = false;
+  for (const points of subpaths) {
+    if (stroked) {
+      for (let k = 1; k < points.length; k++) {
+        const [x1, y1] = points[k - 1];
+        const [x2, y2] = points[k];
+        if (Math.abs(y1 - y2) < 0.5 || Math.abs(x1 - x2) < 0.5) rulings.push({ x1: Math.min(x1, x2), y1: Math.min(y1, y2), x2: Math.max(x1, x2), y2: Math.max(y1, y2) });
+        else art = true;
+      }
+    } else {
+      const box = boxOf(points);
+      const isWhite = /^f{6}$/i.test(fill);
+      if (box.height <= 2.5 && box.width > 3) rulings.push({ x1: box.x, y1: box.top + box.height / 2, x2: box.x + box.width, y2: box.top + box.height / 2 });
+      else if (box.width <= 2.5 && box.height > 3) rulings.push({ x1: box.x + box.width / 2, y1: box.top, x2: box.x + box.width / 2, y2: box.top + box.height });
+      else if (!isWhite && box.width > 0 && box.height > 0) art = true;
+    }
+  }
+  return art;
+}
+
+function boxOf(points: Point[]): Box {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const x = Math.min(...xs);
+  const top = Math.min(...ys);
+  return { x, top, width: Math.max(...xs) - x, height: Math.max(...ys) - top };
+}
+
+type PageProxy = Awaited<ReturnType<PDFDocumentProxy['getPage']>>;
+type TextContent = Awaited<ReturnType<PageProxy['getTextContent']>>;
+
+/** Text items with positions and styles; colours matched by walking the glyph stream of the operator list. */
+function readTextItems(
+  page: PageProxy, content: TextContent, vt: Matrix, glyphColors: Array<{ ch: string; color: string }>,
+): TextItem[] {
   const items: TextItem[] = [];
   let glyphIndex = 0;
   for (const raw of content.items) {
@@ -235,7 +181,7 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
       }
     }
     if (!str.trim()) continue;
-    const tx = multiply(vt, raw.transform as Matrix);
+    const tx = transform(vt, raw.transform as Matrix);
     const size = Math.hypot(tx[2], tx[3]);
     if (size < 0.5) continue;
     // Only horizontal text is laid out; rotated text keeps its anchor point.
@@ -260,6 +206,79 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
       ...(Math.abs(tx[1]) > size * 0.02 ? { rotated: true } : {}),
     });
   }
+  return items;
+}
+
+/** Reads one page: text with styles and colours, rulings, images. */
+export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number): Promise<PageLayout> {
+  const pdfjs = await loadPdfjs();
+  const OPS = pdfjs.OPS;
+  const page = await doc.getPage(pageNumber);
+  const viewport = page.getViewport({ scale: 1 });
+  const vt = viewport.transform as Matrix;
+  const opList = await page.getOperatorList();
+  const content = await page.getTextContent();
+
+  // ---- walk the operator list: colours of text, rulings, images, vector art
+  const glyphColors: Array<{ ch: string; color: string }> = [];
+  const rulings: Segment[] = [];
+  const images: Box[] = [];
+  const textOps = new Set<number>();
+  const imageOps = new Set<number>();
+  let hasVectorArt = false;
+  let ctm = IDENTITY;
+  const stack: Matrix[] = [];
+  let fill = '000000';
+  const fillStack: string[] = [];
+  const toPage = (x: number, y: number) => applyTransform(vt, ...applyTransform(ctm, x, y));
+  const strokeOps = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+  const fillOps = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+  const imagePaintOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintSolidColorImageMask]);
+  const textShowOps = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
+
+  for (let i = 0; i < opList.fnArray.length; i++) {
+    const fn = opList.fnArray[i];
+    const args = opList.argsArray[i] as unknown[];
+    if (fn === OPS.save) {
+      stack.push(ctm);
+      fillStack.push(fill);
+    } else if (fn === OPS.restore) {
+      ctm = stack.pop() ?? ctm;
+      fill = fillStack.pop() ?? fill;
+    } else if (fn === OPS.transform) {
+      ctm = transform(ctm, args as Matrix);
+    } else if (fn === OPS.paintFormXObjectBegin) {
+      stack.push(ctm);
+      const matrix = args[0] as Matrix | null;
+      if (matrix) ctm = transform(ctm, Array.from(matrix) as Matrix);
+    } else if (fn === OPS.paintFormXObjectEnd) {
+      ctm = stack.pop() ?? ctm;
+    } else if (fn === OPS.setFillRGBColor) {
+      fill = String(args[0]).replace('#', '');
+    } else if (textShowOps.has(fn)) {
+      textOps.add(i);
+      const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<{ unicode?: string } | number>;
+      for (const glyph of glyphs ?? []) {
+        if (typeof glyph === 'object' && glyph?.unicode) {
+          for (const ch of glyph.unicode) if (ch.trim()) glyphColors.push({ ch, color: fill });
+        }
+      }
+    } else if (imagePaintOps.has(fn)) {
+      const box = boxOf([toPage(0, 0), toPage(1, 0), toPage(0, 1), toPage(1, 1)]);
+      imageOps.add(i);
+      if (box.width > 2 && box.height > 2) images.push(box);
+    } else if (fn === OPS.shadingFill) {
+      hasVectorArt = true;
+    } else if (fn === OPS.constructPath) {
+      const paintOp = args[0] as number;
+      const buffer = (args[1] as ArrayLike<number>[] | null)?.[0];
+      if (!buffer || !(strokeOps.has(paintOp) || fillOps.has(paintOp))) continue;
+      const { subpaths, curved } = pathPoints(buffer, toPage);
+      if (curved || addRulings(subpaths, strokeOps.has(paintOp), fill, rulings)) hasVectorArt = true;
+    }
+  }
+
+  const items = readTextItems(page, content, vt, glyphColors);
   page.cleanup();
   return { pageNumber, width: viewport.width, height: viewport.height, items, rulings, images, hasVectorArt, textOps, imageOps };
 }
