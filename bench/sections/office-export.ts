@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { CORPUS, corpusFile, hasCommand, loadEngineModules, timed } from '../lib.ts';
-import { bestOffsetMatchRate, buildReport, cellMatchRate, characterErrorRate, orderFreeCharacterErrorRate, normWords, readDocx, readPptx, sheetGrid, wordSimilarity } from '../../tests/unit/office-fixtures.ts';
+import { bestOffsetMatchRate, buildReport, cellMatchRate, characterErrorRate, orderFreeCharacterErrorRate, normWords, readDocx, readPptx, sheetGrid, wordSimilarity } from '../../tests/support/office-fixtures.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { bestOffsetMatchRate, buildReport, cellMatchRate, sheetGrid, type ReportFixture } from './office-fixtures.ts';
+import { bestOffsetMatchRate, buildReport, cellMatchRate, sheetGrid, type ReportFixture } from '../support/office-fixtures.ts';
 import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { PDFDocument, StandardFonts, degrees, rgb } from 'pdf-lib';
-import { buildReport, readPptx, wordSimilarity, type ReportFixture } from './office-fixtures.ts';
+import { buildReport, readPptx, wordSimilarity, type ReportFixture } from '../support/office-fixtures.ts';
 import { run } from '../../workers/engine/tools/pdf-to-ppt.ts';
 
 let fixture: ReportFixture;

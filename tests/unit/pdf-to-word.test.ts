@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildReport, readDocx, wordSimilarity, type ReportFixture } from './office-fixtures.ts';
+import { buildReport, readDocx, wordSimilarity, type ReportFixture } from '../support/office-fixtures.ts';
 import { run } from '../../workers/engine/tools/pdf-to-word.ts';
 
 let fixture: ReportFixture;

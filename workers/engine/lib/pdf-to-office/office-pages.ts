@@ -7,7 +7,7 @@ import type { EngineContext, EngineInput, EngineOptions } from '../types.ts';
 import { FolioError, throwIfAborted } from '../errors.ts';
 import { openPdf } from '../pdf/pdf-open.ts';
 import { openPdfjs, type PDFDocumentProxy } from '../pdf/pdfjs.ts';
-import { parsePageRanges } from '../pdf/page-range.ts';
+import { parsePageRanges } from '../../../../shared/page-range.ts';
 import { readPageLayout, type PageLayout } from '../pdf/pdf-layout.ts';
 
 export interface OfficeSource {
@@ -35,7 +35,7 @@ export interface ReadOptions {
   /** Page-range text ('' = all). */
   pages?: string;
   ocr?: boolean;
-  /** OCR language code of workers/engine/lib/ocr/ocr-languages.ts ('eng' when absent). */
+  /** OCR language code of shared/ocr-languages.ts ('eng' when absent). */
   ocrLanguage?: string;
   /** Upper bound on pages read (the corpus suite caps work); undefined = all. */
   maxPages?: number;
