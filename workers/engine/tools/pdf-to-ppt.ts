@@ -12,6 +12,7 @@ import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
 import { buildFragments, buildParagraphs, readingOrder, type PageLayout, type Paragraph, type TextItem } from '../lib/pdf/pdf-layout.ts';
+import { vocabularyOf } from '../lib/pdf/line-hyphens.ts';
 import { findTables, insideBox, type Table } from '../lib/pdf-to-office/tables.ts';
 import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/pdf/page-raster.ts';
 import { baseName } from '../../../shared/format.ts';
@@ -99,6 +100,7 @@ export const run: Engine = async (inputs, options, ctx) => {
 
   let pictures = 0;
   let backgrounds = 0;
+  const vocabulary = vocabularyOf(layouts.flatMap((l) => l.items.map((i) => i.text))); // for line-end hyphens
   for (const layout of layouts) {
     throwIfAborted(ctx.signal);
     const slide = pptx.addSlide();
@@ -124,7 +126,7 @@ export const run: Engine = async (inputs, options, ctx) => {
     await addPictures(layout, tables);
     const flowItems = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
     const shapes: Array<{ order: number; add: () => void }> = [];
-    for (const paragraph of buildParagraphs(readingOrder(buildFragments(flowItems)))) {
+    for (const paragraph of buildParagraphs(readingOrder(buildFragments(flowItems)), vocabulary)) {
       for (const part of splitWhereDrawnOutOfOrder(paragraph, firstDrawn, lastDrawn)) {
         shapes.push({ order: firstDrawn(part.lines.flatMap((line) => line.items)), add: () => addParagraph(part) });
       }

@@ -8,6 +8,7 @@
  */
 import type { PDFDocumentProxy } from './pdfjs.ts';
 import { loadPdfjs } from './pdfjs.ts';
+import { lineJoint, vocabularyOf, type Vocabulary } from './line-hyphens.ts';
 
 export interface TextItem {
   text: string;
@@ -95,18 +96,35 @@ interface FontInfo {
   italic?: boolean;
 }
 
+type PageProxy = Awaited<ReturnType<PDFDocumentProxy['getPage']>>;
+type OperatorList = Awaited<ReturnType<PageProxy['getOperatorList']>>;
+type TextContent = Awaited<ReturnType<PageProxy['getTextContent']>>;
+type Ops = Awaited<ReturnType<typeof loadPdfjs>>['OPS'];
+
+/** A drawn glyph's character and fill colour; `softHyphenAfter` when a soft hyphen (U+00AD) follows it. */
+interface GlyphColor {
+  ch: string;
+  color: string;
+  softHyphenAfter?: boolean;
+}
+
 /** Reads one page: text with styles and colours, rulings, images. */
 export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number): Promise<PageLayout> {
   const pdfjs = await loadPdfjs();
-  const OPS = pdfjs.OPS;
   const page = await doc.getPage(pageNumber);
   const viewport = page.getViewport({ scale: 1 });
   const vt = viewport.transform as Matrix;
   const opList = await page.getOperatorList();
   const content = await page.getTextContent();
+  const { glyphColors, ...drawn } = walkOperatorList(opList, pdfjs.OPS, vt);
+  const items = readTextItems(page, content, vt, glyphColors);
+  page.cleanup();
+  return { pageNumber, width: viewport.width, height: viewport.height, items, ...drawn };
+}
 
-  // ---- walk the operator list: colours of text, rulings, images, vector art
-  const glyphColors: Array<{ ch: string; color: string }> = [];
+/** Walks the operator list: colours of text, rulings, images, vector art. */
+function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
+  const glyphColors: GlyphColor[] = [];
   const rulings: Segment[] = [];
   const images: Box[] = [];
   const textOps = new Set<number>();
@@ -153,7 +171,13 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
       const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<{ unicode?: string } | number>;
       for (const glyph of glyphs ?? []) {
         if (typeof glyph === 'object' && glyph?.unicode) {
-          for (const ch of glyph.unicode) if (ch.trim()) glyphColors.push({ ch, color: fill });
+          for (const ch of glyph.unicode) {
+            // pdf.js leaves soft hyphens out of the text content: remembered on the glyph before.
+            if (ch === '\u00AD') {
+              const before = glyphColors.at(-1);
+              if (before) before.softHyphenAfter = true;
+            } else if (ch.trim()) glyphColors.push({ ch, color: fill });
+          }
         }
       }
     } else if (imagePaintOps.has(fn)) {
@@ -215,12 +239,16 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
     }
   }
 
-  // ---- text items with positions and styles; colours matched by walking the glyph stream
+  return { glyphColors, rulings, images, hasVectorArt, textOps, imageOps };
+}
+
+/** Text items with positions and styles; colours matched by walking the glyph stream. */
+function readTextItems(page: PageProxy, content: TextContent, vt: Matrix, glyphColors: GlyphColor[]): TextItem[] {
   const items: TextItem[] = [];
   let glyphIndex = 0;
   for (const raw of content.items) {
     if (!('str' in raw)) continue;
-    const str = raw.str;
+    let str = raw.str;
     const firstChar = [...str].find((c) => c.trim());
     let color = '000000';
     if (firstChar) {
@@ -230,6 +258,7 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
       if (k < limit) {
         color = glyphColors[k].color;
         glyphIndex = k + [...str].filter((c) => c.trim()).length;
+        if (glyphColors[glyphIndex - 1]?.softHyphenAfter) str += '\u00AD';
       } else if (glyphIndex < glyphColors.length) {
         color = glyphColors[glyphIndex].color;
       }
@@ -260,8 +289,7 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
       ...(Math.abs(tx[1]) > size * 0.02 ? { rotated: true } : {}),
     });
   }
-  page.cleanup();
-  return { pageNumber, width: viewport.width, height: viewport.height, items, rulings, images, hasVectorArt, textOps, imageOps };
+  return items;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -524,11 +552,11 @@ const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
  * Paragraphs from fragments in reading order: a new paragraph starts after a larger vertical gap,
  * at a change of size or weight, at a bullet or number, after a short line, or at an indent.
  */
-export function buildParagraphs(ordered: Fragment[]): Paragraph[] {
+export function buildParagraphs(ordered: Fragment[], vocabulary = vocabularyOf(ordered.map((f) => f.text))): Paragraph[] {
   const paragraphs: Paragraph[] = [];
   let current: Fragment[] = [];
   const flush = () => {
-    if (current.length) paragraphs.push(makeParagraph(current));
+    if (current.length) paragraphs.push(makeParagraph(current, vocabulary));
     current = [];
   };
   for (const fragment of ordered) {
@@ -557,7 +585,7 @@ function isBold(fragment: Fragment): boolean {
   return bold > chars / 2;
 }
 
-function makeParagraph(lines: Fragment[]): Paragraph {
+function makeParagraph(lines: Fragment[], vocabulary: Vocabulary): Paragraph {
   const runs: Array<{ text: string; item: TextItem }> = [];
   lines.forEach((line, lineIndex) => {
     let lastRight = -Infinity;
@@ -567,8 +595,10 @@ function makeParagraph(lines: Fragment[]): Paragraph {
       if (index > 0 && gap > item.size * 0.15 && !text.startsWith(' ') && !runs.at(-1)?.text.endsWith(' ')) text = ` ${text}`;
       if (index === 0 && lineIndex > 0) {
         const previous = runs.at(-1);
-        // Hyphenation: "exam-" + "ple" → "example"; otherwise lines join with a space.
-        if (previous && /[a-z]-$/i.test(previous.text) && /^[a-z]/.test(text)) previous.text = previous.text.slice(0, -1);
+        // "exam-" + "ple" → "example", "well-" + "known" → "well-known"; otherwise a space.
+        const joint = previous ? lineJoint(previous.text, text, vocabulary) : 'space';
+        if (previous && joint === 'join') previous.text = previous.text.replace(/[-\u2010\u2011\u00AD]\s*$/u, '');
+        else if (previous && joint === 'keep-hyphen') previous.text = previous.text.trimEnd();
         else if (previous && !previous.text.endsWith(' ')) text = ` ${text}`;
       }
       lastRight = Math.max(lastRight, item.x + item.width);
