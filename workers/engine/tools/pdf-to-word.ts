@@ -185,7 +185,7 @@ export const run: Engine = async (inputs, options, ctx) => {
     // Pictures (a scanned page without OCR is one big picture); OCR'd pages keep only their text.
     const pictures = layout.ocr ? [] : layout.images.filter((b) => b.width >= 8 && b.height >= 8);
     if (pictures.length) {
-      const canvas = await renderPageCanvas(doc, layout.pageNumber, 150, layout.textOps);
+      const canvas = await renderPageCanvas(doc, layout.pageNumber, 150, ['text']);
       for (const box of pictures) {
         const clipped = clipBox(box, layout);
         if (!clipped) continue;

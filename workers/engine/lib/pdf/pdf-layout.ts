@@ -54,10 +54,6 @@ export interface PageLayout {
   images: Box[];
   /** Curves, filled shapes or shadings that text boxes cannot rebuild (PowerPoint renders them). */
   hasVectorArt: boolean;
-  /** Operator-list indexes that draw text (a background render leaves them out). */
-  textOps: Set<number>;
-  /** Operator-list indexes that paint images (PowerPoint places those as pictures instead). */
-  imageOps: Set<number>;
   /** True when `items` came from OCR of a scanned page (the page picture is the background). */
   ocr?: boolean;
 }
@@ -127,8 +123,6 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
   const glyphColors: GlyphColor[] = [];
   const rulings: Segment[] = [];
   const images: Box[] = [];
-  const textOps = new Set<number>();
-  const imageOps = new Set<number>();
   let hasVectorArt = false;
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   const stack: Matrix[] = [];
@@ -167,7 +161,6 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
     } else if (fn === OPS.setFillRGBColor) {
       fill = String(args[0]).replace('#', '');
     } else if (textShowOps.has(fn)) {
-      textOps.add(i);
       const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<{ unicode?: string } | number>;
       for (const glyph of glyphs ?? []) {
         if (typeof glyph === 'object' && glyph?.unicode) {
@@ -182,7 +175,6 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
       }
     } else if (imagePaintOps.has(fn)) {
       const box = boxOf([toPage(0, 0), toPage(1, 0), toPage(0, 1), toPage(1, 1)]);
-      imageOps.add(i);
       if (box.width > 2 && box.height > 2) images.push(box);
     } else if (fn === OPS.shadingFill) {
       hasVectorArt = true;
@@ -239,7 +231,7 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
     }
   }
 
-  return { glyphColors, rulings, images, hasVectorArt, textOps, imageOps };
+  return { glyphColors, rulings, images, hasVectorArt };
 }
 
 /** Text items with positions and styles; colours matched by walking the glyph stream. */
