@@ -42,6 +42,8 @@ export interface ReadOptions {
   maxPages?: number;
   /** Keep copies of text drawn over itself (PowerPoint rebuilds them as the boxes they were). */
   keepOverprints?: boolean;
+  /** Read pages as printed spreadsheets (readPageLayout's `cells`). */
+  cells?: boolean;
 }
 
 export async function readOfficeSource(inputs: EngineInput[], options: ReadOptions, ctx: EngineContext): Promise<OfficeSource> {
@@ -68,7 +70,7 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
       throwIfAborted(ctx.signal);
       let layout: PageLayout;
       try {
-        layout = await readPageLayout(doc, pageNumber);
+        layout = await readPageLayout(doc, pageNumber, { cells: options.cells });
       } catch (error) {
         if ((error as Error).name === 'Cancelled') throw error;
         notes.push(`Page ${pageNumber} could not be read (${(error as Error).message}); it was left empty.`);

@@ -28,6 +28,8 @@ export interface TextItem {
   color: string;
   /** Set on text that does not run left to right (slanted or vertical labels). */
   rotated?: boolean;
+  /** Starts a cell of a printed spreadsheet (read with `cells`): a line fragment ends before it. */
+  startsCell?: boolean;
 }
 
 export interface Segment {
@@ -102,10 +104,16 @@ interface GlyphColor {
   ch: string;
   color: string;
   softHyphenAfter?: boolean;
+  /** Where the page put this glyph when a text operation moved to it (Td, Tm, T*): its own string. */
+  placedAt?: [number, number];
 }
 
-/** Reads one page: text with styles and colours, rulings, images. */
-export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number): Promise<PageLayout> {
+/**
+ * Reads one page: text with styles and colours, rulings, images. With `cells` (a printed
+ * spreadsheet), text that pdf.js joined into one item although the page placed its parts one by
+ * one is cut where a part starts at the left edge of text on another line (a column).
+ */
+export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number, { cells = false } = {}): Promise<PageLayout> {
   const pdfjs = await loadPdfjs();
   const page = await doc.getPage(pageNumber);
   const viewport = page.getViewport({ scale: 1 });
@@ -113,9 +121,51 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number):
   const opList = await page.getOperatorList();
   const content = await page.getTextContent();
   const { glyphColors, ...drawn } = walkOperatorList(opList, pdfjs.OPS, vt);
-  const items = readTextItems(page, content, vt, glyphColors);
+  const items = readTextItems(page, content, vt, glyphColors, cells);
   page.cleanup();
   return { pageNumber, width: viewport.width, height: viewport.height, items, ...drawn };
+}
+
+/**
+ * The text position operators (BT, Tm, Td, TD, T*, TL) as pdf.js's canvas follows them: where the
+ * next string starts, in user space, when an operator has just moved there.
+ */
+function textPositionTracker(OPS: Ops) {
+  let matrix: Matrix = [1, 0, 0, 1, 0, 0];
+  let lineX = 0;
+  let lineY = 0;
+  let leading = 0;
+  let moved = false;
+  const move = (x: number, y: number) => {
+    lineX += x;
+    lineY += y;
+    moved = true;
+  };
+  return {
+    /** Follows `fn` when it positions text; false for any other operator. */
+    update(fn: number, args: unknown[]): boolean {
+      if (fn === OPS.beginText || fn === OPS.setTextMatrix) {
+        matrix = fn === OPS.beginText ? [1, 0, 0, 1, 0, 0] : (Array.from(args[0] as ArrayLike<number>) as Matrix);
+        lineX = lineY = 0;
+        moved = true;
+      } else if (fn === OPS.moveText || fn === OPS.setLeadingMoveText) {
+        if (fn === OPS.setLeadingMoveText) leading = args[1] as number;
+        move(args[0] as number, args[1] as number);
+      } else if (fn === OPS.setLeading) {
+        leading = -(args[0] as number);
+      } else if (fn === OPS.nextLine) {
+        move(0, leading);
+      } else return false;
+      return true;
+    },
+    /** Where the string of show operator `fn` starts when text was just placed (else undefined). */
+    placedAt(fn: number): [number, number] | undefined {
+      if (fn === OPS.nextLineShowText || fn === OPS.nextLineSetSpacingShowText) move(0, leading);
+      const at = moved ? apply(matrix, lineX, lineY) : undefined;
+      moved = false;
+      return at;
+    },
+  };
 }
 
 /** Walks the operator list: colours of text, rulings, images, vector art. */
@@ -129,6 +179,7 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
   let fill = '000000';
   const fillStack: string[] = [];
   const toPage = (x: number, y: number) => apply(vt, ...apply(ctm, x, y));
+  const textPosition = textPositionTracker(OPS);
   const boxOf = (points: Array<[number, number]>): Box => {
     const xs = points.map((p) => p[0]);
     const ys = points.map((p) => p[1]);
@@ -160,7 +211,12 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
       ctm = stack.pop() ?? ctm;
     } else if (fn === OPS.setFillRGBColor) {
       fill = String(args[0]).replace('#', '');
+    } else if (textPosition.update(fn, args)) {
+      continue;
     } else if (textShowOps.has(fn)) {
+      const placed = textPosition.placedAt(fn);
+      const placedAt = placed && toPage(...placed);
+      const firstGlyph = glyphColors.length;
       const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<{ unicode?: string } | number>;
       for (const glyph of glyphs ?? []) {
         if (typeof glyph === 'object' && glyph?.unicode) {
@@ -173,6 +229,7 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
           }
         }
       }
+      if (placedAt && glyphColors.length > firstGlyph) glyphColors[firstGlyph].placedAt = placedAt;
     } else if (imagePaintOps.has(fn)) {
       const box = boxOf([toPage(0, 0), toPage(1, 0), toPage(0, 1), toPage(1, 1)]);
       if (box.width > 2 && box.height > 2) images.push(box);
@@ -235,14 +292,18 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
 }
 
 /** Text items with positions and styles; colours matched by walking the glyph stream. */
-function readTextItems(page: PageProxy, content: TextContent, vt: Matrix, glyphColors: GlyphColor[]): TextItem[] {
+function readTextItems(page: PageProxy, content: TextContent, vt: Matrix, glyphColors: GlyphColor[], cells: boolean): TextItem[] {
   const items: TextItem[] = [];
+  // Each item's glyphs: the first and how many (spaces have none).
+  const glyphsOf = new Map<TextItem, [number, number]>();
   let glyphIndex = 0;
+  let itemGlyphs: [number, number] | undefined;
   for (const raw of content.items) {
     if (!('str' in raw)) continue;
     let str = raw.str;
     const firstChar = [...str].find((c) => c.trim());
     let color = '000000';
+    itemGlyphs = undefined;
     if (firstChar) {
       const limit = Math.min(glyphColors.length, glyphIndex + 64);
       let k = glyphIndex;
@@ -250,6 +311,7 @@ function readTextItems(page: PageProxy, content: TextContent, vt: Matrix, glyphC
       if (k < limit) {
         color = glyphColors[k].color;
         glyphIndex = k + [...str].filter((c) => c.trim()).length;
+        itemGlyphs = [k, glyphIndex - k];
         if (glyphColors[glyphIndex - 1]?.softHyphenAfter) str += '\u00AD';
       } else if (glyphIndex < glyphColors.length) {
         color = glyphColors[glyphIndex].color;
@@ -280,8 +342,42 @@ function readTextItems(page: PageProxy, content: TextContent, vt: Matrix, glyphC
       color: /^[0-9a-f]{6}$/i.test(color) ? color.toUpperCase() : '000000',
       ...(Math.abs(tx[1]) > size * 0.02 ? { rotated: true } : {}),
     });
+    if (itemGlyphs) glyphsOf.set(items.at(-1)!, itemGlyphs);
   }
-  return items;
+  return cells ? splitAtCells(items, glyphsOf, glyphColors) : items;
+}
+
+/**
+ * Items cut where a string the page placed on its own starts at the x where another line also
+ * places a string (a column's left edge): the cells of a printed spreadsheet that pdf.js joined
+ * because they nearly touch ("1" right-aligned in A, "A" in B: "1A"). Each cut starts a cell.
+ */
+function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number]>, glyphs: GlyphColor[]): TextItem[] {
+  const starts = glyphs.flatMap((g) => (g.placedAt ? [g.placedAt] : []));
+  const column = (x: number, y: number) => starts.some(([sx, sy]) => Math.abs(sx - x) < 0.6 && Math.abs(sy - y) > 1);
+  return items.flatMap((item) => {
+    const range = glyphsOf.get(item);
+    if (!range || item.rotated) return [item];
+    const first = glyphs[range[0]]?.placedAt;
+    if (first && column(...first)) item.startsCell = true;
+    // Character offsets of the item's non-space characters, in glyph order.
+    const offsets = [...item.text].flatMap((ch, i) => (ch.trim() ? [i] : []));
+    const chars = [...item.text];
+    const parts: TextItem[] = [];
+    let from = 0;
+    let x = item.x;
+    for (let j = 1; j < range[1]; j++) {
+      const at = glyphs[range[0] + j]?.placedAt;
+      if (!at || at[0] <= x || at[0] >= item.x + item.width || !column(at[0], at[1])) continue;
+      const text = chars.slice(from, offsets[j]).join('');
+      parts.push({ ...item, text: text.trimEnd(), x, width: Math.min(at[0] - x, (item.width * text.length) / chars.length) });
+      from = offsets[j];
+      x = at[0];
+    }
+    if (parts.length === 0) return [item];
+    parts.push({ ...item, text: chars.slice(from).join(''), x, width: item.x + item.width - x });
+    return parts.map((part, i) => (i > 0 ? { ...part, startsCell: true } : part));
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -344,9 +440,11 @@ function makeFragment(items: TextItem[]): Fragment {
 
 /**
  * Groups items into lines (same baseline) and splits each line at gaps wider than `gapEm` × the
- * font size: column gutters and table cell gaps end a fragment, word spaces do not.
+ * font size: column gutters and table cell gaps end a fragment, word spaces do not. An item that
+ * starts a cell also ends a fragment; with `cells` (a printed spreadsheet) so does one drawn over
+ * the end of the one before (a cell's text clipped by the next cell).
  */
-export function buildFragments(items: TextItem[], gapEm = 1.2): Fragment[] {
+export function buildFragments(items: TextItem[], gapEm = 1.2, { cells = false } = {}): Fragment[] {
   const sorted = [...items].sort((a, b) => a.baseline - b.baseline || a.x - b.x);
   const lines: TextItem[][] = [];
   for (const item of sorted) {
@@ -364,7 +462,8 @@ export function buildFragments(items: TextItem[], gapEm = 1.2): Fragment[] {
       const gap = item.x - right;
       const size = current.length ? Math.max(item.size, current.at(-1)!.size) : item.size;
       const onGutter = gap >= NARROW_GUTTER_EM * size && gutterXs.some((x) => x > right && x < item.x);
-      if (current.length && (gap > gapEm * size || onGutter)) {
+      const overlaps = cells && gap < -0.3 * size;
+      if (current.length && (gap > gapEm * size || onGutter || item.startsCell || overlaps)) {
         fragments.push(makeFragment(current));
         current = [];
       }
