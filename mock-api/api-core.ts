@@ -12,11 +12,12 @@ import type { FileToolEntry, OptionSpec } from '../src/catalogue/types.ts';
 import type { EngineInput, EngineOptions, EngineResult, ProgressCallback } from '../workers/engine/lib/types.ts';
 import { ERROR_STATUS, FolioError, describeFailure } from '../workers/engine/lib/errors.ts';
 import { JOB_HEADER, findJob } from './jobs.ts';
+import { DEFAULT_STALL_SECONDS } from '../workers/watchdog.ts';
 
 export interface RunnerJob {
   signal?: AbortSignal;
   onProgress?: ProgressCallback;
-  /** The tool's watchdog (catalogue `stallSeconds`), applied by runners that can stop a stuck job. */
+  /** The tool's watchdog: its catalogue `stallSeconds`, else DEFAULT_STALL_SECONDS; every runner applies it. */
   stallSeconds?: number;
 }
 
@@ -110,7 +111,8 @@ export async function answerToolRequest(tool: FileToolEntry, request: Request, r
     if (!tool.engineReady) throw new FolioError('NotImplemented', 'Tool interface coming soon');
     const { inputs, options } = await readToolRequest(tool, await request.formData());
     const signal = job ? AbortSignal.any([job.controller.signal, request.signal]) : request.signal;
-    const result = await runner(tool.id, inputs, options, { signal, onProgress: job?.onProgress, stallSeconds: tool.stallSeconds });
+    const runnerJob = { signal, onProgress: job?.onProgress, stallSeconds: stallSecondsOf(tool) };
+    const result = await runner(tool.id, inputs, options, runnerJob);
     return new Response(result.bytes as Uint8Array<ArrayBuffer>, {
       status: 200,
       headers: {
@@ -123,6 +125,11 @@ export async function answerToolRequest(tool: FileToolEntry, request: Request, r
   } catch (error) {
     return errorResponse(error, `Folio ${tool.id}`);
   }
+}
+
+/** How long a job of `tool` may go without reporting progress before it is stopped. */
+export function stallSecondsOf(tool: FileToolEntry): number {
+  return tool.stallSeconds ?? DEFAULT_STALL_SECONDS;
 }
 
 const toolsByEndpoint = new Map(fileTools.map((tool) => [tool.endpoint as string, tool]));

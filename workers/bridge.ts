@@ -7,11 +7,32 @@
 import * as Comlink from 'comlink';
 import type { EngineWorkerApi } from './engine.worker.ts';
 import type { EngineInput, EngineOptions, EngineResult, ProgressCallback } from './engine/lib/types.ts';
-import { FolioError, cancelled } from './engine/lib/errors.ts';
+import { FolioError, cancelled, stalled } from './engine/lib/errors.ts';
 import { startWatchdog } from './watchdog.ts';
+import { estimatePeakBytes, memoryBudgetBytes } from './engine/lib/memory-budget.ts';
 
 // Until the worker says how long it wants to be kept (workers/engine/lib/keep-alive.ts).
 const IDLE_RELEASE_MS = 30_000;
+
+/** Failures after which a worker is not reused: whatever the job grew (WASM heaps never shrink) goes with it. */
+const RECYCLE_AFTER: ReadonlySet<string> = new Set(['TooLarge', 'TooComplex', 'TimedOut', 'InternalError']);
+
+/**
+ * Whether a worker should be terminated right after its job instead of kept warm: after a job
+ * estimated to have come close to this device's memory budget (lib/memory-budget.ts: more than half
+ * of it), or one that failed on its size or complexity. Its WASM modules (codecs, pdf.js, OCR)
+ * keep their grown memory for as long as the worker lives, so the next job, on top of it, would be
+ * the one to crash the tab; a fresh worker starts from nothing.
+ */
+export function recycleAfterJob(
+  toolId: string,
+  inputSizes: readonly number[],
+  error: unknown,
+  deviceMemoryGb: number | undefined,
+): boolean {
+  if (error instanceof Error && RECYCLE_AFTER.has(error.name)) return true;
+  return estimatePeakBytes(toolId, inputSizes) > memoryBudgetBytes(deviceMemoryGb) / 2;
+}
 
 interface LiveWorker {
   worker: Worker;
@@ -107,13 +128,15 @@ export async function runInWorker(
   // in) is terminated and the job fails with TimedOut. The next job gets a fresh worker.
   const watchdog = startWatchdog(stallMs, () => {
     release(live);
-    return new FolioError('TimedOut', `The conversion stopped making progress for ${Math.round((stallMs ?? 0) / 1000)} seconds and was stopped. Please try again; if it stops again, this file is too complex for the browser.`);
+    return stalled(Math.round((stallMs ?? 0) / 1000));
   });
   const reportProgress: ProgressCallback = (done, total, status) => {
     watchdog.pet();
     onProgress?.(done, total, status);
   };
 
+  const inputSizes = inputs.map((input) => input.bytes.byteLength);
+  let failure: unknown;
   try {
     const transfers = inputs.map((input) => input.bytes.buffer as ArrayBuffer);
     const job = live.api.run(
@@ -123,11 +146,16 @@ export async function runInWorker(
       onProgress || stallMs ? Comlink.proxy(reportProgress) : undefined,
     );
     return await Promise.race([job, aborted, watchdog.fired, loadFailed]);
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
     watchdog.stop();
     live.onLoadFailure = undefined;
     if (onAbort) signal?.removeEventListener('abort', onAbort);
     live.busy = false;
+    const { deviceMemory } = navigator as { deviceMemory?: number };
+    if (pool.includes(live) && recycleAfterJob(toolId, inputSizes, failure, deviceMemory)) release(live);
     if (pool.includes(live)) releaseWhenIdle(live);
   }
 }

@@ -48,7 +48,7 @@ const api = {
     const { openPdfjs, pageInfos } = await import('./engine/lib/pdf/pdfjs.ts');
     // The same resource check as every job's (a bomb would hang pdf.js drawing the first thumbnail).
     const { guardInputs } = await import('./engine/lib/input-limits.ts');
-    await guardInputs([{ name: 'This PDF', bytes }]);
+    await guardInputs([{ name: 'This PDF', bytes, password }]);
     const opening = openPdfjs(bytes, { password });
     thumbnailDocs.set(key, opening);
     try {

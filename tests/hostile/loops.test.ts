@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { expectClearAnswer, expectSmallJobWorks, post, startApi } from './harness.ts';
-import { kidsLoopPdf, negativeCountPdf, outlineLoopPdf, parentLoopPdf, xobjectLoopPdf } from './recipes.ts';
+import { checkPageTree } from '../../workers/engine/lib/pdf/page-tree.ts';
+import { expectClearAnswer, expectRefused, expectSmallJobWorks, post, startApi } from './harness.ts';
+import { kidsLoopPdf, kidsLoopWithoutPagesPdf, negativeCountPdf, outlineLoopPdf, parentLoopPdf, xobjectLoopPdf } from './recipes.ts';
 
 let api: { close(): void };
 beforeAll(() => {
@@ -38,7 +39,7 @@ const RECIPES: Array<[string, () => Uint8Array]> = [
 describe.each(RECIPES)('a PDF with %s', (_, recipe) => {
   test.each(TOOLS)('%s gives a valid output or a named error', async (endpoint, field, fields) => {
     const answer = await post(endpoint, [[field, 'hostile.pdf', recipe()]], fields);
-    await expectClearAnswer(answer, { withinMs: 20_000 });
+    await expectClearAnswer(answer, { withinMs: 20_000, password: fields.password });
   });
 
   test('a small job still works afterwards', expectSmallJobWorks);
@@ -64,5 +65,26 @@ describe('page tree repair', () => {
     const answer = await post('/api/pdf/organize', [['file', 'neg.pdf', negativeCountPdf()]], { pageOrder: '1, blank, 1' });
     expect(answer.status).toBe(200);
     expect((await PDFDocument.load(answer.bytes!)).getPageCount()).toBe(3);
+  });
+});
+
+describe('protect-pdf on a /Kids loop (qpdf alone stops with "Loop detected in /Pages structure")', () => {
+  test('the tree is rebuilt, then encrypted: the unlocked output has its one page, no loop, its text', async () => {
+    const answer = await post('/api/pdf/protect', [['file', 'kids.pdf', kidsLoopPdf()]], { password: 'abcd' });
+    expect(answer.status, answer.error?.error).toBe(200);
+    const unlocked = await post('/api/pdf/unlock', [['file', 'kids-protected.pdf', answer.bytes!]], { password: 'abcd' });
+    expect(unlocked.status, unlocked.error?.error).toBe(200);
+    const doc = await PDFDocument.load(unlocked.bytes!);
+    expect(checkPageTree(doc, 'unlocked.pdf').problems).toEqual([]);
+    expect(doc.getPageCount()).toBe(1);
+    const text = await post('/api/pdf/toWord', [['file', 'unlocked.pdf', unlocked.bytes!]]);
+    expect(text.status).toBe(200);
+  });
+
+  test('a tree that is only a loop, with no page, is a damaged file naming the tree\'s object', async () => {
+    for (const endpoint of ['/api/pdf/protect', '/api/pdf/rotate']) {
+      const answer = await post(endpoint, [['file', 'empty-loop.pdf', kidsLoopWithoutPagesPdf()]], { password: 'abcd' });
+      expectRefused(answer, ['DamagedPdf'], /"empty-loop\.pdf" is damaged: its page tree \(object 2 0\) only loops back on itself/);
+    }
   });
 });

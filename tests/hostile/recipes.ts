@@ -164,6 +164,27 @@ export function contentBombPdf(gigabytes: number, { junk = false } = {}): Uint8A
   ]);
 }
 
+export type Cipher = 'RC4' | 'AES-128' | 'AES-256';
+
+/**
+ * `pdf` encrypted with user password `password` by qpdf (the WASM build Folio runs), its streams
+ * enciphered as they are (`--stream-data=preserve`: qpdf would otherwise inflate and recompress a
+ * bomb's layers while writing it).
+ */
+export async function encryptedPdf(pdf: Uint8Array, cipher: Cipher, password: string): Promise<Uint8Array> {
+  const { runQpdf } = await import('../../workers/engine/lib/pdf/qpdf.ts');
+  const how = { 'RC4': ['128', '--use-aes=n'], 'AES-128': ['128', '--use-aes=y'], 'AES-256': ['256'] }[cipher];
+  const args = ['--allow-weak-crypto', '/in.pdf', '--encrypt', password, `${password}-owner`, ...how, '--', '--stream-data=preserve', '/out.pdf'];
+  const result = await runQpdf(args, { inputs: { '/in.pdf': pdf }, outputs: ['/out.pdf'] });
+  if (result.exitCode !== 0) throw new Error(`qpdf could not encrypt the recipe: ${result.stderr}`);
+  return result.files['/out.pdf'];
+}
+
+/** A page tree node whose only kid is itself: no page anywhere to rebuild a tree from. */
+export function kidsLoopWithoutPagesPdf(): Uint8Array {
+  return rawPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [2 0 R] /Count 1 >>', textContent('Nothing'), FONT]);
+}
+
 /** A normal page plus `count` unused streams each inflating to `gigabytes` GB. */
 export function unusedBombsPdf(count: number, gigabytes: number): Uint8Array {
   const outer = deflateSync(zlibZeros(gigabytes * 2 ** 30));

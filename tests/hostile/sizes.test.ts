@@ -100,3 +100,26 @@ describe('hostile file names', () => {
     expect(filename).not.toMatch(/[\\/]/);
   });
 });
+
+describe('a 6,000-page PDF split into pages (big, not hostile: three qpdf runs of 2,500 pages)', () => {
+  test('gives 6,000 one-page files in page order, and progress between the runs', async () => {
+    const { run } = await import('../../workers/engine/tools/split-pdf.ts');
+    const statuses: string[] = [];
+    const result = await run([{ name: 'big.pdf', bytes: manyPagesPdf(6000) }], { mode: 'each' }, {
+      progress: (_done, _total, status) => status && statuses.push(status),
+    });
+    expect(statuses).toEqual(['Writing the files: 2,500 of 6,000', 'Writing the files: 5,000 of 6,000', 'Writing the files: 6,000 of 6,000']);
+    const zip = await JSZip.loadAsync(result.bytes);
+    const names = Object.keys(zip.files).sort();
+    expect(names).toHaveLength(6000);
+    // Each part is its own page: the text drawn on it names the page it came from.
+    const { decodePDFRawStream, PDFRawStream } = await import('pdf-lib');
+    for (const index of [0, 2499, 2500, 4999, 5000, 5999]) {
+      const part = await PDFDocument.load(await zip.file(names[index])!.async('uint8array'));
+      expect(part.getPageCount()).toBe(1);
+      const contents = part.context.lookup(part.getPage(0).node.Contents());
+      const raw = contents instanceof PDFRawStream ? decodePDFRawStream(contents).decode() : new Uint8Array();
+      expect(new TextDecoder('latin1').decode(raw)).toContain(`(Page ${index + 1})`);
+    }
+  });
+});

@@ -32,7 +32,9 @@ export async function loadEngine(toolId: string): Promise<EngineModule> {
   return {
     ...engine,
     run: async (inputs, options, ctx) => {
-      await guardInputs(inputs);
+      // unlock-pdf's password is a field of its own; for the other tools it is a new password
+      // (protect-pdf), which opens nothing and costs one failed try.
+      await guardInputs(inputs, typeof options.password === 'string' ? [options.password] : []);
       return engine.run(inputs, options, ctx);
     },
   };

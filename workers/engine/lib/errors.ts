@@ -45,6 +45,13 @@ export const emptyFile = (file: string) => new FolioError('InvalidInput', `"${fi
 export const damagedPdf = (file: string) =>
   new FolioError('DamagedPdf', `"${file}" is damaged and could not be repaired.`);
 export const cancelled = () => new FolioError('Cancelled', 'Cancelled');
+/** A job that reported no progress for `seconds` and was stopped by its watchdog (workers/watchdog.ts). */
+export const stalled = (seconds: number) =>
+  new FolioError(
+    'TimedOut',
+    `This job stopped making progress for ${seconds} seconds, so it was stopped (the tab stays usable). ` +
+      'Please try again; if it stops again, this file is too complex to process in the browser.',
+  );
 
 /** True for any error that carries one of our codes, whether it is a FolioError or a re-created clone. */
 export function isFolioError(error: unknown): error is Error & { name: FolioErrorCode } {

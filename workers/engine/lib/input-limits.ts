@@ -194,6 +194,32 @@ function deflatedPdfStreams(bytes: Uint8Array): PdfStream[] {
 
 const bound = (compressed: number, layers: number) => compressed * DEFLATE_MAX_RATIO ** layers;
 
+/** Whether any stream, or all together, could expand past the limits (else nothing needs inflating). */
+function couldPassLimits(streams: PdfStream[], limits: InputLimits): boolean {
+  const total = streams.reduce((sum, s) => sum + bound(s.data.byteLength, s.layers), 0);
+  const overOne = streams.some((s) => bound(s.data.byteLength, s.layers) > limits.inflatedStream);
+  return overOne || total > limits.inflatedTotal;
+}
+
+const ENCRYPT = ascii('/Encrypt');
+
+/**
+ * An encrypted PDF's streams are ciphertext, measured above as nothing. When they are large enough
+ * to hide a bomb, a copy decrypted with `passwords` (stream data left compressed) is measured too;
+ * a file no password opens is left to its tool, which asks for the password and comes back here.
+ */
+async function assertNoEncryptedPdfBomb(
+  name: string,
+  bytes: Uint8Array,
+  passwords: ReadonlyArray<string | undefined>,
+): Promise<void> {
+  const limits = inputLimits(bytes.byteLength);
+  if (!couldPassLimits(deflatedPdfStreams(bytes), limits) || indexOfBytes(bytes, ENCRYPT, 0) < 0) return;
+  const { decryptedForMeasuring } = await import('./pdf/encrypted-streams.ts');
+  const decrypted = await decryptedForMeasuring(bytes, passwords);
+  if (decrypted) await assertNoPdfBomb(name, decrypted, limits);
+}
+
 /**
  * Refuses a PDF whose deflated streams expand past the limits (one stream, or all together).
  * Streams that cannot reach a limit are not inflated; the others are, largest bound first, only as
@@ -202,7 +228,7 @@ const bound = (compressed: number, layers: number) => compressed * DEFLATE_MAX_R
 export async function assertNoPdfBomb(name: string, bytes: Uint8Array, limits = inputLimits(bytes.byteLength)): Promise<void> {
   const streams = deflatedPdfStreams(bytes);
   let bounded = streams.reduce((sum, s) => sum + bound(s.data.byteLength, s.layers), 0);
-  if (bounded <= limits.inflatedTotal && streams.every((s) => bound(s.data.byteLength, s.layers) <= limits.inflatedStream)) return;
+  if (!couldPassLimits(streams, limits)) return;
   const order = [...streams].sort((a, b) => bound(b.data.byteLength, b.layers) - bound(a.data.byteLength, a.layers));
   let measured = 0;
   for (const stream of order) {
@@ -310,11 +336,20 @@ function tooBigPart(name: string, part: string, xml: boolean, limit: number): Fo
 
 const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b);
 
-/** Checks every input a tool is given, by what it is (PDF or ZIP package); others pass. */
-export async function guardInputs(inputs: ReadonlyArray<{ name: string; bytes: Uint8Array }>): Promise<void> {
-  for (const { name, bytes } of inputs) {
+/**
+ * Checks every input a tool is given, by what it is (PDF or ZIP package); others pass. An encrypted
+ * PDF is measured decrypted, with its own password or one of `passwords` (unlock-pdf's field).
+ */
+export async function guardInputs(
+  inputs: ReadonlyArray<{ name: string; bytes: Uint8Array; password?: string }>,
+  passwords: readonly string[] = [],
+): Promise<void> {
+  for (const { name, bytes, password } of inputs) {
     if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) await assertNoZipBomb(name, bytes);
-    else if (latin1.decode(bytes.subarray(0, 1024)).includes('%PDF-')) await assertNoPdfBomb(name, bytes);
+    else if (latin1.decode(bytes.subarray(0, 1024)).includes('%PDF-')) {
+      await assertNoPdfBomb(name, bytes);
+      await assertNoEncryptedPdfBomb(name, bytes, [password, ...passwords]);
+    }
   }
 }
 

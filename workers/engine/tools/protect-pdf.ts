@@ -8,8 +8,8 @@
  * an encrypted input); the modal asks for it when the engine answers PasswordRequired.
  */
 import type { Engine, EngineOptions } from '../lib/types.ts';
-import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { assertLooksLikePdf, openPdf } from '../lib/pdf/pdf-open.ts';
+import { FolioError, isFolioError, throwIfAborted } from '../lib/errors.ts';
+import { assertLooksLikePdf, openPdf, pageTreeRepairs } from '../lib/pdf/pdf-open.ts';
 import { handleActiveContent, hasActiveContent } from '../lib/pdf/active-content.ts';
 import { savePdf } from '../lib/pdf/pdf-util.ts';
 import { protectPdf, type Permissions } from '../lib/pdf/encryption.ts';
@@ -42,13 +42,27 @@ export const run: Engine = async (inputs, options, ctx) => {
   throwIfAborted(ctx.signal);
   ctx.progress?.(0, 1);
   const settings = { userPassword: password, ownerPassword, permissions };
-  let protectedPdf = await protectPdf(input.name, input.bytes, { ...settings, inputPassword: input.password });
+  // qpdf refuses to write some damage (a loop in the page tree: "Loop detected in /Pages
+  // structure"); openPdf below rebuilds such a tree, or names what cannot be rebuilt.
+  let qpdfDamage: unknown;
+  const asIs = { ...settings, inputPassword: input.password };
+  const direct = await protectPdf(input.name, input.bytes, asIs).catch((error: unknown) => {
+    if (!(isFolioError(error) && error.name === 'DamagedPdf')) throw error;
+    qpdfDamage = error;
+    return undefined;
+  });
   // The input opened (protectPdf checked its password rules): now its scripts and actions. When they
-  // are to go, the cleaned copy is encrypted instead.
-  const opened = await openPdf(input);
+  // are to go, or its page tree had to be rebuilt, the cleaned or rebuilt copy is encrypted instead.
+  // When neither opens it, openPdf's damage (it names what is wrong) wins over qpdf's general one.
+  const opened = await openPdf(input).catch((error: unknown) => {
+    throw qpdfDamage && !(isFolioError(error) && error.name === 'DamagedPdf') ? qpdfDamage : error;
+  });
   const active = handleActiveContent(opened.doc, options);
-  if (active.removed && hasActiveContent(active.report)) {
-    protectedPdf = await protectPdf(input.name, await savePdf(opened.doc), settings);
+  const treeRebuilt = pageTreeRepairs(opened.doc).length > 0;
+  let protectedPdf = direct;
+  if (!protectedPdf || treeRebuilt || (active.removed && hasActiveContent(active.report))) {
+    const encrypted = await protectPdf(input.name, await savePdf(opened.doc), settings);
+    protectedPdf = { bytes: encrypted.bytes, repaired: encrypted.repaired || treeRebuilt || !direct };
   }
   throwIfAborted(ctx.signal);
   ctx.progress?.(1, 1);

@@ -110,11 +110,11 @@ class PartWriter {
   }
 
   /** Consecutive parts of `size` pages each, in one qpdf run. */
-  async writeChunks(size: number, onPart: () => void): Promise<Uint8Array[]> {
+  async writeChunks(size: number, onPart: () => void, onWritten?: (parts: number) => void): Promise<Uint8Array[]> {
     const pageCount = this.opened.doc.getPageCount();
     if (this.prepared) {
       try {
-        const parts = await splitPages(this.prepared.bytes, pageCount, size);
+        const parts = await splitPages(this.prepared.bytes, pageCount, size, onWritten);
         return parts.map((bytes, i) => {
           const pages = Array.from({ length: Math.min(size, pageCount - i * size) }, (_, k) => i * size + k);
           const { bookmarks, links } = this.placed(pages);
@@ -277,7 +277,13 @@ export const run: Engine = async (inputs, options, ctx) => {
     if (size > 0 && parts.length > 1) {
       // Consecutive parts of one size: one qpdf run writes them all.
       let index = 0;
-      const written = await writer.writeChunks(size, () => ctx.progress?.((done += parts[index++].pages.length), total));
+      // qpdf writes the parts in runs of a few thousand pages: each run's end keeps the progress (and
+      // the watchdog) alive, as a status line; the bar moves as each part is completed.
+      const count = parts.length.toLocaleString('en');
+      const onWritten = (n: number) =>
+        ctx.progress?.(done, total, `Writing the files: ${n.toLocaleString('en')} of ${count}`);
+      const onPart = () => ctx.progress?.((done += parts[index++].pages.length), total);
+      const written = await writer.writeChunks(size, onPart, onWritten);
       written.forEach((bytes, i) => {
         outputs.push({ name: `${base}-${parts[i].label}.pdf`, bytes, pages: parts[i].pages.length });
       });

@@ -98,7 +98,11 @@ export function checkPageTree(doc: PDFDocument, fileName: string): PageTreeCheck
   if (!(root instanceof PDFPageTree) || !rootRef) problems.add('the page tree root is malformed');
   const MEDIA_BOX = INHERITABLE[1];
   if (leaves.some(({ node, inherited }) => !node.has(MEDIA_BOX) && !inherited.has(MEDIA_BOX))) problems.add('a page has no size');
-  if (leaves.length === 0) throw new FolioError('DamagedPdf', `"${fileName}" is damaged: its page tree holds no pages.`);
+  if (leaves.length === 0) {
+    const where = rootRef ? ` (object ${rootRef.objectNumber} ${rootRef.generationNumber})` : '';
+    const how = problems.has('the page tree loops back on itself') ? ' only loops back on itself and' : '';
+    throw new FolioError('DamagedPdf', `"${fileName}" is damaged: its page tree${where}${how} holds no pages.`);
+  }
   if (problems.size === 0) return { pageCount: leaves.length, problems: [] };
 
   // Rebuild flat: one root, every page once, inherited attributes written onto each page.

@@ -308,24 +308,43 @@ export async function assemblePages(
   return completeAssembly(assembled, expected, bookmarks, linkTargets, options);
 }
 
+/** Pages one qpdf run splits off: a run reports nothing until it ends (20,000 pages: 20 s and more in one run). */
+const PAGES_PER_SPLIT_RUN = 2_500;
+
 /**
- * Splits `source` into parts of `size` pages with one qpdf run (`--split-pages`); each part as qpdf
- * wrote it, in page order (complete each with completeAssembly).
+ * Splits `source` into parts of `size` pages with qpdf (`--split-pages`); each part as qpdf wrote it,
+ * in page order (complete each with completeAssembly). Big documents are split in runs of about
+ * PAGES_PER_SPLIT_RUN pages, each reported to `onWritten` (parts written so far): steady progress,
+ * for the cost of reading the source once per run.
  */
-export async function splitPages(source: Uint8Array, pageCount: number, size: number): Promise<Uint8Array[]> {
-  const digits = String(pageCount).length;
-  const pad = (n: number) => String(n).padStart(digits, '0');
-  const names: string[] = [];
-  for (let first = 1; first <= pageCount; first += size) {
-    const last = Math.min(pageCount, first + size - 1);
-    names.push(size === 1 ? `/part-${pad(first)}.pdf` : `/part-${pad(first)}-${pad(last)}.pdf`);
-  }
-  const args = ['--empty', '--object-streams=disable', `--split-pages=${size}`];
-  args.push('--pages', '/in.pdf', '1-z', '--', '/part-%d.pdf');
-  const result = await runQpdf(args, { inputs: { '/in.pdf': source }, outputs: names });
-  const parts = names.map((name) => result.files[name]);
-  if (result.exitCode !== 0 || parts.some((part) => !part)) {
-    throw new AssemblyError(`qpdf could not split the pages cleanly: ${result.stderr.slice(0, 300)}`);
+export async function splitPages(
+  source: Uint8Array,
+  pageCount: number,
+  size: number,
+  onWritten?: (parts: number) => void,
+): Promise<Uint8Array[]> {
+  const perRun = Math.max(size, Math.floor(PAGES_PER_SPLIT_RUN / size) * size);
+  const parts: Uint8Array[] = [];
+  for (let from = 1; from <= pageCount; from += perRun) {
+    const to = Math.min(pageCount, from + perRun - 1);
+    // qpdf names each file by its pages within this run's output, padded to that output's page count.
+    const runPages = to - from + 1;
+    const digits = String(runPages).length;
+    const pad = (n: number) => String(n).padStart(digits, '0');
+    const names: string[] = [];
+    for (let first = 1; first <= runPages; first += size) {
+      const last = Math.min(runPages, first + size - 1);
+      names.push(size === 1 ? `/part-${pad(first)}.pdf` : `/part-${pad(first)}-${pad(last)}.pdf`);
+    }
+    const args = ['--empty', '--object-streams=disable', `--split-pages=${size}`];
+    args.push('--pages', '/in.pdf', `${from}-${to}`, '--', '/part-%d.pdf');
+    const result = await runQpdf(args, { inputs: { '/in.pdf': source }, outputs: names });
+    const written = names.map((name) => result.files[name]);
+    if (result.exitCode !== 0 || written.some((part) => !part)) {
+      throw new AssemblyError(`qpdf could not split the pages cleanly: ${result.stderr.slice(0, 300)}`);
+    }
+    parts.push(...written);
+    onWritten?.(parts.length);
   }
   return parts;
 }
