@@ -156,6 +156,46 @@ export function treeRss(rootPid: number, withRoot = true): number {
   return total;
 }
 
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system) used so far by a process's descendants (and itself unless `withRoot`
+ * is false), from /proc (Linux): a figure that does not depend on what else the machine is doing,
+ * unlike wall time. Processes that have ended are not counted (Chromium's stay for a page's life).
+ */
+export function treeCpuSeconds(rootPid: number, withRoot = true): number {
+  const children = new Map<number, number[]>();
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+      children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), pid]);
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  let total = 0;
+  const queue = [rootPid];
+  while (queue.length) {
+    const pid = queue.pop()!;
+    if (pid !== rootPid || withRoot) total += ticks.get(pid) ?? 0;
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return total / TICKS_PER_SECOND;
+}
+
+/** CPU seconds used by this process's ended and waited-for children (e.g. a native tool run with execFileSync). */
+export function waitedChildrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+}
+
 export interface BrowserJob {
   /** Tool page whose modal loads the in-page API, e.g. 'merge-pdf'. */
   tool: string;

@@ -1,30 +1,36 @@
 /**
  * npm run bench -- pdf-to-jpg
  *
- * pdf-to-jpg (pdf.js render via @napi-rs/canvas + MozJPEG, in Node) at 150 dpi, quality 85, over
- * pages 1–50 of a real 117-page corpus document, beside native Poppler
- * `pdftoppm -jpeg -jpegopt quality=85 -r 150` on the same pages in the same run: pages per
- * second, output bytes, and the ratio. Goal: at most 2× pdftoppm's time. The engine is measured
- * after one warm-up page (WASM compile and font loading are one-off costs, reported separately).
- * When dist/ has been built, the same conversion is also timed in Debian's Chromium through the
- * app itself (the modal, the in-page /api, the engine worker with OffscreenCanvas), click to download,
- * and each page it drew is compared with pdftoppm's (block SSIM on grey: mean and lowest printed).
+ * pdf-to-jpg at 150 dpi, quality 85, over pages 1–50 of a real 117-page corpus document, beside
+ * native Poppler `pdftoppm -jpeg -jpegopt quality=85 -r 150` on the same pages in the same run:
+ * pages per second, output bytes, and the ratio (goal: at most 2× pdftoppm's time). In Node the
+ * engine renders in-process (pdf.js + @napi-rs/canvas, its JPEG encoder), measured after one
+ * warm-up page. When dist/ has been built, the same conversion runs in Debian's Chromium through
+ * the app itself (the modal, the in-page /api, the engine worker and its render workers), click to
+ * download, then through the in-page /api with one render worker or the pool, MozJPEG or the
+ * browser's encoder; each page of the modal's ZIP is compared with pdftoppm's (block SSIM on grey).
+ * Then a 20,000-page PDF (FOLIO_BENCH_MANY_PAGES to change) at 30 dpi through the modal beside
+ * pdftoppm, with the progress bar sampled (pages/s per fifth of the job, longest still time).
  * Also: jpg-to-pdf over the corpus photos (JPEGs embedded as they are), and add-watermark
  * (text, tiled, every page) over the same document.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import JSZip from 'jszip';
-import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, timed } from '../lib.ts';
+import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, timed, treeCpuSeconds, waitedChildrenCpuSeconds } from '../lib.ts';
 import { blockSsim, decodeImage } from '../../tests/support/images.ts';
+import { manyPagesPdf } from '../../tests/hostile/recipes.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DOCUMENT = 'pdf/large/sf-geotopo-komprimiert.pdf';
 const PAGES = 50;
 const DPI = 150;
 const QUALITY = 85;
+/** The many-page row (issue #21: big is not hostile): pages and a low resolution. */
+const MANY_PAGES = Number(process.env.FOLIO_BENCH_MANY_PAGES ?? 20_000);
+const MANY_DPI = 30;
 
 async function loadEngines() {
   const { modules, close } = await loadEngineModules({
@@ -35,8 +41,22 @@ async function loadEngines() {
   return { pdfToJpg: modules.pdfToJpg.run, jpgToPdf: modules.jpgToPdf.run, addWatermark: modules.addWatermark.run, close };
 }
 
-/** Click-to-download time of the same job in Chromium through the built app, or undefined without dist/. */
-async function chromiumSeconds(bytes: Uint8Array): Promise<{ seconds: number; bytes: number; zip: Uint8Array } | undefined> {
+interface ChromiumFigures {
+  /** 50 pages through the modal, click to download (the default: render pool + the browser's JPEG encoder). */
+  modal: { seconds: number; cpu: number; zip: Uint8Array };
+  /** The same pages through the in-page /api with other engine settings, for comparison in the same run. */
+  variants: Array<{ label: string; seconds: number; cpu: number; bytes: number; error?: string }>;
+  /** The many-page document through the modal, with the progress bar sampled. */
+  many?: { seconds: number; cpu: number; bytes: number; entries: number; samples: Array<[number, number]> };
+}
+
+/**
+ * The same jobs in Chromium through the built app, or undefined without dist/: the modal (the in-page
+ * /api, the engine worker, its render workers), click to download; variants posted to the in-page
+ * /api from the page (same path minus the click); and the many-page document through the modal,
+ * its progress bar read every 250 ms.
+ */
+async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<ChromiumFigures | undefined> {
   if (!existsSync(resolve(ROOT, 'dist/index.html')) || !existsSync('/usr/bin/chromium')) return undefined;
   const { preview } = await import('vite');
   const { chromium } = await import('playwright-core');
@@ -47,29 +67,117 @@ async function chromiumSeconds(bytes: Uint8Array): Promise<{ seconds: number; by
     if (!address || typeof address === 'string') return undefined;
     const context = await browser.newContext({ acceptDownloads: true, baseURL: `http://127.0.0.1:${address.port}` });
     const page = await context.newPage();
+    page.setDefaultTimeout(0);
     await page.goto('/tools/pdf-to-jpg');
+    // The many-page ZIP is estimated over 200 MB, which would open the save picker (headless Chromium
+    // never answers it): without it the result is a Blob download, as in browsers without the picker.
+    await page.evaluate(() => Object.defineProperty(window, 'showSaveFilePicker', { value: undefined }));
     await page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
     const dialog = page.getByRole('dialog');
+    const process = dialog.getByRole('button', { name: 'Process Files', exact: true });
     await page.locator('input[type=file]').first().setInputFiles({ name: 'geotopo.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
     await dialog.getByLabel('Resolution').selectOption(String(DPI));
     await dialog.getByLabel('JPEG quality').fill(String(QUALITY));
-    // Warm-up: one page loads the engine, pdf.js and MozJPEG.
+    // Warm-up: one page with MozJPEG (in the engine worker), then two pages with the default (the
+    // render workers' code compiled once): one-off costs, left out of the figures as in Node.
     await dialog.getByLabel('Pages').fill('1');
-    await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), dialog.getByRole('button', { name: 'Process Files', exact: true }).click()]);
+    await dialog.getByLabel('Image format').selectOption('jpeg-smallest');
+    await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), process.click()]);
+    await dialog.getByLabel('Image format').selectOption('jpeg');
+    await dialog.getByLabel('Pages').fill('1-2');
+    await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), process.click()]);
     await dialog.getByLabel('Pages').fill(`1-${PAGES}`);
+    // CPU time of all of Chromium's processes (children of this one) over each job: what the job
+    // costs whatever else the machine is doing.
+    const browserCpu = () => treeCpuSeconds(globalThis.process.pid, false);
+    let cpuStart = browserCpu();
     const start = performance.now();
-    const [download] = await Promise.all([
-      page.waitForEvent('download', { timeout: 600_000 }),
-      dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
-    ]);
-    const path = await download.path();
-    const seconds = (performance.now() - start) / 1000;
-    const zip = new Uint8Array(readFileSync(path));
-    return { seconds, bytes: zip.length, zip };
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), process.click()]);
+    const zip = new Uint8Array(readFileSync(await download.path()));
+    const modal = { seconds: (performance.now() - start) / 1000, cpu: browserCpu() - cpuStart, zip };
+
+    // The variants post the file picked in an input of the bench's own (the modal keeps its files to itself).
+    await page.evaluate(() => {
+      const input = document.createElement('input');
+      input.type = 'file';
+      input.id = 'bench-file';
+      input.hidden = true;
+      document.body.append(input);
+    });
+    await page.locator('#bench-file').setInputFiles({ name: 'geotopo.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+    const variants: ChromiumFigures['variants'] = [];
+    for (const [label, fields] of [
+      ['one worker, MozJPEG (the engine before the pool)', { format: 'jpeg-smallest', renderWorkers: '1' }],
+      ['one worker, browser JPEG encoder', { format: 'jpeg', renderWorkers: '1' }],
+      ['render pool, MozJPEG ("smallest files")', { format: 'jpeg-smallest' }],
+      ['render pool, browser JPEG encoder (default)', { format: 'jpeg' }],
+    ] as const) {
+      cpuStart = browserCpu();
+      const outcome = await page.evaluate(
+        async ({ fields }) => {
+          const form = new FormData();
+          form.append('file', (document.querySelector('#bench-file') as HTMLInputElement).files![0]);
+          for (const [key, value] of Object.entries(fields)) form.append(key, value);
+          const started = performance.now();
+          const response = await fetch('/api/pdf/toJpg', { method: 'POST', body: form });
+          const blob = await response.blob();
+          const ms = performance.now() - started;
+          return { ms, size: blob.size, error: response.ok ? undefined : (await blob.text()).slice(0, 200) };
+        },
+        { fields: { mode: 'pages', resolution: String(DPI), quality: String(QUALITY), pages: `1-${PAGES}`, ...fields } },
+      );
+      variants.push({ label, seconds: outcome.ms / 1000, cpu: browserCpu() - cpuStart, bytes: outcome.size, error: outcome.error });
+    }
+
+    let manyFigures: ChromiumFigures['many'];
+    if (many) {
+      await page.locator('input[type=file]').first().setInputFiles({ name: 'many.pdf', mimeType: 'application/pdf', buffer: Buffer.from(many) });
+      await dialog.getByLabel('Resolution').selectOption('custom');
+      await dialog.getByLabel('Custom resolution').fill(String(MANY_DPI));
+      await dialog.getByLabel('Pages').fill('');
+      const samples: Array<[number, number]> = [];
+      cpuStart = browserCpu();
+      const manyStart = performance.now();
+      const downloaded = page.waitForEvent('download', { timeout: 0 });
+      await process.click();
+      let finished = false;
+      void downloaded.finally(() => (finished = true));
+      while (!finished) {
+        const value = await page.locator('progress').first().evaluate((p: HTMLProgressElement) => p.value).catch(() => -1);
+        if (value >= 0) samples.push([(performance.now() - manyStart) / 1000, value]);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const file = await downloaded;
+      const seconds = (performance.now() - manyStart) / 1000;
+      const out = new Uint8Array(readFileSync(await file.path()));
+      const entries = Object.keys((await JSZip.loadAsync(out)).files).length;
+      manyFigures = { seconds, cpu: browserCpu() - cpuStart, bytes: out.length, entries, samples };
+    }
+    return { modal, variants, many: manyFigures };
   } finally {
     await browser.close();
     await server.close();
   }
+}
+
+/** Pages per second in each fifth of the job, and the longest time the progress bar stood still. */
+function steadiness(samples: Array<[number, number]>, total: number): string {
+  if (samples.length < 2) return 'no progress samples';
+  let longestStill = 0;
+  let lastChange = samples[0][0];
+  for (let i = 1; i < samples.length; i++) {
+    if (samples[i][1] !== samples[i - 1][1]) lastChange = samples[i][0];
+    longestStill = Math.max(longestStill, samples[i][0] - lastChange);
+  }
+  const rates: string[] = [];
+  for (let fifth = 1; fifth <= 5; fifth++) {
+    const from = samples.find(([, v]) => v >= ((fifth - 1) * total) / 5);
+    const to = samples.find(([, v]) => v >= (fifth * total) / 5) ?? samples[samples.length - 1];
+    if (from && to && to[0] > from[0]) rates.push(((to[1] - from[1]) / (to[0] - from[0])).toFixed(0));
+  }
+  const first = samples.find(([, v]) => v > 0);
+  return `pages/s per fifth of the job: ${rates.join(', ')}; first page after ${first ? first[0].toFixed(1) : '?'} s;` +
+    ` progress bar never still for more than ${longestStill.toFixed(1)} s`;
 }
 
 /** Block SSIM of each page Folio drew in Chromium against pdftoppm's JPEG of the same page (both quality 85). */
@@ -108,31 +216,75 @@ export async function run(): Promise<void> {
     const ours = await timed(() => engines.pdfToJpg(input, { ...options, pages: `1-${PAGES}` }, {}));
     const oursRate = PAGES / (ours.ms / 1000);
     console.log(`document: ${DOCUMENT} (${fmtBytes(bytes.length)}), pages 1-${PAGES} at ${DPI} dpi, JPEG quality ${QUALITY}`);
-    console.log(`Folio pdf-to-jpg (Node ${process.versions.node}, pdf.js + @napi-rs/canvas + MozJPEG): ${(ours.ms / 1000).toFixed(1)} s, ${oursRate.toFixed(2)} pages/s, converted.zip ${fmtBytes(ours.value.bytes.length)} (first-call warm-up incl. WASM: ${(warm.ms / 1000).toFixed(2)} s)`);
+    console.log(`Folio pdf-to-jpg (Node ${process.versions.node}, in-process, pdf.js + @napi-rs/canvas): ${(ours.ms / 1000).toFixed(1)} s, ${oursRate.toFixed(2)} pages/s, converted.zip ${fmtBytes(ours.value.bytes.length)} (first-call warm-up incl. WASM: ${(warm.ms / 1000).toFixed(2)} s)`);
 
     if (hasCommand('pdftoppm')) {
       const dir = mkdtempSync(join(tmpdir(), 'folio-bench-pdftoppm-'));
       try {
         const source = join(CORPUS, DOCUMENT);
+        const nativeCpuStart = waitedChildrenCpuSeconds();
         const native = await timed(() =>
           execFileSync('pdftoppm', ['-jpeg', '-jpegopt', `quality=${QUALITY}`, '-r', String(DPI), '-f', '1', '-l', String(PAGES), source, join(dir, 'p')], { stdio: 'ignore' }),
         );
+        const nativeCpu = waitedChildrenCpuSeconds() - nativeCpuStart;
         const nativeBytes = readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
         const nativeRate = PAGES / (native.ms / 1000);
-        console.log(`native pdftoppm -jpeg -r ${DPI}: ${(native.ms / 1000).toFixed(1)} s, ${nativeRate.toFixed(2)} pages/s, ${fmtBytes(nativeBytes)} of JPEGs`);
+        console.log(
+          `native pdftoppm -jpeg -r ${DPI}: ${(native.ms / 1000).toFixed(1)} s (CPU ${nativeCpu.toFixed(1)} s),` +
+            ` ${nativeRate.toFixed(2)} pages/s, ${fmtBytes(nativeBytes)} of JPEGs`,
+        );
         console.log(`ratio (Node): Folio takes ${(ours.ms / native.ms).toFixed(2)}× pdftoppm's time (goal ≤ 2×); output ${(ours.value.bytes.length / nativeBytes).toFixed(2)}× the bytes`);
-        const browser = await chromiumSeconds(bytes).catch((error: Error) => {
+
+        // The many-page document: written by the hostile suite's generator, converted by pdftoppm first.
+        const many = manyPagesPdf(MANY_PAGES);
+        const manyPath = join(dir, 'many.pdf');
+        writeFileSync(manyPath, many);
+        const manyDir = join(dir, 'many');
+        mkdirSync(manyDir);
+        const manyCpuStart = waitedChildrenCpuSeconds();
+        const manyNative = await timed(() =>
+          execFileSync('pdftoppm', ['-jpeg', '-jpegopt', `quality=${QUALITY}`, '-r', String(MANY_DPI), manyPath, join(manyDir, 'p')], { stdio: 'ignore' }),
+        );
+        const manyNativeCpu = waitedChildrenCpuSeconds() - manyCpuStart;
+        const manyNativeBytes = readdirSync(manyDir).reduce((sum, f) => sum + statSync(join(manyDir, f)).size, 0);
+        rmSync(manyDir, { recursive: true, force: true });
+
+        const browser = await inChromium(bytes, many).catch((error: Error) => {
           console.log(`Chromium run failed: ${error.message}`);
           return undefined;
         });
         if (browser) {
-          console.log(`Folio pdf-to-jpg in Chromium (built app, engine worker + OffscreenCanvas): ${browser.seconds.toFixed(1)} s, ${(PAGES / browser.seconds).toFixed(2)} pages/s, ${fmtBytes(browser.bytes)}`);
-          console.log(`ratio (Chromium): ${((browser.seconds * 1000) / native.ms).toFixed(2)}× pdftoppm's time (goal ≤ 2×)`);
-          const likeness = await similarity(browser.zip, dir);
+          const { modal, variants } = browser;
+          console.log(
+            `Folio pdf-to-jpg in Chromium, modal click to download (render pool + browser JPEG encoder): ${modal.seconds.toFixed(1)} s` +
+              ` (browser CPU ${modal.cpu.toFixed(1)} s), ${(PAGES / modal.seconds).toFixed(2)} pages/s, ${fmtBytes(modal.zip.length)}`,
+          );
+          console.log(`ratio (Chromium, ${PAGES} pages ${DPI} dpi): ${((modal.seconds * 1000) / native.ms).toFixed(2)}× pdftoppm's time (goal ≤ 2×)`);
+          for (const variant of variants) {
+            const figures = variant.error
+              ? `failed: ${variant.error}`
+              : `${variant.seconds.toFixed(1)} s (${((variant.seconds * 1000) / native.ms).toFixed(2)}× pdftoppm),` +
+                ` browser CPU ${variant.cpu.toFixed(1)} s (${(variant.cpu / nativeCpu).toFixed(2)}× pdftoppm's), ${fmtBytes(variant.bytes)}`;
+            console.log(`  in-page /api, ${variant.label}: ${figures}`);
+          }
+          const likeness = await similarity(modal.zip, dir);
           console.log(
             `fidelity (Chromium vs pdftoppm, ${likeness.pages} pages, block SSIM on grey): mean ${likeness.mean.toFixed(3)},` +
               ` lowest ${likeness.lowest.toFixed(3)} (page ${likeness.lowestPage})`,
           );
+          console.log(
+            `${MANY_PAGES.toLocaleString('en')}-page PDF (${fmtBytes(many.length)}, one text line a page) at ${MANY_DPI} dpi:` +
+              ` pdftoppm ${(manyNative.ms / 1000).toFixed(1)} s (CPU ${manyNativeCpu.toFixed(1)} s), ${fmtBytes(manyNativeBytes)} of JPEGs`,
+          );
+          if (browser.many) {
+            const { seconds, cpu, bytes: zipBytes, entries, samples } = browser.many;
+            console.log(
+              `  Folio in Chromium (modal, click to download): ${seconds.toFixed(1)} s (browser CPU ${cpu.toFixed(1)} s),` +
+                ` ${entries.toLocaleString('en')} entries,` +
+                ` ${fmtBytes(zipBytes)} ZIP; ratio ${((seconds * 1000) / manyNative.ms).toFixed(2)}× pdftoppm's time`,
+            );
+            console.log(`  ${steadiness(samples, MANY_PAGES)}`);
+          }
         } else {
           console.log('Chromium run skipped (no dist/ build or no /usr/bin/chromium)');
         }

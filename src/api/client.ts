@@ -7,11 +7,14 @@ import type { FileToolEntry, OptionValues } from '../catalogue/types.ts';
 import { JOB_HEADER, createJob, endJob } from '../../mock-api/jobs.ts';
 import type { ProgressCallback } from '../../workers/engine/lib/types.ts';
 import { overBudgetMessage } from '../../workers/engine/lib/memory-budget.ts';
+import type { SaveHandle } from './save-target.ts';
 
 export interface ApiResult {
   blob: Blob;
   filename: string;
   notes: string[];
+  /** True when the result was written into the file the user picked (saveTo), not downloaded. */
+  saved?: boolean;
 }
 
 /** An error answered by the API: `message` is what the modal shows; `code` is the engine's error name. */
@@ -63,6 +66,8 @@ export interface CallOptions {
   onProgress?: ProgressCallback;
   /** Extra fields, e.g. inputPassword after the API answered PasswordRequired. */
   extraFields?: Record<string, string>;
+  /** A file picked before the job (save-target.ts): the result is streamed into it. */
+  saveTo?: SaveHandle;
 }
 
 export function buildForm(tool: FileToolEntry, files: readonly File[], values: OptionValues, extra: Record<string, string> = {}): FormData {
@@ -81,7 +86,7 @@ export async function callTool(
   tool: FileToolEntry,
   files: readonly File[],
   values: OptionValues,
-  { signal, onProgress, extraFields }: CallOptions = {},
+  { signal, onProgress, extraFields, saveTo }: CallOptions = {},
 ): Promise<ApiResult> {
   // Refused before anything is read when the job would not fit in this device's memory.
   const { deviceMemory } = navigator as { deviceMemory?: number };
@@ -101,10 +106,16 @@ export async function callTool(
     // Spec §7: a JSON response is an error carrying an `error` field, whatever its status.
     if (!response.ok || type.includes('application/json')) throw await errorFromResponse(response);
     const notesHeader = response.headers.get('X-Folio-Notes');
+    const notes = notesHeader ? (JSON.parse(decodeURIComponent(notesHeader)) as string[]) : [];
+    if (saveTo && response.body) {
+      // Streamed into the picked file; "Download again" then reads it back from disk.
+      await response.body.pipeTo(await saveTo.createWritable(), { signal });
+      return { blob: await saveTo.getFile(), filename: saveTo.name, notes, saved: true };
+    }
     return {
       blob: await response.blob(),
       filename: filenameFromDisposition(response.headers.get('Content-Disposition')) ?? tool.defaultFilename,
-      notes: notesHeader ? (JSON.parse(decodeURIComponent(notesHeader)) as string[]) : [],
+      notes,
     };
   } catch (error) {
     if (signal?.aborted) throw new ApiError('Cancelled', 499, 'Cancelled');

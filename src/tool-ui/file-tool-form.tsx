@@ -25,6 +25,9 @@ import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, typ
 import type { FileToolEntry, OptionValue, OptionValues } from '../catalogue/types.ts';
 import { defaultValues } from '../catalogue/index.ts';
 import { ApiError, callTool, downloadBlob, type ApiResult } from '../api/client.ts';
+import {
+  SaveDeclined, askWhereToSave, estimateOutputBytes, hasSavePicker, shouldAskWhereToSave, suggestedName, type SaveHandle,
+} from '../api/save-target.ts';
 import { fileToolPanel } from './forms/registry.ts';
 import { OptionFields, PageCountContext, confirmFieldName, optionProblem } from './option-fields.tsx';
 import { FileList } from './file-list.tsx';
@@ -277,6 +280,20 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
     }
     if (needsPassword && inputPassword) extraFields[INPUT_PASSWORD_FIELD] = inputPassword;
 
+    // A large result goes straight into a file: the picker must open now, while the click counts
+    // as a user gesture (save-target.ts).
+    let saveTo: SaveHandle | undefined;
+    const pageSizes = firstCheck?.state === 'ready' ? firstCheck.source.pages : undefined;
+    const estimate = estimateOutputBytes(tool, files.map((f) => f.size), values, pageSizes);
+    if (shouldAskWhereToSave(estimate, hasSavePicker())) {
+      try {
+        saveTo = await askWhereToSave(suggestedName(tool, files[0]?.name));
+      } catch (e) {
+        if (e instanceof SaveDeclined) return setError(e.message);
+        throw e;
+      }
+    }
+
     const controller = new AbortController();
     controllerRef.current = controller;
     setError('');
@@ -286,13 +303,14 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       await startInPageApi();
       const result = await callTool(tool, files, values, {
         signal: controller.signal,
+        saveTo,
         extraFields,
         onProgress: (done, total, status) => {
           if (!controller.signal.aborted) setPhase({ kind: 'working', done, total, status });
         },
       });
       if (controller.signal.aborted) return;
-      downloadBlob(result.blob, result.filename);
+      if (!result.saved) downloadBlob(result.blob, result.filename);
       setPhase({ kind: 'done', result, sizeBefore: files.reduce((sum, f) => sum + f.size, 0) });
       setAskPassword(false);
     } catch (e) {
@@ -428,7 +446,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       {phase.kind === 'done' && (
         <div role="status" className="result-panel" ref={resultRef}>
           <p className="result-title">
-            Done: <strong>{phase.result.filename}</strong> was downloaded.
+            Done: <strong>{phase.result.filename}</strong> was {phase.result.saved ? 'saved' : 'downloaded'}.
           </p>
           <ResultFacts toolId={tool.id} sizeBefore={phase.sizeBefore} result={phase.result} />
           <div className="button-line">

@@ -107,6 +107,9 @@ describe('/api contract in Chromium', () => {
       writeFileSync(smallPath, await labelledPdf('S', 2));
 
       const { page: tab, context } = await openPage(browser, '/tools/merge-pdf');
+      // A 300 MB result would open the save picker (src/api/save-target.ts), which headless Chromium
+      // never answers: without it the modal downloads the Blob, the path measured here.
+      await tab.evaluate(() => Object.defineProperty(window, 'showSaveFilePicker', { value: undefined }));
       await tab.getByRole('button', { name: 'Upload Files' }).first().click();
       await tab.locator('input[type=file]').setInputFiles([bigPath, smallPath]);
       const started = Date.now();

@@ -141,6 +141,20 @@ describe('scripts and actions', () => {
     expect(merged.notes?.join(' ')).toMatch(/kept as chosen where they belong to pages/);
     expect(pdfActions(merged.bytes).actions.map((a) => a.type)).toContain('Launch');
   });
+
+  test('merge, split and organize (pages deleted) remove them from the pages they copy before qpdf runs: no pdf-lib rewrite of the result', async () => {
+    const bytes = await hostilePdf();
+    const merged = await merge([input(bytes, 'a.pdf'), input(bytes, 'b.pdf')], {}, {});
+    const parts = await outputPdfs(await split([input(bytes)], {}, {}));
+    const organized = await organize([input(bytes)], { pageOrder: '2, blank, 1r90' }, {});
+    expect(organized.notes?.join(' ')).toMatch(/Removed scripts and actions: document JavaScript.*Launch action/);
+    for (const pdf of [merged.bytes, ...parts, organized.bytes]) {
+      expectOnlyAllowedActions(pdf);
+      // qpdf's file and Folio's incremental update (bookmarks, link targets), not pdf-lib's rewrite.
+      expect(new TextDecoder('latin1').decode(pdf).match(/startxref/g)).toHaveLength(2);
+      expect(mayHoldActiveContent(pdf)).toBe(false);
+    }
+  });
 });
 
 describe('the quick look before page assembly on qpdf skips the pdf-lib pass only when it is safe', () => {

@@ -9,7 +9,7 @@ import JSZip from 'jszip';
 import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
-import { conditionalTypes, tableLook } from '../../workers/engine/lib/office-to-pdf/docx.ts';
+import { conditionalTypes, tableLook } from '../../workers/engine/lib/office-to-pdf/docx/index.ts';
 import { convert, pageContent, texts } from './office-pdf-helpers.ts';
 
 const HEADER = '4472C4';

@@ -1,7 +1,9 @@
 /** The content-stream tokenizer/writer behind redaction, and redaction of forms and inline images. */
 import { expect, test } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { parseContentStream, rewriteContentStream, serializeOperand } from '../../workers/engine/lib/pdf/content-stream.ts';
+import {
+  operandMatrix, parseContentStream, readOperations, rewriteContentStream, serializeOperand,
+} from '../../workers/engine/lib/pdf/content-stream.ts';
 import { run } from '../../workers/engine/tools/edit-pdf.ts';
 import { allText, decompressed, qpdfCheck, rawContains } from './edit-pdf-fixtures.ts';
 
@@ -61,4 +63,14 @@ test('redaction reaches text inside form XObjects and inline images', async () =
   expect(rawContains(raw, 'FORMSECRET')).toBe(false);
   expect(raw).not.toMatch(/BI \/W 1/);
   expect(notes?.[0]).toMatch(/10 characters removed, 1 image redacted/);
+});
+
+test('readOperations reads lazily; operandMatrix takes the last six numbers and ignores a malformed cm', () => {
+  const reader = readOperations(bytes('9 1 0 0 1 5 6 cm /X 1 0 0 cm q (unterminated'));
+  const first = reader.next();
+  expect(!first.done && first.value.operator).toBe('cm');
+  expect(!first.done && operandMatrix(first.value.operands)).toEqual([1, 0, 0, 1, 5, 6]);
+  const second = reader.next();
+  expect(!second.done && operandMatrix(second.value.operands)).toBeUndefined();
+  expect([...reader].map((o) => o.operator)).toEqual(['q']);
 });

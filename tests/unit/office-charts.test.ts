@@ -1,5 +1,5 @@
 /**
- * Charts in Word, Excel and PowerPoint files are drawn (chart.ts), not left out: a .pptx made with
+ * Charts in Word, Excel and PowerPoint files are drawn (office-to-pdf/charts/), not left out: a .pptx made with
  * pptxgenjs (bar, pie and line charts), an .xlsx (exceljs writes no charts, so the drawing and chart
  * parts are added with JSZip, plus a chart sheet) and a .docx with an inline chart. The PDF's text
  * must hold the title, category names, series names and the axis ticks, and the page content must
@@ -14,7 +14,7 @@ import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
-import { niceScale } from '../../workers/engine/lib/office-to-pdf/chart.ts';
+import { niceScale } from '../../workers/engine/lib/office-to-pdf/charts/index.ts';
 import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
 
 /** The decoded content stream(s) of a page. */

@@ -6,7 +6,7 @@ export const content: ToolContent = {
     'PDF to JPG renders the pages of a PDF as high-quality images, or extracts the pictures embedded in it exactly as they are stored. Choose the resolution, the format and the pages; one page gives one image, several pages come as a ZIP archive.',
   features: [
     'Render pages at 72, 150 or 300 dpi, or a custom resolution',
-    'JPEG encoded with MozJPEG for small files, or lossless PNG',
+    'Pages drawn in parallel on all your processor cores; JPEG by the browser\'s fast encoder, MozJPEG for the smallest files, or lossless PNG',
     'Extract embedded images without re-encoding them',
     'Convert all pages or a range such as 1-3, 5',
     'Multiple images named page by page (report-p001.jpg …) and delivered as one ZIP (report-pages.zip)',

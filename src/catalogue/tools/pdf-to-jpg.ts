@@ -55,7 +55,8 @@ export const tool: FileToolEntry = {
       label: 'Image format',
       default: 'jpeg',
       choices: [
-        { value: 'jpeg', label: 'JPEG (smaller)' },
+        { value: 'jpeg', label: 'JPEG' },
+        { value: 'jpeg-smallest', label: 'JPEG, smallest files (MozJPEG, slower)' },
         { value: 'png', label: 'PNG (lossless)' },
       ],
       showWhen: { option: 'mode', equals: ['pages'] },
@@ -69,7 +70,7 @@ export const tool: FileToolEntry = {
       max: 100,
       step: 1,
       help: 'Higher is sharper and larger; 85 is hard to tell from the original.',
-      showWhen: { option: 'format', equals: ['jpeg'] },
+      showWhen: { option: 'format', equals: ['jpeg', 'jpeg-smallest'] },
     },
     { kind: 'pages', name: 'pages', label: 'Pages', default: '', placeholder: 'All pages, or e.g. 1-3, 5, 8-' },
   ],

@@ -1,58 +1,96 @@
 /**
- * ZIP output for engines that produce many files (pdf-to-jpg, split-pdf): entries are added as they
- * are produced, and the archive is written with jszip's internal stream (`streamFiles`), chunk by
- * chunk, so that no second, compressed copy of every entry is built up before the final bytes.
- * Entries that are already compressed (JPEG, PNG, PDF with object streams) are STOREd: deflating
- * them again costs time and saves next to nothing.
+ * ZIP output for engines that produce many files (pdf-to-jpg, split-pdf, image-compressor…), written
+ * with fflate's streaming `Zip`: each entry is written into the archive the moment it is added (its
+ * header, its bytes, its data descriptor), so an engine that adds pages as they finish never holds
+ * them twice — once written, a page's image can be let go. Entries that are already compressed
+ * (JPEG, PNG, PDF with object streams) pass through STOREd (`ZipPassThrough`): deflating them again
+ * costs time and saves next to nothing. No ZIP64: fflate writes 32-bit sizes, so an archive must stay
+ * under 4 GB and 65,535 entries (checked, with a plain message).
  */
-import JSZip from 'jszip';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { FolioError } from './errors.ts';
 
 export interface ZipEntryOptions {
   /** Deflate this entry (text, XML, uncompressed PDF). Default: store as is. */
   compress?: boolean;
 }
 
+/** Limits of a ZIP without ZIP64 (what fflate writes). */
+const MAX_ENTRIES = 65_535;
+const MAX_ARCHIVE_BYTES = 2 ** 32 - 1;
+
+/** Unix file mode 0644 of a regular file, in the high half of the external attributes. */
+const REGULAR_FILE_ATTRS = 0o100644 << 16;
+
 export class ZipBuilder {
-  private readonly zip = new JSZip();
   private readonly names = new Set<string>();
+  private readonly chunks: Uint8Array[] = [];
+  private written = 0;
+  private failure: Error | undefined;
+  private ended: ((bytes: Uint8Array) => void) | undefined;
+  private readonly zip = new Zip((error, chunk, final) => {
+    if (error) {
+      this.failure = error;
+      return;
+    }
+    this.chunks.push(chunk);
+    this.written += chunk.byteLength;
+    if (final) this.ended?.(this.concat());
+  });
 
   get size(): number {
     return this.names.size;
   }
 
-  /** Adds an entry under a safe name (safeEntryName); a repeated name gets " (2)", " (3)"… before its extension. */
+  /** Bytes of the archive written so far. */
+  get bytesWritten(): number {
+    return this.written;
+  }
+
+  /**
+   * Writes an entry under a safe name (safeEntryName) into the archive now; a repeated name gets
+   * " (2)", " (3)"… before its extension. Returns the name used.
+   */
   add(name: string, bytes: Uint8Array, { compress = false }: ZipEntryOptions = {}): string {
+    if (this.failure) throw this.failure;
+    if (this.names.size >= MAX_ENTRIES) {
+      throw new FolioError('TooLarge', `A ZIP archive holds at most ${MAX_ENTRIES.toLocaleString('en')} files; choose fewer.`);
+    }
+    if (this.written + bytes.byteLength > MAX_ARCHIVE_BYTES) {
+      throw new FolioError('TooLarge', 'The ZIP archive would pass 4 GB; choose fewer pages or a lower resolution.');
+    }
     const unique = this.uniqueName(safeEntryName(name));
     this.names.add(unique);
-    this.zip.file(unique, bytes, { binary: true, compression: compress ? 'DEFLATE' : 'STORE', createFolders: false });
+    const entry = compress ? new ZipDeflate(unique, { level: 6 }) : new ZipPassThrough(unique);
+    entry.os = 3; // Unix: unzip tools then read the file mode below
+    entry.attrs = REGULAR_FILE_ATTRS;
+    this.zip.add(entry);
+    entry.push(bytes, true);
+    if (this.failure) throw this.failure;
     return unique;
   }
 
-  /** Writes the archive; `onProgress` gets the percentage jszip reports while streaming. */
-  finish(onProgress?: (percent: number) => void): Promise<Uint8Array> {
+  /** Writes the central directory and returns the whole archive. */
+  finish(): Promise<Uint8Array> {
     return new Promise((resolve, reject) => {
-      const chunks: Uint8Array[] = [];
-      let total = 0;
-      this.zip
-        .generateInternalStream({ type: 'uint8array', streamFiles: true, compression: 'STORE', platform: 'UNIX' })
-        .on('data', (chunk: Uint8Array, meta: { percent: number }) => {
-          chunks.push(chunk);
-          total += chunk.byteLength;
-          onProgress?.(meta.percent);
-        })
-        .on('error', reject)
-        .on('end', () => {
-          const out = new Uint8Array(total);
-          let offset = 0;
-          for (const chunk of chunks) {
-            out.set(chunk, offset);
-            offset += chunk.byteLength;
-          }
-          chunks.length = 0;
-          resolve(out);
-        })
-        .resume();
+      if (this.failure) return reject(this.failure);
+      this.ended = resolve;
+      this.zip.end();
+      if (this.failure) reject(this.failure);
     });
+  }
+
+  /** The chunks as one array, each chunk let go as soon as it is copied. */
+  private concat(): Uint8Array {
+    const out = new Uint8Array(this.written);
+    let offset = 0;
+    for (let i = 0; i < this.chunks.length; i++) {
+      out.set(this.chunks[i], offset);
+      offset += this.chunks[i].byteLength;
+      this.chunks[i] = EMPTY;
+    }
+    this.chunks.length = 0;
+    return out;
   }
 
   private uniqueName(name: string): string {
@@ -111,3 +149,4 @@ export function safeEntryName(name: string): string {
 }
 
 const ELLIPSIS = '…';
+const EMPTY = new Uint8Array(0);

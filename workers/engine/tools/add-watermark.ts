@@ -20,27 +20,15 @@ import { baseName } from '../../../shared/format.ts';
 import { normalizeRotation, savePdf } from '../lib/pdf/pdf-util.ts';
 import { fontForText, fontkit } from '../lib/fonts.ts';
 import { POSITIONS, fitFactor, parseColour, placements, type Position } from '../lib/pdf/watermark-layout.ts';
+import { rotationAt, type Matrix } from '../lib/pdf/matrix.ts';
+import { uprightToUser, viewSize } from '../lib/pdf/edit-operations.ts';
 
 export { parseColour, placements };
 
-type Matrix = [number, number, number, number, number, number];
-
 /** Maps the page as seen (origin bottom-left of the visible crop box) to the page's user space. */
 export function visibleToUser(page: PDFPage): { matrix: Matrix; width: number; height: number } {
-  const { x, y, width: w, height: h } = page.getCropBox();
-  switch (normalizeRotation(page.getRotation().angle)) {
-    case 90: return { matrix: [0, 1, -1, 0, x + w, y], width: h, height: w };
-    case 180: return { matrix: [-1, 0, 0, -1, x + w, y + h], width: w, height: h };
-    case 270: return { matrix: [0, -1, 1, 0, x, y + h], width: h, height: w };
-    default: return { matrix: [1, 0, 0, 1, x, y], width: w, height: h };
-  }
-}
-
-/** The rotation about a centre, as a PDF matrix. */
-function rotationAt(cx: number, cy: number, angle: number): Matrix {
-  const rad = (angle * Math.PI) / 180;
-  const cos = Math.cos(rad), sin = Math.sin(rad);
-  return [cos, sin, -sin, cos, cx, cy];
+  const geometry = { box: page.getCropBox(), rotation: normalizeRotation(page.getRotation().angle) };
+  return { matrix: uprightToUser(geometry), ...viewSize(geometry) };
 }
 
 interface TextMark { kind: 'text'; text: string; font: PDFFont; size: number; colour: [number, number, number] }

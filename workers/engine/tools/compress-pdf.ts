@@ -12,9 +12,7 @@
  *    at level 9, and only the objects still referenced.
  * The result is never larger than the input: when nothing helps, the original comes back with a note.
  *
- * The resolution of an image is measured where it is drawn (the content stream's transformation
- * matrix at each `Do`, through Form XObjects), taking the sharpest use; where content cannot be
- * read, against the page size (an image never covers more than its page), which never undershoots.
+ * The resolution of an image is measured where it is drawn, taking the sharpest use (image-uses.ts).
  */
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
 import type { Engine, EngineContext, EngineOptions, EngineResult } from '../lib/types.ts';
@@ -25,6 +23,9 @@ import { savePdf } from '../lib/pdf/pdf-util.ts';
 import { runQpdf } from '../lib/pdf/qpdf.ts';
 import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, pixelLimit, resizeImage } from '../lib/image/codecs.ts';
 import { baseName, formatBytes } from '../../../shared/format.ts';
+import { inflate, predictorParams, unpredict } from '../lib/pdf/filters.ts';
+import { collectImages, type ImageUse } from '../lib/pdf/image-uses.ts';
+import { nameOf, numberIn } from '../lib/pdf/object-graph.ts';
 
 /** What one pass does to images. */
 export interface CompressSettings {
@@ -78,15 +79,6 @@ export interface PassReport {
 
 const N = (name: string) => PDFName.of(name);
 
-function numberOf(dict: PDFDict, key: string): number | undefined {
-  const value = dict.lookup(N(key));
-  return value instanceof PDFNumber ? value.asNumber() : undefined;
-}
-
-function nameOf(value: PDFObject | undefined): string | undefined {
-  return value instanceof PDFName ? value.decodeText() : undefined;
-}
-
 /** Components of a colour space Folio can carry through unchanged, or a reason to skip. */
 function colourComponents(doc: PDFDocument, space: PDFObject | undefined): number | string {
   const resolved = space instanceof PDFRef ? doc.context.lookup(space) : space;
@@ -99,7 +91,7 @@ function colourComponents(doc: PDFDocument, space: PDFObject | undefined): numbe
     if (family === 'CalRGB') return 3;
     if (family === 'ICCBased') {
       const profile = doc.context.lookup(resolved.get(1));
-      const n = profile instanceof PDFStream ? numberOf(profile.dict, 'N') : undefined;
+      const n = profile instanceof PDFStream ? numberIn(profile.dict, 'N') : undefined;
       if (n === 1 || n === 3) return n;
       return 'ICC CMYK colour';
     }
@@ -107,50 +99,6 @@ function colourComponents(doc: PDFDocument, space: PDFObject | undefined): numbe
   }
   if (name === 'DeviceCMYK') return 'CMYK colour';
   return `${name ?? 'unknown'} colour`;
-}
-
-/** Inflates a zlib stream with the platform's DecompressionStream (browser workers and Node 18+). */
-async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-/** Undoes PNG row predictors (PDF Predictor ≥ 10) for 8-bit samples. */
-function unpredictPng(data: Uint8Array, columns: number, colours: number): Uint8Array | undefined {
-  const bpp = colours;
-  const rowBytes = columns * colours;
-  const rows = Math.floor(data.length / (rowBytes + 1));
-  const out = new Uint8Array(rows * rowBytes);
-  for (let r = 0; r < rows; r++) {
-    const type = data[r * (rowBytes + 1)];
-    const src = r * (rowBytes + 1) + 1;
-    const dst = r * rowBytes;
-    const up = dst - rowBytes;
-    for (let i = 0; i < rowBytes; i++) {
-      const raw = data[src + i];
-      const left = i >= bpp ? out[dst + i - bpp] : 0;
-      const above = r > 0 ? out[up + i] : 0;
-      const upperLeft = r > 0 && i >= bpp ? out[up + i - bpp] : 0;
-      let value: number;
-      switch (type) {
-        case 0: value = raw; break;
-        case 1: value = raw + left; break;
-        case 2: value = raw + above; break;
-        case 3: value = raw + ((left + above) >> 1); break;
-        case 4: {
-          const p = left + above - upperLeft;
-          const pa = Math.abs(p - left);
-          const pb = Math.abs(p - above);
-          const pc = Math.abs(p - upperLeft);
-          value = raw + (pa <= pb && pa <= pc ? left : pb <= pc ? above : upperLeft);
-          break;
-        }
-        default: return undefined;
-      }
-      out[dst + i] = value & 0xff;
-    }
-  }
-  return out;
 }
 
 /**
@@ -209,198 +157,6 @@ function toGray(image: ImageData): void {
   }
 }
 
-interface ImageUse {
-  ref: PDFRef;
-  stream: PDFRawStream;
-  /**
-   * The lowest resolution (pixels per inch, along the image's shorter-resolved axis) at which any
-   * page draws it. Measured from the content streams' transformation matrices; where a content
-   * stream cannot be read, from the page size (an image never covers more than its page).
-   */
-  dpi: number;
-}
-
-type Matrix = [number, number, number, number, number, number];
-const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
-const multiply = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[1] * n[2],
-  m[0] * n[1] + m[1] * n[3],
-  m[2] * n[0] + m[3] * n[2],
-  m[2] * n[1] + m[3] * n[3],
-  m[4] * n[0] + m[5] * n[2] + n[4],
-  m[4] * n[1] + m[5] * n[3] + n[5],
-];
-
-const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-
-/**
- * Walks a content stream and reports each `Do` with the current transformation matrix. Only what
- * matters for that is understood: numbers, names, q/Q/cm; strings, arrays, dictionaries and inline
- * images are skipped.
- */
-function scanContent(bytes: Uint8Array, onDo: (name: string, ctm: Matrix) => void, start: Matrix): void {
-  const stack: Matrix[] = [];
-  let ctm = start;
-  const operands: Array<number | string> = [];
-  let i = 0;
-  const n = bytes.length;
-  while (i < n) {
-    const c = bytes[i];
-    if (WHITESPACE.has(c)) { i++; continue; }
-    if (c === 0x25) { while (i < n && bytes[i] !== 0x0a && bytes[i] !== 0x0d) i++; continue; }
-    if (c === 0x28) { // (string)
-      let depth = 0;
-      for (; i < n; i++) {
-        const b = bytes[i];
-        if (b === 0x5c) { i++; continue; }
-        if (b === 0x28) depth++;
-        else if (b === 0x29 && --depth === 0) { i++; break; }
-      }
-      operands.push('');
-      continue;
-    }
-    if (c === 0x3c && bytes[i + 1] !== 0x3c) { while (i < n && bytes[i] !== 0x3e) i++; i++; operands.push(''); continue; }
-    if (c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d) { i += c === 0x3c || c === 0x3e ? 2 : 1; continue; }
-    if (c === 0x2f) { // /Name
-      let j = i + 1;
-      while (j < n && !WHITESPACE.has(bytes[j]) && !DELIMITERS.has(bytes[j])) j++;
-      operands.push('/' + String.fromCharCode(...bytes.subarray(i + 1, j)).replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))));
-      i = j;
-      continue;
-    }
-    let j = i;
-    while (j < n && !WHITESPACE.has(bytes[j]) && !DELIMITERS.has(bytes[j])) j++;
-    if (j === i) { i++; continue; }
-    const token = String.fromCharCode(...bytes.subarray(i, j));
-    i = j;
-    const number = Number(token);
-    if (token !== '' && !Number.isNaN(number) && /^[+\-.\d]/.test(token)) { operands.push(number); continue; }
-    switch (token) {
-      case 'q': stack.push(ctm); break;
-      case 'Q': ctm = stack.pop() ?? start; break;
-      case 'cm': {
-        const m = operands.slice(-6);
-        if (m.length === 6 && m.every((v) => typeof v === 'number')) ctm = multiply(m as Matrix, ctm);
-        break;
-      }
-      case 'Do': {
-        const name = operands[operands.length - 1];
-        if (typeof name === 'string' && name.startsWith('/')) onDo(name.slice(1), ctm);
-        break;
-      }
-      case 'BI': { // inline image: skip to "EI" after whitespace
-        while (i < n && !(bytes[i] === 0x45 && bytes[i + 1] === 0x49 && WHITESPACE.has(bytes[i - 1]) && (i + 2 >= n || WHITESPACE.has(bytes[i + 2])))) i++;
-        i += 2;
-        break;
-      }
-    }
-    operands.length = 0;
-  }
-}
-
-async function decodedContent(stream: PDFObject | undefined): Promise<Uint8Array | undefined> {
-  if (!(stream instanceof PDFRawStream)) return undefined;
-  const filter = stream.dict.lookup(N('Filter'));
-  const name = filter instanceof PDFArray ? (filter.size() === 1 ? nameOf(filter.lookup(0)) : 'many') : nameOf(filter);
-  if (name === undefined) return stream.contents;
-  if (name === 'FlateDecode' && !stream.dict.lookup(N('DecodeParms'))) return inflate(stream.contents);
-  return undefined;
-}
-
-/** Every image XObject drawn by the pages, through nested Form XObjects, with the resolution it is drawn at. */
-async function collectImages(doc: PDFDocument): Promise<{ images: Map<string, ImageUse>; xobjectDicts: PDFDict[] }> {
-  const images = new Map<string, ImageUse>();
-  const masks = new Set<string>();
-  const xobjectDicts: PDFDict[] = [];
-  const seenDicts = new Set<PDFDict>();
-
-  const noteImage = (ref: PDFRef, stream: PDFStream, dpi: number) => {
-    const smask = stream.dict.get(N('SMask'));
-    if (smask instanceof PDFRef) masks.add(smask.toString());
-    const mask = stream.dict.get(N('Mask'));
-    if (mask instanceof PDFRef) masks.add(mask.toString());
-    const known = images.get(ref.toString());
-    if (known) known.dpi = Math.min(known.dpi, dpi);
-    else if (stream instanceof PDFRawStream) images.set(ref.toString(), { ref, stream, dpi });
-  };
-  const pixelSize = (stream: PDFStream) => [numberOf(stream.dict, 'Width') ?? 1, numberOf(stream.dict, 'Height') ?? 1];
-
-  /** Resolutions from page size only: used where content cannot be read, and for images never drawn. */
-  const visitByPageSize = (resources: PDFDict | undefined, pageInches: number, formsSeen: Set<string>) => {
-    const xobjects = resources?.lookup(N('XObject'));
-    if (!(xobjects instanceof PDFDict)) return;
-    if (!seenDicts.has(xobjects)) {
-      seenDicts.add(xobjects);
-      xobjectDicts.push(xobjects);
-    }
-    for (const [, value] of xobjects.entries()) {
-      if (!(value instanceof PDFRef)) continue;
-      const object = doc.context.lookup(value);
-      if (!(object instanceof PDFStream)) continue;
-      const subtype = nameOf(object.dict.lookup(N('Subtype')));
-      if (subtype === 'Image') {
-        const [w, h] = pixelSize(object);
-        const estimate = Math.max(w, h) / pageInches;
-        // Only an upper bound on the drawn size: keep a measured value if there is one.
-        if (!images.has(value.toString())) noteImage(value, object, estimate);
-      } else if (subtype === 'Form' && !formsSeen.has(value.toString())) {
-        visitByPageSize(object.dict.lookup(N('Resources')) as PDFDict | undefined, pageInches, new Set(formsSeen).add(value.toString()));
-      }
-    }
-  };
-
-  const visitContent = async (content: Uint8Array, resources: PDFDict | undefined, start: Matrix, depth: number) => {
-    const xobjects = resources?.lookup(N('XObject'));
-    if (!(xobjects instanceof PDFDict)) return;
-    const draws: Array<[string, Matrix]> = [];
-    scanContent(content, (name, ctm) => draws.push([name, ctm]), start);
-    for (const [name, ctm] of draws) {
-      const ref = xobjects.get(N(name));
-      if (!(ref instanceof PDFRef)) continue;
-      const object = doc.context.lookup(ref);
-      if (!(object instanceof PDFStream)) continue;
-      const subtype = nameOf(object.dict.lookup(N('Subtype')));
-      if (subtype === 'Image') {
-        const [w, h] = pixelSize(object);
-        const drawnWidth = Math.hypot(ctm[0], ctm[1]) / 72;
-        const drawnHeight = Math.hypot(ctm[2], ctm[3]) / 72;
-        if (drawnWidth <= 0 || drawnHeight <= 0) continue;
-        noteImage(ref, object, Math.min(w / drawnWidth, h / drawnHeight));
-      } else if (subtype === 'Form' && depth < 12) {
-        const matrixObject = object.dict.lookup(N('Matrix'));
-        const matrix = matrixObject instanceof PDFArray && matrixObject.size() === 6
-          ? (matrixObject.asArray().map((v) => (v instanceof PDFNumber ? v.asNumber() : 0)) as Matrix)
-          : IDENTITY;
-        const formContent = await decodedContent(object).catch(() => undefined);
-        if (formContent) await visitContent(formContent, object.dict.lookup(N('Resources')) as PDFDict | undefined, multiply(matrix, ctm), depth + 1);
-      }
-    }
-  };
-
-  for (const page of doc.getPages()) {
-    const { width, height } = page.getSize();
-    const resources = page.node.Resources();
-    const contents = page.node.Contents();
-    const parts = contents instanceof PDFArray ? contents.asArray().map((p) => doc.context.lookup(p)) : [contents];
-    const decoded = await Promise.all(parts.map((p) => decodedContent(p).catch(() => undefined)));
-    if (decoded.length > 0 && decoded.every((d) => d)) {
-      const joined = new Uint8Array(decoded.reduce((sum, d) => sum + d!.length + 1, 0));
-      let offset = 0;
-      for (const d of decoded) {
-        joined.set(d!, offset);
-        joined[offset + d!.length] = 0x0a;
-        offset += d!.length + 1;
-      }
-      await visitContent(joined, resources, IDENTITY, 0);
-    }
-    // Images the content scan did not see (unreadable streams, Do inside patterns…) get the page bound.
-    visitByPageSize(resources, Math.max(width, height) / 72, new Set());
-  }
-  for (const mask of masks) images.delete(mask);
-  return { images, xobjectDicts };
-}
-
 /** Decodes an image stream into RGBA, or returns why it is skipped. */
 async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: CompressSettings): Promise<{ image: ImageData; components: number; wasJpeg: boolean } | string> {
   const { dict } = use.stream;
@@ -409,8 +165,8 @@ async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: Comp
   // A colour-key mask needs exact sample values, which JPEG does not keep. With an SMask present
   // readers ignore /Mask, so only a lone colour key is a reason to skip.
   if (dict.lookup(N('Mask')) instanceof PDFArray && !dict.get(N('SMask'))) return 'colour-key mask';
-  const width = numberOf(dict, 'Width') ?? 0;
-  const height = numberOf(dict, 'Height') ?? 0;
+  const width = numberIn(dict, 'Width') ?? 0;
+  const height = numberIn(dict, 'Height') ?? 0;
   if (width < 8 || height < 8) return 'tiny';
   if (width * height > pixelLimit()) return 'too large for this device';
   let filterObject = dict.lookup(N('Filter'));
@@ -439,7 +195,7 @@ async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: Comp
 
   if (filter === 'DCTDecode') {
     // ColorTransform 0 on a 3-component JPEG means RGB samples without YCbCr; the decoder would guess.
-    const transform = parms instanceof PDFDict ? numberOf(parms, 'ColorTransform') : undefined;
+    const transform = parms instanceof PDFDict ? numberIn(parms, 'ColorTransform') : undefined;
     if (transform !== undefined && !(transform === 1 && components === 3)) return 'unusual JPEG colour transform';
     const header = imageHeader(contents);
     if (!header || header.format !== 'jpeg') return 'unreadable JPEG';
@@ -450,18 +206,17 @@ async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: Comp
   }
 
   if (!settings.lossyFlate) return 'lossless image kept lossless';
-  if (numberOf(dict, 'BitsPerComponent') !== 8) return 'not 8 bits per sample';
+  if (numberIn(dict, 'BitsPerComponent') !== 8) return 'not 8 bits per sample';
   let samples = await inflate(contents);
-  const predictor = parms instanceof PDFDict ? (numberOf(parms, 'Predictor') ?? 1) : 1;
-  if (predictor >= 10) {
-    const colours = parms instanceof PDFDict ? (numberOf(parms, 'Colors') ?? 1) : 1;
-    const columns = parms instanceof PDFDict ? (numberOf(parms, 'Columns') ?? 1) : 1;
-    if (colours !== components || columns !== width) return 'unusual predictor';
-    const unpredicted = unpredictPng(samples, columns, colours);
-    if (!unpredicted) return 'damaged image data';
-    samples = unpredicted;
-  } else if (predictor !== 1) {
-    return 'TIFF predictor';
+  const params = predictorParams(parms);
+  if (params.predictor >= 2 && params.predictor < 10) return 'TIFF predictor';
+  if (params.predictor >= 10) {
+    if (params.colors !== components || params.columns !== width || params.bitsPerComponent !== 8) return 'unusual predictor';
+    try {
+      samples = unpredict(samples, params);
+    } catch {
+      return 'damaged image data';
+    }
   }
   if (samples.length < width * height * components) return 'damaged image data';
   // Whole-block pre-shrink towards the target resolution (the exact Lanczos resize follows).
@@ -482,7 +237,7 @@ async function recompressImage(doc: PDFDocument, use: ImageUse, settings: Compre
   const { components } = decoded;
   const dict = use.stream.dict;
 
-  const width = numberOf(dict, 'Width') ?? image.width;
+  const width = numberIn(dict, 'Width') ?? image.width;
   const dpi = use.dpi * (image.width / width); // lower when the decoder already shrank it
   if (dpi > settings.maxDpi * DOWNSAMPLE_THRESHOLD || (image.width < width && dpi > settings.maxDpi)) {
     const scale = Math.min(1, settings.maxDpi / dpi);

@@ -25,7 +25,8 @@ import {
   type EditOperation, type PageGeometry,
 } from '../lib/pdf/edit-operations.ts';
 import { FontCache } from '../lib/pdf/edit-fonts.ts';
-import { dropUnreachableObjects, redactPage, type Area, type RedactionStats, type RemovedFont } from '../lib/pdf/redact.ts';
+import { redactPage, type Area, type RedactionStats, type RemovedFont } from '../lib/pdf/redact.ts';
+import { dropUnreachableObjects } from '../lib/pdf/object-graph.ts';
 import { Encodings } from '@pdf-lib/standard-fonts';
 
 export const SIMPLE_MARGIN = 36;

@@ -18,6 +18,7 @@ import {
   documentLevelActiveContent,
   emptyReport,
   handleAssembledActiveContent,
+  mayHoldActiveContent,
   removeScriptsChosen,
 } from '../lib/pdf/active-content.ts';
 import { savePdf } from '../lib/pdf/pdf-util.ts';
@@ -61,6 +62,7 @@ export const run: Engine = async (allInputs, options, ctx) => {
   if (inputs.length === 0) throw new FolioError('InvalidInput', 'Please select at least one file');
   const ranges = parseRangesField(options.ranges, inputs.length);
   const bookmarkEachFile = options.bookmarkEachFile === true;
+  const removeActiveContent = removeScriptsChosen(options);
 
   // Every input is opened (and its bookmarks and links read) before any page is assembled: a
   // password or damage problem in file 7 is reported first. Each pdf-lib document is released as
@@ -94,11 +96,13 @@ export const run: Engine = async (allInputs, options, ctx) => {
     const willCopy = new Set(pages);
     let prepared: PreparedSource;
     try {
-      prepared = prepareSource(opened.doc, readable, `folio${sources.length}`, willCopy);
+      prepared = prepareSource(opened.doc, readable, `folio${sources.length}`, willCopy, { removeActiveContent });
     } catch (error) {
       if (!(error instanceof AssemblyError)) throw error;
       onQpdf = false;
-      prepared = { bytes: readable, pageCount: opened.doc.getPageCount(), linkTargets: new Map(), bookmarks: [] };
+      const pageCount = opened.doc.getPageCount();
+      const activeContent = emptyReport();
+      prepared = { bytes: readable, pageCount, linkTargets: new Map(), bookmarks: [], activeContent, activeContentRemoved: false };
     }
     sources.push({ original: input.bytes, prepared, pages: willCopy });
     uses.push({ input, pages, source: sources.length - 1 });
@@ -109,18 +113,31 @@ export const run: Engine = async (allInputs, options, ctx) => {
 
   let bytes: Uint8Array;
   let fields: number;
+  // The document-level scripts of the inputs never reach a merged file; their pages' actions may.
+  const pageLevel = emptyReport();
   try {
     if (!onQpdf) throw new AssemblyError('A source cannot be prepared for qpdf');
     ({ bytes, formFields: fields } = await assemble(uses, sources.map((s) => s.prepared), bookmarkEachFile));
+    // The sources' copied pages were scanned (and cleaned) before qpdf ran; the exact scan of the
+    // whole result with pdf-lib runs only if a quick look still finds a name actions use (e.g. the
+    // pages of a source opened in full, which were not cleaned: that scan counts theirs).
+    for (const { prepared } of sources) {
+      if (!removeActiveContent || prepared.activeContentRemoved) addReports(pageLevel, prepared.activeContent);
+    }
+    if (removeActiveContent && mayHoldActiveContent(bytes)) {
+      const active = await handleAssembledActiveContent(bytes, options, { documentLevelDropped: true });
+      bytes = active.bytes;
+      addReports(pageLevel, active.report);
+    }
   } catch (error) {
     if (!(error instanceof AssemblyError)) throw error;
     // qpdf refused a source or its result does not have the expected pages: pdf-lib copies them.
     ({ bytes, fields } = await mergeWithPdfLib(uses, bookmarkEachFile, ctx));
+    const active = await handleAssembledActiveContent(bytes, options, { documentLevelDropped: true });
+    bytes = active.bytes;
+    addReports(pageLevel, active.report);
   }
-  // The document-level scripts of the inputs never reach a merged file; their pages' actions may.
-  const active = await handleAssembledActiveContent(bytes, options, { documentLevelDropped: true });
-  bytes = active.bytes;
-  const activeNote = activeContentNote(addReports(documentLevel, active.report), removeScriptsChosen(options), {
+  const activeNote = activeContentNote(addReports(documentLevel, pageLevel), removeActiveContent, {
     documentLevelDropped: true,
   });
   ctx.progress?.(total, total);

@@ -11,16 +11,35 @@
  * Example: "3, 1r90, blank, 2, 2" → page 3, page 1 rotated, a blank page, page 2 twice.
  *
  * When every page is kept, the page list of the document itself is rearranged, so everything at
- * document level stays. When pages are deleted, the kept pages are copied into a fresh document
- * (lib/pdf/page-copy.ts) so that nothing points at a deleted page: bookmarks and links to deleted pages
- * are dropped, the others follow their page; form fields of kept pages stay; title, author,
- * subject and keywords are carried over.
+ * document level stays. When pages are deleted, the kept pages go into a fresh document so that
+ * nothing points at a deleted page: bookmarks and links to deleted pages are dropped, the others
+ * follow their page; form fields of kept pages stay; title, author, subject and keywords are carried
+ * over. That document is assembled by qpdf (lib/pdf/qpdf-assembly.ts: shared resources stay shared,
+ * blank pages come from a small PDF of blank pages, rotations by --rotate), or, for a file qpdf
+ * cannot assemble, by pdf-lib's page copier (lib/pdf/page-copy.ts).
  */
 import { PDFDocument, type PDFPage } from 'pdf-lib';
-import type { Engine } from '../lib/types.ts';
+import type { Engine, EngineOptions } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { openPdf } from '../lib/pdf/pdf-open.ts';
-import { handleActiveContent } from '../lib/pdf/active-content.ts';
+import { openPdf, type OpenedPdf } from '../lib/pdf/pdf-open.ts';
+import { isReadLazily } from '../lib/pdf/pdf-lazy.ts';
+import {
+  activeContentNote,
+  addReports,
+  documentLevelActiveContent,
+  handleActiveContent,
+  handleAssembledActiveContent,
+  mayHoldActiveContent,
+  removeScriptsChosen,
+} from '../lib/pdf/active-content.ts';
+import {
+  AssemblyError,
+  assemblePages,
+  openForAssembly,
+  placeBookmarks,
+  prepareSource,
+  type PageRun,
+} from '../lib/pdf/qpdf-assembly.ts';
 import { MAX_LISTED_PAGES, parsePageRanges, PageRangeError } from '../lib/pdf/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
 import { rotatePageBy, savePdf } from '../lib/pdf/pdf-util.ts';
@@ -66,26 +85,113 @@ export function parsePageOrder(text: string, pageCount: number): OrderItem[] {
 export const run: Engine = async (inputs, options, ctx) => {
   const input = inputs.find((i) => !i.field);
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
-  const { doc, wasEncrypted } = await openPdf(input);
-  const active = handleActiveContent(doc, options);
-  const original = doc.getPages();
-  const items = parsePageOrder(String(options.pageOrder ?? ''), original.length);
+  const opened = await openForAssembly(input);
+  const { wasEncrypted } = opened;
+  const pageCount = opened.doc.getPageCount();
+  const items = parsePageOrder(String(options.pageOrder ?? ''), pageCount);
 
   const uses = new Map<number, number>();
   for (const item of items) if (item.kind === 'page') uses.set(item.page, (uses.get(item.page) ?? 0) + 1);
-  const deleted = original.length - uses.size;
-  const bytes = deleted > 0 ? await rebuildWithout(doc, items, ctx) : await rearrangeInPlace(doc, items, uses, ctx);
+  const deleted = pageCount - uses.size;
+  let bytes: Uint8Array | undefined;
+  let activeNote: string | undefined;
+  if (deleted > 0) {
+    try {
+      ({ bytes, activeNote } = await organizeOnQpdf(opened, items, options, ctx));
+    } catch (error) {
+      if (!(error instanceof AssemblyError)) throw error;
+    }
+  }
+  if (!bytes) {
+    // A lazily read file is opened in full: the pages are rearranged (or copied) by pdf-lib.
+    const { doc } = isReadLazily(opened.doc) ? await openPdf(input) : opened;
+    const active = handleActiveContent(doc, options);
+    activeNote = active.note;
+    bytes = deleted > 0 ? await rebuildWithout(doc, items, ctx) : await rearrangeInPlace(doc, items, uses, ctx);
+  }
 
   const kept = items.filter((item) => item.kind === 'page').length;
-  const notes = [`${original.length} page${original.length === 1 ? '' : 's'} in, ${items.length} out`];
+  const notes = [`${pageCount} page${pageCount === 1 ? '' : 's'} in, ${items.length} out`];
   if (deleted > 0) notes.push(`${deleted} page${deleted === 1 ? '' : 's'} deleted`);
   if (kept > uses.size) notes.push(`${kept - uses.size} duplicate${kept - uses.size === 1 ? '' : 's'} added`);
   if (wasEncrypted) notes.push('The file was opened with its password; the result is not encrypted.');
-  if (active.note) notes.push(active.note);
+  if (activeNote) notes.push(activeNote);
   return { bytes, filename: `${baseName(input.name)}-organized.pdf`, mime: 'application/pdf', notes };
 };
 
 type Ctx = Parameters<Engine>[2];
+
+/**
+ * Pages deleted, on qpdf: the kept pages (repeats allowed) and blank pages assembled into a fresh
+ * document with the source's bookmarks and links that lead to kept pages. Throws AssemblyError when
+ * qpdf cannot do it (the caller copies the pages with pdf-lib).
+ */
+async function organizeOnQpdf(opened: OpenedPdf, items: OrderItem[], options: EngineOptions, ctx: Ctx) {
+  const src = opened.doc;
+  const remove = removeScriptsChosen(options);
+  const willCopy = new Set(items.flatMap((item) => (item.kind === 'page' ? [item.page - 1] : [])));
+  const prepared = prepareSource(src, opened.bytes, 'folio0', willCopy, { removeActiveContent: remove });
+  throwIfAborted(ctx.signal);
+
+  // The result in runs of source pages and blank pages; a blank page takes the size and rotation of
+  // the page before it (of page 1 for a leading one), as on pdf-lib's path.
+  const sourcePages = src.getPages();
+  const runs: Array<{ source: number; pages: number[] }> = [];
+  const rotate: Array<{ page: number; angle: number }> = [];
+  const blanks: Array<{ width: number; height: number; rotation: number }> = [];
+  const firstPlace = new Map<number, number>();
+  let model = { ...sourcePages[0].getSize(), rotation: sourcePages[0].getRotation().angle };
+  items.forEach((item, place) => {
+    const source = item.kind === 'blank' ? 1 : 0;
+    let run = runs[runs.length - 1];
+    if (run?.source !== source) runs.push((run = { source, pages: [] }));
+    if (item.kind === 'blank') {
+      run.pages.push(blanks.length);
+      blanks.push(model);
+      return;
+    }
+    const page = sourcePages[item.page - 1];
+    run.pages.push(item.page - 1);
+    if (!firstPlace.has(item.page - 1)) firstPlace.set(item.page - 1, place);
+    if (item.rotate) rotate.push({ page: place, angle: item.rotate });
+    model = { ...page.getSize(), rotation: page.getRotation().angle + item.rotate };
+  });
+  const sources = [prepared.bytes];
+  if (blanks.length > 0) sources.push(await blankPages(blanks));
+
+  const bookmarks = placeBookmarks(prepared.bookmarks, (page) => firstPlace.get(page));
+  const links = new Map<string, { page: number; view: string[] }>();
+  for (const [name, target] of prepared.linkTargets) {
+    const page = firstPlace.get(target.page);
+    if (page !== undefined) links.set(name, { page, view: target.view });
+  }
+  const info = { title: src.getTitle(), author: src.getAuthor(), subject: src.getSubject(), keywords: src.getKeywords() };
+  const assembled = await assemblePages(sources, runs satisfies PageRun[], bookmarks, links, { ...info, rotate });
+  ctx.progress?.(items.length, items.length);
+
+  // What belongs to the document itself never reaches the fresh one; the pages' actions were
+  // scanned (and removed when asked) on the source, and the result is scanned in full only if a
+  // quick look still finds a name actions use.
+  const report = documentLevelActiveContent(src);
+  if (!remove || prepared.activeContentRemoved) addReports(report, prepared.activeContent);
+  let bytes = assembled.bytes;
+  if (remove && mayHoldActiveContent(bytes)) {
+    const active = await handleAssembledActiveContent(bytes, options, { documentLevelDropped: true });
+    bytes = active.bytes;
+    addReports(report, active.report);
+  }
+  return { bytes, activeNote: activeContentNote(report, remove, { documentLevelDropped: true }) };
+}
+
+/** A PDF of blank pages of these sizes and rotations, for qpdf to take pages from. */
+async function blankPages(sizes: ReadonlyArray<{ width: number; height: number; rotation: number }>): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  for (const { width, height, rotation } of sizes) {
+    const page = doc.addPage([width, height]);
+    if (rotation % 360 !== 0) rotatePageBy(page, rotation);
+  }
+  return doc.save({ useObjectStreams: false });
+}
 
 /** Every page kept: the document's own page list is rearranged (duplicates are copies). */
 async function rearrangeInPlace(doc: PDFDocument, items: OrderItem[], uses: Map<number, number>, ctx: Ctx): Promise<Uint8Array> {
@@ -120,8 +226,8 @@ async function rearrangeInPlace(doc: PDFDocument, items: OrderItem[], uses: Map<
   return savePdf(doc);
 }
 
-/** Pages deleted: the kept ones are copied into a fresh document, so nothing points at a deleted page. */
-async function rebuildWithout(src: PDFDocument, items: OrderItem[], ctx: Ctx): Promise<Uint8Array> {
+/** Pages deleted, with pdf-lib: the kept ones are copied into a fresh document, so nothing points at a deleted page. */
+export async function rebuildWithout(src: PDFDocument, items: OrderItem[], ctx: Ctx): Promise<Uint8Array> {
   const out = await PDFDocument.create({ updateMetadata: false });
   out.setProducer('Folio');
   const title = src.getTitle();

@@ -1,19 +1,25 @@
 /**
  * PDF → images. Each chosen page is rendered by pdf.js (OffscreenCanvas in the worker, @napi-rs/canvas
- * in Node) at the chosen resolution and encoded with MozJPEG (or PNG), one page at a time, so a
- * 300-page document never holds more than one page of pixels. One image → that image; several →
- * converted.zip with `<name>-p001.jpg` names. A page pdf.js cannot draw is named in the result's notes
+ * in Node) at the chosen resolution and encoded (page-image.ts: the canvas's own JPEG encoder, or
+ * MozJPEG for the smallest files, or PNG). In a browser the pages are spread over a pool of render
+ * workers (render-pool.ts); each finished page is written into the ZIP at once, in page order, so
+ * only a few pages' images are ever held. One image → that image; several → `<name>-pages.zip` with
+ * `<name>-p001.jpg` names. A page pdf.js cannot draw is named in the result's notes
  * and left out; the others are still converted. Mode "images" instead extracts the embedded image
  * streams as stored (JPEGs byte for byte; others decoded losslessly to PNG).
  */
 import type { Engine, EngineInput, EngineResult } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { parsePageRanges } from '../lib/pdf/page-range.ts';
-import { openPdfjs, renderPage, type PDFDocumentProxy } from '../lib/pdf/pdfjs.ts';
+import { openPdfjs, type PDFDocumentProxy } from '../lib/pdf/pdfjs.ts';
+import { withBalancedPageTree } from '../lib/pdf/balanced-page-tree.ts';
+import { pagePixelSize, renderPageImage, type PageImageFormat, type PageImageSettings } from '../lib/pdf/page-image.ts';
+import {
+  canStartRenderWorkers, deviceLaneCount, openWorkerLane, runInPageOrder, type PageLane,
+} from '../lib/pdf/render-pool.ts';
 import { assertLooksLikePdf, openPdf } from '../lib/pdf/pdf-open.ts';
 import { baseName } from '../../../shared/format.ts';
 import { savePdf } from '../lib/pdf/pdf-util.ts';
-import { encodeJpeg, encodePng, makeImageData, pixelLimit } from '../lib/image/codecs.ts';
 import { ZipBuilder } from '../lib/zip.ts';
 import { extractImage, pageImageRefs } from '../lib/pdf/pdf-image-extract.ts';
 
@@ -34,22 +40,27 @@ export function pageSuffix(page: number, pageCount: number): string {
 /**
  * pdf.js opens most files directly (it decrypts with the password itself). When it cannot — a
  * damaged file, or an encryption it does not handle — openPdf repairs or decrypts with qpdf and
- * pdf.js gets that copy.
+ * pdf.js gets that copy. Returns the document and the bytes (and password) it was opened from, for
+ * the render workers to open the same.
  */
-async function openForRendering(input: EngineInput): Promise<PDFDocumentProxy> {
+async function openForRendering(input: EngineInput): Promise<{ doc: PDFDocumentProxy; bytes: Uint8Array; password?: string }> {
   assertLooksLikePdf(input);
   try {
-    const doc = await openPdfjs(input.bytes, { name: input.name, password: input.password });
+    // Thousands of pages listed flat under the root: pdf.js's lookup of each would be linear.
+    const bytes = withBalancedPageTree(input.bytes) ?? input.bytes;
+    const doc = await openPdfjs(bytes, { name: input.name, password: input.password });
     // A page tree pdf.js cannot count (a negative /Count) or walk (a loop: reaching the last page
     // walks it) is read again from openPdf's rebuilt copy.
-    if (doc.numPages >= 1 && (await doc.getPage(doc.numPages).then(() => true, () => false))) return doc;
+    if (doc.numPages >= 1 && (await doc.getPage(doc.numPages).then(() => true, () => false))) {
+      return { doc, bytes, password: input.password };
+    }
     await doc.destroy();
   } catch (error) {
     const code = (error as Error).name;
     if (code === 'PasswordRequired' && !input.password) throw error;
   }
   const opened = await openPdf(input);
-  return openPdfjs(opened.bytes, { name: input.name });
+  return { doc: await openPdfjs(opened.bytes, { name: input.name }), bytes: opened.bytes };
 }
 
 /**
@@ -62,14 +73,35 @@ async function rewritten(input: EngineInput): Promise<Uint8Array> {
   return savePdf(doc);
 }
 
+/** The page format chosen: `format` jpeg (the browser's encoder), jpeg-smallest (MozJPEG) or png. */
+export function resolveFormat(options: Record<string, unknown>): PageImageFormat {
+  return options.format === 'png' ? 'png' : options.format === 'jpeg-smallest' ? 'jpeg-smallest' : 'jpeg';
+}
+
+/** Render workers to use: `renderWorkers` when given (tests, bench), else what this device affords. */
+function lanesFor(options: Record<string, unknown>, inputBytes: number, pagePixels: number, pageCount: number): number {
+  const asked = Number(options.renderWorkers);
+  const lanes = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, 16) : deviceLaneCount(inputBytes, pagePixels);
+  return canStartRenderWorkers() ? Math.min(lanes, pageCount) : 1;
+}
+
+/** Errors that end the job rather than leave one page out. */
+const isFatal = (error: unknown) => ['TooLarge', 'Cancelled'].includes((error as Error)?.name);
+
 async function renderPages(input: EngineInput, options: Record<string, unknown>, ctx: Parameters<Engine>[2]): Promise<EngineResult> {
   const dpi = resolveDpi(options);
-  const format = options.format === 'png' ? 'png' : 'jpeg';
-  const quality = Number(options.quality ?? 85);
-  let doc = await openForRendering(input);
-  let rewrote = false;
+  const format = resolveFormat(options);
+  const quality = Math.min(100, Math.max(1, Number(options.quality ?? 85) || 85));
+  const settings: PageImageSettings = { dpi, format, quality };
+  throwIfAborted(ctx.signal);
+  const opened = await openForRendering(input);
+  const doc = opened.doc;
+  const lanes: PageLane[] = [];
+  let repaired: Promise<PDFDocumentProxy> | undefined;
+  let docOpen = true;
   try {
-    const pages = [...new Set(parsePageRanges(String(options.pages ?? ''), doc.numPages))];
+    const pageCount = doc.numPages;
+    const pages = [...new Set(parsePageRanges(String(options.pages ?? ''), pageCount))];
     const name = baseName(input.name);
     const extension = format === 'png' ? 'png' : 'jpg';
     const mime = format === 'png' ? 'image/png' : 'image/jpeg';
@@ -77,65 +109,70 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
     let single: Uint8Array | undefined;
     /** Pages pdf.js could not draw, with why: reported, while the other pages are still converted. */
     const undrawn: { page: number; reason: string }[] = [];
-    ctx.progress?.(0, pages.length);
-    for (const [done, pageNumber] of pages.entries()) {
-      throwIfAborted(ctx.signal);
-      const draw = async (from: PDFDocumentProxy) => {
-        const page = await from.getPage(pageNumber);
-        const { width, height } = page.getViewport({ scale: dpi / 72 });
-        if (width * height > pixelLimit()) {
-          throw new FolioError(
-            'TooLarge',
-            `Page ${pageNumber} would be ${Math.round(width)} × ${Math.round(height)} pixels at ${dpi} dpi — too large. Choose a lower resolution.`,
-          );
-        }
-        return renderPage(from, pageNumber, dpi);
-      };
-      let rendered;
-      try {
-        rendered = await draw(doc);
-      } catch (error) {
-        if (error instanceof FolioError && error.name === 'TooLarge') throw error;
-        if ((error as Error).name === 'Cancelled') throw error;
-        if (!rewrote) {
-          // Once per document: rebuild the file's object table, then try this page again.
-          rewrote = true;
-          const repaired = await rewritten(input);
-          await doc.destroy();
-          doc = await openPdfjs(repaired, { name: input.name });
-          rendered = await renderPage(doc, pageNumber, dpi).catch((again: Error) => {
-            undrawn.push({ page: pageNumber, reason: again.message });
-            return undefined;
-          });
-        } else {
-          undrawn.push({ page: pageNumber, reason: (error as Error).message });
-        }
-      }
-      if (!rendered) {
-        ctx.progress?.(done + 1, pages.length);
-        continue;
-      }
-      const image = makeImageData(rendered.data, rendered.width, rendered.height);
-      // Baseline MozJPEG: a third faster than progressive for ~15 % more bytes (still smaller than
-      // libjpeg's output at the same quality). OxiPNG level 1: most of level 2's gain, far faster.
-      const bytes = format === 'png' ? await encodePng(image, { level: 1 }) : await encodeJpeg(image, { quality, progressive: false });
-      if (zip) zip.add(`${name}${pageSuffix(pageNumber, doc.numPages)}.${extension}`, bytes);
-      else single = bytes;
-      ctx.progress?.(done + 1, pages.length);
+
+    const [firstWidth, firstHeight] = await pagePixelSize(doc, pages[0], dpi);
+    const laneTotal = lanesFor(options, opened.bytes.byteLength, firstWidth * firstHeight, pages.length);
+    const inProcess: PageLane = { render: (pageNumber) => renderPageImage(doc, pageNumber, settings), close: () => undefined };
+    if (laneTotal > 1) {
+      const started = await Promise.allSettled(
+        Array.from({ length: laneTotal }, () => openWorkerLane({ bytes: opened.bytes, name: input.name, password: opened.password, settings })),
+      );
+      for (const lane of started) if (lane.status === 'fulfilled') lanes.push(lane.value);
     }
+    if (lanes.length === 0) lanes.push(inProcess);
+    else {
+      // The workers hold the document now: the engine's own copy is only needed again for repairs.
+      docOpen = false;
+      await doc.destroy();
+    }
+    const fallbackLane = async (): Promise<PageLane> => {
+      const again = await openPdfjs(opened.bytes, { name: input.name, password: opened.password });
+      return { render: (pageNumber) => renderPageImage(again, pageNumber, settings), close: () => void again.destroy() };
+    };
+
+    /** A page that failed: once per document, the file's object table is rebuilt and the page tried on it. */
+    const retry = async (pageNumber: number, error: Error): Promise<Uint8Array | undefined> => {
+      repaired ??= rewritten(input).then((bytes) => openPdfjs(bytes, { name: input.name }));
+      try {
+        return await renderPageImage(await repaired, pageNumber, settings);
+      } catch (again) {
+        if (isFatal(again)) throw again;
+        undrawn.push({ page: pageNumber, reason: (again as Error).message || error.message });
+        return undefined;
+      }
+    };
+
+    let done = 0;
+    ctx.progress?.(0, pages.length);
+    await runInPageOrder(
+      pages,
+      lanes,
+      async (outcome) => {
+        const bytes = 'bytes' in outcome ? outcome.bytes : await retry(outcome.pageNumber, outcome.error);
+        if (bytes) {
+          if (zip) zip.add(`${name}${pageSuffix(outcome.pageNumber, pageCount)}.${extension}`, bytes);
+          else single = bytes;
+        }
+        ctx.progress?.(++done, pages.length);
+      },
+      { signal: ctx.signal, isFatal, fallbackLane },
+    );
     if (undrawn.length === pages.length) {
       const why = undrawn.map((u) => `page ${u.page}: ${u.reason}`).join('; ');
       throw new FolioError('DamagedPdf', `No page of "${input.name}" could be drawn (${why}).`);
     }
     const undrawnNote = undrawn.map((u) => `Page ${u.page} could not be drawn and is left out: ${u.reason}`);
     if (!zip) {
-      return { bytes: single!, filename: `${name}${pageSuffix(pages[0], doc.numPages)}.${extension}`, mime };
+      return { bytes: single!, filename: `${name}${pageSuffix(pages[0], pageCount)}.${extension}`, mime };
     }
     const drawn = pages.length - undrawn.length;
-    const notes = [`${drawn} page${drawn === 1 ? '' : 's'} as ${format === 'png' ? 'PNG' : 'JPEG'} at ${dpi} dpi`, ...undrawnNote];
+    const kind = format === 'png' ? 'PNG' : 'JPEG';
+    const notes = [`${drawn} page${drawn === 1 ? '' : 's'} as ${kind} at ${dpi} dpi`, ...undrawnNote];
     return { bytes: await zip.finish(), filename: `${name}-pages.zip`, mime: 'application/zip', notes };
   } finally {
-    await doc.destroy();
+    for (const lane of lanes) lane.close();
+    if (docOpen) await doc.destroy();
+    await (await repaired?.catch(() => undefined))?.destroy();
   }
 }
 

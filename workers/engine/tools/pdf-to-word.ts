@@ -152,6 +152,31 @@ function wordTable(table: LayoutTable): Table {
   return new Table({ rows: tableRows, columnWidths: widths, width: { size: widths.reduce((a, b) => a + b, 0), type: WidthType.DXA } });
 }
 
+/** Where numbered lists stand: a list continues (across pages too) while its numbers follow on. */
+interface ListState {
+  instance: number;
+  last: number | undefined;
+}
+
+/**
+ * Word numbering for a paragraph that starts a list at 1 or carries on from the previous number;
+ * undefined for any other paragraph (another number stays literal text).
+ */
+function listNumbering(p: LayoutParagraph, lists: ListState): { reference: string; level: number; instance: number } | undefined {
+  const numbered = p.list === 'number' ? /^\(?(\d{1,3})([.)])\s+/.exec(p.text) : null;
+  const value = numbered ? Number(numbered[1]) : NaN;
+  if (numbered && lists.last !== undefined && value === lists.last + 1) {
+    lists.last = value;
+  } else if (numbered && value === 1) {
+    lists.instance++;
+    lists.last = 1;
+  } else {
+    lists.last = undefined;
+    return undefined;
+  }
+  return { reference: numbered[2] === ')' ? 'folio-numbers-paren' : 'folio-numbers', level: 0, instance: lists.instance };
+}
+
 export const run: Engine = async (inputs, options, ctx) => {
   const source = await readOfficeSource(inputs, commonOptions(options), ctx);
   const { doc, layouts } = source;
@@ -164,9 +189,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   const sections: ISectionOptions[] = [];
   let tableCount = 0;
   let imageCount = 0;
-  // Numbered lists become Word numbering; a list continues (across pages too) while its numbers follow on.
-  let listInstance = 0;
-  let lastListNumber: number | undefined;
+  const lists: ListState = { instance: 0, last: undefined };
 
   for (const layout of layouts) {
     throwIfAborted(ctx.signal);
@@ -230,20 +253,8 @@ export const run: Engine = async (inputs, options, ctx) => {
       previousBottom = p.bottom;
       const level = p.text.length < 200 ? levels.get(Math.round(p.size * 2) / 2) : undefined;
       const boldHeading = !level && p.bold && p.lines.length === 1 && p.text.length < 90 && p.size >= body - 0.5 && !/[.:,;]$/.test(p.text);
-      // A list starts at 1 or carries on from the previous number; any other number stays literal text.
-      let numbered = p.list === 'number' ? /^\(?(\d{1,3})([.)])\s+/.exec(p.text) : null;
-      let numbering: { reference: string; level: number; instance: number } | undefined;
-      const value = numbered ? Number(numbered[1]) : NaN;
-      if (numbered && lastListNumber !== undefined && value === lastListNumber + 1) {
-        lastListNumber = value;
-      } else if (numbered && value === 1) {
-        listInstance++;
-        lastListNumber = 1;
-      } else {
-        numbered = null;
-        lastListNumber = undefined;
-      }
-      if (numbered) numbering = { reference: numbered[2] === ')' ? 'folio-numbers-paren' : 'folio-numbers', level: 0, instance: listInstance };
+      const numbering = listNumbering(p, lists);
+      const numbered = numbering !== undefined;
       const runs = p.runs.map((r, i) => {
         let text = r.text;
         if (i === 0 && p.list === 'bullet') text = text.replace(/^[•●▪■◦○‣∙·\-–*]\s+/, '');

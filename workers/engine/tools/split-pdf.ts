@@ -35,7 +35,9 @@ import {
   addReports,
   documentLevelActiveContent,
   handleAssembledActiveContent,
+  mayHoldActiveContent,
   removeScriptsChosen,
+  type ActiveContentReport,
 } from '../lib/pdf/active-content.ts';
 import { savePdf } from '../lib/pdf/pdf-util.ts';
 import { ZipBuilder } from '../lib/zip.ts';
@@ -72,13 +74,19 @@ class PartWriter {
   constructor(
     private readonly opened: OpenedPdf,
     private readonly input: EngineInput,
+    removeActiveContent: boolean,
   ) {
     try {
       const all = new Set(Array.from({ length: opened.doc.getPageCount() }, (_, i) => i));
-      this.prepared = prepareSource(opened.doc, opened.bytes, 'folio0', all);
+      this.prepared = prepareSource(opened.doc, opened.bytes, 'folio0', all, { removeActiveContent });
     } catch (error) {
       if (!(error instanceof AssemblyError)) throw error;
     }
+  }
+
+  /** What the source's pages held, when every part was written on qpdf from the prepared source. */
+  get sourceActiveContent(): { report: ActiveContentReport; removed: boolean } | undefined {
+    return this.prepared && { report: this.prepared.activeContent, removed: this.prepared.activeContentRemoved };
   }
 
   private placed(pages: readonly number[]) {
@@ -251,7 +259,8 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   const opened = await openForAssembly(input);
   const src = opened.doc;
-  const writer = new PartWriter(opened, input);
+  const removeActiveContent = removeScriptsChosen(options);
+  const writer = new PartWriter(opened, input, removeActiveContent);
   const pageCount = src.getPageCount();
   const base = baseName(input.name);
   const mode = String(options.mode ?? 'each');
@@ -297,14 +306,19 @@ export const run: Engine = async (inputs, options, ctx) => {
     }
   }
 
-  // The parts carry their pages' actions (never the document's own scripts): checked on each part.
+  // The parts carry their pages' actions (never the document's own scripts). On qpdf they were
+  // scanned (and cleaned) on the source; a part is scanned in full with pdf-lib only if a quick look
+  // still finds a name actions use, or when it was written with pdf-lib.
   const active = documentLevelActiveContent(src);
+  const fromSource = writer.sourceActiveContent;
+  if (fromSource && (!removeActiveContent || fromSource.removed)) addReports(active, fromSource.report);
   for (const output of outputs) {
+    if (fromSource && !(removeActiveContent && mayHoldActiveContent(output.bytes))) continue;
     const cleaned = await handleAssembledActiveContent(output.bytes, options, { documentLevelDropped: true });
     output.bytes = cleaned.bytes;
     addReports(active, cleaned.report);
   }
-  const activeNote = activeContentNote(active, removeScriptsChosen(options), { documentLevelDropped: true });
+  const activeNote = activeContentNote(active, removeActiveContent, { documentLevelDropped: true });
   if (activeNote) notes.push(activeNote);
 
   notes.unshift(`${outputs.length} file${outputs.length === 1 ? '' : 's'} from ${pageCount} page${pageCount === 1 ? '' : 's'}`);

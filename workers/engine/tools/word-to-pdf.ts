@@ -7,7 +7,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
-import { readDocx } from '../lib/office-to-pdf/docx.ts';
+import { readDocx } from '../lib/office-to-pdf/docx/index.ts';
 import { readOdt } from '../lib/office-to-pdf/odt.ts';
 import { readRtf } from '../lib/office-to-pdf/rtf.ts';
 import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office-to-pdf/fonts.ts';

@@ -3,6 +3,7 @@
  * tag, and whether the file is complete. jpg-to-pdf embeds JPEGs byte for byte and applies the
  * orientation with the page transform, so it needs these facts but never the pixels.
  */
+import type { Matrix } from '../pdf/matrix.ts';
 
 export interface JpegInfo {
   width: number;
@@ -90,7 +91,7 @@ export const orientationSwapsAxes = (orientation: number) => orientation >= 5 &&
  * v = 1) into the box (x, y, width, height) as EXIF `orientation` says it should be displayed.
  * width/height are the box's — i.e. the displayed size, already swapped for 5–8.
  */
-export function orientationMatrix(orientation: number, x: number, y: number, width: number, height: number): [number, number, number, number, number, number] {
+export function orientationMatrix(orientation: number, x: number, y: number, width: number, height: number): Matrix {
   const W = width, H = height;
   switch (orientation) {
     case 2: return [-W, 0, 0, H, x + W, y];

@@ -275,236 +275,497 @@ function plainText(paragraph: Paragraph): string {
   return paragraph.inlines.map((i) => (i.kind === 'text' ? i.text : i.kind === 'tab' || i.kind === 'break' ? ' ' : '')).join('').replace(/\s+/g, ' ').trim();
 }
 
-/** Lays the sections out and draws them into `doc`. Returns the page count and where headings landed. */
-export async function renderSections(doc: PDFDocument, sections: Section[], ctx: TextContext, options: FlowOptions = {}): Promise<{ pageCount: number; outline: OutlineEntry[] }> {
-  const drafts: PageDraft[] = [];
-  const outline: OutlineEntry[] = [];
+/** Room a float takes on its page, which text wraps around (y below the content top, x from the content's left). */
+interface Exclusion {
+  draft: PageDraft;
+  from: number;
+  to: number;
+  left: number;
+  right: number;
+  topAndBottom: boolean;
+}
+
+/** Whether a paragraph's bordered box runs on into the paragraph above or below (same borders). */
+interface BoxJoins {
+  joinsAbove: boolean;
+  joinsBelow: boolean;
+}
+
+/**
+ * Sections laid out into page drafts: where the text has got to (`draft`, `y`: distance below the
+ * top of the content area), and the column geometry of the section being laid out.
+ */
+class Flow {
+  readonly drafts: PageDraft[] = [];
+  readonly outline: OutlineEntry[] = [];
   /** Where each anchor (Word bookmark) landed: its draft's index and the PDF y of its paragraph's top. */
-  const anchors = new Map<string, { draft: number; top: number }>();
-  const firstPage = doc.getPageCount();
-  // Progress in blocks, a table counting one per row (twice: measured, then placed), so that a
-  // 10,000-row sheet keeps reporting (and the watchdog keeps seeing signs of life).
-  const unitsOf = (block: Block) => (block.kind === 'table' ? 2 * block.rows.length + 1 : 1);
-  const totalBlocks = sections.reduce((sum, s) => sum + s.blocks.reduce((n, b) => n + unitsOf(b), 0), 0);
-  let blocksDone = 0;
-  const rowDone = (r: number) => {
-    blocksDone++;
-    if (r % 200 === 199) options.progress?.(blocksDone, totalBlocks);
+  readonly anchors = new Map<string, { draft: number; top: number }>();
+  readonly firstPage: number;
+  readonly totalBlocks: number;
+  blocksDone = 0;
+  draft = null as unknown as PageDraft; // set by the first section
+  y = 0;
+
+  // The section being laid out.
+  section = null as unknown as Section;
+  setup = null as unknown as PageSetup;
+  contentHeight = 0;
+  contentWidth = 0;
+  columns = 1;
+  gap = 0;
+  column = 0;
+  /** Where this section's columns start on the current page. */
+  columnTop = 0;
+  /** The lowest any column of this section reached on the current page. */
+  lowest = 0;
+  /** Room taken by floats text wraps around: paragraphs starting beside one are laid out narrower. */
+  exclusions: Exclusion[] = [];
+
+  constructor(
+    doc: PDFDocument,
+    sections: Section[],
+    readonly ctx: TextContext,
+    readonly options: FlowOptions,
+  ) {
+    this.firstPage = doc.getPageCount();
+    this.totalBlocks = sections.reduce((sum, s) => sum + s.blocks.reduce((n, b) => n + unitsOf(b), 0), 0);
+  }
+
+  rowDone = (r: number) => {
+    this.blocksDone++;
+    if (r % 200 === 199) this.options.progress?.(this.blocksDone, this.totalBlocks);
   };
 
-  let draft = null as unknown as PageDraft; // set by the first section
-  let y = 0; // distance below the top of the content area
-  for (const section of sections) {
+  startPage(): void {
+    this.draft = { section: this.section, ops: [], overlays: [], underlays: [], footnotes: [] };
+    this.drafts.push(this.draft);
+    this.y = 0;
+  }
+
+  newPage(): void {
+    this.startPage();
+    this.column = 0;
+    this.columnTop = this.lowest = 0;
+  }
+
+  /** Overflow: the next column, or a new page after the last one. */
+  nextColumn(): void {
+    this.lowest = Math.max(this.lowest, this.y);
+    if (this.column < this.columns - 1) {
+      this.column++;
+      this.y = this.columnTop;
+    } else this.newPage();
+  }
+
+  left(): number {
+    return this.setup.margin.left + this.column * (this.contentWidth + this.gap);
+  }
+
+  top(): number {
+    return this.setup.height - this.setup.margin.top - this.y;
+  }
+
+  /** The page's footnotes take room from the bottom of its text area. */
+  footnoteRoom(notes: Measured[]): number {
+    return notes.length ? FOOTNOTE_RULE + notes.reduce((sum, n) => sum + n.height, 0) : 0;
+  }
+
+  bodyRoom(): number {
+    return this.contentHeight - this.footnoteRoom(this.draft.footnotes);
+  }
+
+  /** Whether something `height` tall, bringing `notes` with it, still fits in the column (always, at its top). */
+  fits(height: number, notes: Measured[] = []): boolean {
+    return (
+      this.y <= this.columnTop ||
+      this.y + height <= this.contentHeight - this.footnoteRoom([...this.draft.footnotes, ...notes])
+    );
+  }
+
+  measureNotes(notes: Block[][] | undefined): Promise<Measured[]> {
+    return Promise.all((notes ?? []).map((blocks) => measureBlocks(blocks, this.contentWidth, this.ctx)));
+  }
+
+  /** Starts a section: on a new page, or below the previous one when continuous and the page is the same size. */
+  beginSection(section: Section): void {
     const { page: setup } = section;
+    this.section = section;
+    this.setup = setup;
     const fullWidth = setup.width - setup.margin.left - setup.margin.right;
-    const contentHeight = setup.height - setup.margin.top - setup.margin.bottom;
-    const columns = Math.max(1, Math.min(section.columns?.count ?? 1, 16));
-    const gap = columns > 1 ? section.columns?.gap ?? 36 : 0;
-    const contentWidth = Math.max(12, (fullWidth - gap * (columns - 1)) / columns);
-    let column = 0;
-    const startPage = () => {
-      draft = { section, ops: [], overlays: [], underlays: [], footnotes: [] };
-      drafts.push(draft);
-      y = 0;
-    };
+    this.contentHeight = setup.height - setup.margin.top - setup.margin.bottom;
+    this.columns = Math.max(1, Math.min(section.columns?.count ?? 1, 16));
+    this.gap = this.columns > 1 ? (section.columns?.gap ?? 36) : 0;
+    this.contentWidth = Math.max(12, (fullWidth - this.gap * (this.columns - 1)) / this.columns);
+    this.column = 0;
     // A continuous section goes on below the previous one, on the same page when it is the same size.
-    const previous = drafts.length ? draft.section.page : undefined;
-    if (!(section.continuous && previous && previous.width === setup.width && previous.height === setup.height && y < contentHeight - 24)) startPage();
-    let columnTop = y; // where this section's columns start on the current page
-    let lowest = y; // the lowest any column of this section reached on the current page
-    const newPage = () => {
-      startPage();
-      column = 0;
-      columnTop = lowest = 0;
-    };
-    /** Overflow: the next column, or a new page after the last one. */
-    const nextColumn = () => {
-      lowest = Math.max(lowest, y);
-      if (column < columns - 1) {
-        column++;
-        y = columnTop;
-      } else newPage();
-    };
-    const left = () => setup.margin.left + column * (contentWidth + gap);
-    const top = () => setup.height - setup.margin.top - y;
-    /**
-     * Room taken by floats text wraps around, on the current page (y range below the content top,
-     * x range from the content's left): paragraphs starting beside one are laid out narrower.
-     */
-    const exclusions: Array<{ draft: PageDraft; from: number; to: number; left: number; right: number; topAndBottom: boolean }> = [];
-    // The page's footnotes take room from the bottom of its text area.
-    const footnoteRoom = (notes: Measured[]) => (notes.length ? FOOTNOTE_RULE + notes.reduce((sum, n) => sum + n.height, 0) : 0);
-    const bodyRoom = () => contentHeight - footnoteRoom(draft.footnotes);
-    /** Whether something `height` tall, bringing `notes` with it, still fits in the column (always, at its top). */
-    const fits = (height: number, notes: Measured[] = []) => y <= columnTop || y + height <= contentHeight - footnoteRoom([...draft.footnotes, ...notes]);
-    const measureNotes = (notes: Block[][] | undefined) => Promise.all((notes ?? []).map((blocks) => measureBlocks(blocks, contentWidth, ctx)));
-    if (section.bookmark) outline.push({ level: 0, title: section.bookmark, pageIndex: firstPage + drafts.length - 1, top: setup.height });
-
-    for (const [blockIndex, block] of section.blocks.entries()) {
-      throwIfAborted(options.signal);
-      if (block.kind === 'pageBreak') {
-        newPage();
-      } else if (block.kind === 'paragraph') {
-        const [before, after] = [section.blocks[blockIndex - 1], section.blocks[blockIndex + 1]];
-        const sameBox = (other: Block | undefined) => Boolean(block.borders && other?.kind === 'paragraph' && JSON.stringify(other.borders) === JSON.stringify(block.borders));
-        await flowParagraph(block, block.keepNext ? await firstLineOf(after) : 0, { joinsAbove: sameBox(before), joinsBelow: sameBox(after) });
-      } else {
-        const table = await measureTable(block, contentWidth, ctx, rowDone);
-        const overlays = await prepareOverlays(block, table, ctx);
-        // Header rows (Word's "repeat as header row", Excel's print titles) repeat on each new page,
-        // as long as they take no more than half of it.
-        let repeated = 0;
-        const headerRows = block.rows.map((row, i) => (row.header ? i : -1)).filter((i) => i >= 0 && (repeated += table.rowHeights[i]) <= contentHeight / 2);
-        for (let r = 0; r < block.rows.length; r++) {
-          const height = table.rowHeights[r];
-          const notes = await measureNotes(block.rows[r].footnotes);
-          if (!fits(height, notes)) {
-            nextColumn();
-            for (const h of headerRows) {
-              if (h >= r) break;
-              const at = top(), x = left();
-              draft.ops.push((page, dctx) => table.drawRow(page, h, x, at, dctx));
-              for (const overlay of overlays.get(h) ?? []) draft.overlays.push((page) => overlay(page, x, at)); // a logo in print titles repeats too
-              y += table.rowHeights[h];
-            }
-          }
-          const at = top(), x = left();
-          draft.ops.push((page, dctx) => table.drawRow(page, r, x, at, dctx));
-          for (const overlay of overlays.get(r) ?? []) draft.overlays.push((page) => overlay(page, x, at));
-          draft.footnotes.push(...notes);
-          y += height;
-          rowDone(r);
-        }
-      }
-      options.progress?.(++blocksDone, totalBlocks);
-    }
-    y = Math.max(lowest, y); // a continuous section after this one starts below its longest column
-
-    /** The room the next block's first line needs (what a "keep with next" paragraph keeps with). */
-    async function firstLineOf(next: Block | undefined): Promise<number> {
-      if (next?.kind === 'paragraph') return next.spaceBefore + ((await layoutParagraph(next, contentWidth, ctx)).lines[0]?.height ?? 0);
-      if (next?.kind === 'table') return (await measureTable(next, contentWidth, ctx)).rowHeights[0] ?? 0;
-      return 0;
-    }
-
-    async function flowParagraph(paragraph: Paragraph, keepWithNext: number, box: { joinsAbove: boolean; joinsBelow: boolean } = { joinsAbove: false, joinsBelow: false }) {
-      if (paragraph.pageBreakBefore && y > 0) newPage();
-      if (y > columnTop) y += paragraph.spaceBefore;
-      // Text makes room for floats it wraps around (this paragraph's, or earlier ones beside it):
-      // below a "top and bottom" one; beside a "square" one, on the side with more room.
-      if (columns === 1) {
-        for (const float of paragraph.floats ?? []) {
-          if (!float.wrap || float.wrap.kind === 'none') continue;
-          const place = floatBox(float, setup, top());
-          const d = float.wrap.distance;
-          exclusions.push({ draft, from: place.top - setup.margin.top - d, to: place.top - setup.margin.top + float.drawing.height + d, left: place.x - setup.margin.left - d, right: place.x - setup.margin.left + float.drawing.width + d, topAndBottom: float.wrap.kind === 'topAndBottom' });
-        }
-      }
-      const firstLine = 14; // about one line of body text: a paragraph whose first line reaches a float is beside it
-      const beside = exclusions.filter((e) => e.draft === draft && y < e.to && y + firstLine > e.from);
-      if (beside.some((e) => e.topAndBottom)) y = Math.max(y, ...beside.filter((e) => e.topAndBottom).map((e) => e.to));
-      let [textLeft, textRight] = [0, contentWidth];
-      for (const e of beside.filter((x) => !x.topAndBottom)) {
-        if (e.left - textLeft >= textRight - e.right) textRight = Math.min(textRight, e.left);
-        else textLeft = Math.max(textLeft, e.right);
-      }
-      if (textRight - textLeft < 72) [textLeft, textRight] = [0, contentWidth]; // too narrow to write in: run under it
-      const laid = await layoutParagraph(paragraph, textRight - textLeft, ctx);
-      const floats = paragraph.floats?.length ? await prepareFloats(paragraph, ctx) : undefined;
-      // Footnotes go on the page where the paragraph starts, with its first line.
-      const notes = await measureNotes(paragraph.footnotes);
-      // Paragraph borders take room above and below the text (unless shared with the paragraph next to it).
-      const borders = paragraph.borders;
-      const topRoom = borders?.top && !box.joinsAbove ? borders.space.top + borders.top.width : 0;
-      const bottomRoom = borders?.bottom && !box.joinsBelow ? borders.space.bottom + borders.bottom.width : 0;
-      y += topRoom;
-      // Where the lines would break across columns, as Word decides it: "keep lines together" and
-      // "keep with next" move the paragraph to the next column when it (and the next block's first
-      // line) would not fit but would on an empty one; widow/orphan control never leaves one line
-      // of a paragraph alone at the foot or the top of a column.
-      const heights = laid.lines.map((line) => line.height);
-      const total = heights.reduce((a, b) => a + b, 0);
-      const limit = () => contentHeight - footnoteRoom([...draft.footnotes, ...notes]); // the paragraph's notes come with it
-      const room = () => limit() - y;
-      const fresh = contentHeight - columnTop;
-      if (y > columnTop && (paragraph.keepLines || paragraph.keepNext) && total + (paragraph.keepNext ? keepWithNext : 0) > room() && total + keepWithNext <= fresh) nextColumn();
-      else if (y > columnTop && paragraph.widowControl && heights.length >= 2 && heights[0] <= room() && heights[0] + heights[1] > room()) nextColumn(); // an orphan
-      let breakBefore = -1;
-      if (paragraph.widowControl && heights.length >= 3) {
-        // The line the column would break before; one earlier when only the last line would move (a widow).
-        let used = y;
-        for (let i = 0; i < heights.length; i++) {
-          if (used > columnTop && used + heights[i] > limit()) {
-            if (i === heights.length - 1) breakBefore = i >= 3 ? i - 1 : 0; // (two lines stay, or the whole paragraph moves)
-            break;
-          }
-          used += heights[i];
-        }
-      }
-      // The paragraph's part in each column it lands in, for its borders.
-      const parts: Array<{ draft: PageDraft; x: number; top: number; bottom: number }> = [];
-      laid.lines.forEach((line, index) => {
-        if (index === breakBefore || (index === 0 ? !fits(line.height, notes) : y > columnTop && y + line.height > bodyRoom())) nextColumn();
-        const at = top(), x = left() + textLeft;
-        const part = parts[parts.length - 1];
-        if (part && part.draft === draft && part.x === x) part.bottom = at - line.height;
-        else parts.push({ draft, x, top: at + (index === 0 ? topRoom : 0), bottom: at - line.height });
-        if (index === 0) draft.footnotes.push(...notes);
-        if (index === 0) for (const name of paragraph.anchors ?? []) anchors.set(name, { draft: drafts.length - 1, top: at });
-        if (index === 0 && floats) {
-          draft.underlays.push(...floats.behind.map((paint): Op => (page, dctx) => paint(page, at, dctx)));
-          draft.overlays.push(...floats.front.map((paint): Op => (page, dctx) => paint(page, at, dctx)));
-        }
-        if (index === 0 && paragraph.outlineLevel !== undefined && paragraph.outlineLevel < 9) {
-          const title = plainText(paragraph);
-          if (title) outline.push({ level: paragraph.outlineLevel, title, pageIndex: firstPage + drafts.length - 1, top: at });
-        }
-        if (index === 0 && paragraph.shading) {
-          const shadeHeight = laid.height;
-          draft.ops.push((page) => page.drawRectangle({ x: x + paragraph.indentLeft, y: at - shadeHeight, width: textRight - textLeft - paragraph.indentLeft - paragraph.indentRight, height: shadeHeight, color: rgb(...paragraph.shading!) }));
-        }
-        draft.ops.push((page, dctx) => drawLine(page, laid, index, x, at, dctx));
-        y += line.height;
+    const previous = this.drafts.length ? this.draft.section.page : undefined;
+    const samePage = previous && previous.width === setup.width && previous.height === setup.height;
+    if (!(section.continuous && samePage && this.y < this.contentHeight - 24)) this.startPage();
+    this.columnTop = this.y;
+    this.lowest = this.y;
+    this.exclusions = [];
+    if (section.bookmark) {
+      this.outline.push({
+        level: 0,
+        title: section.bookmark,
+        pageIndex: this.firstPage + this.drafts.length - 1,
+        top: setup.height,
       });
-      y += bottomRoom;
-      if (borders && parts.length) {
-        parts[parts.length - 1].bottom -= bottomRoom;
-        // Paragraphs sharing a box: the sides run on through the space between them.
-        if (box.joinsAbove) parts[0].top += paragraph.spaceBefore;
-        if (box.joinsBelow) parts[parts.length - 1].bottom -= paragraph.spaceAfter;
-        parts.forEach((part, i) => {
-          const x1 = part.x + paragraph.indentLeft - borders.space.left - (borders.left?.width ?? 0) / 2;
-          const x2 = part.x + (textRight - textLeft) - paragraph.indentRight + borders.space.right + (borders.right?.width ?? 0) / 2;
-          part.draft.ops.push((page) => {
-            if (i === 0 && !box.joinsAbove) drawBorder(page, borders.top, x1, part.top - (borders.top?.width ?? 0) / 2, x2, part.top - (borders.top?.width ?? 0) / 2);
-            if (i === parts.length - 1 && !box.joinsBelow) drawBorder(page, borders.bottom, x1, part.bottom + (borders.bottom?.width ?? 0) / 2, x2, part.bottom + (borders.bottom?.width ?? 0) / 2);
-            drawBorder(page, borders.left, x1, part.top, x1, part.bottom);
-            drawBorder(page, borders.right, x2, part.top, x2, part.bottom);
-          });
-        });
-      }
-      y += paragraph.spaceAfter;
     }
   }
 
-  // Headers and footers, measured once per section (and per first-page / even-page variant).
-  type MeasuredFurniture = { header?: Measured; footer?: Measured };
-  const measureFurniture = async (section: Section, parts: { header?: Block[]; footer?: Block[] }): Promise<MeasuredFurniture> => {
+  async flowSection(section: Section): Promise<void> {
+    this.beginSection(section);
+    for (const [blockIndex, block] of section.blocks.entries()) {
+      throwIfAborted(this.options.signal);
+      if (block.kind === 'pageBreak') {
+        this.newPage();
+      } else if (block.kind === 'paragraph') {
+        const [before, after] = [section.blocks[blockIndex - 1], section.blocks[blockIndex + 1]];
+        const sameBox = (other: Block | undefined) =>
+          Boolean(
+            block.borders &&
+            other?.kind === 'paragraph' &&
+            JSON.stringify(other.borders) === JSON.stringify(block.borders),
+          );
+        await this.flowParagraph(block, block.keepNext ? await this.firstLineOf(after) : 0, {
+          joinsAbove: sameBox(before),
+          joinsBelow: sameBox(after),
+        });
+      } else await this.flowTable(block);
+      this.options.progress?.(++this.blocksDone, this.totalBlocks);
+    }
+    this.y = Math.max(this.lowest, this.y); // a continuous section after this one starts below its longest column
+  }
+
+  async flowTable(block: Table): Promise<void> {
+    const table = await measureTable(block, this.contentWidth, this.ctx, this.rowDone);
+    const overlays = await prepareOverlays(block, table, this.ctx);
+    // Header rows (Word's "repeat as header row", Excel's print titles) repeat on each new page,
+    // as long as they take no more than half of it.
+    let repeated = 0;
+    const headerRows = block.rows
+      .map((row, i) => (row.header ? i : -1))
+      .filter((i) => i >= 0 && (repeated += table.rowHeights[i]) <= this.contentHeight / 2);
+    const placeRow = (r: number) => {
+      const at = this.top(),
+        x = this.left();
+      this.draft.ops.push((page, dctx) => table.drawRow(page, r, x, at, dctx));
+      // A logo in print titles repeats with them.
+      for (const overlay of overlays.get(r) ?? []) this.draft.overlays.push((page) => overlay(page, x, at));
+    };
+    for (let r = 0; r < block.rows.length; r++) {
+      const height = table.rowHeights[r];
+      const notes = await this.measureNotes(block.rows[r].footnotes);
+      if (!this.fits(height, notes)) {
+        this.nextColumn();
+        for (const h of headerRows) {
+          if (h >= r) break;
+          placeRow(h);
+          this.y += table.rowHeights[h];
+        }
+      }
+      placeRow(r);
+      this.draft.footnotes.push(...notes);
+      this.y += height;
+      this.rowDone(r);
+    }
+  }
+
+  /** The room the next block's first line needs (what a "keep with next" paragraph keeps with). */
+  async firstLineOf(next: Block | undefined): Promise<number> {
+    if (next?.kind === 'paragraph')
+      return next.spaceBefore + ((await layoutParagraph(next, this.contentWidth, this.ctx)).lines[0]?.height ?? 0);
+    if (next?.kind === 'table') return (await measureTable(next, this.contentWidth, this.ctx)).rowHeights[0] ?? 0;
+    return 0;
+  }
+
+  /**
+   * Text makes room for floats it wraps around (this paragraph's, or earlier ones beside it): below a
+   * "top and bottom" one; beside a "square" one, on the side with more room. Returns the text's x range.
+   */
+  wrapAroundFloats(paragraph: Paragraph): [number, number] {
+    const { setup, contentWidth } = this;
+    if (this.columns === 1) {
+      for (const float of paragraph.floats ?? []) {
+        if (!float.wrap || float.wrap.kind === 'none') continue;
+        const place = floatBox(float, setup, this.top());
+        const d = float.wrap.distance;
+        const from = place.top - setup.margin.top - d,
+          left = place.x - setup.margin.left - d;
+        this.exclusions.push({
+          draft: this.draft,
+          from,
+          to: place.top - setup.margin.top + float.drawing.height + d,
+          left,
+          right: place.x - setup.margin.left + float.drawing.width + d,
+          topAndBottom: float.wrap.kind === 'topAndBottom',
+        });
+      }
+    }
+    const firstLine = 14; // about one line of body text: a paragraph whose first line reaches a float is beside it
+    const beside = this.exclusions.filter(
+      (e) => e.draft === this.draft && this.y < e.to && this.y + firstLine > e.from,
+    );
+    if (beside.some((e) => e.topAndBottom))
+      this.y = Math.max(this.y, ...beside.filter((e) => e.topAndBottom).map((e) => e.to));
+    let [textLeft, textRight] = [0, contentWidth];
+    for (const e of beside.filter((x) => !x.topAndBottom)) {
+      if (e.left - textLeft >= textRight - e.right) textRight = Math.min(textRight, e.left);
+      else textLeft = Math.max(textLeft, e.right);
+    }
+    if (textRight - textLeft < 72) [textLeft, textRight] = [0, contentWidth]; // too narrow to write in: run under it
+    return [textLeft, textRight];
+  }
+
+  /**
+   * Where the lines would break across columns, as Word decides it: "keep lines together" and "keep
+   * with next" move the paragraph to the next column when it (and the next block's first line) would
+   * not fit but would on an empty one; widow/orphan control never leaves one line of a paragraph
+   * alone at the foot or the top of a column. Returns the line the column breaks before (-1: none forced).
+   */
+  planBreaks(paragraph: Paragraph, heights: number[], notes: Measured[], keepWithNext: number): number {
+    const total = heights.reduce((a, b) => a + b, 0);
+    // The paragraph's notes come with it.
+    const limit = () => this.contentHeight - this.footnoteRoom([...this.draft.footnotes, ...notes]);
+    const room = () => limit() - this.y;
+    const fresh = this.contentHeight - this.columnTop;
+    const started = this.y > this.columnTop;
+    const keep = paragraph.keepLines || paragraph.keepNext;
+    if (started && keep && total + (paragraph.keepNext ? keepWithNext : 0) > room() && total + keepWithNext <= fresh)
+      this.nextColumn();
+    else if (
+      started &&
+      paragraph.widowControl &&
+      heights.length >= 2 &&
+      heights[0] <= room() &&
+      heights[0] + heights[1] > room()
+    ) {
+      this.nextColumn(); // an orphan
+    }
+    let breakBefore = -1;
+    if (paragraph.widowControl && heights.length >= 3) {
+      // The line the column would break before; one earlier when only the last line would move (a widow).
+      let used = this.y;
+      for (let i = 0; i < heights.length; i++) {
+        if (used > this.columnTop && used + heights[i] > limit()) {
+          // Two lines stay, or the whole paragraph moves.
+          if (i === heights.length - 1) breakBefore = i >= 3 ? i - 1 : 0;
+          break;
+        }
+        used += heights[i];
+      }
+    }
+    return breakBefore;
+  }
+
+  /** What goes with a paragraph's first line: its footnotes, bookmarks, floats, outline entry and shading. */
+  firstLineExtras(
+    paragraph: Paragraph,
+    laid: LaidParagraph,
+    floats: PreparedFloats | undefined,
+    notes: Measured[],
+    x: number,
+    at: number,
+    width: number,
+  ) {
+    const { draft } = this;
+    draft.footnotes.push(...notes);
+    for (const name of paragraph.anchors ?? []) this.anchors.set(name, { draft: this.drafts.length - 1, top: at });
+    if (floats) {
+      draft.underlays.push(
+        ...floats.behind.map(
+          (paint): Op =>
+            (page, dctx) =>
+              paint(page, at, dctx),
+        ),
+      );
+      draft.overlays.push(
+        ...floats.front.map(
+          (paint): Op =>
+            (page, dctx) =>
+              paint(page, at, dctx),
+        ),
+      );
+    }
+    if (paragraph.outlineLevel !== undefined && paragraph.outlineLevel < 9) {
+      const title = plainText(paragraph);
+      if (title)
+        this.outline.push({
+          level: paragraph.outlineLevel,
+          title,
+          pageIndex: this.firstPage + this.drafts.length - 1,
+          top: at,
+        });
+    }
+    if (paragraph.shading) {
+      const shadeHeight = laid.height;
+      const shadeWidth = width - paragraph.indentLeft - paragraph.indentRight;
+      draft.ops.push((page) =>
+        page.drawRectangle({
+          x: x + paragraph.indentLeft,
+          y: at - shadeHeight,
+          width: shadeWidth,
+          height: shadeHeight,
+          color: rgb(...paragraph.shading!),
+        }),
+      );
+    }
+  }
+
+  async flowParagraph(
+    paragraph: Paragraph,
+    keepWithNext: number,
+    box: BoxJoins = { joinsAbove: false, joinsBelow: false },
+  ): Promise<void> {
+    const { ctx } = this;
+    if (paragraph.pageBreakBefore && this.y > 0) this.newPage();
+    if (this.y > this.columnTop) this.y += paragraph.spaceBefore;
+    const [textLeft, textRight] = this.wrapAroundFloats(paragraph);
+    const laid = await layoutParagraph(paragraph, textRight - textLeft, ctx);
+    const floats = paragraph.floats?.length ? await prepareFloats(paragraph, ctx) : undefined;
+    // Footnotes go on the page where the paragraph starts, with its first line.
+    const notes = await this.measureNotes(paragraph.footnotes);
+    // Paragraph borders take room above and below the text (unless shared with the paragraph next to it).
+    const borders = paragraph.borders;
+    const topRoom = borders?.top && !box.joinsAbove ? borders.space.top + borders.top.width : 0;
+    const bottomRoom = borders?.bottom && !box.joinsBelow ? borders.space.bottom + borders.bottom.width : 0;
+    this.y += topRoom;
+    const breakBefore = this.planBreaks(
+      paragraph,
+      laid.lines.map((line) => line.height),
+      notes,
+      keepWithNext,
+    );
+    // The paragraph's part in each column it lands in, for its borders.
+    const parts: BorderPart[] = [];
+    laid.lines.forEach((line, index) => {
+      const overflows =
+        index === 0
+          ? !this.fits(line.height, notes)
+          : this.y > this.columnTop && this.y + line.height > this.bodyRoom();
+      if (index === breakBefore || overflows) this.nextColumn();
+      const at = this.top(),
+        x = this.left() + textLeft;
+      const { draft } = this;
+      const part = parts[parts.length - 1];
+      if (part && part.draft === draft && part.x === x) part.bottom = at - line.height;
+      else parts.push({ draft, x, top: at + (index === 0 ? topRoom : 0), bottom: at - line.height });
+      if (index === 0) this.firstLineExtras(paragraph, laid, floats, notes, x, at, textRight - textLeft);
+      draft.ops.push((page, dctx) => drawLine(page, laid, index, x, at, dctx));
+      this.y += line.height;
+    });
+    this.y += bottomRoom;
+    if (borders && parts.length) {
+      parts[parts.length - 1].bottom -= bottomRoom;
+      // Paragraphs sharing a box: the sides run on through the space between them.
+      if (box.joinsAbove) parts[0].top += paragraph.spaceBefore;
+      if (box.joinsBelow) parts[parts.length - 1].bottom -= paragraph.spaceAfter;
+      drawParagraphBorders(paragraph, borders, parts, textRight - textLeft, box);
+    }
+    this.y += paragraph.spaceAfter;
+  }
+}
+
+type PreparedFloats = Awaited<ReturnType<typeof prepareFloats>>;
+
+/** A paragraph's part in one column, for its borders. */
+interface BorderPart {
+  draft: PageDraft;
+  x: number;
+  top: number;
+  bottom: number;
+}
+
+function drawParagraphBorders(
+  paragraph: Paragraph,
+  borders: NonNullable<Paragraph['borders']>,
+  parts: BorderPart[],
+  width: number,
+  box: BoxJoins,
+): void {
+  parts.forEach((part, i) => {
+    const x1 = part.x + paragraph.indentLeft - borders.space.left - (borders.left?.width ?? 0) / 2;
+    const x2 = part.x + width - paragraph.indentRight + borders.space.right + (borders.right?.width ?? 0) / 2;
+    part.draft.ops.push((page) => {
+      if (i === 0 && !box.joinsAbove) {
+        const y = part.top - (borders.top?.width ?? 0) / 2;
+        drawBorder(page, borders.top, x1, y, x2, y);
+      }
+      if (i === parts.length - 1 && !box.joinsBelow) {
+        const y = part.bottom + (borders.bottom?.width ?? 0) / 2;
+        drawBorder(page, borders.bottom, x1, y, x2, y);
+      }
+      drawBorder(page, borders.left, x1, part.top, x1, part.bottom);
+      drawBorder(page, borders.right, x2, part.top, x2, part.bottom);
+    });
+  });
+}
+
+/**
+ * Progress in blocks, a table counting one per row (twice: measured, then placed), so that a
+ * 10,000-row sheet keeps reporting (and the watchdog keeps seeing signs of life).
+ */
+function unitsOf(block: Block): number {
+  return block.kind === 'table' ? 2 * block.rows.length + 1 : 1;
+}
+
+type MeasuredFurniture = { header?: Measured; footer?: Measured };
+
+/** Headers and footers, measured once per section (and per first-page / even-page variant). */
+async function measureFurniture(sections: Section[], ctx: TextContext) {
+  const measure = async (
+    section: Section,
+    parts: { header?: Block[]; footer?: Block[] },
+  ): Promise<MeasuredFurniture> => {
     const width = section.page.width - section.page.margin.left - section.page.margin.right;
     return {
       header: parts.header?.length ? await measureBlocks(parts.header, width, ctx) : undefined,
       footer: parts.footer?.length ? await measureBlocks(parts.footer, width, ctx) : undefined,
     };
   };
-  const furniture = new Map<Section, { normal: MeasuredFurniture; first?: MeasuredFurniture; even?: MeasuredFurniture }>();
+  const furniture = new Map<
+    Section,
+    { normal: MeasuredFurniture; first?: MeasuredFurniture; even?: MeasuredFurniture }
+  >();
   for (const section of sections) {
     furniture.set(section, {
-      normal: await measureFurniture(section, section),
-      first: section.firstPage && (await measureFurniture(section, section.firstPage)),
-      even: section.evenPages && (await measureFurniture(section, section.evenPages)),
+      normal: await measure(section, section),
+      first: section.firstPage && (await measure(section, section.firstPage)),
+      even: section.evenPages && (await measure(section, section.evenPages)),
     });
   }
+  return furniture;
+}
 
+/** A page's footnotes: a short rule, then the notes, stacked down to the bottom margin. */
+function drawFootnotes(page: PDFPage, draft: PageDraft, dctx: DrawContext): void {
+  const { page: setup } = draft.section;
+  let at = setup.margin.bottom + draft.footnotes.reduce((sum, n) => sum + n.height, 0);
+  const ruleY = at + FOOTNOTE_RULE / 2;
+  page.drawLine({
+    start: { x: setup.margin.left, y: ruleY },
+    end: { x: setup.margin.left + 144, y: ruleY },
+    thickness: 0.5,
+    color: rgb(0, 0, 0),
+  });
+  for (const note of draft.footnotes) {
+    note.draw(page, setup.margin.left, at, dctx);
+    at -= note.height;
+  }
+}
+
+/** Lays the sections out and draws them into `doc`. Returns the page count and where headings landed. */
+export async function renderSections(
+  doc: PDFDocument,
+  sections: Section[],
+  ctx: TextContext,
+  options: FlowOptions = {},
+): Promise<{ pageCount: number; outline: OutlineEntry[] }> {
+  const flow = new Flow(doc, sections, ctx, options);
+  for (const section of sections) await flow.flowSection(section);
+  const { drafts, anchors } = flow;
+  const furniture = await measureFurniture(sections, ctx);
   const pageCount = drafts.length;
   // Every page exists before any is drawn, so that a link can point to a later one.
   const pages = drafts.map((draft) => doc.addPage([draft.section.page.width, draft.section.page.height]));
@@ -518,22 +779,15 @@ export async function renderSections(doc: PDFDocument, sections: Section[], ctx:
     const dctx: DrawContext = { pageNumber: index + 1, pageCount, setup, anchor };
     const variants = furniture.get(draft.section)!;
     const firstOfSection = index === 0 || drafts[index - 1].section !== draft.section;
-    const { header, footer } = (firstOfSection && variants.first) || ((index + 1) % 2 === 0 && variants.even) || variants.normal;
+    const { header, footer } =
+      (firstOfSection && variants.first) || ((index + 1) % 2 === 0 && variants.even) || variants.normal;
     for (const op of draft.underlays) op(page, dctx);
     // Header, body, footer: the order text is read in (copy, search, screen readers).
     header?.draw(page, setup.margin.left, setup.height - setup.headerDistance, dctx);
     for (const op of draft.ops) op(page, dctx);
     for (const op of draft.overlays) op(page, dctx);
-    if (draft.footnotes.length) {
-      // A short rule, then the notes, stacked down to the bottom margin.
-      let at = setup.margin.bottom + draft.footnotes.reduce((sum, n) => sum + n.height, 0);
-      page.drawLine({ start: { x: setup.margin.left, y: at + FOOTNOTE_RULE / 2 }, end: { x: setup.margin.left + 144, y: at + FOOTNOTE_RULE / 2 }, thickness: 0.5, color: rgb(0, 0, 0) });
-      for (const note of draft.footnotes) {
-        note.draw(page, setup.margin.left, at, dctx);
-        at -= note.height;
-      }
-    }
+    if (draft.footnotes.length) drawFootnotes(page, draft, dctx);
     footer?.draw(page, setup.margin.left, setup.footerDistance + footer.height, dctx);
   });
-  return { pageCount, outline };
+  return { pageCount, outline: flow.outline };
 }

@@ -118,16 +118,25 @@ function starPath(b: PathBuilder, w: number, h: number, n: number, adj: number, 
   return b.poly(points);
 }
 
-/**
- * The preset's paths in a w × h box, or undefined when the preset is not known here. `a` reads an
- * adjust value with its default.
- */
-function presetPaths(prst: string, w: number, h: number, av: Map<string, number>): Array<{ b: PathBuilder; fill: boolean; stroke: boolean }> | undefined {
-  const a = (name: string, fallback: number) => av.get(name) ?? fallback;
-  const ss = Math.min(w, h);
-  const b = new PathBuilder();
-  const one = (fill = true) => [{ b, fill, stroke: true }];
-  const pin = (lo: number, v: number, hi: number) => Math.min(hi, Math.max(lo, v));
+type Paths = Array<{ b: PathBuilder; fill: boolean; stroke: boolean }>;
+
+/** A preset in a w × h box: its adjust values (`a` reads one with its default) and a builder for its path. */
+interface PresetGeometry {
+  prst: string;
+  w: number;
+  h: number;
+  a: (name: string, fallback: number) => number;
+  /** The shorter side, which most adjust values scale with. */
+  ss: number;
+  b: PathBuilder;
+  /** The builder's path as the only one, filled unless asked not to. */
+  one: (fill?: boolean) => Paths;
+  pin: (lo: number, v: number, hi: number) => number;
+}
+
+/** Rectangles (rounded, snipped), flowchart boxes, ellipses. */
+function rectanglePaths(g: PresetGeometry): Paths | undefined {
+  const { prst, w, h, a, ss, b, one, pin } = g;
   switch (prst) {
     case 'rect': case 'flowChartProcess': case 'actionButtonBlank':
       b.poly([[0, 0], [w, 0], [w, h], [0, h]]);
@@ -158,6 +167,15 @@ function presetPaths(prst: string, w: number, h: number, av: Map<string, number>
       roundRectPath(b, w, h, (w * 3475) / 21600, h / 2); return one();
     case 'ellipse': case 'flowChartConnector': case 'circle':
       ellipsePath(b, w, h); return one();
+    default:
+      return undefined;
+  }
+}
+
+/** Triangles, diamonds, parallelograms, trapezoids, polygons, plus signs and stars. */
+function polygonPaths(g: PresetGeometry): Paths | undefined {
+  const { prst, w, h, a, ss, b, one, pin } = g;
+  switch (prst) {
     case 'triangle': case 'flowChartExtract': {
       const x = (w * pin(0, a('adj', 50000), 100000)) / 100000;
       b.poly([[0, h], [x, 0], [w, h]]);
@@ -229,6 +247,15 @@ function presetPaths(prst: string, w: number, h: number, av: Map<string, number>
     case 'star5': starPath(b, w, h, 5, a('adj', 19098), a('hf', 105146), a('vf', 110557)); return one();
     case 'star6': starPath(b, w, h, 6, a('adj', 28868), a('hf', 115470)); return one();
     case 'star8': starPath(b, w, h, 8, a('adj', 38250)); return one();
+    default:
+      return undefined;
+  }
+}
+
+/** Block arrows, chevrons and home plates. */
+function arrowPaths(g: PresetGeometry): Paths | undefined {
+  const { prst, w, h, a, ss, b, one, pin } = g;
+  switch (prst) {
     case 'rightArrow': case 'leftArrow': {
       const dy = (h * pin(0, a('adj1', 50000), 100000)) / 200000;
       const dx = (ss * pin(0, a('adj2', 50000), (100000 * w) / ss)) / 100000;
@@ -265,6 +292,15 @@ function presetPaths(prst: string, w: number, h: number, av: Map<string, number>
       b.poly([[0, 0], [w - x, 0], [w, h / 2], [w - x, h], [0, h]]);
       return one();
     }
+    default:
+      return undefined;
+  }
+}
+
+/** Wedge callouts, lines and connectors (connectors are not filled). */
+function calloutAndLinePaths(g: PresetGeometry): Paths | undefined {
+  const { prst, w, h, a, b, one } = g;
+  switch (prst) {
     case 'wedgeRectCallout': case 'wedgeRoundRectCallout': {
       const dxPos = (w * a('adj1', -20833)) / 100000;
       const dyPos = (h * a('adj2', 62500)) / 100000;
@@ -305,6 +341,22 @@ function presetPaths(prst: string, w: number, h: number, av: Map<string, number>
     default:
       return undefined;
   }
+}
+
+/**
+ * The preset's paths in a w × h box, or undefined when the preset is not known here. `a` reads an
+ * adjust value with its default.
+ */
+function presetPaths(prst: string, w: number, h: number, av: Map<string, number>): Paths | undefined {
+  const b = new PathBuilder();
+  const g: PresetGeometry = {
+    prst, w, h, b,
+    a: (name, fallback) => av.get(name) ?? fallback,
+    ss: Math.min(w, h),
+    one: (fill = true) => [{ b, fill, stroke: true }],
+    pin: (lo, v, hi) => Math.min(hi, Math.max(lo, v)),
+  };
+  return rectanglePaths(g) ?? polygonPaths(g) ?? arrowPaths(g) ?? calloutAndLinePaths(g);
 }
 
 /** a:custGeom's a:pathLst, each path scaled from its own w × h to the box. */

@@ -6,7 +6,7 @@
  */
 import type JSZip from 'jszip';
 import type { Inline } from './model.ts';
-import { layoutChart, parseChart, themeFromXml, type ChartModel, type ChartTheme } from './chart.ts';
+import { layoutChart, parseChart, themeFromXml, type ChartModel, type ChartTheme } from './charts/index.ts';
 import { attr, find, kid, kids, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import { colorResolver, readDrawingTheme, shapesInline, type DrawingTheme } from './shapes.ts';
 

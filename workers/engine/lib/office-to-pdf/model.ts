@@ -1,5 +1,5 @@
 /**
- * The small document model that the Office readers (docx.ts, xlsx.ts, pptx.ts) produce and the
+ * The small document model that the Office readers (docx/, xlsx.ts, pptx.ts) produce and the
  * layout (flow.ts, text.ts) draws with pdf-lib. Units are PDF points; colours are [r, g, b] in 0–1.
  */
 import type { PDFPage } from 'pdf-lib';

@@ -110,9 +110,13 @@ function nameTreeLeaves(node: PDFObject | undefined, doc: PDFDocument, refs: PDF
 
 /**
  * Finds the document's active content and, with `remove`, takes it out (the document is changed in
- * place). Returns what was found.
+ * place). Returns what was found. With `objects`, only those indirect objects are scanned (not the
+ * document's own scripts): the objects qpdf will copy from a source (qpdf-assembly.ts).
  */
-export function scanActiveContent(doc: PDFDocument, { remove }: { remove: boolean }): ActiveContentReport {
+export function scanActiveContent(
+  doc: PDFDocument,
+  { remove, objects: only }: { remove: boolean; objects?: ReadonlyArray<[PDFRef, PDFObject]> },
+): ActiveContentReport {
   const { context } = doc;
   const report = emptyReport();
   const doomed = new Set<PDFRef>();
@@ -120,7 +124,7 @@ export function scanActiveContent(doc: PDFDocument, { remove }: { remove: boolea
   const deadLinks = new Set<PDFDict>();
 
   // Document JavaScript: the /JavaScript name tree of the catalog's /Names.
-  const names = doc.catalog.lookup(N('Names'));
+  const names = only ? undefined : doc.catalog.lookup(N('Names'));
   if (names instanceof PDFDict && names.has(N('JavaScript'))) {
     const refs: PDFRef[] = [];
     report.documentJavaScript += Math.max(1, nameTreeLeaves(names.get(N('JavaScript')), doc, refs));
@@ -187,7 +191,7 @@ export function scanActiveContent(doc: PDFDocument, { remove }: { remove: boolea
       for (const value of object.asArray()) if (value instanceof PDFDict || value instanceof PDFArray) visit(value, depth + 1);
     }
   };
-  const objects = context.enumerateIndirectObjects();
+  const objects = only ?? context.enumerateIndirectObjects();
   for (const [, object] of objects) visit(object, 0);
 
   if (remove) {

@@ -1,10 +1,11 @@
 /**
  * A small PDF content-stream tokenizer and writer (ISO 32000-1 §7.2, §7.8.2), enough to walk a
- * page's drawing operators and rewrite some of them — redaction needs to drop text-showing
- * operators and image draws without disturbing anything else. Operators that are kept are
+ * page's drawing operators and rewrite some of them: compression measures where images are drawn,
+ * redaction drops text-showing operators and image draws without disturbing anything else. Operators that are kept are
  * written back byte for byte from the source, so nothing the tokenizer does not fully model
  * (odd number forms, comments, inline image data) is ever re-serialised.
  */
+import { toMatrix, type Matrix } from './matrix.ts';
 
 export type Operand =
   | { kind: 'number'; value: number }
@@ -27,7 +28,11 @@ export interface Operation {
 
 const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-const isRegular = (b: number) => !WHITESPACE.has(b) && !DELIMITERS.has(b);
+/** Byte classes as a table (0 regular, 1 whitespace, 2 delimiter): the lexer's inner loops test every byte. */
+const CLASS = new Uint8Array(256);
+for (const b of WHITESPACE) CLASS[b] = 1;
+for (const b of DELIMITERS) CLASS[b] = 2;
+const isRegular = (b: number) => CLASS[b] === 0;
 
 type Token = Operand | { kind: 'op'; value: string } | { kind: 'open-array' } | { kind: 'close-array' } | { kind: 'open-dict' } | { kind: 'close-dict' };
 
@@ -39,7 +44,7 @@ class Lexer {
     const { src } = this;
     while (this.pos < src.length) {
       const b = src[this.pos];
-      if (WHITESPACE.has(b)) this.pos++;
+      if (CLASS[b] === 1) this.pos++;
       else if (b === 0x25 /* % */) {
         while (this.pos < src.length && src[this.pos] !== 0x0a && src[this.pos] !== 0x0d) this.pos++;
       } else break;
@@ -86,8 +91,12 @@ class Lexer {
     const start = this.pos;
     while (this.pos < src.length && isRegular(src[this.pos])) this.pos++;
     const word = latin1(src.subarray(start, this.pos));
-    if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) return { kind: 'number', value: Number(word) };
-    if (/^[+-]?[\d.]+$/.test(word)) return { kind: 'number', value: parseFloat(word.replace(/^([+-]?)\.*/, '$10.')) || 0 };
+    const first = src[start];
+    // Only a word starting with a digit, sign or point can be a number; operators skip the regexes.
+    if ((first >= 0x30 && first <= 0x39) || first === 0x2b || first === 0x2d || first === 0x2e) {
+      if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) return { kind: 'number', value: Number(word) };
+      if (/^[+-]?[\d.]+$/.test(word)) return { kind: 'number', value: parseFloat(word.replace(/^([+-]?)\.*/, '$10.')) || 0 };
+    }
     if (word === 'true' || word === 'false') return { kind: 'bool', value: word === 'true' };
     if (word === 'null') return { kind: 'null' };
     return { kind: 'op', value: word };
@@ -148,6 +157,11 @@ function hexValue(b: number): number {
 
 export function latin1(bytes: Uint8Array): string {
   let s = '';
+  // Operators, numbers and names are a few bytes: a loop beats spreading a subarray into a call.
+  if (bytes.length <= 32) {
+    for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+    return s;
+  }
   for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, i + 8192));
   return s;
 }
@@ -194,10 +208,13 @@ function findInlineImageEnd(src: Uint8Array, from: number): number {
   return src.length;
 }
 
-/** Splits a content stream into operations with their operands and source byte ranges. */
-export function parseContentStream(src: Uint8Array): Operation[] {
+/**
+ * The operations of a content stream, one at a time, with their operands and source byte ranges.
+ * Reading lazily keeps a walk over a huge page (a map with millions of operators) from holding
+ * every operation at once.
+ */
+export function* readOperations(src: Uint8Array): Generator<Operation> {
   const lexer = new Lexer(src);
-  const operations: Operation[] = [];
   let operands: Operand[] = [];
   lexer.skipSpace();
   let start = lexer.pos;
@@ -213,16 +230,32 @@ export function parseContentStream(src: Uint8Array): Operation[] {
       const dataStart = lexer.pos + 1;
       const ei = findInlineImageEnd(src, dataStart);
       lexer.pos = Math.min(src.length, ei + 2);
-      operations.push({ operator: 'BI', operands: [], start, end: lexer.pos, inlineImage: pairs(flat) });
+      yield { operator: 'BI', operands: [], start, end: lexer.pos, inlineImage: pairs(flat) };
     } else {
-      operations.push({ operator, operands, start, end: lexer.pos });
+      yield { operator, operands, start, end: lexer.pos };
     }
     operands = [];
     lexer.skipSpace();
     start = lexer.pos;
   }
-  return operations;
 }
+
+/** Splits a content stream into operations with their operands and source byte ranges. */
+export function parseContentStream(src: Uint8Array): Operation[] {
+  return [...readOperations(src)];
+}
+
+/**
+ * The matrix operand of `cm` or `Tm`: the last six operands, as viewers take them when a stream
+ * has stray extra ones; undefined unless those are six numbers (the operation is then ignored).
+ */
+export function operandMatrix(operands: Operand[]): Matrix | undefined {
+  const six = operands.slice(-6);
+  return six.length === 6 ? toMatrix(six.map((o) => (o.kind === 'number' ? o.value : NaN))) : undefined;
+}
+
+/** A number operand's value; 0 for anything else (a malformed operand moves nothing). */
+export const numberOperand = (operand: Operand | undefined): number => (operand?.kind === 'number' ? operand.value : 0);
 
 function formatNumber(n: number): string {
   if (Number.isInteger(n)) return String(n);

@@ -7,6 +7,7 @@
  * — exactly pdf.js's `page.getViewport({ scale: 1 })`. The engine maps them to PDF user space.
  */
 import { FolioError } from '../errors.ts';
+import type { Matrix } from './matrix.ts';
 
 export type FontFamily = 'sans' | 'serif' | 'mono';
 
@@ -180,8 +181,6 @@ export function parseOperations(json: string, pageCount: number): EditOperation[
   });
 }
 
-/** PDF matrix [a b c d e f]. */
-export type Matrix = [number, number, number, number, number, number];
 
 export interface PageGeometry {
   /** Crop box (what viewers show) in user space. */

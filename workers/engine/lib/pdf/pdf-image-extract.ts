@@ -11,6 +11,7 @@ import {
   decodePDFRawStream, type PDFDocument, type PDFObject,
 } from 'pdf-lib';
 import { encodePng, makeImageData, pixelLimit } from '../image/codecs.ts';
+import { filterNames, predictorParams, unpredict } from './filters.ts';
 
 export interface ExtractedImage {
   /** 'jpg' and 'jp2' are the original stream bytes; 'png' was decoded and re-encoded losslessly. */
@@ -47,13 +48,6 @@ export function pageImageRefs(doc: PDFDocument, pageIndex: number): PDFRef[] {
   return found;
 }
 
-function filtersOf(dict: PDFDict): string[] {
-  const filter = dict.lookup(PDFName.of('Filter'));
-  if (filter instanceof PDFName) return [filter.decodeText()];
-  if (filter instanceof PDFArray) return filter.asArray().map((f) => (dict.context.lookup(f) as PDFName).decodeText());
-  return [];
-}
-
 const num = (dict: PDFDict, key: string, fallback: number): number => {
   const value = dict.lookup(PDFName.of(key));
   return value instanceof PDFNumber ? value.asNumber() : fallback;
@@ -65,7 +59,7 @@ type ColourSpace =
   | { kind: 'indexed'; base: 'gray' | 'rgb' | 'cmyk'; hival: number; lookup: Uint8Array };
 
 function streamBytes(stream: PDFStream): Uint8Array {
-  if (stream instanceof PDFRawStream) return filtersOf(stream.dict).length ? decodePDFRawStream(stream).decode() : stream.contents;
+  if (stream instanceof PDFRawStream) return filterNames(stream.dict).length ? decodePDFRawStream(stream).decode() : stream.contents;
   return stream.getContents();
 }
 
@@ -103,38 +97,6 @@ function colourSpace(doc: PDFDocument, object: PDFObject | undefined): ColourSpa
   return 'no colour space';
 }
 
-/** Undoes PNG predictors (Predictor ≥ 10), row by row. */
-function unpredictPng(data: Uint8Array, rowBytes: number, bytesPerPixel: number, rows: number): Uint8Array {
-  const out = new Uint8Array(rowBytes * rows);
-  let src = 0;
-  for (let y = 0; y < rows && src < data.length; y++) {
-    const type = data[src++];
-    const row = y * rowBytes;
-    const prev = row - rowBytes;
-    for (let x = 0; x < rowBytes; x++) {
-      const raw = data[src++] ?? 0;
-      const left = x >= bytesPerPixel ? out[row + x - bytesPerPixel] : 0;
-      const up = y > 0 ? out[prev + x] : 0;
-      const upLeft = y > 0 && x >= bytesPerPixel ? out[prev + x - bytesPerPixel] : 0;
-      let value: number;
-      switch (type) {
-        case 1: value = raw + left; break;
-        case 2: value = raw + up; break;
-        case 3: value = raw + ((left + up) >> 1); break;
-        case 4: {
-          const p = left + up - upLeft;
-          const pa = Math.abs(p - left), pb = Math.abs(p - up), pc = Math.abs(p - upLeft);
-          value = raw + (pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft);
-          break;
-        }
-        default: value = raw;
-      }
-      out[row + x] = value & 0xff;
-    }
-  }
-  return out;
-}
-
 /** Reads sample `index` of `bits` bits from a row-aligned buffer. */
 function sampleReader(data: Uint8Array, bits: number) {
   return (byteOffset: number, sampleIndex: number): number => {
@@ -159,7 +121,7 @@ export async function extractImage(doc: PDFDocument, ref: PDFRef): Promise<Extra
   const width = num(dict, 'Width', 0);
   const height = num(dict, 'Height', 0);
   if (width <= 0 || height <= 0) return { skipped: 'no size' };
-  const filters = filtersOf(dict);
+  const filters = filterNames(dict);
   const last = filters.at(-1);
   if (filters.length === 1 && (last === 'DCTDecode' || last === 'DCT')) {
     return { image: { extension: 'jpg', bytes: stream.contents, width, height } };
@@ -185,10 +147,15 @@ export async function extractImage(doc: PDFDocument, ref: PDFRef): Promise<Extra
     return { skipped: 'undecodable data' };
   }
   const rowBytes = Math.ceil((width * components * bits) / 8);
-  const params = dict.lookupMaybe(PDFName.of('DecodeParms'), PDFDict);
-  const predictor = params ? num(params, 'Predictor', 1) : 1;
-  if (predictor >= 10) data = unpredictPng(data, rowBytes, Math.max(1, Math.ceil((components * bits) / 8)), height);
-  else if (predictor === 2) return { skipped: 'TIFF-predicted image' };
+  // Keys missing from /DecodeParms default to the image's own layout rather than to 1 (a garbled image).
+  const layout = { colors: components, bitsPerComponent: bits, columns: width };
+  const params = predictorParams(dict.lookup(PDFName.of('DecodeParms')), layout);
+  if (params.predictor === 2) return { skipped: 'TIFF-predicted image' };
+  try {
+    data = unpredict(data, params);
+  } catch {
+    return { skipped: 'damaged image data' };
+  }
 
   // /Decode [1 0] (or an image mask without /Decode [1 0]: 0 paints) inverts the samples.
   const decode = dict.lookupMaybe(PDFName.of('Decode'), PDFArray);

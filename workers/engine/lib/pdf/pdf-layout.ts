@@ -8,6 +8,7 @@
  */
 import type { PDFDocumentProxy } from './pdfjs.ts';
 import { loadPdfjs } from './pdfjs.ts';
+import { IDENTITY, applyTransform, transform, type Matrix } from './matrix.ts';
 import { lineJoint, vocabularyOf, type Vocabulary } from './line-hyphens.ts';
 
 export interface TextItem {
@@ -60,18 +61,6 @@ export interface PageLayout {
   ocr?: boolean;
 }
 
-type Matrix = [number, number, number, number, number, number];
-
-const multiply = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[2] * n[1],
-  m[1] * n[0] + m[3] * n[1],
-  m[0] * n[2] + m[2] * n[3],
-  m[1] * n[2] + m[3] * n[3],
-  m[0] * n[4] + m[2] * n[5] + m[4],
-  m[1] * n[4] + m[3] * n[5] + m[5],
-];
-const apply = (m: Matrix, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-
 /** Word-processor family names for the PDF base fonts and common embedded ones. */
 export function familyOf(fontName: string, fallback: string): string {
   const name = fontName.replace(/^[A-Z]{6}\+/, '');
@@ -94,10 +83,79 @@ interface FontInfo {
   italic?: boolean;
 }
 
+type Point = [number, number];
+
+/**
+ * The points of a pdf.js constructPath buffer (0 moveTo, 1 lineTo, 2 curveTo, 3 curveTo2/3,
+ * 4 closePath), mapped to the page; curves keep only their end points and set `curved`.
+ */
+function pathPoints(
+  buffer: ArrayLike<number>, toPage: (x: number, y: number) => Point,
+): { subpaths: Point[][]; curved: boolean } {
+  const subpaths: Point[][] = [];
+  let current: Point[] = [];
+  let curved = false;
+  for (let k = 0; k < buffer.length; ) {
+    const op = buffer[k];
+    if (op === 0) {
+      if (current.length) subpaths.push(current);
+      current = [toPage(buffer[k + 1], buffer[k + 2])];
+      k += 3;
+    } else if (op === 1) {
+      current.push(toPage(buffer[k + 1], buffer[k + 2]));
+      k += 3;
+    } else if (op === 2) {
+      curved = true;
+      current.push(toPage(buffer[k + 5], buffer[k + 6]));
+      k += 7;
+    } else if (op === 3) {
+      curved = true;
+      current.push(toPage(buffer[k + 3], buffer[k + 4]));
+      k += 5;
+    } else {
+      if (current.length) current.push(current[0]);
+      k += 1;
+    }
+  }
+  if (current.length) subpaths.push(current);
+  return { subpaths, curved };
+}
+
+/**
+ * Adds the straight horizontal and vertical lines of a stroked path, and the thin bars of a filled
+ * one, to `rulings`; true when the path also draws something else (vector art).
+ */
+function addRulings(subpaths: Point[][], stroked: boolean, fill: string, rulings: Segment[]): boolean {
+  let art = false;
+  for (const points of subpaths) {
+    if (stroked) {
+      for (let k = 1; k < points.length; k++) {
+        const [x1, y1] = points[k - 1];
+        const [x2, y2] = points[k];
+        if (Math.abs(y1 - y2) < 0.5 || Math.abs(x1 - x2) < 0.5) rulings.push({ x1: Math.min(x1, x2), y1: Math.min(y1, y2), x2: Math.max(x1, x2), y2: Math.max(y1, y2) });
+        else art = true;
+      }
+    } else {
+      const box = boxOf(points);
+      const isWhite = /^f{6}$/i.test(fill);
+      if (box.height <= 2.5 && box.width > 3) rulings.push({ x1: box.x, y1: box.top + box.height / 2, x2: box.x + box.width, y2: box.top + box.height / 2 });
+      else if (box.width <= 2.5 && box.height > 3) rulings.push({ x1: box.x + box.width / 2, y1: box.top, x2: box.x + box.width / 2, y2: box.top + box.height });
+      else if (!isWhite && box.width > 0 && box.height > 0) art = true;
+    }
+  }
+  return art;
+}
+
+function boxOf(points: Point[]): Box {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const x = Math.min(...xs);
+  const top = Math.min(...ys);
+  return { x, top, width: Math.max(...xs) - x, height: Math.max(...ys) - top };
+}
+
 type PageProxy = Awaited<ReturnType<PDFDocumentProxy['getPage']>>;
-type OperatorList = Awaited<ReturnType<PageProxy['getOperatorList']>>;
 type TextContent = Awaited<ReturnType<PageProxy['getTextContent']>>;
-type Ops = Awaited<ReturnType<typeof loadPdfjs>>['OPS'];
 
 /** A drawn glyph's character and fill colour; `softHyphenAfter` when a soft hyphen (U+00AD) follows it. */
 interface GlyphColor {
@@ -109,29 +167,11 @@ interface GlyphColor {
 }
 
 /**
- * Reads one page: text with styles and colours, rulings, images. With `cells` (a printed
- * spreadsheet), text that pdf.js joined into one item although the page placed its parts one by
- * one is cut where a part starts at the left edge of text on another line (a column).
- */
-export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number, { cells = false } = {}): Promise<PageLayout> {
-  const pdfjs = await loadPdfjs();
-  const page = await doc.getPage(pageNumber);
-  const viewport = page.getViewport({ scale: 1 });
-  const vt = viewport.transform as Matrix;
-  const opList = await page.getOperatorList();
-  const content = await page.getTextContent();
-  const { glyphColors, ...drawn } = walkOperatorList(opList, pdfjs.OPS, vt);
-  const items = readTextItems(page, content, vt, glyphColors, cells);
-  page.cleanup();
-  return { pageNumber, width: viewport.width, height: viewport.height, items, ...drawn };
-}
-
-/**
  * The text position operators (BT, Tm, Td, TD, T*, TL) as pdf.js's canvas follows them: where the
  * next string starts, in user space, when an operator has just moved there.
  */
 function textPositionTracker(OPS: Ops) {
-  let matrix: Matrix = [1, 0, 0, 1, 0, 0];
+  let matrix: Matrix = IDENTITY;
   let lineX = 0;
   let lineY = 0;
   let leading = 0;
@@ -145,7 +185,7 @@ function textPositionTracker(OPS: Ops) {
     /** Follows `fn` when it positions text; false for any other operator. */
     update(fn: number, args: unknown[]): boolean {
       if (fn === OPS.beginText || fn === OPS.setTextMatrix) {
-        matrix = fn === OPS.beginText ? [1, 0, 0, 1, 0, 0] : (Array.from(args[0] as ArrayLike<number>) as Matrix);
+        matrix = fn === OPS.beginText ? IDENTITY : (Array.from(args[0] as ArrayLike<number>) as Matrix);
         lineX = lineY = 0;
         moved = true;
       } else if (fn === OPS.moveText || fn === OPS.setLeadingMoveText) {
@@ -161,32 +201,40 @@ function textPositionTracker(OPS: Ops) {
     /** Where the string of show operator `fn` starts when text was just placed (else undefined). */
     placedAt(fn: number): [number, number] | undefined {
       if (fn === OPS.nextLineShowText || fn === OPS.nextLineSetSpacingShowText) move(0, leading);
-      const at = moved ? apply(matrix, lineX, lineY) : undefined;
+      const at = moved ? applyTransform(matrix, lineX, lineY) : undefined;
       moved = false;
       return at;
     },
   };
 }
 
-/** Walks the operator list: colours of text, rulings, images, vector art. */
-function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
+type Ops = Awaited<ReturnType<typeof loadPdfjs>>['OPS'];
+
+/**
+ * Reads one page: text with styles and colours, rulings, images. With `cells` (a printed
+ * spreadsheet), text that pdf.js joined into one item although the page placed its parts one by
+ * one is cut where a part starts at the left edge of text on another line (a column).
+ */
+export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number, { cells = false } = {}): Promise<PageLayout> {
+  const pdfjs = await loadPdfjs();
+  const OPS = pdfjs.OPS;
+  const page = await doc.getPage(pageNumber);
+  const viewport = page.getViewport({ scale: 1 });
+  const vt = viewport.transform as Matrix;
+  const opList = await page.getOperatorList();
+  const content = await page.getTextContent();
+
+  // ---- walk the operator list: colours of text, rulings, images, vector art
   const glyphColors: GlyphColor[] = [];
   const rulings: Segment[] = [];
   const images: Box[] = [];
   let hasVectorArt = false;
-  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  let ctm = IDENTITY;
   const stack: Matrix[] = [];
   let fill = '000000';
   const fillStack: string[] = [];
-  const toPage = (x: number, y: number) => apply(vt, ...apply(ctm, x, y));
+  const toPage = (x: number, y: number) => applyTransform(vt, ...applyTransform(ctm, x, y));
   const textPosition = textPositionTracker(OPS);
-  const boxOf = (points: Array<[number, number]>): Box => {
-    const xs = points.map((p) => p[0]);
-    const ys = points.map((p) => p[1]);
-    const x = Math.min(...xs);
-    const top = Math.min(...ys);
-    return { x, top, width: Math.max(...xs) - x, height: Math.max(...ys) - top };
-  };
   const strokeOps = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
   const fillOps = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
   const imagePaintOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintSolidColorImageMask]);
@@ -202,11 +250,11 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
       ctm = stack.pop() ?? ctm;
       fill = fillStack.pop() ?? fill;
     } else if (fn === OPS.transform) {
-      ctm = multiply(ctm, args as Matrix);
+      ctm = transform(ctm, args as Matrix);
     } else if (fn === OPS.paintFormXObjectBegin) {
       stack.push(ctm);
       const matrix = args[0] as Matrix | null;
-      if (matrix) ctm = multiply(ctm, Array.from(matrix) as Matrix);
+      if (matrix) ctm = transform(ctm, Array.from(matrix) as Matrix);
     } else if (fn === OPS.paintFormXObjectEnd) {
       ctm = stack.pop() ?? ctm;
     } else if (fn === OPS.setFillRGBColor) {
@@ -215,7 +263,6 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
       continue;
     } else if (textShowOps.has(fn)) {
       const placed = textPosition.placedAt(fn);
-      const placedAt = placed && toPage(...placed);
       const firstGlyph = glyphColors.length;
       const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<{ unicode?: string } | number>;
       for (const glyph of glyphs ?? []) {
@@ -229,7 +276,7 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
           }
         }
       }
-      if (placedAt && glyphColors.length > firstGlyph) glyphColors[firstGlyph].placedAt = placedAt;
+      if (placed && glyphColors.length > firstGlyph) glyphColors[firstGlyph].placedAt = toPage(...placed);
     } else if (imagePaintOps.has(fn)) {
       const box = boxOf([toPage(0, 0), toPage(1, 0), toPage(0, 1), toPage(1, 1)]);
       if (box.width > 2 && box.height > 2) images.push(box);
@@ -239,56 +286,14 @@ function walkOperatorList(opList: OperatorList, OPS: Ops, vt: Matrix) {
       const paintOp = args[0] as number;
       const buffer = (args[1] as ArrayLike<number>[] | null)?.[0];
       if (!buffer || !(strokeOps.has(paintOp) || fillOps.has(paintOp))) continue;
-      const subpaths: Array<Array<[number, number]>> = [];
-      let current: Array<[number, number]> = [];
-      let curved = false;
-      for (let k = 0; k < buffer.length; ) {
-        const op = buffer[k];
-        if (op === 0) {
-          if (current.length) subpaths.push(current);
-          current = [toPage(buffer[k + 1], buffer[k + 2])];
-          k += 3;
-        } else if (op === 1) {
-          current.push(toPage(buffer[k + 1], buffer[k + 2]));
-          k += 3;
-        } else if (op === 2) {
-          curved = true;
-          current.push(toPage(buffer[k + 5], buffer[k + 6]));
-          k += 7;
-        } else if (op === 3) {
-          curved = true;
-          current.push(toPage(buffer[k + 3], buffer[k + 4]));
-          k += 5;
-        } else {
-          if (current.length) current.push(current[0]);
-          k += 1;
-        }
-      }
-      if (current.length) subpaths.push(current);
-      if (curved) {
-        hasVectorArt = true;
-        continue;
-      }
-      for (const points of subpaths) {
-        if (strokeOps.has(paintOp)) {
-          for (let k = 1; k < points.length; k++) {
-            const [x1, y1] = points[k - 1];
-            const [x2, y2] = points[k];
-            if (Math.abs(y1 - y2) < 0.5 || Math.abs(x1 - x2) < 0.5) rulings.push({ x1: Math.min(x1, x2), y1: Math.min(y1, y2), x2: Math.max(x1, x2), y2: Math.max(y1, y2) });
-            else hasVectorArt = true;
-          }
-        } else {
-          const box = boxOf(points);
-          const isWhite = /^f{6}$/i.test(fill);
-          if (box.height <= 2.5 && box.width > 3) rulings.push({ x1: box.x, y1: box.top + box.height / 2, x2: box.x + box.width, y2: box.top + box.height / 2 });
-          else if (box.width <= 2.5 && box.height > 3) rulings.push({ x1: box.x + box.width / 2, y1: box.top, x2: box.x + box.width / 2, y2: box.top + box.height });
-          else if (!isWhite && box.width > 0 && box.height > 0) hasVectorArt = true;
-        }
-      }
+      const { subpaths, curved } = pathPoints(buffer, toPage);
+      if (curved || addRulings(subpaths, strokeOps.has(paintOp), fill, rulings)) hasVectorArt = true;
     }
   }
 
-  return { glyphColors, rulings, images, hasVectorArt };
+  const items = readTextItems(page, content, vt, glyphColors, cells);
+  page.cleanup();
+  return { pageNumber, width: viewport.width, height: viewport.height, items, rulings, images, hasVectorArt };
 }
 
 /** Text items with positions and styles; colours matched by walking the glyph stream. */
@@ -318,7 +323,7 @@ function readTextItems(page: PageProxy, content: TextContent, vt: Matrix, glyphC
       }
     }
     if (!str.trim()) continue;
-    const tx = multiply(vt, raw.transform as Matrix);
+    const tx = transform(vt, raw.transform as Matrix);
     const size = Math.hypot(tx[2], tx[3]);
     if (size < 0.5) continue;
     // Only horizontal text is laid out; rotated text keeps its anchor point.

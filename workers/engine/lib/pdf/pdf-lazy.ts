@@ -23,38 +23,7 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 import { lastStartXref } from './pdf-update.ts';
-
-/** Undoes a PNG predictor (/Predictor ≥ 10, one byte per sample) as xref streams use it. */
-function unpredict(data: Uint8Array, dict: PDFDict, rowLength: number): Uint8Array {
-  const parms = dict.lookup(PDFName.of('DecodeParms'));
-  const predictor = parms instanceof PDFDict ? (parms.lookupMaybe(PDFName.of('Predictor'), PDFNumber)?.asNumber() ?? 1) : 1;
-  if (predictor < 10) return data;
-  const columns = (parms as PDFDict).lookupMaybe(PDFName.of('Columns'), PDFNumber)?.asNumber() ?? rowLength;
-  const rows = Math.floor(data.byteLength / (columns + 1));
-  const out = new Uint8Array(rows * columns);
-  for (let r = 0; r < rows; r++) {
-    const type = data[r * (columns + 1)];
-    const src = r * (columns + 1) + 1;
-    const row = r * columns;
-    for (let c = 0; c < columns; c++) {
-      const raw = data[src + c];
-      const left = c > 0 ? out[row + c - 1] : 0;
-      const up = r > 0 ? out[row - columns + c] : 0;
-      const upLeft = r > 0 && c > 0 ? out[row - columns + c - 1] : 0;
-      let value: number;
-      if (type === 1) value = raw + left;
-      else if (type === 2) value = raw + up;
-      else if (type === 3) value = raw + ((left + up) >> 1);
-      else if (type === 4) {
-        const p = left + up - upLeft;
-        const pa = Math.abs(p - left), pb = Math.abs(p - up), pc = Math.abs(p - upLeft);
-        value = raw + (pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft);
-      } else value = raw;
-      out[row + c] = value & 0xff;
-    }
-  }
-  return out;
-}
+import { predictorParams, unpredict } from './filters.ts';
 
 /** An object stream decoded: its data, where its objects start, each object's offset from there. */
 interface DecodedObjectStream {
@@ -170,7 +139,8 @@ class LazyReader {
     const indexArray = dict.lookupMaybe(PDFName.of('Index'), PDFArray);
     const index = indexArray ? numbers(indexArray) : [0, dict.lookup(PDFName.of('Size'), PDFNumber).asNumber()];
     const rowLength = widths.reduce((sum, w) => sum + w, 0);
-    const data = unpredict(decodePDFRawStream(stream).decode(), dict, rowLength);
+    const parms = predictorParams(dict.lookup(PDFName.of('DecodeParms')), { columns: rowLength });
+    const data = unpredict(decodePDFRawStream(stream).decode(), parms);
     let pos = 0;
     const field = (width: number, fallback: number): number => {
       if (width === 0) return fallback;

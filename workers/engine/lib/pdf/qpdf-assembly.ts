@@ -21,12 +21,15 @@ import {
   PDFHexString,
   PDFName,
   PDFNumber,
+  PDFRawStream,
   PDFRef,
+  PDFStream,
   PDFString,
   type PDFObject,
 } from 'pdf-lib';
+import { scanActiveContent, type ActiveContentReport } from './active-content.ts';
 import { PageCopier } from './page-copy.ts';
-import { openLazily } from './pdf-lazy.ts';
+import { isReadLazily, openLazily } from './pdf-lazy.ts';
 import { assertLooksLikePdf, openPdf, type OpenedPdf } from './pdf-open.ts';
 import { savePdf } from './pdf-util.ts';
 import type { EngineInput } from '../types.ts';
@@ -78,6 +81,10 @@ export interface PreparedSource {
   linkTargets: Map<string, SourceTarget>;
   bookmarks: SourceBookmark[];
   title?: string;
+  /** Scripts and actions found on the pages copied and in the bookmarks. */
+  activeContent: ActiveContentReport;
+  /** Whether they were removed from `bytes` (asked, and `doc` was read lazily, see prepareSource). */
+  activeContentRemoved: boolean;
 }
 
 /** qpdf cannot assemble these sources (the caller copies the pages with pdf-lib instead). */
@@ -95,25 +102,100 @@ function isSelfContained(value: PDFObject, depth = 0): boolean {
 }
 
 /**
+ * Keys not followed when collecting what qpdf copies with a page: drawing (contents, resources,
+ * appearances and their icons), embedded files, metadata and the structure tree (reached from a
+ * bookmark's /SE) — none of them holds actions, and some are large.
+ */
+const NOT_FOLLOWED = new Set(['Contents', 'Resources', 'AP', 'MK', 'Thumb', 'Metadata', 'PieceInfo', 'EF', 'SE']);
+const PAGE_TREE_TYPES = new Set(['Page', 'Pages', 'Catalog']);
+
+/**
+ * The indirect objects qpdf copies with these pages that may hold actions — the pages, their
+ * annotations, the actions and form fields these refer to — and the outline (Folio writes the
+ * bookmarks' actions into the result). Drawing (contents, resources, appearance streams) holds no
+ * actions and is not read; other pages met through a reference are not entered.
+ */
+function objectsThatMayHoldActions(doc: PDFDocument, pageRefs: readonly PDFRef[]): Array<[PDFRef, PDFObject]> {
+  const ctx = doc.context;
+  const found = new Map<PDFRef, PDFObject>();
+  const roots = new Set<PDFRef>(pageRefs);
+  const outlines = doc.catalog.get(N.Outlines);
+  const queue: PDFObject[] = [...pageRefs];
+  if (outlines instanceof PDFRef) queue.push(outlines);
+  while (queue.length > 0 && found.size < 1_000_000) {
+    const item = queue.pop()!;
+    if (item instanceof PDFRef) {
+      if (found.has(item)) continue;
+      const object = ctx.lookup(item);
+      if (object === undefined) continue;
+      const dict = object instanceof PDFStream ? object.dict : object;
+      const type = dict instanceof PDFDict ? dict.get(N.Type) : undefined;
+      if (!roots.has(item) && type instanceof PDFName && PAGE_TREE_TYPES.has(type.decodeText())) continue;
+      found.set(item, object);
+      queue.push(dict);
+    } else if (item instanceof PDFDict) {
+      for (const [key, value] of item.entries()) if (!NOT_FOLLOWED.has(key.decodeText())) queue.push(value);
+    } else if (item instanceof PDFArray) {
+      queue.push(...item.asArray());
+    }
+  }
+  return [...found];
+}
+
+const latin1 = new TextDecoder('latin1');
+
+/** An object in PDF syntax for an incremental update (a stream with its data, written byte per character). */
+function bodyOf(object: PDFObject): string {
+  if (!(object instanceof PDFRawStream)) return object.toString();
+  return `${object.dict.toString()}\nstream\n${latin1.decode(object.contents)}\nendstream`;
+}
+
+/**
+ * Scans what qpdf will copy from `doc` (objectsThatMayHoldActions) for scripts and actions and, with
+ * `remove`, takes them out: the changed objects as new versions, removed ones as null. qpdf copies
+ * only what the newest versions refer to, so the result never holds what was removed.
+ */
+function cleanCopiedObjects(doc: PDFDocument, pageRefs: readonly PDFRef[], remove: boolean) {
+  const objects = objectsThatMayHoldActions(doc, pageRefs);
+  const snapshot = (object: PDFObject) => (object instanceof PDFStream ? object.dict.toString() : object.toString());
+  const before = remove ? objects.map(([ref, object]) => [ref, snapshot(object)] as const) : [];
+  const report = scanActiveContent(doc, { remove, objects });
+  const updates: UpdatedObject[] = [];
+  for (const [ref, text] of before) {
+    const now = doc.context.lookup(ref);
+    if (now === undefined) updates.push({ ref, body: 'null' });
+    else if (snapshot(now) !== text) updates.push({ ref, body: bodyOf(now) });
+  }
+  return { report, updates };
+}
+
+/**
  * Reads what qpdf will not carry (bookmarks, link targets) from `doc` and gives every GoTo link on
  * the pages in `willCopy` a named destination `<tag>-<n>`. `bytes` are the bytes `doc` was loaded from.
+ * Scripts and actions on those pages and in the bookmarks are reported and, with `removeActiveContent`,
+ * removed (see cleanCopiedObjects) — only from a document read lazily: one opened in full may be the
+ * pdf-lib fallback's source, which must not change under it.
  */
 export function prepareSource(
   doc: PDFDocument,
   bytes: Uint8Array,
   tag: string,
   willCopy: ReadonlySet<number>,
+  { removeActiveContent = false } = {},
 ): PreparedSource {
   const ctx = doc.context;
   const resolver = new PageCopier(doc, doc);
   const pages = doc.getPages();
+  const copiedRefs = [...willCopy].map((index) => pages[index]?.ref).filter((ref): ref is PDFRef => ref !== undefined);
+  const activeContentRemoved = removeActiveContent && isReadLazily(doc);
+  const cleaned = cleanCopiedObjects(doc, copiedRefs, activeContentRemoved);
   const viewOf = (dest: PDFArray): string[] => {
     const view: string[] = [];
     for (let i = 1; i < dest.size(); i++) view.push((ctx.lookup(dest.get(i)) ?? dest.get(i)).toString());
     return view;
   };
   const linkTargets = new Map<string, SourceTarget>();
-  const updates = new Map<number, UpdatedObject>();
+  const updates = new Map<number, UpdatedObject>(cleaned.updates.map((update) => [update.ref.objectNumber, update]));
   const done = new Set<string>();
   let count = 0;
 
@@ -210,7 +292,15 @@ export function prepareSource(
   }
   const size = ctx.largestObjectNumber + 1;
   const patched = updates.size === 0 ? bytes : appendUpdate(bytes, [...updates.values()], size, `/Root ${rootRef!.toString()}`);
-  return { bytes: patched, pageCount: pages.length, linkTargets, bookmarks, title: doc.getTitle() };
+  return {
+    bytes: patched,
+    pageCount: pages.length,
+    linkTargets,
+    bookmarks,
+    title: doc.getTitle(),
+    activeContent: cleaned.report,
+    activeContentRemoved,
+  };
 }
 
 /** One run of pages from one source, in the order of the result. */
@@ -276,6 +366,14 @@ export interface AssemblyResult {
 export interface CompleteOptions {
   /** Document information of the result (qpdf's --empty result has none). */
   title?: string;
+  author?: string;
+  subject?: string;
+  keywords?: string;
+}
+
+export interface AssembleOptions extends CompleteOptions {
+  /** Pages of the result (0-based) turned clockwise by a multiple of 90° (added to their /Rotate). */
+  rotate?: ReadonlyArray<{ page: number; angle: number }>;
 }
 
 const LINK_NAME = /^folio\d+-\d+$/;
@@ -289,11 +387,19 @@ export async function assemblePages(
   runs: readonly PageRun[],
   bookmarks: readonly ResultBookmark[],
   linkTargets: ReadonlyMap<string, { page: number; view: string[] }>,
-  options: CompleteOptions = {},
+  options: AssembleOptions = {},
 ): Promise<AssemblyResult> {
   const inputs: Record<string, Uint8Array> = {};
   sources.forEach((bytes, i) => (inputs[`/in${i}.pdf`] = bytes));
-  const args = ['--empty', '--object-streams=disable', '--pages'];
+  const args = ['--empty', '--object-streams=disable'];
+  const byAngle = new Map<number, number[]>();
+  for (const { page, angle } of options.rotate ?? []) {
+    const turn = (((angle % 360) + 360) % 360) as number;
+    if (turn !== 0) byAngle.set(turn, [...(byAngle.get(turn) ?? []), page]);
+  }
+  // qpdf numbers these pages in the result (a repeated page is its own copy there).
+  for (const [turn, pages] of byAngle) args.push(`--rotate=+${turn}:${pages.map((page) => page + 1).join(',')}`);
+  args.push('--pages');
   for (const run of runs) if (run.pages.length > 0) args.push(`/in${run.source}.pdf`, qpdfRange(run.pages));
   args.push('--', '/out.pdf');
   const result = await runQpdf(args, { inputs, outputs: ['/out.pdf'] });
@@ -404,8 +510,10 @@ export function completeAssembly(
     if (!catalog.get(N.PageMode)) catalog.set(N.PageMode, PDFName.of('UseOutlines'));
   }
   const info = allocate();
-  const title = options.title ? ` /Title ${PDFHexString.fromText(options.title).toString()}` : '';
-  objects.push({ ref: info, body: `<< /Producer (Folio)${title} >>` });
+  const fields = { Title: options.title, Author: options.author, Subject: options.subject, Keywords: options.keywords };
+  const given = Object.entries(fields).filter((entry): entry is [string, string] => Boolean(entry[1]));
+  const infoText = given.map(([key, value]) => ` /${key} ${PDFHexString.fromText(value).toString()}`).join('');
+  objects.push({ ref: info, body: `<< /Producer (Folio)${infoText} >>` });
   if (linkTargets.size > 0 || bookmarks.length > 0) objects.push({ ref: rootRef, body: catalog.toString() });
   const id = reader.trailer.get(PDFName.of('ID'));
   const trailer = `/Root ${rootRef.toString()} /Info ${info.toString()}${id ? ` /ID ${id.toString()}` : ''}`;

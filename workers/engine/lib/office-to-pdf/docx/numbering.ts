@@ -1,0 +1,145 @@
+/**
+ * Numbered and bulleted lists (word/numbering.xml): each w:num's levels from its w:abstractNum, the
+ * running counters, and the marker text of a list paragraph.
+ */
+import type { Paragraph } from '../model.ts';
+import { attr, kid, kids, num, parseXml, type XmlElement } from '../xml.ts';
+import { readParaProps, readRunProps, toStyle, type ParaProps, type RunProps, type ThemeFonts } from './styles.ts';
+
+export interface NumberingLevel {
+  format: string;
+  text: string;
+  start: number;
+  pPr?: XmlElement;
+  rPr?: XmlElement;
+}
+
+/** The levels of each list (w:numId → w:ilvl → level) and the counters of the lists read so far. */
+export interface Numbering {
+  lists: Map<string, Map<number, NumberingLevel>>;
+  counters: Map<string, number[]>;
+}
+
+export function readNumbering(numberingXml: string | undefined): Numbering {
+  const lists = new Map<string, Map<number, NumberingLevel>>();
+  if (numberingXml) {
+    const root = parseXml(numberingXml);
+    const abstracts = new Map<string, XmlElement>();
+    for (const abstract of kids(root, 'w:abstractNum'))
+      abstracts.set(attr(abstract, 'w:abstractNumId') ?? '', abstract);
+    for (const numEl of kids(root, 'w:num')) {
+      const abstract = abstracts.get(attr(kid(numEl, 'w:abstractNumId'), 'w:val') ?? '');
+      if (!abstract) continue;
+      const levels = new Map<number, NumberingLevel>();
+      for (const lvl of kids(abstract, 'w:lvl')) {
+        levels.set(num(lvl, 'w:ilvl') ?? 0, {
+          format: attr(kid(lvl, 'w:numFmt'), 'w:val') ?? 'decimal',
+          text: attr(kid(lvl, 'w:lvlText'), 'w:val') ?? '',
+          start: num(kid(lvl, 'w:start'), 'w:val') ?? 1,
+          pPr: kid(lvl, 'w:pPr'),
+          rPr: kid(lvl, 'w:rPr'),
+        });
+      }
+      lists.set(attr(numEl, 'w:numId') ?? '', levels);
+    }
+  }
+  return { lists, counters: new Map() };
+}
+
+/** Bullet glyphs from Symbol/Wingdings private-use code points → Unicode. */
+export function bulletText(text: string): string {
+  const map: Record<string, string> = {
+    '●': '•',
+    '○': '◦',
+    '■': '▪',
+    '◆': '•',
+    '\uf0b7': '•',
+    '\uf0a7': '▪',
+    '\uf0d8': '➢',
+    '\uf0fc': '✓',
+    '\uf076': '❖',
+    '§': '▪',
+    o: '◦',
+    '\uf06f': '◦',
+    '\uf0a8': '□',
+  };
+  return map[text] ?? (text.charCodeAt(0) >= 0xf000 ? '•' : text);
+}
+
+function roman(n: number): string {
+  const table: Array<[number, string]> = [
+    [1000, 'm'],
+    [900, 'cm'],
+    [500, 'd'],
+    [400, 'cd'],
+    [100, 'c'],
+    [90, 'xc'],
+    [50, 'l'],
+    [40, 'xl'],
+    [10, 'x'],
+    [9, 'ix'],
+    [5, 'v'],
+    [4, 'iv'],
+    [1, 'i'],
+  ];
+  let out = '';
+  for (const [value, letters] of table)
+    while (n >= value) {
+      out += letters;
+      n -= value;
+    }
+  return out;
+}
+
+/** A list or note number in a w:numFmt (decimal, lowerLetter, upperRoman…). */
+export function formatNumber(n: number, format: string): string {
+  switch (format) {
+    case 'lowerLetter':
+      return String.fromCharCode(97 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
+    case 'upperLetter':
+      return String.fromCharCode(65 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
+    case 'lowerRoman':
+      return roman(n);
+    case 'upperRoman':
+      return roman(n).toUpperCase();
+    case 'decimalZero':
+      return n < 10 ? `0${n}` : String(n);
+    default:
+      return String(n);
+  }
+}
+
+/**
+ * The list marker of a paragraph whose properties name a list, counting it; the level's indents
+ * are applied to `props` under the paragraph's own (`pPr`), which win.
+ */
+export function listMarker(
+  numbering: Numbering,
+  props: ParaProps,
+  pPr: XmlElement | undefined,
+  paraRun: RunProps,
+  themeFonts: ThemeFonts,
+): Paragraph['marker'] {
+  const levels = props.numId && props.numId !== '0' ? numbering.lists.get(props.numId) : undefined;
+  const level = levels?.get(props.ilvl ?? 0);
+  if (!level || !levels || !props.numId) return undefined;
+  readParaProps(level.pPr, props);
+  readParaProps(pPr, props); // direct indents win over the list level's
+  const counts = numbering.counters.get(props.numId) ?? [];
+  const ilvl = props.ilvl ?? 0;
+  counts[ilvl] = (counts[ilvl] ?? levels.get(ilvl)!.start - 1) + 1;
+  counts.length = ilvl + 1;
+  numbering.counters.set(props.numId, counts);
+  let text: string;
+  if (level.format === 'bullet') text = bulletText(level.text);
+  else if (level.format === 'none') text = '';
+  else {
+    text = level.text.replace(/%(\d)/g, (_, d: string) => {
+      const outer = levels.get(Number(d) - 1);
+      return formatNumber(counts[Number(d) - 1] ?? outer?.start ?? 1, outer?.format ?? 'decimal');
+    });
+  }
+  return text
+    ? { text, style: toStyle(readRunProps(level.rPr, { ...paraRun, underline: false }, themeFonts)) }
+    : undefined;
+}

@@ -1,0 +1,234 @@
+/**
+ * The content of a paragraph: runs with their formatting, hyperlinks (w:hyperlink and HYPERLINK
+ * fields), PAGE / NUMPAGES fields, tabs and breaks, symbols, note references, drawings and bookmarks,
+ * collected in order as pieces of the paragraph.
+ */
+import type { Block, FloatingDrawing, Inline, RunStyle } from '../model.ts';
+import { attr, find, kid, kids, type XmlElement } from '../xml.ts';
+import type { DocxContext, Rels } from './context.ts';
+import { readDrawing, readVml } from './drawings.ts';
+import { readNoteReference } from './notes.ts';
+import { bulletText } from './numbering.ts';
+import { readRunProps, styleRunProps, toStyle, type RunProps } from './styles.ts';
+
+/** What a paragraph's runs give: inlines, and page breaks that will split the paragraph. */
+export type Piece = Inline | { kind: 'pageBreakMark' };
+
+/** One paragraph being read: what its runs add so far, and the field or hyperlink they are inside. */
+export interface RunReader {
+  ctx: DocxContext;
+  partRels: Rels;
+  /** The paragraph's run properties, which each run's own formatting overrides. */
+  paraRun: RunProps;
+  pieces: Piece[];
+  floats: FloatingDrawing[];
+  footnotes: Block[][];
+  /** Bookmark names in the paragraph (targets of internal links). */
+  anchors: string[];
+  fieldDepth: number;
+  fieldInstr: string;
+  fieldShowsResult: boolean;
+  /** The web address of the hyperlink (w:hyperlink or a HYPERLINK field) being read. */
+  link?: string;
+  fieldLink: boolean;
+}
+
+export function runReader(ctx: DocxContext, partRels: Rels, paraRun: RunProps): RunReader {
+  return {
+    ctx,
+    partRels,
+    paraRun,
+    pieces: [],
+    floats: [],
+    footnotes: [],
+    anchors: [],
+    fieldDepth: 0,
+    fieldInstr: '',
+    fieldShowsResult: true,
+    fieldLink: false,
+  };
+}
+
+/** The runs of a paragraph or of an element that groups runs (hyperlinks, content controls…). */
+export async function readRuns(reader: RunReader, container: XmlElement): Promise<void> {
+  const { ctx, partRels } = reader;
+  for (const child of kids(container)) {
+    switch (child.nodeName) {
+      case 'w:r':
+        await readRun(reader, child);
+        break;
+      case 'w:hyperlink': {
+        const rel = partRels.get(attr(child, 'r:id') ?? '');
+        const outer = reader.link;
+        const bookmark = attr(child, 'w:anchor');
+        if (rel?.external) reader.link = rel.target + (bookmark ? `#${bookmark}` : '');
+        else if (bookmark) reader.link = `#${bookmark}`; // a place in the document (a table of contents entry)
+        await readRuns(reader, child);
+        reader.link = outer;
+        break;
+      }
+      case 'w:ins':
+      case 'w:smartTag':
+      case 'w:customXml':
+      case 'w:dir':
+      case 'w:bdo':
+        await readRuns(reader, child);
+        break;
+      case 'w:sdt':
+        await readRuns(reader, kid(child, 'w:sdtContent') ?? child);
+        break;
+      case 'w:fldSimple': {
+        const instr = (attr(child, 'w:instr') ?? '').trim().split(/\s+/)[0]?.toUpperCase();
+        if (instr === 'PAGE' || instr === 'NUMPAGES') {
+          const rPr = kid(find(child, 'w:r'), 'w:rPr');
+          const props = styleRunProps(ctx.styles, attr(kid(rPr, 'w:rStyle'), 'w:val'), { ...reader.paraRun });
+          reader.pieces.push({
+            kind: 'field',
+            field: instr,
+            style: toStyle(readRunProps(rPr, props, ctx.styles.themeFonts)),
+          });
+        } else await readRuns(reader, child);
+        break;
+      }
+      case 'w:bookmarkStart': {
+        const name = attr(child, 'w:name');
+        if (name && name !== '_GoBack') reader.anchors.push(name);
+        break;
+      }
+      default:
+        break; // bookmark ends, proofing marks, deletions (w:del), comments
+    }
+  }
+}
+
+/**
+ * A complex field's w:fldChar: PAGE and NUMPAGES become page-number fields (their cached result is
+ * skipped), and a HYPERLINK field's result is the link's text.
+ */
+function fieldChar(reader: RunReader, fldChar: XmlElement, style: RunStyle): void {
+  const type = attr(fldChar, 'w:fldCharType');
+  if (type === 'begin') {
+    reader.fieldDepth++;
+    reader.fieldInstr = '';
+    reader.fieldShowsResult = true;
+  } else if (type === 'separate') {
+    const instr = reader.fieldInstr.trim().split(/\s+/)[0]?.toUpperCase();
+    if (reader.fieldDepth === 1 && (instr === 'PAGE' || instr === 'NUMPAGES')) {
+      reader.pieces.push({ kind: 'field', field: instr, style });
+      reader.fieldShowsResult = false;
+    }
+    const bookmark = /\\l\s+"([^"]+)"/.exec(reader.fieldInstr)?.[1];
+    const address =
+      instr !== 'HYPERLINK'
+        ? undefined
+        : bookmark
+          ? `#${bookmark}`
+          : /HYPERLINK\s+"([^"]+)"/i.exec(reader.fieldInstr)?.[1];
+    if (reader.fieldDepth === 1 && address && !reader.link) {
+      reader.link = address;
+      reader.fieldLink = true;
+    }
+  } else if (type === 'end') {
+    reader.fieldDepth = Math.max(0, reader.fieldDepth - 1);
+    reader.fieldShowsResult = true;
+    if (reader.fieldDepth === 0 && reader.fieldLink) {
+      reader.link = undefined;
+      reader.fieldLink = false;
+    }
+  }
+}
+
+async function addDrawing(reader: RunReader, drawing: XmlElement): Promise<void> {
+  const result = await readDrawing(reader.ctx, drawing, reader.partRels);
+  if (result && 'float' in result) reader.floats.push(result.float);
+  else if (result) reader.pieces.push(result.inline);
+}
+
+async function addVml(reader: RunReader, pict: XmlElement): Promise<void> {
+  const inline = await readVml(reader.ctx, pict, reader.partRels);
+  if (inline) reader.pieces.push(inline);
+}
+
+/** One piece of a run's content (text, tab, break, symbol, note reference, drawing). */
+async function runContent(reader: RunReader, child: XmlElement, props: RunProps, style: RunStyle): Promise<void> {
+  const { pieces } = reader;
+  switch (child.nodeName) {
+    case 'w:t': {
+      const text = child.textContent ?? '';
+      if (text) pieces.push({ kind: 'text', text: props.caps ? text.toUpperCase() : text, style });
+      break;
+    }
+    case 'w:tab':
+      pieces.push({ kind: 'tab', style });
+      break;
+    case 'w:br':
+    case 'w:cr':
+      if (attr(child, 'w:type') === 'page') pieces.push({ kind: 'pageBreakMark' });
+      else pieces.push({ kind: 'break', style });
+      break;
+    case 'w:noBreakHyphen':
+      pieces.push({ kind: 'text', text: '‑', style });
+      break;
+    case 'w:sym': {
+      const code = parseInt(attr(child, 'w:char') ?? '', 16);
+      if (Number.isFinite(code)) pieces.push({ kind: 'text', text: bulletText(String.fromCharCode(code)), style });
+      break;
+    }
+    case 'w:footnoteReference':
+    case 'w:endnoteReference': {
+      // The note's number as a superscript mark here; its text at the page's foot (or after the document).
+      const { mark, footnote } = await readNoteReference(reader.ctx, child, style);
+      if (mark) pieces.push(mark);
+      if (footnote) reader.footnotes.push(footnote);
+      break;
+    }
+    case 'w:footnoteRef':
+    case 'w:endnoteRef':
+      if (reader.ctx.currentNoteMark) {
+        pieces.push({ kind: 'text', text: reader.ctx.currentNoteMark, style: { ...style, baseline: 'super' } });
+      }
+      break;
+    case 'w:drawing':
+      await addDrawing(reader, child);
+      break;
+    case 'mc:AlternateContent': {
+      // Word shapes and text boxes (wps, wpg) come with a VML fallback: the DrawingML choice is drawn.
+      const drawing = kids(child, 'mc:Choice')
+        .map((choice) => kid(choice, 'w:drawing'))
+        .find(Boolean);
+      if (drawing) await addDrawing(reader, drawing);
+      else if (find(child, 'w:pict')) await addVml(reader, find(child, 'w:pict')!);
+      break;
+    }
+    case 'w:pict':
+      await addVml(reader, child);
+      break;
+    default:
+      break;
+  }
+}
+
+async function readRun(reader: RunReader, r: XmlElement): Promise<void> {
+  const { styles } = reader.ctx;
+  const rPr = kid(r, 'w:rPr');
+  const props = readRunProps(
+    rPr,
+    styleRunProps(styles, attr(kid(rPr, 'w:rStyle'), 'w:val'), { ...reader.paraRun }),
+    styles.themeFonts,
+  );
+  if (props.hidden) return;
+  const style: RunStyle = { ...toStyle(props), link: reader.link };
+  for (const child of kids(r)) {
+    if (child.nodeName === 'w:fldChar') fieldChar(reader, child, style);
+    else if (child.nodeName === 'w:instrText') reader.fieldInstr += child.textContent ?? '';
+    else if (reader.fieldDepth > 0 && !reader.fieldShowsResult) continue;
+    else if (
+      reader.fieldDepth > 0 &&
+      child.nodeName === 'w:t' &&
+      reader.fieldInstr &&
+      !/\S/.test(child.textContent ?? '')
+    )
+      continue;
+    else await runContent(reader, child, props, style);
+  }
+}

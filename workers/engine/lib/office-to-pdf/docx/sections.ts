@@ -1,0 +1,87 @@
+/**
+ * Sections (w:sectPr): page size, orientation, margins and columns, and the headers and footers of
+ * the first, even and other pages; a section without its own inherits the previous section's.
+ */
+import type { Block, PageSetup, Section } from '../model.ts';
+import { attr, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from '../xml.ts';
+import type { DocxContext } from './context.ts';
+import { readBlocks } from './blocks.ts';
+import { onOff, TWIP } from './styles.ts';
+
+type SectionSetup = Pick<Section, 'page' | 'header' | 'footer' | 'firstPage' | 'evenPages' | 'columns' | 'continuous'>;
+
+/** A header or footer part, by its relationship id from the document. */
+async function readPart(ctx: DocxContext, rId: string | undefined): Promise<Block[] | undefined> {
+  const rel = rId ? ctx.rels.get(rId) : undefined;
+  const xml = rel ? await zipText(ctx.zip, rel.target) : undefined;
+  if (!rel || !xml) return undefined;
+  const blocks: Block[] = [];
+  await readBlocks(ctx, parseXml(xml), await readRels(ctx.zip, rel.target), (block) => blocks.push(block));
+  return blocks;
+}
+
+function pageOf(sectPr: XmlElement | undefined): PageSetup {
+  const size = kid(sectPr, 'w:pgSz');
+  const margin = kid(sectPr, 'w:pgMar');
+  let width = (num(size, 'w:w') ?? 11906) * TWIP;
+  let height = (num(size, 'w:h') ?? 16838) * TWIP;
+  if (attr(size, 'w:orient') === 'landscape' && width < height) [width, height] = [height, width];
+  return {
+    width,
+    height,
+    margin: {
+      top: Math.abs(num(margin, 'w:top') ?? 1440) * TWIP,
+      right: (num(margin, 'w:right') ?? 1440) * TWIP,
+      bottom: Math.abs(num(margin, 'w:bottom') ?? 1440) * TWIP,
+      left: (num(margin, 'w:left') ?? 1440) * TWIP,
+    },
+    headerDistance: (num(margin, 'w:header') ?? 720) * TWIP,
+    footerDistance: (num(margin, 'w:footer') ?? 720) * TWIP,
+  };
+}
+
+export async function pageSetup(ctx: DocxContext, sectPr: XmlElement | undefined): Promise<SectionSetup> {
+  const page = pageOf(sectPr);
+  const partOf = (tag: string, type: 'default' | 'first' | 'even') =>
+    readPart(
+      ctx,
+      attr(
+        kids(sectPr, tag).find((ref) => (attr(ref, 'w:type') ?? 'default') === type),
+        'r:id',
+      ),
+    );
+  const variant = async (type: 'first' | 'even') => ({
+    header: await partOf('w:headerReference', type),
+    footer: await partOf('w:footerReference', type),
+  });
+  const cols = kid(sectPr, 'w:cols');
+  const columnCount = num(cols, 'w:num') ?? 1;
+  return {
+    page,
+    columns: columnCount > 1 ? { count: columnCount, gap: (num(cols, 'w:space') ?? 720) * TWIP } : undefined,
+    continuous: attr(kid(sectPr, 'w:type'), 'w:val') === 'continuous',
+    header: await partOf('w:headerReference', 'default'),
+    footer: await partOf('w:footerReference', 'default'),
+    firstPage: onOff(kid(sectPr, 'w:titlePg')) ? await variant('first') : undefined,
+    evenPages: ctx.evenAndOddHeaders ? await variant('even') : undefined,
+  };
+}
+
+/** Sections without their own header/footer inherit the previous section's (as Word does). */
+export function inheritHeaders(sections: Section[], previous: Section | undefined): void {
+  for (const section of sections) {
+    if (previous && section !== previous) {
+      section.header ??= previous.header;
+      section.footer ??= previous.footer;
+      if (section.firstPage) {
+        section.firstPage.header ??= previous.firstPage?.header;
+        section.firstPage.footer ??= previous.firstPage?.footer;
+      }
+      if (section.evenPages) {
+        section.evenPages.header ??= previous.evenPages?.header;
+        section.evenPages.footer ??= previous.evenPages?.footer;
+      }
+    }
+    previous = section;
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * Tables (w:tbl): the grid, spans and vertical merges, cell margins, and borders and shading from
+ * the table style (with its conditional formats for header rows, bands and corners), the table and
+ * the cell; cell text gets the table style's run and paragraph formatting.
+ */
+import type { Block, Border, Rgb, TableCell, TableRow } from '../model.ts';
+import { attr, hexColor, kid, kids, num, type XmlElement } from '../xml.ts';
+import type { CellTextStyle, DocxContext, Rels } from './context.ts';
+import { readParagraph } from './paragraph.ts';
+import { borderOf, onOff, styleChain, TWIP, type Style } from './styles.ts';
+
+/**
+ * Which of a table style's conditional formats apply to a cell, lowest priority first (Word's
+ * order: whole table, column bands, row bands, first/last column, first/last row, corners).
+ * `look` is the table's w:tblLook: which of them the table turns on.
+ */
+export function conditionalTypes(
+  r: number,
+  c: number,
+  rows: number,
+  columns: number,
+  look: TableLook,
+  rowBand = 1,
+  colBand = 1,
+): string[] {
+  const first = look.firstRow && r === 0,
+    last = look.lastRow && r === rows - 1 && rows > 1;
+  const firstCol = look.firstColumn && c === 0,
+    lastCol = look.lastColumn && c === columns - 1 && columns > 1;
+  const types = ['wholeTable'];
+  if (!look.noVBand && !firstCol && !lastCol)
+    types.push(Math.floor((c - (look.firstColumn ? 1 : 0)) / colBand) % 2 === 0 ? 'band1Vert' : 'band2Vert');
+  if (!look.noHBand && !first && !last)
+    types.push(Math.floor((r - (look.firstRow ? 1 : 0)) / rowBand) % 2 === 0 ? 'band1Horz' : 'band2Horz');
+  if (firstCol) types.push('firstCol');
+  if (lastCol) types.push('lastCol');
+  if (first) types.push('firstRow');
+  if (last) types.push('lastRow');
+  if (first && firstCol) types.push('nwCell');
+  if (first && lastCol) types.push('neCell');
+  if (last && firstCol) types.push('swCell');
+  if (last && lastCol) types.push('seCell');
+  return types;
+}
+
+export interface TableLook {
+  firstRow: boolean;
+  lastRow: boolean;
+  firstColumn: boolean;
+  lastColumn: boolean;
+  noHBand: boolean;
+  noVBand: boolean;
+}
+
+/** w:tblLook as attributes (Word 2010+) or as the older hexadecimal w:val. */
+export function tableLook(element: XmlElement | undefined): TableLook {
+  // Without the element, Word's default (header row, first column, row bands); with attributes
+  // and no w:val, an attribute left out is off.
+  const bits = parseInt(attr(element, 'w:val') ?? (element ? '0' : '04A0'), 16);
+  const flag = (name: string, bit: number) => {
+    const value = attr(element, `w:${name}`);
+    return value !== undefined ? value === '1' || value === 'true' || value === 'on' : (bits & bit) !== 0;
+  };
+  return {
+    firstRow: flag('firstRow', 0x20),
+    lastRow: flag('lastRow', 0x40),
+    firstColumn: flag('firstColumn', 0x80),
+    lastColumn: flag('lastColumn', 0x100),
+    noHBand: flag('noHBand', 0x200),
+    noVBand: flag('noVBand', 0x400),
+  };
+}
+
+/** One layer of a table style that applies to a cell: the style's own, or one of its conditional formats. */
+interface StylePart {
+  tcPr?: XmlElement;
+  rPr?: XmlElement;
+  pPr?: XmlElement;
+  tblPr?: XmlElement;
+}
+
+type Side = 'top' | 'bottom' | 'left' | 'right';
+
+/** What a table's cells share while they are read. */
+interface TableFrame {
+  ctx: DocxContext;
+  partRels: Rels;
+  /** The style's own formatting plus its conditional formats for one cell, lowest priority first. */
+  styleParts: (r: number, c: number) => StylePart[];
+  /** The table's borders: the table style chain's, then the table's own (w:tblBorders). */
+  borders: Record<string, Border | undefined>;
+  rowCount: number;
+  gridCols: number[];
+  padLeft: number;
+  padRight: number;
+}
+
+/** A table style's layers for each cell, from its look (w:tblLook) and band sizes. */
+function styleLayers(chain: Style[], tblPr: XmlElement | undefined, rowCount: number, columnCount: number) {
+  const look = tableLook(kid(tblPr, 'w:tblLook'));
+  const styleValue = (name: string) =>
+    chain.reduce<number | undefined>((v, s) => num(kid(s.tblPr, name), 'w:val') ?? v, undefined);
+  const rowBand = Math.max(1, styleValue('w:tblStyleRowBandSize') ?? 1);
+  const colBand = Math.max(1, styleValue('w:tblStyleColBandSize') ?? 1);
+  return (r: number, c: number): StylePart[] => {
+    const types = conditionalTypes(r, c, rowCount, columnCount, look, rowBand, colBand);
+    // (The style's own paragraph spacing is left to the paragraph styles, as LibreOffice does: Table
+    // Grid's "no space after" would otherwise shorten every table of a document in Normal's spacing.)
+    const parts: StylePart[] = chain.map((st) => ({ tcPr: st.tcPr, rPr: st.rPr }));
+    for (const type of types)
+      for (const st of chain) {
+        const el = st.conditional?.get(type);
+        if (el)
+          parts.push({
+            tcPr: kid(el, 'w:tcPr'),
+            rPr: kid(el, 'w:rPr'),
+            pPr: kid(el, 'w:pPr'),
+            tblPr: kid(el, 'w:tblPr'),
+          });
+      }
+    return parts;
+  };
+}
+
+function tableBorders(chain: Style[], tblPr: XmlElement | undefined): Record<string, Border | undefined> {
+  const bordersEl: Record<string, XmlElement | undefined> = {};
+  for (const source of [...chain.map((s) => s.tblPr), tblPr]) {
+    const borders = kid(source, 'w:tblBorders');
+    for (const side of ['top', 'left', 'bottom', 'right', 'insideH', 'insideV', 'start', 'end']) {
+      const el = kid(borders, `w:${side}`);
+      if (el) bordersEl[side === 'start' ? 'left' : side === 'end' ? 'right' : side] = el;
+    }
+  }
+  return Object.fromEntries(Object.entries(bordersEl).map(([k, v]) => [k, borderOf(v)]));
+}
+
+/** A cell's blocks, read with the table style's text formatting for this cell. */
+async function cellBlocks(frame: TableFrame, tc: XmlElement, parts: StylePart[]): Promise<Block[]> {
+  const { ctx, partRels } = frame;
+  const blocks: Block[] = [];
+  const outerCellStyle = ctx.cellTextStyle;
+  const textStyle: CellTextStyle = {
+    rPr: parts.flatMap((p) => (p.rPr ? [p.rPr] : [])),
+    pPr: parts.flatMap((p) => (p.pPr ? [p.pPr] : [])),
+  };
+  ctx.cellTextStyle = textStyle;
+  try {
+    for (const child of kids(tc)) {
+      if (child.nodeName === 'w:p')
+        blocks.push(...(await readParagraph(ctx, child, partRels)).filter((b) => b.kind !== 'pageBreak'));
+      else if (child.nodeName === 'w:tbl') blocks.push(await readTable(ctx, child, partRels));
+    }
+  } finally {
+    ctx.cellTextStyle = outerCellStyle;
+  }
+  return blocks;
+}
+
+/** Borders and shading of a cell: the table's, then the style's for this cell, then the cell's own. */
+function cellFrame(
+  frame: TableFrame,
+  tcPr: XmlElement | undefined,
+  parts: StylePart[],
+  r: number,
+  column: number,
+  span: number,
+) {
+  const styleBorders: Record<string, Border | undefined> = {};
+  let styleShading: Rgb | undefined;
+  for (const part of parts) {
+    const fill = hexColor(attr(kid(part.tcPr, 'w:shd'), 'w:fill'));
+    if (fill) styleShading = fill;
+    for (const side of ['top', 'bottom', 'left', 'right', 'start', 'end', 'insideH', 'insideV']) {
+      const el = kid(kid(part.tcPr, 'w:tcBorders'), `w:${side}`) ?? kid(kid(part.tblPr, 'w:tblBorders'), `w:${side}`);
+      if (el) styleBorders[side === 'start' ? 'left' : side === 'end' ? 'right' : side] = borderOf(el);
+    }
+  }
+  const table = frame.borders;
+  const own = kid(tcPr, 'w:tcBorders');
+  const ownSide = (side: Side) =>
+    kid(own, `w:${side}`) ?? (side === 'left' ? kid(own, 'w:start') : side === 'right' ? kid(own, 'w:end') : undefined);
+  const border = (side: Side, outer: boolean, inside: 'insideH' | 'insideV'): Border | undefined => {
+    if (own && ownSide(side)) return borderOf(ownSide(side));
+    const fromStyle =
+      side in styleBorders ? styleBorders[side] : !outer && inside in styleBorders ? styleBorders[inside] : undefined;
+    return fromStyle ?? (outer ? table[side] : table[inside]);
+  };
+  const isLastColumn = column + span >= frame.gridCols.length;
+  return {
+    shading: hexColor(attr(kid(tcPr, 'w:shd'), 'w:fill')) ?? styleShading,
+    borders: {
+      top: border('top', r === 0, 'insideH'),
+      bottom: border('bottom', r === frame.rowCount - 1, 'insideH'),
+      left: border('left', column === 0, 'insideV'),
+      right: border('right', isLastColumn, 'insideV'),
+    },
+  };
+}
+
+/** Footnotes referenced in a cell's blocks (and tables inside them). */
+function footnotesOf(blocks: Block[]): Block[][] {
+  return blocks.flatMap((b) =>
+    b.kind === 'paragraph' ? (b.footnotes ?? []) : b.kind === 'table' ? b.rows.flatMap((r) => r.footnotes ?? []) : [],
+  );
+}
+
+/** One w:tr; cells continuing a vertical merge lengthen the cell that opened it (`openMerges`, by column). */
+async function readRow(
+  frame: TableFrame,
+  tr: XmlElement,
+  r: number,
+  openMerges: Map<number, TableCell & { column: number }>,
+) {
+  const trPr = kid(tr, 'w:trPr');
+  const minHeight = (num(kid(trPr, 'w:trHeight'), 'w:val') ?? 0) * TWIP;
+  const row: TableRow = { cells: [], minHeight, header: onOff(kid(trPr, 'w:tblHeader')) ?? false };
+  let column = num(kid(trPr, 'w:gridBefore'), 'w:val') ?? 0;
+  const tcs = kids(tr, 'w:tc').concat(kids(tr, 'w:sdt').flatMap((sdt) => kids(kid(sdt, 'w:sdtContent'), 'w:tc')));
+  for (const tc of tcs) {
+    const tcPr = kid(tc, 'w:tcPr');
+    const span = num(kid(tcPr, 'w:gridSpan'), 'w:val') ?? 1;
+    const vMerge = kid(tcPr, 'w:vMerge');
+    const mergeValue = vMerge ? (attr(vMerge, 'w:val') ?? 'continue') : undefined;
+    if (mergeValue === 'continue' && openMerges.has(column)) {
+      openMerges.get(column)!.rowSpan++;
+      column += span;
+      continue;
+    }
+    const parts = frame.styleParts(r, column);
+    const blocks = await cellBlocks(frame, tc, parts);
+    const vAlign = attr(kid(tcPr, 'w:vAlign'), 'w:val');
+    const cell: TableCell & { column: number } = {
+      column,
+      colSpan: span,
+      rowSpan: 1,
+      blocks,
+      ...cellFrame(frame, tcPr, parts, r, column, span),
+      verticalAlign: vAlign === 'center' ? 'middle' : vAlign === 'bottom' ? 'bottom' : 'top',
+      padding: { top: 0, bottom: 0, left: frame.padLeft, right: frame.padRight },
+    };
+    if (mergeValue === 'restart') openMerges.set(column, cell);
+    else openMerges.delete(column);
+    row.cells.push(cell);
+    column += span;
+  }
+  // Footnotes referenced in the row's cells go to the page the row lands on.
+  const footnotes = row.cells.flatMap((cell) => footnotesOf(cell.blocks));
+  if (footnotes.length) row.footnotes = footnotes;
+  return row;
+}
+
+export async function readTable(ctx: DocxContext, tbl: XmlElement, partRels: Rels): Promise<Block> {
+  const tblPr = kid(tbl, 'w:tblPr');
+  const chain = styleChain(ctx.styles, attr(kid(tblPr, 'w:tblStyle'), 'w:val') ?? ctx.styles.defaultTableStyle);
+  const cellMargin =
+    kid(tblPr, 'w:tblCellMar') ??
+    [...chain]
+      .reverse()
+      .map((s) => kid(s.tblPr, 'w:tblCellMar'))
+      .find(Boolean);
+  const gridCols = kids(kid(tbl, 'w:tblGrid'), 'w:gridCol').map((c) => (num(c, 'w:w') ?? 0) * TWIP);
+  const rowsEl = kids(tbl, 'w:tr');
+  const gridColumns = gridCols.length || Math.max(1, ...rowsEl.map((tr) => kids(tr, 'w:tc').length));
+  const frame: TableFrame = {
+    ctx,
+    partRels,
+    styleParts: styleLayers(chain, tblPr, rowsEl.length, gridColumns),
+    borders: tableBorders(chain, tblPr),
+    rowCount: rowsEl.length,
+    gridCols,
+    padLeft: (num(kid(cellMargin, 'w:left') ?? kid(cellMargin, 'w:start'), 'w:w') ?? 108) * TWIP,
+    padRight: (num(kid(cellMargin, 'w:right') ?? kid(cellMargin, 'w:end'), 'w:w') ?? 108) * TWIP,
+  };
+  const rows: TableRow[] = [];
+  const openMerges = new Map<number, TableCell & { column: number }>();
+  for (let r = 0; r < rowsEl.length; r++) rows.push(await readRow(frame, rowsEl[r], r, openMerges));
+  const columns = Math.max(
+    gridCols.length,
+    ...rows.map((row) => row.cells.reduce((max, c) => Math.max(max, c.column + c.colSpan), 0)),
+  );
+  const widths = Array.from({ length: columns }, (_, i) => gridCols[i] || 72);
+  const jc = attr(kid(tblPr, 'w:jc'), 'w:val');
+  return {
+    kind: 'table',
+    columnWidths: widths,
+    rows,
+    indentLeft: (num(kid(tblPr, 'w:tblInd'), 'w:w') ?? 0) * TWIP,
+    align: jc === 'center' ? 'center' : jc === 'right' || jc === 'end' ? 'right' : 'left',
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * Pages rendered in parallel: a pool of render workers (workers/render.worker.ts), each opening the
+ * document once with pdf.js and drawing the pages it is handed (page-image.ts, the same code as
+ * in-process), sized by the device's cores and the memory budget.
+ *
+ * The pool lives inside the engine, so it is an engine-level matter: the engine worker starts the
+ * render workers as its own nested workers, and the bridge's cancel or watchdog, which terminates
+ * the engine worker, ends them with it (a dedicated worker's nested workers die with it). In Node
+ * (tests, corpus, bench, the /api server) pages are rendered in-process, one at a time: engines
+ * load there through Vite's SSR loader (`?url` imports, import.meta.glob), which a worker_threads
+ * thread cannot load without a loader of its own, and Node is not where users wait.
+ *
+ * Outcomes are delivered in page order, each as soon as it and every page before it are done, so
+ * an archive is written in page order while at most a bounded window of finished pages waits.
+ */
+import { cancelled } from '../errors.ts';
+import { memoryBudgetBytes } from '../memory-budget.ts';
+import { isNode } from '../wasm.ts';
+import type { PageImageSettings } from './page-image.ts';
+
+/** Draws and encodes pages, one at a time. */
+export interface PageLane {
+  render(pageNumber: number): Promise<Uint8Array>;
+  close(): void;
+}
+
+/** A lane whose worker died (crashed, ran out of memory): its page is reported, the lane is dropped. */
+export class LaneLost extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LaneLost';
+  }
+}
+
+export type PageOutcome = { pageNumber: number; bytes: Uint8Array } | { pageNumber: number; error: Error };
+
+/** Memory of one render worker besides the document: pdf.js, its own worker, the codecs. */
+const LANE_FIXED_BYTES = 80 * 1024 * 1024;
+/** What the engine worker itself holds before lanes start (the page, the engine, pdf.js). */
+const ENGINE_FIXED_BYTES = 150 * 1024 * 1024;
+/** More lanes than this gain nothing measurable while each costs a copy of the document. */
+const MAX_LANES = 8;
+
+export interface LaneSizing {
+  /** navigator.hardwareConcurrency (undefined when the browser does not say). */
+  cores: number | undefined;
+  /** memoryBudgetBytes(navigator.deviceMemory). */
+  budgetBytes: number;
+  inputBytes: number;
+  /** Pixels of the largest page to draw. */
+  pagePixels: number;
+}
+
+/**
+ * How many render workers fit: one per core (at most MAX_LANES), fewer when the budget cannot hold
+ * that many copies of the document (each worker and its pdf.js worker hold one) plus a page's
+ * pixels (canvas, its read-back, the encoder's copy); at least one.
+ */
+export function laneCount({ cores, budgetBytes, inputBytes, pagePixels }: LaneSizing): number {
+  const perLane = LANE_FIXED_BYTES + 2 * inputBytes + 3 * 4 * pagePixels;
+  const available = budgetBytes - ENGINE_FIXED_BYTES - 2 * inputBytes;
+  const byMemory = Math.floor(available / perLane);
+  const byCores = Math.min(MAX_LANES, cores && cores > 0 ? cores : 2);
+  return Math.max(1, Math.min(byCores, byMemory));
+}
+
+/** Whether render workers can be started here: a browser context that has Worker (workers do, nested). */
+export function canStartRenderWorkers(): boolean {
+  return !isNode && typeof Worker !== 'undefined';
+}
+
+/** laneCount for this device (browser globals; in Node, 1). */
+export function deviceLaneCount(inputBytes: number, pagePixels: number): number {
+  if (!canStartRenderWorkers()) return 1;
+  const nav = globalThis.navigator as { hardwareConcurrency?: number; deviceMemory?: number } | undefined;
+  return laneCount({ cores: nav?.hardwareConcurrency, budgetBytes: memoryBudgetBytes(nav?.deviceMemory), inputBytes, pagePixels });
+}
+
+export interface OpenLaneOptions {
+  bytes: Uint8Array;
+  name: string;
+  password?: string;
+  settings: PageImageSettings;
+}
+
+/**
+ * Starts a render worker and opens the document in it. The bytes are copied to it (every lane
+ * needs its own). Browser only.
+ */
+export async function openWorkerLane({ bytes, name, password, settings }: OpenLaneOptions): Promise<PageLane> {
+  const Comlink = await import('comlink');
+  const worker = new Worker(new URL('../../../render.worker.ts', import.meta.url), { type: 'module', name: 'folio-render' });
+  const api = Comlink.wrap<import('../../../render.worker.ts').RenderWorkerApi>(worker);
+  // A worker that dies (its script failed to load, or it ran out of memory) never answers: its
+  // pending call is failed here instead, and the lane is dropped by runInPageOrder.
+  let fail: (error: Error) => void = () => undefined;
+  const died = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  died.catch(() => undefined);
+  worker.addEventListener('error', (event) => {
+    event.preventDefault();
+    fail(new LaneLost(`A render worker stopped${event.message ? `: ${event.message}` : ''}`));
+  });
+  const close = () => {
+    api[Comlink.releaseProxy]();
+    worker.terminate();
+  };
+  try {
+    await Promise.race([api.open(bytes, name, password), died]);
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return {
+    render: (pageNumber) => Promise.race([api.render(pageNumber, settings), died]),
+    close,
+  };
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Errors that stop the whole job (every other page error is that page's outcome). */
+  isFatal: (error: unknown) => boolean;
+  /** A lane to carry on with when every lane was lost. */
+  fallbackLane: () => Promise<PageLane>;
+  /** Finished pages allowed to wait for an earlier one (default: 4 per lane, at least 8). */
+  window?: number;
+}
+
+/**
+ * Renders `pages` across `lanes` (each lane one page at a time; the next page goes to the first
+ * lane free) and hands each outcome to `deliver` in page order. A lost lane's page is delivered as
+ * an error and the lane dropped; when none is left, `fallbackLane` takes over. The first fatal
+ * error (or a failure of `deliver`) stops every lane and is thrown.
+ */
+export async function runInPageOrder(
+  pages: readonly number[],
+  lanes: PageLane[],
+  deliver: (outcome: PageOutcome) => void | Promise<void>,
+  { signal, isFatal, fallbackLane, window = Math.max(8, 4 * lanes.length) }: RunOptions,
+): Promise<void> {
+  let next = 0;
+  let delivered = 0;
+  let failure: { error: unknown } | undefined;
+  const ready = new Map<number, PageOutcome>();
+  let chain: Promise<void> = Promise.resolve();
+  const waiting = new Set<() => void>();
+  const wake = () => {
+    for (const resolve of waiting) resolve();
+    waiting.clear();
+  };
+  const waitForDelivery = () => new Promise<void>((resolve) => waiting.add(resolve));
+  const stop = (error: unknown) => {
+    failure ??= { error };
+    wake();
+  };
+
+  const flush = async () => {
+    while (!failure && ready.has(delivered)) {
+      const outcome = ready.get(delivered)!;
+      ready.delete(delivered);
+      try {
+        await deliver(outcome);
+      } catch (error) {
+        stop(error);
+        return;
+      }
+      delivered++;
+      wake();
+    }
+  };
+
+  let live = lanes.length;
+  const drive = async (lane: PageLane): Promise<void> => {
+    while (!failure && next < pages.length) {
+      if (signal?.aborted) return stop(cancelled());
+      if (next - delivered >= window) {
+        await waitForDelivery();
+        continue;
+      }
+      const index = next++;
+      const pageNumber = pages[index];
+      let outcome: PageOutcome;
+      let lost = false;
+      try {
+        outcome = { pageNumber, bytes: await lane.render(pageNumber) };
+      } catch (error) {
+        if (isFatal(error)) return stop(error);
+        lost = error instanceof LaneLost;
+        outcome = { pageNumber, error: asError(error) };
+      }
+      ready.set(index, outcome);
+      chain = chain.then(flush);
+      await chain;
+      if (lost) {
+        lane.close();
+        live--;
+        if (live === 0 && !failure && next < pages.length) {
+          const fallback = await fallbackLane().catch((error: unknown) => {
+            stop(error);
+            return undefined;
+          });
+          if (!fallback) return;
+          live++;
+          lanes.push(fallback);
+          return drive(fallback);
+        }
+        return;
+      }
+    }
+  };
+  await Promise.all(lanes.map((lane) => drive(lane)));
+  await chain;
+  if (failure) throw failure.error;
+  if (signal?.aborted) throw cancelled();
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,30 @@
+/// <reference lib="webworker" />
+/**
+ * A render worker of the page pool (workers/engine/lib/pdf/render-pool.ts): started by the engine
+ * worker as a nested worker, it opens the document once with pdf.js and draws and encodes the
+ * pages it is asked for (page-image.ts). Terminated with its engine worker (cancel, watchdog) or
+ * when the job ends.
+ */
+import * as Comlink from 'comlink';
+import { openPdfjs, type PDFDocumentProxy } from './engine/lib/pdf/pdfjs.ts';
+import { renderPageImage, type PageImageSettings } from './engine/lib/pdf/page-image.ts';
+
+let doc: PDFDocumentProxy | undefined;
+
+const api = {
+  /** Opens the document (the bytes pdf.js already opened in the engine worker); returns its page count. */
+  async open(bytes: Uint8Array, name: string, password?: string): Promise<number> {
+    doc = await openPdfjs(bytes, { name, password });
+    return doc.numPages;
+  },
+
+  /** One page (1-based) drawn and encoded; the image's buffer is transferred, not copied. */
+  async render(pageNumber: number, settings: PageImageSettings): Promise<Uint8Array> {
+    if (!doc) throw new Error('No document is open in this render worker');
+    const bytes = await renderPageImage(doc, pageNumber, settings);
+    return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+  },
+};
+
+export type RenderWorkerApi = typeof api;
+Comlink.expose(api);
