@@ -3,6 +3,14 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+const ENGINE_INTERNALS = {
+  group: ['**/workers/engine/**', '**/workers/engine.worker*', '**/workers/libreoffice/**', '**/workers/watchdog*'],
+  message: 'The UI uses the engines through workers/bridge.ts or workers/pdf-view.ts; shared types and helpers are in shared/.',
+};
+const ANY_ENGINE = { group: ['**/workers/**'], message: 'No engine here: what the engines and the UI share is in shared/.' };
+const NO_API = { group: ['**/mock-api/**'], message: 'The /api is reached through src/api/client.ts.' };
+const NO_UI = { group: ['**/src/**'], message: 'shared/ depends on nothing outside shared/.' };
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'bench/results'] },
   js.configs.recommended,
@@ -19,5 +27,21 @@ export default tseslint.config(
       // during render, which this rule cannot tell apart from creating them there.
       'react-hooks/static-components': 'off',
     },
+  },
+  // Boundaries (docs/architecture.md): the UI reaches the engines only through the worker bridge
+  // (workers/bridge.ts) and the in-page pdf.js view (workers/pdf-view.ts); what both sides need lives
+  // in shared/, which depends on nothing else; the catalogue describes tools without any engine.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/catalogue/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_INTERNALS] }] },
+  },
+  {
+    files: ['src/catalogue/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ANY_ENGINE, NO_API] }] },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ANY_ENGINE, NO_API, NO_UI] }] },
   },
 );

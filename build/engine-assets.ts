@@ -16,8 +16,8 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { Plugin } from 'vite';
 import { CJK_FONT_FILE, type EngineAssetList, type EngineFile, type EngineGroup } from '../src/pwa/engine-files.ts';
-import { LIBREOFFICE_BASE } from '../workers/engine/lib/libreoffice/libreoffice-files.ts';
-import { OCR_LANGUAGES, TESSERACT_BASE, ocrLanguageUrl } from '../workers/engine/lib/ocr/ocr-languages.ts';
+import { LIBREOFFICE_BASE } from '../shared/libreoffice-files.ts';
+import { OCR_LANGUAGES, TESSERACT_BASE, ocrLanguageUrl } from '../shared/ocr-languages.ts';
 
 interface BuiltFile {
   fileName: string;

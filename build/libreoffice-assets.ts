@@ -15,7 +15,7 @@ import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, st
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { transformWithOxc, type Plugin } from 'vite';
-import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, LIBREOFFICE_PACKAGE, LIBREOFFICE_VERSION, type LibreOfficeSizes } from '../workers/engine/lib/libreoffice/libreoffice-files.ts';
+import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, LIBREOFFICE_PACKAGE, LIBREOFFICE_VERSION, type LibreOfficeSizes } from '../shared/libreoffice-files.ts';
 
 /**
  * Why the patch: the glue starts a pool of 4 pthread workers before LibreOffice runs, and Emscripten
@@ -60,7 +60,7 @@ export function packageDir(modules = resolve('node_modules')): string {
 function checkVersion(dir: string): void {
   const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
   if (version !== LIBREOFFICE_VERSION) {
-    throw new Error(`libreoffice-assets: ${LIBREOFFICE_PACKAGE} is ${version}, but workers/engine/lib/libreoffice/libreoffice-files.ts names ${LIBREOFFICE_VERSION}: update LIBREOFFICE_VERSION (new URLs, so cached copies are not mixed).`);
+    throw new Error(`libreoffice-assets: ${LIBREOFFICE_PACKAGE} is ${version}, but shared/libreoffice-files.ts names ${LIBREOFFICE_VERSION}: update LIBREOFFICE_VERSION (new URLs, so cached copies are not mixed).`);
   }
 }
 

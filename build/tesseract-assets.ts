@@ -3,7 +3,7 @@
  * worker caches /engine-data/ on first use):
  *   worker.min.js                      tesseract.js's worker script (workerBlobURL: false)
  *   core/tesseract-core-*-lstm.wasm.js the WASM core, LSTM-only builds (plain, SIMD, relaxed SIMD)
- *   lang/<code>.traineddata.gz         every language of workers/engine/lib/ocr/ocr-languages.ts, the
+ *   lang/<code>.traineddata.gz         every language of shared/ocr-languages.ts, the
  *                                      integer "best" model of @tesseract.js-data/<code>
  * English is part of "Make all tools available offline"; the other languages are optional
  * downloads (vite.config.ts leaves them out of engine-assets.json).
@@ -13,7 +13,7 @@
 import { copyFileSync, createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { OCR_LANGUAGES, OCR_MODEL, TESSERACT_BASE, ocrLanguageUrl } from '../workers/engine/lib/ocr/ocr-languages.ts';
+import { OCR_LANGUAGES, OCR_MODEL, TESSERACT_BASE, ocrLanguageUrl } from '../shared/ocr-languages.ts';
 
 export { TESSERACT_BASE };
 

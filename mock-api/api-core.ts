@@ -1,11 +1,10 @@
 /**
- * The /api contract of spec §7, answered from the catalogue, with nothing but the Fetch API's
- * Request and Response (no MSW here, so the browser's in-page API does not ship MSW's request
- * handler machinery — cookies, public-suffix list, GraphQL — that it does not need).
- * A tool's endpoint parses the multipart body, checks it against the catalogue entry, hands the
- * bytes to a ToolRunner (the worker bridge in the browser, the engine itself in Node) and answers
- * with the file and its Content-Disposition, or with `{ error, code }` JSON and a fitting status.
- * No tool logic lives here. handlers.ts wraps the same function as MSW handlers (Node, tests).
+ * Folio's live /api (not a mock): the `/api/*` contract, answered the same way in the browser
+ * (browser.ts) and in Node (node.ts), from the catalogue, with nothing but the Fetch API's Request
+ * and Response. A tool's endpoint parses the multipart body, checks it against the catalogue entry,
+ * hands the bytes to a ToolRunner (the worker bridge in the browser, the engine itself in Node) and
+ * answers with the file and its Content-Disposition, or with `{ error, code }` JSON and the code's
+ * status. No tool logic lives here.
  */
 import { fileTools } from '../src/catalogue/index.ts';
 import type { FileToolEntry, OptionSpec } from '../src/catalogue/types.ts';
@@ -71,7 +70,7 @@ function parseOption(spec: OptionSpec, raw: FormDataEntryValue | null): string |
   }
 }
 
-/** Reads the form into engine inputs and options; throws InvalidInput with spec §8 messages. */
+/** Reads the form into engine inputs and options; throws InvalidInput with a message the user reads. */
 export async function readToolRequest(tool: FileToolEntry, form: FormData): Promise<{ inputs: EngineInput[]; options: EngineOptions }> {
   const files = form.getAll(tool.fileField).filter((v): v is File => typeof v !== 'string');
   if (files.length === 0) throw new FolioError('InvalidInput', 'Please select at least one file');
@@ -108,7 +107,6 @@ export async function readToolRequest(tool: FileToolEntry, form: FormData): Prom
 export async function answerToolRequest(tool: FileToolEntry, request: Request, runner: ToolRunner): Promise<Response> {
   const job = findJob(request.headers.get(JOB_HEADER));
   try {
-    if (!tool.engineReady) throw new FolioError('NotImplemented', 'Tool interface coming soon');
     const { inputs, options } = await readToolRequest(tool, await request.formData());
     const signal = job ? AbortSignal.any([job.controller.signal, request.signal]) : request.signal;
     const runnerJob = { signal, onProgress: job?.onProgress, stallSeconds: stallSecondsOf(tool) };

@@ -1,30 +1,11 @@
 /**
- * How the /api handlers answer in the browser — and why.
+ * Folio's live /api in the browser (not a mock): requests this page makes to its own origin's /api/*
+ * are answered here, in the page, by the same contract as in Node (api-core.ts), with each tool run
+ * in a Web Worker. `fetch` and `XMLHttpRequest` are intercepted with @mswjs/interceptors; anything
+ * else goes out untouched, and the service worker is left to the PWA. Why in the page and not in
+ * MSW's service worker (no copy of a 300 MB upload, hidden tabs keep working): docs/decisions.md.
  *
- * Measured (tests/e2e/api-contract.test.ts, Debian Chromium headless, 2 shared cores, 2026-11-26):
- *   - a 300 MB merge (one 290 MB PDF + a 2-page PDF) picked in the modal, POSTed to /api/pdf/merge,
- *     answered in the page, processed in the worker and downloaded: 7.1 s end to end on a quiet
- *     machine, 12.3 s with other jobs running; output 290 MB; no copy of the upload outside this tab;
- *   - this chunk: 12 KB gzip (38 KB raw). It was 145 KB gzip with MSW's `getResponse`, which drags in
- *     MSW's whole request-handler machinery (cookie store with the public-suffix list, etc.); the
- *     contract itself needs none of it, so the page calls mock-api/api-core.ts directly (plain
- *     Request → Response) and MSW stays for Node (mock-api/node.ts, the contract tests).
- *
- * Choice: in-page interception. `fetch` and `XMLHttpRequest` of this page are intercepted with
- * @mswjs/interceptors (the interceptors MSW itself is built on); a request to this origin's /api/ is
- * answered by answerApiRequest (api-core.ts), everything else goes out untouched. The service
- * worker is left to the PWA alone.
- *
- * Why not MSW's own service worker (setupWorker): with it every request body is read in the
- * service worker and posted to the page as a copy, so a 300 MB upload exists three times over
- * (page, worker, page again); MSW's worker only forwards to a *visible* client, so a job started
- * in a tab that goes to the background is not answered; and it must be merged into the PWA's
- * service worker, whose update cycle MSW overrides (skipWaiting/clients.claim). In-page, the
- * FormData's File objects reach the handler without leaving the page, a hidden tab keeps working,
- * offline start-up does not depend on a second worker script. What it gives up: requests made by
- * *other* tabs or by a fetch from a worker are not answered — Folio makes none.
- *
- * Loaded lazily (when the first file tool opens), never on the first route.
+ * Started by the client (src/api/client.ts) when a tool's window opens, never on the first route.
  */
 import { BatchInterceptor } from '@mswjs/interceptors';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';

@@ -1,7 +1,7 @@
 /**
- * The /api contract (mock-api/api-core.ts) as MSW handlers, one per file tool, generated from the
- * catalogue — for MSW's Node server (mock-api/node.ts: tests, the command line) and any MSW setup.
- * The browser's in-page API calls api-core directly (see browser.ts).
+ * Folio's live /api (api-core.ts) as MSW handlers, one per file tool, generated from the catalogue:
+ * for MSW's Node server (node.ts: tests, scripts) and any MSW setup. In the browser the page calls
+ * api-core directly (browser.ts).
  */
 import { http, type HttpHandler } from 'msw';
 import { fileTools } from '../src/catalogue/index.ts';

@@ -1,6 +1,6 @@
 /**
- * The /api contract in Node (tests, the command line): the same handlers, with the engines called
- * directly instead of through a Web Worker.
+ * Folio's live /api in Node (tests, scripts): the same `/api/*` contract and handlers as in the
+ * browser, with the engines called directly instead of through a Web Worker.
  */
 import { setupServer } from 'msw/node';
 import { createHandlers, type ToolRunner } from './handlers.ts';

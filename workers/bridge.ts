@@ -9,7 +9,7 @@ import type { EngineWorkerApi } from './engine.worker.ts';
 import type { EngineInput, EngineOptions, EngineResult, ProgressCallback } from './engine/lib/types.ts';
 import { FolioError, cancelled, stalled } from './engine/lib/errors.ts';
 import { startWatchdog } from './watchdog.ts';
-import { estimatePeakBytes, memoryBudgetBytes } from './engine/lib/memory-budget.ts';
+import { estimatePeakBytes, memoryBudgetBytes } from '../shared/memory-budget.ts';
 
 // Until the worker says how long it wants to be kept (workers/engine/lib/keep-alive.ts).
 const IDLE_RELEASE_MS = 30_000;
@@ -19,7 +19,7 @@ const RECYCLE_AFTER: ReadonlySet<string> = new Set(['TooLarge', 'TooComplex', 'T
 
 /**
  * Whether a worker should be terminated right after its job instead of kept warm: after a job
- * estimated to have come close to this device's memory budget (lib/memory-budget.ts: more than half
+ * estimated to have come close to this device's memory budget (shared/memory-budget.ts: more than half
  * of it), or one that failed on its size or complexity. Its WASM modules (codecs, pdf.js, OCR)
  * keep their grown memory for as long as the worker lives, so the next job, on top of it, would be
  * the one to crash the tab; a fresh worker starts from nothing.

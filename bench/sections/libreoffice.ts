@@ -26,7 +26,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } fr
 import { cpus, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { CORPUS, hasCommand } from '../lib.ts';
-import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, LIBREOFFICE_PACKAGE } from '../../workers/engine/lib/libreoffice/libreoffice-files.ts';
+import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, LIBREOFFICE_PACKAGE } from '../../shared/libreoffice-files.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -6,14 +6,15 @@
  * in the right relative position for Excel, slide count and per-slide text for PowerPoint — and
  * every Folio output is opened by LibreOffice (`--convert-to pdf`). Without it, Folio's own figures
  * on generated fixtures. Always: speed (pages/s) and OCR character error rate and time per page.
+ * OFFICE_BENCH_WIDE=n adds every n-th file of the wide corpus to the LibreOffice comparisons.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { CORPUS, corpusFile, hasCommand, loadEngineModules, timed } from '../lib.ts';
-import { bestOffsetMatchRate, buildReport, cellMatchRate, characterErrorRate, orderFreeCharacterErrorRate, normWords, readDocx, readPptx, sheetGrid, wordSimilarity } from '../../tests/unit/office-fixtures.ts';
+import { bestOffsetMatchRate, buildReport, cellMatchRate, characterErrorRate, orderFreeCharacterErrorRate, normWords, readDocx, readPptx, sheetGrid, wordSimilarity } from '../../tests/support/office-fixtures.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
@@ -67,6 +68,21 @@ async function workbookGrids(bytes: Uint8Array, { printed = false } = {}): Promi
       .filter((_, r) => !sheet.getRow(r + 1).hidden)
       .map((row) => (row ?? []).filter((_, c) => !sheet.getColumn(c + 1).hidden));
   });
+}
+
+/**
+ * The Office files of one kind: the public corpus's, and with OFFICE_BENCH_WIDE=n every n-th file
+ * the wide corpus's manifest expects to convert (office-wide/, Apache POI's test data).
+ */
+function officeSources(kind: 'docx' | 'xlsx' | 'pptx'): string[] {
+  const folder = join(CORPUS, 'office', kind);
+  const paths = readdirSync(folder).filter((f) => f.endsWith(`.${kind}`)).map((f) => join(folder, f));
+  const every = Number(process.env.OFFICE_BENCH_WIDE);
+  const manifestPath = join(CORPUS, 'office-wide', 'manifest.json');
+  if (!every || !existsSync(manifestPath)) return paths;
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Array<{ file: string; kind: string; expect: string }>;
+  const wide = manifest.filter((entry) => entry.kind === `office-wide/${kind}` && entry.expect === 'ok');
+  return [...paths, ...wide.filter((_, i) => i % every === 0).map((entry) => join(CORPUS, entry.file))];
 }
 
 export async function run(): Promise<void> {
@@ -138,10 +154,11 @@ export async function run(): Promise<void> {
 
     // ---- real Office files through LibreOffice → PDF → Folio
     for (const kind of (['docx', 'xlsx', 'pptx'] as const).filter((k) => !only || only.includes(k))) {
-      const folder = join(CORPUS, 'office', kind);
-      const sources = readdirSync(folder).filter((f) => f.endsWith(`.${kind}`));
+      const sourcePaths = officeSources(kind);
+      const pathOf = new Map(sourcePaths.map((path) => [basename(path), path]));
+      const sources = [...pathOf.keys()];
       const pdfDir = join(dir, `${kind}-pdf`);
-      soffice(['--convert-to', 'pdf', '--outdir', pdfDir, ...sources.map((f) => join(folder, f))], dir);
+      soffice(['--convert-to', 'pdf', '--outdir', pdfDir, ...sourcePaths], dir);
       const rows: string[] = [];
       const scores: number[] = [];
       const reference: number[] = [];
@@ -154,7 +171,7 @@ export async function run(): Promise<void> {
           continue;
         }
         const pdf = new Uint8Array(readFileSync(pdfPath));
-        const source = new Uint8Array(readFileSync(join(folder, file)));
+        const source = new Uint8Array(readFileSync(pathOf.get(file)!));
         try {
           if (kind === 'docx') {
             const out = await word([{ name: 'x.pdf', bytes: pdf }], {}, {});
@@ -222,7 +239,7 @@ export async function run(): Promise<void> {
           const imported = join(importDir, file.replace(/\.\w+$/, '.docx'));
           if (!existsSync(imported)) continue;
           try {
-            reference.push(wordSimilarity(await docxText(new Uint8Array(readFileSync(join(folder, file)))), await docxText(new Uint8Array(readFileSync(imported)))));
+            reference.push(wordSimilarity(await docxText(new Uint8Array(readFileSync(pathOf.get(file)!))), await docxText(new Uint8Array(readFileSync(imported)))));
           } catch {
             reference.push(0);
           }

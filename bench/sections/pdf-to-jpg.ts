@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import JSZip from 'jszip';
 import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, timed, treeCpuSeconds, waitedChildrenCpuSeconds } from '../lib.ts';
 import { blockSsim, decodeImage } from '../../tests/support/images.ts';
-import { manyPagesPdf } from '../../tests/hostile/recipes.ts';
+import { manyPagesPdf } from '../../tests/support/hostile-recipes.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DOCUMENT = 'pdf/large/sf-geotopo-komprimiert.pdf';

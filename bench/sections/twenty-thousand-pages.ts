@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Engine } from '../../workers/engine/lib/types.ts';
-import { manyPagesPdf } from '../../tests/hostile/recipes.ts';
+import { manyPagesPdf } from '../../tests/support/hostile-recipes.ts';
 import { DEFAULT_STALL_SECONDS } from '../../workers/watchdog.ts';
 import { fmtBytes, hasCommand, loadEngineModules, timed } from '../lib.ts';
 

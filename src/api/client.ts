@@ -1,12 +1,12 @@
 /**
- * The client side of the /api contract (spec §7): multipart POST, the result as a Blob named by
- * Content-Disposition (spec defaults otherwise), errors mapped per spec §8. It knows nothing of
- * workers: the in-page API (mock-api/browser.ts) answers the request.
+ * The client side of the /api contract (docs/architecture.md, "The request pipeline"): multipart
+ * POST, the result as a Blob named by Content-Disposition (the tool's default name otherwise), a
+ * JSON `{ error, code }` as ApiError. It starts the in-page API (mock-api/browser.ts) before its
+ * first request, so no form has to; it knows nothing of workers.
  */
 import type { FileToolEntry, OptionValues } from '../catalogue/types.ts';
-import { JOB_HEADER, createJob, endJob } from '../../mock-api/jobs.ts';
-import type { ProgressCallback } from '../../workers/engine/lib/types.ts';
-import { overBudgetMessage } from '../../workers/engine/lib/memory-budget.ts';
+import { JOB_HEADER, createJob, endJob, type Job } from '../../mock-api/jobs.ts';
+import { overBudgetMessage } from '../../shared/memory-budget.ts';
 import type { SaveHandle } from './save-target.ts';
 
 export interface ApiResult {
@@ -46,7 +46,7 @@ export function filenameFromDisposition(header: string | null): string | undefin
   return plain ? (plain[1] ?? plain[2]).trim() : undefined;
 }
 
-/** Spec §8: the JSON body's `error`, else the plain text body, else 'Server error: {status}'. */
+/** The JSON body's `error`, else the plain text body, else 'Server error: {status}'. */
 export async function errorFromResponse(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '');
   try {
@@ -61,9 +61,33 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
   return new ApiError(`Server error: ${response.status}`, response.status);
 }
 
+type InPageApi = typeof import('../../mock-api/browser.ts');
+let inPageApi: Promise<InPageApi> | undefined;
+
+/** Starts answering /api/* in this page (once; a failed start, e.g. offline, is tried again next time). */
+export function startApi(): Promise<InPageApi> {
+  inPageApi ??= import('../../mock-api/browser.ts').then(async (api) => {
+    await api.startInPageApi();
+    return api;
+  });
+  inPageApi.catch(() => (inPageApi = undefined));
+  return inPageApi;
+}
+
+/**
+ * A tool's window has opened: start the in-page API, so any client of the contract in this page (ours
+ * or a plain fetch) is answered from then on, and warm up the engine of a tool that asks for it
+ * (`prepareOnOpen`: fonts, WASM) while the user picks files. `engineOptions` names what to warm up.
+ */
+export function prepareTool(tool: FileToolEntry, engineOptions?: OptionValues): void {
+  void startApi().then((api) => {
+    if (tool.prepareOnOpen) api.prepareEngine(tool.id, engineOptions);
+  });
+}
+
 export interface CallOptions {
   signal?: AbortSignal;
-  onProgress?: ProgressCallback;
+  onProgress?: Job['onProgress'];
   /** Extra fields, e.g. inputPassword after the API answered PasswordRequired. */
   extraFields?: Record<string, string>;
   /** A file picked before the job (save-target.ts): the result is streamed into it. */
@@ -96,6 +120,7 @@ export async function callTool(
   const onAbort = () => job.controller.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    await startApi();
     const response = await fetch(tool.endpoint, {
       method: 'POST',
       body: buildForm(tool, files, values, extraFields),
@@ -103,7 +128,7 @@ export async function callTool(
       signal,
     });
     const type = response.headers.get('Content-Type') ?? '';
-    // Spec §7: a JSON response is an error carrying an `error` field, whatever its status.
+    // A JSON response is an error carrying an `error` field, whatever its status.
     if (!response.ok || type.includes('application/json')) throw await errorFromResponse(response);
     const notesHeader = response.headers.get('X-Folio-Notes');
     const notes = notesHeader ? (JSON.parse(decodeURIComponent(notesHeader)) as string[]) : [];

@@ -9,7 +9,7 @@
  * picker (Firefox, Safari) and smaller results download as before.
  */
 import type { FileToolEntry, OptionValues } from '../catalogue/types.ts';
-import { parsePageRanges } from '../../workers/engine/lib/pdf/page-range.ts';
+import { parsePageRanges } from '../../shared/page-range.ts';
 import { baseName } from '../../shared/format.ts';
 
 /** Results expected above this are saved through the picker where the browser has one. */

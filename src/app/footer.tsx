@@ -4,7 +4,7 @@ import { BLOG_URL, SOCIAL_LINKS } from './links.ts';
 
 export const FOOTER_TAGLINE = 'Your all-in-one solution for PDF conversion, editing, and utility tools.';
 
-/** Footer (spec §2): tagline, Quick Links, Connect With Us, and the copyright line. */
+/** Footer: tagline, Quick Links, Connect With Us, and the copyright line. */
 export function Footer() {
   return (
     <footer className="site-footer">

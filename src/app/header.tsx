@@ -4,7 +4,7 @@ import { useTheme } from './theme.ts';
 import { ToolsDropdown } from './tools-dropdown.tsx';
 import { InstallButton } from '../pwa/install-button.tsx';
 
-/** The fixed header (spec §2): logo, Home / Tools (dropdown) / About / Contact, theme toggle, Install app when the browser offers it; on phones a menu button. */
+/** The fixed header: logo, Home / Tools (dropdown) / About / Contact, theme toggle, Install app when the browser offers it; on phones a menu button. */
 export function Header({ menuOpen, onMenuToggle }: { menuOpen: boolean; onMenuToggle: () => void }) {
   const [theme, toggleTheme] = useTheme();
   const next = theme === 'dark' ? 'light' : 'dark';

@@ -6,7 +6,7 @@ import { Header } from './header.tsx';
 import { RouteErrorBoundary } from './route-error-boundary.tsx';
 import { SideMenu } from './side-menu.tsx';
 
-/** New pages start at the top (spec §2 "scroll to top"); Back and Forward keep the browser's own restoration. */
+/** New pages start at the top; Back and Forward keep the browser's own restoration. */
 function useScrollToTopOnPush() {
   const { pathname } = useLocation();
   const type = useNavigationType();
@@ -15,10 +15,10 @@ function useScrollToTopOnPush() {
   }, [pathname, type]);
 }
 
-/** App frame (spec §2): fixed header, slide-in Tool Menu (closed at first), content, footer. */
+/** App frame: fixed header, slide-in Tool Menu (closed at first), content, footer. */
 export function Layout() {
   const [menuOpen, setMenuOpen] = useState(false);
-  // The spec's shared "active tool": the one last picked in the Tool Menu.
+  // The shared "active tool": the one last picked in the Tool Menu.
   const [activeTool, setActiveTool] = useState<ToolId | null>(null);
   const { pathname } = useLocation();
   const closeMenu = useCallback(() => setMenuOpen(false), []);

@@ -1,6 +1,6 @@
 import type { UiIconName } from './icon.tsx';
 
-/** The header's page links (spec §2 "Top header"); the phone's side menu repeats them. */
+/** The header's page links; the phone's side menu repeats them. */
 export const MAIN_LINKS: readonly { to: string; label: string; icon: UiIconName }[] = [
   { to: '/', label: 'Home', icon: 'home' },
   { to: '/tools', label: 'Tools', icon: 'tools' },
@@ -20,5 +20,5 @@ export const SOCIAL_LINKS: readonly { href: string; label: 'Twitter' | 'Instagra
 
 export const BLOG_URL: string | undefined = import.meta.env.VITE_BLOG_URL || undefined;
 
-/** Where people write when the contact form cannot send (SPEC Part A.7). */
+/** Where people write when the contact form cannot send. */
 export const SUPPORT_EMAIL: string = import.meta.env.VITE_SUPPORT_EMAIL || 'support@folio.app';

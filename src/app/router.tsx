@@ -19,7 +19,7 @@ const TermsPage = lazy(async () => ({ default: (await import('../pages/terms.tsx
 const OpenFilesPage = lazy(async () => ({ default: (await import('../pwa/open-page.tsx')).OpenFilesPage }));
 const HowItWorksPage = lazy(async () => ({ default: (await import('../pages/how-it-works.tsx')).HowItWorksPage }));
 
-/** Every route of spec §2, plus /privacy-policy (Part A.4) and a 404 page for anything else. */
+/** Every route (docs/architecture.md, "App frame"), /privacy-policy, and a 404 page for anything else. */
 export function AppRoutes() {
   return (
     <Routes>
@@ -30,7 +30,7 @@ export function AppRoutes() {
         <Route path="/about" element={<AboutPage />} />
         <Route path="/contact" element={<ContactPage />} />
         <Route path="/privacy" element={<PrivacyPage />} />
-        {/* The Terms page links here (spec §2); it is the same page as /privacy. */}
+        {/* The Terms page links here; it is the same page as /privacy. */}
         <Route path="/privacy-policy" element={<Navigate to="/privacy" replace />} />
         <Route path="/terms" element={<TermsPage />} />
         <Route path="/how-it-works" element={<HowItWorksPage />} />

@@ -1,15 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink } from 'react-router';
 import { OPEN_TOOL } from '../pages/tool-card.tsx';
-import { getTool } from '../catalogue/index.ts';
-import { sideMenuSections } from '../catalogue/sections.ts';
+import { sections } from '../catalogue/index.ts';
 import type { ToolId } from '../catalogue/types.ts';
 import { Icon } from './icon.tsx';
 import { MAIN_LINKS } from './links.ts';
 import { InstallButton } from '../pwa/install-button.tsx';
 
 /**
- * The slide-in "Tool Menu" (spec §2): PDF Tools and Utility Tools, each collapsible and open at
+ * The slide-in "Tool Menu": PDF Tools and Utility Tools, each collapsible and open at
  * first; a side tab opens it, a close button (or Escape) closes it, picking a tool navigates there
  * and closes it. On phones it also carries the page links that the hidden desktop nav would show.
  */
@@ -21,7 +20,7 @@ export function SideMenu({ open, onOpen, onClose, activeTool, onPick }: {
   onPick: (id: ToolId) => void;
 }) {
   const [expanded, setExpanded] = useState<Record<string, boolean>>(() =>
-    Object.fromEntries(sideMenuSections.map((s) => [s.title, true])),
+    Object.fromEntries(sections.menu.map((s) => [s.title, true])),
   );
   const closeRef = useRef<HTMLButtonElement>(null);
   const tabRef = useRef<HTMLButtonElement>(null);
@@ -74,7 +73,7 @@ export function SideMenu({ open, onOpen, onClose, activeTool, onPick }: {
             ))}
             <InstallButton place="menu" />
           </nav>
-          {sideMenuSections.map((section, index) => {
+          {sections.menu.map((section, index) => {
             const isOpen = expanded[section.title];
             const listId = `${baseId}-section-${index}`;
             return (
@@ -88,28 +87,25 @@ export function SideMenu({ open, onOpen, onClose, activeTool, onPick }: {
                     onClick={() => setExpanded((state) => ({ ...state, [section.title]: !state[section.title] }))}
                   >
                     <span>{section.title}</span>
-                    <span className="count">{section.ids.length}</span>
+                    <span className="count">{section.tools.length}</span>
                     <Icon name="chevron-down" size={16} className={isOpen ? 'chevron open' : 'chevron'} />
                   </button>
                 </h3>
                 <ul id={listId} className={`side-list${isOpen ? ' open' : ''}`} inert={!isOpen}>
-                  {section.ids.map((id) => {
-                    const tool = getTool(id);
-                    return (
-                      <li key={id}>
-                        <NavLink
-                          to={`/tools/${id}`}
-                          state={OPEN_TOOL}
-                          className={activeTool === id ? 'side-item active' : 'side-item'}
-                          aria-current={activeTool === id ? 'page' : undefined}
-                          onClick={() => onPick(id)}
-                        >
-                          <Icon name={tool.icon} size={18} />
-                          {tool.name}
-                        </NavLink>
-                      </li>
-                    );
-                  })}
+                  {section.tools.map((tool) => (
+                    <li key={tool.id}>
+                      <NavLink
+                        to={`/tools/${tool.id}`}
+                        state={OPEN_TOOL}
+                        className={activeTool === tool.id ? 'side-item active' : 'side-item'}
+                        aria-current={activeTool === tool.id ? 'page' : undefined}
+                        onClick={() => onPick(tool.id)}
+                      >
+                        <Icon name={tool.icon} size={18} />
+                        {tool.name}
+                      </NavLink>
+                    </li>
+                  ))}
                 </ul>
               </section>
             );

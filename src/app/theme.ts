@@ -1,7 +1,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
 
 /**
- * Theme preference (spec §3/§4, Part A.4): `localStorage.theme` is 'light' | 'dark' once the user has
+ * Theme preference: `localStorage.theme` is 'light' | 'dark' once the user has
  * chosen; until then the system's preference (prefers-color-scheme) decides, and is followed live.
  * index.html applies it to <html> before first paint; this module switches it at once (no reload)
  * and keeps every toggle on the page in step.

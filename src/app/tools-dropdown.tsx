@@ -1,12 +1,11 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { OPEN_TOOL } from '../pages/tool-card.tsx';
-import { getTool } from '../catalogue/index.ts';
-import { headerColumns } from '../catalogue/sections.ts';
+import { sections, tools } from '../catalogue/index.ts';
 import { Icon, toneClass } from './icon.tsx';
 
 /**
- * The header's Tools entry and its wide dropdown: the four columns of spec §2, each entry with icon,
+ * The header's Tools entry and its wide dropdown: one column per section, each entry with icon,
  * name and short description. Closes on choosing, on a click outside, on Escape (focus back on the
  * button) and when focus leaves it. Arrow keys move between entries.
  */
@@ -88,33 +87,30 @@ export function ToolsDropdown() {
       </button>
       <div id={panelId} ref={panelRef} className="dropdown-panel" hidden={!open} onKeyDown={onPanelKeyDown}>
         <div className="dropdown-columns">
-          {headerColumns.map((column) => (
+          {sections.dropdown.map((column) => (
             <section key={column.title} className="dropdown-column" aria-label={column.title}>
               <h2 className="dropdown-title">{column.title}</h2>
               <ul>
-                {column.ids.map((id) => {
-                  const tool = getTool(id);
-                  return (
-                    <li key={id}>
-                      <Link to={`/tools/${id}`} state={OPEN_TOOL} className="dropdown-item" onClick={() => setOpen(false)}>
-                        <span className={`tool-icon tool-icon-sm ${toneClass(tool.icon)}`}>
-                          <Icon name={tool.icon} size={18} />
-                        </span>
-                        <span>
-                          <span className="dropdown-name">{tool.name}</span>
-                          <span className="dropdown-desc">{tool.description}</span>
-                        </span>
-                      </Link>
-                    </li>
-                  );
-                })}
+                {column.tools.map((tool) => (
+                  <li key={tool.id}>
+                    <Link to={`/tools/${tool.id}`} state={OPEN_TOOL} className="dropdown-item" onClick={() => setOpen(false)}>
+                      <span className={`tool-icon tool-icon-sm ${toneClass(tool.icon)}`}>
+                        <Icon name={tool.icon} size={18} />
+                      </span>
+                      <span>
+                        <span className="dropdown-name">{tool.name}</span>
+                        <span className="dropdown-desc">{tool.description}</span>
+                      </span>
+                    </Link>
+                  </li>
+                ))}
               </ul>
             </section>
           ))}
         </div>
         <div className="dropdown-footer">
           <Link to="/tools" onClick={() => setOpen(false)}>
-            Explore all {headerColumns.reduce((n, c) => n + c.ids.length, 0)} tools <Icon name="arrow-right" size={16} />
+            Explore all {tools.length} tools <Icon name="arrow-right" size={16} />
           </Link>
         </div>
       </div>

@@ -4,7 +4,7 @@
  * does not send it gets the safe default.
  */
 import type { OptionSpec } from './types.ts';
-import { REMOVE_SCRIPTS_OPTION } from '../../workers/engine/lib/pdf/active-content.ts';
+import { REMOVE_SCRIPTS_OPTION } from '../../shared/active-content-option.ts';
 
 export const REMOVE_SCRIPTS: OptionSpec = {
   kind: 'checkbox',

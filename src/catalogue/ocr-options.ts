@@ -4,7 +4,7 @@
  * own origin the first time they are used (the list: workers/engine/lib/ocr/ocr-languages.ts).
  */
 import type { OptionSpec } from './types.ts';
-import { DEFAULT_OCR_LANGUAGE, OCR_LANGUAGES, ocrLanguageLabel } from '../../workers/engine/lib/ocr/ocr-languages.ts';
+import { DEFAULT_OCR_LANGUAGE, OCR_LANGUAGES, ocrLanguageLabel } from '../../shared/ocr-languages.ts';
 
 export const OCR_OPTIONS: readonly OptionSpec[] = [
   {

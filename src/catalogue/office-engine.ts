@@ -1,4 +1,4 @@
-import { libreOfficeDownloadSize } from '../../workers/engine/lib/libreoffice/libreoffice-files.ts';
+import { libreOfficeDownloadSize } from '../../shared/libreoffice-files.ts';
 
 /**
  * The `engine` option of the three Office tools (Word, Excel, PowerPoint to PDF): Folio's own

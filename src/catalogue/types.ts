@@ -3,16 +3,24 @@
  * Folio is read from entries of this shape (src/catalogue/tools/<id>.ts), so a tool is described once.
  */
 
-export const TOOL_IDS = [
-  'merge-pdf', 'split-pdf', 'compress-pdf', 'pdf-to-word', 'word-to-pdf', 'pdf-to-ppt', 'ppt-to-pdf',
-  'pdf-to-excel', 'excel-to-pdf', 'pdf-to-jpg', 'jpg-to-pdf', 'organize-pdf', 'edit-pdf', 'rotate-pdf',
-  'unlock-pdf', 'protect-pdf', 'add-watermark',
-  'image-compressor', 'password-generator', 'word-counter', 'age-calculator', 'bmi-calculator',
-  'color-picker', 'unit-converter', 'json-formatter',
-] as const;
+/** A catalogue id: the file name of src/catalogue/tools/<id>.ts, also the tool's URL (/tools/<id>). */
+export type ToolId = string;
 
-export type ToolId = (typeof TOOL_IDS)[number];
-export type ToolCategory = 'pdf' | 'utility';
+/**
+ * The UI's lists of tools, each with its sections in the order shown. An entry names its section in
+ * every list (`groups`); src/catalogue/build.ts fills the sections from the entries.
+ */
+export const SECTION_TITLES = {
+  /** The header's Tools dropdown: one column per section. */
+  dropdown: ['Convert PDF', 'Edit & Organize', 'Secure PDF', 'Utility Tools'],
+  /** The /tools page ("Explore All Tools"). */
+  toolsPage: ['From PDF', 'To PDF', 'Organize & Edit PDF', 'Secure PDF', 'Utility Tools'],
+  /** The slide-in Tool Menu. */
+  menu: ['PDF Tools', 'Utility Tools'],
+} as const;
+
+export type ToolList = keyof typeof SECTION_TITLES;
+export type ToolGroups = { readonly [L in ToolList]: (typeof SECTION_TITLES)[L][number] };
 
 /** Names of the icons drawn by src/app/icon.tsx. */
 export type IconName =
@@ -24,7 +32,7 @@ export type IconName =
 export interface Choice { value: string; label: string }
 
 interface OptionBase {
-  /** The multipart field name sent to /api (spec §7 names: pageOrder, password, text, position, angle…). */
+  /** The multipart field name sent to /api (pageOrder, password, text, position, angle…). */
   name: string;
   label: string;
   help?: string;
@@ -46,7 +54,7 @@ export type OptionSpec =
 export type OptionValue = string | number | boolean;
 export type OptionValues = Record<string, OptionValue>;
 
-/** The static copy of a tool's detail page (spec §3 "Tool info content"). */
+/** The static copy of a tool's detail page (/tools/<id>). */
 export interface ToolContent {
   overview: string;
   features: readonly string[];
@@ -69,7 +77,14 @@ interface ToolEntryBase {
   name: string;
   description: string;
   icon: IconName;
-  category: ToolCategory;
+  /** Place in the catalogue (the id order of the /api contract); every list shows its tools in this order. */
+  order: number;
+  /** Its section in each list of the UI. */
+  groups: ToolGroups;
+  /** A place of its own in a list whose order differs from `order` (the dropdown's Utility Tools column). */
+  listOrder?: Partial<Record<ToolList, number>>;
+  /** On the home page: its place among the Popular Tools cards and/or in the hero's tile wall. */
+  home?: { popular?: number; heroTile?: number };
   content: ToolContent;
 }
 
@@ -81,13 +96,11 @@ export interface FileToolEntry extends ToolEntryBase {
   fileField: 'file' | 'files';
   multiple: boolean;
   accepts: FileAccept;
-  /** Used when the response carries no Content-Disposition (spec §7 defaults). */
+  /** Used when the response carries no Content-Disposition (e.g. merge-pdf-result.pdf). */
   defaultFilename: string;
   options: readonly OptionSpec[];
-  /** Cross-field checks with the exact messages of spec §5/§8; null when the values are fine. */
+  /** Cross-field checks with the messages the user reads; null when the values are fine. */
   validate?: (values: OptionValues) => string | null;
-  /** True once workers/engine/tools/<id>.ts exists; a catalogue test keeps the two in step. */
-  engineReady: boolean;
   /**
    * In the browser, a job that reports no progress for this long is stopped (its worker replaced)
    * and the user told (TimedOut): for engines that work through documents of unbounded complexity.
@@ -100,11 +113,9 @@ export interface FileToolEntry extends ToolEntryBase {
   prepareOnOpen?: boolean;
 }
 
-/** A tool computed in the page from typed input (the password generator, calculators…). */
+/** A tool computed in the page from typed input (password generator, calculators…); its form: src/tool-ui/forms/<id>.tsx. */
 export interface UtilityToolEntry extends ToolEntryBase {
   kind: 'utility';
-  /** True once src/tool-ui/forms/<id>.tsx exists; a catalogue test keeps the two in step. */
-  formReady: boolean;
 }
 
 export type ToolEntry = FileToolEntry | UtilityToolEntry;

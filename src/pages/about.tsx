@@ -3,10 +3,10 @@ import { fileTools, tools } from '../catalogue/index.ts';
 import { usePageTitle } from '../app/page-title.ts';
 import { OfflinePanel } from '../pwa/offline-panel.tsx';
 
-/** About (spec §2): mission, privacy and simplicity, differentiators, who we serve, vision. */
+/** About: mission, privacy and simplicity, differentiators, who we serve, vision. */
 export function AboutPage() {
   usePageTitle('About');
-  const pdfCount = tools.filter((t) => t.category === 'pdf').length;
+  const pdfCount = tools.filter((t) => t.groups.menu === 'PDF Tools').length;
   return (
     <div className="container page narrow prose">
       <header className="page-header">

@@ -1,6 +1,6 @@
 /**
  * The contact form's logic, kept free of React so it can be tested in Node: field validation
- * (spec §5) and sending through the email service's REST call (spec §7, Part A.7).
+ * and sending through the email service's REST call (docs/deploying.md).
  */
 
 export const CONTACT_FIELDS = ['user_username', 'user_email', 'user_subject', 'user_message'] as const;

@@ -21,7 +21,7 @@ const LABELS: Record<ContactField, string> = {
   user_message: 'Message',
 };
 
-/** Contact (spec §2, §5, §8, Part A.7): support block and the "Send a Message" form. */
+/** Contact: support block and the "Send a Message" form. */
 export function ContactPage() {
   usePageTitle('Contact');
   const [values, setValues] = useState<ContactValues>(EMPTY_CONTACT);

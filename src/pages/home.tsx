@@ -1,7 +1,5 @@
 import { Link } from 'react-router';
-import { getTool, tools } from '../catalogue/index.ts';
-import { popularToolIds } from '../catalogue/sections.ts';
-import type { ToolId } from '../catalogue/types.ts';
+import { heroTiles, popularTools, tools } from '../catalogue/index.ts';
 import { Icon, toneClass, type UiIconName } from '../app/icon.tsx';
 import { usePageTitle } from '../app/page-title.ts';
 import { ToolCard } from './tool-card.tsx';
@@ -15,12 +13,6 @@ const BENEFITS: readonly { icon: UiIconName; title: string; text: string }[] = [
   { icon: 'device', title: 'Any device', text: 'Phone, tablet or desktop, on any modern browser. The layout adapts and every tool works with touch.' },
 ];
 
-/** A varied dozen for the hero's decorative tile wall. */
-const HERO_TILES: readonly ToolId[] = [
-  'merge-pdf', 'pdf-to-word', 'compress-pdf', 'protect-pdf', 'pdf-to-excel', 'jpg-to-pdf', 'edit-pdf', 'rotate-pdf',
-  'image-compressor', 'ppt-to-pdf', 'color-picker', 'json-formatter',
-];
-
 const FIGURES: readonly { value: string; label: string }[] = [
   { value: String(tools.length), label: 'tools in one place' },
   { value: '0 bytes', label: 'uploaded to any server' },
@@ -28,7 +20,7 @@ const FIGURES: readonly { value: string; label: string }[] = [
   { value: 'Free', label: 'and open source (MIT)' },
 ];
 
-/** Home (spec §2): hero, popular tools, six benefits, honest figures, closing call to action. */
+/** Home: hero, popular tools, six benefits, honest figures, closing call to action. */
 export function HomePage() {
   usePageTitle('');
   return (
@@ -52,14 +44,12 @@ export function HomePage() {
             </div>
           </div>
           <div className="hero-art" aria-hidden="true">
-            {HERO_TILES.map((id) => {
-              const tool = getTool(id);
-              return (
-                <span key={id} className={`hero-tile ${toneClass(tool.icon)}`}>
-                  <Icon name={tool.icon} size={34} />
-                </span>
-              );
-            })}
+            {/* A varied dozen, picked by the entries' `home.heroTile`. */}
+            {heroTiles.map((tool) => (
+              <span key={tool.id} className={`hero-tile ${toneClass(tool.icon)}`}>
+                <Icon name={tool.icon} size={34} />
+              </span>
+            ))}
           </div>
         </div>
       </section>
@@ -71,9 +61,9 @@ export function HomePage() {
             <Link to="/tools" className="text-link">All {tools.length} tools <Icon name="arrow-right" size={16} /></Link>
           </div>
           <ul className="card-grid four">
-            {popularToolIds.map((id) => (
-              <li key={id}>
-                <ToolCard tool={getTool(id)} cta="Try now" />
+            {popularTools.map((tool) => (
+              <li key={tool.id}>
+                <ToolCard tool={tool} cta="Try now" />
               </li>
             ))}
           </ul>

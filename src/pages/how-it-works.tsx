@@ -27,7 +27,7 @@ const STEPS: readonly { title: string; text: string; icon: UiIconName }[] = [
   },
 ];
 
-/** How It Works (spec §2): four steps and the tagline. */
+/** How It Works: four steps and the tagline. */
 export function HowItWorksPage() {
   usePageTitle('How It Works');
   return (

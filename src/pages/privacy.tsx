@@ -4,7 +4,7 @@ import { SUPPORT_EMAIL } from '../app/links.ts';
 
 export const POLICY_DATE = '06/23/2025';
 
-/** Privacy Policy (spec §2): dates; file handling, personal information, cookies, third parties, contact, security, changes. */
+/** Privacy Policy: dates; file handling, personal information, cookies, third parties, contact, security, changes. */
 export function PrivacyPage() {
   usePageTitle('Privacy Policy');
   return (

@@ -3,7 +3,7 @@ import { usePageTitle } from '../app/page-title.ts';
 import { SUPPORT_EMAIL } from '../app/links.ts';
 import { POLICY_DATE } from './privacy.tsx';
 
-/** Terms of Service (spec §1, §2): dates and the eight sections, with a Back to Home link. */
+/** Terms of Service: dates and the eight sections, with a Back to Home link. */
 export function TermsPage() {
   usePageTitle('Terms of Service');
   return (

@@ -7,7 +7,7 @@ import { usePageTitle } from '../app/page-title.ts';
 import { ToolModal } from '../tool-ui/tool-modal.tsx';
 import type { ToolLocationState } from './tool-card.tsx';
 
-/** /tools/:toolId — an unknown id redirects to /tools (spec §2); a new id remounts the page (and resets its modal). */
+/** /tools/:toolId — an unknown id redirects to /tools; a new id remounts the page (and resets its modal). */
 export function ToolDetailRoute() {
   const { toolId } = useParams();
   const tool = findTool(toolId);

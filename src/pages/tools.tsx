@@ -1,9 +1,8 @@
-import { getTool, tools } from '../catalogue/index.ts';
-import { toolsPageGroups } from '../catalogue/sections.ts';
+import { sections, tools } from '../catalogue/index.ts';
 import { usePageTitle } from '../app/page-title.ts';
 import { ToolCard } from './tool-card.tsx';
 
-/** /tools: "Explore All Tools", the five groups of spec §2; a card opens the tool's page with its modal. */
+/** /tools: "Explore All Tools", the tools in their page groups; a card opens the tool's page with its modal. */
 export function ToolsPage() {
   usePageTitle('All tools');
   return (
@@ -15,15 +14,15 @@ export function ToolsPage() {
           your files, and get the result without uploading anything.
         </p>
       </header>
-      {toolsPageGroups.map((group, index) => (
+      {sections.toolsPage.map((group, index) => (
         <section key={group.title} className="tool-group" aria-labelledby={`group-${index}`}>
           <h2 id={`group-${index}`}>
-            {group.title} <span className="count">{group.ids.length}</span>
+            {group.title} <span className="count">{group.tools.length}</span>
           </h2>
           <ul className="card-grid">
-            {group.ids.map((id) => (
-              <li key={id}>
-                <ToolCard tool={getTool(id)} openModal />
+            {group.tools.map((tool) => (
+              <li key={tool.id}>
+                <ToolCard tool={tool} openModal />
               </li>
             ))}
           </ul>

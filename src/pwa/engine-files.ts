@@ -11,6 +11,7 @@
  *   libreoffice  the optional LibreOffice engine.
  * The optional groups are cached when first used, or with one click on the About page.
  */
+import { formatBytes } from '../../shared/format.ts';
 
 export type EngineGroup = 'core' | 'cjk-fonts' | 'libreoffice' | `ocr-${string}`;
 
@@ -58,12 +59,7 @@ export function toolFiles(list: EngineAssetList, toolId: string): EngineFile[] |
   return list.tools[toolId]?.map((index) => list.files[index]);
 }
 
-/** "1.2 MB" (decimal megabytes, one decimal). */
-export function megabytes(bytes: number): string {
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
-}
-
 /** The message a tool shows when its engine is not on this device and the network is off. */
 export function needsDownloadMessage(toolName: string, missingBytes: number): string {
-  return `${toolName} needs a one-time download of ${megabytes(missingBytes)} — connect to the internet once, then it works offline.`;
+  return `${toolName} needs a one-time download of ${formatBytes(missingBytes)} — connect to the internet once, then it works offline.`;
 }

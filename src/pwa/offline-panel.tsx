@@ -1,9 +1,10 @@
 import './offline-panel.css';
 import { useCallback, useEffect, useState } from 'react';
 import { fetchEngineAssetList, groupStates, onEngineCacheMessage, requestEngineGroup, savesData, type GroupState } from './offline-engines.ts';
-import { GROUP_LABELS, megabytes, type EngineAssetList, type EngineGroup } from './engine-files.ts';
-import { OCR_LANGUAGES } from '../../workers/engine/lib/ocr/ocr-languages.ts';
-import { libreOfficeDownloadSize } from '../../workers/engine/lib/libreoffice/libreoffice-files.ts';
+import { GROUP_LABELS, type EngineAssetList, type EngineGroup } from './engine-files.ts';
+import { formatBytes } from '../../shared/format.ts';
+import { OCR_LANGUAGES } from '../../shared/ocr-languages.ts';
+import { libreOfficeDownloadSize } from '../../shared/libreoffice-files.ts';
 
 interface Live {
   done: number;
@@ -76,16 +77,16 @@ export function OfflinePanel() {
 
   let status = '';
   if (coreReady) {
-    status = `All tools are available offline: ${megabytes(core.totalBytes)} saved on this device.`;
+    status = `All tools are available offline: ${formatBytes(core.totalBytes)} saved on this device.`;
     if (persisted !== undefined) status += persisted ? ' Your browser will keep them.' : ' Your browser may remove them if space runs low.';
   } else if (coreRunning) {
-    status = `Saving the tools for offline use in the background: ${megabytes(coreLive.done)} of ${megabytes(coreLive.total)}…`;
+    status = `Saving the tools for offline use in the background: ${formatBytes(coreLive.done)} of ${formatBytes(coreLive.total)}…`;
   } else if (coreLive?.finished && coreLive.failed > 0) {
     status = `${coreLive.failed} files could not be downloaded. Tools that need them will say so; try again when you are online.`;
   } else if (core && savesData()) {
-    status = `Data saver is on, so Folio has not downloaded its tools. Download them now (${megabytes(core.totalBytes - core.cachedBytes)})?`;
+    status = `Data saver is on, so Folio has not downloaded its tools. Download them now (${formatBytes(core.totalBytes - core.cachedBytes)})?`;
   } else if (core) {
-    status = `${megabytes(core.cachedBytes)} of ${megabytes(core.totalBytes)} of the tools are on this device.`;
+    status = `${formatBytes(core.cachedBytes)} of ${formatBytes(core.totalBytes)} of the tools are on this device.`;
   }
 
   return (
@@ -93,12 +94,12 @@ export function OfflinePanel() {
       <h2 id="offline-title">Use Folio offline</h2>
       <p>
         Once you have opened Folio, its pages work without a connection, and right after your first visit your browser
-        saves every tool in the background{list ? <> ({megabytes(list.totalBytes)})</> : null} — unless it asks sites to
+        saves every tool in the background{list ? <> ({formatBytes(list.totalBytes)})</> : null} — unless it asks sites to
         save data; then it waits for you. Nothing but Folio&apos;s own code is stored.
       </p>
       {coreRunning && (
         <div className="offline-progress">
-          <progress max={coreLive.total} value={coreLive.done} aria-label="Saving tools for offline use" aria-valuetext={`${megabytes(coreLive.done)} of ${megabytes(coreLive.total)}`} />
+          <progress max={coreLive.total} value={coreLive.done} aria-label="Saving tools for offline use" aria-valuetext={`${formatBytes(coreLive.done)} of ${formatBytes(coreLive.total)}`} />
         </div>
       )}
       <p role="status" className="offline-status">{status}</p>
@@ -115,14 +116,14 @@ export function OfflinePanel() {
               const progress = live.get(group);
               const onDevice = state !== undefined && state.cachedBytes >= state.totalBytes;
               // LibreOffice is named by its one figure (its two big files) everywhere, here too.
-              const size = group === 'libreoffice' ? libreOfficeDownloadSize() : megabytes(state?.totalBytes ?? 0);
+              const size = group === 'libreoffice' ? libreOfficeDownloadSize() : formatBytes(state?.totalBytes ?? 0);
               return (
                 <li key={group}>
                   <span>{groupLabel(group)} — {size}</span>{' '}
                   {onDevice ? (
                     <strong>on this device</strong>
                   ) : progress && !progress.finished ? (
-                    <span>{megabytes(progress.done)} of {megabytes(progress.total)}…</span>
+                    <span>{formatBytes(progress.done)} of {formatBytes(progress.total)}…</span>
                   ) : (
                     <button type="button" className="button secondary" aria-label={`Download ${groupLabel(group)}`} onClick={() => void download(group)}>
                       Download

@@ -24,7 +24,7 @@ export function OpenFilesPage() {
     if (params.get('source') === 'share') void collectSharedFiles();
   }, [params]);
 
-  const candidates = fileTools.filter((tool) => tool.engineReady && files.length > 0 && (tool.multiple || files.length === 1) && files.every((f) => accepts(tool, f)));
+  const candidates = fileTools.filter((tool) => files.length > 0 && (tool.multiple || files.length === 1) && files.every((f) => accepts(tool, f)));
 
   return (
     <section className="page open-files">

@@ -1,5 +1,5 @@
 /**
- * The file-tool frame (spec §2, §4, §5, §8): picker, drag-and-drop and paste, the file list (remove,
+ * The file-tool frame: picker, drag-and-drop and paste, the file list (remove,
  * reorder by drag or buttons, sort by name), the options (the tool's own panel from
  * forms/<id>.tsx, else the generic form built from the catalogue), Process Files, real progress
  * (pages done, reported by the worker through the X-Folio-Job side channel), Cancel (terminates the
@@ -11,7 +11,7 @@
  *   - the picker's text:     'Click to select files' | '1 file selected' | 'N files selected'
  *   - the process button:    role=button, accessible name exactly 'Process Files'
  *   - the cancel button:     role=button, name 'Cancel' (only while working)
- *   - the error line:        role=alert (empty when there is no error; spec §8 messages verbatim)
+ *   - the error line:        role=alert (empty when there is no error; the API's message verbatim)
  *   - the error details:     a disclosure 'Details for a bug report' with a 'Copy details' button, after
  *                            an unexpected failure only
  *   - the progress:          <progress> (role=progressbar), `aria-valuetext` "Page 3 of 12"
@@ -24,7 +24,7 @@
 import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { FileToolEntry, OptionValue, OptionValues } from '../catalogue/types.ts';
 import { defaultValues } from '../catalogue/index.ts';
-import { ApiError, callTool, downloadBlob, type ApiResult } from '../api/client.ts';
+import { ApiError, callTool, downloadBlob, prepareTool, type ApiResult } from '../api/client.ts';
 import {
   SaveDeclined, askWhereToSave, estimateOutputBytes, hasSavePicker, shouldAskWhereToSave, suggestedName, type SaveHandle,
 } from '../api/save-target.ts';
@@ -84,7 +84,7 @@ function addToStart(tool: FileToolEntry): string {
   return `Add ${tool.multiple ? '' : 'a file: '}${label} to start`;
 }
 
-/** Spec §8's 'Invalid Password', with what Unlock PDF explains about the two passwords. */
+/** 'Invalid Password', with what Unlock PDF explains about the two passwords. */
 export const WRONG_PASSWORD =
   'Invalid Password: this is not the password that opens the file. A PDF can have two — the one that opens it ' +
   '(user password) and a permissions (owner) password; either one works here.';
@@ -176,31 +176,22 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   // A job still running when the modal closes is cancelled (and its worker terminated).
   useEffect(() => () => controllerRef.current?.abort(), []);
 
-  // The in-page /api starts when the first file tool opens (not on the first route), so any client
-  // of the contract in this page — ours or a plain fetch — is answered from then on. Tools with
-  // large engine data (the Office tools' fonts) warm their engine up meanwhile, while the user
-  // picks files.
-  useEffect(() => {
-    if (!tool.engineReady) return;
-    void import('../../mock-api/browser.ts').then((api) => {
-      if (tool.prepareOnOpen) api.prepareEngine(tool.id);
-      return api.startInPageApi();
-    });
-  }, [tool.engineReady, tool.prepareOnOpen, tool.id]);
+  // The window has opened: the client starts the in-page API (and warms up an engine with large
+  // data, the Office tools' fonts) while the user picks files.
+  useEffect(() => prepareTool(tool), [tool]);
 
   // Choosing the LibreOffice engine starts it at once (a download and seconds of start-up), so it
   // is ready by the time the user has picked a file.
   const chosenEngine = values.engine;
   useEffect(() => {
-    if (!tool.prepareOnOpen || chosenEngine !== 'libreoffice') return;
-    void import('../../mock-api/browser.ts').then((api) => api.prepareEngine(tool.id, { engine: 'libreoffice' }));
-  }, [tool.prepareOnOpen, tool.id, chosenEngine]);
+    if (tool.prepareOnOpen && chosenEngine === 'libreoffice') prepareTool(tool, { engine: 'libreoffice' });
+  }, [tool, chosenEngine]);
 
   const setValue = useCallback((name: string, value: OptionValue) => setValues((old) => ({ ...old, [name]: value })), []);
 
   const setFiles = useCallback((next: File[]) => {
     setFilesState(next);
-    // Removing the last file leaves nothing to process: say so (spec §5) rather than go quiet.
+    // Removing the last file leaves nothing to process: say so rather than go quiet.
     setError(next.length === 0 ? 'Please select at least one file' : '');
     setPhase((old) => (old.kind === 'done' ? { kind: 'idle' } : old));
   }, []);
@@ -299,8 +290,6 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
     setError('');
     setPhase({ kind: 'working', done: 0, total: 0 });
     try {
-      const { startInPageApi } = await import('../../mock-api/browser.ts');
-      await startInPageApi();
       const result = await callTool(tool, files, values, {
         signal: controller.signal,
         saveTo,
@@ -322,7 +311,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       const apiError = e instanceof ApiError ? e : undefined;
       if (apiError?.code === 'PasswordRequired' || apiError?.code === 'InvalidPassword') {
         setAskPassword(true);
-        // Spec §8: a wrong password reads 'Invalid Password'; the frame adds which password it means.
+        // A wrong password reads 'Invalid Password'; the frame adds which password it means.
         const wrong = framePassword ? WRONG_PASSWORD : 'Invalid Password';
         setError(apiError.code === 'InvalidPassword' ? wrong : apiError.message);
         return;
@@ -347,8 +336,6 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
     setInputPassword('');
     if (inputRef.current) inputRef.current.value = '';
   }
-
-  if (!tool.engineReady) return <p>Tool interface coming soon</p>;
 
   const waitReason = working ? ''
     : files.length === 0 ? addToStart(tool)

@@ -6,7 +6,7 @@
  */
 import { createContext, useContext, useId } from 'react';
 import type { FileToolEntry, OptionSpec, OptionValue, OptionValues } from '../catalogue/types.ts';
-import { pageRangeSyntaxError, parsePageGroups, parsePageRanges } from '../../workers/engine/lib/pdf/page-range.ts';
+import { pageRangeSyntaxError, parsePageGroups, parsePageRanges } from '../../shared/page-range.ts';
 
 /**
  * The page count of the file a page-range field applies to, once the file has been opened

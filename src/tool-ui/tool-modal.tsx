@@ -17,7 +17,7 @@ function focusables(root: HTMLElement): HTMLElement[] {
 }
 
 /**
- * The tool dialog (spec §2): title, close button, the tool's form, over a backdrop. Escape and the
+ * The tool dialog: title, close button, the tool's form, over a backdrop. Escape and the
  * close button close it; Tab stays inside; on close, focus goes back to whatever opened it (or to
  * `fallbackFocus` when the opener is gone, e.g. after arriving from the tools list). Callers key it
  * by tool id, so changing tool resets files, options, progress and errors.

@@ -114,7 +114,7 @@ export function calculateAge(birth: PlainDate, on: PlainDate): AgeResult {
 export type AgeInput = { ok: true; birth: PlainDate; on: PlainDate } | { ok: false; error: string };
 
 /**
- * Checks the form's two fields with the spec's message for a missing birth date (§5/§8) and clear
+ * Checks the form's two fields with 'Please enter your birth date' for a missing birth date and clear
  * ones for the rest. `atText` is the optional "age at" date; empty means today.
  */
 export function validateAgeInput(birthText: string, atText: string, now: PlainDate): AgeInput {

@@ -2,7 +2,7 @@
  * Body mass index for adults: weight (kg) / height (m)², WHO adult categories.
  *
  * The category is taken from the BMI rounded to one decimal, the figure the user sees, so 24.96
- * shows as "25.0 Overweight" rather than "25.0 Normal weight". Input bounds are the spec's (§5/§9):
+ * shows as "25.0 Overweight" rather than "25.0 Normal weight". Input bounds:
  * weight 30–300 kg, height 100–250 cm; imperial input is converted exactly (1 lb = 0.45359237 kg,
  * 1 in = 2.54 cm) and checked against the same bounds.
  */

@@ -34,7 +34,7 @@ export interface JsonFormatOptions {
 export const DEFAULT_JSON_OPTIONS: JsonFormatOptions = { indent: '2', minify: false, sortKeys: false };
 
 export interface JsonErrorInfo {
-  /** The spec's message (§8). */
+  /** The message the user reads. */
   message: 'Invalid JSON format';
   /** What is wrong, in words. */
   reason: string;
@@ -406,7 +406,7 @@ export function printJson(root: JsonNode, options: JsonFormatOptions): string {
   return out.toString();
 }
 
-/** Validates and formats; the error carries the spec's message plus the reason, line and column. */
+/** Validates and formats; the error carries 'Invalid JSON format' plus the reason, line and column. */
 export function formatJson(text: string, options: JsonFormatOptions = DEFAULT_JSON_OPTIONS): JsonFormatResult {
   if (text.trim() === '') return { ok: false, empty: true, error: null };
   try {

@@ -17,7 +17,7 @@ export const CHARACTER_CLASSES = {
   uppercase: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
   lowercase: 'abcdefghijklmnopqrstuvwxyz',
   digits: '0123456789',
-  /** The spec's symbol set (§5). */
+  /** The symbols offered: !@#$%^&*() and friends. */
   symbols: '!@#$%^&*()',
 } as const;
 
@@ -27,7 +27,7 @@ export const CLASS_ORDER: readonly CharacterClass[] = ['uppercase', 'lowercase',
 /** Characters easy to confuse in many fonts: capital i, small L, one, capital o, zero, small o. */
 export const LOOK_ALIKES = 'Il1O0o';
 
-/** The form's bounds (spec §5/§9); generatePassword itself accepts 4–128 so other tools can reuse it. */
+/** The form's bounds; generatePassword itself accepts 4–128 so other tools can reuse it. */
 export const PASSWORD_LENGTH = { min: 8, max: 32, default: 12 } as const;
 const FUNCTION_LENGTH = { min: 4, max: 128 } as const;
 

@@ -3,7 +3,6 @@
  * metre, metre per second, second, byte); temperature by its affine formulas. The factors are the
  * legal definitions (1 in = 0.0254 m, 1 lb = 0.45359237 kg, 1 US gal = 3.785411784 L, …), so the
  * only error is floating point, which display rounding to 12 significant digits removes.
- * (The original product multiplied every value by 1.5; spec Part A, decision 4, asks for this instead.)
  */
 
 export type UnitCategory = 'length' | 'mass' | 'temperature' | 'volume' | 'area' | 'speed' | 'time' | 'data';
@@ -216,7 +215,7 @@ export function formatNumber(value: number, significantDigits = 10): string {
 
 export type ConversionInput = { ok: true; value: number } | { ok: false; error: string };
 
-/** The spec's message for a missing field (§5/§8), then clear ones for the rest. */
+/** 'All fields are required' for a missing field, then clear messages for the rest. */
 export function validateConversion(valueText: string, categoryId: UnitCategory, fromId: string, toId: string): ConversionInput {
   if (valueText.trim() === '' || !fromId || !toId) return { ok: false, error: 'All fields are required' };
   const value = Number(valueText.trim().replace(/[\s_]/g, '').replace(/,(?=\d{3}(\D|$))/g, ''));

@@ -6,7 +6,8 @@
  */
 import { afterAll, expect, test } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { corpusPassword, corpusPdfs, describeCorpus, manifest, pdfjsPageCount, qpdfCheck, readCorpus, Tally } from './corpus.ts';
+import { corpusPassword, corpusPdfs, describeCorpus, manifest, pdfjsPageCount, readCorpus, Tally } from '../support/corpus.ts';
+import { qpdfCheck } from '../support/pdf.ts';
 import { run as compressPdf } from '../../workers/engine/tools/compress-pdf.ts';
 import { run as compressImage } from '../../workers/engine/tools/image-compressor.ts';
 import { imageHeader } from '../../workers/engine/lib/image/codecs.ts';

@@ -6,7 +6,8 @@
  * content-stream rewriter far beyond the generated fixtures.
  */
 import { expect, test } from 'vitest';
-import { Tally, corpusPassword, corpusPdfs, describeCorpus, qpdfCheck, readCorpus } from './corpus.ts';
+import { Tally, corpusPassword, corpusPdfs, describeCorpus, readCorpus } from '../support/corpus.ts';
+import { qpdfCheck } from '../support/pdf.ts';
 import { run } from '../../workers/engine/tools/edit-pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { openPdf } from '../../workers/engine/lib/pdf/pdf-open.ts';

@@ -6,22 +6,14 @@
  * message. Then every clean corpus PDF goes through protect → unlock.
  */
 import { afterAll, expect, test } from 'vitest';
-import { Tally, corpusPdfs, describeCorpus, readCorpus, type CorpusEntry } from './corpus.ts';
+import { Tally, corpusPdfs, describeCorpus, readCorpus, type CorpusEntry } from '../support/corpus.ts';
 import { run as unlock } from '../../workers/engine/tools/unlock-pdf.ts';
 import { run as protect } from '../../workers/engine/tools/protect-pdf.ts';
 import { readEncryption } from '../../workers/engine/lib/pdf/encryption.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { pageTexts } from '../support/pdf.ts';
 
-async function texts(bytes: Uint8Array, password?: string): Promise<string[]> {
-  const doc = await openPdfjs(bytes, { password });
-  try {
-    const out: string[] = [];
-    for (let i = 1; i <= doc.numPages; i++) out.push(await pageText(doc, i));
-    return out;
-  } finally {
-    await doc.destroy();
-  }
-}
+const texts = (bytes: Uint8Array, password?: string) => pageTexts(bytes, { password });
 
 const encrypted = corpusPdfs.filter((e) => e.encryption !== null);
 const passwordEncrypted = encrypted.filter((e) => e.expect === 'ok');

@@ -7,7 +7,8 @@
 import { expect, test } from 'vitest';
 import JSZip from 'jszip';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
-import { corpusPassword, corpusPdfs, describeCorpus, manifest, qpdfCheck, readCorpus, Tally } from './corpus.ts';
+import { corpusPassword, corpusPdfs, describeCorpus, manifest, readCorpus, Tally } from '../support/corpus.ts';
+import { qpdfCheck } from '../support/pdf.ts';
 import { run as pdfToJpg } from '../../workers/engine/tools/pdf-to-jpg.ts';
 import { run as jpgToPdf } from '../../workers/engine/tools/jpg-to-pdf.ts';
 import { run as addWatermark } from '../../workers/engine/tools/add-watermark.ts';

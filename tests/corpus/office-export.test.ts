@@ -6,7 +6,7 @@
 import { expect, test } from 'vitest';
 import JSZip from 'jszip';
 import ExcelJS from 'exceljs';
-import { Tally, corpusPassword, corpusPdfs, describeCorpus, readCorpus, type CorpusEntry } from './corpus.ts';
+import { Tally, corpusPassword, corpusPdfs, describeCorpus, readCorpus, type CorpusEntry } from '../support/corpus.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
 import type { Engine } from '../../workers/engine/lib/types.ts';
 import { run as toWord } from '../../workers/engine/tools/pdf-to-word.ts';
@@ -15,7 +15,7 @@ import { run as toExcel } from '../../workers/engine/tools/pdf-to-excel.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { createRecogniser } from '../../workers/engine/lib/ocr/ocr.ts';
 import { buildFragments, buildParagraphs, readingOrder } from '../../workers/engine/lib/pdf/pdf-layout.ts';
-import { characterErrorRate, orderFreeCharacterErrorRate, readDocx, readPptx } from '../unit/office-fixtures.ts';
+import { characterErrorRate, orderFreeCharacterErrorRate, readDocx, readPptx } from '../support/office-fixtures.ts';
 
 const MAX_PAGES = 3;
 

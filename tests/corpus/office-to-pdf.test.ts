@@ -4,7 +4,8 @@
  * fail with a clear message. Page counts are printed beside LibreOffice's (from the manifest).
  */
 import { afterAll, expect, test } from 'vitest';
-import { describeCorpus, manifest, pdfjsPageCount, qpdfCheck, readCorpus, Tally } from './corpus.ts';
+import { describeCorpus, manifest, pdfjsPageCount, readCorpus, Tally } from '../support/corpus.ts';
+import { qpdfCheck } from '../support/pdf.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
 import type { Engine } from '../../workers/engine/lib/types.ts';
 

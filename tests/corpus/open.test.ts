@@ -7,7 +7,7 @@ import { afterAll, expect, test } from 'vitest';
 import { openPdf } from '../../workers/engine/lib/pdf/pdf-open.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
-import { Tally, corpusPassword, corpusPdfs, describeCorpus, readCorpus } from './corpus.ts';
+import { Tally, corpusPassword, corpusPdfs, describeCorpus, readCorpus } from '../support/corpus.ts';
 
 /** Files whose error message is part of the product (issue #3). */
 const EXPECTED_MESSAGES: Record<string, RegExp> = {

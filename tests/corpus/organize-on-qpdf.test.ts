@@ -15,7 +15,8 @@ import { expect, test } from 'vitest';
 import { parsePageOrder, rebuildWithout, run as organize } from '../../workers/engine/tools/organize-pdf.ts';
 import { openPdf } from '../../workers/engine/lib/pdf/pdf-open.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
-import { corpusPdfs, describeCorpus, qpdfCheck, readCorpus } from './corpus.ts';
+import { corpusPdfs, describeCorpus, readCorpus } from '../support/corpus.ts';
+import { qpdfCheck } from '../support/pdf.ts';
 
 const FILES = [
   'pdf/clean/sf-pdflatex-outline.pdf',

@@ -14,8 +14,9 @@ import { run as organize } from '../../workers/engine/tools/organize-pdf.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import type { EngineInput, EngineResult } from '../../workers/engine/lib/types.ts';
-import { Tally, corpusPassword, corpusPdfs, describeCorpus, qpdfCheck, readCorpus, type CorpusEntry } from './corpus.ts';
-import { labelledPdf } from '../unit/page-fixtures.ts';
+import { Tally, corpusPassword, corpusPdfs, describeCorpus, readCorpus, type CorpusEntry } from '../support/corpus.ts';
+import { qpdfCheck } from '../support/pdf.ts';
+import { labelledPdf } from '../support/page-fixtures.ts';
 
 /**
  * A content stream whose LZW data is corrupt: no tool can recover the bytes (qpdf itself keeps them

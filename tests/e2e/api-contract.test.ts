@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { launchBrowser, openPage } from './harness.ts';
-import { labelledPdf, pageLabels } from '../unit/page-fixtures.ts';
+import { labelledPdf, pageLabels } from '../support/page-fixtures.ts';
 
 let browser: Browser;
 beforeAll(async () => {

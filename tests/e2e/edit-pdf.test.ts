@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { SCREENSHOT_DIR, baseUrl, launchBrowser, openPage, screenshot } from './harness.ts';
-import { LINE_BASELINE, LINE_SIZE, LINE_X, allText, editFixture, placedText, solidImage } from '../unit/edit-pdf-fixtures.ts';
+import { LINE_BASELINE, LINE_SIZE, LINE_X, allText, editFixture, placedText, solidImage } from '../support/edit-pdf-fixtures.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
-import { BASELINE_EM } from '../../workers/engine/lib/pdf/edit-operations.ts';
+import { BASELINE_EM } from '../../shared/edit-operations.ts';
 
 let browser: Browser;
 beforeAll(async () => {

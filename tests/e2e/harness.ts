@@ -68,13 +68,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
 }
 
-/** Opens /tools/<id> in the given theme and width, and its modal through the page's main button. */
+/** Opens /tools/<id> in the given theme and size, and its modal through the page's main button. */
 export async function openToolModal(
   browser: Browser,
   toolId: string,
-  { width = 1280, theme = 'light' }: { width?: number; theme?: 'light' | 'dark' } = {},
+  { width = 1280, height = 900, theme = 'light' }: { width?: number; height?: number; theme?: 'light' | 'dark' } = {},
 ): Promise<WatchedPage> {
-  const watched = await openPage(browser, '', { width, height: 900 });
+  const watched = await openPage(browser, '', { width, height });
   await watched.context.addInitScript((value) => localStorage.setItem('theme', value), theme);
   await watched.page.goto(`/tools/${toolId}`);
   await watched.page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
@@ -87,6 +87,10 @@ export async function downloadAfter(page: Page, click: () => Promise<void>, time
   const [file] = await Promise.all([page.waitForEvent('download', { timeout }), click()]);
   return { name: file.suggestedFilename(), bytes: new Uint8Array(readFileSync(await file.path())) };
 }
+
+/** Clicks the frame's Process Files and returns the file it downloads. */
+export const processFiles = (page: Page, timeout?: number) =>
+  downloadAfter(page, () => page.getByRole('button', { name: 'Process Files', exact: true }).click(), timeout);
 
 /** A file as playwright's setInputFiles takes it. */
 export type Upload = { name: string; mimeType: string; buffer: Buffer };

@@ -10,8 +10,8 @@ import type { Browser, Page, Worker } from 'playwright-core';
 import { baseUrl, launchBrowser, openPage, type Upload } from './harness.ts';
 import {
   contentBombPdf, encryptedPdf, hugeDimensionXlsx, hugeImagePdf, longLineCsv, manyPagesPdf, manyRowsCsv,
-} from '../hostile/recipes.ts';
-import { INTERNAL_WORDING } from '../hostile/harness.ts';
+} from '../support/hostile-recipes.ts';
+import { INTERNAL_WORDING } from '../support/messages.ts';
 
 let browser: Browser;
 beforeAll(async () => {

@@ -17,10 +17,10 @@ import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { PDFDocument } from 'pdf-lib';
 import { baseUrl, launchBrowser, openPage } from './harness.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { pageTexts } from '../support/pdf.ts';
 import { tools } from '../../src/catalogue/index.ts';
 import { ROUTES } from './shell-helpers.ts';
-import { expectOnlyAllowedActions } from '../security/pdf-actions.ts';
+import { expectOnlyAllowedActions } from '../support/pdf-actions.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -30,13 +30,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function allText(bytes: Uint8Array): Promise<string> {
-  const doc = await openPdfjs(bytes);
-  let text = '';
-  for (let n = 1; n <= doc.numPages; n++) text += `${await pageText(doc, n)} `;
-  await doc.destroy();
-  return text.replace(/\s+/g, ' ');
-}
+const allText = async (bytes: Uint8Array): Promise<string> => (await pageTexts(bytes, { collapse: true })).join(' ');
 
 /** POSTs a file to a tool's endpoint from the page (answered in the page, run in its engine worker). */
 async function postFromPage(page: Page, endpoint: string, file: { name: string; bytes: Uint8Array }, fields: Record<string, string>) {

@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { baseUrl, downloadAfter, launchBrowser, openPage, screenshot } from './harness.ts';
-import { readDocx } from '../unit/office-fixtures.ts';
-import { GERMAN_WORDS, buildGermanScan } from '../unit/ocr-fixtures.ts';
+import { readDocx } from '../support/office-fixtures.ts';
+import { GERMAN_WORDS, buildGermanScan } from '../support/ocr-fixtures.ts';
 
 let browser: Browser;
 beforeAll(async () => {

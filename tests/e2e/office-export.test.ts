@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { launchBrowser, screenshot, baseUrl, downloadAfter, openToolModal } from './harness.ts';
-import { buildReport, buildScannedPage, characterErrorRate, readDocx, readPptx, wordSimilarity, type ReportFixture } from '../unit/office-fixtures.ts';
+import { buildReport, buildScannedPage, characterErrorRate, readDocx, readPptx, wordSimilarity, type ReportFixture } from '../support/office-fixtures.ts';
 
 let browser: Browser;
 let report: ReportFixture;

@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { PDFDict, PDFDocument, PDFName, PDFStream } from 'pdf-lib';
 import { baseUrl, launchBrowser, openPage, screenshot } from './harness.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { pageTexts } from '../support/pdf.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -38,12 +38,8 @@ async function convertInModal(toolId: string, file: { name: string; mimeType: st
 }
 
 async function allText(bytes: Uint8Array): Promise<{ pages: number; text: string }> {
-  const doc = await openPdfjs(bytes);
-  let text = '';
-  for (let n = 1; n <= doc.numPages; n++) text += `${await pageText(doc, n)} `;
-  const pages = doc.numPages;
-  await doc.destroy();
-  return { pages, text: text.replace(/\s+/g, ' ') };
+  const pages = await pageTexts(bytes, { collapse: true });
+  return { pages: pages.length, text: pages.join(' ') };
 }
 
 function onlyOurOrigin(page: Page, requests: string[]) {

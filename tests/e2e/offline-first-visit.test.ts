@@ -10,11 +10,8 @@
  * - a page on another site that POSTs a file to /share-target is refused, and /open stays empty.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { popplerText } from '../support/pdf.ts';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import JSZip from 'jszip';
@@ -25,18 +22,16 @@ import { loadImage } from '@napi-rs/canvas';
 import { baseUrl, downloadAfter, launchBrowser, openPage, type WatchedPage, type Upload } from './harness.ts';
 import { fileTools } from '../../src/catalogue/index.ts';
 import { ENGINE_CACHE } from '../../src/pwa/engine-files.ts';
-import { encryptWithQpdf } from '../unit/protect-unlock-fixtures.ts';
+import { encryptWithQpdf } from '../support/protect-unlock-fixtures.ts';
 import { encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 
 let browser: Browser;
-const scratch = mkdtempSync(join(tmpdir(), 'folio-offline-'));
 
 beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 type Output = { name: string; bytes: Uint8Array };
@@ -86,12 +81,7 @@ async function inputsFor(toolId: string): Promise<Upload[]> {
   }
 }
 
-/** poppler's text of a PDF (with its user password, if any). */
-function pdfText(bytes: Uint8Array, password?: string): string {
-  const path = join(scratch, `${Math.random().toString(36).slice(2)}.pdf`);
-  writeFileSync(path, bytes);
-  return execFileSync('pdftotext', [...(password ? ['-upw', password] : []), path, '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
+const pdfText = popplerText;
 
 async function pageCount(bytes: Uint8Array): Promise<number> {
   return (await PDFDocument.load(bytes, { ignoreEncryption: true })).getPageCount();

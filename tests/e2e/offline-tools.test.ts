@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { baseUrl, downloadAfter, launchBrowser, openPage, type WatchedPage, type Upload } from './harness.ts';
 import { fileTools } from '../../src/catalogue/index.ts';
-import { encryptWithQpdf } from '../unit/protect-unlock-fixtures.ts';
+import { encryptWithQpdf } from '../support/protect-unlock-fixtures.ts';
 import { encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 
 let browser: Browser;

@@ -6,13 +6,13 @@
  * (tests/unit/page-fixtures.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import JSZip from 'jszip';
-import { launchBrowser, openPage, screenshot, pdfUpload } from './harness.ts';
-import { encrypt, labelledPdf, pageLabels, pageRotations } from '../unit/page-fixtures.ts';
+import { launchBrowser, openToolModal, processFiles, screenshot, pdfUpload } from './harness.ts';
+import { encrypt, labelledPdf, pageLabels, pageRotations } from '../support/page-fixtures.ts';
 import { blockSsim, decodeImage, pdftoppmPng, pdftotext, type PdfPasswords, type Raster } from '../support/images.ts';
 
 let browser: Browser;
@@ -77,19 +77,7 @@ function expectTurnedDrawing(output: Raster, source: Raster, quarterTurns: numbe
 
 const pdf = pdfUpload;
 
-async function openTool(toolId: string, width = 1280) {
-  const watched = await openPage(browser, `/tools/${toolId}`, { width });
-  await watched.page.getByRole('button', { name: 'Upload Files' }).first().click();
-  await watched.page.getByRole('dialog').waitFor();
-  return watched;
-}
-
-/** Clicks Process Files and returns the downloaded file's name and bytes. */
-async function processAndDownload(page: Page): Promise<{ name: string; bytes: Uint8Array }> {
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: 'Process Files', exact: true }).click()]);
-  const path = await download.path();
-  return { name: download.suggestedFilename(), bytes: new Uint8Array(readFileSync(path)) };
-}
+const openTool = (toolId: string, width = 1280) => openToolModal(browser, toolId, { width });
 
 describe('merge-pdf', () => {
   test('merges three files in the chosen order with per-file pages; result panel; start over', async () => {
@@ -104,7 +92,7 @@ describe('merge-pdf', () => {
     await page.getByRole('button', { name: 'Move up: c.pdf' }).click();
     await page.getByLabel('Pages of a.pdf').fill('3,1');
     await screenshot(page, 'merge-pdf-ready-1280');
-    const { name, bytes } = await processAndDownload(page);
+    const { name, bytes } = await processFiles(page);
     expect(name).toBe('merged.pdf');
     expect(await pageLabels(bytes)).toEqual(['A3', 'A1', 'C1', 'B1', 'B2']);
     // Pages 3 and 1 of a, all of c, all of b: each output page reads as its source page in poppler.
@@ -132,7 +120,7 @@ describe('merge-pdf', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^Invalid Password/);
     await screenshot(page, 'merge-pdf-password-390');
     await page.getByLabel('PDF password').fill('open-sesame');
-    const { bytes } = await processAndDownload(page);
+    const { bytes } = await processFiles(page);
     expect(await pageLabels(bytes)).toEqual(['P1', 'S1', 'S2']);
     const secretTexts = popplerPageTexts(secret, { user: 'open-sesame' });
     expect(popplerPageTexts(bytes)).toEqual([...popplerPageTexts(plain), ...secretTexts]);
@@ -153,7 +141,7 @@ describe('split-pdf', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Page 9 does not exist: the document has 6 pages');
     await page.getByLabel('Ranges').fill('1-2, 5, 6-');
     await screenshot(page, 'split-pdf-ranges-1280');
-    const { name, bytes } = await processAndDownload(page);
+    const { name, bytes } = await processFiles(page);
     expect(name).toBe('Book-split.zip');
     const zip = await JSZip.loadAsync(bytes);
     expect(Object.keys(zip.files).sort()).toEqual(['Book-page-5.pdf', 'Book-page-6.pdf', 'Book-pages-1-2.pdf']);
@@ -206,7 +194,7 @@ describe('rotate-pdf', () => {
     await expect.poll(() => page.getByLabel('Pages to rotate', { exact: true }).inputValue()).toBe('2, 4');
     await expect.poll(() => page.locator('.page-tile img').count(), { timeout: 20_000 }).toBe(4);
     await screenshot(page, 'rotate-pdf-thumbnails-1280');
-    const { name, bytes } = await processAndDownload(page);
+    const { name, bytes } = await processFiles(page);
     expect(name).toBe('scan-rotated.pdf');
     expect(await pageRotations(bytes)).toEqual([0, 180, 0, 90]);
     // As drawn by pdftoppm: pages 2 and 4 are the input's pages turned a quarter clockwise, 1 and 3 unchanged.
@@ -235,7 +223,7 @@ describe('organize-pdf', () => {
     await page.getByRole('button', { name: 'Insert blank page' }).click(); // blank after 1
     await expect.poll(() => page.getByText('Page order:').textContent()).toContain('3,1r90,blank,2,2');
     await screenshot(page, 'organize-pdf-board-390');
-    const { name, bytes } = await processAndDownload(page);
+    const { name, bytes } = await processFiles(page);
     expect(name).toBe('deck-organized.pdf');
     expect(await pageLabels(bytes)).toEqual(['A3', 'A1', '', 'A2', 'A2']);
     expect(await pageRotations(bytes)).toEqual([0, 90, 90, 0, 0]);

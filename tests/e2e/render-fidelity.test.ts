@@ -15,7 +15,7 @@ import type { Browser } from 'playwright-core';
 import JSZip from 'jszip';
 import { SCREENSHOT_DIR, launchBrowser, type WatchedPage } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
-import { CORPUS_DIR, corpusPassword, corpusPdfs, corpusPresent, readCorpus, type CorpusEntry } from '../corpus/corpus.ts';
+import { CORPUS_DIR, corpusPassword, corpusPdfs, corpusPresent, readCorpus, type CorpusEntry } from '../support/corpus.ts';
 import { blockSsim, boxReduce, decodeImage, pdfFontKinds, pdftoppmPng, popplerPresent, type Raster } from '../support/images.ts';
 
 const DPI = 72;

@@ -1,20 +1,16 @@
 /**
  * protect-pdf and unlock-pdf through their modals in Chromium: a generated PDF is protected
  * (validation messages, permissions, generate link), the download is checked to be AES-256 (R6,
- * AESv3) with those permissions and to open in pdf.js (and poppler, when installed) with the password
+ * AESv3) with those permissions and to open in pdf.js and poppler with the password
  * only; then it is unlocked back through the unlock modal ('Password is required', 'Invalid
  * Password', success), and a batch of files is unlocked into a ZIP.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
-import { launchBrowser, screenshot, pdfUpload } from './harness.ts';
-import { openThemed } from './shell-helpers.ts';
-import { PAGE_TEXTS, encryptWithQpdf, pdfjsTexts, textPdf } from '../unit/protect-unlock-fixtures.ts';
+import { downloadAfter, launchBrowser, screenshot, pdfUpload, openToolModal, processFiles } from './harness.ts';
+import { PAGE_TEXTS, encryptWithQpdf, textPdf } from '../support/protect-unlock-fixtures.ts';
+import { pageTexts, popplerText } from '../support/pdf.ts';
 import { readEncryption } from '../../workers/engine/lib/pdf/encryption.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
@@ -29,32 +25,9 @@ afterAll(async () => {
 const pdf = pdfUpload;
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
-async function openTool(toolId: string, { width = 1280, theme = 'light' as 'light' | 'dark' } = {}) {
-  const watched = await openThemed(browser, `/tools/${toolId}`, { width, theme });
-  await watched.page.getByRole('button', { name: 'Upload Files' }).first().click();
-  await watched.page.getByRole('dialog').waitFor();
-  return watched;
-}
-
-async function processAndDownload(page: Page): Promise<{ name: string; bytes: Uint8Array }> {
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: 'Process Files', exact: true }).click()]);
-  return { name: download.suggestedFilename(), bytes: new Uint8Array(readFileSync(await download.path())) };
-}
+const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) => openToolModal(browser, toolId, options);
 
 const alertText = (page: Page) => page.getByRole('alert').first().textContent();
-
-/** poppler's pdftotext with a user password, when poppler-utils is installed (null otherwise). */
-function popplerText(bytes: Uint8Array, password?: string): string | null {
-  if (!existsSync('/usr/bin/pdftotext')) return null;
-  const dir = mkdtempSync(join(tmpdir(), 'folio-secure-e2e-'));
-  try {
-    writeFileSync(join(dir, 'in.pdf'), bytes);
-    const args = [...(password ? ['-upw', password] : []), join(dir, 'in.pdf'), '-'];
-    return execFileSync('/usr/bin/pdftotext', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('protect-pdf → unlock-pdf in the browser', () => {
   let protectedBytes: Uint8Array;
@@ -81,7 +54,7 @@ describe('protect-pdf → unlock-pdf in the browser', () => {
     await dialog.getByLabel('Copying text and images').uncheck();
     await screenshot(page, 'protect-pdf-ready-1280');
 
-    const { name, bytes } = await processAndDownload(page);
+    const { name, bytes } = await processFiles(page);
     expect(name).toBe('plan-protected.pdf');
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('plan-protected.pdf');
     await screenshot(page, 'protect-pdf-done-1280');
@@ -91,12 +64,9 @@ describe('protect-pdf → unlock-pdf in the browser', () => {
     expect(report.capabilities).toMatchObject({ print: 'low', copy: false, edit: true, annotate: true, assemble: true });
     expect((await readEncryption(bytes)).kind).toBe('invalid-password');
     await expect(openPdfjs(bytes)).rejects.toMatchObject({ name: 'PasswordRequired' });
-    expect(await pdfjsTexts(bytes, 'open-sesame')).toEqual(PAGE_TEXTS);
-    const poppler = popplerText(bytes, 'open-sesame');
-    if (poppler !== null) {
-      expect(poppler).toContain(PAGE_TEXTS[1]);
-      expect(() => popplerText(bytes)).toThrow();
-    }
+    expect(await pageTexts(bytes, { password: 'open-sesame' })).toEqual(PAGE_TEXTS);
+    expect(popplerText(bytes, 'open-sesame')).toContain(PAGE_TEXTS[1]);
+    expect(() => popplerText(bytes)).toThrow();
     protectedBytes = bytes;
 
     // Nothing left the origin, and the password appears in no request URL.
@@ -124,10 +94,10 @@ describe('protect-pdf → unlock-pdf in the browser', () => {
     // The answers concern the tool's own field: no second "PDF password" prompt appears.
     expect(await page.getByLabel('PDF password').count()).toBe(0);
     await field.fill('open-sesame');
-    const { name, bytes } = await processAndDownload(page);
+    const { name, bytes } = await processFiles(page);
     expect(name).toBe('plan-protected-unlocked.pdf');
     expect((await readEncryption(bytes)).report?.encrypted).toBe(false);
-    expect(await pdfjsTexts(bytes)).toEqual(PAGE_TEXTS);
+    expect(await pageTexts(bytes)).toEqual(PAGE_TEXTS);
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Removed the open password');
     await screenshot(page, 'unlock-pdf-done-1280');
     expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
@@ -161,13 +131,13 @@ describe('unlock-pdf: batch', () => {
     await dialog.getByLabel('Password', { exact: true }).fill('team-pw');
     await dialog.getByText('Unlock several files with this password').click();
     await dialog.getByLabel('PDF files to unlock together').setInputFiles([pdf('a.pdf', a), pdf('b.pdf', b), pdf('c.pdf', c), pdf('plain.pdf', plain)]);
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), dialog.getByRole('button', { name: 'Unlock all (4)' }).click()]);
-    expect(download.suggestedFilename()).toBe('unlocked-pdfs.zip');
-    const zip = await JSZip.loadAsync(readFileSync(await download.path()));
+    const download = await downloadAfter(page, () => dialog.getByRole('button', { name: 'Unlock all (4)' }).click(), 60_000);
+    expect(download.name).toBe('unlocked-pdfs.zip');
+    const zip = await JSZip.loadAsync(download.bytes);
     expect(Object.keys(zip.files).sort()).toEqual(['a-unlocked.pdf', 'b-unlocked.pdf']);
     for (const entry of Object.values(zip.files)) {
       const bytes = await entry.async('uint8array');
-      expect(await pdfjsTexts(bytes)).toEqual(PAGE_TEXTS);
+      expect(await pageTexts(bytes)).toEqual(PAGE_TEXTS);
     }
     const list = dialog.getByRole('list', { name: 'Batch files' });
     await expect.poll(() => list.textContent()).toContain('Invalid Password');

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './harness.ts';
 import { openThemed } from './shell-helpers.ts';
-import { textPdf } from '../unit/protect-unlock-fixtures.ts';
+import { textPdf } from '../support/protect-unlock-fixtures.ts';
 
 let browser: Browser;
 beforeAll(async () => {

@@ -10,8 +10,8 @@ import JSZip from 'jszip';
 import type { Browser, Page } from 'playwright-core';
 import { SCREENSHOT_DIR, launchBrowser, openPage, type Upload } from './harness.ts';
 import { seriousViolations } from './shell-helpers.ts';
-import { labelledPdf } from '../unit/page-fixtures.ts';
-import { solidImage } from '../unit/edit-pdf-fixtures.ts';
+import { labelledPdf } from '../support/page-fixtures.ts';
+import { solidImage } from '../support/edit-pdf-fixtures.ts';
 import { fileTools, utilityTools } from '../../src/catalogue/index.ts';
 
 let browser: Browser;

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
-import { baseUrl, downloadAfter, launchBrowser, openPage, screenshot, pdfUpload } from './harness.ts';
-import { encrypt, labelledPdf } from '../unit/page-fixtures.ts';
+import { baseUrl, downloadAfter, launchBrowser, openPage, openToolModal, screenshot, pdfUpload } from './harness.ts';
+import { encrypt, labelledPdf } from '../support/page-fixtures.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -20,12 +20,7 @@ afterAll(async () => {
 const pdf = pdfUpload;
 const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
-async function openTool(toolId: string, { width = 1280, height = 800 } = {}) {
-  const watched = await openPage(browser, `/tools/${toolId}`, { width, height });
-  await watched.page.getByRole('button', { name: 'Upload Files' }).first().click();
-  await watched.page.getByRole('dialog').waitFor();
-  return watched;
-}
+const openTool = (toolId: string, { width = 1280, height = 800 } = {}) => openToolModal(browser, toolId, { width, height });
 
 const fileRow = (page: Page, name: string) => page.getByRole('list', { name: 'Selected files' }).locator('li', { hasText: name });
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectRefused, expectSmallJobWorks, post, startApi } from './harness.ts';
-import { contentBombPdf, encryptedPdf, manyParagraphsDocx, unusedBombsPdf, type Cipher } from './recipes.ts';
+import { contentBombPdf, encryptedPdf, manyParagraphsDocx, unusedBombsPdf, type Cipher } from '../support/hostile-recipes.ts';
 import { formatLimit, inputLimits } from '../../workers/engine/lib/input-limits.ts';
 
 let api: { close(): void };

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { errorResponse } from '../../mock-api/api-core.ts';
 import { FolioError } from '../../workers/engine/lib/errors.ts';
-import { INTERNAL_WORDING } from './harness.ts';
+import { INTERNAL_WORDING } from '../support/messages.ts';
 
 async function answerFor(error: unknown) {
   const response = errorResponse(error, 'Folio test-tool');

@@ -7,11 +7,10 @@ import { expect } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import JSZip from 'jszip';
 import { createApiServer } from '../../mock-api/node.ts';
+import { INTERNAL_WORDING } from '../support/messages.ts';
 
 export const ORIGIN = 'http://folio.test';
 
-/** Wording that only a JavaScript engine or a library would write: never to be shown to people. */
-export const INTERNAL_WORDING = /Cannot read properties|Maximum call stack|memory access out of bounds|\bundefined\b|\bnull\b|is not a function|is not iterable|Processing failed|RangeError|TypeError|skia/i;
 
 export function startApi(): { close(): void } {
   const server = createApiServer();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { checkPageTree } from '../../workers/engine/lib/pdf/page-tree.ts';
 import { expectClearAnswer, expectRefused, expectSmallJobWorks, post, startApi } from './harness.ts';
-import { kidsLoopPdf, kidsLoopWithoutPagesPdf, negativeCountPdf, outlineLoopPdf, parentLoopPdf, xobjectLoopPdf } from './recipes.ts';
+import { kidsLoopPdf, kidsLoopWithoutPagesPdf, negativeCountPdf, outlineLoopPdf, parentLoopPdf, xobjectLoopPdf } from '../support/hostile-recipes.ts';
 
 let api: { close(): void };
 beforeAll(() => {

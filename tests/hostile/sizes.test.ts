@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
 import { PDFDocument } from 'pdf-lib';
 import { expectClearAnswer, expectRefused, expectSmallJobWorks, post, startApi } from './harness.ts';
-import { deepXmlDocx, hugeDimensionXlsx, hugeImagePdf, longLineCsv, manyPagesPdf, xxeDocx } from './recipes.ts';
+import { deepXmlDocx, hugeDimensionXlsx, hugeImagePdf, longLineCsv, manyPagesPdf, xxeDocx } from '../support/hostile-recipes.ts';
 
 let api: { close(): void };
 beforeAll(() => {

@@ -19,7 +19,7 @@ import { run as organize } from '../../workers/engine/tools/organize-pdf.ts';
 import { run as edit } from '../../workers/engine/tools/edit-pdf.ts';
 import type { Engine, EngineOptions, EngineResult } from '../../workers/engine/lib/types.ts';
 import { findActiveContent, mayHoldActiveContent, removeActiveContent } from '../../workers/engine/lib/pdf/active-content.ts';
-import { expectOnlyAllowedActions, expectQpdfCheck, pdfActions } from './pdf-actions.ts';
+import { expectOnlyAllowedActions, expectQpdfCheck, pdfActions } from '../support/pdf-actions.ts';
 
 const js = (doc: PDFDocument, code: string) => doc.context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of(code) });
 

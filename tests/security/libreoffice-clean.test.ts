@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { PDFArray, PDFDocument, PDFName, PDFString, StandardFonts, type PDFDict } from 'pdf-lib';
 import { cleanLibreOfficePdf } from '../../workers/engine/lib/libreoffice/libreoffice-office.ts';
 import { compactObjectNumbers } from '../../workers/engine/lib/pdf/pdf-util.ts';
-import { expectOnlyAllowedActions, pdfActions } from './pdf-actions.ts';
+import { expectOnlyAllowedActions, pdfActions } from '../support/pdf-actions.ts';
 
 const UNSAFE_URIS = [
   'javascript:app.alert(1)',

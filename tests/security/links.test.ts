@@ -15,7 +15,7 @@ import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { allowedLinkTarget } from '../../workers/engine/lib/pdf/pdf-links.ts';
 import type { Engine } from '../../workers/engine/lib/types.ts';
-import { expectOnlyAllowedActions } from './pdf-actions.ts';
+import { expectOnlyAllowedActions } from '../support/pdf-actions.ts';
 
 /** Targets written to break out of a PDF string, each allowed by scheme (so each must become one link). */
 const HOSTILE_ALLOWED = [

@@ -16,8 +16,9 @@ import { run as rotate } from '../../workers/engine/tools/rotate-pdf.ts';
 import { run as watermark } from '../../workers/engine/tools/add-watermark.ts';
 import { run as split } from '../../workers/engine/tools/split-pdf.ts';
 import { MAX_ENTRY_NAME_BYTES, ZipBuilder, safeEntryName } from '../../workers/engine/lib/zip.ts';
-import { labelledPdf } from '../unit/page-fixtures.ts';
-import { expectOnlyAllowedActions } from './pdf-actions.ts';
+import { labelledPdf } from '../support/page-fixtures.ts';
+import { expectOnlyAllowedActions } from '../support/pdf-actions.ts';
+import { popplerText } from '../support/pdf.ts';
 
 const HUGE = 2147483646;
 
@@ -42,17 +43,6 @@ function hugeObjectNumberPdf(): Uint8Array {
   text += `xref\n0 5\n0000000000 65535 f \n${[1, 2, 3, 4].map((n) => entry(offsets.get(n)!)).join('')}${HUGE} 1\n${entry(offsets.get(HUGE)!)}`;
   text += `trailer\n<< /Size ${HUGE + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return new TextEncoder().encode(text);
-}
-
-/** Poppler's reading of the text (pdftotext): it fails on an xref it cannot read. */
-function popplerText(bytes: Uint8Array): string {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-out-'));
-  try {
-    writeFileSync(join(dir, 'in.pdf'), bytes);
-    return execFileSync('pdftotext', [join(dir, 'in.pdf'), '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 describe('objects are renumbered compactly on write', () => {

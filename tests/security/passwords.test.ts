@@ -17,12 +17,12 @@ import * as qpdf from '../../workers/engine/lib/pdf/qpdf.ts';
 import { run as protect } from '../../workers/engine/tools/protect-pdf.ts';
 import { run as unlock } from '../../workers/engine/tools/unlock-pdf.ts';
 import { tool as protectTool } from '../../src/catalogue/tools/protect-pdf.ts';
-import { MAX_PASSWORD_BYTES, passwordStrength, utf8Length } from '../../workers/engine/lib/pdf/encryption-passwords.ts';
+import { MAX_PASSWORD_BYTES, passwordStrength, utf8Length } from '../../shared/encryption-passwords.ts';
 import { createApiServer } from '../../mock-api/node.ts';
-import { PAGE_TEXTS, textPdf } from '../unit/protect-unlock-fixtures.ts';
-import { pageLabels } from '../unit/page-fixtures.ts';
-import { encrypt } from '../unit/page-fixtures.ts';
-import { expectOnlyAllowedActions } from './pdf-actions.ts';
+import { PAGE_TEXTS, textPdf } from '../support/protect-unlock-fixtures.ts';
+import { pageLabels } from '../support/page-fixtures.ts';
+import { encrypt } from '../support/page-fixtures.ts';
+import { expectOnlyAllowedActions } from '../support/pdf-actions.ts';
 
 const ascii = (bytes: number) => 'p'.repeat(bytes);
 const ZHE = 'Ж'; // two bytes in UTF-8

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
 import { createApiServer } from '../../mock-api/node.ts';
 import { filenameFromDisposition } from '../../src/api/client.ts';
-import { encrypt, labelledPdf, pageLabels, pageRotations } from './page-fixtures.ts';
+import { encrypt, labelledPdf, pageLabels, pageRotations } from '../support/page-fixtures.ts';
 
 const server = createApiServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

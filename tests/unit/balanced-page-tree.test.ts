@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PDFArray, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
-import { manyPagesPdf } from '../hostile/recipes.ts';
+import { manyPagesPdf } from '../support/hostile-recipes.ts';
 import { REBUILD_ABOVE, withBalancedPageTree } from '../../workers/engine/lib/pdf/balanced-page-tree.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 

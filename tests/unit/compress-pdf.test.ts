@@ -3,7 +3,7 @@ import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, StandardFonts, 
 import { run } from '../../workers/engine/tools/compress-pdf.ts';
 import { encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { pageTexts as texts, qpdfCheck } from '../support/pdf.ts';
 import { createApiServer } from '../../mock-api/node.ts';
 import { tool as compressTool } from '../../src/catalogue/tools/compress-pdf.ts';
 
@@ -79,18 +79,6 @@ async function imagesByPage(bytes: Uint8Array): Promise<ImageFacts[][]> {
   });
 }
 
-async function qpdfCheck(bytes: Uint8Array): Promise<number> {
-  return (await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': bytes } })).exitCode;
-}
-
-async function texts(bytes: Uint8Array): Promise<string[]> {
-  const doc = await openPdfjs(bytes);
-  const out: string[] = [];
-  for (let p = 1; p <= doc.numPages; p++) out.push(await pageText(doc, p));
-  await doc.destroy();
-  return out;
-}
-
 let imagePdf: Uint8Array;
 beforeAll(async () => {
   imagePdf = await makeImagePdf();
@@ -102,7 +90,7 @@ describe('compress-pdf: images', () => {
     const result = await run([{ name: 'report.pdf', bytes: imagePdf }], { level: 'recommended' }, { progress: (d, t) => progress.push([d, t]) });
     expect(result.filename).toBe('report-compressed.pdf');
     expect(result.bytes.length).toBeLessThan(imagePdf.length * 0.5);
-    expect(await qpdfCheck(result.bytes)).toBe(0);
+    expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
     expect(await texts(result.bytes)).toEqual([expect.stringContaining(TEXT), expect.stringContaining('Page two')]);
 
     const [page1, page2] = await imagesByPage(result.bytes);
@@ -175,7 +163,7 @@ describe('compress-pdf: never larger, bad input', () => {
     const text = await makeTextPdf();
     const result = await run([{ name: 't.pdf', bytes: text }], { level: 'recommended' }, {});
     expect(result.bytes.length).toBeLessThan(text.length);
-    expect(await qpdfCheck(result.bytes)).toBe(0);
+    expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
     expect((await texts(result.bytes))[2]).toContain('Line 39 of page 3');
   });
 

@@ -10,7 +10,7 @@ import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { conditionalTypes, tableLook } from '../../workers/engine/lib/office-to-pdf/docx/index.ts';
-import { convert, pageContent, texts } from './office-pdf-helpers.ts';
+import { convert, pageContent, texts } from '../support/office-pdf-helpers.ts';
 
 const HEADER = '4472C4';
 const BAND = 'D9E2F3';

@@ -1,7 +1,7 @@
 /** /api/pdf/edit in Node: the spec's multipart contract (file + text + position), answered by the engine. */
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { createApiServer } from '../../mock-api/node.ts';
-import { allText, editFixture, placedText } from './edit-pdf-fixtures.ts';
+import { allText, editFixture, placedText } from '../support/edit-pdf-fixtures.ts';
 
 // MSW resolves the handlers' relative paths (/api/pdf/edit) against location, which Node lacks.
 vi.stubGlobal('location', new URL('http://localhost/'));

@@ -5,7 +5,8 @@ import {
   operandMatrix, parseContentStream, readOperations, rewriteContentStream, serializeOperand,
 } from '../../workers/engine/lib/pdf/content-stream.ts';
 import { run } from '../../workers/engine/tools/edit-pdf.ts';
-import { allText, decompressed, qpdfCheck, rawContains } from './edit-pdf-fixtures.ts';
+import { allText, decompressed, rawContains } from '../support/edit-pdf-fixtures.ts';
+import { qpdfCheck } from '../support/pdf.ts';
 
 const bytes = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 

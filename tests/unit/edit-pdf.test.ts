@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { run } from '../../workers/engine/tools/edit-pdf.ts';
-import type { EditOperation } from '../../workers/engine/lib/pdf/edit-operations.ts';
-import { BASELINE_EM, viewToUser } from '../../workers/engine/lib/pdf/edit-operations.ts';
+import { BASELINE_EM, type EditOperation } from '../../shared/edit-operations.ts';
+import { viewToUser } from '../../workers/engine/lib/pdf/edit-operations.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import {
-  LINE, LINE_BASELINE, LINE_SIZE, LINE_X, allText, decompressed, editFixture, placedText, qpdfCheck, rawContains, solidImage, type Fixture,
-} from './edit-pdf-fixtures.ts';
+  LINE, LINE_BASELINE, LINE_SIZE, LINE_X, allText, decompressed, editFixture, placedText, rawContains, solidImage, type Fixture,
+} from '../support/edit-pdf-fixtures.ts';
+import { qpdfCheck } from '../support/pdf.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {

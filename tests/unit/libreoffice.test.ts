@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { Document, Packer, Paragraph } from 'docx';
 import { NO_INITIAL_RUN_PATTERN, POOL_PATTERN, isLibreOfficeWorkerScript, libreOfficeFiles, libreOfficeWorkerCsp, patchGlue, transpileHost } from '../../build/libreoffice-assets.ts';
 import { compressionLevels } from '../../build/precompress.ts';
-import { LIBREOFFICE_BASE, LIBREOFFICE_DOWNLOAD_BYTES } from '../../workers/engine/lib/libreoffice/libreoffice-files.ts';
+import { LIBREOFFICE_BASE, LIBREOFFICE_DOWNLOAD_BYTES } from '../../shared/libreoffice-files.ts';
 import { NOT_ISOLATED, convertWithLibreOffice, libreOfficeUnavailable } from '../../workers/engine/lib/libreoffice/libreoffice.ts';
 import { libreOfficeReason } from '../../workers/engine/lib/libreoffice/libreoffice-office.ts';
 import { oleKind } from '../../workers/engine/lib/office-to-pdf/sniff.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { estimatePeakBytes, memoryBudgetBytes, overBudgetMessage } from '../../workers/engine/lib/memory-budget.ts';
+import { estimatePeakBytes, memoryBudgetBytes, overBudgetMessage } from '../../shared/memory-budget.ts';
 
 const MB = 1024 ** 2;
 
@@ -12,7 +12,7 @@ describe('memory budget', () => {
   test('a job that fits starts; one that does not says how much it needs and what fits', () => {
     expect(overBudgetMessage('merge-pdf', [100 * MB, 50 * MB], 8)).toBeUndefined();
     const phone = overBudgetMessage('merge-pdf', [100 * MB, 100 * MB, 100 * MB], 1);
-    expect(phone).toMatch(/would need about 2\.5 GB of memory; this device gives a browser tab about 0\.5 GB/);
+    expect(phone).toMatch(/would need about 2\.5 GB of memory; this device gives a browser tab about 512\.0 MB/);
     expect(phone).toMatch(/Files up to about 45 MB fit here/);
     expect(overBudgetMessage('merge-pdf', [50 * MB, 50 * MB, 100 * MB], 2)).toMatch(/The first 2 of the 3 files fit together/);
     const single = overBudgetMessage('rotate-pdf', [900 * MB], 1);

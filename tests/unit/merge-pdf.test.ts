@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { run, parseRangesField } from '../../workers/engine/tools/merge-pdf.ts';
-import { qpdfCheck } from '../corpus/corpus.ts';
-import { encrypt, labelledPdf, pageLabels } from './page-fixtures.ts';
+import { qpdfCheck } from '../support/pdf.ts';
+import { encrypt, labelledPdf, pageLabels } from '../support/page-fixtures.ts';
 
 describe('merge-pdf engine', () => {
   test('merges files in the order given, with progress up to the total', async () => {

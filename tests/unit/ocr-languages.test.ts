@@ -9,11 +9,11 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApiServer } from '../../mock-api/node.ts';
 import { assetMap } from '../../build/tesseract-assets.ts';
-import { OCR_LANGUAGES, OCR_MODEL, ocrLanguageUrl } from '../../workers/engine/lib/ocr/ocr-languages.ts';
+import { OCR_LANGUAGES, OCR_MODEL, ocrLanguageUrl } from '../../shared/ocr-languages.ts';
 import { fileTools } from '../../src/catalogue/index.ts';
 import { run as toWord } from '../../workers/engine/tools/pdf-to-word.ts';
-import { readDocx } from './office-fixtures.ts';
-import { GERMAN_WORDS, buildGermanScan } from './ocr-fixtures.ts';
+import { readDocx } from '../support/office-fixtures.ts';
+import { GERMAN_WORDS, buildGermanScan } from '../support/ocr-fixtures.ts';
 
 const server = createApiServer();
 let scan: { bytes: Uint8Array; text: string };

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildScannedPage, characterErrorRate, readDocx, readPptx } from './office-fixtures.ts';
+import { buildScannedPage, characterErrorRate, readDocx, readPptx } from '../support/office-fixtures.ts';
 import { run as toWord } from '../../workers/engine/tools/pdf-to-word.ts';
 import { run as toPpt } from '../../workers/engine/tools/pdf-to-ppt.ts';
 

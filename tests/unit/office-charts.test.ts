@@ -15,7 +15,7 @@ import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { niceScale } from '../../workers/engine/lib/office-to-pdf/charts/index.ts';
-import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
+import { convert, expectValidPdf, texts } from '../support/office-pdf-helpers.ts';
 
 /** The decoded content stream(s) of a page. */
 async function pageContent(bytes: Uint8Array, index: number): Promise<string> {

@@ -19,7 +19,7 @@ import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { embeddable, sniffImage } from '../../workers/engine/lib/office-to-pdf/images.ts';
 import { encodeWebp, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
-import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
+import { convert, expectValidPdf, texts } from '../support/office-pdf-helpers.ts';
 
 const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';

@@ -14,7 +14,7 @@ import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
-import { convert, expectValidPdf, pageContent, texts } from './office-pdf-helpers.ts';
+import { convert, expectValidPdf, pageContent, texts } from '../support/office-pdf-helpers.ts';
 
 /** The fill colour (hex) as pdf-lib writes it: "r g b rg". */
 function fillOperator(hex: string): string {

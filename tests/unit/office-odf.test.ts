@@ -21,7 +21,7 @@ import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { readRtf } from '../../workers/engine/lib/office-to-pdf/rtf.ts';
 import type { Engine, EngineResult } from '../../workers/engine/lib/types.ts';
-import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
+import { convert, expectValidPdf, texts } from '../support/office-pdf-helpers.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
 
 const NS = [

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
-import { texts } from './office-pdf-helpers.ts';
+import { texts } from '../support/office-pdf-helpers.ts';
 
 /** Letter portrait (no paper size given) with Excel's default margins (0.75 in top and bottom), rows of 15 pt. */
 const ROWS_PER_PAGE = Math.floor((792 - 2 * 0.75 * 72) / 15);

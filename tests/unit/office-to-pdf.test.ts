@@ -15,7 +15,7 @@ import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { columnWidthPt, displayText, maxDigitWidth, parseCsv } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
 import { parseExcelHeaderFooter } from '../../workers/engine/lib/office-to-pdf/sheet-furniture.ts';
-import { convert, expectValidPdf, pageContent, texts } from './office-pdf-helpers.ts';
+import { convert, expectValidPdf, pageContent, texts } from '../support/office-pdf-helpers.ts';
 
 
 // A 2×2 red PNG.

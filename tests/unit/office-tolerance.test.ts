@@ -12,7 +12,7 @@ import PptxGenJS from 'pptxgenjs';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
-import { convert, expectValidPdf, texts } from './office-pdf-helpers.ts';
+import { convert, expectValidPdf, texts } from '../support/office-pdf-helpers.ts';
 
 async function workbook(): Promise<JSZip> {
   const wb = new ExcelJS.Workbook();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parsePageGroups, parsePageRanges } from '../../workers/engine/lib/pdf/page-range.ts';
+import { parsePageGroups, parsePageRanges } from '../../shared/page-range.ts';
 
 describe('page-range language', () => {
   test.each([

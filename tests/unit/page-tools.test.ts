@@ -3,8 +3,8 @@ import JSZip from 'jszip';
 import { run as split, planParts } from '../../workers/engine/tools/split-pdf.ts';
 import { run as rotate } from '../../workers/engine/tools/rotate-pdf.ts';
 import { run as organize, parsePageOrder } from '../../workers/engine/tools/organize-pdf.ts';
-import { qpdfCheck } from '../corpus/corpus.ts';
-import { labelledPdf, pageLabels, pageRotations } from './page-fixtures.ts';
+import { qpdfCheck } from '../support/pdf.ts';
+import { labelledPdf, pageLabels, pageRotations } from '../support/page-fixtures.ts';
 
 async function zipEntries(bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
   const zip = await JSZip.loadAsync(bytes);
@@ -103,7 +103,7 @@ describe('organize-pdf engine', () => {
 
 describe('form helpers', () => {
   test('page-range syntax is checked before the file is opened', async () => {
-    const { pageRangeSyntaxError } = await import('../../workers/engine/lib/pdf/page-range.ts');
+    const { pageRangeSyntaxError } = await import('../../shared/page-range.ts');
     expect(pageRangeSyntaxError('1-3, 5, 8-, last, odd, even')).toBeNull();
     expect(pageRangeSyntaxError('')).toBeNull();
     expect(pageRangeSyntaxError('1-3,,4')).toMatch(/empty entry/);

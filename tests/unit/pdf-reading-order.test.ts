@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { fontkit } from '../../workers/engine/lib/fontkit.ts';
 import { run as pdfToWord } from '../../workers/engine/tools/pdf-to-word.ts';
-import { readDocx } from './office-fixtures.ts';
+import { readDocx } from '../support/office-fixtures.ts';
 
 const require = createRequire(import.meta.url);
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { bestOffsetMatchRate, buildReport, cellMatchRate, sheetGrid, type ReportFixture } from './office-fixtures.ts';
+import { bestOffsetMatchRate, buildReport, cellMatchRate, sheetGrid, type ReportFixture } from '../support/office-fixtures.ts';
 import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 
@@ -125,6 +125,24 @@ describe('pdf-to-excel', () => {
     expect(grid.slice(1)).toEqual(rows.map((row) => [...row]));
   });
 
+  test('cells that touch (a right-aligned number against the next column, "5.10Hello") stay two cells', async () => {
+    // Narrow columns as a spreadsheet prints them: each cell its own string, a number ending
+    // against the left edge of the text in the next column, less than a word space apart.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const edges = [50, 99.5, 147.5];
+    const rows = [['Key', 'Value', 'Code'], [1, 'A', 'x-1'], [22, 'B', 'x-2'], [333, 'C', 'x-3'], [5.1, 'Hello World', 'x-4']];
+    rows.forEach((row, r) => row.forEach((value, c) => {
+      const text = typeof value === 'number' && r > 0 ? (Number.isInteger(value) ? String(value) : value.toFixed(2)) : String(value);
+      const right = typeof value === 'number' && r > 0;
+      const x = right ? edges[c + 1] - 0.6 - font.widthOfTextAtSize(text, 11) : edges[c] + 1.4;
+      page.drawText(text, { x, y: 720 - r * 15, size: 11, font });
+    }));
+    const book = await load((await run([{ name: 'narrow.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    expect(sheetGrid(book.worksheets[0])).toEqual(rows);
+  });
+
   test('a cell looks merged over two rows only because a border is missing: its lines go back to their rows', async () => {
     const doc = await PDFDocument.create();
     const page = doc.addPage([612, 792]);
@@ -154,6 +172,12 @@ describe('pdf-to-excel', () => {
     expect(parseCell('Mar 5, 2024').numFmt).toBe('mmm d, yyyy');
     expect(parseCell('#REF!').value).toEqual({ error: '#REF!' });
     expect(parseCell('#DIV/0!').value).toEqual({ error: '#DIV/0!' });
+  });
+
+  test('parseCell: ISO date and time is a date with its time, in the printed form', () => {
+    expect(parseCell('2012-08-08T22:59')).toEqual({ value: new Date(Date.UTC(2012, 7, 8, 22, 59)), numFmt: 'yyyy-mm-dd"T"hh:mm' });
+    expect(parseCell('2012-08-08 07:05:09')).toEqual({ value: new Date(Date.UTC(2012, 7, 8, 7, 5, 9)), numFmt: 'yyyy-mm-dd hh:mm:ss' });
+    expect(parseCell('2012-08-08T25:00').value).toBe('2012-08-08T25:00');
   });
 
   test('parseCell keeps codes as text', () => {

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import JSZip from 'jszip';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts, degrees, rgb } from 'pdf-lib';
-import { buildReport, readPptx, wordSimilarity, type ReportFixture } from './office-fixtures.ts';
+import { buildReport, readPptx, wordSimilarity, type ReportFixture } from '../support/office-fixtures.ts';
 import { run } from '../../workers/engine/tools/pdf-to-ppt.ts';
 
 let fixture: ReportFixture;
@@ -76,5 +78,64 @@ describe('pdf-to-ppt', () => {
     expect(words).toEqual(drawn);
     // Axis labels are not mistaken for a table across the two charts.
     expect(out.xml[0]).not.toContain('<a:tbl>');
+  });
+
+  test('text drawn over itself (a master title repeated by its layout) stays one box per copy, never "TitleTitle"', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([720, 405]);
+    const font = await doc.embedFont(StandardFonts.HelveticaBold);
+    const regular = await doc.embedFont(StandardFonts.Helvetica);
+    // The master draws title and menu; the layout draws the title twice more (once as a grey
+    // shadow a point away) and the menu again; then the slide's own text.
+    const title = (dx: number, grey: number) => page.drawText('GROWTH OF PLANTS', { x: 100 + dx, y: 340 - dx, size: 32, font, color: rgb(grey, grey, grey) });
+    const menu = () => ['Home', 'Profile', 'Quiz'].forEach((label, i) => page.drawText(label, { x: 30, y: 250 - i * 40, size: 14, font: regular }));
+    title(0, 0);
+    menu();
+    title(1.5, 0.6);
+    title(0, 0);
+    menu();
+    page.drawText('Welcome to biology', { x: 200, y: 150, size: 20, font: regular });
+    const out = await readPptx((await run([{ name: 'master.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    const drawnOrder = 'GROWTH OF PLANTS Home Profile Quiz GROWTH OF PLANTS GROWTH OF PLANTS Home Profile Quiz Welcome to biology';
+    expect(wordSimilarity(drawnOrder, out.slides[0])).toBe(1);
+    expect(out.slides[0]).not.toMatch(/PLANTSGROWTH|HomeHome|GROWTHGROWTH/);
+  });
+
+  test('a page with runs of repeated images and glyphs keeps its text out of the background picture', async () => {
+    // pdf.js merges such runs in the list it draws (paintImageXObjectRepeat…), so the operations
+    // left out of the background must be found in that list, not by indexes of getOperatorList().
+    const tile = createCanvas(8, 8);
+    const context = tile.getContext('2d');
+    context.fillStyle = '#c0392b';
+    context.fillRect(0, 0, 8, 8);
+    const doc = await PDFDocument.create();
+    const image = await doc.embedPng(new Uint8Array(await tile.encode('png')));
+    const page = doc.addPage([400, 300]);
+    for (let i = 0; i < 12; i++) page.drawImage(image, { x: 20 + i * 30, y: 250, width: 20, height: 20 });
+    page.drawCircle({ x: 200, y: 120, size: 40, color: rgb(0.2, 0.6, 0.3) });
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let i = 0; i < 6; i++) page.drawText(`Line ${i}`, { x: 20, y: 200 - i * 16, size: 12, font });
+    const result = await run([{ name: 'tiles.pdf', bytes: await doc.save() }], {}, {});
+    const out = await readPptx(result.bytes);
+    expect(out.slides[0]).toBe('Line 0 Line 1 Line 2 Line 3 Line 4 Line 5');
+    expect(result.notes).toContain('12 pictures placed.');
+    expect(result.notes).toContain('1 slide keeps its drawings as a background picture.');
+    // The background (the first picture, under everything) has the circle but neither text nor tiles.
+    const zip = await JSZip.loadAsync(result.bytes);
+    const media = Object.keys(zip.files).filter((name) => /^ppt\/media\/.*\.jpe?g$/.test(name));
+    expect(media).toHaveLength(1);
+    const background = await loadImage(Buffer.from(await zip.file(media[0])!.async('uint8array')));
+    const picture = createCanvas(background.width, background.height).getContext('2d');
+    picture.drawImage(background, 0, 0);
+    const scale = background.width / 400;
+    const darkest = (x: number, top: number, width: number, height: number) => {
+      const { data } = picture.getImageData(x * scale, top * scale, width * scale, height * scale);
+      let min = 255;
+      for (let i = 0; i < data.length; i += 4) min = Math.min(min, data[i], data[i + 1], data[i + 2]);
+      return min;
+    };
+    expect(darkest(20, 90, 40, 95), 'text area').toBeGreaterThan(200);
+    expect(darkest(20, 30, 360, 20), 'tile row').toBeGreaterThan(200);
+    expect(darkest(180, 160, 40, 40), 'circle').toBeLessThan(160);
   });
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildReport, readDocx, wordSimilarity, type ReportFixture } from './office-fixtures.ts';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { buildReport, readDocx, wordSimilarity, type ReportFixture } from '../support/office-fixtures.ts';
 import { run } from '../../workers/engine/tools/pdf-to-word.ts';
 
 let fixture: ReportFixture;
@@ -103,5 +104,17 @@ describe('pdf-to-word margins', () => {
     expect(out.headers).toContain('Left-side');
     expect(out.headers).toContain('Right-side');
     expect(out.footers).toContain('Copyright');
+  });
+
+  test('text drawn over itself (a shadow, fake bold, a repeated title) is read once', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.HelveticaBold);
+    const regular = await doc.embedFont(StandardFonts.Helvetica);
+    page.drawText('Annual Figures', { x: 73.5, y: 698.5, size: 28, font, color: rgb(0.6, 0.6, 0.6) });
+    page.drawText('Annual Figures', { x: 72, y: 700, size: 28, font });
+    for (let i = 0; i < 2; i++) page.drawText('Sales rose in every region.', { x: 72 + i * 0.3, y: 650, size: 12, font: regular });
+    const { paragraphs } = await readDocx((await run([{ name: 'shadow.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    expect(paragraphs.map((p) => p.text).filter(Boolean)).toEqual(['Annual Figures', 'Sales rose in every region.']);
   });
 });

@@ -8,7 +8,7 @@ import {
   randomPassword,
   saslPrep,
   toHex,
-} from '../../workers/engine/lib/pdf/encryption-passwords.ts';
+} from '../../shared/encryption-passwords.ts';
 
 describe('SASLprep (RFC 4013), as PDF 2.0 prepares AES-256 passwords', () => {
   test('RFC 4013 §3 examples', () => {

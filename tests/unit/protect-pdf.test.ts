@@ -1,8 +1,4 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { run } from '../../workers/engine/tools/protect-pdf.ts';
 import { run as unlock } from '../../workers/engine/tools/unlock-pdf.ts';
 import { tool as protectTool } from '../../src/catalogue/tools/protect-pdf.ts';
@@ -14,23 +10,11 @@ import {
   PAGE_TEXTS,
   encryptWithQpdf,
   nativeQpdf,
-  pdfjsTexts,
   permissionLines,
   showEncryption,
   textPdf,
-} from './protect-unlock-fixtures.ts';
-
-/** poppler's pdftotext (with a user password), or null when poppler-utils is not installed. */
-function popplerText(bytes: Uint8Array, password?: string): string | null {
-  if (!existsSync('/usr/bin/pdftotext')) return null;
-  const dir = mkdtempSync(join(tmpdir(), 'folio-protect-'));
-  try {
-    writeFileSync(join(dir, 'in.pdf'), bytes);
-    return execFileSync('/usr/bin/pdftotext', [...(password ? ['-upw', password] : []), join(dir, 'in.pdf'), '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+} from '../support/protect-unlock-fixtures.ts';
+import { pageTexts, popplerText } from '../support/pdf.ts';
 
 let plain: Uint8Array;
 beforeAll(async () => {
@@ -56,35 +40,32 @@ describe('protect-pdf: AES-256 (R6, AESv3)', () => {
     // pdf.js: needs the password, refuses a wrong one, reads the text with the right one.
     await expect(openPdfjs(result.bytes)).rejects.toMatchObject({ name: 'PasswordRequired' });
     await expect(openPdfjs(result.bytes, { password: 'wrong' })).rejects.toMatchObject({ name: 'InvalidPassword' });
-    expect(await pdfjsTexts(result.bytes, 'open-sesame')).toEqual(PAGE_TEXTS);
+    expect(await pageTexts(result.bytes, { password: 'open-sesame' })).toEqual(PAGE_TEXTS);
     await expect(showEncryption(result.bytes, 'wrong')).rejects.toThrow();
-    // poppler (an independent reader), when installed: opens with the password, refuses without.
-    const poppler = popplerText(result.bytes, 'open-sesame');
-    if (poppler !== null) {
-      expect(poppler).toContain(PAGE_TEXTS[2]);
-      expect(() => popplerText(result.bytes)).toThrow();
-    }
+    // poppler (an independent reader): opens with the password, refuses without.
+    expect(popplerText(result.bytes, 'open-sesame')).toContain(PAGE_TEXTS[2]);
+    expect(() => popplerText(result.bytes)).toThrow();
   });
 
   test('protect → unlock gives back the same pages and text', async () => {
     const protectedPdf = await protect({ password: 'round-trip', confirmPassword: 'round-trip' });
     const unlocked = await unlock([{ name: 'x.pdf', bytes: protectedPdf.bytes }], { password: 'round-trip' }, {});
-    expect(await pdfjsTexts(unlocked.bytes)).toEqual(PAGE_TEXTS);
-    expect(await pdfjsTexts(unlocked.bytes)).toHaveLength(3);
+    expect(await pageTexts(unlocked.bytes)).toEqual(PAGE_TEXTS);
+    expect(await pageTexts(unlocked.bytes)).toHaveLength(3);
   });
 
   test('non-ASCII and long passwords round-trip, stored in their SASLprep form', async () => {
     for (const password of ['æøå-Passwort', 'pässwört', '密码安全测试', 'a passphrase of well over thirty-two characters, 1234567890']) {
       const protectedPdf = await protect({ password });
-      expect(await pdfjsTexts(protectedPdf.bytes, password)).toEqual(PAGE_TEXTS);
+      expect(await pageTexts(protectedPdf.bytes, { password })).toEqual(PAGE_TEXTS);
       const unlocked = await unlock([{ name: 'x.pdf', bytes: protectedPdf.bytes }], { password }, {});
-      expect(await pdfjsTexts(unlocked.bytes)).toEqual(PAGE_TEXTS);
+      expect(await pageTexts(unlocked.bytes)).toEqual(PAGE_TEXTS);
     }
     // Typed decomposed (NFD), stored composed (NFC, what SASLprep's NFKC gives): pdf.js (which
     // skips SASLprep) opens it with the composed form, and unlock-pdf with either form.
     const protectedPdf = await protect({ password: 'pa\u0308sswo\u0308rt' });
-    expect(await pdfjsTexts(protectedPdf.bytes, 'pässwört')).toEqual(PAGE_TEXTS);
-    expect(await pdfjsTexts((await unlock([{ name: 'x.pdf', bytes: protectedPdf.bytes }], { password: 'pa\u0308sswo\u0308rt' }, {})).bytes)).toEqual(PAGE_TEXTS);
+    expect(await pageTexts(protectedPdf.bytes, { password: 'pässwört' })).toEqual(PAGE_TEXTS);
+    expect(await pageTexts((await unlock([{ name: 'x.pdf', bytes: protectedPdf.bytes }], { password: 'pa\u0308sswo\u0308rt' }, {})).bytes)).toEqual(PAGE_TEXTS);
   });
 
   test('an owner (permissions) password opens the file as owner; without one a random owner password is set', async () => {
@@ -170,20 +151,20 @@ describe('protect-pdf: inputs', () => {
     const shown = await showEncryption(result.bytes, 'new-pw-1');
     expect(shown).toMatch(/^R = 6$/m);
     await expect(showEncryption(result.bytes, 'old-pw')).rejects.toThrow();
-    expect(await pdfjsTexts(result.bytes, 'new-pw-1')).toEqual(PAGE_TEXTS);
+    expect(await pageTexts(result.bytes, { password: 'new-pw-1' })).toEqual(PAGE_TEXTS);
   });
 
   test('an input with an open password but an empty owner password still asks for the open password', async () => {
     const encrypted = await encryptWithQpdf(plain, 'AES-256 (R6)', 'user-pw', '');
     await expect(protect({ password: 'new-pw-1' }, encrypted, 'old.pdf')).rejects.toMatchObject({ name: 'PasswordRequired' });
     const result = await protect({ password: 'new-pw-1' }, encrypted, 'old.pdf', 'user-pw');
-    expect(await pdfjsTexts(result.bytes, 'new-pw-1')).toEqual(PAGE_TEXTS);
+    expect(await pageTexts(result.bytes, { password: 'new-pw-1' })).toEqual(PAGE_TEXTS);
   });
 
   test('a restrictions-only input needs no password', async () => {
     const restricted = await encryptWithQpdf(plain, 'AES-128 (R4)', '', 'owner');
     const result = await protect({ password: 'new-pw-1' }, restricted);
-    expect(await pdfjsTexts(result.bytes, 'new-pw-1')).toEqual(PAGE_TEXTS);
+    expect(await pageTexts(result.bytes, { password: 'new-pw-1' })).toEqual(PAGE_TEXTS);
   });
 
   test('not a PDF, damaged beyond repair', async () => {

@@ -1,6 +1,6 @@
 /**
  * The app frame rendered to static HTML in Node (react-dom/server + MemoryRouter): the header,
- * the Tools dropdown's four columns, the Tool Menu's two sections, the footer, and the Home page.
+ * the Tools dropdown's columns, the Tool Menu's sections, the footer, and the Home page.
  * The interactive behaviour is tested in Chromium (tests/e2e/shell.test.ts).
  */
 import { describe, expect, test } from 'vitest';
@@ -8,8 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { AppRoutes } from '../../src/app/router.tsx';
 import { Icon, ICON_NAMES, toneClass } from '../../src/app/icon.tsx';
-import { tools } from '../../src/catalogue/index.ts';
-import { headerColumns, sideMenuSections } from '../../src/catalogue/sections.ts';
+import { sections, tools } from '../../src/catalogue/index.ts';
 
 function render(path: string): string {
   return renderToStaticMarkup(
@@ -31,8 +30,8 @@ describe('app frame (static render)', () => {
   });
 
   test('the dropdown and the Tool Menu hold every catalogue list, with every tool linked', () => {
-    for (const column of headerColumns) expect(html).toContain(`>${column.title.replace('&', '&amp;')}</h2>`);
-    for (const section of sideMenuSections) expect(html).toContain(`<span>${section.title}</span>`);
+    for (const column of sections.dropdown) expect(html).toContain(`>${column.title.replace('&', '&amp;')}</h2>`);
+    for (const section of sections.menu) expect(html).toContain(`<span>${section.title}</span>`);
     for (const tool of tools) {
       // Once in the dropdown, once in the Tool Menu (Home adds its popular cards).
       expect(html.split(`href="/tools/${tool.id}"`).length - 1, tool.id).toBeGreaterThanOrEqual(2);

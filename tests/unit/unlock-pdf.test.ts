@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { run } from '../../workers/engine/tools/unlock-pdf.ts';
 import { readEncryption } from '../../workers/engine/lib/pdf/encryption.ts';
 import { openPdf } from '../../workers/engine/lib/pdf/pdf-open.ts';
-import { saslPrep } from '../../workers/engine/lib/pdf/encryption-passwords.ts';
+import { saslPrep } from '../../shared/encryption-passwords.ts';
 import { tool as unlockTool } from '../../src/catalogue/tools/unlock-pdf.ts';
 import { createApiServer } from '../../mock-api/node.ts';
 import {
@@ -10,10 +10,10 @@ import {
   PAGE_TEXTS,
   certificateEncryptedPdf,
   encryptWithQpdf,
-  pdfjsTexts,
   textPdf,
   type HandlerName,
-} from './protect-unlock-fixtures.ts';
+} from '../support/protect-unlock-fixtures.ts';
+import { pageTexts } from '../support/pdf.ts';
 
 let plain: Uint8Array;
 beforeAll(async () => {
@@ -40,7 +40,7 @@ describe('unlock-pdf: every standard security handler, with the user or the owne
       const progress: Array<[number, number]> = [];
       const byUser = await run([{ name: 'Report 2024.pdf', bytes: encrypted }], { password: 'user-pw' }, { progress: (d, t) => progress.push([d, t]) });
       await expectUnencrypted(byUser.bytes);
-      expect(await pdfjsTexts(byUser.bytes)).toEqual(PAGE_TEXTS);
+      expect(await pageTexts(byUser.bytes)).toEqual(PAGE_TEXTS);
       expect(byUser.filename).toBe('Report 2024-unlocked.pdf');
       expect(byUser.mime).toBe('application/pdf');
       expect(progress.at(-1)).toEqual([1, 1]);
@@ -48,7 +48,7 @@ describe('unlock-pdf: every standard security handler, with the user or the owne
 
       const byOwner = await unlock(encrypted, 'owner-pw');
       await expectUnencrypted(byOwner.bytes);
-      expect(await pdfjsTexts(byOwner.bytes)).toEqual(PAGE_TEXTS);
+      expect(await pageTexts(byOwner.bytes)).toEqual(PAGE_TEXTS);
       expect(byOwner.notes?.[0]).toMatch(/owner \(permissions\) password/);
 
       await expect(unlock(encrypted, 'wrong-pw')).rejects.toMatchObject({ name: 'InvalidInput', message: 'Invalid Password' });
@@ -72,7 +72,7 @@ describe('unlock-pdf: passwords', () => {
     test(`non-ASCII "${password}" with ${handler}`, async () => {
       const encrypted = await encryptWithQpdf(plain, handler, password, `${password}-owner`);
       const result = await unlock(encrypted, password);
-      expect(await pdfjsTexts(result.bytes)).toEqual(PAGE_TEXTS);
+      expect(await pageTexts(result.bytes)).toEqual(PAGE_TEXTS);
       await expect(unlock(encrypted, `${password}x`)).rejects.toMatchObject({ message: 'Invalid Password' });
     });
   }
@@ -83,7 +83,7 @@ describe('unlock-pdf: passwords', () => {
     // decomposed umlauts, a no-break space, the "fi" ligature spelled out, a soft hyphen inside
     for (const typed of ['pa\u0308sswo\u0308rt ﬁx', 'pässwört\u00a0ﬁx', 'pässwört fix', 'päss\u00adwört ﬁx']) {
       const result = await unlock(encrypted, typed);
-      expect(await pdfjsTexts(result.bytes)).toEqual(PAGE_TEXTS);
+      expect(await pageTexts(result.bytes)).toEqual(PAGE_TEXTS);
     }
   });
 
@@ -91,22 +91,22 @@ describe('unlock-pdf: passwords', () => {
     const long40 = 'correct horse battery staple, 40 chars!!';
     expect(long40).toHaveLength(40);
     const r6 = await encryptWithQpdf(plain, 'AES-256 (R6)', long40, 'owner-pw');
-    expect(await pdfjsTexts((await unlock(r6, long40)).bytes)).toEqual(PAGE_TEXTS);
+    expect(await pageTexts((await unlock(r6, long40)).bytes)).toEqual(PAGE_TEXTS);
     await expect(unlock(r6, long40.slice(0, 39))).rejects.toMatchObject({ message: 'Invalid Password' });
 
     // R2–R4 keep only the first 32 bytes of a password (ISO 32000-1 Algorithm 2): exactly 32 here.
     const long32 = 'asdf asdf asdf asdf asdf asdf qw';
     const r3 = await encryptWithQpdf(plain, 'RC4 128-bit (R3)', long32, long32);
-    expect(await pdfjsTexts((await unlock(r3, long32)).bytes)).toEqual(PAGE_TEXTS);
+    expect(await pageTexts((await unlock(r3, long32)).bytes)).toEqual(PAGE_TEXTS);
   });
 
   test('the password reaches the engine through `inputPassword` too (the field the modal uses after PasswordRequired)', async () => {
     const encrypted = await encryptWithQpdf(plain, 'AES-256 (R6)', 'user-pw', 'owner-pw');
     const result = await run([{ name: 'a.pdf', bytes: encrypted, password: 'user-pw' }], { password: '' }, {});
-    expect(await pdfjsTexts(result.bytes)).toEqual(PAGE_TEXTS);
+    expect(await pageTexts(result.bytes)).toEqual(PAGE_TEXTS);
     // The prompt's answer comes after a failed attempt with the field's value: it wins.
     const retried = await run([{ name: 'a.pdf', bytes: encrypted, password: 'user-pw' }], { password: 'wrong-pw' }, {});
-    expect(await pdfjsTexts(retried.bytes)).toEqual(PAGE_TEXTS);
+    expect(await pageTexts(retried.bytes)).toEqual(PAGE_TEXTS);
   });
 
   test('nothing of the password appears in the file name or the notes', async () => {
@@ -135,7 +135,7 @@ describe('unlock-pdf: files that need no password, and files it cannot unlock', 
       const restricted = await encryptWithQpdf(plain, handler, '', 'owner-pw');
       const result = await unlock(restricted, '');
       await expectUnencrypted(result.bytes);
-      expect(await pdfjsTexts(result.bytes)).toEqual(PAGE_TEXTS);
+      expect(await pageTexts(result.bytes)).toEqual(PAGE_TEXTS);
       expect(result.notes?.[0]).toMatch(/needed no password/);
 
       const typed = await unlock(restricted, 'something');
@@ -149,7 +149,7 @@ describe('unlock-pdf: files that need no password, and files it cannot unlock', 
     // viewer asks for the open password, and so does Folio.
     const encrypted = await encryptWithQpdf(plain, 'AES-256 (R6)', 'user-pw', '');
     await expect(unlock(encrypted, '')).rejects.toMatchObject({ message: 'Password is required' });
-    expect(await pdfjsTexts((await unlock(encrypted, 'user-pw')).bytes)).toEqual(PAGE_TEXTS);
+    expect(await pageTexts((await unlock(encrypted, 'user-pw')).bytes)).toEqual(PAGE_TEXTS);
   });
 
   test('certificate encryption (/Adobe.PubSec) is refused with a clear message', async () => {
@@ -200,7 +200,7 @@ describe('unlock-pdf through the /api contract (spec §7)', () => {
       const ok = await post('user-pw');
       expect(ok.status).toBe(200);
       expect(ok.headers.get('Content-Disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('Überweisung-unlocked.pdf')}`);
-      expect(await pdfjsTexts(new Uint8Array(await ok.arrayBuffer()))).toEqual(PAGE_TEXTS);
+      expect(await pageTexts(new Uint8Array(await ok.arrayBuffer()))).toEqual(PAGE_TEXTS);
 
       const wrong = await post('nope');
       // Spec §8 messages; InvalidInput (400) like the other validation answers of the tool's own fields.

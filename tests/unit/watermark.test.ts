@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
 import { run, placements, parseColour } from '../../workers/engine/tools/add-watermark.ts';
-import { fitFactor } from '../../workers/engine/lib/pdf/watermark-layout.ts';
-import { openPdfjs, pageText, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
-import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
+import { fitFactor } from '../../shared/watermark-layout.ts';
+import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { pageTexts as texts, qpdfCheck } from '../support/pdf.ts';
 import { encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 import { readToolRequest } from '../../mock-api/handlers.ts';
 import { tool } from '../../src/catalogue/tools/add-watermark.ts';
@@ -19,19 +19,6 @@ async function makePdf(pages = 4): Promise<Uint8Array> {
   return doc.save();
 }
 
-async function texts(pdf: Uint8Array): Promise<string[]> {
-  const doc = await openPdfjs(pdf);
-  const out: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) out.push(await pageText(doc, n));
-  await doc.destroy();
-  return out;
-}
-
-async function qpdfOk(pdf: Uint8Array): Promise<boolean> {
-  const result = await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': pdf } });
-  return result.exitCode === 0;
-}
-
 const file = (bytes: Uint8Array) => [{ name: 'contract.pdf', bytes }];
 
 describe('add-watermark: text', () => {
@@ -42,7 +29,7 @@ describe('add-watermark: text', () => {
     const pages = await texts(result.bytes);
     expect(pages.map((t) => t.includes(text))).toEqual([true, false, true, false]);
     expect(pages[1]).toContain('Body of page 2'); // content kept
-    expect(await qpdfOk(result.bytes)).toBe(true);
+    expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
     // Subset: the 629 KB font adds only the glyphs used.
     expect(result.bytes.byteLength).toBeLessThan(40_000);
   });
@@ -52,7 +39,7 @@ describe('add-watermark: text', () => {
     const result = await run(file(await makePdf()), { text, pages: 'even', position: 'tiled', layer: 'under' }, {});
     const pages = await texts(result.bytes);
     expect(pages.map((t) => t.includes(text))).toEqual([false, true, false, true]);
-    expect(await qpdfOk(result.bytes)).toBe(true);
+    expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
     expect(result.bytes.byteLength).toBeLessThan(80_000); // the 10.5 MB font shrinks to a few glyphs
   });
 
@@ -126,7 +113,7 @@ describe('add-watermark: image', () => {
     const { inputs, options } = await readToolRequest(tool, form);
     expect(inputs.map((i) => [i.name, i.field])).toEqual([['contract.pdf', undefined], ['logo.png', 'image']]);
     const result = await run(inputs, options, {});
-    expect(await qpdfOk(result.bytes)).toBe(true);
+    expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
     const doc = await openPdfjs(result.bytes);
     const redShare = async (n: number) => {
       const page = await renderPage(doc, n, 36);
@@ -144,7 +131,7 @@ describe('add-watermark: image', () => {
   test('the form sends the image as a data: URL in `imageData`', async () => {
     const dataUrl = `data:image/png;base64,${Buffer.from(await png()).toString('base64')}`;
     const result = await run(file(await makePdf(1)), { type: 'image', imageData: dataUrl, imageName: 'logo.png', position: 'bottom-right' }, {});
-    expect(await qpdfOk(result.bytes)).toBe(true);
+    expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
     await expect(run(file(await makePdf(1)), { type: 'image', imageData: 'data:image/png;base64,aGVsbG8=', imageName: 'notes.png' }, {})).rejects.toThrow('"notes.png" is not a JPEG or PNG image.');
   });
 });

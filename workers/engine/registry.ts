@@ -27,7 +27,7 @@ export function engineIds(): string[] {
  */
 export async function loadEngine(toolId: string): Promise<EngineModule> {
   const load = loaders.get(toolId);
-  if (!load) throw new FolioError('NotImplemented', 'Tool interface coming soon');
+  if (!load) throw new FolioError('NotImplemented', `No engine for "${toolId}": workers/engine/tools/${toolId}.ts does not exist.`);
   const engine = await load();
   return {
     ...engine,

@@ -65,16 +65,9 @@
       scope.Module = {
         // The pthread workers load the glue from this URL (same origin, same revision).
         mainScriptUrlOrBlob: glueUrl,
-        // Never run LibreOffice's own main(). The glue is built with PROXY_TO_PTHREAD: without this,
-        // it runs main() — soffice's whole desktop start-up (Desktop::Main) — in a pthread, beside
-        // LibreOfficeKit, which already starts VCL and the application on this thread (unipoll).
-        // That thread's font scan (ApplyFontSubstitutionsToVcl: ~35,000 reads and seeks) is file
-        // I/O, and a pthread's file I/O is proxied to this thread, which, blocked in
-        // documentLoad waiting for that thread, serves it only between its 1 ms futex waits:
-        // ~1,300 calls/s, so the first document (or the start) took 50–63 s when the two met, and
-        // now and then both waited for good (past the limits). Measured with
-        // `npm run bench -- libreoffice` (README). build/libreoffice-assets.ts checks that the
-        // glue still honours this option.
+        // Never run LibreOffice's own main(): a second desktop start-up in a pthread, beside
+        // LibreOfficeKit's, whose proxied file I/O stalls the first document (docs/decisions.md).
+        // build/libreoffice-assets.ts checks that the glue still honours this option.
         noInitialRun: true,
         locateFile: (file: string) => base + file,
         wasmBinary: wasm,

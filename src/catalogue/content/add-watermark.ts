@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of add-watermark (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of add-watermark: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Add Watermark stamps text or an image across your pages — such as CONFIDENTIAL, DRAFT or a logo — with the size, colour, transparency, angle and position you choose. Text is written as real vector text, so it stays sharp at any zoom.',

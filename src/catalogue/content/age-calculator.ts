@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of age-calculator (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of age-calculator: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Age Calculator works out an exact age in years, months and days from a date of birth, correctly handling leap years and months of different lengths. It also shows the total number of days lived and how long until the next birthday.',

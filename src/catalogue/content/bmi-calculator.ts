@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of bmi-calculator (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of bmi-calculator: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'BMI Calculator works out your body mass index from your weight and height, in metric or imperial units, and shows the WHO weight category together with the healthy weight range for your height.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of color-picker (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of color-picker: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Color Picker lets you choose a colour and copy its code in every common format: HEX, RGB, HSL, HSV and CMYK. It also checks the colour\'s contrast against white and black text against the WCAG accessibility levels.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of compress-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of compress-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Compress PDF makes documents smaller by re-encoding their images at a sensible resolution and quality and by rewriting the file structure more compactly. Choose a level, fine-tune it, or give a target size, and Folio never hands back a file that is bigger than the one you gave it.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of edit-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of edit-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Edit PDF lets you change a document directly in your browser: add text and images, draw, highlight, cover areas with white, and redact content so that it is really removed. Changes are saved as real PDF content that stays sharp and searchable.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of excel-to-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of excel-to-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Excel to PDF turns spreadsheets — .xlsx, .ods and .csv — into paginated PDF documents, keeping column widths, cell styles, merged cells and number formats. Choose all sheets or the active one, and fit wide sheets to the page width.',

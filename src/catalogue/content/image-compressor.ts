@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of image-compressor (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of image-compressor: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Image Compressor shrinks photos and graphics with the same codecs used by professional tools: MozJPEG, WebP, AVIF and OxiPNG. Choose the quality and format, resize if you need to, and compare before and after side by side.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of jpg-to-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of jpg-to-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'JPG to PDF turns photos and scans — JPEG, PNG and WebP — into a single PDF, one image per page. JPEG images are embedded as they are, with no re-encoding and no loss of quality, and the photo\'s orientation is respected.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of json-formatter (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of json-formatter: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'JSON Formatter makes JSON readable: indent it with 2 or 4 spaces or tabs, minify it, sort its keys, and find syntax errors by line and column. Large files are processed in a background worker so the page stays responsive.',

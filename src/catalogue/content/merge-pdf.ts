@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of merge-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of merge-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Merge PDF joins as many PDF files as you like into one document, in the order you choose. Pick whole files or only some of their pages, keep each file\'s bookmarks and links, and download a single tidy PDF — all without the files leaving your device.',

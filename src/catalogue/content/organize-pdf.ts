@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of organize-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of organize-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Organize PDF lets you rearrange a document\'s pages: drag them into a new order, delete the ones you do not need, duplicate or rotate pages and insert blank ones, working from page thumbnails. You can also type the new order as a list of page numbers.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of password-generator (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of password-generator: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Password Generator creates strong random passwords using your browser\'s cryptographic random number generator. Choose a length from 8 to 32 characters and which kinds of characters to include, and see how strong the result is.',

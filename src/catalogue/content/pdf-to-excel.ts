@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of pdf-to-excel (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of pdf-to-excel: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'PDF to Excel finds the tables in a PDF and writes them into an .xlsx workbook, with numbers and dates stored as real numbers and dates so that formulas work straight away. Ruled and unruled tables are detected, and scanned pages can be read with OCR.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of pdf-to-jpg (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of pdf-to-jpg: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'PDF to JPG renders the pages of a PDF as high-quality images, or extracts the pictures embedded in it exactly as they are stored. Choose the resolution, the format and the pages; one page gives one image, several pages come as a ZIP archive.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of pdf-to-ppt (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of pdf-to-ppt: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'PDF to PPT turns each page of a PDF into a PowerPoint slide with the page\'s proportions. Text becomes editable text boxes in the right places with their fonts, sizes and colours, and pictures stay pictures, so a slide deck exported as PDF can be edited again.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of pdf-to-word (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of pdf-to-word: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'PDF to Word turns a PDF into an editable .docx document. Folio reads the text with its position and fonts, rebuilds paragraphs, headings, lists and tables in reading order, and can recognise the text of scanned pages with OCR, so you get a document you can keep working on rather than a picture of a page.',

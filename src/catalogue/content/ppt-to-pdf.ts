@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of ppt-to-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of ppt-to-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'PPT to PDF converts PowerPoint presentations — .pptx and .odp — into PDF, one page per slide, keeping text, shapes, images and backgrounds. It is the easiest way to share a deck with someone who does not have PowerPoint.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of protect-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of protect-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Protect PDF encrypts a document with a password using AES-256, the strongest encryption the PDF format offers. Optionally add a permissions password and choose whether people may print, copy, edit, comment or rearrange pages.',

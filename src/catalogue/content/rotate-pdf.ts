@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of rotate-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of rotate-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Rotate PDF turns pages by 90°, 180° or 270°, either every page or only the pages you choose. The rotation is added to each page\'s existing orientation, so pages that were already turned end up the right way.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of split-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of split-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Split PDF breaks one document into several smaller ones. Split by page ranges you type, into single pages, every N pages, or into parts that stay under a file size, and get the pieces as a ZIP archive — or as one PDF when there is only one part.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of unit-converter (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of unit-converter: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Unit Converter converts between units of length, mass, temperature, volume, area, speed, time and data size, with exact conversion factors and sensible rounding. Swap the direction with one click.',

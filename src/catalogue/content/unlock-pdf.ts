@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of unlock-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of unlock-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Unlock PDF removes the password from a PDF you are allowed to open, so you no longer have to type it every time. It handles every standard PDF encryption, from old RC4 files to modern AES-256, and lifts printing and copying restrictions too.',

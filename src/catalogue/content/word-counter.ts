@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of word-counter (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of word-counter: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Word Counter counts the words, characters, lines, sentences and paragraphs of any text as you type or paste it, and estimates the reading time. It counts sensibly in every language, including Chinese, Japanese and Korean.',

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of word-to-pdf (spec §3 "Tool info content"): what the tool does in Folio, on the device. */
+/** Detail-page copy of word-to-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
     'Word to PDF converts Word documents (.docx), OpenDocument text (.odt) and RTF files into PDF files that look the same on every screen and printer. Folio lays the document out itself, in your browser, with fonts metric-compatible with Calibri, Cambria, Arial, Times and Courier, so line breaks and page counts stay close to the original.',

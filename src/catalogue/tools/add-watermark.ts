@@ -24,7 +24,8 @@ export const tool: FileToolEntry = {
   name: 'Add Watermark',
   description: 'Stamp text or an image over your pages',
   icon: 'watermark',
-  category: 'pdf',
+  order: 17,
+  groups: { dropdown: 'Edit & Organize', toolsPage: 'Organize & Edit PDF', menu: 'PDF Tools' },
   kind: 'file',
   endpoint: '/api/pdf/watermark',
   fileField: 'file',
@@ -72,6 +73,5 @@ export const tool: FileToolEntry = {
     REMOVE_SCRIPTS,
   ],
   validate: (values) => (values.type !== 'image' && String(values.text ?? '').trim() === '' ? 'Enter the watermark text.' : null),
-  engineReady: true,
   content,
 };

@@ -6,8 +6,9 @@ export const tool: UtilityToolEntry = {
   name: 'Age Calculator',
   description: 'Calculate age from birthdate',
   icon: 'calendar',
-  category: 'utility',
+  order: 21,
+  groups: { dropdown: 'Utility Tools', toolsPage: 'Utility Tools', menu: 'Utility Tools' },
+  listOrder: { dropdown: 25 },
   kind: 'utility',
-  formReady: true,
   content,
 };

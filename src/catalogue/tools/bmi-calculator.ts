@@ -6,8 +6,8 @@ export const tool: UtilityToolEntry = {
   name: 'BMI Calculator',
   description: 'Calculate body mass index',
   icon: 'scale',
-  category: 'utility',
+  order: 22,
+  groups: { dropdown: 'Utility Tools', toolsPage: 'Utility Tools', menu: 'Utility Tools' },
   kind: 'utility',
-  formReady: true,
   content,
 };

@@ -6,8 +6,10 @@ export const tool: UtilityToolEntry = {
   name: 'Color Picker',
   description: 'Pick and copy color codes',
   icon: 'palette',
-  category: 'utility',
+  order: 23,
+  groups: { dropdown: 'Utility Tools', toolsPage: 'Utility Tools', menu: 'Utility Tools' },
+  listOrder: { dropdown: 21 },
+  home: { heroTile: 11 },
   kind: 'utility',
-  formReady: true,
   content,
 };

@@ -8,7 +8,9 @@ export const tool: FileToolEntry = {
   name: 'Compress PDF',
   description: 'Reduce PDF file size',
   icon: 'compress',
-  category: 'pdf',
+  order: 3,
+  groups: { dropdown: 'Secure PDF', toolsPage: 'Secure PDF', menu: 'PDF Tools' },
+  home: { heroTile: 3 },
   kind: 'file',
   endpoint: '/api/pdf/compress',
   fileField: 'file',
@@ -68,6 +70,5 @@ export const tool: FileToolEntry = {
     { name: 'removeMetadata', kind: 'checkbox', label: 'Remove document metadata (title, author, XMP)', default: false },
     REMOVE_SCRIPTS,
   ],
-  engineReady: true,
   content,
 };

@@ -4,7 +4,7 @@ import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/edit-pdf.ts';
 
 /**
- * Spec §7: /api/pdf/edit takes `text` + `position`. The page editor's panel adds `operations`
+ * /api/pdf/edit takes `text` + `position` (the contract's simple form). The page editor's panel adds `operations`
  * (JSON, see workers/engine/lib/pdf/edit-operations.ts) as an extra field; `pages`, `fontSize`,
  * `color` and `annotations` refine the simple form.
  */
@@ -13,7 +13,9 @@ export const tool: FileToolEntry = {
   name: 'Edit PDF',
   description: 'Edit content of PDF',
   icon: 'edit',
-  category: 'pdf',
+  order: 13,
+  groups: { dropdown: 'Edit & Organize', toolsPage: 'Organize & Edit PDF', menu: 'PDF Tools' },
+  home: { heroTile: 7 },
   kind: 'file',
   endpoint: '/api/pdf/edit',
   fileField: 'file',
@@ -35,6 +37,5 @@ export const tool: FileToolEntry = {
     },
     REMOVE_SCRIPTS,
   ],
-  engineReady: true,
   content,
 };

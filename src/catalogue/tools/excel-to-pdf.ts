@@ -8,7 +8,8 @@ export const tool: FileToolEntry = {
   name: 'Excel to PDF',
   description: 'Turn spreadsheets into PDF',
   icon: 'excel',
-  category: 'pdf',
+  order: 9,
+  groups: { dropdown: 'Convert PDF', toolsPage: 'To PDF', menu: 'PDF Tools' },
   kind: 'file',
   endpoint: '/api/pdf/fromExcel',
   fileField: 'file',
@@ -28,7 +29,6 @@ export const tool: FileToolEntry = {
     { kind: 'checkbox', name: 'fitToWidth', label: 'Fit each sheet to the page width', default: false },
     { kind: 'checkbox', name: 'outline', label: 'A bookmark for each sheet', default: true },
   ],
-  engineReady: true,
   // A document that keeps the layout engine busy this long without finishing a page is stopped.
   stallSeconds: 180,
   prepareOnOpen: true,

@@ -3,7 +3,7 @@ import { IMAGES } from '../accepts.ts';
 import { content } from '../content/image-compressor.ts';
 
 /**
- * One `file` per request (spec §7); the panel (src/tool-ui/forms/image-compressor.tsx) compresses a
+ * One `file` per request; the panel (src/tool-ui/forms/image-compressor.tsx) compresses a
  * batch one request per image and zips the results itself.
  */
 export const tool: FileToolEntry = {
@@ -11,7 +11,9 @@ export const tool: FileToolEntry = {
   name: 'Image Compressor',
   description: 'Reduce image size',
   icon: 'image-compress',
-  category: 'utility',
+  order: 18,
+  groups: { dropdown: 'Utility Tools', toolsPage: 'Utility Tools', menu: 'Utility Tools' },
+  home: { popular: 4, heroTile: 9 },
   kind: 'file',
   endpoint: '/api/pdf/compressImg',
   fileField: 'file',
@@ -47,6 +49,5 @@ export const tool: FileToolEntry = {
     { name: 'palette', kind: 'checkbox', label: 'PNG: reduce to 256 colours (smaller, slightly lossy)', default: false },
     { name: 'stripMetadata', kind: 'checkbox', label: 'Remove metadata (EXIF, GPS location, camera)', default: true },
   ],
-  engineReady: true,
   content,
 };

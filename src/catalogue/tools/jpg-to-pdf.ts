@@ -7,7 +7,9 @@ export const tool: FileToolEntry = {
   name: 'JPG to PDF',
   description: 'Convert images to PDF',
   icon: 'image',
-  category: 'pdf',
+  order: 11,
+  groups: { dropdown: 'Convert PDF', toolsPage: 'To PDF', menu: 'PDF Tools' },
+  home: { heroTile: 6 },
   kind: 'file',
   endpoint: '/api/pdf/fromJpg',
   fileField: 'files',
@@ -57,6 +59,5 @@ export const tool: FileToolEntry = {
       help: 'Off: a file that is not an image, empty or cut short stops the conversion and is named. On: it is left out and listed, and the others are converted.',
     },
   ],
-  engineReady: true,
   content,
 };

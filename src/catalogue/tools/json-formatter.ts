@@ -6,8 +6,10 @@ export const tool: UtilityToolEntry = {
   name: 'JSON Formatter',
   description: 'Format JSON data',
   icon: 'braces',
-  category: 'utility',
+  order: 25,
+  groups: { dropdown: 'Utility Tools', toolsPage: 'Utility Tools', menu: 'Utility Tools' },
+  listOrder: { dropdown: 23 },
+  home: { heroTile: 12 },
   kind: 'utility',
-  formReady: true,
   content,
 };

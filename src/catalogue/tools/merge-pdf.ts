@@ -8,7 +8,9 @@ export const tool: FileToolEntry = {
   name: 'Merge PDF',
   description: 'Combine multiple PDF files',
   icon: 'merge',
-  category: 'pdf',
+  order: 1,
+  groups: { dropdown: 'Edit & Organize', toolsPage: 'Organize & Edit PDF', menu: 'PDF Tools' },
+  home: { popular: 1, heroTile: 1 },
   kind: 'file',
   endpoint: '/api/pdf/merge',
   fileField: 'files',
@@ -25,6 +27,5 @@ export const tool: FileToolEntry = {
     { kind: 'text', name: 'ranges', label: 'Pages of each file (JSON array)', default: '', placeholder: '["1-3", "", "last"]' },
     REMOVE_SCRIPTS,
   ],
-  engineReady: true,
   content,
 };

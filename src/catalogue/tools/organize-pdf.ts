@@ -8,7 +8,8 @@ export const tool: FileToolEntry = {
   name: 'Organize PDF',
   description: 'Reorder or delete pages',
   icon: 'organize',
-  category: 'pdf',
+  order: 12,
+  groups: { dropdown: 'Edit & Organize', toolsPage: 'Organize & Edit PDF', menu: 'PDF Tools' },
   kind: 'file',
   endpoint: '/api/pdf/organize',
   fileField: 'file',
@@ -22,6 +23,5 @@ export const tool: FileToolEntry = {
     },
     REMOVE_SCRIPTS,
   ],
-  engineReady: true,
   content,
 };

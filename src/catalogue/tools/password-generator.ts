@@ -6,8 +6,8 @@ export const tool: UtilityToolEntry = {
   name: 'Password Generator',
   description: 'Generate secure passwords',
   icon: 'key',
-  category: 'utility',
+  order: 19,
+  groups: { dropdown: 'Utility Tools', toolsPage: 'Utility Tools', menu: 'Utility Tools' },
   kind: 'utility',
-  formReady: true,
   content,
 };

@@ -8,7 +8,9 @@ export const tool: FileToolEntry = {
   name: 'PDF to Excel',
   description: 'Extract tables to Excel',
   icon: 'excel',
-  category: 'pdf',
+  order: 8,
+  groups: { dropdown: 'Convert PDF', toolsPage: 'From PDF', menu: 'PDF Tools' },
+  home: { heroTile: 5 },
   kind: 'file',
   endpoint: '/api/pdf/toExcel',
   fileField: 'file',
@@ -21,6 +23,5 @@ export const tool: FileToolEntry = {
     { kind: 'select', name: 'format', label: 'Output', default: 'xlsx', choices: [{ value: 'xlsx', label: 'Excel workbook (.xlsx)' }, { value: 'csv', label: 'CSV (one file per sheet, zipped when several)' }] },
     ...OCR_OPTIONS,
   ],
-  engineReady: true,
   content,
 };

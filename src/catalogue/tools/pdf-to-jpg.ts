@@ -7,7 +7,8 @@ export const tool: FileToolEntry = {
   name: 'PDF to JPG',
   description: 'Convert PDF to images',
   icon: 'image',
-  category: 'pdf',
+  order: 10,
+  groups: { dropdown: 'Convert PDF', toolsPage: 'From PDF', menu: 'PDF Tools' },
   kind: 'file',
   endpoint: '/api/pdf/toJpg',
   fileField: 'file',
@@ -74,6 +75,5 @@ export const tool: FileToolEntry = {
     },
     { kind: 'pages', name: 'pages', label: 'Pages', default: '', placeholder: 'All pages, or e.g. 1-3, 5, 8-' },
   ],
-  engineReady: true,
   content,
 };

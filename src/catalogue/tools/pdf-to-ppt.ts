@@ -8,7 +8,8 @@ export const tool: FileToolEntry = {
   name: 'PDF to PPT',
   description: 'Convert PDF to PowerPoint',
   icon: 'powerpoint',
-  category: 'pdf',
+  order: 6,
+  groups: { dropdown: 'Convert PDF', toolsPage: 'From PDF', menu: 'PDF Tools' },
   kind: 'file',
   endpoint: '/api/pdf/toPowerPoint',
   fileField: 'file',
@@ -20,6 +21,5 @@ export const tool: FileToolEntry = {
     { kind: 'checkbox', name: 'background', label: 'Keep drawings as a background picture', default: true, help: 'Charts, shapes and photos are kept as a picture behind the editable text.' },
     ...OCR_OPTIONS,
   ],
-  engineReady: true,
   content,
 };

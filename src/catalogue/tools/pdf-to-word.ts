@@ -8,7 +8,9 @@ export const tool: FileToolEntry = {
   name: 'PDF to Word',
   description: 'Convert PDF to Word',
   icon: 'word',
-  category: 'pdf',
+  order: 4,
+  groups: { dropdown: 'Convert PDF', toolsPage: 'From PDF', menu: 'PDF Tools' },
+  home: { popular: 3, heroTile: 2 },
   kind: 'file',
   endpoint: '/api/pdf/toWord',
   fileField: 'file',
@@ -19,6 +21,5 @@ export const tool: FileToolEntry = {
     { kind: 'pages', name: 'pages', label: 'Pages', default: '', placeholder: 'All pages, or e.g. 1-3, 5, 8-' },
     ...OCR_OPTIONS,
   ],
-  engineReady: true,
   content,
 };

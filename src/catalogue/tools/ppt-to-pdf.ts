@@ -8,7 +8,9 @@ export const tool: FileToolEntry = {
   name: 'PPT to PDF',
   description: 'Turn PowerPoint slides into PDF',
   icon: 'powerpoint',
-  category: 'pdf',
+  order: 7,
+  groups: { dropdown: 'Convert PDF', toolsPage: 'To PDF', menu: 'PDF Tools' },
+  home: { heroTile: 10 },
   kind: 'file',
   endpoint: '/api/pdf/fromPowerPoint',
   fileField: 'file',
@@ -20,7 +22,6 @@ export const tool: FileToolEntry = {
     { kind: 'pages', name: 'pages', label: 'Slides', default: '', placeholder: 'All slides (or e.g. 1-3, 5)' },
     { kind: 'checkbox', name: 'outline', label: 'A bookmark for each slide (its title)', default: true },
   ],
-  engineReady: true,
   // A document that keeps the layout engine busy this long without finishing a page is stopped.
   stallSeconds: 180,
   prepareOnOpen: true,

@@ -2,9 +2,9 @@ import type { FileToolEntry } from '../types.ts';
 import { PDF_FILES } from '../accepts.ts';
 import { REMOVE_SCRIPTS } from '../active-content-option.ts';
 import { content } from '../content/protect-pdf.ts';
-import { newPasswordProblem } from '../../../workers/engine/lib/pdf/encryption-passwords.ts';
+import { newPasswordProblem } from '../../../shared/encryption-passwords.ts';
 
-/** Spec §5/§8 rule for every password this tool sets: at least 4 characters (code points, not UTF-16 units). */
+/** The rule for every password this tool sets: at least 4 characters (code points, not UTF-16 units). */
 const tooShort = (password: string) => [...password].length < 4;
 
 export const tool: FileToolEntry = {
@@ -12,7 +12,9 @@ export const tool: FileToolEntry = {
   name: 'Protect PDF',
   description: 'Add password to PDF',
   icon: 'lock',
-  category: 'pdf',
+  order: 16,
+  groups: { dropdown: 'Secure PDF', toolsPage: 'Secure PDF', menu: 'PDF Tools' },
+  home: { heroTile: 4 },
   kind: 'file',
   endpoint: '/api/pdf/protect',
   fileField: 'file',
@@ -59,6 +61,5 @@ export const tool: FileToolEntry = {
     }
     return null;
   },
-  engineReady: true,
   content,
 };

@@ -8,7 +8,9 @@ export const tool: FileToolEntry = {
   name: 'Rotate PDF',
   description: 'Rotate pages to the right orientation',
   icon: 'rotate',
-  category: 'pdf',
+  order: 14,
+  groups: { dropdown: 'Edit & Organize', toolsPage: 'Organize & Edit PDF', menu: 'PDF Tools' },
+  home: { heroTile: 8 },
   kind: 'file',
   endpoint: '/api/pdf/rotate',
   fileField: 'file',
@@ -26,6 +28,5 @@ export const tool: FileToolEntry = {
     },
     REMOVE_SCRIPTS,
   ],
-  engineReady: true,
   content,
 };

@@ -8,7 +8,9 @@ export const tool: FileToolEntry = {
   name: 'Split PDF',
   description: 'Split a PDF into separate files by pages or ranges',
   icon: 'split',
-  category: 'pdf',
+  order: 2,
+  groups: { dropdown: 'Edit & Organize', toolsPage: 'Organize & Edit PDF', menu: 'PDF Tools' },
+  home: { popular: 2 },
   kind: 'file',
   endpoint: '/api/pdf/split',
   fileField: 'file',
@@ -40,6 +42,5 @@ export const tool: FileToolEntry = {
     },
     REMOVE_SCRIPTS,
   ],
-  engineReady: true,
   content,
 };

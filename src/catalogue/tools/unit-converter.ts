@@ -6,8 +6,8 @@ export const tool: UtilityToolEntry = {
   name: 'Unit Converter',
   description: 'Convert between units',
   icon: 'ruler',
-  category: 'utility',
+  order: 24,
+  groups: { dropdown: 'Utility Tools', toolsPage: 'Utility Tools', menu: 'Utility Tools' },
   kind: 'utility',
-  formReady: true,
   content,
 };

@@ -7,7 +7,8 @@ export const tool: FileToolEntry = {
   name: 'Unlock PDF',
   description: 'Remove PDF password',
   icon: 'unlock',
-  category: 'pdf',
+  order: 15,
+  groups: { dropdown: 'Secure PDF', toolsPage: 'Secure PDF', menu: 'PDF Tools' },
   kind: 'file',
   endpoint: '/api/pdf/unlock',
   fileField: 'file',
@@ -26,8 +27,7 @@ export const tool: FileToolEntry = {
   ],
   // No validate(): an empty password is legitimate for files that carry only restrictions (they
   // open without one). Whether a password is needed is known only from the file, so the engine
-  // answers spec §8's 'Password is required' when it is empty and the file needs one, and
+  // answers 'Password is required' when it is empty and the file needs one, and
   // 'Invalid Password' when it is wrong.
-  engineReady: true,
   content,
 };

@@ -6,8 +6,8 @@ export const tool: UtilityToolEntry = {
   name: 'Word Counter',
   description: 'Count words and characters',
   icon: 'text',
-  category: 'utility',
+  order: 20,
+  groups: { dropdown: 'Utility Tools', toolsPage: 'Utility Tools', menu: 'Utility Tools' },
   kind: 'utility',
-  formReady: true,
   content,
 };

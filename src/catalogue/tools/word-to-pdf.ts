@@ -8,7 +8,8 @@ export const tool: FileToolEntry = {
   name: 'Word to PDF',
   description: 'Turn Word documents into PDF',
   icon: 'word',
-  category: 'pdf',
+  order: 5,
+  groups: { dropdown: 'Convert PDF', toolsPage: 'To PDF', menu: 'PDF Tools' },
   kind: 'file',
   endpoint: '/api/pdf/fromWord',
   fileField: 'file',
@@ -20,7 +21,6 @@ export const tool: FileToolEntry = {
     { kind: 'pages', name: 'pages', label: 'Pages to keep', default: '', placeholder: 'All pages (or e.g. 1-3, 5)' },
     { kind: 'checkbox', name: 'outline', label: 'Bookmarks from the headings', default: true },
   ],
-  engineReady: true,
   // A document that keeps the layout engine busy this long without finishing a page is stopped.
   stallSeconds: 180,
   prepareOnOpen: true,

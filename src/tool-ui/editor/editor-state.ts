@@ -3,7 +3,7 @@
  * undo/redo history of whole snapshots — objects are small, so snapshots are simpler and safer than
  * inverse operations. Pure functions, no React: the editor keeps the state in a reducer.
  */
-import type { EditOperation, FontFamily } from '../../../workers/engine/lib/pdf/edit-operations.ts';
+import type { EditOperation, FontFamily } from '../../../shared/edit-operations.ts';
 
 export type EditorObject = EditOperation & { id: string };
 

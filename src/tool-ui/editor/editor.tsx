@@ -10,7 +10,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { createPortal } from 'react-dom';
-import { openPdfjs, type PDFDocumentProxy } from '../../../workers/engine/lib/pdf/pdfjs.ts';
+import { openPdfjs, type PDFDocumentProxy } from '../../../workers/pdf-view.ts';
 import { TOOLS, countEdits, movedBy, newId, type EditorAction, type EditorObject, type EditorState, type Style, type ToolName } from './editor-state.ts';
 import { PageView, type PageSize } from './page-view.tsx';
 import './editor.css';

@@ -5,8 +5,8 @@
  * `touch-action: none` so a finger draws instead of scrolling.
  */
 import { memo, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import type { PDFDocumentProxy } from '../../../workers/engine/lib/pdf/pdfjs.ts';
-import { BASELINE_EM, LINE_HEIGHT_EM, type FontFamily } from '../../../workers/engine/lib/pdf/edit-operations.ts';
+import type { PDFDocumentProxy } from '../../../workers/pdf-view.ts';
+import { BASELINE_EM, LINE_HEIGHT_EM, type FontFamily } from '../../../shared/edit-operations.ts';
 import { CSS_FONT, boundsOf, movedBy, newId, type EditorAction, type EditorObject, type Style, type ToolName } from './editor-state.ts';
 
 export interface PageSize {

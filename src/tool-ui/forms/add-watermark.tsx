@@ -8,7 +8,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import type { OptionValues } from '../../catalogue/types.ts';
 import { OptionFields } from '../option-fields.tsx';
-import { POSITIONS, fitFactor, placements, type Position } from '../../../workers/engine/lib/pdf/watermark-layout.ts';
+import { POSITIONS, fitFactor, placements, type Position } from '../../../shared/watermark-layout.ts';
 import './add-watermark.css';
 
 /** Noto Sans' line box (ascender + descender) per em, as the engine centres it. */
@@ -25,7 +25,7 @@ interface PagePicture {
 type PreviewState = { kind: 'none' } | { kind: 'loading' } | { kind: 'ready'; page: PagePicture } | { kind: 'error'; message: string };
 
 async function renderFirstPage(file: File): Promise<PagePicture> {
-  const { openPdfjs, renderPage } = await import('../../../workers/engine/lib/pdf/pdfjs.ts');
+  const { openPdfjs, renderPage } = await import('../../../workers/pdf-view.ts');
   const doc = await openPdfjs(new Uint8Array(await file.arrayBuffer()), { name: file.name });
   try {
     const page = await doc.getPage(1);

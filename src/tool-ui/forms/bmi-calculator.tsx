@@ -1,5 +1,5 @@
 /**
- * BMI calculator: metric (kg, cm) or imperial (lb, ft + in) input within the spec's bounds
+ * BMI calculator: metric (kg, cm) or imperial (lb, ft + in) input within set bounds
  * (30–300 kg, 100–250 cm, step 0.1); Calculate shows BMI to one decimal, the WHO category, where
  * it sits on the scale and the healthy weight range for the height. Logic: src/utilities/bmi.ts.
  */

@@ -49,8 +49,6 @@ export default function CompressPdfPanel({ tool, files, values, setValue, disabl
     setBusy(true);
     setMessage('');
     try {
-      const { startInPageApi } = await import('../../../mock-api/browser.ts');
-      await startInPageApi();
       const compressed = await callTool(tool, [file], values);
       const compressedFile = new File([compressed.blob], compressed.filename, { type: 'application/pdf' });
       const [before, after] = await Promise.all([renderFirstPage(file), renderFirstPage(compressedFile)]);

@@ -1,6 +1,6 @@
 /**
  * Edit PDF's panel: "Open the editor" (the full-screen page editor, src/tool-ui/editor/) and the
- * spec's quick form — the same text on every chosen page at the center, top or bottom. The edits
+ * contract's quick form — the same text on every chosen page at the center, top or bottom. The edits
  * made in the editor travel as the `operations` field (JSON); both can be used together.
  */
 import { lazy, Suspense, useEffect, useReducer, useRef, useState } from 'react';

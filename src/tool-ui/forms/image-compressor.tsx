@@ -1,7 +1,7 @@
 /**
  * Image compressor options, a before/after preview with a compare slider, and batches.
  *
- * The /api contract takes one `file` per request (spec §7), so the frame's Process Files compresses
+ * The /api contract takes one `file` per request, so the frame's Process Files compresses
  * the chosen image. For many images, this panel keeps its own batch list ("Add more images") and
  * "Compress all" sends one request per image (each with its own before → after; a 0-byte or
  * non-image file is named and skipped) and downloads them together as compressed-images.zip.
@@ -18,11 +18,6 @@ import { ApiError, callTool, downloadBlob } from '../../api/client.ts';
 export function savingText(before: number, after: number): string {
   const change = Math.round((1 - after / before) * 100);
   return `${formatBytes(before)} → ${formatBytes(after)} (${change >= 0 ? '−' : '+'}${Math.abs(change)}%)`;
-}
-
-async function ensureApi(): Promise<void> {
-  const { startInPageApi } = await import('../../../mock-api/browser.ts');
-  await startInPageApi();
 }
 
 type BatchRow = { name: string; before: number; after?: number; error?: string };
@@ -50,7 +45,6 @@ export default function ImageCompressorPanel({ tool, files, values, setValue, di
     setBusy(true);
     setMessage('');
     try {
-      await ensureApi();
       const result = await callTool(tool, [file], values);
       setPreview({ before: URL.createObjectURL(file), after: URL.createObjectURL(result.blob), beforeSize: file.size, afterSize: result.blob.size, name: file.name });
     } catch (e) {
@@ -66,7 +60,6 @@ export default function ImageCompressorPanel({ tool, files, values, setValue, di
     const zip = new JSZip();
     const done: BatchRow[] = [];
     try {
-      await ensureApi();
       for (const file of batch) {
         try {
           const result = await callTool(tool, [file], values);

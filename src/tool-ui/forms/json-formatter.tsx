@@ -1,6 +1,6 @@
 /**
  * JSON formatter: paste or open JSON, choose 2 spaces, 4 spaces or tabs (or minify) and sorted
- * keys, then Calculate. Errors give the spec's 'Invalid JSON format' with line, column, reason and
+ * keys, then Calculate. Errors give 'Invalid JSON format' with line, column, reason and
  * the spot marked; small input is checked as you type. Big input (over 256 KB) is formatted in a
  * worker, so a 20 MB file never freezes the tab; files over 1 MB are not put in the text box and
  * results over 1 MB are previewed (Copy and Download give the whole). Logic: src/utilities/json.ts.

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import { OptionFields } from '../option-fields.tsx';
 import { describePages } from '../option-fields.tsx';
-import { pageRangeSyntaxError, parsePageRanges } from '../../../workers/engine/lib/pdf/page-range.ts';
+import { pageRangeSyntaxError, parsePageRanges } from '../../../shared/page-range.ts';
 
 /** The problem of a file's range text (against its page count once known), or what it takes. */
 function checkRange(text: string, pageCount: number | undefined): { problem: string | null; taken?: string } {

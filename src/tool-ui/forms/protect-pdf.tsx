@@ -2,7 +2,7 @@
  * protect-pdf's options: the password that opens the file (twice, with a strength hint, show/hide
  * and a "Generate" link using the password generator's unbiased logic), and on the same screen the
  * permissions (printing, copying, editing, comments and forms, page assembly) with an optional
- * permissions (owner) password. Validation messages are the catalogue's (spec §5/§8), shown by the
+ * permissions (owner) password. Validation messages are the catalogue's, shown by the
  * frame's error line when Process Files is pressed.
  *
  * Passwords live only in this modal's React state: never logged, never stored, sent only to the
@@ -12,7 +12,7 @@ import { useId, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import { OptionFields } from '../option-fields.tsx';
 import { DEFAULT_PASSWORD_OPTIONS, generatePassword, strengthLabel } from '../../utilities/password.ts';
-import { newPasswordProblem, passwordStrength } from '../../../workers/engine/lib/pdf/encryption-passwords.ts';
+import { newPasswordProblem, passwordStrength } from '../../../shared/encryption-passwords.ts';
 import './secure-pdf.css';
 
 /** Generated passwords: 16 characters of all four classes without look-alikes (≈ 100 bits). */

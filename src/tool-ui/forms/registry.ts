@@ -1,7 +1,7 @@
 /**
  * Per-tool forms, found by file name: src/tool-ui/forms/<tool-id>.tsx, each a lazy chunk whose
  * default export is the form. File tools without one use the generic options form built from the
- * catalogue; utilities must have one (formReady in the catalogue says so; a test checks).
+ * catalogue; utilities must have one (tests/unit/catalogue.test.ts checks).
  *
  * - A file tool's form (FileToolPanelProps) renders the tool's options and may replace the
  *   generic option fields (page pickers, thumbnails, previews). The frame around it (picker,

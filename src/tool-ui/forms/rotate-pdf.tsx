@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import { OptionFields } from '../option-fields.tsx';
 import { PageThumbnails, usePdfThumbnails } from '../page-thumbnails.tsx';
-import { parsePageRanges } from '../../../workers/engine/lib/pdf/page-range.ts';
+import { parsePageRanges } from '../../../shared/page-range.ts';
 
 /** [1,2,3,5,7,8] → "1-3, 5, 7-8". */
 export function compactRanges(pages: readonly number[]): string {

@@ -6,7 +6,7 @@ import { useContext, useMemo } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import { OptionFields, PageCountContext } from '../option-fields.tsx';
 import { PageThumbnails, usePdfThumbnails } from '../page-thumbnails.tsx';
-import { parsePageGroups } from '../../../workers/engine/lib/pdf/page-range.ts';
+import { parsePageGroups } from '../../../shared/page-range.ts';
 
 /** Pages the "ranges" text takes, or none while it does not parse. */
 function takenPages(text: string, pageCount: number): Set<number> {

@@ -1,6 +1,6 @@
 /**
  * Unit converter: a category (length, mass, temperature, volume, area, speed, time, data size),
- * a value and two units with a swap button. Calculate converts (spec §5: 'All fields are
+ * a value and two units with a swap button. Calculate converts ('All fields are
  * required'); once shown, the result follows edits. Logic and factors: src/utilities/units.ts.
  */
 import { useId, useState, type FormEvent } from 'react';

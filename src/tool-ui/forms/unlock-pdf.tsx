@@ -2,7 +2,7 @@
  * unlock-pdf's options: the password (show/hide), and a batch section that unlocks several files
  * with the same password.
  *
- * Batch keeps the /api contract (spec §7: one `file` per call to /api/pdf/unlock): the section
+ * Batch keeps the /api contract (one `file` per call to /api/pdf/unlock): the section
  * calls the API once per file, in order, lists each file's outcome ('Invalid Password', not
  * encrypted…), and downloads the unlocked files together as unlocked-pdfs.zip (or the file itself
  * when only one succeeded). The frame's own Process Files keeps handling the single file it holds.
@@ -37,8 +37,6 @@ export default function UnlockPdfPanel({ tool, values, setValue, disabled }: Fil
     const results: Array<{ name: string; blob: Blob }> = [];
     setBatch([...outcomes]);
     try {
-      const { startInPageApi } = await import('../../../mock-api/browser.ts');
-      await startInPageApi();
       for (let i = 0; i < outcomes.length; i++) {
         if (controller.signal.aborted) break;
         outcomes[i] = { ...outcomes[i], state: 'working' };

@@ -6,6 +6,7 @@
  */
 import type { ProgressCallback } from './types.ts';
 import { isNode } from './wasm.ts';
+import { formatBytes } from '../../../shared/format.ts';
 
 const loaded = new Map<string, Promise<Uint8Array>>();
 
@@ -84,8 +85,8 @@ async function readWithProgress(response: Response, url: string, entry = { loade
  */
 export async function reportingFirstDownloads<T>(progress: ProgressCallback | undefined, label: string, work: () => Promise<T>): Promise<T> {
   if (!progress) return work();
-  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-  const watcher = ({ loaded, total }: AssetDownloads) => progress(loaded, total ?? loaded, `${label} — ${mb(loaded)}${total ? ` of ${mb(total)}` : ''} (once)…`);
+  const watcher = ({ loaded, total }: AssetDownloads) =>
+    progress(loaded, total ?? loaded, `${label} — ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''} (once)…`);
   watchers.add(watcher);
   try {
     return await work();

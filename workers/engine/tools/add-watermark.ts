@@ -15,11 +15,11 @@ import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf/pdf-open.ts';
 import { handleActiveContent } from '../lib/pdf/active-content.ts';
-import { parsePageRanges } from '../lib/pdf/page-range.ts';
+import { parsePageRanges } from '../../../shared/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
 import { normalizeRotation, savePdf } from '../lib/pdf/pdf-util.ts';
 import { fontForText, fontkit } from '../lib/fonts.ts';
-import { POSITIONS, fitFactor, parseColour, placements, type Position } from '../lib/pdf/watermark-layout.ts';
+import { POSITIONS, fitFactor, parseColour, placements, type Position } from '../../../shared/watermark-layout.ts';
 import { rotationAt, type Matrix } from '../lib/pdf/matrix.ts';
 import { uprightToUser, viewSize } from '../lib/pdf/edit-operations.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Edit PDF. Two ways in:
- * - the spec's form (§7 /api/pdf/edit: `text` + `position` center|top|bottom, plus optional
+ * - the contract's simple form (/api/pdf/edit: `text` + `position` center|top|bottom, plus optional
  *   `pages`, `fontSize`, `color`): that text is written on every chosen page;
  * - `operations`: JSON from the page editor (lib/pdf/edit-operations.ts) — text, images, pen strokes,
  *   shapes, highlights, whiteout, true redaction and replacement of existing text.
@@ -17,7 +17,7 @@ import type { Engine, EngineOptions } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf/pdf-open.ts';
 import { handleActiveContent } from '../lib/pdf/active-content.ts';
-import { parsePageRanges } from '../lib/pdf/page-range.ts';
+import { parsePageRanges } from '../../../shared/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
 import { normalizeRotation, savePdf } from '../lib/pdf/pdf-util.ts';
 import {
@@ -330,7 +330,7 @@ async function drawAsAnnotation(job: PageJob, op: EditOperation, index: number):
   else page.node.set(PDFName.of('Annots'), doc.context.obj([annotRef]));
 }
 
-/** The spec's simple form as editor operations: the same text on each chosen page. */
+/** The contract's simple form as editor operations: the same text on each chosen page. */
 async function simpleTextOperations(doc: PDFDocument, fonts: FontCache, options: EngineOptions): Promise<EditOperation[]> {
   const text = String(options.text ?? '').replace(/\r\n?/g, '\n');
   if (text.trim() === '') return [];

@@ -9,7 +9,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf/pdf-open.ts';
-import { parsePageRanges, PageRangeError } from '../lib/pdf/page-range.ts';
+import { parsePageRanges, PageRangeError } from '../../../shared/page-range.ts';
 import { PageCopier, writeOutline, type OutlineNode } from '../lib/pdf/page-copy.ts';
 import { baseName } from '../../../shared/format.ts';
 import {

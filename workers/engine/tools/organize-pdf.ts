@@ -1,6 +1,6 @@
 /**
  * organize-pdf: reorders, deletes, duplicates and rotates pages and inserts blank ones, from one
- * `pageOrder` text (spec §7). The document itself is kept (bookmarks, forms, metadata, links):
+ * `pageOrder` text (the /api field). The document itself is kept (bookmarks, forms, metadata, links):
  * only its page list changes.
  *
  * pageOrder syntax — comma-separated items, in the order of the result:
@@ -40,7 +40,7 @@ import {
   prepareSource,
   type PageRun,
 } from '../lib/pdf/qpdf-assembly.ts';
-import { MAX_LISTED_PAGES, parsePageRanges, PageRangeError } from '../lib/pdf/page-range.ts';
+import { MAX_LISTED_PAGES, parsePageRanges, PageRangeError } from '../../../shared/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
 import { rotatePageBy, savePdf } from '../lib/pdf/pdf-util.ts';
 import { PageCopier, writeOutline } from '../lib/pdf/page-copy.ts';

@@ -72,6 +72,14 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
   // A date keeps the look it had on the page (its number format), and becomes a real date.
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
   if (m) return dateCell(utcDate(+m[1], +m[2], +m[3]), 'yyyy-mm-dd', t);
+  // ISO date and time, as a spreadsheet prints it ("2012-08-08T22:59", "2012-08-08 22:59:30").
+  m = /^(\d{4})-(\d{1,2})-(\d{1,2})([T ])(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(t);
+  if (m && +m[5] < 24 && +m[6] < 60 && +(m[7] ?? 0) < 60) {
+    const day = utcDate(+m[1], +m[2], +m[3]);
+    const time = day && new Date(day.getTime() + ((+m[5] * 60 + +m[6]) * 60 + +(m[7] ?? 0)) * 1000);
+    const separator = m[4] === 'T' ? '"T"' : ' ';
+    return dateCell(time, `yyyy-mm-dd${separator}hh:mm${m[7] === undefined ? '' : ':ss'}`, t);
+  }
   m = /^(\d{1,2})([/.-])(\d{1,2})[/.-](\d{4})$/.exec(t);
   if (m) {
     const [, first, separator, second, year] = m;
@@ -126,7 +134,7 @@ function tableGridCells(table: Table): Grid['rows'] {
 
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
 function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCell | undefined> }> {
-  const fragments = buildFragments(items, CELL_GAP_EM).sort((a, b) => a.baseline - b.baseline || a.x - b.x);
+  const fragments = buildFragments(items, CELL_GAP_EM, { cells: true }).sort((a, b) => a.baseline - b.baseline || a.x - b.x);
   if (fragments.length === 0) return [];
   const starts = [...new Set(fragments.map((f) => Math.round(f.x)))].sort((a, b) => a - b);
   const columns: number[] = [];
@@ -173,12 +181,12 @@ function csvOf(rows: Grid['rows']): string {
 }
 
 export const run: Engine = async (inputs, options, ctx) => {
-  const source = await readOfficeSource(inputs, commonOptions(options), ctx);
+  const source = await readOfficeSource(inputs, { ...commonOptions(options), cells: true }, ctx);
   const perPage = options.sheets === 'page';
   const asCsv = options.format === 'csv';
   const grids: Grid[] = [];
   let tableCount = 0;
-  const pageTables = source.layouts.map((layout) => (layout.ocr ? [] : findTables(layout, { gapEm: CELL_GAP_EM })));
+  const pageTables = source.layouts.map((layout) => (layout.ocr ? [] : findTables(layout, { gapEm: CELL_GAP_EM, cells: true })));
   const anyTable = pageTables.some((t) => t.length > 0);
   for (const [index, layout] of source.layouts.entries()) {
     throwIfAborted(ctx.signal);

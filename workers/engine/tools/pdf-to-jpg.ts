@@ -10,7 +10,7 @@
  */
 import type { Engine, EngineInput, EngineResult } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
-import { parsePageRanges } from '../lib/pdf/page-range.ts';
+import { parsePageRanges } from '../../../shared/page-range.ts';
 import { openPdfjs, type PDFDocumentProxy } from '../lib/pdf/pdfjs.ts';
 import { withBalancedPageTree } from '../lib/pdf/balanced-page-tree.ts';
 import { pagePixelSize, renderPageImage, type PageImageFormat, type PageImageSettings } from '../lib/pdf/page-image.ts';

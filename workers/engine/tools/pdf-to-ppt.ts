@@ -12,7 +12,9 @@ import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
 import { buildFragments, buildParagraphs, readingOrder, type PageLayout, type Paragraph, type TextItem } from '../lib/pdf/pdf-layout.ts';
+import { vocabularyOf, type Vocabulary } from '../lib/pdf/line-hyphens.ts';
 import { findTables, insideBox, type Table } from '../lib/pdf-to-office/tables.ts';
+import { overprintLayers } from '../lib/pdf-to-office/overprint.ts';
 import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/pdf/page-raster.ts';
 import { baseName } from '../../../shared/format.ts';
 
@@ -81,8 +83,42 @@ function splitWhereDrawnOutOfOrder(paragraph: Paragraph, firstDrawn: FirstDrawn,
   return inOrder ? [paragraph] : lines.flatMap((line) => buildParagraphs([line]));
 }
 
+type SlideBlock = { kind: 'paragraph'; paragraph: Paragraph; order: number } | { kind: 'table'; table: Table; order: number };
+
+/**
+ * A slide's paragraphs and tables, in the order it will hold them.
+ *
+ * A slide's reading order (screen readers, Tab, the selection pane) is its shapes' z-order, and a
+ * PDF made from slides draws text in the deck's shape order: shapes are written in the order the
+ * page draws them (the first of their text in the content stream), not sorted by position, so
+ * chart labels and shapes side by side keep the source's order. Text the page draws out of visual
+ * order is not one block: an unruled "table" whose cells are not drawn row by row (axis labels of
+ * charts side by side) stays loose text, and lines of a paragraph drawn bottom-up (a value axis)
+ * become boxes of their own. OCR'd pages come in reading order. Text drawn over itself (a master's
+ * title repeated by its layout, a shadow) is read once per copy: each copy its own boxes.
+ */
+function slideBlocks(layout: PageLayout, vocabulary: Vocabulary): { tables: Table[]; blocks: SlideBlock[] } {
+  const streamIndex = new Map(layout.items.map((item, index) => [item, index]));
+  const firstDrawn = (items: Iterable<TextItem>) => Math.min(Infinity, ...[...items].map((item) => streamIndex.get(item) ?? Infinity));
+  const lastDrawn = (items: Iterable<TextItem>) => Math.max(-Infinity, ...[...items].map((item) => streamIndex.get(item) ?? -Infinity));
+  const layers = overprintLayers(layout.items);
+  const readOnce = { ...layout, items: layers[0] ?? [] };
+  const tables = layout.ocr ? [] : findTables(readOnce).filter((table) => table.ruled || drawnRowByRow(table, firstDrawn));
+  const blocks: SlideBlock[] = [];
+  for (const layer of layers) {
+    const flowItems = layer.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+    for (const paragraph of buildParagraphs(readingOrder(buildFragments(flowItems)), vocabulary)) {
+      for (const part of splitWhereDrawnOutOfOrder(paragraph, firstDrawn, lastDrawn)) {
+        blocks.push({ kind: 'paragraph', paragraph: part, order: firstDrawn(part.lines.flatMap((line) => line.items)) });
+      }
+    }
+  }
+  for (const table of tables) blocks.push({ kind: 'table', table, order: firstDrawn(table.cells.flatMap((cell) => cell.items)) });
+  return { tables, blocks: blocks.sort((a, b) => a.order - b.order) };
+}
+
 export const run: Engine = async (inputs, options, ctx) => {
-  const source = await readOfficeSource(inputs, commonOptions(options), ctx);
+  const source = await readOfficeSource(inputs, { ...commonOptions(options), keepOverprints: true }, ctx);
   const { doc, layouts } = source;
   const withBackground = options.background !== false && options.background !== 'false';
   if (layouts.length === 0) throw new Error('No pages to convert');
@@ -99,6 +135,7 @@ export const run: Engine = async (inputs, options, ctx) => {
 
   let pictures = 0;
   let backgrounds = 0;
+  const vocabulary = vocabularyOf(layouts.flatMap((l) => l.items.map((i) => i.text))); // for line-end hyphens
   for (const layout of layouts) {
     throwIfAborted(ctx.signal);
     const slide = pptx.addSlide();
@@ -110,28 +147,12 @@ export const run: Engine = async (inputs, options, ctx) => {
     const inchY = (points: number) => offsetY + (points / 72) * scale;
     const inches = (points: number) => (points / 72) * scale;
 
-    // A slide's reading order (screen readers, Tab, the selection pane) is its shapes' z-order,
-    // and a PDF made from slides draws text in the deck's shape order: shapes are written in the
-    // order the page draws them (the first of their text in the content stream), not sorted by
-    // position, so chart labels and shapes side by side keep the source's order. Text the page
-    // draws out of visual order is not one block: an unruled "table" whose cells are not drawn
-    // row by row (axis labels of charts side by side) stays loose text, and lines of a paragraph
-    // drawn bottom-up (a value axis) become boxes of their own. OCR'd pages come in reading order.
-    const streamIndex = new Map(layout.items.map((item, index) => [item, index]));
-    const firstDrawn = (items: Iterable<TextItem>) => Math.min(Infinity, ...[...items].map((item) => streamIndex.get(item) ?? Infinity));
-    const lastDrawn = (items: Iterable<TextItem>) => Math.max(-Infinity, ...[...items].map((item) => streamIndex.get(item) ?? -Infinity));
-    const tables = layout.ocr ? [] : findTables(layout).filter((table) => table.ruled || drawnRowByRow(table, firstDrawn));
+    const { tables, blocks } = slideBlocks(layout, vocabulary);
     await addPictures(layout, tables);
-    const flowItems = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
-    const shapes: Array<{ order: number; add: () => void }> = [];
-    for (const paragraph of buildParagraphs(readingOrder(buildFragments(flowItems)))) {
-      for (const part of splitWhereDrawnOutOfOrder(paragraph, firstDrawn, lastDrawn)) {
-        shapes.push({ order: firstDrawn(part.lines.flatMap((line) => line.items)), add: () => addParagraph(part) });
-      }
+    for (const block of blocks) {
+      if (block.kind === 'table') addTable(block.table);
+      else addParagraph(block.paragraph);
     }
-    for (const table of tables) shapes.push({ order: firstDrawn(table.cells.flatMap((cell) => cell.items)), add: () => addTable(table) });
-    shapes.sort((a, b) => a.order - b.order);
-    for (const shape of shapes) shape.add();
 
     function addParagraph(paragraph: Paragraph): void {
       const runs = paragraphRuns(paragraph, scale);
@@ -194,15 +215,14 @@ export const run: Engine = async (inputs, options, ctx) => {
       const needsBackground = withBackground && (page.hasVectorArt || looseRulings.length > 0);
       const images = page.images.filter((b) => b.width >= 4 && b.height >= 4);
       if (needsBackground) {
-        const skip = new Set([...page.textOps, ...page.imageOps]);
-        const canvas = await renderPageCanvas(doc, page.pageNumber, BACKGROUND_DPI, skip);
+        const canvas = await renderPageCanvas(doc, page.pageNumber, BACKGROUND_DPI, ['text', 'images']);
         const jpeg = await encodeCanvas(canvas.canvas, 'jpeg', 0.85);
         releaseCanvas(canvas.canvas);
         slide.addImage({ data: dataUrl(jpeg, 'image/jpeg'), x: inchX(0), y: inchY(0), w: inches(page.width), h: inches(page.height), altText: 'Page drawing' });
         backgrounds++;
       }
       if (images.length === 0) return;
-      const canvas = await renderPageCanvas(doc, page.pageNumber, PICTURE_DPI, page.textOps);
+      const canvas = await renderPageCanvas(doc, page.pageNumber, PICTURE_DPI, ['text']);
       for (const box of images) {
         const x = Math.max(0, box.x);
         const top = Math.max(0, box.top);
@@ -222,7 +242,9 @@ export const run: Engine = async (inputs, options, ctx) => {
   const buffer = (await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer;
   const notes = [...source.notes];
   if (pictures) notes.push(`${pictures} picture${pictures === 1 ? '' : 's'} placed.`);
-  if (backgrounds) notes.push(`${backgrounds} slide${backgrounds === 1 ? '' : 's'} keep their drawings as a background picture.`);
+  if (backgrounds) {
+    notes.push(`${backgrounds} ${backgrounds === 1 ? 'slide keeps its' : 'slides keep their'} drawings as a background picture.`);
+  }
   return {
     bytes: new Uint8Array(buffer),
     filename: `${baseName(inputs[0].name)}.pptx`,

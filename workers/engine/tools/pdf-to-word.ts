@@ -18,6 +18,7 @@ import {
   bodySize, buildFragments, buildParagraphs, readingOrder, type Box, type Fragment, type PageLayout, type Paragraph as LayoutParagraph, type TextItem,
 } from '../lib/pdf/pdf-layout.ts';
 import { findTables, insideBox, type Table as LayoutTable } from '../lib/pdf-to-office/tables.ts';
+import { vocabularyOf } from '../lib/pdf/line-hyphens.ts';
 import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/pdf/page-raster.ts';
 
 const twips = (points: number) => Math.round(points * 20);
@@ -182,6 +183,8 @@ export const run: Engine = async (inputs, options, ctx) => {
   const repeated = findRepeatedLines(layouts);
   const allItems = layouts.flatMap((l) => l.items);
   const body = bodySize(allItems);
+  // Words the whole document prints unbroken decide its line-end hyphens.
+  const vocabulary = vocabularyOf(allItems.map((item) => item.text));
   const levels = headingLevels(layouts, body);
   const sections: ISectionOptions[] = [];
   let tableCount = 0;
@@ -199,13 +202,13 @@ export const run: Engine = async (inputs, options, ctx) => {
     const usesRepeated = Boolean(repeated.headerText || repeated.footerText);
     const margins = usesRepeated || layout.ocr ? { header: [], footer: [] } : marginLines(fragments, layout, body);
     fragments = fragments.filter((f) => !margins.header.includes(f) && !margins.footer.includes(f));
-    const paragraphs = buildParagraphs(readingOrder(fragments));
+    const paragraphs = buildParagraphs(readingOrder(fragments), vocabulary);
     const blocks: Block[] = paragraphs.map((p) => ({ kind: 'paragraph', top: p.top, x: p.x, right: p.right, paragraph: p }));
     const others: Block[] = tables.map((t) => ({ kind: 'table', top: t.box.top, x: t.box.x, right: t.box.x + t.box.width, table: t }));
     // Pictures (a scanned page without OCR is one big picture); OCR'd pages keep only their text.
     const pictures = layout.ocr ? [] : layout.images.filter((b) => b.width >= 8 && b.height >= 8);
     if (pictures.length) {
-      const canvas = await renderPageCanvas(doc, layout.pageNumber, 150, layout.textOps);
+      const canvas = await renderPageCanvas(doc, layout.pageNumber, 150, ['text']);
       for (const box of pictures) {
         const clipped = clipBox(box, layout);
         if (!clipped) continue;
@@ -296,20 +299,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   }
   await doc.destroy();
 
-  const document = new Document({
-    creator: 'Folio',
-    title: baseName(inputs[0].name),
-    styles: { default: { document: { run: { font: 'Arial', size: halfPoints(body) } } } },
-    numbering: {
-      config: (['.', ')'] as const).map((mark) => ({
-        reference: mark === '.' ? 'folio-numbers' : 'folio-numbers-paren',
-        levels: [{ level: 0, format: LevelFormat.DECIMAL, text: `%1${mark}`, alignment: AlignmentType.LEFT, style: { paragraph: { indent: { left: 720, hanging: 360 } } } }],
-      })),
-    },
-    sections,
-  });
-  const blob = await Packer.toBlob(document);
-  const bytes = new Uint8Array(await blob.arrayBuffer());
+  const bytes = await packDocument(baseName(inputs[0].name), body, sections);
   const notes = [...source.notes];
   if (tableCount) notes.push(`${tableCount} table${tableCount === 1 ? '' : 's'} rebuilt as Word tables.`);
   if (imageCount) notes.push(`${imageCount} picture${imageCount === 1 ? '' : 's'} placed.`);
@@ -320,6 +310,24 @@ export const run: Engine = async (inputs, options, ctx) => {
     notes,
   };
 };
+
+/** The .docx of the pages' sections, with the numbering the lists use. */
+async function packDocument(title: string, bodySize: number, sections: ISectionOptions[]): Promise<Uint8Array> {
+  const document = new Document({
+    creator: 'Folio',
+    title,
+    styles: { default: { document: { run: { font: 'Arial', size: halfPoints(bodySize) } } } },
+    numbering: {
+      config: (['.', ')'] as const).map((mark) => ({
+        reference: mark === '.' ? 'folio-numbers' : 'folio-numbers-paren',
+        levels: [{ level: 0, format: LevelFormat.DECIMAL, text: `%1${mark}`, alignment: AlignmentType.LEFT, style: { paragraph: { indent: { left: 720, hanging: 360 } } } }],
+      })),
+    },
+    sections,
+  });
+  const blob = await Packer.toBlob(document);
+  return new Uint8Array(await blob.arrayBuffer());
+}
 
 /** An image box clipped to the page (images often bleed off the edges). */
 function clipBox(box: Box, layout: PageLayout): Box | undefined {

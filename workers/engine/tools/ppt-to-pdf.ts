@@ -14,7 +14,7 @@ import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office-to-pdf/text.ts';
 import { baseName } from '../../../shared/format.ts';
 import { writeHeadingsOutline } from '../lib/office-to-pdf/outline.ts';
-import { parsePageRanges } from '../lib/pdf/page-range.ts';
+import { parsePageRanges } from '../../../shared/page-range.ts';
 import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice/libreoffice-office.ts';
 
 /** Warm-up when the tool's window opens (and when LibreOffice is chosen): see prepareOfficeEngines. */

@@ -17,7 +17,7 @@ import { outputName } from '../lib/pdf/encryption-names.ts';
 
 /** The catalogue's option values (see src/catalogue/tools/protect-pdf.ts) as permissions; absent ones allow. */
 export function permissionsFromOptions(options: EngineOptions): Permissions {
-  // The catalogue says 'high' as the spec does ("printing: none / low / high"); qpdf says 'full'.
+  // The catalogue says 'high' ("printing: none / low / high"); qpdf says 'full'.
   const print = options.print === 'none' ? 'none' : options.print === 'low' ? 'low' : 'full';
   const allowed = (name: string) => options[name] !== false;
   return {

@@ -8,7 +8,7 @@
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf/pdf-open.ts';
-import { parsePageRanges } from '../lib/pdf/page-range.ts';
+import { parsePageRanges } from '../../../shared/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
 import { handleAssembledActiveContent } from '../lib/pdf/active-content.ts';
 import { normalizeRotation, rotatePageBy, savePdf } from '../lib/pdf/pdf-util.ts';

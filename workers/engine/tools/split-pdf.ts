@@ -8,7 +8,7 @@
  *   mode=oddEven two files: odd pages and even pages
  *   mode=outline one file per top-level bookmark (chapter), named after it; pages before the first
  *                bookmark form a "front matter" part
- * One part → that PDF; several → converted.zip (spec §7 default). Parts are named after the input
+ * One part → that PDF; several → converted.zip (the contract's default name). Parts are named after the input
  * ("report-pages-1-3.pdf"), keep links between their own pages and the bookmarks that point into them.
  */
 import { PDFDocument } from 'pdf-lib';
@@ -27,7 +27,7 @@ import {
 } from '../lib/pdf/qpdf-assembly.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf/pdf-open.ts';
-import { parsePageGroups } from '../lib/pdf/page-range.ts';
+import { parsePageGroups } from '../../../shared/page-range.ts';
 import { PageCopier, topLevelBookmarks, writeOutline } from '../lib/pdf/page-copy.ts';
 import { baseName } from '../../../shared/format.ts';
 import {

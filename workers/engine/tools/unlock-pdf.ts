@@ -5,7 +5,7 @@
  * with an empty password. The work is qpdf's `--decrypt` (WASM, one fresh instance per job);
  * the content streams are copied as they are, so text, images, forms and bookmarks are kept.
  *
- * The password comes from the `password` field (spec §7); `inputPassword` (the field every other
+ * The password comes from the `password` field; `inputPassword` (the field every other
  * tool uses for an encrypted input, filled by the frame's prompt after a failure) is accepted too.
  */
 import type { Engine } from '../lib/types.ts';
@@ -40,11 +40,12 @@ export const run: Engine = async (inputs, options, ctx) => {
 };
 
 /**
- * For this tool the password is the tool's own form field (spec §5: "Unlock PDF: password
- * required"), not the password of an encrypted input that the frame asks for in its "PDF password"
+ * For this tool the password is the tool's own form field ('Password is required' when
+ * empty), not the password of an encrypted input that the frame asks for in its "PDF password"
  * prompt on PasswordRequired / InvalidPassword. So the two answers about it travel as InvalidInput
- * (400) with spec §8's exact messages, the way the catalogue's validation messages do, and the modal
- * shows them under the tool's own password field instead of opening a second password prompt.
+ * (400) with the same messages ('Password is required', 'Invalid Password'), the way the catalogue's
+ * validation messages do, and the modal shows them under the tool's own password field instead of
+ * opening a second password prompt.
  */
 function asFieldError(error: unknown): unknown {
   if (isFolioError(error) && (error.name === 'PasswordRequired' || error.name === 'InvalidPassword')) {

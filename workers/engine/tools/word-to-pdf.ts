@@ -14,7 +14,7 @@ import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office-to-pd
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office-to-pdf/text.ts';
 import { renderSections } from '../lib/office-to-pdf/flow.ts';
-import { parsePageRanges } from '../lib/pdf/page-range.ts';
+import { parsePageRanges } from '../../../shared/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
 import { writeHeadingsOutline } from '../lib/office-to-pdf/outline.ts';
 import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../lib/libreoffice/libreoffice-office.ts';

@@ -1,12 +1,12 @@
 /**
  * Small pieces shared by the seven utility forms (password generator, word counter, age, BMI,
- * colour, units, JSON): the copy button with its 2-second 'Copied' (spec §4/§9), the error line,
+ * colour, units, JSON): the copy button with its 2-second 'Copied', the error line,
  * result figures. Kept in this sub-folder so the form registry (which loads ./*.tsx) ignores it.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import './utility-forms.css';
 
-/** Spec §9: the copy confirmation lasts 2000 ms. */
+/** The copy confirmation lasts 2 seconds: long enough to read, gone before the next copy. */
 export const COPIED_MS = 2000;
 
 /** Copies text; `copied` is the key of the last thing copied, for COPIED_MS. */

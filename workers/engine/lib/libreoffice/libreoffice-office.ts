@@ -9,7 +9,7 @@ import { FolioError } from '../errors.ts';
 import { convertWithLibreOffice, libreOfficeUnavailable, startLibreOfficeEarly, type LibreOfficeFormat } from './libreoffice.ts';
 import { prefetchCommonFonts } from '../office-to-pdf/fonts.ts';
 import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from '../office-to-pdf/sniff.ts';
-import { parsePageRanges } from '../pdf/page-range.ts';
+import { parsePageRanges } from '../../../../shared/page-range.ts';
 import { savePdf } from '../pdf/pdf-util.ts';
 import { baseName } from '../../../../shared/format.ts';
 import { describeActiveContent, hasActiveContent, removeActiveContent } from '../pdf/active-content.ts';

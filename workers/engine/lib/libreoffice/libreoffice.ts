@@ -20,7 +20,7 @@ import { FolioError, cancelled } from '../errors.ts';
 import { fetchLargeAssets, reportingFirstDownloads } from '../assets.ts';
 import { isNode } from '../wasm.ts';
 import { holdWorker } from '../keep-alive.ts';
-import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, libreOfficeDownloadSize, type LibreOfficeSizes } from './libreoffice-files.ts';
+import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, libreOfficeDownloadSize, type LibreOfficeSizes } from '../../../../shared/libreoffice-files.ts';
 
 declare const __LIBREOFFICE_REVISION__: string | undefined;
 

@@ -17,7 +17,8 @@ import type { TextItem } from '../pdf/pdf-layout.ts';
 import { cancelled, FolioError, throwIfAborted } from '../errors.ts';
 import { encodeCanvas, releaseCanvas, renderPageCanvas } from '../pdf/page-raster.ts';
 import { isNode } from '../wasm.ts';
-import { DEFAULT_OCR_LANGUAGE, OCR_LANGUAGES, OCR_MODEL, TESSERACT_BASE, downloadSize, findOcrLanguage, ocrLanguageUrl, type OcrLanguage } from './ocr-languages.ts';
+import { DEFAULT_OCR_LANGUAGE, OCR_LANGUAGES, OCR_MODEL, TESSERACT_BASE, findOcrLanguage, ocrLanguageUrl, type OcrLanguage } from '../../../../shared/ocr-languages.ts';
+import { formatBytes } from '../../../../shared/format.ts';
 
 export interface Recogniser {
   /** Recognises one page; words come back as text items in page points (top-left origin). */
@@ -79,7 +80,7 @@ async function isCached(language: OcrLanguage): Promise<boolean> {
 /** What the progress line says while a language's data loads. */
 export async function loadingStatus(language: OcrLanguage): Promise<string> {
   if (language.bundled || isNode || (await isCached(language))) return `Loading ${language.name} text recognition…`;
-  return `Downloading ${language.name} text recognition data (${downloadSize(language.bytes)}, once)…`;
+  return `Downloading ${language.name} text recognition data (${formatBytes(language.bytes)}, once)…`;
 }
 
 /**

@@ -7,8 +7,9 @@ import type { EngineContext, EngineInput, EngineOptions } from '../types.ts';
 import { FolioError, throwIfAborted } from '../errors.ts';
 import { openPdf } from '../pdf/pdf-open.ts';
 import { openPdfjs, type PDFDocumentProxy } from '../pdf/pdfjs.ts';
-import { parsePageRanges } from '../pdf/page-range.ts';
+import { parsePageRanges } from '../../../../shared/page-range.ts';
 import { readPageLayout, type PageLayout } from '../pdf/pdf-layout.ts';
+import { withoutOverprints } from './overprint.ts';
 
 export interface OfficeSource {
   doc: PDFDocumentProxy;
@@ -35,10 +36,14 @@ export interface ReadOptions {
   /** Page-range text ('' = all). */
   pages?: string;
   ocr?: boolean;
-  /** OCR language code of workers/engine/lib/ocr/ocr-languages.ts ('eng' when absent). */
+  /** OCR language code of shared/ocr-languages.ts ('eng' when absent). */
   ocrLanguage?: string;
   /** Upper bound on pages read (the corpus suite caps work); undefined = all. */
   maxPages?: number;
+  /** Keep copies of text drawn over itself (PowerPoint rebuilds them as the boxes they were). */
+  keepOverprints?: boolean;
+  /** Read pages as printed spreadsheets (readPageLayout's `cells`). */
+  cells?: boolean;
 }
 
 export async function readOfficeSource(inputs: EngineInput[], options: ReadOptions, ctx: EngineContext): Promise<OfficeSource> {
@@ -65,13 +70,14 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
       throwIfAborted(ctx.signal);
       let layout: PageLayout;
       try {
-        layout = await readPageLayout(doc, pageNumber);
+        layout = await readPageLayout(doc, pageNumber, { cells: options.cells });
       } catch (error) {
         if ((error as Error).name === 'Cancelled') throw error;
         notes.push(`Page ${pageNumber} could not be read (${(error as Error).message}); it was left empty.`);
         const viewport = (await doc.getPage(pageNumber)).getViewport({ scale: 1 });
-        layout = { pageNumber, width: viewport.width, height: viewport.height, items: [], rulings: [], images: [], hasVectorArt: false, textOps: new Set(), imageOps: new Set() };
+        layout = { pageNumber, width: viewport.width, height: viewport.height, items: [], rulings: [], images: [], hasVectorArt: false };
       }
+      if (!options.keepOverprints) layout.items = withoutOverprints(layout.items);
       if (looksScanned(layout)) {
         if (ocr && ocrLanguage) {
           // The first scanned page starts tesseract; the progress line says while its data loads.

@@ -206,7 +206,12 @@ type Interval = [number, number];
 
 function gaps(row: Row): Interval[] {
   const out: Interval[] = [];
-  for (let i = 1; i < row.fragments.length; i++) out.push([row.fragments[i - 1].right, row.fragments[i].x]);
+  for (let i = 1; i < row.fragments.length; i++) {
+    const [left, right] = [row.fragments[i - 1].right, row.fragments[i].x];
+    // Cells that touch (a right-aligned number against the next column's text) still have a
+    // boundary where the second starts.
+    out.push(row.fragments[i].items[0]?.startsCell && right - left < 3 ? [right - 3, right] : [left, right]);
+  }
   return out;
 }
 
@@ -275,8 +280,8 @@ function looksTabular(rows: Row[], gutters: Interval[], pageWidth: number): bool
 }
 
 /** Unruled tables among the fragments (those not inside a ruled table). */
-function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number): Table[] {
-  const fragments = buildFragments(items, gapEm);
+function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cells: boolean): Table[] {
+  const fragments = buildFragments(items, gapEm, { cells });
   const rows = rowsOf(fragments);
   const tables: Table[] = [];
   let start = 0;
@@ -367,13 +372,14 @@ export function insideBox(item: TextItem, box: Box): boolean {
 /**
  * Every table on the page, ruled first; `unruled: false` keeps only ruled ones. `gapEm` is the gap
  * (in font sizes) that separates two cells of an unruled row: spreadsheets printed to PDF leave
- * narrow gaps, so the Excel export uses a smaller value than running text needs.
+ * narrow gaps, so the Excel export uses a smaller value than running text needs; `cells` is
+ * buildFragments' spreadsheet reading.
  */
-export function findTables(layout: PageLayout, { unruled = true, gapEm = 1.2 }: { unruled?: boolean; gapEm?: number } = {}): Table[] {
+export function findTables(layout: PageLayout, { unruled = true, gapEm = 1.2, cells = false } = {}): Table[] {
   const ruled = ruledTables(layout);
   if (!unruled) return ruled;
   const rest = layout.items.filter((item) => !ruled.some((t) => insideBox(item, t.box)));
-  return [...ruled, ...unruledTables(layout, rest, gapEm)].sort((a, b) => a.box.top - b.box.top);
+  return [...ruled, ...unruledTables(layout, rest, gapEm, cells)].sort((a, b) => a.box.top - b.box.top);
 }
 
 /** The table as a grid of strings (merged cells' text in their top-left cell). */

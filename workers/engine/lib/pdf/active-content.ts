@@ -17,6 +17,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream, type PDFObj
 import { isAllowedUriAction } from './pdf-links.ts';
 import { savePdf } from './pdf-util.ts';
 import type { EngineOptions } from '../types.ts';
+import { REMOVE_SCRIPTS_OPTION } from '../../../../shared/active-content-option.ts';
 
 export interface ActiveContentReport {
   /** Scripts of the document itself (the catalog's /Names /JavaScript), run when it opens. */
@@ -249,9 +250,6 @@ export function describeActiveContent(report: ActiveContentReport): string {
   if (report.otherActions) parts.push(plural(report.otherActions, 'action reaching outside the document', 'actions reaching outside the document'));
   return parts.join(', ');
 }
-
-/** The option every tool that rewrites a document shares (src/catalogue/active-content-option.ts). */
-export const REMOVE_SCRIPTS_OPTION = 'removeScripts';
 
 /** The option's value: on unless the caller said false (clients that do not send it get the safe default). */
 export const removeScriptsChosen = (options: EngineOptions): boolean => options[REMOVE_SCRIPTS_OPTION] !== false && options[REMOVE_SCRIPTS_OPTION] !== 'false';

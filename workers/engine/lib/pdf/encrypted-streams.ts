@@ -6,7 +6,7 @@
  * inflated, each stream is only deciphered) is measured instead, with the passwords known.
  */
 import { runQpdf } from './qpdf.ts';
-import { passwordCandidates, toHex, typedPasswordProblem } from './encryption-passwords.ts';
+import { passwordCandidates, toHex, typedPasswordProblem } from '../../../../shared/encryption-passwords.ts';
 
 /**
  * The bytes of `bytes` decrypted with the stream data still compressed, or undefined when none of

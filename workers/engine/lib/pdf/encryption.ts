@@ -10,7 +10,7 @@ import { FolioError, damagedPdf, invalidPassword, passwordRequired } from '../er
 import { runQpdf, type QpdfResult } from './qpdf.ts';
 import {
   SaslPrepError, newPasswordProblem, passwordCandidates, randomPassword, saslPrep, toHex, typedPasswordProblem, ALPHANUMERIC,
-} from './encryption-passwords.ts';
+} from '../../../../shared/encryption-passwords.ts';
 
 /**
  * Every password reaches qpdf as hex bytes (`--password-mode=hex-bytes`): Folio decides the exact
@@ -169,7 +169,7 @@ async function decryptWith(name: string, bytes: Uint8Array, password: Uint8Array
   throw damagedPdf(name);
 }
 
-/** Spec §8: 'Password is required', as a PasswordRequired error so that callers may ask for one. */
+/** 'Password is required', as a PasswordRequired error so that callers may ask for one. */
 export const passwordIsRequired = () => new FolioError('PasswordRequired', 'Password is required');
 
 export const notEncrypted = (name: string) =>

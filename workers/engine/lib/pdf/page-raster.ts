@@ -4,7 +4,7 @@
  * encoded as PNG or JPEG by the canvas itself — OffscreenCanvas.convertToBlob in a worker,
  * @napi-rs/canvas's encode in Node. (renderPage in pdfjs.ts returns pixels; here we need the canvas.)
  */
-import { createCanvas, drawPage, type PDFDocumentProxy } from './pdfjs.ts';
+import { createCanvas, drawPage, type DrawnKind, type PDFDocumentProxy } from './pdfjs.ts';
 import { isNode } from '../wasm.ts';
 
 interface AnyCanvas {
@@ -26,10 +26,10 @@ function newCanvas(doc: PDFDocumentProxy, width: number, height: number): AnyCan
   return createCanvas(doc, width, height).canvas as unknown as AnyCanvas;
 }
 
-/** Renders a page at `dpi` on white (drawPage in pdfjs.ts); `skipOps` are operator-list indexes left out (e.g. text). */
-export async function renderPageCanvas(doc: PDFDocumentProxy, pageNumber: number, dpi: number, skipOps?: Set<number>): Promise<PageCanvas> {
+/** Renders a page at `dpi` on white (drawPage in pdfjs.ts), leaving out the kinds of drawing in `skip`. */
+export async function renderPageCanvas(doc: PDFDocumentProxy, pageNumber: number, dpi: number, skip?: DrawnKind[]): Promise<PageCanvas> {
   const scale = dpi / 72;
-  const { canvas, width, height } = await drawPage(doc, pageNumber, scale, { skipOps });
+  const { canvas, width, height } = await drawPage(doc, pageNumber, scale, { skip });
   return { doc, canvas: canvas as unknown as AnyCanvas, scale, width, height };
 }
 

@@ -9,6 +9,7 @@
 import type { PDFDocumentProxy } from './pdfjs.ts';
 import { loadPdfjs } from './pdfjs.ts';
 import { IDENTITY, applyTransform, transform, type Matrix } from './matrix.ts';
+import { lineJoint, vocabularyOf, type Vocabulary } from './line-hyphens.ts';
 
 export interface TextItem {
   text: string;
@@ -28,6 +29,8 @@ export interface TextItem {
   color: string;
   /** Set on text that does not run left to right (slanted or vertical labels). */
   rotated?: boolean;
+  /** Starts a cell of a printed spreadsheet (read with `cells`): a line fragment ends before it. */
+  startsCell?: boolean;
 }
 
 export interface Segment {
@@ -54,10 +57,6 @@ export interface PageLayout {
   images: Box[];
   /** Curves, filled shapes or shadings that text boxes cannot rebuild (PowerPoint renders them). */
   hasVectorArt: boolean;
-  /** Operator-list indexes that draw text (a background render leaves them out). */
-  textOps: Set<number>;
-  /** Operator-list indexes that paint images (PowerPoint places those as pictures instead). */
-  imageOps: Set<number>;
   /** True when `items` came from OCR of a scanned page (the page picture is the background). */
   ocr?: boolean;
 }
@@ -158,17 +157,158 @@ function boxOf(points: Point[]): Box {
 type PageProxy = Awaited<ReturnType<PDFDocumentProxy['getPage']>>;
 type TextContent = Awaited<ReturnType<PageProxy['getTextContent']>>;
 
-/** Text items with positions and styles; colours matched by walking the glyph stream of the operator list. */
-function readTextItems(
-  page: PageProxy, content: TextContent, vt: Matrix, glyphColors: Array<{ ch: string; color: string }>,
-): TextItem[] {
+/** A drawn glyph's character and fill colour; `softHyphenAfter` when a soft hyphen (U+00AD) follows it. */
+interface GlyphColor {
+  ch: string;
+  color: string;
+  softHyphenAfter?: boolean;
+  /** Where the page put this glyph when a text operation moved to it (Td, Tm, T*): its own string. */
+  placedAt?: [number, number];
+}
+
+/**
+ * The text position operators (BT, Tm, Td, TD, T*, TL) as pdf.js's canvas follows them: where the
+ * next string starts, in user space, when an operator has just moved there.
+ */
+function textPositionTracker(OPS: Ops) {
+  let matrix: Matrix = IDENTITY;
+  let lineX = 0;
+  let lineY = 0;
+  let leading = 0;
+  let moved = false;
+  const move = (x: number, y: number) => {
+    lineX += x;
+    lineY += y;
+    moved = true;
+  };
+  return {
+    /** Follows `fn` when it positions text; false for any other operator. */
+    update(fn: number, args: unknown[]): boolean {
+      if (fn === OPS.beginText || fn === OPS.setTextMatrix) {
+        matrix = fn === OPS.beginText ? IDENTITY : (Array.from(args[0] as ArrayLike<number>) as Matrix);
+        lineX = lineY = 0;
+        moved = true;
+      } else if (fn === OPS.moveText || fn === OPS.setLeadingMoveText) {
+        if (fn === OPS.setLeadingMoveText) leading = args[1] as number;
+        move(args[0] as number, args[1] as number);
+      } else if (fn === OPS.setLeading) {
+        leading = -(args[0] as number);
+      } else if (fn === OPS.nextLine) {
+        move(0, leading);
+      } else return false;
+      return true;
+    },
+    /** Where the string of show operator `fn` starts when text was just placed (else undefined). */
+    placedAt(fn: number): [number, number] | undefined {
+      if (fn === OPS.nextLineShowText || fn === OPS.nextLineSetSpacingShowText) move(0, leading);
+      const at = moved ? applyTransform(matrix, lineX, lineY) : undefined;
+      moved = false;
+      return at;
+    },
+  };
+}
+
+type Ops = Awaited<ReturnType<typeof loadPdfjs>>['OPS'];
+
+/**
+ * Reads one page: text with styles and colours, rulings, images. With `cells` (a printed
+ * spreadsheet), text that pdf.js joined into one item although the page placed its parts one by
+ * one is cut where a part starts at the left edge of text on another line (a column).
+ */
+export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number, { cells = false } = {}): Promise<PageLayout> {
+  const pdfjs = await loadPdfjs();
+  const OPS = pdfjs.OPS;
+  const page = await doc.getPage(pageNumber);
+  const viewport = page.getViewport({ scale: 1 });
+  const vt = viewport.transform as Matrix;
+  const opList = await page.getOperatorList();
+  const content = await page.getTextContent();
+
+  // ---- walk the operator list: colours of text, rulings, images, vector art
+  const glyphColors: GlyphColor[] = [];
+  const rulings: Segment[] = [];
+  const images: Box[] = [];
+  let hasVectorArt = false;
+  let ctm = IDENTITY;
+  const stack: Matrix[] = [];
+  let fill = '000000';
+  const fillStack: string[] = [];
+  const toPage = (x: number, y: number) => applyTransform(vt, ...applyTransform(ctm, x, y));
+  const textPosition = textPositionTracker(OPS);
+  const strokeOps = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+  const fillOps = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+  const imagePaintOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintSolidColorImageMask]);
+  const textShowOps = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
+
+  for (let i = 0; i < opList.fnArray.length; i++) {
+    const fn = opList.fnArray[i];
+    const args = opList.argsArray[i] as unknown[];
+    if (fn === OPS.save) {
+      stack.push(ctm);
+      fillStack.push(fill);
+    } else if (fn === OPS.restore) {
+      ctm = stack.pop() ?? ctm;
+      fill = fillStack.pop() ?? fill;
+    } else if (fn === OPS.transform) {
+      ctm = transform(ctm, args as Matrix);
+    } else if (fn === OPS.paintFormXObjectBegin) {
+      stack.push(ctm);
+      const matrix = args[0] as Matrix | null;
+      if (matrix) ctm = transform(ctm, Array.from(matrix) as Matrix);
+    } else if (fn === OPS.paintFormXObjectEnd) {
+      ctm = stack.pop() ?? ctm;
+    } else if (fn === OPS.setFillRGBColor) {
+      fill = String(args[0]).replace('#', '');
+    } else if (textPosition.update(fn, args)) {
+      continue;
+    } else if (textShowOps.has(fn)) {
+      const placed = textPosition.placedAt(fn);
+      const firstGlyph = glyphColors.length;
+      const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<{ unicode?: string } | number>;
+      for (const glyph of glyphs ?? []) {
+        if (typeof glyph === 'object' && glyph?.unicode) {
+          for (const ch of glyph.unicode) {
+            // pdf.js leaves soft hyphens out of the text content: remembered on the glyph before.
+            if (ch === '\u00AD') {
+              const before = glyphColors.at(-1);
+              if (before) before.softHyphenAfter = true;
+            } else if (ch.trim()) glyphColors.push({ ch, color: fill });
+          }
+        }
+      }
+      if (placed && glyphColors.length > firstGlyph) glyphColors[firstGlyph].placedAt = toPage(...placed);
+    } else if (imagePaintOps.has(fn)) {
+      const box = boxOf([toPage(0, 0), toPage(1, 0), toPage(0, 1), toPage(1, 1)]);
+      if (box.width > 2 && box.height > 2) images.push(box);
+    } else if (fn === OPS.shadingFill) {
+      hasVectorArt = true;
+    } else if (fn === OPS.constructPath) {
+      const paintOp = args[0] as number;
+      const buffer = (args[1] as ArrayLike<number>[] | null)?.[0];
+      if (!buffer || !(strokeOps.has(paintOp) || fillOps.has(paintOp))) continue;
+      const { subpaths, curved } = pathPoints(buffer, toPage);
+      if (curved || addRulings(subpaths, strokeOps.has(paintOp), fill, rulings)) hasVectorArt = true;
+    }
+  }
+
+  const items = readTextItems(page, content, vt, glyphColors, cells);
+  page.cleanup();
+  return { pageNumber, width: viewport.width, height: viewport.height, items, rulings, images, hasVectorArt };
+}
+
+/** Text items with positions and styles; colours matched by walking the glyph stream. */
+function readTextItems(page: PageProxy, content: TextContent, vt: Matrix, glyphColors: GlyphColor[], cells: boolean): TextItem[] {
   const items: TextItem[] = [];
+  // Each item's glyphs: the first and how many (spaces have none).
+  const glyphsOf = new Map<TextItem, [number, number]>();
   let glyphIndex = 0;
+  let itemGlyphs: [number, number] | undefined;
   for (const raw of content.items) {
     if (!('str' in raw)) continue;
-    const str = raw.str;
+    let str = raw.str;
     const firstChar = [...str].find((c) => c.trim());
     let color = '000000';
+    itemGlyphs = undefined;
     if (firstChar) {
       const limit = Math.min(glyphColors.length, glyphIndex + 64);
       let k = glyphIndex;
@@ -176,6 +316,8 @@ function readTextItems(
       if (k < limit) {
         color = glyphColors[k].color;
         glyphIndex = k + [...str].filter((c) => c.trim()).length;
+        itemGlyphs = [k, glyphIndex - k];
+        if (glyphColors[glyphIndex - 1]?.softHyphenAfter) str += '\u00AD';
       } else if (glyphIndex < glyphColors.length) {
         color = glyphColors[glyphIndex].color;
       }
@@ -205,82 +347,42 @@ function readTextItems(
       color: /^[0-9a-f]{6}$/i.test(color) ? color.toUpperCase() : '000000',
       ...(Math.abs(tx[1]) > size * 0.02 ? { rotated: true } : {}),
     });
+    if (itemGlyphs) glyphsOf.set(items.at(-1)!, itemGlyphs);
   }
-  return items;
+  return cells ? splitAtCells(items, glyphsOf, glyphColors) : items;
 }
 
-/** Reads one page: text with styles and colours, rulings, images. */
-export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number): Promise<PageLayout> {
-  const pdfjs = await loadPdfjs();
-  const OPS = pdfjs.OPS;
-  const page = await doc.getPage(pageNumber);
-  const viewport = page.getViewport({ scale: 1 });
-  const vt = viewport.transform as Matrix;
-  const opList = await page.getOperatorList();
-  const content = await page.getTextContent();
-
-  // ---- walk the operator list: colours of text, rulings, images, vector art
-  const glyphColors: Array<{ ch: string; color: string }> = [];
-  const rulings: Segment[] = [];
-  const images: Box[] = [];
-  const textOps = new Set<number>();
-  const imageOps = new Set<number>();
-  let hasVectorArt = false;
-  let ctm = IDENTITY;
-  const stack: Matrix[] = [];
-  let fill = '000000';
-  const fillStack: string[] = [];
-  const toPage = (x: number, y: number) => applyTransform(vt, ...applyTransform(ctm, x, y));
-  const strokeOps = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-  const fillOps = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-  const imagePaintOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintSolidColorImageMask]);
-  const textShowOps = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
-
-  for (let i = 0; i < opList.fnArray.length; i++) {
-    const fn = opList.fnArray[i];
-    const args = opList.argsArray[i] as unknown[];
-    if (fn === OPS.save) {
-      stack.push(ctm);
-      fillStack.push(fill);
-    } else if (fn === OPS.restore) {
-      ctm = stack.pop() ?? ctm;
-      fill = fillStack.pop() ?? fill;
-    } else if (fn === OPS.transform) {
-      ctm = transform(ctm, args as Matrix);
-    } else if (fn === OPS.paintFormXObjectBegin) {
-      stack.push(ctm);
-      const matrix = args[0] as Matrix | null;
-      if (matrix) ctm = transform(ctm, Array.from(matrix) as Matrix);
-    } else if (fn === OPS.paintFormXObjectEnd) {
-      ctm = stack.pop() ?? ctm;
-    } else if (fn === OPS.setFillRGBColor) {
-      fill = String(args[0]).replace('#', '');
-    } else if (textShowOps.has(fn)) {
-      textOps.add(i);
-      const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<{ unicode?: string } | number>;
-      for (const glyph of glyphs ?? []) {
-        if (typeof glyph === 'object' && glyph?.unicode) {
-          for (const ch of glyph.unicode) if (ch.trim()) glyphColors.push({ ch, color: fill });
-        }
-      }
-    } else if (imagePaintOps.has(fn)) {
-      const box = boxOf([toPage(0, 0), toPage(1, 0), toPage(0, 1), toPage(1, 1)]);
-      imageOps.add(i);
-      if (box.width > 2 && box.height > 2) images.push(box);
-    } else if (fn === OPS.shadingFill) {
-      hasVectorArt = true;
-    } else if (fn === OPS.constructPath) {
-      const paintOp = args[0] as number;
-      const buffer = (args[1] as ArrayLike<number>[] | null)?.[0];
-      if (!buffer || !(strokeOps.has(paintOp) || fillOps.has(paintOp))) continue;
-      const { subpaths, curved } = pathPoints(buffer, toPage);
-      if (curved || addRulings(subpaths, strokeOps.has(paintOp), fill, rulings)) hasVectorArt = true;
+/**
+ * Items cut where a string the page placed on its own starts at the x where another line also
+ * places a string (a column's left edge): the cells of a printed spreadsheet that pdf.js joined
+ * because they nearly touch ("1" right-aligned in A, "A" in B: "1A"). Each cut starts a cell.
+ */
+function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number]>, glyphs: GlyphColor[]): TextItem[] {
+  const starts = glyphs.flatMap((g) => (g.placedAt ? [g.placedAt] : []));
+  const column = (x: number, y: number) => starts.some(([sx, sy]) => Math.abs(sx - x) < 0.6 && Math.abs(sy - y) > 1);
+  return items.flatMap((item) => {
+    const range = glyphsOf.get(item);
+    if (!range || item.rotated) return [item];
+    const first = glyphs[range[0]]?.placedAt;
+    if (first && column(...first)) item.startsCell = true;
+    // Character offsets of the item's non-space characters, in glyph order.
+    const offsets = [...item.text].flatMap((ch, i) => (ch.trim() ? [i] : []));
+    const chars = [...item.text];
+    const parts: TextItem[] = [];
+    let from = 0;
+    let x = item.x;
+    for (let j = 1; j < range[1]; j++) {
+      const at = glyphs[range[0] + j]?.placedAt;
+      if (!at || at[0] <= x || at[0] >= item.x + item.width || !column(at[0], at[1])) continue;
+      const text = chars.slice(from, offsets[j]).join('');
+      parts.push({ ...item, text: text.trimEnd(), x, width: Math.min(at[0] - x, (item.width * text.length) / chars.length) });
+      from = offsets[j];
+      x = at[0];
     }
-  }
-
-  const items = readTextItems(page, content, vt, glyphColors);
-  page.cleanup();
-  return { pageNumber, width: viewport.width, height: viewport.height, items, rulings, images, hasVectorArt, textOps, imageOps };
+    if (parts.length === 0) return [item];
+    parts.push({ ...item, text: chars.slice(from).join(''), x, width: item.x + item.width - x });
+    return parts.map((part, i) => (i > 0 ? { ...part, startsCell: true } : part));
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,9 +445,11 @@ function makeFragment(items: TextItem[]): Fragment {
 
 /**
  * Groups items into lines (same baseline) and splits each line at gaps wider than `gapEm` × the
- * font size: column gutters and table cell gaps end a fragment, word spaces do not.
+ * font size: column gutters and table cell gaps end a fragment, word spaces do not. An item that
+ * starts a cell also ends a fragment; with `cells` (a printed spreadsheet) so does one drawn over
+ * the end of the one before (a cell's text clipped by the next cell).
  */
-export function buildFragments(items: TextItem[], gapEm = 1.2): Fragment[] {
+export function buildFragments(items: TextItem[], gapEm = 1.2, { cells = false } = {}): Fragment[] {
   const sorted = [...items].sort((a, b) => a.baseline - b.baseline || a.x - b.x);
   const lines: TextItem[][] = [];
   for (const item of sorted) {
@@ -363,7 +467,8 @@ export function buildFragments(items: TextItem[], gapEm = 1.2): Fragment[] {
       const gap = item.x - right;
       const size = current.length ? Math.max(item.size, current.at(-1)!.size) : item.size;
       const onGutter = gap >= NARROW_GUTTER_EM * size && gutterXs.some((x) => x > right && x < item.x);
-      if (current.length && (gap > gapEm * size || onGutter)) {
+      const overlaps = cells && gap < -0.3 * size;
+      if (current.length && (gap > gapEm * size || onGutter || item.startsCell || overlaps)) {
         fragments.push(makeFragment(current));
         current = [];
       }
@@ -543,11 +648,11 @@ const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
  * Paragraphs from fragments in reading order: a new paragraph starts after a larger vertical gap,
  * at a change of size or weight, at a bullet or number, after a short line, or at an indent.
  */
-export function buildParagraphs(ordered: Fragment[]): Paragraph[] {
+export function buildParagraphs(ordered: Fragment[], vocabulary = vocabularyOf(ordered.map((f) => f.text))): Paragraph[] {
   const paragraphs: Paragraph[] = [];
   let current: Fragment[] = [];
   const flush = () => {
-    if (current.length) paragraphs.push(makeParagraph(current));
+    if (current.length) paragraphs.push(makeParagraph(current, vocabulary));
     current = [];
   };
   for (const fragment of ordered) {
@@ -576,7 +681,7 @@ function isBold(fragment: Fragment): boolean {
   return bold > chars / 2;
 }
 
-function makeParagraph(lines: Fragment[]): Paragraph {
+function makeParagraph(lines: Fragment[], vocabulary: Vocabulary): Paragraph {
   const runs: Array<{ text: string; item: TextItem }> = [];
   lines.forEach((line, lineIndex) => {
     let lastRight = -Infinity;
@@ -586,8 +691,10 @@ function makeParagraph(lines: Fragment[]): Paragraph {
       if (index > 0 && gap > item.size * 0.15 && !text.startsWith(' ') && !runs.at(-1)?.text.endsWith(' ')) text = ` ${text}`;
       if (index === 0 && lineIndex > 0) {
         const previous = runs.at(-1);
-        // Hyphenation: "exam-" + "ple" → "example"; otherwise lines join with a space.
-        if (previous && /[a-z]-$/i.test(previous.text) && /^[a-z]/.test(text)) previous.text = previous.text.slice(0, -1);
+        // "exam-" + "ple" → "example", "well-" + "known" → "well-known"; otherwise a space.
+        const joint = previous ? lineJoint(previous.text, text, vocabulary) : 'space';
+        if (previous && joint === 'join') previous.text = previous.text.replace(/[-\u2010\u2011\u00AD]\s*$/u, '');
+        else if (previous && joint === 'keep-hyphen') previous.text = previous.text.trimEnd();
         else if (previous && !previous.text.endsWith(' ')) text = ` ${text}`;
       }
       lastRight = Math.max(lastRight, item.x + item.width);

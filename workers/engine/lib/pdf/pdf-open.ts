@@ -8,7 +8,7 @@ import { PDFCatalog, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import type { EngineInput } from '../types.ts';
 import { FolioError, damagedPdf, emptyFile, invalidPassword, notAPdf, passwordRequired } from '../errors.ts';
 import { runQpdf } from './qpdf.ts';
-import { passwordCandidates, toHex, typedPasswordProblem } from './encryption-passwords.ts';
+import { passwordCandidates, toHex, typedPasswordProblem } from '../../../../shared/encryption-passwords.ts';
 import { checkPageTree } from './page-tree.ts';
 import { assertNoPdfBomb } from '../input-limits.ts';
 import { savePdf } from './pdf-util.ts';

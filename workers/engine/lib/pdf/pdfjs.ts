@@ -122,9 +122,26 @@ export interface DrawnPage extends PageCanvasTarget {
   height: number;
 }
 
+/** Kinds of drawing a picture of a page can leave out. */
+export type DrawnKind = 'text' | 'images';
+
 export interface DrawOptions {
-  /** Operator-list indexes left out (e.g. the text, drawn again as editable text by an export). */
-  skipOps?: Set<number>;
+  /** Left out: 'text' (an export writes it again as editable text), 'images' (placed as pictures). */
+  skip?: DrawnKind[];
+}
+
+/** The operators that draw each kind, merged forms included (pdf.js merges runs of glyphs and images). */
+function operatorsOf(OPS: Pdfjs['OPS'], kinds: DrawnKind[] = []): Set<number> {
+  const text = [OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText];
+  const images = [
+    OPS.paintImageXObject, OPS.paintImageXObjectRepeat, OPS.paintInlineImageXObject, OPS.paintInlineImageXObjectGroup,
+    OPS.paintImageMaskXObject, OPS.paintImageMaskXObjectGroup, OPS.paintImageMaskXObjectRepeat, OPS.paintSolidColorImageMask,
+  ];
+  return new Set(kinds.flatMap((kind) => (kind === 'text' ? text : images)));
+}
+
+interface OperatorListHolder {
+  _internalRenderTask?: { operatorList?: { fnArray: number[] } };
 }
 
 /**
@@ -144,15 +161,23 @@ export async function drawPage(doc: PDFDocumentProxy, pageNumber: number, scale:
   const { canvas, context } = target;
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, width, height);
+  const skipped = operatorsOf(pdfjs.OPS, options.skip);
+  // The filter gets an index into the list being drawn, which pdf.js has optimised (runs of glyphs,
+  // images and paths merged): an index from getOperatorList() names another operation there, so
+  // the kind is read from the drawn list itself.
+  let drawn: { fnArray: number[] } | undefined;
   try {
-    await page.render({
+    const task = page.render({
       canvas: canvas as unknown as HTMLCanvasElement,
       canvasContext: context as unknown as CanvasRenderingContext2D,
       viewport,
       background: 'white',
       annotationMode: pdfjs.AnnotationMode.ENABLE,
-      ...(options.skipOps?.size ? { operationsFilter: (index: number) => !options.skipOps!.has(index) } : {}),
-    } as Parameters<typeof page.render>[0]).promise;
+      ...(skipped.size ? { operationsFilter: (index: number) => !skipped.has(drawn!.fnArray[index]) } : {}),
+    } as Parameters<typeof page.render>[0]);
+    drawn = (task as unknown as OperatorListHolder)._internalRenderTask?.operatorList;
+    if (skipped.size && !drawn) throw new Error('This pdf.js version does not let a drawing leave out text or images');
+    await task.promise;
   } catch (error) {
     releaseCanvas(target);
     throw error;

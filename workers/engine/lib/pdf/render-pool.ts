@@ -14,7 +14,7 @@
  * an archive is written in page order while at most a bounded window of finished pages waits.
  */
 import { cancelled } from '../errors.ts';
-import { memoryBudgetBytes } from '../memory-budget.ts';
+import { memoryBudgetBytes } from '../../../../shared/memory-budget.ts';
 import { isNode } from '../wasm.ts';
 import type { PageImageSettings } from './page-image.ts';
 

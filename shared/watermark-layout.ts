@@ -3,7 +3,7 @@
  * form (so the preview shows exactly what the engine will draw). Coordinates are the page as the
  * reader sees it, in points, origin bottom-left. Only errors.ts: the form chunk stays small.
  */
-import { FolioError } from '../errors.ts';
+import { FolioError } from './errors.ts';
 
 export const POSITIONS = [
   'top-left', 'top', 'top-right', 'left', 'center', 'right', 'bottom-left', 'bottom', 'bottom-right', 'tiled',

@@ -5,6 +5,8 @@
  * build must come under a new URL. The small files (the glue and our host worker) also carry a
  * revision, a hash of their content that the build defines as __LIBREOFFICE_REVISION__.
  */
+import { formatBytes } from './format.ts';
+
 export const LIBREOFFICE_PACKAGE = '@matbee/libreoffice-converter';
 export const LIBREOFFICE_VERSION = '2.7.2';
 export const LIBREOFFICE_BASE = `/engine-data/libreoffice/${LIBREOFFICE_VERSION}/`;
@@ -26,7 +28,7 @@ export const LIBREOFFICE_FILES = {
 export const LIBREOFFICE_DOWNLOAD_BYTES = 247_152_249;
 
 /** "247 MB": how the download is named in labels. */
-export const libreOfficeDownloadSize = () => `${Math.round(LIBREOFFICE_DOWNLOAD_BYTES / 1e6)} MB`;
+export const libreOfficeDownloadSize = () => formatBytes(LIBREOFFICE_DOWNLOAD_BYTES);
 
 /** The uncompressed sizes of the two big files, as written to sizes.json (progress needs totals under Content-Encoding). */
 export interface LibreOfficeSizes {

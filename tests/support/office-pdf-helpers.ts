@@ -1,22 +1,15 @@
 /** Shared by the Office → PDF tests: run an engine on bytes, read the PDF's text back, check it with qpdf. */
 import { expect } from 'vitest';
 import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
-import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
 import type { Engine, EngineResult } from '../../workers/engine/lib/types.ts';
+import { pageTexts, qpdfCheck } from './pdf.ts';
 
 /** Each page's text, whitespace collapsed. */
-export async function texts(result: EngineResult): Promise<string[]> {
-  const doc = await openPdfjs(result.bytes);
-  const pages: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) pages.push((await pageText(doc, n)).replace(/\s+/g, ' ').trim());
-  await doc.destroy();
-  return pages;
-}
+export const texts = (result: EngineResult): Promise<string[]> => pageTexts(result.bytes, { collapse: true });
 
 export async function expectValidPdf(result: EngineResult): Promise<void> {
-  const check = await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': result.bytes } });
-  expect(check.exitCode, check.stderr).toBe(0);
+  const check = await qpdfCheck(result.bytes);
+  expect(check.exitCode, check.output).toBe(0);
   expect(result.mime).toBe('application/pdf');
 }
 

@@ -5,7 +5,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, test } from 'vitest';
-import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 export const CORPUS_DIR = resolve(import.meta.dirname, '../../../shared/corpus');
@@ -48,12 +47,6 @@ export function describeCorpus(name: string, body: () => void): void {
     });
     console.log(`[corpus] ${name}: ../shared/corpus is absent, suite skipped`);
   }
-}
-
-/** qpdf --check with the WASM build: exit 0 (clean) or 3 (warnings only) passes. */
-export async function qpdfCheck(bytes: Uint8Array): Promise<{ ok: boolean; output: string }> {
-  const result = await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': bytes } });
-  return { ok: result.exitCode === 0 || result.exitCode === 3, output: `${result.stdout}\n${result.stderr}` };
 }
 
 /** Opens with pdf.js and returns the page count (throws if pdf.js cannot open it). */

@@ -12,6 +12,8 @@
  * tests/unit/ocr-languages.test.ts checks it, and the list, against node_modules.
  */
 
+import { formatBytes } from './format.ts';
+
 export interface OcrLanguage {
   /** Tesseract's language code, also the file name: lang/<code>.traineddata.gz. */
   code: string;
@@ -54,12 +56,7 @@ export function ocrLanguageUrl(code: string): string {
   return `${TESSERACT_BASE}/lang/${code}.traineddata.gz`;
 }
 
-/** "1.3 MB" (decimal megabytes, as the About page counts). */
-export function downloadSize(bytes: number): string {
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
-}
-
 /** The select's label: "English (included)", "German — 1.3 MB download, once". */
 export function ocrLanguageLabel(language: OcrLanguage): string {
-  return language.bundled ? `${language.name} (included)` : `${language.name} — ${downloadSize(language.bytes)} download, once`;
+  return language.bundled ? `${language.name} (included)` : `${language.name} — ${formatBytes(language.bytes)} download, once`;
 }

@@ -4,7 +4,7 @@
  * 1-based. `5-3` counts down. An empty text means all pages. Anything not understood is an
  * error that says what and where — never silently dropped.
  */
-import { FolioError } from '../errors.ts';
+import { FolioError } from './errors.ts';
 
 export class PageRangeError extends FolioError {
   constructor(message: string) {

@@ -116,7 +116,3 @@ export function rawContains(raw: string, word: string): boolean {
   return raw.includes(word) || raw.toLowerCase().includes(hex);
 }
 
-export async function qpdfCheck(bytes: Uint8Array): Promise<{ exitCode: number; output: string }> {
-  const result = await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': bytes } });
-  return { exitCode: result.exitCode, output: result.stdout + result.stderr };
-}

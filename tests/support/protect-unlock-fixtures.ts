@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
-import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 export const PAGE_TEXTS = ['First page: the quick brown fox', 'Second page: jumps over the lazy dog', 'Third page: 0123456789'];
 
@@ -41,18 +40,6 @@ export async function encryptWithQpdf(bytes: Uint8Array, handler: HandlerName, u
   const out = result.files['/out.pdf'];
   if (!out || result.exitCode === 2) throw new Error(`qpdf could not encrypt: ${result.stderr}`);
   return out;
-}
-
-/** Every page's text as pdf.js extracts it (opening with the password when given). */
-export async function pdfjsTexts(bytes: Uint8Array, password?: string): Promise<string[]> {
-  const doc = await openPdfjs(bytes, { password });
-  try {
-    const texts: string[] = [];
-    for (let i = 1; i <= doc.numPages; i++) texts.push(await pageText(doc, i));
-    return texts;
-  } finally {
-    await doc.destroy();
-  }
 }
 
 export const nativeQpdf = existsSync('/usr/bin/qpdf') ? '/usr/bin/qpdf' : undefined;

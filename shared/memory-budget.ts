@@ -7,6 +7,7 @@
  * The factors are peak memory per input byte of the whole browser during the job, measured with
  * `npm run bench -- big` (docs/benchmarks.md); tools not measured get a cautious default.
  */
+import { formatBytes } from './format.ts';
 
 /** Peak browser memory per input byte, by tool. */
 const PEAK_PER_INPUT_BYTE: Record<string, number> = {
@@ -37,8 +38,6 @@ export function estimatePeakBytes(toolId: string, inputSizes: readonly number[])
   return FIXED_OVERHEAD + factor * inputSizes.reduce((sum, size) => sum + size, 0);
 }
 
-const gb = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GB`;
-
 /**
  * undefined when the job fits; else the message to show, saying what fits instead: for several
  * files, how many of them (in the order given) fit together; for one file, its size limit here.
@@ -53,7 +52,7 @@ export function overBudgetMessage(
   if (peak <= budget) return undefined;
   const factor = PEAK_PER_INPUT_BYTE[toolId] ?? DEFAULT_PER_INPUT_BYTE;
   const largestInput = Math.max(0, (budget - FIXED_OVERHEAD) / factor);
-  const intro = `This job would need about ${gb(peak)} of memory; this device gives a browser tab about ${gb(budget)}.`;
+  const intro = `This job would need about ${formatBytes(peak)} of memory; this device gives a browser tab about ${formatBytes(budget)}.`;
   if (inputSizes.length > 1) {
     let fitting = 0;
     let total = 0;
