@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { PDFDocument } from 'pdf-lib';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
-import { convert, texts } from './office-pdf-helpers.ts';
+import { convert, texts } from '../support/office-pdf-helpers.ts';
 
 async function pageSizes(bytes: Uint8Array): Promise<number[][]> {
   const doc = await PDFDocument.load(bytes);
