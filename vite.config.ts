@@ -133,7 +133,11 @@ export default defineConfig({
         shortcuts: [
           { name: 'Merge PDF', url: '/tools/merge-pdf', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
           { name: 'Split PDF', url: '/tools/split-pdf', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
-          { name: 'Compress PDF', url: '/tools/compress-pdf', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
+          {
+            name: 'Compress PDF',
+            url: '/tools/compress-pdf',
+            icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }],
+          },
           { name: 'PDF to Word', url: '/tools/pdf-to-word', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
         ],
         file_handlers: [
@@ -151,7 +155,9 @@ export default defineConfig({
           action: '/share-target',
           method: 'POST',
           enctype: 'multipart/form-data',
-          params: { files: [{ name: 'files', accept: ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', '.pdf'] }] },
+          params: {
+            files: [{ name: 'files', accept: ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', '.pdf'] }],
+          },
         },
         launch_handler: { client_mode: 'focus-existing' },
       } as Record<string, unknown>,

@@ -11,12 +11,36 @@ export default defineConfig({
   test: {
     projects: [
       // tests/security: the recipes of issue #16 (injected actions, unsafe links, passwords, invalid outputs).
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/security/**/*.test.ts'], environment: 'node', testTimeout: 60_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/security/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
       // Crafted hostile inputs (loops, bombs, huge sizes) through the /api contract in Node: issue #21.
-      { extends: true, test: { name: 'hostile', include: ['tests/hostile/**/*.test.ts'], environment: 'node', testTimeout: 60_000 } },
-      { extends: true, test: { name: 'corpus', include: ['tests/corpus/**/*.test.ts'], environment: 'node', testTimeout: 300_000, hookTimeout: 120_000 } },
-      // The wide Office corpus (npm run test:wide): one long test that converts 468 files, each in a worker with a time limit.
-      { extends: true, test: { name: 'wide', include: ['tests/wide/**/*.test.ts'], environment: 'node', testTimeout: 4 * 3600_000 } },
+      {
+        extends: true,
+        test: { name: 'hostile', include: ['tests/hostile/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'corpus',
+          include: ['tests/corpus/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+        },
+      },
+      // The wide Office corpus (npm run test:wide): one long test that converts 468 files, each in a worker with a time
+      // limit.
+      {
+        extends: true,
+        test: { name: 'wide', include: ['tests/wide/**/*.test.ts'], environment: 'node', testTimeout: 4 * 3600_000 },
+      },
       {
         extends: true,
         test: {

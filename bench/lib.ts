@@ -33,7 +33,12 @@ export function fmtBytes(n: number): string {
  * Loads engine modules through Vite's SSR loader: engines use Vite features (`?url` imports,
  * import.meta.glob) that plain Node cannot resolve. Call `close()` when done.
  */
-export async function loadEngineModules<T extends Record<string, string>>(paths: T): Promise<{ modules: { [K in keyof T]: { run: import('../workers/engine/lib/types.ts').Engine } }; close: () => Promise<void> }> {
+export async function loadEngineModules<T extends Record<string, string>>(
+  paths: T,
+): Promise<{
+  modules: { [K in keyof T]: { run: import('../workers/engine/lib/types.ts').Engine } };
+  close: () => Promise<void>;
+}> {
   const { createServer } = await import('vite');
   const server = await createServer({
     root: resolve(import.meta.dirname, '..'),
@@ -44,7 +49,8 @@ export async function loadEngineModules<T extends Record<string, string>>(paths:
     optimizeDeps: { noDiscovery: true, include: [] },
   });
   const modules = {} as { [K in keyof T]: { run: import('../workers/engine/lib/types.ts').Engine } };
-  for (const [key, path] of Object.entries(paths)) (modules as Record<string, unknown>)[key] = await server.ssrLoadModule(path);
+  for (const [key, path] of Object.entries(paths))
+    (modules as Record<string, unknown>)[key] = await server.ssrLoadModule(path);
   return { modules, close: () => server.close() };
 }
 
@@ -72,7 +78,11 @@ export function renderGray(pdf: string, dir: string, prefix: string, dpi = 100):
         fields.push(token);
       }
       offset++;
-      return { width: Number(fields[1]), height: Number(fields[2]), data: new Uint8Array(bytes.buffer, bytes.byteOffset + offset) };
+      return {
+        width: Number(fields[1]),
+        height: Number(fields[2]),
+        data: new Uint8Array(bytes.buffer, bytes.byteOffset + offset),
+      };
     });
 }
 
@@ -84,17 +94,28 @@ export function ssim(a: Uint8Array, b: Uint8Array, width: number, height: number
   let windows = 0;
   for (let y = 0; y + 8 <= height; y += 4) {
     for (let x = 0; x + 8 <= width; x += 4) {
-      let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+      let sa = 0,
+        sb = 0,
+        saa = 0,
+        sbb = 0,
+        sab = 0;
       for (let j = 0; j < 8; j++) {
         const row = (y + j) * width + x;
         for (let i = 0; i < 8; i++) {
           const va = a[row + i];
           const vb = b[row + i];
-          sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb;
+          sa += va;
+          sb += vb;
+          saa += va * va;
+          sbb += vb * vb;
+          sab += va * vb;
         }
       }
-      const ma = sa / 64, mb = sb / 64;
-      const va = saa / 64 - ma * ma, vb = sbb / 64 - mb * mb, cov = sab / 64 - ma * mb;
+      const ma = sa / 64,
+        mb = sb / 64;
+      const va = saa / 64 - ma * ma,
+        vb = sbb / 64 - mb * mb,
+        cov = sab / 64 - ma * mb;
       total += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (va + vb + C2));
       windows++;
     }
@@ -102,8 +123,16 @@ export function ssim(a: Uint8Array, b: Uint8Array, width: number, height: number
   return windows ? total / windows : 1;
 }
 
-/** Per-page SSIM of `candidate` against `original`; undefined when page counts differ. Pages of different sizes score 0. */
-export function pageSimilarity(originalPdf: string, candidatePdf: string, dir: string, tag: string, dpi = 100): { mean: number; min: number } | undefined {
+/**
+ * Per-page SSIM of `candidate` against `original`; undefined when page counts differ. Pages of different sizes score 0.
+ */
+export function pageSimilarity(
+  originalPdf: string,
+  candidatePdf: string,
+  dir: string,
+  tag: string,
+  dpi = 100,
+): { mean: number; min: number } | undefined {
   const a = renderGray(originalPdf, dir, `${tag}-o`, dpi);
   const b = renderGray(candidatePdf, dir, `${tag}-c`, dpi);
   if (a.length === 0 || a.length !== b.length) return undefined;
@@ -131,7 +160,8 @@ export function wordSimilarity(a: string, b: string): number {
 export function longestCommonSubsequence(a: string[], b: string[]): number {
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length, endB = b.length;
+  let endA = a.length,
+    endB = b.length;
   while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
     endA--;
     endB--;
@@ -253,14 +283,20 @@ export interface BrowserJob {
  * read as a Blob in the page. Per job: wall time, result size, and the peak resident memory of the
  * whole browser (all its processes) above what it used before the job. Undefined without dist/.
  */
-export async function inChromium(jobs: BrowserJob[]): Promise<Array<{ ms: number; bytes: number; peakAbove: number; error?: string }> | undefined> {
+export async function inChromium(
+  jobs: BrowserJob[],
+): Promise<Array<{ ms: number; bytes: number; peakAbove: number; error?: string }> | undefined> {
   const root = resolve(import.meta.dirname, '..');
   if (!existsSync(resolve(root, 'dist/index.html')) || !existsSync('/usr/bin/chromium')) return undefined;
   const { preview } = await import('vite');
   const { chromium } = await import('playwright-core');
   const server = await preview({ root, preview: { port: 0, strictPort: false, host: '127.0.0.1' }, logLevel: 'error' });
   const address = server.httpServer.address();
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   const results: Array<{ ms: number; bytes: number; peakAbove: number; error?: string }> = [];
   try {
     if (!address || typeof address === 'string') return undefined;
@@ -270,7 +306,10 @@ export async function inChromium(jobs: BrowserJob[]): Promise<Array<{ ms: number
       const context = await browser.newContext({ baseURL: `http://127.0.0.1:${address.port}` });
       const page = await context.newPage();
       await page.goto(`/tools/${job.tool}`);
-      await page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
+      await page
+        .getByRole('button', { name: /Upload Files|Get Started/ })
+        .first()
+        .click();
       await page.getByRole('dialog').waitFor();
       // The modal takes the files into its own state and clears its input: the job's files are
       // picked in an input of the bench's own instead (the modal is open so the in-page API runs).
@@ -289,21 +328,32 @@ export async function inChromium(jobs: BrowserJob[]): Promise<Array<{ ms: number
         peak = Math.max(peak, browserRss());
       }, 100);
       const start = performance.now();
-      const outcome = await page.evaluate(
-        async ({ endpoint, field, fields }) => {
-          const input = document.querySelector('#bench-files') as HTMLInputElement;
-          const form = new FormData();
-          for (const file of Array.from(input.files ?? [])) form.append(field, file);
-          for (const [key, value] of Object.entries(fields)) form.append(key, value);
-          const response = await fetch(endpoint, { method: 'POST', body: form });
-          const blob = await response.blob();
-          return { status: response.status, size: blob.size, text: response.ok ? '' : (await blob.text()).slice(0, 300) };
-        },
-        { endpoint: job.endpoint, field: job.field, fields: job.fields ?? {} },
-      ).catch((error: unknown) => ({ status: 0, size: 0, text: String(error).slice(0, 300) }));
+      const outcome = await page
+        .evaluate(
+          async ({ endpoint, field, fields }) => {
+            const input = document.querySelector('#bench-files') as HTMLInputElement;
+            const form = new FormData();
+            for (const file of Array.from(input.files ?? [])) form.append(field, file);
+            for (const [key, value] of Object.entries(fields)) form.append(key, value);
+            const response = await fetch(endpoint, { method: 'POST', body: form });
+            const blob = await response.blob();
+            return {
+              status: response.status,
+              size: blob.size,
+              text: response.ok ? '' : (await blob.text()).slice(0, 300),
+            };
+          },
+          { endpoint: job.endpoint, field: job.field, fields: job.fields ?? {} },
+        )
+        .catch((error: unknown) => ({ status: 0, size: 0, text: String(error).slice(0, 300) }));
       const ms = performance.now() - start;
       clearInterval(timer);
-      results.push({ ms, bytes: outcome.size, peakAbove: peak - base, error: outcome.status === 200 ? undefined : `${outcome.status} ${outcome.text}` });
+      results.push({
+        ms,
+        bytes: outcome.size,
+        peakAbove: peak - base,
+        error: outcome.status === 200 ? undefined : `${outcome.status} ${outcome.text}`,
+      });
       await context.close();
     }
     return results;

@@ -10,7 +10,9 @@ import { resolve } from 'node:path';
 
 const filter = process.argv[2];
 const dir = resolve(import.meta.dirname, 'sections');
-const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && (!filter || f.includes(filter))).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.ts') && (!filter || f.includes(filter)))
+  .sort();
 if (files.length === 0) console.log(`No bench sections${filter ? ` matching "${filter}"` : ''}.`);
 for (const file of files) {
   console.log(`\n=== ${file.replace(/\.ts$/, '')} ===`);

@@ -78,7 +78,8 @@ function listEngineFiles(out: string, isEngineAsset: (path: string) => boolean):
         const rel = relative(out, path).split('\\').join('/');
         // Precompressed copies (x.js.br beside x.js) are the server's business, not files of their own.
         if (/\.(br|gz)$/.test(rel) && existsSync(path.replace(/\.(br|gz)$/, ''))) continue;
-        if (isEngineAsset(rel)) files.push({ url: `/${rel}`, bytes: statSync(path).size, group: engineGroup(`/${rel}`) });
+        if (isEngineAsset(rel))
+          files.push({ url: `/${rel}`, bytes: statSync(path).size, group: engineGroup(`/${rel}`) });
       }
     }
   };
@@ -99,7 +100,9 @@ function namedFiles(text: string, byBaseName: Map<string, string>): string[] {
 /** Tool id → the worker files its engine needs (file names relative to dist/). */
 export function toolClosures(files: Map<string, BuiltFile>): Map<string, Set<string>> {
   const byBaseName = new Map([...files.keys()].map((name) => [basename(name), name]));
-  const toolChunks = [...files.values()].filter((f) => f.facadeModuleId && /\/workers\/engine\/tools\/[\w-]+\.ts$/.test(f.facadeModuleId));
+  const toolChunks = [...files.values()].filter(
+    (f) => f.facadeModuleId && /\/workers\/engine\/tools\/[\w-]+\.ts$/.test(f.facadeModuleId),
+  );
   const toolFileNames = new Set(toolChunks.map((f) => f.fileName));
   const entry = [...files.values()].find((f) => f.facadeModuleId?.endsWith('/workers/engine.worker.ts'));
 
@@ -149,7 +152,10 @@ export function buildEngineAssetList(out: string, isEngineAsset: (path: string) 
     // Only the core group decides whether a tool can run: the optional groups are per document.
     tools[toolId] = [...needed].filter((i) => files[i].group === 'core').sort((a, b) => a - b);
   }
-  const version = createHash('sha256').update(files.map((f) => `${f.url} ${f.bytes}`).join('\n')).digest('hex').slice(0, 16);
+  const version = createHash('sha256')
+    .update(files.map((f) => `${f.url} ${f.bytes}`).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
   const totalBytes = files.reduce((sum, f) => (f.group === 'core' ? sum + f.bytes : sum), 0);
   return { version, files, totalBytes, tools };
 }
@@ -167,7 +173,8 @@ export function engineAssetList(isEngineAsset: (path: string) => boolean): Plugi
         const out = 'dist';
         if (!existsSync(out)) return;
         const list = buildEngineAssetList(out, isEngineAsset);
-        if (Object.keys(list.tools).length === 0) throw new Error('engine-assets: no tool chunk found in the worker build');
+        if (Object.keys(list.tools).length === 0)
+          throw new Error('engine-assets: no tool chunk found in the worker build');
         writeFileSync(join(out, 'engine-assets.json'), JSON.stringify(list));
       },
     },

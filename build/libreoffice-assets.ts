@@ -15,7 +15,13 @@ import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, st
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { transformWithOxc, type Plugin } from 'vite';
-import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, LIBREOFFICE_PACKAGE, LIBREOFFICE_VERSION, type LibreOfficeSizes } from '../shared/libreoffice-files.ts';
+import {
+  LIBREOFFICE_BASE,
+  LIBREOFFICE_FILES,
+  LIBREOFFICE_PACKAGE,
+  LIBREOFFICE_VERSION,
+  type LibreOfficeSizes,
+} from '../shared/libreoffice-files.ts';
 
 /**
  * Why the patch: the glue starts a pool of 4 pthread workers before LibreOffice runs, and Emscripten
@@ -41,13 +47,21 @@ const occurrences = (source: string, pattern: string) => source.split(pattern).l
 export function patchGlue(source: string): string {
   const count = occurrences(source, POOL_PATTERN);
   if (count !== 1) {
-    throw new Error(`libreoffice-assets: expected "${POOL_PATTERN}" once in ${LIBREOFFICE_FILES.glue}, found it ${count} times. ` +
-      `The pthread pool fix (${POOL_SIZE} workers; with 4, conversions hang) cannot be applied: check the new glue and update build/libreoffice-assets.ts.`);
+    throw new Error(
+      `libreoffice-assets: expected "${POOL_PATTERN}" once in ${LIBREOFFICE_FILES.glue}, found it ${count} times. ` +
+        (`The pthread pool fix (${POOL_SIZE} workers; with 4, conversions hang) cannot be applied: check the new ` +
+          `glue and update build/libreoffice-assets.ts.`),
+    );
   }
   const noInitialRun = occurrences(source, NO_INITIAL_RUN_PATTERN);
   if (noInitialRun !== 1) {
-    throw new Error(`libreoffice-assets: expected '${NO_INITIAL_RUN_PATTERN}' once in ${LIBREOFFICE_FILES.glue}, found it ${noInitialRun} times. ` +
-      'The host worker relies on Module.noInitialRun to keep LibreOffice\'s own main() from running beside LibreOfficeKit (first documents stall): check the new glue and update build/libreoffice-assets.ts and workers/libreoffice/lo-host.ts.');
+    throw new Error(
+      `libreoffice-assets: expected '${NO_INITIAL_RUN_PATTERN}' once in ${LIBREOFFICE_FILES.glue}, found it ` +
+        `${noInitialRun} times. ` +
+        ("The host worker relies on Module.noInitialRun to keep LibreOffice's own main() from running beside " +
+          'LibreOfficeKit (first documents stall): check the new glue and update build/libreoffice-assets.ts and ' +
+          'workers/libreoffice/lo-host.ts.'),
+    );
   }
   return source.replace(POOL_PATTERN, `var pthreadPoolSize=${POOL_SIZE}`);
 }
@@ -60,17 +74,25 @@ export function packageDir(modules = resolve('node_modules')): string {
 function checkVersion(dir: string): void {
   const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
   if (version !== LIBREOFFICE_VERSION) {
-    throw new Error(`libreoffice-assets: ${LIBREOFFICE_PACKAGE} is ${version}, but shared/libreoffice-files.ts names ${LIBREOFFICE_VERSION}: update LIBREOFFICE_VERSION (new URLs, so cached copies are not mixed).`);
+    throw new Error(
+      `libreoffice-assets: ${LIBREOFFICE_PACKAGE} is ${version}, but shared/libreoffice-files.ts names ` +
+        `${LIBREOFFICE_VERSION}: update LIBREOFFICE_VERSION (new URLs, so cached copies are not mixed).`,
+    );
   }
 }
 
 export async function transpileHost(hostSource = resolve('workers/libreoffice/lo-host.ts')): Promise<string> {
-  const { code } = await transformWithOxc(readFileSync(hostSource, 'utf8'), hostSource, { lang: 'ts', target: 'es2022' });
+  const { code } = await transformWithOxc(readFileSync(hostSource, 'utf8'), hostSource, {
+    lang: 'ts',
+    target: 'es2022',
+  });
   return code;
 }
 
 /** The generated small files (patched glue, host, sizes) and the paths of the big ones. */
-export async function libreOfficeFiles(modules = resolve('node_modules')): Promise<{ generated: Map<string, string>; copied: Map<string, string>; revision: string }> {
+export async function libreOfficeFiles(
+  modules = resolve('node_modules'),
+): Promise<{ generated: Map<string, string>; copied: Map<string, string>; revision: string }> {
   const dir = packageDir(modules);
   checkVersion(dir);
   const wasm = join(dir, 'wasm', LIBREOFFICE_FILES.wasm);
@@ -84,7 +106,14 @@ export async function libreOfficeFiles(modules = resolve('node_modules')): Promi
     [LIBREOFFICE_FILES.sizes, JSON.stringify(sizes)],
   ]);
   const revision = createHash('sha256').update(glue).update(host).digest('hex').slice(0, 10);
-  return { generated, copied: new Map([[LIBREOFFICE_FILES.wasm, wasm], [LIBREOFFICE_FILES.data, data]]), revision };
+  return {
+    generated,
+    copied: new Map([
+      [LIBREOFFICE_FILES.wasm, wasm],
+      [LIBREOFFICE_FILES.data, data],
+    ]),
+    revision,
+  };
 }
 
 /**
@@ -104,7 +133,8 @@ export function libreOfficeWorkerCsp(): string {
 }
 
 /** True for the LibreOffice worker scripts, which get libreOfficeWorkerCsp(). */
-export const isLibreOfficeWorkerScript = (pathname: string) => pathname.startsWith(LIBREOFFICE_BASE) && pathname.endsWith('.js');
+export const isLibreOfficeWorkerScript = (pathname: string) =>
+  pathname.startsWith(LIBREOFFICE_BASE) && pathname.endsWith('.js');
 
 export function libreOfficeAssets(): Plugin {
   let files: Awaited<ReturnType<typeof libreOfficeFiles>> | undefined;
@@ -122,9 +152,20 @@ export function libreOfficeAssets(): Plugin {
           const text = generated.get(name);
           const file = copied.get(name);
           if (text === undefined && !file) return next();
-          // The dev server's headers (cross-origin isolation) are per response: a worker script without them would not load.
-          for (const [header, value] of Object.entries(server.config.server.headers ?? {})) if (value !== undefined) res.setHeader(header, value);
-          res.setHeader('Content-Type', name.endsWith('.js') ? 'text/javascript' : name.endsWith('.json') ? 'application/json' : name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream');
+          // The dev server's headers (cross-origin isolation) are per response: a worker script without them would not
+          // load.
+          for (const [header, value] of Object.entries(server.config.server.headers ?? {}))
+            if (value !== undefined) res.setHeader(header, value);
+          res.setHeader(
+            'Content-Type',
+            name.endsWith('.js')
+              ? 'text/javascript'
+              : name.endsWith('.json')
+                ? 'application/json'
+                : name.endsWith('.wasm')
+                  ? 'application/wasm'
+                  : 'application/octet-stream',
+          );
           if (text !== undefined) res.end(text);
           else {
             res.setHeader('Content-Length', statSync(file!).size);
@@ -139,7 +180,8 @@ export function libreOfficeAssets(): Plugin {
       server.middlewares.use((req, res, next) => {
         if (isLibreOfficeWorkerScript(decodeURIComponent((req.url ?? '').split('?')[0]))) {
           const setHeader = res.setHeader.bind(res);
-          res.setHeader = (name: string, value: number | string | readonly string[]) => setHeader(name, name.toLowerCase() === 'content-security-policy' ? libreOfficeWorkerCsp() : value);
+          res.setHeader = (name: string, value: number | string | readonly string[]) =>
+            setHeader(name, name.toLowerCase() === 'content-security-policy' ? libreOfficeWorkerCsp() : value);
         }
         next();
       });

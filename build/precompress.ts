@@ -7,21 +7,56 @@
  * `precompressed`, most CDNs) use the same files; see docs/deploying.md.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin, PreviewServer } from 'vite';
 
 /** Extensions worth compressing (already-compressed formats — woff, png, .gz — are not). */
-const COMPRESSIBLE = new Set(['.js', '.mjs', '.css', '.html', '.json', '.webmanifest', '.svg', '.wasm', '.ttf', '.otf', '.bcmap', '.pfb', '.icc', '.txt', '.xml', '.data']);
+const COMPRESSIBLE = new Set([
+  '.js',
+  '.mjs',
+  '.css',
+  '.html',
+  '.json',
+  '.webmanifest',
+  '.svg',
+  '.wasm',
+  '.ttf',
+  '.otf',
+  '.bcmap',
+  '.pfb',
+  '.icc',
+  '.txt',
+  '.xml',
+  '.data',
+]);
 const MIN_BYTES = 1024;
 
 export const CONTENT_TYPES: Record<string, string> = {
-  '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json', '.webmanifest': 'application/manifest+json', '.svg': 'image/svg+xml',
-  '.wasm': 'application/wasm', '.ttf': 'font/ttf', '.otf': 'font/otf', '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml', '.data': 'application/octet-stream',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.wasm': 'application/wasm',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.data': 'application/octet-stream',
 };
 
 const brotli = promisify(brotliCompress);
@@ -64,7 +99,9 @@ type Compressed = { br: Buffer | null; gz: Buffer | null; fromCache?: boolean };
 async function compressOnce(raw: Buffer): Promise<Compressed> {
   const { brotliQuality, gzipLevel } = compressionLevels(raw.length);
   const [br, gz] = await Promise.all([
-    brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+    brotli(raw, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+    }),
     gzipAsync(raw, { level: gzipLevel }),
   ]);
   // A copy that saves less than 5 % is not worth a second file.
@@ -104,25 +141,29 @@ export async function precompressDirectory(
   let brotliBytes = 0;
   let cached = 0;
   // zlib's async calls run on libuv's thread pool: all cores, without blocking.
-  await Promise.all(files.map(async (path) => {
-    const raw = readFileSync(path);
-    const { br, gz, fromCache } = await compressCached(raw, cacheDir);
-    if (fromCache) cached++;
-    rawBytes += raw.length;
-    if (br) writeFileSync(`${path}.br`, br);
-    brotliBytes += br ? br.length : raw.length;
-    if (gz) writeFileSync(`${path}.gz`, gz);
-  }));
+  await Promise.all(
+    files.map(async (path) => {
+      const raw = readFileSync(path);
+      const { br, gz, fromCache } = await compressCached(raw, cacheDir);
+      if (fromCache) cached++;
+      rawBytes += raw.length;
+      if (br) writeFileSync(`${path}.br`, br);
+      brotliBytes += br ? br.length : raw.length;
+      if (gz) writeFileSync(`${path}.gz`, gz);
+    }),
+  );
   return { files: files.length, rawBytes, brotliBytes, cached };
 }
 
 /** The encoding to send for a request, given its Accept-Encoding and the copies on disk. */
 export function chooseEncoding(acceptEncoding: string | undefined, file: string): 'br' | 'gzip' | undefined {
-  const accepted = new Set((acceptEncoding ?? '').split(',').flatMap((part) => {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
-    return q !== undefined && Number(q) === 0 ? [] : [name.trim()];
-  }));
+  const accepted = new Set(
+    (acceptEncoding ?? '').split(',').flatMap((part) => {
+      const [name, ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
+      return q !== undefined && Number(q) === 0 ? [] : [name.trim()];
+    }),
+  );
   const accepts = (name: string) => accepted.has(name);
   if (accepts('br') && existsSync(`${file}.br`)) return 'br';
   if (accepts('gzip') && existsSync(`${file}.gz`)) return 'gzip';
@@ -146,7 +187,12 @@ function serveCompressed(server: PreviewServer, distDir: string): void {
     res.setHeader('Content-Length', statSync(copy).size);
     res.setHeader('Vary', 'Accept-Encoding');
     // Hashed file names never change; everything else is revalidated (as sirv does).
-    res.setHeader('Cache-Control', /-[\w-]{8}\.\w+$/.test(pathname) && pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    res.setHeader(
+      'Cache-Control',
+      /-[\w-]{8}\.\w+$/.test(pathname) && pathname.startsWith('/assets/')
+        ? 'public, max-age=31536000, immutable'
+        : 'no-cache',
+    );
     if (req.method === 'HEAD') return res.end();
     createReadStream(copy).pipe(res);
   });
@@ -165,7 +211,10 @@ export function precompress(): Plugin {
       async handler() {
         if (!existsSync(outDir)) return;
         const { files, rawBytes, brotliBytes, cached } = await precompressDirectory(outDir);
-        this.info?.(`precompressed ${files} files (${cached} from cache): ${(rawBytes / 1e6).toFixed(1)} MB → ${(brotliBytes / 1e6).toFixed(1)} MB brotli`);
+        this.info?.(
+          `precompressed ${files} files (${cached} from cache): ${(rawBytes / 1e6).toFixed(1)} MB → ` +
+            `${(brotliBytes / 1e6).toFixed(1)} MB brotli`,
+        );
       },
     },
     configurePreviewServer(server) {

@@ -25,7 +25,10 @@ export function assetMap(modules = resolve('node_modules')): Map<string, string>
     map.set(`/core/${variant}.wasm.js`, join(modules, 'tesseract.js-core', `${variant}.wasm.js`));
   }
   for (const language of OCR_LANGUAGES) {
-    map.set(ocrLanguageUrl(language.code).slice(TESSERACT_BASE.length), join(modules, language.package, OCR_MODEL, `${language.code}.traineddata.gz`));
+    map.set(
+      ocrLanguageUrl(language.code).slice(TESSERACT_BASE.length),
+      join(modules, language.package, OCR_MODEL, `${language.code}.traineddata.gz`),
+    );
   }
   return map;
 }
@@ -39,7 +42,8 @@ export function tesseractAssets(): Plugin {
         const file = map.get(decodeURIComponent((req.url ?? '').split('?')[0]));
         if (!file || !existsSync(file)) return next();
         // The dev server's headers (cross-origin isolation) are per response: the OCR worker needs them.
-        for (const [header, value] of Object.entries(server.config.server.headers ?? {})) if (value !== undefined) res.setHeader(header, value);
+        for (const [header, value] of Object.entries(server.config.server.headers ?? {}))
+          if (value !== undefined) res.setHeader(header, value);
         res.setHeader('Content-Type', file.endsWith('.js') ? 'text/javascript' : 'application/octet-stream');
         createReadStream(file).pipe(res);
       });

@@ -62,7 +62,10 @@ function parseOption(spec: OptionSpec, raw: FormDataEntryValue | null): string |
       return raw === 'true' || raw === 'on' || raw === '1';
     case 'select':
       if (!spec.choices.some((c) => c.value === raw)) {
-        throw new FolioError('InvalidInput', `${spec.label}: "${raw}" is not one of ${spec.choices.map((c) => c.value).join(', ')}.`);
+        throw new FolioError(
+          'InvalidInput',
+          `${spec.label}: "${raw}" is not one of ${spec.choices.map((c) => c.value).join(', ')}.`,
+        );
       }
       return raw;
     default:
@@ -71,7 +74,10 @@ function parseOption(spec: OptionSpec, raw: FormDataEntryValue | null): string |
 }
 
 /** Reads the form into engine inputs and options; throws InvalidInput with a message the user reads. */
-export async function readToolRequest(tool: FileToolEntry, form: FormData): Promise<{ inputs: EngineInput[]; options: EngineOptions }> {
+export async function readToolRequest(
+  tool: FileToolEntry,
+  form: FormData,
+): Promise<{ inputs: EngineInput[]; options: EngineOptions }> {
   const files = form.getAll(tool.fileField).filter((v): v is File => typeof v !== 'string');
   if (files.length === 0) throw new FolioError('InvalidInput', 'Please select at least one file');
   if (!tool.multiple && files.length > 1) {
@@ -83,7 +89,10 @@ export async function readToolRequest(tool: FileToolEntry, form: FormData): Prom
   for (const [key, value] of form.entries()) {
     if (typeof value === 'string' && !(key in options) && key !== INPUT_PASSWORD_FIELD) options[key] = value;
   }
-  const invalid = tool.validate?.({ ...options, confirmPassword: String(form.get('confirmPassword') ?? options.password ?? '') });
+  const invalid = tool.validate?.({
+    ...options,
+    confirmPassword: String(form.get('confirmPassword') ?? options.password ?? ''),
+  });
   if (invalid) throw new FolioError('InvalidInput', invalid);
 
   const inputPassword = form.get(INPUT_PASSWORD_FIELD);
@@ -142,7 +151,10 @@ export async function answerApiRequest(request: Request, runner: ToolRunner): Pr
   const tool = toolsByEndpoint.get(pathname.replace(/\/+$/, ''));
   if (!tool) return Response.json({ error: `No such endpoint: ${request.method} ${pathname}` }, { status: 404 });
   if (request.method !== 'POST') {
-    return Response.json({ error: `${pathname} takes POST (multipart/form-data), not ${request.method}` }, { status: 405, headers: { Allow: 'POST' } });
+    return Response.json(
+      { error: `${pathname} takes POST (multipart/form-data), not ${request.method}` },
+      { status: 405, headers: { Allow: 'POST' } },
+    );
   }
   return answerToolRequest(tool, request, runner);
 }

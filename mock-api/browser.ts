@@ -20,7 +20,8 @@ import { toolOfflineProblem } from '../src/pwa/offline-engines.ts';
 export const prepareEngine = prepareInWorker;
 
 /** A browser's words for a request or module import that never reached a server. */
-const NETWORK_FAILURE = /failed to fetch|fetch dynamically imported module|error loading dynamically imported module|importing a module script failed|networkerror|load failed|could not load/i;
+const NETWORK_FAILURE =
+  /failed to fetch|fetch dynamically imported module|error loading dynamically imported module|importing a module script failed|networkerror|load failed|could not load/i;
 
 /**
  * Runs a tool in a worker. Offline, a tool whose engine is not on this device says so at once
@@ -32,13 +33,23 @@ const runInBrowser: ToolRunner = async (toolId, inputs, options, job) => {
   const problem = await toolOfflineProblem(tool);
   if (problem) throw new FolioError('Offline', problem);
   try {
-    return await runInWorker(toolId, inputs, options, { signal: job.signal, onProgress: job.onProgress, stallMs: job.stallSeconds && job.stallSeconds * 1000 });
+    return await runInWorker(toolId, inputs, options, {
+      signal: job.signal,
+      onProgress: job.onProgress,
+      stallMs: job.stallSeconds && job.stallSeconds * 1000,
+    });
   } catch (error) {
     if (isFolioError(error) && error.name !== 'Offline') throw error;
     if (!isFolioError(error) && !(error instanceof Error && NETWORK_FAILURE.test(error.message))) throw error;
     const precise = await toolOfflineProblem(tool);
     if (precise) throw new FolioError('Offline', precise);
-    throw isFolioError(error) ? error : new FolioError('Offline', `${tool.name} could not download a part of its engine. Check your connection and try again; after one complete run it works offline.`);
+    throw isFolioError(error)
+      ? error
+      : new FolioError(
+          'Offline',
+          `${tool.name} could not download a part of its engine. Check your connection and try again; after one ` +
+            `complete run it works offline.`,
+        );
   }
 };
 

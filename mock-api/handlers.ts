@@ -27,5 +27,9 @@ export interface HandlerOptions {
 }
 
 export function createHandlers(runner: ToolRunner, { anyOrigin = false }: HandlerOptions = {}): HttpHandler[] {
-  return fileTools.map((tool) => http.post(anyOrigin ? `*${tool.endpoint}` : tool.endpoint, ({ request }) => answerToolRequest(tool, request, runner)));
+  return fileTools.map((tool) =>
+    http.post(anyOrigin ? `*${tool.endpoint}` : tool.endpoint, ({ request }) =>
+      answerToolRequest(tool, request, runner),
+    ),
+  );
 }

@@ -14,11 +14,11 @@ const INK = '#111827';
 /** The mark: a blue rounded square with a white page, a folded corner and three text lines. */
 function markSvg(size: number, { bleed = false }: { bleed?: boolean } = {}): string {
   // For a maskable icon the background fills the square and the page sits in the central safe zone.
-  const page = bleed
-    ? '<g transform="translate(6.4 6.4) scale(0.8)">'
-    : '<g>';
+  const page = bleed ? '<g transform="translate(6.4 6.4) scale(0.8)">' : '<g>';
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 64 64">
-  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#2f63f0"/><stop offset="1" stop-color="#3a2fb8"/></linearGradient></defs>
+  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+    <stop offset="0" stop-color="#2f63f0"/><stop offset="1" stop-color="#3a2fb8"/>
+  </linearGradient></defs>
   ${bleed ? '<rect width="64" height="64" fill="url(#g)"/>' : '<rect width="64" height="64" rx="15" fill="url(#g)"/>'}
   ${page}
     <path d="M19 12h19l9 9v31H19z" fill="#fff"/>
@@ -58,4 +58,7 @@ await png(markSvg(512, { bleed: true }), 512, 'public/icons/icon-maskable-512.pn
 await png(markSvg(180, { bleed: true }), 180, 'public/apple-touch-icon.png');
 await png(markSvg(32), 32, 'public/favicon-32.png');
 writeFileSync('public/favicon.svg', markSvg(64).replace(/ width="64" height="64"/, ''));
-console.log('wrote public/logo.png, icons/icon-192.png, icons/icon-512.png, icons/icon-maskable-512.png, apple-touch-icon.png, favicon-32.png, favicon.svg');
+console.log(
+  'wrote public/logo.png, icons/icon-192.png, icons/icon-512.png, icons/icon-maskable-512.png, ' +
+    'apple-touch-icon.png, favicon-32.png, favicon.svg',
+);

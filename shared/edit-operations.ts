@@ -92,9 +92,21 @@ export interface EditTextOperation extends OnPage, Box {
 }
 
 export type EditOperation =
-  | TextOperation | ImageOperation | PenOperation | ShapeOperation | LineOperation | AreaOperation | EditTextOperation;
+  TextOperation | ImageOperation | PenOperation | ShapeOperation | LineOperation | AreaOperation | EditTextOperation;
 
-export const OPERATION_TYPES = ['text', 'image', 'pen', 'rect', 'ellipse', 'line', 'arrow', 'highlight', 'whiteout', 'redact', 'edit-text'] as const;
+export const OPERATION_TYPES = [
+  'text',
+  'image',
+  'pen',
+  'rect',
+  'ellipse',
+  'line',
+  'arrow',
+  'highlight',
+  'whiteout',
+  'redact',
+  'edit-text',
+] as const;
 
 /** Where the first baseline sits below the top of a text box, in ems (matches CSS line-height 1.2). */
 export const BASELINE_EM: Record<FontFamily, number> = { sans: 0.95, serif: 0.94, mono: 0.87 };

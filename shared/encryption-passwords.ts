@@ -16,10 +16,24 @@ type Range = readonly [number, number];
 const inRanges = (code: number, ranges: readonly Range[]) => ranges.some(([from, to]) => code >= from && code <= to);
 
 /** RFC 3454 C.1.2, non-ASCII spaces: mapped to U+0020 (RFC 4013 §2.1). */
-const NON_ASCII_SPACES: readonly Range[] = [[0x00a0, 0x00a0], [0x1680, 0x1680], [0x2000, 0x200b], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000]];
+const NON_ASCII_SPACES: readonly Range[] = [
+  [0x00a0, 0x00a0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200b],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+];
 /** RFC 3454 B.1, "commonly mapped to nothing" (soft hyphen, joiners, variation selectors, BOM). */
 const MAPPED_TO_NOTHING: readonly Range[] = [
-  [0x00ad, 0x00ad], [0x034f, 0x034f], [0x1806, 0x1806], [0x180b, 0x180d], [0x200c, 0x200d], [0x2060, 0x2060], [0xfe00, 0xfe0f], [0xfeff, 0xfeff],
+  [0x00ad, 0x00ad],
+  [0x034f, 0x034f],
+  [0x1806, 0x1806],
+  [0x180b, 0x180d],
+  [0x200c, 0x200d],
+  [0x2060, 0x2060],
+  [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff],
 ];
 /**
  * RFC 4013 §2.3 prohibited output: controls (C.2.1, C.2.2), private use (C.3), non-characters (C.4),
@@ -27,12 +41,35 @@ const MAPPED_TO_NOTHING: readonly Range[] = [
  * display properties (C.8) and tagging characters (C.9).
  */
 const PROHIBITED: readonly Range[] = [
-  [0x0000, 0x001f], [0x007f, 0x009f], [0x0340, 0x0341], [0x06dd, 0x06dd], [0x070f, 0x070f], [0x180e, 0x180e], [0x200e, 0x200f],
-  [0x2028, 0x202e], [0x2060, 0x2063], [0x206a, 0x206f], [0x2ff0, 0x2ffb], [0xd800, 0xdfff], [0xe000, 0xf8ff], [0xfdd0, 0xfdef],
-  [0xfeff, 0xfeff], [0xfff9, 0xffff], [0x1d173, 0x1d17a], [0xe0001, 0xe0001], [0xe0020, 0xe007f], [0xf0000, 0x10ffff],
+  [0x0000, 0x001f],
+  [0x007f, 0x009f],
+  [0x0340, 0x0341],
+  [0x06dd, 0x06dd],
+  [0x070f, 0x070f],
+  [0x180e, 0x180e],
+  [0x200e, 0x200f],
+  [0x2028, 0x202e],
+  [0x2060, 0x2063],
+  [0x206a, 0x206f],
+  [0x2ff0, 0x2ffb],
+  [0xd800, 0xdfff],
+  [0xe000, 0xf8ff],
+  [0xfdd0, 0xfdef],
+  [0xfeff, 0xfeff],
+  [0xfff9, 0xffff],
+  [0x1d173, 0x1d17a],
+  [0xe0001, 0xe0001],
+  [0xe0020, 0xe007f],
+  [0xf0000, 0x10ffff],
 ];
 /** Right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko…): where RFC 3454 D.1's letters live. */
-const RTL_BLOCKS: readonly Range[] = [[0x0590, 0x08ff], [0xfb1d, 0xfdff], [0xfe70, 0xfefc], [0x10800, 0x10fff], [0x1e800, 0x1efff]];
+const RTL_BLOCKS: readonly Range[] = [
+  [0x0590, 0x08ff],
+  [0xfb1d, 0xfdff],
+  [0xfe70, 0xfefc],
+  [0x10800, 0x10fff],
+  [0x1e800, 0x1efff],
+];
 /**
  * stringprep is pinned to Unicode 3.2, before Corrigendum #4 changed the decomposition of five CJK
  * compatibility ideographs; today's String.normalize applies the corrected ones. SASLprep keeps the
@@ -87,11 +124,46 @@ export function saslPrep(password: string, { stored }: { stored: boolean }): str
 
 /** PDFDocEncoding (ISO 32000-2 Annex D) where it differs from Latin-1: the bytes R2–R4 passwords are stored in. */
 const PDF_DOC_SPECIALS: Record<string, number> = {
-  '\u02d8': 0x18, '\u02c7': 0x19, '\u02c6': 0x1a, '\u02d9': 0x1b, '\u02dd': 0x1c, '\u02db': 0x1d, '\u02da': 0x1e, '\u02dc': 0x1f,
-  '\u2022': 0x80, '\u2020': 0x81, '\u2021': 0x82, '\u2026': 0x83, '\u2014': 0x84, '\u2013': 0x85, '\u0192': 0x86, '\u2044': 0x87,
-  '\u2039': 0x88, '\u203a': 0x89, '\u2212': 0x8a, '\u2030': 0x8b, '\u201e': 0x8c, '\u201c': 0x8d, '\u201d': 0x8e, '\u2018': 0x8f,
-  '\u2019': 0x90, '\u201a': 0x91, '\u2122': 0x92, '\ufb01': 0x93, '\ufb02': 0x94, '\u0141': 0x95, '\u0152': 0x96, '\u0160': 0x97,
-  '\u0178': 0x98, '\u017d': 0x99, '\u0131': 0x9a, '\u0142': 0x9b, '\u0153': 0x9c, '\u0161': 0x9d, '\u017e': 0x9e, '\u20ac': 0xa0,
+  '\u02d8': 0x18,
+  '\u02c7': 0x19,
+  '\u02c6': 0x1a,
+  '\u02d9': 0x1b,
+  '\u02dd': 0x1c,
+  '\u02db': 0x1d,
+  '\u02da': 0x1e,
+  '\u02dc': 0x1f,
+  '\u2022': 0x80,
+  '\u2020': 0x81,
+  '\u2021': 0x82,
+  '\u2026': 0x83,
+  '\u2014': 0x84,
+  '\u2013': 0x85,
+  '\u0192': 0x86,
+  '\u2044': 0x87,
+  '\u2039': 0x88,
+  '\u203a': 0x89,
+  '\u2212': 0x8a,
+  '\u2030': 0x8b,
+  '\u201e': 0x8c,
+  '\u201c': 0x8d,
+  '\u201d': 0x8e,
+  '\u2018': 0x8f,
+  '\u2019': 0x90,
+  '\u201a': 0x91,
+  '\u2122': 0x92,
+  '\ufb01': 0x93,
+  '\ufb02': 0x94,
+  '\u0141': 0x95,
+  '\u0152': 0x96,
+  '\u0160': 0x97,
+  '\u0178': 0x98,
+  '\u017d': 0x99,
+  '\u0131': 0x9a,
+  '\u0142': 0x9b,
+  '\u0153': 0x9c,
+  '\u0161': 0x9d,
+  '\u017e': 0x9e,
+  '\u20ac': 0xa0,
 };
 
 /** The password in PDFDocEncoding, or undefined when a character has no place in it. */
@@ -101,7 +173,14 @@ export function pdfDocEncode(password: string): Uint8Array | undefined {
     const code = char.codePointAt(0)!;
     const special = PDF_DOC_SPECIALS[char];
     if (special !== undefined) bytes.push(special);
-    else if ((code >= 0x20 && code < 0x7f) || (code >= 0xa1 && code <= 0xff && code !== 0xad) || code === 0x09 || code === 0x0a || code === 0x0d) bytes.push(code);
+    else if (
+      (code >= 0x20 && code < 0x7f) ||
+      (code >= 0xa1 && code <= 0xff && code !== 0xad) ||
+      code === 0x09 ||
+      code === 0x0a ||
+      code === 0x0d
+    )
+      bytes.push(code);
     else return undefined;
   }
   return new Uint8Array(bytes);
@@ -131,7 +210,13 @@ export function passwordCandidates(password: string): Uint8Array[] {
   }
   // Today's NFKC too, for writers that prepare with a current Unicode (see UNICODE_3_2_DECOMPOSITIONS).
   const modern = password.normalize('NFKC');
-  const all = [utf8.encode(prepared), utf8.encode(password), utf8.encode(modern), pdfDocEncode(password), latin1Encode(password)];
+  const all = [
+    utf8.encode(prepared),
+    utf8.encode(password),
+    utf8.encode(modern),
+    pdfDocEncode(password),
+    latin1Encode(password),
+  ];
   const seen = new Set<string>();
   return all.filter((bytes): bytes is Uint8Array => {
     if (!bytes) return false;
@@ -186,8 +271,11 @@ export function newPasswordProblem(password: string, which = 'password'): string
   if (typed) return typed;
   const bytes = storedPasswordBytes(password);
   if (bytes <= MAX_PASSWORD_BYTES) return undefined;
-  return `The ${which} is ${bytes} bytes long; PDF encryption (AES-256) allows at most ${MAX_PASSWORD_BYTES} bytes — ` +
-    `${MAX_PASSWORD_BYTES} Latin letters or digits, 63 Cyrillic or Greek letters, 42 Chinese characters. Please choose a shorter one.`;
+  return (
+    `The ${which} is ${bytes} bytes long; PDF encryption (AES-256) allows at most ${MAX_PASSWORD_BYTES} bytes — ` +
+    (`${MAX_PASSWORD_BYTES} Latin letters or digits, 63 Cyrillic or Greek letters, 42 Chinese characters. Please ` +
+      `choose a shorter one.`)
+  );
 }
 
 export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -230,7 +318,8 @@ const COMMON = /^(password|passwort|motdepasse|qwerty|azerty|letmein|welcome|adm
 export function passwordStrength(password: string): PasswordStrength {
   const chars = [...password];
   if (chars.length < 4) return { level: 0, label: 'Too short', bits: 0 };
-  if (password.length > MAX_TYPED_PASSWORD_CHARS || storedPasswordBytes(password) > MAX_PASSWORD_BYTES) return { level: 0, label: 'Too long', bits: 0 };
+  if (password.length > MAX_TYPED_PASSWORD_CHARS || storedPasswordBytes(password) > MAX_PASSWORD_BYTES)
+    return { level: 0, label: 'Too long', bits: 0 };
   let pool = 0;
   if (/[a-z]/.test(password)) pool += 26;
   if (/[A-Z]/.test(password)) pool += 26;

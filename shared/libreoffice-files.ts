@@ -30,7 +30,9 @@ export const LIBREOFFICE_DOWNLOAD_BYTES = 247_152_249;
 /** "247 MB": how the download is named in labels. */
 export const libreOfficeDownloadSize = () => formatBytes(LIBREOFFICE_DOWNLOAD_BYTES);
 
-/** The uncompressed sizes of the two big files, as written to sizes.json (progress needs totals under Content-Encoding). */
+/**
+ * The uncompressed sizes of the two big files, as written to sizes.json (progress needs totals under Content-Encoding).
+ */
 export interface LibreOfficeSizes {
   wasm: number;
   data: number;

@@ -52,7 +52,9 @@ export function overBudgetMessage(
   if (peak <= budget) return undefined;
   const factor = PEAK_PER_INPUT_BYTE[toolId] ?? DEFAULT_PER_INPUT_BYTE;
   const largestInput = Math.max(0, (budget - FIXED_OVERHEAD) / factor);
-  const intro = `This job would need about ${formatBytes(peak)} of memory; this device gives a browser tab about ${formatBytes(budget)}.`;
+  const intro =
+    `This job would need about ${formatBytes(peak)} of memory; this device gives a browser tab about ` +
+    `${formatBytes(budget)}.`;
   if (inputSizes.length > 1) {
     let fitting = 0;
     let total = 0;
@@ -62,7 +64,10 @@ export function overBudgetMessage(
       fitting++;
     }
     if (fitting > 0) {
-      return `${intro} The first ${fitting} of the ${inputSizes.length} files fit together: process them, then the rest.`;
+      return (
+        `${intro} The first ${fitting} of the ${inputSizes.length} files fit together: process them, then the ` +
+        `rest.`
+      );
     }
   }
   return `${intro} Files up to about ${(largestInput / 1024 ** 2).toFixed(0)} MB fit here for this tool.`;

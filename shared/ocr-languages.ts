@@ -58,5 +58,7 @@ export function ocrLanguageUrl(code: string): string {
 
 /** The select's label: "English (included)", "German — 1.3 MB download, once". */
 export function ocrLanguageLabel(language: OcrLanguage): string {
-  return language.bundled ? `${language.name} (included)` : `${language.name} — ${formatBytes(language.bytes)} download, once`;
+  return language.bundled
+    ? `${language.name} (included)`
+    : `${language.name} — ${formatBytes(language.bytes)} download, once`;
 }

@@ -19,17 +19,24 @@ export class PageRangeError extends FolioError {
 export const MAX_LISTED_PAGES = 50_000;
 
 const tooMany = (count: number, what: string) =>
-  new PageRangeError(`"${what}" lists ${count.toLocaleString('en')} or more pages; the most Folio takes in one list is ${MAX_LISTED_PAGES.toLocaleString('en')}.`);
+  new PageRangeError(
+    `"${what}" lists ${count.toLocaleString('en')} or more pages; the most Folio takes in one list is ` +
+      `${MAX_LISTED_PAGES.toLocaleString('en')}.`,
+  );
 
 /** The text shown in a message: a long list is cut to its start. */
 const quote = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
 
 function pageNumber(token: string, pageCount: number, whole: string): number {
   if (token === 'last') return pageCount;
-  if (!/^\d+$/.test(token)) throw new PageRangeError(`"${whole}" is not a page or a range (use e.g. 1-3, 5, 8-, last, odd, even).`);
+  if (!/^\d+$/.test(token))
+    throw new PageRangeError(`"${whole}" is not a page or a range (use e.g. 1-3, 5, 8-, last, odd, even).`);
   const n = Number(token);
   if (n < 1) throw new PageRangeError(`Page numbers start at 1 ("${whole}").`);
-  if (n > pageCount) throw new PageRangeError(`Page ${n} does not exist: the document has ${pageCount} page${pageCount === 1 ? '' : 's'}.`);
+  if (n > pageCount)
+    throw new PageRangeError(
+      `Page ${n} does not exist: the document has ${pageCount} page${pageCount === 1 ? '' : 's'}.`,
+    );
   return n;
 }
 

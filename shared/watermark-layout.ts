@@ -6,7 +6,16 @@
 import { FolioError } from './errors.ts';
 
 export const POSITIONS = [
-  'top-left', 'top', 'top-right', 'left', 'center', 'right', 'bottom-left', 'bottom', 'bottom-right', 'tiled',
+  'top-left',
+  'top',
+  'top-right',
+  'left',
+  'center',
+  'right',
+  'bottom-left',
+  'bottom',
+  'bottom-right',
+  'tiled',
 ] as const;
 export type Position = (typeof POSITIONS)[number];
 
@@ -21,7 +30,10 @@ export function parseColour(value: string): [number, number, number] {
 /** The rotated item's bounding box. */
 function rotatedBox(w: number, h: number, angle: number): [number, number] {
   const rad = (angle * Math.PI) / 180;
-  return [Math.abs(w * Math.cos(rad)) + Math.abs(h * Math.sin(rad)), Math.abs(w * Math.sin(rad)) + Math.abs(h * Math.cos(rad))];
+  return [
+    Math.abs(w * Math.cos(rad)) + Math.abs(h * Math.sin(rad)),
+    Math.abs(w * Math.sin(rad)) + Math.abs(h * Math.cos(rad)),
+  ];
 }
 
 const marginOf = (pageWidth: number, pageHeight: number) => Math.min(36, pageWidth * 0.05, pageHeight * 0.05);
@@ -42,7 +54,14 @@ export function fitFactor(pageWidth: number, pageHeight: number, w: number, h: n
  * (callers shrink it with fitFactor first). The 3×3 grid keeps the rotated item's bounding box
  * inside a margin; "tiled" covers the page with a staggered grid centred on the page's centre.
  */
-export function placements(position: Position, pageWidth: number, pageHeight: number, w: number, h: number, angle: number): Array<[number, number]> {
+export function placements(
+  position: Position,
+  pageWidth: number,
+  pageHeight: number,
+  w: number,
+  h: number,
+  angle: number,
+): Array<[number, number]> {
   const [boxW, boxH] = rotatedBox(w, h, angle);
   if (position === 'tiled') {
     const stepX = boxW + Math.max(36, boxW * 0.5);
@@ -62,8 +81,17 @@ export function placements(position: Position, pageWidth: number, pageHeight: nu
     return centres;
   }
   const margin = marginOf(pageWidth, pageHeight);
-  const [vertical, horizontal] = position === 'center' ? ['', ''] : position.includes('-') ? position.split('-') : ['top', 'bottom'].includes(position) ? [position, ''] : ['', position];
-  const x = horizontal === 'left' ? margin + boxW / 2 : horizontal === 'right' ? pageWidth - margin - boxW / 2 : pageWidth / 2;
-  const y = vertical === 'top' ? pageHeight - margin - boxH / 2 : vertical === 'bottom' ? margin + boxH / 2 : pageHeight / 2;
+  const [vertical, horizontal] =
+    position === 'center'
+      ? ['', '']
+      : position.includes('-')
+        ? position.split('-')
+        : ['top', 'bottom'].includes(position)
+          ? [position, '']
+          : ['', position];
+  const x =
+    horizontal === 'left' ? margin + boxW / 2 : horizontal === 'right' ? pageWidth - margin - boxW / 2 : pageWidth / 2;
+  const y =
+    vertical === 'top' ? pageHeight - margin - boxH / 2 : vertical === 'bottom' ? margin + boxH / 2 : pageHeight / 2;
   return [[x, y]];
 }

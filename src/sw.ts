@@ -30,14 +30,19 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
 // Every route of the single-page app is index.html.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/share-target/] }));
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/share-target/] }),
+);
 
 // Heavy, immutable (content-hashed or versioned) files: fetched once, then served from the cache.
 registerRoute(
   ({ url, request }) =>
     url.origin === self.location.origin &&
     request.method === 'GET' &&
-    (url.pathname.startsWith('/assets/engine/') || url.pathname.startsWith('/pdfjs/') || url.pathname.startsWith('/engine-data/') || url.pathname.endsWith('.wasm')),
+    (url.pathname.startsWith('/assets/engine/') ||
+      url.pathname.startsWith('/pdfjs/') ||
+      url.pathname.startsWith('/engine-data/') ||
+      url.pathname.endsWith('.wasm')),
   // ignoreVary: a module import sends an Origin header that a plain fetch() does not, and the server
   // answers with `Vary: Origin`; without this, files cached by "Make all tools available offline"
   // would not match the worker's imports.
@@ -53,7 +58,8 @@ async function engineList(): Promise<EngineAssetList | undefined> {
 }
 
 async function broadcast(message: EngineCacheMessage): Promise<void> {
-  for (const client of await self.clients.matchAll({ type: 'window', includeUncontrolled: true })) client.postMessage(message);
+  for (const client of await self.clients.matchAll({ type: 'window', includeUncontrolled: true }))
+    client.postMessage(message);
 }
 
 /** Downloads at once: enough to keep the connection busy, few enough not to crowd out a tool's own requests. */
@@ -115,7 +121,7 @@ let sharedFiles: File[] = [];
 async function receiveShare(event: FetchEvent): Promise<Response> {
   if (!isShareFromOs(event.request, self.location.origin)) {
     sharedFiles = [];
-    return new Response('Files can be shared to Folio only from your device\'s share menu.', {
+    return new Response("Files can be shared to Folio only from your device's share menu.", {
       status: 403,
       headers: { 'Content-Type': 'text/plain; charset=utf-8' },
     });

@@ -45,7 +45,10 @@ interface LiveWorker {
 
 /** The worker's own script could not be loaded: offline before the engine was ever saved on this device. */
 export const engineNotLoaded = () =>
-  new FolioError('Offline', 'Folio\'s tool engine is not on this device yet. Connect to the internet once, then the tools work offline.');
+  new FolioError(
+    'Offline',
+    "Folio's tool engine is not on this device yet. Connect to the internet once, then the tools work offline.",
+  );
 
 const pool: LiveWorker[] = [];
 
@@ -85,20 +88,26 @@ export interface RunOptions {
 export function prepareInWorker(toolId: string, options?: EngineOptions): void {
   const live = pool.find((w) => !w.busy) ?? startWorker();
   clearTimeout(live.idleTimer);
-  void live.api.prepare(toolId, options).catch(() => undefined).finally(() => {
-    if (pool.includes(live) && !live.busy) releaseWhenIdle(live);
-  });
+  void live.api
+    .prepare(toolId, options)
+    .catch(() => undefined)
+    .finally(() => {
+      if (pool.includes(live) && !live.busy) releaseWhenIdle(live);
+    });
 }
 
 /** Releases an idle worker after the time it asks for (long while it holds LibreOffice). */
 function releaseWhenIdle(live: LiveWorker): void {
   clearTimeout(live.idleTimer);
   live.idleTimer = setTimeout(() => release(live), IDLE_RELEASE_MS);
-  void live.api.idleMs().then((ms) => {
-    if (!pool.includes(live) || live.busy) return;
-    clearTimeout(live.idleTimer);
-    live.idleTimer = setTimeout(() => release(live), ms);
-  }, () => undefined);
+  void live.api.idleMs().then(
+    (ms) => {
+      if (!pool.includes(live) || live.busy) return;
+      clearTimeout(live.idleTimer);
+      live.idleTimer = setTimeout(() => release(live), ms);
+    },
+    () => undefined,
+  );
 }
 
 /** Runs one tool's engine in a worker. Rejects with a named FolioError (see engine/lib/errors.ts). */
@@ -172,11 +181,15 @@ export interface ThumbnailSource {
   close(): void;
 }
 
-let thumbnailWorker: { worker: Worker; api: Comlink.Remote<EngineWorkerApi>; open: number; loadFailed: Promise<never> } | undefined;
+let thumbnailWorker:
+  { worker: Worker; api: Comlink.Remote<EngineWorkerApi>; open: number; loadFailed: Promise<never> } | undefined;
 
 export async function openThumbnails(file: Blob, password?: string): Promise<ThumbnailSource> {
   if (!thumbnailWorker) {
-    const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'folio-thumbnails' });
+    const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'folio-thumbnails',
+    });
     // As for jobs: a script that cannot be fetched must fail the thumbnails, not leave them waiting.
     const loadFailed = new Promise<never>((_, reject) => {
       worker.addEventListener('error', (event) => {
@@ -210,7 +223,10 @@ export async function openThumbnails(file: Blob, password?: string): Promise<Thu
   };
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const pages = await Promise.race([live.api.openThumbnails(key, Comlink.transfer(bytes, [bytes.buffer]), password), live.loadFailed]);
+    const pages = await Promise.race([
+      live.api.openThumbnails(key, Comlink.transfer(bytes, [bytes.buffer]), password),
+      live.loadFailed,
+    ]);
     return { pages, render: (pageNumber, maxPx) => live.api.thumbnail(key, pageNumber, maxPx), close };
   } catch (error) {
     close();

@@ -32,7 +32,8 @@ function generate(dir: string): { path: string; pages: number } {
       symlinkSync(resolve(CORPUS, source), link);
       return link;
     });
-  const merge = (files: string[], out: string) => execFileSync('qpdf', ['--empty', '--pages', ...files.flatMap((f) => [f, '1-z']), '--', out]);
+  const merge = (files: string[], out: string) =>
+    execFileSync('qpdf', ['--empty', '--pages', ...files.flatMap((f) => [f, '1-z']), '--', out]);
   // What one copy of each adds once written by qpdf (its streams may come out larger than they went in).
   const probe = join(dir, 'probe.pdf');
   merge(copies(IMAGE_PAGE, 4), probe);
@@ -68,7 +69,13 @@ export async function run(): Promise<void> {
     console.log('\nin Chromium (built app, in-page /api, engine worker):');
     const browser = await inChromium([
       { tool: 'merge-pdf', endpoint: '/api/pdf/merge', files: [path, small], field: 'files' },
-      { tool: 'split-pdf', endpoint: '/api/pdf/split', files: [path], field: 'file', fields: { mode: 'everyN', everyN: String(half) } },
+      {
+        tool: 'split-pdf',
+        endpoint: '/api/pdf/split',
+        files: [path],
+        field: 'file',
+        fields: { mode: 'everyN', everyN: String(half) },
+      },
       { tool: 'rotate-pdf', endpoint: '/api/pdf/rotate', files: [path], field: 'file', fields: { angle: '90' } },
     ]);
     if (!browser) console.log('  dist/ or /usr/bin/chromium missing: run `npm run build` first');
@@ -76,7 +83,10 @@ export async function run(): Promise<void> {
       ['merge (+ 2-page file)', 'split in two (ZIP)', 'rotate every page'].forEach((label, i) => {
         const r = browser[i];
         console.log(
-          `  ${label.padEnd(22)} ${r.error ? `FAILED: ${r.error}` : `${(r.ms / 1000).toFixed(1)} s, ${fmtBytes(r.bytes)} out`}, browser peak ${fmtBytes(r.peakAbove)} above its level before (${(r.peakAbove / size).toFixed(1)}× the input)`,
+          `  ${label.padEnd(22)} ` +
+            `${r.error ? `FAILED: ${r.error}` : `${(r.ms / 1000).toFixed(1)} s, ${fmtBytes(r.bytes)} out`}, ` +
+            `browser peak ${fmtBytes(r.peakAbove)} above its level before (${(r.peakAbove / size).toFixed(1)}× ` +
+            `the input)`,
         );
       });
     }
@@ -92,14 +102,37 @@ export async function run(): Promise<void> {
       const smallBytes = new Uint8Array(readFileSync(small));
       const out = join(dir, 'native.pdf');
       const rows: Array<[string, () => Promise<{ bytes: Uint8Array }>, string[]]> = [
-        ['merge', () => modules.merge.run([{ name: 'big.pdf', bytes }, { name: 'small.pdf', bytes: smallBytes }], {}, {}), ['--empty', '--pages', path, '1-z', small, '1-z', '--', out]],
-        ['split in two', () => modules.split.run([{ name: 'big.pdf', bytes }], { mode: 'everyN', everyN: half }, {}), ['--split-pages=' + half, path, join(dir, 'part-%d.pdf')]],
-        ['rotate', () => modules.rotate.run([{ name: 'big.pdf', bytes }], { angle: '90' }, {}), ['--rotate=+90', path, out]],
+        [
+          'merge',
+          () =>
+            modules.merge.run(
+              [
+                { name: 'big.pdf', bytes },
+                { name: 'small.pdf', bytes: smallBytes },
+              ],
+              {},
+              {},
+            ),
+          ['--empty', '--pages', path, '1-z', small, '1-z', '--', out],
+        ],
+        [
+          'split in two',
+          () => modules.split.run([{ name: 'big.pdf', bytes }], { mode: 'everyN', everyN: half }, {}),
+          ['--split-pages=' + half, path, join(dir, 'part-%d.pdf')],
+        ],
+        [
+          'rotate',
+          () => modules.rotate.run([{ name: 'big.pdf', bytes }], { angle: '90' }, {}),
+          ['--rotate=+90', path, out],
+        ],
       ];
       for (const [label, folio, nativeArgs] of rows) {
         const f = await timed(folio);
         const n = await timed(() => execFileSync('qpdf', nativeArgs));
-        console.log(`  ${label.padEnd(14)} Folio ${(f.ms / 1000).toFixed(1)} s (${fmtBytes(f.value.bytes.byteLength)}) | qpdf ${(n.ms / 1000).toFixed(1)} s | ratio ${(f.ms / n.ms).toFixed(2)}×`);
+        console.log(
+          `  ${label.padEnd(14)} Folio ${(f.ms / 1000).toFixed(1)} s (${fmtBytes(f.value.bytes.byteLength)}) | ` +
+            `qpdf ${(n.ms / 1000).toFixed(1)} s | ratio ${(f.ms / n.ms).toFixed(2)}×`,
+        );
       }
     } finally {
       await close();

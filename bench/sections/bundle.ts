@@ -22,18 +22,22 @@ export async function run(): Promise<void> {
     total += gz;
     console.log(`first load  ${file}  ${fmtBytes(gz)} gzip`);
   }
-  console.log(`first route JS: ${fmtBytes(total)} gzip (goal ≤ 120 KB) — ${total <= 120 * 1024 ? 'within' : 'OVER'} the goal`);
+  console.log(
+    `first route JS: ${fmtBytes(total)} gzip (goal ≤ 120 KB) — ${total <= 120 * 1024 ? 'within' : 'OVER'} the goal`,
+  );
 
   const lazy: Array<{ file: string; gz: number }> = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.js') || name.endsWith('.wasm')) lazy.push({ file: path.slice(dist.length + 1), gz: gzipSync(readFileSync(path)).length });
+      else if (name.endsWith('.js') || name.endsWith('.wasm'))
+        lazy.push({ file: path.slice(dist.length + 1), gz: gzipSync(readFileSync(path)).length });
     }
   };
   walk(join(dist, 'assets'));
   lazy.sort((a, b) => b.gz - a.gz);
   console.log('largest lazy chunks (loaded only by the tools that need them):');
-  for (const { file, gz } of lazy.filter((l) => !firstLoad.includes(l.file)).slice(0, 8)) console.log(`  ${file}  ${fmtBytes(gz)} gzip`);
+  for (const { file, gz } of lazy.filter((l) => !firstLoad.includes(l.file)).slice(0, 8))
+    console.log(`  ${file}  ${fmtBytes(gz)} gzip`);
 }

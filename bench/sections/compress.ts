@@ -17,10 +17,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CORPUS, corpusFile, fmtBytes, hasCommand, inChromium, loadEngineModules, pageSimilarity, timed } from '../lib.ts';
+import {
+  CORPUS,
+  corpusFile,
+  fmtBytes,
+  hasCommand,
+  inChromium,
+  loadEngineModules,
+  pageSimilarity,
+  timed,
+} from '../lib.ts';
 import { resolve } from 'node:path';
-
-
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 const padEnd = (s: string, n: number) => s.padEnd(n);
@@ -53,14 +60,22 @@ const TEXT_PDFS = [
   'pdf/large/texlive-interface3.pdf',
 ];
 
-const PHOTOS = ['images/squoosh-demo-large-photo.jpg', 'images/pydocx-jpeg420exif.jpg', 'images/ocrmypdf-baiona-color.jpg', 'images/pydocx-court-exif.jpg'];
+const PHOTOS = [
+  'images/squoosh-demo-large-photo.jpg',
+  'images/pydocx-jpeg420exif.jpg',
+  'images/ocrmypdf-baiona-color.jpg',
+  'images/pydocx-court-exif.jpg',
+];
 
 export async function run(): Promise<void> {
   if (!corpusFile('manifest.json')) {
     console.log(`corpus not found at ${CORPUS}: compress bench skipped`);
     return;
   }
-  const { modules, close } = await loadEngineModules({ pdf: '/workers/engine/tools/compress-pdf.ts', image: '/workers/engine/tools/image-compressor.ts' });
+  const { modules, close } = await loadEngineModules({
+    pdf: '/workers/engine/tools/compress-pdf.ts',
+    image: '/workers/engine/tools/image-compressor.ts',
+  });
   const compressPdf = modules.pdf.run;
   const compressImage = modules.image.run;
   const dir = mkdtempSync(join(tmpdir(), 'folio-bench-compress-'));
@@ -68,10 +83,21 @@ export async function run(): Promise<void> {
   const haveRender = hasCommand('pdftoppm');
   try {
     // 1. Image-heavy PDFs vs Ghostscript /ebook
-    console.log('\ncompress-pdf "Recommended" vs Ghostscript -dPDFSETTINGS=/ebook (SSIM: 100 dpi gray renders vs the original, mean/min page)');
+    console.log(
+      '\ncompress-pdf "Recommended" vs Ghostscript -dPDFSETTINGS=/ebook (SSIM: 100 dpi gray renders vs the ' +
+        'original, mean/min page)',
+    );
     if (!haveGs) console.log('(gs not installed: apt-get install -y ghostscript — Folio figures only)');
-    console.log(`${padEnd('file', 44)} ${pad('original', 10)} ${pad('Folio', 10)} ${pad('ms', 6)} ${pad('SSIM', 11)} | ${pad('gs /ebook', 10)} ${pad('ms', 6)} ${pad('SSIM', 11)}`);
-    let sumFolio = 0, sumGs = 0, sumOriginal = 0, count = 0, ratioFolio = 0, ratioGs = 0;
+    console.log(
+      `${padEnd('file', 44)} ${pad('original', 10)} ${pad('Folio', 10)} ${pad('ms', 6)} ${pad('SSIM', 11)} | ` +
+        `${pad('gs /ebook', 10)} ${pad('ms', 6)} ${pad('SSIM', 11)}`,
+    );
+    let sumFolio = 0,
+      sumGs = 0,
+      sumOriginal = 0,
+      count = 0,
+      ratioFolio = 0,
+      ratioGs = 0;
     const folioSsims: number[] = [];
     const gsSsims: number[] = [];
     for (const file of IMAGE_PDFS) {
@@ -84,18 +110,37 @@ export async function run(): Promise<void> {
       const folioPath = join(dir, 'folio.pdf');
       writeFileSync(folioPath, folio.value.bytes);
       const fs = haveRender ? pageSimilarity(originalPath, folioPath, dir, `f${count}`) : undefined;
-      let gsSize = NaN, gsMs = NaN;
+      let gsSize = NaN,
+        gsMs = NaN;
       let gss: { mean: number; min: number } | undefined;
       if (haveGs) {
         const gsPath = join(dir, 'gs.pdf');
-        const gs = await timed(() => execFileSync('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', '-dPDFSETTINGS=/ebook', `-sOutputFile=${gsPath}`, originalPath], { stdio: 'ignore' }));
+        const gs = await timed(() =>
+          execFileSync(
+            'gs',
+            [
+              '-q',
+              '-dNOPAUSE',
+              '-dBATCH',
+              '-dSAFER',
+              '-sDEVICE=pdfwrite',
+              '-dPDFSETTINGS=/ebook',
+              `-sOutputFile=${gsPath}`,
+              originalPath,
+            ],
+            { stdio: 'ignore' },
+          ),
+        );
         gsMs = gs.ms;
         gsSize = readFileSync(gsPath).length;
         gss = haveRender ? pageSimilarity(originalPath, gsPath, dir, `g${count}`) : undefined;
       }
       const fmtS = (s?: { mean: number; min: number }) => (s ? `${s.mean.toFixed(3)}/${s.min.toFixed(2)}` : '—');
       console.log(
-        `${padEnd(name, 44)} ${pad(fmtBytes(bytes.length), 10)} ${pad(fmtBytes(folio.value.bytes.length), 10)} ${pad(folio.ms.toFixed(0), 6)} ${pad(fmtS(fs), 11)} | ${pad(Number.isNaN(gsSize) ? '—' : fmtBytes(gsSize), 10)} ${pad(Number.isNaN(gsMs) ? '—' : gsMs.toFixed(0), 6)} ${pad(fmtS(gss), 11)}`,
+        `${padEnd(name, 44)} ${pad(fmtBytes(bytes.length), 10)} ${pad(fmtBytes(folio.value.bytes.length), 10)} ` +
+          `${pad(folio.ms.toFixed(0), 6)} ${pad(fmtS(fs), 11)} | ` +
+          `${pad(Number.isNaN(gsSize) ? '—' : fmtBytes(gsSize), 10)} ` +
+          `${pad(Number.isNaN(gsMs) ? '—' : gsMs.toFixed(0), 6)} ${pad(fmtS(gss), 11)}`,
       );
       sumOriginal += bytes.length;
       sumFolio += folio.value.bytes.length;
@@ -110,8 +155,13 @@ export async function run(): Promise<void> {
     }
     const mean = (xs: number[]) => (xs.length ? (xs.reduce((s, v) => s + v, 0) / xs.length).toFixed(3) : '—');
     console.log(
-      `total: original ${fmtBytes(sumOriginal)}, Folio ${fmtBytes(sumFolio)} (mean ratio ${(ratioFolio / count).toFixed(3)}, mean min-page SSIM ${mean(folioSsims)}, lowest ${folioSsims.length ? Math.min(...folioSsims).toFixed(3) : '—'})` +
-        (haveGs ? `, gs /ebook ${fmtBytes(sumGs)} (mean ratio ${(ratioGs / count).toFixed(3)}, mean min-page SSIM ${mean(gsSsims)}, lowest ${gsSsims.length ? Math.min(...gsSsims).toFixed(3) : '—'})` : ''),
+      `total: original ${fmtBytes(sumOriginal)}, Folio ${fmtBytes(sumFolio)} (mean ratio ` +
+        `${(ratioFolio / count).toFixed(3)}, mean min-page SSIM ${mean(folioSsims)}, lowest ` +
+        `${folioSsims.length ? Math.min(...folioSsims).toFixed(3) : '—'})` +
+        (haveGs
+          ? `, gs /ebook ${fmtBytes(sumGs)} (mean ratio ${(ratioGs / count).toFixed(3)}, mean min-page SSIM ` +
+            `${mean(gsSsims)}, lowest ${gsSsims.length ? Math.min(...gsSsims).toFixed(3) : '—'})`
+          : ''),
     );
 
     // The issue #20 row: the 6-page scan in Node and in Chromium (built app, in-page /api) beside gs.
@@ -120,30 +170,77 @@ export async function run(): Promise<void> {
     if (scan && haveGs) {
       const node = await timed(() => compressPdf([{ name: 'scan.pdf', bytes: scan }], { level: 'recommended' }, {}));
       const gsPath = join(dir, 'gs-scan.pdf');
-      const gs = await timed(() => execFileSync('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', '-dPDFSETTINGS=/ebook', `-sOutputFile=${gsPath}`, resolve(CORPUS, SCAN)], { stdio: 'ignore' }));
-      const browser = await inChromium([{ tool: 'compress-pdf', endpoint: '/api/pdf/compress', files: [resolve(CORPUS, SCAN)], field: 'file', fields: { level: 'recommended' } }]);
+      const gs = await timed(() =>
+        execFileSync(
+          'gs',
+          [
+            '-q',
+            '-dNOPAUSE',
+            '-dBATCH',
+            '-dSAFER',
+            '-sDEVICE=pdfwrite',
+            '-dPDFSETTINGS=/ebook',
+            `-sOutputFile=${gsPath}`,
+            resolve(CORPUS, SCAN),
+          ],
+          { stdio: 'ignore' },
+        ),
+      );
+      const browser = await inChromium([
+        {
+          tool: 'compress-pdf',
+          endpoint: '/api/pdf/compress',
+          files: [resolve(CORPUS, SCAN)],
+          field: 'file',
+          fields: { level: 'recommended' },
+        },
+      ]);
       console.log(`\n| operation | Folio | native | ratio | goal |\n|---|---|---|---|---|`);
-      console.log(`| compress a 6-page scan (Node) | ${(node.ms / 1000).toFixed(1)} s | gs /ebook ${(gs.ms / 1000).toFixed(1)} s | ${(node.ms / gs.ms).toFixed(2)}× | — |`);
+      console.log(
+        `| compress a 6-page scan (Node) | ${(node.ms / 1000).toFixed(1)} s | gs /ebook ` +
+          `${(gs.ms / 1000).toFixed(1)} s | ${(node.ms / gs.ms).toFixed(2)}× | — |`,
+      );
       const b = browser?.[0];
-      if (b) console.log(`| compress the same scan (Chromium) | ${b.error ? `failed: ${b.error}` : `${(b.ms / 1000).toFixed(1)} s`} | gs /ebook ${(gs.ms / 1000).toFixed(1)} s | ${(b.ms / gs.ms).toFixed(2)}× | ≤ 1.5× ${b.ms / gs.ms <= 1.5 ? 'met' : 'NOT met'} |`);
+      if (b)
+        console.log(
+          `| compress the same scan (Chromium) | ` +
+            `${b.error ? `failed: ${b.error}` : `${(b.ms / 1000).toFixed(1)} s`} | gs /ebook ` +
+            `${(gs.ms / 1000).toFixed(1)} s | ${(b.ms / gs.ms).toFixed(2)}× | ≤ 1.5× ` +
+            `${b.ms / gs.ms <= 1.5 ? 'met' : 'NOT met'} |`,
+        );
       else console.log('(no dist/ or Chromium: run `npm run build` for the Chromium row)');
     }
 
     // 2. Text-only PDFs vs qpdf
-    console.log('\ncompress-pdf "Recommended" vs native qpdf --object-streams=generate --recompress-flate --compression-level=9 (text-only PDFs)');
+    console.log(
+      '\ncompress-pdf "Recommended" vs native qpdf --object-streams=generate --recompress-flate ' +
+        '--compression-level=9 (text-only PDFs)',
+    );
     const haveQpdf = hasCommand('qpdf');
-    let textFolio = 0, textQpdf = 0;
+    let textFolio = 0,
+      textQpdf = 0;
     for (const file of TEXT_PDFS) {
       const bytes = corpusFile(file);
       if (!bytes) continue;
       const name = file.split('/').pop()!;
       const folio = await timed(() => compressPdf([{ name, bytes }], { level: 'recommended' }, {}));
-      let qpdfSize = NaN, qpdfMs = NaN;
+      let qpdfSize = NaN,
+        qpdfMs = NaN;
       if (haveQpdf) {
         writeFileSync(join(dir, 'in.pdf'), bytes);
         const q = await timed(() => {
           try {
-            execFileSync('qpdf', ['--object-streams=generate', '--recompress-flate', '--compression-level=9', join(dir, 'in.pdf'), join(dir, 'q.pdf')], { stdio: 'ignore' });
+            execFileSync(
+              'qpdf',
+              [
+                '--object-streams=generate',
+                '--recompress-flate',
+                '--compression-level=9',
+                join(dir, 'in.pdf'),
+                join(dir, 'q.pdf'),
+              ],
+              { stdio: 'ignore' },
+            );
           } catch {
             /* exit 3 = warnings, output written */
           }
@@ -153,12 +250,24 @@ export async function run(): Promise<void> {
       }
       textFolio += folio.value.bytes.length;
       textQpdf += qpdfSize;
-      console.log(`${padEnd(name, 44)} ${pad(fmtBytes(bytes.length), 10)} → Folio ${pad(fmtBytes(folio.value.bytes.length), 10)} ${pad(folio.ms.toFixed(0), 6)} ms | qpdf ${pad(Number.isNaN(qpdfSize) ? '—' : fmtBytes(qpdfSize), 10)} ${pad(Number.isNaN(qpdfMs) ? '—' : qpdfMs.toFixed(0), 6)} ms`);
+      console.log(
+        `${padEnd(name, 44)} ${pad(fmtBytes(bytes.length), 10)} → Folio ` +
+          `${pad(fmtBytes(folio.value.bytes.length), 10)} ${pad(folio.ms.toFixed(0), 6)} ms | qpdf ` +
+          `${pad(Number.isNaN(qpdfSize) ? '—' : fmtBytes(qpdfSize), 10)} ` +
+          `${pad(Number.isNaN(qpdfMs) ? '—' : qpdfMs.toFixed(0), 6)} ms`,
+      );
     }
-    if (haveQpdf) console.log(`total: Folio ${fmtBytes(textFolio)}, qpdf ${fmtBytes(textQpdf)} (Folio/qpdf ${(textFolio / textQpdf).toFixed(3)})`);
+    if (haveQpdf)
+      console.log(
+        `total: Folio ${fmtBytes(textFolio)}, qpdf ${fmtBytes(textQpdf)} (Folio/qpdf ` +
+          `${(textFolio / textQpdf).toFixed(3)})`,
+      );
 
     // 3. Image compressor vs cjpeg
-    console.log('\nimage-compressor MozJPEG q75 (decode + encode, WASM) vs native libjpeg-turbo djpeg | cjpeg -quality 75 -optimize -progressive');
+    console.log(
+      '\nimage-compressor MozJPEG q75 (decode + encode, WASM) vs native libjpeg-turbo djpeg | cjpeg -quality 75 ' +
+        '-optimize -progressive',
+    );
     const haveCjpeg = hasCommand('cjpeg') && hasCommand('djpeg');
     if (!haveCjpeg) console.log('(cjpeg not installed: apt-get install -y libjpeg-turbo-progs — Folio figures only)');
     for (const file of PHOTOS) {
@@ -174,12 +283,21 @@ export async function run(): Promise<void> {
         const inPath = join(dir, 'photo.jpg');
         writeFileSync(inPath, bytes);
         const c = await timed(() => {
-          execFileSync('sh', ['-c', `djpeg -pnm "${inPath}" > "${dir}/photo.ppm" && cjpeg -quality 75 -optimize -progressive "${dir}/photo.ppm" > "${dir}/cjpeg.jpg"`]);
+          execFileSync('sh', [
+            '-c',
+            `djpeg -pnm "${inPath}" > "${dir}/photo.ppm" && cjpeg -quality 75 -optimize -progressive ` +
+              `"${dir}/photo.ppm" > "${dir}/cjpeg.jpg"`,
+          ]);
         });
         const size = readFileSync(join(dir, 'cjpeg.jpg')).length;
-        native = ` | cjpeg ${pad(fmtBytes(size), 10)} ${pad((c.ms / mp).toFixed(0), 5)} ms/MP (Folio/cjpeg size ${(folio.value.bytes.length / size).toFixed(3)})`;
+        native =
+          ` | cjpeg ${pad(fmtBytes(size), 10)} ${pad((c.ms / mp).toFixed(0), 5)} ms/MP (Folio/cjpeg size ` +
+          `${(folio.value.bytes.length / size).toFixed(3)})`;
       }
-      console.log(`${padEnd(name, 32)} ${pad(mp.toFixed(1), 5)} MP ${pad(fmtBytes(bytes.length), 10)} → Folio ${pad(fmtBytes(folio.value.bytes.length), 10)} ${pad((folio.ms / mp).toFixed(0), 5)} ms/MP${native}`);
+      console.log(
+        `${padEnd(name, 32)} ${pad(mp.toFixed(1), 5)} MP ${pad(fmtBytes(bytes.length), 10)} → Folio ` +
+          `${pad(fmtBytes(folio.value.bytes.length), 10)} ${pad((folio.ms / mp).toFixed(0), 5)} ms/MP${native}`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

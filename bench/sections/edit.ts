@@ -29,12 +29,32 @@ export async function run(): Promise<void> {
     const operations: Array<Record<string, unknown>> = [];
     for (let page = 1; page <= pages; page++) {
       operations.push({ type: 'redact', page, x: 0, y: 300, width: 700, height: 120 });
-      operations.push({ type: 'text', page, x: 40, y: 40, text: `Reviewed — page ${page}`, size: 12, color: '#cc0000', font: 'sans' });
+      operations.push({
+        type: 'text',
+        page,
+        x: 40,
+        y: 40,
+        text: `Reviewed — page ${page}`,
+        size: 12,
+        color: '#cc0000',
+        font: 'sans',
+      });
     }
-    const redacted = await timed(() => modules.edit.run([{ name: 'manual.pdf', bytes: input }], { operations: JSON.stringify(operations) }, {}));
-    console.log(`redact band + add text, ${pages} pages: ${redacted.ms.toFixed(0)} ms (${(pages / (redacted.ms / 1000)).toFixed(0)} pages/s), ${fmtBytes(input.length)} → ${fmtBytes(redacted.value.bytes.length)}; ${redacted.value.notes?.join(' ')}`);
-    const simple = await timed(() => modules.edit.run([{ name: 'manual.pdf', bytes: input }], { text: 'DRAFT', position: 'top' }, {}));
-    console.log(`simple form (text on every page): ${simple.ms.toFixed(0)} ms (${(pages / (simple.ms / 1000)).toFixed(0)} pages/s)`);
+    const redacted = await timed(() =>
+      modules.edit.run([{ name: 'manual.pdf', bytes: input }], { operations: JSON.stringify(operations) }, {}),
+    );
+    console.log(
+      `redact band + add text, ${pages} pages: ${redacted.ms.toFixed(0)} ms ` +
+        `(${(pages / (redacted.ms / 1000)).toFixed(0)} pages/s), ${fmtBytes(input.length)} → ` +
+        `${fmtBytes(redacted.value.bytes.length)}; ${redacted.value.notes?.join(' ')}`,
+    );
+    const simple = await timed(() =>
+      modules.edit.run([{ name: 'manual.pdf', bytes: input }], { text: 'DRAFT', position: 'top' }, {}),
+    );
+    console.log(
+      `simple form (text on every page): ${simple.ms.toFixed(0)} ms (${(pages / (simple.ms / 1000)).toFixed(0)} ` +
+        `pages/s)`,
+    );
 
     const inPath = join(dir, 'in.pdf');
     const outPath = join(dir, 'out.pdf');
@@ -42,12 +62,20 @@ export async function run(): Promise<void> {
     writeFileSync(outPath, redacted.value.bytes);
     if (hasCommand('qpdf')) {
       const native = await timed(() => execFileSync('qpdf', [inPath, join(dir, 'qpdf.pdf')], { stdio: 'ignore' }));
-      console.log(`native qpdf rewrite (reference): ${native.ms.toFixed(0)} ms → edit-pdf is ${(redacted.ms / native.ms).toFixed(1)}× a plain rewrite`);
+      console.log(
+        `native qpdf rewrite (reference): ${native.ms.toFixed(0)} ms → edit-pdf is ` +
+          `${(redacted.ms / native.ms).toFixed(1)}× a plain rewrite`,
+      );
     }
     if (hasCommand('pdftotext')) {
       // pdftotext -y/-H crop in pixels at 72 dpi: the band, inside its edges.
-      const band = (path: string) => execFileSync('pdftotext', ['-x', '0', '-y', '305', '-W', '700', '-H', '110', path, '-'], { encoding: 'utf8' }).replace(/\s+/g, '');
-      console.log(`pdftotext in the redacted bands: before ${band(inPath).length} characters, after ${band(outPath).length}`);
+      const band = (path: string) =>
+        execFileSync('pdftotext', ['-x', '0', '-y', '305', '-W', '700', '-H', '110', path, '-'], {
+          encoding: 'utf8',
+        }).replace(/\s+/g, '');
+      console.log(
+        `pdftotext in the redacted bands: before ${band(inPath).length} characters, after ${band(outPath).length}`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -60,9 +60,12 @@ interface Job {
 }
 
 const ENDPOINT: Record<string, string> = {
-  docx: '/api/pdf/fromWord', doc: '/api/pdf/fromWord',
-  xlsx: '/api/pdf/fromExcel', xls: '/api/pdf/fromExcel',
-  pptx: '/api/pdf/fromPowerPoint', ppt: '/api/pdf/fromPowerPoint',
+  docx: '/api/pdf/fromWord',
+  doc: '/api/pdf/fromWord',
+  xlsx: '/api/pdf/fromExcel',
+  xls: '/api/pdf/fromExcel',
+  pptx: '/api/pdf/fromPowerPoint',
+  ppt: '/api/pdf/fromPowerPoint',
 };
 
 const extension = (name: string) => name.slice(name.lastIndexOf('.') + 1).toLowerCase();
@@ -75,9 +78,16 @@ const median = (values: number[]) => {
 
 /** The corpus's Office files that should convert (manifest: expect ok), in a fixed order. */
 function corpusInputs(): Input[] {
-  const manifest = JSON.parse(readFileSync(join(CORPUS, 'manifest.json'), 'utf8')) as Array<{ file: string; kind: string; expect: string }>;
+  const manifest = JSON.parse(readFileSync(join(CORPUS, 'manifest.json'), 'utf8')) as Array<{
+    file: string;
+    kind: string;
+    expect: string;
+  }>;
   return manifest
-    .filter((entry) => /^office\/(docx|xlsx|pptx)$/.test(entry.kind) && entry.expect === 'ok' && existsSync(join(CORPUS, entry.file)))
+    .filter(
+      (entry) =>
+        /^office\/(docx|xlsx|pptx)$/.test(entry.kind) && entry.expect === 'ok' && existsSync(join(CORPUS, entry.file)),
+    )
     .map((entry) => ({ name: basename(entry.file), path: join(CORPUS, entry.file), legacy: false }));
 }
 
@@ -89,7 +99,20 @@ function legacyInputs(dir: string): Input[] {
     const source = join(CORPUS, from);
     if (!existsSync(source)) continue;
     try {
-      execFileSync('soffice', ['--headless', '--norestore', `-env:UserInstallation=file://${dir}/profile`, '--convert-to', to, '--outdir', dir, source], { stdio: 'ignore', timeout: 300_000 });
+      execFileSync(
+        'soffice',
+        [
+          '--headless',
+          '--norestore',
+          `-env:UserInstallation=file://${dir}/profile`,
+          '--convert-to',
+          to,
+          '--outdir',
+          dir,
+          source,
+        ],
+        { stdio: 'ignore', timeout: 300_000 },
+      );
     } catch {
       continue;
     }
@@ -159,18 +182,28 @@ function chromiumRss(): number | undefined {
  */
 async function openApi(page: import('playwright-core').Page): Promise<void> {
   await page.goto('/tools/word-to-pdf');
-  await page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
+  await page
+    .getByRole('button', { name: /Upload Files|Get Started/ })
+    .first()
+    .click();
   await page.getByRole('dialog').waitFor();
-  await page.waitForFunction(async () => {
-    const response = await fetch('/api/pdf/fromWord', { method: 'POST', body: new FormData() });
-    return (response.headers.get('Content-Type') ?? '').includes('json');
-  }, undefined, { timeout: 30_000, polling: 250 });
+  await page.waitForFunction(
+    async () => {
+      const response = await fetch('/api/pdf/fromWord', { method: 'POST', body: new FormData() });
+      return (response.headers.get('Content-Type') ?? '').includes('json');
+    },
+    undefined,
+    { timeout: 30_000, polling: 250 },
+  );
 }
 
 function summary(jobs: Job[]): string {
   const completed = jobs.filter((job) => job.status === 200 && job.pdf).length;
   const timedOut = jobs.filter((job) => job.status === 504).length;
-  return `attempted ${jobs.length}, completed ${completed}, timed out ${timedOut}, failed ${jobs.length - completed - timedOut}`;
+  return (
+    `attempted ${jobs.length}, completed ${completed}, timed out ${timedOut}, failed ` +
+    `${jobs.length - completed - timedOut}`
+  );
 }
 
 export async function run(): Promise<void> {
@@ -193,22 +226,36 @@ export async function run(): Promise<void> {
     const legacy = legacyInputs(work);
     const corpus = corpusInputs();
     const inputs = [...corpus, ...legacy];
-    console.log(`${inputs.length} files: ${inputs.length - legacy.length} corpus .docx/.xlsx/.pptx, ${legacy.length} legacy (${legacy.map((i) => extension(i.name)).join(', ') || 'none: soffice not installed'}) made by the native soffice`);
+    console.log(
+      `${inputs.length} files: ${inputs.length - legacy.length} corpus .docx/.xlsx/.pptx, ${legacy.length} ` +
+        `legacy (${legacy.map((i) => extension(i.name)).join(', ') || 'none: soffice not installed'}) made by the ` +
+        `native soffice`,
+    );
     const dist = process.env.FOLIO_BENCH_LO_DIST ? resolve(process.env.FOLIO_BENCH_LO_DIST) : distSnapshot(work);
     const { preview } = await import('vite');
     const { chromium } = await import('playwright-core');
-    const server = await preview({ root: ROOT, build: { outDir: dist }, preview: { port: 0, strictPort: false, host: '127.0.0.1' }, logLevel: 'error' });
+    const server = await preview({
+      root: ROOT,
+      build: { outDir: dist },
+      preview: { port: 0, strictPort: false, host: '127.0.0.1' },
+      logLevel: 'error',
+    });
     const address = server.httpServer.address();
     if (!address || typeof address === 'string') throw new Error('vite preview did not start');
     if (BURN) {
-      for (let i = 0; i < cpus().length; i++) burners.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+      for (let i = 0; i < cpus().length; i++)
+        burners.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
       console.log(`CPU burners: ${burners.length} child processes (one per core) busy during the run`);
     }
     let peak = 0;
     sampler = setInterval(() => {
       peak = Math.max(peak, chromiumRss() ?? 0);
     }, 500);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
     const all: Job[] = [];
     const firsts: number[] = [];
     const firstJobs = new Set<Job>();
@@ -224,44 +271,74 @@ export async function run(): Promise<void> {
         await openApi(page);
         const jobs: Job[] = [];
         for (const input of order) {
-          const job = await page.evaluate(async ({ endpoint, name, base64, legacy }) => {
-            const form = new FormData();
-            form.append('file', new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
-            // Legacy files go to LibreOffice by themselves; the others name the engine.
-            if (!legacy) form.append('engine', 'libreoffice');
-            // A 404 that is not the in-page API's JSON: the request went past /api to the server
-            // (seen once, on a page whose /api had answered just before): say so and try again.
-            let missed = 0;
-            let started = performance.now();
-            let response = await fetch(endpoint, { method: 'POST', body: form });
-            while (response.status === 404 && !(response.headers.get('Content-Type') ?? '').includes('json') && missed < 20) {
-              missed++;
-              await new Promise((resolve) => setTimeout(resolve, 500));
-              started = performance.now();
-              response = await fetch(endpoint, { method: 'POST', body: form });
-            }
-            const body = new Uint8Array(await response.arrayBuffer());
-            const ms = performance.now() - started;
-            const notes = response.headers.get('X-Folio-Notes');
-            const text = new TextDecoder().decode(body.subarray(0, 5));
-            return {
-              name, status: response.status, ms, bytes: body.length, pdf: text === '%PDF-',
-              notes: notes ? (JSON.parse(decodeURIComponent(notes)) as string[]) : [],
-              error: response.ok ? undefined : new TextDecoder().decode(body).slice(0, 300),
-              missed: missed ? `${missed} × not answered by the in-page /api at ${location.pathname} (${document.querySelector('[role=dialog]') ? 'window open' : 'no window'})` : undefined,
-            };
-          }, { endpoint: ENDPOINT[extension(input.name)], name: input.name, base64: readFileSync(input.path).toString('base64'), legacy: input.legacy });
+          const job = await page.evaluate(
+            async ({ endpoint, name, base64, legacy }) => {
+              const form = new FormData();
+              form.append('file', new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
+              // Legacy files go to LibreOffice by themselves; the others name the engine.
+              if (!legacy) form.append('engine', 'libreoffice');
+              // A 404 that is not the in-page API's JSON: the request went past /api to the server
+              // (seen once, on a page whose /api had answered just before): say so and try again.
+              let missed = 0;
+              let started = performance.now();
+              let response = await fetch(endpoint, { method: 'POST', body: form });
+              while (
+                response.status === 404 &&
+                !(response.headers.get('Content-Type') ?? '').includes('json') &&
+                missed < 20
+              ) {
+                missed++;
+                await new Promise((resolve) => setTimeout(resolve, 500));
+                started = performance.now();
+                response = await fetch(endpoint, { method: 'POST', body: form });
+              }
+              const body = new Uint8Array(await response.arrayBuffer());
+              const ms = performance.now() - started;
+              const notes = response.headers.get('X-Folio-Notes');
+              const text = new TextDecoder().decode(body.subarray(0, 5));
+              return {
+                name,
+                status: response.status,
+                ms,
+                bytes: body.length,
+                pdf: text === '%PDF-',
+                notes: notes ? (JSON.parse(decodeURIComponent(notes)) as string[]) : [],
+                error: response.ok ? undefined : new TextDecoder().decode(body).slice(0, 300),
+                missed: missed
+                  ? `${missed} × not answered by the in-page /api at ${location.pathname} ` +
+                    `(${document.querySelector('[role=dialog]') ? 'window open' : 'no window'})`
+                  : undefined,
+              };
+            },
+            {
+              endpoint: ENDPOINT[extension(input.name)],
+              name: input.name,
+              base64: readFileSync(input.path).toString('base64'),
+              legacy: input.legacy,
+            },
+          );
           jobs.push(job);
           if (job.missed) console.log(`  start ${start + 1}: ${job.name}: ${job.missed}, then sent again`);
-          if (job.status !== 200 || !job.pdf) console.log(`  start ${start + 1}: ${job.name} → HTTP ${job.status} after ${seconds(job.ms)}: ${job.error ?? 'not a PDF'}`);
-          else if (input.legacy && !job.notes.some((note) => /LibreOffice/.test(note))) console.log(`  start ${start + 1}: ${job.name} converted, but without the LibreOffice note (${job.notes.join('; ')})`);
+          if (job.status !== 200 || !job.pdf)
+            console.log(
+              `  start ${start + 1}: ${job.name} → HTTP ${job.status} after ${seconds(job.ms)}: ` +
+                `${job.error ?? 'not a PDF'}`,
+            );
+          else if (input.legacy && !job.notes.some((note) => /LibreOffice/.test(note)))
+            console.log(
+              `  start ${start + 1}: ${job.name} converted, but without the LibreOffice note (${job.notes.join('; ')})`,
+            );
         }
         await context.close();
         const [first, ...warm] = jobs;
         firsts.push(first.ms);
         firstJobs.add(first);
         const warmOk = warm.filter((job) => job.status === 200).map((job) => job.ms);
-        console.log(`start ${start + 1}: ${summary(jobs)}; first job (download + start + ${first.name}) ${seconds(first.ms)}${first.status === 200 ? '' : ` HTTP ${first.status}`}; warm median ${seconds(median(warmOk))}, max ${seconds(Math.max(...warmOk))}`);
+        console.log(
+          `start ${start + 1}: ${summary(jobs)}; first job (download + start + ${first.name}) ` +
+            `${seconds(first.ms)}${first.status === 200 ? '' : ` HTTP ${first.status}`}; warm median ` +
+            `${seconds(median(warmOk))}, max ${seconds(Math.max(...warmOk))}`,
+        );
         all.push(...jobs);
       }
     } finally {
@@ -273,8 +350,11 @@ export async function run(): Promise<void> {
     console.log(`first job per start: ${firsts.map(seconds).join(', ')}`);
     if (legacyJobs.length) console.log(`legacy .doc/.xls/.ppt: ${summary(legacyJobs)}`);
     const warmAll = all.filter((job) => !firstJobs.has(job) && job.status === 200).map((job) => job.ms);
-    console.log(`warm jobs: median ${seconds(median(warmAll))}, max ${seconds(Math.max(...warmAll))} (${warmAll.length} jobs)`);
-    if (peak) console.log(`peak memory of Chromium's processes (RSS, sampled every 0.5 s): ${(peak / 2 ** 30).toFixed(2)} GB`);
+    console.log(
+      `warm jobs: median ${seconds(median(warmAll))}, max ${seconds(Math.max(...warmAll))} (${warmAll.length} jobs)`,
+    );
+    if (peak)
+      console.log(`peak memory of Chromium's processes (RSS, sampled every 0.5 s): ${(peak / 2 ** 30).toFixed(2)} GB`);
   } finally {
     if (sampler) clearInterval(sampler);
     for (const burner of burners) burner.kill();

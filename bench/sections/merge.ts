@@ -22,7 +22,6 @@ import { join, resolve } from 'node:path';
 import type { Engine } from '../../workers/engine/lib/types.ts';
 import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, timed } from '../lib.ts';
 
-
 /**
  * The issue's set: 20 files, 1,607 pages — the corpus has only two long PDFs, so this set repeats
  * files (3 × 345 + 3 × 117 + 14 smaller documents). Kept for comparison with earlier figures.
@@ -120,7 +119,14 @@ async function measureInThisProcess(set: keyof typeof SETS): Promise<void> {
   const { merge, close } = await loadMerge();
   try {
     // Warm-up (module load, JIT) on two small files, not measured.
-    await merge([{ name: 'a.pdf', bytes: corpusFile('pdf/clean/sf-pdflatex-outline.pdf')! }, { name: 'b.pdf', bytes: corpusFile('pdf/clean/sf-multicolumn.pdf')! }], {}, {});
+    await merge(
+      [
+        { name: 'a.pdf', bytes: corpusFile('pdf/clean/sf-pdflatex-outline.pdf')! },
+        { name: 'b.pdf', bytes: corpusFile('pdf/clean/sf-multicolumn.pdf')! },
+      ],
+      {},
+      {},
+    );
     for (const row of await measure(merge, set, SETS[set])) console.log(row);
   } finally {
     await close();
@@ -136,15 +142,24 @@ async function measure(merge: Engine, label: string, files: readonly string[]): 
   const totalBytes = inputs.reduce((sum, i) => sum + i.bytes!.byteLength, 0);
   let pages = 0;
   const engineInputs = inputs.map((i, n) => ({ name: `${n + 1}-${i.file.split('/').pop()}`, bytes: i.bytes! }));
-  const mergeOnce = () => timed(() => merge(engineInputs, { bookmarkEachFile: true }, { progress: (_done, total) => (pages = Math.max(pages, total)) }));
+  const mergeOnce = () =>
+    timed(() =>
+      merge(engineInputs, { bookmarkEachFile: true }, { progress: (_done, total) => (pages = Math.max(pages, total)) }),
+    );
   const measured = await withPeakRss(mergeOnce);
   const { value: result } = measured.value;
   const times = [measured.value.ms, (await mergeOnce()).ms, (await mergeOnce()).ms];
   const ms = Math.min(...times);
   const memory = (measured.peak - measured.base) / totalBytes;
   const what = `merge ${files.length} ${label} PDFs, ${pages} pages`;
-  console.log(`${what}: ${fmtBytes(totalBytes)} in → ${fmtBytes(result.bytes.byteLength)} out; best of 3 ${(ms / 1000).toFixed(2)} s (${times.map((t) => (t / 1000).toFixed(2)).join(' / ')})`);
-  console.log(`  peak RSS ${fmtBytes(measured.peak)}, ${fmtBytes(measured.peak - measured.base)} above the ${fmtBytes(measured.base)} before`);
+  console.log(
+    `${what}: ${fmtBytes(totalBytes)} in → ${fmtBytes(result.bytes.byteLength)} out; best of 3 ` +
+      `${(ms / 1000).toFixed(2)} s (${times.map((t) => (t / 1000).toFixed(2)).join(' / ')})`,
+  );
+  console.log(
+    `  peak RSS ${fmtBytes(measured.peak)}, ${fmtBytes(measured.peak - measured.base)} above the ` +
+      `${fmtBytes(measured.base)} before`,
+  );
   if (!hasCommand('qpdf')) return [`| ${what} | ${(ms / 1000).toFixed(2)} s | qpdf (native) not installed | | |`];
   const dir = mkdtempSync(join(tmpdir(), 'folio-bench-merge-'));
   try {
@@ -158,11 +173,30 @@ async function measure(merge: Engine, label: string, files: readonly string[]): 
     execFileSync('qpdf', ['--object-streams=generate', ...args]);
     const compactSize = statSync(out).size;
     const row = (operation: string, folio: string, reference: string, ratio: number, goal: number) =>
-      `| ${operation} | ${folio} | ${reference} | ${ratio.toFixed(2)}× | ≤ ${goal}× ${ratio <= goal ? 'met' : 'NOT met'} |`;
+      `| ${operation} | ${folio} | ${reference} | ${ratio.toFixed(2)}× | ≤ ${goal}× ` +
+      `${ratio <= goal ? 'met' : 'NOT met'} |`;
     return [
-      row(`${what} (Node)`, `${(ms / 1000).toFixed(2)} s`, `qpdf --empty --pages ${(native / 1000).toFixed(2)} s`, ms / native, 1.5),
-      row(`  peak memory above baseline`, fmtBytes(measured.peak - measured.base), `input ${fmtBytes(totalBytes)}`, memory, 3),
-      row(`  output size`, fmtBytes(result.bytes.byteLength), `qpdf ${fmtBytes(nativeSize)} (${fmtBytes(compactSize)} with --object-streams=generate)`, result.bytes.byteLength / nativeSize, 1.1),
+      row(
+        `${what} (Node)`,
+        `${(ms / 1000).toFixed(2)} s`,
+        `qpdf --empty --pages ${(native / 1000).toFixed(2)} s`,
+        ms / native,
+        1.5,
+      ),
+      row(
+        `  peak memory above baseline`,
+        fmtBytes(measured.peak - measured.base),
+        `input ${fmtBytes(totalBytes)}`,
+        memory,
+        3,
+      ),
+      row(
+        `  output size`,
+        fmtBytes(result.bytes.byteLength),
+        `qpdf ${fmtBytes(nativeSize)} (${fmtBytes(compactSize)} with --object-streams=generate)`,
+        result.bytes.byteLength / nativeSize,
+        1.1,
+      ),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

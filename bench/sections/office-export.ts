@@ -14,13 +14,28 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { CORPUS, corpusFile, hasCommand, loadEngineModules, timed } from '../lib.ts';
-import { bestOffsetMatchRate, buildReport, cellMatchRate, characterErrorRate, orderFreeCharacterErrorRate, normWords, readDocx, readPptx, sheetGrid, wordSimilarity } from '../../tests/support/office-fixtures.ts';
+import {
+  bestOffsetMatchRate,
+  buildReport,
+  cellMatchRate,
+  characterErrorRate,
+  orderFreeCharacterErrorRate,
+  normWords,
+  readDocx,
+  readPptx,
+  sheetGrid,
+  wordSimilarity,
+} from '../../tests/support/office-fixtures.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 function soffice(args: string[], cwd: string): boolean {
   try {
-    execFileSync('soffice', ['--headless', '--norestore', `-env:UserInstallation=file://${cwd}/profile`, ...args], { cwd, stdio: 'ignore', timeout: 600_000 });
+    execFileSync('soffice', ['--headless', '--norestore', `-env:UserInstallation=file://${cwd}/profile`, ...args], {
+      cwd,
+      stdio: 'ignore',
+      timeout: 600_000,
+    });
     return true;
   } catch {
     return false;
@@ -56,13 +71,16 @@ async function workbookGrids(bytes: Uint8Array, { printed = false } = {}): Promi
   await book.xlsx.load(toArrayBuffer(bytes));
   const sheets = printed ? book.worksheets.filter((sheet) => sheet.state === 'visible') : book.worksheets;
   return sheets.map((sheet) => {
-    const grid = sheetGrid(sheet).map((row) => (row ?? []).map((v) => {
-      if (v && typeof v === 'object' && 'result' in v) return (v as { result: unknown }).result;
-      if (v && typeof v === 'object' && 'text' in v) return (v as { text: unknown }).text;
-      if (v && typeof v === 'object' && 'richText' in v) return (v as { richText: Array<{ text: string }> }).richText.map((r) => r.text).join('');
-      if (v && typeof v === 'object' && 'error' in v) return (v as { error: string }).error;
-      return v;
-    }));
+    const grid = sheetGrid(sheet).map((row) =>
+      (row ?? []).map((v) => {
+        if (v && typeof v === 'object' && 'result' in v) return (v as { result: unknown }).result;
+        if (v && typeof v === 'object' && 'text' in v) return (v as { text: unknown }).text;
+        if (v && typeof v === 'object' && 'richText' in v)
+          return (v as { richText: Array<{ text: string }> }).richText.map((r) => r.text).join('');
+        if (v && typeof v === 'object' && 'error' in v) return (v as { error: string }).error;
+        return v;
+      }),
+    );
     if (!printed) return grid;
     return grid
       .filter((_, r) => !sheet.getRow(r + 1).hidden)
@@ -76,11 +94,17 @@ async function workbookGrids(bytes: Uint8Array, { printed = false } = {}): Promi
  */
 function officeSources(kind: 'docx' | 'xlsx' | 'pptx'): string[] {
   const folder = join(CORPUS, 'office', kind);
-  const paths = readdirSync(folder).filter((f) => f.endsWith(`.${kind}`)).map((f) => join(folder, f));
+  const paths = readdirSync(folder)
+    .filter((f) => f.endsWith(`.${kind}`))
+    .map((f) => join(folder, f));
   const every = Number(process.env.OFFICE_BENCH_WIDE);
   const manifestPath = join(CORPUS, 'office-wide', 'manifest.json');
   if (!every || !existsSync(manifestPath)) return paths;
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Array<{ file: string; kind: string; expect: string }>;
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Array<{
+    file: string;
+    kind: string;
+    expect: string;
+  }>;
   const wide = manifest.filter((entry) => entry.kind === `office-wide/${kind}` && entry.expect === 'ok');
   return [...paths, ...wide.filter((_, i) => i % every === 0).map((entry) => join(CORPUS, entry.file))];
 }
@@ -106,8 +130,15 @@ export async function run(): Promise<void> {
     const fixturePptx = await readPptx((await ppt([{ name: 'report.pdf', bytes: report.bytes }], {}, {})).bytes);
     const fixtureXlsx = await workbookGrids((await excel([{ name: 'report.pdf', bytes: report.bytes }], {}, {})).bytes);
     console.log(`fixture (2 pages: heading, two columns, ruled + unruled table, picture):`);
-    console.log(`  Word  similarity ${pct(wordSimilarity(report.text, await docxText(fixtureDocx.bytes)))} (goal ≥ 98 %)`);
-    console.log(`  PPT   slides ${fixturePptx.slides.length}/${report.pages}, per-slide similarity ${report.pageTexts.map((t, i) => pct(wordSimilarity(t, fixturePptx.slides[i].replace(report.footer, '')))).join(', ')}`);
+    console.log(
+      `  Word  similarity ${pct(wordSimilarity(report.text, await docxText(fixtureDocx.bytes)))} (goal ≥ 98 %)`,
+    );
+    console.log(
+      `  PPT   slides ${fixturePptx.slides.length}/${report.pages}, per-slide similarity ` +
+        report.pageTexts
+          .map((t, i) => pct(wordSimilarity(t, fixturePptx.slides[i].replace(report.footer, ''))))
+          .join(', '),
+    );
     const numbers = fixtureXlsx.map((g) => cellMatchRate(report.numbers, g));
     console.log(`  Excel cells right ${pct(Math.max(...numbers))} (goal ≥ 95 %)`);
 
@@ -116,9 +147,16 @@ export async function run(): Promise<void> {
     // ---- speed on a long LaTeX document
     const large = only ? undefined : corpusFile('pdf/large/texlive-interface3.pdf');
     if (large) {
-      for (const [name, engine] of [['Word', word], ['PowerPoint', ppt], ['Excel', excel]] as const) {
+      for (const [name, engine] of [
+        ['Word', word],
+        ['PowerPoint', ppt],
+        ['Excel', excel],
+      ] as const) {
         const { ms } = await timed(() => engine([{ name: 'interface3.pdf', bytes: large }], { pages: '1-30' }, {}));
-        console.log(`speed ${name.padEnd(10)} texlive-interface3 pages 1-30: ${(ms / 1000).toFixed(1)} s, ${(30 / (ms / 1000)).toFixed(1)} pages/s`);
+        console.log(
+          `speed ${name.padEnd(10)} texlive-interface3 pages 1-30: ${(ms / 1000).toFixed(1)} s, ` +
+            `${(30 / (ms / 1000)).toFixed(1)} pages/s`,
+        );
       }
     }
 
@@ -143,8 +181,14 @@ export async function run(): Promise<void> {
       await doc.destroy();
       const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
       const meanFree = orderFree.reduce((a, b) => a + b, 0) / orderFree.length;
-      console.log(`OCR vicksburg (${rates.length} pages, clean print, 300 dpi; reference = the file's own OCR layer), ${(ms / rates.length / 1000).toFixed(1)} s/page:`);
-      console.log(`  CER in reading order ${rates.map(pct).join(', ')} — mean ${pct(mean)}; words sorted (order-free) ${orderFree.map(pct).join(', ')} — mean ${pct(meanFree)} (goal ≤ 5 %)`);
+      console.log(
+        `OCR vicksburg (${rates.length} pages, clean print, 300 dpi; reference = the file's own OCR layer), ` +
+          `${(ms / rates.length / 1000).toFixed(1)} s/page:`,
+      );
+      console.log(
+        `  CER in reading order ${rates.map(pct).join(', ')} — mean ${pct(mean)}; words sorted (order-free) ` +
+          `${orderFree.map(pct).join(', ')} — mean ${pct(meanFree)} (goal ≤ 5 %)`,
+      );
     }
 
     if (!hasCommand('soffice') || !existsSync(CORPUS)) {
@@ -185,7 +229,10 @@ export async function run(): Promise<void> {
             const sourceTables = (await readDocx(source)).tables.length;
             const folioTables = (await readDocx(out.bytes)).tables.length;
             scores.push(folio);
-            rows.push(`  ${file}: Folio ${pct(folio)} (bag ${pct(bagF1(sourceText, await docxText(out.bytes)))}), tables ${folioTables}/${sourceTables}`);
+            rows.push(
+              `  ${file}: Folio ${pct(folio)} (bag ${pct(bagF1(sourceText, await docxText(out.bytes)))}), ` +
+                `tables ${folioTables}/${sourceTables}`,
+            );
           } else if (kind === 'xlsx') {
             const out = await excel([{ name: 'x.pdf', bytes: pdf }], { sheets: 'page' }, {});
             writeFileSync(join(outDir, file), out.bytes);
@@ -196,11 +243,26 @@ export async function run(): Promise<void> {
             // converter could bring them back.
             const doc = await openPdfjs(pdf);
             let shown = '';
-            for (let n = 1; n <= doc.numPages; n++) shown += ` ${(await (await doc.getPage(n)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ')}`;
+            for (let n = 1; n <= doc.numPages; n++) {
+              const { items } = await (await doc.getPage(n)).getTextContent();
+              shown += ` ${items.map((i) => ('str' in i ? i.str : '')).join(' ')}`;
+            }
             await doc.destroy();
             const squash = (t: string) => t.replace(/\s+/g, '').toLowerCase();
             const shownText = squash(shown);
-            const visible = sourceGrids.map((g) => g.map((row) => (row ?? []).map((v) => ((typeof v === 'string' && !shownText.includes(squash(v))) || (typeof v === 'number' && !shownText.includes(String(v)) && !shownText.includes(String(v).replace('.', ','))) || (v !== null && typeof v === 'object' && !(v instanceof Date)) ? null : v))));
+            const visible = sourceGrids.map((g) =>
+              g.map((row) =>
+                (row ?? []).map((v) =>
+                  (typeof v === 'string' && !shownText.includes(squash(v))) ||
+                  (typeof v === 'number' &&
+                    !shownText.includes(String(v)) &&
+                    !shownText.includes(String(v).replace('.', ','))) ||
+                  (v !== null && typeof v === 'object' && !(v instanceof Date))
+                    ? null
+                    : v,
+                ),
+              ),
+            );
             const rates = visible
               .filter((g) => g.some((r) => r?.some((v) => v !== null && v !== undefined && v !== '')))
               .map((g) => bestOffsetMatchRate(g, folioGrids));
@@ -218,14 +280,19 @@ export async function run(): Promise<void> {
             const doc = await openPdfjs(pdf);
             const sims: number[] = [];
             for (let n = 1; n <= doc.numPages; n++) {
-              const text = (await (await doc.getPage(n)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
+              const text = (await (await doc.getPage(n)).getTextContent()).items
+                .map((i) => ('str' in i ? i.str : ''))
+                .join(' ');
               sims.push(text.trim() ? wordSimilarity(text, slides[n - 1] ?? '') : 1);
             }
             const pages = doc.numPages;
             await doc.destroy();
             const mean = sims.reduce((a, b) => a + b, 0) / Math.max(1, sims.length);
             scores.push(mean);
-            rows.push(`  ${file}: slides ${slides.length}/${pages}, per-slide similarity mean ${pct(mean)} min ${pct(Math.min(...sims))}`);
+            rows.push(
+              `  ${file}: slides ${slides.length}/${pages}, per-slide similarity mean ${pct(mean)} min ` +
+                `${pct(Math.min(...sims))}`,
+            );
           }
         } catch (error) {
           rows.push(`  ${file}: Folio failed: ${(error as Error).message}`);
@@ -234,12 +301,27 @@ export async function run(): Promise<void> {
       // LibreOffice's own PDF import, the reference for Word.
       if (kind === 'docx') {
         const importDir = join(dir, 'lo-import');
-        soffice(['--infilter=writer_pdf_import', '--convert-to', 'docx', '--outdir', importDir, ...readdirSync(pdfDir).map((f) => join(pdfDir, f))], dir);
+        soffice(
+          [
+            '--infilter=writer_pdf_import',
+            '--convert-to',
+            'docx',
+            '--outdir',
+            importDir,
+            ...readdirSync(pdfDir).map((f) => join(pdfDir, f)),
+          ],
+          dir,
+        );
         for (const file of sources) {
           const imported = join(importDir, file.replace(/\.\w+$/, '.docx'));
           if (!existsSync(imported)) continue;
           try {
-            reference.push(wordSimilarity(await docxText(new Uint8Array(readFileSync(pathOf.get(file)!))), await docxText(new Uint8Array(readFileSync(imported)))));
+            reference.push(
+              wordSimilarity(
+                await docxText(new Uint8Array(readFileSync(pathOf.get(file)!))),
+                await docxText(new Uint8Array(readFileSync(imported))),
+              ),
+            );
           } catch {
             reference.push(0);
           }
@@ -251,8 +333,18 @@ export async function run(): Promise<void> {
       soffice(['--convert-to', 'pdf', '--outdir', checkDir, ...outputs], dir);
       const opened = existsSync(checkDir) ? readdirSync(checkDir).length : 0;
       const mean = scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : 0;
-      const label = { docx: 'Word  (word similarity, goal ≥ 98 %)', xlsx: 'Excel (cells right, goal ≥ 95 %)', pptx: 'PPT   (per-slide similarity, goal ≥ 98 %)' }[kind];
-      console.log(`${label}: Folio mean ${pct(mean)} over ${scores.length} files${reference.length ? `; LibreOffice PDF import ${pct(reference.reduce((a, b) => a + b, 0) / reference.length)}` : ''}; ${opened}/${outputs.length} Folio outputs open in LibreOffice`);
+      const label = {
+        docx: 'Word  (word similarity, goal ≥ 98 %)',
+        xlsx: 'Excel (cells right, goal ≥ 95 %)',
+        pptx: 'PPT   (per-slide similarity, goal ≥ 98 %)',
+      }[kind];
+      console.log(
+        `${label}: Folio mean ${pct(mean)} over ${scores.length} files` +
+          (reference.length
+            ? `; LibreOffice PDF import ${pct(reference.reduce((a, b) => a + b, 0) / reference.length)}`
+            : '') +
+          `; ${opened}/${outputs.length} Folio outputs open in LibreOffice`,
+      );
       for (const row of rows) console.log(row);
     }
   } finally {

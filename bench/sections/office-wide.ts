@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { runWide, summarise, summaryLines, widePresent } from '../../tests/wide/runner.ts';
 import { hasCommand, loadEngineModules, timed } from '../lib.ts';
 
-const pdfPages = (path: string) => Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [path], { encoding: 'utf8' }))?.[1] ?? 0);
+const pdfPages = (path: string) =>
+  Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [path], { encoding: 'utf8' }))?.[1] ?? 0);
 
 async function scaleDocuments(dir: string): Promise<Array<{ name: string; kind: 'xlsx' | 'docx'; path: string }>> {
   const ExcelJS = (await import('exceljs')).default;
@@ -27,29 +28,56 @@ async function scaleDocuments(dir: string): Promise<Array<{ name: string; kind: 
   const { Document, Packer, Paragraph, HeadingLevel } = await import('docx');
   const paragraphs = Array.from({ length: 500 }, (_, page) => [
     new Paragraph({ text: `Chapter ${page + 1}`, heading: HeadingLevel.HEADING_1, pageBreakBefore: page > 0 }),
-    ...Array.from({ length: 6 }, (_, i) => new Paragraph(`Paragraph ${i + 1} of chapter ${page + 1}, some words to fill a line. `.repeat(5))),
+    ...Array.from(
+      { length: 6 },
+      (_, i) => new Paragraph(`Paragraph ${i + 1} of chapter ${page + 1}, some words to fill a line. `.repeat(5)),
+    ),
   ]).flat();
   const docPath = join(dir, 'five-hundred-pages.docx');
   writeFileSync(docPath, await Packer.toBuffer(new Document({ sections: [{ children: paragraphs }] })));
-  return [{ name: '10,000-row sheet', kind: 'xlsx', path: sheetPath }, { name: '500-page Word document', kind: 'docx', path: docPath }];
+  return [
+    { name: '10,000-row sheet', kind: 'xlsx', path: sheetPath },
+    { name: '500-page Word document', kind: 'docx', path: docPath },
+  ];
 }
 
 async function atScale(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'folio-scale-bench-'));
-  const { modules, close } = await loadEngineModules({ docx: '/workers/engine/tools/word-to-pdf.ts', xlsx: '/workers/engine/tools/excel-to-pdf.ts' });
+  const { modules, close } = await loadEngineModules({
+    docx: '/workers/engine/tools/word-to-pdf.ts',
+    xlsx: '/workers/engine/tools/excel-to-pdf.ts',
+  });
   const haveSoffice = hasCommand('soffice');
   try {
     for (const doc of await scaleDocuments(dir)) {
       let reports = 0;
       const bytes = new Uint8Array(readFileSync(doc.path));
-      const ours = await timed(() => modules[doc.kind].run([{ name: doc.path, bytes }], {}, { progress: () => reports++ }));
+      const ours = await timed(() =>
+        modules[doc.kind].run([{ name: doc.path, bytes }], {}, { progress: () => reports++ }),
+      );
       writeFileSync(join(dir, 'folio.pdf'), ours.value.bytes);
-      let line = `${doc.name}: Folio ${(ours.ms / 1000).toFixed(1)} s, ${pdfPages(join(dir, 'folio.pdf'))} pages, ${reports} progress reports`;
+      let line =
+        `${doc.name}: Folio ${(ours.ms / 1000).toFixed(1)} s, ${pdfPages(join(dir, 'folio.pdf'))} pages, ` +
+        `${reports} progress reports`;
       if (haveSoffice) {
         const profile = `file://${join(dir, 'lo-profile')}`;
-        const lo = await timed(() => execFileSync('soffice', [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, doc.path], { stdio: 'ignore', timeout: 600_000 }));
-        const theirs = join(dir, doc.path.split('/').pop()!.replace(/\.[^.]+$/, '.pdf'));
-        line += `; soffice ${(lo.ms / 1000).toFixed(1)} s (first start included), ${pdfPages(theirs)} pages; ratio ${(ours.ms / lo.ms).toFixed(2)}`;
+        const lo = await timed(() =>
+          execFileSync(
+            'soffice',
+            [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, doc.path],
+            { stdio: 'ignore', timeout: 600_000 },
+          ),
+        );
+        const theirs = join(
+          dir,
+          doc.path
+            .split('/')
+            .pop()!
+            .replace(/\.[^.]+$/, '.pdf'),
+        );
+        line +=
+          `; soffice ${(lo.ms / 1000).toFixed(1)} s (first start included), ${pdfPages(theirs)} pages; ratio ` +
+          `${(ours.ms / lo.ms).toFixed(2)}`;
       } else line += '; soffice not installed';
       console.log(line);
     }
@@ -70,10 +98,24 @@ export async function run(): Promise<void> {
   const outcomes = await runWide({ only });
   const seconds = (performance.now() - start) / 1000;
   for (const line of summaryLines(summarise(outcomes))) console.log(line);
-  const times = outcomes.filter((o) => o.status === 'converted').map((o) => o.ms).sort((a, b) => a - b);
+  const times = outcomes
+    .filter((o) => o.status === 'converted')
+    .map((o) => o.ms)
+    .sort((a, b) => a - b);
   const percentile = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] ?? 0;
-  console.log(`${outcomes.length} files in ${seconds.toFixed(0)} s (LibreOffice's PDFs made on the first run); per converted file median ${percentile(50).toFixed(0)} ms, 90th percentile ${percentile(90).toFixed(0)} ms, slowest ${(times.at(-1) ?? 0).toFixed(0)} ms`);
-  for (const o of outcomes.filter((x) => x.status === 'crashed' || x.status === 'stopped')) console.log(`  ${o.status}: ${o.entry.file} ${(o.message ?? '').split('\n')[0]}`);
-  const lowest = outcomes.filter((o) => o.similarity !== undefined).sort((a, b) => a.similarity! - b.similarity!).slice(0, 10);
-  if (lowest.length) console.log(`lowest word similarity:\n  ${lowest.map((o) => `${o.entry.file}: ${o.similarity!.toFixed(3)}`).join('\n  ')}`);
+  console.log(
+    `${outcomes.length} files in ${seconds.toFixed(0)} s (LibreOffice's PDFs made on the first run); per ` +
+      `converted file median ${percentile(50).toFixed(0)} ms, 90th percentile ${percentile(90).toFixed(0)} ms, ` +
+      `slowest ${(times.at(-1) ?? 0).toFixed(0)} ms`,
+  );
+  for (const o of outcomes.filter((x) => x.status === 'crashed' || x.status === 'stopped'))
+    console.log(`  ${o.status}: ${o.entry.file} ${(o.message ?? '').split('\n')[0]}`);
+  const lowest = outcomes
+    .filter((o) => o.similarity !== undefined)
+    .sort((a, b) => a.similarity! - b.similarity!)
+    .slice(0, 10);
+  if (lowest.length)
+    console.log(
+      `lowest word similarity:\n  ${lowest.map((o) => `${o.entry.file}: ${o.similarity!.toFixed(3)}`).join('\n  ')}`,
+    );
 }

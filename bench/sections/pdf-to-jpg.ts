@@ -15,11 +15,29 @@
  * (text, tiled, every page) over the same document.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import JSZip from 'jszip';
-import { CORPUS, corpusFile, fmtBytes, hasCommand, loadEngineModules, timed, treeCpuSeconds, waitedChildrenCpuSeconds } from '../lib.ts';
+import {
+  CORPUS,
+  corpusFile,
+  fmtBytes,
+  hasCommand,
+  loadEngineModules,
+  timed,
+  treeCpuSeconds,
+  waitedChildrenCpuSeconds,
+} from '../lib.ts';
 import { blockSsim, decodeImage } from '../../tests/support/images.ts';
 import { manyPagesPdf } from '../../tests/support/hostile-recipes.ts';
 
@@ -38,7 +56,12 @@ async function loadEngines() {
     jpgToPdf: '/workers/engine/tools/jpg-to-pdf.ts',
     addWatermark: '/workers/engine/tools/add-watermark.ts',
   });
-  return { pdfToJpg: modules.pdfToJpg.run, jpgToPdf: modules.jpgToPdf.run, addWatermark: modules.addWatermark.run, close };
+  return {
+    pdfToJpg: modules.pdfToJpg.run,
+    jpgToPdf: modules.jpgToPdf.run,
+    addWatermark: modules.addWatermark.run,
+    close,
+  };
 }
 
 interface ChromiumFigures {
@@ -60,9 +83,17 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
   if (!existsSync(resolve(ROOT, 'dist/index.html')) || !existsSync('/usr/bin/chromium')) return undefined;
   const { preview } = await import('vite');
   const { chromium } = await import('playwright-core');
-  const server = await preview({ root: ROOT, preview: { port: 0, strictPort: false, host: '127.0.0.1' }, logLevel: 'error' });
+  const server = await preview({
+    root: ROOT,
+    preview: { port: 0, strictPort: false, host: '127.0.0.1' },
+    logLevel: 'error',
+  });
   const address = server.httpServer.address();
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   try {
     if (!address || typeof address === 'string') return undefined;
     const context = await browser.newContext({ acceptDownloads: true, baseURL: `http://127.0.0.1:${address.port}` });
@@ -72,10 +103,16 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
     // The many-page ZIP is estimated over 200 MB, which would open the save picker (headless Chromium
     // never answers it): without it the result is a Blob download, as in browsers without the picker.
     await page.evaluate(() => Object.defineProperty(window, 'showSaveFilePicker', { value: undefined }));
-    await page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
+    await page
+      .getByRole('button', { name: /Upload Files|Get Started/ })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog');
     const process = dialog.getByRole('button', { name: 'Process Files', exact: true });
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'geotopo.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name: 'geotopo.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
     await dialog.getByLabel('Resolution').selectOption(String(DPI));
     await dialog.getByLabel('JPEG quality').fill(String(QUALITY));
     // Warm-up: one page with MozJPEG (in the engine worker), then two pages with the default (the
@@ -104,7 +141,9 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
       input.hidden = true;
       document.body.append(input);
     });
-    await page.locator('#bench-file').setInputFiles({ name: 'geotopo.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+    await page
+      .locator('#bench-file')
+      .setInputFiles({ name: 'geotopo.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
     const variants: ChromiumFigures['variants'] = [];
     for (const [label, fields] of [
       ['one worker, MozJPEG (the engine before the pool)', { format: 'jpeg-smallest', renderWorkers: '1' }],
@@ -124,14 +163,25 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
           const ms = performance.now() - started;
           return { ms, size: blob.size, error: response.ok ? undefined : (await blob.text()).slice(0, 200) };
         },
-        { fields: { mode: 'pages', resolution: String(DPI), quality: String(QUALITY), pages: `1-${PAGES}`, ...fields } },
+        {
+          fields: { mode: 'pages', resolution: String(DPI), quality: String(QUALITY), pages: `1-${PAGES}`, ...fields },
+        },
       );
-      variants.push({ label, seconds: outcome.ms / 1000, cpu: browserCpu() - cpuStart, bytes: outcome.size, error: outcome.error });
+      variants.push({
+        label,
+        seconds: outcome.ms / 1000,
+        cpu: browserCpu() - cpuStart,
+        bytes: outcome.size,
+        error: outcome.error,
+      });
     }
 
     let manyFigures: ChromiumFigures['many'];
     if (many) {
-      await page.locator('input[type=file]').first().setInputFiles({ name: 'many.pdf', mimeType: 'application/pdf', buffer: Buffer.from(many) });
+      await page
+        .locator('input[type=file]')
+        .first()
+        .setInputFiles({ name: 'many.pdf', mimeType: 'application/pdf', buffer: Buffer.from(many) });
       await dialog.getByLabel('Resolution').selectOption('custom');
       await dialog.getByLabel('Custom resolution').fill(String(MANY_DPI));
       await dialog.getByLabel('Pages').fill('');
@@ -143,7 +193,11 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
       let finished = false;
       void downloaded.finally(() => (finished = true));
       while (!finished) {
-        const value = await page.locator('progress').first().evaluate((p: HTMLProgressElement) => p.value).catch(() => -1);
+        const value = await page
+          .locator('progress')
+          .first()
+          .evaluate((p: HTMLProgressElement) => p.value)
+          .catch(() => -1);
         if (value >= 0) samples.push([(performance.now() - manyStart) / 1000, value]);
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -176,14 +230,18 @@ function steadiness(samples: Array<[number, number]>, total: number): string {
     if (from && to && to[0] > from[0]) rates.push(((to[1] - from[1]) / (to[0] - from[0])).toFixed(0));
   }
   const first = samples.find(([, v]) => v > 0);
-  return `pages/s per fifth of the job: ${rates.join(', ')}; first page after ${first ? first[0].toFixed(1) : '?'} s;` +
-    ` progress bar never still for more than ${longestStill.toFixed(1)} s`;
+  return (
+    `pages/s per fifth of the job: ${rates.join(', ')}; first page after ${first ? first[0].toFixed(1) : '?'} s;` +
+    ` progress bar never still for more than ${longestStill.toFixed(1)} s`
+  );
 }
 
 /** Block SSIM of each page Folio drew in Chromium against pdftoppm's JPEG of the same page (both quality 85). */
 async function similarity(zipBytes: Uint8Array, pdftoppmDir: string) {
   const zip = await JSZip.loadAsync(zipBytes);
-  const references = readdirSync(pdftoppmDir).filter((f) => f.endsWith('.jpg')).sort();
+  const references = readdirSync(pdftoppmDir)
+    .filter((f) => f.endsWith('.jpg'))
+    .sort();
   let sum = 0;
   let lowest = 1;
   let lowestPage = 0;
@@ -215,8 +273,14 @@ export async function run(): Promise<void> {
     const warm = await timed(() => engines.pdfToJpg(input, { ...options, pages: '1' }, {}));
     const ours = await timed(() => engines.pdfToJpg(input, { ...options, pages: `1-${PAGES}` }, {}));
     const oursRate = PAGES / (ours.ms / 1000);
-    console.log(`document: ${DOCUMENT} (${fmtBytes(bytes.length)}), pages 1-${PAGES} at ${DPI} dpi, JPEG quality ${QUALITY}`);
-    console.log(`Folio pdf-to-jpg (Node ${process.versions.node}, in-process, pdf.js + @napi-rs/canvas): ${(ours.ms / 1000).toFixed(1)} s, ${oursRate.toFixed(2)} pages/s, converted.zip ${fmtBytes(ours.value.bytes.length)} (first-call warm-up incl. WASM: ${(warm.ms / 1000).toFixed(2)} s)`);
+    console.log(
+      `document: ${DOCUMENT} (${fmtBytes(bytes.length)}), pages 1-${PAGES} at ${DPI} dpi, JPEG quality ${QUALITY}`,
+    );
+    console.log(
+      `Folio pdf-to-jpg (Node ${process.versions.node}, in-process, pdf.js + @napi-rs/canvas): ` +
+        `${(ours.ms / 1000).toFixed(1)} s, ${oursRate.toFixed(2)} pages/s, converted.zip ` +
+        `${fmtBytes(ours.value.bytes.length)} (first-call warm-up incl. WASM: ${(warm.ms / 1000).toFixed(2)} s)`,
+    );
 
     if (hasCommand('pdftoppm')) {
       const dir = mkdtempSync(join(tmpdir(), 'folio-bench-pdftoppm-'));
@@ -224,7 +288,23 @@ export async function run(): Promise<void> {
         const source = join(CORPUS, DOCUMENT);
         const nativeCpuStart = waitedChildrenCpuSeconds();
         const native = await timed(() =>
-          execFileSync('pdftoppm', ['-jpeg', '-jpegopt', `quality=${QUALITY}`, '-r', String(DPI), '-f', '1', '-l', String(PAGES), source, join(dir, 'p')], { stdio: 'ignore' }),
+          execFileSync(
+            'pdftoppm',
+            [
+              '-jpeg',
+              '-jpegopt',
+              `quality=${QUALITY}`,
+              '-r',
+              String(DPI),
+              '-f',
+              '1',
+              '-l',
+              String(PAGES),
+              source,
+              join(dir, 'p'),
+            ],
+            { stdio: 'ignore' },
+          ),
         );
         const nativeCpu = waitedChildrenCpuSeconds() - nativeCpuStart;
         const nativeBytes = readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
@@ -233,7 +313,10 @@ export async function run(): Promise<void> {
           `native pdftoppm -jpeg -r ${DPI}: ${(native.ms / 1000).toFixed(1)} s (CPU ${nativeCpu.toFixed(1)} s),` +
             ` ${nativeRate.toFixed(2)} pages/s, ${fmtBytes(nativeBytes)} of JPEGs`,
         );
-        console.log(`ratio (Node): Folio takes ${(ours.ms / native.ms).toFixed(2)}× pdftoppm's time (goal ≤ 2×); output ${(ours.value.bytes.length / nativeBytes).toFixed(2)}× the bytes`);
+        console.log(
+          `ratio (Node): Folio takes ${(ours.ms / native.ms).toFixed(2)}× pdftoppm's time (goal ≤ 2×); output ` +
+            `${(ours.value.bytes.length / nativeBytes).toFixed(2)}× the bytes`,
+        );
 
         // The many-page document: written by the hostile suite's generator, converted by pdftoppm first.
         const many = manyPagesPdf(MANY_PAGES);
@@ -243,7 +326,11 @@ export async function run(): Promise<void> {
         mkdirSync(manyDir);
         const manyCpuStart = waitedChildrenCpuSeconds();
         const manyNative = await timed(() =>
-          execFileSync('pdftoppm', ['-jpeg', '-jpegopt', `quality=${QUALITY}`, '-r', String(MANY_DPI), manyPath, join(manyDir, 'p')], { stdio: 'ignore' }),
+          execFileSync(
+            'pdftoppm',
+            ['-jpeg', '-jpegopt', `quality=${QUALITY}`, '-r', String(MANY_DPI), manyPath, join(manyDir, 'p')],
+            { stdio: 'ignore' },
+          ),
         );
         const manyNativeCpu = waitedChildrenCpuSeconds() - manyCpuStart;
         const manyNativeBytes = readdirSync(manyDir).reduce((sum, f) => sum + statSync(join(manyDir, f)).size, 0);
@@ -256,30 +343,40 @@ export async function run(): Promise<void> {
         if (browser) {
           const { modal, variants } = browser;
           console.log(
-            `Folio pdf-to-jpg in Chromium, modal click to download (render pool + browser JPEG encoder): ${modal.seconds.toFixed(1)} s` +
-              ` (browser CPU ${modal.cpu.toFixed(1)} s), ${(PAGES / modal.seconds).toFixed(2)} pages/s, ${fmtBytes(modal.zip.length)}`,
+            `Folio pdf-to-jpg in Chromium, modal click to download (render pool + browser JPEG encoder): ` +
+              `${modal.seconds.toFixed(1)} s` +
+              (` (browser CPU ${modal.cpu.toFixed(1)} s), ${(PAGES / modal.seconds).toFixed(2)} pages/s, ` +
+                `${fmtBytes(modal.zip.length)}`),
           );
-          console.log(`ratio (Chromium, ${PAGES} pages ${DPI} dpi): ${((modal.seconds * 1000) / native.ms).toFixed(2)}× pdftoppm's time (goal ≤ 2×)`);
+          console.log(
+            `ratio (Chromium, ${PAGES} pages ${DPI} dpi): ${((modal.seconds * 1000) / native.ms).toFixed(2)}× ` +
+              `pdftoppm's time (goal ≤ 2×)`,
+          );
           for (const variant of variants) {
             const figures = variant.error
               ? `failed: ${variant.error}`
               : `${variant.seconds.toFixed(1)} s (${((variant.seconds * 1000) / native.ms).toFixed(2)}× pdftoppm),` +
-                ` browser CPU ${variant.cpu.toFixed(1)} s (${(variant.cpu / nativeCpu).toFixed(2)}× pdftoppm's), ${fmtBytes(variant.bytes)}`;
+                (` browser CPU ${variant.cpu.toFixed(1)} s (${(variant.cpu / nativeCpu).toFixed(2)}× ` +
+                  `pdftoppm's), ${fmtBytes(variant.bytes)}`);
             console.log(`  in-page /api, ${variant.label}: ${figures}`);
           }
           const likeness = await similarity(modal.zip, dir);
           console.log(
-            `fidelity (Chromium vs pdftoppm, ${likeness.pages} pages, block SSIM on grey): mean ${likeness.mean.toFixed(3)},` +
+            `fidelity (Chromium vs pdftoppm, ${likeness.pages} pages, block SSIM on grey): mean ` +
+              `${likeness.mean.toFixed(3)},` +
               ` lowest ${likeness.lowest.toFixed(3)} (page ${likeness.lowestPage})`,
           );
           console.log(
-            `${MANY_PAGES.toLocaleString('en')}-page PDF (${fmtBytes(many.length)}, one text line a page) at ${MANY_DPI} dpi:` +
-              ` pdftoppm ${(manyNative.ms / 1000).toFixed(1)} s (CPU ${manyNativeCpu.toFixed(1)} s), ${fmtBytes(manyNativeBytes)} of JPEGs`,
+            `${MANY_PAGES.toLocaleString('en')}-page PDF (${fmtBytes(many.length)}, one text line a page) at ` +
+              `${MANY_DPI} dpi:` +
+              (` pdftoppm ${(manyNative.ms / 1000).toFixed(1)} s (CPU ${manyNativeCpu.toFixed(1)} s), ` +
+                `${fmtBytes(manyNativeBytes)} of JPEGs`),
           );
           if (browser.many) {
             const { seconds, cpu, bytes: zipBytes, entries, samples } = browser.many;
             console.log(
-              `  Folio in Chromium (modal, click to download): ${seconds.toFixed(1)} s (browser CPU ${cpu.toFixed(1)} s),` +
+              `  Folio in Chromium (modal, click to download): ${seconds.toFixed(1)} s (browser CPU ` +
+                `${cpu.toFixed(1)} s),` +
                 ` ${entries.toLocaleString('en')} entries,` +
                 ` ${fmtBytes(zipBytes)} ZIP; ratio ${((seconds * 1000) / manyNative.ms).toFixed(2)}× pdftoppm's time`,
             );
@@ -295,17 +392,30 @@ export async function run(): Promise<void> {
       console.log('pdftoppm not installed: no native reference');
     }
 
-    const photos = ['images/squoosh-demo-large-photo.jpg', 'images/pydocx-jpeg420exif.jpg', 'images/ocrmypdf-baiona-color.jpg', 'images/squoosh-demo-device-screen.png']
+    const photos = [
+      'images/squoosh-demo-large-photo.jpg',
+      'images/pydocx-jpeg420exif.jpg',
+      'images/ocrmypdf-baiona-color.jpg',
+      'images/squoosh-demo-device-screen.png',
+    ]
       .map((file) => ({ name: file.split('/').pop()!, bytes: corpusFile(file) }))
       .filter((f): f is { name: string; bytes: Uint8Array } => f.bytes !== undefined);
     if (photos.length) {
       const pdf = await timed(() => engines.jpgToPdf(photos, { pageSize: 'a4' }, {}));
       const inBytes = photos.reduce((s, p) => s + p.bytes.length, 0);
-      console.log(`jpg-to-pdf: ${photos.length} images (${fmtBytes(inBytes)}) → ${fmtBytes(pdf.value.bytes.length)} PDF in ${(pdf.ms / 1000).toFixed(2)} s (JPEGs embedded as they are)`);
+      console.log(
+        `jpg-to-pdf: ${photos.length} images (${fmtBytes(inBytes)}) → ${fmtBytes(pdf.value.bytes.length)} PDF ` +
+          `in ${(pdf.ms / 1000).toFixed(2)} s (JPEGs embedded as they are)`,
+      );
     }
 
-    const stamped = await timed(() => engines.addWatermark(input, { text: 'CONFIDENTIAL Секретно 机密', position: 'tiled' }, {}));
-    console.log(`add-watermark: tiled text on all 117 pages in ${(stamped.ms / 1000).toFixed(2)} s, ${fmtBytes(bytes.length)} → ${fmtBytes(stamped.value.bytes.length)} (subset CJK font included)`);
+    const stamped = await timed(() =>
+      engines.addWatermark(input, { text: 'CONFIDENTIAL Секретно 机密', position: 'tiled' }, {}),
+    );
+    console.log(
+      `add-watermark: tiled text on all 117 pages in ${(stamped.ms / 1000).toFixed(2)} s, ` +
+        `${fmtBytes(bytes.length)} → ${fmtBytes(stamped.value.bytes.length)} (subset CJK font included)`,
+    );
     if (process.env.FOLIO_BENCH_KEEP) writeFileSync('/tmp/folio-watermarked.pdf', stamped.value.bytes);
   } finally {
     await engines.close();

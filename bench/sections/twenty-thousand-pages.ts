@@ -91,7 +91,9 @@ export async function run(): Promise<void> {
 
     for (const [label, { ms, steadiness }, nativeMs, output] of rows) {
       const versus =
-        nativeMs === undefined ? 'qpdf not installed' : `qpdf ${seconds(nativeMs)}, ratio ${(ms / nativeMs).toFixed(1)}×`;
+        nativeMs === undefined
+          ? 'qpdf not installed'
+          : `qpdf ${seconds(nativeMs)}, ratio ${(ms / nativeMs).toFixed(1)}×`;
       const gap = `${seconds(steadiness.longestGapMs)} ${gapPlace(steadiness.longestGapFrom)}`;
       console.log(
         `${label}: Folio ${seconds(ms)} (${versus}); ${output}; ` +

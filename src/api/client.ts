@@ -94,7 +94,12 @@ export interface CallOptions {
   saveTo?: SaveHandle;
 }
 
-export function buildForm(tool: FileToolEntry, files: readonly File[], values: OptionValues, extra: Record<string, string> = {}): FormData {
+export function buildForm(
+  tool: FileToolEntry,
+  files: readonly File[],
+  values: OptionValues,
+  extra: Record<string, string> = {},
+): FormData {
   const form = new FormData();
   for (const file of files) form.append(tool.fileField, file, file.name);
   for (const spec of tool.options) {
@@ -114,7 +119,11 @@ export async function callTool(
 ): Promise<ApiResult> {
   // Refused before anything is read when the job would not fit in this device's memory.
   const { deviceMemory } = navigator as { deviceMemory?: number };
-  const overBudget = overBudgetMessage(tool.id, files.map((file) => file.size), deviceMemory);
+  const overBudget = overBudgetMessage(
+    tool.id,
+    files.map((file) => file.size),
+    deviceMemory,
+  );
   if (overBudget) throw new ApiError(overBudget, 413, 'NotEnoughMemory');
   const job = createJob(onProgress);
   const onAbort = () => job.controller.abort();

@@ -60,7 +60,10 @@ export function shouldAskWhereToSave(estimatedBytes: number, hasPicker: boolean)
 }
 
 /** The name the picker suggests: the engine's naming where it is known, else the tool's default. */
-export function suggestedName(tool: Pick<FileToolEntry, 'id' | 'defaultFilename'>, firstFileName: string | undefined): string {
+export function suggestedName(
+  tool: Pick<FileToolEntry, 'id' | 'defaultFilename'>,
+  firstFileName: string | undefined,
+): string {
   const base = firstFileName ? baseName(firstFileName) : '';
   if (base && tool.id === 'pdf-to-jpg') return `${base}-pages.zip`;
   if (base && tool.id === 'split-pdf') return `${base}-split.zip`;
@@ -105,7 +108,8 @@ export async function askWhereToSave(name: string): Promise<SaveHandle | undefin
   const show = picker();
   if (!show) return undefined;
   const extension = /\.[A-Za-z0-9]+$/.exec(name)?.[0];
-  const types = extension === '.zip' ? [{ description: 'ZIP archive', accept: { 'application/zip': ['.zip'] } }] : undefined;
+  const types =
+    extension === '.zip' ? [{ description: 'ZIP archive', accept: { 'application/zip': ['.zip'] } }] : undefined;
   try {
     return await show({ suggestedName: name, ...(types ? { types } : {}) });
   } catch (error) {

@@ -21,12 +21,24 @@ export function Footer() {
         <nav aria-labelledby="footer-quick-links">
           <h2 id="footer-quick-links">Quick Links</h2>
           <ul>
-            <li><Link to="/privacy">Privacy Policy</Link></li>
-            <li><Link to="/terms">Terms of Service</Link></li>
-            <li><Link to="/contact">Contact Us</Link></li>
-            <li><Link to="/how-it-works">How It Works</Link></li>
+            <li>
+              <Link to="/privacy">Privacy Policy</Link>
+            </li>
+            <li>
+              <Link to="/terms">Terms of Service</Link>
+            </li>
+            <li>
+              <Link to="/contact">Contact Us</Link>
+            </li>
+            <li>
+              <Link to="/how-it-works">How It Works</Link>
+            </li>
             {BLOG_URL && (
-              <li><a href={BLOG_URL} target="_blank" rel="noopener noreferrer">Blog</a></li>
+              <li>
+                <a href={BLOG_URL} target="_blank" rel="noopener noreferrer">
+                  Blog
+                </a>
+              </li>
             )}
           </ul>
         </nav>

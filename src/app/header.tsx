@@ -4,7 +4,10 @@ import { useTheme } from './theme.ts';
 import { ToolsDropdown } from './tools-dropdown.tsx';
 import { InstallButton } from '../pwa/install-button.tsx';
 
-/** The fixed header: logo, Home / Tools (dropdown) / About / Contact, theme toggle, Install app when the browser offers it; on phones a menu button. */
+/**
+ * The fixed header: logo, Home / Tools (dropdown) / About / Contact, theme toggle, Install app when the browser offers
+ * it; on phones a menu button.
+ */
 export function Header({ menuOpen, onMenuToggle }: { menuOpen: boolean; onMenuToggle: () => void }) {
   const [theme, toggleTheme] = useTheme();
   const next = theme === 'dark' ? 'light' : 'dark';
@@ -15,10 +18,16 @@ export function Header({ menuOpen, onMenuToggle }: { menuOpen: boolean; onMenuTo
           <img src="/logo.png" width={160} height={40} alt="Folio" />
         </Link>
         <nav className="main-nav" aria-label="Main">
-          <NavLink to="/" end className="nav-link">Home</NavLink>
+          <NavLink to="/" end className="nav-link">
+            Home
+          </NavLink>
           <ToolsDropdown />
-          <NavLink to="/about" className="nav-link">About</NavLink>
-          <NavLink to="/contact" className="nav-link">Contact</NavLink>
+          <NavLink to="/about" className="nav-link">
+            About
+          </NavLink>
+          <NavLink to="/contact" className="nav-link">
+            Contact
+          </NavLink>
         </nav>
         <div className="header-actions">
           <InstallButton place="header" />

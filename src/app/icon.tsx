@@ -2,9 +2,30 @@ import type { IconName } from '../catalogue/types.ts';
 
 /** Icons the frame itself uses, beside the catalogue's tool icons. */
 export type UiIconName =
-  | 'sun' | 'moon' | 'menu' | 'close' | 'chevron-down' | 'chevron-right' | 'arrow-right' | 'shield'
-  | 'bolt' | 'offline' | 'device' | 'infinity' | 'user-off' | 'upload' | 'check' | 'download' | 'mail'
-  | 'twitter' | 'instagram' | 'facebook' | 'tools' | 'home' | 'info' | 'heart';
+  | 'sun'
+  | 'moon'
+  | 'menu'
+  | 'close'
+  | 'chevron-down'
+  | 'chevron-right'
+  | 'arrow-right'
+  | 'shield'
+  | 'bolt'
+  | 'offline'
+  | 'device'
+  | 'infinity'
+  | 'user-off'
+  | 'upload'
+  | 'check'
+  | 'download'
+  | 'mail'
+  | 'twitter'
+  | 'instagram'
+  | 'facebook'
+  | 'tools'
+  | 'home'
+  | 'info'
+  | 'heart';
 
 /**
  * Every icon as 24×24 stroke paths (currentColor), so icons follow the text colour and the theme.
@@ -12,7 +33,14 @@ export type UiIconName =
  */
 const PATHS: Record<IconName | UiIconName, string[]> = {
   // Tools (the catalogue's IconName set)
-  merge: ['M4 4h6v6H4z', 'M4 14h6v6H4z', 'M10 7h4a3 3 0 0 1 3 3v1', 'M10 17h4a3 3 0 0 0 3-3v-1', 'M17 12h4', 'M19 10l2 2-2 2'],
+  merge: [
+    'M4 4h6v6H4z',
+    'M4 14h6v6H4z',
+    'M10 7h4a3 3 0 0 1 3 3v1',
+    'M10 17h4a3 3 0 0 0 3-3v-1',
+    'M17 12h4',
+    'M19 10l2 2-2 2',
+  ],
   split: ['M12 3v18', 'M3 7h6v10H3z', 'M15 7h6v10h-6z', 'M8 3l4 2 4-2'],
   compress: ['M4 9h16', 'M4 15h16', 'M12 2v5', 'M9 5l3 3 3-3', 'M12 22v-5', 'M9 19l3-3 3 3'],
   word: ['M6 2h9l5 5v15H6z', 'M15 2v5h5', 'M8.5 11l1.5 6 2-5 2 5 1.5-6'],
@@ -30,11 +58,29 @@ const PATHS: Record<IconName | UiIconName, string[]> = {
   text: ['M4 6V4h16v2', 'M12 4v16', 'M9 20h6'],
   calendar: ['M4 5h16v16H4z', 'M4 10h16', 'M8 3v4', 'M16 3v4', 'M8 14h3v3H8z'],
   scale: ['M5 4h14l1.5 16h-17z', 'M12 12l3-4', 'M9 8.5a4.5 4.5 0 0 1 6 0'],
-  palette: ['M12 3a9 9 0 1 0 0 18c1.2 0 1.6-.8 1.6-1.6 0-.9-.8-1.4-.8-2.4 0-1.1.9-2 2-2H17a4 4 0 0 0 4-4c0-4.4-4-8-9-8z', 'M7.5 11h.01', 'M10 7h.01', 'M14.5 7h.01'],
+  palette: [
+    'M12 3a9 9 0 1 0 0 18c1.2 0 1.6-.8 1.6-1.6 0-.9-.8-1.4-.8-2.4 0-1.1.9-2 2-2H17a4 4 0 0 0 4-4c0-4.4-4-8-9-8z',
+    'M7.5 11h.01',
+    'M10 7h.01',
+    'M14.5 7h.01',
+  ],
   ruler: ['M3 16L16 3l5 5L8 21z', 'M7 12l2 2', 'M10 9l2 2', 'M13 6l2 2'],
-  braces: ['M8 3H7a2 2 0 0 0-2 2v4a2 2 0 0 1-2 2 2 2 0 0 1 2 2v4a2 2 0 0 0 2 2h1', 'M16 3h1a2 2 0 0 1 2 2v4a2 2 0 0 0 2 2 2 2 0 0 0-2 2v4a2 2 0 0 1-2 2h-1'],
+  braces: [
+    'M8 3H7a2 2 0 0 0-2 2v4a2 2 0 0 1-2 2 2 2 0 0 1 2 2v4a2 2 0 0 0 2 2h1',
+    'M16 3h1a2 2 0 0 1 2 2v4a2 2 0 0 0 2 2 2 2 0 0 0-2 2v4a2 2 0 0 1-2 2h-1',
+  ],
   // Frame
-  sun: ['M12 16a4 4 0 1 0 0-8 4 4 0 0 0 0 8z', 'M12 2v2', 'M12 20v2', 'M4.9 4.9l1.4 1.4', 'M17.7 17.7l1.4 1.4', 'M2 12h2', 'M20 12h2', 'M4.9 19.1l1.4-1.4', 'M17.7 6.3l1.4-1.4'],
+  sun: [
+    'M12 16a4 4 0 1 0 0-8 4 4 0 0 0 0 8z',
+    'M12 2v2',
+    'M12 20v2',
+    'M4.9 4.9l1.4 1.4',
+    'M17.7 17.7l1.4 1.4',
+    'M2 12h2',
+    'M20 12h2',
+    'M4.9 19.1l1.4-1.4',
+    'M17.7 6.3l1.4-1.4',
+  ],
   moon: ['M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5z'],
   menu: ['M4 6h16', 'M4 12h16', 'M4 18h16'],
   close: ['M6 6l12 12', 'M18 6L6 18'],
@@ -43,9 +89,19 @@ const PATHS: Record<IconName | UiIconName, string[]> = {
   'arrow-right': ['M5 12h14', 'M13 6l6 6-6 6'],
   shield: ['M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z', 'M8.5 12l2.5 2.5 4.5-5'],
   bolt: ['M13 2L4 14h7l-1 8 9-12h-7z'],
-  offline: ['M2 8.8a15 15 0 0 1 4.2-2.5', 'M22 8.8A15 15 0 0 0 10.7 5', 'M5 12.5a10 10 0 0 1 3.4-2', 'M19 12.5a10 10 0 0 0-2.6-1.7', 'M8.5 16a5 5 0 0 1 7 0', 'M12 20h.01', 'M3 3l18 18'],
+  offline: [
+    'M2 8.8a15 15 0 0 1 4.2-2.5',
+    'M22 8.8A15 15 0 0 0 10.7 5',
+    'M5 12.5a10 10 0 0 1 3.4-2',
+    'M19 12.5a10 10 0 0 0-2.6-1.7',
+    'M8.5 16a5 5 0 0 1 7 0',
+    'M12 20h.01',
+    'M3 3l18 18',
+  ],
   device: ['M7 2h10v20H7z', 'M11 18h2'],
-  infinity: ['M12 12c-2-2.7-3.6-4-5.5-4a4 4 0 0 0 0 8c1.9 0 3.5-1.3 5.5-4s3.6-4 5.5-4a4 4 0 0 1 0 8c-1.9 0-3.5-1.3-5.5-4z'],
+  infinity: [
+    'M12 12c-2-2.7-3.6-4-5.5-4a4 4 0 0 0 0 8c1.9 0 3.5-1.3 5.5-4s3.6-4 5.5-4a4 4 0 0 1 0 8c-1.9 0-3.5-1.3-5.5-4z',
+  ],
   'user-off': ['M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8z', 'M4 21a8 8 0 0 1 12.5-6.6', 'M17 17l4 4', 'M21 17l-4 4'],
   upload: ['M12 16V4', 'M7 9l5-5 5 5', 'M4 16v4h16v-4'],
   check: ['M5 12.5l4.5 4.5L19 7'],
@@ -62,10 +118,27 @@ const PATHS: Record<IconName | UiIconName, string[]> = {
 
 /** A colour family per tool icon, so cards are told apart at a glance (CSS classes tone-<name>). */
 const TONES: Record<IconName, 'red' | 'blue' | 'green' | 'orange' | 'purple' | 'teal' | 'amber' | 'pink'> = {
-  merge: 'blue', split: 'blue', organize: 'blue', rotate: 'blue', edit: 'pink', watermark: 'pink',
-  compress: 'teal', word: 'blue', powerpoint: 'orange', excel: 'green', image: 'purple', unlock: 'amber',
-  lock: 'amber', 'image-compress': 'purple', key: 'amber', text: 'teal', calendar: 'red', scale: 'green',
-  palette: 'pink', ruler: 'orange', braces: 'purple',
+  merge: 'blue',
+  split: 'blue',
+  organize: 'blue',
+  rotate: 'blue',
+  edit: 'pink',
+  watermark: 'pink',
+  compress: 'teal',
+  word: 'blue',
+  powerpoint: 'orange',
+  excel: 'green',
+  image: 'purple',
+  unlock: 'amber',
+  lock: 'amber',
+  'image-compress': 'purple',
+  key: 'amber',
+  text: 'teal',
+  calendar: 'red',
+  scale: 'green',
+  palette: 'pink',
+  ruler: 'orange',
+  braces: 'purple',
 };
 
 export function toneClass(icon: IconName): string {
@@ -75,7 +148,17 @@ export function toneClass(icon: IconName): string {
 export const ICON_NAMES = Object.keys(PATHS) as (IconName | UiIconName)[];
 
 /** An inline SVG icon; decorative (aria-hidden) unless given a label. */
-export function Icon({ name, size = 24, label, className }: { name: IconName | UiIconName; size?: number; label?: string; className?: string }) {
+export function Icon({
+  name,
+  size = 24,
+  label,
+  className,
+}: {
+  name: IconName | UiIconName;
+  size?: number;
+  label?: string;
+  className?: string;
+}) {
   return (
     <svg
       className={className ? `icon ${className}` : 'icon'}

@@ -27,7 +27,9 @@ export function Layout() {
 
   return (
     <>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <Header menuOpen={menuOpen} onMenuToggle={() => setMenuOpen((open) => !open)} />
       <SideMenu
         open={menuOpen}

@@ -12,11 +12,12 @@ export const MAIN_LINKS: readonly { to: string; label: string; icon: UiIconName 
  * External links of the footer. Deployers point them at their own accounts at build time; the
  * Blog link appears only when VITE_BLOG_URL is set, because Folio has no blog of its own.
  */
-export const SOCIAL_LINKS: readonly { href: string; label: 'Twitter' | 'Instagram' | 'Facebook'; icon: UiIconName }[] = [
-  { href: import.meta.env.VITE_TWITTER_URL || 'https://twitter.com/', label: 'Twitter', icon: 'twitter' },
-  { href: import.meta.env.VITE_INSTAGRAM_URL || 'https://www.instagram.com/', label: 'Instagram', icon: 'instagram' },
-  { href: import.meta.env.VITE_FACEBOOK_URL || 'https://www.facebook.com/', label: 'Facebook', icon: 'facebook' },
-];
+export const SOCIAL_LINKS: readonly { href: string; label: 'Twitter' | 'Instagram' | 'Facebook'; icon: UiIconName }[] =
+  [
+    { href: import.meta.env.VITE_TWITTER_URL || 'https://twitter.com/', label: 'Twitter', icon: 'twitter' },
+    { href: import.meta.env.VITE_INSTAGRAM_URL || 'https://www.instagram.com/', label: 'Instagram', icon: 'instagram' },
+    { href: import.meta.env.VITE_FACEBOOK_URL || 'https://www.facebook.com/', label: 'Facebook', icon: 'facebook' },
+  ];
 
 export const BLOG_URL: string | undefined = import.meta.env.VITE_BLOG_URL || undefined;
 

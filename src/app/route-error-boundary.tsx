@@ -2,7 +2,10 @@ import { Component, type ReactNode } from 'react';
 import { RouteErrorPage } from '../pages/not-found.tsx';
 
 /** A page that throws shows an apology with a way home instead of a blank screen. */
-export class RouteErrorBoundary extends Component<{ children: ReactNode; resetKey: string }, { failed: boolean; key: string }> {
+export class RouteErrorBoundary extends Component<
+  { children: ReactNode; resetKey: string },
+  { failed: boolean; key: string }
+> {
   override state = { failed: false, key: this.props.resetKey };
   static getDerivedStateFromError() {
     return { failed: true };

@@ -12,7 +12,13 @@ import { InstallButton } from '../pwa/install-button.tsx';
  * first; a side tab opens it, a close button (or Escape) closes it, picking a tool navigates there
  * and closes it. On phones it also carries the page links that the hidden desktop nav would show.
  */
-export function SideMenu({ open, onOpen, onClose, activeTool, onPick }: {
+export function SideMenu({
+  open,
+  onOpen,
+  onClose,
+  activeTool,
+  onPick,
+}: {
   open: boolean;
   onOpen: () => void;
   onClose: () => void;
@@ -44,14 +50,7 @@ export function SideMenu({ open, onOpen, onClose, activeTool, onPick }: {
 
   return (
     <>
-      <button
-        ref={tabRef}
-        type="button"
-        className="side-tab"
-        aria-expanded={open}
-        hidden={open}
-        onClick={onOpen}
-      >
+      <button ref={tabRef} type="button" className="side-tab" aria-expanded={open} hidden={open} onClick={onOpen}>
         <Icon name="tools" size={18} />
         <span>Tool Menu</span>
       </button>

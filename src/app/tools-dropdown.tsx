@@ -93,7 +93,12 @@ export function ToolsDropdown() {
               <ul>
                 {column.tools.map((tool) => (
                   <li key={tool.id}>
-                    <Link to={`/tools/${tool.id}`} state={OPEN_TOOL} className="dropdown-item" onClick={() => setOpen(false)}>
+                    <Link
+                      to={`/tools/${tool.id}`}
+                      state={OPEN_TOOL}
+                      className="dropdown-item"
+                      onClick={() => setOpen(false)}
+                    >
                       <span className={`tool-icon tool-icon-sm ${toneClass(tool.icon)}`}>
                         <Icon name={tool.icon} size={18} />
                       </span>

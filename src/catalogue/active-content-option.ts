@@ -11,5 +11,7 @@ export const REMOVE_SCRIPTS: OptionSpec = {
   name: REMOVE_SCRIPTS_OPTION,
   label: 'Remove scripts and actions',
   default: true,
-  help: 'Takes out JavaScript, actions run on opening, program launches and links to scripts or local files. The result lists what was found.',
+  help:
+    'Takes out JavaScript, actions run on opening, program launches and links to scripts or local files. The ' +
+    'result lists what was found.',
 };

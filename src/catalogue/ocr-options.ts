@@ -20,7 +20,9 @@ export const OCR_OPTIONS: readonly OptionSpec[] = [
     label: 'Language of the scanned text',
     default: DEFAULT_OCR_LANGUAGE,
     choices: OCR_LANGUAGES.map((language) => ({ value: language.code, label: ocrLanguageLabel(language) })),
-    help: 'English is included. Another language is downloaded from Folio itself the first time you use it, then kept for offline use.',
+    help:
+      'English is included. Another language is downloaded from Folio itself the first time you use it, then kept ' +
+      'for offline use.',
     showWhen: { option: 'ocr', equals: ['true'] },
   },
 ];

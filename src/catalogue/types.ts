@@ -24,12 +24,33 @@ export type ToolGroups = { readonly [L in ToolList]: (typeof SECTION_TITLES)[L][
 
 /** Names of the icons drawn by src/app/icon.tsx. */
 export type IconName =
-  | 'merge' | 'split' | 'compress' | 'word' | 'powerpoint' | 'excel' | 'image' | 'organize' | 'edit'
-  | 'rotate' | 'unlock' | 'lock' | 'watermark' | 'image-compress' | 'key' | 'text' | 'calendar'
-  | 'scale' | 'palette' | 'ruler' | 'braces';
+  | 'merge'
+  | 'split'
+  | 'compress'
+  | 'word'
+  | 'powerpoint'
+  | 'excel'
+  | 'image'
+  | 'organize'
+  | 'edit'
+  | 'rotate'
+  | 'unlock'
+  | 'lock'
+  | 'watermark'
+  | 'image-compress'
+  | 'key'
+  | 'text'
+  | 'calendar'
+  | 'scale'
+  | 'palette'
+  | 'ruler'
+  | 'braces';
 
 /** One choice of a select option. */
-export interface Choice { value: string; label: string }
+export interface Choice {
+  value: string;
+  label: string;
+}
 
 interface OptionBase {
   /** The multipart field name sent to /api (pageOrder, password, text, position, angle…). */
@@ -46,7 +67,12 @@ export type OptionSpec =
   | (OptionBase & { kind: 'number'; default: number; min: number; max: number; step: number; unit?: string })
   | (OptionBase & { kind: 'text'; default: string; placeholder?: string; maxLength?: number })
   /** With confirm, the form asks twice; the second value is sent as `confirm<Name>` (confirmPassword). */
-  | (OptionBase & { kind: 'password'; default: ''; confirm?: boolean; autocomplete: 'new-password' | 'current-password' })
+  | (OptionBase & {
+      kind: 'password';
+      default: '';
+      confirm?: boolean;
+      autocomplete: 'new-password' | 'current-password';
+    })
   | (OptionBase & { kind: 'checkbox'; default: boolean })
   | (OptionBase & { kind: 'pages'; default: string; placeholder?: string })
   | (OptionBase & { kind: 'color'; default: string });
@@ -113,7 +139,10 @@ export interface FileToolEntry extends ToolEntryBase {
   prepareOnOpen?: boolean;
 }
 
-/** A tool computed in the page from typed input (password generator, calculators…); its form: src/tool-ui/forms/<id>.tsx. */
+/**
+ * A tool computed in the page from typed input (password generator, calculators…); its form:
+ * src/tool-ui/forms/<id>.tsx.
+ */
 export interface UtilityToolEntry extends ToolEntryBase {
   kind: 'utility';
 }

@@ -11,7 +11,9 @@ export function AboutPage() {
     <div className="container page narrow prose">
       <header className="page-header">
         <h1>About Folio</h1>
-        <p className="lead">PDF and everyday tools that respect the simple idea that your files are nobody else&apos;s business.</p>
+        <p className="lead">
+          PDF and everyday tools that respect the simple idea that your files are nobody else&apos;s business.
+        </p>
       </header>
 
       <section>
@@ -37,7 +39,10 @@ export function AboutPage() {
       <section>
         <h2>What makes Folio different</h2>
         <ul>
-          <li>On-device processing for all {fileTools.length} file tools, with real progress and a Cancel button that actually stops the work.</li>
+          <li>
+            On-device processing for all {fileTools.length} file tools, with real progress and a Cancel button that
+            actually stops the work.
+          </li>
           <li>No watermark, no page or file-count limit, no &ldquo;premium&rdquo; tier.</li>
           <li>Installable as an app that keeps working offline.</li>
           <li>Open source under the MIT licence, so anyone can check what it does with their files.</li>
@@ -59,12 +64,14 @@ export function AboutPage() {
       <section>
         <h2>Our vision</h2>
         <p>
-          We believe the browser is now powerful enough to do nearly everything a desktop PDF suite does. Folio will keep
-          adding tools and improving the quality of its conversions while holding on to the one rule that matters:
+          We believe the browser is now powerful enough to do nearly everything a desktop PDF suite does. Folio will
+          keep adding tools and improving the quality of its conversions while holding on to the one rule that matters:
           your documents stay on your device.
         </p>
         <p>
-          <Link to="/tools" className="button primary">Explore the tools</Link>
+          <Link to="/tools" className="button primary">
+            Explore the tools
+          </Link>
         </p>
       </section>
     </div>

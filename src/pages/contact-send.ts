@@ -21,7 +21,10 @@ const REQUIRED_MESSAGES: Record<ContactField, string> = {
   user_message: 'Please enter a message.',
 };
 
-/** One @, something before it, a dot-separated domain after it, no spaces: what browsers call a valid email, give or take. */
+/**
+ * One @, something before it, a dot-separated domain after it, no spaces: what browsers call a valid email, give or
+ * take.
+ */
 export function isValidEmail(value: string): boolean {
   return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value.trim());
 }
@@ -35,10 +38,16 @@ export function validateContact(values: ContactValues): ContactErrors {
   return errors;
 }
 
-export interface EmailServiceConfig { serviceId: string; templateId: string; publicKey: string }
+export interface EmailServiceConfig {
+  serviceId: string;
+  templateId: string;
+  publicKey: string;
+}
 
 /** The email service settings given at build time, or null when any of the three is missing. */
-export function emailServiceConfig(env: Record<string, string | undefined> = import.meta.env): EmailServiceConfig | null {
+export function emailServiceConfig(
+  env: Record<string, string | undefined> = import.meta.env,
+): EmailServiceConfig | null {
   const serviceId = env.VITE_EMAILJS_SERVICE_ID?.trim();
   const templateId = env.VITE_EMAILJS_TEMPLATE_ID?.trim();
   const publicKey = env.VITE_EMAILJS_PUBLIC_KEY?.trim();
@@ -67,7 +76,9 @@ export async function sendContactMessage(
 export function mailtoHref(address: string, values: ContactValues): string {
   const params = new URLSearchParams();
   if (values.user_subject.trim()) params.set('subject', values.user_subject.trim());
-  const body = [values.user_message.trim(), values.user_username.trim() && `— ${values.user_username.trim()}`].filter(Boolean).join('\n\n');
+  const body = [values.user_message.trim(), values.user_username.trim() && `— ${values.user_username.trim()}`]
+    .filter(Boolean)
+    .join('\n\n');
   if (body) params.set('body', body);
   const query = params.toString().replace(/\+/g, '%20');
   return `mailto:${address}${query ? `?${query}` : ''}`;

@@ -3,8 +3,17 @@ import { Icon } from '../app/icon.tsx';
 import { SUPPORT_EMAIL } from '../app/links.ts';
 import { usePageTitle } from '../app/page-title.ts';
 import {
-  CONTACT_FIELDS, EMPTY_CONTACT, MESSAGE_FAILED, MESSAGE_SENT, emailServiceConfig, mailtoHref, sendContactMessage,
-  validateContact, type ContactErrors, type ContactField, type ContactValues,
+  CONTACT_FIELDS,
+  EMPTY_CONTACT,
+  MESSAGE_FAILED,
+  MESSAGE_SENT,
+  emailServiceConfig,
+  mailtoHref,
+  sendContactMessage,
+  validateContact,
+  type ContactErrors,
+  type ContactField,
+  type ContactValues,
 } from './contact-send.ts';
 
 type Status =
@@ -84,7 +93,11 @@ export function ContactPage() {
             onChange={(e) => update(name, e.target.value)}
           />
         )}
-        {errors[name] && <p id={errorId} className="field-error">{errors[name]}</p>}
+        {errors[name] && (
+          <p id={errorId} className="field-error">
+            {errors[name]}
+          </p>
+        )}
       </div>
     );
   }
@@ -97,7 +110,9 @@ export function ContactPage() {
       </header>
       <div className="contact-grid">
         <aside className="card contact-info" aria-labelledby="email-support-title">
-          <span className="benefit-icon"><Icon name="mail" size={22} /></span>
+          <span className="benefit-icon">
+            <Icon name="mail" size={22} />
+          </span>
           <h2 id="email-support-title">Email support</h2>
           <p>
             Write to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>. We reply within 24 hours on business days.
@@ -123,7 +138,11 @@ export function ContactPage() {
               </button>
             </div>
             <div className="form-status" role="status" aria-live="polite">
-              {status.kind === 'sent' && <p className="notice success"><Icon name="check" size={18} /> {MESSAGE_SENT}</p>}
+              {status.kind === 'sent' && (
+                <p className="notice success">
+                  <Icon name="check" size={18} /> {MESSAGE_SENT}
+                </p>
+              )}
               {status.kind === 'not-configured' && (
                 <p className="notice info">
                   Sending messages from this form is not configured on this site. Your text is still here —{' '}

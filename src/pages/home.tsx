@@ -5,12 +5,44 @@ import { usePageTitle } from '../app/page-title.ts';
 import { ToolCard } from './tool-card.tsx';
 
 const BENEFITS: readonly { icon: UiIconName; title: string; text: string }[] = [
-  { icon: 'shield', title: 'Private by design', text: 'Files are processed inside your browser. Nothing is uploaded, so there is nothing to leak, log or delete later.' },
-  { icon: 'user-off', title: 'No sign-up, ever', text: 'Open a tool and use it. There is no account, no email address to give and no trial that runs out.' },
-  { icon: 'infinity', title: 'No watermarks or limits', text: 'Your results are yours: no stamp on the pages, no daily quota, no file-count cap beyond what your device can hold.' },
-  { icon: 'offline', title: 'Works offline', text: 'After your first visit every tool keeps working with the network switched off. Install Folio as an app if you like: it opens from your home screen or dock.' },
-  { icon: 'bolt', title: 'Fast on your own hardware', text: 'Work runs in background threads with WebAssembly, so the page stays responsive and there is no upload to wait for.' },
-  { icon: 'device', title: 'Any device', text: 'Phone, tablet or desktop, on any modern browser. The layout adapts and every tool works with touch.' },
+  {
+    icon: 'shield',
+    title: 'Private by design',
+    text:
+      'Files are processed inside your browser. Nothing is uploaded, so there is nothing to leak, log or delete ' +
+      'later.',
+  },
+  {
+    icon: 'user-off',
+    title: 'No sign-up, ever',
+    text: 'Open a tool and use it. There is no account, no email address to give and no trial that runs out.',
+  },
+  {
+    icon: 'infinity',
+    title: 'No watermarks or limits',
+    text:
+      'Your results are yours: no stamp on the pages, no daily quota, no file-count cap beyond what your device ' +
+      'can hold.',
+  },
+  {
+    icon: 'offline',
+    title: 'Works offline',
+    text:
+      'After your first visit every tool keeps working with the network switched off. Install Folio as an app if ' +
+      'you like: it opens from your home screen or dock.',
+  },
+  {
+    icon: 'bolt',
+    title: 'Fast on your own hardware',
+    text:
+      'Work runs in background threads with WebAssembly, so the page stays responsive and there is no upload to ' +
+      'wait for.',
+  },
+  {
+    icon: 'device',
+    title: 'Any device',
+    text: 'Phone, tablet or desktop, on any modern browser. The layout adapts and every tool works with touch.',
+  },
 ];
 
 const FIGURES: readonly { value: string; label: string }[] = [
@@ -28,19 +60,23 @@ export function HomePage() {
       <section className="hero">
         <div className="container hero-inner">
           <div className="hero-text">
-            <p className="eyebrow"><Icon name="shield" size={16} /> 100% in your browser</p>
+            <p className="eyebrow">
+              <Icon name="shield" size={16} /> 100% in your browser
+            </p>
             <h1>
               Every PDF tool you need, <span className="accent">without uploading a thing</span>
             </h1>
             <p className="lead">
-              Merge, split, compress, convert, protect and edit PDFs — plus eight handy utilities. Folio does the work on
-              your device, so your documents stay yours.
+              Merge, split, compress, convert, protect and edit PDFs — plus eight handy utilities. Folio does the work
+              on your device, so your documents stay yours.
             </p>
             <div className="button-row">
               <Link to="/tools" className="button primary large">
                 Explore All Tools <Icon name="arrow-right" size={20} />
               </Link>
-              <Link to="/how-it-works" className="button secondary large">How It Works</Link>
+              <Link to="/how-it-works" className="button secondary large">
+                How It Works
+              </Link>
             </div>
           </div>
           <div className="hero-art" aria-hidden="true">
@@ -58,7 +94,9 @@ export function HomePage() {
         <div className="container">
           <div className="section-head">
             <h2 id="popular-title">Popular Tools</h2>
-            <Link to="/tools" className="text-link">All {tools.length} tools <Icon name="arrow-right" size={16} /></Link>
+            <Link to="/tools" className="text-link">
+              All {tools.length} tools <Icon name="arrow-right" size={16} />
+            </Link>
           </div>
           <ul className="card-grid four">
             {popularTools.map((tool) => (
@@ -79,7 +117,9 @@ export function HomePage() {
           <ul className="benefit-grid">
             {BENEFITS.map((benefit) => (
               <li key={benefit.title} className="benefit card">
-                <span className="benefit-icon"><Icon name={benefit.icon} size={22} /></span>
+                <span className="benefit-icon">
+                  <Icon name={benefit.icon} size={22} />
+                </span>
                 <h3>{benefit.title}</h3>
                 <p>{benefit.text}</p>
               </li>
@@ -107,8 +147,12 @@ export function HomePage() {
             <h2 id="cta-title">Ready when you are</h2>
             <p>No signup. Nothing to set up. 100% free. Pick a tool and your file never leaves this device.</p>
             <div className="button-row center">
-              <Link to="/tools" className="button light large">Get Started Now</Link>
-              <Link to="/contact" className="button ghost large">Contact Support</Link>
+              <Link to="/tools" className="button light large">
+                Get Started Now
+              </Link>
+              <Link to="/contact" className="button ghost large">
+                Contact Support
+              </Link>
             </div>
           </div>
         </div>

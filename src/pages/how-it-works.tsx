@@ -8,22 +8,31 @@ const STEPS: readonly { title: string; text: string; icon: UiIconName }[] = [
   {
     title: 'Upload Your File',
     icon: 'upload',
-    text: 'Drag and drop a file onto the tool or click to select it: PDFs, Word, Excel and PowerPoint documents, images and more. "Upload" here means handing it to your browser — it is read on your device, not sent to a server.',
+    text:
+      'Drag and drop a file onto the tool or click to select it: PDFs, Word, Excel and PowerPoint documents, ' +
+      'images and more. "Upload" here means handing it to your browser — it is read on your device, not sent to a ' +
+      'server.',
   },
   {
     title: 'Apply Tool Instantly',
     icon: 'bolt',
-    text: 'Pick your options and start. The work runs in a background thread on your own device, with a progress bar and a Cancel button. No sign-up and no waiting in a queue.',
+    text:
+      'Pick your options and start. The work runs in a background thread on your own device, with a progress bar ' +
+      'and a Cancel button. No sign-up and no waiting in a queue.',
   },
   {
     title: 'Download Your Result',
     icon: 'download',
-    text: 'Your result downloads straight away with a sensible file name. Because nothing was uploaded, nothing needs deleting later: the files are released from memory when you clear the tool or close the tab.',
+    text:
+      'Your result downloads straight away with a sensible file name. Because nothing was uploaded, nothing needs ' +
+      'deleting later: the files are released from memory when you clear the tool or close the tab.',
   },
   {
     title: 'Done',
     icon: 'check',
-    text: 'That is all. Use the next tool, or install Folio as an app so it is ready — even offline — the next time you need it.',
+    text:
+      'That is all. Use the next tool, or install Folio as an app so it is ready — even offline — the next time ' +
+      'you need it.',
   },
 ];
 
@@ -39,8 +48,12 @@ export function HowItWorksPage() {
       <ol className="how-steps">
         {STEPS.map((step, index) => (
           <li key={step.title} className="card how-step">
-            <span className="how-number" aria-hidden="true">{index + 1}</span>
-            <span className="benefit-icon"><Icon name={step.icon} size={22} /></span>
+            <span className="how-number" aria-hidden="true">
+              {index + 1}
+            </span>
+            <span className="benefit-icon">
+              <Icon name={step.icon} size={22} />
+            </span>
             <h2>
               <span className="visually-hidden">Step {index + 1}: </span>
               {step.title}
@@ -52,7 +65,9 @@ export function HowItWorksPage() {
       <div className="cta-box">
         <p className="tagline">{TAGLINE}</p>
         <div className="button-row center">
-          <Link to="/tools" className="button light large">Explore All Tools</Link>
+          <Link to="/tools" className="button light large">
+            Explore All Tools
+          </Link>
         </div>
       </div>
     </div>

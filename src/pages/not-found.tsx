@@ -7,12 +7,20 @@ export function NotFoundPage() {
   usePageTitle('Page not found');
   return (
     <div className="container page narrow center-page">
-      <p className="error-code" aria-hidden="true">404</p>
+      <p className="error-code" aria-hidden="true">
+        404
+      </p>
       <h1>Page not found</h1>
-      <p className="lead">The page you asked for does not exist or has moved. Everything Folio offers is one click away:</p>
+      <p className="lead">
+        The page you asked for does not exist or has moved. Everything Folio offers is one click away:
+      </p>
       <div className="button-row center">
-        <Link to="/" className="button primary"><Icon name="home" size={18} /> Go to the home page</Link>
-        <Link to="/tools" className="button secondary"><Icon name="tools" size={18} /> Explore all tools</Link>
+        <Link to="/" className="button primary">
+          <Icon name="home" size={18} /> Go to the home page
+        </Link>
+        <Link to="/tools" className="button secondary">
+          <Icon name="tools" size={18} /> Explore all tools
+        </Link>
       </div>
     </div>
   );
@@ -28,8 +36,12 @@ export function RouteErrorPage() {
         left your device.
       </p>
       <div className="button-row center">
-        <button type="button" className="button primary" onClick={() => window.location.reload()}>Reload</button>
-        <a className="button secondary" href="/">Go to the home page</a>
+        <button type="button" className="button primary" onClick={() => window.location.reload()}>
+          Reload
+        </button>
+        <a className="button secondary" href="/">
+          Go to the home page
+        </a>
       </div>
     </div>
   );

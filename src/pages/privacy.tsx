@@ -11,8 +11,12 @@ export function PrivacyPage() {
     <div className="container page narrow prose">
       <header className="page-header">
         <h1>Privacy Policy</h1>
-        <p className="meta">Effective date: {POLICY_DATE} · Last updated: {POLICY_DATE}</p>
-        <p className="lead">Short version: your files never leave your device, and we do not collect anything about you.</p>
+        <p className="meta">
+          Effective date: {POLICY_DATE} · Last updated: {POLICY_DATE}
+        </p>
+        <p className="lead">
+          Short version: your files never leave your device, and we do not collect anything about you.
+        </p>
       </header>
 
       <section>
@@ -29,9 +33,9 @@ export function PrivacyPage() {
       <section>
         <h2>Personal information</h2>
         <p>
-          You can use every tool without an account, so we do not ask for your name, email address or any other
-          personal information. If you write to us through the contact form, the name, email address, subject and
-          message you enter are sent to us by email so that we can reply; we use them for nothing else.
+          You can use every tool without an account, so we do not ask for your name, email address or any other personal
+          information. If you write to us through the contact form, the name, email address, subject and message you
+          enter are sent to us by email so that we can reply; we use them for nothing else.
         </p>
       </section>
 
@@ -48,9 +52,9 @@ export function PrivacyPage() {
       <section>
         <h2>Third-party services</h2>
         <p>
-          The tools load nothing from other servers: every script, font and WebAssembly module is served by Folio itself.
-          The only third-party service is the email delivery service that forwards contact-form messages, and it is
-          contacted only when you press Send on the contact form. The external social-media links in the footer take
+          The tools load nothing from other servers: every script, font and WebAssembly module is served by Folio
+          itself. The only third-party service is the email delivery service that forwards contact-form messages, and it
+          is contacted only when you press Send on the contact form. The external social-media links in the footer take
           you to those sites, which have their own policies.
         </p>
       </section>
@@ -58,9 +62,9 @@ export function PrivacyPage() {
       <section>
         <h2>Security</h2>
         <p>
-          Keeping files on your device removes the largest risk of online document tools: a copy of your data on
-          someone else&apos;s server. Folio's source code is open for anyone to review. Your
-          files are as safe as the device and browser you use, so keep them up to date.
+          Keeping files on your device removes the largest risk of online document tools: a copy of your data on someone
+          else&apos;s server. Folio's source code is open for anyone to review. Your files are as safe as the device and
+          browser you use, so keep them up to date.
         </p>
       </section>
 
@@ -80,7 +84,11 @@ export function PrivacyPage() {
         </p>
       </section>
 
-      <p><Link to="/" className="button secondary">Back to Home</Link></p>
+      <p>
+        <Link to="/" className="button secondary">
+          Back to Home
+        </Link>
+      </p>
     </div>
   );
 }

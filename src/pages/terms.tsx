@@ -10,14 +10,14 @@ export function TermsPage() {
     <div className="container page narrow prose">
       <header className="page-header">
         <h1>Terms of Service</h1>
-        <p className="meta">Effective date: {POLICY_DATE} · Last updated: {POLICY_DATE}</p>
+        <p className="meta">
+          Effective date: {POLICY_DATE} · Last updated: {POLICY_DATE}
+        </p>
       </header>
 
       <section>
         <h2>1. Acceptance of Terms</h2>
-        <p>
-          By using Folio you agree to these terms. If you do not agree, please do not use the service.
-        </p>
+        <p>By using Folio you agree to these terms. If you do not agree, please do not use the service.</p>
       </section>
 
       <section>
@@ -32,8 +32,8 @@ export function TermsPage() {
       <section>
         <h2>3. File Handling</h2>
         <p>
-          Files you process with Folio stay on your device: they are processed in your browser and are never uploaded
-          to our servers. You remain responsible for the files you process and for keeping copies of your originals.
+          Files you process with Folio stay on your device: they are processed in your browser and are never uploaded to
+          our servers. You remain responsible for the files you process and for keeping copies of your originals.
         </p>
       </section>
 
@@ -80,7 +80,11 @@ export function TermsPage() {
         </p>
       </section>
 
-      <p><Link to="/" className="button secondary">Back to Home</Link></p>
+      <p>
+        <Link to="/" className="button secondary">
+          Back to Home
+        </Link>
+      </p>
     </div>
   );
 }

@@ -3,7 +3,9 @@ import type { ToolEntry } from '../catalogue/types.ts';
 import { Icon, toneClass } from '../app/icon.tsx';
 
 /** Location state that makes the tool detail page open its modal at once (a card on /tools sets it). */
-export interface ToolLocationState { open?: boolean }
+export interface ToolLocationState {
+  open?: boolean;
+}
 
 /** The state of every link that opens a tool (cards, header menu, phone menu). */
 export const OPEN_TOOL: ToolLocationState = { open: true };

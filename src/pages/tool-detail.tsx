@@ -103,31 +103,45 @@ export function ToolDetailPage({ tool }: { tool: ToolEntry }) {
         <div className="tool-grid">
           {content.features.length > 0 && (
             <section className="tool-section card">
-              <h2><Icon name="check" size={20} /> Key Features</h2>
+              <h2>
+                <Icon name="check" size={20} /> Key Features
+              </h2>
               <ul className="check-list">
-                {content.features.map((item) => <li key={item}>{item}</li>)}
+                {content.features.map((item) => (
+                  <li key={item}>{item}</li>
+                ))}
               </ul>
             </section>
           )}
           {content.usage.length > 0 && (
             <section className="tool-section card">
-              <h2><Icon name="arrow-right" size={20} /> How to Use</h2>
+              <h2>
+                <Icon name="arrow-right" size={20} /> How to Use
+              </h2>
               <ol className="steps-list">
-                {content.usage.map((item) => <li key={item}>{item}</li>)}
+                {content.usage.map((item) => (
+                  <li key={item}>{item}</li>
+                ))}
               </ol>
             </section>
           )}
           {content.perfectFor.length > 0 && (
             <section className="tool-section card">
-              <h2><Icon name="heart" size={20} /> Perfect For</h2>
+              <h2>
+                <Icon name="heart" size={20} /> Perfect For
+              </h2>
               <ul className="dot-list">
-                {content.perfectFor.map((item) => <li key={item}>{item}</li>)}
+                {content.perfectFor.map((item) => (
+                  <li key={item}>{item}</li>
+                ))}
               </ul>
             </section>
           )}
           {content.privacy && (
             <section className="tool-section card">
-              <h2><Icon name="shield" size={20} /> Privacy &amp; Security</h2>
+              <h2>
+                <Icon name="shield" size={20} /> Privacy &amp; Security
+              </h2>
               <p>{content.privacy}</p>
             </section>
           )}
@@ -142,7 +156,15 @@ export function ToolDetailPage({ tool }: { tool: ToolEntry }) {
           </section>
         )}
       </div>
-      {open && <ToolModal key={tool.id} tool={tool} onClose={close} fallbackFocus={() => buttonRef.current} initialFiles={droppedFiles} />}
+      {open && (
+        <ToolModal
+          key={tool.id}
+          tool={tool}
+          onClose={close}
+          fallbackFocus={() => buttonRef.current}
+          initialFiles={droppedFiles}
+        />
+      )}
     </article>
   );
 }

@@ -10,8 +10,8 @@ export function ToolsPage() {
       <header className="page-header">
         <h1>Explore All Tools</h1>
         <p className="lead">
-          {tools.length} tools for PDFs, images and everyday numbers. Every one runs in your browser: pick a tool, choose
-          your files, and get the result without uploading anything.
+          {tools.length} tools for PDFs, images and everyday numbers. Every one runs in your browser: pick a tool,
+          choose your files, and get the result without uploading anything.
         </p>
       </header>
       {sections.toolsPage.map((group, index) => (

@@ -10,10 +10,14 @@ import { ENGINE_CACHE, ENGINE_CACHE_PREFIX, type EngineAssetList } from './engin
 type Storage = Pick<CacheStorage, 'keys' | 'delete' | 'open'>;
 
 /** Returns the paths removed from ENGINE_CACHE and the names of the caches deleted. */
-export async function pruneEngineCaches(storage: Storage, list: EngineAssetList): Promise<{ files: string[]; caches: string[] }> {
+export async function pruneEngineCaches(
+  storage: Storage,
+  list: EngineAssetList,
+): Promise<{ files: string[]; caches: string[] }> {
   const deletedCaches: string[] = [];
   for (const name of await storage.keys()) {
-    if (name.startsWith(ENGINE_CACHE_PREFIX) && name !== ENGINE_CACHE && (await storage.delete(name))) deletedCaches.push(name);
+    if (name.startsWith(ENGINE_CACHE_PREFIX) && name !== ENGINE_CACHE && (await storage.delete(name)))
+      deletedCaches.push(name);
   }
   const current = new Set(list.files.map((file) => file.url));
   const cache = await storage.open(ENGINE_CACHE);

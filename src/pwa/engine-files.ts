@@ -61,5 +61,8 @@ export function toolFiles(list: EngineAssetList, toolId: string): EngineFile[] |
 
 /** The message a tool shows when its engine is not on this device and the network is off. */
 export function needsDownloadMessage(toolName: string, missingBytes: number): string {
-  return `${toolName} needs a one-time download of ${formatBytes(missingBytes)} — connect to the internet once, then it works offline.`;
+  return (
+    `${toolName} needs a one-time download of ${formatBytes(missingBytes)} — connect to the internet once, then ` +
+    `it works offline.`
+  );
 }

@@ -35,7 +35,9 @@ interface LaunchParams {
 
 /** Listens for files opened with Folio from the OS (Chromium's File Handling API). */
 export function listenForLaunchedFiles(): void {
-  const launchQueue = (window as unknown as { launchQueue?: { setConsumer(consumer: (params: LaunchParams) => void): void } }).launchQueue;
+  const launchQueue = (
+    window as unknown as { launchQueue?: { setConsumer(consumer: (params: LaunchParams) => void): void } }
+  ).launchQueue;
   launchQueue?.setConsumer(async (params) => {
     if (!params.files.length) return;
     publish(await Promise.all(params.files.map((handle) => handle.getFile())));

@@ -33,7 +33,13 @@ export function InstallButton({ place }: { place: 'header' | 'menu' }) {
   }
   return (
     <span className={`install-how-to install-${place}`}>
-      <button type="button" className="install-button" aria-expanded={showSteps} aria-controls={stepsId} onClick={() => setShowSteps((s) => !s)}>
+      <button
+        type="button"
+        className="install-button"
+        aria-expanded={showSteps}
+        aria-controls={stepsId}
+        onClick={() => setShowSteps((s) => !s)}
+      >
         Install app
       </button>
       <span id={stepsId} className="install-steps" role="note" hidden={!showSteps}>

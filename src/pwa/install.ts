@@ -10,10 +10,7 @@ interface BeforeInstallPromptEvent extends Event {
   userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>;
 }
 
-export type InstallOffer =
-  | { kind: 'prompt' }
-  | { kind: 'how-to'; steps: string }
-  | { kind: 'none' };
+export type InstallOffer = { kind: 'prompt' } | { kind: 'how-to'; steps: string } | { kind: 'none' };
 
 let deferred: BeforeInstallPromptEvent | undefined;
 let installed = false;

@@ -80,7 +80,8 @@ export function onEngineCacheMessage(listener: (message: EngineCacheMessage) => 
 }
 
 function whenIdle(run: () => void): void {
-  const idle = (window as Window & { requestIdleCallback?: (cb: () => void, options?: { timeout: number }) => number }).requestIdleCallback;
+  const idle = (window as Window & { requestIdleCallback?: (cb: () => void, options?: { timeout: number }) => number })
+    .requestIdleCallback;
   if (idle) idle(run, { timeout: 10_000 });
   else setTimeout(run, 2_000);
 }

@@ -1,6 +1,13 @@
 import './offline-panel.css';
 import { useCallback, useEffect, useState } from 'react';
-import { fetchEngineAssetList, groupStates, onEngineCacheMessage, requestEngineGroup, savesData, type GroupState } from './offline-engines.ts';
+import {
+  fetchEngineAssetList,
+  groupStates,
+  onEngineCacheMessage,
+  requestEngineGroup,
+  savesData,
+  type GroupState,
+} from './offline-engines.ts';
 import { GROUP_LABELS, type EngineAssetList, type EngineGroup } from './engine-files.ts';
 import { formatBytes } from '../../shared/format.ts';
 import { OCR_LANGUAGES } from '../../shared/ocr-languages.ts';
@@ -55,7 +62,14 @@ export function OfflinePanel() {
     void refresh();
     return onEngineCacheMessage((message) => {
       const finished = message.type === 'engine-cache-finished';
-      setLive((old) => new Map(old).set(message.group, { done: message.done, total: message.total, finished, failed: finished ? message.failed : 0 }));
+      setLive((old) =>
+        new Map(old).set(message.group, {
+          done: message.done,
+          total: message.total,
+          finished,
+          failed: finished ? message.failed : 0,
+        }),
+      );
       if (finished) void refresh();
     });
   }, [refresh]);
@@ -78,13 +92,20 @@ export function OfflinePanel() {
   let status = '';
   if (coreReady) {
     status = `All tools are available offline: ${formatBytes(core.totalBytes)} saved on this device.`;
-    if (persisted !== undefined) status += persisted ? ' Your browser will keep them.' : ' Your browser may remove them if space runs low.';
+    if (persisted !== undefined)
+      status += persisted ? ' Your browser will keep them.' : ' Your browser may remove them if space runs low.';
   } else if (coreRunning) {
-    status = `Saving the tools for offline use in the background: ${formatBytes(coreLive.done)} of ${formatBytes(coreLive.total)}…`;
+    status =
+      `Saving the tools for offline use in the background: ${formatBytes(coreLive.done)} of ` +
+      `${formatBytes(coreLive.total)}…`;
   } else if (coreLive?.finished && coreLive.failed > 0) {
-    status = `${coreLive.failed} files could not be downloaded. Tools that need them will say so; try again when you are online.`;
+    status =
+      `${coreLive.failed} files could not be downloaded. Tools that need them will say so; try again when you are ` +
+      `online.`;
   } else if (core && savesData()) {
-    status = `Data saver is on, so Folio has not downloaded its tools. Download them now (${formatBytes(core.totalBytes - core.cachedBytes)})?`;
+    status =
+      `Data saver is on, so Folio has not downloaded its tools. Download them now ` +
+      `(${formatBytes(core.totalBytes - core.cachedBytes)})?`;
   } else if (core) {
     status = `${formatBytes(core.cachedBytes)} of ${formatBytes(core.totalBytes)} of the tools are on this device.`;
   }
@@ -94,15 +115,22 @@ export function OfflinePanel() {
       <h2 id="offline-title">Use Folio offline</h2>
       <p>
         Once you have opened Folio, its pages work without a connection, and right after your first visit your browser
-        saves every tool in the background{list ? <> ({formatBytes(list.totalBytes)})</> : null} — unless it asks sites to
-        save data; then it waits for you. Nothing but Folio&apos;s own code is stored.
+        saves every tool in the background{list ? <> ({formatBytes(list.totalBytes)})</> : null} — unless it asks sites
+        to save data; then it waits for you. Nothing but Folio&apos;s own code is stored.
       </p>
       {coreRunning && (
         <div className="offline-progress">
-          <progress max={coreLive.total} value={coreLive.done} aria-label="Saving tools for offline use" aria-valuetext={`${formatBytes(coreLive.done)} of ${formatBytes(coreLive.total)}`} />
+          <progress
+            max={coreLive.total}
+            value={coreLive.done}
+            aria-label="Saving tools for offline use"
+            aria-valuetext={`${formatBytes(coreLive.done)} of ${formatBytes(coreLive.total)}`}
+          />
         </div>
       )}
-      <p role="status" className="offline-status">{status}</p>
+      <p role="status" className="offline-status">
+        {status}
+      </p>
       <button type="button" className="button primary" onClick={() => void download('core')} disabled={!list}>
         Make all tools available offline
       </button>
@@ -119,13 +147,22 @@ export function OfflinePanel() {
               const size = group === 'libreoffice' ? libreOfficeDownloadSize() : formatBytes(state?.totalBytes ?? 0);
               return (
                 <li key={group}>
-                  <span>{groupLabel(group)} — {size}</span>{' '}
+                  <span>
+                    {groupLabel(group)} — {size}
+                  </span>{' '}
                   {onDevice ? (
                     <strong>on this device</strong>
                   ) : progress && !progress.finished ? (
-                    <span>{formatBytes(progress.done)} of {formatBytes(progress.total)}…</span>
+                    <span>
+                      {formatBytes(progress.done)} of {formatBytes(progress.total)}…
+                    </span>
                   ) : (
-                    <button type="button" className="button secondary" aria-label={`Download ${groupLabel(group)}`} onClick={() => void download(group)}>
+                    <button
+                      type="button"
+                      className="button secondary"
+                      aria-label={`Download ${groupLabel(group)}`}
+                      onClick={() => void download(group)}
+                    >
                       Download
                     </button>
                   )}

@@ -24,23 +24,32 @@ export function OpenFilesPage() {
     if (params.get('source') === 'share') void collectSharedFiles();
   }, [params]);
 
-  const candidates = fileTools.filter((tool) => files.length > 0 && (tool.multiple || files.length === 1) && files.every((f) => accepts(tool, f)));
+  const candidates = fileTools.filter(
+    (tool) => files.length > 0 && (tool.multiple || files.length === 1) && files.every((f) => accepts(tool, f)),
+  );
 
   return (
     <section className="page open-files">
       <h1>Open with Folio</h1>
       {files.length === 0 ? (
-        <p>No files were handed to Folio. Open a PDF or an image with Folio from your file manager, or share it to Folio from another app.</p>
+        <p>
+          No files were handed to Folio. Open a PDF or an image with Folio from your file manager, or share it to Folio
+          from another app.
+        </p>
       ) : (
         <>
           <p>
-            {files.length === 1 ? '1 file' : `${files.length} files`} ready: {files.map((f) => plainFileName(f.name)).join(', ')}. They stay on this device.
+            {files.length === 1 ? '1 file' : `${files.length} files`} ready:{' '}
+            {files.map((f) => plainFileName(f.name)).join(', ')}. They stay on this device.
           </p>
           <h2>Choose a tool</h2>
           <ul className="open-files-tools">
             {candidates.map((tool) => (
               <li key={tool.id}>
-                <button type="button" onClick={() => navigate(`/tools/${tool.id}`, { state: { open: true, incoming: true } })}>
+                <button
+                  type="button"
+                  onClick={() => navigate(`/tools/${tool.id}`, { state: { open: true, incoming: true } })}
+                >
                   {tool.name}
                 </button>
               </li>

@@ -44,7 +44,10 @@ export function isShareFromOs(request: ShareRequest, origin: string): boolean {
  */
 export function plainFileName(name: string): string {
   const parts = name.split(/[\\/]/).filter((part) => part !== '' && part !== '.' && part !== '..');
-  // eslint-disable-next-line no-control-regex
-  const clean = parts.join('/').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
+  const clean = parts
+    .join('/')
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .trim();
   return (clean || 'shared file').slice(0, 200);
 }

@@ -10,8 +10,12 @@ export function UpdatePrompt() {
   return (
     <div className="update-prompt" role="status">
       <span>A new version of Folio is ready.</span>
-      <button type="button" onClick={reloadIntoUpdate}>Reload</button>
-      <button type="button" onClick={() => setVisible(false)}>Later</button>
+      <button type="button" onClick={reloadIntoUpdate}>
+        Reload
+      </button>
+      <button type="button" onClick={() => setVisible(false)}>
+        Later
+      </button>
     </div>
   );
 }

@@ -46,11 +46,23 @@ export function CompareSlider({ beforeUrl, afterUrl, beforeLabel, afterLabel, al
             <span className="compare-tag compare-tag-left">{beforeLabel}</span>
             <span className="compare-tag compare-tag-right">{afterLabel}</span>
           </div>
-          <label htmlFor={id} className="visually-hidden">Divider position: original on the left, compressed on the right</label>
-          <input id={id} className="compare-range" type="range" min={0} max={100} value={position} onChange={(e) => setPosition(Number(e.target.value))} />
+          <label htmlFor={id} className="visually-hidden">
+            Divider position: original on the left, compressed on the right
+          </label>
+          <input
+            id={id}
+            className="compare-range"
+            type="range"
+            min={0}
+            max={100}
+            value={position}
+            onChange={(e) => setPosition(Number(e.target.value))}
+          />
         </>
       )}
-      <figcaption>{beforeLabel} → {afterLabel}</figcaption>
+      <figcaption>
+        {beforeLabel} → {afterLabel}
+      </figcaption>
     </figure>
   );
 }

@@ -26,11 +26,14 @@ function FirstPage({ source }: { source: ThumbnailSource }) {
       if (!entries.some((e) => e.isIntersecting)) return;
       observer.disconnect();
       const px = Math.round(LIST_THUMB_PX * Math.min(2, globalThis.devicePixelRatio || 1));
-      source.render(1, px).then((blob) => {
-        if (cancelled) return;
-        made = URL.createObjectURL(blob);
-        setUrl(made);
-      }, () => undefined /* the placeholder stays; the page count is still right */);
+      source.render(1, px).then(
+        (blob) => {
+          if (cancelled) return;
+          made = URL.createObjectURL(blob);
+          setUrl(made);
+        },
+        () => undefined /* the placeholder stays; the page count is still right */,
+      );
     });
     observer.observe(element);
     return () => {
@@ -49,18 +52,27 @@ function FirstPage({ source }: { source: ThumbnailSource }) {
 function CheckSummary({ check }: { check: PdfCheck }) {
   switch (check.state) {
     case 'checking':
-      return <span className="file-pages" aria-busy="true">Reading…</span>;
+      return (
+        <span className="file-pages" aria-busy="true">
+          Reading…
+        </span>
+      );
     case 'ready':
-      return <span className="file-pages">{check.pages} page{check.pages === 1 ? '' : 's'}</span>;
+      return (
+        <span className="file-pages">
+          {check.pages} page{check.pages === 1 ? '' : 's'}
+        </span>
+      );
     case 'locked':
       return <span className="file-pages file-locked">{check.wrong ? 'Wrong password' : 'Needs its password'}</span>;
     case 'damaged':
       return (
-        <span className="file-pages file-damaged" title={check.message}>Damaged: Folio will try to repair it</span>
+        <span className="file-pages file-damaged" title={check.message}>
+          Damaged: Folio will try to repair it
+        </span>
       );
   }
 }
-
 
 export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
   const next = [...list];
@@ -71,7 +83,13 @@ export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
 
 const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
-export function FileList({ files, setFiles, multiple, disabled, checks }: {
+export function FileList({
+  files,
+  setFiles,
+  multiple,
+  disabled,
+  checks,
+}: {
   files: readonly File[];
   /** PDF checks by file (page count, thumbnail, password, damage); none for other files. */
   checks?: ReadonlyMap<File, PdfCheck>;
@@ -86,8 +104,14 @@ export function FileList({ files, setFiles, multiple, disabled, checks }: {
     <div className="file-list-block">
       {multiple && files.length > 1 && (
         <div className="file-list-tools">
-          <span>{files.length} files · {formatBytes(total)} · drag to reorder</span>
-          <button type="button" disabled={disabled} onClick={() => setFiles([...files].sort((a, b) => byName.compare(a.name, b.name)))}>
+          <span>
+            {files.length} files · {formatBytes(total)} · drag to reorder
+          </span>
+          <button
+            type="button"
+            disabled={disabled}
+            onClick={() => setFiles([...files].sort((a, b) => byName.compare(a.name, b.name)))}
+          >
             Sort by name
           </button>
         </div>
@@ -96,7 +120,10 @@ export function FileList({ files, setFiles, multiple, disabled, checks }: {
         {files.map((file, index) => (
           <li
             key={`${file.name}-${file.size}-${file.lastModified}-${index}`}
-            className={`${dragIndex === index ? 'dragging' : ''}${overIndex === index && dragIndex !== index ? ' drop-target' : ''}`}
+            className={
+              `${dragIndex === index ? 'dragging' : ''}` +
+              `${overIndex === index && dragIndex !== index ? ' drop-target' : ''}`
+            }
             draggable={multiple && !disabled}
             onDragStart={(e) => {
               setDragIndex(index);
@@ -122,14 +149,25 @@ export function FileList({ files, setFiles, multiple, disabled, checks }: {
               setOverIndex(null);
             }}
           >
-            {multiple && <span className="drag-handle" aria-hidden="true">⋮⋮</span>}
-            {checks?.has(file) && (() => {
-              const check = checks.get(file)!;
-              if (check.state === 'ready') return <FirstPage source={check.source} />;
-              return <span className="file-thumb"><span className="file-thumb-empty" /></span>;
-            })()}
+            {multiple && (
+              <span className="drag-handle" aria-hidden="true">
+                ⋮⋮
+              </span>
+            )}
+            {checks?.has(file) &&
+              (() => {
+                const check = checks.get(file)!;
+                if (check.state === 'ready') return <FirstPage source={check.source} />;
+                return (
+                  <span className="file-thumb">
+                    <span className="file-thumb-empty" />
+                  </span>
+                );
+              })()}
             <span className="file-text">
-              <span className="file-name" title={file.name}>{file.name}</span>
+              <span className="file-name" title={file.name}>
+                {file.name}
+              </span>
               <span className="file-facts">
                 <span className="file-size">{formatBytes(file.size)}</span>
                 {checks?.has(file) && <CheckSummary check={checks.get(file)!} />}
@@ -137,11 +175,38 @@ export function FileList({ files, setFiles, multiple, disabled, checks }: {
             </span>
             {multiple && (
               <>
-                <button type="button" className="small" aria-label={`Move up: ${file.name}`} title="Move up" disabled={disabled || index === 0} onClick={() => setFiles(moveItem(files, index, index - 1))}>↑</button>
-                <button type="button" className="small" aria-label={`Move down: ${file.name}`} title="Move down" disabled={disabled || index === files.length - 1} onClick={() => setFiles(moveItem(files, index, index + 1))}>↓</button>
+                <button
+                  type="button"
+                  className="small"
+                  aria-label={`Move up: ${file.name}`}
+                  title="Move up"
+                  disabled={disabled || index === 0}
+                  onClick={() => setFiles(moveItem(files, index, index - 1))}
+                >
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  className="small"
+                  aria-label={`Move down: ${file.name}`}
+                  title="Move down"
+                  disabled={disabled || index === files.length - 1}
+                  onClick={() => setFiles(moveItem(files, index, index + 1))}
+                >
+                  ↓
+                </button>
               </>
             )}
-            <button type="button" className="small" aria-label={`Remove: ${file.name}`} title="Remove" disabled={disabled} onClick={() => setFiles(files.filter((_, i) => i !== index))}>×</button>
+            <button
+              type="button"
+              className="small"
+              aria-label={`Remove: ${file.name}`}
+              title="Remove"
+              disabled={disabled}
+              onClick={() => setFiles(files.filter((_, i) => i !== index))}
+            >
+              ×
+            </button>
           </li>
         ))}
       </ol>

@@ -97,10 +97,14 @@ export function refusalOf(tool: FileToolEntry, fileName: string, type: SniffedTy
   const onlyPdf = accepted.length === 1 && accepted[0] === '.pdf';
   if (type.extensions.length === 0 && type.label !== 'an empty file (0 bytes)' && !onlyPdf) return null;
   if (type.label === 'a file of an unknown type' && onlyPdf) {
-    return `"${fileName}" is not a PDF: it does not start like one ` +
-      '(it may be damaged, or another kind of file renamed).';
+    return (
+      `"${fileName}" is not a PDF: it does not start like one ` +
+      '(it may be damaged, or another kind of file renamed).'
+    );
   }
   const suggested = type.suggest && type.suggest !== tool.id ? findTool(type.suggest) : undefined;
-  return `"${fileName}" is ${type.label}, not one of the files ${tool.name} takes (${tool.accepts.label})` +
-    (suggested ? ` — use ${suggested.name}.` : '.');
+  return (
+    `"${fileName}" is ${type.label}, not one of the files ${tool.name} takes (${tool.accepts.label})` +
+    (suggested ? ` — use ${suggested.name}.` : '.')
+  );
 }

@@ -26,7 +26,13 @@ import type { FileToolEntry, OptionValue, OptionValues } from '../catalogue/type
 import { defaultValues } from '../catalogue/index.ts';
 import { ApiError, callTool, downloadBlob, prepareTool, type ApiResult } from '../api/client.ts';
 import {
-  SaveDeclined, askWhereToSave, estimateOutputBytes, hasSavePicker, shouldAskWhereToSave, suggestedName, type SaveHandle,
+  SaveDeclined,
+  askWhereToSave,
+  estimateOutputBytes,
+  hasSavePicker,
+  shouldAskWhereToSave,
+  suggestedName,
+  type SaveHandle,
 } from '../api/save-target.ts';
 import { fileToolPanel } from './forms/registry.ts';
 import { OptionFields, PageCountContext, confirmFieldName, optionProblem } from './option-fields.tsx';
@@ -49,13 +55,18 @@ type Phase =
 function ErrorDetails({ detail }: { detail: string }) {
   const [copied, setCopied] = useState(false);
   const copy = () => {
-    void navigator.clipboard?.writeText(detail).then(() => setCopied(true), () => setCopied(false));
+    void navigator.clipboard?.writeText(detail).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
   };
   return (
     <details className="error-details">
       <summary>Details for a bug report</summary>
       <pre>{detail}</pre>
-      <button type="button" onClick={copy}>{copied ? 'Copied' : 'Copy details'}</button>
+      <button type="button" onClick={copy}>
+        {copied ? 'Copied' : 'Copy details'}
+      </button>
     </details>
   );
 }
@@ -101,8 +112,10 @@ export function plainNote(note: string, sizeLine: string): string | null {
   const unchanged = /^Left unchanged: (.*)\.$/.exec(note);
   if (unchanged) {
     const count = [...unchanged[1].matchAll(/(\d+) ×/g)].reduce((sum, m) => sum + Number(m[1]), 0);
-    return `${count} image${count === 1 ? ' was' : 's were'} kept as ${count === 1 ? 'it was' : 'they were'}: ` +
-      'Folio cannot make them smaller without changing how they look.';
+    return (
+      `${count} image${count === 1 ? ' was' : 's were'} kept as ${count === 1 ? 'it was' : 'they were'}: ` +
+      'Folio cannot make them smaller without changing how they look.'
+    );
   }
   return note;
 }
@@ -123,7 +136,9 @@ function ResultFacts({ toolId, sizeBefore, result }: { toolId: string; sizeBefor
       </p>
       {notes.length > 0 && (
         <ul className="result-notes">
-          {notes.map((note) => <li key={note}>{note}</li>)}
+          {notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
         </ul>
       )}
     </>
@@ -159,7 +174,8 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   const lockedChecks = [...checks.values()].filter((c) => c.state === 'locked');
   const needsPassword = framePassword && (askPassword || lockedChecks.length > 0);
   const pageCounts = useMemo(
-    () => new Map([...checks].flatMap(([file, check]) => (check.state === 'ready' ? [[file, check.pages] as const] : []))),
+    () =>
+      new Map([...checks].flatMap(([file, check]) => (check.state === 'ready' ? [[file, check.pages] as const] : []))),
     [checks],
   );
   const firstCheck = files.length === 1 ? checks.get(files[0]) : undefined;
@@ -187,7 +203,10 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
     if (tool.prepareOnOpen && chosenEngine === 'libreoffice') prepareTool(tool, { engine: 'libreoffice' });
   }, [tool, chosenEngine]);
 
-  const setValue = useCallback((name: string, value: OptionValue) => setValues((old) => ({ ...old, [name]: value })), []);
+  const setValue = useCallback(
+    (name: string, value: OptionValue) => setValues((old) => ({ ...old, [name]: value })),
+    [],
+  );
 
   const setFiles = useCallback((next: File[]) => {
     setFilesState(next);
@@ -214,10 +233,13 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       }
       if (rejected.length > 0 || contentProblems.length > 0) {
         const names = rejected.map((f) => `"${f.name}"`).join(', ');
-        const byName = rejected.length === 0 ? [] : [
-          `${names} ${rejected.length === 1 ? 'is not one of' : 'are not'} the accepted file types: ` +
-            `${tool.name} takes ${tool.accepts.label}.`,
-        ];
+        const byName =
+          rejected.length === 0
+            ? []
+            : [
+                `${names} ${rejected.length === 1 ? 'is not one of' : 'are not'} the accepted file types: ` +
+                  `${tool.name} takes ${tool.accepts.label}.`,
+              ];
         setError([...byName, ...contentProblems].join(' '));
       } else if (!tool.multiple && accepted.length > 1) {
         setError(`${tool.name} takes one file at a time: using "${accepted[0].name}".`);
@@ -258,7 +280,9 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   async function process() {
     if (files.length === 0) return setError('Please select at least one file');
     const confirmValues = Object.fromEntries(
-      tool.options.filter((s) => s.kind === 'password' && s.confirm).map((s) => [confirmFieldName(s), String(values[confirmFieldName(s)] ?? '')]),
+      tool.options
+        .filter((s) => s.kind === 'password' && s.confirm)
+        .map((s) => [confirmFieldName(s), String(values[confirmFieldName(s)] ?? '')]),
     );
     const invalid = tool.validate?.({ ...values, ...confirmValues }) ?? optionProblem(tool, values, pageCount);
     if (invalid) return setError(invalid);
@@ -275,7 +299,12 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
     // as a user gesture (save-target.ts).
     let saveTo: SaveHandle | undefined;
     const pageSizes = firstCheck?.state === 'ready' ? firstCheck.source.pages : undefined;
-    const estimate = estimateOutputBytes(tool, files.map((f) => f.size), values, pageSizes);
+    const estimate = estimateOutputBytes(
+      tool,
+      files.map((f) => f.size),
+      values,
+      pageSizes,
+    );
     if (shouldAskWhereToSave(estimate, hasSavePicker())) {
       try {
         saveTo = await askWhereToSave(suggestedName(tool, files[0]?.name));
@@ -337,12 +366,16 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
     if (inputRef.current) inputRef.current.value = '';
   }
 
-  const waitReason = working ? ''
-    : files.length === 0 ? addToStart(tool)
-    : needsPassword && !inputPassword ? 'Type the PDF password first'
-    : '';
+  const waitReason = working
+    ? ''
+    : files.length === 0
+      ? addToStart(tool)
+      : needsPassword && !inputPassword
+        ? 'Type the PDF password first'
+        : '';
 
-  const pickerText = files.length === 0 ? 'Click to select files' : `${files.length} file${files.length === 1 ? '' : 's'} selected`;
+  const pickerText =
+    files.length === 0 ? 'Click to select files' : `${files.length} file${files.length === 1 ? '' : 's'} selected`;
 
   return (
     <div className="file-tool">
@@ -371,7 +404,8 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
           />
         </label>
         <p className="drop-hint">
-          or drop {tool.multiple ? 'files' : 'a file'} here, or paste {tool.multiple ? 'them' : 'it'} · {tool.accepts.label}
+          or drop {tool.multiple ? 'files' : 'a file'} here, or paste {tool.multiple ? 'them' : 'it'} ·{' '}
+          {tool.accepts.label}
         </p>
       </div>
 
@@ -380,14 +414,23 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       )}
 
       <PageCountContext.Provider value={pageCount}>
-      {Panel ? (
-        <Suspense fallback={<p aria-busy="true">Loading options…</p>}>
-          <Panel tool={tool} files={files} values={values} setValue={setValue} setFiles={setFiles} disabled={working}
-            runTool={() => void process()} pageCounts={pageCounts} inputPassword={needsPassword ? triedPassword : undefined} />
-        </Suspense>
-      ) : (
-        <OptionFields tool={tool} values={values} setValue={setValue} disabled={working} />
-      )}
+        {Panel ? (
+          <Suspense fallback={<p aria-busy="true">Loading options…</p>}>
+            <Panel
+              tool={tool}
+              files={files}
+              values={values}
+              setValue={setValue}
+              setFiles={setFiles}
+              disabled={working}
+              runTool={() => void process()}
+              pageCounts={pageCounts}
+              inputPassword={needsPassword ? triedPassword : undefined}
+            />
+          </Suspense>
+        ) : (
+          <OptionFields tool={tool} values={values} setValue={setValue} disabled={working} />
+        )}
       </PageCountContext.Provider>
 
       {needsPassword && (
@@ -408,19 +451,26 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
             }}
           />
           <small id={`${passwordId}-help`}>
-            {wrongPassword ? WRONG_PASSWORD : 'This PDF is locked: type the password that opens the file.'}
-            {' '}It is used on this device only and never sent anywhere.
+            {wrongPassword ? WRONG_PASSWORD : 'This PDF is locked: type the password that opens the file.'} It is used
+            on this device only and never sent anywhere.
           </small>
         </div>
       )}
 
-      <p role="alert" className="error-line">{error}</p>
+      <p role="alert" className="error-line">
+        {error}
+      </p>
       {error && errorDetail && <ErrorDetails detail={errorDetail} />}
 
       {working && (
         <div className="progress-block">
           {phase.total > 0 ? (
-            <progress max={phase.total} value={phase.done} aria-label="Progress" aria-valuetext={phase.status ?? `Page ${phase.done} of ${phase.total}`} />
+            <progress
+              max={phase.total}
+              value={phase.done}
+              aria-label="Progress"
+              aria-valuetext={phase.status ?? `Page ${phase.done} of ${phase.total}`}
+            />
           ) : (
             <progress aria-label="Progress" aria-valuetext="Starting" />
           )}
@@ -437,19 +487,39 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
           </p>
           <ResultFacts toolId={tool.id} sizeBefore={phase.sizeBefore} result={phase.result} />
           <div className="button-line">
-            <button type="button" onClick={() => phase.kind === 'done' && downloadBlob(phase.result.blob, phase.result.filename)}>Download again</button>
-            <button type="button" onClick={startOver}>Start over</button>
+            <button
+              type="button"
+              onClick={() => phase.kind === 'done' && downloadBlob(phase.result.blob, phase.result.filename)}
+            >
+              Download again
+            </button>
+            <button type="button" onClick={startOver}>
+              Start over
+            </button>
           </div>
         </div>
       )}
 
       <div className="button-line actions">
-        {waitReason && <p id={reasonId} className="process-reason">{waitReason}</p>}
-        <button type="button" className="primary-action" disabled={working || waitReason !== ''}
-          aria-describedby={waitReason ? reasonId : undefined} onClick={() => void process()}>
+        {waitReason && (
+          <p id={reasonId} className="process-reason">
+            {waitReason}
+          </p>
+        )}
+        <button
+          type="button"
+          className="primary-action"
+          disabled={working || waitReason !== ''}
+          aria-describedby={waitReason ? reasonId : undefined}
+          onClick={() => void process()}
+        >
           Process Files
         </button>
-        {working && <button type="button" onClick={cancel}>Cancel</button>}
+        {working && (
+          <button type="button" onClick={cancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </div>
   );

@@ -21,7 +21,7 @@ const isGroupField = (spec: OptionSpec) => spec.name === 'ranges';
 /** "1–3, 5, 9–12" from page numbers (in the order given, runs joined). */
 export function describePages(pages: readonly number[]): string {
   const runs: string[] = [];
-  for (let i = 0; i < pages.length; ) {
+  for (let i = 0; i < pages.length;) {
     let j = i;
     while (j + 1 < pages.length && pages[j + 1] === pages[j] + 1) j += 1;
     runs.push(j > i ? `${pages[i]}–${pages[j]}` : String(pages[i]));
@@ -31,14 +31,21 @@ export function describePages(pages: readonly number[]): string {
 }
 
 /** The problem of a range text for a document of `pageCount` pages (syntax only when unknown). */
-function rangeCheck(spec: OptionSpec, text: string, pageCount: number | undefined): { problem: string | null; taken?: string } {
+function rangeCheck(
+  spec: OptionSpec,
+  text: string,
+  pageCount: number | undefined,
+): { problem: string | null; taken?: string } {
   const syntax = pageRangeSyntaxError(text);
   if (syntax || pageCount === undefined) return { problem: syntax };
   try {
     if (isGroupField(spec)) {
       if (text.trim() === '') return { problem: null };
       const groups = parsePageGroups(text, pageCount);
-      return { problem: null, taken: `${groups.length} file${groups.length === 1 ? '' : 's'}: ${groups.map(describePages).join(' · ')}` };
+      return {
+        problem: null,
+        taken: `${groups.length} file${groups.length === 1 ? '' : 's'}: ${groups.map(describePages).join(' · ')}`,
+      };
     }
     const pages = parsePageRanges(text, pageCount);
     const label = text.trim() === '' ? 'All' : `${pages.length} of ${pageCount}`;
@@ -79,20 +86,45 @@ export function OptionFields({ tool, values, setValue, disabled, only }: OptionF
   );
 }
 
-function OptionField({ spec, values, setValue, disabled }: { spec: OptionSpec; values: OptionValues; setValue: OptionFieldsProps['setValue']; disabled: boolean }) {
+function OptionField({
+  spec,
+  values,
+  setValue,
+  disabled,
+}: {
+  spec: OptionSpec;
+  values: OptionValues;
+  setValue: OptionFieldsProps['setValue'];
+  disabled: boolean;
+}) {
   const id = useId();
   const helpId = `${id}-help`;
   const value = values[spec.name] ?? spec.default;
   const pageCount = useContext(PageCountContext);
-  const help = spec.help ? <small id={helpId} className="option-help">{spec.help}</small> : null;
+  const help = spec.help ? (
+    <small id={helpId} className="option-help">
+      {spec.help}
+    </small>
+  ) : null;
   const describedBy = spec.help ? helpId : undefined;
   switch (spec.kind) {
     case 'select':
       return (
         <div className="option-field">
           <label htmlFor={id}>{spec.label}</label>
-          <select id={id} name={spec.name} value={String(value)} disabled={disabled} aria-describedby={describedBy} onChange={(e) => setValue(spec.name, e.target.value)}>
-            {spec.choices.map((choice) => <option key={choice.value} value={choice.value}>{choice.label}</option>)}
+          <select
+            id={id}
+            name={spec.name}
+            value={String(value)}
+            disabled={disabled}
+            aria-describedby={describedBy}
+            onChange={(e) => setValue(spec.name, e.target.value)}
+          >
+            {spec.choices.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
           </select>
           {help}
         </div>
@@ -100,9 +132,22 @@ function OptionField({ spec, values, setValue, disabled }: { spec: OptionSpec; v
     case 'number':
       return (
         <div className="option-field">
-          <label htmlFor={id}>{spec.label}{spec.unit ? ` (${spec.unit})` : ''}</label>
-          <input id={id} name={spec.name} type="number" min={spec.min} max={spec.max} step={spec.step} value={String(value)} disabled={disabled} aria-describedby={describedBy}
-            onChange={(e) => setValue(spec.name, e.target.value === '' ? '' : Number(e.target.value))} />
+          <label htmlFor={id}>
+            {spec.label}
+            {spec.unit ? ` (${spec.unit})` : ''}
+          </label>
+          <input
+            id={id}
+            name={spec.name}
+            type="number"
+            min={spec.min}
+            max={spec.max}
+            step={spec.step}
+            value={String(value)}
+            disabled={disabled}
+            aria-describedby={describedBy}
+            onChange={(e) => setValue(spec.name, e.target.value === '' ? '' : Number(e.target.value))}
+          />
           {help}
         </div>
       );
@@ -110,8 +155,15 @@ function OptionField({ spec, values, setValue, disabled }: { spec: OptionSpec; v
       return (
         <div className="option-field option-checkbox">
           <label>
-            <input name={spec.name} type="checkbox" checked={value === true} disabled={disabled} aria-describedby={describedBy} onChange={(e) => setValue(spec.name, e.target.checked)} />
-            {' '}{spec.label}
+            <input
+              name={spec.name}
+              type="checkbox"
+              checked={value === true}
+              disabled={disabled}
+              aria-describedby={describedBy}
+              onChange={(e) => setValue(spec.name, e.target.checked)}
+            />{' '}
+            {spec.label}
           </label>
           {help}
         </div>
@@ -121,11 +173,28 @@ function OptionField({ spec, values, setValue, disabled }: { spec: OptionSpec; v
       return (
         <div className="option-field">
           <label htmlFor={id}>{spec.label}</label>
-          <input id={id} name={spec.name} type="password" autoComplete={spec.autocomplete} value={String(value)} disabled={disabled} aria-describedby={describedBy} onChange={(e) => setValue(spec.name, e.target.value)} />
+          <input
+            id={id}
+            name={spec.name}
+            type="password"
+            autoComplete={spec.autocomplete}
+            value={String(value)}
+            disabled={disabled}
+            aria-describedby={describedBy}
+            onChange={(e) => setValue(spec.name, e.target.value)}
+          />
           {spec.confirm && (
             <>
               <label htmlFor={`${id}-confirm`}>Confirm {spec.label.toLowerCase()}</label>
-              <input id={`${id}-confirm`} name={confirmName} type="password" autoComplete={spec.autocomplete} value={String(values[confirmName] ?? '')} disabled={disabled} onChange={(e) => setValue(confirmName, e.target.value)} />
+              <input
+                id={`${id}-confirm`}
+                name={confirmName}
+                type="password"
+                autoComplete={spec.autocomplete}
+                value={String(values[confirmName] ?? '')}
+                disabled={disabled}
+                onChange={(e) => setValue(confirmName, e.target.value)}
+              />
             </>
           )}
           {help}
@@ -137,10 +206,28 @@ function OptionField({ spec, values, setValue, disabled }: { spec: OptionSpec; v
       return (
         <div className="option-field">
           <label htmlFor={id}>{spec.label}</label>
-          <input id={id} name={spec.name} type="text" inputMode="text" placeholder={spec.placeholder ?? 'e.g. 1-3, 5, 8-, last, odd, even'} value={String(value)} disabled={disabled}
-            aria-invalid={problem ? true : undefined} aria-describedby={`${helpId} ${id}-problem`} onChange={(e) => setValue(spec.name, e.target.value)} />
-          {problem && <small id={`${id}-problem`} className="option-problem">{problem}</small>}
-          {!problem && taken && <small className="option-taken" aria-live="polite">{taken}</small>}
+          <input
+            id={id}
+            name={spec.name}
+            type="text"
+            inputMode="text"
+            placeholder={spec.placeholder ?? 'e.g. 1-3, 5, 8-, last, odd, even'}
+            value={String(value)}
+            disabled={disabled}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={`${helpId} ${id}-problem`}
+            onChange={(e) => setValue(spec.name, e.target.value)}
+          />
+          {problem && (
+            <small id={`${id}-problem`} className="option-problem">
+              {problem}
+            </small>
+          )}
+          {!problem && taken && (
+            <small className="option-taken" aria-live="polite">
+              {taken}
+            </small>
+          )}
           {help}
         </div>
       );
@@ -149,7 +236,15 @@ function OptionField({ spec, values, setValue, disabled }: { spec: OptionSpec; v
       return (
         <div className="option-field">
           <label htmlFor={id}>{spec.label}</label>
-          <input id={id} name={spec.name} type="color" value={String(value)} disabled={disabled} aria-describedby={describedBy} onChange={(e) => setValue(spec.name, e.target.value)} />
+          <input
+            id={id}
+            name={spec.name}
+            type="color"
+            value={String(value)}
+            disabled={disabled}
+            aria-describedby={describedBy}
+            onChange={(e) => setValue(spec.name, e.target.value)}
+          />
           {help}
         </div>
       );
@@ -157,7 +252,17 @@ function OptionField({ spec, values, setValue, disabled }: { spec: OptionSpec; v
       return (
         <div className="option-field">
           <label htmlFor={id}>{spec.label}</label>
-          <input id={id} name={spec.name} type="text" placeholder={spec.placeholder} maxLength={spec.maxLength} value={String(value)} disabled={disabled} aria-describedby={describedBy} onChange={(e) => setValue(spec.name, e.target.value)} />
+          <input
+            id={id}
+            name={spec.name}
+            type="text"
+            placeholder={spec.placeholder}
+            maxLength={spec.maxLength}
+            value={String(value)}
+            disabled={disabled}
+            aria-describedby={describedBy}
+            onChange={(e) => setValue(spec.name, e.target.value)}
+          />
           {help}
         </div>
       );

@@ -103,7 +103,16 @@ class RenderQueue {
   }
 }
 
-export function PageThumbnails({ state, tiles, selected, onTileClick, onReorder, size = 110, disabled = false, label = 'Pages' }: PageThumbnailsProps) {
+export function PageThumbnails({
+  state,
+  tiles,
+  selected,
+  onTileClick,
+  onReorder,
+  size = 110,
+  disabled = false,
+  label = 'Pages',
+}: PageThumbnailsProps) {
   const queueRef = useRef(new RenderQueue());
   const [urls, setUrls] = useState<Record<number, string>>({});
   const requested = useRef(new Set<number>());
@@ -121,22 +130,30 @@ export function PageThumbnails({ state, tiles, selected, onTileClick, onReorder,
   const list: readonly Tile[] = tiles ?? state.pages.map((_, i) => ({ key: `p${i + 1}`, page: i + 1 }));
   const pixelSize = Math.round(size * Math.min(2, globalThis.devicePixelRatio || 1));
 
-  const want = useCallback((page: number) => {
-    if (!source || requested.current.has(page)) return;
-    requested.current.add(page);
-    queueRef.current.push(async () => {
-      try {
-        const blob = await source.render(page, pixelSize);
-        const url = URL.createObjectURL(blob);
-        setUrls((old) => ({ ...old, [page]: url }));
-      } catch {
-        /* the placeholder stays: the page could not be drawn, the tool still works on it */
-      }
-    });
-  }, [source, pixelSize]);
+  const want = useCallback(
+    (page: number) => {
+      if (!source || requested.current.has(page)) return;
+      requested.current.add(page);
+      queueRef.current.push(async () => {
+        try {
+          const blob = await source.render(page, pixelSize);
+          const url = URL.createObjectURL(blob);
+          setUrls((old) => ({ ...old, [page]: url }));
+        } catch {
+          /* the placeholder stays: the page could not be drawn, the tool still works on it */
+        }
+      });
+    },
+    [source, pixelSize],
+  );
 
   if (state.error) return <p className="thumb-message">{state.error}</p>;
-  if (state.loading) return <p className="thumb-message" aria-busy="true">Loading page previews…</p>;
+  if (state.loading)
+    return (
+      <p className="thumb-message" aria-busy="true">
+        Loading page previews…
+      </p>
+    );
   if (list.length === 0) return null;
 
   return (
@@ -214,7 +231,10 @@ function ThumbnailTile(props: {
     <button
       ref={ref}
       type="button"
-      className={`page-tile${props.selected ? ' selected' : ''}${props.dragging ? ' dragging' : ''}${props.dropTarget ? ' drop-target' : ''}`}
+      className={
+        `page-tile${props.selected ? ' selected' : ''}${props.dragging ? ' dragging' : ''}` +
+        `${props.dropTarget ? ' drop-target' : ''}`
+      }
       aria-pressed={props.selectable ? Boolean(props.selected) : undefined}
       aria-label={`${caption}${rotation ? `, rotated ${rotation}°` : ''}`}
       disabled={props.disabled}
@@ -239,9 +259,17 @@ function ThumbnailTile(props: {
     >
       <span className="thumb-box">
         {tile.page && url ? (
-          <img src={url} alt="" draggable={false} style={rotation ? { transform: `rotate(${rotation}deg)` } : undefined} />
+          <img
+            src={url}
+            alt=""
+            draggable={false}
+            style={rotation ? { transform: `rotate(${rotation}deg)` } : undefined}
+          />
         ) : (
-          <span className="thumb-placeholder" style={!tile.page ? { background: '#fff', border: '1px dashed var(--border-strong)' } : undefined} />
+          <span
+            className="thumb-placeholder"
+            style={!tile.page ? { background: '#fff', border: '1px dashed var(--border-strong)' } : undefined}
+          />
         )}
       </span>
       <span className="page-label">{caption}</span>

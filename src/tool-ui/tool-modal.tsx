@@ -22,7 +22,12 @@ function focusables(root: HTMLElement): HTMLElement[] {
  * `fallbackFocus` when the opener is gone, e.g. after arriving from the tools list). Callers key it
  * by tool id, so changing tool resets files, options, progress and errors.
  */
-export function ToolModal({ tool, onClose, fallbackFocus, initialFiles }: {
+export function ToolModal({
+  tool,
+  onClose,
+  fallbackFocus,
+  initialFiles,
+}: {
   tool: ToolEntry;
   /** Files dropped on the tool's page before the window opened: the window starts with them. */
   initialFiles?: readonly File[];
@@ -101,7 +106,11 @@ export function ToolModal({ tool, onClose, fallbackFocus, initialFiles }: {
         </header>
         <div className="modal-body">
           {tool.kind === 'file' && <OfflineNotice tool={tool} />}
-          {tool.kind === 'file' ? <FileToolForm tool={tool} initialFiles={initialFiles} /> : <UtilityForm tool={tool} />}
+          {tool.kind === 'file' ? (
+            <FileToolForm tool={tool} initialFiles={initialFiles} />
+          ) : (
+            <UtilityForm tool={tool} />
+          )}
         </div>
         <footer className="modal-footer">
           <Icon name="shield" size={16} /> Processed on this device — nothing is uploaded.

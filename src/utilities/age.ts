@@ -65,7 +65,10 @@ export function parsePlainDate(text: string): PlainDate | null {
 }
 
 export function formatPlainDate(date: PlainDate): string {
-  return `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+  return (
+    `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-` +
+    `${String(date.day).padStart(2, '0')}`
+  );
 }
 
 /** Today in the visitor's own time zone. */
@@ -127,7 +130,8 @@ export function validateAgeInput(birthText: string, atText: string, now: PlainDa
   if (atText.trim() !== '') {
     const at = parsePlainDate(atText);
     if (!at) return { ok: false, error: 'Enter the "age at" date as a real calendar date (YYYY-MM-DD)' };
-    if (compareDates(at, birth) < 0) return { ok: false, error: 'The "age at" date must be on or after the birth date' };
+    if (compareDates(at, birth) < 0)
+      return { ok: false, error: 'The "age at" date must be on or after the birth date' };
     on = at;
   }
   return { ok: true, birth, on };

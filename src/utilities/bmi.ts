@@ -16,12 +16,7 @@ export const CM_PER_IN = 2.54;
 export const HEALTHY_BMI = { min: 18.5, max: 24.9 } as const;
 
 export type BmiCategory =
-  | 'Underweight'
-  | 'Normal weight'
-  | 'Overweight'
-  | 'Obesity class I'
-  | 'Obesity class II'
-  | 'Obesity class III';
+  'Underweight' | 'Normal weight' | 'Overweight' | 'Obesity class I' | 'Obesity class II' | 'Obesity class III';
 
 export interface BmiResult {
   /** Unrounded. */
@@ -89,7 +84,8 @@ export function validateBmiInput(fields: BmiFields): BmiInput {
   const height = parseNumber(fields.height);
   const inches = fields.system === 'imperial' ? (parseNumber(fields.inches) ?? 0) : 0;
   if (weight === null || height === null) return { ok: false, error: 'Weight and height are required' };
-  if (Number.isNaN(weight) || Number.isNaN(height) || Number.isNaN(inches)) return { ok: false, error: 'Weight and height must be numbers' };
+  if (Number.isNaN(weight) || Number.isNaN(height) || Number.isNaN(inches))
+    return { ok: false, error: 'Weight and height must be numbers' };
   if (inches < 0 || inches >= 12) return { ok: false, error: 'Inches must be from 0 to less than 12' };
 
   const weightKg = fields.system === 'metric' ? weight : weight * KG_PER_LB;
@@ -97,11 +93,17 @@ export function validateBmiInput(fields: BmiFields): BmiInput {
   // Compare with a hair of tolerance so 661.4 lb (= 300.0 kg after rounding) is accepted.
   const epsilon = 0.05;
   if (weightKg < WEIGHT_KG.min - epsilon || weightKg > WEIGHT_KG.max + epsilon) {
-    const range = fields.system === 'metric' ? `${WEIGHT_KG.min} and ${WEIGHT_KG.max} kg` : `${lbText(WEIGHT_KG.min)} and ${lbText(WEIGHT_KG.max)}`;
+    const range =
+      fields.system === 'metric'
+        ? `${WEIGHT_KG.min} and ${WEIGHT_KG.max} kg`
+        : `${lbText(WEIGHT_KG.min)} and ${lbText(WEIGHT_KG.max)}`;
     return { ok: false, error: `Weight must be between ${range} — the adult range this calculator is made for` };
   }
   if (heightCm < HEIGHT_CM.min - epsilon || heightCm > HEIGHT_CM.max + epsilon) {
-    const range = fields.system === 'metric' ? `${HEIGHT_CM.min} and ${HEIGHT_CM.max} cm` : `${feetInches(HEIGHT_CM.min)} and ${feetInches(HEIGHT_CM.max)}`;
+    const range =
+      fields.system === 'metric'
+        ? `${HEIGHT_CM.min} and ${HEIGHT_CM.max} cm`
+        : `${feetInches(HEIGHT_CM.min)} and ${feetInches(HEIGHT_CM.max)}`;
     return { ok: false, error: `Height must be between ${range} — the adult range this calculator is made for` };
   }
   return { ok: true, weightKg, heightCm };

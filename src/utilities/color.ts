@@ -55,7 +55,12 @@ export function rgbToCmyk({ r, g, b }: Rgb): { c: number; m: number; y: number; 
   const [rr, gg, bb] = [r / 255, g / 255, b / 255];
   const k = 1 - Math.max(rr, gg, bb);
   if (k === 1) return { c: 0, m: 0, y: 0, k: 100 };
-  return { c: ((1 - rr - k) / (1 - k)) * 100, m: ((1 - gg - k) / (1 - k)) * 100, y: ((1 - bb - k) / (1 - k)) * 100, k: k * 100 };
+  return {
+    c: ((1 - rr - k) / (1 - k)) * 100,
+    m: ((1 - gg - k) / (1 - k)) * 100,
+    y: ((1 - bb - k) / (1 - k)) * 100,
+    k: k * 100,
+  };
 }
 
 /** Whole degrees; 359.6 rounds to 0, not 360. */

@@ -26,7 +26,11 @@ export class FormatCancelled extends Error {
   }
 }
 
-export async function formatAnywhere(input: string | Blob, options: JsonFormatOptions, signal?: AbortSignal): Promise<JsonFormatResult> {
+export async function formatAnywhere(
+  input: string | Blob,
+  options: JsonFormatOptions,
+  signal?: AbortSignal,
+): Promise<JsonFormatResult> {
   const size = typeof input === 'string' ? input.length : input.size;
   if (size <= MAIN_THREAD_LIMIT) return formatJson(typeof input === 'string' ? input : await input.text(), options);
   if (signal?.aborted) throw new FormatCancelled();

@@ -154,16 +154,28 @@ export function parseJson(text: string): { root: JsonNode; stats: JsonStats } {
       if (c === BACKSLASH) {
         const e = text.charCodeAt(i + 1);
         if (e === 117 /* u */) {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) throw new JsonSyntaxError('Invalid \\u escape: four hex digits are needed', i);
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)))
+            throw new JsonSyntaxError('Invalid \\u escape: four hex digits are needed', i);
           i += 6;
-        } else if (e === QUOTE || e === BACKSLASH || e === SLASH || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) {
+        } else if (
+          e === QUOTE ||
+          e === BACKSLASH ||
+          e === SLASH ||
+          e === 98 ||
+          e === 102 ||
+          e === 110 ||
+          e === 114 ||
+          e === 116
+        ) {
           i += 2;
         } else {
           throw new JsonSyntaxError(`Invalid escape ${describe(text, i + 1)} in string`, i);
         }
       } else if (c < 32) {
         throw new JsonSyntaxError(
-          c === LINE_FEED ? 'Unterminated string: line breaks inside strings must be written \\n' : `Unescaped ${describe(text, i)} in string`,
+          c === LINE_FEED
+            ? 'Unterminated string: line breaks inside strings must be written \\n'
+            : `Unescaped ${describe(text, i)} in string`,
           i,
         );
       } else {
@@ -205,7 +217,8 @@ export function parseJson(text: string): { root: JsonNode; stats: JsonStats } {
     }
     if (text.charCodeAt(i) === DOT) {
       i++;
-      if (readDigits() === 0) throw new JsonSyntaxError('Invalid number: digits are expected after the decimal point', i);
+      if (readDigits() === 0)
+        throw new JsonSyntaxError('Invalid number: digits are expected after the decimal point', i);
     }
     const e = text.charCodeAt(i);
     if (e === LOWER_E || e === UPPER_E) {
@@ -275,7 +288,8 @@ export function parseJson(text: string): { root: JsonNode; stats: JsonStats } {
       } else if (text.startsWith('false', i)) {
         value = 'false';
         i += 5;
-      } else if (c === CLOSE_BRACKET && stack.length > 0) throw new JsonSyntaxError('Trailing comma before ] is not allowed', i);
+      } else if (c === CLOSE_BRACKET && stack.length > 0)
+        throw new JsonSyntaxError('Trailing comma before ] is not allowed', i);
       else value = unexpected('expected a value (object, array, string, number, true, false or null)');
     }
 
@@ -305,7 +319,11 @@ export function parseJson(text: string): { root: JsonNode; stats: JsonStats } {
         value = frame.node;
         continue;
       }
-      unexpected(frame.node.kind === 'object' ? "expected ',' or '}' after a property value" : "expected ',' or ']' after an array element");
+      unexpected(
+        frame.node.kind === 'object'
+          ? "expected ',' or '}' after a property value"
+          : "expected ',' or ']' after an array element",
+      );
     }
   }
   skipWhitespace();
@@ -336,7 +354,9 @@ function decodeKey(raw: string): string {
 function sortedOrder(node: JsonObject): number[] {
   const decoded = node.keys.map(decodeKey);
   // Code-unit order, like most tools' "sort keys"; the sort is stable for duplicate keys.
-  return decoded.map((_, index) => index).sort((a, b) => (decoded[a] < decoded[b] ? -1 : decoded[a] > decoded[b] ? 1 : 0));
+  return decoded
+    .map((_, index) => index)
+    .sort((a, b) => (decoded[a] < decoded[b] ? -1 : decoded[a] > decoded[b] ? 1 : 0));
 }
 
 /** Collects output in chunks so millions of small pieces never sit in one giant array. */
@@ -375,7 +395,8 @@ export function printJson(root: JsonNode, options: JsonFormatOptions): string {
 
   const open = (node: JsonNode) => {
     if (typeof node === 'string') out.push(node);
-    else if (node.kind === 'object' ? node.keys.length === 0 : node.items.length === 0) out.push(node.kind === 'object' ? '{}' : '[]');
+    else if (node.kind === 'object' ? node.keys.length === 0 : node.items.length === 0)
+      out.push(node.kind === 'object' ? '{}' : '[]');
     else {
       out.push(node.kind === 'object' ? '{' : '[');
       stack.push({ node, next: 0, order: node.kind === 'object' && options.sortKeys ? sortedOrder(node) : null });
@@ -414,7 +435,15 @@ export function formatJson(text: string, options: JsonFormatOptions = DEFAULT_JS
     return { ok: true, output: printJson(root, options), stats };
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
-    return { ok: false, error: { message: 'Invalid JSON format', reason: error.reason, offset: error.offset, ...locate(text, error.offset) } };
+    return {
+      ok: false,
+      error: {
+        message: 'Invalid JSON format',
+        reason: error.reason,
+        offset: error.offset,
+        ...locate(text, error.offset),
+      },
+    };
   }
 }
 

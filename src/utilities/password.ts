@@ -75,7 +75,8 @@ export class UniformIntegers {
 
   /** Uniform in [0, n): draws at or above the last whole multiple of n are rejected. */
   below(n: number): number {
-    if (!Number.isInteger(n) || n < 1 || n > TWO_TO_32) throw new RangeError(`below(${n}): n must be an integer in 1..2^32`);
+    if (!Number.isInteger(n) || n < 1 || n > TWO_TO_32)
+      throw new RangeError(`below(${n}): n must be an integer in 1..2^32`);
     const limit = TWO_TO_32 - (TWO_TO_32 % n);
     for (;;) {
       const value = this.draw();
@@ -95,7 +96,10 @@ export function chosenClasses(options: PasswordOptions): { name: CharacterClass;
 }
 
 /** A user-facing reason the options cannot produce a password, or null when they can. */
-export function passwordOptionsError(options: PasswordOptions, bounds: { min: number; max: number } = PASSWORD_LENGTH): string | null {
+export function passwordOptionsError(
+  options: PasswordOptions,
+  bounds: { min: number; max: number } = PASSWORD_LENGTH,
+): string | null {
   if (!Number.isFinite(options.length)) return 'Length is required';
   if (!Number.isInteger(options.length) || options.length < bounds.min || options.length > bounds.max) {
     return `Length must be a whole number from ${bounds.min} to ${bounds.max}`;

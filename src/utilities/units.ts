@@ -89,8 +89,8 @@ export const CATEGORIES: readonly CategoryDef[] = [
       u('qt', 'Quarts (US)', 'qt', US_FLUID_OUNCE * 32),
       u('gal', 'Gallons (US)', 'gal', US_GALLON),
       u('gal-uk', 'Gallons (UK)', 'gal (UK)', 4.54609),
-      u('in3', 'Cubic inches', 'in³', (INCH * INCH * INCH) * 1000),
-      u('ft3', 'Cubic feet', 'ft³', (FOOT * FOOT * FOOT) * 1000),
+      u('in3', 'Cubic inches', 'in³', INCH * INCH * INCH * 1000),
+      u('ft3', 'Cubic feet', 'ft³', FOOT * FOOT * FOOT * 1000),
     ],
   },
   {
@@ -216,11 +216,22 @@ export function formatNumber(value: number, significantDigits = 10): string {
 export type ConversionInput = { ok: true; value: number } | { ok: false; error: string };
 
 /** 'All fields are required' for a missing field, then clear messages for the rest. */
-export function validateConversion(valueText: string, categoryId: UnitCategory, fromId: string, toId: string): ConversionInput {
+export function validateConversion(
+  valueText: string,
+  categoryId: UnitCategory,
+  fromId: string,
+  toId: string,
+): ConversionInput {
   if (valueText.trim() === '' || !fromId || !toId) return { ok: false, error: 'All fields are required' };
-  const value = Number(valueText.trim().replace(/[\s_]/g, '').replace(/,(?=\d{3}(\D|$))/g, ''));
+  const value = Number(
+    valueText
+      .trim()
+      .replace(/[\s_]/g, '')
+      .replace(/,(?=\d{3}(\D|$))/g, ''),
+  );
   if (!Number.isFinite(value)) return { ok: false, error: 'Enter a number, for example 12.5' };
-  if (!findUnit(categoryId, fromId) || !findUnit(categoryId, toId)) return { ok: false, error: 'Choose units of the same kind' };
+  if (!findUnit(categoryId, fromId) || !findUnit(categoryId, toId))
+    return { ok: false, error: 'Choose units of the same kind' };
   if (categoryId === 'temperature' && toKelvin(value, fromId) < -1e-9) {
     return { ok: false, error: 'That is below absolute zero (−273.15 °C, −459.67 °F, 0 K)' };
   }

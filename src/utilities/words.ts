@@ -44,13 +44,19 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 const STOP_WORDS = new Set(
   (
-    'a about above after again all also am an and any are as at be because been before being below between both but by can ' +
-    'could did do does doing down during each few for from further had has have having he her here hers herself him himself his ' +
-    'how i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ' +
-    'ourselves out over own same she should so some such than that the their theirs them themselves then there these they ' +
-    'this those through to too under until up very was we were what when where which while who whom why will with would you ' +
-    'your yours yourself yourselves s t don didn doesn isn wasn aren weren won wouldn shouldn couldn can\'t don\'t it\'s i\'m ' +
-    'you\'re we\'re they\'re that\'s there\'s let\'s'
+    'a about above after again all also am an and any are as at be because been before being below between both ' +
+    'but by can ' +
+    ('could did do does doing down during each few for from further had has have having he her here hers herself ' +
+      'him himself his ') +
+    ('how i if in into is it its itself just me more most my myself no nor not now of off on once only or other ' +
+      'our ours ') +
+    ('ourselves out over own same she should so some such than that the their theirs them themselves then there ' +
+      'these they ') +
+    ('this those through to too under until up very was we were what when where which while who whom why will ' +
+      'with would you ') +
+    ("your yours yourself yourselves s t don didn doesn isn wasn aren weren won wouldn shouldn couldn can't " +
+      "don't it's i'm ") +
+    "you're we're they're that's there's let's"
   ).split(' '),
 );
 
@@ -112,7 +118,7 @@ function cutPoint(text: string, start: number, granularity: Granularity): number
 function chunkedSegmenter(inner: Intl.Segmenter, granularity: Granularity): Segmenter {
   return {
     *segment(text: string) {
-      for (let start = 0; start < text.length; ) {
+      for (let start = 0; start < text.length;) {
         const end = cutPoint(text, start, granularity);
         yield* inner.segment(start === 0 && end === text.length ? text : text.slice(start, end));
         start = end;
@@ -133,15 +139,17 @@ export function splitWords(text: string, useSegmenter = true): string[] {
     return words;
   }
   // Fallback: runs of letters/digits (with inner apostrophes or hyphens); Han/Kana one by one.
-  const pattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{M}\p{N}]+(?:['’\-.][\p{L}\p{M}\p{N}]+)*/gu;
+  const pattern =
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{M}\p{N}]+(?:['’\-.][\p{L}\p{M}\p{N}]+)*/gu;
   for (const match of text.matchAll(pattern)) words.push(match[0]);
   return words;
 }
 
 const LINE_BREAKS = new Set(['\n', '\r', '\r\n', '\u2028', '\u2029']);
 /** Text in which every UTF-16 unit is a character of its own (no combining marks, emoji, surrogates). */
-// eslint-disable-next-line no-control-regex -- control characters are ordinary one-unit characters here
-const SIMPLE_TEXT = /^[\u0000-\u02FF\u0370-\u0482\u048A-\u0590\u2000-\u200C\u2010-\u20CF\u2100-\u2BFF\u3000-\u3098\u309D-\u9FFF]*$/u;
+const SIMPLE_TEXT =
+  // eslint-disable-next-line no-control-regex -- control characters are ordinary one-unit characters here
+  /^[\u0000-\u02FF\u0370-\u0482\u048A-\u0590\u2000-\u200C\u2010-\u20CF\u2100-\u2BFF\u3000-\u3098\u309D-\u9FFF]*$/u;
 
 function countGraphemes(text: string): { all: number; nonSpace: number; spaces: number } {
   const counts = { all: 0, nonSpace: 0, spaces: 0 };
@@ -150,8 +158,11 @@ function countGraphemes(text: string): { all: number; nonSpace: number; spaces: 
     if (!WHITESPACE.test(piece)) counts.nonSpace++;
     else if (!LINE_BREAKS.has(piece)) counts.spaces++;
   };
-  const seg = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
-  for (let start = 0; start < text.length; ) {
+  const seg =
+    typeof Intl !== 'undefined' && 'Segmenter' in Intl
+      ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+      : null;
+  for (let start = 0; start < text.length;) {
     const end = cutPoint(text, start, 'grapheme');
     const piece = text.slice(start, end);
     if (!seg || SIMPLE_TEXT.test(piece)) {
@@ -210,7 +221,8 @@ export function analyzeText(text: string, options: { useSegmenter?: boolean; key
     lines: text === '' ? 0 : text.split(/\r\n|\r|\n|\u2028|\u2029/).length,
     spaces: graphemes.spaces,
     sentences: countSentences(text),
-    paragraphs: text.split(/(?:\r\n|\r(?!\n)|\n)[^\S\r\n]*(?:\r\n|\r(?!\n)|\n)\s*/u).filter((p) => p.trim() !== '').length,
+    paragraphs: text.split(/(?:\r\n|\r(?!\n)|\n)[^\S\r\n]*(?:\r\n|\r(?!\n)|\n)\s*/u).filter((p) => p.trim() !== '')
+      .length,
     readingSeconds: Math.ceil(minutes * 60),
     keywords: topKeywords(words, options.keywordLimit),
   };

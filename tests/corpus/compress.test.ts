@@ -6,7 +6,15 @@
  */
 import { afterAll, expect, test } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { corpusPassword, corpusPdfs, describeCorpus, manifest, pdfjsPageCount, readCorpus, Tally } from '../support/corpus.ts';
+import {
+  corpusPassword,
+  corpusPdfs,
+  describeCorpus,
+  manifest,
+  pdfjsPageCount,
+  readCorpus,
+  Tally,
+} from '../support/corpus.ts';
 import { qpdfCheck } from '../support/pdf.ts';
 import { run as compressPdf } from '../../workers/engine/tools/compress-pdf.ts';
 import { run as compressImage } from '../../workers/engine/tools/image-compressor.ts';
@@ -19,7 +27,10 @@ describeCorpus('compress-pdf over the corpus', () => {
   let after = 0;
   afterAll(() => {
     tally.print();
-    console.log(`[corpus] compress-pdf: ${(before / 1e6).toFixed(2)} MB → ${(after / 1e6).toFixed(2)} MB over the files that compressed`);
+    console.log(
+      `[corpus] compress-pdf: ${(before / 1e6).toFixed(2)} MB → ${(after / 1e6).toFixed(2)} MB over the files ` +
+        `that compressed`,
+    );
   });
 
   for (const entry of corpusPdfs) {
@@ -28,7 +39,11 @@ describeCorpus('compress-pdf over the corpus', () => {
       const name = entry.file.split('/').pop()!;
       const problems: string[] = [];
       try {
-        const result = await compressPdf([{ name, bytes, password: corpusPassword(entry) }], { level: 'recommended' }, {});
+        const result = await compressPdf(
+          [{ name, bytes, password: corpusPassword(entry) }],
+          { level: 'recommended' },
+          {},
+        );
         before += bytes.length;
         after += result.bytes.length;
         if (result.bytes.length > bytes.length) problems.push(`grew ${bytes.length} → ${result.bytes.length}`);
@@ -45,7 +60,8 @@ describeCorpus('compress-pdf over the corpus', () => {
           await PDFDocument.load(result.bytes).catch((e: Error) => problems.push(`pdf-lib: ${e.message}`));
         }
       } catch (error) {
-        if (!(entry.expect === 'error' && isFolioError(error))) problems.push(`${(error as Error).name}: ${(error as Error).message}`);
+        if (!(entry.expect === 'error' && isFolioError(error)))
+          problems.push(`${(error as Error).name}: ${(error as Error).message}`);
       }
       if (problems.length) tally.fail(`${entry.file}: ${problems.join('; ')}`);
       else tally.pass();
@@ -65,8 +81,10 @@ describeCorpus('image-compressor over the corpus images', () => {
         const header = imageHeader(result.bytes);
         const original = imageHeader(bytes);
         if (!header || !original) tally.fail(`${entry.file}: output is not an image`);
-        else if (result.bytes.length > bytes.length) tally.fail(`${entry.file}: grew ${bytes.length} → ${result.bytes.length}`);
-        else if (Math.min(header.width, header.height) !== Math.min(original.width, original.height)) tally.fail(`${entry.file}: size changed`);
+        else if (result.bytes.length > bytes.length)
+          tally.fail(`${entry.file}: grew ${bytes.length} → ${result.bytes.length}`);
+        else if (Math.min(header.width, header.height) !== Math.min(original.width, original.height))
+          tally.fail(`${entry.file}: size changed`);
         else tally.pass();
       } catch (error) {
         // A CMYK JPEG cannot be decoded by MozJPEG's RGB path: it must say so by name.

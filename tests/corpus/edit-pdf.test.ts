@@ -12,7 +12,13 @@ import { run } from '../../workers/engine/tools/edit-pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { openPdf } from '../../workers/engine/lib/pdf/pdf-open.ts';
 
-interface Box { x: number; y: number; width: number; height: number; str: string }
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  str: string;
+}
 
 /** Horizontal text items of page 1 as view-space boxes (pdf.js viewport at scale 1). */
 async function textBoxes(bytes: Uint8Array, password?: string): Promise<Box[]> {
@@ -67,7 +73,10 @@ describeCorpus('edit-pdf: redact + add text on real files', () => {
       const leaked = after.filter((b) => {
         const cx = b.x + b.width / 2;
         const cy = b.y + b.height / 2;
-        return targets.some((t) => cx > t.x + 1 && cx < t.x + t.width - 1 && cy > t.y + 1 && cy < t.y + t.height - 1) && !b.str.includes('Folio');
+        return (
+          targets.some((t) => cx > t.x + 1 && cx < t.x + t.width - 1 && cy > t.y + 1 && cy < t.y + t.height - 1) &&
+          !b.str.includes('Folio')
+        );
       });
       expect(leaked.map((b) => b.str)).toEqual([]);
       tally.pass();

@@ -49,8 +49,12 @@ describeCorpus('encryption: unlock-pdf over the encrypted corpus', () => {
 
       if (openWith !== '') {
         // Wrong at the start: R2–R4 read only the first 32 bytes, so a suffix would not make it wrong.
-        await expect(unlock([{ name, bytes }], { password: `wrong-${openWith}` }, {})).rejects.toMatchObject({ message: 'Invalid Password' });
-        await expect(unlock([{ name, bytes }], { password: '' }, {})).rejects.toMatchObject({ message: 'Password is required' });
+        await expect(unlock([{ name, bytes }], { password: `wrong-${openWith}` }, {})).rejects.toMatchObject({
+          message: 'Invalid Password',
+        });
+        await expect(unlock([{ name, bytes }], { password: '' }, {})).rejects.toMatchObject({
+          message: 'Password is required',
+        });
       } else {
         // Restrictions only: any password (even a wrong one) unlocks, since none is needed.
         const result = await unlock([{ name, bytes }], { password: 'not-needed' }, {});
@@ -60,20 +64,26 @@ describeCorpus('encryption: unlock-pdf over the encrypted corpus', () => {
     });
   }
 
-  test('the SafeDocs U+2F874 file opens with the password typed with the compatibility ideograph (SASLprep, Unicode 3.2)', async () => {
-    const entry = passwordEncrypted.find((e) => e.file.includes('u2f874'));
-    if (!entry) return;
-    const bytes = readCorpus(entry);
-    const result = await unlock([{ name: 'u.pdf', bytes }], { password: 'Password\u{2f874}!' }, {});
-    expect(await texts(result.bytes)).toEqual(await texts(bytes, entry.encryption!.user_password!));
-  });
+  test(
+    'the SafeDocs U+2F874 file opens with the password typed with the compatibility ideograph (SASLprep, Unicode ' +
+      '3.2)',
+    async () => {
+      const entry = passwordEncrypted.find((e) => e.file.includes('u2f874'));
+      if (!entry) return;
+      const bytes = readCorpus(entry);
+      const result = await unlock([{ name: 'u.pdf', bytes }], { password: 'Password\u{2f874}!' }, {});
+      expect(await texts(result.bytes)).toEqual(await texts(bytes, entry.encryption!.user_password!));
+    },
+  );
 
   for (const entry of certificateEncrypted) {
     test(`${entry.file}: refused as certificate-encrypted`, async () => {
       const name = entry.file.split('/').pop()!;
       await expect(unlock([{ name, bytes: readCorpus(entry) }], { password: 'anything' }, {})).rejects.toMatchObject({
         name: 'UnsupportedEncryption',
-        message: expect.stringContaining('is encrypted with a certificate, not a password — it cannot be unlocked here'),
+        message: expect.stringContaining(
+          'is encrypted with a certificate, not a password — it cannot be unlocked here',
+        ),
       });
       tally.pass();
     });
@@ -87,7 +97,11 @@ describeCorpus('encryption: protect-pdf → unlock-pdf over the clean corpus', (
   const roundTrip = async (entry: CorpusEntry, bytes: Uint8Array, inputPassword?: string) => {
     const name = entry.file.split('/').pop()!;
     const expected = await texts(bytes, inputPassword);
-    const protectedPdf = await protect([{ name, bytes, password: inputPassword }], { password: 'corpus-pw', print: 'low', allowCopy: false }, {});
+    const protectedPdf = await protect(
+      [{ name, bytes, password: inputPassword }],
+      { password: 'corpus-pw', print: 'low', allowCopy: false },
+      {},
+    );
     const report = (await readEncryption(protectedPdf.bytes, new TextEncoder().encode('corpus-pw'))).report!;
     expect(report).toMatchObject({ encrypted: true, R: 6, method: 'AESv3', userPasswordMatched: true });
     expect(report.capabilities).toMatchObject({ print: 'low', copy: false, edit: true });
@@ -105,7 +119,11 @@ describeCorpus('encryption: protect-pdf → unlock-pdf over the clean corpus', (
 
   for (const entry of passwordEncrypted) {
     test(`${entry.file}: re-protected with its password as input password`, async () => {
-      await roundTrip(entry, readCorpus(entry), entry.encryption!.user_password || entry.encryption!.owner_password || undefined);
+      await roundTrip(
+        entry,
+        readCorpus(entry),
+        entry.encryption!.user_password || entry.encryption!.owner_password || undefined,
+      );
       tally.pass();
     });
   }

@@ -36,12 +36,17 @@ describeCorpus('pdf-to-jpg over the corpus', () => {
       const bytes = readCorpus(entry);
       const pages = entry.pages ? `1-${Math.min(3, entry.pages)}` : '1';
       try {
-        const result = await pdfToJpg([{ name: nameOf(entry.file), bytes, password: corpusPassword(entry) }], { mode: 'pages', resolution: '72', format: 'jpeg', quality: 75, pages }, {});
+        const result = await pdfToJpg(
+          [{ name: nameOf(entry.file), bytes, password: corpusPassword(entry) }],
+          { mode: 'pages', resolution: '72', format: 'jpeg', quality: 75, pages },
+          {},
+        );
         const images = await imagesOf(result);
         const headers = images.map((image) => imageHeader(image));
         const expected = entry.pages ? Math.min(3, entry.pages) : 1;
         if (images.length !== expected) tally.fail(`${entry.file}: ${images.length} images for ${expected} pages`);
-        else if (headers.some((h) => h?.format !== 'jpeg' || h.width < 1 || h.height < 1 || h.width > 20000)) tally.fail(`${entry.file}: bad JPEG ${JSON.stringify(headers)}`);
+        else if (headers.some((h) => h?.format !== 'jpeg' || h.width < 1 || h.height < 1 || h.width > 20000))
+          tally.fail(`${entry.file}: bad JPEG ${JSON.stringify(headers)}`);
         else tally.pass();
       } catch (error) {
         if (entry.expect === 'error' && clearFailure(error)) tally.pass();
@@ -58,9 +63,14 @@ describeCorpus('pdf-to-jpg over the corpus', () => {
     for (const entry of corpusPdfs) {
       const bytes = readCorpus(entry);
       try {
-        const result = await pdfToJpg([{ name: nameOf(entry.file), bytes, password: corpusPassword(entry) }], { mode: 'images', pages: entry.pages && entry.pages > 3 ? '1-3' : '' }, {});
+        const result = await pdfToJpg(
+          [{ name: nameOf(entry.file), bytes, password: corpusPassword(entry) }],
+          { mode: 'images', pages: entry.pages && entry.pages > 3 ? '1-3' : '' },
+          {},
+        );
         const images = await imagesOf(result);
-        const bad = images.filter((image) => !imageHeader(image) && !(image[4] === 0x6a && image[5] === 0x50)); // JPEG/PNG, or a JP2 box
+        // JPEG/PNG, or a JP2 box
+        const bad = images.filter((image) => !imageHeader(image) && !(image[4] === 0x6a && image[5] === 0x50));
         if (bad.length) tally.fail(`${entry.file}: ${bad.length} unreadable images`);
         else tally.pass();
         extracted += images.length;
@@ -82,7 +92,11 @@ describeCorpus('add-watermark over the corpus', () => {
     for (const entry of corpusPdfs) {
       const bytes = readCorpus(entry);
       try {
-        const result = await addWatermark([{ name: nameOf(entry.file), bytes, password: corpusPassword(entry) }], { text, position: 'tiled', pages: entry.pages && entry.pages >= 3 ? '1-3' : '1' }, {});
+        const result = await addWatermark(
+          [{ name: nameOf(entry.file), bytes, password: corpusPassword(entry) }],
+          { text, position: 'tiled', pages: entry.pages && entry.pages >= 3 ? '1-3' : '1' },
+          {},
+        );
         const problems: string[] = [];
         const check = await qpdfCheck(result.bytes);
         // A page whose own content stream is damaged stays so (it is kept, not re-encoded): such an
@@ -115,10 +129,21 @@ describeCorpus('jpg-to-pdf over the corpus images', () => {
     const embedded = doc.context
       .enumerateIndirectObjects()
       .map(([, o]) => o)
-      .filter((o): o is PDFRawStream => o instanceof PDFRawStream && o.dict.get(PDFName.of('Filter')) === PDFName.of('DCTDecode'))
+      .filter(
+        (o): o is PDFRawStream =>
+          o instanceof PDFRawStream && o.dict.get(PDFName.of('Filter')) === PDFName.of('DCTDecode'),
+      )
       .map((o) => Buffer.from(o.contents));
     const jpegs = inputs.filter((i) => /\.jpe?g$/i.test(i.name));
-    for (const jpeg of jpegs) expect(embedded.some((e) => e.equals(Buffer.from(jpeg.bytes))), jpeg.name).toBe(true);
-    console.log(`[corpus] jpg-to-pdf: ${images.length} images → ${doc.getPageCount()} pages, ${(result.bytes.length / 1e6).toFixed(2)} MB (inputs ${(inputs.reduce((s, i) => s + i.bytes.length, 0) / 1e6).toFixed(2)} MB)`);
+    for (const jpeg of jpegs)
+      expect(
+        embedded.some((e) => e.equals(Buffer.from(jpeg.bytes))),
+        jpeg.name,
+      ).toBe(true);
+    console.log(
+      `[corpus] jpg-to-pdf: ${images.length} images → ${doc.getPageCount()} pages, ` +
+        `${(result.bytes.length / 1e6).toFixed(2)} MB (inputs ` +
+        `${(inputs.reduce((s, i) => s + i.bytes.length, 0) / 1e6).toFixed(2)} MB)`,
+    );
   });
 });

@@ -36,7 +36,11 @@ async function check(tool: string, output: Uint8Array, entry: CorpusEntry): Prom
 }
 
 describeCorpus('office export over the corpus', () => {
-  const tools: Array<[string, Engine]> = [['word', toWord], ['ppt', toPpt], ['excel', toExcel]];
+  const tools: Array<[string, Engine]> = [
+    ['word', toWord],
+    ['ppt', toPpt],
+    ['excel', toExcel],
+  ];
   for (const [tool, engine] of tools) {
     test(`pdf-to-${tool}: every corpus PDF converts or fails clearly`, async () => {
       const tally = new Tally(`pdf-to-${tool}`);
@@ -78,12 +82,16 @@ describeCorpus('office export over the corpus', () => {
         const reference = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
         const items = await recogniser.recognisePage(doc, pageNumber);
         // The words in Folio's own reading order (lines, columns, paragraphs), as the exports write them.
-        const hypothesis = buildParagraphs(readingOrder(buildFragments(items))).map((p) => p.text).join(' ');
+        const hypothesis = buildParagraphs(readingOrder(buildFragments(items)))
+          .map((p) => p.text)
+          .join(' ');
         rates.push(characterErrorRate(reference, hypothesis));
         orderFree.push(orderFreeCharacterErrorRate(reference, hypothesis));
       }
       const show = (xs: number[]) => xs.map((r) => `${(r * 100).toFixed(1)} %`).join(', ');
-      console.log(`[corpus] OCR vicksburg pages 1-3: CER ${show(rates)} in reading order; ${show(orderFree)} with words sorted`);
+      console.log(
+        `[corpus] OCR vicksburg pages 1-3: CER ${show(rates)} in reading order; ${show(orderFree)} with words sorted`,
+      );
       // Pages 1 and 2 are running text: they must meet the issue's ≤ 5 % goal. Page 3 wraps text
       // around an engraving with captions (tesseract reads noise in the picture and the layer's own
       // order differs): printed, not asserted.

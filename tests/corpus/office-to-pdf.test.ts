@@ -35,7 +35,10 @@ describeCorpus('Office to PDF over the corpus', () => {
       const bytes = readCorpus(entry);
       const job = run([{ name: entry.file.split('/').pop()!, bytes }], {}, {});
       if (entry.expect === 'error' || KNOWN_LIMITS.has(entry.file)) {
-        const error = await job.then(() => undefined, (e: unknown) => e);
+        const error = await job.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(isFolioError(error), `${entry.file} must fail with a named error`).toBe(true);
         expect((error as Error).message).toMatch(/protected with a password|damaged|not a|cannot read/);
         tally.pass();
@@ -47,7 +50,9 @@ describeCorpus('Office to PDF over the corpus', () => {
         expect(check.ok, check.output).toBe(true);
         const pages = await pdfjsPageCount(result.bytes);
         expect(pages).toBeGreaterThan(0);
-        const reference = /ok, (\d+) pages/.exec(JSON.stringify((entry as unknown as { checks?: unknown }).checks ?? ''))?.[1];
+        const reference = /ok, (\d+) pages/.exec(
+          JSON.stringify((entry as unknown as { checks?: unknown }).checks ?? ''),
+        )?.[1];
         pageRows.push(`${entry.file}: ${pages} page(s)${reference ? `, LibreOffice ${reference}` : ''}`);
         tally.pass();
       } catch (error) {

@@ -11,7 +11,8 @@ import { Tally, corpusPassword, corpusPdfs, describeCorpus, readCorpus } from '.
 
 /** Files whose error message is part of the product (issue #3). */
 const EXPECTED_MESSAGES: Record<string, RegExp> = {
-  'pdf/encrypted/pdfbox-aes256exposedmeta.pdf': /encrypted with a certificate, not a password — it cannot be unlocked here/,
+  'pdf/encrypted/pdfbox-aes256exposedmeta.pdf':
+    /encrypted with a certificate, not a password — it cannot be unlocked here/,
   'pdf/malformed/ocrmypdf-invalid.pdf': /is not a valid PDF/,
   'pdf/malformed/qpdf-bad1.pdf': /is not a valid PDF/,
 };
@@ -41,8 +42,12 @@ describeCorpus('openPdf over the corpus', () => {
           // (Files whose owner password is empty open without asking: qpdf authenticates as owner.)
           if (entry.encryption?.user_password && entry.encryption.owner_password) {
             // Without the password: asked for; with a wrong one: 'Invalid Password' (spec §8).
-            await expect(openPdf({ name: entry.file, bytes: readCorpus(entry) })).rejects.toMatchObject({ name: 'PasswordRequired' });
-            await expect(openPdf({ name: entry.file, bytes: readCorpus(entry), password: 'not-the-password' })).rejects.toMatchObject({
+            await expect(openPdf({ name: entry.file, bytes: readCorpus(entry) })).rejects.toMatchObject({
+              name: 'PasswordRequired',
+            });
+            await expect(
+              openPdf({ name: entry.file, bytes: readCorpus(entry), password: 'not-the-password' }),
+            ).rejects.toMatchObject({
               name: 'InvalidPassword',
               message: 'Invalid Password',
             });

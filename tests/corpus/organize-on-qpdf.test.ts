@@ -33,7 +33,9 @@ const ORDER = 'even, blank, 1r90, 1, blank';
 async function describe(bytes: Uint8Array, dir: string, tag: string) {
   const path = join(dir, `${tag}.pdf`);
   writeFileSync(path, bytes);
-  const text = execFileSync('pdftotext', ['-enc', 'UTF-8', path, '-'], { encoding: 'utf8', maxBuffer: 1 << 28 }).split('\f');
+  const text = execFileSync('pdftotext', ['-enc', 'UTF-8', path, '-'], { encoding: 'utf8', maxBuffer: 1 << 28 }).split(
+    '\f',
+  );
   const doc = await openPdfjs(bytes);
   const pages: Array<{ text: string; view: number[]; rotate: number; links: number[] }> = [];
   for (let n = 1; n <= doc.numPages; n++) {
@@ -86,13 +88,19 @@ describeCorpus('organize-pdf deleting pages on qpdf gives what the pdf-lib copie
           if (item.kind === 'page' && !firstPlace.has(item.page - 1)) firstPlace.set(item.page - 1, place);
         });
         const expectedLinks = items.map((item) =>
-          item.kind === 'blank' ? [] : source.pages[item.page - 1].links.flatMap((target) => {
-            const place = firstPlace.get(target);
-            return place === undefined ? [] : [place];
-          }));
+          item.kind === 'blank'
+            ? []
+            : source.pages[item.page - 1].links.flatMap((target) => {
+                const place = firstPlace.get(target);
+                return place === undefined ? [] : [place];
+              }),
+        );
         expect(got.pages.map((page) => page.links)).toEqual(expectedLinks);
-        console.log(`[corpus] organize on qpdf ${file}: ${got.pages.length} pages, ${got.bookmarks.length} bookmarks, `
-          + `${got.pages.reduce((n, p) => n + p.links.length, 0)} links; ${onQpdf.bytes.byteLength} bytes (pdf-lib ${onPdfLib.byteLength})`);
+        console.log(
+          `[corpus] organize on qpdf ${file}: ${got.pages.length} pages, ${got.bookmarks.length} bookmarks, ` +
+            (`${got.pages.reduce((n, p) => n + p.links.length, 0)} links; ${onQpdf.bytes.byteLength} bytes ` +
+              `(pdf-lib ${onPdfLib.byteLength})`),
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -30,8 +30,13 @@ let currentFile = '';
 async function checkPdf(bytes: Uint8Array, what: string): Promise<number[]> {
   const check = await qpdfCheck(bytes);
   if (DAMAGED_STREAM_FILES.has(currentFile) && !check.ok) {
-    const problems = check.output.split('\n').filter((line) => /error|warning/i.test(line) || /this\.program:/.test(line));
-    expect(problems.every((line) => /LZWDecoder|decoding stream/i.test(line)), `${what}: ${problems.join('; ')}`).toBe(true);
+    const problems = check.output
+      .split('\n')
+      .filter((line) => /error|warning/i.test(line) || /this\.program:/.test(line));
+    expect(
+      problems.every((line) => /LZWDecoder|decoding stream/i.test(line)),
+      `${what}: ${problems.join('; ')}`,
+    ).toBe(true);
   } else {
     expect(check.ok, `${what}: qpdf --check\n${check.output.slice(0, 500)}`).toBe(true);
   }
@@ -50,7 +55,11 @@ async function originalRotations(entry: CorpusEntry): Promise<number[]> {
   return rotations;
 }
 
-type ToolCase = { tool: string; run: (input: EngineInput, pages: number) => Promise<EngineResult>; verify: (result: EngineResult, entry: CorpusEntry) => Promise<void> };
+type ToolCase = {
+  tool: string;
+  run: (input: EngineInput, pages: number) => Promise<EngineResult>;
+  verify: (result: EngineResult, entry: CorpusEntry) => Promise<void>;
+};
 
 const one = labelledPdf('X', 1);
 
@@ -76,7 +85,8 @@ const TOOLS: ToolCase[] = [
       const names = Object.keys(zip.files);
       expect(names.length).toBe(2);
       let total = 0;
-      for (const name of names) total += (await checkPdf(await zip.files[name].async('uint8array'), `split ${name}`)).length;
+      for (const name of names)
+        total += (await checkPdf(await zip.files[name].async('uint8array'), `split ${name}`)).length;
       expect(total).toBe(entry.pages);
     },
   },
@@ -104,7 +114,11 @@ describeCorpus('page tools over the corpus', () => {
     for (const { tool, run, verify } of TOOLS) {
       test(`${tool} ${entry.file}`, async () => {
         currentFile = entry.file;
-        const input: EngineInput = { name: entry.file.split('/').pop()!, bytes: readCorpus(entry), password: corpusPassword(entry) };
+        const input: EngineInput = {
+          name: entry.file.split('/').pop()!,
+          bytes: readCorpus(entry),
+          password: corpusPassword(entry),
+        };
         try {
           if (entry.expect === 'ok') {
             const result = await run(input, entry.pages!);
@@ -120,9 +134,14 @@ describeCorpus('page tools over the corpus', () => {
               // Only the file pdf-lib rebuilds (see open.test.ts) may come out: then it must be sound.
               expect(entry.file).toBe('pdf/malformed/pdflib-missing-xref-trailer-dict.pdf');
               const result = outcome as EngineResult;
-              const outputs = result.mime === 'application/zip'
-                ? await Promise.all(Object.values((await JSZip.loadAsync(result.bytes)).files).map((file) => file.async('uint8array')))
-                : [result.bytes];
+              const outputs =
+                result.mime === 'application/zip'
+                  ? await Promise.all(
+                      Object.values((await JSZip.loadAsync(result.bytes)).files).map((file) =>
+                        file.async('uint8array'),
+                      ),
+                    )
+                  : [result.bytes];
               for (const bytes of outputs) await checkPdf(bytes, tool);
             }
           }
@@ -145,7 +164,10 @@ describeCorpus('merge-pdf keeps bookmarks and links', () => {
     const items: Array<{ title: string; page: number }> = [];
     for (const item of outline) {
       const dest = typeof item.dest === 'string' ? await doc.getDestination(item.dest) : item.dest;
-      items.push({ title: item.title, page: dest ? await doc.getPageIndex(dest[0] as { num: number; gen: number }) : -1 });
+      items.push({
+        title: item.title,
+        page: dest ? await doc.getPageIndex(dest[0] as { num: number; gen: number }) : -1,
+      });
     }
     let links = 0;
     for (let n = 1; n <= doc.numPages; n++) {
@@ -154,7 +176,8 @@ describeCorpus('merge-pdf keeps bookmarks and links', () => {
         // Counted only when the link leads to a page of this document (a name must be defined).
         const dest = typeof annotation.dest === 'string' ? await doc.getDestination(annotation.dest) : annotation.dest;
         const ref = (dest as unknown[] | null)?.[0];
-        if (ref && typeof ref === 'object' && (await doc.getPageIndex(ref as { num: number; gen: number })) >= 0) links++;
+        if (ref && typeof ref === 'object' && (await doc.getPageIndex(ref as { num: number; gen: number })) >= 0)
+          links++;
       }
     }
     await doc.destroy();
@@ -166,11 +189,21 @@ describeCorpus('merge-pdf keeps bookmarks and links', () => {
       const entry = corpusPdfs.find((e) => e.file === file)!;
       const before = await structure(readCorpus(entry));
       expect(before.items.length).toBeGreaterThan(0);
-      const result = await merge([{ name: 'a.pdf', bytes: readCorpus(entry) }, { name: 'b.pdf', bytes: readCorpus(entry) }], {}, {});
+      const result = await merge(
+        [
+          { name: 'a.pdf', bytes: readCorpus(entry) },
+          { name: 'b.pdf', bytes: readCorpus(entry) },
+        ],
+        {},
+        {},
+      );
       const after = await structure(result.bytes);
       // Both copies' bookmarks, the second set pointing into the second copy; every link kept.
       expect(after.items.map((i) => i.title)).toEqual([...before.items, ...before.items].map((i) => i.title));
-      expect(after.items.map((i) => i.page)).toEqual([...before.items.map((i) => i.page), ...before.items.map((i) => i.page + before.pages)]);
+      expect(after.items.map((i) => i.page)).toEqual([
+        ...before.items.map((i) => i.page),
+        ...before.items.map((i) => i.page + before.pages),
+      ]);
       expect(after.links).toBe(before.links * 2);
     });
   }
@@ -180,13 +213,22 @@ describeCorpus('merge-pdf keeps form fields working', () => {
   const topLevelFields = async (bytes: Uint8Array) => {
     const { PDFDocument: Doc, PDFArray, PDFDict, PDFName } = await import('pdf-lib');
     const doc = await Doc.load(bytes, { ignoreEncryption: true });
-    const fields = doc.catalog.lookupMaybe(PDFName.of('AcroForm'), PDFDict)?.lookupMaybe(PDFName.of('Fields'), PDFArray);
+    const fields = doc.catalog
+      .lookupMaybe(PDFName.of('AcroForm'), PDFDict)
+      ?.lookupMaybe(PDFName.of('Fields'), PDFArray);
     return fields?.size() ?? 0;
   };
   for (const entry of corpusPdfs.filter((e) => e.kind === 'pdf/forms' && !e.file.includes('xfa'))) {
     test(entry.file, async () => {
       const before = await topLevelFields(readCorpus(entry));
-      const result = await merge([{ name: 'a.pdf', bytes: readCorpus(entry) }, { name: 'b.pdf', bytes: readCorpus(entry) }], {}, {});
+      const result = await merge(
+        [
+          { name: 'a.pdf', bytes: readCorpus(entry) },
+          { name: 'b.pdf', bytes: readCorpus(entry) },
+        ],
+        {},
+        {},
+      );
       expect(await topLevelFields(result.bytes)).toBe(before * 2);
       const check = await qpdfCheck(result.bytes);
       expect(check.ok, check.output.slice(0, 400)).toBe(true);
@@ -201,16 +243,27 @@ describeCorpus('split-pdf by chapter over outlined documents', () => {
       const result = await split([{ name: 'doc.pdf', bytes: readCorpus(entry) }], { mode: 'outline' }, {});
       const parts = result.mime === 'application/zip' ? Object.values((await JSZip.loadAsync(result.bytes)).files) : [];
       let total = 0;
-      for (const part of parts) total += (await checkPdf(await part.async('uint8array'), `chapter ${part.name}`)).length;
+      for (const part of parts)
+        total += (await checkPdf(await part.async('uint8array'), `chapter ${part.name}`)).length;
       if (parts.length === 0) total = (await checkPdf(result.bytes, 'chapter')).length;
       expect(total).toBe(entry.pages); // every page in exactly one chapter
-      console.log(`[corpus] split by chapter ${file}: ${parts.length || 1} parts, e.g. ${parts.slice(0, 3).map((p) => p.name).join(', ')}`);
+      console.log(
+        `[corpus] split by chapter ${file}: ${parts.length || 1} parts, e.g. ${parts
+          .slice(0, 3)
+          .map((p) => p.name)
+          .join(', ')}`,
+      );
     });
   }
 });
 
 describeCorpus('organize-pdf deleting pages keeps the rest sound', () => {
-  for (const file of ['pdf/clean/sf-pdflatex-outline.pdf', 'pdf/large/texlive-interface3.pdf', 'pdf/rotated/qpdf-overlay-copy-annotations.pdf', 'pdf/forms/pdflib-with-xfa-fields.pdf']) {
+  for (const file of [
+    'pdf/clean/sf-pdflatex-outline.pdf',
+    'pdf/large/texlive-interface3.pdf',
+    'pdf/rotated/qpdf-overlay-copy-annotations.pdf',
+    'pdf/forms/pdflib-with-xfa-fields.pdf',
+  ]) {
     test(file, async () => {
       const entry = corpusPdfs.find((e) => e.file === file)!;
       const result = await organize([{ name: 'doc.pdf', bytes: readCorpus(entry) }], { pageOrder: 'even, 1' }, {});
@@ -259,7 +312,9 @@ describeCorpus('split-pdf keeps the links and bookmarks inside each part', () =>
     const half = Math.ceil(entry.pages! / 2);
     const source = await linkTargets(readCorpus(entry));
     const result = await split([{ name: 'doc.pdf', bytes: readCorpus(entry) }], { mode: 'everyN', everyN: half }, {});
-    const parts = Object.values((await JSZip.loadAsync(result.bytes)).files).sort((a, b) => a.name.localeCompare(b.name));
+    const parts = Object.values((await JSZip.loadAsync(result.bytes)).files).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    );
     expect(parts.length).toBe(2);
     for (const [p, part] of parts.entries()) {
       const first = p * half;
@@ -267,7 +322,9 @@ describeCorpus('split-pdf keeps the links and bookmarks inside each part', () =>
       const inPart = (index: number) => index >= first && index <= last;
       const got = await linkTargets(await part.async('uint8array'));
       // Every link whose target lies in the same part is kept and leads to that page; the others go.
-      const expected = source.perPage.slice(first, last + 1).map((targets) => targets.filter(inPart).map((t) => t - first));
+      const expected = source.perPage
+        .slice(first, last + 1)
+        .map((targets) => targets.filter(inPart).map((t) => t - first));
       expect(expected.flat().length).toBeGreaterThan(0);
       expect(got.perPage).toEqual(expected);
       expect(got.bookmarks).toEqual(source.bookmarks.filter(inPart).map((t) => t - first));

@@ -29,11 +29,18 @@ interface PageAnswer {
 }
 
 /** POSTs from inside the page; `files` are [field, name, bytes]. */
-async function postFromPage(page: Page, path: string, files: Array<[string, string, number[]]>, fields: Array<[string, string]> = [], method = 'POST'): Promise<PageAnswer> {
+async function postFromPage(
+  page: Page,
+  path: string,
+  files: Array<[string, string, number[]]>,
+  fields: Array<[string, string]> = [],
+  method = 'POST',
+): Promise<PageAnswer> {
   return page.evaluate(
     async ({ path, files, fields, method }) => {
       const form = new FormData();
-      for (const [field, name, bytes] of files) form.append(field, new File([new Uint8Array(bytes)], name, { type: 'application/pdf' }));
+      for (const [field, name, bytes] of files)
+        form.append(field, new File([new Uint8Array(bytes)], name, { type: 'application/pdf' }));
       for (const [name, value] of fields) form.append(name, value);
       const response = await fetch(path, method === 'POST' ? { method, body: form } : { method });
       const type = response.headers.get('Content-Type');
@@ -60,7 +67,10 @@ describe('/api contract in Chromium', () => {
     const a = [...(await labelledPdf('A', 2))];
     const b = [...(await labelledPdf('B', 1))];
 
-    const merged = await postFromPage(page, '/api/pdf/merge', [['files', 'a.pdf', a], ['files', 'b.pdf', b]]);
+    const merged = await postFromPage(page, '/api/pdf/merge', [
+      ['files', 'a.pdf', a],
+      ['files', 'b.pdf', b],
+    ]);
     expect(merged.status).toBe(200);
     expect(merged.type).toBe('application/pdf');
     expect(merged.disposition).toBe(`attachment; filename="merged.pdf"; filename*=UTF-8''merged.pdf`);
@@ -76,7 +86,10 @@ describe('/api contract in Chromium', () => {
 
     const empty = await postFromPage(page, '/api/pdf/merge', []);
     expect(empty.status).toBe(400);
-    expect(JSON.parse(empty.body as string)).toEqual({ error: 'Please select at least one file', code: 'InvalidInput' });
+    expect(JSON.parse(empty.body as string)).toEqual({
+      error: 'Please select at least one file',
+      code: 'InvalidInput',
+    });
 
     const notPdf = await postFromPage(page, '/api/pdf/rotate', [['file', 'x.pdf', [1, 2, 3]]]);
     expect(notPdf.status).toBe(422);
@@ -98,7 +111,8 @@ describe('/api contract in Chromium', () => {
       const page = big.addPage([400, 400]);
       page.drawText('BIG1', { x: 40, y: 300, size: 36, font });
       const payload = new Uint8Array(290 * 1024 * 1024);
-      for (let offset = 0; offset < payload.length; offset += 65536) crypto.getRandomValues(payload.subarray(offset, offset + 65536));
+      for (let offset = 0; offset < payload.length; offset += 65536)
+        crypto.getRandomValues(payload.subarray(offset, offset + 65536));
       const blob = big.context.register(big.context.stream(payload, { Type: 'EmbeddedFile' }));
       page.node.set(PDFName.of('FolioBlob'), blob); // referenced from the page, so it is copied with it
       const bigPath = join(dir, 'big.pdf');
@@ -119,7 +133,10 @@ describe('/api contract in Chromium', () => {
       ]);
       const seconds = (Date.now() - started) / 1000;
       const out = readFileSync(await download.path());
-      console.log(`[300MB] merge of ${(290 + 0.001).toFixed(0)} MB + 2 pages through the in-page API: ${seconds.toFixed(1)} s, output ${(out.byteLength / 1048576).toFixed(1)} MB`);
+      console.log(
+        `[300MB] merge of ${(290 + 0.001).toFixed(0)} MB + 2 pages through the in-page API: ` +
+          `${seconds.toFixed(1)} s, output ${(out.byteLength / 1048576).toFixed(1)} MB`,
+      );
       expect(out.byteLength).toBeGreaterThan(290 * 1024 * 1024);
       expect(download.suggestedFilename()).toBe('merged.pdf');
       await context.close();

@@ -52,7 +52,8 @@ async function photoPdf(): Promise<Uint8Array> {
   return doc.save();
 }
 
-const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) => openToolModal(browser, toolId, options);
+const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) =>
+  openToolModal(browser, toolId, options);
 
 const download = downloadAfter;
 
@@ -61,17 +62,24 @@ describe('compress in the browser', () => {
     const original = await photoPdf();
     const { page, context, errors, requests } = await openTool('compress-pdf');
     const dialog = page.getByRole('dialog');
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'album.pdf', mimeType: 'application/pdf', buffer: Buffer.from(original) });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name: 'album.pdf', mimeType: 'application/pdf', buffer: Buffer.from(original) });
     await dialog.getByLabel('Compression').selectOption('strong');
 
     await dialog.getByRole('button', { name: 'Preview page 1' }).click();
     // The preview ends in the compare figure, or in a message saying what went wrong.
     await dialog.locator('figure.compare, .compress-panel [role=note]').first().waitFor({ timeout: 110_000 });
     expect(await dialog.locator('.compress-panel [role=note]').count(), await dialog.innerText()).toBe(0);
-    await expect.poll(() => dialog.locator('figure.compare figcaption').textContent()).toMatch(/Original · .* → Compressed · .*\(−\d+%\)/);
+    await expect
+      .poll(() => dialog.locator('figure.compare figcaption').textContent())
+      .toMatch(/Original · .* → Compressed · .*\(−\d+%\)/);
     await screenshot(page, 'compress-pdf-preview-1280-light');
 
-    const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
+    const result = await download(page, () =>
+      dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    );
     expect(result.name).toBe('album-compressed.pdf');
     expect(result.bytes.length).toBeLessThan(original.length / 2);
     expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
@@ -83,7 +91,15 @@ describe('compress in the browser', () => {
     await screenshot(page, 'compress-pdf-result-1280-light');
 
     expect(errors).toEqual([]);
-    expect(requests.every((url) => url.startsWith('http://localhost') || url.startsWith('http://127.0.0.1') || url.startsWith('blob:') || url.startsWith('data:'))).toBe(true);
+    expect(
+      requests.every(
+        (url) =>
+          url.startsWith('http://localhost') ||
+          url.startsWith('http://127.0.0.1') ||
+          url.startsWith('blob:') ||
+          url.startsWith('data:'),
+      ),
+    ).toBe(true);
     await context.close();
   });
 
@@ -91,7 +107,10 @@ describe('compress in the browser', () => {
     const jpeg = await encodeJpeg(photo(640, 480), { quality: 95 });
     const { page, context, errors } = await openTool('image-compressor', { width: 390, theme: 'dark' });
     const dialog = page.getByRole('dialog');
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'beach.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(jpeg) });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name: 'beach.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(jpeg) });
     await dialog.getByLabel('Output format').selectOption('webp');
     await dialog.getByLabel('Quality').fill('70');
 
@@ -101,7 +120,9 @@ describe('compress in the browser', () => {
     await slider.fill('20');
     await screenshot(page, 'image-compressor-preview-390-dark');
 
-    const single = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
+    const single = await download(page, () =>
+      dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    );
     expect(single.name).toBe('beach-compressed.webp');
     expect(single.bytes.length).toBeLessThan(jpeg.length);
     expect(imageHeader(single.bytes)).toMatchObject({ format: 'webp', width: 640, height: 480 });
@@ -113,13 +134,17 @@ describe('compress in the browser', () => {
       { name: 'empty.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(0) },
       { name: 'beach-2.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(jpeg) },
     ]);
-    const zipped = await download(page, () => dialog.getByRole('button', { name: 'Compress all 3 images (ZIP)' }).click());
+    const zipped = await download(page, () =>
+      dialog.getByRole('button', { name: 'Compress all 3 images (ZIP)' }).click(),
+    );
     expect(zipped.name).toBe('beach-compressed.zip');
     const zip = await JSZip.loadAsync(zipped.bytes);
     expect(Object.keys(zip.files).sort()).toEqual(['beach-2.webp', 'beach.webp']);
     const second = await decodeImage(await zip.file('beach-2.webp')!.async('uint8array'));
     expect(blockSsim(second, await decodeImage(jpeg))).toBeGreaterThanOrEqual(0.8);
-    await expect.poll(() => dialog.getByRole('list', { name: 'Compressed images' }).textContent()).toContain('empty.jpg: skipped — "empty.jpg" is empty (0 bytes).');
+    await expect
+      .poll(() => dialog.getByRole('list', { name: 'Compressed images' }).textContent())
+      .toContain('empty.jpg: skipped — "empty.jpg" is empty (0 bytes).');
     await screenshot(page, 'image-compressor-batch-390-dark');
 
     // The failed request for the empty file is expected (a 422 answered in the page); nothing else may fail.
@@ -128,19 +153,27 @@ describe('compress in the browser', () => {
   });
 
   const cmykPath = resolve(import.meta.dirname, '../../../shared/corpus/images/ocrmypdf-baiona-cmyk.jpg');
-  test.skipIf(!existsSync(cmykPath))('image-compressor: a CMYK JPEG (which the WASM decoder refuses) is decoded by the browser and compressed', async () => {
-    const cmyk = new Uint8Array(readFileSync(cmykPath));
-    const original = imageHeader(cmyk);
-    const { page, context, errors } = await openTool('image-compressor');
-    const dialog = page.getByRole('dialog');
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'baiona-cmyk.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(cmyk) });
-    const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
-    expect(result.name).toBe('baiona-cmyk-compressed.jpg');
-    const header = imageHeader(result.bytes);
-    expect(header).toMatchObject({ format: 'jpeg', components: 3 });
-    expect(Math.min(header!.width, header!.height)).toBe(Math.min(original!.width, original!.height));
-    expect(result.bytes.length).toBeLessThan(cmyk.length);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+  test.skipIf(!existsSync(cmykPath))(
+    'image-compressor: a CMYK JPEG (which the WASM decoder refuses) is decoded by the browser and compressed',
+    async () => {
+      const cmyk = new Uint8Array(readFileSync(cmykPath));
+      const original = imageHeader(cmyk);
+      const { page, context, errors } = await openTool('image-compressor');
+      const dialog = page.getByRole('dialog');
+      await page
+        .locator('input[type=file]')
+        .first()
+        .setInputFiles({ name: 'baiona-cmyk.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(cmyk) });
+      const result = await download(page, () =>
+        dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+      );
+      expect(result.name).toBe('baiona-cmyk-compressed.jpg');
+      const header = imageHeader(result.bytes);
+      expect(header).toMatchObject({ format: 'jpeg', components: 3 });
+      expect(Math.min(header!.width, header!.height)).toBe(Math.min(original!.width, original!.height));
+      expect(result.bytes.length).toBeLessThan(cmyk.length);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 });

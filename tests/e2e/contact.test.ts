@@ -18,7 +18,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const FIELDS = { user_username: 'Ada Lovelace', user_email: 'ada@example.org', user_subject: 'Merge order', user_message: 'How do I keep bookmarks?' };
+const FIELDS = {
+  user_username: 'Ada Lovelace',
+  user_email: 'ada@example.org',
+  user_subject: 'Merge order',
+  user_message: 'How do I keep bookmarks?',
+};
 
 async function fill(page: Page, values: Partial<typeof FIELDS>) {
   for (const [name, value] of Object.entries(values)) await page.locator(`[name="${name}"]`).fill(value);
@@ -33,7 +38,12 @@ test('all four fields are required, the email must be valid, and the errors are 
   }
   await page.getByRole('button', { name: 'Send Message' }).click();
   const errors = await page.locator('.field-error').allTextContents();
-  expect(errors).toEqual(['Please enter your name.', 'Please enter your email address.', 'Please enter a subject.', 'Please enter a message.']);
+  expect(errors).toEqual([
+    'Please enter your name.',
+    'Please enter your email address.',
+    'Please enter a subject.',
+    'Please enter a message.',
+  ]);
   expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('user_username');
   expect(await page.locator('[name=user_email]').getAttribute('aria-invalid')).toBe('true');
   expect(await page.locator('[name=user_email]').getAttribute('aria-describedby')).toBe('contact-user_email-error');
@@ -69,13 +79,15 @@ test('sending: mailto fallback when not configured, else the exact messages with
     const href = await page.locator('.notice a').getAttribute('href');
     expect(href).toMatch(/^mailto:[^?]+@[^?]+\?subject=Merge%20order&body=How%20do%20I%20keep%20bookmarks%3F/);
     expect(posted).toEqual([]);
-    for (const [name, value] of Object.entries(FIELDS)) expect(await page.locator(`[name="${name}"]`).inputValue()).toBe(value);
+    for (const [name, value] of Object.entries(FIELDS))
+      expect(await page.locator(`[name="${name}"]`).inputValue()).toBe(value);
   } else {
     // The first answer was a 500: the exact failure message, and nothing typed is lost.
     expect(notice).toBe('Something went wrong. Please try again.');
     expect(posted).toHaveLength(1);
     expect(posted[0]).toContain('name="user_email"');
-    for (const [name, value] of Object.entries(FIELDS)) expect(await page.locator(`[name="${name}"]`).inputValue()).toBe(value);
+    for (const [name, value] of Object.entries(FIELDS))
+      expect(await page.locator(`[name="${name}"]`).inputValue()).toBe(value);
     answer = 200;
     await page.getByRole('button', { name: 'Send Message' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Your message has been sent!');
@@ -85,7 +97,9 @@ test('sending: mailto fallback when not configured, else the exact messages with
   await screenshot(page, 'contact-sent-390-dark');
   // The mocked 500 is an answer this test asked for, not a failure of the app; and with request
   // interception on, Chromium aborts the favicon fetch (a known Playwright quirk), not the app.
-  watched.failedRequests = watched.failedRequests.filter((r) => !r.startsWith('https://api.emailjs.com/') && !/\/favicon[^ ]* net::ERR_ABORTED$/.test(r));
+  watched.failedRequests = watched.failedRequests.filter(
+    (r) => !r.startsWith('https://api.emailjs.com/') && !/\/favicon[^ ]* net::ERR_ABORTED$/.test(r),
+  );
   watched.errors = watched.errors.filter((e) => !e.includes('500'));
   expectClean(watched);
   await watched.context.close();

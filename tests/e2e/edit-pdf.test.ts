@@ -8,7 +8,15 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { SCREENSHOT_DIR, baseUrl, launchBrowser, openPage, screenshot } from './harness.ts';
-import { LINE_BASELINE, LINE_SIZE, LINE_X, allText, editFixture, placedText, solidImage } from '../support/edit-pdf-fixtures.ts';
+import {
+  LINE_BASELINE,
+  LINE_SIZE,
+  LINE_X,
+  allText,
+  editFixture,
+  placedText,
+  solidImage,
+} from '../support/edit-pdf-fixtures.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { BASELINE_EM } from '../../shared/edit-operations.ts';
 
@@ -27,11 +35,16 @@ async function openEditor(width: number, theme: 'light' | 'dark' = 'light') {
   const { page } = watched;
   await page.getByRole('button', { name: 'Upload Files' }).first().click();
   const fixture = await editFixture();
-  await page.locator('input[type=file]').first().setInputFiles([{ name: 'letter.pdf', mimeType: 'application/pdf', buffer: Buffer.from(fixture.bytes) }]);
+  await page
+    .locator('input[type=file]')
+    .first()
+    .setInputFiles([{ name: 'letter.pdf', mimeType: 'application/pdf', buffer: Buffer.from(fixture.bytes) }]);
   await page.getByRole('button', { name: 'Open the page editor' }).click();
   await page.locator('.ed-page[data-page="1"] canvas').waitFor();
   // Wait until pdf.js has painted something on the canvas.
-  await expect.poll(() => page.locator('.ed-page[data-page="1"] canvas').evaluate((c: HTMLCanvasElement) => c.width)).toBeGreaterThan(0);
+  await expect
+    .poll(() => page.locator('.ed-page[data-page="1"] canvas').evaluate((c: HTMLCanvasElement) => c.width))
+    .toBeGreaterThan(0);
   return { ...watched, fixture };
 }
 
@@ -49,7 +62,10 @@ async function editorScreenshot(page: Page, name: string) {
 
 /** Done saves the edits and downloads the PDF at once (no second button in the tool window). */
 async function saveAndDownload(page: Page): Promise<Uint8Array> {
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: /^Done/ }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    page.getByRole('button', { name: /^Done/ }).click(),
+  ]);
   return new Uint8Array(readFileSync(await download.path()));
 }
 
@@ -65,8 +81,13 @@ test('place text and an image with the mouse, redact a word, save: the PDF has t
   await page.keyboard.press('Escape');
 
   // Image: pick a PNG (it lands in the middle of the page), then drag it by its centre.
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Add image' }).click()]);
-  await chooser.setFiles([{ name: 'sig.png', mimeType: 'image/png', buffer: Buffer.from(solidImage('image/png', '#00c000', 80, 40)) }]);
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: 'Add image' }).click(),
+  ]);
+  await chooser.setFiles([
+    { name: 'sig.png', mimeType: 'image/png', buffer: Buffer.from(solidImage('image/png', '#00c000', 80, 40)) },
+  ]);
   await page.locator('.ed-page[data-page="1"] image').waitFor();
   box = await pageBox(page);
   await page.mouse.move(...at(306, 396));
@@ -81,7 +102,9 @@ test('place text and an image with the mouse, redact a word, save: the PDF has t
   const top = 792 - LINE_BASELINE - LINE_SIZE;
   await page.mouse.move(...at(LINE_X + fixture.prefixWidth + 1, top));
   await page.mouse.down();
-  await page.mouse.move(...at(LINE_X + fixture.prefixWidth + fixture.secretWidth - 1, top + LINE_SIZE + 3), { steps: 4 });
+  await page.mouse.move(...at(LINE_X + fixture.prefixWidth + fixture.secretWidth - 1, top + LINE_SIZE + 3), {
+    steps: 4,
+  });
   await page.mouse.up();
   await editorScreenshot(page, 'edit-pdf-editor-1280');
 
@@ -99,7 +122,8 @@ test('place text and an image with the mouse, redact a word, save: the PDF has t
   expect(text).not.toMatch(/this ?SECRET/);
   expect(text).toContain('Keep this');
   const rendered = await renderPage(await openPdfjs(bytes), 1, 72);
-  const pixel = (x: number, y: number) => Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
+  const pixel = (x: number, y: number) =>
+    Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
   expect(pixel(150, 500)).toEqual([0, 192, 0]); // the image's new centre
   expect(pixel(306, 396)).toEqual([255, 255, 255]); // where it was first placed
   expect(errors).toEqual([]);
@@ -113,7 +137,12 @@ test('phone width, dark theme: draw with the pen, undo and redo, delete with the
   const at = (x: number, y: number) => [box.x + x * box.zoom, box.y + y * box.zoom] as const;
   await page.mouse.move(...at(100, 100));
   await page.mouse.down();
-  for (const [x, y] of [[150, 140], [200, 100], [250, 140]] as const) await page.mouse.move(...at(x, y), { steps: 3 });
+  for (const [x, y] of [
+    [150, 140],
+    [200, 100],
+    [250, 140],
+  ] as const)
+    await page.mouse.move(...at(x, y), { steps: 3 });
   await page.mouse.up();
   await page.getByRole('button', { name: 'Rectangle' }).click();
   box = await pageBox(page);
@@ -137,7 +166,8 @@ test('phone width, dark theme: draw with the pen, undo and redo, delete with the
   // Vector paths for the pen stroke and the rectangle, on top of the fixture's own rectangle.
   expect(ops.fnArray.filter((fn) => fn === pdfjs.OPS.constructPath).length).toBeGreaterThanOrEqual(3);
   const rendered = await renderPage(doc, 1, 72);
-  const pixel = (x: number, y: number) => Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
+  const pixel = (x: number, y: number) =>
+    Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
   expect(pixel(100, 350)[0]).toBeLessThan(120); // the rectangle's left edge (dark stroke)
   expect(errors).toEqual([]);
   await context.close();
@@ -165,20 +195,31 @@ test('dark theme: edit existing text by clicking it, type the new words, save', 
 });
 
 test('touch: a finger draws with the pen and drags an object (phone, hasTouch)', async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, baseURL: baseUrl() });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    baseURL: baseUrl(),
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto('/tools/edit-pdf');
   await page.getByRole('button', { name: 'Upload Files' }).first().tap();
-  await page.locator('input[type=file]').first().setInputFiles([{ name: 'letter.pdf', mimeType: 'application/pdf', buffer: Buffer.from((await editFixture()).bytes) }]);
+  await page
+    .locator('input[type=file]')
+    .first()
+    .setInputFiles([
+      { name: 'letter.pdf', mimeType: 'application/pdf', buffer: Buffer.from((await editFixture()).bytes) },
+    ]);
   await page.getByRole('button', { name: 'Open the page editor' }).tap();
   await page.locator('.ed-page[data-page="1"] canvas').waitFor();
   const cdp = await context.newCDPSession(page);
   const swipe = async (points: Array<readonly [number, number]>) => {
     const [first, ...rest] = points;
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: first[0], y: first[1] }] });
-    for (const [x, y] of rest) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+    for (const [x, y] of rest)
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   };
   // Toolbar buttons are clicked: Chrome's emulated gesture detector drops CDP taps that follow a
@@ -215,7 +256,10 @@ test('a 300-page file opens quickly and renders only the pages near the viewport
   const bytes = await doc.save();
   const { page, context, errors } = await openPage(browser, '/tools/edit-pdf', { width: 1280, height: 900 });
   await page.getByRole('button', { name: 'Upload Files' }).first().click();
-  await page.locator('input[type=file]').first().setInputFiles([{ name: 'long.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) }]);
+  await page
+    .locator('input[type=file]')
+    .first()
+    .setInputFiles([{ name: 'long.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) }]);
   const started = Date.now();
   await page.getByRole('button', { name: 'Open the page editor' }).click();
   await page.locator('.ed-page[data-page="1"] canvas').waitFor();
@@ -275,4 +319,3 @@ test('a tool is used once unless kept; text boxes grow with their text; an empty
   expect(errors).toEqual([]);
   await context.close();
 });
-

@@ -45,7 +45,11 @@ export interface WatchedPage {
 export async function openPage(
   browser: Browser,
   path = '/',
-  { width = 1280, height = 800, acceptDownloads = true }: { width?: number; height?: number; acceptDownloads?: boolean } = {},
+  {
+    width = 1280,
+    height = 800,
+    acceptDownloads = true,
+  }: { width?: number; height?: number; acceptDownloads?: boolean } = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport: { width, height }, acceptDownloads, baseURL: baseUrl() });
   const page = await context.newPage();
@@ -55,7 +59,9 @@ export async function openPage(
   });
   page.on('pageerror', (error) => watched.errors.push(`pageerror: ${error.message}`));
   page.on('request', (request) => watched.requests.push(request.url()));
-  page.on('requestfailed', (request) => watched.failedRequests.push(`${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (request) =>
+    watched.failedRequests.push(`${request.url()} ${request.failure()?.errorText ?? ''}`),
+  );
   page.on('response', (response) => {
     if (response.status() >= 400) watched.failedRequests.push(`${response.url()} ${response.status()}`);
   });
@@ -77,13 +83,20 @@ export async function openToolModal(
   const watched = await openPage(browser, '', { width, height });
   await watched.context.addInitScript((value) => localStorage.setItem('theme', value), theme);
   await watched.page.goto(`/tools/${toolId}`);
-  await watched.page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
+  await watched.page
+    .getByRole('button', { name: /Upload Files|Get Started/ })
+    .first()
+    .click();
   await watched.page.getByRole('dialog').waitFor();
   return watched;
 }
 
 /** Runs `click` and returns the file it makes the page download. */
-export async function downloadAfter(page: Page, click: () => Promise<void>, timeout = 90_000): Promise<{ name: string; bytes: Uint8Array }> {
+export async function downloadAfter(
+  page: Page,
+  click: () => Promise<void>,
+  timeout = 90_000,
+): Promise<{ name: string; bytes: Uint8Array }> {
   const [file] = await Promise.all([page.waitForEvent('download', { timeout }), click()]);
   return { name: file.suggestedFilename(), bytes: new Uint8Array(readFileSync(await file.path())) };
 }
@@ -94,4 +107,8 @@ export const processFiles = (page: Page, timeout?: number) =>
 
 /** A file as playwright's setInputFiles takes it. */
 export type Upload = { name: string; mimeType: string; buffer: Buffer };
-export const pdfUpload = (name: string, bytes: Uint8Array): Upload => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+export const pdfUpload = (name: string, bytes: Uint8Array): Upload => ({
+  name,
+  mimeType: 'application/pdf',
+  buffer: Buffer.from(bytes),
+});

@@ -9,7 +9,13 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page, Worker } from 'playwright-core';
 import { baseUrl, launchBrowser, openPage, type Upload } from './harness.ts';
 import {
-  contentBombPdf, encryptedPdf, hugeDimensionXlsx, hugeImagePdf, longLineCsv, manyPagesPdf, manyRowsCsv,
+  contentBombPdf,
+  encryptedPdf,
+  hugeDimensionXlsx,
+  hugeImagePdf,
+  longLineCsv,
+  manyPagesPdf,
+  manyRowsCsv,
 } from '../support/hostile-recipes.ts';
 import { INTERNAL_WORDING } from '../support/messages.ts';
 
@@ -20,7 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
 
 /** Engine workers of the page (job and thumbnails: same script), with when each closed, if it did. */
 interface TrackedWorker {
@@ -38,7 +43,12 @@ async function openTool(toolId: string) {
     const tracked: TrackedWorker = { worker, closed: false };
     workers.push(tracked);
     worker.on('close', () => (tracked.closed = true));
-    void worker.evaluate(() => self.name).then((name) => (tracked.name = name), () => undefined);
+    void worker
+      .evaluate(() => self.name)
+      .then(
+        (name) => (tracked.name = name),
+        () => undefined,
+      );
   });
   await watched.page.getByRole('button', { name: 'Upload Files' }).first().click();
   await watched.page.getByRole('dialog').waitFor();
@@ -50,10 +60,15 @@ async function processExpectingError(page: Page, file: Upload, previous = ''): P
   await page.locator('input[type=file]').setInputFiles([file]);
   await page.getByRole('button', { name: 'Process Files', exact: true }).click();
   const alert = page.locator('.error-line');
-  await expect.poll(async () => {
-    const text = (await alert.textContent())?.trim() ?? '';
-    return text !== '' && text !== previous;
-  }, { timeout: 90_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const text = (await alert.textContent())?.trim() ?? '';
+        return text !== '' && text !== previous;
+      },
+      { timeout: 90_000 },
+    )
+    .toBe(true);
   return (await alert.textContent())!.trim();
 }
 
@@ -62,18 +77,29 @@ async function smallJobWorks(page: Page, file: Upload): Promise<Uint8Array> {
   const remove = page.getByRole('button', { name: /^Remove/ });
   while ((await remove.count()) > 0) await remove.first().click();
   await page.locator('input[type=file]').setInputFiles([file]);
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.getByRole('button', { name: 'Process Files', exact: true }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 90_000 }),
+    page.getByRole('button', { name: 'Process Files', exact: true }).click(),
+  ]);
   return new Uint8Array(readFileSync(await download.path()));
 }
 
 describe('hostile inputs in Chromium', () => {
   test('PDF to JPG: a 4 GB content-stream bomb is refused; the tab lives and renders a small PDF next', async () => {
     const { page, context } = await openTool('pdf-to-jpg');
-    const message = await processExpectingError(page, { name: 'bomb.pdf', mimeType: 'application/pdf', buffer: Buffer.from(contentBombPdf(4)) });
+    const message = await processExpectingError(page, {
+      name: 'bomb.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from(contentBombPdf(4)),
+    });
     expect(message).toMatch(/decompression bomb/);
     expect(message).not.toMatch(INTERNAL_WORDING);
     expect(await page.evaluate(() => 6 * 7)).toBe(42);
-    const jpeg = await smallJobWorks(page, { name: 'small.pdf', mimeType: 'application/pdf', buffer: Buffer.from(manyPagesPdf(1)) });
+    const jpeg = await smallJobWorks(page, {
+      name: 'small.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from(manyPagesPdf(1)),
+    });
     expect([...jpeg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
     await context.close();
   });
@@ -81,11 +107,15 @@ describe('hostile inputs in Chromium', () => {
   test('PDF to JPG: the same bomb in an AES-256 stream, with its password typed, is refused as a bomb', async () => {
     const { page, context } = await openTool('pdf-to-jpg');
     const locked = await encryptedPdf(contentBombPdf(4), 'AES-256', 'secret');
-    await page.locator('input[type=file]').setInputFiles([{ name: 'locked-bomb.pdf', mimeType: 'application/pdf', buffer: Buffer.from(locked) }]);
+    await page
+      .locator('input[type=file]')
+      .setInputFiles([{ name: 'locked-bomb.pdf', mimeType: 'application/pdf', buffer: Buffer.from(locked) }]);
     await page.getByLabel('PDF password').fill('secret');
     await page.getByRole('button', { name: 'Process Files', exact: true }).click();
     const alert = page.locator('.error-line');
-    await expect.poll(async () => (await alert.textContent())?.trim() ?? '', { timeout: 90_000 }).toMatch(/decompression bomb/);
+    await expect
+      .poll(async () => (await alert.textContent())?.trim() ?? '', { timeout: 90_000 })
+      .toMatch(/decompression bomb/);
     expect(await alert.textContent()).not.toMatch(INTERNAL_WORDING);
     expect(await page.evaluate(() => 6 * 7)).toBe(42);
     await context.close();
@@ -94,15 +124,27 @@ describe('hostile inputs in Chromium', () => {
   test('Excel to PDF: a sheet reaching XFD1048576 and a CSV with a 10 MB line are refused; a small CSV converts next', async () => {
     const { page, context } = await openTool('excel-to-pdf');
     const xlsxType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-    const sparse = await processExpectingError(page, { name: 'far.xlsx', mimeType: xlsxType, buffer: Buffer.from(await hugeDimensionXlsx(true)) });
+    const sparse = await processExpectingError(page, {
+      name: 'far.xlsx',
+      mimeType: xlsxType,
+      buffer: Buffer.from(await hugeDimensionXlsx(true)),
+    });
     expect(sparse).toMatch(/too sparse to print/);
     const remove = page.getByRole('button', { name: /^Remove/ });
     while ((await remove.count()) > 0) await remove.first().click();
-    const long = await processExpectingError(page, { name: 'long.csv', mimeType: 'text/csv', buffer: Buffer.from(longLineCsv(10e6)) }, sparse);
+    const long = await processExpectingError(
+      page,
+      { name: 'long.csv', mimeType: 'text/csv', buffer: Buffer.from(longLineCsv(10e6)) },
+      sparse,
+    );
     expect(long).toMatch(/longer than 32,767 characters/);
     expect(long).not.toMatch(INTERNAL_WORDING);
     expect(await page.evaluate(() => 6 * 7)).toBe(42);
-    const pdf = await smallJobWorks(page, { name: 'small.csv', mimeType: 'text/csv', buffer: Buffer.from(manyRowsCsv(20)) });
+    const pdf = await smallJobWorks(page, {
+      name: 'small.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(manyRowsCsv(20)),
+    });
     expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe('%PDF-');
     await context.close();
   });
@@ -118,7 +160,9 @@ describe('hostile inputs in Chromium', () => {
 async function rendererBytes(): Promise<number> {
   const cdp = await browser.newBrowserCDPSession();
   try {
-    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: Array<{ type: string; id: number }> };
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
+      processInfo: Array<{ type: string; id: number }>;
+    };
     let total = 0;
     for (const { id } of processInfo.filter((p) => p.type === 'renderer')) {
       try {
@@ -173,13 +217,24 @@ async function expectMemoryGivenBack(
   } finally {
     peak = await sampler.stop();
   }
-  if (workerEnds) await expect.poll(() => workers.filter((w) => w.name === 'folio-engine' && !w.closed).length, { timeout: 30_000 }).toBe(0);
+  if (workerEnds)
+    await expect
+      .poll(() => workers.filter((w) => w.name === 'folio-engine' && !w.closed).length, { timeout: 30_000 })
+      .toBe(0);
   let after = 0;
-  await expect.poll(async () => (after = await rendererBytes()), { timeout: 60_000, interval: 500 }).toBeLessThanOrEqual(before * 1.5);
-  console.log(`memory ${label}: before ${MB(before)}, peak ${MB(peak)}, after ${MB(after)} (${(after / before).toFixed(2)}×)`);
+  await expect
+    .poll(async () => (after = await rendererBytes()), { timeout: 60_000, interval: 500 })
+    .toBeLessThanOrEqual(before * 1.5);
+  console.log(
+    `memory ${label}: before ${MB(before)}, peak ${MB(peak)}, after ${MB(after)} (${(after / before).toFixed(2)}×)`,
+  );
 }
 
-const pdf = (name: string, bytes: Uint8Array): Upload => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+const pdf = (name: string, bytes: Uint8Array): Upload => ({
+  name,
+  mimeType: 'application/pdf',
+  buffer: Buffer.from(bytes),
+});
 
 describe('memory given back, and workers terminated, after heavy jobs (Chromium, renderer RSS)', () => {
   test('PDF to JPG: the 4 GB bomb', async () => {
@@ -195,16 +250,26 @@ describe('memory given back, and workers terminated, after heavy jobs (Chromium,
     const { page, context, workers } = await openTool('pdf-to-word');
     const before = await baseline(page, pdf('small.pdf', manyPagesPdf(1)));
     // The job succeeds and is small by its estimate: its worker may stay warm, memory must come back all the same.
-    await expectMemoryGivenBack('PDF to Word, 30,000² image', before, workers, async () => {
-      const docx = await smallJobWorks(page, pdf('huge-image.pdf', hugeImagePdf(30_000, 30_000)));
-      expect(new TextDecoder().decode(docx.subarray(0, 2))).toBe('PK');
-    }, { workerEnds: false });
+    await expectMemoryGivenBack(
+      'PDF to Word, 30,000² image',
+      before,
+      workers,
+      async () => {
+        const docx = await smallJobWorks(page, pdf('huge-image.pdf', hugeImagePdf(30_000, 30_000)));
+        expect(new TextDecoder().decode(docx.subarray(0, 2))).toBe('PK');
+      },
+      { workerEnds: false },
+    );
     await context.close();
   });
 
   test('Excel to PDF: a sheet reaching XFD1048576', async () => {
     const { page, context, workers } = await openTool('excel-to-pdf');
-    const before = await baseline(page, { name: 'small.csv', mimeType: 'text/csv', buffer: Buffer.from(manyRowsCsv(20)) });
+    const before = await baseline(page, {
+      name: 'small.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(manyRowsCsv(20)),
+    });
     const xlsxType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
     await expectMemoryGivenBack('Excel to PDF, XFD1048576', before, workers, async () => {
       const far = { name: 'far.xlsx', mimeType: xlsxType, buffer: Buffer.from(await hugeDimensionXlsx(true)) };
@@ -223,7 +288,9 @@ describe('memory given back, and workers terminated, after heavy jobs (Chromium,
       await page.getByLabel('Image format').selectOption('png');
       await page.getByRole('button', { name: 'Process Files', exact: true }).click();
       const progress = page.getByRole('progressbar');
-      await expect.poll(async () => Number((await progress.getAttribute('value').catch(() => null)) ?? 0), { timeout: 90_000 }).toBeGreaterThanOrEqual(2);
+      await expect
+        .poll(async () => Number((await progress.getAttribute('value').catch(() => null)) ?? 0), { timeout: 90_000 })
+        .toBeGreaterThanOrEqual(2);
       expect(workers.filter((w) => w.name === 'folio-engine' && !w.closed)).toHaveLength(1);
       await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     });
@@ -253,7 +320,9 @@ describe('no internal message reaches a user', () => {
     expect(message).not.toMatch(INTERNAL_WORDING);
     const details = page.locator('details.error-details');
     await details.locator('summary', { hasText: 'Details for a bug report' }).click();
-    await expect.poll(() => details.locator('pre').textContent()).toMatch(/TypeError: Cannot read properties of undefined \(reading 'length'\)/);
+    await expect
+      .poll(() => details.locator('pre').textContent())
+      .toMatch(/TypeError: Cannot read properties of undefined \(reading 'length'\)/);
     await details.getByRole('button', { name: 'Copy details' }).click();
     await expect.poll(() => details.getByRole('button', { name: 'Copied' }).count()).toBe(1);
     const copied = await page.evaluate(() => navigator.clipboard.readText());

@@ -21,13 +21,19 @@ afterAll(async () => {
 
 describe('OCR languages', () => {
   test('engine-assets.json ("Make all tools available offline") has English but no optional language', async () => {
-    const list = (await (await fetch(`${baseUrl()}/engine-assets.json`)).json()) as { files: Array<{ url: string; group: string }> };
+    const list = (await (await fetch(`${baseUrl()}/engine-assets.json`)).json()) as {
+      files: Array<{ url: string; group: string }>;
+    };
     // The core group is what is cached in the background; the others are optional downloads.
     const urls = list.files.filter((f) => f.group === 'core').map((f) => f.url);
     expect(list.files.find((f) => f.url.endsWith('/deu.traineddata.gz'))?.group).toBe('ocr-deu');
     expect(urls).toContain('/engine-data/tesseract/lang/eng.traineddata.gz');
-    expect(urls.filter((url) => url.startsWith('/engine-data/tesseract/lang/') && !url.endsWith('/eng.traineddata.gz'))).toEqual([]);
-    expect((await fetch(`${baseUrl()}/engine-data/tesseract/lang/deu.traineddata.gz`, { method: 'HEAD' })).status).toBe(200);
+    expect(
+      urls.filter((url) => url.startsWith('/engine-data/tesseract/lang/') && !url.endsWith('/eng.traineddata.gz')),
+    ).toEqual([]);
+    expect((await fetch(`${baseUrl()}/engine-data/tesseract/lang/deu.traineddata.gz`, { method: 'HEAD' })).status).toBe(
+      200,
+    );
   });
 
   test('German: select shown with OCR, data fetched once from our origin, umlauts come back, then works offline', async () => {
@@ -38,11 +44,19 @@ describe('OCR languages', () => {
       await navigator.serviceWorker.ready;
     });
     if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
-    await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 20_000 })
+      .toBe(true);
 
-    await page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
+    await page
+      .getByRole('button', { name: /Upload Files|Get Started/ })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog');
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from(scan.bytes) });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from(scan.bytes) });
     const language = dialog.getByLabel('Language of the scanned text');
     expect(await language.count()).toBe(0);
     await dialog.getByLabel('Recognise text in scanned pages').check();
@@ -67,7 +81,9 @@ describe('OCR languages', () => {
     for (const word of GERMAN_WORDS) expect(docx.text).toContain(word);
     const origin = new URL(baseUrl()).origin;
     expect(requests.filter((url) => /^https?:/.test(url) && !url.startsWith(origin))).toEqual([]);
-    expect(requests.filter((url) => url.includes('/engine-data/tesseract/lang/'))).toEqual([`${origin}/engine-data/tesseract/lang/deu.traineddata.gz`]);
+    expect(requests.filter((url) => url.includes('/engine-data/tesseract/lang/'))).toEqual([
+      `${origin}/engine-data/tesseract/lang/deu.traineddata.gz`,
+    ]);
     const texts = await page.evaluate(() => (window as unknown as { progressTexts: string[] }).progressTexts);
     expect(texts).toContain('Downloading German text recognition data (1.3 MB, once)…');
 

@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { launchBrowser, screenshot, baseUrl, downloadAfter, openToolModal } from './harness.ts';
-import { buildReport, buildScannedPage, characterErrorRate, readDocx, readPptx, wordSimilarity, type ReportFixture } from '../support/office-fixtures.ts';
+import {
+  buildReport,
+  buildScannedPage,
+  characterErrorRate,
+  readDocx,
+  readPptx,
+  wordSimilarity,
+  type ReportFixture,
+} from '../support/office-fixtures.ts';
 
 let browser: Browser;
 let report: ReportFixture;
@@ -20,11 +28,16 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) => openToolModal(browser, toolId, options);
+const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) =>
+  openToolModal(browser, toolId, options);
 
 const download = downloadAfter;
 
-const pdfFile = (name: string, bytes: Uint8Array) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+const pdfFile = (name: string, bytes: Uint8Array) => ({
+  name,
+  mimeType: 'application/pdf',
+  buffer: Buffer.from(bytes),
+});
 
 describe('office export in the browser', () => {
   test('pdf-to-word: report.docx with the heading, the table and the text in reading order', async () => {
@@ -33,7 +46,9 @@ describe('office export in the browser', () => {
     await page.locator('input[type=file]').first().setInputFiles(pdfFile('report.pdf', report.bytes));
     await expect.poll(() => dialog.getByLabel('Recognise text in scanned pages').isVisible()).toBe(true);
     await screenshot(page, 'pdf-to-word-1280-light');
-    const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
+    const result = await download(page, () =>
+      dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    );
     expect(result.name).toBe('report.docx');
     const docx = await readDocx(result.bytes);
     expect(wordSimilarity(report.text, docx.text)).toBeGreaterThanOrEqual(0.98);
@@ -51,7 +66,11 @@ describe('office export in the browser', () => {
     await page.locator('input[type=file]').first().setInputFiles(pdfFile('scan.pdf', scan.bytes));
     await dialog.getByLabel('Recognise text in scanned pages').check();
     await screenshot(page, 'pdf-to-word-ocr-390-dark');
-    const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click(), 110_000);
+    const result = await download(
+      page,
+      () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+      110_000,
+    );
     const docx = await readDocx(result.bytes);
     expect(characterErrorRate(scan.text, docx.text)).toBeLessThanOrEqual(0.03);
     const origin = new URL(baseUrl()).origin;
@@ -65,7 +84,9 @@ describe('office export in the browser', () => {
     const { page, context, errors } = await openTool('pdf-to-ppt');
     const dialog = page.getByRole('dialog');
     await page.locator('input[type=file]').first().setInputFiles(pdfFile('report.pdf', report.bytes));
-    const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
+    const result = await download(page, () =>
+      dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    );
     expect(result.name).toBe('report.pptx');
     const pptx = await readPptx(result.bytes);
     expect(pptx.slides.length).toBe(report.pages);
@@ -79,10 +100,17 @@ describe('office export in the browser', () => {
     const dialog = page.getByRole('dialog');
     await page.locator('input[type=file]').first().setInputFiles(pdfFile('report.pdf', report.bytes));
     await screenshot(page, 'pdf-to-excel-1280-light');
-    const result = await download(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click());
+    const result = await download(page, () =>
+      dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    );
     expect(result.name).toBe('report.xlsx');
     const book = new ExcelJS.Workbook();
-    await book.xlsx.load(result.bytes.buffer.slice(result.bytes.byteOffset, result.bytes.byteOffset + result.bytes.byteLength) as ArrayBuffer);
+    await book.xlsx.load(
+      result.bytes.buffer.slice(
+        result.bytes.byteOffset,
+        result.bytes.byteOffset + result.bytes.byteLength,
+      ) as ArrayBuffer,
+    );
     expect(book.worksheets[0].getCell(2, 3).value).toBe(4500);
     expect(errors).toEqual([]);
     await context.close();

@@ -50,8 +50,23 @@ function onlyOurOrigin(page: Page, requests: string[]) {
 
 describe('Office to PDF in the browser', () => {
   test('word-to-pdf: a .docx becomes a PDF with its text', async () => {
-    const docx = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ children: [new TextRun({ text: 'Minutes of the meeting', bold: true })] }), new Paragraph('Everyone agreed to ship on Friday.')] }] }));
-    const { name, bytes, page, requests, errors, context } = await convertInModal('word-to-pdf', { name: 'minutes.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from(docx) });
+    const docx = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph({ children: [new TextRun({ text: 'Minutes of the meeting', bold: true })] }),
+              new Paragraph('Everyone agreed to ship on Friday.'),
+            ],
+          },
+        ],
+      }),
+    );
+    const { name, bytes, page, requests, errors, context } = await convertInModal('word-to-pdf', {
+      name: 'minutes.docx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      buffer: Buffer.from(docx),
+    });
     expect(name).toBe('minutes.pdf');
     const { pages, text } = await allText(bytes);
     expect(pages).toBe(1);
@@ -67,7 +82,15 @@ describe('Office to PDF in the browser', () => {
     sheet.addRow(['Item', 'Cost']);
     sheet.addRow(['Paper', 1234.5]);
     sheet.getCell('B2').numFmt = '#,##0.00';
-    const { name, bytes, errors, context } = await convertInModal('excel-to-pdf', { name: 'costs.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.from(await wb.xlsx.writeBuffer()) }, 390);
+    const { name, bytes, errors, context } = await convertInModal(
+      'excel-to-pdf',
+      {
+        name: 'costs.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: Buffer.from(await wb.xlsx.writeBuffer()),
+      },
+      390,
+    );
     expect(name).toBe('costs.pdf');
     expect((await allText(bytes)).text).toMatch(/Item Cost Paper 1,234\.50/);
     expect(errors).toEqual([]);
@@ -80,17 +103,37 @@ describe('Office to PDF in the browser', () => {
     const second = pptx.addSlide();
     second.addText('Second slide', { x: 1, y: 1, w: 6, h: 1 });
     // A 1×1 red GIF: pdf-lib cannot embed GIFs, the engine converts it to PNG (omggif + jsquash in the worker).
-    second.addImage({ data: 'image/gif;base64,R0lGODlhAQABAIAAAP8AAP///yH5BAAAAAAALAAAAAABAAEAAAICRAEAOw==', x: 1, y: 2.5, w: 1, h: 1 });
+    second.addImage({
+      data: 'image/gif;base64,R0lGODlhAQABAIAAAP8AAP///yH5BAAAAAAALAAAAAABAAEAAAICRAEAOw==',
+      x: 1,
+      y: 2.5,
+      w: 1,
+      h: 1,
+    });
     const buffer = Buffer.from((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
-    const { name, bytes, errors, context } = await convertInModal('ppt-to-pdf', { name: 'deck.pptx', mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', buffer });
+    const { name, bytes, errors, context } = await convertInModal('ppt-to-pdf', {
+      name: 'deck.pptx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+      buffer,
+    });
     expect(name).toBe('deck.pdf');
     const { pages, text } = await allText(bytes);
     expect(pages).toBe(2);
     expect(text).toMatch(/First slide.*Second slide/);
     const pdf = await PDFDocument.load(bytes);
     const xobjects = pdf.getPage(1).node.Resources()?.lookup(PDFName.of('XObject'), PDFDict);
-    const images = xobjects ? xobjects.keys().map((key) => xobjects.lookup(key, PDFStream)).filter((x) => x.dict.get(PDFName.of('Subtype'))?.toString() === '/Image') : [];
-    expect(images.map((image) => [image.dict.get(PDFName.of('Width'))?.toString(), image.dict.get(PDFName.of('Height'))?.toString()])).toEqual([['1', '1']]);
+    const images = xobjects
+      ? xobjects
+          .keys()
+          .map((key) => xobjects.lookup(key, PDFStream))
+          .filter((x) => x.dict.get(PDFName.of('Subtype'))?.toString() === '/Image')
+      : [];
+    expect(
+      images.map((image) => [
+        image.dict.get(PDFName.of('Width'))?.toString(),
+        image.dict.get(PDFName.of('Height'))?.toString(),
+      ]),
+    ).toEqual([['1', '1']]);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -99,18 +142,33 @@ describe('Office to PDF in the browser', () => {
     const { page, requests, context } = await openPage(browser, '/tools/excel-to-pdf');
     await page.getByRole('button', { name: 'Upload Files' }).first().click();
     await page.getByRole('dialog').waitFor();
-    await expect.poll(() => requests.filter((url) => /carlito-latin-400-normal.*\.woff$|NotoSans_400Regular.*\.ttf$/.test(url)).length, { timeout: 30_000 }).toBe(2);
+    await expect
+      .poll(
+        () =>
+          requests.filter((url) => /carlito-latin-400-normal.*\.woff$|NotoSans_400Regular.*\.ttf$/.test(url)).length,
+        { timeout: 30_000 },
+      )
+      .toBe(2);
     await context.close();
   });
 
   test('the first run says it is preparing the document engine while a large font downloads', async () => {
     // Chinese text needs Noto Sans SC (10.6 MB): a fresh browser profile downloads it once.
-    const docx = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('会议纪要：周五发布。')] }] }));
+    const docx = await Packer.toBuffer(
+      new Document({ sections: [{ children: [new Paragraph('会议纪要：周五发布。')] }] }),
+    );
     const watched = await openPage(browser, '/tools/word-to-pdf');
     const { page, context } = watched;
     await page.getByRole('button', { name: 'Upload Files' }).first().click();
     const dialog = page.getByRole('dialog');
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'minutes-zh.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from(docx) });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({
+        name: 'minutes-zh.docx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        buffer: Buffer.from(docx),
+      });
     // Every text the progress line shows, however briefly.
     await page.evaluate(() => {
       const seen: string[] = ((window as unknown as { progressTexts: string[] }).progressTexts = []);
@@ -124,7 +182,9 @@ describe('Office to PDF in the browser', () => {
       dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
     ]);
     const seen = await page.evaluate(() => (window as unknown as { progressTexts: string[] }).progressTexts);
-    expect(seen.some((text) => /^Preparing the document engine — \d+\.\d MB of 1\d\.\d MB \(once\)…$/.test(text))).toBe(true);
+    expect(seen.some((text) => /^Preparing the document engine — \d+\.\d MB of 1\d\.\d MB \(once\)…$/.test(text))).toBe(
+      true,
+    );
     expect((await allText(new Uint8Array(readFileSync(await download.path())))).text).toContain('会议纪要');
     await context.close();
   });
@@ -133,14 +193,22 @@ describe('Office to PDF in the browser', () => {
     // An OLE container holding "EncryptionInfo" is how Office stores an encrypted .docx.
     const ole = new Uint8Array(4096);
     ole.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-    ole.set(Array.from('EncryptionInfo').flatMap((c) => [c.charCodeAt(0), 0]), 1024);
+    ole.set(
+      Array.from('EncryptionInfo').flatMap((c) => [c.charCodeAt(0), 0]),
+      1024,
+    );
     const watched = await openPage(browser, '/tools/word-to-pdf');
     const { page, context } = watched;
     await page.getByRole('button', { name: 'Upload Files' }).first().click();
     const dialog = page.getByRole('dialog');
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'secret.docx', mimeType: 'application/octet-stream', buffer: Buffer.from(ole) });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name: 'secret.docx', mimeType: 'application/octet-stream', buffer: Buffer.from(ole) });
     await dialog.getByRole('button', { name: 'Process Files', exact: true }).click();
-    await expect.poll(() => dialog.getByRole('alert').textContent(), { timeout: 30_000 }).toMatch(/protected with a password/);
+    await expect
+      .poll(() => dialog.getByRole('alert').textContent(), { timeout: 30_000 })
+      .toMatch(/protected with a password/);
     await context.close();
   });
 });

@@ -53,7 +53,11 @@ async function gradientPng(): Promise<Buffer> {
   return Buffer.from(await encodePng(makeImageData(data, width, height)));
 }
 
-const asPdf = (bytes: Uint8Array, name = 'offline.pdf'): Upload => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+const asPdf = (bytes: Uint8Array, name = 'offline.pdf'): Upload => ({
+  name,
+  mimeType: 'application/pdf',
+  buffer: Buffer.from(bytes),
+});
 
 async function inputsFor(toolId: string): Promise<Upload[]> {
   switch (toolId) {
@@ -63,19 +67,39 @@ async function inputsFor(toolId: string): Promise<Upload[]> {
     case 'image-compressor':
       return [{ name: 'gradient.png', mimeType: 'image/png', buffer: await gradientPng() }];
     case 'word-to-pdf':
-      return [{ name: 'note.docx', mimeType: 'application/octet-stream', buffer: await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('Offline note')] }] })) }];
+      return [
+        {
+          name: 'note.docx',
+          mimeType: 'application/octet-stream',
+          buffer: await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('Offline note')] }] })),
+        },
+      ];
     case 'excel-to-pdf': {
       const workbook = new ExcelJS.Workbook();
       workbook.addWorksheet('S').getCell('A1').value = 'Offline cell';
-      return [{ name: 'sheet.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from(await workbook.xlsx.writeBuffer()) }];
+      return [
+        {
+          name: 'sheet.xlsx',
+          mimeType: 'application/octet-stream',
+          buffer: Buffer.from(await workbook.xlsx.writeBuffer()),
+        },
+      ];
     }
     case 'ppt-to-pdf': {
       const pptx = new PptxGenJS();
       pptx.addSlide().addText('Offline slide', { x: 1, y: 1, w: 5, h: 1 });
-      return [{ name: 'deck.pptx', mimeType: 'application/octet-stream', buffer: Buffer.from((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer) }];
+      return [
+        {
+          name: 'deck.pptx',
+          mimeType: 'application/octet-stream',
+          buffer: Buffer.from((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer),
+        },
+      ];
     }
     case 'unlock-pdf':
-      return [asPdf(await encryptWithQpdf(await textPdf(), 'AES-256 (R6)', 'offline-pw', 'offline-owner'), 'locked.pdf')];
+      return [
+        asPdf(await encryptWithQpdf(await textPdf(), 'AES-256 (R6)', 'offline-pw', 'offline-owner'), 'locked.pdf'),
+      ];
     default:
       return [asPdf(await textPdf())];
   }
@@ -97,7 +121,10 @@ async function zipEntries(bytes: Uint8Array): Promise<Array<{ name: string; byte
 async function officeText(bytes: Uint8Array): Promise<string> {
   const parts = await zipEntries(bytes);
   const decoder = new TextDecoder();
-  return parts.filter((p) => p.name.endsWith('.xml')).map((p) => decoder.decode(p.bytes).replace(/<[^>]+>/g, '')).join(' ');
+  return parts
+    .filter((p) => p.name.endsWith('.xml'))
+    .map((p) => decoder.decode(p.bytes).replace(/<[^>]+>/g, ''))
+    .join(' ');
 }
 
 /** What each tool's output must contain: more than "a file came out". */
@@ -211,7 +238,10 @@ describe('every file tool offline after one visit', () => {
     test(`${tool.name} runs offline and its output is right`, async () => {
       const { page } = watched;
       const dialog = await openToolWindow(page, tool.id);
-      await page.locator('input[type=file]').first().setInputFiles(await inputsFor(tool.id));
+      await page
+        .locator('input[type=file]')
+        .first()
+        .setInputFiles(await inputsFor(tool.id));
       if (tool.id === 'protect-pdf') {
         await dialog.getByLabel('Password', { exact: true }).fill('offline-pw');
         await dialog.getByLabel('Confirm password').fill('offline-pw');
@@ -222,7 +252,11 @@ describe('every file tool offline after one visit', () => {
         await dialog.getByText('Or add the same text to every page').click();
         await dialog.getByLabel('Text to add').fill('Offline stamp');
       }
-      const output = await downloadAfter(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click(), 90_000).catch(async (error: Error) => {
+      const output = await downloadAfter(
+        page,
+        () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+        90_000,
+      ).catch(async (error: Error) => {
         throw new Error(`${error.message}; alert: "${await dialog.getByRole('alert').first().textContent()}"`);
       });
       await checkOutput(tool.id, output);
@@ -241,7 +275,9 @@ describe('a tool whose engine is not on this device, offline', () => {
     const watched = await openPage(browser, '');
     const { page, context } = watched;
     // The browser asks sites to save data: Folio must not download its engines by itself.
-    await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true }, configurable: true }));
+    await context.addInitScript(() =>
+      Object.defineProperty(navigator, 'connection', { value: { saveData: true }, configurable: true }),
+    );
     await page.goto('/about');
     await controlled(page);
     await page.getByRole('status').filter({ hasText: 'Data saver is on' }).waitFor({ timeout: 20_000 });
@@ -259,7 +295,10 @@ describe('a tool whose engine is not on this device, offline', () => {
     // Before any file is picked.
     await dialog.getByRole('status').filter({ hasText: expected }).waitFor({ timeout: 2_000 });
     // And when run anyway: the same words, within 2 s, no URL, no hang.
-    await page.locator('input[type=file]').first().setInputFiles(await inputsFor('merge-pdf'));
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles(await inputsFor('merge-pdf'));
     await dialog.getByRole('button', { name: 'Process Files', exact: true }).click();
     const alert = dialog.getByRole('alert').filter({ hasText: 'needs a one-time download' });
     await alert.waitFor({ timeout: 2_000 });
@@ -277,7 +316,10 @@ describe('an engine that cannot be fetched while the browser thinks it is online
     const page = await context.newPage();
     await page.route('**/assets/engine/**', (route) => route.abort('internetdisconnected'));
     const dialog = await openToolWindow(page, 'rotate-pdf');
-    await page.locator('input[type=file]').first().setInputFiles(await inputsFor('rotate-pdf'));
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles(await inputsFor('rotate-pdf'));
     await dialog.getByRole('button', { name: 'Process Files', exact: true }).click();
     const alert = dialog.getByRole('alert').filter({ hasText: /connect to the internet|check your connection/i });
     await alert.waitFor({ timeout: 5_000 });
@@ -291,7 +333,9 @@ describe('an update cleans up', () => {
     const { page, context } = await openPage(browser, '/');
     await controlled(page);
     const kept = await page.evaluate(async (current) => {
-      const list = (await (await fetch('/engine-assets.json')).json()) as { files: Array<{ url: string; group: string }> };
+      const list = (await (await fetch('/engine-assets.json')).json()) as {
+        files: Array<{ url: string; group: string }>;
+      };
       const listed = list.files.find((f) => f.group === 'core' && f.url.endsWith('.wasm'))!.url;
       await (await caches.open('folio-engines-v1')).put('/assets/engine/merge-pdf-OLD1.js', new Response('old'));
       const cache = await caches.open(current);
@@ -323,7 +367,8 @@ describe('install', () => {
       const event = new Event('beforeinstallprompt', { cancelable: true });
       Object.assign(event, {
         prompt: () => {
-          (window as unknown as { prompted: number }).prompted = ((window as unknown as { prompted?: number }).prompted ?? 0) + 1;
+          (window as unknown as { prompted: number }).prompted =
+            ((window as unknown as { prompted?: number }).prompted ?? 0) + 1;
           return Promise.resolve();
         },
         userChoice: Promise.resolve({ outcome: 'dismissed' }),
@@ -384,8 +429,13 @@ describe('share target', () => {
 
   async function submitFrom(page: Page, url: string): Promise<void> {
     await page.goto(url);
-    await page.locator('#files').setInputFiles({ name: '../../evil.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await textPdf()) });
-    await Promise.all([page.waitForURL((u) => u.origin === new URL(baseUrl()).origin), page.locator('#f').evaluate((form: HTMLFormElement) => form.submit())]);
+    await page
+      .locator('#files')
+      .setInputFiles({ name: '../../evil.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await textPdf()) });
+    await Promise.all([
+      page.waitForURL((u) => u.origin === new URL(baseUrl()).origin),
+      page.locator('#f').evaluate((form: HTMLFormElement) => form.submit()),
+    ]);
   }
 
   for (const variant of ['', '?no-referrer']) {

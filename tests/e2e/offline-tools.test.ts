@@ -19,11 +19,11 @@ let browser: Browser;
 let watched: WatchedPage;
 const posted: string[] = [];
 
-
 async function textPdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const text of ['Offline page one', 'Offline page two']) doc.addPage([300, 400]).drawText(text, { x: 30, y: 350, size: 14, font });
+  for (const text of ['Offline page one', 'Offline page two'])
+    doc.addPage([300, 400]).drawText(text, { x: 30, y: 350, size: 14, font });
   return doc.save();
 }
 
@@ -37,22 +37,38 @@ async function gradientPng(): Promise<Buffer> {
 }
 
 async function inputFor(toolId: string, pdf: Uint8Array): Promise<Upload> {
-  const asPdf = (bytes: Uint8Array, name = 'offline.pdf'): Upload => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+  const asPdf = (bytes: Uint8Array, name = 'offline.pdf'): Upload => ({
+    name,
+    mimeType: 'application/pdf',
+    buffer: Buffer.from(bytes),
+  });
   switch (toolId) {
     case 'jpg-to-pdf':
     case 'image-compressor':
       return { name: 'gradient.png', mimeType: 'image/png', buffer: await gradientPng() };
     case 'word-to-pdf':
-      return { name: 'note.docx', mimeType: 'application/octet-stream', buffer: await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('Offline note')] }] })) };
+      return {
+        name: 'note.docx',
+        mimeType: 'application/octet-stream',
+        buffer: await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('Offline note')] }] })),
+      };
     case 'excel-to-pdf': {
       const wb = new ExcelJS.Workbook();
       wb.addWorksheet('S').getCell('A1').value = 'Offline cell';
-      return { name: 'sheet.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from(await wb.xlsx.writeBuffer()) };
+      return {
+        name: 'sheet.xlsx',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(await wb.xlsx.writeBuffer()),
+      };
     }
     case 'ppt-to-pdf': {
       const pptx = new PptxGenJS();
       pptx.addSlide().addText('Offline slide', { x: 1, y: 1, w: 5, h: 1 });
-      return { name: 'deck.pptx', mimeType: 'application/octet-stream', buffer: Buffer.from((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer) };
+      return {
+        name: 'deck.pptx',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer),
+      };
     }
     case 'unlock-pdf':
       return asPdf(await encryptWithQpdf(pdf, 'AES-256 (R6)', 'offline-pw', 'offline-owner'), 'locked.pdf');
@@ -92,7 +108,10 @@ describe('every tool offline', () => {
       await page.getByRole('button', { name: 'Upload Files' }).first().click();
       const dialog = page.getByRole('dialog');
       await dialog.waitFor();
-      await page.locator('input[type=file]').first().setInputFiles(await inputFor(tool.id, await textPdf()));
+      await page
+        .locator('input[type=file]')
+        .first()
+        .setInputFiles(await inputFor(tool.id, await textPdf()));
       if (tool.id === 'protect-pdf') {
         await dialog.getByLabel('Password', { exact: true }).fill('offline-pw');
         await dialog.getByLabel('Confirm password').fill('offline-pw');
@@ -103,7 +122,11 @@ describe('every tool offline', () => {
         await dialog.getByText('Or add the same text to every page').click();
         await dialog.getByLabel('Text to add').fill('Offline stamp');
       }
-      const result = await downloadAfter(page, () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click(), 60_000).catch(async (error: Error) => {
+      const result = await downloadAfter(
+        page,
+        () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+        60_000,
+      ).catch(async (error: Error) => {
         throw new Error(`${error.message}; alert: "${await dialog.getByRole('alert').first().textContent()}"`);
       });
       expect(result.bytes.byteLength).toBeGreaterThan(0);
@@ -115,7 +138,9 @@ describe('every tool offline', () => {
       // so the browser's network never sees it, and nothing was fetched from another origin.
       expect(posted.slice(seen.posted)).toEqual([]);
       const origin = new URL(baseUrl()).origin;
-      expect(watched.requests.slice(seen.requests).filter((url) => /^https?:/.test(url) && !url.startsWith(origin))).toEqual([]);
+      expect(
+        watched.requests.slice(seen.requests).filter((url) => /^https?:/.test(url) && !url.startsWith(origin)),
+      ).toEqual([]);
       expect(watched.errors.slice(seen.errors).filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
     }, 120_000);
   }

@@ -19,7 +19,10 @@ export interface InPageAnswer {
 /** Opens `/tools/<toolId>`, opens its modal (which starts the in-page API) and waits until /api answers. */
 export async function pageWithApi(browser: Browser, toolId = 'pdf-to-jpg'): Promise<WatchedPage> {
   const watched = await openPage(browser, `/tools/${toolId}`);
-  await watched.page.getByRole('button', { name: /Upload Files|Get Started/ }).first().click();
+  await watched.page
+    .getByRole('button', { name: /Upload Files|Get Started/ })
+    .first()
+    .click();
   // The API answers an empty merge with a JSON error once its service is up (before that: the app's HTML).
   const deadline = Date.now() + 30_000;
   while (!((await postInPage(watched.page, '/api/pdf/merge', [])).type ?? '').includes('application/json')) {
@@ -52,7 +55,11 @@ export async function postInPage(
       for (let i = 0; i < body.length; i += 0x8000) binary += String.fromCharCode(...body.subarray(i, i + 0x8000));
       return { status: response.status, type, notes, body: btoa(binary) };
     },
-    { path, files: files.map(([field, name, bytes]) => [field, name, Buffer.from(bytes).toString('base64')] as const), fields },
+    {
+      path,
+      files: files.map(([field, name, bytes]) => [field, name, Buffer.from(bytes).toString('base64')] as const),
+      fields,
+    },
   );
   const bytes = new Uint8Array(Buffer.from(answer.body, 'base64'));
   return {

@@ -36,7 +36,10 @@ function pdfFile(bytes: Uint8Array): string {
 
 /** Each page's text as poppler's pdftotext reads it (it ends every page with a form feed). */
 function popplerPageTexts(bytes: Uint8Array, passwords?: PdfPasswords): string[] {
-  return pdftotext(pdfFile(bytes), passwords).split('\f').slice(0, -1).map((text) => text.trim());
+  return pdftotext(pdfFile(bytes), passwords)
+    .split('\f')
+    .slice(0, -1)
+    .map((text) => text.trim());
 }
 
 /** One page (1-based) as poppler's pdftoppm draws it at 72 dpi. */
@@ -110,7 +113,9 @@ describe('merge-pdf', () => {
     const { page, context } = await openTool('merge-pdf', 390);
     const input = page.locator('input[type=file]');
     await input.setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') }]);
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('"notes.txt" is not one of the accepted file types');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('"notes.txt" is not one of the accepted file types');
     const secret = await encrypt(await labelledPdf('S', 2), 'open-sesame');
     const plain = await labelledPdf('P', 1);
     await input.setInputFiles([pdf('plain.pdf', plain), pdf('secret.pdf', secret)]);
@@ -138,7 +143,9 @@ describe('split-pdf', () => {
     await page.getByLabel('Ranges').fill('1-2, 9');
     await expect.poll(() => page.getByRole('button', { name: 'Process Files', exact: true }).isEnabled()).toBe(true);
     await page.getByRole('button', { name: 'Process Files', exact: true }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Page 9 does not exist: the document has 6 pages');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('Page 9 does not exist: the document has 6 pages');
     await page.getByLabel('Ranges').fill('1-2, 5, 6-');
     await screenshot(page, 'split-pdf-ranges-1280');
     const { name, bytes } = await processFiles(page);
@@ -148,7 +155,11 @@ describe('split-pdf', () => {
     expect(await pageLabels(await zip.files['Book-pages-1-2.pdf'].async('uint8array'))).toEqual(['A1', 'A2']);
     // Each part holds exactly its range's pages: their number and, page by page, poppler's text.
     const bookTexts = popplerPageTexts(book);
-    const parts: Record<string, number[]> = { 'Book-pages-1-2.pdf': [1, 2], 'Book-page-5.pdf': [5], 'Book-page-6.pdf': [6] };
+    const parts: Record<string, number[]> = {
+      'Book-pages-1-2.pdf': [1, 2],
+      'Book-page-5.pdf': [5],
+      'Book-page-6.pdf': [6],
+    };
     for (const [partName, pages] of Object.entries(parts)) {
       const partTexts = popplerPageTexts(await zip.files[partName].async('uint8array'));
       expect(partTexts, partName).toEqual(pages.map((n) => bookTexts[n - 1]));
@@ -171,7 +182,9 @@ describe('split-pdf', () => {
     page.on('download', () => (downloaded = true));
     await page.getByRole('button', { name: 'Process Files', exact: true }).click();
     await expect.poll(() => page.locator('progress').count()).toBe(1);
-    await expect.poll(() => page.locator('progress').getAttribute('aria-valuetext'), { timeout: 30_000 }).toMatch(/Page \d+ of 1500/);
+    await expect
+      .poll(() => page.locator('progress').getAttribute('aria-valuetext'), { timeout: 30_000 })
+      .toMatch(/Page \d+ of 1500/);
     await screenshot(page, 'split-pdf-progress-1280');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Cancelled');
@@ -199,7 +212,8 @@ describe('rotate-pdf', () => {
     expect(await pageRotations(bytes)).toEqual([0, 180, 0, 90]);
     // As drawn by pdftoppm: pages 2 and 4 are the input's pages turned a quarter clockwise, 1 and 3 unchanged.
     const quarterTurns = [0, 1, 0, 1];
-    for (let n = 1; n <= 4; n++) expectTurnedDrawing(await popplerPage(bytes, n), await popplerPage(scan, n), quarterTurns[n - 1]);
+    for (let n = 1; n <= 4; n++)
+      expectTurnedDrawing(await popplerPage(bytes, n), await popplerPage(scan, n), quarterTurns[n - 1]);
     expect(popplerPageTexts(bytes)).toEqual(popplerPageTexts(scan));
     await context.close();
   });
@@ -232,7 +246,8 @@ describe('organize-pdf', () => {
     const order = [3, 1, 0, 2, 2];
     expect(popplerPageTexts(bytes)).toEqual(order.map((n) => (n ? deckTexts[n - 1] : '')));
     expectTurnedDrawing(await popplerPage(bytes, 2), await popplerPage(deck, 1), 1);
-    for (const n of [1, 4, 5]) expectTurnedDrawing(await popplerPage(bytes, n), await popplerPage(deck, order[n - 1]), 0);
+    for (const n of [1, 4, 5])
+      expectTurnedDrawing(await popplerPage(bytes, n), await popplerPage(deck, order[n - 1]), 0);
     const blank = await popplerPage(bytes, 3);
     expect(blank.data.every((value) => value === 255)).toBe(true);
     await context.close();

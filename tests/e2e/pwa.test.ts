@@ -26,13 +26,17 @@ async function installed(path = '/'): Promise<WatchedPage> {
   if (!(await watched.page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) {
     await watched.page.reload();
   }
-  await expect.poll(() => watched.page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(() => watched.page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 20_000 })
+    .toBe(true);
   return watched;
 }
 
 function foreignRequests(watched: WatchedPage): string[] {
   const origin = new URL(baseUrl()).origin;
-  return watched.requests.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin);
+  return watched.requests.filter(
+    (url) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin,
+  );
 }
 
 describe('installable', () => {
@@ -61,7 +65,11 @@ describe('installable', () => {
     }
     expect(manifest.shortcuts.length).toBeGreaterThanOrEqual(3);
     expect(manifest.file_handlers[0].accept['application/pdf']).toContain('.pdf');
-    expect(manifest.share_target).toMatchObject({ action: '/share-target', method: 'POST', enctype: 'multipart/form-data' });
+    expect(manifest.share_target).toMatchObject({
+      action: '/share-target',
+      method: 'POST',
+      enctype: 'multipart/form-data',
+    });
   });
 
   test('npm start serves a Content-Security-Policy that keeps connections to our origin (+ the email service)', async () => {
@@ -94,14 +102,25 @@ describe('offline', () => {
   test('engine files listed in engine-assets.json are cached on first use and served offline', async () => {
     const watched = await installed('/');
     const { page, context } = watched;
-    const list = (await page.evaluate(async () => (await fetch('/engine-assets.json')).json())) as { files: Array<{ url: string; group: string }>; totalBytes: number };
+    const list = (await page.evaluate(async () => (await fetch('/engine-assets.json')).json())) as {
+      files: Array<{ url: string; group: string }>;
+      totalBytes: number;
+    };
     expect(list.files.length).toBeGreaterThan(0);
-    const sample = list.files.filter((f) => f.group === 'core' && (f.url.startsWith('/assets/engine/') || f.url.endsWith('.wasm'))).slice(0, 20);
-    await page.evaluate(async (urls) => {
-      for (const url of urls) await (await fetch(url)).arrayBuffer();
-    }, sample.map((f) => f.url));
+    const sample = list.files
+      .filter((f) => f.group === 'core' && (f.url.startsWith('/assets/engine/') || f.url.endsWith('.wasm')))
+      .slice(0, 20);
+    await page.evaluate(
+      async (urls) => {
+        for (const url of urls) await (await fetch(url)).arrayBuffer();
+      },
+      sample.map((f) => f.url),
+    );
     await context.setOffline(true);
-    const statuses = await page.evaluate(async (urls) => Promise.all(urls.map(async (url) => (await fetch(url)).status)), sample.map((f) => f.url));
+    const statuses = await page.evaluate(
+      async (urls) => Promise.all(urls.map(async (url) => (await fetch(url)).status)),
+      sample.map((f) => f.url),
+    );
     expect(statuses.every((s) => s === 200)).toBe(true);
     await context.close();
   });
@@ -124,19 +143,27 @@ describe('offline tools', () => {
     const watched = await installed('/about');
     const { page, context, errors } = watched;
     await page.getByRole('button', { name: 'Make all tools available offline' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'available offline' }).count(), { timeout: 120_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'available offline' }).count(), { timeout: 120_000 })
+      .toBe(1);
     await context.setOffline(true);
     await page.goto('/tools/rotate-pdf');
     await page.getByRole('button', { name: 'Upload Files' }).first().click();
     const { PDFDocument } = await import('pdf-lib');
     const doc = await PDFDocument.create();
     doc.addPage([200, 300]);
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'offline.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await doc.save()) });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name: 'offline.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await doc.save()) });
     const failed: string[] = [];
     page.on('requestfailed', (r) => failed.push(r.url()));
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 60_000 }).catch(async (e) => {
-        throw new Error(`${(e as Error).message}; alert: ${await page.getByRole('dialog').getByRole('alert').textContent()}; failed: ${failed.join(', ')}; errors: ${errors.join(' | ')}`);
+        throw new Error(
+          `${(e as Error).message}; alert: ${await page.getByRole('dialog').getByRole('alert').textContent()}; ` +
+            `failed: ${failed.join(', ')}; errors: ${errors.join(' | ')}`,
+        );
       }),
       page.getByRole('dialog').getByRole('button', { name: 'Process Files', exact: true }).click(),
     ]);
@@ -163,7 +190,11 @@ describe('files from other apps', () => {
     // share that hides where it comes from; this page says it is Folio's own (same-origin referrer).
     await page.evaluate((data) => {
       document.head.append(Object.assign(document.createElement('meta'), { name: 'referrer', content: 'same-origin' }));
-      const form = Object.assign(document.createElement('form'), { method: 'post', enctype: 'multipart/form-data', action: '/share-target' });
+      const form = Object.assign(document.createElement('form'), {
+        method: 'post',
+        enctype: 'multipart/form-data',
+        action: '/share-target',
+      });
       const input = Object.assign(document.createElement('input'), { type: 'file', name: 'files' });
       const transfer = new DataTransfer();
       transfer.items.add(new File([new Uint8Array(data)], 'shared.pdf', { type: 'application/pdf' }));
@@ -177,7 +208,10 @@ describe('files from other apps', () => {
     await page.getByRole('button', { name: 'Rotate PDF' }).click();
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.getByText('1 file selected').count()).toBeGreaterThan(0);
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), dialog.getByRole('button', { name: 'Process Files', exact: true }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    ]);
     const { readFileSync } = await import('node:fs');
     expect((await PDFDocument.load(readFileSync(await download.path()))).getPage(0).getRotation().angle).toBe(90);
     expect(errors).toEqual([]);

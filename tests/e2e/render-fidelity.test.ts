@@ -15,8 +15,23 @@ import type { Browser } from 'playwright-core';
 import JSZip from 'jszip';
 import { SCREENSHOT_DIR, launchBrowser, type WatchedPage } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
-import { CORPUS_DIR, corpusPassword, corpusPdfs, corpusPresent, readCorpus, type CorpusEntry } from '../support/corpus.ts';
-import { blockSsim, boxReduce, decodeImage, pdfFontKinds, pdftoppmPng, popplerPresent, type Raster } from '../support/images.ts';
+import {
+  CORPUS_DIR,
+  corpusPassword,
+  corpusPdfs,
+  corpusPresent,
+  readCorpus,
+  type CorpusEntry,
+} from '../support/corpus.ts';
+import {
+  blockSsim,
+  boxReduce,
+  decodeImage,
+  pdfFontKinds,
+  pdftoppmPng,
+  popplerPresent,
+  type Raster,
+} from '../support/images.ts';
 
 const DPI = 72;
 const MIN_SSIM = 0.9;
@@ -38,23 +53,24 @@ const RENDERER_DIFFERENCES: ReadonlyArray<{ file: string; page?: number; reason:
   {
     file: 'pdf/malformed/pdflib-invalid-root-ref.pdf',
     reason:
-      'poppler cannot open it (pdftoppm: "Top-level pages object is wrong type"; qpdf cannot repair its /Root either);' +
+      'poppler cannot open it (pdftoppm: "Top-level pages object is wrong type"; qpdf cannot repair its /Root ' +
+      'either);' +
       ' pdf.js rebuilds the page tree from the objects: judged only for drawing something',
   },
   {
     file: 'pdf/rotated/qpdf-overlay-copy-annotations.pdf',
     page: 2,
     userUnit: 2,
-    reason: 'poppler ignores the page\'s /UserUnit 2 and draws it at half its size: Folio\'s picture is compared halved',
+    reason: "poppler ignores the page's /UserUnit 2 and draws it at half its size: Folio's picture is compared halved",
   },
 ];
-
 
 /** First, second, middle and last page, at most PAGES_PER_FILE of them. */
 /** The share of pixels that are not near-white. */
 function inkShare(raster: Raster): number {
   let ink = 0;
-  for (let p = 0; p < raster.data.length; p += 4) if (raster.data[p] + raster.data[p + 1] + raster.data[p + 2] < 600) ink++;
+  for (let p = 0; p < raster.data.length; p += 4)
+    if (raster.data[p] + raster.data[p + 1] + raster.data[p + 2] < 600) ink++;
   return ink / (raster.width * raster.height);
 }
 
@@ -83,15 +99,23 @@ let tab: WatchedPage;
 
 async function renderInBrowser(entry: CorpusEntry, pages: number[]): Promise<Map<number, Uint8Array>> {
   const password = corpusPassword(entry);
-  const answer = await postInPage(tab.page, '/api/pdf/toJpg', [['file', entry.file.split('/').pop()!, readCorpus(entry)]], {
-    mode: 'pages',
-    resolution: String(DPI),
-    format: 'png',
-    pages: pages.join(','),
-    ...(password ? { inputPassword: password } : {}),
-  });
+  const answer = await postInPage(
+    tab.page,
+    '/api/pdf/toJpg',
+    [['file', entry.file.split('/').pop()!, readCorpus(entry)]],
+    {
+      mode: 'pages',
+      resolution: String(DPI),
+      format: 'png',
+      pages: pages.join(','),
+      ...(password ? { inputPassword: password } : {}),
+    },
+  );
   expect(answer.status, `${entry.file}: ${answer.text ?? ''}`).toBe(200);
-  expect(answer.notes.filter((note) => /could not be drawn/.test(note)), `${entry.file}: pages not drawn`).toEqual([]);
+  expect(
+    answer.notes.filter((note) => /could not be drawn/.test(note)),
+    `${entry.file}: pages not drawn`,
+  ).toEqual([]);
   if (pages.length === 1) return new Map([[pages[0], answer.bytes]]);
   const zip = await JSZip.loadAsync(answer.bytes);
   const images = new Map<number, Uint8Array>();
@@ -113,97 +137,135 @@ describe.skipIf(!ready)('pages drawn in Chromium match poppler (block SSIM ≥ 0
     const lowest = compared.reduce((low, c) => (c.ssim < low.ssim ? c : low));
     const lowestDirect = compared.reduce((low, c) => (c.direct < low.direct ? c : low));
     const mean = compared.reduce((sum, c) => sum + c.ssim, 0) / compared.length;
-    const kinds = [...filesPerFontKind].sort((a, b) => b[1].size - a[1].size).map(([kind, files]) => `${kind} ${files.size}`);
+    const kinds = [...filesPerFontKind]
+      .sort((a, b) => b[1].size - a[1].size)
+      .map(([kind, files]) => `${kind} ${files.size}`);
     const summary = [
-      `[fidelity] ${compared.length} pages of ${new Set(compared.map((c) => c.file)).size} files compared with pdftoppm at ${DPI} dpi`,
-      `[fidelity] block SSIM mean ${mean.toFixed(3)}, lowest ${lowest.ssim.toFixed(3)} (${lowest.file} p${lowest.page});` +
-        ` against pdftoppm -r ${DPI} alone: lowest ${lowestDirect.direct.toFixed(3)} (${lowestDirect.file} p${lowestDirect.page})`,
-      `[fidelity] ${compared.filter((c) => c.supersampled).length} of them judged against poppler at ${DPI * SUPERSAMPLE} dpi` +
+      `[fidelity] ${compared.length} pages of ${new Set(compared.map((c) => c.file)).size} files compared with ` +
+        `pdftoppm at ${DPI} dpi`,
+      `[fidelity] block SSIM mean ${mean.toFixed(3)}, lowest ${lowest.ssim.toFixed(3)} (${lowest.file} ` +
+        `p${lowest.page});` +
+        (` against pdftoppm -r ${DPI} alone: lowest ${lowestDirect.direct.toFixed(3)} (${lowestDirect.file} ` +
+          `p${lowestDirect.page})`),
+      `[fidelity] ${compared.filter((c) => c.supersampled).length} of them judged against poppler at ` +
+        `${DPI * SUPERSAMPLE} dpi` +
         ` area-averaged to ${DPI}`,
-      `[fidelity] poppler at fault: ${RENDERER_DIFFERENCES.map((d) => `${d.file}${d.page ? ` p${d.page}` : ''} (${d.reason})`).join('; ')}`,
+      `[fidelity] poppler at fault: ` +
+        `${RENDERER_DIFFERENCES.map((d) => `${d.file}${d.page ? ` p${d.page}` : ''} (${d.reason})`).join('; ')}`,
       `[fidelity] files per font kind: ${kinds.join(', ')}`,
     ].join('\n');
     console.log(summary);
     mkdirSync('test-results', { recursive: true });
-    writeFileSync('test-results/render-fidelity.txt', `${summary}\n${compared.map((c) => `${c.ssim.toFixed(3)} ${c.file} p${c.page}${c.supersampled ? ' (supersampled reference)' : ''}`).join('\n')}\n`);
+    writeFileSync(
+      'test-results/render-fidelity.txt',
+      `${summary}\n` +
+        `${compared.map((c) => `${c.ssim.toFixed(3)} ${c.file} p${c.page}${c.supersampled ? ' (supersampled reference)' : ''}`).join('\n')}\n`,
+    );
   });
 
-  test.each(entries.map((entry) => [entry.file, entry] as const))('%s', async (_file, entry) => {
-    const path = resolve(CORPUS_DIR, entry.file);
-    const passwords = { user: entry.encryption?.user_password ?? undefined, owner: entry.encryption?.owner_password ?? undefined };
-    const pages = pagesToCompare(entry.pages!);
-    const kinds = pdfFontKinds(path, pages[0], pages[pages.length - 1], passwords);
-    for (const kind of kinds.length ? kinds : ['no fonts']) {
-      if (!filesPerFontKind.has(kind)) filesPerFontKind.set(kind, new Set());
-      filesPerFontKind.get(kind)!.add(entry.file);
-    }
-    const images = await renderInBrowser(entry, pages);
-    const below: string[] = [];
-    for (const page of pages) {
-      const ours = images.get(page);
-      expect(ours, `${entry.file} page ${page} missing from the output`).toBeDefined();
-      const excused = RENDERER_DIFFERENCES.find((d) => d.file === entry.file && (d.page ?? page) === page);
-      let drawn = await decodeImage(ours!);
-      if (excused?.userUnit) drawn = boxReduce(drawn, excused.userUnit);
-      else if (excused) {
-        expect(inkShare(drawn), `${entry.file} page ${page} (${excused.reason})`).toBeGreaterThan(0.001);
-        continue;
+  test.each(entries.map((entry) => [entry.file, entry] as const))(
+    '%s',
+    async (_file, entry) => {
+      const path = resolve(CORPUS_DIR, entry.file);
+      const passwords = {
+        user: entry.encryption?.user_password ?? undefined,
+        owner: entry.encryption?.owner_password ?? undefined,
+      };
+      const pages = pagesToCompare(entry.pages!);
+      const kinds = pdfFontKinds(path, pages[0], pages[pages.length - 1], passwords);
+      for (const kind of kinds.length ? kinds : ['no fonts']) {
+        if (!filesPerFontKind.has(kind)) filesPerFontKind.set(kind, new Set());
+        filesPerFontKind.get(kind)!.add(entry.file);
       }
-      const reference = await decodeImage(pdftoppmPng(path, page, DPI, passwords));
-      const size = `${drawn.width} × ${drawn.height} against ${reference.width} × ${reference.height}`;
-      expect(Math.abs(drawn.width - reference.width), `${entry.file} page ${page} size ${size}`).toBeLessThanOrEqual(1);
-      expect(Math.abs(drawn.height - reference.height), `${entry.file} page ${page} size ${size}`).toBeLessThanOrEqual(1);
-      let ssim = blockSsim(drawn, reference);
-      let supersampled = false;
-      if (ssim < MIN_SSIM) {
-        const fine = boxReduce(await decodeImage(pdftoppmPng(path, page, DPI * SUPERSAMPLE, passwords)), SUPERSAMPLE);
-        const oursAgainstFine = blockSsim(drawn, fine);
-        if (oursAgainstFine >= MIN_SSIM) {
-          ssim = oursAgainstFine;
-          supersampled = true;
+      const images = await renderInBrowser(entry, pages);
+      const below: string[] = [];
+      for (const page of pages) {
+        const ours = images.get(page);
+        expect(ours, `${entry.file} page ${page} missing from the output`).toBeDefined();
+        const excused = RENDERER_DIFFERENCES.find((d) => d.file === entry.file && (d.page ?? page) === page);
+        let drawn = await decodeImage(ours!);
+        if (excused?.userUnit) drawn = boxReduce(drawn, excused.userUnit);
+        else if (excused) {
+          expect(inkShare(drawn), `${entry.file} page ${page} (${excused.reason})`).toBeGreaterThan(0.001);
+          continue;
+        }
+        const reference = await decodeImage(pdftoppmPng(path, page, DPI, passwords));
+        const size = `${drawn.width} × ${drawn.height} against ${reference.width} × ${reference.height}`;
+        expect(Math.abs(drawn.width - reference.width), `${entry.file} page ${page} size ${size}`).toBeLessThanOrEqual(
+          1,
+        );
+        expect(
+          Math.abs(drawn.height - reference.height),
+          `${entry.file} page ${page} size ${size}`,
+        ).toBeLessThanOrEqual(1);
+        let ssim = blockSsim(drawn, reference);
+        let supersampled = false;
+        if (ssim < MIN_SSIM) {
+          const fine = boxReduce(await decodeImage(pdftoppmPng(path, page, DPI * SUPERSAMPLE, passwords)), SUPERSAMPLE);
+          const oursAgainstFine = blockSsim(drawn, fine);
+          if (oursAgainstFine >= MIN_SSIM) {
+            ssim = oursAgainstFine;
+            supersampled = true;
+          }
+        }
+        compared.push({ file: entry.file, page, ssim, direct: blockSsim(drawn, reference), supersampled });
+        if (ssim < MIN_SSIM) {
+          below.push(`${entry.file} page ${page}: SSIM ${ssim.toFixed(3)}`);
+          // Both pictures, to look at: test-results/fidelity/<file>-p<page>-{folio,poppler}.png
+          const stem = `test-results/fidelity/${entry.file.replaceAll('/', '_')}-p${page}`;
+          mkdirSync('test-results/fidelity', { recursive: true });
+          writeFileSync(`${stem}-folio.png`, ours!);
+          writeFileSync(`${stem}-poppler.png`, pdftoppmPng(path, page, DPI, passwords));
         }
       }
-      compared.push({ file: entry.file, page, ssim, direct: blockSsim(drawn, reference), supersampled });
-      if (ssim < MIN_SSIM) {
-        below.push(`${entry.file} page ${page}: SSIM ${ssim.toFixed(3)}`);
-        // Both pictures, to look at: test-results/fidelity/<file>-p<page>-{folio,poppler}.png
-        const stem = `test-results/fidelity/${entry.file.replaceAll('/', '_')}-p${page}`;
-        mkdirSync('test-results/fidelity', { recursive: true });
-        writeFileSync(`${stem}-folio.png`, ours!);
-        writeFileSync(`${stem}-poppler.png`, pdftoppmPng(path, page, DPI, passwords));
-      }
-    }
-    expect(below, 'pages that do not look like poppler draws them').toEqual([]);
-  }, 300_000);
+      expect(below, 'pages that do not look like poppler draws them').toEqual([]);
+    },
+    300_000,
+  );
 
   /** Pages of the three producers whose text came out as boxes or not at all (issue #17), 1280 px wide. */
   test.each([
     ['pdf/clean/sf-pdflatex-4-pages.pdf', 1, 'tex-type1'],
     ['pdf/clean/sf-002-trivial-libre-office-writer.pdf', 1, 'libreoffice-truetype'],
     ['pdf/clean/pdflib-us-constitution.pdf', 2, 'cff'],
-  ] as const)('%s page %i at 1280 px matches poppler; picture kept in test-results/screenshots', async (file, page, label) => {
-    const entry = entries.find((e) => e.file === file)!;
-    const path = resolve(CORPUS_DIR, file);
-    const width = Number(/ size:\s+([\d.]+)/.exec(execFileSync('pdfinfo', ['-f', String(page), '-l', String(page), path], { encoding: 'utf8' }))?.[1]);
-    const dpi = Math.round((1280 * 72) / width); // the form takes whole dpi: 1280 px give or take a few
-    const answer = await postInPage(tab.page, '/api/pdf/toJpg', [['file', file.split('/').pop()!, readCorpus(entry)]], {
-      mode: 'pages',
-      resolution: 'custom',
-      dpi: String(dpi),
-      format: 'png',
-      pages: String(page),
-    });
-    expect(answer.status, answer.text).toBe(200);
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    writeFileSync(`${SCREENSHOT_DIR}/converted-${label}-1280.png`, answer.bytes);
-    const drawn = await decodeImage(answer.bytes);
-    expect(Math.abs(drawn.width - 1280)).toBeLessThanOrEqual(5);
-    expect(blockSsim(drawn, await decodeImage(pdftoppmPng(path, page, dpi)))).toBeGreaterThanOrEqual(MIN_SSIM);
-  });
+  ] as const)(
+    '%s page %i at 1280 px matches poppler; picture kept in test-results/screenshots',
+    async (file, page, label) => {
+      const entry = entries.find((e) => e.file === file)!;
+      const path = resolve(CORPUS_DIR, file);
+      const width = Number(
+        / size:\s+([\d.]+)/.exec(
+          execFileSync('pdfinfo', ['-f', String(page), '-l', String(page), path], { encoding: 'utf8' }),
+        )?.[1],
+      );
+      const dpi = Math.round((1280 * 72) / width); // the form takes whole dpi: 1280 px give or take a few
+      const answer = await postInPage(
+        tab.page,
+        '/api/pdf/toJpg',
+        [['file', file.split('/').pop()!, readCorpus(entry)]],
+        {
+          mode: 'pages',
+          resolution: 'custom',
+          dpi: String(dpi),
+          format: 'png',
+          pages: String(page),
+        },
+      );
+      expect(answer.status, answer.text).toBe(200);
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      writeFileSync(`${SCREENSHOT_DIR}/converted-${label}-1280.png`, answer.bytes);
+      const drawn = await decodeImage(answer.bytes);
+      expect(Math.abs(drawn.width - 1280)).toBeLessThanOrEqual(5);
+      expect(blockSsim(drawn, await decodeImage(pdftoppmPng(path, page, dpi)))).toBeGreaterThanOrEqual(MIN_SSIM);
+    },
+  );
 });
 
 if (!ready) {
   describe('render fidelity', () => {
-    test.skip(corpusPresent ? 'pdftoppm is not installed: skipped' : `corpus not found at ${CORPUS_DIR}: skipped`, () => {});
+    test.skip(
+      corpusPresent ? 'pdftoppm is not installed: skipped' : `corpus not found at ${CORPUS_DIR}: skipped`,
+      () => {},
+    );
   });
 }

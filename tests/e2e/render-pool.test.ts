@@ -41,7 +41,13 @@ async function numberedPdf(pages: number, [width, height]: [number, number] = [3
   for (let n = 1; n <= pages; n++) {
     const page = doc.addPage([width, height]);
     const cell = (n - 1) % 12;
-    page.drawRectangle({ x: (cell % 4) * cellWidth, y: Math.floor(cell / 4) * cellHeight, width: cellWidth, height: cellHeight, color: rgb(0, 0, 0) });
+    page.drawRectangle({
+      x: (cell % 4) * cellWidth,
+      y: Math.floor(cell / 4) * cellHeight,
+      width: cellWidth,
+      height: cellHeight,
+      color: rgb(0, 0, 0),
+    });
     page.drawText(`Page ${n}`, { x: 10, y: height - 28, size: 16, font, color: rgb(0.1, 0.3, 0.8) });
   }
   return doc.save();
@@ -58,10 +64,11 @@ function watchRenderWorkers(page: Page): Worker[] {
   return seen;
 }
 
-const processFiles = (page: Page) => page.getByRole('dialog').getByRole('button', { name: 'Process Files', exact: true }).click();
+const processFiles = (page: Page) =>
+  page.getByRole('dialog').getByRole('button', { name: 'Process Files', exact: true }).click();
 
 describe('PDF → JPG render pool in the browser', () => {
-  test('three render workers: every page in the ZIP, in order, each like pdftoppm\'s drawing of that page', async () => {
+  test("three render workers: every page in the ZIP, in order, each like pdftoppm's drawing of that page", async () => {
     const pages = 12;
     const pdf = await numberedPdf(pages);
     const pdfPath = join(dir, 'numbered.pdf');
@@ -71,13 +78,26 @@ describe('PDF → JPG render pool in the browser', () => {
     await page.locator('input[type=file]').first().setInputFiles(pdfUpload('numbered.pdf', pdf));
     // The modal has no worker-count field: the in-page /api is posted to directly, asking for three
     // (more than this machine's cores, so the pool is used whatever the machine).
-    const answer = await page.evaluate(async (bytes) => {
-      const form = new FormData();
-      form.append('file', new File([new Uint8Array(bytes)], 'numbered.pdf', { type: 'application/pdf' }));
-      for (const [key, value] of Object.entries({ resolution: '72', format: 'jpeg', quality: '90', renderWorkers: '3' })) form.append(key, value);
-      const response = await fetch('/api/pdf/toJpg', { method: 'POST', body: form });
-      return { status: response.status, name: response.headers.get('Content-Disposition'), bytes: [...new Uint8Array(await response.arrayBuffer())] };
-    }, [...pdf]);
+    const answer = await page.evaluate(
+      async (bytes) => {
+        const form = new FormData();
+        form.append('file', new File([new Uint8Array(bytes)], 'numbered.pdf', { type: 'application/pdf' }));
+        for (const [key, value] of Object.entries({
+          resolution: '72',
+          format: 'jpeg',
+          quality: '90',
+          renderWorkers: '3',
+        }))
+          form.append(key, value);
+        const response = await fetch('/api/pdf/toJpg', { method: 'POST', body: form });
+        return {
+          status: response.status,
+          name: response.headers.get('Content-Disposition'),
+          bytes: [...new Uint8Array(await response.arrayBuffer())],
+        };
+      },
+      [...pdf],
+    );
     expect(answer.status).toBe(200);
     expect(workers.length).toBe(3);
 
@@ -109,7 +129,16 @@ describe('PDF → JPG render pool in the browser', () => {
     await dialog.getByLabel('Resolution').selectOption('300');
     await processFiles(page);
     // Under way: a page is done, so the pool's workers are drawing.
-    await expect.poll(() => dialog.locator('progress').first().evaluate((p: HTMLProgressElement) => p.value).catch(() => 0), { timeout: 120_000 })
+    await expect
+      .poll(
+        () =>
+          dialog
+            .locator('progress')
+            .first()
+            .evaluate((p: HTMLProgressElement) => p.value)
+            .catch(() => 0),
+        { timeout: 120_000 },
+      )
       .toBeGreaterThanOrEqual(1);
     expect(workers.length).toBeGreaterThanOrEqual(1);
     const closed = Promise.all(workers.map((worker) => worker.waitForEvent('close', { timeout: 30_000 })));
@@ -125,69 +154,82 @@ describe('PDF → JPG render pool in the browser', () => {
     await context.close();
   });
 
-  test('a result estimated over 200 MB: the save picker is asked before the job and gets the ZIP; without it, a download', async () => {
-    // 100 letter pages at 300 dpi: 842 million pixels, estimated at 252 MB of JPEG (0.3 byte a pixel).
-    const pdf = await numberedPdf(100, [612, 792]);
-    const pdfPath = join(dir, 'big.pdf');
-    writeFileSync(pdfPath, pdf);
-    const { page, context, errors } = await openToolModal(browser, 'pdf-to-jpg');
-    const dialog = page.getByRole('dialog');
-    await page.evaluate(() => {
-      const record = { asked: [] as Array<{ name: string; working: boolean }>, chunks: [] as Uint8Array[], closed: false };
-      Object.assign(window, { pickerRecord: record });
-      Object.defineProperty(window, 'showSaveFilePicker', {
-        configurable: true,
-        value: async ({ suggestedName }: { suggestedName: string }) => {
-          record.asked.push({ name: suggestedName, working: document.querySelector('progress') !== null });
-          return {
-            name: `chosen-${suggestedName}`,
-            createWritable: async () => new WritableStream<Uint8Array>({
-              write: (chunk) => void record.chunks.push(chunk),
-              close: () => void (record.closed = true),
-            }),
-            getFile: async () => new File(record.chunks as BlobPart[], `chosen-${suggestedName}`),
-          };
-        },
+  test(
+    'a result estimated over 200 MB: the save picker is asked before the job and gets the ZIP; without it, a ' +
+      'download',
+    async () => {
+      // 100 letter pages at 300 dpi: 842 million pixels, estimated at 252 MB of JPEG (0.3 byte a pixel).
+      const pdf = await numberedPdf(100, [612, 792]);
+      const pdfPath = join(dir, 'big.pdf');
+      writeFileSync(pdfPath, pdf);
+      const { page, context, errors } = await openToolModal(browser, 'pdf-to-jpg');
+      const dialog = page.getByRole('dialog');
+      await page.evaluate(() => {
+        const record = {
+          asked: [] as Array<{ name: string; working: boolean }>,
+          chunks: [] as Uint8Array[],
+          closed: false,
+        };
+        Object.assign(window, { pickerRecord: record });
+        Object.defineProperty(window, 'showSaveFilePicker', {
+          configurable: true,
+          value: async ({ suggestedName }: { suggestedName: string }) => {
+            record.asked.push({ name: suggestedName, working: document.querySelector('progress') !== null });
+            return {
+              name: `chosen-${suggestedName}`,
+              createWritable: async () =>
+                new WritableStream<Uint8Array>({
+                  write: (chunk) => void record.chunks.push(chunk),
+                  close: () => void (record.closed = true),
+                }),
+              getFile: async () => new File(record.chunks as BlobPart[], `chosen-${suggestedName}`),
+            };
+          },
+        });
       });
-    });
-    await page.locator('input[type=file]').first().setInputFiles(pdfUpload('big.pdf', pdf));
-    await dialog.getByLabel('Resolution').selectOption('300');
-    // The estimate needs the pages' sizes, known once the file's check has read it.
-    await expect.poll(() => dialog.locator('.file-pages').textContent()).toBe('100 pages');
-    let downloads = 0;
-    page.on('download', () => downloads++);
-    await processFiles(page);
-    await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: 240_000 }).toContain('was saved');
-    const record = await page.evaluate(async () => {
-      const { asked, chunks, closed } = (window as unknown as { pickerRecord: { asked: unknown[]; chunks: Uint8Array[]; closed: boolean } }).pickerRecord;
-      const bytes = new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
-      let binary = '';
-      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      return { asked, closed, base64: btoa(binary) };
-    });
-    expect(record.asked).toEqual([{ name: 'big-pages.zip', working: false }]);
-    expect(record.closed).toBe(true);
-    expect(downloads).toBe(0);
-    expect(await dialog.getByRole('status').textContent()).toContain('chosen-big-pages.zip was saved');
-    const zip = await JSZip.loadAsync(Buffer.from(record.base64, 'base64'));
-    const names = Object.keys(zip.files);
-    expect(names).toHaveLength(100);
-    expect([names[0], names[99]]).toEqual(['big-p001.jpg', 'big-p100.jpg']);
-    for (const n of [1, 100]) {
-      const ours = await decodeImage(await zip.file(`big-p${String(n).padStart(3, '0')}.jpg`)!.async('uint8array'));
-      expect(blockSsim(ours, await decodeImage(pdftoppmPng(pdfPath, n, 300)))).toBeGreaterThanOrEqual(0.9);
-    }
+      await page.locator('input[type=file]').first().setInputFiles(pdfUpload('big.pdf', pdf));
+      await dialog.getByLabel('Resolution').selectOption('300');
+      // The estimate needs the pages' sizes, known once the file's check has read it.
+      await expect.poll(() => dialog.locator('.file-pages').textContent()).toBe('100 pages');
+      let downloads = 0;
+      page.on('download', () => downloads++);
+      await processFiles(page);
+      await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: 240_000 }).toContain('was saved');
+      const record = await page.evaluate(async () => {
+        const { asked, chunks, closed } = (
+          window as unknown as { pickerRecord: { asked: unknown[]; chunks: Uint8Array[]; closed: boolean } }
+        ).pickerRecord;
+        const bytes = new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
+        let binary = '';
+        for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+        return { asked, closed, base64: btoa(binary) };
+      });
+      expect(record.asked).toEqual([{ name: 'big-pages.zip', working: false }]);
+      expect(record.closed).toBe(true);
+      expect(downloads).toBe(0);
+      expect(await dialog.getByRole('status').textContent()).toContain('chosen-big-pages.zip was saved');
+      const zip = await JSZip.loadAsync(Buffer.from(record.base64, 'base64'));
+      const names = Object.keys(zip.files);
+      expect(names).toHaveLength(100);
+      expect([names[0], names[99]]).toEqual(['big-p001.jpg', 'big-p100.jpg']);
+      for (const n of [1, 100]) {
+        const ours = await decodeImage(await zip.file(`big-p${String(n).padStart(3, '0')}.jpg`)!.async('uint8array'));
+        expect(blockSsim(ours, await decodeImage(pdftoppmPng(pdfPath, n, 300)))).toBeGreaterThanOrEqual(0.9);
+      }
 
-    // A browser without the picker: the same job downloads the ZIP.
-    await page.evaluate(() => Object.defineProperty(window, 'showSaveFilePicker', { configurable: true, value: undefined }));
-    await dialog.getByRole('button', { name: 'Start over' }).click();
-    await page.locator('input[type=file]').first().setInputFiles(pdfUpload('big.pdf', pdf));
-    await dialog.getByLabel('Resolution').selectOption('300');
-    await expect.poll(() => dialog.locator('.file-pages').textContent()).toBe('100 pages');
-    const downloaded = await downloadAfter(page, () => processFiles(page), 240_000);
-    expect(downloaded.name).toBe('big-pages.zip');
-    expect(Object.keys((await JSZip.loadAsync(downloaded.bytes)).files)).toHaveLength(100);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      // A browser without the picker: the same job downloads the ZIP.
+      await page.evaluate(() =>
+        Object.defineProperty(window, 'showSaveFilePicker', { configurable: true, value: undefined }),
+      );
+      await dialog.getByRole('button', { name: 'Start over' }).click();
+      await page.locator('input[type=file]').first().setInputFiles(pdfUpload('big.pdf', pdf));
+      await dialog.getByLabel('Resolution').selectOption('300');
+      await expect.poll(() => dialog.locator('.file-pages').textContent()).toBe('100 pages');
+      const downloaded = await downloadAfter(page, () => processFiles(page), 240_000);
+      expect(downloaded.name).toBe('big-pages.zip');
+      expect(Object.keys((await JSZip.loadAsync(downloaded.bytes)).files)).toHaveLength(100);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 });

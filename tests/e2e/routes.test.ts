@@ -108,7 +108,9 @@ describe('lists generated from the catalogue', () => {
     for (const [index, group] of sections.toolsPage.entries()) {
       const section = groups.nth(index);
       expect(await section.locator('h2').textContent()).toContain(group.title);
-      const ids = await section.locator('.tool-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-tool-id')));
+      const ids = await section
+        .locator('.tool-card')
+        .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-tool-id')));
       expect(ids).toEqual(group.tools.map((t) => t.id));
     }
     expectClean(watched);
@@ -124,7 +126,10 @@ describe('lists generated from the catalogue', () => {
     expect(await columns.count()).toBe(sections.dropdown.length);
     for (const [index, column] of sections.dropdown.entries()) {
       expect(await columns.nth(index).locator('h2').textContent()).toBe(column.title);
-      const hrefs = await columns.nth(index).locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      const hrefs = await columns
+        .nth(index)
+        .locator('a')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
       expect(hrefs).toEqual(column.tools.map((t) => `/tools/${t.id}`));
       expect(await columns.nth(index).locator('a svg').count()).toBe(column.tools.length);
     }
@@ -137,9 +142,15 @@ describe('lists generated from the catalogue', () => {
     const { page } = watched;
     await heading(page);
     const footer = page.locator('footer.site-footer');
-    expect(await footer.textContent()).toContain('Your all-in-one solution for PDF conversion, editing, and utility tools.');
+    expect(await footer.textContent()).toContain(
+      'Your all-in-one solution for PDF conversion, editing, and utility tools.',
+    );
     expect(await footer.locator('.footer-grid > *').count()).toBe(3);
-    for (const [name, href] of [['Privacy Policy', '/privacy'], ['Terms of Service', '/terms'], ['Contact Us', '/contact']]) {
+    for (const [name, href] of [
+      ['Privacy Policy', '/privacy'],
+      ['Terms of Service', '/terms'],
+      ['Contact Us', '/contact'],
+    ]) {
       expect(await footer.getByRole('link', { name, exact: true }).getAttribute('href')).toBe(href);
     }
     for (const name of ['Twitter', 'Instagram', 'Facebook']) {
@@ -163,7 +174,10 @@ describe('lists generated from the catalogue', () => {
       const button = tool.kind === 'file' ? 'Upload Files' : 'Get Started';
       expect(await page.getByRole('button', { name: button, exact: true }).count(), `${tool.id} button`).toBe(1);
       const sections = await page.locator('.tool-section h2').allTextContents();
-      expect(sections.map((s) => s.trim()), tool.id).toEqual(['Overview', 'Key Features', 'How to Use', 'Perfect For', 'Privacy & Security', 'Why Use Folio']);
+      expect(
+        sections.map((s) => s.trim()),
+        tool.id,
+      ).toEqual(['Overview', 'Key Features', 'How to Use', 'Perfect For', 'Privacy & Security', 'Why Use Folio']);
       expect(await page.locator('.steps-list li').count()).toBe(tool.content.usage.length);
       expect(await page.title()).toBe(`${tool.name} — Folio`);
     }

@@ -25,7 +25,8 @@ afterAll(async () => {
 const pdf = pdfUpload;
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
-const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) => openToolModal(browser, toolId, options);
+const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) =>
+  openToolModal(browser, toolId, options);
 
 const alertText = (page: Page) => page.getByRole('alert').first().textContent();
 
@@ -34,7 +35,10 @@ describe('protect-pdf → unlock-pdf in the browser', () => {
 
   test('protect: spec validation messages, permissions, download is AES-256 R6 and opens only with the password', async () => {
     const { page, context, errors, requests } = await openTool('protect-pdf');
-    await page.locator('input[type=file]').first().setInputFiles(pdf('plan.pdf', await textPdf()));
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles(pdf('plan.pdf', await textPdf()));
     const dialog = page.getByRole('dialog');
 
     await dialog.getByLabel('Password', { exact: true }).fill('abc');
@@ -60,8 +64,21 @@ describe('protect-pdf → unlock-pdf in the browser', () => {
     await screenshot(page, 'protect-pdf-done-1280');
 
     const report = (await readEncryption(bytes, utf8('open-sesame'))).report!;
-    expect(report).toMatchObject({ encrypted: true, R: 6, V: 5, method: 'AESv3', bits: 256, userPasswordMatched: true });
-    expect(report.capabilities).toMatchObject({ print: 'low', copy: false, edit: true, annotate: true, assemble: true });
+    expect(report).toMatchObject({
+      encrypted: true,
+      R: 6,
+      V: 5,
+      method: 'AESv3',
+      bits: 256,
+      userPasswordMatched: true,
+    });
+    expect(report.capabilities).toMatchObject({
+      print: 'low',
+      copy: false,
+      edit: true,
+      annotate: true,
+      assemble: true,
+    });
     expect((await readEncryption(bytes)).kind).toBe('invalid-password');
     await expect(openPdfjs(bytes)).rejects.toMatchObject({ name: 'PasswordRequired' });
     expect(await pageTexts(bytes, { password: 'open-sesame' })).toEqual(PAGE_TEXTS);
@@ -71,38 +88,44 @@ describe('protect-pdf → unlock-pdf in the browser', () => {
 
     // Nothing left the origin, and the password appears in no request URL.
     const origin = new URL(page.url()).origin;
-    expect(requests.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:'))).toEqual([]);
+    expect(
+      requests.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:')),
+    ).toEqual([]);
     expect(requests.some((url) => url.includes('open-sesame'))).toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   });
 
-  test('unlock: empty → Password is required, wrong → Invalid Password, right → an unencrypted file with the same text', async () => {
-    expect(protectedBytes).toBeDefined();
-    const { page, context, errors } = await openTool('unlock-pdf');
-    await page.locator('input[type=file]').first().setInputFiles(pdf('plan-protected.pdf', protectedBytes));
-    const field = page.getByRole('dialog').getByLabel('Password', { exact: true });
+  test(
+    'unlock: empty → Password is required, wrong → Invalid Password, right → an unencrypted file with the same ' +
+      'text',
+    async () => {
+      expect(protectedBytes).toBeDefined();
+      const { page, context, errors } = await openTool('unlock-pdf');
+      await page.locator('input[type=file]').first().setInputFiles(pdf('plan-protected.pdf', protectedBytes));
+      const field = page.getByRole('dialog').getByLabel('Password', { exact: true });
 
-    await page.getByRole('button', { name: 'Process Files', exact: true }).click();
-    await expect.poll(() => alertText(page)).toBe('Password is required');
+      await page.getByRole('button', { name: 'Process Files', exact: true }).click();
+      await expect.poll(() => alertText(page)).toBe('Password is required');
 
-    await field.fill('not-it');
-    await page.getByRole('button', { name: 'Process Files', exact: true }).click();
-    await expect.poll(() => alertText(page)).toBe('Invalid Password');
-    await screenshot(page, 'unlock-pdf-invalid-1280');
+      await field.fill('not-it');
+      await page.getByRole('button', { name: 'Process Files', exact: true }).click();
+      await expect.poll(() => alertText(page)).toBe('Invalid Password');
+      await screenshot(page, 'unlock-pdf-invalid-1280');
 
-    // The answers concern the tool's own field: no second "PDF password" prompt appears.
-    expect(await page.getByLabel('PDF password').count()).toBe(0);
-    await field.fill('open-sesame');
-    const { name, bytes } = await processFiles(page);
-    expect(name).toBe('plan-protected-unlocked.pdf');
-    expect((await readEncryption(bytes)).report?.encrypted).toBe(false);
-    expect(await pageTexts(bytes)).toEqual(PAGE_TEXTS);
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Removed the open password');
-    await screenshot(page, 'unlock-pdf-done-1280');
-    expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
-    await context.close();
-  });
+      // The answers concern the tool's own field: no second "PDF password" prompt appears.
+      expect(await page.getByLabel('PDF password').count()).toBe(0);
+      await field.fill('open-sesame');
+      const { name, bytes } = await processFiles(page);
+      expect(name).toBe('plan-protected-unlocked.pdf');
+      expect((await readEncryption(bytes)).report?.encrypted).toBe(false);
+      expect(await pageTexts(bytes)).toEqual(PAGE_TEXTS);
+      await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Removed the open password');
+      await screenshot(page, 'unlock-pdf-done-1280');
+      expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+      await context.close();
+    },
+  );
 });
 
 describe('protect-pdf: generate link and small dark screens', () => {
@@ -130,8 +153,14 @@ describe('unlock-pdf: batch', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Password', { exact: true }).fill('team-pw');
     await dialog.getByText('Unlock several files with this password').click();
-    await dialog.getByLabel('PDF files to unlock together').setInputFiles([pdf('a.pdf', a), pdf('b.pdf', b), pdf('c.pdf', c), pdf('plain.pdf', plain)]);
-    const download = await downloadAfter(page, () => dialog.getByRole('button', { name: 'Unlock all (4)' }).click(), 60_000);
+    await dialog
+      .getByLabel('PDF files to unlock together')
+      .setInputFiles([pdf('a.pdf', a), pdf('b.pdf', b), pdf('c.pdf', c), pdf('plain.pdf', plain)]);
+    const download = await downloadAfter(
+      page,
+      () => dialog.getByRole('button', { name: 'Unlock all (4)' }).click(),
+      60_000,
+    );
     expect(download.name).toBe('unlocked-pdfs.zip');
     const zip = await JSZip.loadAsync(download.bytes);
     expect(Object.keys(zip.files).sort()).toEqual(['a-unlocked.pdf', 'b-unlocked.pdf']);
@@ -150,7 +179,10 @@ describe('unlock-pdf: batch', () => {
 
 test('the secure panels render at 1280 in dark mode', async () => {
   const { page, context } = await openTool('protect-pdf', { theme: 'dark' });
-  await page.locator('input[type=file]').first().setInputFiles(pdf('dark.pdf', await textPdf()));
+  await page
+    .locator('input[type=file]')
+    .first()
+    .setInputFiles(pdf('dark.pdf', await textPdf()));
   await page.getByRole('dialog').getByLabel('Password', { exact: true }).fill('Tr0ub4dor&3');
   await screenshot(page, 'protect-pdf-1280-dark');
   await context.close();

@@ -24,7 +24,10 @@ describe('protect-pdf password limit in the browser', () => {
     await page.getByRole('button', { name: 'Upload Files' }).first().click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'plan.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await textPdf()) });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name: 'plan.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await textPdf()) });
     expect(await dialog.getByRole('checkbox', { name: 'Remove scripts and actions' }).isChecked()).toBe(true);
 
     const password = 'Ж'.repeat(64);
@@ -38,7 +41,9 @@ describe('protect-pdf password limit in the browser', () => {
       downloaded = true;
     });
     await page.getByRole('button', { name: 'Process Files', exact: true }).click();
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/128 bytes long; PDF encryption \(AES-256\) allows at most 127 bytes/);
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toMatch(/128 bytes long; PDF encryption \(AES-256\) allows at most 127 bytes/);
     expect(downloaded).toBe(false);
     expect(errors).toEqual([]);
   });

@@ -21,7 +21,9 @@ afterAll(async () => {
 const activeInside = (page: Page, selector: string) =>
   page.evaluate((sel) => Boolean(document.querySelector(sel)?.contains(document.activeElement)), selector);
 const activeLabel = (page: Page) =>
-  page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent?.trim() ?? '');
+  page.evaluate(
+    () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent?.trim() ?? '',
+  );
 
 describe('Tools dropdown', () => {
   test('opens on click; closes on outside click, on Escape (focus back on the button) and on choosing', async () => {
@@ -48,7 +50,9 @@ describe('Tools dropdown', () => {
     // Keyboard: ArrowDown opens and focuses the first entry; arrows move; Enter chooses.
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => panel.isVisible()).toBe(true);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe('/tools/pdf-to-word');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('href')))
+      .toBe('/tools/pdf-to-word');
     await page.keyboard.press('ArrowDown');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe('/tools/word-to-pdf');
     await page.keyboard.press('Enter');
@@ -259,7 +263,9 @@ describe('tool modal', () => {
       const watched = await openThemed(browser, `/tools/${tool.id}`);
       const { page } = watched;
       await heading(page);
-      await page.getByRole('button', { name: tool.kind === 'file' ? 'Upload Files' : 'Get Started', exact: true }).click();
+      await page
+        .getByRole('button', { name: tool.kind === 'file' ? 'Upload Files' : 'Get Started', exact: true })
+        .click();
       const dialog = page.getByRole('dialog');
       await dialog.waitFor();
       if (tool.kind === 'file') await dialog.getByText('Click to select files').waitFor();
@@ -276,10 +282,12 @@ describe('tool modal', () => {
     await heading(page);
     await page.getByRole('button', { name: 'Upload Files', exact: true }).click();
     // The sheet slides up when it opens: measure once it has settled.
-    await expect.poll(async () => {
-      const box = await page.locator('.modal').boundingBox();
-      return box ? box.y + box.height : Infinity;
-    }).toBeLessThanOrEqual(844 + 1);
+    await expect
+      .poll(async () => {
+        const box = await page.locator('.modal').boundingBox();
+        return box ? box.y + box.height : Infinity;
+      })
+      .toBeLessThanOrEqual(844 + 1);
     const box = await page.locator('.modal').boundingBox();
     expect(box!.width).toBeLessThanOrEqual(390);
     await screenshot(page, 'shell-modal-390-dark');

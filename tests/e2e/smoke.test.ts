@@ -20,7 +20,9 @@ test('the home page renders without console errors', async () => {
 
 test('engine files come precompressed: the browser gets brotli or gzip and decodes the original bytes', async () => {
   const { page, context } = await openPage(browser, '/');
-  const { files } = (await (await page.request.get('/engine-assets.json')).json()) as { files: Array<{ url: string; bytes: number }> };
+  const { files } = (await (await page.request.get('/engine-assets.json')).json()) as {
+    files: Array<{ url: string; bytes: number }>;
+  };
   const font = files.find((f) => f.url.endsWith('.ttf') && f.bytes > 500_000)!;
   const [response, decodedLength] = await Promise.all([
     page.waitForResponse((r) => r.url().endsWith(font.url)),

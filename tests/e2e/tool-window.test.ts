@@ -20,9 +20,11 @@ afterAll(async () => {
 const pdf = pdfUpload;
 const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
-const openTool = (toolId: string, { width = 1280, height = 800 } = {}) => openToolModal(browser, toolId, { width, height });
+const openTool = (toolId: string, { width = 1280, height = 800 } = {}) =>
+  openToolModal(browser, toolId, { width, height });
 
-const fileRow = (page: Page, name: string) => page.getByRole('list', { name: 'Selected files' }).locator('li', { hasText: name });
+const fileRow = (page: Page, name: string) =>
+  page.getByRole('list', { name: 'Selected files' }).locator('li', { hasText: name });
 
 describe('check on pick', () => {
   test('an empty window says why the action waits', async () => {
@@ -39,11 +41,15 @@ describe('check on pick', () => {
     await page.locator('input[type=file]').setInputFiles([pdf('secret.pdf', secret)]);
     // No Process press: the prompt comes from the pick alone.
     await page.getByLabel('PDF password').waitFor();
-    await expect.poll(() => fileRow(page, 'secret.pdf').textContent(), { timeout: 20_000 }).toContain('Needs its password');
+    await expect
+      .poll(() => fileRow(page, 'secret.pdf').textContent(), { timeout: 20_000 })
+      .toContain('Needs its password');
     expect(await page.getByText('the password that opens the file').count()).toBeGreaterThan(0);
     expect(await page.locator('.process-reason').textContent()).toBe('Type the PDF password first');
     await page.getByLabel('PDF password').fill('wrong');
-    await expect.poll(() => page.locator('.password-prompt').textContent(), { timeout: 20_000 }).toContain('Invalid Password');
+    await expect
+      .poll(() => page.locator('.password-prompt').textContent(), { timeout: 20_000 })
+      .toContain('Invalid Password');
     expect(await page.locator('.password-prompt').textContent()).toContain('permissions (owner) password');
     await page.getByLabel('PDF password').fill('open-sesame');
     await expect.poll(() => fileRow(page, 'secret.pdf').textContent(), { timeout: 20_000 }).toContain('3 pages');
@@ -56,11 +62,15 @@ describe('check on pick', () => {
     const { page, context } = await openTool('merge-pdf');
     const input = page.locator('input[type=file]');
     await input.setInputFiles([{ name: 'scan.pdf', mimeType: 'application/pdf', buffer: PNG_HEAD }]);
-    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toContain('"scan.pdf" is a PNG image');
+    await expect
+      .poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 })
+      .toContain('"scan.pdf" is a PNG image');
     expect(await page.getByRole('alert').textContent()).toContain('use JPG to PDF');
     expect(await page.getByText('Click to select files').count()).toBe(1);
 
-    await input.setInputFiles([{ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some notes\n') }]);
+    await input.setInputFiles([
+      { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some notes\n') },
+    ]);
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('"notes.pdf" is a plain text file');
 
     const damaged = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n%%garbage');
@@ -73,12 +83,18 @@ describe('check on pick', () => {
 describe('pages visible', () => {
   test('each PDF in the list shows its first page and its page count', async () => {
     const { page, context, errors } = await openTool('merge-pdf');
-    await page.locator('input[type=file]').setInputFiles([
-      pdf('one.pdf', await labelledPdf('A', 1)),
-      pdf('five.pdf', await labelledPdf('B', 5)),
-      pdf('twelve.pdf', await labelledPdf('C', 12)),
-    ]);
-    for (const [name, count] of [['one.pdf', '1 page'], ['five.pdf', '5 pages'], ['twelve.pdf', '12 pages']] as const) {
+    await page
+      .locator('input[type=file]')
+      .setInputFiles([
+        pdf('one.pdf', await labelledPdf('A', 1)),
+        pdf('five.pdf', await labelledPdf('B', 5)),
+        pdf('twelve.pdf', await labelledPdf('C', 12)),
+      ]);
+    for (const [name, count] of [
+      ['one.pdf', '1 page'],
+      ['five.pdf', '5 pages'],
+      ['twelve.pdf', '12 pages'],
+    ] as const) {
       await expect.poll(() => fileRow(page, name).textContent(), { timeout: 20_000 }).toContain(count);
       const thumb = fileRow(page, name).getByTestId('first-page');
       await thumb.waitFor({ timeout: 20_000 });
@@ -90,7 +106,8 @@ describe('pages visible', () => {
     // Each file's range is checked against that file's own page count as it is typed.
     const five = page.getByLabel('Pages of five.pdf');
     await five.fill('2-7');
-    await expect.poll(() => five.locator('xpath=..').locator('.option-problem').textContent())
+    await expect
+      .poll(() => five.locator('xpath=..').locator('.option-problem').textContent())
       .toBe('Page 7 does not exist: the document has 5 pages.');
     await five.fill('2-4');
     await expect.poll(() => five.locator('xpath=..').locator('.option-taken').textContent()).toBe('3 of 5 pages: 2–4');
@@ -103,11 +120,17 @@ describe('pages visible', () => {
     const { page, context, errors } = await openTool('split-pdf', { width: 390, height: 844 });
     await page.locator('input[type=file]').setInputFiles([pdf('report.pdf', await labelledPdf('R', 19))]);
     await expect.poll(() => fileRow(page, 'report.pdf').textContent(), { timeout: 20_000 }).toContain('19 pages');
-    await expect.poll(() => page.getByRole('group', { name: 'Pages of the file' }).getByRole('button').count(), { timeout: 20_000 }).toBe(19);
+    await expect
+      .poll(() => page.getByRole('group', { name: 'Pages of the file' }).getByRole('button').count(), {
+        timeout: 20_000,
+      })
+      .toBe(19);
     await page.getByLabel('Split', { exact: true }).selectOption('ranges');
     const ranges = page.getByLabel('Ranges', { exact: true });
     await ranges.fill('1-3, 25');
-    await expect.poll(() => page.locator('.option-problem').textContent()).toBe('Page 25 does not exist: the document has 19 pages.');
+    await expect
+      .poll(() => page.locator('.option-problem').textContent())
+      .toBe('Page 25 does not exist: the document has 19 pages.');
     expect(await ranges.getAttribute('aria-invalid')).toBe('true');
     await ranges.fill('1-3, 4-8, 9-');
     await expect.poll(() => page.locator('.option-taken').textContent()).toBe('3 files: 1–3 · 4–8 · 9–19');
@@ -135,10 +158,15 @@ async function visibleOnTop(page: Page, selector: string): Promise<boolean> {
 }
 
 describe('a workspace that fits', () => {
-  for (const [width, height] of [[1280, 720], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1280, 720],
+    [390, 844],
+  ] as const) {
     test(`with five files chosen the action is in view without scrolling at ${width}×${height}`, async () => {
       const { page, context } = await openTool('merge-pdf', { width, height });
-      const files = await Promise.all([1, 2, 3, 4, 5].map(async (n) => pdf(`part-${n}.pdf`, await labelledPdf(`P${n}`, n))));
+      const files = await Promise.all(
+        [1, 2, 3, 4, 5].map(async (n) => pdf(`part-${n}.pdf`, await labelledPdf(`P${n}`, n))),
+      );
       await page.locator('input[type=file]').setInputFiles(files);
       await expect.poll(() => page.getByText('5 files selected').count()).toBe(1);
       await expect.poll(() => fileRow(page, 'part-5.pdf').textContent(), { timeout: 20_000 }).toContain('5 pages');
@@ -205,7 +233,9 @@ describe('words and names', () => {
     await expect.poll(() => fileRow(page, 'report.pdf').textContent(), { timeout: 20_000 }).toContain('19 pages');
     await page.getByLabel('Split', { exact: true }).selectOption('ranges');
     await page.getByLabel('Ranges', { exact: true }).fill('1-3, 4-8, 9-');
-    const zip = await downloadAfter(page, () => page.getByRole('button', { name: 'Process Files', exact: true }).click());
+    const zip = await downloadAfter(page, () =>
+      page.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    );
     expect(zip.name).toBe('report-split.zip');
     const entries = Object.keys((await JSZip.loadAsync(zip.bytes)).files).sort();
     expect(entries).toEqual(['report-pages-1-3.pdf', 'report-pages-4-8.pdf', 'report-pages-9-19.pdf']);
@@ -219,20 +249,29 @@ describe('words and names', () => {
     const { page, context } = await openTool('pdf-to-jpg');
     await page.locator('input[type=file]').setInputFiles([pdf('report.pdf', await labelledPdf('R', 1))]);
     await expect.poll(() => fileRow(page, 'report.pdf').textContent(), { timeout: 20_000 }).toContain('1 page');
-    const single = await downloadAfter(page, () => page.getByRole('button', { name: 'Process Files', exact: true }).click());
+    const single = await downloadAfter(page, () =>
+      page.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    );
     expect(single.name).toBe('report-p001.jpg');
     await page.getByRole('button', { name: 'Start over' }).click();
     await page.locator('input[type=file]').setInputFiles([pdf('report.pdf', await labelledPdf('R', 2))]);
     await expect.poll(() => fileRow(page, 'report.pdf').textContent(), { timeout: 20_000 }).toContain('2 pages');
-    const zip = await downloadAfter(page, () => page.getByRole('button', { name: 'Process Files', exact: true }).click());
+    const zip = await downloadAfter(page, () =>
+      page.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    );
     expect(zip.name).toBe('report-pages.zip');
     await context.close();
   });
 
-  test('each utility\'s button says what it does', async () => {
+  test("each utility's button says what it does", async () => {
     const expected: Record<string, string> = {
-      'password-generator': 'Generate', 'json-formatter': 'Format', 'word-counter': 'Count',
-      'unit-converter': 'Convert', 'color-picker': 'Pick', 'age-calculator': 'Calculate', 'bmi-calculator': 'Calculate',
+      'password-generator': 'Generate',
+      'json-formatter': 'Format',
+      'word-counter': 'Count',
+      'unit-converter': 'Convert',
+      'color-picker': 'Pick',
+      'age-calculator': 'Calculate',
+      'bmi-calculator': 'Calculate',
     };
     const { page, context } = await openPage(browser, '/');
     for (const [id, label] of Object.entries(expected)) {

@@ -2,7 +2,8 @@
  * The seven utility forms in Chromium: each opened from its detail page (/tools/<id> → Get
  * Started), filled, Calculate pressed, the result text checked against known answers, the spec's
  * messages checked, copy ('Copied' for 2 s) and download tried; screenshots at 1280 and 390 px
- * (light, and dark for some), each checked with axe-core. The 20 MB JSON case checks that the work ran in the JSON worker.
+ * (light, and dark for some), each checked with axe-core. The 20 MB JSON case checks that the work ran in the JSON
+ * worker.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -20,7 +21,10 @@ afterAll(async () => {
 
 type Theme = 'light' | 'dark';
 
-async function openUtility(toolId: string, { width = 1280, theme = 'light' as Theme } = {}): Promise<WatchedPage & { dialog: Locator }> {
+async function openUtility(
+  toolId: string,
+  { width = 1280, theme = 'light' as Theme } = {},
+): Promise<WatchedPage & { dialog: Locator }> {
   const watched = await openThemed(browser, `/tools/${toolId}`, { width, theme, height: width < 600 ? 844 : 900 });
   await watched.context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await watched.page.getByRole('button', { name: 'Get Started' }).first().click();
@@ -37,7 +41,11 @@ const alertText = async (dialog: Locator) => ((await dialog.getByRole('alert').f
 /** Visible text with the layout's line breaks turned into single spaces. */
 const text = async (locator: Locator) => (await locator.innerText()).replace(/\s+/g, ' ').trim();
 
-async function shots(name: string, open: (width: number, theme: Theme) => Promise<{ page: Page; context: { close(): Promise<void> } }>, themes: Theme[] = ['light']) {
+async function shots(
+  name: string,
+  open: (width: number, theme: Theme) => Promise<{ page: Page; context: { close(): Promise<void> } }>,
+  themes: Theme[] = ['light'],
+) {
   for (const theme of themes) {
     for (const width of [1280, 390]) {
       const { page, context } = await open(width, theme);
@@ -89,29 +97,47 @@ describe('utility forms in Chromium', () => {
     expectClean(watched);
     await watched.context.close();
 
-    await shots('password-generator', async (width, theme) => {
-      const w = await openUtility('password-generator', { width, theme });
-      await w.dialog.getByLabel('How many').selectOption('3');
-      return w;
-    }, ['light', 'dark']);
+    await shots(
+      'password-generator',
+      async (width, theme) => {
+        const w = await openUtility('password-generator', { width, theme });
+        await w.dialog.getByLabel('How many').selectOption('3');
+        return w;
+      },
+      ['light', 'dark'],
+    );
   });
 
   test('word-counter: live counts, CJK, keywords, dropped .txt', async () => {
     const watched = await openUtility('word-counter');
     const { dialog } = watched;
-    await dialog.getByLabel('Text', { exact: true }).fill('Hello world. PDF tools, PDF files!\n\nSecond paragraph here.');
+    await dialog
+      .getByLabel('Text', { exact: true })
+      .fill('Hello world. PDF tools, PDF files!\n\nSecond paragraph here.');
     const stats = dialog.getByTestId('word-stats');
     await expect.poll(() => text(stats)).toContain('9 Words');
     await calculate(dialog);
     const all = await text(stats);
-    for (const part of ['9 Words', '58 Characters', '49 Without spaces', '3 Lines', '7 Spaces', '3 Sentences', '2 Paragraphs', '3 s Reading time']) expect(all).toContain(part);
+    for (const part of [
+      '9 Words',
+      '58 Characters',
+      '49 Without spaces',
+      '3 Lines',
+      '7 Spaces',
+      '3 Sentences',
+      '2 Paragraphs',
+      '3 s Reading time',
+    ])
+      expect(all).toContain(part);
     expect(await text(dialog.getByTestId('keywords'))).toMatch(/^pdf 2 files 1 hello 1/);
 
     await dialog.getByLabel('Text', { exact: true }).fill('我喜欢学习中文。');
     await expect.poll(() => text(stats)).toContain('4 Words');
 
     // A .txt file opened through the button (the same loader as a drop).
-    await dialog.getByLabel('Text file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('one two three four five') });
+    await dialog
+      .getByLabel('Text file')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('one two three four five') });
     await expect.poll(() => text(stats)).toContain('5 Words');
     expect(await text(dialog)).toContain('Loaded from notes.txt.');
 
@@ -127,7 +153,11 @@ describe('utility forms in Chromium', () => {
     // Long text (here 450,000 characters) is counted in the words worker.
     const workers: string[] = [];
     watched.page.on('worker', (worker) => workers.push(worker.url()));
-    await dialog.getByLabel('Text file').setInputFiles({ name: 'long.txt', mimeType: 'text/plain', buffer: Buffer.from('The quick brown fox jumps over the lazy dog. '.repeat(10_000)) });
+    await dialog.getByLabel('Text file').setInputFiles({
+      name: 'long.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('The quick brown fox jumps over the lazy dog. '.repeat(10_000)),
+    });
     await expect.poll(() => text(stats), { timeout: 60_000 }).toContain('90,000 Words');
     expect(await text(stats)).toContain('10,000 Sentences');
     expect(workers.some((url) => /words\.worker/.test(url))).toBe(true);
@@ -138,12 +168,21 @@ describe('utility forms in Chromium', () => {
     expectClean(watched);
     await watched.context.close();
 
-    await shots('word-counter', async (width, theme) => {
-      const w = await openUtility('word-counter', { width, theme });
-      await w.dialog.getByLabel('Text', { exact: true }).fill('Folio counts words as you type. It runs in your browser.\n\nNothing is uploaded; PDF tools and utilities work offline.');
-      await expect.poll(() => text(w.dialog.getByTestId('word-stats'))).toContain('20 Words');
-      return w;
-    }, ['light', 'dark']);
+    await shots(
+      'word-counter',
+      async (width, theme) => {
+        const w = await openUtility('word-counter', { width, theme });
+        await w.dialog
+          .getByLabel('Text', { exact: true })
+          .fill(
+            'Folio counts words as you type. It runs in your browser.\n\nNothing is uploaded; PDF tools and ' +
+              'utilities work offline.',
+          );
+        await expect.poll(() => text(w.dialog.getByTestId('word-stats'))).toContain('20 Words');
+        return w;
+      },
+      ['light', 'dark'],
+    );
   });
 
   test('age-calculator: required, future refused, leap-day convention, age on a date', async () => {
@@ -166,11 +205,19 @@ describe('utility forms in Chromium', () => {
     await dialog.getByLabel(/Age on/).fill('2025-01-10');
     await expect.poll(() => text(dialog.getByTestId('age-headline'))).toBe('24 years, 10 months, 12 days');
     // Dates are written in the browser's locale, as its date field shows them.
-    const longDate = await watched.page.evaluate(() => new Intl.DateTimeFormat(undefined, {
-      weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC',
-    }).format(Date.UTC(2025, 1, 28)));
+    const longDate = await watched.page.evaluate(() =>
+      new Intl.DateTimeFormat(undefined, {
+        weekday: 'long',
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      }).format(Date.UTC(2025, 1, 28)),
+    );
     expect(longDate).toMatch(/Friday/);
-    expect(await text(dialog.getByTestId('next-birthday'))).toBe(`Next birthday: ${longDate}, turning 25 — in 49 days.`);
+    expect(await text(dialog.getByTestId('next-birthday'))).toBe(
+      `Next birthday: ${longDate}, turning 25 — in 49 days.`,
+    );
     expectClean(watched);
     await watched.context.close();
 
@@ -194,13 +241,19 @@ describe('utility forms in Chromium', () => {
     await dialog.getByLabel('Height (cm)').fill('175');
     await calculate(dialog);
     expect(await text(dialog.getByTestId('bmi-value'))).toBe('22.9 Normal weight');
-    expect(await text(dialog.getByTestId('bmi-healthy'))).toBe('Healthy weight for your height: 56.7–76.3 kg (BMI 18.5–24.9).');
+    expect(await text(dialog.getByTestId('bmi-healthy'))).toBe(
+      'Healthy weight for your height: 56.7–76.3 kg (BMI 18.5–24.9).',
+    );
 
     await dialog.getByLabel('Weight (kg)').fill('25');
-    expect(await alertText(dialog)).toBe('Weight must be between 30 and 300 kg — the adult range this calculator is made for');
+    expect(await alertText(dialog)).toBe(
+      'Weight must be between 30 and 300 kg — the adult range this calculator is made for',
+    );
     await dialog.getByLabel('Weight (kg)').fill('70');
     await dialog.getByLabel('Height (cm)').fill('260');
-    expect(await alertText(dialog)).toBe('Height must be between 100 and 250 cm — the adult range this calculator is made for');
+    expect(await alertText(dialog)).toBe(
+      'Height must be between 100 and 250 cm — the adult range this calculator is made for',
+    );
     await dialog.getByLabel('Height (cm)').fill('175');
 
     // Switching to imperial carries the values over, converted.
@@ -214,14 +267,18 @@ describe('utility forms in Chromium', () => {
     expectClean(watched);
     await watched.context.close();
 
-    await shots('bmi-calculator', async (width, theme) => {
-      const w = await openUtility('bmi-calculator', { width, theme });
-      await w.dialog.getByLabel('Weight (kg)').fill('82');
-      await w.dialog.getByLabel('Height (cm)').fill('178');
-      await calculate(w.dialog);
-      await w.dialog.getByTestId('bmi-value').waitFor();
-      return w;
-    }, ['light', 'dark']);
+    await shots(
+      'bmi-calculator',
+      async (width, theme) => {
+        const w = await openUtility('bmi-calculator', { width, theme });
+        await w.dialog.getByLabel('Weight (kg)').fill('82');
+        await w.dialog.getByLabel('Height (cm)').fill('178');
+        await calculate(w.dialog);
+        await w.dialog.getByTestId('bmi-value').waitFor();
+        return w;
+      },
+      ['light', 'dark'],
+    );
   });
 
   test('color-picker: hex in, five notations, contrast, copy', async () => {
@@ -231,7 +288,14 @@ describe('utility forms in Chromium', () => {
     await hex.fill('#ff0000');
     await calculate(dialog);
     const notations = await text(dialog.getByTestId('notations'));
-    for (const part of ['HEX #FF0000', 'RGB rgb(255, 0, 0)', 'HSL hsl(0, 100%, 50%)', 'HSV hsv(0, 100%, 100%)', 'CMYK cmyk(0%, 100%, 100%, 0%)']) expect(notations).toContain(part);
+    for (const part of [
+      'HEX #FF0000',
+      'RGB rgb(255, 0, 0)',
+      'HSL hsl(0, 100%, 50%)',
+      'HSV hsv(0, 100%, 100%)',
+      'CMYK cmyk(0%, 100%, 100%, 0%)',
+    ])
+      expect(notations).toContain(part);
     expect(await text(dialog.getByTestId('contrast-white'))).toBe('3.99 : 1');
     expect(await text(dialog.getByTestId('contrast-black'))).toBe('5.25 : 1');
 
@@ -252,7 +316,10 @@ describe('utility forms in Chromium', () => {
     expectClean(watched);
     await watched.context.close();
 
-    await shots('color-picker', async (width, theme) => openUtility('color-picker', { width, theme }), ['light', 'dark']);
+    await shots('color-picker', async (width, theme) => openUtility('color-picker', { width, theme }), [
+      'light',
+      'dark',
+    ]);
   });
 
   test('unit-converter: 1 mi = 1.609344 km, 0 °C = 32 °F, swap, required fields', async () => {
@@ -289,13 +356,17 @@ describe('utility forms in Chromium', () => {
     expectClean(watched);
     await watched.context.close();
 
-    await shots('unit-converter', async (width, theme) => {
-      const w = await openUtility('unit-converter', { width, theme });
-      await w.dialog.getByLabel('Value').fill('42');
-      await calculate(w.dialog);
-      await w.dialog.getByTestId('conversion').waitFor();
-      return w;
-    }, ['light', 'dark']);
+    await shots(
+      'unit-converter',
+      async (width, theme) => {
+        const w = await openUtility('unit-converter', { width, theme });
+        await w.dialog.getByLabel('Value').fill('42');
+        await calculate(w.dialog);
+        await w.dialog.getByTestId('conversion').waitFor();
+        return w;
+      },
+      ['light', 'dark'],
+    );
   });
 
   test('json-formatter: required, invalid with line and column, format, sort, minify, copy, download', async () => {
@@ -306,43 +377,62 @@ describe('utility forms in Chromium', () => {
 
     const input = dialog.getByLabel('JSON', { exact: true });
     await input.fill('{\n  "name": "Folio",\n  "tools": 25,,\n}');
-    await expect.poll(() => text(dialog.getByTestId('json-live'))).toBe("✗ Line 3, column 15: Unexpected ',': expected a property name in double quotes");
+    await expect
+      .poll(() => text(dialog.getByTestId('json-live')))
+      .toBe("✗ Line 3, column 15: Unexpected ',': expected a property name in double quotes");
     await calculate(dialog);
-    expect(await alertText(dialog)).toBe("Invalid JSON format at line 3, column 15: Unexpected ',': expected a property name in double quotes");
+    expect(await alertText(dialog)).toBe(
+      "Invalid JSON format at line 3, column 15: Unexpected ',': expected a property name in double quotes",
+    );
     expect(await dialog.getByTestId('json-error-excerpt').textContent()).toBe('  "tools": 25,,\n              ^');
 
     await input.fill('{"b":1,"a":{"d":[1,2],"c":12345678901234567890}}');
     await expect.poll(() => text(dialog.getByTestId('json-live'))).toBe('✓ Valid JSON');
     await calculate(dialog);
     const output = dialog.getByTestId('json-output');
-    expect(await output.inputValue()).toBe('{\n  "b": 1,\n  "a": {\n    "d": [\n      1,\n      2\n    ],\n    "c": 12345678901234567890\n  }\n}');
+    expect(await output.inputValue()).toBe(
+      '{\n  "b": 1,\n  "a": {\n    "d": [\n      1,\n      2\n    ],\n    "c": 12345678901234567890\n  }\n}',
+    );
 
     await dialog.getByLabel('Indent').selectOption('tab');
     await dialog.getByLabel('Sort keys').check();
     await calculate(dialog);
-    expect(await output.inputValue()).toBe('{\n\t"a": {\n\t\t"c": 12345678901234567890,\n\t\t"d": [\n\t\t\t1,\n\t\t\t2\n\t\t]\n\t},\n\t"b": 1\n}');
+    expect(await output.inputValue()).toBe(
+      '{\n\t"a": {\n\t\t"c": 12345678901234567890,\n\t\t"d": [\n\t\t\t1,\n\t\t\t2\n\t\t]\n\t},\n\t"b": 1\n}',
+    );
 
     await dialog.getByText('Minify', { exact: true }).click();
     await calculate(dialog);
     expect(await output.inputValue()).toBe('{"a":{"c":12345678901234567890,"d":[1,2]},"b":1}');
 
     await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('{"a":{"c":12345678901234567890,"d":[1,2]},"b":1}');
+    await expect
+      .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+      .toBe('{"a":{"c":12345678901234567890,"d":[1,2]},"b":1}');
     expect(await dialog.getByRole('button', { name: 'Copied' }).count()).toBe(1);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download minified.json' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Download minified.json' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('minified.json');
     expect(readFileSync(await download.path(), 'utf8')).toBe('{"a":{"c":12345678901234567890,"d":[1,2]},"b":1}');
     expectClean(watched);
     await watched.context.close();
 
-    await shots('json-formatter', async (width, theme) => {
-      const w = await openUtility('json-formatter', { width, theme });
-      await w.dialog.getByLabel('JSON', { exact: true }).fill('{"name":"Folio","tools":25,"offline":true,"categories":["pdf","utility"]}');
-      await calculate(w.dialog);
-      await w.dialog.getByTestId('json-output').waitFor();
-      return w;
-    }, ['light', 'dark']);
+    await shots(
+      'json-formatter',
+      async (width, theme) => {
+        const w = await openUtility('json-formatter', { width, theme });
+        await w.dialog
+          .getByLabel('JSON', { exact: true })
+          .fill('{"name":"Folio","tools":25,"offline":true,"categories":["pdf","utility"]}');
+        await calculate(w.dialog);
+        await w.dialog.getByTestId('json-output').waitFor();
+        return w;
+      },
+      ['light', 'dark'],
+    );
     await shots('json-formatter-error', async (width, theme) => {
       const w = await openUtility('json-formatter', { width, theme });
       await w.dialog.getByLabel('JSON', { exact: true }).fill('{\n  "name": "Folio",\n  "tools": 25,,\n}');
@@ -357,7 +447,14 @@ describe('utility forms in Chromium', () => {
     const { dialog, page } = watched;
     const workers: string[] = [];
     page.on('worker', (worker) => workers.push(worker.url()));
-    const rows = Array.from({ length: 210_000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], price: i * 1.25, ok: i % 2 === 0, meta: { x: null } }));
+    const rows = Array.from({ length: 210_000 }, (_, i) => ({
+      id: i,
+      name: `item ${i}`,
+      tags: ['a', 'b'],
+      price: i * 1.25,
+      ok: i % 2 === 0,
+      meta: { x: null },
+    }));
     const json = JSON.stringify(rows);
     expect(json.length).toBeGreaterThan(20_000_000);
     // Longest main-thread task while formatting (printed as a figure, not asserted: no timed tests).
@@ -368,7 +465,9 @@ describe('utility forms in Chromium', () => {
         for (const entry of list.getEntries()) w.longest = Math.max(w.longest, entry.duration);
       }).observe({ type: 'longtask', buffered: false });
     });
-    await dialog.getByLabel('JSON file').setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+    await dialog
+      .getByLabel('JSON file')
+      .setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(json) });
     expect(await text(dialog.getByTestId('json-file'))).toMatch(/^big\.json — \d+\.\d MB, formatted in the background/);
     // Measure from here: loading the 20 MB test file into the page is the harness's work, not the app's.
     await page.evaluate(() => {

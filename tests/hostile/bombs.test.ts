@@ -6,7 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectRefused, expectSmallJobWorks, post, startApi } from './harness.ts';
-import { contentBombPdf, encryptedPdf, manyParagraphsDocx, unusedBombsPdf, type Cipher } from '../support/hostile-recipes.ts';
+import {
+  contentBombPdf,
+  encryptedPdf,
+  manyParagraphsDocx,
+  unusedBombsPdf,
+  type Cipher,
+} from '../support/hostile-recipes.ts';
 import { formatLimit, inputLimits } from '../../workers/engine/lib/input-limits.ts';
 
 let api: { close(): void };
@@ -16,7 +22,9 @@ beforeAll(() => {
 afterAll(() => api.close());
 
 const limits = inputLimits(0);
-const BOMB_MESSAGE = new RegExp(`expands to more than ${formatLimit(limits.inflatedStream)} — it looks like a decompression bomb`);
+const BOMB_MESSAGE = new RegExp(
+  `expands to more than ${formatLimit(limits.inflatedStream)} — it looks like a decompression bomb`,
+);
 
 describe('a page whose content stream inflates to 4 GB (two deflate layers, 4 KB on disk)', () => {
   const bytes = contentBombPdf(4);
@@ -56,7 +64,9 @@ describe('the same bomb inside an encrypted stream (known password)', () => {
     expect(answer.error!.error).toMatch(/object 4 0/);
   });
   test('without its password PDF → JPG asks for it (nothing is inflated before)', async () => {
-    const answer = await post('/api/pdf/toJpg', [['file', 'locked.pdf', await encryptedPdf(contentBombPdf(4), 'AES-256', 'secret')]]);
+    const answer = await post('/api/pdf/toJpg', [
+      ['file', 'locked.pdf', await encryptedPdf(contentBombPdf(4), 'AES-256', 'secret')],
+    ]);
     expectRefused(answer, ['PasswordRequired']);
   });
   test('a small job still works afterwards', expectSmallJobWorks);
@@ -70,7 +80,11 @@ describe('unused streams that together inflate past the total limit', () => {
   expect(unusedBombsPdf(1, perStream).byteLength * count * 64).toBeLessThan(limits.inflatedTotal);
   test('compress refuses them', async () => {
     const answer = await post('/api/pdf/compress', [['file', 'bombs.pdf', unusedBombsPdf(count, perStream)]]);
-    expectRefused(answer, ['TooLarge'], new RegExp(`compressed data of this PDF expands to more than ${formatLimit(limits.inflatedTotal)}`));
+    expectRefused(
+      answer,
+      ['TooLarge'],
+      new RegExp(`compressed data of this PDF expands to more than ${formatLimit(limits.inflatedTotal)}`),
+    );
   });
   test('a small job still works afterwards', expectSmallJobWorks);
 });

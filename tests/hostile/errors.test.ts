@@ -15,7 +15,9 @@ async function answerFor(error: unknown) {
 
 describe('errorResponse', () => {
   test('a named error passes as it is, without details', async () => {
-    const { status, body } = await answerFor(new FolioError('DamagedPdf', '"a.pdf" is damaged and could not be repaired.'));
+    const { status, body } = await answerFor(
+      new FolioError('DamagedPdf', '"a.pdf" is damaged and could not be repaired.'),
+    );
     expect(status).toBe(422);
     expect(body).toEqual({ error: '"a.pdf" is damaged and could not be repaired.', code: 'DamagedPdf' });
   });

@@ -11,7 +11,6 @@ import { INTERNAL_WORDING } from '../support/messages.ts';
 
 export const ORIGIN = 'http://folio.test';
 
-
 export function startApi(): { close(): void } {
   const server = createApiServer();
   server.listen({ onUnhandledRequest: 'error' });
@@ -28,7 +27,11 @@ export interface Answer {
   filename?: string;
 }
 
-export async function post(endpoint: string, files: Array<[string, string, Uint8Array]>, fields: Record<string, string> = {}): Promise<Answer> {
+export async function post(
+  endpoint: string,
+  files: Array<[string, string, Uint8Array]>,
+  fields: Record<string, string> = {},
+): Promise<Answer> {
   const form = new FormData();
   for (const [field, name, bytes] of files) form.append(field, new File([bytes as Uint8Array<ArrayBuffer>], name));
   for (const [key, value] of Object.entries(fields)) form.append(key, value);

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { checkPageTree } from '../../workers/engine/lib/pdf/page-tree.ts';
 import { expectClearAnswer, expectRefused, expectSmallJobWorks, post, startApi } from './harness.ts';
-import { kidsLoopPdf, kidsLoopWithoutPagesPdf, negativeCountPdf, outlineLoopPdf, parentLoopPdf, xobjectLoopPdf } from '../support/hostile-recipes.ts';
+import {
+  kidsLoopPdf,
+  kidsLoopWithoutPagesPdf,
+  negativeCountPdf,
+  outlineLoopPdf,
+  parentLoopPdf,
+  xobjectLoopPdf,
+} from '../support/hostile-recipes.ts';
 
 let api: { close(): void };
 beforeAll(() => {
@@ -62,7 +69,9 @@ describe('page tree repair', () => {
   });
 
   test('a negative /Count becomes the real count', async () => {
-    const answer = await post('/api/pdf/organize', [['file', 'neg.pdf', negativeCountPdf()]], { pageOrder: '1, blank, 1' });
+    const answer = await post('/api/pdf/organize', [['file', 'neg.pdf', negativeCountPdf()]], {
+      pageOrder: '1, blank, 1',
+    });
     expect(answer.status).toBe(200);
     expect((await PDFDocument.load(answer.bytes!)).getPageCount()).toBe(3);
   });
@@ -72,7 +81,9 @@ describe('protect-pdf on a /Kids loop (qpdf alone stops with "Loop detected in /
   test('the tree is rebuilt, then encrypted: the unlocked output has its one page, no loop, its text', async () => {
     const answer = await post('/api/pdf/protect', [['file', 'kids.pdf', kidsLoopPdf()]], { password: 'abcd' });
     expect(answer.status, answer.error?.error).toBe(200);
-    const unlocked = await post('/api/pdf/unlock', [['file', 'kids-protected.pdf', answer.bytes!]], { password: 'abcd' });
+    const unlocked = await post('/api/pdf/unlock', [['file', 'kids-protected.pdf', answer.bytes!]], {
+      password: 'abcd',
+    });
     expect(unlocked.status, unlocked.error?.error).toBe(200);
     const doc = await PDFDocument.load(unlocked.bytes!);
     expect(checkPageTree(doc, 'unlocked.pdf').problems).toEqual([]);
@@ -81,10 +92,16 @@ describe('protect-pdf on a /Kids loop (qpdf alone stops with "Loop detected in /
     expect(text.status).toBe(200);
   });
 
-  test('a tree that is only a loop, with no page, is a damaged file naming the tree\'s object', async () => {
+  test("a tree that is only a loop, with no page, is a damaged file naming the tree's object", async () => {
     for (const endpoint of ['/api/pdf/protect', '/api/pdf/rotate']) {
-      const answer = await post(endpoint, [['file', 'empty-loop.pdf', kidsLoopWithoutPagesPdf()]], { password: 'abcd' });
-      expectRefused(answer, ['DamagedPdf'], /"empty-loop\.pdf" is damaged: its page tree \(object 2 0\) only loops back on itself/);
+      const answer = await post(endpoint, [['file', 'empty-loop.pdf', kidsLoopWithoutPagesPdf()]], {
+        password: 'abcd',
+      });
+      expectRefused(
+        answer,
+        ['DamagedPdf'],
+        /"empty-loop\.pdf" is damaged: its page tree \(object 2 0\) only loops back on itself/,
+      );
     }
   });
 });

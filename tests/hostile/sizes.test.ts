@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
 import { PDFDocument } from 'pdf-lib';
 import { expectClearAnswer, expectRefused, expectSmallJobWorks, post, startApi } from './harness.ts';
-import { deepXmlDocx, hugeDimensionXlsx, hugeImagePdf, longLineCsv, manyPagesPdf, xxeDocx } from '../support/hostile-recipes.ts';
+import {
+  deepXmlDocx,
+  hugeDimensionXlsx,
+  hugeImagePdf,
+  longLineCsv,
+  manyPagesPdf,
+  xxeDocx,
+} from '../support/hostile-recipes.ts';
 
 let api: { close(): void };
 beforeAll(() => {
@@ -105,10 +112,18 @@ describe('a 6,000-page PDF split into pages (big, not hostile: three qpdf runs o
   test('gives 6,000 one-page files in page order, and progress between the runs', async () => {
     const { run } = await import('../../workers/engine/tools/split-pdf.ts');
     const statuses: string[] = [];
-    const result = await run([{ name: 'big.pdf', bytes: manyPagesPdf(6000) }], { mode: 'each' }, {
-      progress: (_done, _total, status) => status && statuses.push(status),
-    });
-    expect(statuses).toEqual(['Writing the files: 2,500 of 6,000', 'Writing the files: 5,000 of 6,000', 'Writing the files: 6,000 of 6,000']);
+    const result = await run(
+      [{ name: 'big.pdf', bytes: manyPagesPdf(6000) }],
+      { mode: 'each' },
+      {
+        progress: (_done, _total, status) => status && statuses.push(status),
+      },
+    );
+    expect(statuses).toEqual([
+      'Writing the files: 2,500 of 6,000',
+      'Writing the files: 5,000 of 6,000',
+      'Writing the files: 6,000 of 6,000',
+    ]);
     const zip = await JSZip.loadAsync(result.bytes);
     const names = Object.keys(zip.files).sort();
     expect(names).toHaveLength(6000);

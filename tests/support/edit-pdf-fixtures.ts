@@ -44,7 +44,12 @@ export async function editFixture(): Promise<Fixture> {
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
   const helvetica = await doc.embedFont(StandardFonts.Helvetica);
-  const noto = await doc.embedFont(readFileSync(createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf')), { subset: true });
+  const noto = await doc.embedFont(
+    readFileSync(
+      createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
+    ),
+    { subset: true },
+  );
   const page = doc.addPage([612, 792]);
   page.drawText(LINE, { x: LINE_X, y: LINE_BASELINE, size: LINE_SIZE, font: helvetica });
   page.drawText('Public line', { x: LINE_X, y: 650, size: LINE_SIZE, font: helvetica });
@@ -57,7 +62,12 @@ export async function editFixture(): Promise<Fixture> {
   rotated.setRotation(degrees(90));
   // Per character: pdf-lib's widthOfTextAtSize applies kerning, which drawText does not.
   const width = (text: string) => [...text].reduce((sum, ch) => sum + helvetica.widthOfTextAtSize(ch, LINE_SIZE), 0);
-  return { bytes: await doc.save(), prefixWidth: width('Keep this '), secretWidth: width('SECRET'), lineWidth: width(LINE) };
+  return {
+    bytes: await doc.save(),
+    prefixWidth: width('Keep this '),
+    secretWidth: width('SECRET'),
+    lineWidth: width(LINE),
+  };
 }
 
 export interface PlacedText {
@@ -80,7 +90,13 @@ export async function placedText(bytes: Uint8Array, pageNumber: number): Promise
     for (const item of content.items) {
       if (!('str' in item) || item.str.trim() === '') continue;
       const [x, y] = viewport.convertToViewportPoint(item.transform[4], item.transform[5]);
-      items.push({ str: item.str, x, y, width: item.width, fontSize: Math.hypot(item.transform[2], item.transform[3]) });
+      items.push({
+        str: item.str,
+        x,
+        y,
+        width: item.width,
+        fontSize: Math.hypot(item.transform[2], item.transform[3]),
+      });
     }
     return items;
   } finally {
@@ -104,7 +120,10 @@ export async function allText(bytes: Uint8Array): Promise<string> {
 
 /** The whole file with every stream decompressed (qpdf --qdf), as latin1 text. */
 export async function decompressed(bytes: Uint8Array): Promise<string> {
-  const result = await runQpdf(['--qdf', '--object-streams=disable', '--stream-data=uncompress', '/in.pdf', '/out.pdf'], { inputs: { '/in.pdf': bytes }, outputs: ['/out.pdf'] });
+  const result = await runQpdf(
+    ['--qdf', '--object-streams=disable', '--stream-data=uncompress', '/in.pdf', '/out.pdf'],
+    { inputs: { '/in.pdf': bytes }, outputs: ['/out.pdf'] },
+  );
   const out = result.files['/out.pdf'];
   if (!out) throw new Error(`qpdf --qdf failed: ${result.stderr}`);
   return Buffer.from(out).toString('latin1');
@@ -115,4 +134,3 @@ export function rawContains(raw: string, word: string): boolean {
   const hex = Buffer.from(word, 'latin1').toString('hex');
   return raw.includes(word) || raw.toLowerCase().includes(hex);
 }
-

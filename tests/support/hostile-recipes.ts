@@ -46,15 +46,24 @@ export function rawPdf(objects: RawObject[], trailerExtra = ''): Uint8Array {
       offset += part.byteLength;
     }
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)];
-  parts.push(latin1(`${xref.join('')}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailerExtra}>>\nstartxref\n${offset}\n%%EOF\n`));
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`,
+    ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`),
+  ];
+  parts.push(
+    latin1(
+      `${xref.join('')}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ` +
+        `${trailerExtra}>>\nstartxref\n${offset}\n%%EOF\n`,
+    ),
+  );
   return concat(parts);
 }
 
 const textContent = (label: string) => ({ dict: '', data: latin1(`BT /F1 24 Tf 72 700 Td (${label}) Tj ET`) });
 const FONT = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
 const pageDict = (parent: number, contents: number, extra = '') =>
-  `<< /Type /Page /Parent ${parent} 0 R /MediaBox [0 0 612 792] /Contents ${contents} 0 R /Resources << /Font << /F1 5 0 R >> >> ${extra}>>`;
+  `<< /Type /Page /Parent ${parent} 0 R /MediaBox [0 0 612 792] /Contents ${contents} 0 R /Resources << /Font ` +
+  `<< /F1 5 0 R >> >> ${extra}>>`;
 
 /** A one-page PDF whose page's /Parent is the page itself, and the tree node's /Parent is the page. */
 export function parentLoopPdf(): Uint8Array {
@@ -81,7 +90,13 @@ export function kidsLoopPdf(): Uint8Array {
 
 /** A page tree whose /Count is negative. */
 export function negativeCountPdf(): Uint8Array {
-  return rawPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count -5 >>', pageDict(2, 4), textContent('Negative count'), FONT]);
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count -5 >>',
+    pageDict(2, 4),
+    textContent('Negative count'),
+    FONT,
+  ]);
 }
 
 /** Bookmarks whose /Next leads back to the first, and whose child is its own parent. */
@@ -105,12 +120,22 @@ export function xobjectLoopPdf(): Uint8Array {
   return rawPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /X 6 0 R /Y 7 0 R >> >> >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> ' +
+      '/XObject << /X 6 0 R /Y 7 0 R >> >> >>',
     { dict: '', data: latin1('BT /F1 24 Tf 72 700 Td (XObject loop) Tj ET /X Do /Y Do') },
     FONT,
-    { dict: '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X 6 0 R >> >>', data: latin1('0 0 m 10 10 l S /X Do') },
-    { dict: '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /Z 8 0 R >> >>', data: latin1('/Z Do') },
-    { dict: '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /Y 7 0 R >> >>', data: latin1('/Y Do') },
+    {
+      dict: '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X 6 0 R >> >>',
+      data: latin1('0 0 m 10 10 l S /X Do'),
+    },
+    {
+      dict: '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /Z 8 0 R >> >>',
+      data: latin1('/Z Do'),
+    },
+    {
+      dict: '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /Y 7 0 R >> >>',
+      data: latin1('/Y Do'),
+    },
   ]);
 }
 
@@ -173,8 +198,18 @@ export type Cipher = 'RC4' | 'AES-128' | 'AES-256';
  */
 export async function encryptedPdf(pdf: Uint8Array, cipher: Cipher, password: string): Promise<Uint8Array> {
   const { runQpdf } = await import('../../workers/engine/lib/pdf/qpdf.ts');
-  const how = { 'RC4': ['128', '--use-aes=n'], 'AES-128': ['128', '--use-aes=y'], 'AES-256': ['256'] }[cipher];
-  const args = ['--allow-weak-crypto', '/in.pdf', '--encrypt', password, `${password}-owner`, ...how, '--', '--stream-data=preserve', '/out.pdf'];
+  const how = { RC4: ['128', '--use-aes=n'], 'AES-128': ['128', '--use-aes=y'], 'AES-256': ['256'] }[cipher];
+  const args = [
+    '--allow-weak-crypto',
+    '/in.pdf',
+    '--encrypt',
+    password,
+    `${password}-owner`,
+    ...how,
+    '--',
+    '--stream-data=preserve',
+    '/out.pdf',
+  ];
   const result = await runQpdf(args, { inputs: { '/in.pdf': pdf }, outputs: ['/out.pdf'] });
   if (result.exitCode !== 0) throw new Error(`qpdf could not encrypt the recipe: ${result.stderr}`);
   return result.files['/out.pdf'];
@@ -182,14 +217,26 @@ export async function encryptedPdf(pdf: Uint8Array, cipher: Cipher, password: st
 
 /** A page tree node whose only kid is itself: no page anywhere to rebuild a tree from. */
 export function kidsLoopWithoutPagesPdf(): Uint8Array {
-  return rawPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [2 0 R] /Count 1 >>', textContent('Nothing'), FONT]);
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [2 0 R] /Count 1 >>',
+    textContent('Nothing'),
+    FONT,
+  ]);
 }
 
 /** A normal page plus `count` unused streams each inflating to `gigabytes` GB. */
 export function unusedBombsPdf(count: number, gigabytes: number): Uint8Array {
   const outer = deflateSync(zlibZeros(gigabytes * 2 ** 30));
   const bombs = Array.from({ length: count }, () => ({ dict: '/Filter [/FlateDecode /FlateDecode]', data: outer }));
-  return rawPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', pageDict(2, 4), textContent('Unused bombs'), FONT, ...bombs]);
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    pageDict(2, 4),
+    textContent('Unused bombs'),
+    FONT,
+    ...bombs,
+  ]);
 }
 
 /** A page showing one DeviceGray image of width × height (8-bit, deflated zeros: small on disk). */
@@ -200,7 +247,9 @@ export function hugeImagePdf(width: number, height: number): Uint8Array {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject << /Im 5 0 R >> >> >>',
     { dict: '', data: latin1('q 612 0 0 792 0 0 cm /Im Do Q') },
     {
-      dict: `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`,
+      dict:
+        `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray ` +
+        `/BitsPerComponent 8 /Filter /FlateDecode`,
       data: deflateSync(new Uint8Array(Math.min(width * height, 1 << 20))),
     },
   ]);
@@ -213,7 +262,10 @@ export function manyPagesPdf(pageCount: number): Uint8Array {
   for (let i = 0; i < pageCount; i++) {
     const page = objects.length + 1;
     kids.push(`${page} 0 R`);
-    objects.push(`<< /Type /Page /Parent 2 0 R /Contents ${page + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`, textContent(`Page ${i + 1}`));
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /Contents ${page + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
+      textContent(`Page ${i + 1}`),
+    );
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pageCount} /MediaBox [0 0 612 792] >>`;
   return rawPdf(objects);
@@ -297,7 +349,11 @@ export function manyParagraphsDocx(millions: number): Uint8Array {
   return rawZip([
     { name: '[Content_Types].xml', data: latin1(CONTENT_TYPES_DOCX) },
     { name: '_rels/.rels', data: latin1(ROOT_RELS_DOCX) },
-    { name: 'word/document.xml', data, deflated: { size: head.byteLength + unit.byteLength * millions + tail.byteLength } },
+    {
+      name: 'word/document.xml',
+      data,
+      deflated: { size: head.byteLength + unit.byteLength * millions + tail.byteLength },
+    },
   ]);
 }
 
@@ -305,12 +361,17 @@ export function manyParagraphsDocx(millions: number): Uint8Array {
 export async function deepXmlDocx(depth: number): Promise<Uint8Array> {
   const open = '<w:tbl><w:tr><w:tc>'.repeat(depth);
   const close = '<w:p/></w:tc></w:tr></w:tbl>'.repeat(depth);
-  return docx(`<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${open}${close}<w:p/></w:body></w:document>`);
+  return docx(
+    `<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${open}${close}<w:p/></w:body></w:document>`,
+  );
 }
 
 /** A .docx that declares an external entity (XXE) and a billion-laughs entity expansion. */
 export async function xxeDocx(): Promise<Uint8Array> {
-  const laughs = ['<!ENTITY l0 "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`)].join('');
+  const laughs = [
+    '<!ENTITY l0 "lol">',
+    ...Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`),
+  ].join('');
   return docx(
     `<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE w:document [<!ENTITY xxe SYSTEM "file:///etc/passwd">${laughs}]>` +
       `<w:document ${W}><w:body><w:p><w:r><w:t>&xxe;&l9;</w:t></w:r></w:p></w:body></w:document>`,
@@ -319,7 +380,10 @@ export async function xxeDocx(): Promise<Uint8Array> {
 
 /** A .docx with one paragraph of `length` characters. */
 export async function longTextDocx(length: number): Promise<Uint8Array> {
-  return docx(`<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body><w:p><w:r><w:t>${'A'.repeat(length)}</w:t></w:r></w:p></w:body></w:document>`);
+  return docx(
+    `<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body><w:p><w:r><w:t>` +
+      `${'A'.repeat(length)}</w:t></w:r></w:p></w:body></w:document>`,
+  );
 }
 
 /**
@@ -332,12 +396,18 @@ export async function hugeDimensionXlsx(farCell: boolean): Promise<Uint8Array> {
     '[Content_Types].xml',
     `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`,
   );
-  zip.file('_rels/.rels', `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`);
+  zip.file(
+    '_rels/.rels',
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+  );
   zip.file(
     'xl/workbook.xml',
     `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
   );
-  zip.file('xl/_rels/workbook.xml.rels', `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`);
+  zip.file(
+    'xl/_rels/workbook.xml.rels',
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+  );
   zip.file(
     'xl/worksheets/sheet1.xml',
     `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="A1:XFD1048576"/><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Hello</t></is></c></row>${farCell ? '<row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>Far away</t></is></c></row>' : ''}</sheetData></worksheet>`,

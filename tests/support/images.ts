@@ -31,7 +31,8 @@ export async function decodeImage(bytes: Uint8Array): Promise<Raster> {
 export function grey(raster: Raster): Float32Array {
   const out = new Float32Array(raster.width * raster.height);
   const { data } = raster;
-  for (let i = 0, p = 0; i < out.length; i++, p += 4) out[i] = 0.299 * data[p] + 0.587 * data[p + 1] + 0.114 * data[p + 2];
+  for (let i = 0, p = 0; i < out.length; i++, p += 4)
+    out[i] = 0.299 * data[p] + 0.587 * data[p + 1] + 0.114 * data[p + 2];
   return out;
 }
 
@@ -50,14 +51,22 @@ export function blockSsim(a: Raster, b: Raster, block = 8): number {
   let blocks = 0;
   for (let by = 0; by + block <= height; by += block) {
     for (let bx = 0; bx + block <= width; bx += block) {
-      let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+      let sa = 0,
+        sb = 0,
+        saa = 0,
+        sbb = 0,
+        sab = 0;
       for (let y = by; y < by + block; y++) {
         const ra = y * a.width;
         const rb = y * b.width;
         for (let x = bx; x < bx + block; x++) {
           const va = ga[ra + x];
           const vb = gb[rb + x];
-          sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb;
+          sa += va;
+          sb += vb;
+          saa += va * va;
+          sbb += vb * vb;
+          sab += va * vb;
         }
       }
       const n = block * block;
@@ -130,7 +139,9 @@ export function pdfFontKinds(pdfPath: string, first: number, last: number, passw
   for (const line of output.split('\n').slice(2)) {
     const words = line.trim().split(/\s+/);
     if (words.length < 8) continue;
-    const kind = /(CID Type 0C?|CID TrueType|Type 1C?|Type 3|TrueType|unknown)( \(OT\))?$/.exec(words.slice(0, -6).join(' '))?.[0];
+    const kind = /(CID Type 0C?|CID TrueType|Type 1C?|Type 3|TrueType|unknown)( \(OT\))?$/.exec(
+      words.slice(0, -6).join(' '),
+    )?.[0];
     if (!kind) continue;
     const embedded = words[words.length - 5] === 'yes';
     kinds.add(embedded || kind === 'Type 3' ? kind : `${kind} (not embedded)`);

@@ -28,7 +28,15 @@ export function wrap(text: string, font: PDFFont, size: number, width: number): 
   return lines;
 }
 
-function drawParagraph(page: PDFPage, text: string, font: PDFFont, size: number, x: number, y: number, width: number): number {
+function drawParagraph(
+  page: PDFPage,
+  text: string,
+  font: PDFFont,
+  size: number,
+  x: number,
+  y: number,
+  width: number,
+): number {
   for (const line of wrap(text, font, size, width)) {
     page.drawText(line, { x, y, size, font });
     y -= size * 1.3;
@@ -66,7 +74,12 @@ export async function buildReport(): Promise<ReportFixture> {
   let y = drawParagraph(page, LOREM[0], regular, 11, 72, 690, 468);
   texts.push(LOREM[0]);
   page.drawText('Important:', { x: 72, y: y - 6, size: 11, font: bold });
-  page.drawText('this sentence is in italics.', { x: 72 + bold.widthOfTextAtSize('Important: ', 11), y: y - 6, size: 11, font: italic });
+  page.drawText('this sentence is in italics.', {
+    x: 72 + bold.widthOfTextAtSize('Important: ', 11),
+    y: y - 6,
+    size: 11,
+    font: italic,
+  });
   texts.push('Important: this sentence is in italics.');
   y -= 36;
   page.drawText('Two Columns', { x: 72, y, size: 16, font: bold });
@@ -89,9 +102,19 @@ export async function buildReport(): Promise<ReportFixture> {
   const colX = [72, 212, 352, 492];
   const rowH = 22;
   const tableTop = y;
-  for (let r = 0; r <= table.length; r++) page.drawLine({ start: { x: colX[0], y: tableTop - r * rowH }, end: { x: colX[3], y: tableTop - r * rowH }, thickness: 0.8 });
-  for (const x of colX) page.drawLine({ start: { x, y: tableTop }, end: { x, y: tableTop - table.length * rowH }, thickness: 0.8 });
-  table.forEach((row, r) => row.forEach((cell, c) => page.drawText(cell, { x: colX[c] + 6, y: tableTop - r * rowH - 15, size: 11, font: r === 0 ? bold : regular })));
+  for (let r = 0; r <= table.length; r++)
+    page.drawLine({
+      start: { x: colX[0], y: tableTop - r * rowH },
+      end: { x: colX[3], y: tableTop - r * rowH },
+      thickness: 0.8,
+    });
+  for (const x of colX)
+    page.drawLine({ start: { x, y: tableTop }, end: { x, y: tableTop - table.length * rowH }, thickness: 0.8 });
+  table.forEach((row, r) =>
+    row.forEach((cell, c) =>
+      page.drawText(cell, { x: colX[c] + 6, y: tableTop - r * rowH - 15, size: 11, font: r === 0 ? bold : regular }),
+    ),
+  );
   texts.push(...table.flat());
   y = tableTop - table.length * rowH - 30;
 
@@ -115,11 +138,13 @@ export async function buildReport(): Promise<ReportFixture> {
     ['Stapler', 1, 7.25, 7.25],
     ['Folders', 12, 0.8, 9.6],
   ];
-  numbers.forEach((row, r) => row.forEach((cell, c) => {
-    const text = typeof cell === 'number' ? cell.toFixed(2).replace(/\.00$/, '') : cell;
-    const x = [72, 200, 300, 400][c];
-    page2.drawText(text, { x, y: 680 - r * 18, size: 11, font: r === 0 ? bold : regular });
-  }));
+  numbers.forEach((row, r) =>
+    row.forEach((cell, c) => {
+      const text = typeof cell === 'number' ? cell.toFixed(2).replace(/\.00$/, '') : cell;
+      const x = [72, 200, 300, 400][c];
+      page2.drawText(text, { x, y: 680 - r * 18, size: 11, font: r === 0 ? bold : regular });
+    }),
+  );
   texts.push(...numbers.flat().map((c) => (typeof c === 'number' ? c.toFixed(2).replace(/\.00$/, '') : c)));
   const closing = 'End of the figures section.';
   page2.drawText(closing, { x: 72, y: 560, size: 11, font: regular });
@@ -154,21 +179,34 @@ export function wordSimilarity(expected: string, actual: string): number {
   const w = b.length + 1;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
-      dp[i * w + j] = a[i - 1] === b[j - 1] ? dp[(i - 1) * w + j - 1] + 1 : Math.max(dp[(i - 1) * w + j], dp[i * w + j - 1]);
+      dp[i * w + j] =
+        a[i - 1] === b[j - 1] ? dp[(i - 1) * w + j - 1] + 1 : Math.max(dp[(i - 1) * w + j], dp[i * w + j - 1]);
     }
   }
   return dp[a.length * w + b.length] / Math.max(a.length, b.length);
 }
 
 export function normWords(text: string): string[] {
-  return text.toLowerCase().normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 /** Text of the paragraphs of a DOCX body in document order, and its tables as grids. */
-export async function readDocx(bytes: Uint8Array): Promise<{ xml: string; text: string; tables: string[][][]; headers: string; footers: string; paragraphs: Array<{ text: string; style?: string; bold: boolean; size?: number }> }> {
+export async function readDocx(bytes: Uint8Array): Promise<{
+  xml: string;
+  text: string;
+  tables: string[][][];
+  headers: string;
+  footers: string;
+  paragraphs: Array<{ text: string; style?: string; bold: boolean; size?: number }>;
+}> {
   const zip = await JSZip.loadAsync(bytes);
   const xml = await zip.file('word/document.xml')!.async('string');
-  const texts = (fragment: string) => [...fragment.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => decode(m[1])).join('');
+  const texts = (fragment: string) =>
+    [...fragment.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => decode(m[1])).join('');
   const paragraphs = [...xml.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map((m) => ({
     text: texts(m[0]),
     style: /<w:pStyle w:val="([^"]+)"/.exec(m[0])?.[1],
@@ -176,22 +214,39 @@ export async function readDocx(bytes: Uint8Array): Promise<{ xml: string; text: 
     size: Number(/<w:sz w:val="(\d+)"/.exec(m[0])?.[1]) / 2 || undefined,
   }));
   const tables = [...xml.matchAll(/<w:tbl>[\s\S]*?<\/w:tbl>/g)].map((t) =>
-    [...t[0].matchAll(/<w:tr[ >][\s\S]*?<\/w:tr>/g)].map((row) => [...row[0].matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((cell) => texts(cell[0]))),
+    [...t[0].matchAll(/<w:tr[ >][\s\S]*?<\/w:tr>/g)].map((row) =>
+      [...row[0].matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((cell) => texts(cell[0])),
+    ),
   );
   const partText = async (prefix: string) => {
     let out = '';
-    for (const name of Object.keys(zip.files).filter((n) => n.startsWith(`word/${prefix}`))) out += texts(await zip.file(name)!.async('string'));
+    for (const name of Object.keys(zip.files).filter((n) => n.startsWith(`word/${prefix}`)))
+      out += texts(await zip.file(name)!.async('string'));
     return out;
   };
-  return { xml, text: paragraphs.map((p) => p.text).join(' '), tables, paragraphs, headers: await partText('header'), footers: await partText('footer') };
+  return {
+    xml,
+    text: paragraphs.map((p) => p.text).join(' '),
+    tables,
+    paragraphs,
+    headers: await partText('header'),
+    footers: await partText('footer'),
+  };
 }
 
 function decode(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 /** The text of each slide of a PPTX, in the order its shapes are written. */
-export async function readPptx(bytes: Uint8Array): Promise<{ slides: string[]; xml: string[]; slideSize: { cx: number; cy: number } }> {
+export async function readPptx(
+  bytes: Uint8Array,
+): Promise<{ slides: string[]; xml: string[]; slideSize: { cx: number; cy: number } }> {
   const zip = await JSZip.loadAsync(bytes);
   const names = Object.keys(zip.files)
     .filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n))
@@ -219,17 +274,24 @@ export function sheetGrid(sheet: import('exceljs').Worksheet): unknown[][] {
  * to the expected top-left cell (located in the sheet by its value).
  */
 export function cellMatchRate(expected: Array<Array<string | number>>, grid: unknown[][]): number {
-  const same = (a: unknown, b: string | number) => (typeof b === 'number' ? typeof a === 'number' && Math.abs(a - b) < 1e-9 : String(a ?? '').trim() === b);
+  const same = (a: unknown, b: string | number) =>
+    typeof b === 'number' ? typeof a === 'number' && Math.abs(a - b) < 1e-9 : String(a ?? '').trim() === b;
   let anchor: [number, number] | undefined;
-  grid.forEach((row, r) => row?.forEach((v, c) => { if (!anchor && same(v, expected[0][0])) anchor = [r, c]; }));
+  grid.forEach((row, r) =>
+    row?.forEach((v, c) => {
+      if (!anchor && same(v, expected[0][0])) anchor = [r, c];
+    }),
+  );
   if (!anchor) return 0;
   let total = 0;
   let right = 0;
-  expected.forEach((row, r) => row.forEach((value, c) => {
-    if (value === '') return;
-    total++;
-    if (same(grid[anchor![0] + r]?.[anchor![1] + c], value)) right++;
-  }));
+  expected.forEach((row, r) =>
+    row.forEach((value, c) => {
+      if (value === '') return;
+      total++;
+      if (same(grid[anchor![0] + r]?.[anchor![1] + c], value)) right++;
+    }),
+  );
   return right / total;
 }
 
@@ -249,7 +311,9 @@ export function characterErrorRate(reference: string, hypothesis: string): numbe
   return previous[b.length] / a.length;
 }
 
-/** The first (letter-size) page of `source` rendered to a picture at `dpi`, as the only content of a new PDF: a "scan". */
+/**
+ * The first (letter-size) page of `source` rendered to a picture at `dpi`, as the only content of a new PDF: a "scan".
+ */
 export async function scanOf(source: PDFDocument, dpi: number): Promise<Uint8Array> {
   const { openPdfjs } = await import('../../workers/engine/lib/pdf/pdfjs.ts');
   const { renderPageCanvas, encodeCanvas } = await import('../../workers/engine/lib/pdf/page-raster.ts');
@@ -288,7 +352,8 @@ export async function buildScannedPage(dpi = 200): Promise<{ bytes: Uint8Array; 
 
 /** Same value: numbers within the printed precision, dates by day, text trimmed. */
 export function sameCell(actual: unknown, expected: unknown): boolean {
-  if (expected instanceof Date) return actual instanceof Date && actual.toISOString().slice(0, 10) === expected.toISOString().slice(0, 10);
+  if (expected instanceof Date)
+    return actual instanceof Date && actual.toISOString().slice(0, 10) === expected.toISOString().slice(0, 10);
   // A date typed as text in the source ("31/10/2017") that came back as a real date of that day
   // (either day/month order: the source's own order is not knowable from one cell).
   const dateText = typeof expected === 'string' ? /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(expected.trim()) : null;
@@ -299,10 +364,24 @@ export function sameCell(actual: unknown, expected: unknown): boolean {
     return iso === day(year, b, a) || iso === day(year, a, b);
   }
   if (typeof expected === 'number') {
-    if (typeof actual !== 'number') return String(actual ?? '').replace(/,/g, '').trim() === String(expected);
-    return Math.abs(actual - expected) <= Math.max(1e-9, Math.abs(expected) * 0.005) || Math.abs(actual - expected) < 0.006;
+    if (typeof actual !== 'number')
+      return (
+        String(actual ?? '')
+          .replace(/,/g, '')
+          .trim() === String(expected)
+      );
+    return (
+      Math.abs(actual - expected) <= Math.max(1e-9, Math.abs(expected) * 0.005) || Math.abs(actual - expected) < 0.006
+    );
   }
-  return String(actual ?? '').replace(/\s+/g, ' ').trim() === String(expected ?? '').replace(/\s+/g, ' ').trim();
+  return (
+    String(actual ?? '')
+      .replace(/\s+/g, ' ')
+      .trim() ===
+    String(expected ?? '')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /**
@@ -311,17 +390,23 @@ export function sameCell(actual: unknown, expected: unknown): boolean {
  */
 export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]): number {
   const cells: Array<[number, number, unknown]> = [];
-  expected.forEach((row, r) => row?.forEach((v, c) => { if (v !== null && v !== undefined && String(v).trim() !== '') cells.push([r, c, v]); }));
+  expected.forEach((row, r) =>
+    row?.forEach((v, c) => {
+      if (v !== null && v !== undefined && String(v).trim() !== '') cells.push([r, c, v]);
+    }),
+  );
   if (cells.length === 0) return 1;
   const matched = new Set<number>();
   for (const grid of sheets) {
     const offsets = new Map<string, number>();
     const index = new Map<string, Array<[number, number]>>();
-    grid.forEach((row, r) => row?.forEach((v, c) => {
-      if (v === null || v === undefined) return;
-      const key = v instanceof Date ? v.toISOString().slice(0, 10) : String(v).trim();
-      index.set(key, [...(index.get(key) ?? []), [r, c]]);
-    }));
+    grid.forEach((row, r) =>
+      row?.forEach((v, c) => {
+        if (v === null || v === undefined) return;
+        const key = v instanceof Date ? v.toISOString().slice(0, 10) : String(v).trim();
+        index.set(key, [...(index.get(key) ?? []), [r, c]]);
+      }),
+    );
     for (const [r, c, v] of cells.slice(0, 400)) {
       const key = v instanceof Date ? v.toISOString().slice(0, 10) : String(v).trim();
       for (const [gr, gc] of index.get(key) ?? []) {
@@ -332,7 +417,9 @@ export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]
     const best = [...offsets].sort((a, b) => b[1] - a[1])[0];
     if (!best) continue;
     const [dr, dc] = best[0].split(',').map(Number);
-    cells.forEach(([r, c, v], i) => { if (sameCell(grid[r + dr]?.[c + dc], v)) matched.add(i); });
+    cells.forEach(([r, c, v], i) => {
+      if (sameCell(grid[r + dr]?.[c + dc], v)) matched.add(i);
+    });
   }
   return matched.size / cells.length;
 }

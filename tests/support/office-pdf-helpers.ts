@@ -13,7 +13,12 @@ export async function expectValidPdf(result: EngineResult): Promise<void> {
   expect(result.mime).toBe('application/pdf');
 }
 
-export function convert(engine: Engine, name: string, bytes: Uint8Array | ArrayBuffer | Buffer, options = {}): Promise<EngineResult> {
+export function convert(
+  engine: Engine,
+  name: string,
+  bytes: Uint8Array | ArrayBuffer | Buffer,
+  options = {},
+): Promise<EngineResult> {
   return engine([{ name, bytes: new Uint8Array(bytes as ArrayBuffer) }], options, {});
 }
 

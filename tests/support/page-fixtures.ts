@@ -6,7 +6,11 @@ import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
 import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
-export async function labelledPdf(label: string, pageCount: number, { rotations = [] as number[] } = {}): Promise<Uint8Array> {
+export async function labelledPdf(
+  label: string,
+  pageCount: number,
+  { rotations = [] as number[] } = {},
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 1; i <= pageCount; i++) {
@@ -37,7 +41,10 @@ export async function pageRotations(bytes: Uint8Array): Promise<number[]> {
 
 /** AES-256 encrypts with qpdf. */
 export async function encrypt(bytes: Uint8Array, user: string, owner = `${user}-owner`): Promise<Uint8Array> {
-  const result = await runQpdf(['--encrypt', user, owner, '256', '--', '/in.pdf', '/out.pdf'], { inputs: { '/in.pdf': bytes }, outputs: ['/out.pdf'] });
+  const result = await runQpdf(['--encrypt', user, owner, '256', '--', '/in.pdf', '/out.pdf'], {
+    inputs: { '/in.pdf': bytes },
+    outputs: ['/out.pdf'],
+  });
   const out = result.files['/out.pdf'];
   if (!out) throw new Error(`qpdf --encrypt failed: ${result.stderr}`);
   return out;

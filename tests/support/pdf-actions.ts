@@ -12,8 +12,26 @@ import { allowedLinkTarget } from '../../workers/engine/lib/pdf/pdf-links.ts';
 
 /** The /S values that make a dictionary an action (ISO 32000-2 Table 201). */
 const ACTION_TYPES = new Set([
-  'GoTo', 'GoToR', 'GoToE', 'GoToDp', 'Launch', 'Thread', 'URI', 'Sound', 'Movie', 'Hide', 'Named', 'SubmitForm', 'ResetForm',
-  'ImportData', 'JavaScript', 'SetOCGState', 'Rendition', 'Trans', 'GoTo3DView', 'RichMediaExecute',
+  'GoTo',
+  'GoToR',
+  'GoToE',
+  'GoToDp',
+  'Launch',
+  'Thread',
+  'URI',
+  'Sound',
+  'Movie',
+  'Hide',
+  'Named',
+  'SubmitForm',
+  'ResetForm',
+  'ImportData',
+  'JavaScript',
+  'SetOCGState',
+  'Rendition',
+  'Trans',
+  'GoTo3DView',
+  'RichMediaExecute',
 ]);
 
 export interface FoundAction {
@@ -54,7 +72,9 @@ function jsonString(value: unknown): string | undefined {
 /** Runs `qpdf --check`; fails the test with qpdf's words when it does not pass. */
 export function expectQpdfCheck(bytes: Uint8Array, password?: string): void {
   withFile(bytes, (path) => {
-    const result = spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--check', path], { encoding: 'utf8' });
+    const result = spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--check', path], {
+      encoding: 'utf8',
+    });
     expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
   });
 }
@@ -62,12 +82,18 @@ export function expectQpdfCheck(bytes: Uint8Array, password?: string): void {
 /** Every action, automatic action and document script in the file, as qpdf's JSON shows them. */
 export function pdfActions(bytes: Uint8Array, password?: string): PdfActions {
   const json = withFile(bytes, (path) =>
-    execFileSync('qpdf', [...(password ? [`--password=${password}`] : []), '--json=2', '--json-key=qpdf', '--decode-level=none', path], {
-      encoding: 'utf8',
-      maxBuffer: 1 << 28,
-    }),
+    execFileSync(
+      'qpdf',
+      [...(password ? [`--password=${password}`] : []), '--json=2', '--json-key=qpdf', '--decode-level=none', path],
+      {
+        encoding: 'utf8',
+        maxBuffer: 1 << 28,
+      },
+    ),
   );
-  const objects = (JSON.parse(json) as { qpdf: [unknown, Record<string, { value?: unknown; stream?: { dict: unknown } }>] }).qpdf[1];
+  const objects = (
+    JSON.parse(json) as { qpdf: [unknown, Record<string, { value?: unknown; stream?: { dict: unknown } }>] }
+  ).qpdf[1];
   const found: PdfActions = { actions: [], automatic: 0, openActions: 0, documentJavaScript: false };
   const visit = (value: unknown) => {
     if (Array.isArray(value)) {
@@ -77,12 +103,16 @@ export function pdfActions(bytes: Uint8Array, password?: string): PdfActions {
     if (!value || typeof value !== 'object') return;
     const dict = value as Record<string, unknown>;
     const type = typeof dict['/S'] === 'string' ? (dict['/S'] as string).slice(1) : undefined;
-    const isAction = type !== undefined && ACTION_TYPES.has(type) && (dict['/Type'] === '/Action' || !('/Type' in dict) || dict['/Type'] === undefined);
+    const isAction =
+      type !== undefined &&
+      ACTION_TYPES.has(type) &&
+      (dict['/Type'] === '/Action' || !('/Type' in dict) || dict['/Type'] === undefined);
     if (isAction) found.actions.push({ type, ...(type === 'URI' ? { uri: jsonString(dict['/URI']) } : {}) });
     if ('/AA' in dict) found.automatic++;
     if ('/OpenAction' in dict && !Array.isArray(dict['/OpenAction'])) found.openActions++;
     const names = dict['/Names'];
-    if (dict['/Type'] === '/Catalog' && names && typeof names === 'object' && '/JavaScript' in names) found.documentJavaScript = true;
+    if (dict['/Type'] === '/Catalog' && names && typeof names === 'object' && '/JavaScript' in names)
+      found.documentJavaScript = true;
     Object.values(dict).forEach(visit);
   };
   for (const [key, object] of Object.entries(objects)) {
@@ -102,7 +132,8 @@ export function expectOnlyAllowedActions(bytes: Uint8Array, password?: string): 
   const found = pdfActions(bytes, password);
   for (const action of found.actions) {
     expect(['GoTo', 'Named', 'URI'], `action /S /${action.type}`).toContain(action.type);
-    if (action.type === 'URI') expect(allowedLinkTarget(action.uri ?? ''), `URI ${JSON.stringify(action.uri)}`).toBeDefined();
+    if (action.type === 'URI')
+      expect(allowedLinkTarget(action.uri ?? ''), `URI ${JSON.stringify(action.uri)}`).toBeDefined();
   }
   expect(found.automatic, 'automatic (/AA) actions').toBe(0);
   expect(found.openActions, 'opening actions').toBe(0);

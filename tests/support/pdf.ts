@@ -10,7 +10,10 @@ import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
 import { pdftotext } from './images.ts';
 
 /** Each page's text as pdf.js extracts it, opened with `password` when given; `collapse` folds runs of white space. */
-export async function pageTexts(bytes: Uint8Array, { password, collapse = false }: { password?: string; collapse?: boolean } = {}): Promise<string[]> {
+export async function pageTexts(
+  bytes: Uint8Array,
+  { password, collapse = false }: { password?: string; collapse?: boolean } = {},
+): Promise<string[]> {
   const doc = await openPdfjs(bytes, { password });
   try {
     const pages: string[] = [];
@@ -35,7 +38,11 @@ export interface QpdfCheck {
 /** `qpdf --check` of the bytes. */
 export async function qpdfCheck(bytes: Uint8Array): Promise<QpdfCheck> {
   const result = await runQpdf(['--check', '/in.pdf'], { inputs: { '/in.pdf': bytes } });
-  return { exitCode: result.exitCode, ok: result.exitCode === 0 || result.exitCode === 3, output: `${result.stdout}\n${result.stderr}` };
+  return {
+    exitCode: result.exitCode,
+    ok: result.exitCode === 0 || result.exitCode === 3,
+    output: `${result.stdout}\n${result.stderr}`,
+  };
 }
 
 /** Poppler's pdftotext of the bytes (with a user password); throws when poppler cannot open them. */

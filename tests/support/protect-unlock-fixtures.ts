@@ -11,7 +11,11 @@ import { join } from 'node:path';
 import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
 
-export const PAGE_TEXTS = ['First page: the quick brown fox', 'Second page: jumps over the lazy dog', 'Third page: 0123456789'];
+export const PAGE_TEXTS = [
+  'First page: the quick brown fox',
+  'Second page: jumps over the lazy dog',
+  'Third page: 0123456789',
+];
 
 /** A three-page PDF whose pages carry PAGE_TEXTS. */
 export async function textPdf(texts: readonly string[] = PAGE_TEXTS): Promise<Uint8Array> {
@@ -32,9 +36,22 @@ export const HANDLERS = {
 export type HandlerName = keyof typeof HANDLERS;
 
 /** Encrypts with qpdf (WASM) exactly as given: no SASLprep, as a writer that skips it would. */
-export async function encryptWithQpdf(bytes: Uint8Array, handler: HandlerName, user: string, owner: string): Promise<Uint8Array> {
+export async function encryptWithQpdf(
+  bytes: Uint8Array,
+  handler: HandlerName,
+  user: string,
+  owner: string,
+): Promise<Uint8Array> {
   const { bits, extra } = HANDLERS[handler];
-  const args = ['--allow-weak-crypto', '/in.pdf', '--encrypt', `--user-password=${user}`, `--owner-password=${owner}`, `--bits=${bits}`, ...extra];
+  const args = [
+    '--allow-weak-crypto',
+    '/in.pdf',
+    '--encrypt',
+    `--user-password=${user}`,
+    `--owner-password=${owner}`,
+    `--bits=${bits}`,
+    ...extra,
+  ];
   if (owner === '' && bits === '256') args.push('--allow-insecure');
   const result = await runQpdf([...args, '--', '/out.pdf'], { inputs: { '/in.pdf': bytes }, outputs: ['/out.pdf'] });
   const out = result.files['/out.pdf'];
@@ -68,7 +85,9 @@ async function showEncryptionRaw(bytes: Uint8Array, password: string): Promise<s
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const result = await runQpdf([`--password=${password}`, '--show-encryption', '/in.pdf'], { inputs: { '/in.pdf': bytes } });
+  const result = await runQpdf([`--password=${password}`, '--show-encryption', '/in.pdf'], {
+    inputs: { '/in.pdf': bytes },
+  });
   if (result.exitCode === 2) throw new Error(result.stderr);
   return result.stdout;
 }
@@ -76,7 +95,9 @@ async function showEncryptionRaw(bytes: Uint8Array, password: string): Promise<s
 /** The permission lines of `--show-encryption`, e.g. { 'print high resolution': 'allowed', … }. */
 export function permissionLines(showEncryption: string): Record<string, string> {
   const lines: Record<string, string> = {};
-  for (const match of showEncryption.matchAll(/^(extract for [^:]+|print [^:]+|modify [^:]+): (allowed|not allowed)$/gm)) {
+  for (const match of showEncryption.matchAll(
+    /^(extract for [^:]+|print [^:]+|modify [^:]+): (allowed|not allowed)$/gm,
+  )) {
     lines[match[1]] = match[2];
   }
   return lines;
@@ -86,7 +107,13 @@ export function permissionLines(showEncryption: string): Record<string, string> 
 export async function certificateEncryptedPdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.addPage([200, 200]);
-  const encrypt = doc.context.obj({ Filter: PDFName.of('Adobe.PubSec'), SubFilter: PDFName.of('adbe.pkcs7.s5'), V: 4, R: 4, Length: 128 });
+  const encrypt = doc.context.obj({
+    Filter: PDFName.of('Adobe.PubSec'),
+    SubFilter: PDFName.of('adbe.pkcs7.s5'),
+    V: 4,
+    R: 4,
+    Length: 128,
+  });
   doc.context.trailerInfo.Encrypt = doc.context.register(encrypt as PDFDict);
   return doc.save({ useObjectStreams: false });
 }

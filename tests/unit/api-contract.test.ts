@@ -14,7 +14,8 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
 const ORIGIN = 'http://folio.test';
-const pdfFile = async (name: string, label: string, pages: number) => new File([(await labelledPdf(label, pages)) as Uint8Array<ArrayBuffer>], name, { type: 'application/pdf' });
+const pdfFile = async (name: string, label: string, pages: number) =>
+  new File([(await labelledPdf(label, pages)) as Uint8Array<ArrayBuffer>], name, { type: 'application/pdf' });
 
 async function post(path: string, fields: Array<[string, string | File]>) {
   const form = new FormData();
@@ -24,7 +25,10 @@ async function post(path: string, fields: Array<[string, string | File]>) {
 
 describe('/api contract in Node', () => {
   test('merge: files (multiple) in order → PDF with Content-Disposition', async () => {
-    const response = await post('/api/pdf/merge', [['files', await pdfFile('a.pdf', 'A', 2)], ['files', await pdfFile('b.pdf', 'B', 1)]]);
+    const response = await post('/api/pdf/merge', [
+      ['files', await pdfFile('a.pdf', 'A', 2)],
+      ['files', await pdfFile('b.pdf', 'B', 1)],
+    ]);
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toBe('application/pdf');
     expect(filenameFromDisposition(response.headers.get('Content-Disposition'))).toBe('merged.pdf');
@@ -45,12 +49,19 @@ describe('/api contract in Node', () => {
     const byDefault = await post('/api/pdf/rotate', [['file', file]]);
     expect(await pageRotations(new Uint8Array(await byDefault.arrayBuffer()))).toEqual([90, 90]);
     expect(filenameFromDisposition(byDefault.headers.get('Content-Disposition'))).toBe('Überweisung-rotated.pdf');
-    const chosen = await post('/api/pdf/rotate', [['file', file], ['angle', '180'], ['pages', '2']]);
+    const chosen = await post('/api/pdf/rotate', [
+      ['file', file],
+      ['angle', '180'],
+      ['pages', '2'],
+    ]);
     expect(await pageRotations(new Uint8Array(await chosen.arrayBuffer()))).toEqual([0, 180]);
   });
 
   test('organize: pageOrder', async () => {
-    const response = await post('/api/pdf/organize', [['file', await pdfFile('o.pdf', 'A', 3)], ['pageOrder', '3,1']]);
+    const response = await post('/api/pdf/organize', [
+      ['file', await pdfFile('o.pdf', 'A', 3)],
+      ['pageOrder', '3,1'],
+    ]);
     expect(response.status).toBe(200);
     expect(await pageLabels(new Uint8Array(await response.arrayBuffer()))).toEqual(['A3', 'A1']);
   });
@@ -61,34 +72,63 @@ describe('/api contract in Node', () => {
     expect(noFile.headers.get('Content-Type')).toContain('application/json');
     expect(await noFile.json()).toEqual({ error: 'Please select at least one file', code: 'InvalidInput' });
 
-    const twoFiles = await post('/api/pdf/rotate', [['file', await pdfFile('a.pdf', 'A', 1)], ['file', await pdfFile('b.pdf', 'B', 1)]]);
+    const twoFiles = await post('/api/pdf/rotate', [
+      ['file', await pdfFile('a.pdf', 'A', 1)],
+      ['file', await pdfFile('b.pdf', 'B', 1)],
+    ]);
     expect(twoFiles.status).toBe(400);
 
-    const badAngle = await post('/api/pdf/rotate', [['file', await pdfFile('a.pdf', 'A', 1)], ['angle', '45']]);
+    const badAngle = await post('/api/pdf/rotate', [
+      ['file', await pdfFile('a.pdf', 'A', 1)],
+      ['angle', '45'],
+    ]);
     expect(badAngle.status).toBe(400);
     expect(((await badAngle.json()) as { error: string }).error).toMatch(/Rotation: "45" is not one of 90, 180, 270/);
 
-    const badOrder = await post('/api/pdf/organize', [['file', await pdfFile('a.pdf', 'A', 2)], ['pageOrder', '1,5']]);
+    const badOrder = await post('/api/pdf/organize', [
+      ['file', await pdfFile('a.pdf', 'A', 2)],
+      ['pageOrder', '1,5'],
+    ]);
     expect(badOrder.status).toBe(400);
-    expect(((await badOrder.json()) as { error: string }).error).toBe('Page order: Page 5 does not exist: the document has 2 pages.');
+    expect(((await badOrder.json()) as { error: string }).error).toBe(
+      'Page order: Page 5 does not exist: the document has 2 pages.',
+    );
 
-    const notPdf = await post('/api/pdf/split', [['file', new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])], 'photo.pdf')]]);
+    const notPdf = await post('/api/pdf/split', [
+      ['file', new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])], 'photo.pdf')],
+    ]);
     expect(notPdf.status).toBe(422);
-    expect(await notPdf.json()).toEqual({ error: '"photo.pdf" is not a valid PDF: it is a PNG image.', code: 'InvalidPdf' });
+    expect(await notPdf.json()).toEqual({
+      error: '"photo.pdf" is not a valid PDF: it is a PNG image.',
+      code: 'InvalidPdf',
+    });
 
     const unknown = await fetch(`${ORIGIN}/api/pdf/qrCode`, { method: 'POST' }).catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(Error); // not an endpoint: MSW refuses it (onUnhandledRequest: 'error')
   });
 
   test('encrypted input: 401 PasswordRequired, 403 Invalid Password, then inputPassword opens it', async () => {
-    const secret = new File([(await encrypt(await labelledPdf('S', 2), 'pw-123')) as Uint8Array<ArrayBuffer>], 'secret.pdf', { type: 'application/pdf' });
+    const secret = new File(
+      [(await encrypt(await labelledPdf('S', 2), 'pw-123')) as Uint8Array<ArrayBuffer>],
+      'secret.pdf',
+      { type: 'application/pdf' },
+    );
     const missing = await post('/api/pdf/rotate', [['file', secret]]);
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ error: '"secret.pdf" is protected by a password. Enter it to continue.', code: 'PasswordRequired' });
-    const wrong = await post('/api/pdf/rotate', [['file', secret], ['inputPassword', 'nope']]);
+    expect(await missing.json()).toEqual({
+      error: '"secret.pdf" is protected by a password. Enter it to continue.',
+      code: 'PasswordRequired',
+    });
+    const wrong = await post('/api/pdf/rotate', [
+      ['file', secret],
+      ['inputPassword', 'nope'],
+    ]);
     expect(wrong.status).toBe(403);
     expect(await wrong.json()).toEqual({ error: 'Invalid Password', code: 'InvalidPassword' });
-    const right = await post('/api/pdf/rotate', [['file', secret], ['inputPassword', 'pw-123']]);
+    const right = await post('/api/pdf/rotate', [
+      ['file', secret],
+      ['inputPassword', 'pw-123'],
+    ]);
     expect(right.status).toBe(200);
     expect(await pageRotations(new Uint8Array(await right.arrayBuffer()))).toEqual([90, 90]);
   });

@@ -9,38 +9,38 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { FileToolEntry } from '../../src/catalogue/types.ts';
 
-const NEW_TOOL = vi.hoisted(
-  (): FileToolEntry => ({
-    id: 'stamp-pdf',
-    name: 'Stamp PDF',
-    description: 'Put a date stamp on pages',
-    icon: 'edit',
-    order: 17.5,
-    groups: { dropdown: 'Edit & Organize', toolsPage: 'Organize & Edit PDF', menu: 'PDF Tools' },
-    home: { popular: 2.5, heroTile: 99 },
-    kind: 'file',
-    endpoint: '/api/pdf/stamp',
-    fileField: 'file',
-    multiple: false,
-    accepts: { extensions: ['.pdf'], mimeTypes: ['application/pdf'], label: 'PDF files' },
-    defaultFilename: 'stamp-pdf-result.pdf',
-    options: [{ kind: 'text', name: 'text', label: 'Stamp text', default: 'APPROVED' }],
-    content: {
-      overview: 'Stamp PDF puts a date stamp on every page.',
-      features: ['A stamp'],
-      usage: ['Pick a PDF.'],
-      perfectFor: ['Invoices'],
-      privacy: 'Stays on your device.',
-      whyUse: 'It is quick.',
-    },
-  }),
-);
+const NEW_TOOL = vi.hoisted((): FileToolEntry => ({
+  id: 'stamp-pdf',
+  name: 'Stamp PDF',
+  description: 'Put a date stamp on pages',
+  icon: 'edit',
+  order: 17.5,
+  groups: { dropdown: 'Edit & Organize', toolsPage: 'Organize & Edit PDF', menu: 'PDF Tools' },
+  home: { popular: 2.5, heroTile: 99 },
+  kind: 'file',
+  endpoint: '/api/pdf/stamp',
+  fileField: 'file',
+  multiple: false,
+  accepts: { extensions: ['.pdf'], mimeTypes: ['application/pdf'], label: 'PDF files' },
+  defaultFilename: 'stamp-pdf-result.pdf',
+  options: [{ kind: 'text', name: 'text', label: 'Stamp text', default: 'APPROVED' }],
+  content: {
+    overview: 'Stamp PDF puts a date stamp on every page.',
+    features: ['A stamp'],
+    usage: ['Pick a PDF.'],
+    perfectFor: ['Invoices'],
+    privacy: 'Stays on your device.',
+    whyUse: 'It is quick.',
+  },
+}));
 
 vi.mock('../../src/catalogue/index.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../src/catalogue/index.ts')>();
   const { buildCatalogue } = await import('../../src/catalogue/build.ts');
   const loaders = import.meta.glob<{ tool: FileToolEntry }>('../../src/catalogue/tools/*.ts');
-  const modules = Object.fromEntries(await Promise.all(Object.entries(loaders).map(async ([path, load]) => [path, await load()])));
+  const modules = Object.fromEntries(
+    await Promise.all(Object.entries(loaders).map(async ([path, load]) => [path, await load()])),
+  );
   return { ...actual, ...buildCatalogue({ ...modules, '../../src/catalogue/tools/stamp-pdf.ts': { tool: NEW_TOOL } }) };
 });
 
@@ -132,8 +132,15 @@ describe('a new catalogue file is all it takes to list a tool', () => {
   test('/api: its endpoint is answered, its options read from the entry, the result named', async () => {
     const form = new FormData();
     form.append('file', new File([new Uint8Array([37, 80, 68, 70])], 'invoice.pdf'));
-    const runner = vi.fn(async () => ({ bytes: new Uint8Array([1, 2, 3]), mime: 'application/pdf', filename: 'invoice-stamped.pdf' }));
-    const response = await answerApiRequest(new Request('http://folio.test/api/pdf/stamp', { method: 'POST', body: form }), runner);
+    const runner = vi.fn(async () => ({
+      bytes: new Uint8Array([1, 2, 3]),
+      mime: 'application/pdf',
+      filename: 'invoice-stamped.pdf',
+    }));
+    const response = await answerApiRequest(
+      new Request('http://folio.test/api/pdf/stamp', { method: 'POST', body: form }),
+      runner,
+    );
     expect(response?.status).toBe(200);
     expect(response?.headers.get('Content-Disposition')).toContain('invoice-stamped.pdf');
     expect(runner).toHaveBeenCalledWith('stamp-pdf', expect.any(Array), { text: 'APPROVED' }, expect.any(Object));

@@ -4,7 +4,15 @@
  * tools there are; adding one is checked by tests/unit/catalogue-new-tool.test.tsx.
  */
 import { describe, expect, test } from 'vitest';
-import { tools, fileTools, utilityTools, defaultValues, sections, popularTools, heroTiles } from '../../src/catalogue/index.ts';
+import {
+  tools,
+  fileTools,
+  utilityTools,
+  defaultValues,
+  sections,
+  popularTools,
+  heroTiles,
+} from '../../src/catalogue/index.ts';
 import { buildCatalogue, type ToolModules } from '../../src/catalogue/build.ts';
 import { SECTION_TITLES, type ToolEntry, type ToolList } from '../../src/catalogue/types.ts';
 import { engineIds, loadEngine } from '../../workers/engine/registry.ts';
@@ -12,7 +20,9 @@ import { formIds } from '../../src/tool-ui/forms/registry.ts';
 
 const idsOf = (list: readonly ToolEntry[]) => list.map((t) => t.id);
 const fileNames = (modules: Record<string, unknown>) => Object.keys(modules).map((p) => p.replace(/^.*\/|\.ts$/g, ''));
-const contentModules = import.meta.glob<{ content: ToolEntry['content'] }>('../../src/catalogue/content/*.ts', { eager: true });
+const contentModules = import.meta.glob<{ content: ToolEntry['content'] }>('../../src/catalogue/content/*.ts', {
+  eager: true,
+});
 
 describe('catalogue', () => {
   test('ids and places are unique; catalogue order follows `order`', () => {
@@ -24,7 +34,8 @@ describe('catalogue', () => {
 
   test('every entry has its content file, and every content file belongs to an entry', () => {
     expect(fileNames(contentModules).sort()).toEqual(idsOf(tools).sort());
-    for (const tool of tools) expect(tool.content, tool.id).toBe(contentModules[`../../src/catalogue/content/${tool.id}.ts`].content);
+    for (const tool of tools)
+      expect(tool.content, tool.id).toBe(contentModules[`../../src/catalogue/content/${tool.id}.ts`].content);
   });
 
   test('every file tool has an engine in workers/engine/tools/, and every engine a file tool', () => {
@@ -88,7 +99,11 @@ describe('catalogue', () => {
   });
 
   test('an entry whose id is not its file name is refused, naming the file', () => {
-    const [path, module] = Object.entries(import.meta.glob<ToolModules[string]>('../../src/catalogue/tools/*.ts', { eager: true }))[0];
-    expect(() => buildCatalogue({ [path.replace(/[^/]+\.ts$/, 'renamed.ts')]: module })).toThrow(/renamed\.ts must export `tool` with id 'renamed'/);
+    const [path, module] = Object.entries(
+      import.meta.glob<ToolModules[string]>('../../src/catalogue/tools/*.ts', { eager: true }),
+    )[0];
+    expect(() => buildCatalogue({ [path.replace(/[^/]+\.ts$/, 'renamed.ts')]: module })).toThrow(
+      /renamed\.ts must export `tool` with id 'renamed'/,
+    );
   });
 });

@@ -27,7 +27,10 @@ function photo(width: number, height: number, { alpha = false, gray = false } = 
 
 const TEXT = 'Quarterly report: compress me please';
 
-/** Page 1: a 1600×1000 photo drawn 4 in wide (400 dpi) + text; page 2: the same photo embedded a second time + a transparent PNG. */
+/**
+ * Page 1: a 1600×1000 photo drawn 4 in wide (400 dpi) + text; page 2: the same photo embedded a second time + a
+ * transparent PNG.
+ */
 async function makeImagePdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
@@ -51,12 +54,24 @@ async function makeTextPdf(pages = 3): Promise<Uint8Array> {
   const font = await doc.embedFont(StandardFonts.TimesRoman);
   for (let p = 0; p < pages; p++) {
     const page = doc.addPage([612, 792]);
-    for (let line = 0; line < 40; line++) page.drawText(`Line ${line} of page ${p + 1}: the quick brown fox`, { x: 40, y: 760 - line * 18, size: 11, font });
+    for (let line = 0; line < 40; line++)
+      page.drawText(`Line ${line} of page ${p + 1}: the quick brown fox`, {
+        x: 40,
+        y: 760 - line * 18,
+        size: 11,
+        font,
+      });
   }
   return doc.save({ useObjectStreams: false });
 }
 
-interface ImageFacts { width: number; height: number; filter: string; colorSpace: string; hasSMask: boolean }
+interface ImageFacts {
+  width: number;
+  height: number;
+  filter: string;
+  colorSpace: string;
+  hasSMask: boolean;
+}
 
 /** Image XObjects drawn by each page, as the file stores them. */
 async function imagesByPage(bytes: Uint8Array): Promise<ImageFacts[][]> {
@@ -66,15 +81,18 @@ async function imagesByPage(bytes: Uint8Array): Promise<ImageFacts[][]> {
     if (!(xobjects instanceof PDFDict)) return [];
     return xobjects.values().flatMap((ref) => {
       const stream = doc.context.lookup(ref);
-      if (!(stream instanceof PDFRawStream) || stream.dict.lookup(PDFName.of('Subtype')) !== PDFName.of('Image')) return [];
+      if (!(stream instanceof PDFRawStream) || stream.dict.lookup(PDFName.of('Subtype')) !== PDFName.of('Image'))
+        return [];
       const num = (k: string) => (stream.dict.lookup(PDFName.of(k)) as PDFNumber).asNumber();
-      return [{
-        width: num('Width'),
-        height: num('Height'),
-        filter: String(stream.dict.lookup(PDFName.of('Filter'))),
-        colorSpace: String(stream.dict.lookup(PDFName.of('ColorSpace'))),
-        hasSMask: stream.dict.has(PDFName.of('SMask')),
-      }];
+      return [
+        {
+          width: num('Width'),
+          height: num('Height'),
+          filter: String(stream.dict.lookup(PDFName.of('Filter'))),
+          colorSpace: String(stream.dict.lookup(PDFName.of('ColorSpace'))),
+          hasSMask: stream.dict.has(PDFName.of('SMask')),
+        },
+      ];
     });
   });
 }
@@ -85,30 +103,38 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('compress-pdf: images', () => {
-  test('Recommended downsamples a 400 dpi photo to ~150 dpi, keeps text, transparency and pages, and merges duplicates', async () => {
-    const progress: Array<[number, number]> = [];
-    const result = await run([{ name: 'report.pdf', bytes: imagePdf }], { level: 'recommended' }, { progress: (d, t) => progress.push([d, t]) });
-    expect(result.filename).toBe('report-compressed.pdf');
-    expect(result.bytes.length).toBeLessThan(imagePdf.length * 0.5);
-    expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
-    expect(await texts(result.bytes)).toEqual([expect.stringContaining(TEXT), expect.stringContaining('Page two')]);
+  test(
+    'Recommended downsamples a 400 dpi photo to ~150 dpi, keeps text, transparency and pages, and merges ' +
+      'duplicates',
+    async () => {
+      const progress: Array<[number, number]> = [];
+      const result = await run(
+        [{ name: 'report.pdf', bytes: imagePdf }],
+        { level: 'recommended' },
+        { progress: (d, t) => progress.push([d, t]) },
+      );
+      expect(result.filename).toBe('report-compressed.pdf');
+      expect(result.bytes.length).toBeLessThan(imagePdf.length * 0.5);
+      expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
+      expect(await texts(result.bytes)).toEqual([expect.stringContaining(TEXT), expect.stringContaining('Page two')]);
 
-    const [page1, page2] = await imagesByPage(result.bytes);
-    // 1600 px over 4 in = 400 dpi → 150 dpi = 600 px wide, still a JPEG.
-    expect(page1).toEqual([expect.objectContaining({ width: 600, height: 375, filter: '/DCTDecode' })]);
-    expect(page2).toHaveLength(2);
-    // The transparent PNG keeps its soft mask.
-    expect(page2.some((img) => img.hasSMask)).toBe(true);
+      const [page1, page2] = await imagesByPage(result.bytes);
+      // 1600 px over 4 in = 400 dpi → 150 dpi = 600 px wide, still a JPEG.
+      expect(page1).toEqual([expect.objectContaining({ width: 600, height: 375, filter: '/DCTDecode' })]);
+      expect(page2).toHaveLength(2);
+      // The transparent PNG keeps its soft mask.
+      expect(page2.some((img) => img.hasSMask)).toBe(true);
 
-    // The two identical photos became one object.
-    const doc = await PDFDocument.load(result.bytes);
-    const refOf = (page: number) =>
-      (doc.getPage(page).node.Resources()!.lookup(PDFName.of('XObject')) as PDFDict).values().map(String);
-    expect(refOf(0).some((ref) => refOf(1).includes(ref))).toBe(true);
+      // The two identical photos became one object.
+      const doc = await PDFDocument.load(result.bytes);
+      const refOf = (page: number) =>
+        (doc.getPage(page).node.Resources()!.lookup(PDFName.of('XObject')) as PDFDict).values().map(String);
+      expect(refOf(0).some((ref) => refOf(1).includes(ref))).toBe(true);
 
-    expect(progress.at(-1)?.[0]).toBe(progress.at(-1)?.[1]);
-    expect(result.notes?.[0]).toMatch(/→ .*\(−\d+%\)/);
-  });
+      expect(progress.at(-1)?.[0]).toBe(progress.at(-1)?.[1]);
+      expect(result.notes?.[0]).toMatch(/→ .*\(−\d+%\)/);
+    },
+  );
 
   test('Strong is smaller than Recommended, which is smaller than Light', async () => {
     const sizes = [];
@@ -124,7 +150,11 @@ describe('compress-pdf: images', () => {
     withMeta.setTitle('Secret title');
     withMeta.setAuthor('Someone');
     const source = await withMeta.save();
-    const result = await run([{ name: 'a.pdf', bytes: source }], { level: 'custom', imageQuality: 60, maxDpi: 100, grayscale: true, removeMetadata: true }, {});
+    const result = await run(
+      [{ name: 'a.pdf', bytes: source }],
+      { level: 'custom', imageQuality: 60, maxDpi: 100, grayscale: true, removeMetadata: true },
+      {},
+    );
     const [page1] = await imagesByPage(result.bytes);
     expect(page1[0]).toMatchObject({ width: 400, height: 250, colorSpace: '/DeviceGray' });
     const doc = await PDFDocument.load(result.bytes, { updateMetadata: false });
@@ -175,22 +205,36 @@ describe('compress-pdf: never larger, bad input', () => {
   });
 
   test('encrypted input asks for its password, then compresses', async () => {
-    const encrypted = (await runQpdf(['--encrypt', 'pw', 'owner', '256', '--', '/in.pdf', '/out.pdf'], { inputs: { '/in.pdf': imagePdf }, outputs: ['/out.pdf'] })).files['/out.pdf'];
-    await expect(run([{ name: 'locked.pdf', bytes: encrypted }], { level: 'recommended' }, {})).rejects.toMatchObject({ name: 'PasswordRequired' });
+    const encrypted = (
+      await runQpdf(['--encrypt', 'pw', 'owner', '256', '--', '/in.pdf', '/out.pdf'], {
+        inputs: { '/in.pdf': imagePdf },
+        outputs: ['/out.pdf'],
+      })
+    ).files['/out.pdf'];
+    await expect(run([{ name: 'locked.pdf', bytes: encrypted }], { level: 'recommended' }, {})).rejects.toMatchObject({
+      name: 'PasswordRequired',
+    });
     const result = await run([{ name: 'locked.pdf', bytes: encrypted, password: 'pw' }], { level: 'recommended' }, {});
     expect(result.bytes.length).toBeLessThan(encrypted.length);
     expect(result.notes?.join(' ')).toMatch(/not password-protected/);
   });
 
   test('not a PDF / empty file fail with named errors', async () => {
-    await expect(run([{ name: 'x.pdf', bytes: new Uint8Array() }], {}, {})).rejects.toMatchObject({ name: 'InvalidInput', message: '"x.pdf" is empty (0 bytes).' });
-    await expect(run([{ name: 'x.pdf', bytes: new TextEncoder().encode('hello world') }], {}, {})).rejects.toMatchObject({ name: 'InvalidPdf' });
+    await expect(run([{ name: 'x.pdf', bytes: new Uint8Array() }], {}, {})).rejects.toMatchObject({
+      name: 'InvalidInput',
+      message: '"x.pdf" is empty (0 bytes).',
+    });
+    await expect(
+      run([{ name: 'x.pdf', bytes: new TextEncoder().encode('hello world') }], {}, {}),
+    ).rejects.toMatchObject({ name: 'InvalidPdf' });
   });
 
   test('cancelling stops between images', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(run([{ name: 'a.pdf', bytes: imagePdf }], {}, { signal: controller.signal })).rejects.toMatchObject({ name: 'Cancelled' });
+    await expect(run([{ name: 'a.pdf', bytes: imagePdf }], {}, { signal: controller.signal })).rejects.toMatchObject({
+      name: 'Cancelled',
+    });
   });
 });
 

@@ -22,8 +22,15 @@ const STYLE = `<w:style w:type="table" w:styleId="BandedBlue"><w:name w:val="Ban
 </w:style>`;
 
 async function styledTable(look: string): Promise<Uint8Array> {
-  const rows = [['Name', 'Qty'], ['apples', '3'], ['pears', '5'], ['plums', '7']].map((cells) => new TableRow({ children: cells.map((text) => new TableCell({ children: [new Paragraph(text)] })) }));
-  const zip = await JSZip.loadAsync(await Packer.toBuffer(new Document({ sections: [{ children: [new Table({ rows })] }] })));
+  const rows = [
+    ['Name', 'Qty'],
+    ['apples', '3'],
+    ['pears', '5'],
+    ['plums', '7'],
+  ].map((cells) => new TableRow({ children: cells.map((text) => new TableCell({ children: [new Paragraph(text)] })) }));
+  const zip = await JSZip.loadAsync(
+    await Packer.toBuffer(new Document({ sections: [{ children: [new Table({ rows })] }] })),
+  );
   const documentXml = await zip.file('word/document.xml')!.async('string');
   zip.file('word/document.xml', documentXml.replace(/<w:tblPr>/, `<w:tblPr><w:tblStyle w:val="BandedBlue"/>${look}`));
   const styles = await zip.file('word/styles.xml')!.async('string');
@@ -38,15 +45,27 @@ async function fontNames(bytes: Uint8Array): Promise<string[]> {
   return (fonts?.values() ?? []).map((ref) => String(doc.context.lookup(ref, PDFDict).get(PDFName.of('BaseFont'))));
 }
 
-const fill = (hex: string) => [0, 2, 4].map((i) => Number((parseInt(hex.slice(i, i + 2), 16) / 255).toFixed(4))).join(' ');
+const fill = (hex: string) =>
+  [0, 2, 4].map((i) => Number((parseInt(hex.slice(i, i + 2), 16) / 255).toFixed(4))).join(' ');
 /** The fill colours the page's content sets ("r g b rg"), rounded to four places. */
 function fills(content: string): string[] {
-  return [...content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg/g)].map((m) => m.slice(1, 4).map((v) => Number(Number(v).toFixed(4))).join(' '));
+  return [...content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg/g)].map((m) =>
+    m
+      .slice(1, 4)
+      .map((v) => Number(Number(v).toFixed(4)))
+      .join(' '),
+  );
 }
 
 describe('Word table styles', () => {
   test('header row shaded and bold, rows banded, as the table look asks', async () => {
-    const result = await convert(wordToPdf, 'styled.docx', await styledTable('<w:tblLook w:firstRow="1" w:lastRow="0" w:firstColumn="0" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/>'));
+    const result = await convert(
+      wordToPdf,
+      'styled.docx',
+      await styledTable(
+        '<w:tblLook w:firstRow="1" w:lastRow="0" w:firstColumn="0" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/>',
+      ),
+    );
     expect((await texts(result))[0]).toContain('Name Qty apples 3 pears 5 plums 7');
     const used = fills(await pageContent(result.bytes, 0));
     expect(used).toContain(fill(HEADER));
@@ -65,10 +84,21 @@ describe('Word table styles', () => {
 
   test('conditional types by position, Word order (lowest priority first)', () => {
     const look = tableLook(undefined); // Word's default 04A0: header row, first column, row bands
-    expect(look).toEqual({ firstRow: true, lastRow: false, firstColumn: true, lastColumn: false, noHBand: false, noVBand: true });
+    expect(look).toEqual({
+      firstRow: true,
+      lastRow: false,
+      firstColumn: true,
+      lastColumn: false,
+      noHBand: false,
+      noVBand: true,
+    });
     expect(conditionalTypes(0, 0, 4, 3, look)).toEqual(['wholeTable', 'firstCol', 'firstRow', 'nwCell']);
     expect(conditionalTypes(1, 1, 4, 3, look)).toEqual(['wholeTable', 'band1Horz']);
     expect(conditionalTypes(2, 2, 4, 3, look)).toEqual(['wholeTable', 'band2Horz']);
-    expect(conditionalTypes(3, 1, 4, 3, { ...look, lastRow: true, noVBand: false })).toEqual(['wholeTable', 'band1Vert', 'lastRow']);
+    expect(conditionalTypes(3, 1, 4, 3, { ...look, lastRow: true, noVBand: false })).toEqual([
+      'wholeTable',
+      'band1Vert',
+      'lastRow',
+    ]);
   });
 });

@@ -16,7 +16,10 @@ afterAll(() => {
   vi.unstubAllGlobals();
 });
 
-function form(fields: Record<string, string>, file: Blob | null = new Blob([pdf as Uint8Array<ArrayBuffer>], { type: 'application/pdf' })) {
+function form(
+  fields: Record<string, string>,
+  file: Blob | null = new Blob([pdf as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }),
+) {
   const body = new FormData();
   if (file) body.append('file', file, 'letter.pdf');
   for (const [key, value] of Object.entries(fields)) body.append(key, value);
@@ -24,7 +27,10 @@ function form(fields: Record<string, string>, file: Blob | null = new Blob([pdf 
 }
 
 test('POST /api/pdf/edit with text + position returns the edited PDF with its filename', async () => {
-  const response = await fetch('http://localhost/api/pdf/edit', { method: 'POST', body: form({ text: 'Checked by QA', position: 'bottom' }) });
+  const response = await fetch('http://localhost/api/pdf/edit', {
+    method: 'POST',
+    body: form({ text: 'Checked by QA', position: 'bottom' }),
+  });
   expect(response.status).toBe(200);
   expect(response.headers.get('Content-Type')).toBe('application/pdf');
   expect(response.headers.get('Content-Disposition')).toContain('letter-edited.pdf');
@@ -52,7 +58,10 @@ test('errors come back as { error } JSON with the spec messages', async () => {
   const empty = await fetch('http://localhost/api/pdf/edit', { method: 'POST', body: form({ text: '' }) });
   expect(empty.status).toBe(400);
   expect((await empty.json()).error).toMatch(/Nothing to change/);
-  const badPosition = await fetch('http://localhost/api/pdf/edit', { method: 'POST', body: form({ text: 'x', position: 'left' }) });
+  const badPosition = await fetch('http://localhost/api/pdf/edit', {
+    method: 'POST',
+    body: form({ text: 'x', position: 'left' }),
+  });
   expect(badPosition.status).toBe(400);
   expect((await badPosition.json()).error).toMatch(/Position/);
 });

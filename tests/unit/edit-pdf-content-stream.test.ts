@@ -2,7 +2,11 @@
 import { expect, test } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import {
-  operandMatrix, parseContentStream, readOperations, rewriteContentStream, serializeOperand,
+  operandMatrix,
+  parseContentStream,
+  readOperations,
+  rewriteContentStream,
+  serializeOperand,
 } from '../../workers/engine/lib/pdf/content-stream.ts';
 import { run } from '../../workers/engine/tools/edit-pdf.ts';
 import { allText, decompressed, rawContains } from '../support/edit-pdf-fixtures.ts';
@@ -11,7 +15,10 @@ import { qpdfCheck } from '../support/pdf.ts';
 const bytes = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
 test('operators, operands, strings with escapes, arrays, dicts, comments and inline images', () => {
-  const src = bytes('q 1 0 0 1 10 20 cm % a comment\nBT /F1 12 Tf (a\\(b\\)c\\101\\\nd) Tj [(x) -250 <4142>] TJ ET\n/Span <</ActualText (hi)>> BDC EMC\nBI /W 2 /H 1 /BPC 8 /CS /G ID \x00EI\xff EI Q .5 -.25 d0');
+  const src = bytes(
+    'q 1 0 0 1 10 20 cm % a comment\nBT /F1 12 Tf (a\\(b\\)c\\101\\\nd) Tj [(x) -250 <4142>] TJ ET\n/Span ' +
+      '<</ActualText (hi)>> BDC EMC\nBI /W 2 /H 1 /BPC 8 /CS /G ID \x00EI\xff EI Q .5 -.25 d0',
+  );
   const ops = parseContentStream(src);
   expect(ops.map((o) => o.operator)).toEqual(['q', 'cm', 'BT', 'Tf', 'Tj', 'TJ', 'ET', 'BDC', 'EMC', 'BI', 'Q', 'd0']);
   const tj = ops[4].operands[0];
@@ -27,7 +34,19 @@ test('operators, operands, strings with escapes, arrays, dicts, comments and inl
   const text = String.fromCharCode(...out);
   expect(text).not.toContain('a\\(b');
   expect(text).toContain('BI /W 2 /H 1 /BPC 8 /CS /G ID \x00EI\xff EI');
-  expect(parseContentStream(out).map((o) => o.operator)).toEqual(['q', 'cm', 'BT', 'Tf', 'TJ', 'ET', 'BDC', 'EMC', 'BI', 'Q', 'd0']);
+  expect(parseContentStream(out).map((o) => o.operator)).toEqual([
+    'q',
+    'cm',
+    'BT',
+    'Tf',
+    'TJ',
+    'ET',
+    'BDC',
+    'EMC',
+    'BI',
+    'Q',
+    'd0',
+  ]);
 });
 
 test('redaction reaches text inside form XObjects and inline images', async () => {
@@ -55,7 +74,11 @@ test('redaction reaches text inside form XObjects and inline images', async () =
     { type: 'redact', page: 1, x: 90, y: 792 - 680, width: 200, height: 60 }, // over the form's text
     { type: 'redact', page: 1, x: 90, y: 792 - 360, width: 70, height: 70 }, // over the inline image
   ];
-  const { bytes: out, notes } = await run([{ name: 'forms.pdf', bytes: input }], { operations: JSON.stringify(operations) }, {});
+  const { bytes: out, notes } = await run(
+    [{ name: 'forms.pdf', bytes: input }],
+    { operations: JSON.stringify(operations) },
+    {},
+  );
   expect((await qpdfCheck(out)).exitCode).toBe(0);
   const text = await allText(out);
   expect(text).not.toContain('FORMSECRET');

@@ -5,7 +5,17 @@ import { BASELINE_EM, type EditOperation } from '../../shared/edit-operations.ts
 import { viewToUser } from '../../workers/engine/lib/pdf/edit-operations.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import {
-  LINE, LINE_BASELINE, LINE_SIZE, LINE_X, allText, decompressed, editFixture, placedText, rawContains, solidImage, type Fixture,
+  LINE,
+  LINE_BASELINE,
+  LINE_SIZE,
+  LINE_X,
+  allText,
+  decompressed,
+  editFixture,
+  placedText,
+  rawContains,
+  solidImage,
+  type Fixture,
 } from '../support/edit-pdf-fixtures.ts';
 import { qpdfCheck } from '../support/pdf.ts';
 
@@ -14,11 +24,20 @@ beforeAll(async () => {
   fixture = await editFixture();
 });
 
-async function edit(operations: EditOperation[] | null, options: Record<string, string | number | boolean> = {}, bytes = fixture.bytes) {
+async function edit(
+  operations: EditOperation[] | null,
+  options: Record<string, string | number | boolean> = {},
+  bytes = fixture.bytes,
+) {
   const progress: Array<[number, number]> = [];
   const result = await run(
     [{ name: 'letter.pdf', bytes }],
-    { text: '', position: 'center', ...(operations ? { operations: JSON.stringify({ version: 1, operations }) } : {}), ...options },
+    {
+      text: '',
+      position: 'center',
+      ...(operations ? { operations: JSON.stringify({ version: 1, operations }) } : {}),
+      ...options,
+    },
     { progress: (done, total) => progress.push([done, total]) },
   );
   return { ...result, progress };
@@ -43,7 +62,10 @@ describe('edit-pdf: the spec form (text + position)', () => {
     expect(filename).toBe('letter-edited.pdf');
     expect(mime).toBe('application/pdf');
     await expectValid(bytes);
-    for (const [pageNumber, viewWidth, viewHeight] of [[1, 612, 792], [2, 792, 612]] as const) {
+    for (const [pageNumber, viewWidth, viewHeight] of [
+      [1, 612, 792],
+      [2, 792, 612],
+    ] as const) {
       const item = (await placedText(bytes, pageNumber)).find((t) => t.str === 'Approved 2026');
       expect(item, `page ${pageNumber}`).toBeDefined();
       expect(item!.fontSize).toBeCloseTo(20, 1);
@@ -68,7 +90,9 @@ describe('edit-pdf: the spec form (text + position)', () => {
     expect(await allText(bytes)).toContain('Привет 你好世界');
     expect(bytes.length).toBeLessThan(200_000); // subsets, not the 10 MB CJK font
     // The glyphs are really drawn (a broken subset extracts fine but paints nothing).
-    const rendered = await (await import('../../workers/engine/lib/pdf/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
+    const rendered = await (
+      await import('../../workers/engine/lib/pdf/pdfjs.ts')
+    ).renderPage(await openPdfjs(bytes), 1, 72);
     let dark = 0;
     for (let y = 792 - 36 - 30; y < 792 - 36; y++) {
       for (let x = 200; x < 420; x++) if (rendered.data[(y * rendered.width + x) * 4] < 128) dark++;
@@ -81,8 +105,22 @@ describe('edit-pdf: the spec form (text + position)', () => {
     await expect(edit(null, { text: 'x', pages: '9' })).rejects.toThrow(/Page 9 does not exist/);
     await expect(edit(null, { text: 'x', position: 'left' })).rejects.toThrow(/not one of center, top, bottom/);
     await expect(edit(null, { operations: '{oops' })).rejects.toThrow(/not valid JSON/);
-    await expect(edit([{ type: 'text', page: 3, x: 0, y: 0, text: 'a', size: 12, color: '#000000', font: 'sans' }])).rejects.toThrow(/page 3, but the document has 2 pages/);
-    await expect(edit([{ type: 'image', page: 1, x: 0, y: 0, width: 10, height: 10, data: base64(new TextEncoder().encode('not an image at all')) }])).rejects.toThrow(/Only JPEG and PNG/);
+    await expect(
+      edit([{ type: 'text', page: 3, x: 0, y: 0, text: 'a', size: 12, color: '#000000', font: 'sans' }]),
+    ).rejects.toThrow(/page 3, but the document has 2 pages/);
+    await expect(
+      edit([
+        {
+          type: 'image',
+          page: 1,
+          x: 0,
+          y: 0,
+          width: 10,
+          height: 10,
+          data: base64(new TextEncoder().encode('not an image at all')),
+        },
+      ]),
+    ).rejects.toThrow(/Only JPEG and PNG/);
     await expect(run([{ name: 'x.pdf', bytes: new Uint8Array() }], { text: 'a' }, {})).rejects.toThrow(/empty/);
   });
 });
@@ -90,8 +128,28 @@ describe('edit-pdf: the spec form (text + position)', () => {
 describe('edit-pdf: editor operations', () => {
   test('add text: font, size, colour, bold/italic land at the given place, as real text', async () => {
     const ops: EditOperation[] = [
-      { type: 'text', page: 1, x: 100, y: 200, text: 'Hello editor', size: 18, color: '#0000ff', font: 'serif', bold: true },
-      { type: 'text', page: 1, x: 100, y: 300, text: 'Two\nlines', size: 12, color: '#000000', font: 'mono', italic: true },
+      {
+        type: 'text',
+        page: 1,
+        x: 100,
+        y: 200,
+        text: 'Hello editor',
+        size: 18,
+        color: '#0000ff',
+        font: 'serif',
+        bold: true,
+      },
+      {
+        type: 'text',
+        page: 1,
+        x: 100,
+        y: 300,
+        text: 'Two\nlines',
+        size: 12,
+        color: '#000000',
+        font: 'mono',
+        italic: true,
+      },
       { type: 'text', page: 2, x: 50, y: 60, text: 'On a rotated page', size: 16, color: '#000000', font: 'sans' },
       { type: 'text', page: 1, x: 100, y: 400, text: '日本語のテキスト', size: 14, color: '#000000', font: 'sans' },
     ];
@@ -115,16 +173,36 @@ describe('edit-pdf: editor operations', () => {
 
   test('add image (PNG and JPEG): an image XObject is drawn at the given box', async () => {
     const ops: EditOperation[] = [
-      { type: 'image', page: 1, x: 50, y: 50, width: 120, height: 60, data: `data:image/png;base64,${base64(solidImage('image/png', '#00ff00', 40, 20))}` },
-      { type: 'image', page: 2, x: 10, y: 10, width: 30, height: 30, data: base64(solidImage('image/jpeg', '#0000ff')) },
+      {
+        type: 'image',
+        page: 1,
+        x: 50,
+        y: 50,
+        width: 120,
+        height: 60,
+        data: `data:image/png;base64,${base64(solidImage('image/png', '#00ff00', 40, 20))}`,
+      },
+      {
+        type: 'image',
+        page: 2,
+        x: 10,
+        y: 10,
+        width: 30,
+        height: 30,
+        data: base64(solidImage('image/jpeg', '#0000ff')),
+      },
     ];
     const { bytes } = await edit(ops);
     await expectValid(bytes);
     const doc = await PDFDocument.load(bytes);
-    const images = doc.context.enumerateIndirectObjects().filter(([, o]) => o instanceof PDFRawStream && o.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'));
+    const images = doc.context
+      .enumerateIndirectObjects()
+      .filter(([, o]) => o instanceof PDFRawStream && o.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'));
     // The fixture's own PNG + the two added (JPEG keeps DCTDecode).
     expect(images.length).toBe(3);
-    expect(images.some(([, o]) => (o as PDFRawStream).dict.get(PDFName.of('Filter')) === PDFName.of('DCTDecode'))).toBe(true);
+    expect(images.some(([, o]) => (o as PDFRawStream).dict.get(PDFName.of('Filter')) === PDFName.of('DCTDecode'))).toBe(
+      true,
+    );
     // The green image is painted where asked: render and sample the pixel at its centre.
     const pdfjsDoc = await openPdfjs(bytes);
     const page = await pdfjsDoc.getPage(1);
@@ -135,13 +213,24 @@ describe('edit-pdf: editor operations', () => {
     await pdfjsDoc.destroy();
     const { renderPage } = await import('../../workers/engine/lib/pdf/pdfjs.ts');
     const rendered = await renderPage(await openPdfjs(bytes), 1, 72);
-    const at = (x: number, y: number) => Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
+    const at = (x: number, y: number) =>
+      Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
     expect(at(110, 80)).toEqual([0, 255, 0]);
   });
 
   test('pen, shapes, lines, arrows, highlight and whiteout are drawn as vector content', async () => {
     const ops: EditOperation[] = [
-      { type: 'pen', page: 1, points: [[10, 10], [40, 30], [80, 15]], color: '#ff0000', width: 3 },
+      {
+        type: 'pen',
+        page: 1,
+        points: [
+          [10, 10],
+          [40, 30],
+          [80, 15],
+        ],
+        color: '#ff0000',
+        width: 3,
+      },
       { type: 'rect', page: 1, x: 200, y: 200, width: 80, height: 40, stroke: '#000000', fill: null, strokeWidth: 2 },
       { type: 'ellipse', page: 1, x: 300, y: 200, width: 80, height: 40, stroke: null, fill: '#00ff00' },
       { type: 'line', page: 1, x1: 10, y1: 500, x2: 200, y2: 500, color: '#000000', width: 2 },
@@ -151,8 +240,11 @@ describe('edit-pdf: editor operations', () => {
     ];
     const { bytes } = await edit(ops);
     await expectValid(bytes);
-    const rendered = await (await import('../../workers/engine/lib/pdf/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
-    const at = (x: number, y: number) => Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
+    const rendered = await (
+      await import('../../workers/engine/lib/pdf/pdfjs.ts')
+    ).renderPage(await openPdfjs(bytes), 1, 72);
+    const at = (x: number, y: number) =>
+      Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
     expect(at(340, 220)).toEqual([0, 255, 0]); // ellipse fill
     expect(at(240, 220)).toEqual([255, 255, 255]); // inside the stroked-only rectangle
     expect(at(200, 200)[0]).toBeLessThan(80); // its border
@@ -167,7 +259,12 @@ describe('edit-pdf: editor operations', () => {
 
   test('redact removes the text under the area from the content — not only covers it', async () => {
     const top = 792 - LINE_BASELINE - LINE_SIZE;
-    const area = { x: LINE_X + fixture.prefixWidth + 0.5, y: top, width: fixture.secretWidth - 1, height: LINE_SIZE + 4 };
+    const area = {
+      x: LINE_X + fixture.prefixWidth + 0.5,
+      y: top,
+      width: fixture.secretWidth - 1,
+      height: LINE_SIZE + 4,
+    };
     const { bytes, notes } = await edit([{ type: 'redact', page: 1, ...area }]);
     await expectValid(bytes);
     const text = await allText(bytes);
@@ -187,10 +284,14 @@ describe('edit-pdf: editor operations', () => {
     const tail = items.find((t) => t.str.includes('and this'))!;
     expect(tail.x + tail.width).toBeCloseTo(LINE_X + fixture.lineWidth, 0);
     // A black box is drawn over the area.
-    const rendered = await (await import('../../workers/engine/lib/pdf/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
+    const rendered = await (
+      await import('../../workers/engine/lib/pdf/pdfjs.ts')
+    ).renderPage(await openPdfjs(bytes), 1, 72);
     const cx = Math.round(area.x + area.width / 2);
     const cy = Math.round(area.y + area.height / 2);
-    expect(Array.from(rendered.data.subarray((cy * rendered.width + cx) * 4, (cy * rendered.width + cx) * 4 + 3))).toEqual([0, 0, 0]);
+    expect(
+      Array.from(rendered.data.subarray((cy * rendered.width + cx) * 4, (cy * rendered.width + cx) * 4 + 3)),
+    ).toEqual([0, 0, 0]);
   });
 
   test('redact works on 2-byte (Type0) text and on images, which are blanked under the area', async () => {
@@ -208,28 +309,53 @@ describe('edit-pdf: editor operations', () => {
     expect(notes?.[0]).toMatch(/characters removed, 1 image redacted/);
     // The image is still drawn, from a copy whose left half is black; the original pixels are gone from the file.
     const doc = await PDFDocument.load(bytes);
-    const images = doc.context.enumerateIndirectObjects().filter(([, o]) => o instanceof PDFRawStream && o.dict.get(PDFName.of('Subtype')) === PDFName.of('Image') && !(o.dict.get(PDFName.of('Width')) === undefined));
-    const rgbImages = images.filter(([, o]) => (o as PDFRawStream).dict.get(PDFName.of('ColorSpace')) === PDFName.of('DeviceRGB'));
+    const images = doc.context
+      .enumerateIndirectObjects()
+      .filter(
+        ([, o]) =>
+          o instanceof PDFRawStream &&
+          o.dict.get(PDFName.of('Subtype')) === PDFName.of('Image') &&
+          !(o.dict.get(PDFName.of('Width')) === undefined),
+      );
+    const rgbImages = images.filter(
+      ([, o]) => (o as PDFRawStream).dict.get(PDFName.of('ColorSpace')) === PDFName.of('DeviceRGB'),
+    );
     expect(rgbImages).toHaveLength(1);
-    const rendered = await (await import('../../workers/engine/lib/pdf/pdfjs.ts')).renderPage(await openPdfjs(bytes), 1, 72);
-    const at = (x: number, y: number) => Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
+    const rendered = await (
+      await import('../../workers/engine/lib/pdf/pdfjs.ts')
+    ).renderPage(await openPdfjs(bytes), 1, 72);
+    const at = (x: number, y: number) =>
+      Array.from(rendered.data.subarray((y * rendered.width + x) * 4, (y * rendered.width + x) * 4 + 3));
     expect(at(380, 340)).toEqual([255, 0, 0]);
     expect(at(320, 340)).toEqual([0, 0, 0]);
   });
 
   test('redact on a rotated page maps the area through the rotation', async () => {
     const item = (await placedText(fixture.bytes, 2)).find((t) => t.str === 'Rotated page')!;
-    const { bytes } = await edit([{ type: 'redact', page: 2, x: item.x - 2, y: item.y - 16, width: item.width + 4, height: 20 }]);
+    const { bytes } = await edit([
+      { type: 'redact', page: 2, x: item.x - 2, y: item.y - 16, width: item.width + 4, height: 20 },
+    ]);
     expect(await allText(bytes)).not.toContain('Rotated page');
     expect(await allText(bytes)).toContain(LINE);
   });
 
   test('edit existing text: the old words leave the content, the new ones take their place', async () => {
     const top = 792 - LINE_BASELINE - LINE_SIZE;
-    const { bytes, notes } = await edit([{
-      type: 'edit-text', page: 1, x: LINE_X, y: top, width: fixture.lineWidth + 2, height: LINE_SIZE + 4,
-      text: 'Keep this PUBLIC and this', size: LINE_SIZE, color: '#000000', font: 'sans', baseline: 792 - LINE_BASELINE,
-    }]);
+    const { bytes, notes } = await edit([
+      {
+        type: 'edit-text',
+        page: 1,
+        x: LINE_X,
+        y: top,
+        width: fixture.lineWidth + 2,
+        height: LINE_SIZE + 4,
+        text: 'Keep this PUBLIC and this',
+        size: LINE_SIZE,
+        color: '#000000',
+        font: 'sans',
+        baseline: 792 - LINE_BASELINE,
+      },
+    ]);
     await expectValid(bytes);
     const text = await allText(bytes);
     expect(text).not.toContain('SECRET and');
@@ -240,16 +366,27 @@ describe('edit-pdf: editor operations', () => {
     const raw = await decompressed(bytes);
     expect(rawContains(raw, 'SECRET ')).toBe(false);
     // Helvetica (not embedded, WinAnsi) can write the new words: the page's own font is reused.
-    expect(notes).toContain('1 text edit written in the document\'s own font.');
+    expect(notes).toContain("1 text edit written in the document's own font.");
     expect(raw.match(/\/BaseFont \/Helvetica\b/g)).toHaveLength(1);
   });
 
   test('edit existing text in a subset font: falls back to a standard font, still removing the old glyphs', async () => {
     const cyr = (await placedText(fixture.bytes, 1)).find((t) => t.str.includes('TOPSECRET'))!;
-    const { bytes, notes } = await edit([{
-      type: 'edit-text', page: 1, x: cyr.x, y: cyr.y - 13, width: cyr.width + 1, height: 17,
-      text: 'Replaced line', size: 14, color: '#000000', font: 'sans', baseline: cyr.y,
-    }]);
+    const { bytes, notes } = await edit([
+      {
+        type: 'edit-text',
+        page: 1,
+        x: cyr.x,
+        y: cyr.y - 13,
+        width: cyr.width + 1,
+        height: 17,
+        text: 'Replaced line',
+        size: 14,
+        color: '#000000',
+        font: 'sans',
+        baseline: cyr.y,
+      },
+    ]);
     await expectValid(bytes);
     const text = await allText(bytes);
     expect(text).toContain('Replaced line');
@@ -261,7 +398,16 @@ describe('edit-pdf: editor operations', () => {
     const ops: EditOperation[] = [
       { type: 'text', page: 1, x: 100, y: 100, text: 'Note text', size: 12, color: '#000000', font: 'sans' },
       { type: 'rect', page: 1, x: 100, y: 150, width: 50, height: 20, stroke: '#ff0000', strokeWidth: 2 },
-      { type: 'pen', page: 1, points: [[10, 10], [20, 20]], color: '#000000', width: 2 },
+      {
+        type: 'pen',
+        page: 1,
+        points: [
+          [10, 10],
+          [20, 20],
+        ],
+        color: '#000000',
+        width: 2,
+      },
       { type: 'arrow', page: 1, x1: 10, y1: 300, x2: 100, y2: 300, color: '#000000', width: 2 },
       { type: 'highlight', page: 1, x: 50, y: 80, width: 100, height: 16 },
       { type: 'whiteout', page: 1, x: 400, y: 400, width: 20, height: 20 },
@@ -270,7 +416,9 @@ describe('edit-pdf: editor operations', () => {
     await expectValid(bytes);
     const doc = await PDFDocument.load(bytes);
     const annots = doc.getPage(0).node.lookup(PDFName.of('Annots'), PDFArray);
-    const subtypes = annots.asArray().map((ref) => (doc.context.lookup(ref) as PDFDict).get(PDFName.of('Subtype'))!.toString());
+    const subtypes = annots
+      .asArray()
+      .map((ref) => (doc.context.lookup(ref) as PDFDict).get(PDFName.of('Subtype'))!.toString());
     expect(subtypes).toEqual(['/FreeText', '/Square', '/Ink', '/Line', '/Highlight']);
     for (const ref of annots.asArray()) {
       const ap = (doc.context.lookup(ref) as PDFDict).lookup(PDFName.of('AP'), PDFDict);

@@ -1,5 +1,14 @@
 import { expect, test } from 'vitest';
-import { decodeImage, encodeAvif, encodeJpeg, encodePng, encodeWebp, imageHeader, makeImageData, resizeImage } from '../../workers/engine/lib/image/codecs.ts';
+import {
+  decodeImage,
+  encodeAvif,
+  encodeJpeg,
+  encodePng,
+  encodeWebp,
+  imageHeader,
+  makeImageData,
+  resizeImage,
+} from '../../workers/engine/lib/image/codecs.ts';
 
 /** A smooth gradient with a hard edge: compresses like a photo, checkable after decoding. */
 export function gradient(width: number, height: number, alpha = 255): ImageData {

@@ -1,7 +1,13 @@
 import { describe, expect, test, vi } from 'vitest';
 import JSZip from 'jszip';
 import { run, fitInside } from '../../workers/engine/tools/image-compressor.ts';
-import { decodeImage, encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
+import {
+  decodeImage,
+  encodeJpeg,
+  encodePng,
+  imageHeader,
+  makeImageData,
+} from '../../workers/engine/lib/image/codecs.ts';
 import { createApiServer } from '../../mock-api/node.ts';
 import { tool as imageTool } from '../../src/catalogue/tools/image-compressor.ts';
 
@@ -62,7 +68,11 @@ describe('image-compressor engine', () => {
 
   test('format choice: WebP, AVIF and PNG outputs decode to the same picture size', async () => {
     const original = await encodeJpeg(photo(320, 240), { quality: 95 });
-    for (const [format, mime, extension] of [['webp', 'image/webp', 'webp'], ['avif', 'image/avif', 'avif'], ['png', 'image/png', 'png']] as const) {
+    for (const [format, mime, extension] of [
+      ['webp', 'image/webp', 'webp'],
+      ['avif', 'image/avif', 'avif'],
+      ['png', 'image/png', 'png'],
+    ] as const) {
       const result = await run([{ name: 'p.jpg', bytes: original }], { format, quality: 60 }, {});
       expect(result.mime).toBe(mime);
       expect(result.filename).toBe(`p-compressed.${extension}`);
@@ -104,8 +114,13 @@ describe('image-compressor engine', () => {
   });
 
   test('bad input is named: empty, not an image, too many pixels for the device (refused before decoding)', async () => {
-    await expect(run([{ name: 'empty.jpg', bytes: new Uint8Array() }], {}, {})).rejects.toMatchObject({ name: 'InvalidImage', message: '"empty.jpg" is empty (0 bytes).' });
-    await expect(run([{ name: 'notes.png', bytes: new TextEncoder().encode('not an image') }], {}, {})).rejects.toMatchObject({
+    await expect(run([{ name: 'empty.jpg', bytes: new Uint8Array() }], {}, {})).rejects.toMatchObject({
+      name: 'InvalidImage',
+      message: '"empty.jpg" is empty (0 bytes).',
+    });
+    await expect(
+      run([{ name: 'notes.png', bytes: new TextEncoder().encode('not an image') }], {}, {}),
+    ).rejects.toMatchObject({
       name: 'InvalidImage',
       message: '"notes.png" is not a JPEG, PNG, WebP or AVIF image.',
     });
@@ -122,7 +137,11 @@ describe('image-compressor engine', () => {
   test('several inputs give a ZIP; bad files are skipped and named', async () => {
     const a = await encodeJpeg(photo(300, 200), { quality: 95 });
     const result = await run(
-      [{ name: 'a.jpg', bytes: a }, { name: 'empty.png', bytes: new Uint8Array() }, { name: 'b.jpg', bytes: a }],
+      [
+        { name: 'a.jpg', bytes: a },
+        { name: 'empty.png', bytes: new Uint8Array() },
+        { name: 'b.jpg', bytes: a },
+      ],
       { quality: 70 },
       {},
     );

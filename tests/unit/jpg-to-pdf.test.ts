@@ -8,7 +8,8 @@ import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
 /** width × height pixels, white, with a red top-left quarter (so orientation can be seen). */
 function redCornerPixels(width: number, height: number): Uint8ClampedArray {
   const data = new Uint8ClampedArray(width * height * 4).fill(255);
-  for (let y = 0; y < height / 2; y++) for (let x = 0; x < width / 2; x++) data.set([230, 0, 0, 255], (y * width + x) * 4);
+  for (let y = 0; y < height / 2; y++)
+    for (let x = 0; x < width / 2; x++) data.set([230, 0, 0, 255], (y * width + x) * 4);
   return data;
 }
 
@@ -27,7 +28,10 @@ async function embeddedJpegs(pdf: Uint8Array): Promise<Uint8Array[]> {
   return doc.context
     .enumerateIndirectObjects()
     .map(([, object]) => object)
-    .filter((o): o is PDFRawStream => o instanceof PDFRawStream && o.dict.get(PDFName.of('Filter')) === PDFName.of('DCTDecode'))
+    .filter(
+      (o): o is PDFRawStream =>
+        o instanceof PDFRawStream && o.dict.get(PDFName.of('Filter')) === PDFName.of('DCTDecode'),
+    )
     .map((o) => o.contents);
 }
 
@@ -40,7 +44,14 @@ describe('jpg-to-pdf', () => {
     const rgba = redCornerPixels(60, 90);
     rgba[3] = 0; // one transparent pixel → the PNG has alpha
     const png = await encodePng(makeImageData(rgba, 60, 90));
-    const result = await run([{ name: 'wide.jpg', bytes: jpeg }, { name: 'tall.png', bytes: png }], {}, {});
+    const result = await run(
+      [
+        { name: 'wide.jpg', bytes: jpeg },
+        { name: 'tall.png', bytes: png },
+      ],
+      {},
+      {},
+    );
     expect(result.mime).toBe('application/pdf');
     expect(result.filename).toBe('wide.pdf');
     const sizes = await pageSizes(result.bytes);
@@ -56,9 +67,13 @@ describe('jpg-to-pdf', () => {
   test('A4 and Letter: auto orientation follows the image, margins shrink the image, it stays centred', async () => {
     const jpeg = await encodeJpeg(makeImageData(redCornerPixels(300, 200), 300, 200), { quality: 80 });
     const files = [{ name: 'a.jpg', bytes: jpeg }];
-    const [a4auto] = await pageSizes((await run(files, { pageSize: 'a4', orientation: 'auto', margin: 'none' }, {})).bytes);
+    const [a4auto] = await pageSizes(
+      (await run(files, { pageSize: 'a4', orientation: 'auto', margin: 'none' }, {})).bytes,
+    );
     expect([a4auto.width, a4auto.height]).toEqual([841.89, 595.28]);
-    const [letterPortrait] = await pageSizes((await run(files, { pageSize: 'letter', orientation: 'portrait', margin: 'large' }, {})).bytes);
+    const [letterPortrait] = await pageSizes(
+      (await run(files, { pageSize: 'letter', orientation: 'portrait', margin: 'large' }, {})).bytes,
+    );
     expect([letterPortrait.width, letterPortrait.height]).toEqual([612, 792]);
     const { box } = layout(300, 200, { pageSize: 'letter', orientation: 'portrait', margin: 'large' });
     expect(box[2]).toBeCloseTo(612 - 100, 5); // fills the width inside 50 pt margins
@@ -78,7 +93,8 @@ describe('jpg-to-pdf', () => {
     // Rotated 90° clockwise, the stored top-left red quarter is shown top-right.
     const doc = await openPdfjs(result.bytes);
     const page = await renderPage(doc, 1, 96);
-    const px = (x: number, y: number) => Array.from(page.data.subarray((y * page.width + x) * 4, (y * page.width + x) * 4 + 3));
+    const px = (x: number, y: number) =>
+      Array.from(page.data.subarray((y * page.width + x) * 4, (y * page.width + x) * 4 + 3));
     expect(isRed(px(page.width - 5, 5))).toBe(true);
     expect(isRed(px(5, 5))).toBe(false);
     expect(isRed(px(page.width - 5, page.height - 5))).toBe(false);
@@ -87,7 +103,16 @@ describe('jpg-to-pdf', () => {
 
   test('every orientation matrix maps the stored top-left corner where EXIF says', () => {
     // Stored top-left is image-space (0, 1); expected display corner in a 10 × 20 box at the origin.
-    const expected: Record<number, [number, number]> = { 1: [0, 20], 2: [10, 20], 3: [10, 0], 4: [0, 0], 5: [0, 20], 6: [10, 20], 7: [10, 0], 8: [0, 0] };
+    const expected: Record<number, [number, number]> = {
+      1: [0, 20],
+      2: [10, 20],
+      3: [10, 0],
+      4: [0, 0],
+      5: [0, 20],
+      6: [10, 20],
+      7: [10, 0],
+      8: [0, 0],
+    };
     for (const [orientation, corner] of Object.entries(expected)) {
       const [a, b, c, d, e, f] = orientationMatrix(Number(orientation), 0, 0, 10, 20);
       expect([a * 0 + c * 1 + e, b * 0 + d * 1 + f]).toEqual(corner);
@@ -103,8 +128,12 @@ describe('jpg-to-pdf', () => {
       { name: 'cut.jpg', bytes: jpeg.subarray(0, Math.floor(jpeg.length / 2)) },
     ];
     const failure = run(files, {}, {});
-    await expect(failure).rejects.toThrow('"notes.txt" is not a JPEG, PNG or WebP image; "empty.png" is empty (0 bytes); "cut.jpg" is cut short');
-    await expect(run(files, {}, {})).rejects.toThrow('tick "Skip files that cannot be read" to convert the other image');
+    await expect(failure).rejects.toThrow(
+      '"notes.txt" is not a JPEG, PNG or WebP image; "empty.png" is empty (0 bytes); "cut.jpg" is cut short',
+    );
+    await expect(run(files, {}, {})).rejects.toThrow(
+      'tick "Skip files that cannot be read" to convert the other image',
+    );
     const result = await run(files, { skipInvalid: true }, {});
     expect(await pageSizes(result.bytes)).toHaveLength(1);
     expect(result.notes?.join(' ')).toContain('"cut.jpg"');

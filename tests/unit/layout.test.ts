@@ -1,7 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
-import { buildFragments, buildParagraphs, readPageLayout, readingOrder } from '../../workers/engine/lib/pdf/pdf-layout.ts';
+import {
+  buildFragments,
+  buildParagraphs,
+  readPageLayout,
+  readingOrder,
+} from '../../workers/engine/lib/pdf/pdf-layout.ts';
 import { findTables, tableGrid } from '../../workers/engine/lib/pdf-to-office/tables.ts';
 
 async function layoutOf(draw: (page: import('pdf-lib').PDFPage, font: import('pdf-lib').PDFFont) => void) {
@@ -17,11 +22,34 @@ describe('layout', () => {
     const layout = await layoutOf((page, font) => {
       page.drawText('A title that runs across all three columns of the page', { x: 72, y: 720, size: 14, font });
       ['a', 'b', 'c'].forEach((col, c) => {
-        for (let line = 0; line < 5; line++) page.drawText(`${col}${line} words in column ${col} line ${line}`, { x: 72 + c * 160, y: 690 - line * 14, size: 10, font });
+        for (let line = 0; line < 5; line++)
+          page.drawText(`${col}${line} words in column ${col} line ${line}`, {
+            x: 72 + c * 160,
+            y: 690 - line * 14,
+            size: 10,
+            font,
+          });
       });
     });
     const order = readingOrder(buildFragments(layout.items)).map((f) => f.text.split(' ')[0]);
-    expect(order).toEqual(['A', 'a0', 'a1', 'a2', 'a3', 'a4', 'b0', 'b1', 'b2', 'b3', 'b4', 'c0', 'c1', 'c2', 'c3', 'c4']);
+    expect(order).toEqual([
+      'A',
+      'a0',
+      'a1',
+      'a2',
+      'a3',
+      'a4',
+      'b0',
+      'b1',
+      'b2',
+      'b3',
+      'b4',
+      'c0',
+      'c1',
+      'c2',
+      'c3',
+      'c4',
+    ]);
   });
 
   test('paragraphs split at gaps and bullets; hyphenated line ends are joined', async () => {
@@ -57,6 +85,9 @@ describe('layout', () => {
     const [table] = findTables(layout);
     expect(table.ruled).toBe(true);
     expect(table.cells[0]).toMatchObject({ row: 0, col: 0, colSpan: 2, text: 'Merged header' });
-    expect(tableGrid(table)).toEqual([['Merged header', ''], ['left', 'right']]);
+    expect(tableGrid(table)).toEqual([
+      ['Merged header', ''],
+      ['left', 'right'],
+    ]);
   });
 });

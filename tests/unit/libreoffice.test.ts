@@ -6,10 +6,22 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Document, Packer, Paragraph } from 'docx';
-import { NO_INITIAL_RUN_PATTERN, POOL_PATTERN, isLibreOfficeWorkerScript, libreOfficeFiles, libreOfficeWorkerCsp, patchGlue, transpileHost } from '../../build/libreoffice-assets.ts';
+import {
+  NO_INITIAL_RUN_PATTERN,
+  POOL_PATTERN,
+  isLibreOfficeWorkerScript,
+  libreOfficeFiles,
+  libreOfficeWorkerCsp,
+  patchGlue,
+  transpileHost,
+} from '../../build/libreoffice-assets.ts';
 import { compressionLevels } from '../../build/precompress.ts';
 import { LIBREOFFICE_BASE, LIBREOFFICE_DOWNLOAD_BYTES } from '../../shared/libreoffice-files.ts';
-import { NOT_ISOLATED, convertWithLibreOffice, libreOfficeUnavailable } from '../../workers/engine/lib/libreoffice/libreoffice.ts';
+import {
+  NOT_ISOLATED,
+  convertWithLibreOffice,
+  libreOfficeUnavailable,
+} from '../../workers/engine/lib/libreoffice/libreoffice.ts';
 import { libreOfficeReason } from '../../workers/engine/lib/libreoffice/libreoffice-office.ts';
 import { oleKind } from '../../workers/engine/lib/office-to-pdf/sniff.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
@@ -18,7 +30,9 @@ import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { getTool } from '../../src/catalogue/index.ts';
 import type { FileToolEntry } from '../../src/catalogue/types.ts';
 
-/** A minimal OLE compound file header followed by directory entry names (UTF-16LE), as legacy Office files hold them. */
+/**
+ * A minimal OLE compound file header followed by directory entry names (UTF-16LE), as legacy Office files hold them.
+ */
 function ole(...streams: string[]): Uint8Array {
   const names = streams.map((s) => Array.from(s).flatMap((c) => [c.charCodeAt(0), 0]));
   return Uint8Array.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...new Array(504).fill(0), ...names.flat()]);
@@ -27,15 +41,25 @@ function ole(...streams: string[]): Uint8Array {
 describe('build plugin', () => {
   test('patches the pthread pool of the glue from 4 to 32, and fails the build when the line is gone or doubled', () => {
     const glue = `a();initMainThread(){${POOL_PATTERN};while(pthreadPoolSize--){}}b();${NO_INITIAL_RUN_PATTERN}run();`;
-    expect(patchGlue(glue)).toBe(`a();initMainThread(){var pthreadPoolSize=32;while(pthreadPoolSize--){}}b();${NO_INITIAL_RUN_PATTERN}run();`);
-    expect(() => patchGlue(`initMainThread(){var pthreadPoolSize=8;}${NO_INITIAL_RUN_PATTERN}`)).toThrow(/expected "var pthreadPoolSize=4" once .* found it 0 times/);
+    expect(patchGlue(glue)).toBe(
+      `a();initMainThread(){var pthreadPoolSize=32;while(pthreadPoolSize--){}}b();${NO_INITIAL_RUN_PATTERN}run();`,
+    );
+    expect(() => patchGlue(`initMainThread(){var pthreadPoolSize=8;}${NO_INITIAL_RUN_PATTERN}`)).toThrow(
+      /expected "var pthreadPoolSize=4" once .* found it 0 times/,
+    );
     expect(() => patchGlue(`${POOL_PATTERN};${POOL_PATTERN}`)).toThrow(/found it 2 times/);
   });
 
-  test("fails the build when the glue no longer honours noInitialRun (LibreOffice's own main() would run beside LibreOfficeKit)", async () => {
-    expect(() => patchGlue(`${POOL_PATTERN};var shouldRunNow=true;run();`)).toThrow(/noInitialRun.* found it 0 times/);
-    expect((await transpileHost()).replace(/\s+/g, ' ')).toMatch(/noInitialRun: true/);
-  });
+  test(
+    "fails the build when the glue no longer honours noInitialRun (LibreOffice's own main() would run beside " +
+      'LibreOfficeKit)',
+    async () => {
+      expect(() => patchGlue(`${POOL_PATTERN};var shouldRunNow=true;run();`)).toThrow(
+        /noInitialRun.* found it 0 times/,
+      );
+      expect((await transpileHost()).replace(/\s+/g, ' ')).toMatch(/noInitialRun: true/);
+    },
+  );
 
   test('the installed package: patched glue, sizes, and a revision that changes with the files', async () => {
     const { generated, copied, revision } = await libreOfficeFiles();
@@ -77,11 +101,18 @@ describe('build plugin', () => {
 
 describe('engine option and routing', () => {
   test('the three Office tools offer Engine: Folio (default) or LibreOffice, and accept the legacy formats', () => {
-    for (const [id, legacy] of [['word-to-pdf', '.doc'], ['excel-to-pdf', '.xls'], ['ppt-to-pdf', '.ppt']] as const) {
+    for (const [id, legacy] of [
+      ['word-to-pdf', '.doc'],
+      ['excel-to-pdf', '.xls'],
+      ['ppt-to-pdf', '.ppt'],
+    ] as const) {
       const tool = getTool(id) as FileToolEntry;
       const engine = tool.options.find((o) => o.name === 'engine');
       expect(engine, id).toMatchObject({ kind: 'select', default: 'folio' });
-      expect((engine as unknown as { choices: Array<{ value: string }> }).choices.map((c) => c.value)).toEqual(['folio', 'libreoffice']);
+      expect((engine as unknown as { choices: Array<{ value: string }> }).choices.map((c) => c.value)).toEqual([
+        'folio',
+        'libreoffice',
+      ]);
       expect(tool.accepts.extensions).toContain(legacy);
     }
   });
@@ -95,7 +126,8 @@ describe('engine option and routing', () => {
     expect(libreOfficeReason(input(ole('WordDocument')), { engine: 'folio' }, 'docx')).toBe('legacy');
     expect(libreOfficeReason(input(ole('Workbook')), {}, 'xlsx')).toBe('legacy');
     expect(libreOfficeReason(input(ole('EncryptionInfo')), { engine: 'libreoffice' }, 'docx')).toBeUndefined();
-    expect(libreOfficeReason(input(ole('Workbook')), { engine: 'libreoffice' }, 'docx')).toBeUndefined(); // an .xls given to Word: the sniffer says which tool
+    // an .xls given to Word: the sniffer says which tool
+    expect(libreOfficeReason(input(ole('Workbook')), { engine: 'libreoffice' }, 'docx')).toBeUndefined();
     expect(libreOfficeReason(input(Uint8Array.from([0x50, 0x4b])), { engine: 'libreoffice' }, 'docx')).toBe('chosen');
     expect(libreOfficeReason(input(Uint8Array.from([0x50, 0x4b])), { engine: 'folio' }, 'docx')).toBeUndefined();
   });
@@ -105,25 +137,46 @@ describe('clear refusals where LibreOffice cannot run', () => {
   test('not cross-origin isolated, too little memory, Node', () => {
     expect(libreOfficeUnavailable({ crossOriginIsolated: false }, false)).toBe(NOT_ISOLATED);
     expect(libreOfficeUnavailable({}, false)).toBe(NOT_ISOLATED);
-    expect(libreOfficeUnavailable({ crossOriginIsolated: true, navigator: { deviceMemory: 2 } }, false)).toMatch(/needs about 2\.5 GB of memory, and this device reports 2 GB/);
-    expect(libreOfficeUnavailable({ crossOriginIsolated: true, navigator: { deviceMemory: 8 } }, false)).toBeUndefined();
+    expect(libreOfficeUnavailable({ crossOriginIsolated: true, navigator: { deviceMemory: 2 } }, false)).toMatch(
+      /needs about 2\.5 GB of memory, and this device reports 2 GB/,
+    );
+    expect(
+      libreOfficeUnavailable({ crossOriginIsolated: true, navigator: { deviceMemory: 8 } }, false),
+    ).toBeUndefined();
     expect(libreOfficeUnavailable({ crossOriginIsolated: true, navigator: {} }, false)).toBeUndefined();
     expect(libreOfficeUnavailable()).toMatch(/browser only/);
   });
 
   test('Engine = LibreOffice in Node: a named NotImplemented error, not a crash', async () => {
-    const docx = new Uint8Array(await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('Hello')] }] })));
-    await expect(convertWithLibreOffice({ name: 'a.docx', bytes: docx }, {})).rejects.toMatchObject({ name: 'NotImplemented', message: expect.stringMatching(/browser only/) });
-    await expect(wordToPdf([{ name: 'a.docx', bytes: docx }], { engine: 'libreoffice' }, {})).rejects.toMatchObject({ name: 'NotImplemented' });
+    const docx = new Uint8Array(
+      await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('Hello')] }] })),
+    );
+    await expect(convertWithLibreOffice({ name: 'a.docx', bytes: docx }, {})).rejects.toMatchObject({
+      name: 'NotImplemented',
+      message: expect.stringMatching(/browser only/),
+    });
+    await expect(wordToPdf([{ name: 'a.docx', bytes: docx }], { engine: 'libreoffice' }, {})).rejects.toMatchObject({
+      name: 'NotImplemented',
+    });
     // The built-in engine is untouched.
     expect((await wordToPdf([{ name: 'a.docx', bytes: docx }], { engine: 'folio' }, {})).mime).toBe('application/pdf');
   });
 
   test('legacy .doc/.xls/.ppt where LibreOffice cannot run: says why and what to do', async () => {
-    await expect(wordToPdf([{ name: 'old.doc', bytes: ole('WordDocument') }], {}, {})).rejects.toThrow(/"old\.doc" is an old-style \.doc file, which only the LibreOffice engine reads, and it cannot run here: .*browser only.* save the file as \.docx/);
-    await expect(excelToPdf([{ name: 'old.xls', bytes: ole('Workbook') }], {}, {})).rejects.toThrow(/old-style \.xls file.*save the file as \.xlsx/);
-    await expect(pptToPdf([{ name: 'old.ppt', bytes: ole('PowerPoint Document') }], {}, {})).rejects.toThrow(/old-style \.ppt file.*save the file as \.pptx/);
-    await expect(wordToPdf([{ name: 'old.xls', bytes: ole('Workbook') }], {}, {})).rejects.toThrow(/old-style \.xls file: use the Excel to PDF tool/);
-    await expect(wordToPdf([{ name: 'locked.docx', bytes: ole('EncryptionInfo') }], { engine: 'libreoffice' }, {})).rejects.toThrow(/protected with a password/);
+    await expect(wordToPdf([{ name: 'old.doc', bytes: ole('WordDocument') }], {}, {})).rejects.toThrow(
+      /"old\.doc" is an old-style \.doc file, which only the LibreOffice engine reads, and it cannot run here: .*browser only.* save the file as \.docx/,
+    );
+    await expect(excelToPdf([{ name: 'old.xls', bytes: ole('Workbook') }], {}, {})).rejects.toThrow(
+      /old-style \.xls file.*save the file as \.xlsx/,
+    );
+    await expect(pptToPdf([{ name: 'old.ppt', bytes: ole('PowerPoint Document') }], {}, {})).rejects.toThrow(
+      /old-style \.ppt file.*save the file as \.pptx/,
+    );
+    await expect(wordToPdf([{ name: 'old.xls', bytes: ole('Workbook') }], {}, {})).rejects.toThrow(
+      /old-style \.xls file: use the Excel to PDF tool/,
+    );
+    await expect(
+      wordToPdf([{ name: 'locked.docx', bytes: ole('EncryptionInfo') }], { engine: 'libreoffice' }, {}),
+    ).rejects.toThrow(/protected with a password/);
   });
 });

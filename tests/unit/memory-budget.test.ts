@@ -14,7 +14,9 @@ describe('memory budget', () => {
     const phone = overBudgetMessage('merge-pdf', [100 * MB, 100 * MB, 100 * MB], 1);
     expect(phone).toMatch(/would need about 2\.5 GB of memory; this device gives a browser tab about 512\.0 MB/);
     expect(phone).toMatch(/Files up to about 45 MB fit here/);
-    expect(overBudgetMessage('merge-pdf', [50 * MB, 50 * MB, 100 * MB], 2)).toMatch(/The first 2 of the 3 files fit together/);
+    expect(overBudgetMessage('merge-pdf', [50 * MB, 50 * MB, 100 * MB], 2)).toMatch(
+      /The first 2 of the 3 files fit together/,
+    );
     const single = overBudgetMessage('rotate-pdf', [900 * MB], 1);
     expect(single).toMatch(/Files up to about 45 MB fit here/);
   });

@@ -10,7 +10,10 @@ describe('merge-pdf engine', () => {
     const b = await labelledPdf('B', 3);
     const progress: Array<[number, number]> = [];
     const result = await run(
-      [{ name: 'a.pdf', bytes: a }, { name: 'b.pdf', bytes: b }],
+      [
+        { name: 'a.pdf', bytes: a },
+        { name: 'b.pdf', bytes: b },
+      ],
       {},
       { progress: (done, total) => progress.push([done, total]) },
     );
@@ -23,21 +26,37 @@ describe('merge-pdf engine', () => {
   test('takes page ranges per file, repeats included', async () => {
     const a = await labelledPdf('A', 4);
     const b = await labelledPdf('B', 3);
-    const result = await run([{ name: 'a.pdf', bytes: a }, { name: 'b.pdf', bytes: b }], { ranges: JSON.stringify(['4-3, 1', 'last,1,1']) }, {});
+    const result = await run(
+      [
+        { name: 'a.pdf', bytes: a },
+        { name: 'b.pdf', bytes: b },
+      ],
+      { ranges: JSON.stringify(['4-3, 1', 'last,1,1']) },
+      {},
+    );
     expect(await pageLabels(result.bytes)).toEqual(['A4', 'A3', 'A1', 'B3', 'B1', 'B1']);
     expect((await qpdfCheck(result.bytes)).ok).toBe(true);
   });
 
   test('a bad range names the file and what is wrong', async () => {
     const a = await labelledPdf('A', 2);
-    await expect(run([{ name: 'a.pdf', bytes: a }], { ranges: '["5"]' }, {})).rejects.toThrow(/a\.pdf: Page 5 does not exist/);
+    await expect(run([{ name: 'a.pdf', bytes: a }], { ranges: '["5"]' }, {})).rejects.toThrow(
+      /a\.pdf: Page 5 does not exist/,
+    );
     expect(() => parseRangesField('{oops', 1)).toThrow(/JSON array/);
   });
 
   test('adds one bookmark per file when asked', async () => {
     const a = await labelledPdf('A', 2);
     const b = await labelledPdf('B', 1);
-    const result = await run([{ name: 'first.pdf', bytes: a }, { name: 'second.pdf', bytes: b }], { bookmarkEachFile: true }, {});
+    const result = await run(
+      [
+        { name: 'first.pdf', bytes: a },
+        { name: 'second.pdf', bytes: b },
+      ],
+      { bookmarkEachFile: true },
+      {},
+    );
     const { openPdfjs } = await import('../../workers/engine/lib/pdf/pdfjs.ts');
     const doc = await openPdfjs(result.bytes);
     const outline = await doc.getOutline();
@@ -50,8 +69,24 @@ describe('merge-pdf engine', () => {
   test('opens an encrypted input with its password and asks for it otherwise', async () => {
     const secret = await encrypt(await labelledPdf('S', 2), 'pw1234');
     const plain = await labelledPdf('P', 1);
-    await expect(run([{ name: 'p.pdf', bytes: plain }, { name: 'secret.pdf', bytes: secret }], {}, {})).rejects.toMatchObject({ name: 'PasswordRequired' });
-    const result = await run([{ name: 'p.pdf', bytes: plain }, { name: 'secret.pdf', bytes: secret, password: 'pw1234' }], {}, {});
+    await expect(
+      run(
+        [
+          { name: 'p.pdf', bytes: plain },
+          { name: 'secret.pdf', bytes: secret },
+        ],
+        {},
+        {},
+      ),
+    ).rejects.toMatchObject({ name: 'PasswordRequired' });
+    const result = await run(
+      [
+        { name: 'p.pdf', bytes: plain },
+        { name: 'secret.pdf', bytes: secret, password: 'pw1234' },
+      ],
+      {},
+      {},
+    );
     expect(await pageLabels(result.bytes)).toEqual(['P1', 'S1', 'S2']);
     expect((await PDFDocument.load(result.bytes)).isEncrypted).toBe(false);
   });
@@ -59,6 +94,8 @@ describe('merge-pdf engine', () => {
   test('a cancelled job stops with Cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(run([{ name: 'a.pdf', bytes: await labelledPdf('A', 1) }], {}, { signal: controller.signal })).rejects.toMatchObject({ name: 'Cancelled' });
+    await expect(
+      run([{ name: 'a.pdf', bytes: await labelledPdf('A', 1) }], {}, { signal: controller.signal }),
+    ).rejects.toMatchObject({ name: 'Cancelled' });
   });
 });

@@ -51,26 +51,41 @@ describe('OCR in other languages', () => {
 
   test('an unknown language is refused by the engine itself, before any work, with a clear message', async () => {
     const progress: number[] = [];
-    const job = toWord([{ name: 'scan.pdf', bytes: scan.bytes }], { ocr: true, ocrLanguage: 'xx' }, { progress: (done) => progress.push(done) });
-    await expect(job).rejects.toMatchObject({ name: 'InvalidInput', message: expect.stringMatching(/OCR language "xx" is not available\. Choose one of: eng \(English\), deu \(German\)/) });
+    const job = toWord(
+      [{ name: 'scan.pdf', bytes: scan.bytes }],
+      { ocr: true, ocrLanguage: 'xx' },
+      { progress: (done) => progress.push(done) },
+    );
+    await expect(job).rejects.toMatchObject({
+      name: 'InvalidInput',
+      message: expect.stringMatching(
+        /OCR language "xx" is not available\. Choose one of: eng \(English\), deu \(German\)/,
+      ),
+    });
     expect(progress).toEqual([]);
     // Without OCR the language is not used, so it is not checked either.
-    await expect(toWord([{ name: 'scan.pdf', bytes: scan.bytes }], { ocr: false, ocrLanguage: 'xx' }, {})).resolves.toBeDefined();
+    await expect(
+      toWord([{ name: 'scan.pdf', bytes: scan.bytes }], { ocr: false, ocrLanguage: 'xx' }, {}),
+    ).resolves.toBeDefined();
   });
 
   test('while the language data loads the progress line says so, and Cancel stops at once', async () => {
     const controller = new AbortController();
     const statuses: string[] = [];
     let abortedAt = 0;
-    const job = toWord([{ name: 'scan.pdf', bytes: scan.bytes }], { ocr: true, ocrLanguage: 'fra' }, {
-      signal: controller.signal,
-      progress: (_done, _total, status) => {
-        if (!status) return;
-        statuses.push(status);
-        abortedAt = performance.now();
-        controller.abort();
+    const job = toWord(
+      [{ name: 'scan.pdf', bytes: scan.bytes }],
+      { ocr: true, ocrLanguage: 'fra' },
+      {
+        signal: controller.signal,
+        progress: (_done, _total, status) => {
+          if (!status) return;
+          statuses.push(status);
+          abortedAt = performance.now();
+          controller.abort();
+        },
       },
-    });
+    );
     await expect(job).rejects.toMatchObject({ name: 'Cancelled' });
     expect(performance.now() - abortedAt).toBeLessThan(1000);
     expect(statuses).toEqual(['Loading French text recognition…']);
@@ -78,10 +93,14 @@ describe('OCR in other languages', () => {
 });
 
 describe('the language list', () => {
-  const packageJson = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const packageJson = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
 
   test('matches the @tesseract.js-data packages in package.json and the files on disk (sizes included)', () => {
-    const installed = Object.keys(packageJson.dependencies).filter((name) => name.startsWith('@tesseract.js-data/')).sort();
+    const installed = Object.keys(packageJson.dependencies)
+      .filter((name) => name.startsWith('@tesseract.js-data/'))
+      .sort();
     expect(OCR_LANGUAGES.map((l) => l.package).sort()).toEqual(installed);
     for (const language of OCR_LANGUAGES) {
       expect(language.package).toBe(`@tesseract.js-data/${language.code}`);
@@ -95,7 +114,9 @@ describe('the language list', () => {
   test('the build plugin copies every language (and only those) to /engine-data/tesseract/lang/', () => {
     const map = assetMap();
     const langFiles = [...map.keys()].filter((url) => url.startsWith('/lang/'));
-    expect(langFiles.sort()).toEqual(OCR_LANGUAGES.map((l) => ocrLanguageUrl(l.code).replace('/engine-data/tesseract', '')).sort());
+    expect(langFiles.sort()).toEqual(
+      OCR_LANGUAGES.map((l) => ocrLanguageUrl(l.code).replace('/engine-data/tesseract', '')).sort(),
+    );
     for (const [url, file] of map) expect(existsSync(file), `${url} → ${file}`).toBe(true);
   });
 

@@ -19,7 +19,11 @@ describe('OCR of scanned pages', () => {
 
   test('with OCR the Word text has a character error rate ≤ 2 %, with progress per page', async () => {
     const progress: Array<[number, number]> = [];
-    const result = await toWord([{ name: 'scan.pdf', bytes: scan.bytes }], { ocr: true }, { progress: (d, t) => progress.push([d, t]) });
+    const result = await toWord(
+      [{ name: 'scan.pdf', bytes: scan.bytes }],
+      { ocr: true },
+      { progress: (d, t) => progress.push([d, t]) },
+    );
     const docx = await readDocx(result.bytes);
     const cer = characterErrorRate(scan.text, docx.text);
     console.log(`[ocr] synthetic 200 dpi scan, Word: CER ${(cer * 100).toFixed(2)} %`);

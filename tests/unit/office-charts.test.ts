@@ -49,7 +49,8 @@ describe('niceScale (automatic axis scaling)', () => {
     expect(niceScale(12, 32, 8)).toEqual({ min: 0, max: 35, step: 5 });
     expect(niceScale(0.7, 2.6, 10, { expandToZero: false })).toEqual({ min: 0.5, max: 3, step: 0.5 });
     expect(niceScale(8, 184, 10, { includeZero: true })).toEqual({ min: 0, max: 200, step: 20 });
-    expect(niceScale(-3, 7, 10, { includeZero: true })).toEqual({ min: -4, max: 8, step: 2 }); // values at both ends: one more interval each, then 2s
+    // values at both ends: one more interval each, then 2s
+    expect(niceScale(-3, 7, 10, { includeZero: true })).toEqual({ min: -4, max: 8, step: 2 });
     // 3-D charts are not given the extra interval (LibreOffice's VSeriesPlotter): a stacked 3-D area of 44 ends at 45.
     expect(niceScale(0, 44, 10, { includeZero: true })).toEqual({ min: 0, max: 50, step: 5 });
     expect(niceScale(0, 44, 10, { includeZero: true, expandNearBorder: false })).toEqual({ min: 0, max: 45, step: 5 });
@@ -62,7 +63,7 @@ describe('niceScale (automatic axis scaling)', () => {
 
   test('any range: the data fits, at most maxCount intervals, steps of 1, 2 or 5 × 10ⁿ', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let i = 0; i < 500; i++) {
       const magnitude = 10 ** Math.floor(random() * 8 - 3);
       const a = (random() * 2 - 0.5) * magnitude;
@@ -84,15 +85,59 @@ describe('charts in PowerPoint', () => {
     pptx.layout = 'LAYOUT_16x9';
     const quarters = ['Q1', 'Q2', 'Q3', 'Q4'];
     const bar = pptx.addSlide();
-    bar.addChart(pptx.ChartType.bar, [
-      { name: 'North', labels: quarters, values: [12, 25, 31, 42] },
-      { name: 'South', labels: quarters, values: [8, 14, 22, 19] },
-    ], { x: 0.5, y: 0.5, w: 8, h: 4.5, barDir: 'col', showTitle: true, title: 'Sales by region', showLegend: true, legendPos: 'b', chartColors: ['C00000', '0070C0'], valAxisLabelFontSize: 12, catAxisLabelFontSize: 12 });
+    bar.addChart(
+      pptx.ChartType.bar,
+      [
+        { name: 'North', labels: quarters, values: [12, 25, 31, 42] },
+        { name: 'South', labels: quarters, values: [8, 14, 22, 19] },
+      ],
+      {
+        x: 0.5,
+        y: 0.5,
+        w: 8,
+        h: 4.5,
+        barDir: 'col',
+        showTitle: true,
+        title: 'Sales by region',
+        showLegend: true,
+        legendPos: 'b',
+        chartColors: ['C00000', '0070C0'],
+        valAxisLabelFontSize: 12,
+        catAxisLabelFontSize: 12,
+      },
+    );
     const pie = pptx.addSlide();
-    pie.addChart(pptx.ChartType.pie, [{ name: 'Share', labels: ['Apples', 'Pears', 'Plums'], values: [50, 30, 20] }], { x: 1, y: 0.5, w: 6, h: 4.5, showLegend: true, legendPos: 'r', showPercent: true, chartColors: ['FF0000', '00B050', '7030A0'] });
+    pie.addChart(pptx.ChartType.pie, [{ name: 'Share', labels: ['Apples', 'Pears', 'Plums'], values: [50, 30, 20] }], {
+      x: 1,
+      y: 0.5,
+      w: 6,
+      h: 4.5,
+      showLegend: true,
+      legendPos: 'r',
+      showPercent: true,
+      chartColors: ['FF0000', '00B050', '7030A0'],
+    });
     const line = pptx.addSlide();
-    line.addChart(pptx.ChartType.line, [{ name: 'Visitors', labels: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], values: [120, 340, 280, 410, 380] }], { x: 0.5, y: 0.5, w: 8, h: 4.5, showTitle: true, title: 'Weekly visitors', showLegend: true, legendPos: 'r', chartColors: ['ED7D31'] });
-    const result = await convert(pptToPdf, 'charts.pptx', (await pptx.write({ outputType: 'uint8array' })) as Uint8Array);
+    line.addChart(
+      pptx.ChartType.line,
+      [{ name: 'Visitors', labels: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], values: [120, 340, 280, 410, 380] }],
+      {
+        x: 0.5,
+        y: 0.5,
+        w: 8,
+        h: 4.5,
+        showTitle: true,
+        title: 'Weekly visitors',
+        showLegend: true,
+        legendPos: 'r',
+        chartColors: ['ED7D31'],
+      },
+    );
+    const result = await convert(
+      pptToPdf,
+      'charts.pptx',
+      (await pptx.write({ outputType: 'uint8array' })) as Uint8Array,
+    );
     await expectValidPdf(result);
     expect(result.notes?.join(' ') ?? '').not.toMatch(/chart/i);
     const [barText, pieText, lineText] = await texts(result);
@@ -112,11 +157,13 @@ describe('charts in PowerPoint', () => {
     expect(pieText).toMatch(/Apples.*Pears.*Plums/);
     expect(pieText).toMatch(/50%/);
     const pieContent = await pageContent(result.bytes, 1);
-    for (const color of ['FF0000', '00B050', '7030A0']) expect(fills(pieContent, color)).toBeGreaterThanOrEqual(2); // slice and legend key
+    // slice and legend key
+    for (const color of ['FF0000', '00B050', '7030A0']) expect(fills(pieContent, color)).toBeGreaterThanOrEqual(2);
 
     expect(lineText).toMatch(/Weekly visitors.*Mon Tue Wed Thu Fri.*Visitors/);
     expect(numbers(lineText)).toContain(400);
-    expect(await pageContent(result.bytes, 2)).toMatch(/0\.9294\d* 0\.4901\d* 0\.1921\d* RG/); // the line's stroke colour
+    // the line's stroke colour
+    expect(await pageContent(result.bytes, 2)).toMatch(/0\.9294\d* 0\.4901\d* 0\.1921\d* RG/);
   });
 });
 
@@ -149,34 +196,111 @@ describe('charts in Excel', () => {
   test('a chart anchored on a sheet and a chart sheet are printed, with their text and bars', async () => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Data');
-    sheet.addRows([['Month', 'Bears', 'Dolphins'], ['Jan', 8, 150], ['Feb', 54, 77], ['Mar', 93, 32]]);
+    sheet.addRows([
+      ['Month', 'Bears', 'Dolphins'],
+      ['Jan', 8, 150],
+      ['Feb', 54, 77],
+      ['Mar', 93, 32],
+    ]);
     const zip = await JSZip.loadAsync(await workbook.xlsx.writeBuffer());
     // The sheet's drawing: the chart over E2:L16.
     zip.file('xl/charts/chart1.xml', CHART_XML);
-    zip.file('xl/drawings/drawing1.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+    zip.file(
+      'xl/drawings/drawing1.xml',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><xdr:twoCellAnchor>
 <xdr:from><xdr:col>4</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>1</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from><xdr:to><xdr:col>11</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>16</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:to>
 <xdr:graphicFrame macro=""><xdr:nvGraphicFramePr><xdr:cNvPr id="2" name="Chart 1"/><xdr:cNvGraphicFramePr/></xdr:nvGraphicFramePr><xdr:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/></xdr:xfrm>
-<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:id="rId1"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:twoCellAnchor></xdr:wsDr>`);
-    zip.file('xl/drawings/_rels/drawing1.xml.rels', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${CHART_REL}" Target="../charts/chart1.xml"/></Relationships>`);
+<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:id="rId1"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:twoCellAnchor></xdr:wsDr>`,
+    );
+    zip.file(
+      'xl/drawings/_rels/drawing1.xml.rels',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships ` +
+        `xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" ` +
+        `Type="${CHART_REL}" Target="../charts/chart1.xml"/></Relationships>`,
+    );
     const sheetPath = 'xl/worksheets/sheet1.xml';
-    zip.file(sheetPath, (await zip.file(sheetPath)!.async('string')).replace('</worksheet>', '<drawing r:id="rIdChart"/></worksheet>').replace('<worksheet ', '<worksheet xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" ').replace(/xmlns:r="[^"]*" (.*)xmlns:r="[^"]*"/, 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" $1'));
+    zip.file(
+      sheetPath,
+      (await zip.file(sheetPath)!.async('string'))
+        .replace('</worksheet>', '<drawing r:id="rIdChart"/></worksheet>')
+        .replace(
+          '<worksheet ',
+          '<worksheet xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" ',
+        )
+        .replace(
+          /xmlns:r="[^"]*" (.*)xmlns:r="[^"]*"/,
+          'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" $1',
+        ),
+    );
     const sheetRels = 'xl/worksheets/_rels/sheet1.xml.rels';
-    const existing = (await zip.file(sheetRels)?.async('string')) ?? '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
-    zip.file(sheetRels, existing.replace('</Relationships>', '<Relationship Id="rIdChart" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>'));
+    const existing =
+      (await zip.file(sheetRels)?.async('string')) ??
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships ' +
+        'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+    zip.file(
+      sheetRels,
+      existing.replace(
+        '</Relationships>',
+        '<Relationship Id="rIdChart" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>',
+      ),
+    );
     // A chart sheet after the data sheet, showing the same chart full page.
-    zip.file('xl/chartsheets/sheet2.xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><chartsheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheetViews><sheetView workbookViewId="0"/></sheetViews><drawing r:id="rId1"/></chartsheet>');
-    zip.file('xl/chartsheets/_rels/sheet2.xml.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing2.xml"/></Relationships>');
-    zip.file('xl/drawings/drawing2.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><xdr:absoluteAnchor><xdr:pos x="0" y="0"/><xdr:ext cx="9304587" cy="6077107"/><xdr:graphicFrame macro=""><xdr:nvGraphicFramePr><xdr:cNvPr id="2" name="Chart 2"/><xdr:cNvGraphicFramePr/></xdr:nvGraphicFramePr><xdr:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/></xdr:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:id="rId1"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:absoluteAnchor></xdr:wsDr>`);
-    zip.file('xl/drawings/_rels/drawing2.xml.rels', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${CHART_REL}" Target="../charts/chart1.xml"/></Relationships>`);
+    zip.file(
+      'xl/chartsheets/sheet2.xml',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><chartsheet ' +
+        'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ' +
+        'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheetViews><sheetView ' +
+        'workbookViewId="0"/></sheetViews><drawing r:id="rId1"/></chartsheet>',
+    );
+    zip.file(
+      'xl/chartsheets/_rels/sheet2.xml.rels',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships ' +
+        'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" ' +
+        'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" ' +
+        'Target="../drawings/drawing2.xml"/></Relationships>',
+    );
+    zip.file(
+      'xl/drawings/drawing2.xml',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><xdr:wsDr ` +
+        `xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" ` +
+        `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><xdr:absoluteAnchor><xdr:pos x="0" ` +
+        `y="0"/><xdr:ext cx="9304587" cy="6077107"/><xdr:graphicFrame macro=""><xdr:nvGraphicFramePr><xdr:cNvPr ` +
+        `id="2" name="Chart 2"/><xdr:cNvGraphicFramePr/></xdr:nvGraphicFramePr><xdr:xfrm><a:off x="0" ` +
+        `y="0"/><a:ext cx="0" cy="0"/></xdr:xfrm><a:graphic><a:graphicData ` +
+        `uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart ` +
+        `xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" ` +
+        `xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" ` +
+        `r:id="rId1"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:absoluteAnchor></xdr:wsDr>`,
+    );
+    zip.file(
+      'xl/drawings/_rels/drawing2.xml.rels',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships ` +
+        `xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" ` +
+        `Type="${CHART_REL}" Target="../charts/chart1.xml"/></Relationships>`,
+    );
     const workbookXml = await zip.file('xl/workbook.xml')!.async('string');
-    zip.file('xl/workbook.xml', workbookXml.replace('</sheets>', '<sheet name="Chart1" sheetId="2" r:id="rIdChartSheet"/></sheets>'));
+    zip.file(
+      'xl/workbook.xml',
+      workbookXml.replace('</sheets>', '<sheet name="Chart1" sheetId="2" r:id="rIdChartSheet"/></sheets>'),
+    );
     const workbookRels = await zip.file('xl/_rels/workbook.xml.rels')!.async('string');
-    zip.file('xl/_rels/workbook.xml.rels', workbookRels.replace('</Relationships>', '<Relationship Id="rIdChartSheet" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chartsheet" Target="chartsheets/sheet2.xml"/></Relationships>'));
+    zip.file(
+      'xl/_rels/workbook.xml.rels',
+      workbookRels.replace(
+        '</Relationships>',
+        '<Relationship Id="rIdChartSheet" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chartsheet" Target="chartsheets/sheet2.xml"/></Relationships>',
+      ),
+    );
     let types = await zip.file('[Content_Types].xml')!.async('string');
     types = addContentType(types, 'xl/charts/chart1.xml', CHART_TYPE);
-    for (const part of ['xl/drawings/drawing1.xml', 'xl/drawings/drawing2.xml']) types = addContentType(types, part, 'application/vnd.openxmlformats-officedocument.drawing+xml');
-    types = addContentType(types, 'xl/chartsheets/sheet2.xml', 'application/vnd.openxmlformats-officedocument.spreadsheetml.chartsheet+xml');
+    for (const part of ['xl/drawings/drawing1.xml', 'xl/drawings/drawing2.xml'])
+      types = addContentType(types, part, 'application/vnd.openxmlformats-officedocument.drawing+xml');
+    types = addContentType(
+      types,
+      'xl/chartsheets/sheet2.xml',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.chartsheet+xml',
+    );
     zip.file('[Content_Types].xml', types);
 
     const result = await convert(excelToPdf, 'wildlife.xlsx', await zip.generateAsync({ type: 'uint8array' }));
@@ -192,7 +316,10 @@ describe('charts in Excel', () => {
     const content = await pageContent(result.bytes, 1);
     expect(fills(content, '4F81BD')).toBeGreaterThanOrEqual(4); // three bars and the legend key
     // Series 2 takes the workbook theme's accent2.
-    const accent2 = /<a:accent2>\s*<a:srgbClr val="([0-9A-F]{6})"/i.exec((await zip.file('xl/theme/theme1.xml')?.async('string')) ?? '')?.[1] ?? ACCENT2;
+    const accent2 =
+      /<a:accent2>\s*<a:srgbClr val="([0-9A-F]{6})"/i.exec(
+        (await zip.file('xl/theme/theme1.xml')?.async('string')) ?? '',
+      )?.[1] ?? ACCENT2;
     expect(fills(content, accent2)).toBeGreaterThanOrEqual(4);
     expect(pages[1]).toMatch(/\b93\b.*\b150\b|\b150\b.*\b93\b/); // data labels (showVal)
   });
@@ -200,16 +327,42 @@ describe('charts in Excel', () => {
 
 describe('charts in Word', () => {
   test('an inline chart is drawn in the text flow, between its paragraphs', async () => {
-    const docx = new Document({ sections: [{ children: [new Paragraph('Before the chart.'), new Paragraph('CHART_HERE'), new Paragraph('After the chart.')] }] });
+    const docx = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph('Before the chart.'),
+            new Paragraph('CHART_HERE'),
+            new Paragraph('After the chart.'),
+          ],
+        },
+      ],
+    });
     const zip = await JSZip.loadAsync(await Packer.toBuffer(docx));
-    const drawing = `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="5486400" cy="3200400"/><wp:docPr id="9" name="Chart 1"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:id="rIdChart1"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
+    const drawing =
+      `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="5486400" ` +
+      `cy="3200400"/><wp:docPr id="9" name="Chart 1"/><a:graphic ` +
+      `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData ` +
+      `uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart ` +
+      `xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" ` +
+      `xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" ` +
+      `r:id="rIdChart1"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
     const documentXml = await zip.file('word/document.xml')!.async('string');
     expect(documentXml).toContain('CHART_HERE');
     zip.file('word/document.xml', documentXml.replace(/<w:r>(?:(?!<w:r>).)*?CHART_HERE.*?<\/w:r>/s, drawing));
     zip.file('word/charts/chart1.xml', CHART_XML);
     const rels = await zip.file('word/_rels/document.xml.rels')!.async('string');
-    zip.file('word/_rels/document.xml.rels', rels.replace('</Relationships>', `<Relationship Id="rIdChart1" Type="${CHART_REL}" Target="charts/chart1.xml"/></Relationships>`));
-    zip.file('[Content_Types].xml', addContentType(await zip.file('[Content_Types].xml')!.async('string'), 'word/charts/chart1.xml', CHART_TYPE));
+    zip.file(
+      'word/_rels/document.xml.rels',
+      rels.replace(
+        '</Relationships>',
+        `<Relationship Id="rIdChart1" Type="${CHART_REL}" Target="charts/chart1.xml"/></Relationships>`,
+      ),
+    );
+    zip.file(
+      '[Content_Types].xml',
+      addContentType(await zip.file('[Content_Types].xml')!.async('string'), 'word/charts/chart1.xml', CHART_TYPE),
+    );
 
     const result = await convert(wordToPdf, 'report.docx', await zip.generateAsync({ type: 'uint8array' }));
     await expectValidPdf(result);

@@ -28,7 +28,14 @@ const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships
 function gifFixture(): Uint8Array {
   const buffer = new Uint8Array(1024);
   const writer = new GifWriter(buffer, 6, 4, { palette: [0xff0000, 0x00ff00, 0x0000ff, 0xffffff] });
-  writer.addFrame(0, 0, 6, 4, Array.from({ length: 24 }, (_, i) => (i % 6 < 3 ? 0 : 3)), { transparent: 3 });
+  writer.addFrame(
+    0,
+    0,
+    6,
+    4,
+    Array.from({ length: 24 }, (_, i) => (i % 6 < 3 ? 0 : 3)),
+    { transparent: 3 },
+  );
   return buffer.slice(0, writer.end());
 }
 
@@ -54,10 +61,16 @@ function bmpFixture(): Uint8Array {
 
 /** A p:sp rectangle with this fill (spPr XML) and optional p:style, at (x, y, cx, cy) EMU. */
 function spXml(id: number, x: number, y: number, cx: number, cy: number, fill: string, style = ''): string {
-  return `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Shape ${id}"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="${x}" y="${y}"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom>${fill}</p:spPr>${style}</p:sp>`;
+  return (
+    `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Shape ` +
+    `${id}"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="${x}" y="${y}"/><a:ext cx="${cx}" ` +
+    `cy="${cy}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom>${fill}</p:spPr>${style}</p:sp>`
+  );
 }
 
-const RED_TO_BLUE = '<a:gradFill rotWithShape="1"><a:gsLst><a:gs pos="0"><a:srgbClr val="FF0000"/></a:gs><a:gs pos="100000"><a:srgbClr val="0000FF"/></a:gs></a:gsLst><a:lin ang="0" scaled="0"/></a:gradFill>';
+const RED_TO_BLUE =
+  '<a:gradFill rotWithShape="1"><a:gsLst><a:gs pos="0"><a:srgbClr val="FF0000"/></a:gs><a:gs ' +
+  'pos="100000"><a:srgbClr val="0000FF"/></a:gs></a:gsLst><a:lin ang="0" scaled="0"/></a:gradFill>';
 
 /**
  * Slide 1: a red→blue gradient rectangle, a green line ending in a triangle, a GIF, a theme-styled
@@ -69,34 +82,97 @@ async function slideFixture(): Promise<Uint8Array> {
   const pptx = new PptxGenJS(); // 10 × 5.625 in: 720 × 405 pt
   const slide = pptx.addSlide();
   slide.addShape(pptx.ShapeType.rect, { x: 1, y: 1, w: 4, h: 2, fill: { color: 'FF0000' } });
-  slide.addShape(pptx.ShapeType.line, { x: 1, y: 4, w: 3, h: 0, line: { color: '00AA00', width: 2, endArrowType: 'triangle' } });
-  slide.addImage({ data: `image/gif;base64,${Buffer.from(gifFixture()).toString('base64')}`, x: 6, y: 1, w: 1.5, h: 1 });
+  slide.addShape(pptx.ShapeType.line, {
+    x: 1,
+    y: 4,
+    w: 3,
+    h: 0,
+    line: { color: '00AA00', width: 2, endArrowType: 'triangle' },
+  });
+  slide.addImage({
+    data: `image/gif;base64,${Buffer.from(gifFixture()).toString('base64')}`,
+    x: 6,
+    y: 1,
+    w: 1.5,
+    h: 1,
+  });
   pptx.addSlide().addText('Second', { x: 1, y: 1, w: 3, h: 1 });
   const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'uint8array' })) as Uint8Array);
   // Slide 2's background: a vertical gradient, green at the top to black at the bottom.
   const second = 'ppt/slides/slide2.xml';
-  zip.file(second, (await zip.file(second)!.async('string')).replace('<p:spTree>', '<p:bg><p:bgPr><a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="00FF00"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:lin ang="5400000" scaled="1"/></a:gradFill><a:effectLst/></p:bgPr></p:bg><p:spTree>'));
+  zip.file(
+    second,
+    (await zip.file(second)!.async('string')).replace(
+      '<p:spTree>',
+      '<p:bg><p:bgPr><a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="00FF00"/></a:gs><a:gs ' +
+        'pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:lin ang="5400000" ' +
+        'scaled="1"/></a:gradFill><a:effectLst/></p:bgPr></p:bg><p:spTree>',
+    ),
+  );
   const path = 'ppt/slides/slide1.xml';
   let xml = await zip.file(path)!.async('string');
   xml = xml.replace('<a:solidFill><a:srgbClr val="FF0000"/></a:solidFill>', RED_TO_BLUE);
   // No fill of its own: the theme's third fill style (a gradient) in accent1; line style 3 (1.5 pt).
-  const style = '<p:style><a:lnRef idx="3"><a:schemeClr val="accent2"/></a:lnRef><a:fillRef idx="3"><a:schemeClr val="accent1"/></a:fillRef><a:effectRef idx="0"><a:schemeClr val="accent1"/></a:effectRef><a:fontRef idx="minor"><a:schemeClr val="lt1"/></a:fontRef></p:style>';
-  const radial = '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="50000"><a:srgbClr val="FFFF00"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:path path="circle"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path></a:gradFill>';
-  const emfPic = `<p:pic><p:nvPicPr><p:cNvPr id="30" name="Metafile"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rIdEmf"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr><a:xfrm><a:off x="7315200" y="3200400"/><a:ext cx="914400" cy="914400"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>`;
+  const style =
+    '<p:style><a:lnRef idx="3"><a:schemeClr val="accent2"/></a:lnRef><a:fillRef idx="3"><a:schemeClr ' +
+    'val="accent1"/></a:fillRef><a:effectRef idx="0"><a:schemeClr val="accent1"/></a:effectRef><a:fontRef ' +
+    'idx="minor"><a:schemeClr val="lt1"/></a:fontRef></p:style>';
+  const radial =
+    '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="50000"><a:srgbClr ' +
+    'val="FFFF00"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:path ' +
+    'path="circle"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path></a:gradFill>';
+  const emfPic =
+    `<p:pic><p:nvPicPr><p:cNvPr id="30" name="Metafile"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip ` +
+    `r:embed="rIdEmf"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr><a:xfrm><a:off x="7315200" ` +
+    `y="3200400"/><a:ext cx="914400" cy="914400"/></a:xfrm><a:prstGeom ` +
+    `prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>`;
   // A shape filled with the GIF (the picture's own relationship), stretched.
   const gifId = /<a:blip r:embed="([^"]+)"/.exec(xml)![1];
   const pictureFill = `<a:blipFill><a:blip r:embed="${gifId}"/><a:stretch><a:fillRect/></a:stretch></a:blipFill>`;
   // An embedded object whose preview (in mc:Fallback) is the GIF, at 612–684 × 18–66 pt.
-  const ole = `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="40" name="Object 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="7772400" y="228600"/><a:ext cx="914400" cy="609600"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/presentationml/2006/ole"><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice xmlns:v="urn:schemas-microsoft-com:vml" Requires="v"><p:oleObj spid="_x0000_s1" name="Worksheet" r:id="rIdOle" imgW="914400" imgH="609600" progId="Excel.Sheet.12"><p:embed/></p:oleObj></mc:Choice><mc:Fallback><p:oleObj name="Worksheet" r:id="rIdOle" imgW="914400" imgH="609600" progId="Excel.Sheet.12"><p:embed/><p:pic><p:nvPicPr><p:cNvPr id="0" name=""/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="${gifId}"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr><a:xfrm><a:off x="7772400" y="228600"/><a:ext cx="914400" cy="609600"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic></p:oleObj></mc:Fallback></mc:AlternateContent></a:graphicData></a:graphic></p:graphicFrame>`;
-  const rectangular = '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:path path="rect"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path></a:gradFill>';
-  xml = xml.replace('</p:spTree>', spXml(20, 5486400, 3200400, 914400, 914400, '', style) + spXml(21, 914400, 4114800, 914400, 914400, radial) + spXml(22, 2743200, 4114800, 1828800, 914400, pictureFill) + spXml(23, 7315200, 4191000, 914400, 914400, rectangular) + spXml(24, 7315200, 2032000, 914400, 889000, '<a:solidFill><a:srgbClr val="0000FF"><a:alpha val="50000"/></a:srgbClr></a:solidFill>') + emfPic + ole + '</p:spTree>');
+  const ole =
+    `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="40" name="Object ` +
+    `1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="7772400" y="228600"/><a:ext ` +
+    `cx="914400" cy="609600"/></p:xfrm><a:graphic><a:graphicData ` +
+    `uri="http://schemas.openxmlformats.org/presentationml/2006/ole"><mc:AlternateContent ` +
+    `xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice ` +
+    `xmlns:v="urn:schemas-microsoft-com:vml" Requires="v"><p:oleObj spid="_x0000_s1" name="Worksheet" ` +
+    `r:id="rIdOle" imgW="914400" imgH="609600" progId="Excel.Sheet.12"><p:embed/></p:oleObj></mc:Choice><mc:Fallback><p:oleObj name="Worksheet" r:id="rIdOle" imgW="914400" imgH="609600" progId="Excel.Sheet.12"><p:embed/><p:pic><p:nvPicPr><p:cNvPr id="0" name=""/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="${gifId}"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr><a:xfrm><a:off x="7772400" y="228600"/><a:ext cx="914400" cy="609600"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic></p:oleObj></mc:Fallback></mc:AlternateContent></a:graphicData></a:graphic></p:graphicFrame>`;
+  const rectangular =
+    '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="100000"><a:srgbClr ' +
+    'val="000000"/></a:gs></a:gsLst><a:path path="rect"><a:fillToRect l="50000" t="50000" r="50000" ' +
+    'b="50000"/></a:path></a:gradFill>';
+  xml = xml.replace(
+    '</p:spTree>',
+    spXml(20, 5486400, 3200400, 914400, 914400, '', style) +
+      spXml(21, 914400, 4114800, 914400, 914400, radial) +
+      spXml(22, 2743200, 4114800, 1828800, 914400, pictureFill) +
+      spXml(23, 7315200, 4191000, 914400, 914400, rectangular) +
+      spXml(
+        24,
+        7315200,
+        2032000,
+        914400,
+        889000,
+        '<a:solidFill><a:srgbClr val="0000FF"><a:alpha val="50000"/></a:srgbClr></a:solidFill>',
+      ) +
+      emfPic +
+      ole +
+      '</p:spTree>',
+  );
   zip.file(path, xml);
   const emf = new Uint8Array(108);
   emf.set([1, 0, 0, 0]);
   emf.set([0x20, 0x45, 0x4d, 0x46], 40);
   zip.file('ppt/media/picture.emf', emf);
   const relsPath = 'ppt/slides/_rels/slide1.xml.rels';
-  zip.file(relsPath, (await zip.file(relsPath)!.async('string')).replace('</Relationships>', `<Relationship Id="rIdEmf" Type="${REL}/image" Target="../media/picture.emf"/></Relationships>`));
+  zip.file(
+    relsPath,
+    (await zip.file(relsPath)!.async('string')).replace(
+      '</Relationships>',
+      `<Relationship Id="rIdEmf" Type="${REL}/image" Target="../media/picture.emf"/></Relationships>`,
+    ),
+  );
   return zip.generateAsync({ type: 'uint8array' });
 }
 
@@ -109,16 +185,31 @@ function shadings(doc: PDFDocument, pageIndex = 0): Array<{ type: number; coords
   return dict.keys().map((key) => {
     const shading = dict.lookup(key, PDFDict);
     const fn = shading.lookup(PDFName.of('Function'), PDFDict);
-    const parts = fn.has(PDFName.of('Functions')) ? fn.lookup(PDFName.of('Functions'), PDFArray).asArray().map((f) => doc.context.lookup(f, PDFDict)) : [fn];
-    const colors = [numbers(parts[0].lookup(PDFName.of('C0'), PDFArray)), ...parts.map((p) => numbers(p.lookup(PDFName.of('C1'), PDFArray)))];
-    return { type: (shading.lookup(PDFName.of('ShadingType'), PDFNumber)).asNumber(), coords: numbers(shading.lookup(PDFName.of('Coords'), PDFArray)), colors };
+    const parts = fn.has(PDFName.of('Functions'))
+      ? fn
+          .lookup(PDFName.of('Functions'), PDFArray)
+          .asArray()
+          .map((f) => doc.context.lookup(f, PDFDict))
+      : [fn];
+    const colors = [
+      numbers(parts[0].lookup(PDFName.of('C0'), PDFArray)),
+      ...parts.map((p) => numbers(p.lookup(PDFName.of('C1'), PDFArray))),
+    ];
+    return {
+      type: shading.lookup(PDFName.of('ShadingType'), PDFNumber).asNumber(),
+      coords: numbers(shading.lookup(PDFName.of('Coords'), PDFArray)),
+      colors,
+    };
   });
 }
 
 async function pageContent(doc: PDFDocument, index: number): Promise<string> {
   const contents = doc.getPage(index).node.Contents();
   const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
-  return streams.filter((s): s is PDFRawStream => s instanceof PDFRawStream).map((s) => new TextDecoder('latin1').decode(decodePDFRawStream(s).decode())).join('\n');
+  return streams
+    .filter((s): s is PDFRawStream => s instanceof PDFRawStream)
+    .map((s) => new TextDecoder('latin1').decode(decodePDFRawStream(s).decode()))
+    .join('\n');
 }
 
 /** A page rendered by pdf.js at 72 dpi: the RGB at (x, y) points from the top-left. */
@@ -128,97 +219,122 @@ async function sampler(bytes: Uint8Array, pageNumber = 1): Promise<(x: number, y
 }
 
 describe('DrawingML fills, lines and pictures in PowerPoint', () => {
-  test('gradients are shadings clipped to the shape, theme styles are resolved, lines get their ends, GIFs are drawn (also as a picture fill), metafiles framed, backgrounds take gradients', async () => {
-    const result = await convert(pptToPdf, 'drawing.pptx', await slideFixture());
-    await expectValidPdf(result);
-    const doc = await PDFDocument.load(result.bytes);
-    const found = shadings(doc);
-    const content = await pageContent(doc, 0);
-    expect(content).toMatch(/\/Sh\d+ sh/);
+  test(
+    'gradients are shadings clipped to the shape, theme styles are resolved, lines get their ends, GIFs are drawn ' +
+      '(also as a picture fill), metafiles framed, backgrounds take gradients',
+    async () => {
+      const result = await convert(pptToPdf, 'drawing.pptx', await slideFixture());
+      await expectValidPdf(result);
+      const doc = await PDFDocument.load(result.bytes);
+      const found = shadings(doc);
+      const content = await pageContent(doc, 0);
+      expect(content).toMatch(/\/Sh\d+ sh/);
 
-    // The explicit red → blue gradient: an axial shading across the 288 pt wide box, left to right.
-    const linear = found.find((s) => s.type === 2 && s.colors[0][0] === 1 && s.colors[0][2] === 0)!;
-    expect(linear).toBeDefined();
-    expect(linear.colors).toEqual([[1, 0, 0], [0, 0, 1]]);
-    expect(linear.coords[2] - linear.coords[0]).toBeCloseTo(288, 0);
-    // The theme's fill style 3 in accent1 (pptxgenjs's theme: 4472C4): an axial gradient of three blue stops.
-    const themed = found.find((s) => s !== linear && s.type === 2)!;
-    expect(themed).toBeDefined();
-    expect(themed.colors).toHaveLength(3);
-    for (const [r, , b] of themed.colors) expect(b).toBeGreaterThan(r);
-    // The radial gradient: white at the centre, through yellow, to black; a circle around the box's middle.
-    const radial = found.find((s) => s.type === 3)!;
-    expect(radial.colors).toEqual([[1, 1, 1], [1, 1, 0], [0, 0, 0]]);
-    expect(radial.coords.slice(0, 2)).toEqual([36, 36]);
+      // The explicit red → blue gradient: an axial shading across the 288 pt wide box, left to right.
+      const linear = found.find((s) => s.type === 2 && s.colors[0][0] === 1 && s.colors[0][2] === 0)!;
+      expect(linear).toBeDefined();
+      expect(linear.colors).toEqual([
+        [1, 0, 0],
+        [0, 0, 1],
+      ]);
+      expect(linear.coords[2] - linear.coords[0]).toBeCloseTo(288, 0);
+      // The theme's fill style 3 in accent1 (pptxgenjs's theme: 4472C4): an axial gradient of three blue stops.
+      const themed = found.find((s) => s !== linear && s.type === 2)!;
+      expect(themed).toBeDefined();
+      expect(themed.colors).toHaveLength(3);
+      for (const [r, , b] of themed.colors) expect(b).toBeGreaterThan(r);
+      // The radial gradient: white at the centre, through yellow, to black; a circle around the box's middle.
+      const radial = found.find((s) => s.type === 3)!;
+      expect(radial.colors).toEqual([
+        [1, 1, 1],
+        [1, 1, 0],
+        [0, 0, 0],
+      ]);
+      expect(radial.coords.slice(0, 2)).toEqual([36, 36]);
 
-    // pdf.js paints the gradient: red at the left end, blue at the right, a mix between; white outside.
-    const at = await sampler(result.bytes);
-    const left = at(76, 144), right = at(356, 144), middle = at(216, 144);
-    expect(left[0]).toBeGreaterThan(230);
-    expect(left[2]).toBeLessThan(30);
-    expect(right[2]).toBeGreaterThan(230);
-    expect(right[0]).toBeLessThan(30);
-    expect(Math.abs(middle[0] - middle[2])).toBeLessThan(40);
-    expect(middle[0]).toBeGreaterThan(90);
-    expect(at(40, 144)).toEqual([255, 255, 255]);
-    // The radial one: light in the middle, dark in the corner.
-    expect(Math.min(...at(108, 360))).toBeGreaterThan(200);
-    expect(Math.max(...at(74, 326))).toBeLessThan(90);
+      // pdf.js paints the gradient: red at the left end, blue at the right, a mix between; white outside.
+      const at = await sampler(result.bytes);
+      const left = at(76, 144),
+        right = at(356, 144),
+        middle = at(216, 144);
+      expect(left[0]).toBeGreaterThan(230);
+      expect(left[2]).toBeLessThan(30);
+      expect(right[2]).toBeGreaterThan(230);
+      expect(right[0]).toBeLessThan(30);
+      expect(Math.abs(middle[0] - middle[2])).toBeLessThan(40);
+      expect(middle[0]).toBeGreaterThan(90);
+      expect(at(40, 144)).toEqual([255, 255, 255]);
+      // The radial one: light in the middle, dark in the corner.
+      expect(Math.min(...at(108, 360))).toBeGreaterThan(200);
+      expect(Math.max(...at(74, 326))).toBeLessThan(90);
 
-    // The rectangular path gradient (576–648 × 330–402 pt): white at the centre, black at the edges,
-    // the same grey a quarter of the way in from the top as from the left (square contours).
-    expect(Math.min(...at(612, 366))).toBeGreaterThan(235);
-    expect(Math.max(...at(612, 331))).toBeLessThan(20);
-    const fromLeft = at(594, 366)[0], fromTop = at(612, 348)[0], diagonal = at(594, 348)[0];
-    expect(fromLeft).toBeGreaterThan(100);
-    expect(fromLeft).toBeLessThan(155);
-    expect(Math.abs(fromLeft - fromTop)).toBeLessThan(8);
-    expect(Math.abs(diagonal - fromLeft)).toBeLessThan(8);
+      // The rectangular path gradient (576–648 × 330–402 pt): white at the centre, black at the edges,
+      // the same grey a quarter of the way in from the top as from the left (square contours).
+      expect(Math.min(...at(612, 366))).toBeGreaterThan(235);
+      expect(Math.max(...at(612, 331))).toBeLessThan(20);
+      const fromLeft = at(594, 366)[0],
+        fromTop = at(612, 348)[0],
+        diagonal = at(594, 348)[0];
+      expect(fromLeft).toBeGreaterThan(100);
+      expect(fromLeft).toBeLessThan(155);
+      expect(Math.abs(fromLeft - fromTop)).toBeLessThan(8);
+      expect(Math.abs(diagonal - fromLeft)).toBeLessThan(8);
 
-    // A fill at 50 % opacity (576–648 × 160–230 pt) over white.
-    const translucent = at(612, 195);
-    expect(translucent[2]).toBe(255);
-    expect(Math.abs(translucent[0] - 128)).toBeLessThan(3);
-    expect(content).toMatch(/\/GS-?\d+ gs/);
+      // A fill at 50 % opacity (576–648 × 160–230 pt) over white.
+      const translucent = at(612, 195);
+      expect(translucent[2]).toBe(255);
+      expect(Math.abs(translucent[0] - 128)).toBeLessThan(3);
+      expect(content).toMatch(/\/GS-?\d+ gs/);
 
-    // The line (green, 2 pt) ends in a filled triangle at its right end (x = 288 pt) — three points.
-    const green = `${[0, 170 / 255, 0].map(String).join(' ')} rg`;
-    const triangle = content.slice(content.indexOf(green)).split(/\n(?:f|B)\n/)[0];
-    expect((triangle.match(/ [ml]\n/g) ?? []).length).toBe(3);
-    const tip = at(286, 288);
-    expect(tip[1]).toBeGreaterThan(tip[0] + 60);
-    // The styled shape's outline is the theme's third line style (19050 EMU = 1.5 pt) in accent2.
-    expect(content).toMatch(/\n1\.5 w\n/);
+      // The line (green, 2 pt) ends in a filled triangle at its right end (x = 288 pt) — three points.
+      const green = `${[0, 170 / 255, 0].map(String).join(' ')} rg`;
+      const triangle = content.slice(content.indexOf(green)).split(/\n(?:f|B)\n/)[0];
+      expect((triangle.match(/ [ml]\n/g) ?? []).length).toBe(3);
+      const tip = at(286, 288);
+      expect(tip[1]).toBeGreaterThan(tip[0] + 60);
+      // The styled shape's outline is the theme's third line style (19050 EMU = 1.5 pt) in accent2.
+      expect(content).toMatch(/\n1\.5 w\n/);
 
-    // The GIF: a 6 × 4 image with a soft mask (its transparent colour); red on the left, white (transparent) on the right.
-    const images = doc.context.enumerateIndirectObjects().filter(([, o]) => o instanceof PDFRawStream && o.dict.get(PDFName.of('Subtype')) === PDFName.of('Image') && o.dict.has(PDFName.of('SMask')));
-    const gif = images.find(([, o]) => (o as PDFRawStream).dict.lookup(PDFName.of('Width'), PDFNumber).asNumber() === 6);
-    expect(gif).toBeDefined();
-    expect((gif![1] as PDFRawStream).dict.lookup(PDFName.of('Height'), PDFNumber).asNumber()).toBe(4);
-    expect((gif![1] as PDFRawStream).dict.get(PDFName.of('SMask'))).toBeInstanceOf(PDFRef);
-    expect(at(450, 108)).toEqual([255, 0, 0]);
-    expect(at(522, 108)).toEqual([255, 255, 255]);
+      // The GIF: a 6 × 4 image with a soft mask (its transparent colour); red on the left, white (transparent) on the
+      // right.
+      const images = doc.context
+        .enumerateIndirectObjects()
+        .filter(
+          ([, o]) =>
+            o instanceof PDFRawStream &&
+            o.dict.get(PDFName.of('Subtype')) === PDFName.of('Image') &&
+            o.dict.has(PDFName.of('SMask')),
+        );
+      const gif = images.find(
+        ([, o]) => (o as PDFRawStream).dict.lookup(PDFName.of('Width'), PDFNumber).asNumber() === 6,
+      );
+      expect(gif).toBeDefined();
+      expect((gif![1] as PDFRawStream).dict.lookup(PDFName.of('Height'), PDFNumber).asNumber()).toBe(4);
+      expect((gif![1] as PDFRawStream).dict.get(PDFName.of('SMask'))).toBeInstanceOf(PDFRef);
+      expect(at(450, 108)).toEqual([255, 0, 0]);
+      expect(at(522, 108)).toEqual([255, 255, 255]);
 
-    // The shape filled with the GIF (216–360 pt × 324–396 pt): red on its left half, nothing on its right.
-    expect(at(250, 360)).toEqual([255, 0, 0]);
-    expect(at(330, 360)).toEqual([255, 255, 255]);
+      // The shape filled with the GIF (216–360 pt × 324–396 pt): red on its left half, nothing on its right.
+      expect(at(250, 360)).toEqual([255, 0, 0]);
+      expect(at(330, 360)).toEqual([255, 255, 255]);
 
-    // Slide 2's gradient background: green at the top, black at the bottom, dark green between.
-    const background = await sampler(result.bytes, 2);
-    expect(background(360, 2)[1]).toBeGreaterThan(240);
-    expect(Math.max(...background(360, 402))).toBeLessThan(15);
-    expect(background(360, 202)[1]).toBeGreaterThan(100);
-    expect(background(360, 202)[1]).toBeLessThan(160);
+      // Slide 2's gradient background: green at the top, black at the bottom, dark green between.
+      const background = await sampler(result.bytes, 2);
+      expect(background(360, 2)[1]).toBeGreaterThan(240);
+      expect(Math.max(...background(360, 402))).toBeLessThan(15);
+      expect(background(360, 202)[1]).toBeGreaterThan(100);
+      expect(background(360, 202)[1]).toBeLessThan(160);
 
-    // The embedded object's preview picture (the GIF) in its frame; no note about SmartArt.
-    expect(at(630, 40)).toEqual([255, 0, 0]);
-    expect(at(675, 40)).toEqual([255, 255, 255]);
-    expect(result.notes?.join(' ') ?? '').not.toMatch(/SmartArt|embedded objects/);
+      // The embedded object's preview picture (the GIF) in its frame; no note about SmartArt.
+      expect(at(630, 40)).toEqual([255, 0, 0]);
+      expect(at(675, 40)).toEqual([255, 255, 255]);
+      expect(result.notes?.join(' ') ?? '').not.toMatch(/SmartArt|embedded objects/);
 
-    // The EMF: a light frame where it stands, and a note.
-    expect(result.notes?.join(' ')).toMatch(/EMF format were drawn as empty frames/);
-    expect(content).toContain('0.8 0.8 0.8 RG');
-  });
+      // The EMF: a light frame where it stands, and a note.
+      expect(result.notes?.join(' ')).toMatch(/EMF format were drawn as empty frames/);
+      expect(content).toContain('0.8 0.8 0.8 RG');
+    },
+  );
 });
 
 describe('DrawingML gradients on Excel sheets', () => {
@@ -226,21 +342,51 @@ describe('DrawingML gradients on Excel sheets', () => {
     const workbook = new ExcelJS.Workbook();
     workbook.addWorksheet('Sheet').addRow(['cell']);
     const zip = await JSZip.loadAsync(await workbook.xlsx.writeBuffer());
-    zip.file('xl/drawings/drawing1.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="${A}"><xdr:twoCellAnchor><xdr:from><xdr:col>1</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>2</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from><xdr:to><xdr:col>4</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>8</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:to><xdr:sp macro="" textlink=""><xdr:nvSpPr><xdr:cNvPr id="2" name="Box"/><xdr:cNvSpPr/></xdr:nvSpPr><xdr:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1828800" cy="914400"/></a:xfrm><a:prstGeom prst="ellipse"><a:avLst/></a:prstGeom>${RED_TO_BLUE}</xdr:spPr><xdr:txBody><a:bodyPr/><a:p><a:r><a:t>Gradient</a:t></a:r></a:p></xdr:txBody></xdr:sp><xdr:clientData/></xdr:twoCellAnchor></xdr:wsDr>`);
+    zip.file(
+      'xl/drawings/drawing1.xml',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><xdr:wsDr ` +
+        `xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" ` +
+        `xmlns:a="` +
+        `${A}"><xdr:twoCellAnchor><xdr:from><xdr:col>1</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>2</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from><xdr:to><xdr:col>4</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>8</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:to><xdr:sp macro="" textlink=""><xdr:nvSpPr><xdr:cNvPr id="2" name="Box"/><xdr:cNvSpPr/></xdr:nvSpPr><xdr:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1828800" cy="914400"/></a:xfrm><a:prstGeom prst="ellipse"><a:avLst/></a:prstGeom>${RED_TO_BLUE}</xdr:spPr><xdr:txBody><a:bodyPr/><a:p><a:r><a:t>Gradient</a:t></a:r></a:p></xdr:txBody></xdr:sp><xdr:clientData/></xdr:twoCellAnchor></xdr:wsDr>`,
+    );
     const sheetPath = 'xl/worksheets/sheet1.xml';
-    zip.file(sheetPath, (await zip.file(sheetPath)!.async('string')).replace('</worksheet>', '<drawing r:id="rIdDrawing"/></worksheet>').replace('<worksheet ', `<worksheet xmlns:r="${REL}" `).replace(/xmlns:r="[^"]*" (.*)xmlns:r="[^"]*"/, `xmlns:r="${REL}" $1`));
+    zip.file(
+      sheetPath,
+      (await zip.file(sheetPath)!.async('string'))
+        .replace('</worksheet>', '<drawing r:id="rIdDrawing"/></worksheet>')
+        .replace('<worksheet ', `<worksheet xmlns:r="${REL}" `)
+        .replace(/xmlns:r="[^"]*" (.*)xmlns:r="[^"]*"/, `xmlns:r="${REL}" $1`),
+    );
     const sheetRels = 'xl/worksheets/_rels/sheet1.xml.rels';
-    const existing = (await zip.file(sheetRels)?.async('string')) ?? '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
-    zip.file(sheetRels, existing.replace('</Relationships>', `<Relationship Id="rIdDrawing" Type="${REL}/drawing" Target="../drawings/drawing1.xml"/></Relationships>`));
+    const existing =
+      (await zip.file(sheetRels)?.async('string')) ??
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships ' +
+        'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+    zip.file(
+      sheetRels,
+      existing.replace(
+        '</Relationships>',
+        `<Relationship Id="rIdDrawing" Type="${REL}/drawing" Target="../drawings/drawing1.xml"/></Relationships>`,
+      ),
+    );
     const types = await zip.file('[Content_Types].xml')!.async('string');
-    zip.file('[Content_Types].xml', types.replace('</Types>', '<Override PartName="/xl/drawings/drawing1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/></Types>'));
+    zip.file(
+      '[Content_Types].xml',
+      types.replace(
+        '</Types>',
+        '<Override PartName="/xl/drawings/drawing1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/></Types>',
+      ),
+    );
 
     const result = await convert(excelToPdf, 'gradient.xlsx', await zip.generateAsync({ type: 'uint8array' }));
     await expectValidPdf(result);
     const doc = await PDFDocument.load(result.bytes);
     const [shading] = shadings(doc);
     expect(shading.type).toBe(2);
-    expect(shading.colors).toEqual([[1, 0, 0], [0, 0, 1]]);
+    expect(shading.colors).toEqual([
+      [1, 0, 0],
+      [0, 0, 1],
+    ]);
     // Clipped to the ellipse: the clip path has the ellipse's four curves right before the shading.
     const content = await pageContent(doc, 0);
     const clip = content.slice(0, content.indexOf(' sh')).split('\nq\n').pop()!;
@@ -253,39 +399,84 @@ describe('DrawingML gradients in Word', () => {
   test('a SmartArt box with a radial gradient is a radial shading; its connector gets its arrowhead', async () => {
     const docx = new Document({ sections: [{ children: [new Paragraph('Before.'), new Paragraph('DIAGRAM_HERE')] }] });
     const zip = await JSZip.loadAsync(await Packer.toBuffer(docx));
-    const frame = `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="3657600" cy="914400"/><wp:docPr id="7" name="Diagram 1"/><a:graphic xmlns:a="${A}"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram"><dgm:relIds xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" xmlns:r="${REL}" r:dm="rIdDm" r:lo="rIdLo" r:qs="rIdQs" r:cs="rIdCs"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
+    const frame =
+      `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="3657600" ` +
+      `cy="914400"/><wp:docPr id="7" name="Diagram 1"/><a:graphic xmlns:a="${A}"><a:graphicData ` +
+      `uri="http://schemas.openxmlformats.org/drawingml/2006/diagram"><dgm:relIds ` +
+      `xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" xmlns:r="${REL}" r:dm="rIdDm" ` +
+      `r:lo="rIdLo" r:qs="rIdQs" r:cs="rIdCs"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
     const documentXml = await zip.file('word/document.xml')!.async('string');
     zip.file('word/document.xml', documentXml.replace(/<w:r>(?:(?!<w:r>).)*?DIAGRAM_HERE.*?<\/w:r>/s, frame));
-    zip.file('word/diagrams/data1.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" xmlns:a="${A}"><dgm:ptLst/><dgm:cxnLst/><dgm:extLst><a:ext uri="http://schemas.microsoft.com/office/drawing/2008/diagram"><dsp:dataModelExt xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram" relId="rIdDrawing" minVer="http://schemas.openxmlformats.org/drawingml/2006/diagram"/></a:ext></dgm:extLst></dgm:dataModel>`);
-    const radial = '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFF00"/></a:gs><a:gs pos="100000"><a:srgbClr val="FF0000"/></a:gs></a:gsLst><a:path path="circle"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path></a:gradFill>';
+    zip.file(
+      'word/diagrams/data1.xml',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><dgm:dataModel ` +
+        `xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" ` +
+        `xmlns:a="${A}"><dgm:ptLst/><dgm:cxnLst/><dgm:extLst><a:ext ` +
+        `uri="http://schemas.microsoft.com/office/drawing/2008/diagram"><dsp:dataModelExt ` +
+        `xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram" relId="rIdDrawing" ` +
+        `minVer="http://schemas.openxmlformats.org/drawingml/2006/diagram"/></a:ext></dgm:extLst></dgm:dataModel>`,
+    );
+    const radial =
+      '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFF00"/></a:gs><a:gs pos="100000"><a:srgbClr ' +
+      'val="FF0000"/></a:gs></a:gsLst><a:path path="circle"><a:fillToRect l="50000" t="50000" r="50000" ' +
+      'b="50000"/></a:path></a:gradFill>';
     const box = `<dsp:sp modelId="{1}"><dsp:nvSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvSpPr/></dsp:nvSpPr><dsp:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="914400" cy="914400"/></a:xfrm><a:prstGeom prst="ellipse"><a:avLst/></a:prstGeom>${radial}<a:ln><a:noFill/></a:ln></dsp:spPr></dsp:sp>`;
     const connector = `<dsp:sp modelId="{2}"><dsp:nvSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvSpPr/></dsp:nvSpPr><dsp:spPr><a:xfrm><a:off x="1371600" y="457200"/><a:ext cx="1828800" cy="0"/></a:xfrm><a:prstGeom prst="straightConnector1"><a:avLst/></a:prstGeom><a:ln w="25400"><a:solidFill><a:srgbClr val="0000FF"/></a:solidFill><a:prstDash val="dash"/><a:headEnd type="oval"/><a:tailEnd type="stealth" w="lg" len="lg"/></a:ln></dsp:spPr></dsp:sp>`;
-    zip.file('word/diagrams/drawing1.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><dsp:drawing xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram" xmlns:a="${A}"><dsp:spTree><dsp:nvGrpSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvGrpSpPr/></dsp:nvGrpSpPr><dsp:grpSpPr/>${box}${connector}</dsp:spTree></dsp:drawing>`);
+    zip.file(
+      'word/diagrams/drawing1.xml',
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><dsp:drawing ` +
+        `xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram" ` +
+        `xmlns:a="${A}"><dsp:spTree><dsp:nvGrpSpPr><dsp:cNvPr id="0" ` +
+        `name=""/><dsp:cNvGrpSpPr/></dsp:nvGrpSpPr><dsp:grpSpPr/>${box}${connector}</dsp:spTree></dsp:drawing>`,
+    );
     const rels = await zip.file('word/_rels/document.xml.rels')!.async('string');
-    zip.file('word/_rels/document.xml.rels', rels.replace('</Relationships>', `<Relationship Id="rIdDm" Type="${REL}/diagramData" Target="diagrams/data1.xml"/><Relationship Id="rIdDrawing" Type="http://schemas.microsoft.com/office/2007/relationships/diagramDrawing" Target="diagrams/drawing1.xml"/></Relationships>`));
+    zip.file(
+      'word/_rels/document.xml.rels',
+      rels.replace(
+        '</Relationships>',
+        `<Relationship Id="rIdDm" Type="${REL}/diagramData" Target="diagrams/data1.xml"/><Relationship ` +
+          `Id="rIdDrawing" Type="http://schemas.microsoft.com/office/2007/relationships/diagramDrawing" ` +
+          `Target="diagrams/drawing1.xml"/></Relationships>`,
+      ),
+    );
 
     const result = await convert(wordToPdf, 'diagram.docx', await zip.generateAsync({ type: 'uint8array' }));
     await expectValidPdf(result);
     const doc = await PDFDocument.load(result.bytes);
     const [shading] = shadings(doc);
     expect(shading.type).toBe(3);
-    expect(shading.colors).toEqual([[1, 1, 0], [1, 0, 0]]);
+    expect(shading.colors).toEqual([
+      [1, 1, 0],
+      [1, 0, 0],
+    ]);
     expect(shading.coords[2]).toBe(0);
     expect(shading.coords[5]).toBeCloseTo(36 * Math.SQRT2, 1); // to the box's corner
     // The connector: dashed (4 and 3 line widths), a filled oval at its start and a notched stealth head at its end.
     const content = await pageContent(doc, 0);
     expect(content).toContain('[8 6] 0 d');
-    const blue = content.split('0 0 1 rg').slice(1).map((rest) => rest.split(/\n(?:f|B)\n/)[0]);
-    expect(blue.map((path) => [(path.match(/ [ml]\n/g) ?? []).length, (path.match(/ c\n/g) ?? []).length])).toEqual([[1, 4], [4, 0]]);
+    const blue = content
+      .split('0 0 1 rg')
+      .slice(1)
+      .map((rest) => rest.split(/\n(?:f|B)\n/)[0]);
+    expect(blue.map((path) => [(path.match(/ [ml]\n/g) ?? []).length, (path.match(/ c\n/g) ?? []).length])).toEqual([
+      [1, 4],
+      [4, 0],
+    ]);
   });
 });
 
 describe('Word shapes and text boxes', () => {
   test('a text box (wps:wsp in mc:AlternateContent) is drawn with its gradient and its paragraphs inside', async () => {
-    const docx = new Document({ sections: [{ children: [new Paragraph('Before the box.'), new Paragraph('SHAPE_HERE'), new Paragraph('After the box.')] }] });
+    const docx = new Document({
+      sections: [
+        { children: [new Paragraph('Before the box.'), new Paragraph('SHAPE_HERE'), new Paragraph('After the box.')] },
+      ],
+    });
     const zip = await JSZip.loadAsync(await Packer.toBuffer(docx));
     const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
-    const green = '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="00B050"/></a:gs><a:gs pos="100000"><a:srgbClr val="FFFFFF"/></a:gs></a:gsLst><a:lin ang="5400000" scaled="1"/></a:gradFill>';
+    const green =
+      '<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="00B050"/></a:gs><a:gs pos="100000"><a:srgbClr ' +
+      'val="FFFFFF"/></a:gs></a:gsLst><a:lin ang="5400000" scaled="1"/></a:gradFill>';
     // 3 in × 1 in (216 × 72 pt), centred text.
     const shape = `<wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:cNvSpPr/><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="2743200" cy="914400"/></a:xfrm><a:prstGeom prst="roundRect"><a:avLst/></a:prstGeom>${green}<a:ln w="12700"><a:solidFill><a:srgbClr val="385D8A"/></a:solidFill></a:ln></wps:spPr><wps:txbx><w:txbxContent xmlns:w="${W}"><w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:t>Inside the box</w:t></w:r></w:p></w:txbxContent></wps:txbx><wps:bodyPr anchor="ctr"/></wps:wsp>`;
     const run = `<w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps"><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" distT="0" distB="0" distL="0" distR="0"><wp:extent cx="2743200" cy="914400"/><wp:docPr id="3" name="Text Box 3"/><a:graphic xmlns:a="${A}"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">${shape}</a:graphicData></a:graphic></wp:inline></w:drawing></mc:Choice><mc:Fallback><w:pict/></mc:Fallback></mc:AlternateContent></w:r>`;
@@ -299,11 +490,16 @@ describe('Word shapes and text boxes', () => {
     expect(text).toMatch(/Before the box\. Inside the box After the box\./);
     const doc = await PDFDocument.load(result.bytes);
     const [shading] = shadings(doc);
-    expect(shading.colors).toEqual([[0, 176 / 255, 80 / 255], [1, 1, 1]]);
+    expect(shading.colors).toEqual([
+      [0, 176 / 255, 80 / 255],
+      [1, 1, 1],
+    ]);
     // The words sit in the box, centred: the box is 216 pt wide from the left margin.
     const pdf = await openPdfjs(result.bytes);
     const items = (await (await pdf.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[] }>;
-    const before = items.find((i) => i.str.includes('Before'))!, inside = items.find((i) => i.str.includes('Inside'))!, after = items.find((i) => i.str.includes('After'))!;
+    const before = items.find((i) => i.str.includes('Before'))!,
+      inside = items.find((i) => i.str.includes('Inside'))!,
+      after = items.find((i) => i.str.includes('After'))!;
     await pdf.destroy();
     expect(inside.transform[4]).toBeGreaterThan(before.transform[4] + 40);
     expect(inside.transform[4]).toBeLessThan(before.transform[4] + 108);
@@ -326,7 +522,8 @@ describe('Word floating shapes', () => {
     await expectValidPdf(result);
     const pdf = await openPdfjs(result.bytes);
     const items = (await (await pdf.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[] }>;
-    const one = items.find((i) => i.str.includes('One'))!, two = items.find((i) => i.str.includes('Two'))!;
+    const one = items.find((i) => i.str.includes('One'))!,
+      two = items.find((i) => i.str.includes('Two'))!;
     await pdf.destroy();
     expect(one.transform[5] - two.transform[5]).toBeLessThan(30); // not pushed down by the 144 pt shape
     expect(await pageContent(await PDFDocument.load(result.bytes), 0)).toContain('1 0 0 rg');
@@ -352,7 +549,10 @@ describe('pictures pdf-lib cannot embed by itself', () => {
     const tiffImage = await doc.embedPng((await embeddable(tiff)).bytes);
     expect([tiffImage.width, tiffImage.height]).toEqual([5, 7]);
 
-    const webp = await encodeWebp(makeImageData(new Uint8ClampedArray(4 * 3 * 4).fill(255), 4, 3), { quality: 90, lossless: true });
+    const webp = await encodeWebp(makeImageData(new Uint8ClampedArray(4 * 3 * 4).fill(255), 4, 3), {
+      quality: 90,
+      lossless: true,
+    });
     expect(sniffImage(webp)).toBe('image/webp');
     const webpImage = await doc.embedPng((await embeddable(webp)).bytes);
     expect([webpImage.width, webpImage.height]).toEqual([4, 3]);

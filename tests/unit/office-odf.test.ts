@@ -45,28 +45,78 @@ const MIME = {
 };
 
 // A 2×2 red PNG.
-const RED_PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAwMDAAAEKAQHYcVJ8AAAAAElFTkSuQmCC'), (c) => c.charCodeAt(0));
+const RED_PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAwMDAAAEKAQHYcVJ8AAAAAElFTkSuQmCC'),
+  (c) => c.charCodeAt(0),
+);
 
 /** An ODF package: `mimetype` first and stored, then the manifest and the parts. */
-async function odf(mimetype: string, parts: { content: string; styles?: string; settings?: string; files?: Record<string, Uint8Array>; encrypted?: boolean }): Promise<Uint8Array> {
+async function odf(
+  mimetype: string,
+  parts: {
+    content: string;
+    styles?: string;
+    settings?: string;
+    files?: Record<string, Uint8Array>;
+    encrypted?: boolean;
+  },
+): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file('mimetype', mimetype, { compression: 'STORE' });
-  const entries = ['content.xml', 'styles.xml', 'meta.xml', ...(parts.settings ? ['settings.xml'] : []), ...Object.keys(parts.files ?? {})];
-  zip.file('META-INF/manifest.xml', `<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">`
-    + `<manifest:file-entry manifest:full-path="/" manifest:media-type="${mimetype}"/>`
-    + entries.map((path) => `<manifest:file-entry manifest:full-path="${path}" manifest:media-type="text/xml">${parts.encrypted && path === 'content.xml' ? '<manifest:encryption-data manifest:checksum-type="SHA1/1K" manifest:checksum="x"/>' : ''}</manifest:file-entry>`).join('')
-    + '</manifest:manifest>');
-  zip.file('meta.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-meta ${NS} office:version="1.3"><office:meta/></office:document-meta>`);
-  zip.file('styles.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-styles ${NS} office:version="1.3">${parts.styles ?? ''}</office:document-styles>`);
-  zip.file('content.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${NS} office:version="1.3">${parts.content}</office:document-content>`);
-  if (parts.settings) zip.file('settings.xml', `<?xml version="1.0" encoding="UTF-8"?><office:document-settings ${NS}><office:settings>${parts.settings}</office:settings></office:document-settings>`);
+  const entries = [
+    'content.xml',
+    'styles.xml',
+    'meta.xml',
+    ...(parts.settings ? ['settings.xml'] : []),
+    ...Object.keys(parts.files ?? {}),
+  ];
+  zip.file(
+    'META-INF/manifest.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><manifest:manifest ` +
+      `xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">` +
+      `<manifest:file-entry manifest:full-path="/" manifest:media-type="${mimetype}"/>` +
+      entries
+        .map(
+          (path) =>
+            `<manifest:file-entry manifest:full-path="${path}" ` +
+            `manifest:media-type="text/xml">` +
+            `${parts.encrypted && path === 'content.xml' ? '<manifest:encryption-data manifest:checksum-type="SHA1/1K" manifest:checksum="x"/>' : ''}</manifest:file-entry>`,
+        )
+        .join('') +
+      '</manifest:manifest>',
+  );
+  zip.file(
+    'meta.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-meta ${NS} ` +
+      `office:version="1.3"><office:meta/></office:document-meta>`,
+  );
+  zip.file(
+    'styles.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-styles ${NS} ` +
+      `office:version="1.3">${parts.styles ?? ''}</office:document-styles>`,
+  );
+  zip.file(
+    'content.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${NS} ` +
+      `office:version="1.3">${parts.content}</office:document-content>`,
+  );
+  if (parts.settings)
+    zip.file(
+      'settings.xml',
+      `<?xml version="1.0" encoding="UTF-8"?><office:document-settings ` +
+        `${NS}><office:settings>${parts.settings}</office:settings></office:document-settings>`,
+    );
   for (const [path, bytes] of Object.entries(parts.files ?? {})) zip.file(path, bytes);
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
 
-
 /** RGB of the pixel at (x, y), in a page rendered at 36 dpi. */
-async function pixel(result: EngineResult, pageNumber: number, x: number, y: number): Promise<[number, number, number]> {
+async function pixel(
+  result: EngineResult,
+  pageNumber: number,
+  x: number,
+  y: number,
+): Promise<[number, number, number]> {
   const doc = await openPdfjs(result.bytes);
   const page = await renderPage(doc, pageNumber, 36);
   await doc.destroy();
@@ -135,7 +185,11 @@ const ODT_CONTENT = `
 // Headers and footers are drawn after the body, so pdf.js reads them after the page's text.
 describe('word-to-pdf: OpenDocument text (.odt)', () => {
   test('styles, headings, spans, tabs, lists, a table, a picture, page breaks, header/footer and master pages', async () => {
-    const bytes = await odf(MIME.odt, { content: ODT_CONTENT, styles: ODT_STYLES, files: { 'Pictures/red.png': RED_PNG } });
+    const bytes = await odf(MIME.odt, {
+      content: ODT_CONTENT,
+      styles: ODT_STYLES,
+      files: { 'Pictures/red.png': RED_PNG },
+    });
     const result = await convert(wordToPdf, 'report.odt', bytes);
     await expectValidPdf(result);
     expect(result.filename).toBe('report.pdf');
@@ -143,10 +197,18 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
     const pdf = await PDFDocument.load(result.bytes);
     expect(pdf.getPageCount()).toBe(3);
     // A5 portrait from the Standard master page, then the landscape master page.
-    expect(pdf.getPages().map((p) => [Math.round(p.getWidth()), Math.round(p.getHeight())])).toEqual([[420, 595], [420, 595], [595, 420]]);
+    expect(pdf.getPages().map((p) => [Math.round(p.getWidth()), Math.round(p.getHeight())])).toEqual([
+      [420, 595],
+      [420, 595],
+      [595, 420],
+    ]);
     const [first, second, third] = await texts(result);
-    expect(first).toMatch(/^Quarterly header Quarterly report Revenue grew strongly in every region\. Name ?Value Second line with {0,3}spaces/);
-    expect(first).toMatch(/1\. ?First step 2\. ?Second step • ?Nested point • ?A bullet point Region Sales North 1,250 Total across both columns Details Page 1 of 3$/);
+    expect(first).toMatch(
+      /^Quarterly header Quarterly report Revenue grew strongly in every region\. Name ?Value Second line with {0,3}spaces/,
+    );
+    expect(first).toMatch(
+      /1\. ?First step 2\. ?Second step • ?Nested point • ?A bullet point Region Sales North 1,250 Total across both columns Details Page 1 of 3$/,
+    );
     expect(second).toBe('Quarterly header Closing paragraph on its own page. Page 2 of 3');
     expect(third).toBe('A landscape page.');
     const doc = await openPdfjs(result.bytes);
@@ -156,7 +218,7 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
     expect(outline[0].items.map((item) => item.title)).toEqual(['Details']);
   });
 
-  test('numbered headings (outline style) get their chapter numbers; a producer\'s text:number is not printed twice', async () => {
+  test("numbered headings (outline style) get their chapter numbers; a producer's text:number is not printed twice", async () => {
     const styles = `<office:styles><text:outline-style style:name="Outline">
       <text:outline-level-style text:level="1" style:num-format="1" style:num-suffix="."/>
       <text:outline-level-style text:level="2" style:num-format="1" text:display-levels="2"/>
@@ -173,7 +235,11 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
   test('the picture and the bold red span are drawn in colour', async () => {
     const content = `<office:automatic-styles><style:style style:name="T1" style:family="text"><style:text-properties fo:color="#ff0000" fo:font-size="40pt"/></style:style></office:automatic-styles>
       <office:body><office:text><text:p><draw:frame svg:width="14cm" svg:height="3cm"><draw:image xlink:href="Pictures/red.png"/></draw:frame></text:p></office:text></office:body>`;
-    const result = await convert(wordToPdf, 'picture.odt', await odf(MIME.odt, { content, files: { 'Pictures/red.png': RED_PNG } }));
+    const result = await convert(
+      wordToPdf,
+      'picture.odt',
+      await odf(MIME.odt, { content, files: { 'Pictures/red.png': RED_PNG } }),
+    );
     // Default page (A4) with 2 cm margins: the 14 cm picture covers the top band from x≈10 % to 76 %.
     const [r, g, b] = await pixel(result, 1, 0.4, 0.1);
     expect(r).toBeGreaterThan(200);
@@ -182,22 +248,42 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
 
   test('OpenDocument files given to the wrong tool, drawings, encrypted and damaged packages get clear messages', async () => {
     const ods = await odf(MIME.ods, { content: '<office:body><office:spreadsheet/></office:body>' });
-    await expect(convert(wordToPdf, 'sheet.ods', ods)).rejects.toThrow(/OpenDocument spreadsheet \(\.ods\): use the Excel to PDF tool/);
-    const odt = await odf(MIME.odt, { content: '<office:body><office:text><text:p>x</text:p></office:text></office:body>' });
-    await expect(convert(excelToPdf, 'letter.odt', odt)).rejects.toThrow(/OpenDocument text \(\.odt\): use the Word to PDF tool/);
+    await expect(convert(wordToPdf, 'sheet.ods', ods)).rejects.toThrow(
+      /OpenDocument spreadsheet \(\.ods\): use the Excel to PDF tool/,
+    );
+    const odt = await odf(MIME.odt, {
+      content: '<office:body><office:text><text:p>x</text:p></office:text></office:body>',
+    });
+    await expect(convert(excelToPdf, 'letter.odt', odt)).rejects.toThrow(
+      /OpenDocument text \(\.odt\): use the Word to PDF tool/,
+    );
     await expect(convert(pptToPdf, 'letter.odt', odt)).rejects.toThrow(/use the Word to PDF tool/);
-    await expect(convert(pptToPdf, 'letter.rtf', new TextEncoder().encode('{\\rtf1 hi}'))).rejects.toThrow(/RTF document: use the Word to PDF tool/);
-    await expect(convert(excelToPdf, 'letter.rtf', new TextEncoder().encode('{\\rtf1 hi}'))).rejects.toThrow(/RTF document: use the Word to PDF tool/);
+    await expect(convert(pptToPdf, 'letter.rtf', new TextEncoder().encode('{\\rtf1 hi}'))).rejects.toThrow(
+      /RTF document: use the Word to PDF tool/,
+    );
+    await expect(convert(excelToPdf, 'letter.rtf', new TextEncoder().encode('{\\rtf1 hi}'))).rejects.toThrow(
+      /RTF document: use the Word to PDF tool/,
+    );
     const odg = await odf(MIME.odg, { content: '<office:body><office:drawing/></office:body>' });
-    await expect(convert(wordToPdf, 'shapes.odg', odg)).rejects.toThrow(/OpenDocument drawing \(\.odg\), which Folio cannot convert/);
+    await expect(convert(wordToPdf, 'shapes.odg', odg)).rejects.toThrow(
+      /OpenDocument drawing \(\.odg\), which Folio cannot convert/,
+    );
     const locked = await odf(MIME.odt, { content: '<office:body/>', encrypted: true });
     await expect(convert(wordToPdf, 'locked.odt', locked)).rejects.toThrow(/protected with a password/);
     const noContent = await JSZip.loadAsync(odt);
     noContent.remove('content.xml');
-    await expect(convert(wordToPdf, 'broken.odt', await noContent.generateAsync({ type: 'uint8array' }))).rejects.toThrow(/damaged: content\.xml is missing/);
-    await expect(convert(wordToPdf, 'notes.odt', new TextEncoder().encode('plain text'))).rejects.toThrow(/"notes\.odt" is not a \.odt file/);
-    await expect(convert(excelToPdf, 'old.xls', Uint8Array.from([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]))).rejects.toThrow(/old-style \.xls/);
-    await expect(convert(pptToPdf, 'old.ppt', Uint8Array.from([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]))).rejects.toThrow(/old-style \.ppt/);
+    await expect(
+      convert(wordToPdf, 'broken.odt', await noContent.generateAsync({ type: 'uint8array' })),
+    ).rejects.toThrow(/damaged: content\.xml is missing/);
+    await expect(convert(wordToPdf, 'notes.odt', new TextEncoder().encode('plain text'))).rejects.toThrow(
+      /"notes\.odt" is not a \.odt file/,
+    );
+    await expect(convert(excelToPdf, 'old.xls', Uint8Array.from([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]))).rejects.toThrow(
+      /old-style \.xls/,
+    );
+    await expect(convert(pptToPdf, 'old.ppt', Uint8Array.from([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]))).rejects.toThrow(
+      /old-style \.ppt/,
+    );
   });
 });
 
@@ -236,7 +322,10 @@ describe('excel-to-pdf: OpenDocument spreadsheet (.ods)', () => {
     const pages = await texts(result);
     expect(pages).toHaveLength(2);
     // The page header names the sheet; the footer's left and right regions give the page and a label.
-    expect(pages[0]).toBe('Budget Item Amount Date Rent 1,250.50 € 2025-03-01 Share 25% 42 twice twice Merged note across three columns Page 1 Confidential');
+    expect(pages[0]).toBe(
+      'Budget Item Amount Date Rent 1,250.50 € 2025-03-01 Share 25% 42 twice twice Merged note across three ' +
+        'columns Page 1 Confidential',
+    );
     expect(pages[1]).toBe('Notes Second sheet Page 2 Confidential');
     const doc = await openPdfjs(result.bytes);
     expect((await doc.getOutline()).map((item) => item.title)).toEqual(['Budget', 'Notes']);
@@ -247,7 +336,9 @@ describe('excel-to-pdf: OpenDocument spreadsheet (.ods)', () => {
   });
 
   test('"active sheet only" follows settings.xml; landscape turns the page', async () => {
-    const settings = '<config:config-item-set config:name="ooo:view-settings"><config:config-item config:name="ActiveTable" config:type="string">Notes</config:config-item></config:config-item-set>';
+    const settings =
+      '<config:config-item-set config:name="ooo:view-settings"><config:config-item config:name="ActiveTable" ' +
+      'config:type="string">Notes</config:config-item></config:config-item-set>';
     const bytes = await odf(MIME.ods, { content: ODS_CONTENT, styles: ODS_STYLES, settings });
     const result = await convert(excelToPdf, 'budget.ods', bytes, { sheets: 'active', orientation: 'landscape' });
     expect(await texts(result)).toEqual(['Notes Second sheet Page 1 Confidential']);
@@ -256,12 +347,23 @@ describe('excel-to-pdf: OpenDocument spreadsheet (.ods)', () => {
   });
 
   test('cells that carry only a value (no display text) are printed from the value', async () => {
-    const bytes = await odf(MIME.ods, { content: '<office:body><office:spreadsheet><table:table table:name="S"><table:table-row><table:table-cell office:value-type="string" office:string-value="Label"/><table:table-cell office:value-type="float" office:value="1234.5"/><table:table-cell office:value-type="boolean" office:boolean-value="true"/></table:table-row></table:table></office:spreadsheet></office:body>' });
+    const bytes = await odf(MIME.ods, {
+      content:
+        '<office:body><office:spreadsheet><table:table table:name="S"><table:table-row><table:table-cell ' +
+        'office:value-type="string" office:string-value="Label"/><table:table-cell office:value-type="float" ' +
+        'office:value="1234.5"/><table:table-cell office:value-type="boolean" ' +
+        'office:boolean-value="true"/></table:table-row></table:table></office:spreadsheet></office:body>',
+    });
     expect(await texts(await convert(excelToPdf, 'values.ods', bytes))).toEqual(['Label 1234.5 TRUE']);
   });
 
   test('an empty spreadsheet says so', async () => {
-    const bytes = await odf(MIME.ods, { content: '<office:body><office:spreadsheet><table:table table:name="S"><table:table-row table:number-rows-repeated="1048576"><table:table-cell table:number-columns-repeated="1024"/></table:table-row></table:table></office:spreadsheet></office:body>' });
+    const bytes = await odf(MIME.ods, {
+      content:
+        '<office:body><office:spreadsheet><table:table table:name="S"><table:table-row ' +
+        'table:number-rows-repeated="1048576"><table:table-cell ' +
+        'table:number-columns-repeated="1024"/></table:table-row></table:table></office:spreadsheet></office:body>',
+    });
     await expect(convert(excelToPdf, 'empty.ods', bytes)).rejects.toThrow(/no cells with values/);
   });
 });
@@ -307,7 +409,8 @@ const ODP_CONTENT = `<office:automatic-styles>
   </office:presentation></office:body>`;
 
 describe('ppt-to-pdf: OpenDocument presentation (.odp)', () => {
-  const deck = () => odf(MIME.odp, { content: ODP_CONTENT, styles: ODP_STYLES, files: { 'Pictures/red.png': RED_PNG } });
+  const deck = () =>
+    odf(MIME.odp, { content: ODP_CONTENT, styles: ODP_STYLES, files: { 'Pictures/red.png': RED_PNG } });
 
   test('one page per draw:page at the 16:9 page size, with text, shapes, pictures, tables and backgrounds', async () => {
     const result = await convert(pptToPdf, 'plan.odp', await deck());
@@ -343,7 +446,7 @@ describe('ppt-to-pdf: OpenDocument presentation (.odp)', () => {
     expect(sizeOf('Shrunk')).toBeLessThan(12);
     // Everything is still there, and the last line ends inside the 2 cm box (2 cm + 2 cm from the top).
     const end = items.find((item) => item.str.includes('end'))!;
-    expect(446 - end.transform[5]).toBeLessThan(4 * 72 / 2.54);
+    expect(446 - end.transform[5]).toBeLessThan((4 * 72) / 2.54);
   });
 
   test('slides get bookmarks from their titles; a slide range keeps only those slides', async () => {
@@ -361,22 +464,26 @@ const RED_PNG_HEX = Array.from(RED_PNG, (b) => b.toString(16).padStart(2, '0')).
 
 const RTF = [
   '{\\rtf1\\ansi\\ansicpg1252\\deff0',
-  '{\\fonttbl{\\f0\\froman\\fcharset0 Times New Roman;}{\\f1\\fswiss\\fcharset0 Arial;}{\\f2\\fnil\\fcharset204 Arial Cyr;}{\\f3\\fnil\\fcharset2 Symbol;}}',
+  '{\\fonttbl{\\f0\\froman\\fcharset0 Times New Roman;}{\\f1\\fswiss\\fcharset0 Arial;}{\\f2\\fnil\\fcharset204 ' +
+    'Arial Cyr;}{\\f3\\fnil\\fcharset2 Symbol;}}',
   '{\\colortbl;\\red255\\green0\\blue0;\\red0\\green0\\blue255;}',
   '{\\*\\generator Hand made;}{\\info{\\title HIDDEN TITLE}}',
   '\\paperw11906\\paperh16838\\margl1134\\margr1134\\margt1134\\margb1134',
-  '{\\header\\pard\\qc\\f1\\fs18 RTF header {\\field{\\*\\fldinst { PAGE }}{\\fldrslt 9}} of {\\field{\\fldinst NUMPAGES}{\\fldrslt 9}}\\par}',
+  '{\\header\\pard\\qc\\f1\\fs18 RTF header {\\field{\\*\\fldinst { PAGE }}{\\fldrslt 9}} of {\\field{\\fldinst ' +
+    'NUMPAGES}{\\fldrslt 9}}\\par}',
   '\\pard\\outlinelevel0\\qc\\f1\\fs36\\b Annual letter\\b0\\par',
-  '\\pard\\sa120\\f0\\fs24 Caf\\\'e9 costs 5\\u8364?, {\\i italic}, {\\ul underlined} and {\\cf1 red} words.\\par',
+  "\\pard\\sa120\\f0\\fs24 Caf\\'e9 costs 5\\u8364?, {\\i italic}, {\\ul underlined} and {\\cf1 red} words.\\par",
   '\\pard\\li720\\fi-360 Name\\tab Value\\line next line\\par',
-  '\\pard\\li720\\fi-360{\\listtext\\f3 \\\'b7\\tab}Listed item\\par',
+  "\\pard\\li720\\fi-360{\\listtext\\f3 \\'b7\\tab}Listed item\\par",
   '{\\*\\unknowndestination HIDDEN DESTINATION}',
-  '\\pard {\\f2 \\\'cf\\\'f0\\\'e8\\\'e2\\\'e5\\\'f2} and \\uc1\\u26085?\\u26412?.\\par',
+  "\\pard {\\f2 \\'cf\\'f0\\'e8\\'e2\\'e5\\'f2} and \\uc1\\u26085?\\u26412?.\\par",
   '\\trowd\\trgaph108\\clbrdrt\\brdrs\\clbrdrb\\brdrs\\cellx2000\\clcbpat2\\cellx4000',
   '\\pard\\intbl Cell A1\\cell Cell B1\\cell\\row',
   '\\trowd\\trgaph108\\cellx2000\\cellx4000',
   '\\pard\\intbl Cell A2\\cell Cell B2\\cell\\row',
-  '\\pard {\\*\\shppict{\\pict\\pngblip\\picw2\\pich2\\picwgoal1440\\pichgoal720 ' + RED_PNG_HEX + '}}{\\nonshppict{\\pict\\wmetafile8 0000}}\\par',
+  '\\pard {\\*\\shppict{\\pict\\pngblip\\picw2\\pich2\\picwgoal1440\\pichgoal720 ' +
+    RED_PNG_HEX +
+    '}}{\\nonshppict{\\pict\\wmetafile8 0000}}\\par',
   '\\page',
   '\\pard\\qr Last page \\{braces\\} and a backslash \\\\.\\par',
   '}',
@@ -389,9 +496,14 @@ describe('word-to-pdf: RTF', () => {
     expect(result.filename).toBe('letter.pdf');
     const pdf = await PDFDocument.load(result.bytes);
     expect(pdf.getPageCount()).toBe(2);
-    expect(pdf.getPages().map((p) => [Math.round(p.getWidth()), Math.round(p.getHeight())])).toEqual([[595, 842], [595, 842]]);
+    expect(pdf.getPages().map((p) => [Math.round(p.getWidth()), Math.round(p.getHeight())])).toEqual([
+      [595, 842],
+      [595, 842],
+    ]);
     const [first, second] = await texts(result);
-    expect(first).toMatch(/^RTF header 1 of 2 Annual letter Café costs 5€, italic, underlined and red words\. Name ?Value next line • ?Listed item Привет and 日本\. Cell A1 Cell B1 Cell A2 Cell B2$/);
+    expect(first).toMatch(
+      /^RTF header 1 of 2 Annual letter Café costs 5€, italic, underlined and red words\. Name ?Value next line • ?Listed item Привет and 日本\. Cell A1 Cell B1 Cell A2 Cell B2$/,
+    );
     expect(second).toBe('RTF header 2 of 2 Last page {braces} and a backslash \\.');
     const doc = await openPdfjs(result.bytes);
     expect((await doc.getOutline()).map((item) => item.title)).toEqual(['Annual letter']);
@@ -418,17 +530,24 @@ describe('word-to-pdf: RTF', () => {
     expect(table.columnWidths).toEqual([100, 100]);
     expect(table.rows[0].cells[1].shading).toEqual([0, 0, 1]);
     expect(table.rows[0].cells[0].borders.top?.width).toBe(0.5);
-    const image = section.blocks.flatMap((b) => (b.kind === 'paragraph' ? b.inlines : [])).find((i) => i.kind === 'image');
+    const image = section.blocks
+      .flatMap((b) => (b.kind === 'paragraph' ? b.inlines : []))
+      .find((i) => i.kind === 'image');
     expect(image && image.kind === 'image' && [image.width, image.height, image.mime]).toEqual([72, 36, 'image/png']);
   });
 
   test('a section break starts a new page unless the next section is continuous (\\sbknone)', async () => {
     const rtf = '{\\rtf1\\ansi One\\par\\sect\\sectd Two\\par\\sect\\sectd\\sbknone Three\\par\\sect}';
-    expect(await texts(await convert(wordToPdf, 'sections.rtf', new TextEncoder().encode(rtf)))).toEqual(['One', 'Two Three']);
+    expect(await texts(await convert(wordToPdf, 'sections.rtf', new TextEncoder().encode(rtf)))).toEqual([
+      'One',
+      'Two Three',
+    ]);
   });
 
   test('damaged RTF still gives what it can, and text without {\\rtf is not RTF', async () => {
-    const [page] = await texts(await convert(wordToPdf, 'cut.rtf', new TextEncoder().encode('{\\rtf1\\ansi {\\b Cut off in the mid')));
+    const [page] = await texts(
+      await convert(wordToPdf, 'cut.rtf', new TextEncoder().encode('{\\rtf1\\ansi {\\b Cut off in the mid')),
+    );
     expect(page).toBe('Cut off in the mid');
     await expect(convert(wordToPdf, 'empty.rtf', new Uint8Array())).rejects.toThrow(/empty/);
   });
@@ -437,7 +556,10 @@ describe('word-to-pdf: RTF', () => {
 describe('damaged OpenDocument and RTF files', () => {
   /** Converting must either work or fail with a named, user-facing error — never crash or hang. */
   async function survives(engine: Engine, name: string, bytes: Uint8Array) {
-    const outcome = await convert(engine, name, bytes).then(() => 'ok', (error: unknown) => error);
+    const outcome = await convert(engine, name, bytes).then(
+      () => 'ok',
+      (error: unknown) => error,
+    );
     if (outcome !== 'ok') {
       expect(isFolioError(outcome), `${name}: ${String(outcome)}`).toBe(true);
       expect((outcome as Error).message).toMatch(/damaged|not a|empty|cannot/);
@@ -447,9 +569,17 @@ describe('damaged OpenDocument and RTF files', () => {
 
   test('truncated packages, malformed XML and cut RTF get a clear message or a best-effort PDF', async () => {
     const packages: Array<[Engine, string, Uint8Array]> = [
-      [wordToPdf, 'report.odt', await odf(MIME.odt, { content: ODT_CONTENT, styles: ODT_STYLES, files: { 'Pictures/red.png': RED_PNG } })],
+      [
+        wordToPdf,
+        'report.odt',
+        await odf(MIME.odt, { content: ODT_CONTENT, styles: ODT_STYLES, files: { 'Pictures/red.png': RED_PNG } }),
+      ],
       [excelToPdf, 'budget.ods', await odf(MIME.ods, { content: ODS_CONTENT, styles: ODS_STYLES })],
-      [pptToPdf, 'plan.odp', await odf(MIME.odp, { content: ODP_CONTENT, styles: ODP_STYLES, files: { 'Pictures/red.png': RED_PNG } })],
+      [
+        pptToPdf,
+        'plan.odp',
+        await odf(MIME.odp, { content: ODP_CONTENT, styles: ODP_STYLES, files: { 'Pictures/red.png': RED_PNG } }),
+      ],
     ];
     for (const [engine, name, bytes] of packages) {
       for (const fraction of [0.1, 0.5, 0.9]) {
@@ -461,19 +591,34 @@ describe('damaged OpenDocument and RTF files', () => {
       zip.file('content.xml', 'not xml at all');
       expect(await survives(engine, name, await zip.generateAsync({ type: 'uint8array' }))).not.toBe('ok');
     }
-    for (const cut of [6, 40, 200, 700, RTF.length - 3]) await survives(wordToPdf, 'letter.rtf', new TextEncoder().encode(RTF.slice(0, cut)));
+    for (const cut of [6, 40, 200, 700, RTF.length - 3])
+      await survives(wordToPdf, 'letter.rtf', new TextEncoder().encode(RTF.slice(0, cut)));
   });
 });
 
 // LibreOffice round trip: the same words from the .docx and from LibreOffice's .odt/.rtf of it.
-const soffice = ['/usr/bin/soffice', '/usr/local/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((path) => existsSync(path));
+const soffice = ['/usr/bin/soffice', '/usr/local/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((path) =>
+  existsSync(path),
+);
 
 describe.skipIf(!soffice)('LibreOffice-made OpenDocument and RTF files (skipped without soffice)', () => {
   function libreOffice(input: { name: string; bytes: Uint8Array }, format: string): Uint8Array {
     const dir = mkdtempSync(join(tmpdir(), 'folio-odf-'));
     try {
       writeFileSync(join(dir, input.name), input.bytes);
-      execFileSync(soffice!, [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', format, '--outdir', dir, join(dir, input.name)], { stdio: 'ignore', timeout: 120_000 });
+      execFileSync(
+        soffice!,
+        [
+          `-env:UserInstallation=file://${dir}/profile`,
+          '--headless',
+          '--convert-to',
+          format,
+          '--outdir',
+          dir,
+          join(dir, input.name),
+        ],
+        { stdio: 'ignore', timeout: 120_000 },
+      );
       return readFileSync(join(dir, input.name.replace(/\.[^.]+$/, `.${format}`)));
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -481,19 +626,46 @@ describe.skipIf(!soffice)('LibreOffice-made OpenDocument and RTF files (skipped 
   }
   const words = (pages: string[]) => pages.join(' ').split(/\s+/).filter(Boolean);
 
-  test('a .docx and LibreOffice\'s .odt and .rtf of it print the same words', async () => {
-    const docx = new Document({ sections: [{ children: [
-      new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Quarterly report')] }),
-      new Paragraph({ children: [new TextRun('Revenue grew in every region. '), new TextRun({ text: 'Bold words', bold: true }), new TextRun(' stay.')] }),
-      new Table({ width: { size: 100, type: WidthType.PERCENTAGE }, rows: [
-        new TableRow({ children: [new TableCell({ children: [new Paragraph('Region')] }), new TableCell({ children: [new Paragraph('Sales')] })] }),
-        new TableRow({ children: [new TableCell({ children: [new Paragraph('North')] }), new TableCell({ children: [new Paragraph('1,250')] })] }),
-      ] }),
-      new Paragraph({ text: 'Closing paragraph.', pageBreakBefore: true }),
-    ] }] });
+  test("a .docx and LibreOffice's .odt and .rtf of it print the same words", async () => {
+    const docx = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('Quarterly report')] }),
+            new Paragraph({
+              children: [
+                new TextRun('Revenue grew in every region. '),
+                new TextRun({ text: 'Bold words', bold: true }),
+                new TextRun(' stay.'),
+              ],
+            }),
+            new Table({
+              width: { size: 100, type: WidthType.PERCENTAGE },
+              rows: [
+                new TableRow({
+                  children: [
+                    new TableCell({ children: [new Paragraph('Region')] }),
+                    new TableCell({ children: [new Paragraph('Sales')] }),
+                  ],
+                }),
+                new TableRow({
+                  children: [
+                    new TableCell({ children: [new Paragraph('North')] }),
+                    new TableCell({ children: [new Paragraph('1,250')] }),
+                  ],
+                }),
+              ],
+            }),
+            new Paragraph({ text: 'Closing paragraph.', pageBreakBefore: true }),
+          ],
+        },
+      ],
+    });
     const bytes = new Uint8Array(await Packer.toBuffer(docx));
     const reference = words(await texts(await convert(wordToPdf, 'report.docx', bytes)));
-    expect(reference.join(' ')).toBe('Quarterly report Revenue grew in every region. Bold words stay. Region Sales North 1,250 Closing paragraph.');
+    expect(reference.join(' ')).toBe(
+      'Quarterly report Revenue grew in every region. Bold words stay. Region Sales North 1,250 Closing paragraph.',
+    );
     for (const format of ['odt', 'rtf']) {
       const converted = libreOffice({ name: 'report.docx', bytes }, format);
       const result = await convert(wordToPdf, `report.${format}`, converted);
@@ -502,7 +674,7 @@ describe.skipIf(!soffice)('LibreOffice-made OpenDocument and RTF files (skipped 
     }
   }, 180_000);
 
-  test('an .xlsx and LibreOffice\'s .ods of it print the same cells', async () => {
+  test("an .xlsx and LibreOffice's .ods of it print the same cells", async () => {
     const wb = new ExcelJS.Workbook();
     const sheet = wb.addWorksheet('Budget');
     sheet.addRow(['Item', 'Amount']).font = { bold: true };
@@ -510,13 +682,13 @@ describe.skipIf(!soffice)('LibreOffice-made OpenDocument and RTF files (skipped 
     sheet.getCell('B2').numFmt = '#,##0.00';
     sheet.mergeCells('A4:B4');
     sheet.getCell('A4').value = 'Merged note';
-    const bytes = new Uint8Array(await wb.xlsx.writeBuffer() as ArrayBuffer);
+    const bytes = new Uint8Array((await wb.xlsx.writeBuffer()) as ArrayBuffer);
     const reference = await texts(await convert(excelToPdf, 'budget.xlsx', bytes));
     const ods = libreOffice({ name: 'budget.xlsx', bytes }, 'ods');
     expect(await texts(await convert(excelToPdf, 'budget.ods', ods))).toEqual(reference);
   }, 180_000);
 
-  test('a .pptx and LibreOffice\'s .odp of it print the same words on the same number of pages', async () => {
+  test("a .pptx and LibreOffice's .odp of it print the same words on the same number of pages", async () => {
     const pptx = new PptxGenJS();
     pptx.layout = 'LAYOUT_16x9';
     pptx.addSlide().addText('Launch plan', { x: 0.5, y: 0.5, w: 9, h: 1, fontSize: 36 });
@@ -528,7 +700,10 @@ describe.skipIf(!soffice)('LibreOffice-made OpenDocument and RTF files (skipped 
     const odp = libreOffice({ name: 'plan.pptx', bytes }, 'odp');
     const result = await convert(pptToPdf, 'plan.odp', odp);
     expect(await texts(result)).toEqual(reference);
-    const [a, b] = [await PDFDocument.load(result.bytes), await PDFDocument.load((await convert(pptToPdf, 'plan.pptx', bytes)).bytes)];
+    const [a, b] = [
+      await PDFDocument.load(result.bytes),
+      await PDFDocument.load((await convert(pptToPdf, 'plan.pptx', bytes)).bytes),
+    ];
     expect(a.getPage(0).getWidth()).toBeCloseTo(b.getPage(0).getWidth(), 0);
   }, 180_000);
 });

@@ -13,7 +13,11 @@ const ROWS_PER_PAGE = Math.floor((792 - 2 * 0.75 * 72) / 15);
 
 async function convertWithProgress(bytes: ArrayBuffer) {
   const reports: number[] = [];
-  const result = await excelToPdf([{ name: 'big.xlsx', bytes: new Uint8Array(bytes) }], {}, { progress: (done) => reports.push(done) });
+  const result = await excelToPdf(
+    [{ name: 'big.xlsx', bytes: new Uint8Array(bytes) }],
+    {},
+    { progress: (done) => reports.push(done) },
+  );
   return { result, reports };
 }
 

@@ -39,24 +39,39 @@ async function expectFigures(zip: JSZip): Promise<void> {
 describe('Excel to PDF reads workbooks exceljs refuses', () => {
   test('an icon-set filter and extension lists in the sheet', async () => {
     const zip = await workbook();
-    await edit(zip, 'xl/worksheets/sheet1.xml', (xml) => xml.replace(/<autoFilter ref="A1:B3"\/>/, '<autoFilter ref="A1:B3"><filterColumn colId="1"><iconFilter iconSet="3Arrows" iconId="0"/></filterColumn></autoFilter><extLst><ext uri="{X}"><unknownThing a="1"/></ext></extLst>'));
+    await edit(zip, 'xl/worksheets/sheet1.xml', (xml) =>
+      xml.replace(
+        /<autoFilter ref="A1:B3"\/>/,
+        '<autoFilter ref="A1:B3"><filterColumn colId="1"><iconFilter iconSet="3Arrows" ' +
+          'iconId="0"/></filterColumn></autoFilter><extLst><ext uri="{X}"><unknownThing a="1"/></ext></extLst>',
+      ),
+    );
     expect(await zip.file('xl/worksheets/sheet1.xml')!.async('string')).toContain('iconFilter');
     await expectFigures(zip);
   });
 
   test('a byte-order mark before every XML declaration', async () => {
     const zip = await workbook();
-    for (const name of Object.keys(zip.files).filter((n) => /\.(xml|rels)$/.test(n))) await edit(zip, name, (xml) => `\uFEFF${xml}`);
+    for (const name of Object.keys(zip.files).filter((n) => /\.(xml|rels)$/.test(n)))
+      await edit(zip, name, (xml) => `\uFEFF${xml}`);
     await expectFigures(zip);
   });
 
   test('prefixed SpreadsheetML, rows and cells without references, another prefix for r:id', async () => {
     const zip = await workbook();
-    await edit(zip, 'xl/workbook.xml', (xml) => xml
-      .replace(/xmlns="http:\/\/schemas.openxmlformats.org\/spreadsheetml\/2006\/main"/, 'xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:d3p1="http://schemas.openxmlformats.org/officeDocument/2006/relationships"')
-      .replace(/<(\/?)(?!x:|\?)([a-zA-Z]+)/g, '<$1x:$2')
-      .replace(/r:id=/g, 'd3p1:id='));
-    await edit(zip, 'xl/worksheets/sheet1.xml', (xml) => xml.replace(/(<row|<c) r="[A-Z]*\d+"/g, '$1').replace(/ spans="[^"]*"/g, ''));
+    await edit(zip, 'xl/workbook.xml', (xml) =>
+      xml
+        .replace(
+          /xmlns="http:\/\/schemas.openxmlformats.org\/spreadsheetml\/2006\/main"/,
+          'xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ' +
+            'xmlns:d3p1="http://schemas.openxmlformats.org/officeDocument/2006/relationships"',
+        )
+        .replace(/<(\/?)(?!x:|\?)([a-zA-Z]+)/g, '<$1x:$2')
+        .replace(/r:id=/g, 'd3p1:id='),
+    );
+    await edit(zip, 'xl/worksheets/sheet1.xml', (xml) =>
+      xml.replace(/(<row|<c) r="[A-Z]*\d+"/g, '$1').replace(/ spans="[^"]*"/g, ''),
+    );
     expect(await zip.file('xl/workbook.xml')!.async('string')).toContain('<x:sheets>');
     await expectFigures(zip);
   });
@@ -66,22 +81,30 @@ describe('Excel to PDF reads workbooks exceljs refuses', () => {
     zip.file('xl\\worksheets\\Data.xml', await zip.file('xl/worksheets/sheet1.xml')!.async('string'));
     zip.remove('xl/worksheets/sheet1.xml');
     await edit(zip, 'xl/_rels/workbook.xml.rels', (xml) => xml.replace('worksheets/sheet1.xml', 'worksheets/Data.xml'));
-    await edit(zip, '[Content_Types].xml', (xml) => xml.replace('/xl/worksheets/sheet1.xml', '/xl/worksheets/Data.xml'));
+    await edit(zip, '[Content_Types].xml', (xml) =>
+      xml.replace('/xl/worksheets/sheet1.xml', '/xl/worksheets/Data.xml'),
+    );
     await expectFigures(zip);
   });
 
   test('unknown elements in every part are skipped', async () => {
     const zip = await workbook();
     for (const name of Object.keys(zip.files).filter((n) => /\.xml$/.test(n) && !n.includes('Content_Types'))) {
-      await edit(zip, name, (xml) => xml.replace(/(<[a-zA-Z:]+[^>?]*[^/?]>)/, '$1<futureElement xmlns="urn:folio:future"><child/></futureElement>'));
+      await edit(zip, name, (xml) =>
+        xml.replace(/(<[a-zA-Z:]+[^>?]*[^/?]>)/, '$1<futureElement xmlns="urn:folio:future"><child/></futureElement>'),
+      );
     }
     await expectFigures(zip);
   });
 
   test('a document type declaration with an entity-expansion bomb is dropped, not expanded', async () => {
     const zip = await workbook();
-    const bomb = '<!DOCTYPE sst [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>';
-    await edit(zip, 'xl/sharedStrings.xml', (xml) => xml.replace(/(<\?xml[^>]*>)/, `$1${bomb}`).replace('<t>North</t>', '<t>North&c;</t>'));
+    const bomb =
+      '<!DOCTYPE sst [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c ' +
+      '"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>';
+    await edit(zip, 'xl/sharedStrings.xml', (xml) =>
+      xml.replace(/(<\?xml[^>]*>)/, `$1${bomb}`).replace('<t>North</t>', '<t>North&c;</t>'),
+    );
     expect(await zip.file('xl/sharedStrings.xml')!.async('string')).toContain('North&c;');
     await expectFigures(zip);
   });
@@ -94,12 +117,21 @@ describe('Excel to PDF reads workbooks exceljs refuses', () => {
 
 describe('Word and PowerPoint tolerate the same classes', () => {
   test('a .docx whose parts start with a byte-order mark, with a no-break space in its text', async () => {
-    const doc = await Packer.toBuffer(new Document({ sections: [{ children: [
-      new Paragraph({ children: [new TextRun({ text: 'Total\u00a0: 120 units', font: 'Calibri' })] }),
-      new Paragraph({ children: [new TextRun({ text: 'V\u00a0p', font: 'Arial' })] }),
-    ] }] }));
+    const doc = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph({ children: [new TextRun({ text: 'Total\u00a0: 120 units', font: 'Calibri' })] }),
+              new Paragraph({ children: [new TextRun({ text: 'V\u00a0p', font: 'Arial' })] }),
+            ],
+          },
+        ],
+      }),
+    );
     const zip = await JSZip.loadAsync(doc);
-    for (const name of Object.keys(zip.files).filter((n) => /\.(xml|rels)$/.test(n))) await edit(zip, name, (xml) => `\uFEFF${xml.replace(/^\uFEFF/, '')}`);
+    for (const name of Object.keys(zip.files).filter((n) => /\.(xml|rels)$/.test(n)))
+      await edit(zip, name, (xml) => `\uFEFF${xml.replace(/^\uFEFF/, '')}`);
     const result = await convert(wordToPdf, 'bom.docx', await bytes(zip));
     await expectValidPdf(result);
     expect((await texts(result))[0]).toMatch(/Total\s?: 120 units V\s?p/);
@@ -109,7 +141,11 @@ describe('Word and PowerPoint tolerate the same classes', () => {
     const pptx = new PptxGenJS();
     pptx.addSlide().addText('Quarterly review', { x: 1, y: 1, w: 6, h: 1 });
     const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'uint8array' })) as Uint8Array);
-    await edit(zip, 'ppt/slides/slide1.xml', (xml) => `\uFEFF${xml.replace('<p:cSld', '<futureElement xmlns="urn:folio:future"/><p:cSld')}`);
+    await edit(
+      zip,
+      'ppt/slides/slide1.xml',
+      (xml) => `\uFEFF${xml.replace('<p:cSld', '<futureElement xmlns="urn:folio:future"/><p:cSld')}`,
+    );
     const result = await convert(pptToPdf, 'future.pptx', await bytes(zip));
     expect((await texts(result))[0]).toContain('Quarterly review');
   });
@@ -117,10 +153,18 @@ describe('Word and PowerPoint tolerate the same classes', () => {
 
 describe('what a conversion changes is said in its notes', () => {
   test('a font without a metric-compatible stand-in is named', async () => {
-    const doc = await Packer.toBuffer(new Document({ sections: [{ children: [
-      new Paragraph({ children: [new TextRun({ text: 'Playful heading', font: 'Comic Sans MS' })] }),
-      new Paragraph({ children: [new TextRun({ text: 'Body text', font: 'Arial' })] }),
-    ] }] }));
+    const doc = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph({ children: [new TextRun({ text: 'Playful heading', font: 'Comic Sans MS' })] }),
+              new Paragraph({ children: [new TextRun({ text: 'Body text', font: 'Arial' })] }),
+            ],
+          },
+        ],
+      }),
+    );
     const result = await convert(wordToPdf, 'fonts.docx', doc);
     const notes = result.notes?.join(' ') ?? '';
     expect(notes).toMatch(/replaced by look-alikes.*Comic Sans MS \(drawn with Carlito\)/);

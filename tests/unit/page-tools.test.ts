@@ -15,7 +15,11 @@ async function zipEntries(bytes: Uint8Array): Promise<Record<string, Uint8Array>
 
 describe('split-pdf engine', () => {
   test('by ranges: each range one file, named after the input, in a ZIP', async () => {
-    const result = await split([{ name: 'Report.pdf', bytes: await labelledPdf('A', 7) }], { mode: 'ranges', ranges: '1-3, 5, 6-' }, {});
+    const result = await split(
+      [{ name: 'Report.pdf', bytes: await labelledPdf('A', 7) }],
+      { mode: 'ranges', ranges: '1-3, 5, 6-' },
+      {},
+    );
     expect(result.filename).toBe('Report-split.zip');
     const entries = await zipEntries(result.bytes);
     expect(Object.keys(entries)).toEqual(['Report-page-5.pdf', 'Report-pages-1-3.pdf', 'Report-pages-6-7.pdf']);
@@ -25,7 +29,11 @@ describe('split-pdf engine', () => {
   });
 
   test('one part gives a PDF, not a ZIP', async () => {
-    const result = await split([{ name: 'r.pdf', bytes: await labelledPdf('A', 4) }], { mode: 'ranges', ranges: 'even' }, {});
+    const result = await split(
+      [{ name: 'r.pdf', bytes: await labelledPdf('A', 4) }],
+      { mode: 'ranges', ranges: 'even' },
+      {},
+    );
     expect(result.mime).toBe('application/pdf');
     expect(result.filename).toBe('r-part-1.pdf');
     expect(await pageLabels(result.bytes)).toEqual(['A2', 'A4']);
@@ -57,7 +65,9 @@ describe('split-pdf engine', () => {
   });
 
   test('a bad range says what is wrong', async () => {
-    await expect(split([{ name: 'r.pdf', bytes: await labelledPdf('A', 3) }], { mode: 'ranges', ranges: '1-2, 9' }, {})).rejects.toThrow(/Page 9 does not exist/);
+    await expect(
+      split([{ name: 'r.pdf', bytes: await labelledPdf('A', 3) }], { mode: 'ranges', ranges: '1-2, 9' }, {}),
+    ).rejects.toThrow(/Page 9 does not exist/);
   });
 });
 
@@ -73,7 +83,9 @@ describe('rotate-pdf engine', () => {
   });
 
   test('refuses an angle that is not a quarter turn', async () => {
-    await expect(rotate([{ name: 'r.pdf', bytes: await labelledPdf('A', 1) }], { angle: '45' }, {})).rejects.toThrow(/90, 180 or 270/);
+    await expect(rotate([{ name: 'r.pdf', bytes: await labelledPdf('A', 1) }], { angle: '45' }, {})).rejects.toThrow(
+      /90, 180 or 270/,
+    );
   });
 });
 
@@ -89,8 +101,16 @@ describe('organize-pdf engine', () => {
 
   test('empty order keeps the document; ranges and last work', async () => {
     const bytes = await labelledPdf('A', 3);
-    expect(await pageLabels((await organize([{ name: 'o.pdf', bytes }], { pageOrder: '' }, {})).bytes)).toEqual(['A1', 'A2', 'A3']);
-    expect(await pageLabels((await organize([{ name: 'o.pdf', bytes }], { pageOrder: 'last-1' }, {})).bytes)).toEqual(['A3', 'A2', 'A1']);
+    expect(await pageLabels((await organize([{ name: 'o.pdf', bytes }], { pageOrder: '' }, {})).bytes)).toEqual([
+      'A1',
+      'A2',
+      'A3',
+    ]);
+    expect(await pageLabels((await organize([{ name: 'o.pdf', bytes }], { pageOrder: 'last-1' }, {})).bytes)).toEqual([
+      'A3',
+      'A2',
+      'A1',
+    ]);
   });
 
   test('bad items are reported with what is wrong', () => {
@@ -117,9 +137,15 @@ describe('form helpers', () => {
     const { pageOrderOf } = await import('../../src/tool-ui/forms/organize-pdf.tsx');
     const identity = [1, 2, 3].map((page) => ({ key: `p${page}`, page, rotation: 0 }));
     expect(pageOrderOf(identity, 3)).toBe('');
-    expect(pageOrderOf([identity[2], { ...identity[0], rotation: 90 }, { key: 'b', rotation: 0 }], 3)).toBe('3,1r90,blank');
+    expect(pageOrderOf([identity[2], { ...identity[0], rotation: 90 }, { key: 'b', rotation: 0 }], 3)).toBe(
+      '3,1r90,blank',
+    );
     // …which the engine reads back as written.
-    expect(parsePageOrder('3,1r90,blank', 3)).toEqual([{ kind: 'page', page: 3, rotate: 0 }, { kind: 'page', page: 1, rotate: 90 }, { kind: 'blank' }]);
+    expect(parsePageOrder('3,1r90,blank', 3)).toEqual([
+      { kind: 'page', page: 3, rotate: 0 },
+      { kind: 'page', page: 1, rotate: 90 },
+      { kind: 'blank' },
+    ]);
   });
 });
 
@@ -131,7 +157,12 @@ describe('split-pdf by chapter', () => {
     const pages = doc.getPages();
     const dest = (i: number) => doc.context.obj([pages[i].ref, 'Fit']);
     writeOutline(doc, [
-      { title: 'Intro: why?', dest: dest(1), open: true, children: [{ title: 'Inner', dest: dest(2), open: false, children: [] }] },
+      {
+        title: 'Intro: why?',
+        dest: dest(1),
+        open: true,
+        children: [{ title: 'Inner', dest: dest(2), open: false, children: [] }],
+      },
       { title: 'Part B', dest: dest(3), open: false, children: [] },
     ]);
     const result = await split([{ name: 'book.pdf', bytes: await doc.save() }], { mode: 'outline' }, {});
@@ -139,7 +170,9 @@ describe('split-pdf by chapter', () => {
     expect(Object.keys(entries)).toEqual(['book-1-front matter.pdf', 'book-2-Intro why.pdf', 'book-3-Part B.pdf']);
     expect(await pageLabels(entries['book-2-Intro why.pdf'])).toEqual(['A2', 'A3']);
     expect(await pageLabels(entries['book-3-Part B.pdf'])).toEqual(['A4', 'A5', 'A6']);
-    await expect(split([{ name: 'flat.pdf', bytes: await labelledPdf('A', 2) }], { mode: 'outline' }, {})).rejects.toThrow(/no bookmarks to split by/);
+    await expect(
+      split([{ name: 'flat.pdf', bytes: await labelledPdf('A', 2) }], { mode: 'outline' }, {}),
+    ).rejects.toThrow(/no bookmarks to split by/);
   });
 });
 
@@ -162,8 +195,16 @@ describe('organize-pdf with deleted pages', () => {
     expect(await pageRotations(result.bytes)).toEqual([0, 0, 90]);
     const out = await openPdfjs(result.bytes);
     const outline = (await out.getOutline()) ?? [];
-    const targets = await Promise.all(outline.map(async (item) => [item.title, await out.getPageIndex((item.dest as Array<{ num: number; gen: number }>)[0])]));
-    expect(targets).toEqual([['One', 1], ['Four', 0]]);
+    const targets = await Promise.all(
+      outline.map(async (item) => [
+        item.title,
+        await out.getPageIndex((item.dest as Array<{ num: number; gen: number }>)[0]),
+      ]),
+    );
+    expect(targets).toEqual([
+      ['One', 1],
+      ['Four', 0],
+    ]);
     expect((await out.getMetadata()).info).toMatchObject({ Title: 'Organized title' });
     await out.destroy();
     expect((await qpdfCheck(result.bytes)).ok).toBe(true);

@@ -3,12 +3,22 @@ import { describe, expect, test } from 'vitest';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { deflateSync } from 'node:zlib';
 import {
-  PredictorError, filterNames, inflate, predictorParams, unpredict, type PredictorParams,
+  PredictorError,
+  filterNames,
+  inflate,
+  predictorParams,
+  unpredict,
+  type PredictorParams,
 } from '../../workers/engine/lib/pdf/filters.ts';
 import { extractImage } from '../../workers/engine/lib/pdf/pdf-image-extract.ts';
 import { decodeImage } from '../../workers/engine/lib/image/codecs.ts';
 
-const png = (columns: number, colors = 1, bitsPerComponent = 8): PredictorParams => ({ predictor: 12, colors, bitsPerComponent, columns });
+const png = (columns: number, colors = 1, bitsPerComponent = 8): PredictorParams => ({
+  predictor: 12,
+  colors,
+  bitsPerComponent,
+  columns,
+});
 
 /** PNG filtering (the encoder's side, PNG specification §9.2), written independently of the decoder. */
 function filterRows(rows: number[][], type: number, pixelBytes: number): Uint8Array {
@@ -21,8 +31,12 @@ function filterRows(rows: number[][], type: number, pixelBytes: number): Uint8Ar
       const b = above[i];
       const c = i >= pixelBytes ? above[i - pixelBytes] : 0;
       const p = a + b - c;
-      const nearest = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a
-        : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const nearest =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+          ? a
+          : Math.abs(p - b) <= Math.abs(p - c)
+            ? b
+            : c;
       const predicted = [0, a, b, Math.floor((a + b) / 2), nearest][type];
       out.push((x - predicted + 256) % 256);
     });
@@ -56,13 +70,21 @@ describe('unpredict: PNG predictors (/Predictor 10–15)', () => {
 
   test('rows may mix filter types, and 16-bit samples use a 2-byte-per-sample left neighbour', () => {
     // 2 columns of 16-bit gray: 4 bytes a row, the left neighbour 2 bytes back.
-    const rows = [[1, 2, 3, 4], [200, 100, 50, 25], [7, 7, 7, 7], [255, 0, 255, 0]];
+    const rows = [
+      [1, 2, 3, 4],
+      [200, 100, 50, 25],
+      [7, 7, 7, 7],
+      [255, 0, 255, 0],
+    ];
     const data = Uint8Array.from(rows.flatMap((_, r) => [...filterRows(rows.slice(0, r + 1), r + 1, 2).slice(-5)]));
     expect([...unpredict(data, png(2, 1, 16))]).toEqual(rows.flat());
   });
 
   test('1-bit samples: rows of ceil(columns / 8) bytes, the left neighbour one byte back', () => {
-    const rows = [[0b10101010, 0b11000000], [0b01010101, 0b00000000]];
+    const rows = [
+      [0b10101010, 0b11000000],
+      [0b01010101, 0b00000000],
+    ];
     expect([...unpredict(filterRows(rows, 1, 1), png(10, 1, 1))]).toEqual(rows.flat());
   });
 
@@ -86,7 +108,7 @@ describe('unpredict: PNG predictors (/Predictor 10–15)', () => {
 });
 
 describe('stream dictionaries', () => {
-  test('predictorParams reads /DecodeParms, with the defaults of ISO 32000-1 table 8 or the caller\'s', async () => {
+  test("predictorParams reads /DecodeParms, with the defaults of ISO 32000-1 table 8 or the caller's", async () => {
     const doc = await PDFDocument.create();
     const parms = doc.context.obj({ Predictor: 12, Columns: 5, Colors: 3 });
     expect(predictorParams(parms)).toEqual({ predictor: 12, colors: 3, bitsPerComponent: 8, columns: 5 });
@@ -94,12 +116,15 @@ describe('stream dictionaries', () => {
     expect(predictorParams(doc.context.obj({ Predictor: 15 }), { columns: 7 }).columns).toBe(7);
   });
 
-  test('filterNames lists a stream\'s filters in decoding order', async () => {
+  test("filterNames lists a stream's filters in decoding order", async () => {
     const doc = await PDFDocument.create();
     const dict = (filter: unknown) => doc.context.obj(filter === undefined ? {} : { Filter: filter as never });
     expect(filterNames(dict(undefined))).toEqual([]);
     expect(filterNames(dict(PDFName.of('FlateDecode')))).toEqual(['FlateDecode']);
-    expect(filterNames(dict([PDFName.of('ASCII85Decode'), PDFName.of('DCTDecode')]))).toEqual(['ASCII85Decode', 'DCTDecode']);
+    expect(filterNames(dict([PDFName.of('ASCII85Decode'), PDFName.of('DCTDecode')]))).toEqual([
+      'ASCII85Decode',
+      'DCTDecode',
+    ]);
   });
 
   test('inflate undoes zlib deflate with the platform decoder', async () => {
@@ -109,10 +134,17 @@ describe('stream dictionaries', () => {
 });
 
 describe('the decoder as image extraction uses it', () => {
-  async function predictedImage(data: Uint8Array): Promise<{ doc: PDFDocument; ref: ReturnType<PDFDocument['context']['register']> }> {
+  async function predictedImage(
+    data: Uint8Array,
+  ): Promise<{ doc: PDFDocument; ref: ReturnType<PDFDocument['context']['register']> }> {
     const doc = await PDFDocument.create();
     const stream = doc.context.flateStream(data, {
-      Type: 'XObject', Subtype: 'Image', Width: 3, Height: 3, BitsPerComponent: 8, ColorSpace: 'DeviceRGB',
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: 3,
+      Height: 3,
+      BitsPerComponent: 8,
+      ColorSpace: 'DeviceRGB',
       DecodeParms: { Predictor: 15, Colors: 3, Columns: 3 },
     });
     return { doc, ref: doc.context.register(stream) };

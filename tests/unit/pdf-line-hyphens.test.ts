@@ -15,7 +15,8 @@ import { run as pdfToWord } from '../../workers/engine/tools/pdf-to-word.ts';
 import { readDocx } from '../support/office-fixtures.ts';
 
 const require = createRequire(import.meta.url);
-const notoBytes = () => readFileSync(require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'));
+const notoBytes = () =>
+  readFileSync(require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'));
 
 /** Two-line paragraphs: [first line, second line, the paragraph as it must read]. */
 const CASES: Array<[string, string, string]> = [

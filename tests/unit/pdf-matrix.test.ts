@@ -2,7 +2,15 @@
 import { describe, expect, test } from 'vitest';
 import { Util } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import {
-  IDENTITY, applyTransform, boxThrough, inverseTransform, rotationAt, toMatrix, transform, translation, type Matrix,
+  IDENTITY,
+  applyTransform,
+  boxThrough,
+  inverseTransform,
+  rotationAt,
+  toMatrix,
+  transform,
+  translation,
+  type Matrix,
 } from '../../workers/engine/lib/pdf/matrix.ts';
 
 const scale = (sx: number, sy: number): Matrix => [sx, 0, 0, sy, 0, 0];
@@ -15,7 +23,14 @@ function matrices(count: number): Matrix[] {
     state = (state * 1103515245 + 12345) % 2 ** 31;
     return state / 2 ** 30 - 1;
   };
-  return Array.from({ length: count }, () => [next() * 3, next() * 3, next() * 3, next() * 3, next() * 500, next() * 500]);
+  return Array.from({ length: count }, () => [
+    next() * 3,
+    next() * 3,
+    next() * 3,
+    next() * 3,
+    next() * 500,
+    next() * 500,
+  ]);
 }
 
 const close = (a: number[], b: number[]) => a.forEach((v, i) => expect(v).toBeCloseTo(b[i], 9));
@@ -38,7 +53,7 @@ describe('matrix (pdf.js convention: transform(m1, m2) applies m2 first, then m1
     expect(applyTransform(quarterTurn, 1, 0)).toEqual([0, 1]);
   });
 
-  test('a content stream\'s cm is applied inside the current CTM (ISO 32000-1 §8.4.4: CTM′ = M × CTM)', () => {
+  test("a content stream's cm is applied inside the current CTM (ISO 32000-1 §8.4.4: CTM′ = M × CTM)", () => {
     const ctm: Matrix = [1, 0, 0, 1, 100, 200]; // the page moved the origin
     const cm: Matrix = [50, 0, 0, 40, 10, 0]; // then an image is scaled and nudged in that space
     const drawn = transform(ctm, cm);

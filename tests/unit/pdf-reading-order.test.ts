@@ -20,7 +20,10 @@ async function twoColumns(gutter: number): Promise<Uint8Array> {
   const page = doc.addPage([612, 792]);
   const width = (612 - 144 - gutter) / 2;
   page.drawText('A title across both columns', { x: 72, y: 720, size: 16, font });
-  for (const [column, word] of [[0, 'left'], [1, 'right']] as const) {
+  for (const [column, word] of [
+    [0, 'left'],
+    [1, 'right'],
+  ] as const) {
     let line = '';
     let y = 690;
     const flush = () => {
@@ -58,12 +61,21 @@ describe('PDF to Word reading order and letters', () => {
   test('ligature glyphs read as their letters, also when drawn with another font', async () => {
     const doc = await PDFDocument.create();
     doc.registerFontkit(fontkit);
-    const noto = await doc.embedFont(readFileSync(require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf')), { subset: true });
+    const noto = await doc.embedFont(
+      readFileSync(require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf')),
+      { subset: true },
+    );
     const helvetica = await doc.embedFont(StandardFonts.Helvetica);
     const page = doc.addPage([420, 200]);
     page.drawText('three \uFB01fths of the Quali\uFB01cations', { x: 20, y: 150, size: 12, font: noto });
     let x = 20;
-    for (const [text, font] of [['in the O', helvetica], ['\uFB03', noto], ['ce and the ', helvetica], ['\uFB02', noto], ['oor', helvetica]] as const) {
+    for (const [text, font] of [
+      ['in the O', helvetica],
+      ['\uFB03', noto],
+      ['ce and the ', helvetica],
+      ['\uFB02', noto],
+      ['oor', helvetica],
+    ] as const) {
       page.drawText(text, { x, y: 120, size: 12, font });
       x += font.widthOfTextAtSize(text, 12);
     }

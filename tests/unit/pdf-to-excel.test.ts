@@ -2,7 +2,13 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { bestOffsetMatchRate, buildReport, cellMatchRate, sheetGrid, type ReportFixture } from '../support/office-fixtures.ts';
+import {
+  bestOffsetMatchRate,
+  buildReport,
+  cellMatchRate,
+  sheetGrid,
+  type ReportFixture,
+} from '../support/office-fixtures.ts';
 import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 
@@ -25,7 +31,9 @@ beforeAll(async () => {
 describe('pdf-to-excel', () => {
   test('one sheet per table; ≥ 95 % of cells with the right value in the right place', () => {
     expect(workbook.worksheets.map((s) => s.name)).toEqual(['Page 1', 'Page 2']);
-    const ruled = fixture.table.map((row, r) => row.map((v) => (r > 0 && /^[\d,]+$/.test(v) ? Number(v.replace(/,/g, '')) : v)));
+    const ruled = fixture.table.map((row, r) =>
+      row.map((v) => (r > 0 && /^[\d,]+$/.test(v) ? Number(v.replace(/,/g, '')) : v)),
+    );
     expect(cellMatchRate(ruled, sheetGrid(workbook.worksheets[0]))).toBeGreaterThanOrEqual(0.95);
     expect(cellMatchRate(fixture.numbers, sheetGrid(workbook.worksheets[1]))).toBeGreaterThanOrEqual(0.95);
   });
@@ -41,7 +49,9 @@ describe('pdf-to-excel', () => {
   });
 
   test('one sheet per page, page range, and CSV', async () => {
-    const perPage = await load((await run([{ name: 'r.pdf', bytes: fixture.bytes }], { sheets: 'page', pages: '2' }, {})).bytes);
+    const perPage = await load(
+      (await run([{ name: 'r.pdf', bytes: fixture.bytes }], { sheets: 'page', pages: '2' }, {})).bytes,
+    );
     expect(perPage.worksheets.map((s) => s.name)).toEqual(['Page 2']);
     const csv = await run([{ name: 'r.pdf', bytes: fixture.bytes }], { format: 'csv', pages: '2' }, {});
     expect(csv.filename).toBe('r.csv');
@@ -62,7 +72,10 @@ describe('pdf-to-excel', () => {
     for (const x of [72, 432]) page.drawLine({ start: { x, y: 700 }, end: { x, y: 640 }, thickness: 0.5 });
     for (const x of xs.slice(1, 3)) page.drawLine({ start: { x, y: 680 }, end: { x, y: 640 }, thickness: 0.5 });
     page.drawText('Sales summary', { x: 76, y: 686, size: 10, font });
-    [['2024-03-15', '12.5%', '$1,250.00'], ['31/12/2023', '(42)', '7']].forEach((row, r) => row.forEach((v, c) => page.drawText(v, { x: xs[c] + 4, y: 666 - r * 20, size: 10, font })));
+    [
+      ['2024-03-15', '12.5%', '$1,250.00'],
+      ['31/12/2023', '(42)', '7'],
+    ].forEach((row, r) => row.forEach((v, c) => page.drawText(v, { x: xs[c] + 4, y: 666 - r * 20, size: 10, font })));
     const book = await load((await run([{ name: 'm.pdf', bytes: await doc.save() }], {}, {})).bytes);
     const sheet = book.worksheets[0];
     expect(sheet.getCell('A1').value).toBe('Sales summary');
@@ -82,7 +95,15 @@ describe('pdf-to-excel', () => {
     sheet.addRow(['Order', 'Customer', 'Check', 'Internal note', 'Placed', 'Quantity', 'Discount']);
     const customers = ['Acme Ltd', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark Industries'];
     for (let i = 0; i < 18; i++) {
-      const row = sheet.addRow([`A-${1000 + i}`, customers[i % customers.length], i === 4 ? { error: '#REF!' } : i, 'hidden', new Date(Date.UTC(2024, i % 12, 3 + i)), 1250 * (i + 1), (i % 5) / 20]);
+      const row = sheet.addRow([
+        `A-${1000 + i}`,
+        customers[i % customers.length],
+        i === 4 ? { error: '#REF!' } : i,
+        'hidden',
+        new Date(Date.UTC(2024, i % 12, 3 + i)),
+        1250 * (i + 1),
+        (i % 5) / 20,
+      ]);
       row.getCell(5).numFmt = 'dd/mm/yyyy';
       row.getCell(6).numFmt = '#,##0';
       row.getCell(7).numFmt = '0%';
@@ -90,17 +111,37 @@ describe('pdf-to-excel', () => {
     sheet.getColumn(4).hidden = true;
     sheet.getColumn(2).width = 20;
     sheet.getColumn(5).width = 12;
-    const pdf = await excelToPdf([{ name: 'orders.xlsx', bytes: new Uint8Array(await source.xlsx.writeBuffer()) }], {}, {});
+    const pdf = await excelToPdf(
+      [{ name: 'orders.xlsx', bytes: new Uint8Array(await source.xlsx.writeBuffer()) }],
+      {},
+      {},
+    );
     const back = await load((await run([{ name: 'orders.pdf', bytes: pdf.bytes }], { sheets: 'page' }, {})).bytes);
     // What the paper shows: the hidden column taken out; errors as their text.
-    const printed = sheetGrid(sheet).map((row) => row.filter((_, c) => c !== 3).map((v) => (v && typeof v === 'object' && 'error' in v ? (v as { error: string }).error : v)));
-    const grids = back.worksheets.map((ws) => sheetGrid(ws).map((row) => (row ?? []).map((v) => (v && typeof v === 'object' && 'error' in v ? (v as { error: string }).error : v))));
+    const printed = sheetGrid(sheet).map((row) =>
+      row
+        .filter((_, c) => c !== 3)
+        .map((v) => (v && typeof v === 'object' && 'error' in v ? (v as { error: string }).error : v)),
+    );
+    const grids = back.worksheets.map((ws) =>
+      sheetGrid(ws).map((row) =>
+        (row ?? []).map((v) => (v && typeof v === 'object' && 'error' in v ? (v as { error: string }).error : v)),
+      ),
+    );
     expect(bestOffsetMatchRate(printed, grids)).toBeGreaterThanOrEqual(0.95);
-    const cells = back.worksheets.flatMap((ws) => { const all: ExcelJS.Cell[] = []; ws.eachRow((row) => row.eachCell((cell) => all.push(cell))); return all; });
-    const placed = cells.find((cell) => cell.value instanceof Date && cell.value.toISOString().startsWith('2024-01-03'));
+    const cells = back.worksheets.flatMap((ws) => {
+      const all: ExcelJS.Cell[] = [];
+      ws.eachRow((row) => row.eachCell((cell) => all.push(cell)));
+      return all;
+    });
+    const placed = cells.find(
+      (cell) => cell.value instanceof Date && cell.value.toISOString().startsWith('2024-01-03'),
+    );
     expect(placed?.numFmt).toBe('dd/mm/yyyy');
     expect(cells.some((cell) => cell.value === 22500)).toBe(true);
-    expect(cells.find((cell) => cell.value && typeof cell.value === 'object' && 'error' in cell.value)?.value).toEqual({ error: '#REF!' });
+    expect(cells.find((cell) => cell.value && typeof cell.value === 'object' && 'error' in cell.value)?.value).toEqual({
+      error: '#REF!',
+    });
     // "Quantity" heads the column of right-aligned numbers (no empty column between them).
     const heading = cells.find((cell) => cell.value === 'Quantity')!;
     expect(heading.worksheet.getCell(Number(heading.row) + 1, Number(heading.col)).value).toBe(1250);
@@ -111,14 +152,21 @@ describe('pdf-to-excel', () => {
     const page = doc.addPage([612, 792]);
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const headings = ['Month', 'Bears', 'Dolphins', 'Whales'];
-    const rows = [['Jan', 8, 150, 80], ['Feb', 54, 77, 54], ['Mar', 93, 32, 100], ['Apr', 116, 11, 76]] as const;
+    const rows = [
+      ['Jan', 8, 150, 80],
+      ['Feb', 54, 77, 54],
+      ['Mar', 93, 32, 100],
+      ['Apr', 116, 11, 76],
+    ] as const;
     headings.forEach((h, c) => page.drawText(h, { x: 72 + c * 90, y: 700, size: 10, font }));
-    rows.forEach((row, r) => row.forEach((v, c) => {
-      const text = String(v);
-      // Text left-aligned, numbers right-aligned at the column's right edge, as a spreadsheet prints.
-      const x = typeof v === 'number' ? 72 + c * 90 + 85 - font.widthOfTextAtSize(text, 10) : 72 + c * 90;
-      page.drawText(text, { x, y: 684 - r * 16, size: 10, font });
-    }));
+    rows.forEach((row, r) =>
+      row.forEach((v, c) => {
+        const text = String(v);
+        // Text left-aligned, numbers right-aligned at the column's right edge, as a spreadsheet prints.
+        const x = typeof v === 'number' ? 72 + c * 90 + 85 - font.widthOfTextAtSize(text, 10) : 72 + c * 90;
+        page.drawText(text, { x, y: 684 - r * 16, size: 10, font });
+      }),
+    );
     const book = await load((await run([{ name: 'animals.pdf', bytes: await doc.save() }], {}, {})).bytes);
     const grid = sheetGrid(book.worksheets[0]);
     expect(grid[0]).toEqual(headings);
@@ -132,13 +180,26 @@ describe('pdf-to-excel', () => {
     const page = doc.addPage([612, 792]);
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const edges = [50, 99.5, 147.5];
-    const rows = [['Key', 'Value', 'Code'], [1, 'A', 'x-1'], [22, 'B', 'x-2'], [333, 'C', 'x-3'], [5.1, 'Hello World', 'x-4']];
-    rows.forEach((row, r) => row.forEach((value, c) => {
-      const text = typeof value === 'number' && r > 0 ? (Number.isInteger(value) ? String(value) : value.toFixed(2)) : String(value);
-      const right = typeof value === 'number' && r > 0;
-      const x = right ? edges[c + 1] - 0.6 - font.widthOfTextAtSize(text, 11) : edges[c] + 1.4;
-      page.drawText(text, { x, y: 720 - r * 15, size: 11, font });
-    }));
+    const rows = [
+      ['Key', 'Value', 'Code'],
+      [1, 'A', 'x-1'],
+      [22, 'B', 'x-2'],
+      [333, 'C', 'x-3'],
+      [5.1, 'Hello World', 'x-4'],
+    ];
+    rows.forEach((row, r) =>
+      row.forEach((value, c) => {
+        const text =
+          typeof value === 'number' && r > 0
+            ? Number.isInteger(value)
+              ? String(value)
+              : value.toFixed(2)
+            : String(value);
+        const right = typeof value === 'number' && r > 0;
+        const x = right ? edges[c + 1] - 0.6 - font.widthOfTextAtSize(text, 11) : edges[c] + 1.4;
+        page.drawText(text, { x, y: 720 - r * 15, size: 11, font });
+      }),
+    );
     const book = await load((await run([{ name: 'narrow.pdf', bytes: await doc.save() }], {}, {})).bytes);
     expect(sheetGrid(book.worksheets[0])).toEqual(rows);
   });
@@ -157,16 +218,26 @@ describe('pdf-to-excel', () => {
       } else page.drawLine({ start: { x: 72, y }, end: { x: 372, y }, thickness: 0.5 });
     }
     for (const x of xs) page.drawLine({ start: { x, y: 700 }, end: { x, y: 640 }, thickness: 0.5 });
-    [['No.', 'Vessel', 'Cargo'], ['8', 'MV. Kiran', 'Coke'], ['9', 'MV. Athenian', 'Iron ore']].forEach((row, r) =>
-      row.forEach((v, c) => page.drawText(v, { x: xs[c] + 4, y: 686 - r * 20, size: 10, font })));
+    [
+      ['No.', 'Vessel', 'Cargo'],
+      ['8', 'MV. Kiran', 'Coke'],
+      ['9', 'MV. Athenian', 'Iron ore'],
+    ].forEach((row, r) => row.forEach((v, c) => page.drawText(v, { x: xs[c] + 4, y: 686 - r * 20, size: 10, font })));
     const book = await load((await run([{ name: 'lineup.pdf', bytes: await doc.save() }], {}, {})).bytes);
     const sheet = book.worksheets[0];
-    expect(sheetGrid(sheet)).toEqual([['No.', 'Vessel', 'Cargo'], [8, 'MV. Kiran', 'Coke'], [9, 'MV. Athenian', 'Iron ore']]);
+    expect(sheetGrid(sheet)).toEqual([
+      ['No.', 'Vessel', 'Cargo'],
+      [8, 'MV. Kiran', 'Coke'],
+      [9, 'MV. Athenian', 'Iron ore'],
+    ]);
     expect(sheet.getCell('B1').isMerged).toBe(false);
   });
 
   test('parseCell: dates keep their printed form; errors are errors', () => {
-    expect(parseCell('01/11/2017', 'day-first')).toEqual({ value: new Date(Date.UTC(2017, 10, 1)), numFmt: 'dd/mm/yyyy' });
+    expect(parseCell('01/11/2017', 'day-first')).toEqual({
+      value: new Date(Date.UTC(2017, 10, 1)),
+      numFmt: 'dd/mm/yyyy',
+    });
     expect(parseCell('3/14/2024')).toEqual({ value: new Date(Date.UTC(2024, 2, 14)), numFmt: 'm/dd/yyyy' });
     expect(parseCell('05.06.2024').numFmt).toBe('dd.mm.yyyy');
     expect(parseCell('Mar 5, 2024').numFmt).toBe('mmm d, yyyy');
@@ -175,8 +246,14 @@ describe('pdf-to-excel', () => {
   });
 
   test('parseCell: ISO date and time is a date with its time, in the printed form', () => {
-    expect(parseCell('2012-08-08T22:59')).toEqual({ value: new Date(Date.UTC(2012, 7, 8, 22, 59)), numFmt: 'yyyy-mm-dd"T"hh:mm' });
-    expect(parseCell('2012-08-08 07:05:09')).toEqual({ value: new Date(Date.UTC(2012, 7, 8, 7, 5, 9)), numFmt: 'yyyy-mm-dd hh:mm:ss' });
+    expect(parseCell('2012-08-08T22:59')).toEqual({
+      value: new Date(Date.UTC(2012, 7, 8, 22, 59)),
+      numFmt: 'yyyy-mm-dd"T"hh:mm',
+    });
+    expect(parseCell('2012-08-08 07:05:09')).toEqual({
+      value: new Date(Date.UTC(2012, 7, 8, 7, 5, 9)),
+      numFmt: 'yyyy-mm-dd hh:mm:ss',
+    });
     expect(parseCell('2012-08-08T25:00').value).toBe('2012-08-08T25:00');
   });
 

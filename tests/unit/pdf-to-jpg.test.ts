@@ -2,7 +2,13 @@ import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { run, pageSuffix, resolveDpi } from '../../workers/engine/tools/pdf-to-jpg.ts';
-import { decodeImage, decodeJpeg, encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
+import {
+  decodeImage,
+  decodeJpeg,
+  encodeJpeg,
+  encodePng,
+  makeImageData,
+} from '../../workers/engine/lib/image/codecs.ts';
 
 const decodePng = (bytes: Uint8Array) => decodeImage(bytes, 'png');
 
@@ -22,14 +28,22 @@ const input = (bytes: Uint8Array, name = 'report.pdf') => [{ name, bytes }];
 
 describe('pdf-to-jpg: rendering pages', () => {
   test('a single chosen page gives one JPEG whose pixel size matches the dpi', async () => {
-    const pdf = await makePdf([[612, 792], [300, 200]]);
-    const result = await run(input(pdf), { mode: 'pages', resolution: '150', format: 'jpeg', quality: 80, pages: '1' }, {});
+    const pdf = await makePdf([
+      [612, 792],
+      [300, 200],
+    ]);
+    const result = await run(
+      input(pdf),
+      { mode: 'pages', resolution: '150', format: 'jpeg', quality: 80, pages: '1' },
+      {},
+    );
     expect(result.mime).toBe('image/jpeg');
     expect(result.filename).toBe('report-p001.jpg');
     const image = await decodeJpeg(result.bytes);
     expect([image.width, image.height]).toEqual([1275, 1650]); // 8.5 × 11 in at 150 dpi
     // Top-left is white paper, bottom-left the red rectangle: the page really was drawn.
-    const at = (x: number, y: number) => Array.from(image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 3));
+    const at = (x: number, y: number) =>
+      Array.from(image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 3));
     expect(at(5, 5).every((v) => v > 240)).toBe(true);
     const [r, g, b] = at(10, image.height - 10);
     expect(r).toBeGreaterThan(200);
@@ -38,20 +52,52 @@ describe('pdf-to-jpg: rendering pages', () => {
   });
 
   test('several pages give <name>-pages.zip with <name>-p001.jpg names, at 72, 300 and custom dpi', async () => {
-    const pdf = await makePdf([[300, 200], [200, 300], [100, 100]]);
+    const pdf = await makePdf([
+      [300, 200],
+      [200, 300],
+      [100, 100],
+    ]);
     const progress: number[] = [];
     for (const [resolution, dpi, expected] of [
-      ['72', 0, [[300, 200], [100, 100]]],
-      ['300', 0, [[1250, 833], [417, 417]]],
-      ['custom', 144, [[600, 400], [200, 200]]],
+      [
+        '72',
+        0,
+        [
+          [300, 200],
+          [100, 100],
+        ],
+      ],
+      [
+        '300',
+        0,
+        [
+          [1250, 833],
+          [417, 417],
+        ],
+      ],
+      [
+        'custom',
+        144,
+        [
+          [600, 400],
+          [200, 200],
+        ],
+      ],
     ] as const) {
-      const result = await run(input(pdf, 'My scan.pdf'), { mode: 'pages', resolution, dpi, format: 'jpeg', quality: 70, pages: '1, 3' }, { progress: (done) => progress.push(done) });
+      const result = await run(
+        input(pdf, 'My scan.pdf'),
+        { mode: 'pages', resolution, dpi, format: 'jpeg', quality: 70, pages: '1, 3' },
+        { progress: (done) => progress.push(done) },
+      );
       expect(result.filename).toBe('My scan-pages.zip');
       const zip = await JSZip.loadAsync(result.bytes);
       expect(Object.keys(zip.files).sort()).toEqual(['My scan-p001.jpg', 'My scan-p003.jpg']);
       const first = await decodeJpeg(await zip.file('My scan-p001.jpg')!.async('uint8array'));
       const third = await decodeJpeg(await zip.file('My scan-p003.jpg')!.async('uint8array'));
-      expect([[first.width, first.height], [third.width, third.height]]).toEqual(expected);
+      expect([
+        [first.width, first.height],
+        [third.width, third.height],
+      ]).toEqual(expected);
     }
     expect(progress).toContain(2);
   });
@@ -116,6 +162,8 @@ describe('pdf-to-jpg: extracting embedded images', () => {
     expect(one.filename).toBe('photos-p001-img01.jpg');
     expect(Buffer.from(one.bytes).equals(Buffer.from(jpeg))).toBe(true);
 
-    await expect(run(input(pdf, 'photos.pdf'), { mode: 'images', pages: '3' }, {})).rejects.toThrow('No embedded images');
+    await expect(run(input(pdf, 'photos.pdf'), { mode: 'images', pages: '3' }, {})).rejects.toThrow(
+      'No embedded images',
+    );
   });
 });

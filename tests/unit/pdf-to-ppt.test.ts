@@ -61,7 +61,10 @@ describe('pdf-to-ppt', () => {
     const page = doc.addPage([720, 405]);
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const drawn: string[] = [];
-    for (const [chart, left] of [['North', 60], ['South', 420]] as const) {
+    for (const [chart, left] of [
+      ['North', 60],
+      ['South', 420],
+    ] as const) {
       for (const [i, value] of ['0', '10', '20', '30'].entries()) {
         page.drawText(value, { x: left, y: 100 + i * 40, size: 12, font });
         drawn.push(value);
@@ -87,8 +90,12 @@ describe('pdf-to-ppt', () => {
     const regular = await doc.embedFont(StandardFonts.Helvetica);
     // The master draws title and menu; the layout draws the title twice more (once as a grey
     // shadow a point away) and the menu again; then the slide's own text.
-    const title = (dx: number, grey: number) => page.drawText('GROWTH OF PLANTS', { x: 100 + dx, y: 340 - dx, size: 32, font, color: rgb(grey, grey, grey) });
-    const menu = () => ['Home', 'Profile', 'Quiz'].forEach((label, i) => page.drawText(label, { x: 30, y: 250 - i * 40, size: 14, font: regular }));
+    const title = (dx: number, grey: number) =>
+      page.drawText('GROWTH OF PLANTS', { x: 100 + dx, y: 340 - dx, size: 32, font, color: rgb(grey, grey, grey) });
+    const menu = () =>
+      ['Home', 'Profile', 'Quiz'].forEach((label, i) =>
+        page.drawText(label, { x: 30, y: 250 - i * 40, size: 14, font: regular }),
+      );
     title(0, 0);
     menu();
     title(1.5, 0.6);
@@ -96,7 +103,8 @@ describe('pdf-to-ppt', () => {
     menu();
     page.drawText('Welcome to biology', { x: 200, y: 150, size: 20, font: regular });
     const out = await readPptx((await run([{ name: 'master.pdf', bytes: await doc.save() }], {}, {})).bytes);
-    const drawnOrder = 'GROWTH OF PLANTS Home Profile Quiz GROWTH OF PLANTS GROWTH OF PLANTS Home Profile Quiz Welcome to biology';
+    const drawnOrder =
+      'GROWTH OF PLANTS Home Profile Quiz GROWTH OF PLANTS GROWTH OF PLANTS Home Profile Quiz Welcome to biology';
     expect(wordSimilarity(drawnOrder, out.slides[0])).toBe(1);
     expect(out.slides[0]).not.toMatch(/PLANTSGROWTH|HomeHome|GROWTHGROWTH/);
   });

@@ -75,7 +75,9 @@ describe('pdf-to-word lists', () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const page = doc.addPage([612, 792]);
-    ['1. Open the file', '2. Choose the pages', '3. Press convert'].forEach((line, i) => page.drawText(line, { x: 72, y: 700 - i * 16, size: 11, font }));
+    ['1. Open the file', '2. Choose the pages', '3. Press convert'].forEach((line, i) =>
+      page.drawText(line, { x: 72, y: 700 - i * 16, size: 11, font }),
+    );
     page.drawText('Some text between the lists.', { x: 72, y: 640, size: 11, font });
     ['• Apples', '• Pears'].forEach((line, i) => page.drawText(line, { x: 72, y: 610 - i * 16, size: 11, font }));
     const result = await run([{ name: 'lists.pdf', bytes: await doc.save() }], {}, {});
@@ -113,7 +115,8 @@ describe('pdf-to-word margins', () => {
     const regular = await doc.embedFont(StandardFonts.Helvetica);
     page.drawText('Annual Figures', { x: 73.5, y: 698.5, size: 28, font, color: rgb(0.6, 0.6, 0.6) });
     page.drawText('Annual Figures', { x: 72, y: 700, size: 28, font });
-    for (let i = 0; i < 2; i++) page.drawText('Sales rose in every region.', { x: 72 + i * 0.3, y: 650, size: 12, font: regular });
+    for (let i = 0; i < 2; i++)
+      page.drawText('Sales rose in every region.', { x: 72 + i * 0.3, y: 650, size: 12, font: regular });
     const { paragraphs } = await readDocx((await run([{ name: 'shadow.pdf', bytes: await doc.save() }], {}, {})).bytes);
     expect(paragraphs.map((p) => p.text).filter(Boolean)).toEqual(['Annual Figures', 'Sales rose in every region.']);
   });

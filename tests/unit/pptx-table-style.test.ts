@@ -21,9 +21,19 @@ const STYLES = `<a:tblStyleLst ${A} def="{GRID}"><a:tblStyle styleId="{GRID}" st
 
 const srgb = (parent: XmlElement | undefined): Rgb | undefined => {
   const hex = kid(parent, 'a:srgbClr')?.getAttribute('val');
-  return hex ? [parseInt(hex.slice(0, 2), 16) / 255, parseInt(hex.slice(2, 4), 16) / 255, parseInt(hex.slice(4, 6), 16) / 255] : undefined;
+  return hex
+    ? [parseInt(hex.slice(0, 2), 16) / 255, parseInt(hex.slice(2, 4), 16) / 255, parseInt(hex.slice(4, 6), 16) / 255]
+    : undefined;
 };
-const hex = (rgb: Rgb | undefined) => rgb?.map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('').toUpperCase();
+const hex = (rgb: Rgb | undefined) =>
+  rgb
+    ?.map((c) =>
+      Math.round(c * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')
+    .toUpperCase();
 
 describe('PowerPoint table styles', () => {
   const styles = readTableStyles(STYLES);
@@ -65,10 +75,25 @@ describe('PowerPoint table styles', () => {
   test("a cell's own anchor and margins place its text", async () => {
     const pptx = new PptxGenJS();
     const slide = pptx.addSlide();
-    slide.addTable([[{ text: 'Low', options: { valign: 'bottom' } }, { text: 'High', options: { valign: 'top' } }, { text: 'Indented', options: { margin: [0, 0, 0, 0.5] } }]], { x: 1, y: 1, w: 6, rowH: [1.5] });
-    const result = await pptToPdf([{ name: 'table.pptx', bytes: new Uint8Array((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer) }], {}, {});
+    slide.addTable(
+      [
+        [
+          { text: 'Low', options: { valign: 'bottom' } },
+          { text: 'High', options: { valign: 'top' } },
+          { text: 'Indented', options: { margin: [0, 0, 0, 0.5] } },
+        ],
+      ],
+      { x: 1, y: 1, w: 6, rowH: [1.5] },
+    );
+    const result = await pptToPdf(
+      [{ name: 'table.pptx', bytes: new Uint8Array((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer) }],
+      {},
+      {},
+    );
     const doc = await openPdfjs(result.bytes);
-    const items = (await (await doc.getPage(1)).getTextContent()).items.flatMap((i) => ('str' in i && i.str.trim() ? [{ text: i.str, x: i.transform[4] as number, y: i.transform[5] as number }] : []));
+    const items = (await (await doc.getPage(1)).getTextContent()).items.flatMap((i) =>
+      'str' in i && i.str.trim() ? [{ text: i.str, x: i.transform[4] as number, y: i.transform[5] as number }] : [],
+    );
     await doc.destroy();
     const at = (text: string) => items.find((i) => i.text === text)!;
     // PDF y grows upwards: bottom-anchored text sits about a row height (1.5 in) lower.

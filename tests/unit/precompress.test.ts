@@ -23,7 +23,8 @@ describe('precompress', () => {
     expect(brotliDecompressSync(readFileSync(join(dir, 'assets', 'engine.js.br'))).toString()).toBe(script);
     expect(gunzipSync(readFileSync(join(dir, 'assets', 'engine.js.gz'))).toString()).toBe(script);
     // Too small, already compressed, or not compressible: left alone.
-    for (const name of ['tiny.js.br', 'lang.traineddata.gz.br', 'photo.png.br', 'photo.png.gz']) expect(existsSync(join(dir, name))).toBe(false);
+    for (const name of ['tiny.js.br', 'lang.traineddata.gz.br', 'photo.png.br', 'photo.png.gz'])
+      expect(existsSync(join(dir, name))).toBe(false);
     expect(isPrecompressedCopy(join(dir, 'assets', 'engine.js.br'))).toBe(true);
     expect(isPrecompressedCopy(join(dir, 'lang.traineddata.gz'))).toBe(false);
   });

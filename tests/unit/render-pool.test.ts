@@ -1,12 +1,22 @@
 import { describe, expect, test } from 'vitest';
-import { LaneLost, laneCount, runInPageOrder, type PageLane, type PageOutcome } from '../../workers/engine/lib/pdf/render-pool.ts';
+import {
+  LaneLost,
+  laneCount,
+  runInPageOrder,
+  type PageLane,
+  type PageOutcome,
+} from '../../workers/engine/lib/pdf/render-pool.ts';
 import { FolioError, cancelled } from '../../workers/engine/lib/errors.ts';
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
 
 /** A lane that "renders" page n as the bytes [n] after `delay(n)` ms; it throws what `fail(n)` returns. */
-function fakeLane(delay: (page: number) => number, fail?: (page: number) => Error | undefined, log?: number[]): PageLane {
+function fakeLane(
+  delay: (page: number) => number,
+  fail?: (page: number) => Error | undefined,
+  log?: number[],
+): PageLane {
   return {
     async render(page) {
       log?.push(page);
@@ -44,10 +54,15 @@ describe('render pool: pages in order', () => {
     const drawn: number[] = [];
     const lanes = [fakeLane((p) => (p % 3 === 0 ? 12 : 1), undefined, drawn), fakeLane(() => 2, undefined, drawn)];
     const delivered: number[] = [];
-    await runInPageOrder(pages, lanes, (outcome) => {
-      delivered.push(pageOf(outcome));
-      expect('bytes' in outcome && outcome.bytes[0]).toBe(outcome.pageNumber);
-    }, neverFatal);
+    await runInPageOrder(
+      pages,
+      lanes,
+      (outcome) => {
+        delivered.push(pageOf(outcome));
+        expect('bytes' in outcome && outcome.bytes[0]).toBe(outcome.pageNumber);
+      },
+      neverFatal,
+    );
     expect(delivered).toEqual(pages);
     expect(drawn.sort((a, b) => a - b)).toEqual(pages);
   });
@@ -67,60 +82,108 @@ describe('render pool: pages in order', () => {
       },
       close: () => undefined,
     };
-    await runInPageOrder(pages, [slowFirst, fast], () => {
-      delivered++;
-    }, { ...neverFatal, window: 5 });
+    await runInPageOrder(
+      pages,
+      [slowFirst, fast],
+      () => {
+        delivered++;
+      },
+      { ...neverFatal, window: 5 },
+    );
     expect(delivered).toBe(30);
     // Page 1 held everything back: the fast lane stopped at page 5 until it was delivered.
     expect(furthestAhead).toBeLessThanOrEqual(5);
   });
 
-  test('a page error is that page\'s outcome; a fatal error stops every lane and is thrown', async () => {
+  test("a page error is that page's outcome; a fatal error stops every lane and is thrown", async () => {
     const outcomes: PageOutcome[] = [];
-    await runInPageOrder([1, 2, 3], [fakeLane(() => 1, (p) => (p === 2 ? new Error('bad xref') : undefined))], (o) => {
-      outcomes.push(o);
-    }, neverFatal);
-    expect(outcomes.map((o) => ('error' in o ? `${o.pageNumber}: ${o.error.message}` : o.pageNumber))).toEqual([1, '2: bad xref', 3]);
+    await runInPageOrder(
+      [1, 2, 3],
+      [
+        fakeLane(
+          () => 1,
+          (p) => (p === 2 ? new Error('bad xref') : undefined),
+        ),
+      ],
+      (o) => {
+        outcomes.push(o);
+      },
+      neverFatal,
+    );
+    expect(outcomes.map((o) => ('error' in o ? `${o.pageNumber}: ${o.error.message}` : o.pageNumber))).toEqual([
+      1,
+      '2: bad xref',
+      3,
+    ]);
 
     const tooLarge = new FolioError('TooLarge', 'Page 7 would be too large');
     const drawn: number[] = [];
-    const lanes = [0, 1].map(() => fakeLane(() => 1, (p) => (p === 7 ? tooLarge : undefined), drawn));
-    const job = runInPageOrder(Array.from({ length: 100 }, (_, i) => i + 1), lanes, () => undefined, {
-      ...neverFatal,
-      isFatal: (error) => (error as Error).name === 'TooLarge',
-    });
+    const lanes = [0, 1].map(() =>
+      fakeLane(
+        () => 1,
+        (p) => (p === 7 ? tooLarge : undefined),
+        drawn,
+      ),
+    );
+    const job = runInPageOrder(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+      lanes,
+      () => undefined,
+      {
+        ...neverFatal,
+        isFatal: (error) => (error as Error).name === 'TooLarge',
+      },
+    );
     await expect(job).rejects.toBe(tooLarge);
     expect(drawn.length).toBeLessThan(20);
   });
 
   test('a lost lane gives up its page as an error; when no lane is left the fallback finishes the job', async () => {
-    const lost = fakeLane(() => 1, (p) => (p === 3 ? new LaneLost('A render worker stopped') : undefined));
+    const lost = fakeLane(
+      () => 1,
+      (p) => (p === 3 ? new LaneLost('A render worker stopped') : undefined),
+    );
     let fallbackStarted = 0;
     const delivered: Array<number | string> = [];
-    await runInPageOrder([1, 2, 3, 4, 5, 6], [lost], (o) => {
-      delivered.push('error' in o ? `${o.pageNumber} lost` : o.pageNumber);
-    }, {
-      isFatal: () => false,
-      fallbackLane: async () => {
-        fallbackStarted++;
-        return fakeLane(() => 1);
+    await runInPageOrder(
+      [1, 2, 3, 4, 5, 6],
+      [lost],
+      (o) => {
+        delivered.push('error' in o ? `${o.pageNumber} lost` : o.pageNumber);
       },
-    });
+      {
+        isFatal: () => false,
+        fallbackLane: async () => {
+          fallbackStarted++;
+          return fakeLane(() => 1);
+        },
+      },
+    );
     expect(delivered).toEqual([1, 2, '3 lost', 4, 5, 6]);
     expect(fallbackStarted).toBe(1);
   });
 
   test('an abort stops the lanes with Cancelled; a failing delivery stops them with its error', async () => {
     const controller = new AbortController();
-    const job = runInPageOrder(Array.from({ length: 50 }, (_, i) => i + 1), [fakeLane(() => 2)], (o) => {
-      if (o.pageNumber === 3) controller.abort();
-    }, { ...neverFatal, signal: controller.signal });
+    const job = runInPageOrder(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+      [fakeLane(() => 2)],
+      (o) => {
+        if (o.pageNumber === 3) controller.abort();
+      },
+      { ...neverFatal, signal: controller.signal },
+    );
     await expect(job).rejects.toMatchObject({ name: cancelled().name });
 
     const full = new FolioError('TooLarge', 'The ZIP archive would pass 4 GB');
-    const stopped = runInPageOrder([1, 2, 3, 4], [fakeLane(() => 1), fakeLane(() => 1)], (o) => {
-      if (o.pageNumber === 2) throw full;
-    }, neverFatal);
+    const stopped = runInPageOrder(
+      [1, 2, 3, 4],
+      [fakeLane(() => 1), fakeLane(() => 1)],
+      (o) => {
+        if (o.pageNumber === 2) throw full;
+      },
+      neverFatal,
+    );
     await expect(stopped).rejects.toBe(full);
   });
 });

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import {
-  LARGE_OUTPUT_BYTES, SaveDeclined, askWhereToSave, estimateOutputBytes, hasSavePicker, shouldAskWhereToSave, suggestedName,
+  LARGE_OUTPUT_BYTES,
+  SaveDeclined,
+  askWhereToSave,
+  estimateOutputBytes,
+  hasSavePicker,
+  shouldAskWhereToSave,
+  suggestedName,
 } from '../../src/api/save-target.ts';
 
 const MB = 1024 * 1024;
@@ -8,31 +14,62 @@ const letter = { width: 612, height: 792 };
 const pdfToJpg = { id: 'pdf-to-jpg', defaultFilename: 'converted.zip' } as const;
 
 describe('save target: when to ask where to save', () => {
-  test('PDF → JPG is estimated from the chosen pages\' pixels at the chosen resolution', () => {
+  test("PDF → JPG is estimated from the chosen pages' pixels at the chosen resolution", () => {
     const pages = Array.from({ length: 100 }, () => letter);
     // 100 letter pages at 300 dpi: 2550 × 3300 px each, 0.3 byte a pixel as JPEG.
-    const at300 = estimateOutputBytes(pdfToJpg, [2 * MB], { mode: 'pages', resolution: '300', format: 'jpeg', pages: '' }, pages);
+    const at300 = estimateOutputBytes(
+      pdfToJpg,
+      [2 * MB],
+      { mode: 'pages', resolution: '300', format: 'jpeg', pages: '' },
+      pages,
+    );
     expect(at300).toBeCloseTo(100 * 2550 * 3300 * 0.3, -3);
     expect(shouldAskWhereToSave(at300, true)).toBe(true);
     // The same document at 150 dpi, or only ten of its pages at 300 dpi, stays a download.
-    const at150 = estimateOutputBytes(pdfToJpg, [2 * MB], { mode: 'pages', resolution: '150', format: 'jpeg', pages: '' }, pages);
+    const at150 = estimateOutputBytes(
+      pdfToJpg,
+      [2 * MB],
+      { mode: 'pages', resolution: '150', format: 'jpeg', pages: '' },
+      pages,
+    );
     expect(shouldAskWhereToSave(at150, true)).toBe(false);
-    const tenPages = estimateOutputBytes(pdfToJpg, [2 * MB], { mode: 'pages', resolution: '300', format: 'jpeg', pages: '1-10' }, pages);
+    const tenPages = estimateOutputBytes(
+      pdfToJpg,
+      [2 * MB],
+      { mode: 'pages', resolution: '300', format: 'jpeg', pages: '1-10' },
+      pages,
+    );
     expect(tenPages).toBeCloseTo(at300 / 10, -3);
     // PNG counts a byte a pixel; a custom resolution is read from `dpi`.
-    const png = estimateOutputBytes(pdfToJpg, [2 * MB], { mode: 'pages', resolution: 'custom', dpi: 72, format: 'png', pages: '1' }, pages);
+    const png = estimateOutputBytes(
+      pdfToJpg,
+      [2 * MB],
+      { mode: 'pages', resolution: 'custom', dpi: 72, format: 'png', pages: '1' },
+      pages,
+    );
     expect(png).toBe(612 * 792);
   });
 
-  test('20,000 pages at low resolution count as large; extracting images or an unreadable range falls back to the input size', () => {
-    const many = Array.from({ length: 20_000 }, () => letter);
-    const at30 = estimateOutputBytes(pdfToJpg, [5 * MB], { mode: 'pages', resolution: 'custom', dpi: 30, format: 'jpeg', pages: '' }, many);
-    expect(at30).toBeGreaterThan(LARGE_OUTPUT_BYTES);
-    expect(estimateOutputBytes(pdfToJpg, [5 * MB], { mode: 'images', resolution: '300' }, many)).toBe(5 * MB);
-    expect(estimateOutputBytes(pdfToJpg, [5 * MB], { mode: 'pages', resolution: '300', pages: '30000' }, many)).toBe(5 * MB);
-    // Page sizes not known yet (the file is still being read): the input size.
-    expect(estimateOutputBytes(pdfToJpg, [5 * MB], { mode: 'pages', resolution: '300' })).toBe(5 * MB);
-  });
+  test(
+    '20,000 pages at low resolution count as large; extracting images or an unreadable range falls back to the ' +
+      'input size',
+    () => {
+      const many = Array.from({ length: 20_000 }, () => letter);
+      const at30 = estimateOutputBytes(
+        pdfToJpg,
+        [5 * MB],
+        { mode: 'pages', resolution: 'custom', dpi: 30, format: 'jpeg', pages: '' },
+        many,
+      );
+      expect(at30).toBeGreaterThan(LARGE_OUTPUT_BYTES);
+      expect(estimateOutputBytes(pdfToJpg, [5 * MB], { mode: 'images', resolution: '300' }, many)).toBe(5 * MB);
+      expect(estimateOutputBytes(pdfToJpg, [5 * MB], { mode: 'pages', resolution: '300', pages: '30000' }, many)).toBe(
+        5 * MB,
+      );
+      // Page sizes not known yet (the file is still being read): the input size.
+      expect(estimateOutputBytes(pdfToJpg, [5 * MB], { mode: 'pages', resolution: '300' })).toBe(5 * MB);
+    },
+  );
 
   test('other tools: as large as their inputs; the picker only where the browser has it', () => {
     const merge = { id: 'merge-pdf' } as const;
@@ -42,10 +79,12 @@ describe('save target: when to ask where to save', () => {
     expect(shouldAskWhereToSave(LARGE_OUTPUT_BYTES, true)).toBe(false);
   });
 
-  test('suggested names follow the engines\' naming', () => {
+  test("suggested names follow the engines' naming", () => {
     expect(suggestedName(pdfToJpg, 'Annual report.pdf')).toBe('Annual report-pages.zip');
     expect(suggestedName({ id: 'split-pdf', defaultFilename: 'converted.zip' } as const, 'a.pdf')).toBe('a-split.zip');
-    expect(suggestedName({ id: 'merge-pdf', defaultFilename: 'merge-pdf-result.pdf' } as const, 'a.pdf')).toBe('merge-pdf-result.pdf');
+    expect(suggestedName({ id: 'merge-pdf', defaultFilename: 'merge-pdf-result.pdf' } as const, 'a.pdf')).toBe(
+      'merge-pdf-result.pdf',
+    );
   });
 });
 
@@ -69,12 +108,18 @@ describe('save target: the picker', () => {
     };
     expect(hasSavePicker()).toBe(true);
     expect(await askWhereToSave('report-pages.zip')).toBe(handle);
-    expect(asked).toEqual([{ suggestedName: 'report-pages.zip', types: [{ description: 'ZIP archive', accept: { 'application/zip': ['.zip'] } }] }]);
+    expect(asked).toEqual([
+      {
+        suggestedName: 'report-pages.zip',
+        types: [{ description: 'ZIP archive', accept: { 'application/zip': ['.zip'] } }],
+      },
+    ]);
 
     global.showSaveFilePicker = () => Promise.reject(new DOMException('The user aborted a request.', 'AbortError'));
     await expect(askWhereToSave('report-pages.zip')).rejects.toBeInstanceOf(SaveDeclined);
 
-    global.showSaveFilePicker = () => Promise.reject(new DOMException('Must be handling a user gesture', 'SecurityError'));
+    global.showSaveFilePicker = () =>
+      Promise.reject(new DOMException('Must be handling a user gesture', 'SecurityError'));
     expect(await askWhereToSave('report-pages.zip')).toBeUndefined();
   });
 });

@@ -10,7 +10,9 @@ import { isShareFromOs, plainFileName, type ShareRequest } from '../../src/pwa/s
 
 const ORIGIN = 'https://folio.example';
 
-function request(overrides: Partial<Omit<ShareRequest, 'headers'>> & { headers?: Record<string, string> } = {}): ShareRequest {
+function request(
+  overrides: Partial<Omit<ShareRequest, 'headers'>> & { headers?: Record<string, string> } = {},
+): ShareRequest {
   const headers = new Headers(overrides.headers ?? {});
   return {
     mode: 'navigate',
@@ -31,7 +33,9 @@ describe('isShareFromOs', () => {
   });
 
   test('a cross-site form is refused, by its Origin, its referrer or its hidden referrer', () => {
-    expect(isShareFromOs(request({ referrer: 'http://evil.example/', headers: { Origin: 'http://evil.example' } }), ORIGIN)).toBe(false);
+    expect(
+      isShareFromOs(request({ referrer: 'http://evil.example/', headers: { Origin: 'http://evil.example' } }), ORIGIN),
+    ).toBe(false);
     expect(isShareFromOs(request({ referrer: 'http://evil.example/page' }), ORIGIN)).toBe(false);
     expect(isShareFromOs(request({ referrerPolicy: 'no-referrer', headers: { Origin: 'null' } }), ORIGIN)).toBe(false);
     expect(isShareFromOs(request({ headers: { 'Sec-Fetch-Site': 'cross-site' } }), ORIGIN)).toBe(false);

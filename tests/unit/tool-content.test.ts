@@ -6,8 +6,14 @@
 import { describe, expect, test } from 'vitest';
 import { tools } from '../../src/catalogue/index.ts';
 
-const allText = (t: (typeof tools)[number]) =>
-  [t.content.overview, ...t.content.features, ...t.content.usage, ...t.content.perfectFor, t.content.privacy, t.content.whyUse];
+const allText = (t: (typeof tools)[number]) => [
+  t.content.overview,
+  ...t.content.features,
+  ...t.content.usage,
+  ...t.content.perfectFor,
+  t.content.privacy,
+  t.content.whyUse,
+];
 
 describe('tool detail copy', () => {
   test('every section of every tool has content', () => {
@@ -24,7 +30,13 @@ describe('tool detail copy', () => {
   test('no paragraph or list item is repeated, within a tool or across tools', () => {
     const seen = new Map<string, string>();
     for (const tool of tools) {
-      for (const text of [tool.content.overview, ...tool.content.features, ...tool.content.perfectFor, tool.content.privacy, tool.content.whyUse]) {
+      for (const text of [
+        tool.content.overview,
+        ...tool.content.features,
+        ...tool.content.perfectFor,
+        tool.content.privacy,
+        tool.content.whyUse,
+      ]) {
         const key = text.toLowerCase();
         expect(seen.get(key), `"${text}" in ${tool.id} repeats ${seen.get(key)}`).toBeUndefined();
         seen.set(key, tool.id);
@@ -35,7 +47,9 @@ describe('tool detail copy', () => {
   test('no claim of uploads, servers deleting files, or invented numbers', () => {
     for (const tool of tools) {
       for (const text of allText(tool)) {
-        expect(text, tool.id).not.toMatch(/\b(auto-?delet\w*|deleted (after|within)|within (1|one) hour|60 minutes|our servers? (store|keep|delete))/i);
+        expect(text, tool.id).not.toMatch(
+          /\b(auto-?delet\w*|deleted (after|within)|within (1|one) hour|60 minutes|our servers? (store|keep|delete))/i,
+        );
         expect(text, tool.id).not.toMatch(/\b(10M\+|99\.9%|24\/7|50\+ tools)/);
       }
     }
@@ -55,10 +69,16 @@ describe('tool detail copy', () => {
         expect(text, tool.id).not.toMatch(/ {2}|\s[,;:!?]|\s\.(?!\w)/);
         expect(text.trim(), tool.id).toBe(text);
       }
-      for (const paragraph of [tool.content.overview, tool.content.privacy, tool.content.whyUse, ...tool.content.usage]) {
+      for (const paragraph of [
+        tool.content.overview,
+        tool.content.privacy,
+        tool.content.whyUse,
+        ...tool.content.usage,
+      ]) {
         expect(paragraph, tool.id).toMatch(/[.!?]$/);
       }
-      for (const item of [...tool.content.features, ...tool.content.perfectFor]) expect(item, tool.id).not.toMatch(/\.$/);
+      for (const item of [...tool.content.features, ...tool.content.perfectFor])
+        expect(item, tool.id).not.toMatch(/\.$/);
     }
   });
 });

@@ -38,7 +38,11 @@ describe('unlock-pdf: every standard security handler, with the user or the owne
       expect(probe.report).toMatchObject({ encrypted: true, R: HANDLERS[handler].R, method: HANDLERS[handler].method });
 
       const progress: Array<[number, number]> = [];
-      const byUser = await run([{ name: 'Report 2024.pdf', bytes: encrypted }], { password: 'user-pw' }, { progress: (d, t) => progress.push([d, t]) });
+      const byUser = await run(
+        [{ name: 'Report 2024.pdf', bytes: encrypted }],
+        { password: 'user-pw' },
+        { progress: (d, t) => progress.push([d, t]) },
+      );
       await expectUnencrypted(byUser.bytes);
       expect(await pageTexts(byUser.bytes)).toEqual(PAGE_TEXTS);
       expect(byUser.filename).toBe('Report 2024-unlocked.pdf');
@@ -51,8 +55,14 @@ describe('unlock-pdf: every standard security handler, with the user or the owne
       expect(await pageTexts(byOwner.bytes)).toEqual(PAGE_TEXTS);
       expect(byOwner.notes?.[0]).toMatch(/owner \(permissions\) password/);
 
-      await expect(unlock(encrypted, 'wrong-pw')).rejects.toMatchObject({ name: 'InvalidInput', message: 'Invalid Password' });
-      await expect(unlock(encrypted, '')).rejects.toMatchObject({ name: 'InvalidInput', message: 'Password is required' });
+      await expect(unlock(encrypted, 'wrong-pw')).rejects.toMatchObject({
+        name: 'InvalidInput',
+        message: 'Invalid Password',
+      });
+      await expect(unlock(encrypted, '')).rejects.toMatchObject({
+        name: 'InvalidInput',
+        message: 'Password is required',
+      });
     });
   }
 });
@@ -79,7 +89,12 @@ describe('unlock-pdf: passwords', () => {
 
   test('R6: a password typed in another Unicode form opens the file (SASLprep: NFKC, spaces, soft hyphens)', async () => {
     // Stored as conforming writers (Acrobat, Folio's protect-pdf) store it: SASLprep-prepared.
-    const encrypted = await encryptWithQpdf(plain, 'AES-256 (R6)', saslPrep('pässwört ﬁx', { stored: true }), 'owner-pw');
+    const encrypted = await encryptWithQpdf(
+      plain,
+      'AES-256 (R6)',
+      saslPrep('pässwört ﬁx', { stored: true }),
+      'owner-pw',
+    );
     // decomposed umlauts, a no-break space, the "fi" ligature spelled out, a soft hyphen inside
     for (const typed of ['pa\u0308sswo\u0308rt ﬁx', 'pässwört\u00a0ﬁx', 'pässwört fix', 'päss\u00adwört ﬁx']) {
       const result = await unlock(encrypted, typed);
@@ -100,21 +115,32 @@ describe('unlock-pdf: passwords', () => {
     expect(await pageTexts((await unlock(r3, long32)).bytes)).toEqual(PAGE_TEXTS);
   });
 
-  test('the password reaches the engine through `inputPassword` too (the field the modal uses after PasswordRequired)', async () => {
-    const encrypted = await encryptWithQpdf(plain, 'AES-256 (R6)', 'user-pw', 'owner-pw');
-    const result = await run([{ name: 'a.pdf', bytes: encrypted, password: 'user-pw' }], { password: '' }, {});
-    expect(await pageTexts(result.bytes)).toEqual(PAGE_TEXTS);
-    // The prompt's answer comes after a failed attempt with the field's value: it wins.
-    const retried = await run([{ name: 'a.pdf', bytes: encrypted, password: 'user-pw' }], { password: 'wrong-pw' }, {});
-    expect(await pageTexts(retried.bytes)).toEqual(PAGE_TEXTS);
-  });
+  test(
+    'the password reaches the engine through `inputPassword` too (the field the modal uses after ' +
+      'PasswordRequired)',
+    async () => {
+      const encrypted = await encryptWithQpdf(plain, 'AES-256 (R6)', 'user-pw', 'owner-pw');
+      const result = await run([{ name: 'a.pdf', bytes: encrypted, password: 'user-pw' }], { password: '' }, {});
+      expect(await pageTexts(result.bytes)).toEqual(PAGE_TEXTS);
+      // The prompt's answer comes after a failed attempt with the field's value: it wins.
+      const retried = await run(
+        [{ name: 'a.pdf', bytes: encrypted, password: 'user-pw' }],
+        { password: 'wrong-pw' },
+        {},
+      );
+      expect(await pageTexts(retried.bytes)).toEqual(PAGE_TEXTS);
+    },
+  );
 
   test('nothing of the password appears in the file name or the notes', async () => {
     const secret = 'hunter2-Secret';
     const encrypted = await encryptWithQpdf(plain, 'AES-256 (R6)', secret, 'owner-pw');
     const result = await unlock(encrypted, secret, 'x.pdf');
     expect(JSON.stringify([result.filename, result.notes])).not.toContain(secret);
-    const failure = await unlock(encrypted, `${secret}!`).then(() => undefined, (error: Error) => error);
+    const failure = await unlock(encrypted, `${secret}!`).then(
+      () => undefined,
+      (error: Error) => error,
+    );
     expect(failure?.message).toBe('Invalid Password');
   });
 });
@@ -124,7 +150,9 @@ describe('openPdf (how every other tool opens an encrypted input) shares the pas
     for (const handler of ['RC4 128-bit (R3)', 'AES-128 (R4)', 'AES-256 (R6)'] as const) {
       const encrypted = await encryptWithQpdf(plain, handler, 'æøå', 'owner-x');
       expect((await openPdf({ name: 'a.pdf', bytes: encrypted, password: 'æøå' })).doc.getPageCount()).toBe(3);
-      await expect(openPdf({ name: 'a.pdf', bytes: encrypted, password: 'æøx' })).rejects.toMatchObject({ message: 'Invalid Password' });
+      await expect(openPdf({ name: 'a.pdf', bytes: encrypted, password: 'æøx' })).rejects.toMatchObject({
+        message: 'Invalid Password',
+      });
     }
   });
 });
@@ -156,7 +184,9 @@ describe('unlock-pdf: files that need no password, and files it cannot unlock', 
     const bytes = await certificateEncryptedPdf();
     await expect(unlock(bytes, 'anything', 'contract.pdf')).rejects.toMatchObject({
       name: 'UnsupportedEncryption',
-      message: expect.stringContaining('"contract.pdf" is encrypted with a certificate, not a password — it cannot be unlocked here'),
+      message: expect.stringContaining(
+        '"contract.pdf" is encrypted with a certificate, not a password — it cannot be unlocked here',
+      ),
     });
   });
 
@@ -168,7 +198,9 @@ describe('unlock-pdf: files that need no password, and files it cannot unlock', 
   });
 
   test('not a PDF, empty, damaged beyond repair', async () => {
-    await expect(unlock(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 'x', 'photo.pdf')).rejects.toMatchObject({ name: 'InvalidPdf' });
+    await expect(unlock(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 'x', 'photo.pdf')).rejects.toMatchObject({
+      name: 'InvalidPdf',
+    });
     await expect(unlock(new Uint8Array(), 'x', 'empty.pdf')).rejects.toMatchObject({ name: 'InvalidInput' });
     const garbage = new TextEncoder().encode('%PDF-1.7\n' + 'garbage '.repeat(200));
     await expect(unlock(garbage, 'x', 'broken.pdf')).rejects.toMatchObject({ name: 'DamagedPdf' });
@@ -178,7 +210,9 @@ describe('unlock-pdf: files that need no password, and files it cannot unlock', 
     const encrypted = await encryptWithQpdf(plain, 'AES-256 (R6)', 'user-pw', 'owner-pw');
     const controller = new AbortController();
     controller.abort();
-    await expect(run([{ name: 'a.pdf', bytes: encrypted }], { password: 'user-pw' }, { signal: controller.signal })).rejects.toMatchObject({ name: 'Cancelled' });
+    await expect(
+      run([{ name: 'a.pdf', bytes: encrypted }], { password: 'user-pw' }, { signal: controller.signal }),
+    ).rejects.toMatchObject({ name: 'Cancelled' });
   });
 });
 
@@ -193,13 +227,18 @@ describe('unlock-pdf through the /api contract (spec §7)', () => {
       const encrypted = await encryptWithQpdf(plain, 'AES-128 (R4)', 'user-pw', 'owner-pw');
       const post = (password: string) => {
         const form = new FormData();
-        form.append('file', new File([encrypted as Uint8Array<ArrayBuffer>], 'Überweisung.pdf', { type: 'application/pdf' }));
+        form.append(
+          'file',
+          new File([encrypted as Uint8Array<ArrayBuffer>], 'Überweisung.pdf', { type: 'application/pdf' }),
+        );
         form.append('password', password);
         return fetch(`http://localhost${unlockTool.endpoint}`, { method: 'POST', body: form });
       };
       const ok = await post('user-pw');
       expect(ok.status).toBe(200);
-      expect(ok.headers.get('Content-Disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('Überweisung-unlocked.pdf')}`);
+      expect(ok.headers.get('Content-Disposition')).toContain(
+        `filename*=UTF-8''${encodeURIComponent('Überweisung-unlocked.pdf')}`,
+      );
       expect(await pageTexts(new Uint8Array(await ok.arrayBuffer()))).toEqual(PAGE_TEXTS);
 
       const wrong = await post('nope');

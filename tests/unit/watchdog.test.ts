@@ -68,7 +68,9 @@ describe('superviseJob (the Node runner)', () => {
     const error = await outcome;
     expect(error).toBeInstanceOf(FolioError);
     expect((error as FolioError).name).toBe('TimedOut');
-    expect(describeFailure(error).message).toMatch(/^This job stopped making progress for 2 seconds, so it was stopped/);
+    expect(describeFailure(error).message).toMatch(
+      /^This job stopped making progress for 2 seconds, so it was stopped/,
+    );
     expect(seen!.aborted).toBe(true);
   });
 

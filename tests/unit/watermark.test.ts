@@ -24,7 +24,11 @@ const file = (bytes: Uint8Array) => [{ name: 'contract.pdf', bytes }];
 describe('add-watermark: text', () => {
   test('Latin, Cyrillic and Greek text is on every chosen page and on no other, as real text', async () => {
     const text = 'CONFIDENTIAL Секретно Απόρρητο';
-    const result = await run(file(await makePdf()), { text, pages: '1, 3', position: 'center', rotation: 45, opacity: 30, fontSize: 40, color: '#c00000' }, {});
+    const result = await run(
+      file(await makePdf()),
+      { text, pages: '1, 3', position: 'center', rotation: 45, opacity: 30, fontSize: 40, color: '#c00000' },
+      {},
+    );
     expect(result.filename).toBe('contract-watermarked.pdf');
     const pages = await texts(result.bytes);
     expect(pages.map((t) => t.includes(text))).toEqual([true, false, true, false]);
@@ -56,7 +60,11 @@ describe('add-watermark: text', () => {
   });
 
   test('the mark is really painted with the chosen colour and opacity', async () => {
-    const result = await run(file(await makePdf(1)), { text: 'XXXXXXXX', fontSize: 120, rotation: 0, color: '#0000ff', opacity: 50, position: 'center' }, {});
+    const result = await run(
+      file(await makePdf(1)),
+      { text: 'XXXXXXXX', fontSize: 120, rotation: 0, color: '#0000ff', opacity: 50, position: 'center' },
+      {},
+    );
     const doc = await openPdfjs(result.bytes);
     const page = await renderPage(doc, 1, 36);
     let blueish = 0;
@@ -103,15 +111,18 @@ describe('add-watermark: image', () => {
 
   test('an image sent in the `image` field is placed on the chosen pages, scaled to the page width', async () => {
     const form = new FormData();
-    form.append('file', new File([await makePdf(2) as Uint8Array<ArrayBuffer>], 'contract.pdf'));
-    form.append('image', new File([await png() as Uint8Array<ArrayBuffer>], 'logo.png'));
+    form.append('file', new File([(await makePdf(2)) as Uint8Array<ArrayBuffer>], 'contract.pdf'));
+    form.append('image', new File([(await png()) as Uint8Array<ArrayBuffer>], 'logo.png'));
     form.append('type', 'image');
     form.append('imageScale', '50');
     form.append('opacity', '100');
     form.append('rotation', '0');
     form.append('pages', '2');
     const { inputs, options } = await readToolRequest(tool, form);
-    expect(inputs.map((i) => [i.name, i.field])).toEqual([['contract.pdf', undefined], ['logo.png', 'image']]);
+    expect(inputs.map((i) => [i.name, i.field])).toEqual([
+      ['contract.pdf', undefined],
+      ['logo.png', 'image'],
+    ]);
     const result = await run(inputs, options, {});
     expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
     const doc = await openPdfjs(result.bytes);
@@ -130,8 +141,18 @@ describe('add-watermark: image', () => {
 
   test('the form sends the image as a data: URL in `imageData`', async () => {
     const dataUrl = `data:image/png;base64,${Buffer.from(await png()).toString('base64')}`;
-    const result = await run(file(await makePdf(1)), { type: 'image', imageData: dataUrl, imageName: 'logo.png', position: 'bottom-right' }, {});
+    const result = await run(
+      file(await makePdf(1)),
+      { type: 'image', imageData: dataUrl, imageName: 'logo.png', position: 'bottom-right' },
+      {},
+    );
     expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
-    await expect(run(file(await makePdf(1)), { type: 'image', imageData: 'data:image/png;base64,aGVsbG8=', imageName: 'notes.png' }, {})).rejects.toThrow('"notes.png" is not a JPEG or PNG image.');
+    await expect(
+      run(
+        file(await makePdf(1)),
+        { type: 'image', imageData: 'data:image/png;base64,aGVsbG8=', imageName: 'notes.png' },
+        {},
+      ),
+    ).rejects.toThrow('"notes.png" is not a JPEG or PNG image.');
   });
 });

@@ -10,7 +10,8 @@ function tableLcs(a: string[], b: string[]): number {
   let previous = new Uint32Array(b.length + 1);
   let current = new Uint32Array(b.length + 1);
   for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) current[j] = a[i - 1] === b[j - 1] ? previous[j - 1] + 1 : Math.max(previous[j], current[j - 1]);
+    for (let j = 1; j <= b.length; j++)
+      current[j] = a[i - 1] === b[j - 1] ? previous[j - 1] + 1 : Math.max(previous[j], current[j - 1]);
     [previous, current] = [current, previous];
   }
   return previous[b.length];
@@ -18,7 +19,7 @@ function tableLcs(a: string[], b: string[]): number {
 
 test('bit-parallel LCS equals the table on random word lists', () => {
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let round = 0; round < 300; round++) {
     const vocabulary = 2 + Math.floor(random() * 10);
     const words = (n: number) => Array.from({ length: n }, () => `w${Math.floor(random() * vocabulary)}`);

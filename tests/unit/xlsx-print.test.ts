@@ -18,7 +18,11 @@ async function pageSizes(bytes: Uint8Array): Promise<number[][]> {
 describe('Excel print layout as LibreOffice prints it', () => {
   test('a sheet without a paper size prints on Letter (the schema default); paperSize 9 on A4, 5 on Legal', async () => {
     const wb = new ExcelJS.Workbook();
-    for (const [name, paper] of [['Default', undefined], ['A4', 9], ['Legal', 5]] as const) {
+    for (const [name, paper] of [
+      ['Default', undefined],
+      ['A4', 9],
+      ['Legal', 5],
+    ] as const) {
       const ws = wb.addWorksheet(name);
       if (paper) ws.pageSetup.paperSize = paper;
       for (let i = 0; i < 100; i++) ws.addRow([`${name} ${i + 1}`]);
@@ -27,7 +31,16 @@ describe('Excel print layout as LibreOffice prints it', () => {
     const pages = await texts(result);
     const sizes = await pageSizes(result.bytes);
     // 100 rows of 15 pt between 0.75 in margins: 45 a Letter page, 48 on A4, 57 on Legal.
-    expect(sizes).toEqual([[612, 792], [612, 792], [612, 792], [595, 842], [595, 842], [595, 842], [612, 1008], [612, 1008]]);
+    expect(sizes).toEqual([
+      [612, 792],
+      [612, 792],
+      [612, 792],
+      [595, 842],
+      [595, 842],
+      [595, 842],
+      [612, 1008],
+      [612, 1008],
+    ]);
     expect(pages[1].split(' ')[1]).toBe('46');
     expect(pages[3].split(' ')[1]).toBe('1');
     expect(pages[4].split(' ')[1]).toBe('49');
@@ -66,23 +79,35 @@ describe('Excel print layout as LibreOffice prints it', () => {
     expect(await build('a long title that runs on to the right of the last column END')).toBe(2);
   });
 
-  test('a sheet without pageSetup prints on LibreOffice\'s default page (A4; 0.984 in top and bottom without pageMargins)', async () => {
-    const wb = new ExcelJS.Workbook();
-    const ws = wb.addWorksheet('Bare');
-    for (let i = 0; i < 100; i++) ws.addRow([`Row ${i + 1}`]);
-    const zip = await JSZip.loadAsync(await wb.xlsx.writeBuffer());
-    const xml = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
-    zip.file('xl/worksheets/sheet1.xml', xml.replace(/<pageMargins[^>]*\/>/, '').replace(/<pageSetup[^>]*\/>/, ''));
-    const result = await convert(excelToPdf, 'bare.xlsx', await zip.generateAsync({ type: 'uint8array' }));
-    expect(await pageSizes(result.bytes)).toEqual([[595, 842], [595, 842], [595, 842]]);
-    // (841.89 − 2 × 70.85) / 15: 46 rows a page.
-    expect((await texts(result))[1].split(' ')[1]).toBe('47');
-    // With its margins but no pageSetup: A4 still, with the sheet's margins (0.75 in: 48 rows a page).
-    zip.file('xl/worksheets/sheet1.xml', xml.replace(/<pageSetup[^>]*\/>/, ''));
-    const margins = await convert(excelToPdf, 'margins.xlsx', await zip.generateAsync({ type: 'uint8array' }));
-    expect(await pageSizes(margins.bytes)).toEqual([[595, 842], [595, 842], [595, 842]]);
-    expect((await texts(margins))[1].split(' ')[1]).toBe('49');
-  });
+  test(
+    "a sheet without pageSetup prints on LibreOffice's default page (A4; 0.984 in top and bottom without " +
+      'pageMargins)',
+    async () => {
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet('Bare');
+      for (let i = 0; i < 100; i++) ws.addRow([`Row ${i + 1}`]);
+      const zip = await JSZip.loadAsync(await wb.xlsx.writeBuffer());
+      const xml = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
+      zip.file('xl/worksheets/sheet1.xml', xml.replace(/<pageMargins[^>]*\/>/, '').replace(/<pageSetup[^>]*\/>/, ''));
+      const result = await convert(excelToPdf, 'bare.xlsx', await zip.generateAsync({ type: 'uint8array' }));
+      expect(await pageSizes(result.bytes)).toEqual([
+        [595, 842],
+        [595, 842],
+        [595, 842],
+      ]);
+      // (841.89 − 2 × 70.85) / 15: 46 rows a page.
+      expect((await texts(result))[1].split(' ')[1]).toBe('47');
+      // With its margins but no pageSetup: A4 still, with the sheet's margins (0.75 in: 48 rows a page).
+      zip.file('xl/worksheets/sheet1.xml', xml.replace(/<pageSetup[^>]*\/>/, ''));
+      const margins = await convert(excelToPdf, 'margins.xlsx', await zip.generateAsync({ type: 'uint8array' }));
+      expect(await pageSizes(margins.bytes)).toEqual([
+        [595, 842],
+        [595, 842],
+        [595, 842],
+      ]);
+      expect((await texts(margins))[1].split(' ')[1]).toBe('49');
+    },
+  );
 
   test('an embedded object, which is not printed, is named in the notes', async () => {
     const wb = new ExcelJS.Workbook();

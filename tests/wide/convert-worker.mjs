@@ -26,9 +26,18 @@ parentPort.on('message', async ({ id, kind, name, bytes }) => {
   try {
     const result = await modules[kind].run([{ name, bytes }], {}, {});
     const out = result.bytes;
-    parentPort.postMessage({ id, ok: true, bytes: out, notes: result.notes ?? [], ms: performance.now() - start }, [out.buffer]);
+    parentPort.postMessage({ id, ok: true, bytes: out, notes: result.notes ?? [], ms: performance.now() - start }, [
+      out.buffer,
+    ]);
   } catch (error) {
-    parentPort.postMessage({ id, ok: false, name: error?.name, message: String(error?.message ?? error), stack: String(error?.stack ?? ''), ms: performance.now() - start });
+    parentPort.postMessage({
+      id,
+      ok: false,
+      name: error?.name,
+      message: String(error?.message ?? error),
+      stack: String(error?.stack ?? ''),
+      ms: performance.now() - start,
+    });
   }
 });
 parentPort.postMessage({ ready: true });

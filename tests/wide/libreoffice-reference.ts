@@ -21,7 +21,9 @@ export interface Reference {
 
 function sofficeVersion(): string | undefined {
   try {
-    return /LibreOffice ([\d.]+)/.exec(execFileSync('soffice', ['--version'], { encoding: 'utf8', timeout: 60_000 }))?.[1];
+    return /LibreOffice ([\d.]+)/.exec(
+      execFileSync('soffice', ['--version'], { encoding: 'utf8', timeout: 60_000 }),
+    )?.[1];
   } catch {
     return undefined;
   }
@@ -58,7 +60,11 @@ export function libreOfficeReference(entry: WideEntry): Reference | undefined {
   try {
     const input = resolve(WIDE_DIR, '..', entry.file);
     const profile = `file://${join(REFERENCE_CACHE, 'lo-profile')}`;
-    execFileSync('soffice', [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, input], { stdio: 'ignore', timeout: 180_000 });
+    execFileSync(
+      'soffice',
+      [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, input],
+      { stdio: 'ignore', timeout: 180_000 },
+    );
     const pdf = join(dir, basename(input).replace(/\.[^.]+$/, '.pdf'));
     if (!existsSync(pdf)) reference = { error: 'no PDF' };
     else {
@@ -75,15 +81,23 @@ export function libreOfficeReference(entry: WideEntry): Reference | undefined {
   return reference;
 }
 
-/** Fills the cache for every file (or those whose path contains one of `only`): `npx tsx tests/wide/libreoffice-reference.ts`. */
+/**
+ * Fills the cache for every file (or those whose path contains one of `only`): `npx tsx
+ * tests/wide/libreoffice-reference.ts`.
+ */
 export function fillReferenceCache(only?: string[]): void {
-  const entries = wideManifest().filter((e) => /\.(docx|xlsx|pptx)$/.test(e.file) && (!only || only.some((w) => e.file.includes(w))));
+  const entries = wideManifest().filter(
+    (e) => /\.(docx|xlsx|pptx)$/.test(e.file) && (!only || only.some((w) => e.file.includes(w))),
+  );
   entries.forEach((entry, i) => {
     const start = performance.now();
     const reference = libreOfficeReference(entry);
     const ms = performance.now() - start;
-    console.log(`${i + 1}/${entries.length} ${entry.file}: ${reference?.pages ?? reference?.error} (${ms.toFixed(0)} ms)`);
+    console.log(
+      `${i + 1}/${entries.length} ${entry.file}: ${reference?.pages ?? reference?.error} (${ms.toFixed(0)} ms)`,
+    );
   });
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) fillReferenceCache(process.argv.length > 2 ? process.argv.slice(2) : undefined);
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename))
+  fillReferenceCache(process.argv.length > 2 ? process.argv.slice(2) : undefined);

@@ -34,7 +34,9 @@ export interface WideOutcome {
   pages?: number;
   notes?: string[];
   ms: number;
-  /** The bench's word similarity of Folio's PDF text to LibreOffice's (pdftotext -layout), when LibreOffice's is known. */
+  /**
+   * The bench's word similarity of Folio's PDF text to LibreOffice's (pdftotext -layout), when LibreOffice's is known.
+   */
   similarity?: number;
 }
 
@@ -42,9 +44,26 @@ export function wideManifest(): WideEntry[] {
   return widePresent ? (JSON.parse(readFileSync(join(WIDE_DIR, 'manifest.json'), 'utf8')) as WideEntry[]) : [];
 }
 
-const NAMED_ERRORS = new Set(['InvalidInput', 'InvalidPdf', 'DamagedPdf', 'TooLarge', 'NotImplemented', 'PasswordRequired', 'UnsupportedEncryption']);
+const NAMED_ERRORS = new Set([
+  'InvalidInput',
+  'InvalidPdf',
+  'DamagedPdf',
+  'TooLarge',
+  'NotImplemented',
+  'PasswordRequired',
+  'UnsupportedEncryption',
+]);
 
-interface Reply { id: number; ok: boolean; bytes?: Uint8Array; notes?: string[]; name?: string; message?: string; stack?: string; ms: number }
+interface Reply {
+  id: number;
+  ok: boolean;
+  bytes?: Uint8Array;
+  notes?: string[];
+  name?: string;
+  message?: string;
+  stack?: string;
+  ms: number;
+}
 
 class ConvertWorker {
   private worker!: Worker;
@@ -57,7 +76,10 @@ class ConvertWorker {
   }
 
   private start(): void {
-    this.worker = new Worker(new URL('./convert-worker.mjs', import.meta.url), { workerData: { root: resolve(import.meta.dirname, '../..') }, resourceLimits: { maxOldGenerationSizeMb: 3072 } });
+    this.worker = new Worker(new URL('./convert-worker.mjs', import.meta.url), {
+      workerData: { root: resolve(import.meta.dirname, '../..') },
+      resourceLimits: { maxOldGenerationSizeMb: 3072 },
+    });
     this.ready = new Promise((resolveReady, reject) => {
       this.worker.once('error', reject);
       this.worker.on('message', (message: Reply | { ready: true }) => {
@@ -68,7 +90,8 @@ class ConvertWorker {
     });
     // A worker that dies (out of memory) answers its pending file as crashed.
     this.worker.on('exit', (code) => {
-      for (const [id, answer] of this.pending) answer({ id, ok: false, name: 'Exit', message: `worker exited (${code})`, ms: 0 });
+      for (const [id, answer] of this.pending)
+        answer({ id, ok: false, name: 'Exit', message: `worker exited (${code})`, ms: 0 });
       this.pending.clear();
     });
   }
@@ -79,9 +102,12 @@ class ConvertWorker {
     const reply = new Promise<Reply>((answer) => this.pending.set(id, answer));
     this.worker.postMessage({ id, kind: format, name, bytes }, [bytes.buffer as ArrayBuffer]);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const outcome = await Promise.race([reply, new Promise<'stopped'>((r) => (timer = setTimeout(() => r('stopped'), limitMs)))]);
+    const outcome = await Promise.race([
+      reply,
+      new Promise<'stopped'>((r) => (timer = setTimeout(() => r('stopped'), limitMs))),
+    ]);
     clearTimeout(timer);
-    if (outcome === 'stopped' || (outcome.name === 'Exit')) {
+    if (outcome === 'stopped' || outcome.name === 'Exit') {
       this.pending.delete(id);
       await this.worker.terminate();
       this.start();
@@ -112,11 +138,18 @@ export interface WideRunOptions {
 function similarityToLibreOffice(entry: WideEntry, pdf: string): number | undefined {
   const reference = libreOfficeReference(entry);
   if (reference?.text === undefined) return undefined;
-  return wordSimilarity(reference.text, execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8', maxBuffer: 1 << 30 }));
+  return wordSimilarity(
+    reference.text,
+    execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8', maxBuffer: 1 << 30 }),
+  );
 }
 
-export async function runWide({ limitMs = 120_000, only, onOutcome, compare = true }: WideRunOptions = {}): Promise<WideOutcome[]> {
-  const entries = wideManifest().filter((e) => /\.(docx|xlsx|pptx)$/.test(e.file) && (!only || only.some((w) => e.file.includes(w))));
+export async function runWide({ limitMs = 120_000, only, onOutcome, compare = true }: WideRunOptions = {}): Promise<
+  WideOutcome[]
+> {
+  const entries = wideManifest().filter(
+    (e) => /\.(docx|xlsx|pptx)$/.test(e.file) && (!only || only.some((w) => e.file.includes(w))),
+  );
   const worker = new ConvertWorker();
   const dir = mkdtempSync(join(tmpdir(), 'folio-wide-'));
   const outcomes: WideOutcome[] = [];
@@ -136,12 +169,27 @@ export async function runWide({ limitMs = 120_000, only, onOutcome, compare = tr
         } catch {
           /* unreadable output: counted below as a crash */
         }
-        outcome = pages > 0
-          ? { entry, format, status: 'converted', pages, notes: reply.notes, ms: reply.ms, similarity: compare ? similarityToLibreOffice(entry, pdf) : undefined }
-          : { entry, format, status: 'crashed', message: 'the output is not a readable PDF', ms: reply.ms };
+        outcome =
+          pages > 0
+            ? {
+                entry,
+                format,
+                status: 'converted',
+                pages,
+                notes: reply.notes,
+                ms: reply.ms,
+                similarity: compare ? similarityToLibreOffice(entry, pdf) : undefined,
+              }
+            : { entry, format, status: 'crashed', message: 'the output is not a readable PDF', ms: reply.ms };
       } else {
         const named = NAMED_ERRORS.has(reply.name ?? '');
-        outcome = { entry, format, status: named ? 'refused' : 'crashed', message: named ? reply.message : `${reply.message}\n${reply.stack}`, ms: reply.ms };
+        outcome = {
+          entry,
+          format,
+          status: named ? 'refused' : 'crashed',
+          message: named ? reply.message : `${reply.message}\n${reply.stack}`,
+          ms: reply.ms,
+        };
       }
       outcomes.push(outcome);
       onOutcome?.(outcome, index, entries.length);
@@ -188,22 +236,40 @@ export function summarise(outcomes: WideOutcome[]): FormatSummary[] {
   });
 }
 
-function similarityFigures(values: number[]): Pick<FormatSummary, 'similarities' | 'similarityMedian' | 'similarityP10'> {
+function similarityFigures(
+  values: number[],
+): Pick<FormatSummary, 'similarities' | 'similarityMedian' | 'similarityP10'> {
   const sorted = [...values].sort((a, b) => a - b);
   // The value below which a given share of the files lie (nearest rank).
   const rank = (share: number) => sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)];
-  return { similarities: sorted.length, similarityMedian: sorted.length ? rank(0.5) : undefined, similarityP10: sorted.length ? rank(0.1) : undefined };
+  return {
+    similarities: sorted.length,
+    similarityMedian: sorted.length ? rank(0.5) : undefined,
+    similarityP10: sorted.length ? rank(0.1) : undefined,
+  };
 }
 
 export function summaryLines(summaries: FormatSummary[]): string[] {
   const lines = summaries.map((s) => {
     const percent = s.compared ? ((100 * s.samePages) / s.compared).toFixed(1) : '—';
     const similarity = s.similarities
-      ? `; word similarity to LibreOffice's PDF median ${s.similarityMedian!.toFixed(3)}, 10th percentile ${s.similarityP10!.toFixed(3)} (${s.similarities} files)`
+      ? `; word similarity to LibreOffice's PDF median ${s.similarityMedian!.toFixed(3)}, 10th percentile ` +
+        `${s.similarityP10!.toFixed(3)} (${s.similarities} files)`
       : '';
-    return `${s.format}: ${s.files} files, ${s.converted} converted, ${s.refusedValid} refused although LibreOffice converts them, ${s.crashed} crashed, ${s.stopped} stopped; same page count as LibreOffice ${s.samePages}/${s.compared} (${percent} %)${similarity}`;
+    return (
+      `${s.format}: ${s.files} files, ${s.converted} converted, ${s.refusedValid} refused although LibreOffice ` +
+      `converts them, ${s.crashed} crashed, ${s.stopped} stopped; same page count as LibreOffice ` +
+      `${s.samePages}/${s.compared} (${percent} %)${similarity}`
+    );
   });
-  if (!summaries.some((s) => s.similarities)) lines.push('word similarity not measured: soffice is not installed and no LibreOffice text is cached (node_modules/.cache/folio-wide)');
-  else lines.push(`word similarity against LibreOffice ${libreOfficeVersion() ?? '(cached text)'}, pdftotext -layout of both PDFs`);
+  if (!summaries.some((s) => s.similarities))
+    lines.push(
+      'word similarity not measured: soffice is not installed and no LibreOffice text is cached ' +
+        '(node_modules/.cache/folio-wide)',
+    );
+  else
+    lines.push(
+      `word similarity against LibreOffice ${libreOfficeVersion() ?? '(cached text)'}, pdftotext -layout of both PDFs`,
+    );
   return lines;
 }

@@ -27,7 +27,11 @@ export function engineIds(): string[] {
  */
 export async function loadEngine(toolId: string): Promise<EngineModule> {
   const load = loaders.get(toolId);
-  if (!load) throw new FolioError('NotImplemented', `No engine for "${toolId}": workers/engine/tools/${toolId}.ts does not exist.`);
+  if (!load)
+    throw new FolioError(
+      'NotImplemented',
+      `No engine for "${toolId}": workers/engine/tools/${toolId}.ts does not exist.`,
+    );
   const engine = await load();
   return {
     ...engine,

@@ -10,8 +10,10 @@
  * leaks into the global scope the glue shares.
  *
  * Protocol (one job at a time; the engine worker terminates this worker on a time limit):
- *   → { type: 'init', glueUrl, wasm: ArrayBuffer, data: ArrayBuffer }   ← { type: 'ready', ms } | { type: 'fatal', message }
- *   → { type: 'convert', id, extension, bytes: ArrayBuffer, format }    ← { type: 'done', id, bytes, ms } | { type: 'error', id, message }
+ * → { type: 'init', glueUrl, wasm: ArrayBuffer, data: ArrayBuffer } ← { type: 'ready', ms } | { type: 'fatal', message
+ * }
+ * → { type: 'convert', id, extension, bytes: ArrayBuffer, format } ← { type: 'done', id, bytes, ms } | { type: 'error',
+ * id, message }
  *   ← { type: 'fatal', message } at any time: something uncaught; the engine worker stops this host.
  * The wasm and data bytes come from the engine worker (which downloaded them with progress), so the
  * glue fetches nothing itself: `wasmBinary` and `getPreloadedPackage`.
@@ -34,8 +36,19 @@
     _lok_documentDestroy(doc: number): void;
   }
 
-  interface InitMessage { type: 'init'; glueUrl: string; wasm: ArrayBuffer; data: ArrayBuffer }
-  interface ConvertMessage { type: 'convert'; id: number; extension: string; bytes: ArrayBuffer; format: string }
+  interface InitMessage {
+    type: 'init';
+    glueUrl: string;
+    wasm: ArrayBuffer;
+    data: ArrayBuffer;
+  }
+  interface ConvertMessage {
+    type: 'convert';
+    id: number;
+    extension: string;
+    bytes: ArrayBuffer;
+    format: string;
+  }
 
   const scope = self as unknown as DedicatedWorkerGlobalScope & { Module?: Record<string, unknown> };
   let module: LokModule | undefined;
@@ -75,7 +88,11 @@
         print: () => undefined,
         printErr: () => undefined,
         // One LibreOffice worker thread for its own thread pool: fewer pthreads to start.
-        preRun: [() => { (scope.Module as unknown as LokModule).ENV.MAX_CONCURRENCY = '1'; }],
+        preRun: [
+          () => {
+            (scope.Module as unknown as LokModule).ENV.MAX_CONCURRENCY = '1';
+          },
+        ],
         onRuntimeInitialized: () => resolve(),
         onAbort: (reason: unknown) => reject(new Error(`LibreOffice stopped: ${String(reason)}`)),
       };
@@ -86,8 +103,18 @@
       }
     });
     module = scope.Module as unknown as LokModule;
-    for (const dir of ['/tmp', '/tmp/in', '/tmp/out', '/instdir/user', '/instdir/user/temp', '/instdir/user/temp/embeddedfonts',
-      '/instdir/user/temp/embeddedfonts/fromdocs', '/instdir/user/temp/embeddedfonts/fromsystem', '/instdir/user/registry', '/instdir/user/registry/data']) {
+    for (const dir of [
+      '/tmp',
+      '/tmp/in',
+      '/tmp/out',
+      '/instdir/user',
+      '/instdir/user/temp',
+      '/instdir/user/temp/embeddedfonts',
+      '/instdir/user/temp/embeddedfonts/fromdocs',
+      '/instdir/user/temp/embeddedfonts/fromsystem',
+      '/instdir/user/registry',
+      '/instdir/user/registry/data',
+    ]) {
       try {
         module.FS.mkdir(dir);
       } catch {
@@ -109,14 +136,18 @@
       const doc = withStrings([`file://${input}`], ([url]) => m._lok_documentLoad(lok, url));
       if (!doc) throw new Error('LibreOffice could not open the file');
       try {
-        const ok = withStrings([`file://${output}`, format, ''], ([url, type, options]) => m._lok_documentSaveAs(doc, url, type, options));
+        const ok = withStrings([`file://${output}`, format, ''], ([url, type, options]) =>
+          m._lok_documentSaveAs(doc, url, type, options),
+        );
         if (!ok) throw new Error(`LibreOffice could not save the file as ${format}`);
       } finally {
         m._lok_documentDestroy(doc);
       }
       const result = m.FS.readFile(output);
       const copy = result.slice();
-      scope.postMessage({ type: 'done', id, bytes: copy.buffer, ms: Math.round(performance.now() - started) }, [copy.buffer]);
+      scope.postMessage({ type: 'done', id, bytes: copy.buffer, ms: Math.round(performance.now() - started) }, [
+        copy.buffer,
+      ]);
     } catch (error) {
       scope.postMessage({ type: 'error', id, message: error instanceof Error ? error.message : String(error) });
     } finally {
@@ -132,14 +163,17 @@
 
   // Anything uncaught (an error in the glue, a rejected promise in its start-up) is reported, so the
   // engine worker stops this host at once instead of waiting for its time limit.
-  const report = (reason: unknown) => scope.postMessage({ type: 'fatal', message: reason instanceof Error ? reason.message : String(reason) });
+  const report = (reason: unknown) =>
+    scope.postMessage({ type: 'fatal', message: reason instanceof Error ? reason.message : String(reason) });
   scope.addEventListener('error', (event) => report(event.error ?? event.message));
   scope.addEventListener('unhandledrejection', (event) => report(event.reason));
 
   scope.onmessage = (event: MessageEvent<InitMessage | ConvertMessage>) => {
     const message = event.data;
     if (message.type === 'init') {
-      init(message).catch((error: unknown) => scope.postMessage({ type: 'fatal', message: error instanceof Error ? error.message : String(error) }));
+      init(message).catch((error: unknown) =>
+        scope.postMessage({ type: 'fatal', message: error instanceof Error ? error.message : String(error) }),
+      );
     } else if (message.type === 'convert') {
       if (!module || !lok) scope.postMessage({ type: 'error', id: message.id, message: 'LibreOffice is not started' });
       else convert(message);

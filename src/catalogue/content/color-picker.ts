@@ -3,7 +3,9 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of color-picker: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
-    'Color Picker lets you choose a colour and copy its code in every common format: HEX, RGB, HSL, HSV and CMYK. It also checks the colour\'s contrast against white and black text against the WCAG accessibility levels.',
+    'Color Picker lets you choose a colour and copy its code in every common format: HEX, RGB, HSL, HSV and ' +
+    "CMYK. It also checks the colour's contrast against white and black text against the WCAG accessibility " +
+    'levels.',
   features: [
     'Visual picker plus HEX input (#RRGGBB or #RGB)',
     'HEX, RGB, HSL, HSV and CMYK values',
@@ -24,7 +26,7 @@ export const content: ToolContent = {
     'Finding the exact colour of something on screen',
   ],
   privacy:
-    'Colours are converted in your browser and nothing is sent anywhere. The eyedropper reads only the pixel you choose, with your permission.',
-  whyUse:
-    'Every format you need in one place, with an accessibility check built in — fast, free and free of ads.',
+    'Colours are converted in your browser and nothing is sent anywhere. The eyedropper reads only the pixel ' +
+    'you choose, with your permission.',
+  whyUse: 'Every format you need in one place, with an accessibility check built in — fast, free and free of ads.',
 };

@@ -3,7 +3,9 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of compress-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
-    'Compress PDF makes documents smaller by re-encoding their images at a sensible resolution and quality and by rewriting the file structure more compactly. Choose a level, fine-tune it, or give a target size, and Folio never hands back a file that is bigger than the one you gave it.',
+    'Compress PDF makes documents smaller by re-encoding their images at a sensible resolution and quality and ' +
+    'by rewriting the file structure more compactly. Choose a level, fine-tune it, or give a target size, and ' +
+    'Folio never hands back a file that is bigger than the one you gave it.',
   features: [
     'Light, Recommended and Strong levels, plus custom image quality and resolution',
     'Target-size mode: ask for a file under a size and Folio searches for settings that fit',
@@ -25,7 +27,9 @@ export const content: ToolContent = {
     'Sending PDFs over slow or metered connections',
   ],
   privacy:
-    'Compression runs on your own processor in a web worker using WebAssembly. The original and the compressed copy exist only in your browser\'s memory and your downloads folder; no byte of either is transmitted.',
+    'Compression runs on your own processor in a web worker using WebAssembly. The original and the compressed ' +
+    "copy exist only in your browser's memory and your downloads folder; no byte of either is transmitted.",
   whyUse:
-    'Online compressors upload your file, then make you download it again. Folio skips both transfers, lets you see exactly how much was saved, and refuses to make a file larger — so the result is always worth keeping.',
+    'Online compressors upload your file, then make you download it again. Folio skips both transfers, lets you ' +
+    'see exactly how much was saved, and refuses to make a file larger — so the result is always worth keeping.',
 };

@@ -3,7 +3,9 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of excel-to-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
-    'Excel to PDF turns spreadsheets — .xlsx, .ods and .csv — into paginated PDF documents, keeping column widths, cell styles, merged cells and number formats. Choose all sheets or the active one, and fit wide sheets to the page width.',
+    'Excel to PDF turns spreadsheets — .xlsx, .ods and .csv — into paginated PDF documents, keeping column ' +
+    'widths, cell styles, merged cells and number formats. Choose all sheets or the active one, and fit wide ' +
+    'sheets to the page width.',
   features: [
     'Accepts .xlsx, .ods and .csv files (older .xls files get a clear message: save them as .xlsx)',
     'All sheets or only the active sheet',
@@ -24,7 +26,9 @@ export const content: ToolContent = {
     'Sharing a CSV export with people who do not use spreadsheets',
   ],
   privacy:
-    'Spreadsheets often hold salaries, prices and customer lists. Folio converts them inside your browser, so the workbook and the PDF never leave your device.',
+    'Spreadsheets often hold salaries, prices and customer lists. Folio converts them inside your browser, so ' +
+    'the workbook and the PDF never leave your device.',
   whyUse:
-    'Getting a spreadsheet to print well is fiddly; Folio paginates it for you with sensible widths and keeps the formatting, with no office suite, upload or account needed.',
+    'Getting a spreadsheet to print well is fiddly; Folio paginates it for you with sensible widths and keeps ' +
+    'the formatting, with no office suite, upload or account needed.',
 };

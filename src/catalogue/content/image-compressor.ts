@@ -1,9 +1,13 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of image-compressor: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
+/**
+ * Detail-page copy of image-compressor: what the tool does in Folio, on the device (shown on its page, /tools/<id>).
+ */
 export const content: ToolContent = {
   overview:
-    'Image Compressor shrinks photos and graphics with the same codecs used by professional tools: MozJPEG, WebP, AVIF and OxiPNG. Choose the quality and format, resize if you need to, and compare before and after side by side.',
+    'Image Compressor shrinks photos and graphics with the same codecs used by professional tools: MozJPEG, ' +
+    'WebP, AVIF and OxiPNG. Choose the quality and format, resize if you need to, and compare before and after ' +
+    'side by side.',
   features: [
     'JPEG (MozJPEG), WebP, AVIF and PNG (OxiPNG) output',
     'Quality slider and optional resizing that keeps the aspect ratio',
@@ -24,7 +28,9 @@ export const content: ToolContent = {
     'Removing location data before sharing pictures',
   ],
   privacy:
-    'Images are decoded and re-encoded by WebAssembly codecs in your browser. Your photos — and the location data they may contain — are never uploaded.',
+    'Images are decoded and re-encoded by WebAssembly codecs in your browser. Your photos — and the location ' +
+    'data they may contain — are never uploaded.',
   whyUse:
-    'Folio uses state-of-the-art encoders, lets you compare the quality before you save, and keeps your pictures on your own device.',
+    'Folio uses state-of-the-art encoders, lets you compare the quality before you save, and keeps your ' +
+    'pictures on your own device.',
 };

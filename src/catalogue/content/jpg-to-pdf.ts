@@ -3,7 +3,9 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of jpg-to-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
-    'JPG to PDF turns photos and scans — JPEG, PNG and WebP — into a single PDF, one image per page. JPEG images are embedded as they are, with no re-encoding and no loss of quality, and the photo\'s orientation is respected.',
+    'JPG to PDF turns photos and scans — JPEG, PNG and WebP — into a single PDF, one image per page. JPEG ' +
+    "images are embedded as they are, with no re-encoding and no loss of quality, and the photo's orientation " +
+    'is respected.',
   features: [
     'Combine many images into one PDF, in the order you choose',
     'Page size fitted to each image, or A4 or US Letter',
@@ -24,7 +26,9 @@ export const content: ToolContent = {
     'Archiving handwritten notes',
   ],
   privacy:
-    'Photos of documents often show addresses, signatures and ID numbers. Folio builds the PDF in your browser, so the images never leave your device and are released from memory when you are done.',
+    'Photos of documents often show addresses, signatures and ID numbers. Folio builds the PDF in your browser, ' +
+    'so the images never leave your device and are released from memory when you are done.',
   whyUse:
-    'Folio keeps your JPEGs at full quality, gets the orientation right, and lets you convert as many images as you like with no account and no upload.',
+    'Folio keeps your JPEGs at full quality, gets the orientation right, and lets you convert as many images as ' +
+    'you like with no account and no upload.',
 };

@@ -3,7 +3,9 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of json-formatter: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
-    'JSON Formatter makes JSON readable: indent it with 2 or 4 spaces or tabs, minify it, sort its keys, and find syntax errors by line and column. Large files are processed in a background worker so the page stays responsive.',
+    'JSON Formatter makes JSON readable: indent it with 2 or 4 spaces or tabs, minify it, sort its keys, and ' +
+    'find syntax errors by line and column. Large files are processed in a background worker so the page stays ' +
+    'responsive.',
   features: [
     'Pretty-print with 2 spaces, 4 spaces or tabs',
     'Minify to the smallest valid JSON',
@@ -24,7 +26,9 @@ export const content: ToolContent = {
     'Comparing data by sorting keys consistently',
   ],
   privacy:
-    'JSON often contains API keys, tokens and customer data. Folio formats it in your browser and never sends it anywhere.',
+    'JSON often contains API keys, tokens and customer data. Folio formats it in your browser and never sends ' +
+    'it anywhere.',
   whyUse:
-    'Pasting production data into an online formatter is a common way secrets leak. Folio gives you the same convenience with the data staying on your machine.',
+    'Pasting production data into an online formatter is a common way secrets leak. Folio gives you the same ' +
+    'convenience with the data staying on your machine.',
 };

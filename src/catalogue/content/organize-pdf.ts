@@ -3,7 +3,9 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of organize-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
-    'Organize PDF lets you rearrange a document\'s pages: drag them into a new order, delete the ones you do not need, duplicate or rotate pages and insert blank ones, working from page thumbnails. You can also type the new order as a list of page numbers.',
+    "Organize PDF lets you rearrange a document's pages: drag them into a new order, delete the ones you do not " +
+    'need, duplicate or rotate pages and insert blank ones, working from page thumbnails. You can also type the ' +
+    'new order as a list of page numbers.',
   features: [
     'Thumbnail grid of every page, rendered as you scroll',
     'Drag and drop to reorder; select several pages at once',
@@ -24,7 +26,9 @@ export const content: ToolContent = {
     'Adding blank pages for notes before printing',
   ],
   privacy:
-    'Thumbnails are rendered and pages rearranged in your browser. The document stays on your device throughout, and nothing about it is sent or stored elsewhere.',
+    'Thumbnails are rendered and pages rearranged in your browser. The document stays on your device ' +
+    'throughout, and nothing about it is sent or stored elsewhere.',
   whyUse:
-    'Seeing every page makes reorganising quick and reliable. Folio does it without an upload or an account, and with no limit on the number of pages.',
+    'Seeing every page makes reorganising quick and reliable. Folio does it without an upload or an account, ' +
+    'and with no limit on the number of pages.',
 };

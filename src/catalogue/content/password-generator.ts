@@ -1,9 +1,13 @@
 import type { ToolContent } from '../types.ts';
 
-/** Detail-page copy of password-generator: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
+/**
+ * Detail-page copy of password-generator: what the tool does in Folio, on the device (shown on its page, /tools/<id>).
+ */
 export const content: ToolContent = {
   overview:
-    'Password Generator creates strong random passwords using your browser\'s cryptographic random number generator. Choose a length from 8 to 32 characters and which kinds of characters to include, and see how strong the result is.',
+    "Password Generator creates strong random passwords using your browser's cryptographic random number " +
+    'generator. Choose a length from 8 to 32 characters and which kinds of characters to include, and see how ' +
+    'strong the result is.',
   features: [
     'Cryptographically secure randomness, without bias towards any character',
     'Length from 8 to 32 characters, 12 by default',
@@ -24,7 +28,9 @@ export const content: ToolContent = {
     'Generating temporary passwords for colleagues',
   ],
   privacy:
-    'Passwords are generated in your browser and never sent or stored anywhere. Once you close the tool, they exist only where you pasted them.',
+    'Passwords are generated in your browser and never sent or stored anywhere. Once you close the tool, they ' +
+    'exist only where you pasted them.',
   whyUse:
-    'A password generated on a server has been seen by that server. Folio generates yours on your device with unbiased cryptographic randomness.',
+    'A password generated on a server has been seen by that server. Folio generates yours on your device with ' +
+    'unbiased cryptographic randomness.',
 };

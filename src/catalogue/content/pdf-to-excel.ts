@@ -3,7 +3,9 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of pdf-to-excel: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
-    'PDF to Excel finds the tables in a PDF and writes them into an .xlsx workbook, with numbers and dates stored as real numbers and dates so that formulas work straight away. Ruled and unruled tables are detected, and scanned pages can be read with OCR.',
+    'PDF to Excel finds the tables in a PDF and writes them into an .xlsx workbook, with numbers and dates ' +
+    'stored as real numbers and dates so that formulas work straight away. Ruled and unruled tables are ' +
+    'detected, and scanned pages can be read with OCR.',
   features: [
     'Detects tables with and without ruling lines',
     'One sheet per table or one sheet per page',
@@ -25,7 +27,9 @@ export const content: ToolContent = {
     'Reconciling invoices without retyping them',
   ],
   privacy:
-    'Financial statements are exactly the files that should not be uploaded. Folio extracts the tables on your device, and the workbook is created in your browser and saved directly to your downloads.',
+    'Financial statements are exactly the files that should not be uploaded. Folio extracts the tables on your ' +
+    'device, and the workbook is created in your browser and saved directly to your downloads.',
   whyUse:
-    'Retyping tables is slow and error-prone. Folio keeps numbers as numbers so you can sum and sort immediately, and it never sends your data to a third party.',
+    'Retyping tables is slow and error-prone. Folio keeps numbers as numbers so you can sum and sort ' +
+    'immediately, and it never sends your data to a third party.',
 };

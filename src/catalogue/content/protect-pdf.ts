@@ -3,7 +3,9 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of protect-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
-    'Protect PDF encrypts a document with a password using AES-256, the strongest encryption the PDF format offers. Optionally add a permissions password and choose whether people may print, copy, edit, comment or rearrange pages.',
+    'Protect PDF encrypts a document with a password using AES-256, the strongest encryption the PDF format ' +
+    'offers. Optionally add a permissions password and choose whether people may print, copy, edit, comment or ' +
+    'rearrange pages.',
   features: [
     'AES-256 encryption (PDF 2.0, revision 6)',
     'Open password, plus an optional permissions password',
@@ -24,7 +26,9 @@ export const content: ToolContent = {
     'Preventing edits to a finished document',
   ],
   privacy:
-    'Encryption runs on your device with a WebAssembly build of qpdf. Folio never sees the password you choose or the document you protect, and keeps neither once the job is done.',
+    'Encryption runs on your device with a WebAssembly build of qpdf. Folio never sees the password you choose ' +
+    'or the document you protect, and keeps neither once the job is done.',
   whyUse:
-    'Uploading a document to encrypt it means trusting someone with the unencrypted copy. Folio encrypts before the file goes anywhere, with the same strong AES-256 standard as desktop software.',
+    'Uploading a document to encrypt it means trusting someone with the unencrypted copy. Folio encrypts before ' +
+    'the file goes anywhere, with the same strong AES-256 standard as desktop software.',
 };

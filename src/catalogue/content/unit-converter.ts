@@ -3,7 +3,8 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of unit-converter: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
-    'Unit Converter converts between units of length, mass, temperature, volume, area, speed, time and data size, with exact conversion factors and sensible rounding. Swap the direction with one click.',
+    'Unit Converter converts between units of length, mass, temperature, volume, area, speed, time and data ' +
+    'size, with exact conversion factors and sensible rounding. Swap the direction with one click.',
   features: [
     'Length: mm, cm, m, km, in, ft, yd and mi',
     'Mass, temperature, volume, area, speed, time and data size',
@@ -23,8 +24,8 @@ export const content: ToolContent = {
     'Travellers converting distances, speeds and temperatures',
     'Comparing storage sizes in MB, GB and GiB',
   ],
-  privacy:
-    'All conversions are computed in the page. Nothing you enter is transmitted or stored.',
+  privacy: 'All conversions are computed in the page. Nothing you enter is transmitted or stored.',
   whyUse:
-    'Folio uses exact, standard conversion factors and covers the everyday categories in one place, without ads or tracking.',
+    'Folio uses exact, standard conversion factors and covers the everyday categories in one place, without ads ' +
+    'or tracking.',
 };

@@ -3,7 +3,9 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of word-counter: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
-    'Word Counter counts the words, characters, lines, sentences and paragraphs of any text as you type or paste it, and estimates the reading time. It counts sensibly in every language, including Chinese, Japanese and Korean.',
+    'Word Counter counts the words, characters, lines, sentences and paragraphs of any text as you type or ' +
+    'paste it, and estimates the reading time. It counts sensibly in every language, including Chinese, ' +
+    'Japanese and Korean.',
   features: [
     'Words, characters with and without spaces, lines and spaces',
     'Sentences, paragraphs and estimated reading time',
@@ -24,7 +26,8 @@ export const content: ToolContent = {
     'Spotting overused words in an article',
   ],
   privacy:
-    'Your text is counted in the page itself. It is never sent over the network or saved, which makes it safe for unpublished work.',
+    'Your text is counted in the page itself. It is never sent over the network or saved, which makes it safe ' +
+    'for unpublished work.',
   whyUse:
     'Folio counts instantly and accurately in any language, shows more than word totals, and keeps drafts private.',
 };

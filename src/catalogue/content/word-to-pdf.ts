@@ -3,7 +3,10 @@ import type { ToolContent } from '../types.ts';
 /** Detail-page copy of word-to-pdf: what the tool does in Folio, on the device (shown on its page, /tools/<id>). */
 export const content: ToolContent = {
   overview:
-    'Word to PDF converts Word documents (.docx), OpenDocument text (.odt) and RTF files into PDF files that look the same on every screen and printer. Folio lays the document out itself, in your browser, with fonts metric-compatible with Calibri, Cambria, Arial, Times and Courier, so line breaks and page counts stay close to the original.',
+    'Word to PDF converts Word documents (.docx), OpenDocument text (.odt) and RTF files into PDF files that ' +
+    'look the same on every screen and printer. Folio lays the document out itself, in your browser, with fonts ' +
+    'metric-compatible with Calibri, Cambria, Arial, Times and Courier, so line breaks and page counts stay ' +
+    'close to the original.',
   features: [
     'Accepts .docx, .odt and .rtf files (older .doc files get a clear message: save them as .docx)',
     'Keeps styles, lists, tables, images, headers and footers',
@@ -24,7 +27,9 @@ export const content: ToolContent = {
     'Printing documents on a machine without Word installed',
   ],
   privacy:
-    'The converter and its fonts are downloaded from Folio once and then run entirely in your browser. Your document is converted in memory on your device and never sent anywhere.',
+    'The converter and its fonts are downloaded from Folio once and then run entirely in your browser. Your ' +
+    'document is converted in memory on your device and never sent anywhere.',
   whyUse:
-    'You do not need Word, an office suite or an account to produce a clean PDF. Folio converts locally, works offline once its fonts are cached, and leaves no copy of your document on anyone\'s server.',
+    'You do not need Word, an office suite or an account to produce a clean PDF. Folio converts locally, works ' +
+    "offline once its fonts are cached, and leaves no copy of your document on anyone's server.",
 };

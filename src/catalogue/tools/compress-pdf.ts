@@ -67,7 +67,12 @@ export const tool: FileToolEntry = {
       showWhen: { option: 'level', equals: ['target'] },
     },
     { name: 'grayscale', kind: 'checkbox', label: 'Convert images to grayscale', default: false },
-    { name: 'removeMetadata', kind: 'checkbox', label: 'Remove document metadata (title, author, XMP)', default: false },
+    {
+      name: 'removeMetadata',
+      kind: 'checkbox',
+      label: 'Remove document metadata (title, author, XMP)',
+      default: false,
+    },
     REMOVE_SCRIPTS,
   ],
   content,

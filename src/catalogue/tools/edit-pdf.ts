@@ -25,15 +25,34 @@ export const tool: FileToolEntry = {
   options: [
     { kind: 'text', name: 'text', label: 'Text to add', default: '', placeholder: 'e.g. Approved', maxLength: 2000 },
     {
-      kind: 'select', name: 'position', label: 'Position', default: 'center',
-      choices: [{ value: 'center', label: 'Center' }, { value: 'top', label: 'Top' }, { value: 'bottom', label: 'Bottom' }],
+      kind: 'select',
+      name: 'position',
+      label: 'Position',
+      default: 'center',
+      choices: [
+        { value: 'center', label: 'Center' },
+        { value: 'top', label: 'Top' },
+        { value: 'bottom', label: 'Bottom' },
+      ],
     },
-    { kind: 'pages', name: 'pages', label: 'Pages', default: '', placeholder: 'all pages', help: 'e.g. 1-3, 5, last, odd' },
+    {
+      kind: 'pages',
+      name: 'pages',
+      label: 'Pages',
+      default: '',
+      placeholder: 'all pages',
+      help: 'e.g. 1-3, 5, last, odd',
+    },
     { kind: 'number', name: 'fontSize', label: 'Font size', default: 24, min: 6, max: 200, step: 1, unit: 'pt' },
     { kind: 'color', name: 'color', label: 'Text colour', default: '#000000' },
     {
-      kind: 'checkbox', name: 'annotations', label: 'Keep as editable annotations', default: false,
-      help: 'Added text, drawings, shapes and highlights stay movable in other PDF editors. Whiteout, redaction and replaced text are always part of the page.',
+      kind: 'checkbox',
+      name: 'annotations',
+      label: 'Keep as editable annotations',
+      default: false,
+      help:
+        'Added text, drawings, shapes and highlights stay movable in other PDF editors. Whiteout, redaction and ' +
+        'replaced text are always part of the page.',
     },
     REMOVE_SCRIPTS,
   ],

@@ -19,12 +19,25 @@ export const tool: FileToolEntry = {
   options: [
     { kind: 'select', name: 'engine', label: 'Engine', default: 'folio', choices: OFFICE_ENGINE_CHOICES },
     {
-      kind: 'select', name: 'sheets', label: 'Sheets', default: 'all',
-      choices: [{ value: 'all', label: 'All sheets' }, { value: 'active', label: 'Active sheet only' }],
+      kind: 'select',
+      name: 'sheets',
+      label: 'Sheets',
+      default: 'all',
+      choices: [
+        { value: 'all', label: 'All sheets' },
+        { value: 'active', label: 'Active sheet only' },
+      ],
     },
     {
-      kind: 'select', name: 'orientation', label: 'Orientation', default: 'auto',
-      choices: [{ value: 'auto', label: "As set in the workbook" }, { value: 'portrait', label: 'Portrait' }, { value: 'landscape', label: 'Landscape' }],
+      kind: 'select',
+      name: 'orientation',
+      label: 'Orientation',
+      default: 'auto',
+      choices: [
+        { value: 'auto', label: 'As set in the workbook' },
+        { value: 'portrait', label: 'Portrait' },
+        { value: 'landscape', label: 'Landscape' },
+      ],
     },
     { kind: 'checkbox', name: 'fitToWidth', label: 'Fit each sheet to the page width', default: false },
     { kind: 'checkbox', name: 'outline', label: 'A bookmark for each sheet', default: true },

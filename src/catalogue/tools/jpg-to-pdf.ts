@@ -56,7 +56,9 @@ export const tool: FileToolEntry = {
       name: 'skipInvalid',
       label: 'Skip files that cannot be read',
       default: false,
-      help: 'Off: a file that is not an image, empty or cut short stops the conversion and is named. On: it is left out and listed, and the others are converted.',
+      help:
+        'Off: a file that is not an image, empty or cut short stops the conversion and is named. On: it is left ' +
+        'out and listed, and the others are converted.',
     },
   ],
   content,

@@ -19,12 +19,21 @@ export const tool: FileToolEntry = {
   defaultFilename: 'merge-pdf-result.pdf',
   options: [
     {
-      kind: 'checkbox', name: 'bookmarkEachFile', label: 'Add a bookmark for each file', default: false,
+      kind: 'checkbox',
+      name: 'bookmarkEachFile',
+      label: 'Add a bookmark for each file',
+      default: false,
       help: "Each file's own bookmarks are kept either way; this adds one entry per file above them.",
     },
     // Filled by the merge panel (src/tool-ui/forms/merge-pdf.tsx): a JSON array of page ranges,
     // one per file in order, '' = every page. API clients may send it too, e.g. ["1-3", "", "last"].
-    { kind: 'text', name: 'ranges', label: 'Pages of each file (JSON array)', default: '', placeholder: '["1-3", "", "last"]' },
+    {
+      kind: 'text',
+      name: 'ranges',
+      label: 'Pages of each file (JSON array)',
+      default: '',
+      placeholder: '["1-3", "", "last"]',
+    },
     REMOVE_SCRIPTS,
   ],
   content,

@@ -18,8 +18,14 @@ export const tool: FileToolEntry = {
   defaultFilename: 'organize-pdf-result.pdf',
   options: [
     {
-      kind: 'text', name: 'pageOrder', label: 'Page order', default: '', placeholder: 'e.g. 3, 1r90, blank, 2',
-      help: 'Pages in their new order; pages left out are deleted, repeated ones duplicated. 2-5, last, odd, even work; add r90/r180/r270 to rotate; "blank" inserts a blank page.',
+      kind: 'text',
+      name: 'pageOrder',
+      label: 'Page order',
+      default: '',
+      placeholder: 'e.g. 3, 1r90, blank, 2',
+      help:
+        'Pages in their new order; pages left out are deleted, repeated ones duplicated. 2-5, last, odd, even ' +
+        'work; add r90/r180/r270 to rotate; "blank" inserts a blank page.',
     },
     REMOVE_SCRIPTS,
   ],

@@ -19,8 +19,26 @@ export const tool: FileToolEntry = {
   defaultFilename: 'converted.xlsx',
   options: [
     { kind: 'pages', name: 'pages', label: 'Pages', default: '', placeholder: 'All pages, or e.g. 1-3, 5, 8-' },
-    { kind: 'select', name: 'sheets', label: 'Sheets', default: 'table', choices: [{ value: 'table', label: 'One sheet per table' }, { value: 'page', label: 'One sheet per page' }] },
-    { kind: 'select', name: 'format', label: 'Output', default: 'xlsx', choices: [{ value: 'xlsx', label: 'Excel workbook (.xlsx)' }, { value: 'csv', label: 'CSV (one file per sheet, zipped when several)' }] },
+    {
+      kind: 'select',
+      name: 'sheets',
+      label: 'Sheets',
+      default: 'table',
+      choices: [
+        { value: 'table', label: 'One sheet per table' },
+        { value: 'page', label: 'One sheet per page' },
+      ],
+    },
+    {
+      kind: 'select',
+      name: 'format',
+      label: 'Output',
+      default: 'xlsx',
+      choices: [
+        { value: 'xlsx', label: 'Excel workbook (.xlsx)' },
+        { value: 'csv', label: 'CSV (one file per sheet, zipped when several)' },
+      ],
+    },
     ...OCR_OPTIONS,
   ],
   content,

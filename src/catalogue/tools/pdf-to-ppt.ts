@@ -18,7 +18,13 @@ export const tool: FileToolEntry = {
   defaultFilename: 'converted.pptx',
   options: [
     { kind: 'pages', name: 'pages', label: 'Pages', default: '', placeholder: 'All pages, or e.g. 1-3, 5, 8-' },
-    { kind: 'checkbox', name: 'background', label: 'Keep drawings as a background picture', default: true, help: 'Charts, shapes and photos are kept as a picture behind the editable text.' },
+    {
+      kind: 'checkbox',
+      name: 'background',
+      label: 'Keep drawings as a background picture',
+      default: true,
+      help: 'Charts, shapes and photos are kept as a picture behind the editable text.',
+    },
     ...OCR_OPTIONS,
   ],
   content,

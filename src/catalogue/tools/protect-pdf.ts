@@ -22,7 +22,17 @@ export const tool: FileToolEntry = {
   accepts: PDF_FILES,
   defaultFilename: 'protect-pdf-result.pdf',
   options: [
-    { kind: 'password', name: 'password', label: 'Password', default: '', confirm: true, autocomplete: 'new-password', help: 'Needed to open the file. At least 4 characters, at most 127 bytes (127 Latin letters, fewer accented or non-Latin ones).' },
+    {
+      kind: 'password',
+      name: 'password',
+      label: 'Password',
+      default: '',
+      confirm: true,
+      autocomplete: 'new-password',
+      help:
+        'Needed to open the file. At least 4 characters, at most 127 bytes (127 Latin letters, fewer accented or ' +
+        'non-Latin ones).',
+    },
     {
       kind: 'password',
       name: 'ownerPassword',
@@ -54,7 +64,9 @@ export const tool: FileToolEntry = {
     if (tooShort(password)) return 'Password must be at least 4 characters';
     if (password !== String(values.confirmPassword ?? '')) return 'Passwords do not match';
     if (ownerPassword !== '' && tooShort(ownerPassword)) return 'Password must be at least 4 characters';
-    const tooLong = newPasswordProblem(password) ?? (ownerPassword !== '' ? newPasswordProblem(ownerPassword, 'permissions password') : undefined);
+    const tooLong =
+      newPasswordProblem(password) ??
+      (ownerPassword !== '' ? newPasswordProblem(ownerPassword, 'permissions password') : undefined);
     if (tooLong) return tooLong;
     if (ownerPassword !== '' && ownerPassword === password) {
       return 'The permissions password must be different from the password that opens the file.';

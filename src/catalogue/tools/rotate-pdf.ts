@@ -19,11 +19,22 @@ export const tool: FileToolEntry = {
   defaultFilename: 'rotate-pdf-result.pdf',
   options: [
     {
-      kind: 'select', name: 'angle', label: 'Rotation', default: '90',
-      choices: [{ value: '90', label: '90° clockwise' }, { value: '180', label: '180°' }, { value: '270', label: '90° counter-clockwise' }],
+      kind: 'select',
+      name: 'angle',
+      label: 'Rotation',
+      default: '90',
+      choices: [
+        { value: '90', label: '90° clockwise' },
+        { value: '180', label: '180°' },
+        { value: '270', label: '90° counter-clockwise' },
+      ],
     },
     {
-      kind: 'pages', name: 'pages', label: 'Pages to rotate', default: '', placeholder: 'all pages',
+      kind: 'pages',
+      name: 'pages',
+      label: 'Pages to rotate',
+      default: '',
+      placeholder: 'all pages',
       help: 'Empty = all pages; or e.g. 1-3, 5, even. Click thumbnails to choose.',
     },
     REMOVE_SCRIPTS,

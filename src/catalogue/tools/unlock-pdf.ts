@@ -22,7 +22,9 @@ export const tool: FileToolEntry = {
       label: 'Password',
       default: '',
       autocomplete: 'current-password',
-      help: 'The password that opens the file, or its permissions password. Files that only restrict printing or copying need none.',
+      help:
+        'The password that opens the file, or its permissions password. Files that only restrict printing or ' +
+        'copying need none.',
     },
   ],
   // No validate(): an empty password is legitimate for files that carry only restrictions (they

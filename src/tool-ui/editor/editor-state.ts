@@ -8,7 +8,18 @@ import type { EditOperation, FontFamily } from '../../../shared/edit-operations.
 export type EditorObject = EditOperation & { id: string };
 
 export type ToolName =
-  | 'select' | 'text' | 'image' | 'pen' | 'rect' | 'ellipse' | 'line' | 'arrow' | 'highlight' | 'whiteout' | 'redact' | 'edit-text';
+  | 'select'
+  | 'text'
+  | 'image'
+  | 'pen'
+  | 'rect'
+  | 'ellipse'
+  | 'line'
+  | 'arrow'
+  | 'highlight'
+  | 'whiteout'
+  | 'redact'
+  | 'edit-text';
 
 export interface ToolInfo {
   name: ToolName;
@@ -45,7 +56,14 @@ export interface Style {
 }
 
 export const DEFAULT_STYLE: Style = {
-  color: '#1f2937', fill: null, strokeWidth: 2, fontSize: 16, font: 'sans', bold: false, italic: false, highlight: '#ffeb3b',
+  color: '#1f2937',
+  fill: null,
+  strokeWidth: 2,
+  fontSize: 16,
+  font: 'sans',
+  bold: false,
+  italic: false,
+  highlight: '#ffeb3b',
 };
 
 export interface EditorState {
@@ -87,18 +105,35 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     }
     case 'remove':
       if (!state.objects.some((o) => o.id === action.id)) return state;
-      return { ...state, ...record(state), objects: state.objects.filter((o) => o.id !== action.id), selected: state.selected === action.id ? null : state.selected };
+      return {
+        ...state,
+        ...record(state),
+        objects: state.objects.filter((o) => o.id !== action.id),
+        selected: state.selected === action.id ? null : state.selected,
+      };
     case 'select':
       return state.selected === action.id ? state : { ...state, selected: action.id };
     case 'undo': {
       const previous = state.past.at(-1);
       if (!previous) return state;
-      return { ...state, objects: previous, past: state.past.slice(0, -1), future: [state.objects, ...state.future], selected: previous.some((o) => o.id === state.selected) ? state.selected : null };
+      return {
+        ...state,
+        objects: previous,
+        past: state.past.slice(0, -1),
+        future: [state.objects, ...state.future],
+        selected: previous.some((o) => o.id === state.selected) ? state.selected : null,
+      };
     }
     case 'redo': {
       const [next, ...rest] = state.future;
       if (!next) return state;
-      return { ...state, objects: next, past: [...state.past, state.objects], future: rest, selected: next.some((o) => o.id === state.selected) ? state.selected : null };
+      return {
+        ...state,
+        objects: next,
+        past: [...state.past, state.objects],
+        future: rest,
+        selected: next.some((o) => o.id === state.selected) ? state.selected : null,
+      };
     }
     case 'reset':
       return { objects: action.objects, past: [], future: [], selected: null };
@@ -118,25 +153,41 @@ export function countEdits(objects: readonly EditorObject[]): number {
 }
 
 export function operationsJson(objects: readonly EditorObject[]): string {
-  const operations = objects
-    .filter((o) => !isEmptyText(o))
-    .map(({ id: _id, ...op }) => op);
+  const operations = objects.filter((o) => !isEmptyText(o)).map(({ id: _id, ...op }) => op);
   return operations.length ? JSON.stringify({ version: 1, operations }) : '';
 }
 
 /** Bounding box of an object in view points (text boxes need their measured size). */
-export function boundsOf(o: EditorObject, textSize?: { width: number; height: number }): { x: number; y: number; width: number; height: number } {
+export function boundsOf(
+  o: EditorObject,
+  textSize?: { width: number; height: number },
+): { x: number; y: number; width: number; height: number } {
   switch (o.type) {
     case 'pen': {
       const xs = o.points.map((p) => p[0]);
       const ys = o.points.map((p) => p[1]);
-      return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+      return {
+        x: Math.min(...xs),
+        y: Math.min(...ys),
+        width: Math.max(...xs) - Math.min(...xs),
+        height: Math.max(...ys) - Math.min(...ys),
+      };
     }
     case 'line':
     case 'arrow':
-      return { x: Math.min(o.x1, o.x2), y: Math.min(o.y1, o.y2), width: Math.abs(o.x2 - o.x1), height: Math.abs(o.y2 - o.y1) };
+      return {
+        x: Math.min(o.x1, o.x2),
+        y: Math.min(o.y1, o.y2),
+        width: Math.abs(o.x2 - o.x1),
+        height: Math.abs(o.y2 - o.y1),
+      };
     case 'text':
-      return { x: o.x, y: o.y, width: textSize?.width ?? o.size * Math.max(1, o.text.length) * 0.5, height: textSize?.height ?? o.size * 1.2 };
+      return {
+        x: o.x,
+        y: o.y,
+        width: textSize?.width ?? o.size * Math.max(1, o.text.length) * 0.5,
+        height: textSize?.height ?? o.size * 1.2,
+      };
     default:
       return { x: o.x, y: o.y, width: o.width, height: o.height };
   }

@@ -11,7 +11,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { openPdfjs, type PDFDocumentProxy } from '../../../workers/pdf-view.ts';
-import { TOOLS, countEdits, movedBy, newId, type EditorAction, type EditorObject, type EditorState, type Style, type ToolName } from './editor-state.ts';
+import {
+  TOOLS,
+  countEdits,
+  movedBy,
+  newId,
+  type EditorAction,
+  type EditorObject,
+  type EditorState,
+  type Style,
+  type ToolName,
+} from './editor-state.ts';
 import { PageView, type PageSize } from './page-view.tsx';
 import './editor.css';
 
@@ -29,7 +39,10 @@ interface Props {
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
 
 function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
+  );
 }
 
 async function readImage(file: File): Promise<{ data: string; width: number; height: number }> {
@@ -97,7 +110,11 @@ export function PageEditor({ file, state, dispatch, style, setStyle, onClose, on
         const name = (e as Error).name;
         if (name === 'PasswordRequired' || name === 'InvalidPassword') {
           setNeedsPassword(true);
-          setError(name === 'InvalidPassword' ? 'Invalid Password' : 'This PDF is protected by a password. Enter it to edit the pages.');
+          setError(
+            name === 'InvalidPassword'
+              ? 'Invalid Password'
+              : 'This PDF is protected by a password. Enter it to edit the pages.',
+          );
         } else setError((e as Error).message || 'This PDF could not be opened.');
       }
     })();
@@ -183,7 +200,16 @@ export function PageEditor({ file, state, dispatch, style, setStyle, onClose, on
       const height = (width * image.height) / image.width;
       dispatch({
         type: 'add',
-        object: { id: newId(), type: 'image', page: currentPage, x: (size.width - width) / 2, y: (size.height - height) / 2, width, height, data: image.data },
+        object: {
+          id: newId(),
+          type: 'image',
+          page: currentPage,
+          x: (size.width - width) / 2,
+          y: (size.height - height) / 2,
+          width,
+          height,
+          data: image.data,
+        },
       });
       setTool('select');
       setError('');
@@ -268,15 +294,20 @@ export function PageEditor({ file, state, dispatch, style, setStyle, onClose, on
       if (patch.bold !== undefined) objectPatch.bold = patch.bold;
       if (patch.italic !== undefined) objectPatch.italic = patch.italic;
     }
-    if (Object.keys(objectPatch).length) dispatch({ type: 'update', id: o.id, patch: objectPatch as Partial<EditorObject> });
+    if (Object.keys(objectPatch).length)
+      dispatch({ type: 'update', id: o.id, patch: objectPatch as Partial<EditorObject> });
   }
 
   const kind = selectedObject?.type ?? tool;
   const showText = kind === 'text' || kind === 'edit-text';
   const showStroke = ['pen', 'rect', 'ellipse', 'line', 'arrow'].includes(kind);
   const showFill = kind === 'rect' || kind === 'ellipse';
-  const currentColor = selectedObject && 'color' in selectedObject && selectedObject.type !== 'highlight' ? selectedObject.color ?? style.color
-    : selectedObject && 'stroke' in selectedObject ? selectedObject.stroke ?? style.color : style.color;
+  const currentColor =
+    selectedObject && 'color' in selectedObject && selectedObject.type !== 'highlight'
+      ? (selectedObject.color ?? style.color)
+      : selectedObject && 'stroke' in selectedObject
+        ? (selectedObject.stroke ?? style.color)
+        : style.color;
 
   const byPage = useMemo(() => {
     const map = new Map<number, EditorObject[]>();
@@ -287,119 +318,278 @@ export function PageEditor({ file, state, dispatch, style, setStyle, onClose, on
   const count = countEdits(state.objects);
 
   return createPortal(
-    <div className="page-editor" role="dialog" aria-modal="true" aria-label={`Edit ${file.name}`} ref={dialogRef} tabIndex={-1}>
+    <div
+      className="page-editor"
+      role="dialog"
+      aria-modal="true"
+      aria-label={`Edit ${file.name}`}
+      ref={dialogRef}
+      tabIndex={-1}
+    >
       <header className="ed-topbar">
         <div className="ed-title">
           <strong>Edit PDF</strong>
           <span className="ed-filename">{file.name}</span>
         </div>
         <div className="ed-history" role="group" aria-label="History">
-          <button type="button" onClick={() => dispatch({ type: 'undo' })} disabled={state.past.length === 0} title="Undo (Ctrl+Z)">Undo</button>
-          <button type="button" onClick={() => dispatch({ type: 'redo' })} disabled={state.future.length === 0} title="Redo (Ctrl+Shift+Z)">Redo</button>
-          <button type="button" onClick={() => state.selected && dispatch({ type: 'remove', id: state.selected })} disabled={!state.selected} title="Delete (Del)">Delete</button>
+          <button
+            type="button"
+            onClick={() => dispatch({ type: 'undo' })}
+            disabled={state.past.length === 0}
+            title="Undo (Ctrl+Z)"
+          >
+            Undo
+          </button>
+          <button
+            type="button"
+            onClick={() => dispatch({ type: 'redo' })}
+            disabled={state.future.length === 0}
+            title="Redo (Ctrl+Shift+Z)"
+          >
+            Redo
+          </button>
+          <button
+            type="button"
+            onClick={() => state.selected && dispatch({ type: 'remove', id: state.selected })}
+            disabled={!state.selected}
+            title="Delete (Del)"
+          >
+            Delete
+          </button>
         </div>
-        <button type="button" className="primary-action ed-done" onClick={count > 0 ? onDone : onClose}
-          title={count > 0 ? 'Save the edited PDF and download it' : 'Back to the tool window'}>
+        <button
+          type="button"
+          className="primary-action ed-done"
+          onClick={count > 0 ? onDone : onClose}
+          title={count > 0 ? 'Save the edited PDF and download it' : 'Back to the tool window'}
+        >
           {count > 0 ? `Done: save PDF (${count} edit${count === 1 ? '' : 's'})` : 'Done'}
         </button>
       </header>
 
       <div className="ed-toolbar" role="toolbar" aria-label="Tools">
         {TOOLS.map((t) => (
-          <button key={t.name} type="button" className={`ed-tool${tool === t.name ? ' active' : ''}`} aria-pressed={tool === t.name} title={`${t.label} (${t.key.toUpperCase()})`} onClick={() => chooseTool(t.name)}>
+          <button
+            key={t.name}
+            type="button"
+            className={`ed-tool${tool === t.name ? ' active' : ''}`}
+            aria-pressed={tool === t.name}
+            title={`${t.label} (${t.key.toUpperCase()})`}
+            onClick={() => chooseTool(t.name)}
+          >
             {t.label}
           </button>
         ))}
-        <button type="button" className={`ed-tool ed-keep${keepTool ? ' active' : ''}`} aria-pressed={keepTool}
-          title="Keep the chosen tool after placing something (otherwise the editor goes back to Select)" onClick={() => setKeepTool((k) => !k)}>
+        <button
+          type="button"
+          className={`ed-tool ed-keep${keepTool ? ' active' : ''}`}
+          aria-pressed={keepTool}
+          title="Keep the chosen tool after placing something (otherwise the editor goes back to Select)"
+          onClick={() => setKeepTool((k) => !k)}
+        >
           Keep tool
         </button>
-        <input ref={imageInputRef} type="file" accept="image/png,image/jpeg" className="ed-hidden" aria-label="Image to add" onChange={(e) => void addImage(e)} />
+        <input
+          ref={imageInputRef}
+          type="file"
+          accept="image/png,image/jpeg"
+          className="ed-hidden"
+          aria-label="Image to add"
+          onChange={(e) => void addImage(e)}
+        />
       </div>
 
       <div className="ed-props" aria-label="Properties">
         {(showText || showStroke || kind === 'select') && (
-          <label>Colour <input type="color" value={currentColor} onChange={(e) => changeStyle({ color: e.target.value })} /></label>
+          <label>
+            Colour <input type="color" value={currentColor} onChange={(e) => changeStyle({ color: e.target.value })} />
+          </label>
         )}
         {showText && (
           <>
-            <label>Font
-              <select value={selectedObject && 'font' in selectedObject ? selectedObject.font : style.font} onChange={(e) => changeStyle({ font: e.target.value as Style['font'] })}>
+            <label>
+              Font
+              <select
+                value={selectedObject && 'font' in selectedObject ? selectedObject.font : style.font}
+                onChange={(e) => changeStyle({ font: e.target.value as Style['font'] })}
+              >
                 <option value="sans">Sans (Helvetica)</option>
                 <option value="serif">Serif (Times)</option>
                 <option value="mono">Mono (Courier)</option>
               </select>
             </label>
-            <label>Size
-              <input type="number" min={4} max={300} value={selectedObject && 'size' in selectedObject ? selectedObject.size : style.fontSize} onChange={(e) => changeStyle({ fontSize: Math.max(4, Math.min(300, Number(e.target.value) || 12)) })} />
+            <label>
+              Size
+              <input
+                type="number"
+                min={4}
+                max={300}
+                value={selectedObject && 'size' in selectedObject ? selectedObject.size : style.fontSize}
+                onChange={(e) => changeStyle({ fontSize: Math.max(4, Math.min(300, Number(e.target.value) || 12)) })}
+              />
             </label>
-            <label className="ed-check"><input type="checkbox" checked={selectedObject && 'bold' in selectedObject ? !!selectedObject.bold : style.bold} onChange={(e) => changeStyle({ bold: e.target.checked })} /> Bold</label>
-            <label className="ed-check"><input type="checkbox" checked={selectedObject && 'italic' in selectedObject ? !!selectedObject.italic : style.italic} onChange={(e) => changeStyle({ italic: e.target.checked })} /> Italic</label>
+            <label className="ed-check">
+              <input
+                type="checkbox"
+                checked={selectedObject && 'bold' in selectedObject ? !!selectedObject.bold : style.bold}
+                onChange={(e) => changeStyle({ bold: e.target.checked })}
+              />{' '}
+              Bold
+            </label>
+            <label className="ed-check">
+              <input
+                type="checkbox"
+                checked={selectedObject && 'italic' in selectedObject ? !!selectedObject.italic : style.italic}
+                onChange={(e) => changeStyle({ italic: e.target.checked })}
+              />{' '}
+              Italic
+            </label>
           </>
         )}
         {showStroke && (
-          <label>Width
-            <input type="range" min={1} max={20} value={style.strokeWidth} onChange={(e) => changeStyle({ strokeWidth: Number(e.target.value) })} />
+          <label>
+            Width
+            <input
+              type="range"
+              min={1}
+              max={20}
+              value={style.strokeWidth}
+              onChange={(e) => changeStyle({ strokeWidth: Number(e.target.value) })}
+            />
           </label>
         )}
         {showFill && (
           <>
-            <label className="ed-check"><input type="checkbox" checked={style.fill !== null} onChange={(e) => changeStyle({ fill: e.target.checked ? '#93c5fd' : null })} /> Fill</label>
-            {style.fill !== null && <input type="color" aria-label="Fill colour" value={style.fill} onChange={(e) => changeStyle({ fill: e.target.value })} />}
+            <label className="ed-check">
+              <input
+                type="checkbox"
+                checked={style.fill !== null}
+                onChange={(e) => changeStyle({ fill: e.target.checked ? '#93c5fd' : null })}
+              />{' '}
+              Fill
+            </label>
+            {style.fill !== null && (
+              <input
+                type="color"
+                aria-label="Fill colour"
+                value={style.fill}
+                onChange={(e) => changeStyle({ fill: e.target.value })}
+              />
+            )}
           </>
         )}
-        {kind === 'highlight' && <label>Highlight <input type="color" value={style.highlight} onChange={(e) => changeStyle({ highlight: e.target.value })} /></label>}
-        {kind === 'redact' && <span className="ed-hint">Drag over text or images: they are removed from the file, not only covered.</span>}
-        {kind === 'whiteout' && <span className="ed-hint">Covers the area with white (the content underneath stays in the file — use Redact to remove it).</span>}
-        {kind === 'edit-text' && !selectedObject && <span className="ed-hint">Click a line of text to replace it.</span>}
+        {kind === 'highlight' && (
+          <label>
+            Highlight{' '}
+            <input type="color" value={style.highlight} onChange={(e) => changeStyle({ highlight: e.target.value })} />
+          </label>
+        )}
+        {kind === 'redact' && (
+          <span className="ed-hint">Drag over text or images: they are removed from the file, not only covered.</span>
+        )}
+        {kind === 'whiteout' && (
+          <span className="ed-hint">
+            Covers the area with white (the content underneath stays in the file — use Redact to remove it).
+          </span>
+        )}
+        {kind === 'edit-text' && !selectedObject && (
+          <span className="ed-hint">Click a line of text to replace it.</span>
+        )}
         {kind === 'pen' && <span className="ed-hint">Draw with the mouse, a pen or a finger.</span>}
       </div>
 
       <div className="ed-pages" ref={scrollRef} onScroll={onScroll}>
-        {!pdf && !error && <p className="ed-status" aria-busy="true">Opening {file.name}…</p>}
+        {!pdf && !error && (
+          <p className="ed-status" aria-busy="true">
+            Opening {file.name}…
+          </p>
+        )}
         {needsPassword && (
-          <form className="ed-password" onSubmit={(e) => {
-            e.preventDefault();
-            setError('');
-            setAttempt((a) => a + 1);
-          }}>
-            <label>PDF password <input type="password" autoComplete="off" value={password} onChange={(e) => setPassword(e.target.value)} /></label>
+          <form
+            className="ed-password"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setError('');
+              setAttempt((a) => a + 1);
+            }}
+          >
+            <label>
+              PDF password{' '}
+              <input
+                type="password"
+                autoComplete="off"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </label>
             <button type="submit">Open</button>
           </form>
         )}
-        {error && <p role="alert" className="ed-error">{error}</p>}
-        {pdf && sizes.map((size, i) => (
-          <PageView
-            key={i + 1}
-            pdf={pdf}
-            pageNumber={i + 1}
-            size={size}
-            zoom={zoom}
-            visible={visible.has(i + 1)}
-            objects={byPage.get(i + 1) ?? empty}
-            selected={state.selected}
-            editing={editing}
-            tool={tool}
-            style={style}
-            dispatch={dispatch}
-            setEditing={setEditing}
-            onPlaced={onPlaced}
-          />
-        ))}
+        {error && (
+          <p role="alert" className="ed-error">
+            {error}
+          </p>
+        )}
+        {pdf &&
+          sizes.map((size, i) => (
+            <PageView
+              key={i + 1}
+              pdf={pdf}
+              pageNumber={i + 1}
+              size={size}
+              zoom={zoom}
+              visible={visible.has(i + 1)}
+              objects={byPage.get(i + 1) ?? empty}
+              selected={state.selected}
+              editing={editing}
+              tool={tool}
+              style={style}
+              dispatch={dispatch}
+              setEditing={setEditing}
+              onPlaced={onPlaced}
+            />
+          ))}
       </div>
 
       <footer className="ed-bottombar">
         <div className="ed-nav" role="group" aria-label="Pages">
-          <button type="button" onClick={() => goToPage(currentPage - 1)} disabled={currentPage <= 1} aria-label="Previous page">‹</button>
+          <button
+            type="button"
+            onClick={() => goToPage(currentPage - 1)}
+            disabled={currentPage <= 1}
+            aria-label="Previous page"
+          >
+            ‹
+          </button>
           <label>
-            Page <input type="number" min={1} max={sizes.length || 1} value={currentPage} onChange={(e) => goToPage(Number(e.target.value))} aria-label="Page number" /> of {sizes.length}
+            Page{' '}
+            <input
+              type="number"
+              min={1}
+              max={sizes.length || 1}
+              value={currentPage}
+              onChange={(e) => goToPage(Number(e.target.value))}
+              aria-label="Page number"
+            />{' '}
+            of {sizes.length}
           </label>
-          <button type="button" onClick={() => goToPage(currentPage + 1)} disabled={currentPage >= sizes.length} aria-label="Next page">›</button>
+          <button
+            type="button"
+            onClick={() => goToPage(currentPage + 1)}
+            disabled={currentPage >= sizes.length}
+            aria-label="Next page"
+          >
+            ›
+          </button>
         </div>
         <div className="ed-zoom" role="group" aria-label="Zoom">
-          <button type="button" onClick={() => zoomBy(-1)} aria-label="Zoom out">−</button>
+          <button type="button" onClick={() => zoomBy(-1)} aria-label="Zoom out">
+            −
+          </button>
           <span>{Math.round(zoom * 100)}%</span>
-          <button type="button" onClick={() => zoomBy(1)} aria-label="Zoom in">+</button>
+          <button type="button" onClick={() => zoomBy(1)} aria-label="Zoom in">
+            +
+          </button>
         </div>
       </footer>
     </div>,

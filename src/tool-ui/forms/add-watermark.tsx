@@ -22,7 +22,8 @@ interface PagePicture {
   height: number;
 }
 
-type PreviewState = { kind: 'none' } | { kind: 'loading' } | { kind: 'ready'; page: PagePicture } | { kind: 'error'; message: string };
+type PreviewState =
+  { kind: 'none' } | { kind: 'loading' } | { kind: 'ready'; page: PagePicture } | { kind: 'error'; message: string };
 
 async function renderFirstPage(file: File): Promise<PagePicture> {
   const { openPdfjs, renderPage } = await import('../../../workers/pdf-view.ts');
@@ -36,7 +37,9 @@ async function renderFirstPage(file: File): Promise<PagePicture> {
     const canvas = document.createElement('canvas');
     canvas.width = pixels.width;
     canvas.height = pixels.height;
-    canvas.getContext('2d')!.putImageData(new ImageData(pixels.data as Uint8ClampedArray<ArrayBuffer>, pixels.width, pixels.height), 0, 0);
+    canvas
+      .getContext('2d')!
+      .putImageData(new ImageData(pixels.data as Uint8ClampedArray<ArrayBuffer>, pixels.width, pixels.height), 0, 0);
     return { canvas, width, height };
   } finally {
     await doc.destroy();
@@ -52,14 +55,21 @@ function loadImage(dataUrl: string): Promise<HTMLImageElement> {
   });
 }
 
-function drawPreview(target: HTMLCanvasElement, page: PagePicture, values: OptionValues, image: HTMLImageElement | undefined): void {
+function drawPreview(
+  target: HTMLCanvasElement,
+  page: PagePicture,
+  values: OptionValues,
+  image: HTMLImageElement | undefined,
+): void {
   target.width = page.canvas.width;
   target.height = page.canvas.height;
   const ctx = target.getContext('2d')!;
   ctx.drawImage(page.canvas, 0, 0);
   const scale = target.width / page.width;
   const angle = Number(values.rotation ?? 45);
-  const position = (POSITIONS as readonly string[]).includes(String(values.position)) ? (values.position as Position) : 'center';
+  const position = (POSITIONS as readonly string[]).includes(String(values.position))
+    ? (values.position as Position)
+    : 'center';
   ctx.globalAlpha = Math.min(1, Math.max(0, Number(values.opacity ?? 30) / 100));
   // Under the content: on white paper the text shows through where the page is blank; multiply is
   // the closest picture of that without separating the page's layers.
@@ -74,14 +84,17 @@ function drawPreview(target: HTMLCanvasElement, page: PagePicture, values: Optio
   if (values.type === 'image') {
     if (!image) return;
     const wanted = page.width * Math.min(1, Math.max(0.01, Number(values.imageScale ?? 40) / 100));
-    const w = wanted * fitFactor(page.width, page.height, wanted, (wanted * image.naturalHeight) / image.naturalWidth, angle);
+    const w =
+      wanted * fitFactor(page.width, page.height, wanted, (wanted * image.naturalHeight) / image.naturalWidth, angle);
     const h = (w * image.naturalHeight) / image.naturalWidth;
     for (const centre of placements(position, page.width, page.height, w, h, angle)) {
       at(centre, () => ctx.drawImage(image, (-w / 2) * scale, (-h / 2) * scale, w * scale, h * scale));
     }
     return;
   }
-  const text = String(values.text ?? '').replace(/\s+/g, ' ').trim();
+  const text = String(values.text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!text) return;
   const font = (points: number) => `${points * scale}px "Noto Sans", "Noto Sans SC", system-ui, sans-serif`;
   let size = Math.min(400, Math.max(4, Number(values.fontSize ?? 48)));
@@ -117,9 +130,10 @@ export default function AddWatermarkPanel({ tool, files, values, setValue, disab
       (page) => live && setPreview({ kind: 'ready', page }),
       (error: Error) => {
         if (!live) return;
-        const message = error.name === 'PasswordRequired'
-          ? 'No preview: this PDF needs a password (you will be asked for it when you process it).'
-          : `No preview: ${error.message}`;
+        const message =
+          error.name === 'PasswordRequired'
+            ? 'No preview: this PDF needs a password (you will be asked for it when you process it).'
+            : `No preview: ${error.message}`;
         setPreview({ kind: 'error', message });
       },
     );
@@ -134,7 +148,10 @@ export default function AddWatermarkPanel({ tool, files, values, setValue, disab
       return;
     }
     let live = true;
-    loadImage(imageData).then((loaded) => live && setImage(loaded), () => live && setImage(undefined));
+    loadImage(imageData).then(
+      (loaded) => live && setImage(loaded),
+      () => live && setImage(undefined),
+    );
     return () => {
       live = false;
     };
@@ -168,26 +185,50 @@ export default function AddWatermarkPanel({ tool, files, values, setValue, disab
   return (
     <div className="watermark-panel">
       <figure className="watermark-preview" aria-live="polite">
-        {preview.kind === 'ready' && <canvas ref={canvasRef} role="img" aria-label="Preview of page 1 with the watermark" />}
+        {preview.kind === 'ready' && (
+          <canvas ref={canvasRef} role="img" aria-label="Preview of page 1 with the watermark" />
+        )}
         {preview.kind === 'loading' && <p className="option-help">Rendering page 1…</p>}
         {preview.kind === 'none' && <p className="option-help">Choose a PDF to see page 1 with the watermark.</p>}
         {preview.kind === 'error' && <p className="option-help">{preview.message}</p>}
-        <figcaption className="option-help">Preview of page 1{isImage && !image ? ' — choose an image to place it' : ''}</figcaption>
+        <figcaption className="option-help">
+          Preview of page 1{isImage && !image ? ' — choose an image to place it' : ''}
+        </figcaption>
       </figure>
       <div className="option-fields">
         <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['type']} />
         {isImage ? (
           <div className="option-field">
             <label htmlFor={imageInputId}>Watermark image (JPEG or PNG)</label>
-            <input id={imageInputId} type="file" accept="image/jpeg,image/png,.jpg,.jpeg,.png" disabled={disabled}
-              onChange={(e) => pickImage(e.target.files?.[0])} />
+            <input
+              id={imageInputId}
+              type="file"
+              accept="image/jpeg,image/png,.jpg,.jpeg,.png"
+              disabled={disabled}
+              onChange={(e) => pickImage(e.target.files?.[0])}
+            />
             {values.imageName ? <small className="option-help">Using {String(values.imageName)}</small> : null}
-            {imageProblem && <small className="option-problem" role="alert">{imageProblem}</small>}
+            {imageProblem && (
+              <small className="option-problem" role="alert">
+                {imageProblem}
+              </small>
+            )}
           </div>
         ) : null}
-        <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled}
-          only={isImage ? ['imageScale'] : ['text', 'fontSize', 'color']} />
-        <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['opacity', 'rotation', 'position', 'pages', 'layer', 'removeScripts']} />
+        <OptionFields
+          tool={tool}
+          values={values}
+          setValue={setValue}
+          disabled={disabled}
+          only={isImage ? ['imageScale'] : ['text', 'fontSize', 'color']}
+        />
+        <OptionFields
+          tool={tool}
+          values={values}
+          setValue={setValue}
+          disabled={disabled}
+          only={['opacity', 'rotation', 'position', 'pages', 'layer', 'removeScripts']}
+        />
       </div>
     </div>
   );

@@ -13,7 +13,13 @@ const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 
 /** A date in words in the browser's locale, so it reads in the order the date fields show (mm/dd or dd/mm). */
 function longDate(date: PlainDate): string {
   const utc = new Date(Date.UTC(date.year, date.month - 1, date.day));
-  return new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utc);
+  return new Intl.DateTimeFormat(undefined, {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(utc);
 }
 
 export default function AgeCalculatorForm(_props: UtilityFormProps) {
@@ -38,10 +44,24 @@ export default function AgeCalculatorForm(_props: UtilityFormProps) {
       <div className="u-row">
         <div className="u-field grow">
           <label htmlFor={`${id}-birth`}>Birth date</label>
-          <input id={`${id}-birth`} name="birthDate" type="date" max={formatPlainDate(now)} min="1800-01-01" value={birth} onChange={(e) => setBirth(e.target.value)} required />
+          <input
+            id={`${id}-birth`}
+            name="birthDate"
+            type="date"
+            max={formatPlainDate(now)}
+            min="1800-01-01"
+            value={birth}
+            onChange={(e) => setBirth(e.target.value)}
+            required
+          />
         </div>
         <div className="u-field grow">
-          <label htmlFor={`${id}-at`}>Age on <span className="u-hint" style={{ display: 'inline' }}>(optional)</span></label>
+          <label htmlFor={`${id}-at`}>
+            Age on{' '}
+            <span className="u-hint" style={{ display: 'inline' }}>
+              (optional)
+            </span>
+          </label>
           <input id={`${id}-at`} name="atDate" type="date" value={at} onChange={(e) => setAt(e.target.value)} />
         </div>
       </div>
@@ -65,12 +85,18 @@ export default function AgeCalculatorForm(_props: UtilityFormProps) {
           </div>
           <p className="u-hint" style={{ fontSize: '0.95rem', color: 'var(--text)' }} data-testid="next-birthday">
             {age.isBirthday ? `🎉 Birthday ${onToday ? 'today' : 'on that day'}! ` : ''}
-            Next birthday: <strong>{longDate(age.nextBirthday)}</strong>, turning {age.nextAge} — in {plural(age.daysToNextBirthday, 'day')}.
+            Next birthday: <strong>{longDate(age.nextBirthday)}</strong>, turning {age.nextAge} — in{' '}
+            {plural(age.daysToNextBirthday, 'day')}.
           </p>
           {input.birth.day > 28 && (
             <p className="u-hint">
-              When a month has no {input.birth.day === 29 && input.birth.month === 2 ? '29 February' : `day ${input.birth.day}`}, its last day counts as the
-              anniversary{input.birth.month === 2 && input.birth.day === 29 ? ', so in common years the birthday is 28 February' : ''}.
+              When a month has no{' '}
+              {input.birth.day === 29 && input.birth.month === 2 ? '29 February' : `day ${input.birth.day}`}, its last
+              day counts as the anniversary
+              {input.birth.month === 2 && input.birth.day === 29
+                ? ', so in common years the birthday is 28 February'
+                : ''}
+              .
             </p>
           )}
         </section>

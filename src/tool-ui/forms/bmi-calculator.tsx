@@ -5,7 +5,15 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { UtilityFormProps } from './registry.ts';
-import { HEIGHT_CM, WEIGHT_KG, computeBmi, formatWeightRange, validateBmiInput, type BmiCategory, type UnitSystem } from '../../utilities/bmi.ts';
+import {
+  HEIGHT_CM,
+  WEIGHT_KG,
+  computeBmi,
+  formatWeightRange,
+  validateBmiInput,
+  type BmiCategory,
+  type UnitSystem,
+} from '../../utilities/bmi.ts';
 import { CalculateButton, ErrorLine } from './utility/kit.tsx';
 
 const SCALE = { min: 15, max: 40 };
@@ -24,7 +32,11 @@ const TONE: Record<BmiCategory, 'pass' | 'fail' | 'neutral'> = {
   'Obesity class II': 'fail',
   'Obesity class III': 'fail',
 };
-const position = (bmi: number) => ((Math.min(SCALE.max, Math.max(SCALE.min, bmi)) - SCALE.min) / (SCALE.max - SCALE.min)) * 100;
+const position = (bmi: number) =>
+  ((Math.min(SCALE.max, Math.max(SCALE.min, bmi)) - SCALE.min) / (SCALE.max - SCALE.min)) * 100;
+
+const METRIC_RANGES = 'Weight 30–300 kg, height 100–250 cm.';
+const IMPERIAL_RANGES = 'Weight 66.1–661.4 lb, height 3 ft 3.4 in – 8 ft 2.4 in.';
 
 export default function BmiCalculatorForm(_props: UtilityFormProps) {
   const id = useId();
@@ -73,7 +85,13 @@ export default function BmiCalculatorForm(_props: UtilityFormProps) {
       <div className="u-segmented" role="radiogroup" aria-label="Units">
         {(['metric', 'imperial'] as const).map((value) => (
           <label key={value}>
-            <input type="radio" name={`${id}-system`} value={value} checked={system === value} onChange={() => switchSystem(value)} />
+            <input
+              type="radio"
+              name={`${id}-system`}
+              value={value}
+              checked={system === value}
+              onChange={() => switchSystem(value)}
+            />
             {value === 'metric' ? 'Metric (kg, cm)' : 'Imperial (lb, ft, in)'}
           </label>
         ))}
@@ -81,27 +99,53 @@ export default function BmiCalculatorForm(_props: UtilityFormProps) {
       <div className="u-row">
         <div className="u-field grow">
           <label htmlFor={`${id}-weight`}>Weight ({metric ? 'kg' : 'lb'})</label>
-          <input id={`${id}-weight`} name="weight" type="number" inputMode="decimal" step={0.1}
-            min={metric ? WEIGHT_KG.min : 66.1} max={metric ? WEIGHT_KG.max : 661.4} placeholder={metric ? 'e.g. 70' : 'e.g. 154'}
-            value={weight} onChange={(e) => setWeight(e.target.value)} />
+          <input
+            id={`${id}-weight`}
+            name="weight"
+            type="number"
+            inputMode="decimal"
+            step={0.1}
+            min={metric ? WEIGHT_KG.min : 66.1}
+            max={metric ? WEIGHT_KG.max : 661.4}
+            placeholder={metric ? 'e.g. 70' : 'e.g. 154'}
+            value={weight}
+            onChange={(e) => setWeight(e.target.value)}
+          />
         </div>
         <div className="u-field grow">
           <label htmlFor={`${id}-height`}>Height ({metric ? 'cm' : 'ft'})</label>
-          <input id={`${id}-height`} name="height" type="number" inputMode="decimal" step={metric ? 0.1 : 1}
-            min={metric ? HEIGHT_CM.min : 3} max={metric ? HEIGHT_CM.max : 8} placeholder={metric ? 'e.g. 175' : 'e.g. 5'}
-            value={height} onChange={(e) => setHeight(e.target.value)} />
+          <input
+            id={`${id}-height`}
+            name="height"
+            type="number"
+            inputMode="decimal"
+            step={metric ? 0.1 : 1}
+            min={metric ? HEIGHT_CM.min : 3}
+            max={metric ? HEIGHT_CM.max : 8}
+            placeholder={metric ? 'e.g. 175' : 'e.g. 5'}
+            value={height}
+            onChange={(e) => setHeight(e.target.value)}
+          />
         </div>
         {!metric && (
           <div className="u-field grow">
             <label htmlFor={`${id}-inches`}>Inches</label>
-            <input id={`${id}-inches`} name="inches" type="number" inputMode="decimal" step={0.1} min={0} max={11.9} placeholder="e.g. 9"
-              value={inches} onChange={(e) => setInches(e.target.value)} />
+            <input
+              id={`${id}-inches`}
+              name="inches"
+              type="number"
+              inputMode="decimal"
+              step={0.1}
+              min={0}
+              max={11.9}
+              placeholder="e.g. 9"
+              value={inches}
+              onChange={(e) => setInches(e.target.value)}
+            />
           </div>
         )}
       </div>
-      <p className="u-hint">
-        {metric ? 'Weight 30–300 kg, height 100–250 cm.' : 'Weight 66.1–661.4 lb, height 3 ft 3.4 in – 8 ft 2.4 in.'} For adults (18+).
-      </p>
+      <p className="u-hint">{metric ? METRIC_RANGES : IMPERIAL_RANGES} For adults (18+).</p>
       <ErrorLine message={error} />
       <div className="u-actions">
         <CalculateButton />
@@ -111,28 +155,42 @@ export default function BmiCalculatorForm(_props: UtilityFormProps) {
         <section className="u-result" aria-label="BMI" aria-live="polite">
           <p className="u-result-title">Your BMI</p>
           <p className="u-headline" data-testid="bmi-value">
-            {result.bmiText} <span className={`u-badge ${TONE[result.category]}`} data-testid="bmi-category">{result.category}</span>
+            {result.bmiText}{' '}
+            <span className={`u-badge ${TONE[result.category]}`} data-testid="bmi-category">
+              {result.category}
+            </span>
           </p>
           <div className="u-scale" aria-hidden="true">
             <span className="u-scale-marker" style={{ left: `${position(result.bmi)}%` }} />
             <div className="u-scale-bar">
               {BANDS.map((band, index) => {
                 const from = index === 0 ? SCALE.min : BANDS[index - 1].upTo;
-                return <span key={band.upTo} style={{ width: `${((band.upTo - from) / (SCALE.max - SCALE.min)) * 100}%`, background: band.colour }} />;
+                return (
+                  <span
+                    key={band.upTo}
+                    style={{
+                      width: `${((band.upTo - from) / (SCALE.max - SCALE.min)) * 100}%`,
+                      background: band.colour,
+                    }}
+                  />
+                );
               })}
             </div>
             <div className="u-scale-labels">
               {[18.5, 25, 30, 35].map((mark) => (
-                <span key={mark} style={{ left: `${position(mark)}%` }}>{mark}</span>
+                <span key={mark} style={{ left: `${position(mark)}%` }}>
+                  {mark}
+                </span>
               ))}
             </div>
           </div>
           <p className="u-hint" style={{ fontSize: '0.95rem', color: 'var(--text)' }} data-testid="bmi-healthy">
-            Healthy weight for your height: <strong>{formatWeightRange(result.healthyMinKg, result.healthyMaxKg, system)}</strong> (BMI 18.5–24.9).
+            Healthy weight for your height:{' '}
+            <strong>{formatWeightRange(result.healthyMinKg, result.healthyMaxKg, system)}</strong> (BMI 18.5–24.9).
           </p>
           <p className="u-hint">
-            WHO adult categories: under 18.5 underweight, 18.5–24.9 normal, 25–29.9 overweight, 30 and over obesity. BMI does not tell muscle from fat; it is a
-            screening figure, not a diagnosis.
+            WHO adult categories: under 18.5 underweight, 18.5–24.9 normal, 25–29.9 overweight, 30 and over obesity. BMI
+            does not tell muscle from fat; it is a screening figure, not a diagnosis.
           </p>
         </section>
       )}

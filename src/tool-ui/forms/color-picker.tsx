@@ -6,7 +6,16 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { UtilityFormProps } from './registry.ts';
-import { BLACK, WHITE, colorNotations, contrastVerdict, parseHex, toHex, type ContrastVerdict, type Rgb } from '../../utilities/color.ts';
+import {
+  BLACK,
+  WHITE,
+  colorNotations,
+  contrastVerdict,
+  parseHex,
+  toHex,
+  type ContrastVerdict,
+  type Rgb,
+} from '../../utilities/color.ts';
 import { CalculateButton, CopyButton, ErrorLine, useCopy } from './utility/kit.tsx';
 
 interface EyeDropperApi {
@@ -23,11 +32,15 @@ const HEX_MESSAGE = 'Enter a colour as #RRGGBB or #RGB, for example #1F4FD1';
 
 function Verdict({ verdict, on }: { verdict: ContrastVerdict; on: 'white' | 'black' }) {
   const badge = (pass: boolean, text: string) => (
-    <span className={`u-badge ${pass ? 'pass' : 'fail'}`}>{pass ? '✓' : '✗'} {text}</span>
+    <span className={`u-badge ${pass ? 'pass' : 'fail'}`}>
+      {pass ? '✓' : '✗'} {text}
+    </span>
   );
   return (
     <div className="u-contrast-body">
-      <span className="ratio" data-testid={`contrast-${on}`}>{verdict.ratioText} : 1</span>
+      <span className="ratio" data-testid={`contrast-${on}`}>
+        {verdict.ratioText} : 1
+      </span>
       <div className="u-badges">
         {badge(verdict.aaNormal, 'AA')}
         {badge(verdict.aaaNormal, 'AAA')}
@@ -100,22 +113,40 @@ export default function ColorPickerForm(_props: UtilityFormProps) {
     <form className="u-form" onSubmit={onSubmit} noValidate>
       <div className="u-color-top">
         <div className="u-swatch" style={{ background: notations.hex }}>
-          <input type="color" aria-label="Colour picker" value={notations.hex.toLowerCase()} onChange={(e) => {
-            const parsed = parseHex(e.target.value);
-            if (parsed) choose(parsed);
-          }} />
+          <input
+            type="color"
+            aria-label="Colour picker"
+            value={notations.hex.toLowerCase()}
+            onChange={(e) => {
+              const parsed = parseHex(e.target.value);
+              if (parsed) choose(parsed);
+            }}
+          />
           <span>Click to pick</span>
         </div>
         <div className="u-form" style={{ gap: 10 }}>
           <div className="u-field">
             <label htmlFor={`${id}-hex`}>Hex colour</label>
-            <input id={`${id}-hex`} name="hex" className="u-mono" value={hexText} spellCheck={false} autoComplete="off" placeholder="#1F4FD1"
-              aria-invalid={error ? true : undefined} onChange={(e) => onHexText(e.target.value)} />
+            <input
+              id={`${id}-hex`}
+              name="hex"
+              className="u-mono"
+              value={hexText}
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="#1F4FD1"
+              aria-invalid={error ? true : undefined}
+              onChange={(e) => onHexText(e.target.value)}
+            />
           </div>
           <ErrorLine message={error} />
           <div className="u-actions">
             <CalculateButton>Pick</CalculateButton>
-            {hasEyeDropper && <button type="button" onClick={() => void pickFromScreen()}>Pick from screen</button>}
+            {hasEyeDropper && (
+              <button type="button" onClick={() => void pickFromScreen()}>
+                Pick from screen
+              </button>
+            )}
           </div>
           {dropperNote && <p className="u-hint">{dropperNote}</p>}
         </div>
@@ -151,7 +182,9 @@ export default function ColorPickerForm(_props: UtilityFormProps) {
             <Verdict verdict={onBlack} on="black" />
           </div>
         </div>
-        <p className="u-hint">AA needs 4.5 : 1 for body text and 3 : 1 for large text (24 px, or 18.7 px bold); AAA needs 7 : 1 and 4.5 : 1.</p>
+        <p className="u-hint">
+          AA needs 4.5 : 1 for body text and 3 : 1 for large text (24 px, or 18.7 px bold); AAA needs 7 : 1 and 4.5 : 1.
+        </p>
       </section>
     </form>
   );

@@ -15,20 +15,37 @@ import { defaultValues } from '../../catalogue/index.ts';
 import { tool as pdfToJpg } from '../../catalogue/tools/pdf-to-jpg.ts';
 
 const LEVEL_HELP: Record<string, string> = {
-  light: 'Keeps images sharp enough to print (up to 300 dpi) and never makes lossless images lossy. Smallest change, smallest saving.',
-  recommended: 'Images above 150 dpi are scaled down and photos re-encoded with MozJPEG: documents stay crisp on screen and usually shrink a lot.',
+  light:
+    'Keeps images sharp enough to print (up to 300 dpi) and never makes lossless images lossy. Smallest change, ' +
+    'smallest saving.',
+  recommended:
+    'Images above 150 dpi are scaled down and photos re-encoded with MozJPEG: documents stay crisp on screen ' +
+    'and usually shrink a lot.',
   strong: 'Images to 96 dpi at lower JPEG quality: the smallest file, for sharing; fine print in scans may blur.',
   custom: 'Choose the JPEG quality and the highest image resolution yourself.',
-  target: 'Folio tries gentle settings first and keeps the first result under your size. Text, fonts and drawings cannot shrink below a point: Folio says so when the target is out of reach.',
+  target:
+    'Folio tries gentle settings first and keeps the first result under your size. Text, fonts and drawings ' +
+    'cannot shrink below a point: Folio says so when the target is out of reach.',
 };
 
-
 async function renderFirstPage(file: File): Promise<Blob> {
-  const values: OptionValues = { ...defaultValues(pdfToJpg), mode: 'pages', resolution: '72', format: 'png', pages: '1' };
+  const values: OptionValues = {
+    ...defaultValues(pdfToJpg),
+    mode: 'pages',
+    resolution: '72',
+    format: 'png',
+    pages: '1',
+  };
   return (await callTool(pdfToJpg, [file], values)).blob;
 }
 
-interface Preview { before: string; after: string; beforeSize: number; afterSize: number; notes: string[] }
+interface Preview {
+  before: string;
+  after: string;
+  beforeSize: number;
+  afterSize: number;
+  notes: string[];
+}
 
 export default function CompressPdfPanel({ tool, files, values, setValue, disabled }: FileToolPanelProps) {
   const [busy, setBusy] = useState(false);
@@ -36,12 +53,15 @@ export default function CompressPdfPanel({ tool, files, values, setValue, disabl
   const [preview, setPreview] = useState<Preview | null>(null);
   const level = String(values.level ?? 'recommended');
 
-  useEffect(() => () => {
-    if (preview) {
-      URL.revokeObjectURL(preview.before);
-      URL.revokeObjectURL(preview.after);
-    }
-  }, [preview]);
+  useEffect(
+    () => () => {
+      if (preview) {
+        URL.revokeObjectURL(preview.before);
+        URL.revokeObjectURL(preview.after);
+      }
+    },
+    [preview],
+  );
 
   async function showPreview() {
     const file = files[0];
@@ -75,9 +95,17 @@ export default function CompressPdfPanel({ tool, files, values, setValue, disabl
         <button type="button" disabled={disabled || busy || files.length === 0} onClick={() => void showPreview()}>
           Preview page 1
         </button>
-        {busy && <span className="hint" aria-live="polite">Compressing and rendering page 1…</span>}
+        {busy && (
+          <span className="hint" aria-live="polite">
+            Compressing and rendering page 1…
+          </span>
+        )}
       </div>
-      {message && <p className="hint" role="note">{message}</p>}
+      {message && (
+        <p className="hint" role="note">
+          {message}
+        </p>
+      )}
       {preview && (
         <>
           <CompareSlider
@@ -89,7 +117,9 @@ export default function CompressPdfPanel({ tool, files, values, setValue, disabl
           />
           {preview.notes.length > 0 && (
             <ul className="batch-list">
-              {preview.notes.map((note) => <li key={note}>{note}</li>)}
+              {preview.notes.map((note) => (
+                <li key={note}>{note}</li>
+              ))}
             </ul>
           )}
         </>

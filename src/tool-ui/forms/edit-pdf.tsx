@@ -7,7 +7,14 @@ import { lazy, Suspense, useEffect, useReducer, useRef, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
 import { OptionFields } from '../option-fields.tsx';
 import './edit-pdf.css';
-import { DEFAULT_STYLE, INITIAL_STATE, countEdits, editorReducer, operationsJson, type Style } from '../editor/editor-state.ts';
+import {
+  DEFAULT_STYLE,
+  INITIAL_STATE,
+  countEdits,
+  editorReducer,
+  operationsJson,
+  type Style,
+} from '../editor/editor-state.ts';
 
 const PageEditor = lazy(() => import('../editor/editor.tsx').then((m) => ({ default: m.PageEditor })));
 
@@ -49,25 +56,46 @@ export default function EditPdfPanel({ tool, files, values, setValue, disabled, 
         </button>
         <small>
           {!file
-            ? 'Choose a PDF to add text, images, signatures, drawings, shapes, highlights, whiteout and redactions on its pages.'
+            ? 'Choose a PDF to add text, images, signatures, drawings, shapes, highlights, whiteout and ' +
+              'redactions on its pages.'
             : count > 0
-              ? `${count} edit${count === 1 ? '' : 's'} ready (${kinds.join(', ')}). Press Process Files to save the edited PDF.`
+              ? `${count} edit${count === 1 ? '' : 's'} ready (${kinds.join(', ')}). Press Process Files to save ` +
+                `the edited PDF.`
               : 'Add text, images, drawings, shapes, highlights, whiteout and redactions, or change existing text.'}
         </small>
       </div>
       {/* Folded away: the quick form is a second way to edit, not a step before saving. */}
       <details className="edit-pdf-quick" open={String(values.text ?? '') !== '' || undefined}>
         <summary>Or add the same text to every page</summary>
-        <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['text', 'position', 'pages', 'fontSize', 'color']} />
+        <OptionFields
+          tool={tool}
+          values={values}
+          setValue={setValue}
+          disabled={disabled}
+          only={['text', 'position', 'pages', 'fontSize', 'color']}
+        />
       </details>
-      <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['annotations', 'removeScripts']} />
+      <OptionFields
+        tool={tool}
+        values={values}
+        setValue={setValue}
+        disabled={disabled}
+        only={['annotations', 'removeScripts']}
+      />
       {open && file && (
         <Suspense fallback={<p aria-busy="true">Opening the editor…</p>}>
-          <PageEditor file={file} state={state} dispatch={dispatch} style={style} setStyle={setStyle} onClose={() => setOpen(false)}
+          <PageEditor
+            file={file}
+            state={state}
+            dispatch={dispatch}
+            style={style}
+            setStyle={setStyle}
+            onClose={() => setOpen(false)}
             onDone={() => {
               setOpen(false);
               setSaveRequested(true);
-            }} />
+            }}
+          />
         </Suspense>
       )}
     </div>

@@ -14,7 +14,6 @@ import { OptionFields } from '../option-fields.tsx';
 import { CompareSlider } from '../compare-slider.tsx';
 import { ApiError, callTool, downloadBlob } from '../../api/client.ts';
 
-
 export function savingText(before: number, after: number): string {
   const change = Math.round((1 - after / before) * 100);
   return `${formatBytes(before)} → ${formatBytes(after)} (${change >= 0 ? '−' : '+'}${Math.abs(change)}%)`;
@@ -26,18 +25,27 @@ export default function ImageCompressorPanel({ tool, files, values, setValue, di
   const [extra, setExtra] = useState<File[]>([]);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState('');
-  const [preview, setPreview] = useState<{ before: string; after: string; beforeSize: number; afterSize: number; name: string } | null>(null);
+  const [preview, setPreview] = useState<{
+    before: string;
+    after: string;
+    beforeSize: number;
+    afterSize: number;
+    name: string;
+  } | null>(null);
   const [rows, setRows] = useState<BatchRow[]>([]);
   const addRef = useRef<HTMLInputElement>(null);
   const batch = useMemo(() => [...files, ...extra], [files, extra]);
 
   // Object URLs are released when replaced and when the panel goes away.
-  useEffect(() => () => {
-    if (preview) {
-      URL.revokeObjectURL(preview.before);
-      URL.revokeObjectURL(preview.after);
-    }
-  }, [preview]);
+  useEffect(
+    () => () => {
+      if (preview) {
+        URL.revokeObjectURL(preview.before);
+        URL.revokeObjectURL(preview.after);
+      }
+    },
+    [preview],
+  );
 
   async function showPreview() {
     const file = batch[0];
@@ -46,7 +54,13 @@ export default function ImageCompressorPanel({ tool, files, values, setValue, di
     setMessage('');
     try {
       const result = await callTool(tool, [file], values);
-      setPreview({ before: URL.createObjectURL(file), after: URL.createObjectURL(result.blob), beforeSize: file.size, afterSize: result.blob.size, name: file.name });
+      setPreview({
+        before: URL.createObjectURL(file),
+        after: URL.createObjectURL(result.blob),
+        beforeSize: file.size,
+        afterSize: result.blob.size,
+        name: file.name,
+      });
     } catch (e) {
       setMessage(e instanceof ApiError ? e.message : 'Processing failed');
     } finally {
@@ -66,7 +80,11 @@ export default function ImageCompressorPanel({ tool, files, values, setValue, di
           zip.file(uniqueName(zip, result.filename.replace(/-compressed(?=\.[^.]+$)/, '')), result.blob);
           done.push({ name: file.name, before: file.size, after: result.blob.size });
         } catch (e) {
-          done.push({ name: file.name, before: file.size, error: e instanceof ApiError ? e.message : 'Processing failed' });
+          done.push({
+            name: file.name,
+            before: file.size,
+            error: e instanceof ApiError ? e.message : 'Processing failed',
+          });
         }
         setRows([...done]);
       }
@@ -75,7 +93,10 @@ export default function ImageCompressorPanel({ tool, files, values, setValue, di
         setMessage('None of the images could be compressed.');
         return;
       }
-      const zipName = `${commonName(batch.map((f) => f.name), 'images')}-compressed.zip`;
+      const zipName = `${commonName(
+        batch.map((f) => f.name),
+        'images',
+      )}-compressed.zip`;
       downloadBlob(await zip.generateAsync({ type: 'blob', compression: 'STORE' }), zipName);
       const before = ok.reduce((s, r) => s + r.before, 0);
       const after = ok.reduce((s, r) => s + (r.after ?? 0), 0);
@@ -120,20 +141,32 @@ export default function ImageCompressorPanel({ tool, files, values, setValue, di
 
       {extra.length > 0 && (
         <p className="hint">
-          Batch: {batch.map((f) => f.name).join(', ')}. Process Files compresses the first image;
-          “Compress all” compresses every one into a ZIP.{' '}
-          <button type="button" className="link-button" disabled={locked} onClick={() => setExtra([])}>Clear the batch</button>
+          Batch: {batch.map((f) => f.name).join(', ')}. Process Files compresses the first image; “Compress all”
+          compresses every one into a ZIP.{' '}
+          <button type="button" className="link-button" disabled={locked} onClick={() => setExtra([])}>
+            Clear the batch
+          </button>
         </p>
       )}
 
-      {busy && <p className="hint" aria-live="polite">Compressing…</p>}
-      {message && <p className="hint" role="note">{message}</p>}
+      {busy && (
+        <p className="hint" aria-live="polite">
+          Compressing…
+        </p>
+      )}
+      {message && (
+        <p className="hint" role="note">
+          {message}
+        </p>
+      )}
 
       {rows.length > 0 && (
         <ul className="batch-list" aria-label="Compressed images">
           {rows.map((row) => (
             <li key={row.name} className={row.error ? 'failed' : undefined}>
-              {row.error ? `${row.name}: skipped — ${row.error}` : `${row.name}: ${savingText(row.before, row.after ?? 0)}`}
+              {row.error
+                ? `${row.name}: skipped — ${row.error}`
+                : `${row.name}: ${savingText(row.before, row.after ?? 0)}`}
             </li>
           ))}
         </ul>

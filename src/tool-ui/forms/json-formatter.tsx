@@ -7,7 +7,15 @@
  */
 import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import type { UtilityFormProps } from './registry.ts';
-import { DEFAULT_JSON_OPTIONS, INPUT_REQUIRED, describeJsonError, formatJson, type JsonErrorInfo, type JsonFormatOptions, type JsonStats } from '../../utilities/json.ts';
+import {
+  DEFAULT_JSON_OPTIONS,
+  INPUT_REQUIRED,
+  describeJsonError,
+  formatJson,
+  type JsonErrorInfo,
+  type JsonFormatOptions,
+  type JsonStats,
+} from '../../utilities/json.ts';
 import { FormatCancelled, MAIN_THREAD_LIMIT, formatAnywhere } from '../../utilities/json-client.ts';
 import { CalculateButton, CopyButton, ErrorLine, downloadText, formatCount, useCopy } from './utility/kit.tsx';
 import { formatBytes } from '../../../shared/format.ts';
@@ -26,7 +34,12 @@ export default function JsonFormatterForm(_props: UtilityFormProps) {
   const [mode, setMode] = useState<Mode>('format');
   const [indent, setIndent] = useState<JsonFormatOptions['indent']>(DEFAULT_JSON_OPTIONS.indent);
   const [sortKeys, setSortKeys] = useState(false);
-  const [result, setResult] = useState<{ output: string; bytes: number; stats: JsonStats; options: JsonFormatOptions } | null>(null);
+  const [result, setResult] = useState<{
+    output: string;
+    bytes: number;
+    stats: JsonStats;
+    options: JsonFormatOptions;
+  } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [errorInfo, setErrorInfo] = useState<JsonErrorInfo | null>(null);
   const [busy, setBusy] = useState(false);
@@ -46,7 +59,16 @@ export default function JsonFormatterForm(_props: UtilityFormProps) {
     }
     const timer = setTimeout(() => {
       const check = formatJson(text, { indent: '2', minify: true, sortKeys: false });
-      setLive(check.ok ? { valid: true, message: 'Valid JSON' } : { valid: false, message: check.error ? `Line ${check.error.line}, column ${check.error.column}: ${check.error.reason}` : '' });
+      setLive(
+        check.ok
+          ? { valid: true, message: 'Valid JSON' }
+          : {
+              valid: false,
+              message: check.error
+                ? `Line ${check.error.line}, column ${check.error.column}: ${check.error.reason}`
+                : '',
+            },
+      );
     }, 250);
     return () => clearTimeout(timer);
   }, [text, file]);
@@ -70,7 +92,12 @@ export default function JsonFormatterForm(_props: UtilityFormProps) {
     try {
       const outcome = await formatAnywhere(input, runOptions, controller.signal);
       if (outcome.ok) {
-        setResult({ output: outcome.output, bytes: outcome.bytes ?? new Blob([outcome.output]).size, stats: outcome.stats, options: runOptions });
+        setResult({
+          output: outcome.output,
+          bytes: outcome.bytes ?? new Blob([outcome.output]).size,
+          stats: outcome.stats,
+          options: runOptions,
+        });
       } else if (outcome.error) {
         setResult(null);
         setError(describeJsonError(outcome.error));
@@ -80,7 +107,8 @@ export default function JsonFormatterForm(_props: UtilityFormProps) {
         setError(INPUT_REQUIRED);
       }
     } catch (cause) {
-      if (!(cause instanceof FormatCancelled)) setError(`Could not format: ${cause instanceof Error ? cause.message : String(cause)}`);
+      if (!(cause instanceof FormatCancelled))
+        setError(`Could not format: ${cause instanceof Error ? cause.message : String(cause)}`);
     } finally {
       if (abort.current === controller) {
         abort.current = null;
@@ -129,22 +157,51 @@ export default function JsonFormatterForm(_props: UtilityFormProps) {
 
   return (
     <form className="u-form" onSubmit={onSubmit} noValidate>
-      <div className="u-field" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) { e.preventDefault(); setDragging(true); } }}
-        onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+      <div
+        className="u-field"
+        onDragOver={(e) => {
+          if (e.dataTransfer.types.includes('Files')) {
+            e.preventDefault();
+            setDragging(true);
+          }
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
         <label htmlFor={`${id}-input`}>JSON</label>
         {file ? (
           <div className="u-file-chip" data-testid="json-file">
-            <span>{file.name} — {formatBytes(file.size)}, formatted in the background</span>
-            <button type="button" onClick={clear}>Remove</button>
+            <span>
+              {file.name} — {formatBytes(file.size)}, formatted in the background
+            </span>
+            <button type="button" onClick={clear}>
+              Remove
+            </button>
           </div>
         ) : (
-          <textarea id={`${id}-input`} name="jsonInput" className={`u-code${dragging ? ' is-dragging' : ''}`} spellCheck={false} autoComplete="off"
-            placeholder={'Paste JSON here, or drop a .json file…\n{"example": [1, 2, 3]}'} value={text}
+          <textarea
+            id={`${id}-input`}
+            name="jsonInput"
+            className={`u-code${dragging ? ' is-dragging' : ''}`}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder={'Paste JSON here, or drop a .json file…\n{"example": [1, 2, 3]}'}
+            value={text}
             aria-invalid={live && !live.valid ? true : undefined}
-            onChange={(e) => { setText(e.target.value); if (error) { setError(null); setErrorInfo(null); } }} />
+            onChange={(e) => {
+              setText(e.target.value);
+              if (error) {
+                setError(null);
+                setErrorInfo(null);
+              }
+            }}
+          />
         )}
         {live && !error && (
-          <span className={`u-valid ${live.valid ? 'ok' : 'bad'}`} data-testid="json-live">{live.valid ? '✓ ' : '✗ '}{live.message}</span>
+          <span className={`u-valid ${live.valid ? 'ok' : 'bad'}`} data-testid="json-live">
+            {live.valid ? '✓ ' : '✗ '}
+            {live.message}
+          </span>
         )}
       </div>
 
@@ -152,13 +209,25 @@ export default function JsonFormatterForm(_props: UtilityFormProps) {
         <div className="u-segmented" role="radiogroup" aria-label="Output">
           {(['format', 'minify'] as const).map((value) => (
             <label key={value}>
-              <input type="radio" name={`${id}-mode`} value={value} checked={mode === value} onChange={() => setMode(value)} />
+              <input
+                type="radio"
+                name={`${id}-mode`}
+                value={value}
+                checked={mode === value}
+                onChange={() => setMode(value)}
+              />
               {value === 'format' ? 'Format' : 'Minify'}
             </label>
           ))}
         </div>
         <div className="u-field">
-          <select id={`${id}-indent`} value={indent} disabled={mode === 'minify'} onChange={(e) => setIndent(e.target.value as JsonFormatOptions['indent'])} aria-label="Indent">
+          <select
+            id={`${id}-indent`}
+            value={indent}
+            disabled={mode === 'minify'}
+            onChange={(e) => setIndent(e.target.value as JsonFormatOptions['indent'])}
+            aria-label="Indent"
+          >
             <option value="2">2 spaces</option>
             <option value="4">4 spaces</option>
             <option value="tab">Tabs</option>
@@ -175,37 +244,66 @@ export default function JsonFormatterForm(_props: UtilityFormProps) {
         <pre className="u-code-error" aria-label="Where the error is" data-testid="json-error-excerpt">
           {errorInfo.excerpt}
           {'\n'}
-          {' '.repeat(errorInfo.caret)}<span className="u-caret">^</span>
+          {' '.repeat(errorInfo.caret)}
+          <span className="u-caret">^</span>
         </pre>
       )}
       <div className="u-actions">
         <CalculateButton disabled={busy}>{busy ? 'Formatting…' : 'Format'}</CalculateButton>
-        {busy && <button type="button" onClick={() => abort.current?.abort()}>Cancel</button>}
-        <button type="button" onClick={() => fileInput.current?.click()} disabled={busy}>Open file</button>
-        <input ref={fileInput} type="file" accept=".json,application/json,text/plain" hidden aria-label="JSON file" onChange={(e) => {
-          void load(e.target.files?.[0]);
-          e.target.value = '';
-        }} />
+        {busy && (
+          <button type="button" onClick={() => abort.current?.abort()}>
+            Cancel
+          </button>
+        )}
+        <button type="button" onClick={() => fileInput.current?.click()} disabled={busy}>
+          Open file
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,application/json,text/plain"
+          hidden
+          aria-label="JSON file"
+          onChange={(e) => {
+            void load(e.target.files?.[0]);
+            e.target.value = '';
+          }}
+        />
         <span className="spacer" />
-        <button type="button" onClick={clear} disabled={busy || (text === '' && !file)}>Clear</button>
+        <button type="button" onClick={clear} disabled={busy || (text === '' && !file)}>
+          Clear
+        </button>
       </div>
       {busy && <progress aria-label="Formatting" />}
 
       {result && (
         <section className="u-result" aria-label="Formatted JSON">
           <div className="u-actions">
-            <span className="u-badge pass" data-testid="json-valid">✓ Valid JSON</span>
+            <span className="u-badge pass" data-testid="json-valid">
+              ✓ Valid JSON
+            </span>
             <span className="u-hint">
               {formatCount(result.stats.values)} values, depth {result.stats.depth}, {formatBytes(result.bytes)}
             </span>
           </div>
-          <textarea className="u-code" readOnly value={preview} aria-label="Result" data-testid="json-output" rows={12} />
+          <textarea
+            className="u-code"
+            readOnly
+            value={preview}
+            aria-label="Result"
+            data-testid="json-output"
+            rows={12}
+          />
           {output.length > PREVIEW_LIMIT && (
-            <p className="u-hint">Showing the first {formatBytes(PREVIEW_LIMIT)} of the result; Copy and Download give all of it.</p>
+            <p className="u-hint">
+              Showing the first {formatBytes(PREVIEW_LIMIT)} of the result; Copy and Download give all of it.
+            </p>
           )}
           <div className="u-actions">
             <CopyButton text={output} copyKey="default" label="Copy" state={copyState} />
-            <button type="button" onClick={() => downloadText(output, filename)}>Download {filename}</button>
+            <button type="button" onClick={() => downloadText(output, filename)}>
+              Download {filename}
+            </button>
           </div>
         </section>
       )}

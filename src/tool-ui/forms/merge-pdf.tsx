@@ -33,7 +33,9 @@ export default function MergePdfPanel({ tool, files, values, setValue, disabled,
     <div className="option-fields">
       {files.length > 0 && (
         <fieldset className="merge-ranges">
-          <legend>Pages to take from each file <small>(empty = all; e.g. 1-3, 5, 8-, last, odd, even)</small></legend>
+          <legend>
+            Pages to take from each file <small>(empty = all; e.g. 1-3, 5, 8-, last, odd, even)</small>
+          </legend>
           {files.map((file, index) => {
             const value = ranges.get(file) ?? '';
             const { problem, taken } = checkRange(value, pageCounts?.get(file));
@@ -41,8 +43,15 @@ export default function MergePdfPanel({ tool, files, values, setValue, disabled,
             return (
               <div key={`${file.name}-${index}`} className="option-field">
                 <label htmlFor={id}>Pages of {file.name}</label>
-                <input id={id} type="text" placeholder="all pages" value={value} disabled={disabled} aria-invalid={problem ? true : undefined}
-                  onChange={(e) => setRanges((old) => new Map(old).set(file, e.target.value))} />
+                <input
+                  id={id}
+                  type="text"
+                  placeholder="all pages"
+                  value={value}
+                  disabled={disabled}
+                  aria-invalid={problem ? true : undefined}
+                  onChange={(e) => setRanges((old) => new Map(old).set(file, e.target.value))}
+                />
                 {problem && <small className="option-problem">{problem}</small>}
                 {!problem && taken && <small className="option-taken">{taken}</small>}
               </div>
@@ -50,7 +59,13 @@ export default function MergePdfPanel({ tool, files, values, setValue, disabled,
           })}
         </fieldset>
       )}
-      <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={['bookmarkEachFile', 'removeScripts']} />
+      <OptionFields
+        tool={tool}
+        values={values}
+        setValue={setValue}
+        disabled={disabled}
+        only={['bookmarkEachFile', 'removeScripts']}
+      />
     </div>
   );
 }

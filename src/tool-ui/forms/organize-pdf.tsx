@@ -24,14 +24,24 @@ export function pageOrderOf(tiles: readonly BoardTile[], pageCount: number): str
 let serial = 0;
 const freshKey = (prefix: string) => `${prefix}-${++serial}`;
 
-export default function OrganizePdfPanel({ tool, files, values, setValue, disabled, inputPassword }: FileToolPanelProps) {
+export default function OrganizePdfPanel({
+  tool,
+  files,
+  values,
+  setValue,
+  disabled,
+  inputPassword,
+}: FileToolPanelProps) {
   const state = usePdfThumbnails(files[0], inputPassword);
   const pageCount = state.pages.length;
   const [tiles, setTiles] = useState<BoardTile[]>([]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [anchor, setAnchor] = useState<number | null>(null);
 
-  const initial = useMemo(() => state.pages.map((_, i) => ({ key: `p${i + 1}`, page: i + 1, rotation: 0 })), [state.pages]);
+  const initial = useMemo(
+    () => state.pages.map((_, i) => ({ key: `p${i + 1}`, page: i + 1, rotation: 0 })),
+    [state.pages],
+  );
   useEffect(() => {
     setTiles(initial);
     setSelected(new Set());
@@ -57,7 +67,9 @@ export default function OrganizePdfPanel({ tool, files, values, setValue, disabl
   }
 
   const rotate = (by: number) =>
-    setTiles((old) => old.map((t) => (selected.has(t.key) && t.page ? { ...t, rotation: (((t.rotation + by) % 360) + 360) % 360 } : t)));
+    setTiles((old) =>
+      old.map((t) => (selected.has(t.key) && t.page ? { ...t, rotation: (((t.rotation + by) % 360) + 360) % 360 } : t)),
+    );
   const remove = () => {
     const left = tiles.filter((t) => !selected.has(t.key));
     if (!left.some((t) => t.page)) return;
@@ -95,20 +107,62 @@ export default function OrganizePdfPanel({ tool, files, values, setValue, disabl
   return (
     <div className="option-fields">
       <div className="page-toolbar" role="toolbar" aria-label="Page actions">
-        <button type="button" className="small" disabled={disabled || none} onClick={() => rotate(-90)} title="Rotate left">⟲ Left</button>
-        <button type="button" className="small" disabled={disabled || none} onClick={() => rotate(90)} title="Rotate right">⟳ Right</button>
-        <button type="button" className="small" disabled={disabled || none} onClick={() => move(-1)}>Move earlier</button>
-        <button type="button" className="small" disabled={disabled || none} onClick={() => move(1)}>Move later</button>
-        <button type="button" className="small" disabled={disabled || none} onClick={duplicate}>Duplicate</button>
-        <button type="button" className="small" disabled={disabled || none} onClick={remove}>Delete</button>
-        <button type="button" className="small" disabled={disabled} onClick={insertBlank}>Insert blank page</button>
-        <button type="button" className="small" disabled={disabled} onClick={() => setSelected(none ? new Set(tiles.map((t) => t.key)) : new Set())}>
+        <button
+          type="button"
+          className="small"
+          disabled={disabled || none}
+          onClick={() => rotate(-90)}
+          title="Rotate left"
+        >
+          ⟲ Left
+        </button>
+        <button
+          type="button"
+          className="small"
+          disabled={disabled || none}
+          onClick={() => rotate(90)}
+          title="Rotate right"
+        >
+          ⟳ Right
+        </button>
+        <button type="button" className="small" disabled={disabled || none} onClick={() => move(-1)}>
+          Move earlier
+        </button>
+        <button type="button" className="small" disabled={disabled || none} onClick={() => move(1)}>
+          Move later
+        </button>
+        <button type="button" className="small" disabled={disabled || none} onClick={duplicate}>
+          Duplicate
+        </button>
+        <button type="button" className="small" disabled={disabled || none} onClick={remove}>
+          Delete
+        </button>
+        <button type="button" className="small" disabled={disabled} onClick={insertBlank}>
+          Insert blank page
+        </button>
+        <button
+          type="button"
+          className="small"
+          disabled={disabled}
+          onClick={() => setSelected(none ? new Set(tiles.map((t) => t.key)) : new Set())}
+        >
           {none ? 'Select all' : 'Select none'}
         </button>
-        <button type="button" className="small" disabled={disabled} onClick={() => { setTiles(initial); setSelected(new Set()); }}>Reset</button>
+        <button
+          type="button"
+          className="small"
+          disabled={disabled}
+          onClick={() => {
+            setTiles(initial);
+            setSelected(new Set());
+          }}
+        >
+          Reset
+        </button>
       </div>
       <p className="hint">
-        {tiles.length} page{tiles.length === 1 ? '' : 's'}{selected.size ? ` · ${selected.size} selected` : ''} · drag to reorder, click to select (Shift-click for a run)
+        {tiles.length} page{tiles.length === 1 ? '' : 's'}
+        {selected.size ? ` · ${selected.size} selected` : ''} · drag to reorder, click to select (Shift-click for a run)
       </p>
       <PageThumbnails
         state={state}
@@ -119,7 +173,9 @@ export default function OrganizePdfPanel({ tool, files, values, setValue, disabl
         onTileClick={(key, event) => click(key, event.shiftKey)}
         onReorder={(from, to) => setTiles((old) => moveItem(old, from, to))}
       />
-      <p className="hint" aria-live="polite">Page order: <code>{order || 'unchanged'}</code></p>
+      <p className="hint" aria-live="polite">
+        Page order: <code>{order || 'unchanged'}</code>
+      </p>
     </div>
   );
 }

@@ -66,15 +66,30 @@ export default function PasswordGeneratorForm(_props: UtilityFormProps) {
   function onLengthText(text: string) {
     setLengthText(text);
     const value = Number(text);
-    if (text.trim() !== '' && Number.isInteger(value) && value >= PASSWORD_LENGTH.min && value <= PASSWORD_LENGTH.max) update({ length: value });
-    else setError(text.trim() === '' ? 'Length is required' : `Length must be a whole number from ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max}`);
+    if (text.trim() !== '' && Number.isInteger(value) && value >= PASSWORD_LENGTH.min && value <= PASSWORD_LENGTH.max)
+      update({ length: value });
+    else
+      setError(
+        text.trim() === ''
+          ? 'Length is required'
+          : `Length must be a whole number from ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max}`,
+      );
   }
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     const typed = Number(lengthText);
-    if (lengthText.trim() === '' || !Number.isInteger(typed) || typed < PASSWORD_LENGTH.min || typed > PASSWORD_LENGTH.max) {
-      setError(lengthText.trim() === '' ? 'Length is required' : `Length must be a whole number from ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max}`);
+    if (
+      lengthText.trim() === '' ||
+      !Number.isInteger(typed) ||
+      typed < PASSWORD_LENGTH.min ||
+      typed > PASSWORD_LENGTH.max
+    ) {
+      setError(
+        lengthText.trim() === ''
+          ? 'Length is required'
+          : `Length must be a whole number from ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max}`,
+      );
       setPasswords([]);
       return;
     }
@@ -125,11 +140,15 @@ export default function PasswordGeneratorForm(_props: UtilityFormProps) {
             onChange={(e) => onLengthText(e.target.value)}
           />
         </div>
-        <p className="u-hint">From {PASSWORD_LENGTH.min} to {PASSWORD_LENGTH.max} characters.</p>
+        <p className="u-hint">
+          From {PASSWORD_LENGTH.min} to {PASSWORD_LENGTH.max} characters.
+        </p>
       </div>
 
       <fieldset className="u-field" style={{ border: 0, padding: 0, margin: 0 }}>
-        <legend className="u-label" style={{ marginBottom: 6 }}>Characters</legend>
+        <legend className="u-label" style={{ marginBottom: 6 }}>
+          Characters
+        </legend>
         <div className="u-checks">
           {(Object.keys(CLASS_LABELS) as CharacterClass[]).map((name) => (
             <label key={name} className="u-check">
@@ -141,7 +160,11 @@ export default function PasswordGeneratorForm(_props: UtilityFormProps) {
             </label>
           ))}
           <label className="u-check">
-            <input type="checkbox" checked={options.excludeLookAlikes} onChange={(e) => update({ excludeLookAlikes: e.target.checked })} />
+            <input
+              type="checkbox"
+              checked={options.excludeLookAlikes}
+              onChange={(e) => update({ excludeLookAlikes: e.target.checked })}
+            />
             <span>
               Exclude look-alikes
               <small>I l 1 O 0 o</small>
@@ -155,17 +178,33 @@ export default function PasswordGeneratorForm(_props: UtilityFormProps) {
           <label htmlFor={`${id}-count`}>How many</label>
           <select id={`${id}-count`} value={count} onChange={(e) => setCount(Number(e.target.value))}>
             {COUNTS.map((n) => (
-              <option key={n} value={n}>{n} {n === 1 ? 'password' : 'passwords'}</option>
+              <option key={n} value={n}>
+                {n} {n === 1 ? 'password' : 'passwords'}
+              </option>
             ))}
           </select>
         </div>
         <div className="u-field grow" aria-live="polite">
           <div className="u-strength">
-            <span>Strength: <strong data-testid="strength">{problem ? '—' : label}</strong></span>
+            <span>
+              Strength: <strong data-testid="strength">{problem ? '—' : label}</strong>
+            </span>
             <span data-testid="entropy">{problem ? '' : `${bits.toFixed(1)} bits of entropy`}</span>
           </div>
-          <div className="u-meter" role="meter" aria-label="Password strength" aria-valuemin={0} aria-valuemax={128} aria-valuenow={Math.round(bits)}>
-            <span style={{ width: `${Math.min(100, (bits / 128) * 100)}%`, background: STRENGTH_COLOURS[Math.max(0, level)] }} />
+          <div
+            className="u-meter"
+            role="meter"
+            aria-label="Password strength"
+            aria-valuemin={0}
+            aria-valuemax={128}
+            aria-valuenow={Math.round(bits)}
+          >
+            <span
+              style={{
+                width: `${Math.min(100, (bits / 128) * 100)}%`,
+                background: STRENGTH_COLOURS[Math.max(0, level)],
+              }}
+            />
           </div>
         </div>
       </div>
@@ -177,7 +216,6 @@ export default function PasswordGeneratorForm(_props: UtilityFormProps) {
           <CopyButton text={passwords.join('\n')} copyKey="all" label="Copy all" state={copyState} />
         )}
       </div>
-
     </form>
   );
 }

@@ -14,15 +14,17 @@ export default function PdfToJpgPanel({ tool, values, setValue, disabled }: File
     ? ['mode', 'pages']
     : ['mode', 'resolution', ...(custom ? ['dpi'] : []), 'format', ...(jpeg ? ['quality'] : []), 'pages'];
   const extension = jpeg ? 'jpg' : 'png';
-  const encoderHelp = values.format === 'jpeg-smallest'
-    ? ' MozJPEG makes files about 14 % smaller than plain JPEG and takes several times longer.'
-    : '';
+  const encoderHelp =
+    values.format === 'jpeg-smallest'
+      ? ' MozJPEG makes files about 14 % smaller than plain JPEG and takes several times longer.'
+      : '';
   return (
     <div className="option-fields">
       <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} only={only} />
       <p className="option-help">
         {extracting
-          ? 'JPEG images are saved exactly as stored in the PDF; other images are saved as lossless PNG. Several images come as converted.zip.'
+          ? 'JPEG images are saved exactly as stored in the PDF; other images are saved as lossless PNG. Several ' +
+            'images come as converted.zip.'
           : `One page gives one .${extension} file; several pages come as one ZIP (name-p001.${extension}, ` +
             `name-p002.${extension}, …).${encoderHelp}`}
       </p>

@@ -40,7 +40,12 @@ export default function RotatePdfPanel({ tool, files, values, setValue, disabled
   const explicit = pagesText.trim() !== '';
   const selectedKeys = useMemo(() => new Set(explicit ? [...chosen].map((n) => `p${n}`) : []), [chosen, explicit]);
   const tiles = useMemo(
-    () => state.pages.map((_, i) => ({ key: `p${i + 1}`, page: i + 1, rotation: chosen.has(i + 1) ? ((angle % 360) + 360) % 360 : 0 })),
+    () =>
+      state.pages.map((_, i) => ({
+        key: `p${i + 1}`,
+        page: i + 1,
+        rotation: chosen.has(i + 1) ? ((angle % 360) + 360) % 360 : 0,
+      })),
     [state.pages, chosen, angle],
   );
 
@@ -60,10 +65,19 @@ export default function RotatePdfPanel({ tool, files, values, setValue, disabled
       <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} />
       {files[0] && pageCount > 0 && (
         <div className="page-toolbar">
-          <span className="hint">{explicit ? `${chosen.size} of ${pageCount} pages chosen` : `All ${pageCount} pages` } · click pages to choose (Shift-click for a run)</span>
-          <button type="button" className="small" disabled={disabled} onClick={() => setValue('pages', '')}>All</button>
-          <button type="button" className="small" disabled={disabled} onClick={() => setValue('pages', 'odd')}>Odd</button>
-          <button type="button" className="small" disabled={disabled} onClick={() => setValue('pages', 'even')}>Even</button>
+          <span className="hint">
+            {explicit ? `${chosen.size} of ${pageCount} pages chosen` : `All ${pageCount} pages`} · click pages to
+            choose (Shift-click for a run)
+          </span>
+          <button type="button" className="small" disabled={disabled} onClick={() => setValue('pages', '')}>
+            All
+          </button>
+          <button type="button" className="small" disabled={disabled} onClick={() => setValue('pages', 'odd')}>
+            Odd
+          </button>
+          <button type="button" className="small" disabled={disabled} onClick={() => setValue('pages', 'even')}>
+            Even
+          </button>
         </div>
       )}
       {files[0] && (

@@ -31,8 +31,13 @@ export default function SplitPdfPanel({ tool, files, values, setValue, disabled,
       <OptionFields tool={tool} values={values} setValue={setValue} disabled={disabled} />
       {files[0] && (
         <div className="page-strip">
-          <PageThumbnails state={state} selected={selected} disabled={disabled} size={80}
-            label={byRanges ? 'Pages of the file (marked: taken)' : 'Pages of the file'} />
+          <PageThumbnails
+            state={state}
+            selected={selected}
+            disabled={disabled}
+            size={80}
+            label={byRanges ? 'Pages of the file (marked: taken)' : 'Pages of the file'}
+          />
         </div>
       )}
     </div>

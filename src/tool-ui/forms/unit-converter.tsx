@@ -5,7 +5,15 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { UtilityFormProps } from './registry.ts';
-import { CATEGORIES, category, convert, findUnit, formatNumber, validateConversion, type UnitCategory } from '../../utilities/units.ts';
+import {
+  CATEGORIES,
+  category,
+  convert,
+  findUnit,
+  formatNumber,
+  validateConversion,
+  type UnitCategory,
+} from '../../utilities/units.ts';
 import { CalculateButton, CopyButton, ErrorLine, useCopy } from './utility/kit.tsx';
 
 export default function UnitConverterForm(_props: UtilityFormProps) {
@@ -45,7 +53,9 @@ export default function UnitConverterForm(_props: UtilityFormProps) {
   }
 
   const unitOptions = def.units.map((unit) => (
-    <option key={unit.id} value={unit.id}>{unit.label} ({unit.symbol})</option>
+    <option key={unit.id} value={unit.id}>
+      {unit.label} ({unit.symbol})
+    </option>
   ));
 
   return (
@@ -53,27 +63,47 @@ export default function UnitConverterForm(_props: UtilityFormProps) {
       <div className="u-row">
         <div className="u-field grow">
           <label htmlFor={`${id}-category`}>Kind of unit</label>
-          <select id={`${id}-category`} value={categoryId} onChange={(e) => chooseCategory(e.target.value as UnitCategory)}>
+          <select
+            id={`${id}-category`}
+            value={categoryId}
+            onChange={(e) => chooseCategory(e.target.value as UnitCategory)}
+          >
             {CATEGORIES.map((c) => (
-              <option key={c.id} value={c.id}>{c.label}</option>
+              <option key={c.id} value={c.id}>
+                {c.label}
+              </option>
             ))}
           </select>
         </div>
         <div className="u-field grow">
           <label htmlFor={`${id}-value`}>Value</label>
-          <input id={`${id}-value`} name="value" type="text" inputMode="decimal" autoComplete="off" placeholder="e.g. 12.5" value={value}
-            onChange={(e) => setValue(e.target.value)} />
+          <input
+            id={`${id}-value`}
+            name="value"
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="e.g. 12.5"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
         </div>
       </div>
       <div className="u-convert">
         <div className="u-field">
           <label htmlFor={`${id}-from`}>From</label>
-          <select id={`${id}-from`} name="fromUnit" value={fromUnit} onChange={(e) => setFromUnit(e.target.value)}>{unitOptions}</select>
+          <select id={`${id}-from`} name="fromUnit" value={fromUnit} onChange={(e) => setFromUnit(e.target.value)}>
+            {unitOptions}
+          </select>
         </div>
-        <button type="button" className="u-swap" onClick={swap} aria-label="Swap units" title="Swap units">⇄</button>
+        <button type="button" className="u-swap" onClick={swap} aria-label="Swap units" title="Swap units">
+          ⇄
+        </button>
         <div className="u-field">
           <label htmlFor={`${id}-to`}>To</label>
-          <select id={`${id}-to`} name="toUnit" value={toUnit} onChange={(e) => setToUnit(e.target.value)}>{unitOptions}</select>
+          <select id={`${id}-to`} name="toUnit" value={toUnit} onChange={(e) => setToUnit(e.target.value)}>
+            {unitOptions}
+          </select>
         </div>
       </div>
       <ErrorLine message={error} />
@@ -90,7 +120,9 @@ export default function UnitConverterForm(_props: UtilityFormProps) {
           <div className="u-actions">
             <CopyButton text={resultText.replace(/,/g, '')} copyKey="result" label="Copy result" state={copyState} />
             {categoryId !== 'temperature' && fromUnit !== toUnit && (
-              <span className="u-hint">1 {from.symbol} = {formatNumber(convert(1, categoryId, fromUnit, toUnit))} {to.symbol}</span>
+              <span className="u-hint">
+                1 {from.symbol} = {formatNumber(convert(1, categoryId, fromUnit, toUnit))} {to.symbol}
+              </span>
             )}
           </div>
         </section>

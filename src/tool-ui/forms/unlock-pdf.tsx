@@ -78,12 +78,30 @@ export default function UnlockPdfPanel({ tool, values, setValue, disabled }: Fil
       <div className="option-field">
         <label htmlFor={`${id}-password`}>Password</label>
         <div className="secure-input-line">
-          <input id={`${id}-password`} name="password" type={visible ? 'text' : 'password'} autoComplete="current-password" spellCheck={false} value={password}
-            disabled={disabled || running} aria-describedby={`${id}-help`} onChange={(e) => setValue('password', e.target.value)} />
-          <button type="button" className="small" aria-pressed={visible} onClick={() => setVisible((v) => !v)} disabled={disabled || running}>{visible ? 'Hide' : 'Show'}</button>
+          <input
+            id={`${id}-password`}
+            name="password"
+            type={visible ? 'text' : 'password'}
+            autoComplete="current-password"
+            spellCheck={false}
+            value={password}
+            disabled={disabled || running}
+            aria-describedby={`${id}-help`}
+            onChange={(e) => setValue('password', e.target.value)}
+          />
+          <button
+            type="button"
+            className="small"
+            aria-pressed={visible}
+            onClick={() => setVisible((v) => !v)}
+            disabled={disabled || running}
+          >
+            {visible ? 'Hide' : 'Show'}
+          </button>
         </div>
         <small id={`${id}-help`} className="option-help">
-          The password that opens the file, or its permissions password. Files that only restrict printing, copying or editing need none: leave it empty.
+          The password that opens the file, or its permissions password. Files that only restrict printing, copying or
+          editing need none: leave it empty.
         </small>
       </div>
 
@@ -91,19 +109,30 @@ export default function UnlockPdfPanel({ tool, values, setValue, disabled }: Fil
         <summary>Unlock several files with this password</summary>
         <div className="secure-batch-body">
           <label className="picker-button secure-batch-picker">
-            <span>{batch.length ? `${batch.length} file${batch.length === 1 ? '' : 's'} for the batch` : 'Choose PDF files'}</span>
-            <input type="file" className="visually-hidden-input" multiple accept=".pdf,application/pdf" disabled={disabled || running} aria-label="PDF files to unlock together"
+            <span>
+              {batch.length ? `${batch.length} file${batch.length === 1 ? '' : 's'} for the batch` : 'Choose PDF files'}
+            </span>
+            <input
+              type="file"
+              className="visually-hidden-input"
+              multiple
+              accept=".pdf,application/pdf"
+              disabled={disabled || running}
+              aria-label="PDF files to unlock together"
               onChange={(e) => {
                 pick([...(e.target.files ?? [])]);
                 e.target.value = '';
-              }} />
+              }}
+            />
           </label>
           {batch.length > 0 && (
             <ul className="secure-batch-list" aria-label="Batch files">
               {batch.map((o, index) => (
                 <li key={`${o.file.name}-${index}`} className={`batch-${o.state}`}>
                   <span className="file-name">{o.file.name}</span>
-                  <span className="batch-state">{o.state === 'waiting' ? '' : o.state === 'working' ? 'Unlocking…' : o.message}</span>
+                  <span className="batch-state">
+                    {o.state === 'waiting' ? '' : o.state === 'working' ? 'Unlocking…' : o.message}
+                  </span>
                 </li>
               ))}
             </ul>
@@ -112,11 +141,16 @@ export default function UnlockPdfPanel({ tool, values, setValue, disabled }: Fil
             <button type="button" disabled={disabled || running || batch.length === 0} onClick={() => void unlockAll()}>
               {`Unlock all${batch.length ? ` (${batch.length})` : ''}`}
             </button>
-            {running && <button type="button" onClick={() => controllerRef.current?.abort()}>Stop</button>}
+            {running && (
+              <button type="button" onClick={() => controllerRef.current?.abort()}>
+                Stop
+              </button>
+            )}
           </div>
           {finished && (
             <p role="status" className="option-help">
-              {unlocked} of {batch.length} unlocked{unlocked > 1 ? ': downloaded as unlocked-pdfs.zip' : unlocked === 1 ? ' and downloaded' : ''}.
+              {unlocked} of {batch.length} unlocked
+              {unlocked > 1 ? ': downloaded as unlocked-pdfs.zip' : unlocked === 1 ? ' and downloaded' : ''}.
             </p>
           )}
         </div>

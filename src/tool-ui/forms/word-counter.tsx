@@ -15,7 +15,9 @@ const LIVE_LIMIT = 100_000;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 function looksLikeText(file: File): boolean {
-  return file.type.startsWith('text/') || /\.(txt|md|csv|log|json|html?|xml|srt|rtf)$/i.test(file.name) || file.type === '';
+  return (
+    file.type.startsWith('text/') || /\.(txt|md|csv|log|json|html?|xml|srt|rtf)$/i.test(file.name) || file.type === ''
+  );
 }
 
 export default function WordCounterForm(_props: UtilityFormProps) {
@@ -111,38 +113,74 @@ export default function WordCounterForm(_props: UtilityFormProps) {
       <ErrorLine message={error} />
       <div className="u-actions">
         <CalculateButton>Count</CalculateButton>
-        <button type="button" onClick={() => fileInput.current?.click()}>Open .txt file</button>
-        <input ref={fileInput} type="file" accept=".txt,.md,.csv,.log,text/plain" hidden aria-label="Text file" onChange={(e) => {
-          void load(e.target.files?.[0]);
-          e.target.value = '';
-        }} />
+        <button type="button" onClick={() => fileInput.current?.click()}>
+          Open .txt file
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".txt,.md,.csv,.log,text/plain"
+          hidden
+          aria-label="Text file"
+          onChange={(e) => {
+            void load(e.target.files?.[0]);
+            e.target.value = '';
+          }}
+        />
         <span className="spacer" />
-        <button type="button" onClick={() => { setText(''); setFileName(null); setError(null); }} disabled={text === ''}>Clear</button>
+        <button
+          type="button"
+          onClick={() => {
+            setText('');
+            setFileName(null);
+            setError(null);
+          }}
+          disabled={text === ''}
+        >
+          Clear
+        </button>
       </div>
 
       <section className="u-result" aria-label="Counts" aria-busy={counting}>
-        {counting && !small && <p className="u-hint" role="status">Counting…</p>}
+        {counting && !small && (
+          <p className="u-hint" role="status">
+            Counting…
+          </p>
+        )}
         <div className="u-stats" data-testid="word-stats">
           <Stat label="Words" value={formatCount(stats.words)} />
           <Stat label="Characters" value={formatCount(stats.characters)} />
-          <Stat label="Without spaces" value={formatCount(stats.charactersNoSpaces)} hint="Characters, leaving out spaces, tabs and line breaks" />
+          <Stat
+            label="Without spaces"
+            value={formatCount(stats.charactersNoSpaces)}
+            hint="Characters, leaving out spaces, tabs and line breaks"
+          />
           <Stat label="Lines" value={formatCount(stats.lines)} />
           <Stat label="Spaces" value={formatCount(stats.spaces)} hint="Spaces and tabs (line breaks not included)" />
           <Stat label="Sentences" value={formatCount(stats.sentences)} />
           <Stat label="Paragraphs" value={formatCount(stats.paragraphs)} />
-          <Stat label="Reading time" value={formatDuration(stats.readingSeconds)} hint="At 230 words a minute (400 characters a minute for Chinese and Japanese)" />
+          <Stat
+            label="Reading time"
+            value={formatDuration(stats.readingSeconds)}
+            hint="At 230 words a minute (400 characters a minute for Chinese and Japanese)"
+          />
         </div>
         {stats.keywords.length > 0 && (
           <div className="u-field">
             <span className="u-label">Top keywords</span>
             <ul className="u-keywords" data-testid="keywords">
               {stats.keywords.map((k) => (
-                <li key={k.word}>{k.word} <span>{k.count}</span></li>
+                <li key={k.word}>
+                  {k.word} <span>{k.count}</span>
+                </li>
               ))}
             </ul>
           </div>
         )}
-        <p className="u-hint">Words are found with your browser's Unicode rules, so Chinese and Japanese are split into words and punctuation is never a word.</p>
+        <p className="u-hint">
+          Words are found with your browser's Unicode rules, so Chinese and Japanese are split into words and
+          punctuation is never a word.
+        </p>
       </section>
     </form>
   );

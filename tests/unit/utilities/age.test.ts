@@ -89,7 +89,11 @@ describe('validateAgeInput', () => {
 
   test('today is the default; an "age at" date (even a future one) is used when given', () => {
     expect(validateAgeInput('2000-01-01', '', now)).toEqual({ ok: true, birth: d('2000-01-01'), on: now });
-    expect(validateAgeInput('2000-01-01', '2040-01-01', now)).toEqual({ ok: true, birth: d('2000-01-01'), on: d('2040-01-01') });
+    expect(validateAgeInput('2000-01-01', '2040-01-01', now)).toEqual({
+      ok: true,
+      birth: d('2000-01-01'),
+      on: d('2040-01-01'),
+    });
     expect(validateAgeInput('2025-06-01', '', now).ok).toBe(true);
   });
 });

@@ -32,12 +32,30 @@ describe('validateBmiInput', () => {
     [{ system: 'metric', weight: '', height: '175' }, 'Weight and height are required'],
     [{ system: 'metric', weight: '70', height: '' }, 'Weight and height are required'],
     [{ system: 'metric', weight: 'abc', height: '175' }, 'Weight and height must be numbers'],
-    [{ system: 'metric', weight: '29.9', height: '175' }, 'Weight must be between 30 and 300 kg — the adult range this calculator is made for'],
-    [{ system: 'metric', weight: '301', height: '175' }, 'Weight must be between 30 and 300 kg — the adult range this calculator is made for'],
-    [{ system: 'metric', weight: '70', height: '99.9' }, 'Height must be between 100 and 250 cm — the adult range this calculator is made for'],
-    [{ system: 'metric', weight: '70', height: '250.1' }, 'Height must be between 100 and 250 cm — the adult range this calculator is made for'],
-    [{ system: 'imperial', weight: '50', height: '5', inches: '9' }, 'Weight must be between 66.1 lb and 661.4 lb — the adult range this calculator is made for'],
-    [{ system: 'imperial', weight: '150', height: '2', inches: '11' }, 'Height must be between 3 ft 3.4 in and 8 ft 2.4 in — the adult range this calculator is made for'],
+    [
+      { system: 'metric', weight: '29.9', height: '175' },
+      'Weight must be between 30 and 300 kg — the adult range this calculator is made for',
+    ],
+    [
+      { system: 'metric', weight: '301', height: '175' },
+      'Weight must be between 30 and 300 kg — the adult range this calculator is made for',
+    ],
+    [
+      { system: 'metric', weight: '70', height: '99.9' },
+      'Height must be between 100 and 250 cm — the adult range this calculator is made for',
+    ],
+    [
+      { system: 'metric', weight: '70', height: '250.1' },
+      'Height must be between 100 and 250 cm — the adult range this calculator is made for',
+    ],
+    [
+      { system: 'imperial', weight: '50', height: '5', inches: '9' },
+      'Weight must be between 66.1 lb and 661.4 lb — the adult range this calculator is made for',
+    ],
+    [
+      { system: 'imperial', weight: '150', height: '2', inches: '11' },
+      'Height must be between 3 ft 3.4 in and 8 ft 2.4 in — the adult range this calculator is made for',
+    ],
     [{ system: 'imperial', weight: '150', height: '5', inches: '12' }, 'Inches must be from 0 to less than 12'],
   ] as const)('%j → %s', (fields, message) => {
     expect(validateBmiInput(fields)).toEqual({ ok: false, error: message });
@@ -58,6 +76,9 @@ describe('validateBmiInput', () => {
     expect(input.heightCm).toBeCloseTo(175.26, 9);
     expect(computeBmi(input.weightKg, input.heightCm).bmiText).toBe('22.8');
     // Empty inches means 0.
-    expect(validateBmiInput({ system: 'imperial', weight: '154.3', height: '6', inches: '' })).toMatchObject({ ok: true, heightCm: 182.88 });
+    expect(validateBmiInput({ system: 'imperial', weight: '154.3', height: '6', inches: '' })).toMatchObject({
+      ok: true,
+      heightCm: 182.88,
+    });
   });
 });

@@ -23,7 +23,8 @@ describe('colorNotations', () => {
     ['#3B82F6', 'rgb(59, 130, 246)', 'hsl(217, 91%, 60%)', 'hsv(217, 76%, 96%)', 'cmyk(76%, 47%, 0%, 4%)'],
     ['#808000', 'rgb(128, 128, 0)', 'hsl(60, 100%, 25%)', 'hsv(60, 100%, 50%)', 'cmyk(0%, 0%, 100%, 50%)'],
     ['#FF00FF', 'rgb(255, 0, 255)', 'hsl(300, 100%, 50%)', 'hsv(300, 100%, 100%)', 'cmyk(0%, 100%, 0%, 0%)'],
-    ['#FF0001', 'rgb(255, 0, 1)', 'hsl(0, 100%, 50%)', 'hsv(0, 100%, 100%)', 'cmyk(0%, 100%, 100%, 0%)'], // hue 359.8 → 0, never 360
+    // hue 359.8 → 0, never 360
+    ['#FF0001', 'rgb(255, 0, 1)', 'hsl(0, 100%, 50%)', 'hsv(0, 100%, 100%)', 'cmyk(0%, 100%, 100%, 0%)'],
   ])('%s', (hex, rgb, hsl, hsv, cmyk) => {
     const color = parseHex(hex)!;
     expect(colorNotations(color)).toEqual({ hex, rgb, hsl, hsv, cmyk });
@@ -46,8 +47,18 @@ describe('WCAG contrast', () => {
   });
 
   test('AA/AAA thresholds', () => {
-    expect(contrastVerdict(parseHex('#777777')!, WHITE)).toMatchObject({ aaNormal: false, aaLarge: true, aaaNormal: false, aaaLarge: false });
-    expect(contrastVerdict(parseHex('#767676')!, WHITE)).toMatchObject({ aaNormal: true, aaLarge: true, aaaNormal: false, aaaLarge: true });
+    expect(contrastVerdict(parseHex('#777777')!, WHITE)).toMatchObject({
+      aaNormal: false,
+      aaLarge: true,
+      aaaNormal: false,
+      aaaLarge: false,
+    });
+    expect(contrastVerdict(parseHex('#767676')!, WHITE)).toMatchObject({
+      aaNormal: true,
+      aaLarge: true,
+      aaaNormal: false,
+      aaaLarge: true,
+    });
     expect(contrastVerdict(parseHex('#595959')!, WHITE)).toMatchObject({ aaNormal: true, aaaNormal: true });
   });
 });

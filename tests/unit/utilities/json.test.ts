@@ -1,7 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { describeJsonError, formatJson, type JsonFormatOptions } from '../../../src/utilities/json.ts';
 
-const opts = (patch: Partial<JsonFormatOptions> = {}): JsonFormatOptions => ({ indent: '2', minify: false, sortKeys: false, ...patch });
+const opts = (patch: Partial<JsonFormatOptions> = {}): JsonFormatOptions => ({
+  indent: '2',
+  minify: false,
+  sortKeys: false,
+  ...patch,
+});
 
 function format(text: string, patch: Partial<JsonFormatOptions> = {}): string {
   const result = formatJson(text, opts(patch));
@@ -21,7 +26,9 @@ describe('formatJson: output', () => {
   });
 
   test('sorts keys at every depth, keeping arrays in order', () => {
-    expect(format('{"b":{"z":1,"y":2},"a":[{"d":1,"c":2}],"A":0}', { sortKeys: true, minify: true })).toBe('{"A":0,"a":[{"c":2,"d":1}],"b":{"y":2,"z":1}}');
+    expect(format('{"b":{"z":1,"y":2},"a":[{"d":1,"c":2}],"A":0}', { sortKeys: true, minify: true })).toBe(
+      '{"A":0,"a":[{"c":2,"d":1}],"b":{"y":2,"z":1}}',
+    );
     // Escaped keys are sorted by what they say: "\u0061" is "a".
     expect(format('{"b":1,"\\u0061":2}', { sortKeys: true, minify: true })).toBe('{"\\u0061":2,"b":1}');
   });
@@ -115,7 +122,14 @@ describe('formatJson: errors with line and column', () => {
   });
 
   test('a 20 MB document formats (worker-free path in Node)', () => {
-    const rows = Array.from({ length: 150_000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], price: i * 1.25, ok: i % 2 === 0, meta: { x: null } }));
+    const rows = Array.from({ length: 150_000 }, (_, i) => ({
+      id: i,
+      name: `item ${i}`,
+      tags: ['a', 'b'],
+      price: i * 1.25,
+      ok: i % 2 === 0,
+      meta: { x: null },
+    }));
     const text = JSON.stringify(rows);
     expect(text.length).toBeGreaterThan(13_000_000);
     const result = formatJson(text + text.slice(0, 0), opts({ indent: '4' }));

@@ -105,19 +105,28 @@ describe('generatePassword', () => {
 
   test('every password contains each chosen class, even at the minimum length', () => {
     for (const password of generatePasswords(2000, { ...DEFAULT_PASSWORD_OPTIONS, length: 8 }, seeded(7))) {
-      for (const chars of Object.values(CHARACTER_CLASSES)) expect([...password].some((c) => chars.includes(c))).toBe(true);
+      for (const chars of Object.values(CHARACTER_CLASSES))
+        expect([...password].some((c) => chars.includes(c))).toBe(true);
     }
   });
 
   test('excluding look-alikes removes Il1O0o', () => {
-    const passwords = generatePasswords(500, { ...DEFAULT_PASSWORD_OPTIONS, length: 32, excludeLookAlikes: true }, seeded(3));
+    const passwords = generatePasswords(
+      500,
+      { ...DEFAULT_PASSWORD_OPTIONS, length: 32, excludeLookAlikes: true },
+      seeded(3),
+    );
     for (const c of LOOK_ALIKES) expect(passwords.join('')).not.toContain(c);
   });
 
   test('refuses unusable options with a clear reason', () => {
     expect(passwordOptionsError(only({}))).toBe('Choose at least one kind of character');
-    expect(passwordOptionsError({ ...DEFAULT_PASSWORD_OPTIONS, length: 7 })).toBe('Length must be a whole number from 8 to 32');
-    expect(passwordOptionsError({ ...DEFAULT_PASSWORD_OPTIONS, length: 33 })).toBe('Length must be a whole number from 8 to 32');
+    expect(passwordOptionsError({ ...DEFAULT_PASSWORD_OPTIONS, length: 7 })).toBe(
+      'Length must be a whole number from 8 to 32',
+    );
+    expect(passwordOptionsError({ ...DEFAULT_PASSWORD_OPTIONS, length: 33 })).toBe(
+      'Length must be a whole number from 8 to 32',
+    );
     expect(passwordOptionsError({ ...DEFAULT_PASSWORD_OPTIONS, length: NaN })).toBe('Length is required');
     expect(() => generatePassword(only({}))).toThrow(RangeError);
     // The exported function accepts 4–128 so other tools (protect-pdf) can ask for other lengths.

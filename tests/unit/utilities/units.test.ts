@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { CATEGORIES, convert, formatNumber, validateConversion, type UnitCategory } from '../../../src/utilities/units.ts';
+import {
+  CATEGORIES,
+  convert,
+  formatNumber,
+  validateConversion,
+  type UnitCategory,
+} from '../../../src/utilities/units.ts';
 
 describe('convert: known answers', () => {
   test.each<[number, UnitCategory, string, string, number]>([

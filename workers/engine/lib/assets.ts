@@ -21,7 +21,10 @@ const running = new Map<string, { loaded: number; total?: number }>();
 
 function notify(): void {
   const all = [...running.values()];
-  const downloads = { loaded: all.reduce((sum, d) => sum + d.loaded, 0), total: all.every((d) => d.total) ? all.reduce((sum, d) => sum + d.total!, 0) : undefined };
+  const downloads = {
+    loaded: all.reduce((sum, d) => sum + d.loaded, 0),
+    total: all.every((d) => d.total) ? all.reduce((sum, d) => sum + d.total!, 0) : undefined,
+  };
   for (const watcher of watchers) watcher(downloads);
 }
 
@@ -45,7 +48,11 @@ async function expectedSize(response: Response, url: string): Promise<number | u
   return (await assetSizes).get(new URL(url, self.location.href).pathname);
 }
 
-async function readWithProgress(response: Response, url: string, entry = { loaded: 0, total: undefined as number | undefined }): Promise<Uint8Array> {
+async function readWithProgress(
+  response: Response,
+  url: string,
+  entry = { loaded: 0, total: undefined as number | undefined },
+): Promise<Uint8Array> {
   entry.total ??= await expectedSize(response, url);
   running.set(url, entry);
   const chunks: Uint8Array[] = [];
@@ -83,10 +90,18 @@ async function readWithProgress(response: Response, url: string, entry = { loade
  * meanwhile: "Preparing the document engine — 4.2 MB of 10.6 MB (once)…". Files already in the
  * cache, and Node, say nothing.
  */
-export async function reportingFirstDownloads<T>(progress: ProgressCallback | undefined, label: string, work: () => Promise<T>): Promise<T> {
+export async function reportingFirstDownloads<T>(
+  progress: ProgressCallback | undefined,
+  label: string,
+  work: () => Promise<T>,
+): Promise<T> {
   if (!progress) return work();
   const watcher = ({ loaded, total }: AssetDownloads) =>
-    progress(loaded, total ?? loaded, `${label} — ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''} (once)…`);
+    progress(
+      loaded,
+      total ?? loaded,
+      `${label} — ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''} (once)…`,
+    );
   watchers.add(watcher);
   try {
     return await work();
@@ -133,12 +148,14 @@ export async function fetchLargeAssets(files: Array<{ url: string; bytes?: numbe
   const entries = files.map((f) => ({ loaded: 0, total: f.bytes }));
   if (firstUse) files.forEach((f, i) => running.set(f.url, entries[i]));
   try {
-    return await Promise.all(files.map(async (file, i) => {
-      const response = await fetch(file.url);
-      if (!response.ok) throw new Error(`Could not load ${file.url} (${response.status})`);
-      if (!firstUse || !response.body) return new Uint8Array(await response.arrayBuffer());
-      return readWithProgress(response, file.url, entries[i]);
-    }));
+    return await Promise.all(
+      files.map(async (file, i) => {
+        const response = await fetch(file.url);
+        if (!response.ok) throw new Error(`Could not load ${file.url} (${response.status})`);
+        if (!firstUse || !response.body) return new Uint8Array(await response.arrayBuffer());
+        return readWithProgress(response, file.url, entries[i]);
+      }),
+    );
   } finally {
     for (const file of files) running.delete(file.url);
   }

@@ -36,7 +36,8 @@ export interface FailureReport {
 }
 
 /** Engine and library messages that mean "the device ran out of memory" (V8, WASM, canvas). */
-const OUT_OF_MEMORY = /allocation failed|out of memory|memory access out of bounds|invalid (typed )?array length|invalid string length|cannot create a string longer|skia surface|could not allocate|cannot enlarge memory|Aborted\(OOM\)/i;
+const OUT_OF_MEMORY =
+  /allocation failed|out of memory|memory access out of bounds|invalid (typed )?array length|invalid string length|cannot create a string longer|skia surface|could not allocate|cannot enlarge memory|Aborted\(OOM\)/i;
 /** Messages of recursion run too deep (V8, SpiderMonkey, JavaScriptCore). */
 const TOO_DEEP = /maximum call stack|too much recursion|call stack size/i;
 
@@ -52,12 +53,28 @@ export function describeFailure(error: unknown, context = ''): FailureReport {
   const stack = error instanceof Error && error.stack ? error.stack.split('\n').slice(1, 8).join('\n') : '';
   const detail = [context, `${name}: ${text}`, stack].filter(Boolean).join('\n');
   if (OUT_OF_MEMORY.test(text) || (error instanceof RangeError && /array|buffer|memory/i.test(text))) {
-    return { code: 'TooLarge', message: 'This file needs more memory than this device can give to one job. Try a smaller file, fewer pages or a lower resolution.', detail };
+    return {
+      code: 'TooLarge',
+      message:
+        'This file needs more memory than this device can give to one job. Try a smaller file, fewer pages or a ' +
+        'lower resolution.',
+      detail,
+    };
   }
   if (TOO_DEEP.test(text)) {
-    return { code: 'TooComplex', message: 'This file is nested too deeply to process safely: it is damaged, or was built to crash readers.', detail };
+    return {
+      code: 'TooComplex',
+      message: 'This file is nested too deeply to process safely: it is damaged, or was built to crash readers.',
+      detail,
+    };
   }
-  return { code: 'InternalError', message: 'Something went wrong in Folio while processing this file. Nothing left your device. "Copy details" gives what a bug report needs.', detail };
+  return {
+    code: 'InternalError',
+    message:
+      'Something went wrong in Folio while processing this file. Nothing left your device. "Copy details" gives ' +
+      'what a bug report needs.',
+    detail,
+  };
 }
 
 /**
@@ -70,7 +87,8 @@ export function readFailure(name: string, error: unknown): Error {
   if (isFolioError(error)) return error;
   const text = error instanceof Error ? error.message : String(error);
   const engineError = error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
-  if (engineError || OUT_OF_MEMORY.test(text) || TOO_DEEP.test(text) || !text) return error instanceof Error ? error : new Error(text);
+  if (engineError || OUT_OF_MEMORY.test(text) || TOO_DEEP.test(text) || !text)
+    return error instanceof Error ? error : new Error(text);
   return new FolioError('InvalidInput', `"${name}" is damaged: ${text.replace(/\.$/, '')}.`);
 }
 

@@ -22,8 +22,14 @@ interface FontSource {
 }
 
 const SOURCES: FontSource[] = [
-  { name: 'Noto Sans', load: () => loadPackageAsset(notoSansUrl, '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf') },
-  { name: 'Noto Sans SC', load: () => loadPackageAsset(notoSansScUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf') },
+  {
+    name: 'Noto Sans',
+    load: () => loadPackageAsset(notoSansUrl, '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
+  },
+  {
+    name: 'Noto Sans SC',
+    load: () => loadPackageAsset(notoSansScUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+  },
 ];
 
 type FontkitFont = ReturnType<typeof fontkitOriginal.create>;
@@ -63,6 +69,9 @@ export async function fontForText(text: string): Promise<WatermarkFont> {
   }
   throw new FolioError(
     'InvalidInput',
-    `The watermark font cannot draw ${missing.slice(0, 8).map((c) => `"${c}"`).join(', ')}${missing.length > 8 ? ' …' : ''}. It covers Latin, Cyrillic, Greek, Chinese and Japanese.`,
+    `The watermark font cannot draw ${missing
+      .slice(0, 8)
+      .map((c) => `"${c}"`)
+      .join(', ')}${missing.length > 8 ? ' …' : ''}. It covers Latin, Cyrillic, Greek, Chinese and Japanese.`,
   );
 }

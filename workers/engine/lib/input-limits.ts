@@ -72,14 +72,23 @@ export function formatLimit(bytes: number): string {
 }
 
 const bomb = (name: string, what: string, limit: number) =>
-  new FolioError('TooLarge', `"${name}": ${what} expands to more than ${formatLimit(limit)} — it looks like a decompression bomb, so it was not opened.`);
+  new FolioError(
+    'TooLarge',
+    `"${name}": ${what} expands to more than ${formatLimit(limit)} — it looks like a decompression bomb, so it ` +
+      `was not opened.`,
+  );
 
 /**
  * Inflates `data` through `layers` (zlib 'deflate' or ZIP 'deflate-raw') as a stream and counts the
  * output, stopping once it passes `stopAt`. Damaged data simply ends the count (readers stop there
  * too). `onChunk` sees each output chunk (e.g. to count XML elements) and may ask to stop.
  */
-async function inflatedSize(data: Uint8Array, layers: CompressionFormat[], stopAt: number, onChunk?: (chunk: Uint8Array) => boolean): Promise<number> {
+async function inflatedSize(
+  data: Uint8Array,
+  layers: CompressionFormat[],
+  stopAt: number,
+  onChunk?: (chunk: Uint8Array) => boolean,
+): Promise<number> {
   let stream = slices(data);
   for (const format of layers) stream = stream.pipeThrough(await inflater(format));
   const reader = stream.getReader();
@@ -152,7 +161,11 @@ const END_STREAM = ascii('endstream');
 
 /** The first index of `needle` in `bytes` at or after `from`, or -1 (no string of the whole file is made). */
 function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number): number {
-  for (let i = bytes.indexOf(needle[0], from); i >= 0 && i + needle.length <= bytes.length; i = bytes.indexOf(needle[0], i + 1)) {
+  for (
+    let i = bytes.indexOf(needle[0], from);
+    i >= 0 && i + needle.length <= bytes.length;
+    i = bytes.indexOf(needle[0], i + 1)
+  ) {
     let j = 1;
     while (j < needle.length && bytes[i + j] === needle[j]) j++;
     if (j === needle.length) return i;
@@ -185,7 +198,11 @@ function deflatedPdfStreams(bytes: Uint8Array): PdfStream[] {
     while (layers < names.length && (names[layers] === '/FlateDecode' || names[layers] === '/Fl')) layers++;
     if (layers > 0) {
       const number = objStart >= 0 ? /(\d+)\s+(\d+)\s+$/.exec(head.slice(Math.max(0, objStart - 24), objStart)) : null;
-      streams.push({ objectName: number ? `object ${number[1]} ${number[2]}` : `the stream at byte ${start}`, data: bytes.subarray(start, stop), layers });
+      streams.push({
+        objectName: number ? `object ${number[1]} ${number[2]}` : `the stream at byte ${start}`,
+        data: bytes.subarray(start, stop),
+        layers,
+      });
     }
     at = Math.max(at, (end < 0 ? bytes.byteLength : end) - STREAM.length);
   }
@@ -225,7 +242,11 @@ async function assertNoEncryptedPdfBomb(
  * Streams that cannot reach a limit are not inflated; the others are, largest bound first, only as
  * far as needed to decide.
  */
-export async function assertNoPdfBomb(name: string, bytes: Uint8Array, limits = inputLimits(bytes.byteLength)): Promise<void> {
+export async function assertNoPdfBomb(
+  name: string,
+  bytes: Uint8Array,
+  limits = inputLimits(bytes.byteLength),
+): Promise<void> {
   const streams = deflatedPdfStreams(bytes);
   let bounded = streams.reduce((sum, s) => sum + bound(s.data.byteLength, s.layers), 0);
   if (!couldPassLimits(streams, limits)) return;
@@ -300,7 +321,11 @@ const isXmlPart = (name: string) => /\.(xml|rels|vml)$/i.test(name);
  * are larger or hold more elements than a DOM of them could fit in the budget. Declared sizes are
  * checked first; then deflated entries that could pass a limit are inflated, counting.
  */
-export async function assertNoZipBomb(name: string, bytes: Uint8Array, limits = inputLimits(bytes.byteLength)): Promise<void> {
+export async function assertNoZipBomb(
+  name: string,
+  bytes: Uint8Array,
+  limits = inputLimits(bytes.byteLength),
+): Promise<void> {
   const entries = zipEntries(bytes);
   if (!entries) return; // not a readable ZIP: the tool's own reader says so
   let total = 0;
@@ -308,7 +333,9 @@ export async function assertNoZipBomb(name: string, bytes: Uint8Array, limits = 
     const xml = isXmlPart(entry.name);
     const partLimit = xml ? limits.xmlPart : limits.inflatedStream;
     if (entry.declaredSize > partLimit) throw tooBigPart(name, entry.name, xml, partLimit);
-    const couldExceed = entry.method === 8 && (bound(entry.compressedSize, 1) > partLimit || (xml && bound(entry.compressedSize, 1) > limits.xmlElements * 4));
+    const couldExceed =
+      entry.method === 8 &&
+      (bound(entry.compressedSize, 1) > partLimit || (xml && bound(entry.compressedSize, 1) > limits.xmlElements * 4));
     let size = entry.method === 8 ? Math.min(entry.declaredSize, bound(entry.compressedSize, 1)) : entry.compressedSize;
     if (couldExceed) {
       let elements = 0;
@@ -319,7 +346,11 @@ export async function assertNoZipBomb(name: string, bytes: Uint8Array, limits = 
       size = await inflatedSize(entryData(bytes, entry), ['deflate-raw'], partLimit, xml ? countElements : undefined);
       if (size > partLimit) throw tooBigPart(name, entry.name, xml, partLimit);
       if (elements > limits.xmlElements) {
-        throw new FolioError('TooLarge', `"${name}" is too large to convert on this device: its part ${entry.name} holds more than ${limits.xmlElements.toLocaleString('en')} XML elements.`);
+        throw new FolioError(
+          'TooLarge',
+          `"${name}" is too large to convert on this device: its part ${entry.name} holds more than ` +
+            `${limits.xmlElements.toLocaleString('en')} XML elements.`,
+        );
       }
     }
     total += size;
@@ -329,7 +360,11 @@ export async function assertNoZipBomb(name: string, bytes: Uint8Array, limits = 
 
 function tooBigPart(name: string, part: string, xml: boolean, limit: number): FolioError {
   if (!xml) return bomb(name, `its part ${part}`, limit);
-  return new FolioError('TooLarge', `"${name}" is too large to convert on this device: its part ${part} expands to more than ${formatLimit(limit)} of XML (it may be a decompression bomb).`);
+  return new FolioError(
+    'TooLarge',
+    `"${name}" is too large to convert on this device: its part ${part} expands to more than ` +
+      `${formatLimit(limit)} of XML (it may be a decompression bomb).`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -367,12 +402,21 @@ const SPARSE_RANGE_FILL = 20;
  * Refuses a sheet whose used range (from its farthest cells) is vast and nearly empty — a value
  * placed at XFD1048576 makes a range of 17 billion cells to lay out — before any layout starts.
  */
-export function assertPrintableRange(file: string, sheet: string, rows: number, columns: number, cellsWithValues: number, lastCell: string): void {
+export function assertPrintableRange(
+  file: string,
+  sheet: string,
+  rows: number,
+  columns: number,
+  cellsWithValues: number,
+  lastCell: string,
+): void {
   const area = rows * columns;
   if (area <= SPARSE_RANGE_CELLS || area <= cellsWithValues * SPARSE_RANGE_FILL) return;
   throw new FolioError(
     'TooLarge',
-    `"${file}": sheet "${sheet}" spans ${area.toLocaleString('en')} cells up to ${lastCell}, but only ${cellsWithValues.toLocaleString('en')} hold a value — too sparse to print. Set a print area, or delete the far-away cells.`,
+    `"${file}": sheet "${sheet}" spans ${area.toLocaleString('en')} cells up to ${lastCell}, but only ` +
+      `${cellsWithValues.toLocaleString('en')} hold a value — too sparse to print. Set a print area, or delete ` +
+      `the far-away cells.`,
   );
 }
 
@@ -388,7 +432,11 @@ export function assertCsvTextFits(file: string, text: string): void {
     if (code === 10) line++;
     if (code === 10 || code === 13 || code === 44 || code === 59 || code === 9) run = 0;
     else if (++run > CELL_MAX_CHARACTERS) {
-      throw new FolioError('TooLarge', `"${file}": line ${line.toLocaleString('en')} has a field longer than ${CELL_MAX_CHARACTERS.toLocaleString('en')} characters, the most a cell holds (Excel's limit).`);
+      throw new FolioError(
+        'TooLarge',
+        `"${file}": line ${line.toLocaleString('en')} has a field longer than ` +
+          `${CELL_MAX_CHARACTERS.toLocaleString('en')} characters, the most a cell holds (Excel's limit).`,
+      );
     }
   }
 }
@@ -396,14 +444,19 @@ export function assertCsvTextFits(file: string, text: string): void {
 /** Refuses a CSV that no spreadsheet could hold: more rows than Excel's, or a field longer than a cell's. */
 export function assertCsvFits(file: string, rows: ReadonlyArray<readonly string[]>): void {
   if (rows.length > SHEET_MAX_ROWS) {
-    throw new FolioError('TooLarge', `"${file}" has ${rows.length.toLocaleString('en')} rows: a sheet holds at most ${SHEET_MAX_ROWS.toLocaleString('en')} (Excel's limit).`);
+    throw new FolioError(
+      'TooLarge',
+      `"${file}" has ${rows.length.toLocaleString('en')} rows: a sheet holds at most ` +
+        `${SHEET_MAX_ROWS.toLocaleString('en')} (Excel's limit).`,
+    );
   }
   for (let r = 0; r < rows.length; r++) {
     for (const field of rows[r]) {
       if (field.length > CELL_MAX_CHARACTERS) {
         throw new FolioError(
           'TooLarge',
-          `"${file}": line ${(r + 1).toLocaleString('en')} has a field of ${field.length.toLocaleString('en')} characters; a cell holds at most ${CELL_MAX_CHARACTERS.toLocaleString('en')} (Excel's limit).`,
+          `"${file}": line ${(r + 1).toLocaleString('en')} has a field of ${field.length.toLocaleString('en')} ` +
+            `characters; a cell holds at most ${CELL_MAX_CHARACTERS.toLocaleString('en')} (Excel's limit).`,
         );
       }
     }

@@ -5,7 +5,11 @@
  */
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
 
-export const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string' && typeof window === 'undefined' && typeof WorkerGlobalScope === 'undefined';
+export const isNode =
+  typeof process !== 'undefined' &&
+  typeof process.versions?.node === 'string' &&
+  typeof window === 'undefined' &&
+  typeof WorkerGlobalScope === 'undefined';
 
 declare const WorkerGlobalScope: unknown;
 

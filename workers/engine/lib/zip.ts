@@ -54,7 +54,10 @@ export class ZipBuilder {
   add(name: string, bytes: Uint8Array, { compress = false }: ZipEntryOptions = {}): string {
     if (this.failure) throw this.failure;
     if (this.names.size >= MAX_ENTRIES) {
-      throw new FolioError('TooLarge', `A ZIP archive holds at most ${MAX_ENTRIES.toLocaleString('en')} files; choose fewer.`);
+      throw new FolioError(
+        'TooLarge',
+        `A ZIP archive holds at most ${MAX_ENTRIES.toLocaleString('en')} files; choose fewer.`,
+      );
     }
     if (this.written + bytes.byteLength > MAX_ARCHIVE_BYTES) {
       throw new FolioError('TooLarge', 'The ZIP archive would pass 4 GB; choose fewer pages or a lower resolution.');

@@ -6,10 +6,26 @@
  * watermark is its own content stream added before (under) or after (over) the page's own.
  */
 import {
-  PDFArray, PDFDocument, PDFName, PDFRef, PDFStream,
-  beginText, concatTransformationMatrix, drawObject, endText, popGraphicsState, pushGraphicsState,
-  setFillingRgbColor, setFontAndSize, setGraphicsState, showText, moveText,
-  type PDFFont, type PDFImage, type PDFOperator, type PDFPage,
+  PDFArray,
+  PDFDocument,
+  PDFName,
+  PDFRef,
+  PDFStream,
+  beginText,
+  concatTransformationMatrix,
+  drawObject,
+  endText,
+  popGraphicsState,
+  pushGraphicsState,
+  setFillingRgbColor,
+  setFontAndSize,
+  setGraphicsState,
+  showText,
+  moveText,
+  type PDFFont,
+  type PDFImage,
+  type PDFOperator,
+  type PDFPage,
 } from 'pdf-lib';
 import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
@@ -31,17 +47,40 @@ export function visibleToUser(page: PDFPage): { matrix: Matrix; width: number; h
   return { matrix: uprightToUser(geometry), ...viewSize(geometry) };
 }
 
-interface TextMark { kind: 'text'; text: string; font: PDFFont; size: number; colour: [number, number, number] }
-interface ImageMark { kind: 'image'; image: PDFImage; scale: number }
+interface TextMark {
+  kind: 'text';
+  text: string;
+  font: PDFFont;
+  size: number;
+  colour: [number, number, number];
+}
+interface ImageMark {
+  kind: 'image';
+  image: PDFImage;
+  scale: number;
+}
 type Mark = TextMark | ImageMark;
 
-function markOperators(page: PDFPage, mark: Mark, settings: { position: Position; angle: number; opacity: number }): PDFOperator[] {
+function markOperators(
+  page: PDFPage,
+  mark: Mark,
+  settings: { position: Position; angle: number; opacity: number },
+): PDFOperator[] {
   const { matrix, width, height } = visibleToUser(page);
-  const gs = page.node.newExtGState('FolioWmGS', page.doc.context.obj({ Type: 'ExtGState', ca: settings.opacity, CA: settings.opacity }));
+  const gs = page.node.newExtGState(
+    'FolioWmGS',
+    page.doc.context.obj({ Type: 'ExtGState', ca: settings.opacity, CA: settings.opacity }),
+  );
   const ops: PDFOperator[] = [pushGraphicsState(), setGraphicsState(gs), concatTransformationMatrix(...matrix)];
   if (mark.kind === 'text') {
     const fontName = page.node.newFontDictionary('FolioWm', mark.font.ref);
-    const fit = fitFactor(width, height, mark.font.widthOfTextAtSize(mark.text, mark.size), mark.font.heightAtSize(mark.size), settings.angle);
+    const fit = fitFactor(
+      width,
+      height,
+      mark.font.widthOfTextAtSize(mark.text, mark.size),
+      mark.font.heightAtSize(mark.size),
+      settings.angle,
+    );
     const size = mark.size * fit;
     const w = mark.font.widthOfTextAtSize(mark.text, size);
     const ascent = mark.font.heightAtSize(size, { descender: false });
@@ -120,15 +159,20 @@ export function watermarkImageInput(inputs: EngineInput[], options: Record<strin
   return { name: String(options.imageName || 'watermark image'), bytes };
 }
 
-const number = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : Number(value ?? fallback) || fallback);
+const number = (value: unknown, fallback: number) =>
+  typeof value === 'number' && Number.isFinite(value) ? value : Number(value ?? fallback) || fallback;
 
 export const run: Engine = async (inputs, options, ctx) => {
   const input = inputs.find((i) => !i.field) ?? inputs[0];
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   const kind = options.type === 'image' ? 'image' : 'text';
-  const text = String(options.text ?? '').replace(/\s+/g, ' ').trim();
+  const text = String(options.text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (kind === 'text' && !text) throw new FolioError('InvalidInput', 'Enter the watermark text.');
-  const position = (POSITIONS as readonly string[]).includes(String(options.position)) ? (options.position as Position) : 'center';
+  const position = (POSITIONS as readonly string[]).includes(String(options.position))
+    ? (options.position as Position)
+    : 'center';
   const settings = {
     position,
     angle: number(options.rotation, 45),
@@ -152,7 +196,11 @@ export const run: Engine = async (inputs, options, ctx) => {
       colour: parseColour(String(options.color ?? '#808080')),
     };
   } else {
-    mark = { kind: 'image', image: await loadWatermarkImage(doc, watermarkImageInput(inputs, options)), scale: Math.min(1, Math.max(0.01, number(options.imageScale, 40) / 100)) };
+    mark = {
+      kind: 'image',
+      image: await loadWatermarkImage(doc, watermarkImageInput(inputs, options)),
+      scale: Math.min(1, Math.max(0.01, number(options.imageScale, 40) / 100)),
+    };
   }
 
   // One q / Q pair shared by every page keeps the page's own graphics state from leaking into ours.
@@ -173,6 +221,9 @@ export const run: Engine = async (inputs, options, ctx) => {
     bytes,
     filename: `${baseName(input.name)}-watermarked.pdf`,
     mime: 'application/pdf',
-    notes: [`Watermark on ${pages.length} of ${doc.getPageCount()} page${doc.getPageCount() === 1 ? '' : 's'}`, ...(active.note ? [active.note] : [])],
+    notes: [
+      `Watermark on ${pages.length} of ${doc.getPageCount()} page${doc.getPageCount() === 1 ? '' : 's'}`,
+      ...(active.note ? [active.note] : []),
+    ],
   };
 };

@@ -14,7 +14,17 @@
  *
  * The resolution of an image is measured where it is drawn, taking the sharpest use (image-uses.ts).
  */
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+  type PDFObject,
+} from 'pdf-lib';
 import type { Engine, EngineContext, EngineOptions, EngineResult } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf/pdf-open.ts';
@@ -112,7 +122,9 @@ function toRgba(samples: Uint8Array, width: number, height: number, components: 
   const area = k * k;
   for (let oy = 0; oy < outHeight; oy++) {
     for (let ox = 0; ox < outWidth; ox++) {
-      let r = 0, g = 0, b = 0;
+      let r = 0,
+        g = 0,
+        b = 0;
       for (let dy = 0; dy < k; dy++) {
         let s = ((oy * k + dy) * width + ox * k) * components;
         for (let dx = 0; dx < k; dx++, s += components) {
@@ -158,7 +170,11 @@ function toGray(image: ImageData): void {
 }
 
 /** Decodes an image stream into RGBA, or returns why it is skipped. */
-async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: CompressSettings): Promise<{ image: ImageData; components: number; wasJpeg: boolean } | string> {
+async function decodeImageStream(
+  doc: PDFDocument,
+  use: ImageUse,
+  settings: CompressSettings,
+): Promise<{ image: ImageData; components: number; wasJpeg: boolean } | string> {
   const { dict } = use.stream;
   if (dict.lookup(N('ImageMask'))?.toString() === 'true') return 'stencil mask';
   if (dict.lookup(N('Decode'))) return 'decode array';
@@ -189,7 +205,8 @@ async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: Comp
     }
   }
   const filter = nameOf(filterObject);
-  if (filter !== 'DCTDecode' && filter !== 'FlateDecode') return filter ? `${filter.replace('Decode', '')} image` : 'uncompressed image';
+  if (filter !== 'DCTDecode' && filter !== 'FlateDecode')
+    return filter ? `${filter.replace('Decode', '')} image` : 'uncompressed image';
   const components = colourComponents(doc, dict.lookup(N('ColorSpace')));
   if (typeof components === 'string') return components;
 
@@ -211,7 +228,8 @@ async function decodeImageStream(doc: PDFDocument, use: ImageUse, settings: Comp
   const params = predictorParams(parms);
   if (params.predictor >= 2 && params.predictor < 10) return 'TIFF predictor';
   if (params.predictor >= 10) {
-    if (params.colors !== components || params.columns !== width || params.bitsPerComponent !== 8) return 'unusual predictor';
+    if (params.colors !== components || params.columns !== width || params.bitsPerComponent !== 8)
+      return 'unusual predictor';
     try {
       samples = unpredict(samples, params);
     } catch {
@@ -241,7 +259,11 @@ async function recompressImage(doc: PDFDocument, use: ImageUse, settings: Compre
   const dpi = use.dpi * (image.width / width); // lower when the decoder already shrank it
   if (dpi > settings.maxDpi * DOWNSAMPLE_THRESHOLD || (image.width < width && dpi > settings.maxDpi)) {
     const scale = Math.min(1, settings.maxDpi / dpi);
-    image = await resizeImage(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
+    image = await resizeImage(
+      image,
+      Math.max(1, Math.round(image.width * scale)),
+      Math.max(1, Math.round(image.height * scale)),
+    );
   }
   let gray = components === 1;
   if (!gray && (settings.grayscale || isGray(image))) {
@@ -271,7 +293,11 @@ async function sha256(bytes: Uint8Array): Promise<string> {
 }
 
 /** Points every XObject entry that names a duplicate image at the first copy. Returns how many merged. */
-async function mergeDuplicateImages(doc: PDFDocument, images: Iterable<ImageUse>, xobjectDicts: PDFDict[]): Promise<number> {
+async function mergeDuplicateImages(
+  doc: PDFDocument,
+  images: Iterable<ImageUse>,
+  xobjectDicts: PDFDict[],
+): Promise<number> {
   const firstByHash = new Map<string, PDFRef>();
   const replacement = new Map<string, PDFRef>();
   for (const { ref } of images) {
@@ -312,7 +338,15 @@ function discardPrivateData(doc: PDFDocument): boolean {
 /** qpdf's lossless rewrite: object streams, Flate at level 9, unreferenced objects dropped. */
 export async function structuralPass(bytes: Uint8Array): Promise<Uint8Array | undefined> {
   const result = await runQpdf(
-    ['--object-streams=generate', '--compress-streams=y', '--recompress-flate', '--compression-level=9', '--decode-level=generalized', '/in.pdf', '/out.pdf'],
+    [
+      '--object-streams=generate',
+      '--compress-streams=y',
+      '--recompress-flate',
+      '--compression-level=9',
+      '--decode-level=generalized',
+      '/in.pdf',
+      '/out.pdf',
+    ],
     { inputs: { '/in.pdf': bytes }, outputs: ['/out.pdf'] },
   );
   const out = result.files['/out.pdf'];
@@ -374,7 +408,9 @@ export function settingsFromOptions(options: EngineOptions): CompressSettings {
 }
 
 function describeSkips(skipped: Map<string, number>): string | undefined {
-  const parts = [...skipped].filter(([reason]) => reason !== 'would not shrink' && reason !== 'tiny').map(([reason, n]) => `${n} × ${reason}`);
+  const parts = [...skipped]
+    .filter(([reason]) => reason !== 'would not shrink' && reason !== 'tiny')
+    .map(([reason, n]) => `${n} × ${reason}`);
   return parts.length ? `Left unchanged: ${parts.join(', ')}.` : undefined;
 }
 
@@ -401,7 +437,8 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
   let report: PassReport;
   if (options.level === 'target') {
     const targetMb = Number(options.targetSizeMb ?? 2);
-    if (!Number.isFinite(targetMb) || targetMb <= 0) throw new FolioError('InvalidInput', 'Target size must be a positive number of MB.');
+    if (!Number.isFinite(targetMb) || targetMb <= 0)
+      throw new FolioError('InvalidInput', 'Target size must be a positive number of MB.');
     const target = Math.round(targetMb * 1024 * 1024);
     let best: PassReport | undefined;
     for (let step = 0; step < TARGET_LADDER.length; step++) {
@@ -418,7 +455,11 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
     }
     report = best!;
     if (Math.min(report.bytes.length, original) > target) {
-      notes.push(`Could not get this PDF under ${formatBytes(target)}: the smallest Folio can make it is ${formatBytes(Math.min(report.bytes.length, original))} (its text, fonts and vector graphics cannot shrink further without losing content).`);
+      notes.push(
+        `Could not get this PDF under ${formatBytes(target)}: the smallest Folio can make it is ` +
+          `${formatBytes(Math.min(report.bytes.length, original))} (its text, fonts and vector graphics cannot ` +
+          `shrink further without losing content).`,
+      );
     }
   } else {
     report = await compressPass(opened.doc, opened.bytes, base, ctx, progress);
@@ -427,8 +468,10 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
   if (report.bytes.length >= original) {
     notes.unshift(
       opened.wasRepaired
-        ? `This PDF is already well compressed: Folio could not make it smaller (it is also slightly damaged; Folio's repaired copy came out larger), so here is the original (${formatBytes(original)}).`
-        : `This PDF is already well compressed: Folio could not make it smaller, so here is the original (${formatBytes(original)}).`,
+        ? `This PDF is already well compressed: Folio could not make it smaller (it is also slightly damaged; ` +
+            `Folio's repaired copy came out larger), so here is the original (${formatBytes(original)}).`
+        : `This PDF is already well compressed: Folio could not make it smaller, so here is the original ` +
+            `(${formatBytes(original)}).`,
     );
     if (active.note) notes.push(active.note);
     return { bytes: source.bytes, filename: outputName(input.name), mime: 'application/pdf', notes };
@@ -436,10 +479,14 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
   const saved = Math.round((1 - report.bytes.length / original) * 100);
   notes.unshift(`${formatBytes(original)} → ${formatBytes(report.bytes.length)} (−${saved}%).`);
   if (report.imagesFound > 0) notes.push(`${report.imagesRecompressed} of ${report.imagesFound} images recompressed.`);
-  if (report.privateDataRemoved) notes.push('Removed editing data private to the application that made the file (PieceInfo); viewers never show it.');
+  if (report.privateDataRemoved)
+    notes.push(
+      'Removed editing data private to the application that made the file (PieceInfo); viewers never show it.',
+    );
   const skips = describeSkips(report.skipped);
   if (skips) notes.push(skips);
-  if (wasEncrypted) notes.push('The compressed copy is not password-protected. Protect it again with Protect PDF if needed.');
+  if (wasEncrypted)
+    notes.push('The compressed copy is not password-protected. Protect it again with Protect PDF if needed.');
   if (active.note) notes.push(active.note);
   return { bytes: report.bytes, filename: outputName(input.name), mime: 'application/pdf', notes };
 };

@@ -9,9 +9,30 @@
  * move and change (whiteout, redaction and replaced text are always part of the page).
  */
 import {
-  BlendMode, LineCapStyle, PDFArray, PDFContentStream, PDFDict, PDFDocument, PDFHexString, PDFName, PDFPage, PDFRef, PDFString,
-  beginText, concatTransformationMatrix, endText, popGraphicsState, pushGraphicsState, rgb, setFillingColor, setFontAndSize,
-  setLineJoin, setTextMatrix, showText, LineJoinStyle, type RGB,
+  BlendMode,
+  LineCapStyle,
+  PDFArray,
+  PDFContentStream,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFPage,
+  PDFRef,
+  PDFString,
+  beginText,
+  concatTransformationMatrix,
+  endText,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  setFillingColor,
+  setFontAndSize,
+  setLineJoin,
+  setTextMatrix,
+  showText,
+  LineJoinStyle,
+  type RGB,
 } from 'pdf-lib';
 import type { Engine, EngineOptions } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
@@ -21,8 +42,15 @@ import { parsePageRanges } from '../../../shared/page-range.ts';
 import { baseName } from '../../../shared/format.ts';
 import { normalizeRotation, savePdf } from '../lib/pdf/pdf-util.ts';
 import {
-  BASELINE_EM, LINE_HEIGHT_EM, parseOperations, uprightToUser, viewRectToUser, viewSize, viewToUser,
-  type EditOperation, type PageGeometry,
+  BASELINE_EM,
+  LINE_HEIGHT_EM,
+  parseOperations,
+  uprightToUser,
+  viewRectToUser,
+  viewSize,
+  viewToUser,
+  type EditOperation,
+  type PageGeometry,
 } from '../lib/pdf/edit-operations.ts';
 import { FontCache } from '../lib/pdf/edit-fonts.ts';
 import { redactPage, type Area, type RedactionStats, type RemovedFont } from '../lib/pdf/redact.ts';
@@ -93,7 +121,8 @@ export function codesInOriginalFont(doc: PDFDocument, font: RemovedFont, text: s
   const codes: number[] = [];
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    if (winAnsi && Encodings.WinAnsi.canEncodeUnicodeCodePoint(cp)) codes.push(Encodings.WinAnsi.encodeUnicodeCodePoint(cp).code);
+    if (winAnsi && Encodings.WinAnsi.canEncodeUnicodeCodePoint(cp))
+      codes.push(Encodings.WinAnsi.encodeUnicodeCodePoint(cp).code);
     else if (cp >= 0x20 && cp < 0x7f && cp !== 0x27 && cp !== 0x60) codes.push(cp);
     else return undefined;
   }
@@ -101,7 +130,12 @@ export function codesInOriginalFont(doc: PDFDocument, font: RemovedFont, text: s
 }
 
 /** Writes replacement text with the page's own font resource, in upright view space. */
-function drawInOriginalFont(job: PageJob, op: EditOperation & { type: 'edit-text' }, font: RemovedFont, codes: Uint8Array): void {
+function drawInOriginalFont(
+  job: PageJob,
+  op: EditOperation & { type: 'edit-text' },
+  font: RemovedFont,
+  codes: Uint8Array,
+): void {
   const baseline = typeof op.baseline === 'number' ? op.baseline : op.y + op.size * BASELINE_EM[op.font];
   const hex = PDFHexString.of(Array.from(codes, (c) => c.toString(16).padStart(2, '0')).join(''));
   job.page.pushOperators(
@@ -127,7 +161,10 @@ async function drawOperation(job: PageJob, op: EditOperation): Promise<void> {
       if (op.text.trim() === '') return;
       const font = await job.fonts.get(op.text, { family: op.font, bold: op.bold, italic: op.italic });
       const lines = op.text.split(/\r\n|\r|\n/);
-      const firstBaseline = op.type === 'edit-text' && typeof op.baseline === 'number' ? op.baseline : op.y + op.size * BASELINE_EM[op.font];
+      const firstBaseline =
+        op.type === 'edit-text' && typeof op.baseline === 'number'
+          ? op.baseline
+          : op.y + op.size * BASELINE_EM[op.font];
       lines.forEach((line, i) => {
         if (line === '') return;
         page.drawText(line, {
@@ -159,10 +196,18 @@ async function drawOperation(job: PageJob, op: EditOperation): Promise<void> {
     case 'pen': {
       if (op.points.length === 0) return;
       const [first, ...rest] = op.points;
-      const path = `M ${first[0]} ${first[1]} ${(rest.length ? rest : [first]).map(([x, y]) => `L ${x} ${y}`).join(' ')}`;
+      const lines = (rest.length ? rest : [first]).map(([x, y]) => `L ${x} ${y}`);
+      const path = `M ${first[0]} ${first[1]} ${lines.join(' ')}`;
       page.pushOperators(setLineJoin(LineJoinStyle.Round));
       // SVG paths are y-down from (x, y): with y = H they are in view coordinates as given.
-      page.drawSvgPath(path, { x: 0, y: H, borderColor: colour(op.color, rgb(0, 0, 0)), borderWidth: op.width, borderLineCap: LineCapStyle.Round, borderOpacity: opacity });
+      page.drawSvgPath(path, {
+        x: 0,
+        y: H,
+        borderColor: colour(op.color, rgb(0, 0, 0)),
+        borderWidth: op.width,
+        borderLineCap: LineCapStyle.Round,
+        borderOpacity: opacity,
+      });
       return;
     }
     case 'rect':
@@ -171,11 +216,21 @@ async function drawOperation(job: PageJob, op: EditOperation): Promise<void> {
       const stroke = colour(op.stroke);
       const common = {
         ...(fill ? { color: fill, opacity } : {}),
-        ...(stroke ? { borderColor: stroke, borderWidth: op.strokeWidth ?? 2, borderOpacity: opacity } : { borderWidth: 0 }),
+        ...(stroke
+          ? { borderColor: stroke, borderWidth: op.strokeWidth ?? 2, borderOpacity: opacity }
+          : { borderWidth: 0 }),
       };
       if (!fill && !stroke) return;
-      if (op.type === 'rect') page.drawRectangle({ x: op.x, y: H - op.y - op.height, width: op.width, height: op.height, ...common });
-      else page.drawEllipse({ x: op.x + op.width / 2, y: H - op.y - op.height / 2, xScale: op.width / 2, yScale: op.height / 2, ...common });
+      if (op.type === 'rect')
+        page.drawRectangle({ x: op.x, y: H - op.y - op.height, width: op.width, height: op.height, ...common });
+      else
+        page.drawEllipse({
+          x: op.x + op.width / 2,
+          y: H - op.y - op.height / 2,
+          xScale: op.width / 2,
+          yScale: op.height / 2,
+          ...common,
+        });
       return;
     }
     case 'line':
@@ -194,17 +249,47 @@ async function drawOperation(job: PageJob, op: EditOperation): Promise<void> {
         x2 = op.x2 - shorten * Math.cos(angle);
         y2 = op.y2 - shorten * Math.sin(angle);
       }
-      page.drawLine({ start: { x: op.x1, y: H - op.y1 }, end: { x: x2, y: H - y2 }, thickness: op.width, color, opacity, lineCap: LineCapStyle.Round });
+      page.drawLine({
+        start: { x: op.x1, y: H - op.y1 },
+        end: { x: x2, y: H - y2 },
+        thickness: op.width,
+        color,
+        opacity,
+        lineCap: LineCapStyle.Round,
+      });
       return;
     }
     case 'highlight':
-      page.drawRectangle({ x: op.x, y: H - op.y - op.height, width: op.width, height: op.height, color: colour(op.color, rgb(1, 0.92, 0.23)), opacity: 0.4, blendMode: BlendMode.Multiply, borderWidth: 0 });
+      page.drawRectangle({
+        x: op.x,
+        y: H - op.y - op.height,
+        width: op.width,
+        height: op.height,
+        color: colour(op.color, rgb(1, 0.92, 0.23)),
+        opacity: 0.4,
+        blendMode: BlendMode.Multiply,
+        borderWidth: 0,
+      });
       return;
     case 'whiteout':
-      page.drawRectangle({ x: op.x, y: H - op.y - op.height, width: op.width, height: op.height, color: colour(op.color, rgb(1, 1, 1)), borderWidth: 0 });
+      page.drawRectangle({
+        x: op.x,
+        y: H - op.y - op.height,
+        width: op.width,
+        height: op.height,
+        color: colour(op.color, rgb(1, 1, 1)),
+        borderWidth: 0,
+      });
       return;
     case 'redact':
-      page.drawRectangle({ x: op.x, y: H - op.y - op.height, width: op.width, height: op.height, color: rgb(0, 0, 0), borderWidth: 0 });
+      page.drawRectangle({
+        x: op.x,
+        y: H - op.y - op.height,
+        width: op.width,
+        height: op.height,
+        color: rgb(0, 0, 0),
+        borderWidth: 0,
+      });
       return;
   }
 }
@@ -223,12 +308,22 @@ function viewBounds(op: EditOperation, textWidth: number): { x: number; y: numbe
       const xs = op.points.map((p) => p[0]);
       const ys = op.points.map((p) => p[1]);
       const pad = op.width;
-      return { x: Math.min(...xs) - pad, y: Math.min(...ys) - pad, width: Math.max(...xs) - Math.min(...xs) + 2 * pad, height: Math.max(...ys) - Math.min(...ys) + 2 * pad };
+      return {
+        x: Math.min(...xs) - pad,
+        y: Math.min(...ys) - pad,
+        width: Math.max(...xs) - Math.min(...xs) + 2 * pad,
+        height: Math.max(...ys) - Math.min(...ys) + 2 * pad,
+      };
     }
     case 'line':
     case 'arrow': {
       const pad = Math.max(op.width, op.type === 'arrow' ? Math.max(8, op.width * 4) : 0);
-      return { x: Math.min(op.x1, op.x2) - pad, y: Math.min(op.y1, op.y2) - pad, width: Math.abs(op.x2 - op.x1) + 2 * pad, height: Math.abs(op.y2 - op.y1) + 2 * pad };
+      return {
+        x: Math.min(op.x1, op.x2) - pad,
+        y: Math.min(op.y1, op.y2) - pad,
+        width: Math.abs(op.x2 - op.x1) + 2 * pad,
+        height: Math.abs(op.y2 - op.y1) + 2 * pad,
+      };
     }
     case 'text': {
       const lines = op.text.split(/\r\n|\r|\n/).length;
@@ -242,7 +337,14 @@ function viewBounds(op: EditOperation, textWidth: number): { x: number; y: numbe
 }
 
 const ANNOTATION_SUBTYPE: Partial<Record<EditOperation['type'], string>> = {
-  text: 'FreeText', image: 'Stamp', pen: 'Ink', rect: 'Square', ellipse: 'Circle', line: 'Line', arrow: 'Line', highlight: 'Highlight',
+  text: 'FreeText',
+  image: 'Stamp',
+  pen: 'Ink',
+  rect: 'Square',
+  ellipse: 'Circle',
+  line: 'Line',
+  arrow: 'Line',
+  highlight: 'Highlight',
 };
 
 /**
@@ -331,7 +433,11 @@ async function drawAsAnnotation(job: PageJob, op: EditOperation, index: number):
 }
 
 /** The contract's simple form as editor operations: the same text on each chosen page. */
-async function simpleTextOperations(doc: PDFDocument, fonts: FontCache, options: EngineOptions): Promise<EditOperation[]> {
+async function simpleTextOperations(
+  doc: PDFDocument,
+  fonts: FontCache,
+  options: EngineOptions,
+): Promise<EditOperation[]> {
   const text = String(options.text ?? '').replace(/\r\n?/g, '\n');
   if (text.trim() === '') return [];
   const pages = [...new Set(parsePageRanges(String(options.pages ?? ''), doc.getPageCount()))];
@@ -348,8 +454,22 @@ async function simpleTextOperations(doc: PDFDocument, fonts: FontCache, options:
   const textWidth = Math.max(...lines.map((l) => font.widthOfTextAtSize(l, size)));
   return pages.map((pageNumber) => {
     const { width, height } = viewSize(geometryOf(doc.getPage(pageNumber - 1)));
-    const top = position === 'top' ? SIMPLE_MARGIN : position === 'bottom' ? height - SIMPLE_MARGIN - blockHeight : (height - blockHeight) / 2;
-    return { type: 'text', page: pageNumber, x: Math.max(0, (width - textWidth) / 2), y: top, text, size, color, font: 'sans' } satisfies EditOperation;
+    const top =
+      position === 'top'
+        ? SIMPLE_MARGIN
+        : position === 'bottom'
+          ? height - SIMPLE_MARGIN - blockHeight
+          : (height - blockHeight) / 2;
+    return {
+      type: 'text',
+      page: pageNumber,
+      x: Math.max(0, (width - textWidth) / 2),
+      y: top,
+      text,
+      size,
+      color,
+      font: 'sans',
+    } satisfies EditOperation;
   });
 }
 
@@ -366,7 +486,10 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (rawOperations) operations.push(...parseOperations(rawOperations, pageCount));
   operations.push(...(await simpleTextOperations(doc, fonts, options)));
   if (operations.length === 0) {
-    throw new FolioError('InvalidInput', 'Nothing to change: type the text to add, or make an edit in the editor first.');
+    throw new FolioError(
+      'InvalidInput',
+      'Nothing to change: type the text to add, or make an edit in the editor first.',
+    );
   }
   const asAnnotations = options.annotations === true || options.annotations === 'true';
 
@@ -385,7 +508,9 @@ export const run: Engine = async (inputs, options, ctx) => {
     const geometry = geometryOf(page);
     // Redaction and replaced text first: content under them is removed before anything is drawn.
     const areaOps = pageOps.filter((op) => op.type === 'redact' || op.type === 'edit-text');
-    const areas: Area[] = areaOps.map((op) => viewRectToUser(geometry, op as { x: number; y: number; width: number; height: number }));
+    const areas: Area[] = areaOps.map((op) =>
+      viewRectToUser(geometry, op as { x: number; y: number; width: number; height: number }),
+    );
     const removedFonts = new Map<number, RemovedFont>();
     if (areas.length) {
       const stats = redactPage(doc, page, areas, notes, removedFonts);
@@ -414,15 +539,26 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (redacted) {
     dropUnreachableObjects(doc);
     const parts = [`${totals.glyphsRemoved} character${totals.glyphsRemoved === 1 ? '' : 's'} removed`];
-    if (totals.imagesBlanked + totals.imagesRemoved) parts.push(`${totals.imagesBlanked + totals.imagesRemoved} image${totals.imagesBlanked + totals.imagesRemoved === 1 ? '' : 's'} redacted`);
-    if (totals.annotationsRemoved) parts.push(`${totals.annotationsRemoved} annotation${totals.annotationsRemoved === 1 ? '' : 's'} removed`);
+    if (totals.imagesBlanked + totals.imagesRemoved)
+      parts.push(
+        `${totals.imagesBlanked + totals.imagesRemoved} image` +
+          `${totals.imagesBlanked + totals.imagesRemoved === 1 ? '' : 's'} redacted`,
+      );
+    if (totals.annotationsRemoved)
+      parts.push(`${totals.annotationsRemoved} annotation${totals.annotationsRemoved === 1 ? '' : 's'} removed`);
     notes.add(`Redaction: ${parts.join(', ')}.`);
   }
-  if (editedInOriginalFont) notes.add(`${editedInOriginalFont} text edit${editedInOriginalFont === 1 ? '' : 's'} written in the document's own font.`);
-  if (editedInStandardFont) notes.add(`${editedInStandardFont} text edit${editedInStandardFont === 1 ? '' : 's'} written in a standard font (the original font is embedded as a subset or cannot write the new characters).`);
+  if (editedInOriginalFont)
+    notes.add(
+      `${editedInOriginalFont} text edit${editedInOriginalFont === 1 ? '' : 's'} written in the document's own font.`,
+    );
+  if (editedInStandardFont)
+    notes.add(
+      `${editedInStandardFont} text edit${editedInStandardFont === 1 ? '' : 's'} written in a standard font ` +
+        `(the original font is embedded as a subset or cannot write the new characters).`,
+    );
   // Metadata can hold a preview of the old text (XMP) — keep it, but the page thumbnails went with redaction.
   if (active.note) notes.add(active.note);
   const bytes = await savePdf(doc);
   return { bytes, filename: `${baseName(input.name)}-edited.pdf`, mime: 'application/pdf', notes: [...notes] };
 };
-

@@ -33,11 +33,15 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   // The LibreOffice engine when chosen, and for legacy .xls files (which only it reads).
   const reason = libreOfficeReason(input, options, 'xlsx');
-  if (reason) return runWithLibreOffice(input, options, { signal, progress }, 'xlsx', reason, { isCsv: input.bytes.byteLength > 0 && looksLikeCsv(input.name, input.bytes) });
+  if (reason)
+    return runWithLibreOffice(input, options, { signal, progress }, 'xlsx', reason, {
+      isCsv: input.bytes.byteLength > 0 && looksLikeCsv(input.name, input.bytes),
+    });
   const settings: XlsxOptions = {
     sheets: options.sheets === 'active' ? 'active' : 'all',
     fitToWidth: options.fitToWidth === true,
-    orientation: options.orientation === 'portrait' || options.orientation === 'landscape' ? options.orientation : 'auto',
+    orientation:
+      options.orientation === 'portrait' || options.orientation === 'landscape' ? options.orientation : 'auto',
     fileName: input.name,
   };
   let sections: Section[];
@@ -47,7 +51,8 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   } else {
     const opened = await openOfficeInput(input.name, input.bytes, 'xlsx');
     try {
-      ({ sections, notes } = opened.kind === 'ods' ? await readOds(opened.zip, settings) : await readXlsx(input.bytes, settings));
+      ({ sections, notes } =
+        opened.kind === 'ods' ? await readOds(opened.zip, settings) : await readXlsx(input.bytes, settings));
     } catch (error) {
       throw readFailure(input.name, error);
     }
@@ -58,7 +63,9 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   doc.setTitle(baseName(input.name));
   doc.setCreator('Folio');
   const fonts = new FontBook(doc);
-  const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () => renderSections(doc, sections, { fonts, images: new ImageCache(doc) }, { signal, progress }));
+  const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () =>
+    renderSections(doc, sections, { fonts, images: new ImageCache(doc) }, { signal, progress }),
+  );
   notes = [...notes, ...substitutionNote(fonts)];
   if (options.outline !== false) writeHeadingsOutline(doc, outline);
   return {

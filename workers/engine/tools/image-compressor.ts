@@ -44,7 +44,12 @@ export interface ImageCompressSettings {
   stripMetadata: boolean;
 }
 
-const MIME: Record<ImageFormat, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', avif: 'image/avif' };
+const MIME: Record<ImageFormat, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  avif: 'image/avif',
+};
 const EXTENSION: Record<ImageFormat, string> = { jpeg: 'jpg', png: 'png', webp: 'webp', avif: 'avif' };
 
 export function settingsFromOptions(options: EngineOptions): ImageCompressSettings {
@@ -99,14 +104,29 @@ function withSegments(jpeg: Uint8Array, segments: Uint8Array[]): Uint8Array {
 /** Reduces to a ≤256-colour palette (image-q, MIT: Wu quantiser, no dithering for crisp screenshots). */
 async function quantise(image: ImageData): Promise<ImageData> {
   const iq = await import('image-q');
-  const container = iq.utils.PointContainer.fromUint8Array(new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength), image.width, image.height);
-  const palette = iq.buildPaletteSync([container], { colors: 256, paletteQuantization: 'wuquant', colorDistanceFormula: 'euclidean-bt709' });
-  const reduced = iq.applyPaletteSync(container, palette, { imageQuantization: 'nearest', colorDistanceFormula: 'euclidean-bt709' });
+  const container = iq.utils.PointContainer.fromUint8Array(
+    new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+    image.width,
+    image.height,
+  );
+  const palette = iq.buildPaletteSync([container], {
+    colors: 256,
+    paletteQuantization: 'wuquant',
+    colorDistanceFormula: 'euclidean-bt709',
+  });
+  const reduced = iq.applyPaletteSync(container, palette, {
+    imageQuantization: 'nearest',
+    colorDistanceFormula: 'euclidean-bt709',
+  });
   return makeImageData(new Uint8ClampedArray(reduced.toUint8Array()), image.width, image.height);
 }
 
 /** createImageBitmap + OffscreenCanvas (browser workers only); undefined where unavailable or failing. */
-async function decodeWithBrowser(bytes: Uint8Array, type: string, applyOrientation: boolean): Promise<ImageData | undefined> {
+async function decodeWithBrowser(
+  bytes: Uint8Array,
+  type: string,
+  applyOrientation: boolean,
+): Promise<ImageData | undefined> {
   if (typeof createImageBitmap !== 'function' || typeof OffscreenCanvas !== 'function') return undefined;
   try {
     const bitmap = await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), {
@@ -152,7 +172,10 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
   // Without its EXIF the orientation must live in the pixels; with it, the tag still applies.
   const applyOrientation = !keepMetadata;
   const undecodable = () =>
-    new FolioError('InvalidImage', `"${input.name}" could not be decoded: the file is damaged or uses an unsupported variant (e.g. CMYK JPEG).`);
+    new FolioError(
+      'InvalidImage',
+      `"${input.name}" could not be decoded: the file is damaged or uses an unsupported variant (e.g. CMYK JPEG).`,
+    );
   let image: ImageData | undefined;
   // MozJPEG's decoder only converts to RGB from gray or YCbCr: CMYK / YCCK JPEGs go straight to
   // the browser's own decoder (which also handles their colour), and fail clearly where there is none.
@@ -184,9 +207,10 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
       break;
     case 'png':
       // An untouched PNG is optimised as it is (keeps 16-bit and exact palettes); otherwise re-encoded.
-      bytes = header.format === 'png' && !settings.palette && width === header.width && height === header.height
-        ? await optimisePng(input.bytes)
-        : await encodePng(settings.palette ? await quantise(image) : image);
+      bytes =
+        header.format === 'png' && !settings.palette && width === header.width && height === header.height
+          ? await optimisePng(input.bytes)
+          : await encodePng(settings.palette ? await quantise(image) : image);
       // A palette only helps images with many colours; a lossless file that is smaller wins.
       if (settings.palette && header.format === 'png' && width === header.width && height === header.height) {
         const lossless = await optimisePng(input.bytes);
@@ -202,9 +226,13 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
 }
 
 function sizeNote(name: string, before: number, after: CompressedImage): string {
-  if (after.keptOriginal) return `${name}: already as small as Folio can make it in this format; kept the original (${formatBytes(before)}).`;
+  if (after.keptOriginal)
+    return `${name}: already as small as Folio can make it in this format; kept the original (${formatBytes(before)}).`;
   const change = Math.round((1 - after.bytes.length / before) * 100);
-  return `${name}: ${formatBytes(before)} → ${formatBytes(after.bytes.length)} (${change >= 0 ? '−' : '+'}${Math.abs(change)}%), ${after.width} × ${after.height}.`;
+  return (
+    `${name}: ${formatBytes(before)} → ${formatBytes(after.bytes.length)} ` +
+    `(${change >= 0 ? '−' : '+'}${Math.abs(change)}%), ${after.width} × ${after.height}.`
+  );
 }
 
 export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> => {
@@ -243,5 +271,13 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
   if (zip.size === 0) {
     throw new FolioError('InvalidImage', `None of the files could be compressed. ${skipped.join(' ')}`);
   }
-  return { bytes: await zip.finish(), filename: `${commonName(inputs.map((input) => input.name), 'images')}-compressed.zip`, mime: 'application/zip', notes: [...notes, ...skipped] };
+  return {
+    bytes: await zip.finish(),
+    filename: `${commonName(
+      inputs.map((input) => input.name),
+      'images',
+    )}-compressed.zip`,
+    mime: 'application/zip',
+    notes: [...notes, ...skipped],
+  };
 };

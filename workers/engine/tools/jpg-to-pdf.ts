@@ -6,8 +6,13 @@
  * message; with `skipInvalid` the others are converted and the skipped ones listed in the notes.
  */
 import {
-  PDFDocument, concatTransformationMatrix, drawObject, popGraphicsState, pushGraphicsState,
-  type PDFImage, type PDFPage,
+  PDFDocument,
+  concatTransformationMatrix,
+  drawObject,
+  popGraphicsState,
+  pushGraphicsState,
+  type PDFImage,
+  type PDFPage,
 } from 'pdf-lib';
 import type { Engine, EngineInput } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
@@ -73,7 +78,13 @@ async function prepare(doc: PDFDocument, input: EngineInput): Promise<PreparedIm
         throw new UnreadableImage(`"${name}" is a JPEG that cannot be read`);
       }
       const swap = orientationSwapsAxes(info.orientation);
-      return { name, image, width: swap ? info.height : info.width, height: swap ? info.width : info.height, orientation: info.orientation };
+      return {
+        name,
+        image,
+        width: swap ? info.height : info.width,
+        height: swap ? info.width : info.height,
+        orientation: info.orientation,
+      };
     }
     case 'png': {
       if (!isPngComplete(bytes)) throw new UnreadableImage(`"${name}" is cut short (an incomplete PNG)`);
@@ -170,13 +181,18 @@ export const run: Engine = async (inputs, options, ctx) => {
   }
   if (problems.length > 0 && (!skipInvalid || doc.getPageCount() === 0)) {
     const others = inputs.length - problems.length;
-    const hint = others > 0 && !skipInvalid
-      ? ` Remove ${problems.length === 1 ? 'it' : 'them'}, or tick "Skip files that cannot be read" to convert the other ${others === 1 ? 'image' : `${others} images`}.`
-      : '';
+    const hint =
+      others > 0 && !skipInvalid
+        ? ` Remove ${problems.length === 1 ? 'it' : 'them'}, or tick "Skip files that cannot be read" to convert ` +
+          `the other ${others === 1 ? 'image' : `${others} images`}.`
+        : '';
     throw new FolioError('InvalidImage', `${problems.join('; ')}.${hint}`);
   }
   const bytes = await savePdf(doc);
-  const filename = `${commonName(inputs.map((input) => input.name), 'images')}.pdf`;
+  const filename = `${commonName(
+    inputs.map((input) => input.name),
+    'images',
+  )}.pdf`;
   const notes = [`${doc.getPageCount()} page${doc.getPageCount() === 1 ? '' : 's'}`];
   if (problems.length) notes.push(`Skipped: ${problems.join('; ')}`);
   return { bytes, filename, mime: 'application/pdf', notes };

@@ -39,12 +39,19 @@ export function parseRangesField(raw: unknown, fileCount: number): string[] {
   try {
     parsed = JSON.parse(String(raw));
   } catch {
-    throw new FolioError('InvalidInput', 'ranges must be a JSON array of page ranges, one per file, e.g. ["1-3", "", "2"].');
+    throw new FolioError(
+      'InvalidInput',
+      'ranges must be a JSON array of page ranges, one per file, e.g. ["1-3", "", "2"].',
+    );
   }
   if (!Array.isArray(parsed) || parsed.some((r) => typeof r !== 'string')) {
-    throw new FolioError('InvalidInput', 'ranges must be a JSON array of page ranges, one per file, e.g. ["1-3", "", "2"].');
+    throw new FolioError(
+      'InvalidInput',
+      'ranges must be a JSON array of page ranges, one per file, e.g. ["1-3", "", "2"].',
+    );
   }
-  if (parsed.length > fileCount) throw new FolioError('InvalidInput', `ranges lists ${parsed.length} entries for ${fileCount} files.`);
+  if (parsed.length > fileCount)
+    throw new FolioError('InvalidInput', `ranges lists ${parsed.length} entries for ${fileCount} files.`);
   return Array.from({ length: fileCount }, (_, i) => (parsed as string[])[i] ?? '');
 }
 
@@ -102,7 +109,14 @@ export const run: Engine = async (allInputs, options, ctx) => {
       onQpdf = false;
       const pageCount = opened.doc.getPageCount();
       const activeContent = emptyReport();
-      prepared = { bytes: readable, pageCount, linkTargets: new Map(), bookmarks: [], activeContent, activeContentRemoved: false };
+      prepared = {
+        bytes: readable,
+        pageCount,
+        linkTargets: new Map(),
+        bookmarks: [],
+        activeContent,
+        activeContentRemoved: false,
+      };
     }
     sources.push({ original: input.bytes, prepared, pages: willCopy });
     uses.push({ input, pages, source: sources.length - 1 });
@@ -117,7 +131,11 @@ export const run: Engine = async (allInputs, options, ctx) => {
   const pageLevel = emptyReport();
   try {
     if (!onQpdf) throw new AssemblyError('A source cannot be prepared for qpdf');
-    ({ bytes, formFields: fields } = await assemble(uses, sources.map((s) => s.prepared), bookmarkEachFile));
+    ({ bytes, formFields: fields } = await assemble(
+      uses,
+      sources.map((s) => s.prepared),
+      bookmarkEachFile,
+    ));
     // The sources' copied pages were scanned (and cleaned) before qpdf ran; the exact scan of the
     // whole result with pdf-lib runs only if a quick look still finds a name actions use (e.g. the
     // pages of a source opened in full, which were not cleaned: that scan counts theirs).
@@ -191,7 +209,12 @@ async function assemble(uses: readonly MergeUse[], sources: readonly PreparedSou
     offset += use.pages.length;
   }
   const runs = uses.map((use) => ({ source: use.source, pages: use.pages }));
-  return assemblePages(sources.map((s) => s.bytes), runs, outline, linkTargets);
+  return assemblePages(
+    sources.map((s) => s.bytes),
+    runs,
+    outline,
+    linkTargets,
+  );
 }
 
 /** The same merge with pdf-lib's page copier, for sources qpdf cannot assemble. */
@@ -209,7 +232,12 @@ async function mergeWithPdfLib(uses: readonly MergeUse[], bookmarkEachFile: bool
     fields += copier.copyFormFields();
     const own = copier.readOutline();
     if (bookmarkEachFile && firstPages.length > 0) {
-      outline.push({ title: baseName(input.name), dest: merged.context.obj([firstPages[0].ref, 'Fit']), open: false, children: own });
+      outline.push({
+        title: baseName(input.name),
+        dest: merged.context.obj([firstPages[0].ref, 'Fit']),
+        open: false,
+        children: own,
+      });
     } else {
       outline.push(...own);
     }

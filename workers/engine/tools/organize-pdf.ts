@@ -54,9 +54,14 @@ export function parsePageOrder(text: string, pageCount: number): OrderItem[] {
   const items: OrderItem[] = [];
   for (const raw of trimmed.split(/\s*[,;]\s*/)) {
     const part = raw.trim().toLowerCase();
-    if (part === '') throw new FolioError('InvalidInput', `Page order: there is an empty entry in "${text}" (two commas in a row?).`);
+    if (part === '')
+      throw new FolioError('InvalidInput', `Page order: there is an empty entry in "${text}" (two commas in a row?).`);
     if (items.length >= MAX_LISTED_PAGES) {
-      throw new FolioError('InvalidInput', `Page order: the result would have more than ${MAX_LISTED_PAGES.toLocaleString('en')} pages, the most Folio makes in one document.`);
+      throw new FolioError(
+        'InvalidInput',
+        `Page order: the result would have more than ${MAX_LISTED_PAGES.toLocaleString('en')} pages, the most ` +
+          `Folio makes in one document.`,
+      );
     }
     if (part === 'blank' || part === 'b') {
       items.push({ kind: 'blank' });
@@ -76,9 +81,14 @@ export function parsePageOrder(text: string, pageCount: number): OrderItem[] {
     }
   }
   if (items.length > MAX_LISTED_PAGES) {
-    throw new FolioError('InvalidInput', `Page order: the result would have more than ${MAX_LISTED_PAGES.toLocaleString('en')} pages, the most Folio makes in one document.`);
+    throw new FolioError(
+      'InvalidInput',
+      `Page order: the result would have more than ${MAX_LISTED_PAGES.toLocaleString('en')} pages, the most ` +
+        `Folio makes in one document.`,
+    );
   }
-  if (!items.some((item) => item.kind === 'page')) throw new FolioError('InvalidInput', 'Page order: keep at least one page of the document.');
+  if (!items.some((item) => item.kind === 'page'))
+    throw new FolioError('InvalidInput', 'Page order: keep at least one page of the document.');
   return items;
 }
 
@@ -165,7 +175,12 @@ async function organizeOnQpdf(opened: OpenedPdf, items: OrderItem[], options: En
     const page = firstPlace.get(target.page);
     if (page !== undefined) links.set(name, { page, view: target.view });
   }
-  const info = { title: src.getTitle(), author: src.getAuthor(), subject: src.getSubject(), keywords: src.getKeywords() };
+  const info = {
+    title: src.getTitle(),
+    author: src.getAuthor(),
+    subject: src.getSubject(),
+    keywords: src.getKeywords(),
+  };
   const assembled = await assemblePages(sources, runs satisfies PageRun[], bookmarks, links, { ...info, rotate });
   ctx.progress?.(items.length, items.length);
 
@@ -184,7 +199,9 @@ async function organizeOnQpdf(opened: OpenedPdf, items: OrderItem[], options: En
 }
 
 /** A PDF of blank pages of these sizes and rotations, for qpdf to take pages from. */
-async function blankPages(sizes: ReadonlyArray<{ width: number; height: number; rotation: number }>): Promise<Uint8Array> {
+async function blankPages(
+  sizes: ReadonlyArray<{ width: number; height: number; rotation: number }>,
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   for (const { width, height, rotation } of sizes) {
     const page = doc.addPage([width, height]);
@@ -194,7 +211,12 @@ async function blankPages(sizes: ReadonlyArray<{ width: number; height: number; 
 }
 
 /** Every page kept: the document's own page list is rearranged (duplicates are copies). */
-async function rearrangeInPlace(doc: PDFDocument, items: OrderItem[], uses: Map<number, number>, ctx: Ctx): Promise<Uint8Array> {
+async function rearrangeInPlace(
+  doc: PDFDocument,
+  items: OrderItem[],
+  uses: Map<number, number>,
+  ctx: Ctx,
+): Promise<Uint8Array> {
   const original = doc.getPages();
   // Extra copies of duplicated pages are made before the page list is cleared (copyPages reads it).
   const spare = new Map<number, PDFPage[]>();

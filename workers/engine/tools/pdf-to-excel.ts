@@ -62,7 +62,8 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
   if (number) {
     const [, sign, currency, sign2, whole, fraction = '', percent] = number;
     let value = Number(whole.replace(/,/g, '') + fraction);
-    if (sign === '-' || sign === '−' || sign2 === '-' || sign2 === '−' || (t.startsWith('(') && t.endsWith(')'))) value = -value;
+    if (sign === '-' || sign === '−' || sign2 === '-' || sign2 === '−' || (t.startsWith('(') && t.endsWith(')')))
+      value = -value;
     const decimals = fraction.length > 1 ? fraction.length - 1 : 0;
     const base = `#,##0${decimals ? `.${'0'.repeat(decimals)}` : ''}`;
     if (percent) return { value: value / 100, numFmt: `0${decimals ? `.${'0'.repeat(decimals)}` : ''}%` };
@@ -90,13 +91,25 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
     const dayFirst = a > 12 || separator === '.' || (dateOrder === 'day-first' && b <= 12);
     const [day, month] = dayFirst ? [first, second] : [second, first];
     const part = (digits: string, letter: string) => letter.repeat(digits.length > 1 ? 2 : 1);
-    const format = (dayFirst ? [part(day, 'd'), part(month, 'm')] : [part(month, 'm'), part(day, 'd')]).join(separator) + `${separator}yyyy`;
+    const format =
+      (dayFirst ? [part(day, 'd'), part(month, 'm')] : [part(month, 'm'), part(day, 'd')]).join(separator) +
+      `${separator}yyyy`;
     return dateCell(utcDate(+year, +month, +day), format, t);
   }
   m = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$/.exec(t);
-  if (m && MONTHS.includes(m[1].slice(0, 3).toLowerCase())) return dateCell(utcDate(+m[3], MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, +m[2]), m[1].length === 3 ? 'mmm d, yyyy' : 'mmmm d, yyyy', t);
+  if (m && MONTHS.includes(m[1].slice(0, 3).toLowerCase()))
+    return dateCell(
+      utcDate(+m[3], MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, +m[2]),
+      m[1].length === 3 ? 'mmm d, yyyy' : 'mmmm d, yyyy',
+      t,
+    );
   m = /^(\d{1,2}) ([A-Za-z]{3,9})\.?,? (\d{4})$/.exec(t);
-  if (m && MONTHS.includes(m[2].slice(0, 3).toLowerCase())) return dateCell(utcDate(+m[3], MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, +m[1]), m[2].length === 3 ? 'd mmm yyyy' : 'd mmmm yyyy', t);
+  if (m && MONTHS.includes(m[2].slice(0, 3).toLowerCase()))
+    return dateCell(
+      utcDate(+m[3], MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, +m[1]),
+      m[2].length === 3 ? 'd mmm yyyy' : 'd mmmm yyyy',
+      t,
+    );
   return { value: t };
 }
 
@@ -134,7 +147,9 @@ function tableGridCells(table: Table): Grid['rows'] {
 
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
 function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCell | undefined> }> {
-  const fragments = buildFragments(items, CELL_GAP_EM, { cells: true }).sort((a, b) => a.baseline - b.baseline || a.x - b.x);
+  const fragments = buildFragments(items, CELL_GAP_EM, { cells: true }).sort(
+    (a, b) => a.baseline - b.baseline || a.x - b.x,
+  );
   if (fragments.length === 0) return [];
   const starts = [...new Set(fragments.map((f) => Math.round(f.x)))].sort((a, b) => a - b);
   const columns: number[] = [];
@@ -162,7 +177,10 @@ function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCel
 /** A whole page: its tables and, in their places, the lines around them (titles, notes). */
 function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
   const loose = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
-  const blocks: Array<{ top: number; rows: Grid['rows'] }> = linesGrid(loose).map((row) => ({ top: row.top, rows: [row.cells] }));
+  const blocks: Array<{ top: number; rows: Grid['rows'] }> = linesGrid(loose).map((row) => ({
+    top: row.top,
+    rows: [row.cells],
+  }));
   for (const table of tables) blocks.push({ top: table.box.top, rows: tableGridCells(table) });
   return blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows);
 }
@@ -186,7 +204,9 @@ export const run: Engine = async (inputs, options, ctx) => {
   const asCsv = options.format === 'csv';
   const grids: Grid[] = [];
   let tableCount = 0;
-  const pageTables = source.layouts.map((layout) => (layout.ocr ? [] : findTables(layout, { gapEm: CELL_GAP_EM, cells: true })));
+  const pageTables = source.layouts.map((layout) =>
+    layout.ocr ? [] : findTables(layout, { gapEm: CELL_GAP_EM, cells: true }),
+  );
   const anyTable = pageTables.some((t) => t.length > 0);
   for (const [index, layout] of source.layouts.entries()) {
     throwIfAborted(ctx.signal);
@@ -196,7 +216,12 @@ export const run: Engine = async (inputs, options, ctx) => {
     if (perPage) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, tables) });
     } else if (tables.length) {
-      tables.forEach((table, t) => grids.push({ name: tables.length > 1 ? `Page ${page} Table ${t + 1}` : `Page ${page}`, rows: tableGridCells(table) }));
+      tables.forEach((table, t) =>
+        grids.push({
+          name: tables.length > 1 ? `Page ${page} Table ${t + 1}` : `Page ${page}`,
+          rows: tableGridCells(table),
+        }),
+      );
     } else if (!anyTable) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, []) });
     }
@@ -205,16 +230,30 @@ export const run: Engine = async (inputs, options, ctx) => {
   await source.doc.destroy();
   if (grids.length === 0) grids.push({ name: 'Sheet1', rows: [] });
   const notes = [...source.notes];
-  notes.push(tableCount ? `${tableCount} table${tableCount === 1 ? '' : 's'} found.` : 'No tables found: each page\'s text lines were written as rows.');
+  notes.push(
+    tableCount
+      ? `${tableCount} table${tableCount === 1 ? '' : 's'} found.`
+      : "No tables found: each page's text lines were written as rows.",
+  );
 
   if (asCsv) {
     if (grids.length === 1) {
-      return { bytes: new TextEncoder().encode(csvOf(grids[0].rows)), filename: `${baseName(inputs[0].name)}.csv`, mime: 'text/csv', notes };
+      return {
+        bytes: new TextEncoder().encode(csvOf(grids[0].rows)),
+        filename: `${baseName(inputs[0].name)}.csv`,
+        mime: 'text/csv',
+        notes,
+      };
     }
     const zip = new JSZip();
     const used = new Set<string>();
     for (const grid of grids) zip.file(safeEntryName(`${sheetName(grid.name, used)}.csv`), csvOf(grid.rows));
-    return { bytes: await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), filename: `${baseName(inputs[0].name)}-tables.zip`, mime: 'application/zip', notes };
+    return {
+      bytes: await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }),
+      filename: `${baseName(inputs[0].name)}-tables.zip`,
+      mime: 'application/zip',
+      notes,
+    };
   }
 
   const dateOrder = detectDateOrder(grids.flatMap((g) => g.rows.flatMap((row) => row.map((cell) => cell?.text ?? ''))));

@@ -15,7 +15,11 @@ import { openPdfjs, type PDFDocumentProxy } from '../lib/pdf/pdfjs.ts';
 import { withBalancedPageTree } from '../lib/pdf/balanced-page-tree.ts';
 import { pagePixelSize, renderPageImage, type PageImageFormat, type PageImageSettings } from '../lib/pdf/page-image.ts';
 import {
-  canStartRenderWorkers, deviceLaneCount, openWorkerLane, runInPageOrder, type PageLane,
+  canStartRenderWorkers,
+  deviceLaneCount,
+  openWorkerLane,
+  runInPageOrder,
+  type PageLane,
 } from '../lib/pdf/render-pool.ts';
 import { assertLooksLikePdf, openPdf } from '../lib/pdf/pdf-open.ts';
 import { baseName } from '../../../shared/format.ts';
@@ -43,7 +47,9 @@ export function pageSuffix(page: number, pageCount: number): string {
  * pdf.js gets that copy. Returns the document and the bytes (and password) it was opened from, for
  * the render workers to open the same.
  */
-async function openForRendering(input: EngineInput): Promise<{ doc: PDFDocumentProxy; bytes: Uint8Array; password?: string }> {
+async function openForRendering(
+  input: EngineInput,
+): Promise<{ doc: PDFDocumentProxy; bytes: Uint8Array; password?: string }> {
   assertLooksLikePdf(input);
   try {
     // Thousands of pages listed flat under the root: pdf.js's lookup of each would be linear.
@@ -51,7 +57,13 @@ async function openForRendering(input: EngineInput): Promise<{ doc: PDFDocumentP
     const doc = await openPdfjs(bytes, { name: input.name, password: input.password });
     // A page tree pdf.js cannot count (a negative /Count) or walk (a loop: reaching the last page
     // walks it) is read again from openPdf's rebuilt copy.
-    if (doc.numPages >= 1 && (await doc.getPage(doc.numPages).then(() => true, () => false))) {
+    if (
+      doc.numPages >= 1 &&
+      (await doc.getPage(doc.numPages).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       return { doc, bytes, password: input.password };
     }
     await doc.destroy();
@@ -88,7 +100,11 @@ function lanesFor(options: Record<string, unknown>, inputBytes: number, pagePixe
 /** Errors that end the job rather than leave one page out. */
 const isFatal = (error: unknown) => ['TooLarge', 'Cancelled'].includes((error as Error)?.name);
 
-async function renderPages(input: EngineInput, options: Record<string, unknown>, ctx: Parameters<Engine>[2]): Promise<EngineResult> {
+async function renderPages(
+  input: EngineInput,
+  options: Record<string, unknown>,
+  ctx: Parameters<Engine>[2],
+): Promise<EngineResult> {
   const dpi = resolveDpi(options);
   const format = resolveFormat(options);
   const quality = Math.min(100, Math.max(1, Number(options.quality ?? 85) || 85));
@@ -112,10 +128,15 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
 
     const [firstWidth, firstHeight] = await pagePixelSize(doc, pages[0], dpi);
     const laneTotal = lanesFor(options, opened.bytes.byteLength, firstWidth * firstHeight, pages.length);
-    const inProcess: PageLane = { render: (pageNumber) => renderPageImage(doc, pageNumber, settings), close: () => undefined };
+    const inProcess: PageLane = {
+      render: (pageNumber) => renderPageImage(doc, pageNumber, settings),
+      close: () => undefined,
+    };
     if (laneTotal > 1) {
       const started = await Promise.allSettled(
-        Array.from({ length: laneTotal }, () => openWorkerLane({ bytes: opened.bytes, name: input.name, password: opened.password, settings })),
+        Array.from({ length: laneTotal }, () =>
+          openWorkerLane({ bytes: opened.bytes, name: input.name, password: opened.password, settings }),
+        ),
       );
       for (const lane of started) if (lane.status === 'fulfilled') lanes.push(lane.value);
     }
@@ -127,7 +148,10 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
     }
     const fallbackLane = async (): Promise<PageLane> => {
       const again = await openPdfjs(opened.bytes, { name: input.name, password: opened.password });
-      return { render: (pageNumber) => renderPageImage(again, pageNumber, settings), close: () => void again.destroy() };
+      return {
+        render: (pageNumber) => renderPageImage(again, pageNumber, settings),
+        close: () => void again.destroy(),
+      };
     };
 
     /** A page that failed: once per document, the file's object table is rebuilt and the page tried on it. */
@@ -176,7 +200,11 @@ async function renderPages(input: EngineInput, options: Record<string, unknown>,
   }
 }
 
-async function extractImages(input: EngineInput, options: Record<string, unknown>, ctx: Parameters<Engine>[2]): Promise<EngineResult> {
+async function extractImages(
+  input: EngineInput,
+  options: Record<string, unknown>,
+  ctx: Parameters<Engine>[2],
+): Promise<EngineResult> {
   const { doc } = await openPdf(input);
   const pages = [...new Set(parsePageRanges(String(options.pages ?? ''), doc.getPageCount()))];
   const name = baseName(input.name);
@@ -198,7 +226,10 @@ async function extractImages(input: EngineInput, options: Record<string, unknown
       }
       index++;
       const { extension, bytes } = outcome.image;
-      const filename = zip.add(`${name}${pageSuffix(pageNumber, doc.getPageCount())}-img${String(index).padStart(2, '0')}.${extension}`, bytes);
+      const filename = zip.add(
+        `${name}${pageSuffix(pageNumber, doc.getPageCount())}-img${String(index).padStart(2, '0')}.${extension}`,
+        bytes,
+      );
       first ??= { filename, bytes, extension };
     }
     ctx.progress?.(done + 1, pages.length);
@@ -207,10 +238,15 @@ async function extractImages(input: EngineInput, options: Record<string, unknown
   if (!first) {
     throw new FolioError(
       'InvalidInput',
-      `No embedded images could be extracted from the chosen pages of "${input.name}"${skippedNote ? ` — ${skippedNote}` : ''}. Choose "Every page to an image" to render the pages instead.`,
+      `No embedded images could be extracted from the chosen pages of ` +
+        `"${input.name}"${skippedNote ? ` — ${skippedNote}` : ''}. Choose "Every page to an image" to render the ` +
+        `pages instead.`,
     );
   }
-  const notes = [`${zip.size} image${zip.size === 1 ? '' : 's'} extracted as stored`, ...(skippedNote ? [skippedNote] : [])];
+  const notes = [
+    `${zip.size} image${zip.size === 1 ? '' : 's'} extracted as stored`,
+    ...(skippedNote ? [skippedNote] : []),
+  ];
   if (zip.size === 1) {
     const mime = first.extension === 'jpg' ? 'image/jpeg' : first.extension === 'png' ? 'image/png' : 'image/jp2';
     return { bytes: first.bytes, filename: first.filename, mime, notes };

@@ -11,7 +11,14 @@ import PptxGenJS from 'pptxgenjs';
 import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
-import { buildFragments, buildParagraphs, readingOrder, type PageLayout, type Paragraph, type TextItem } from '../lib/pdf/pdf-layout.ts';
+import {
+  buildFragments,
+  buildParagraphs,
+  readingOrder,
+  type PageLayout,
+  type Paragraph,
+  type TextItem,
+} from '../lib/pdf/pdf-layout.ts';
 import { vocabularyOf, type Vocabulary } from '../lib/pdf/line-hyphens.ts';
 import { findTables, insideBox, type Table } from '../lib/pdf-to-office/tables.ts';
 import { overprintLayers } from '../lib/pdf-to-office/overprint.ts';
@@ -50,8 +57,14 @@ function paragraphRuns(paragraph: Paragraph, scale: number): PptxGenJS.TextProps
         italic: item.italic,
         color: item.color,
       };
-      const sameAsLast = last && index > 0 && last.options?.fontFace === options.fontFace && last.options?.fontSize === options.fontSize
-        && last.options?.bold === options.bold && last.options?.italic === options.italic && last.options?.color === options.color;
+      const sameAsLast =
+        last &&
+        index > 0 &&
+        last.options?.fontFace === options.fontFace &&
+        last.options?.fontSize === options.fontSize &&
+        last.options?.bold === options.bold &&
+        last.options?.italic === options.italic &&
+        last.options?.color === options.color;
       if (sameAsLast) last.text = `${last.text ?? ''}${text}`;
       else runs.push({ text, options });
     });
@@ -67,7 +80,8 @@ type FirstDrawn = (items: Iterable<TextItem>) => number;
 function drawnRowByRow(table: Table, firstDrawn: FirstDrawn): boolean {
   const order = table.cells.filter((cell) => cell.items.length > 0).map((cell) => firstDrawn(cell.items));
   let inversions = 0;
-  for (let i = 0; i < order.length; i++) for (let j = i + 1; j < order.length; j++) if (order[i] > order[j]) inversions++;
+  for (let i = 0; i < order.length; i++)
+    for (let j = i + 1; j < order.length; j++) if (order[i] > order[j]) inversions++;
   const pairs = (order.length * (order.length - 1)) / 2;
   return pairs === 0 || inversions / pairs <= 0.2;
 }
@@ -79,11 +93,17 @@ function drawnRowByRow(table: Table, firstDrawn: FirstDrawn): boolean {
  */
 function splitWhereDrawnOutOfOrder(paragraph: Paragraph, firstDrawn: FirstDrawn, lastDrawn: FirstDrawn): Paragraph[] {
   const lines = paragraph.lines;
-  const inOrder = lines.every((line, i) => i === 0 || (firstDrawn(line.items) > firstDrawn(lines[i - 1].items) && firstDrawn(line.items) <= lastDrawn(lines[i - 1].items) + 2));
+  const inOrder = lines.every(
+    (line, i) =>
+      i === 0 ||
+      (firstDrawn(line.items) > firstDrawn(lines[i - 1].items) &&
+        firstDrawn(line.items) <= lastDrawn(lines[i - 1].items) + 2),
+  );
   return inOrder ? [paragraph] : lines.flatMap((line) => buildParagraphs([line]));
 }
 
-type SlideBlock = { kind: 'paragraph'; paragraph: Paragraph; order: number } | { kind: 'table'; table: Table; order: number };
+type SlideBlock =
+  { kind: 'paragraph'; paragraph: Paragraph; order: number } | { kind: 'table'; table: Table; order: number };
 
 /**
  * A slide's paragraphs and tables, in the order it will hold them.
@@ -99,21 +119,30 @@ type SlideBlock = { kind: 'paragraph'; paragraph: Paragraph; order: number } | {
  */
 function slideBlocks(layout: PageLayout, vocabulary: Vocabulary): { tables: Table[]; blocks: SlideBlock[] } {
   const streamIndex = new Map(layout.items.map((item, index) => [item, index]));
-  const firstDrawn = (items: Iterable<TextItem>) => Math.min(Infinity, ...[...items].map((item) => streamIndex.get(item) ?? Infinity));
-  const lastDrawn = (items: Iterable<TextItem>) => Math.max(-Infinity, ...[...items].map((item) => streamIndex.get(item) ?? -Infinity));
+  const firstDrawn = (items: Iterable<TextItem>) =>
+    Math.min(Infinity, ...[...items].map((item) => streamIndex.get(item) ?? Infinity));
+  const lastDrawn = (items: Iterable<TextItem>) =>
+    Math.max(-Infinity, ...[...items].map((item) => streamIndex.get(item) ?? -Infinity));
   const layers = overprintLayers(layout.items);
   const readOnce = { ...layout, items: layers[0] ?? [] };
-  const tables = layout.ocr ? [] : findTables(readOnce).filter((table) => table.ruled || drawnRowByRow(table, firstDrawn));
+  const tables = layout.ocr
+    ? []
+    : findTables(readOnce).filter((table) => table.ruled || drawnRowByRow(table, firstDrawn));
   const blocks: SlideBlock[] = [];
   for (const layer of layers) {
     const flowItems = layer.filter((item) => !tables.some((t) => insideBox(item, t.box)));
     for (const paragraph of buildParagraphs(readingOrder(buildFragments(flowItems)), vocabulary)) {
       for (const part of splitWhereDrawnOutOfOrder(paragraph, firstDrawn, lastDrawn)) {
-        blocks.push({ kind: 'paragraph', paragraph: part, order: firstDrawn(part.lines.flatMap((line) => line.items)) });
+        blocks.push({
+          kind: 'paragraph',
+          paragraph: part,
+          order: firstDrawn(part.lines.flatMap((line) => line.items)),
+        });
       }
     }
   }
-  for (const table of tables) blocks.push({ kind: 'table', table, order: firstDrawn(table.cells.flatMap((cell) => cell.items)) });
+  for (const table of tables)
+    blocks.push({ kind: 'table', table, order: firstDrawn(table.cells.flatMap((cell) => cell.items)) });
   return { tables, blocks: blocks.sort((a, b) => a.order - b.order) };
 }
 
@@ -157,7 +186,10 @@ export const run: Engine = async (inputs, options, ctx) => {
     function addParagraph(paragraph: Paragraph): void {
       const runs = paragraphRuns(paragraph, scale);
       if (runs.length === 0) return;
-      const pitch = paragraph.lines.length > 1 ? (paragraph.lines.at(-1)!.baseline - paragraph.lines[0].baseline) / (paragraph.lines.length - 1) : paragraph.size * 1.2;
+      const pitch =
+        paragraph.lines.length > 1
+          ? (paragraph.lines.at(-1)!.baseline - paragraph.lines[0].baseline) / (paragraph.lines.length - 1)
+          : paragraph.size * 1.2;
       // A little extra width so that PowerPoint's own font metrics do not wrap a line.
       const width = (paragraph.right - paragraph.x) * 1.08 + paragraph.size;
       slide.addText(runs, {
@@ -181,21 +213,25 @@ export const run: Engine = async (inputs, options, ctx) => {
       const rowCount = table.rowEdges.length - 1;
       const rows: PptxGenJS.TableRow[] = [];
       for (let r = 0; r < rowCount; r++) {
-        rows.push(table.cells.filter((c) => c.row === r).map((cell) => {
-          const item = cell.items[0];
-          return {
-            text: cell.text,
-            options: {
-              colspan: cell.colSpan > 1 ? cell.colSpan : undefined,
-              rowspan: cell.rowSpan > 1 ? cell.rowSpan : undefined,
-              fontFace: item?.family ?? 'Arial',
-              fontSize: item ? Math.max(1, Math.round(item.size * scale * 2) / 2) : 10,
-              bold: item?.bold ?? false,
-              italic: item?.italic ?? false,
-              color: item?.color ?? '000000',
-            },
-          };
-        }));
+        rows.push(
+          table.cells
+            .filter((c) => c.row === r)
+            .map((cell) => {
+              const item = cell.items[0];
+              return {
+                text: cell.text,
+                options: {
+                  colspan: cell.colSpan > 1 ? cell.colSpan : undefined,
+                  rowspan: cell.rowSpan > 1 ? cell.rowSpan : undefined,
+                  fontFace: item?.family ?? 'Arial',
+                  fontSize: item ? Math.max(1, Math.round(item.size * scale * 2) / 2) : 10,
+                  bold: item?.bold ?? false,
+                  italic: item?.italic ?? false,
+                  color: item?.color ?? '000000',
+                },
+              };
+            }),
+        );
       }
       slide.addTable(rows, {
         x: inchX(table.box.x),
@@ -211,14 +247,31 @@ export const run: Engine = async (inputs, options, ctx) => {
     async function addPictures(page: PageLayout, pageTables: Table[]): Promise<void> {
       // OCR'd pages: the recognised text is the content; the scan itself is not repeated under it.
       if (page.ocr) return;
-      const looseRulings = page.rulings.filter((s) => !pageTables.some((t) => t.ruled && s.x1 >= t.box.x - 3 && s.x2 <= t.box.x + t.box.width + 3 && s.y1 >= t.box.top - 3 && s.y2 <= t.box.top + t.box.height + 3));
+      const looseRulings = page.rulings.filter(
+        (s) =>
+          !pageTables.some(
+            (t) =>
+              t.ruled &&
+              s.x1 >= t.box.x - 3 &&
+              s.x2 <= t.box.x + t.box.width + 3 &&
+              s.y1 >= t.box.top - 3 &&
+              s.y2 <= t.box.top + t.box.height + 3,
+          ),
+      );
       const needsBackground = withBackground && (page.hasVectorArt || looseRulings.length > 0);
       const images = page.images.filter((b) => b.width >= 4 && b.height >= 4);
       if (needsBackground) {
         const canvas = await renderPageCanvas(doc, page.pageNumber, BACKGROUND_DPI, ['text', 'images']);
         const jpeg = await encodeCanvas(canvas.canvas, 'jpeg', 0.85);
         releaseCanvas(canvas.canvas);
-        slide.addImage({ data: dataUrl(jpeg, 'image/jpeg'), x: inchX(0), y: inchY(0), w: inches(page.width), h: inches(page.height), altText: 'Page drawing' });
+        slide.addImage({
+          data: dataUrl(jpeg, 'image/jpeg'),
+          x: inchX(0),
+          y: inchY(0),
+          w: inches(page.width),
+          h: inches(page.height),
+          altText: 'Page drawing',
+        });
         backgrounds++;
       }
       if (images.length === 0) return;
@@ -243,7 +296,9 @@ export const run: Engine = async (inputs, options, ctx) => {
   const notes = [...source.notes];
   if (pictures) notes.push(`${pictures} picture${pictures === 1 ? '' : 's'} placed.`);
   if (backgrounds) {
-    notes.push(`${backgrounds} ${backgrounds === 1 ? 'slide keeps its' : 'slides keep their'} drawings as a background picture.`);
+    notes.push(
+      `${backgrounds} ${backgrounds === 1 ? 'slide keeps its' : 'slides keep their'} drawings as a background picture.`,
+    );
   }
   return {
     bytes: new Uint8Array(buffer),

@@ -7,15 +7,37 @@
  * repeat at the top/bottom of most pages are written once as the header/footer.
  */
 import {
-  AlignmentType, Document, Footer, Header, HeadingLevel, ImageRun, LevelFormat, Packer, PageNumber, Paragraph,
-  Table, TableCell, TableRow, TextRun, WidthType, type ISectionOptions,
+  AlignmentType,
+  Document,
+  Footer,
+  Header,
+  HeadingLevel,
+  ImageRun,
+  LevelFormat,
+  Packer,
+  PageNumber,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+  WidthType,
+  type ISectionOptions,
 } from 'docx';
 import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
 import { baseName } from '../../../shared/format.ts';
 import {
-  bodySize, buildFragments, buildParagraphs, readingOrder, type Box, type Fragment, type PageLayout, type Paragraph as LayoutParagraph, type TextItem,
+  bodySize,
+  buildFragments,
+  buildParagraphs,
+  readingOrder,
+  type Box,
+  type Fragment,
+  type PageLayout,
+  type Paragraph as LayoutParagraph,
+  type TextItem,
 } from '../lib/pdf/pdf-layout.ts';
 import { findTables, insideBox, type Table as LayoutTable } from '../lib/pdf-to-office/tables.ts';
 import { vocabularyOf } from '../lib/pdf/line-hyphens.ts';
@@ -49,7 +71,8 @@ function findRepeatedLines(layouts: PageLayout[]): RepeatedLines {
   for (const layout of layouts) {
     const seen = { header: new Set<string>(), footer: new Set<string>() };
     for (const fragment of buildFragments(layout.items)) {
-      const zone = fragment.bottom < layout.height * 0.09 ? 'header' : fragment.top > layout.height * 0.91 ? 'footer' : undefined;
+      const zone =
+        fragment.bottom < layout.height * 0.09 ? 'header' : fragment.top > layout.height * 0.91 ? 'footer' : undefined;
       if (!zone) continue;
       const key = repeatKey(fragment.text);
       if (!key || seen[zone].has(key)) continue;
@@ -72,7 +95,11 @@ function findRepeatedLines(layouts: PageLayout[]): RepeatedLines {
  * Without repetition to go by (one page, or headers that change per page), lines alone in the top
  * or bottom margin — body-size or smaller, well apart from the text — are that page's header/footer.
  */
-function marginLines(fragments: Fragment[], layout: PageLayout, body: number): { header: Fragment[]; footer: Fragment[] } {
+function marginLines(
+  fragments: Fragment[],
+  layout: PageLayout,
+  body: number,
+): { header: Fragment[]; footer: Fragment[] } {
   const header: Fragment[] = [];
   const footer: Fragment[] = [];
   const small = (f: Fragment) => f.size <= body * 1.1 + 0.5;
@@ -87,7 +114,11 @@ function marginLines(fragments: Fragment[], layout: PageLayout, body: number): {
   return { header, footer };
 }
 
-const edgeText = (lines: Fragment[]) => [...lines].sort((a, b) => a.top - b.top || a.x - b.x).map((f) => f.text).join('  ');
+const edgeText = (lines: Fragment[]) =>
+  [...lines]
+    .sort((a, b) => a.top - b.top || a.x - b.x)
+    .map((f) => f.text)
+    .join('  ');
 
 function isRepeated(fragment: Fragment, layout: PageLayout, repeated: RepeatedLines): boolean {
   const key = repeatKey(fragment.text);
@@ -111,14 +142,25 @@ function textRun(text: string, item: TextItem, sizeOverride?: number): TextRun {
 function edgeParagraph(text: string): Paragraph {
   const pageNo = /^(.*?)(\d+)(\s*(?:of|\/)\s*\d+)?(.*)$/i.exec(text);
   if (pageNo && /^(page\s*)?$/i.test(pageNo[1].trim()) && !pageNo[4].trim()) {
-    return new Paragraph({ alignment: AlignmentType.CENTER, children: [new TextRun(pageNo[1]), new TextRun({ children: [PageNumber.CURRENT] }), ...(pageNo[3] ? [new TextRun(pageNo[3])] : [])] });
+    return new Paragraph({
+      alignment: AlignmentType.CENTER,
+      children: [
+        new TextRun(pageNo[1]),
+        new TextRun({ children: [PageNumber.CURRENT] }),
+        ...(pageNo[3] ? [new TextRun(pageNo[3])] : []),
+      ],
+    });
   }
   return new Paragraph({ alignment: AlignmentType.CENTER, children: [new TextRun(text)] });
 }
 
-function headingLevels(layouts: PageLayout[], body: number): Map<number, (typeof HeadingLevel)[keyof typeof HeadingLevel]> {
+function headingLevels(
+  layouts: PageLayout[],
+  body: number,
+): Map<number, (typeof HeadingLevel)[keyof typeof HeadingLevel]> {
   const sizes = new Set<number>();
-  for (const layout of layouts) for (const item of layout.items) if (item.size >= body * 1.15) sizes.add(Math.round(item.size * 2) / 2);
+  for (const layout of layouts)
+    for (const item of layout.items) if (item.size >= body * 1.15) sizes.add(Math.round(item.size * 2) / 2);
   const levels = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3];
   const map = new Map<number, (typeof HeadingLevel)[keyof typeof HeadingLevel]>();
   [...sizes].sort((a, b) => b - a).forEach((size, i) => map.set(size, levels[Math.min(i, levels.length - 1)]));
@@ -135,9 +177,9 @@ function wordTable(table: LayoutTable): Table {
       new TableRow({
         children: cells.map((cell) => {
           const first = cell.items[0];
-          const paragraphs = (cell.text || '').split('\n').map((line) =>
-            new Paragraph({ children: first ? [textRun(line, first)] : [new TextRun(line)] }),
-          );
+          const paragraphs = (cell.text || '')
+            .split('\n')
+            .map((line) => new Paragraph({ children: first ? [textRun(line, first)] : [new TextRun(line)] }));
           const width = widths.slice(cell.col, cell.col + cell.colSpan).reduce((a, b) => a + b, 0);
           return new TableCell({
             children: paragraphs,
@@ -149,7 +191,11 @@ function wordTable(table: LayoutTable): Table {
       }),
     );
   }
-  return new Table({ rows: tableRows, columnWidths: widths, width: { size: widths.reduce((a, b) => a + b, 0), type: WidthType.DXA } });
+  return new Table({
+    rows: tableRows,
+    columnWidths: widths,
+    width: { size: widths.reduce((a, b) => a + b, 0), type: WidthType.DXA },
+  });
 }
 
 /** Where numbered lists stand: a list continues (across pages too) while its numbers follow on. */
@@ -162,7 +208,10 @@ interface ListState {
  * Word numbering for a paragraph that starts a list at 1 or carries on from the previous number;
  * undefined for any other paragraph (another number stays literal text).
  */
-function listNumbering(p: LayoutParagraph, lists: ListState): { reference: string; level: number; instance: number } | undefined {
+function listNumbering(
+  p: LayoutParagraph,
+  lists: ListState,
+): { reference: string; level: number; instance: number } | undefined {
   const numbered = p.list === 'number' ? /^\(?(\d{1,3})([.)])\s+/.exec(p.text) : null;
   const value = numbered ? Number(numbered[1]) : NaN;
   if (numbered && lists.last !== undefined && value === lists.last + 1) {
@@ -174,7 +223,11 @@ function listNumbering(p: LayoutParagraph, lists: ListState): { reference: strin
     lists.last = undefined;
     return undefined;
   }
-  return { reference: numbered[2] === ')' ? 'folio-numbers-paren' : 'folio-numbers', level: 0, instance: lists.instance };
+  return {
+    reference: numbered[2] === ')' ? 'folio-numbers-paren' : 'folio-numbers',
+    level: 0,
+    instance: lists.instance,
+  };
 }
 
 export const run: Engine = async (inputs, options, ctx) => {
@@ -194,7 +247,8 @@ export const run: Engine = async (inputs, options, ctx) => {
   for (const layout of layouts) {
     throwIfAborted(ctx.signal);
     // A boxed header or footer (a one-row table in the margin) is a header/footer, not a table.
-    const inMargin = (t: LayoutTable) => t.box.top + t.box.height < layout.height * 0.08 || t.box.top > layout.height * 0.92;
+    const inMargin = (t: LayoutTable) =>
+      t.box.top + t.box.height < layout.height * 0.08 || t.box.top > layout.height * 0.92;
     const tables = layout.ocr ? [] : findTables(layout).filter((t) => !inMargin(t));
     tableCount += tables.length;
     const flowItems = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
@@ -203,8 +257,20 @@ export const run: Engine = async (inputs, options, ctx) => {
     const margins = usesRepeated || layout.ocr ? { header: [], footer: [] } : marginLines(fragments, layout, body);
     fragments = fragments.filter((f) => !margins.header.includes(f) && !margins.footer.includes(f));
     const paragraphs = buildParagraphs(readingOrder(fragments), vocabulary);
-    const blocks: Block[] = paragraphs.map((p) => ({ kind: 'paragraph', top: p.top, x: p.x, right: p.right, paragraph: p }));
-    const others: Block[] = tables.map((t) => ({ kind: 'table', top: t.box.top, x: t.box.x, right: t.box.x + t.box.width, table: t }));
+    const blocks: Block[] = paragraphs.map((p) => ({
+      kind: 'paragraph',
+      top: p.top,
+      x: p.x,
+      right: p.right,
+      paragraph: p,
+    }));
+    const others: Block[] = tables.map((t) => ({
+      kind: 'table',
+      top: t.box.top,
+      x: t.box.x,
+      right: t.box.x + t.box.width,
+      table: t,
+    }));
     // Pictures (a scanned page without OCR is one big picture); OCR'd pages keep only their text.
     const pictures = layout.ocr ? [] : layout.images.filter((b) => b.width >= 8 && b.height >= 8);
     if (pictures.length) {
@@ -213,7 +279,14 @@ export const run: Engine = async (inputs, options, ctx) => {
         const clipped = clipBox(box, layout);
         if (!clipped) continue;
         const crop = await cropCanvas(canvas, clipped);
-        others.push({ kind: 'image', top: clipped.top, x: clipped.x, right: clipped.x + clipped.width, box: clipped, png: await encodeCanvas(crop, 'png') });
+        others.push({
+          kind: 'image',
+          top: clipped.top,
+          x: clipped.x,
+          right: clipped.x + clipped.width,
+          box: clipped,
+          png: await encodeCanvas(crop, 'png'),
+        });
         releaseCanvas(crop);
         imageCount++;
       }
@@ -221,7 +294,9 @@ export const run: Engine = async (inputs, options, ctx) => {
     }
     // Tables and pictures go before the first paragraph (in reading order) below them in the same column.
     for (const block of others.sort((a, b) => a.top - b.top)) {
-      const index = blocks.findIndex((b) => b.kind === 'paragraph' && b.top >= block.top - 1 && b.x < block.right && b.right > block.x);
+      const index = blocks.findIndex(
+        (b) => b.kind === 'paragraph' && b.top >= block.top - 1 && b.x < block.right && b.right > block.x,
+      );
       if (index === -1) blocks.push(block);
       else blocks.splice(index, 0, block);
     }
@@ -240,11 +315,30 @@ export const run: Engine = async (inputs, options, ctx) => {
       }
       if (block.kind === 'image') {
         // At its size, unless it would not fit between the margins (full-page scans).
-        const fit = Math.min(1, (layout.width - margin - rightMargin) / block.box.width, (layout.height - 72 - 8) / block.box.height);
-        children.push(new Paragraph({
-          children: [new ImageRun({ type: 'png', data: block.png!, transformation: { width: pixels(block.box.width * fit), height: pixels(block.box.height * fit) } })],
-          indent: { left: twips(Math.max(0, Math.min(block.box.x - margin, layout.width - margin - rightMargin - block.box.width * fit))) },
-        }));
+        const fit = Math.min(
+          1,
+          (layout.width - margin - rightMargin) / block.box.width,
+          (layout.height - 72 - 8) / block.box.height,
+        );
+        children.push(
+          new Paragraph({
+            children: [
+              new ImageRun({
+                type: 'png',
+                data: block.png!,
+                transformation: { width: pixels(block.box.width * fit), height: pixels(block.box.height * fit) },
+              }),
+            ],
+            indent: {
+              left: twips(
+                Math.max(
+                  0,
+                  Math.min(block.box.x - margin, layout.width - margin - rightMargin - block.box.width * fit),
+                ),
+              ),
+            },
+          }),
+        );
         previousBottom = block.box.top + block.box.height;
         continue;
       }
@@ -252,7 +346,13 @@ export const run: Engine = async (inputs, options, ctx) => {
       const gap = previousBottom === undefined ? 0 : Math.max(0, Math.min(p.top - previousBottom, 48));
       previousBottom = p.bottom;
       const level = p.text.length < 200 ? levels.get(Math.round(p.size * 2) / 2) : undefined;
-      const boldHeading = !level && p.bold && p.lines.length === 1 && p.text.length < 90 && p.size >= body - 0.5 && !/[.:,;]$/.test(p.text);
+      const boldHeading =
+        !level &&
+        p.bold &&
+        p.lines.length === 1 &&
+        p.text.length < 90 &&
+        p.size >= body - 0.5 &&
+        !/[.:,;]$/.test(p.text);
       const numbering = listNumbering(p, lists);
       const numbered = numbering !== undefined;
       const runs = p.runs.map((r, i) => {
@@ -263,34 +363,63 @@ export const run: Engine = async (inputs, options, ctx) => {
       });
       const width = p.right - p.x;
       const centre = (p.x + p.right) / 2;
-      const centred = p.lines.length <= 3 && width < (textRight - left) * 0.8 && Math.abs(centre - (left + textRight) / 2) < 6 && p.x > left + 12;
-      children.push(new Paragraph({
-        children: runs,
-        heading: level ?? (boldHeading ? HeadingLevel.HEADING_3 : undefined),
-        bullet: p.list === 'bullet' ? { level: 0 } : undefined,
-        numbering,
-        alignment: centred ? AlignmentType.CENTER : undefined,
-        indent: !centred && !p.list && p.x - margin > 4 ? { left: twips(p.x - margin) } : undefined,
-        spacing: { before: twips(gap > p.size * 0.5 ? gap : 0), after: 0 },
-      }));
+      const centred =
+        p.lines.length <= 3 &&
+        width < (textRight - left) * 0.8 &&
+        Math.abs(centre - (left + textRight) / 2) < 6 &&
+        p.x > left + 12;
+      children.push(
+        new Paragraph({
+          children: runs,
+          heading: level ?? (boldHeading ? HeadingLevel.HEADING_3 : undefined),
+          bullet: p.list === 'bullet' ? { level: 0 } : undefined,
+          numbering,
+          alignment: centred ? AlignmentType.CENTER : undefined,
+          indent: !centred && !p.list && p.x - margin > 4 ? { left: twips(p.x - margin) } : undefined,
+          spacing: { before: twips(gap > p.size * 0.5 ? gap : 0), after: 0 },
+        }),
+      );
     }
     if (children.length === 0) children.push(new Paragraph({ children: [] }));
     const section: ISectionOptions = {
       properties: {
         page: {
           size: { width: twips(layout.width), height: twips(layout.height) },
-          margin: { top: twips(36), bottom: twips(36), left: twips(margin), right: twips(rightMargin), header: twips(18), footer: twips(18) },
+          margin: {
+            top: twips(36),
+            bottom: twips(36),
+            left: twips(margin),
+            right: twips(rightMargin),
+            header: twips(18),
+            footer: twips(18),
+          },
         },
       },
       ...(usesRepeated
         ? {
-            ...(sections.length === 0 && repeated.headerText ? { headers: { default: new Header({ children: [edgeParagraph(repeated.headerText)] }) } } : {}),
-            ...(sections.length === 0 && repeated.footerText ? { footers: { default: new Footer({ children: [edgeParagraph(repeated.footerText)] }) } } : {}),
+            ...(sections.length === 0 && repeated.headerText
+              ? { headers: { default: new Header({ children: [edgeParagraph(repeated.headerText)] }) } }
+              : {}),
+            ...(sections.length === 0 && repeated.footerText
+              ? { footers: { default: new Footer({ children: [edgeParagraph(repeated.footerText)] }) } }
+              : {}),
           }
         : {
             // Each page its own (possibly empty) header and footer, so none is inherited by a later page.
-            headers: { default: new Header({ children: [margins.header.length ? edgeParagraph(edgeText(margins.header)) : new Paragraph({ children: [] })] }) },
-            footers: { default: new Footer({ children: [margins.footer.length ? edgeParagraph(edgeText(margins.footer)) : new Paragraph({ children: [] })] }) },
+            headers: {
+              default: new Header({
+                children: [
+                  margins.header.length ? edgeParagraph(edgeText(margins.header)) : new Paragraph({ children: [] }),
+                ],
+              }),
+            },
+            footers: {
+              default: new Footer({
+                children: [
+                  margins.footer.length ? edgeParagraph(edgeText(margins.footer)) : new Paragraph({ children: [] }),
+                ],
+              }),
+            },
           }),
       children,
     };
@@ -320,7 +449,15 @@ async function packDocument(title: string, bodySize: number, sections: ISectionO
     numbering: {
       config: (['.', ')'] as const).map((mark) => ({
         reference: mark === '.' ? 'folio-numbers' : 'folio-numbers-paren',
-        levels: [{ level: 0, format: LevelFormat.DECIMAL, text: `%1${mark}`, alignment: AlignmentType.LEFT, style: { paragraph: { indent: { left: 720, hanging: 360 } } } }],
+        levels: [
+          {
+            level: 0,
+            format: LevelFormat.DECIMAL,
+            text: `%1${mark}`,
+            alignment: AlignmentType.LEFT,
+            style: { paragraph: { indent: { left: 720, hanging: 360 } } },
+          },
+        ],
       })),
     },
     sections,

@@ -26,7 +26,8 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   const reason = libreOfficeReason(input, options, 'pptx');
   if (reason) return runWithLibreOffice(input, options, { signal, progress }, 'pptx', reason);
   const opened = await openOfficeInput(input.name, input.bytes, 'pptx');
-  if (opened.kind === 'rtf') throw new FolioError('InvalidInput', `"${input.name}" is an RTF document: use the Word to PDF tool.`);
+  if (opened.kind === 'rtf')
+    throw new FolioError('InvalidInput', `"${input.name}" is an RTF document: use the Word to PDF tool.`);
   const doc = await PDFDocument.create();
   doc.setTitle(baseName(input.name));
   doc.setCreator('Folio');
@@ -35,16 +36,29 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   const fonts = new FontBook(doc);
   try {
     const render = opened.kind === 'odp' ? renderOdp : renderPptx;
-    result = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () => render(opened.zip, doc, { fonts, images: new ImageCache(doc) }, {
-      signal,
-      progress,
-      slides: (count) => parsePageRanges(pages, count),
-      includeHidden: pages !== '', // slides chosen by number are printed even when hidden
-    }));
+    result = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () =>
+      render(
+        opened.zip,
+        doc,
+        { fonts, images: new ImageCache(doc) },
+        {
+          signal,
+          progress,
+          slides: (count) => parsePageRanges(pages, count),
+          includeHidden: pages !== '', // slides chosen by number are printed even when hidden
+        },
+      ),
+    );
   } catch (error) {
     throw readFailure(input.name, error);
   }
-  if (result.pages === 0) throw new FolioError('InvalidInput', result.notes.some((n) => n.includes('hidden slide')) ? `Every slide of "${input.name}" is hidden: choose slides by number (e.g. 1-3) to include them.` : `"${input.name}" has no slides.`);
+  if (result.pages === 0)
+    throw new FolioError(
+      'InvalidInput',
+      result.notes.some((n) => n.includes('hidden slide'))
+        ? `Every slide of "${input.name}" is hidden: choose slides by number (e.g. 1-3) to include them.`
+        : `"${input.name}" has no slides.`,
+    );
   if (options.outline !== false) writeHeadingsOutline(doc, result.outline);
   const notes = [...result.notes, ...substitutionNote(fonts)];
   return {

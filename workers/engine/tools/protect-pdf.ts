@@ -36,7 +36,8 @@ export const run: Engine = async (inputs, options, ctx) => {
   const ownerPassword = typeof options.ownerPassword === 'string' ? options.ownerPassword : '';
   // The /api handler runs the catalogue's validate() already; engines called directly check too.
   if ([...password].length < 4) throw new FolioError('InvalidInput', 'Password must be at least 4 characters');
-  if (ownerPassword !== '' && [...ownerPassword].length < 4) throw new FolioError('InvalidInput', 'Password must be at least 4 characters');
+  if (ownerPassword !== '' && [...ownerPassword].length < 4)
+    throw new FolioError('InvalidInput', 'Password must be at least 4 characters');
   const permissions = permissionsFromOptions(options);
 
   throwIfAborted(ctx.signal);
@@ -69,10 +70,14 @@ export const run: Engine = async (inputs, options, ctx) => {
 
   const restricted = describeRestrictions(permissions);
   const notes = [
-    `Encrypted with AES-256 (PDF 2.0, R6). ${restricted.length ? `Restricted: ${restricted.join(', ')}.` : 'No restrictions besides the password.'}`,
+    `Encrypted with AES-256 (PDF 2.0, R6). ` +
+      `${restricted.length ? `Restricted: ${restricted.join(', ')}.` : 'No restrictions besides the password.'}`,
   ];
   if (restricted.length && ownerPassword === '') {
-    notes.push('No permissions password was set, so a random one was used: the restrictions cannot be lifted later in readers that honour them.');
+    notes.push(
+      'No permissions password was set, so a random one was used: the restrictions cannot be lifted later in ' +
+        'readers that honour them.',
+    );
   }
   if (protectedPdf.repaired) notes.push('Minor structural damage in the file was repaired on the way.');
   if (active.note) notes.push(active.note);

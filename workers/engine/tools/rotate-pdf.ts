@@ -20,7 +20,8 @@ export const run: Engine = async (inputs, options, ctx) => {
   const input = inputs.find((i) => !i.field);
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   const angle = Number(options.angle ?? 90);
-  if (![90, 180, 270, -90].includes(angle)) throw new FolioError('InvalidInput', `Rotation must be 90, 180 or 270 degrees, not "${String(options.angle)}".`);
+  if (![90, 180, 270, -90].includes(angle))
+    throw new FolioError('InvalidInput', `Rotation must be 90, 180 or 270 degrees, not "${String(options.angle)}".`);
   const opened = await openForAssembly(input);
   const pageCount = opened.doc.getPageCount();
   const chosen = [...new Set(parsePageRanges(String(options.pages ?? ''), pageCount))];

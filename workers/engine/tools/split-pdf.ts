@@ -163,7 +163,12 @@ class PartWriter {
 /** A bookmark title as a file-name part: no path or reserved characters, at most 60 characters. */
 function fileSafe(title: string): string {
   const printable = [...title].map((c) => (c.charCodeAt(0) < 32 ? ' ' : c)).join('');
-  const safe = printable.replace(/[\\/:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 60).trim();
+  const safe = printable
+    .replace(/[\\/:*?"<>|]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 60)
+    .trim();
   return safe || 'untitled';
 }
 
@@ -172,13 +177,17 @@ export function planOutlineParts(src: PDFDocument): Part[] {
   const pageCount = src.getPageCount();
   const starts = new Map<number, string>();
   for (const { title, pageIndex } of topLevelBookmarks(src)) if (!starts.has(pageIndex)) starts.set(pageIndex, title);
-  if (starts.size === 0) throw new FolioError('InvalidInput', 'This PDF has no bookmarks to split by: choose another way to split it.');
+  if (starts.size === 0)
+    throw new FolioError('InvalidInput', 'This PDF has no bookmarks to split by: choose another way to split it.');
   const ordered = [...starts.entries()].sort((a, b) => a[0] - b[0]);
   if (ordered[0][0] > 0) ordered.unshift([0, 'front matter']);
   const width = String(ordered.length).length;
   return ordered.map(([start, title], i) => {
     const end = i + 1 < ordered.length ? ordered[i + 1][0] : pageCount;
-    return { pages: Array.from({ length: end - start }, (_, k) => start + k), label: `${String(i + 1).padStart(width, '0')}-${fileSafe(title)}` };
+    return {
+      pages: Array.from({ length: end - start }, (_, k) => start + k),
+      label: `${String(i + 1).padStart(width, '0')}-${fileSafe(title)}`,
+    };
   });
 }
 
@@ -192,7 +201,8 @@ export function planParts(mode: string, pageCount: number, options: Record<strin
       });
     case 'everyN': {
       const n = Number(options.everyN ?? 1);
-      if (!Number.isInteger(n) || n < 1) throw new FolioError('InvalidInput', 'Pages per file must be a whole number of at least 1.');
+      if (!Number.isInteger(n) || n < 1)
+        throw new FolioError('InvalidInput', 'Pages per file must be a whole number of at least 1.');
       return chunk(pageCount, n).map((pages, i) => ({ pages, label: rangeLabel(pages, i + 1) }));
     }
     case 'oddEven': {
@@ -211,7 +221,12 @@ export function planParts(mode: string, pageCount: number, options: Record<strin
  * counted in full, so the estimate errs on the large side); a part that still comes out too big
  * is halved until it fits or is a single page.
  */
-async function splitBySize(src: PDFDocument, writer: PartWriter, limitBytes: number, ctx: Parameters<Engine>[2]): Promise<{ parts: Array<{ pages: number[]; bytes: Uint8Array }>; oversized: number[] }> {
+async function splitBySize(
+  src: PDFDocument,
+  writer: PartWriter,
+  limitBytes: number,
+  ctx: Parameters<Engine>[2],
+): Promise<{ parts: Array<{ pages: number[]; bytes: Uint8Array }>; oversized: number[] }> {
   const pageCount = src.getPageCount();
   const sizes: number[] = [];
   for (let i = 0; i < pageCount; i++) {
@@ -271,9 +286,17 @@ export const run: Engine = async (inputs, options, ctx) => {
     const limitMb = Number(options.maxSizeMb ?? 5);
     if (!(limitMb > 0)) throw new FolioError('InvalidInput', 'Maximum size must be more than 0 MB.');
     const { parts, oversized } = await splitBySize(src, writer, limitMb * 1024 * 1024, ctx);
-    outputs = parts.map((part, i) => ({ name: `${base}-${rangeLabel(part.pages, i + 1)}.pdf`, bytes: part.bytes, pages: part.pages.length }));
+    outputs = parts.map((part, i) => ({
+      name: `${base}-${rangeLabel(part.pages, i + 1)}.pdf`,
+      bytes: part.bytes,
+      pages: part.pages.length,
+    }));
     if (oversized.length) {
-      notes.push(`Page${oversized.length > 1 ? 's' : ''} ${oversized.join(', ')} alone ${oversized.length > 1 ? 'are' : 'is'} larger than ${limitMb} MB, so ${oversized.length > 1 ? 'each is a part' : 'it is a part'} of its own.`);
+      notes.push(
+        `Page${oversized.length > 1 ? 's' : ''} ${oversized.join(', ')} alone ` +
+          `${oversized.length > 1 ? 'are' : 'is'} larger than ${limitMb} MB, so ` +
+          `${oversized.length > 1 ? 'each is a part' : 'it is a part'} of its own.`,
+      );
     }
   } else {
     const parts = mode === 'outline' ? planOutlineParts(src) : planParts(mode, pageCount, options);
@@ -299,7 +322,11 @@ export const run: Engine = async (inputs, options, ctx) => {
     } else {
       for (const part of parts) {
         throwIfAborted(ctx.signal);
-        outputs.push({ name: `${base}-${part.label}.pdf`, bytes: await writer.write(part.pages), pages: part.pages.length });
+        outputs.push({
+          name: `${base}-${part.label}.pdf`,
+          bytes: await writer.write(part.pages),
+          pages: part.pages.length,
+        });
         done += part.pages.length;
         ctx.progress?.(done, total);
       }
@@ -321,7 +348,9 @@ export const run: Engine = async (inputs, options, ctx) => {
   const activeNote = activeContentNote(active, removeActiveContent, { documentLevelDropped: true });
   if (activeNote) notes.push(activeNote);
 
-  notes.unshift(`${outputs.length} file${outputs.length === 1 ? '' : 's'} from ${pageCount} page${pageCount === 1 ? '' : 's'}`);
+  notes.unshift(
+    `${outputs.length} file${outputs.length === 1 ? '' : 's'} from ${pageCount} page${pageCount === 1 ? '' : 's'}`,
+  );
   if (outputs.length === 1) {
     return { bytes: outputs[0].bytes, filename: outputs[0].name, mime: 'application/pdf', notes };
   }

@@ -32,7 +32,8 @@ export const run: Engine = async (inputs, options, ctx) => {
   const notes = [
     unlocked.openedWith === 'none'
       ? `Removed the restrictions (${describeEncryption(unlocked.report)}); this file needed no password to open.`
-      : `Removed the ${unlocked.openedWith === 'owner' ? 'owner (permissions)' : 'open'} password and all restrictions (${describeEncryption(unlocked.report)}).`,
+      : `Removed the ${unlocked.openedWith === 'owner' ? 'owner (permissions)' : 'open'} password and all ` +
+        `restrictions (${describeEncryption(unlocked.report)}).`,
   ];
   if (password !== '' && unlocked.openedWith === 'none') notes.push('The password you typed was not needed.');
   if (unlocked.repaired) notes.push('Minor structural damage in the file was repaired on the way.');
@@ -49,7 +50,10 @@ export const run: Engine = async (inputs, options, ctx) => {
  */
 function asFieldError(error: unknown): unknown {
   if (isFolioError(error) && (error.name === 'PasswordRequired' || error.name === 'InvalidPassword')) {
-    return new FolioError('InvalidInput', error.name === 'PasswordRequired' ? 'Password is required' : 'Invalid Password');
+    return new FolioError(
+      'InvalidInput',
+      error.name === 'PasswordRequired' ? 'Password is required' : 'Invalid Password',
+    );
   }
   return error;
 }

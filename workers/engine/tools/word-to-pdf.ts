@@ -1,5 +1,6 @@
 /**
- * word-to-pdf: .docx, .odt or .rtf → PDF, each read into the same layout model and rendered by Folio's own layout engine (workers/engine/lib/office-to-pdf/) with
+ * word-to-pdf: .docx, .odt or .rtf → PDF, each read into the same layout model and rendered by Folio's own layout
+ * engine (workers/engine/lib/office-to-pdf/) with
  * metric-compatible fonts; or by the optional LibreOffice engine (the `engine` option, and legacy .doc
  * files): see workers/engine/lib/libreoffice/libreoffice.ts.
  */
@@ -30,7 +31,12 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   const opened = await openOfficeInput(input.name, input.bytes, 'docx');
   let read;
   try {
-    read = opened.kind === 'rtf' ? readRtf(input.bytes) : opened.kind === 'odt' ? await readOdt(opened.zip) : await readDocx(opened.zip);
+    read =
+      opened.kind === 'rtf'
+        ? readRtf(input.bytes)
+        : opened.kind === 'odt'
+          ? await readOdt(opened.zip)
+          : await readDocx(opened.zip);
   } catch (error) {
     throw readFailure(input.name, error);
   }
@@ -41,7 +47,9 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   doc.setProducer('Folio (pdf-lib)');
   // The first run downloads the fonts the document needs (the CJK one is 10.6 MB): say so.
   const fonts = new FontBook(doc);
-  const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () => renderSections(doc, read.sections, { fonts, images: new ImageCache(doc) }, { signal, progress }));
+  const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () =>
+    renderSections(doc, read.sections, { fonts, images: new ImageCache(doc) }, { signal, progress }),
+  );
   const notes = [...read.notes, ...substitutionNote(fonts)];
   const pages = String(options.pages ?? '').trim();
   // Bookmarks from the headings (only for the whole document: a page range would cut their targets).
@@ -50,7 +58,11 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   if (pages) {
     const keep = parsePageRanges(pages, doc.getPageCount());
     out = await PDFDocument.create();
-    for (const page of await out.copyPages(doc, keep.map((n) => n - 1))) out.addPage(page);
+    for (const page of await out.copyPages(
+      doc,
+      keep.map((n) => n - 1),
+    ))
+      out.addPage(page);
   }
   return {
     bytes: await out.save(),

@@ -10,7 +10,11 @@ import './utility-forms.css';
 export const COPIED_MS = 2000;
 
 /** Copies text; `copied` is the key of the last thing copied, for COPIED_MS. */
-export function useCopy(): { copied: string | null; failed: string | null; copy: (text: string, key?: string) => Promise<void> } {
+export function useCopy(): {
+  copied: string | null;
+  failed: string | null;
+  copy: (text: string, key?: string) => Promise<void>;
+} {
   const [copied, setCopied] = useState<string | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -34,7 +38,13 @@ export function useCopy(): { copied: string | null; failed: string | null; copy:
   return { copied, failed, copy };
 }
 
-export function CopyButton({ text, copyKey, label = 'Copy', state, disabled }: {
+export function CopyButton({
+  text,
+  copyKey,
+  label = 'Copy',
+  state,
+  disabled,
+}: {
   text: string;
   copyKey: string;
   label?: string;
@@ -95,4 +105,3 @@ export function downloadText(text: string, filename: string, type = 'application
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
-

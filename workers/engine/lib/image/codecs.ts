@@ -192,7 +192,12 @@ export function imageHeader(b: Uint8Array): ImageHeader | undefined {
   }
   if (b.length >= 30 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WEBP') {
     const chunk = ascii(b, 12, 4);
-    if (chunk === 'VP8X') return { format: 'webp', width: 1 + (b[24] | (b[25] << 8) | (b[26] << 16)), height: 1 + (b[27] | (b[28] << 8) | (b[29] << 16)) };
+    if (chunk === 'VP8X')
+      return {
+        format: 'webp',
+        width: 1 + (b[24] | (b[25] << 8) | (b[26] << 16)),
+        height: 1 + (b[27] | (b[28] << 8) | (b[29] << 16)),
+      };
     if (chunk === 'VP8 ') return { format: 'webp', width: u16le(b, 26) & 0x3fff, height: u16le(b, 28) & 0x3fff };
     if (chunk === 'VP8L') {
       const bits = (b[21] | (b[22] << 8) | (b[23] << 16) | (b[24] << 24)) >>> 0;
@@ -204,7 +209,8 @@ export function imageHeader(b: Uint8Array): ImageHeader | undefined {
     // The first 'ispe' (image spatial extents) box: version/flags, width, height.
     const limit = Math.min(b.length - 16, 1 << 16);
     for (let i = 0; i < limit; i++) {
-      if (b[i] === 0x69 && ascii(b, i, 4) === 'ispe') return { format: 'avif', width: u32be(b, i + 8), height: u32be(b, i + 12) };
+      if (b[i] === 0x69 && ascii(b, i, 4) === 'ispe')
+        return { format: 'avif', width: u32be(b, i + 8), height: u32be(b, i + 12) };
     }
     return undefined;
   }
@@ -233,12 +239,19 @@ export interface JpegDecodeOptions {
   applyOrientation?: boolean;
 }
 
-export async function decodeJpeg(bytes: Uint8Array, { applyOrientation = false }: JpegDecodeOptions = {}): Promise<ImageData> {
+export async function decodeJpeg(
+  bytes: Uint8Array,
+  { applyOrientation = false }: JpegDecodeOptions = {},
+): Promise<ImageData> {
   await loaders.jpegDecoder();
   return decodeJpegRaw(toBuffer(bytes), { preserveOrientation: applyOrientation });
 }
 
-export async function decodeImage(bytes: Uint8Array, format: ImageFormat, options: JpegDecodeOptions = {}): Promise<ImageData> {
+export async function decodeImage(
+  bytes: Uint8Array,
+  format: ImageFormat,
+  options: JpegDecodeOptions = {},
+): Promise<ImageData> {
   switch (format) {
     case 'jpeg':
       return decodeJpeg(bytes, options);
@@ -269,7 +282,10 @@ export interface JpegEncodeOptions {
 }
 
 /** MozJPEG with its defaults (trellis quantisation, optimised Huffman, progressive, 4:2:0). */
-export async function encodeJpeg(image: ImageData, { quality, grayscale = false, progressive = true }: JpegEncodeOptions): Promise<Uint8Array> {
+export async function encodeJpeg(
+  image: ImageData,
+  { quality, grayscale = false, progressive = true }: JpegEncodeOptions,
+): Promise<Uint8Array> {
   await loaders.jpegEncoder();
   return toBytes(
     await encodeJpegRaw(image, {
@@ -282,7 +298,10 @@ export async function encodeJpeg(image: ImageData, { quality, grayscale = false,
   );
 }
 
-export async function encodeWebp(image: ImageData, { quality, lossless = false }: { quality: number; lossless?: boolean }): Promise<Uint8Array> {
+export async function encodeWebp(
+  image: ImageData,
+  { quality, lossless = false }: { quality: number; lossless?: boolean },
+): Promise<Uint8Array> {
   await loaders.webpEncoder();
   return toBytes(await encodeWebpRaw(image, { quality, method: 4, lossless: lossless ? 1 : 0 }));
 }
@@ -310,5 +329,12 @@ export async function optimisePng(png: Uint8Array, { level = 2 }: { level?: numb
 export async function resizeImage(image: ImageData, width: number, height: number): Promise<ImageData> {
   if (width === image.width && height === image.height) return image;
   await loaders.resize();
-  return resizeRaw(image, { width, height, method: 'lanczos3', fitMethod: 'stretch', premultiply: true, linearRGB: false });
+  return resizeRaw(image, {
+    width,
+    height,
+    method: 'lanczos3',
+    fitMethod: 'stretch',
+    premultiply: true,
+    linearRGB: false,
+  });
 }

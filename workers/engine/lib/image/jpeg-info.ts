@@ -51,12 +51,24 @@ export function readJpegInfo(bytes: Uint8Array): JpegInfo {
   while (offset + 4 <= bytes.length) {
     if (bytes[offset] !== 0xff) throw new JpegFormatError(`bad marker at byte ${offset}`);
     const marker = bytes[offset + 1];
-    if (marker === 0xff) { offset++; continue; } // fill byte
-    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) { offset += 2; continue; }
+    if (marker === 0xff) {
+      offset++;
+      continue;
+    } // fill byte
+    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+      offset += 2;
+      continue;
+    }
     const length = (bytes[offset + 2] << 8) | bytes[offset + 3];
     if (length < 2 || offset + 2 + length > bytes.length) throw new JpegFormatError('segment runs past the end');
     const segment = bytes.subarray(offset + 4, offset + 2 + length);
-    if (marker === 0xe1 && segment.length > 6 && String.fromCharCode(...segment.subarray(0, 4)) === 'Exif' && segment[4] === 0 && segment[5] === 0) {
+    if (
+      marker === 0xe1 &&
+      segment.length > 6 &&
+      String.fromCharCode(...segment.subarray(0, 4)) === 'Exif' &&
+      segment[4] === 0 &&
+      segment[5] === 0
+    ) {
       orientation = exifOrientation(segment.subarray(6));
     }
     // SOF0–SOF15 except DHT (C4), JPG (C8) and DAC (CC).
@@ -69,7 +81,10 @@ export function readJpegInfo(bytes: Uint8Array): JpegInfo {
         progressive: marker === 0xc2 || marker === 0xc6 || marker === 0xca || marker === 0xce,
       };
     }
-    if (marker === 0xda) { sawScan = true; break; }
+    if (marker === 0xda) {
+      sawScan = true;
+      break;
+    }
     offset += 2 + length;
   }
   if (!frame) throw new JpegFormatError('no frame header');
@@ -78,7 +93,10 @@ export function readJpegInfo(bytes: Uint8Array): JpegInfo {
   // The end-of-image marker should close the file; some cameras append a little data after it.
   let complete = false;
   for (let i = bytes.length - 2; i >= Math.max(offset, bytes.length - 65536); i--) {
-    if (bytes[i] === 0xff && bytes[i + 1] === 0xd9) { complete = true; break; }
+    if (bytes[i] === 0xff && bytes[i + 1] === 0xd9) {
+      complete = true;
+      break;
+    }
   }
   return { ...frame, orientation, complete };
 }
@@ -92,15 +110,24 @@ export const orientationSwapsAxes = (orientation: number) => orientation >= 5 &&
  * width/height are the box's — i.e. the displayed size, already swapped for 5–8.
  */
 export function orientationMatrix(orientation: number, x: number, y: number, width: number, height: number): Matrix {
-  const W = width, H = height;
+  const W = width,
+    H = height;
   switch (orientation) {
-    case 2: return [-W, 0, 0, H, x + W, y];
-    case 3: return [-W, 0, 0, -H, x + W, y + H];
-    case 4: return [W, 0, 0, -H, x, y + H];
-    case 5: return [0, -H, -W, 0, x + W, y + H];
-    case 6: return [0, -H, W, 0, x, y + H];
-    case 7: return [0, H, W, 0, x, y];
-    case 8: return [0, H, -W, 0, x + W, y];
-    default: return [W, 0, 0, H, x, y];
+    case 2:
+      return [-W, 0, 0, H, x + W, y];
+    case 3:
+      return [-W, 0, 0, -H, x + W, y + H];
+    case 4:
+      return [W, 0, 0, -H, x, y + H];
+    case 5:
+      return [0, -H, -W, 0, x + W, y + H];
+    case 6:
+      return [0, -H, W, 0, x, y + H];
+    case 7:
+      return [0, H, W, 0, x, y];
+    case 8:
+      return [0, H, -W, 0, x + W, y];
+    default:
+      return [W, 0, 0, H, x, y];
   }
 }

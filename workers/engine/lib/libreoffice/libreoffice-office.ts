@@ -6,7 +6,12 @@
 import { PDFDocument, PDFName } from 'pdf-lib';
 import type { EngineContext, EngineInput, EngineOptions, EngineResult } from '../types.ts';
 import { FolioError } from '../errors.ts';
-import { convertWithLibreOffice, libreOfficeUnavailable, startLibreOfficeEarly, type LibreOfficeFormat } from './libreoffice.ts';
+import {
+  convertWithLibreOffice,
+  libreOfficeUnavailable,
+  startLibreOfficeEarly,
+  type LibreOfficeFormat,
+} from './libreoffice.ts';
 import { prefetchCommonFonts } from '../office-to-pdf/fonts.ts';
 import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from '../office-to-pdf/sniff.ts';
 import { parsePageRanges } from '../../../../shared/page-range.ts';
@@ -31,7 +36,11 @@ export async function prepareOfficeEngines(options?: EngineOptions): Promise<voi
   await prefetchCommonFonts();
 }
 
-export function libreOfficeReason(input: EngineInput, options: EngineOptions, tool: OfficeTool): 'chosen' | 'legacy' | undefined {
+export function libreOfficeReason(
+  input: EngineInput,
+  options: EngineOptions,
+  tool: OfficeTool,
+): 'chosen' | 'legacy' | undefined {
   const kind = oleKind(input.bytes);
   if (kind === tool || kind === 'other') return 'legacy';
   if (kind) return undefined; // encrypted, or a legacy file for another tool
@@ -46,7 +55,9 @@ export function libreOfficeReason(input: EngineInput, options: EngineOptions, to
  */
 export function cleanLibreOfficePdf(doc: PDFDocument): string | undefined {
   const report = removeActiveContent(doc);
-  return hasActiveContent(report) ? `Removed links and actions the PDF must not carry: ${describeActiveContent(report)}.` : undefined;
+  return hasActiveContent(report)
+    ? `Removed links and actions the PDF must not carry: ${describeActiveContent(report)}.`
+    : undefined;
 }
 
 /** Converts with LibreOffice and applies the tool's options. `pages` applies to Word and PowerPoint. */
@@ -62,15 +73,24 @@ export async function runWithLibreOffice(
   if (reason === 'legacy') {
     const unavailable = libreOfficeUnavailable();
     if (unavailable) {
-      throw new FolioError('NotImplemented', `"${input.name}" is an old-style ${legacy} file, which only the LibreOffice engine reads, and it cannot run here: ${unavailable.replace(/;.*$/, '.')} Or save the file as ${legacy}x in Office and try again.`);
+      throw new FolioError(
+        'NotImplemented',
+        `"${input.name}" is an old-style ${legacy} file, which only the LibreOffice engine reads, and it cannot ` +
+          `run here: ${unavailable.replace(/;.*$/, '.')} Or save the file as ${legacy}x in Office and try again.`,
+      );
     }
   } else if (!isCsv && oleKind(input.bytes) === undefined) {
-    // A file for another tool, a damaged or empty one: the sniffer's clear message, before the engine's 247 MB download.
+    // A file for another tool, a damaged or empty one: the sniffer's clear message, before the engine's 247 MB
+    // download.
     await openOfficeInput(input.name, input.bytes, tool);
   }
   const saveAs = SAVE_AS[String(options.saveAs ?? '')];
   let bytes = await convertWithLibreOffice(input, ctx, saveAs ?? 'pdf');
-  const notes = [reason === 'legacy' ? `Old ${legacy} format: converted with the LibreOffice engine.` : 'Converted with the LibreOffice engine.'];
+  const notes = [
+    reason === 'legacy'
+      ? `Old ${legacy} format: converted with the LibreOffice engine.`
+      : 'Converted with the LibreOffice engine.',
+  ];
   if (saveAs) return { bytes, filename: `${baseName(input.name)}.${saveAs}`, mime: 'application/octet-stream', notes };
 
   const pages = tool === 'xlsx' ? '' : String(options.pages ?? '').trim();
@@ -81,13 +101,24 @@ export async function runWithLibreOffice(
   if (pages) {
     const keep = parsePageRanges(pages, doc.getPageCount());
     out = await PDFDocument.create();
-    for (const page of await out.copyPages(doc, keep.map((n) => n - 1))) out.addPage(page);
+    for (const page of await out.copyPages(
+      doc,
+      keep.map((n) => n - 1),
+    ))
+      out.addPage(page);
   } else if (options.outline === false) {
     doc.catalog.delete(PDFName.of('Outlines'));
   }
   bytes = await savePdf(out);
-  if (tool === 'xlsx' && (options.sheets === 'active' || options.fitToWidth === true || (options.orientation && options.orientation !== 'auto'))) {
-    notes.push("The workbook's own print settings apply: the sheet, orientation and fit options are the built-in engine's.");
+  if (
+    tool === 'xlsx' &&
+    (options.sheets === 'active' ||
+      options.fitToWidth === true ||
+      (options.orientation && options.orientation !== 'auto'))
+  ) {
+    notes.push(
+      "The workbook's own print settings apply: the sheet, orientation and fit options are the built-in engine's.",
+    );
   }
   return { bytes, filename: `${baseName(input.name)}.pdf`, mime: 'application/pdf', notes };
 }

@@ -20,7 +20,12 @@ import { FolioError, cancelled } from '../errors.ts';
 import { fetchLargeAssets, reportingFirstDownloads } from '../assets.ts';
 import { isNode } from '../wasm.ts';
 import { holdWorker } from '../keep-alive.ts';
-import { LIBREOFFICE_BASE, LIBREOFFICE_FILES, libreOfficeDownloadSize, type LibreOfficeSizes } from '../../../../shared/libreoffice-files.ts';
+import {
+  LIBREOFFICE_BASE,
+  LIBREOFFICE_FILES,
+  libreOfficeDownloadSize,
+  type LibreOfficeSizes,
+} from '../../../../shared/libreoffice-files.ts';
 
 declare const __LIBREOFFICE_REVISION__: string | undefined;
 
@@ -35,18 +40,27 @@ export const LIBREOFFICE_PREPARING = 'Preparing the document engine';
 /** Formats LibreOffice is asked to save as: PDF, or (tests) the legacy binary formats. */
 export type LibreOfficeFormat = 'pdf' | 'doc' | 'xls' | 'ppt';
 
-export const NOT_ISOLATED = "The LibreOffice engine needs a cross-origin isolated page (see docs/deploying.md); the built-in engine works everywhere.";
+export const NOT_ISOLATED =
+  'The LibreOffice engine needs a cross-origin isolated page (see docs/deploying.md); the built-in engine works ' +
+  'everywhere.';
 
 /** Why LibreOffice cannot run here, or undefined when it can. */
 export function libreOfficeUnavailable(
   scope: { crossOriginIsolated?: boolean; navigator?: { deviceMemory?: number } } = globalThis as object,
   node = isNode,
 ): string | undefined {
-  if (node) return 'The LibreOffice engine runs in the browser only (it is not available in Node); the built-in engine works everywhere.';
+  if (node)
+    return (
+      'The LibreOffice engine runs in the browser only (it is not available in Node); the built-in engine works ' +
+      'everywhere.'
+    );
   if (scope.crossOriginIsolated !== true) return NOT_ISOLATED;
   const memory = scope.navigator?.deviceMemory;
   if (typeof memory === 'number' && memory < 4) {
-    return `The LibreOffice engine needs about 2.5 GB of memory, and this device reports ${memory} GB: it is meant for desktop computers; the built-in engine works here.`;
+    return (
+      `The LibreOffice engine needs about 2.5 GB of memory, and this device reports ${memory} GB: it is meant for ` +
+      `desktop computers; the built-in engine works here.`
+    );
   }
   return undefined;
 }
@@ -87,7 +101,11 @@ async function download(): Promise<{ wasm: Uint8Array; data: Uint8Array }> {
     ]);
     return { wasm, data };
   } catch (error) {
-    throw new FolioError('NotImplemented', `The LibreOffice engine could not be downloaded (${(error as Error).message}). It is downloaded once, while online (${libreOfficeDownloadSize()}); the built-in engine works offline.`);
+    throw new FolioError(
+      'NotImplemented',
+      `The LibreOffice engine could not be downloaded (${(error as Error).message}). It is downloaded once, ` +
+        `while online (${libreOfficeDownloadSize()}); the built-in engine works offline.`,
+    );
   }
 }
 
@@ -102,28 +120,58 @@ function startHost(): Host {
     // leaves the start to this limit.
     const startedAt = Date.now();
     const say = () => {
-      for (const listener of started.listeners) listener(0, 1, `Starting LibreOffice (${Math.round((Date.now() - startedAt) / 1000)} s)…`);
+      for (const listener of started.listeners)
+        listener(0, 1, `Starting LibreOffice (${Math.round((Date.now() - startedAt) / 1000)} s)…`);
     };
     say();
     const ticker = setInterval(say, 5_000);
     try {
       await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new FolioError('TimedOut', `LibreOffice did not start within ${INIT_LIMIT_MS / 1000} seconds and was stopped. Please try again, or use the built-in engine.`)), INIT_LIMIT_MS);
-      worker.onmessage = (event: MessageEvent<{ type: string; message?: string }>) => {
-        if (event.data.type === 'ready') {
+        const timer = setTimeout(
+          () =>
+            reject(
+              new FolioError(
+                'TimedOut',
+                `LibreOffice did not start within ${INIT_LIMIT_MS / 1000} seconds and was stopped. Please try ` +
+                  `again, or use the built-in engine.`,
+              ),
+            ),
+          INIT_LIMIT_MS,
+        );
+        worker.onmessage = (event: MessageEvent<{ type: string; message?: string }>) => {
+          if (event.data.type === 'ready') {
+            clearTimeout(timer);
+            resolve();
+          } else if (event.data.type === 'fatal') {
+            clearTimeout(timer);
+            reject(
+              new FolioError(
+                'NotImplemented',
+                `LibreOffice could not start: ${event.data.message}. The built-in engine works everywhere.`,
+              ),
+            );
+          }
+        };
+        worker.onerror = (event) => {
           clearTimeout(timer);
-          resolve();
-        } else if (event.data.type === 'fatal') {
-          clearTimeout(timer);
-          reject(new FolioError('NotImplemented', `LibreOffice could not start: ${event.data.message}. The built-in engine works everywhere.`));
-        }
-      };
-      worker.onerror = (event) => {
-        clearTimeout(timer);
-        event.preventDefault();
-        reject(new FolioError('NotImplemented', `LibreOffice could not start: ${event.message || 'its worker failed to load'}. The built-in engine works everywhere.`));
-      };
-      worker.postMessage({ type: 'init', glueUrl: new URL(url(LIBREOFFICE_FILES.glue, true), self.location.href).href, wasm: wasm.buffer, data: data.buffer }, [wasm.buffer, data.buffer]);
+          event.preventDefault();
+          reject(
+            new FolioError(
+              'NotImplemented',
+              `LibreOffice could not start: ${event.message || 'its worker failed to load'}. The built-in ` +
+                `engine works everywhere.`,
+            ),
+          );
+        };
+        worker.postMessage(
+          {
+            type: 'init',
+            glueUrl: new URL(url(LIBREOFFICE_FILES.glue, true), self.location.href).href,
+            wasm: wasm.buffer,
+            data: data.buffer,
+          },
+          [wasm.buffer, data.buffer],
+        );
       });
     } finally {
       clearInterval(ticker);
@@ -151,29 +199,56 @@ async function convertOnce(input: EngineInput, ctx: EngineContext, format: Libre
     return await new Promise<Uint8Array>((resolve, reject) => {
       const timer = setTimeout(() => {
         stopHost(current);
-        reject(new FolioError('TimedOut', `LibreOffice took longer than ${CONVERT_LIMIT_MS / 1000} seconds on "${input.name}" and was stopped. Please try again (LibreOffice starts afresh), or use the built-in engine.`));
+        reject(
+          new FolioError(
+            'TimedOut',
+            `LibreOffice took longer than ${CONVERT_LIMIT_MS / 1000} seconds on "${input.name}" and was ` +
+              `stopped. Please try again (LibreOffice starts afresh), or use the built-in engine.`,
+          ),
+        );
       }, CONVERT_LIMIT_MS);
-      ctx.signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(cancelled());
-      }, { once: true });
-      current.worker.onmessage = (event: MessageEvent<{ type: string; id: number; bytes?: ArrayBuffer; message?: string }>) => {
+      ctx.signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(cancelled());
+        },
+        { once: true },
+      );
+      current.worker.onmessage = (
+        event: MessageEvent<{ type: string; id: number; bytes?: ArrayBuffer; message?: string }>,
+      ) => {
         if (event.data.type === 'fatal') {
           clearTimeout(timer);
           stopHost(current);
-          reject(new FolioError('InvalidInput', `LibreOffice stopped while converting "${input.name}" (${event.data.message}). Please try again, or use the built-in engine.`));
+          reject(
+            new FolioError(
+              'InvalidInput',
+              `LibreOffice stopped while converting "${input.name}" (${event.data.message}). Please try again, ` +
+                `or use the built-in engine.`,
+            ),
+          );
           return;
         }
         if (event.data.id !== id) return;
         clearTimeout(timer);
         if (event.data.type === 'done') resolve(new Uint8Array(event.data.bytes!));
-        else reject(new FolioError('InvalidInput', `LibreOffice could not convert "${input.name}": ${event.data.message}.`));
+        else
+          reject(
+            new FolioError('InvalidInput', `LibreOffice could not convert "${input.name}": ${event.data.message}.`),
+          );
       };
       current.worker.onerror = (event) => {
         clearTimeout(timer);
         event.preventDefault();
         stopHost(current);
-        reject(new FolioError('InvalidInput', `LibreOffice stopped while converting "${input.name}" (${event.message || 'its worker failed'}). Please try again, or use the built-in engine.`));
+        reject(
+          new FolioError(
+            'InvalidInput',
+            `LibreOffice stopped while converting "${input.name}" (${event.message || 'its worker failed'}). ` +
+              `Please try again, or use the built-in engine.`,
+          ),
+        );
       };
       current.worker.postMessage({ type: 'convert', id, extension, bytes: copy.buffer, format }, [copy.buffer]);
     });
@@ -199,7 +274,11 @@ export function startLibreOfficeEarly(): void {
  * Throws FolioError NotImplemented (with the reason) where LibreOffice cannot run, TimedOut past the
  * time limits, InvalidInput when LibreOffice cannot read the file.
  */
-export function convertWithLibreOffice(input: EngineInput, ctx: EngineContext, format: LibreOfficeFormat = 'pdf'): Promise<Uint8Array> {
+export function convertWithLibreOffice(
+  input: EngineInput,
+  ctx: EngineContext,
+  format: LibreOfficeFormat = 'pdf',
+): Promise<Uint8Array> {
   const unavailable = libreOfficeUnavailable();
   if (unavailable) return Promise.reject(new FolioError('NotImplemented', unavailable));
   // One job at a time in the one host.

@@ -17,7 +17,15 @@ import type { TextItem } from '../pdf/pdf-layout.ts';
 import { cancelled, FolioError, throwIfAborted } from '../errors.ts';
 import { encodeCanvas, releaseCanvas, renderPageCanvas } from '../pdf/page-raster.ts';
 import { isNode } from '../wasm.ts';
-import { DEFAULT_OCR_LANGUAGE, OCR_LANGUAGES, OCR_MODEL, TESSERACT_BASE, findOcrLanguage, ocrLanguageUrl, type OcrLanguage } from '../../../../shared/ocr-languages.ts';
+import {
+  DEFAULT_OCR_LANGUAGE,
+  OCR_LANGUAGES,
+  OCR_MODEL,
+  TESSERACT_BASE,
+  findOcrLanguage,
+  ocrLanguageUrl,
+  type OcrLanguage,
+} from '../../../../shared/ocr-languages.ts';
 import { formatBytes } from '../../../../shared/format.ts';
 
 export interface Recogniser {
@@ -34,10 +42,26 @@ const LSTM_ONLY = 1;
 /** Words below this confidence (0–100) are dropped. */
 const MIN_CONFIDENCE = 50;
 
-interface Bbox { x0: number; y0: number; x1: number; y1: number }
-interface OcrWord { text: string; confidence: number; bbox: Bbox }
-interface OcrLine { words: OcrWord[]; bbox: Bbox; baseline?: Bbox; rowAttributes?: { ascenders: number; descenders: number; rowHeight: number } }
-interface OcrPage { blocks: Array<{ paragraphs: Array<{ lines: OcrLine[] }> }> | null }
+interface Bbox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+interface OcrWord {
+  text: string;
+  confidence: number;
+  bbox: Bbox;
+}
+interface OcrLine {
+  words: OcrWord[];
+  bbox: Bbox;
+  baseline?: Bbox;
+  rowAttributes?: { ascenders: number; descenders: number; rowHeight: number };
+}
+interface OcrPage {
+  blocks: Array<{ paragraphs: Array<{ lines: OcrLine[] }> }> | null;
+}
 
 async function workerOptions(language: OcrLanguage): Promise<Record<string, unknown>> {
   if (isNode) {
@@ -62,7 +86,11 @@ async function workerOptions(language: OcrLanguage): Promise<Record<string, unkn
 export function ocrLanguageFor(code: string | undefined): OcrLanguage {
   const language = findOcrLanguage(code || DEFAULT_OCR_LANGUAGE);
   if (!language) {
-    throw new FolioError('InvalidInput', `OCR language "${code}" is not available. Choose one of: ${OCR_LANGUAGES.map((l) => `${l.code} (${l.name})`).join(', ')}.`);
+    throw new FolioError(
+      'InvalidInput',
+      `OCR language "${code}" is not available. Choose one of: ` +
+        `${OCR_LANGUAGES.map((l) => `${l.code} (${l.name})`).join(', ')}.`,
+    );
   }
   return language;
 }
@@ -71,7 +99,10 @@ export function ocrLanguageFor(code: string | undefined): OcrLanguage {
 async function isCached(language: OcrLanguage): Promise<boolean> {
   if (isNode || typeof caches === 'undefined') return false;
   try {
-    return (await caches.match(`${self.location.origin}${ocrLanguageUrl(language.code)}`, { ignoreVary: true })) !== undefined;
+    return (
+      (await caches.match(`${self.location.origin}${ocrLanguageUrl(language.code)}`, { ignoreVary: true })) !==
+      undefined
+    );
   } catch {
     return false;
   }
@@ -89,7 +120,11 @@ export async function loadingStatus(language: OcrLanguage): Promise<string> {
  * recognition data (1.3 MB, once)…"), then undefined once it is ready. Cancel during the load
  * rejects at once with Cancelled; the half-started tesseract worker is terminated when it settles.
  */
-export async function createRecogniser(signal?: AbortSignal, languageCode?: string, onStatus?: (status: string | undefined) => void): Promise<Recogniser> {
+export async function createRecogniser(
+  signal?: AbortSignal,
+  languageCode?: string,
+  onStatus?: (status: string | undefined) => void,
+): Promise<Recogniser> {
   const language = ocrLanguageFor(languageCode);
   throwIfAborted(signal);
   onStatus?.(await loadingStatus(language));
@@ -110,7 +145,12 @@ export async function createRecogniser(signal?: AbortSignal, languageCode?: stri
   } catch (error) {
     if (signal?.aborted) throw cancelled();
     const message = (error as Error)?.message ?? String(error);
-    throw new FolioError('NotImplemented', `Text recognition (${language.name}) could not start: ${message}${language.bundled ? '' : ' — the language data may not have downloaded; check the connection and try again.'}`);
+    throw new FolioError(
+      'NotImplemented',
+      `Text recognition (${language.name}) could not start: ` +
+        `${message}` +
+        (language.bundled ? '' : ' — the language data may not have downloaded; check the connection and try again.'),
+    );
   } finally {
     if (onAbort) signal?.removeEventListener('abort', onAbort);
     aborted.catch(() => undefined);
@@ -133,13 +173,17 @@ export async function createRecogniser(signal?: AbortSignal, languageCode?: stri
       const png = await encodeCanvas(canvas.canvas, 'png');
       releaseCanvas(canvas.canvas);
       throwIfAborted(pageSignal);
-      const image = isNode ? (globalThis as unknown as { Buffer: { from(b: Uint8Array): unknown } }).Buffer.from(png) : new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' });
+      const image = isNode
+        ? (globalThis as unknown as { Buffer: { from(b: Uint8Array): unknown } }).Buffer.from(png)
+        : new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' });
       // Cancel stops tesseract at once: its worker is terminated, and the job's promise rejects.
       const onAbort = () => void terminate();
       pageSignal?.addEventListener('abort', onAbort, { once: true });
       let result: { data: OcrPage };
       try {
-        result = (await worker.recognize(image as Blob, {}, { blocks: true, text: false })) as unknown as { data: OcrPage };
+        result = (await worker.recognize(image as Blob, {}, { blocks: true, text: false })) as unknown as {
+          data: OcrPage;
+        };
       } catch (error) {
         if (pageSignal?.aborted) throw cancelled();
         throw error;
@@ -166,9 +210,12 @@ export function toItems(page: OcrPage, scale: number): TextItem[] {
           // words of clean print score far higher. Lone symbols must be sure to be kept.
           if (!text || word.confidence < MIN_CONFIDENCE) continue;
           if (!/[\p{L}\p{N}]/u.test(text) && word.confidence < 85) continue;
-          const baselineY = line.baseline && line.baseline.x1 !== line.baseline.x0
-            ? line.baseline.y0 + ((line.baseline.y1 - line.baseline.y0) * ((word.bbox.x0 + word.bbox.x1) / 2 - line.baseline.x0)) / (line.baseline.x1 - line.baseline.x0)
-            : word.bbox.y1 - (line.rowAttributes?.descenders ?? 0);
+          const baselineY =
+            line.baseline && line.baseline.x1 !== line.baseline.x0
+              ? line.baseline.y0 +
+                ((line.baseline.y1 - line.baseline.y0) * ((word.bbox.x0 + word.bbox.x1) / 2 - line.baseline.x0)) /
+                  (line.baseline.x1 - line.baseline.x0)
+              : word.bbox.y1 - (line.rowAttributes?.descenders ?? 0);
           items.push({
             text,
             x: word.bbox.x0 / scale,

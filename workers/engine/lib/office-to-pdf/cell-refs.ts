@@ -24,6 +24,11 @@ export function columnName(column: number): string {
 export function cellRange(range: string | undefined): CellRange | undefined {
   const match = /^\$?([A-Z]+)\$?(\d+)(?::\$?([A-Z]+)\$?(\d+))?$/i.exec(range?.trim() ?? '');
   if (!match) return undefined;
-  const [c1, r1, c2, r2] = [columnNumber(match[1]), Number(match[2]), columnNumber(match[3] ?? match[1]), Number(match[4] ?? match[2])];
+  const [c1, r1, c2, r2] = [
+    columnNumber(match[1]),
+    Number(match[2]),
+    columnNumber(match[3] ?? match[1]),
+    Number(match[4] ?? match[2]),
+  ];
   return { top: Math.min(r1, r2), left: Math.min(c1, c2), bottom: Math.max(r1, r2), right: Math.max(c1, c2) };
 }

@@ -22,7 +22,8 @@ interface WorksheetInternals {
 
 /** Ranges of more cells than this are compared one by one instead of being listed cell by cell. */
 const LARGE_MERGE = 4096;
-const overlaps = (a: MergeRange, b: MergeRange) => a.left <= b.right && b.left <= a.right && a.top <= b.bottom && b.top <= a.bottom;
+const overlaps = (a: MergeRange, b: MergeRange) =>
+  a.left <= b.right && b.left <= a.right && a.top <= b.bottom && b.top <= a.bottom;
 
 let patched = false;
 
@@ -39,11 +40,25 @@ export function linearMerges(): void {
     if (large.some((range) => overlaps(range, dimensions))) return;
     const key = (r: number, c: number) => r * 16385 + c;
     if (area > LARGE_MERGE) {
-      for (const cell of cells) if (overlaps({ top: Math.floor(cell / 16385), bottom: Math.floor(cell / 16385), left: cell % 16385, right: cell % 16385 }, dimensions)) return;
+      for (const cell of cells)
+        if (
+          overlaps(
+            {
+              top: Math.floor(cell / 16385),
+              bottom: Math.floor(cell / 16385),
+              left: cell % 16385,
+              right: cell % 16385,
+            },
+            dimensions,
+          )
+        )
+          return;
       large.push({ top: dimensions.top, left: dimensions.left, bottom: dimensions.bottom, right: dimensions.right });
     } else {
-      for (let r = dimensions.top; r <= dimensions.bottom; r++) for (let c = dimensions.left; c <= dimensions.right; c++) if (cells.has(key(r, c))) return;
-      for (let r = dimensions.top; r <= dimensions.bottom; r++) for (let c = dimensions.left; c <= dimensions.right; c++) cells.add(key(r, c));
+      for (let r = dimensions.top; r <= dimensions.bottom; r++)
+        for (let c = dimensions.left; c <= dimensions.right; c++) if (cells.has(key(r, c))) return;
+      for (let r = dimensions.top; r <= dimensions.bottom; r++)
+        for (let c = dimensions.left; c <= dimensions.right; c++) cells.add(key(r, c));
     }
     // exceljs's own merge, with nothing earlier for its check to compare against.
     const earlier = this._merges;

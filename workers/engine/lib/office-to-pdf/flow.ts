@@ -14,7 +14,9 @@ type Op = (page: PDFPage, ctx: DrawContext) => void;
 interface PageDraft {
   section: Section;
   ops: Op[];
-  /** Drawn after the body (drawings anchored on table rows lie over the cells; floating drawings in front of the text). */
+  /**
+   * Drawn after the body (drawings anchored on table rows lie over the cells; floating drawings in front of the text).
+   */
   overlays: Op[];
   /** Drawn before everything else (floating drawings behind the text). */
   underlays: Op[];
@@ -29,7 +31,10 @@ const FOOTNOTE_RULE = 10;
 type FloatPainter = (page: PDFPage, paragraphTop: number, ctx: DrawContext) => void;
 
 /** Lays out a paragraph's floating drawings (model.ts FloatingDrawing), split into behind and in front of the text. */
-async function prepareFloats(paragraph: Paragraph, ctx: TextContext): Promise<{ behind: FloatPainter[]; front: FloatPainter[] }> {
+async function prepareFloats(
+  paragraph: Paragraph,
+  ctx: TextContext,
+): Promise<{ behind: FloatPainter[]; front: FloatPainter[] }> {
   const out = { behind: [] as FloatPainter[], front: [] as FloatPainter[] };
   for (const float of paragraph.floats ?? []) {
     const { drawing } = float;
@@ -41,21 +46,57 @@ async function prepareFloats(paragraph: Paragraph, ctx: TextContext): Promise<{ 
     }
     out[float.behind ? 'behind' : 'front'].push((page, paragraphTop, dctx) => {
       const { width, height } = page.getSize();
-      const place = floatBox(float, { width, height, margin: dctx.setup?.margin ?? { top: 0, right: 0, bottom: 0, left: 0 } }, paragraphTop);
+      const place = floatBox(
+        float,
+        { width, height, margin: dctx.setup?.margin ?? { top: 0, right: 0, bottom: 0, left: 0 } },
+        paragraphTop,
+      );
       draw(page, place.x, height - place.top - drawing.height);
     });
   }
   return out;
 }
 
-/** Where a floating drawing lands: x from the page's left edge, top from the page's top edge (paragraphTop is a PDF y). */
-function floatBox(float: FloatingDrawing, page: Pick<PageSetup, 'width' | 'height' | 'margin'>, paragraphTop: number): { x: number; top: number } {
+/**
+ * Where a floating drawing lands: x from the page's left edge, top from the page's top edge (paragraphTop is a PDF y).
+ */
+function floatBox(
+  float: FloatingDrawing,
+  page: Pick<PageSetup, 'width' | 'height' | 'margin'>,
+  paragraphTop: number,
+): { x: number; top: number } {
   const { drawing, horizontal: h, vertical: v } = float;
   const { width, height, margin: m } = page;
-  const [x0, x1] = h.from === 'page' ? [0, width] : h.from === 'leftMargin' ? [0, m.left] : h.from === 'rightMargin' ? [width - m.right, width] : [m.left, width - m.right];
-  const x = h.align === 'center' ? (x0 + x1 - drawing.width) / 2 : h.align === 'right' ? x1 - drawing.width : x0 + (h.align ? 0 : h.offset);
-  const [t0, t1] = v.from === 'page' ? [0, height] : v.from === 'topMargin' ? [0, m.top] : v.from === 'bottomMargin' ? [height - m.bottom, height] : v.from === 'margin' ? [m.top, height - m.bottom] : [height - paragraphTop, height - m.bottom];
-  const top = v.align === 'center' ? (t0 + t1 - drawing.height) / 2 : v.align === 'bottom' ? t1 - drawing.height : t0 + (v.align ? 0 : v.offset);
+  const [x0, x1] =
+    h.from === 'page'
+      ? [0, width]
+      : h.from === 'leftMargin'
+        ? [0, m.left]
+        : h.from === 'rightMargin'
+          ? [width - m.right, width]
+          : [m.left, width - m.right];
+  const x =
+    h.align === 'center'
+      ? (x0 + x1 - drawing.width) / 2
+      : h.align === 'right'
+        ? x1 - drawing.width
+        : x0 + (h.align ? 0 : h.offset);
+  const [t0, t1] =
+    v.from === 'page'
+      ? [0, height]
+      : v.from === 'topMargin'
+        ? [0, m.top]
+        : v.from === 'bottomMargin'
+          ? [height - m.bottom, height]
+          : v.from === 'margin'
+            ? [m.top, height - m.bottom]
+            : [height - paragraphTop, height - m.bottom];
+  const top =
+    v.align === 'center'
+      ? (t0 + t1 - drawing.height) / 2
+      : v.align === 'bottom'
+        ? t1 - drawing.height
+        : t0 + (v.align ? 0 : v.offset);
   return { x, top };
 }
 
@@ -73,7 +114,14 @@ function paragraphBox(laid: LaidParagraph, width: number, withSpacing: boolean):
     height: before + laid.height + after,
     draw(page, left, top, ctx) {
       let y = top - before;
-      if (p.shading) page.drawRectangle({ x: left + p.indentLeft, y: y - laid.height, width: width - p.indentLeft - p.indentRight, height: laid.height, color: rgb(...p.shading) });
+      if (p.shading)
+        page.drawRectangle({
+          x: left + p.indentLeft,
+          y: y - laid.height,
+          width: width - p.indentLeft - p.indentRight,
+          height: laid.height,
+          color: rgb(...p.shading),
+        });
       laid.lines.forEach((line, index) => {
         drawLine(page, laid, index, left, y, ctx);
         y -= line.height;
@@ -89,16 +137,19 @@ export async function measureBlocks(blocks: Block[], width: number, ctx: TextCon
     if (block.kind === 'paragraph') {
       const box = paragraphBox(await layoutParagraph(block, width, ctx), width, true);
       const floats = block.floats?.length ? await prepareFloats(block, ctx) : undefined;
-      parts.push(!floats ? box : {
-        height: box.height,
-        draw(page, left, top, dctx) {
-          for (const paint of floats.behind) paint(page, top, dctx);
-          box.draw(page, left, top, dctx);
-          for (const paint of floats.front) paint(page, top, dctx);
-        },
-      });
-    }
-    else if (block.kind === 'table') {
+      parts.push(
+        !floats
+          ? box
+          : {
+              height: box.height,
+              draw(page, left, top, dctx) {
+                for (const paint of floats.behind) paint(page, top, dctx);
+                box.draw(page, left, top, dctx);
+                for (const paint of floats.front) paint(page, top, dctx);
+              },
+            },
+      );
+    } else if (block.kind === 'table') {
       const table = await measureTable(block, width, ctx);
       parts.push({
         height: table.rowHeights.reduce((a, b) => a + b, 0),
@@ -137,7 +188,12 @@ interface MeasuredTable {
 
 function drawBorder(page: PDFPage, border: Border | undefined, x1: number, y1: number, x2: number, y2: number) {
   if (!border || border.width <= 0) return;
-  page.drawLine({ start: { x: x1, y: y1 }, end: { x: x2, y: y2 }, thickness: border.width, color: rgb(...border.color) });
+  page.drawLine({
+    start: { x: x1, y: y1 },
+    end: { x: x2, y: y2 },
+    thickness: border.width,
+    color: rgb(...border.color),
+  });
 }
 
 /**
@@ -151,19 +207,35 @@ async function hashesIfTooWide(blocks: Block[], width: number, ctx: TextContext)
   if (Math.max(0, ...laid.lines.map((line) => line.width)) <= width + 0.01) return blocks;
   const style = block.inlines.find((inline) => inline.kind === 'text')?.style;
   if (!style) return blocks;
-  const one = await layoutParagraph({ ...block, inlines: [{ kind: 'text', text: '#', style }], noWrap: true }, width, ctx);
+  const one = await layoutParagraph(
+    { ...block, inlines: [{ kind: 'text', text: '#', style }], noWrap: true },
+    width,
+    ctx,
+  );
   const hashWidth = one.lines[0]?.width || style.size * 0.5;
-  return [{ ...block, inlines: [{ kind: 'text', text: '#'.repeat(Math.max(1, Math.floor(width / hashWidth))), style }] }];
+  return [
+    { ...block, inlines: [{ kind: 'text', text: '#'.repeat(Math.max(1, Math.floor(width / hashWidth))), style }] },
+  ];
 }
 
-async function measureTable(table: Table, available: number, ctx: TextContext, rowDone?: (row: number) => void): Promise<MeasuredTable> {
+async function measureTable(
+  table: Table,
+  available: number,
+  ctx: TextContext,
+  rowDone?: (row: number) => void,
+): Promise<MeasuredTable> {
   const total = table.columnWidths.reduce((a, b) => a + b, 0) || 1;
   const scale = total > available ? available / total : 1;
   const widths = table.columnWidths.map((w) => w * scale);
   const columnX = [0];
   for (const w of widths) columnX.push(columnX[columnX.length - 1] + w);
   const tableWidth = columnX[columnX.length - 1];
-  const offset = table.align === 'center' ? (available - tableWidth) / 2 : table.align === 'right' ? available - tableWidth : Math.min(table.indentLeft, Math.max(0, available - tableWidth));
+  const offset =
+    table.align === 'center'
+      ? (available - tableWidth) / 2
+      : table.align === 'right'
+        ? available - tableWidth
+        : Math.min(table.indentLeft, Math.max(0, available - tableWidth));
 
   const contents: Measured[][] = [];
   for (const row of table.rows) {
@@ -172,14 +244,28 @@ async function measureTable(table: Table, available: number, ctx: TextContext, r
       const end = Math.min(cell.column + cell.colSpan, widths.length);
       const cellWidth = columnX[end] - columnX[Math.min(cell.column, widths.length)];
       const inner = Math.max(4, cellWidth - cell.padding.left - cell.padding.right);
-      measured.push(await measureBlocks(cell.hashesWhenTooWide ? await hashesIfTooWide(cell.blocks, inner, ctx) : cell.blocks, inner, ctx));
+      measured.push(
+        await measureBlocks(
+          cell.hashesWhenTooWide ? await hashesIfTooWide(cell.blocks, inner, ctx) : cell.blocks,
+          inner,
+          ctx,
+        ),
+      );
     }
     contents.push(measured);
     rowDone?.(contents.length - 1);
   }
   // Row heights: single-row cells first; a merged cell that needs more room grows its last row.
   const rowHeights = table.rows.map((row, r) =>
-    row.exactHeight ? row.minHeight : Math.max(row.minHeight, ...row.cells.map((cell, c) => (cell.rowSpan > 1 ? 0 : contents[r][c].height + cell.padding.top + cell.padding.bottom)), 0),
+    row.exactHeight
+      ? row.minHeight
+      : Math.max(
+          row.minHeight,
+          ...row.cells.map((cell, c) =>
+            cell.rowSpan > 1 ? 0 : contents[r][c].height + cell.padding.top + cell.padding.bottom,
+          ),
+          0,
+        ),
   );
   table.rows.forEach((row, r) =>
     row.cells.forEach((cell, c) => {
@@ -192,10 +278,20 @@ async function measureTable(table: Table, available: number, ctx: TextContext, r
     }),
   );
 
-  const drawCell = (page: PDFPage, cell: TableCell & { column: number }, content: Measured, x: number, top: number, width: number, height: number, ctx2: DrawContext) => {
+  const drawCell = (
+    page: PDFPage,
+    cell: TableCell & { column: number },
+    content: Measured,
+    x: number,
+    top: number,
+    width: number,
+    height: number,
+    ctx2: DrawContext,
+  ) => {
     const free = height - cell.padding.top - cell.padding.bottom - content.height;
     const shift = cell.verticalAlign === 'middle' ? free / 2 : cell.verticalAlign === 'bottom' ? free : 0;
-    if (cell.clip) page.pushOperators(pushGraphicsState(), rectangle(x, top - height, width, height), clip(), endPath());
+    if (cell.clip)
+      page.pushOperators(pushGraphicsState(), rectangle(x, top - height, width, height), clip(), endPath());
     content.draw(page, x + cell.padding.left, top - cell.padding.top - Math.max(0, shift), ctx2);
     if (cell.clip) page.pushOperators(popGraphicsState());
     drawBorder(page, cell.borders.top, x, top, x + width, top);
@@ -222,9 +318,18 @@ async function measureTable(table: Table, available: number, ctx: TextContext, r
         const { x, width, height } = boxes[c];
         if (cell.shading) page.drawRectangle({ x, y: top - height, width, height, color: rgb(...cell.shading) });
         // A data bar, a little lighter than its colour (Excel shades it towards white), inset from the cell's edges.
-        if (cell.bar) page.drawRectangle({ x: x + 1, y: top - height + 1.5, width: Math.max(0, (width - 2) * cell.bar.fraction), height: Math.max(0, height - 3), color: rgb(...cell.bar.color.map((v) => v + (1 - v) * 0.35) as [number, number, number]) });
+        if (cell.bar)
+          page.drawRectangle({
+            x: x + 1,
+            y: top - height + 1.5,
+            width: Math.max(0, (width - 2) * cell.bar.fraction),
+            height: Math.max(0, height - 3),
+            color: rgb(...(cell.bar.color.map((v) => v + (1 - v) * 0.35) as [number, number, number])),
+          });
       });
-      table.rows[r].cells.forEach((cell, c) => drawCell(page, cell, contents[r][c], boxes[c].x, top, boxes[c].width, boxes[c].height, ctx2));
+      table.rows[r].cells.forEach((cell, c) =>
+        drawCell(page, cell, contents[r][c], boxes[c].x, top, boxes[c].width, boxes[c].height, ctx2),
+      );
     },
   };
 }
@@ -233,7 +338,11 @@ async function measureTable(table: Table, available: number, ctx: TextContext, r
  * The drawings anchored on a table's rows, laid out at the table's scale: row index → painters
  * taking the table's left edge and the row's top.
  */
-async function prepareOverlays(table: Table, measured: MeasuredTable, ctx: TextContext): Promise<Map<number, Array<(page: PDFPage, left: number, rowTop: number) => void>>> {
+async function prepareOverlays(
+  table: Table,
+  measured: MeasuredTable,
+  ctx: TextContext,
+): Promise<Map<number, Array<(page: PDFPage, left: number, rowTop: number) => void>>> {
   const out = new Map<number, Array<(page: PDFPage, left: number, rowTop: number) => void>>();
   for (const [r, row] of table.rows.entries()) {
     for (const overlay of row.overlays ?? []) {
@@ -249,7 +358,13 @@ async function prepareOverlays(table: Table, measured: MeasuredTable, ctx: TextC
       }
       const columnLeft = measured.columnX[Math.min(overlay.column, measured.columnX.length - 1)] ?? 0;
       const list = out.get(r) ?? [];
-      list.push((page, left, rowTop) => draw(page, left + measured.offset + columnLeft + overlay.x * measured.scale, rowTop - overlay.y * measured.scale - height));
+      list.push((page, left, rowTop) =>
+        draw(
+          page,
+          left + measured.offset + columnLeft + overlay.x * measured.scale,
+          rowTop - overlay.y * measured.scale - height,
+        ),
+      );
       out.set(r, list);
     }
   }
@@ -273,7 +388,11 @@ export interface OutlineEntry {
 }
 
 function plainText(paragraph: Paragraph): string {
-  return paragraph.inlines.map((i) => (i.kind === 'text' ? i.text : i.kind === 'tab' || i.kind === 'break' ? ' ' : '')).join('').replace(/\s+/g, ' ').trim();
+  return paragraph.inlines
+    .map((i) => (i.kind === 'text' ? i.text : i.kind === 'tab' || i.kind === 'break' ? ' ' : ''))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Room a float takes on its page, which text wraps around (y below the content top, x from the content's left). */

@@ -14,10 +14,13 @@ type Variant = `${400 | 700}-${'normal' | 'italic'}`;
 type FamilyId = 'carlito' | 'caladea' | 'arimo' | 'tinos' | 'cousine';
 
 // Each family ships per-script subsets; latin and latin-ext cover Western and Central European text.
-const fontsourceFiles = import.meta.glob<string>('/node_modules/@fontsource/{carlito,caladea,arimo,tinos,cousine}/files/*-latin{,-ext}-{400,700}-{normal,italic}.woff', {
-  query: '?url',
-  import: 'default',
-});
+const fontsourceFiles = import.meta.glob<string>(
+  '/node_modules/@fontsource/{carlito,caladea,arimo,tinos,cousine}/files/*-latin{,-ext}-{400,700}-{normal,italic}.woff',
+  {
+    query: '?url',
+    import: 'default',
+  },
+);
 
 import notoRegularUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
 import notoBoldUrl from '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf?url';
@@ -35,15 +38,45 @@ const NOTO_SC: [string, string] = [notoScUrl, '@expo-google-fonts/noto-sans-sc/4
 
 /** Office font name (lower case) → the metric-compatible family that replaces it. */
 const SUBSTITUTES: Record<string, FamilyId> = {
-  calibri: 'carlito', 'calibri light': 'carlito', carlito: 'carlito', 'segoe ui': 'carlito', aptos: 'carlito', candara: 'carlito',
-  cambria: 'caladea', 'cambria math': 'caladea', caladea: 'caladea', georgia: 'caladea', constantia: 'caladea',
-  arial: 'arimo', helvetica: 'arimo', 'liberation sans': 'arimo', arimo: 'arimo', verdana: 'arimo', tahoma: 'arimo', 'trebuchet ms': 'arimo', 'century gothic': 'arimo',
-  'times new roman': 'tinos', times: 'tinos', 'liberation serif': 'tinos', tinos: 'tinos', 'book antiqua': 'tinos', garamond: 'tinos', 'palatino linotype': 'tinos',
-  'courier new': 'cousine', courier: 'cousine', consolas: 'cousine', 'liberation mono': 'cousine', cousine: 'cousine', 'lucida console': 'cousine',
+  calibri: 'carlito',
+  'calibri light': 'carlito',
+  carlito: 'carlito',
+  'segoe ui': 'carlito',
+  aptos: 'carlito',
+  candara: 'carlito',
+  cambria: 'caladea',
+  'cambria math': 'caladea',
+  caladea: 'caladea',
+  georgia: 'caladea',
+  constantia: 'caladea',
+  arial: 'arimo',
+  helvetica: 'arimo',
+  'liberation sans': 'arimo',
+  arimo: 'arimo',
+  verdana: 'arimo',
+  tahoma: 'arimo',
+  'trebuchet ms': 'arimo',
+  'century gothic': 'arimo',
+  'times new roman': 'tinos',
+  times: 'tinos',
+  'liberation serif': 'tinos',
+  tinos: 'tinos',
+  'book antiqua': 'tinos',
+  garamond: 'tinos',
+  'palatino linotype': 'tinos',
+  'courier new': 'cousine',
+  courier: 'cousine',
+  consolas: 'cousine',
+  'liberation mono': 'cousine',
+  cousine: 'cousine',
+  'lucida console': 'cousine',
 };
 
 export function substituteFamily(officeFont: string | undefined): FamilyId {
-  return SUBSTITUTES[(officeFont ?? '').trim().toLowerCase()] ?? (/(serif|roman|times|book)/i.test(officeFont ?? '') && !/sans/i.test(officeFont ?? '') ? 'tinos' : 'carlito');
+  return (
+    SUBSTITUTES[(officeFont ?? '').trim().toLowerCase()] ??
+    (/(serif|roman|times|book)/i.test(officeFont ?? '') && !/sans/i.test(officeFont ?? '') ? 'tinos' : 'carlito')
+  );
 }
 
 interface LoadedFont {
@@ -98,7 +131,12 @@ function readableGlyph(face: ReturnType<typeof fontkit.create>, cp: number): boo
 /** The note saying which fonts were replaced by a look-alike (empty when none was). */
 export function substitutionNote(fonts: FontBook): string[] {
   const replaced = fonts.substitutions();
-  return replaced.length ? [`fonts not available in the browser were replaced by look-alikes (line breaks may differ): ${replaced.join(', ')}`] : [];
+  return replaced.length
+    ? [
+        `fonts not available in the browser were replaced by look-alikes (line breaks may differ): ` +
+          `${replaced.join(', ')}`,
+      ]
+    : [];
 }
 
 /** What the progress line calls the Office renderers while their fonts download the first time. */
@@ -142,7 +180,9 @@ export class FontBook {
 
   /** "Wingdings (drawn with Carlito)"…: the fonts replaced by a look-alike, for the result's notes. */
   substitutions(): string[] {
-    return [...this.lookAlikes].map(([font, family]) => `${font} (drawn with ${family[0].toUpperCase()}${family.slice(1)})`);
+    return [...this.lookAlikes].map(
+      ([font, family]) => `${font} (drawn with ${family[0].toUpperCase()}${family.slice(1)})`,
+    );
   }
 
   private chain(request: FontRequest): Promise<LoadedFont[]> {
@@ -164,7 +204,10 @@ export class FontBook {
     for (const subset of ['latin', 'latin-ext']) {
       const path = `/node_modules/@fontsource/${family}/files/${family}-${subset}-${variant}.woff`;
       const url = fontsourceFiles[path];
-      if (url) fonts.push(await this.load(path, async () => loadPackageAsset(await url(), path.replace('/node_modules/', ''))));
+      if (url)
+        fonts.push(
+          await this.load(path, async () => loadPackageAsset(await url(), path.replace('/node_modules/', ''))),
+        );
     }
     const [notoUrl, notoPath] = NOTO[variant];
     fonts.push(await this.load(notoPath, () => loadPackageAsset(notoUrl, notoPath)));

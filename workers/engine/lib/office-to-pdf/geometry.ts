@@ -41,7 +41,14 @@ class PathBuilder {
   }
   quad(x1: number, y1: number, x: number, y: number): this {
     const [x0, y0] = this.current;
-    return this.curve(x0 + (2 / 3) * (x1 - x0), y0 + (2 / 3) * (y1 - y0), x + (2 / 3) * (x1 - x), y + (2 / 3) * (y1 - y), x, y);
+    return this.curve(
+      x0 + (2 / 3) * (x1 - x0),
+      y0 + (2 / 3) * (y1 - y0),
+      x + (2 / 3) * (x1 - x),
+      y + (2 / 3) * (y1 - y),
+      x,
+      y,
+    );
   }
   /**
    * DrawingML arcTo: an elliptical arc of radii wR × hR from the current point, starting at angle
@@ -59,9 +66,12 @@ class PathBuilder {
       const a1 = rad(stAng + (i + 1) * step);
       const k = (4 / 3) * Math.tan((a1 - a0) / 4);
       this.curve(
-        cx + wR * (Math.cos(a0) - k * Math.sin(a0)), cy + hR * (Math.sin(a0) + k * Math.cos(a0)),
-        cx + wR * (Math.cos(a1) + k * Math.sin(a1)), cy + hR * (Math.sin(a1) - k * Math.cos(a1)),
-        cx + wR * Math.cos(a1), cy + hR * Math.sin(a1),
+        cx + wR * (Math.cos(a0) - k * Math.sin(a0)),
+        cy + hR * (Math.sin(a0) + k * Math.cos(a0)),
+        cx + wR * (Math.cos(a1) + k * Math.sin(a1)),
+        cy + hR * (Math.sin(a1) - k * Math.cos(a1)),
+        cx + wR * Math.cos(a1),
+        cy + hR * Math.sin(a1),
       );
     }
     return this;
@@ -87,7 +97,14 @@ function adjustValues(prstGeom: XmlElement | undefined): Map<string, number> {
   return values;
 }
 
-const roundRectPath = (b: PathBuilder, w: number, h: number, rx: number, ry = rx, corners = [true, true, true, true]) => {
+const roundRectPath = (
+  b: PathBuilder,
+  w: number,
+  h: number,
+  rx: number,
+  ry = rx,
+  corners = [true, true, true, true],
+) => {
   // corners: top-left, top-right, bottom-right, bottom-left
   const [tl, tr, br, bl] = corners.map((on) => (on ? 1 : 0));
   b.move(rx * tl, 0).line(w - rx * tr, 0);
@@ -101,7 +118,11 @@ const roundRectPath = (b: PathBuilder, w: number, h: number, rx: number, ry = rx
   return b.close();
 };
 
-const ellipsePath = (b: PathBuilder, w: number, h: number) => b.move(w, h / 2).arc(w / 2, h / 2, 0, 360).close();
+const ellipsePath = (b: PathBuilder, w: number, h: number) =>
+  b
+    .move(w, h / 2)
+    .arc(w / 2, h / 2, 0, 360)
+    .close();
 
 /** Star with n points, outer radii scaled by hf / vf (as in the preset definitions), inner by adj / 50000. */
 function starPath(b: PathBuilder, w: number, h: number, n: number, adj: number, hf = 100000, vf = 100000) {
@@ -138,35 +159,63 @@ interface PresetGeometry {
 function rectanglePaths(g: PresetGeometry): Paths | undefined {
   const { prst, w, h, a, ss, b, one, pin } = g;
   switch (prst) {
-    case 'rect': case 'flowChartProcess': case 'actionButtonBlank':
-      b.poly([[0, 0], [w, 0], [w, h], [0, h]]);
+    case 'rect':
+    case 'flowChartProcess':
+    case 'actionButtonBlank':
+      b.poly([
+        [0, 0],
+        [w, 0],
+        [w, h],
+        [0, h],
+      ]);
       return one();
-    case 'roundRect': case 'flowChartAlternateProcess': {
-      const r = ss * pin(0, a('adj', 16667), 50000) / 100000;
-      roundRectPath(b, w, h, r); return one();
+    case 'roundRect':
+    case 'flowChartAlternateProcess': {
+      const r = (ss * pin(0, a('adj', 16667), 50000)) / 100000;
+      roundRectPath(b, w, h, r);
+      return one();
     }
     case 'round1Rect': {
-      const r = ss * pin(0, a('adj', 16667), 50000) / 100000;
-      roundRectPath(b, w, h, r, r, [false, true, false, false]); return one();
+      const r = (ss * pin(0, a('adj', 16667), 50000)) / 100000;
+      roundRectPath(b, w, h, r, r, [false, true, false, false]);
+      return one();
     }
     case 'round2SameRect': {
-      const r = ss * pin(0, a('adj1', 16667), 50000) / 100000;
-      roundRectPath(b, w, h, r, r, [true, true, false, false]); return one();
+      const r = (ss * pin(0, a('adj1', 16667), 50000)) / 100000;
+      roundRectPath(b, w, h, r, r, [true, true, false, false]);
+      return one();
     }
     case 'snip1Rect': {
-      const d = ss * pin(0, a('adj', 16667), 50000) / 100000;
-      b.poly([[0, 0], [w - d, 0], [w, d], [w, h], [0, h]]);
+      const d = (ss * pin(0, a('adj', 16667), 50000)) / 100000;
+      b.poly([
+        [0, 0],
+        [w - d, 0],
+        [w, d],
+        [w, h],
+        [0, h],
+      ]);
       return one();
     }
     case 'snip2SameRect': {
-      const d = ss * pin(0, a('adj1', 16667), 50000) / 100000;
-      b.poly([[d, 0], [w - d, 0], [w, d], [w, h], [0, h], [0, d]]);
+      const d = (ss * pin(0, a('adj1', 16667), 50000)) / 100000;
+      b.poly([
+        [d, 0],
+        [w - d, 0],
+        [w, d],
+        [w, h],
+        [0, h],
+        [0, d],
+      ]);
       return one();
     }
     case 'flowChartTerminator':
-      roundRectPath(b, w, h, (w * 3475) / 21600, h / 2); return one();
-    case 'ellipse': case 'flowChartConnector': case 'circle':
-      ellipsePath(b, w, h); return one();
+      roundRectPath(b, w, h, (w * 3475) / 21600, h / 2);
+      return one();
+    case 'ellipse':
+    case 'flowChartConnector':
+    case 'circle':
+      ellipsePath(b, w, h);
+      return one();
     default:
       return undefined;
   }
@@ -176,77 +225,194 @@ function rectanglePaths(g: PresetGeometry): Paths | undefined {
 function polygonPaths(g: PresetGeometry): Paths | undefined {
   const { prst, w, h, a, ss, b, one, pin } = g;
   switch (prst) {
-    case 'triangle': case 'flowChartExtract': {
+    case 'triangle':
+    case 'flowChartExtract': {
       const x = (w * pin(0, a('adj', 50000), 100000)) / 100000;
-      b.poly([[0, h], [x, 0], [w, h]]);
+      b.poly([
+        [0, h],
+        [x, 0],
+        [w, h],
+      ]);
       return one();
     }
     case 'flowChartMerge':
-      b.poly([[0, 0], [w, 0], [w / 2, h]]);
+      b.poly([
+        [0, 0],
+        [w, 0],
+        [w / 2, h],
+      ]);
       return one();
     case 'rtTriangle':
-      b.poly([[0, 0], [w, h], [0, h]]);
+      b.poly([
+        [0, 0],
+        [w, h],
+        [0, h],
+      ]);
       return one();
-    case 'diamond': case 'flowChartDecision':
-      b.poly([[w / 2, 0], [w, h / 2], [w / 2, h], [0, h / 2]]);
+    case 'diamond':
+    case 'flowChartDecision':
+      b.poly([
+        [w / 2, 0],
+        [w, h / 2],
+        [w / 2, h],
+        [0, h / 2],
+      ]);
       return one();
     case 'parallelogram': {
       const x = (ss * pin(0, a('adj', 25000), (100000 * w) / ss)) / 100000;
-      b.poly([[0, h], [x, 0], [w, 0], [w - x, h]]);
+      b.poly([
+        [0, h],
+        [x, 0],
+        [w, 0],
+        [w - x, h],
+      ]);
       return one();
     }
     case 'flowChartInputOutput':
-      b.poly([[0, h], [w / 5, 0], [w, 0], [(w * 4) / 5, h]]);
+      b.poly([
+        [0, h],
+        [w / 5, 0],
+        [w, 0],
+        [(w * 4) / 5, h],
+      ]);
       return one();
     case 'trapezoid': {
       const x = (ss * pin(0, a('adj', 25000), (50000 * w) / ss)) / 100000;
-      b.poly([[0, h], [x, 0], [w - x, 0], [w, h]]);
+      b.poly([
+        [0, h],
+        [x, 0],
+        [w - x, 0],
+        [w, h],
+      ]);
       return one();
     }
     case 'flowChartManualInput':
-      b.poly([[0, h / 5], [w, 0], [w, h], [0, h]]);
+      b.poly([
+        [0, h / 5],
+        [w, 0],
+        [w, h],
+        [0, h],
+      ]);
       return one();
     case 'flowChartDocument': {
-      const sx = w / 21600, sy = h / 21600;
-      b.move(0, 0).line(w, 0).line(w, 17322 * sy).curve(10800 * sx, 17322 * sy, 10800 * sx, 23922 * sy, 0, 20172 * sy).close();
+      const sx = w / 21600,
+        sy = h / 21600;
+      b.move(0, 0)
+        .line(w, 0)
+        .line(w, 17322 * sy)
+        .curve(10800 * sx, 17322 * sy, 10800 * sx, 23922 * sy, 0, 20172 * sy)
+        .close();
       return one();
     }
     case 'flowChartPredefinedProcess': {
-      b.poly([[0, 0], [w, 0], [w, h], [0, h]]);
-      const lines = new PathBuilder().move(w / 8, 0).line(w / 8, h).move((w * 7) / 8, 0).line((w * 7) / 8, h);
-      return [{ b, fill: true, stroke: true }, { b: lines, fill: false, stroke: true }];
+      b.poly([
+        [0, 0],
+        [w, 0],
+        [w, h],
+        [0, h],
+      ]);
+      const lines = new PathBuilder()
+        .move(w / 8, 0)
+        .line(w / 8, h)
+        .move((w * 7) / 8, 0)
+        .line((w * 7) / 8, h);
+      return [
+        { b, fill: true, stroke: true },
+        { b: lines, fill: false, stroke: true },
+      ];
     }
     case 'pentagon': {
-      const swd2 = (w / 2) * 1.05146, shd2 = (h / 2) * 1.10557, svc = (h / 2) * 1.10557;
-      const c18 = Math.cos(Math.PI / 10), s18 = Math.sin(Math.PI / 10), c306 = Math.cos((306 * Math.PI) / 180), s306 = Math.sin((306 * Math.PI) / 180);
-      const y1 = svc - shd2 * s18, y2 = svc - shd2 * s306;
-      b.poly([[w / 2 - swd2 * c18, y1], [w / 2, 0], [w / 2 + swd2 * c18, y1], [w / 2 + swd2 * c306, y2], [w / 2 - swd2 * c306, y2]]);
+      const swd2 = (w / 2) * 1.05146,
+        shd2 = (h / 2) * 1.10557,
+        svc = (h / 2) * 1.10557;
+      const c18 = Math.cos(Math.PI / 10),
+        s18 = Math.sin(Math.PI / 10),
+        c306 = Math.cos((306 * Math.PI) / 180),
+        s306 = Math.sin((306 * Math.PI) / 180);
+      const y1 = svc - shd2 * s18,
+        y2 = svc - shd2 * s306;
+      b.poly([
+        [w / 2 - swd2 * c18, y1],
+        [w / 2, 0],
+        [w / 2 + swd2 * c18, y1],
+        [w / 2 + swd2 * c306, y2],
+        [w / 2 - swd2 * c306, y2],
+      ]);
       return one();
     }
     case 'hexagon': {
       const x = (ss * pin(0, a('adj', 25000), (50000 * w) / ss)) / 100000;
       const dy = (h / 2) * (a('vf', 115470) / 100000) * Math.sin(Math.PI / 3);
-      b.poly([[0, h / 2], [x, h / 2 - dy], [w - x, h / 2 - dy], [w, h / 2], [w - x, h / 2 + dy], [x, h / 2 + dy]]);
+      b.poly([
+        [0, h / 2],
+        [x, h / 2 - dy],
+        [w - x, h / 2 - dy],
+        [w, h / 2],
+        [w - x, h / 2 + dy],
+        [x, h / 2 + dy],
+      ]);
       return one();
     }
     case 'octagon': {
       const x = (ss * pin(0, a('adj', 29289), 50000)) / 100000;
-      b.poly([[0, x], [x, 0], [w - x, 0], [w, x], [w, h - x], [w - x, h], [x, h], [0, h - x]]);
+      b.poly([
+        [0, x],
+        [x, 0],
+        [w - x, 0],
+        [w, x],
+        [w, h - x],
+        [w - x, h],
+        [x, h],
+        [0, h - x],
+      ]);
       return one();
     }
-    case 'plus': case 'flowChartOr': {
+    case 'plus':
+    case 'flowChartOr': {
       if (prst === 'flowChartOr') {
         ellipsePath(b, w, h);
-        return [{ b, fill: true, stroke: true }, { b: new PathBuilder().move(w / 2, 0).line(w / 2, h).move(0, h / 2).line(w, h / 2), fill: false, stroke: true }];
+        return [
+          { b, fill: true, stroke: true },
+          {
+            b: new PathBuilder()
+              .move(w / 2, 0)
+              .line(w / 2, h)
+              .move(0, h / 2)
+              .line(w, h / 2),
+            fill: false,
+            stroke: true,
+          },
+        ];
       }
       const x = (ss * pin(0, a('adj', 25000), 50000)) / 100000;
-      b.poly([[0, x], [x, x], [x, 0], [w - x, 0], [w - x, x], [w, x], [w, h - x], [w - x, h - x], [w - x, h], [x, h], [x, h - x], [0, h - x]]);
+      b.poly([
+        [0, x],
+        [x, x],
+        [x, 0],
+        [w - x, 0],
+        [w - x, x],
+        [w, x],
+        [w, h - x],
+        [w - x, h - x],
+        [w - x, h],
+        [x, h],
+        [x, h - x],
+        [0, h - x],
+      ]);
       return one();
     }
-    case 'star4': starPath(b, w, h, 4, a('adj', 12500)); return one();
-    case 'star5': starPath(b, w, h, 5, a('adj', 19098), a('hf', 105146), a('vf', 110557)); return one();
-    case 'star6': starPath(b, w, h, 6, a('adj', 28868), a('hf', 115470)); return one();
-    case 'star8': starPath(b, w, h, 8, a('adj', 38250)); return one();
+    case 'star4':
+      starPath(b, w, h, 4, a('adj', 12500));
+      return one();
+    case 'star5':
+      starPath(b, w, h, 5, a('adj', 19098), a('hf', 105146), a('vf', 110557));
+      return one();
+    case 'star6':
+      starPath(b, w, h, 6, a('adj', 28868), a('hf', 115470));
+      return one();
+    case 'star8':
+      starPath(b, w, h, 8, a('adj', 38250));
+      return one();
     default:
       return undefined;
   }
@@ -256,40 +422,93 @@ function polygonPaths(g: PresetGeometry): Paths | undefined {
 function arrowPaths(g: PresetGeometry): Paths | undefined {
   const { prst, w, h, a, ss, b, one, pin } = g;
   switch (prst) {
-    case 'rightArrow': case 'leftArrow': {
+    case 'rightArrow':
+    case 'leftArrow': {
       const dy = (h * pin(0, a('adj1', 50000), 100000)) / 200000;
       const dx = (ss * pin(0, a('adj2', 50000), (100000 * w) / ss)) / 100000;
-      const pts: Point[] = [[0, h / 2 - dy], [w - dx, h / 2 - dy], [w - dx, 0], [w, h / 2], [w - dx, h], [w - dx, h / 2 + dy], [0, h / 2 + dy]];
+      const pts: Point[] = [
+        [0, h / 2 - dy],
+        [w - dx, h / 2 - dy],
+        [w - dx, 0],
+        [w, h / 2],
+        [w - dx, h],
+        [w - dx, h / 2 + dy],
+        [0, h / 2 + dy],
+      ];
       b.poly(prst === 'leftArrow' ? pts.map(([x, y]) => [w - x, y]) : pts);
       return one();
     }
-    case 'downArrow': case 'upArrow': {
+    case 'downArrow':
+    case 'upArrow': {
       const dx = (w * pin(0, a('adj1', 50000), 100000)) / 200000;
       const dy = (ss * pin(0, a('adj2', 50000), (100000 * h) / ss)) / 100000;
-      const pts: Point[] = [[w / 2 - dx, 0], [w / 2 + dx, 0], [w / 2 + dx, h - dy], [w, h - dy], [w / 2, h], [0, h - dy], [w / 2 - dx, h - dy]];
+      const pts: Point[] = [
+        [w / 2 - dx, 0],
+        [w / 2 + dx, 0],
+        [w / 2 + dx, h - dy],
+        [w, h - dy],
+        [w / 2, h],
+        [0, h - dy],
+        [w / 2 - dx, h - dy],
+      ];
       b.poly(prst === 'upArrow' ? pts.map(([x, y]) => [x, h - y]) : pts);
       return one();
     }
     case 'leftRightArrow': {
       const dy = (h * pin(0, a('adj1', 50000), 100000)) / 200000;
       const dx = (ss * pin(0, a('adj2', 50000), (50000 * w) / ss)) / 100000;
-      b.poly([[0, h / 2], [dx, 0], [dx, h / 2 - dy], [w - dx, h / 2 - dy], [w - dx, 0], [w, h / 2], [w - dx, h], [w - dx, h / 2 + dy], [dx, h / 2 + dy], [dx, h]]);
+      b.poly([
+        [0, h / 2],
+        [dx, 0],
+        [dx, h / 2 - dy],
+        [w - dx, h / 2 - dy],
+        [w - dx, 0],
+        [w, h / 2],
+        [w - dx, h],
+        [w - dx, h / 2 + dy],
+        [dx, h / 2 + dy],
+        [dx, h],
+      ]);
       return one();
     }
     case 'upDownArrow': {
       const dx = (w * pin(0, a('adj1', 50000), 100000)) / 200000;
       const dy = (ss * pin(0, a('adj2', 50000), (50000 * h) / ss)) / 100000;
-      b.poly([[w / 2, 0], [w, dy], [w / 2 + dx, dy], [w / 2 + dx, h - dy], [w, h - dy], [w / 2, h], [0, h - dy], [w / 2 - dx, h - dy], [w / 2 - dx, dy], [0, dy]]);
+      b.poly([
+        [w / 2, 0],
+        [w, dy],
+        [w / 2 + dx, dy],
+        [w / 2 + dx, h - dy],
+        [w, h - dy],
+        [w / 2, h],
+        [0, h - dy],
+        [w / 2 - dx, h - dy],
+        [w / 2 - dx, dy],
+        [0, dy],
+      ]);
       return one();
     }
     case 'chevron': {
       const x = (ss * pin(0, a('adj', 50000), (100000 * w) / ss)) / 100000;
-      b.poly([[0, 0], [w - x, 0], [w, h / 2], [w - x, h], [0, h], [x, h / 2]]);
+      b.poly([
+        [0, 0],
+        [w - x, 0],
+        [w, h / 2],
+        [w - x, h],
+        [0, h],
+        [x, h / 2],
+      ]);
       return one();
     }
     case 'homePlate': {
       const x = (ss * pin(0, a('adj', 50000), (100000 * w) / ss)) / 100000;
-      b.poly([[0, 0], [w - x, 0], [w, h / 2], [w - x, h], [0, h]]);
+      b.poly([
+        [0, 0],
+        [w - x, 0],
+        [w, h / 2],
+        [w - x, h],
+        [0, h],
+      ]);
       return one();
     }
     default:
@@ -301,7 +520,8 @@ function arrowPaths(g: PresetGeometry): Paths | undefined {
 function calloutAndLinePaths(g: PresetGeometry): Paths | undefined {
   const { prst, w, h, a, b, one } = g;
   switch (prst) {
-    case 'wedgeRectCallout': case 'wedgeRoundRectCallout': {
+    case 'wedgeRectCallout':
+    case 'wedgeRoundRectCallout': {
       const dxPos = (w * a('adj1', -20833)) / 100000;
       const dyPos = (h * a('adj2', 62500)) / 100000;
       const tip: Point = [w / 2 + dxPos, h / 2 + dyPos];
@@ -319,7 +539,8 @@ function calloutAndLinePaths(g: PresetGeometry): Paths | undefined {
       b.poly(pts);
       return one();
     }
-    case 'line': case 'straightConnector1':
+    case 'line':
+    case 'straightConnector1':
       b.move(0, 0).line(w, h);
       return one(false);
     case 'bentConnector2':
@@ -335,7 +556,9 @@ function calloutAndLinePaths(g: PresetGeometry): Paths | undefined {
       return one(false);
     case 'curvedConnector3': {
       const x = (w * a('adj1', 50000)) / 100000;
-      b.move(0, 0).curve(x / 2, 0, x, h / 4, x, h / 2).curve(x, (h * 3) / 4, (w + x) / 2, h, w, h);
+      b.move(0, 0)
+        .curve(x / 2, 0, x, h / 4, x, h / 2)
+        .curve(x, (h * 3) / 4, (w + x) / 2, h, w, h);
       return one(false);
     }
     default:
@@ -350,7 +573,10 @@ function calloutAndLinePaths(g: PresetGeometry): Paths | undefined {
 function presetPaths(prst: string, w: number, h: number, av: Map<string, number>): Paths | undefined {
   const b = new PathBuilder();
   const g: PresetGeometry = {
-    prst, w, h, b,
+    prst,
+    w,
+    h,
+    b,
     a: (name, fallback) => av.get(name) ?? fallback,
     ss: Math.min(w, h),
     one: (fill = true) => [{ b, fill, stroke: true }],
@@ -360,7 +586,11 @@ function presetPaths(prst: string, w: number, h: number, av: Map<string, number>
 }
 
 /** a:custGeom's a:pathLst, each path scaled from its own w × h to the box. */
-function customPaths(custGeom: XmlElement, w: number, h: number): Array<{ b: PathBuilder; fill: boolean; stroke: boolean }> {
+function customPaths(
+  custGeom: XmlElement,
+  w: number,
+  h: number,
+): Array<{ b: PathBuilder; fill: boolean; stroke: boolean }> {
   const out: Array<{ b: PathBuilder; fill: boolean; stroke: boolean }> = [];
   for (const path of kids(kid(custGeom, 'a:pathLst'), 'a:path')) {
     const sx = num(path, 'w') ? w / num(path, 'w')! : 1;
@@ -373,10 +603,21 @@ function customPaths(custGeom: XmlElement, w: number, h: number): Array<{ b: Pat
       else if (cmd.nodeName === 'a:lnTo' && pts[0]) b.line(...pts[0]);
       else if (cmd.nodeName === 'a:cubicBezTo' && pts.length === 3) b.curve(...pts[0], ...pts[1], ...pts[2]);
       else if (cmd.nodeName === 'a:quadBezTo' && pts.length === 2) b.quad(...pts[0], ...pts[1]);
-      else if (cmd.nodeName === 'a:arcTo') b.arc((num(cmd, 'wR') ?? 0) * sx, (num(cmd, 'hR') ?? 0) * sy, (num(cmd, 'stAng') ?? 0) / 60000, (num(cmd, 'swAng') ?? 0) / 60000);
+      else if (cmd.nodeName === 'a:arcTo')
+        b.arc(
+          (num(cmd, 'wR') ?? 0) * sx,
+          (num(cmd, 'hR') ?? 0) * sy,
+          (num(cmd, 'stAng') ?? 0) / 60000,
+          (num(cmd, 'swAng') ?? 0) / 60000,
+        );
       else if (cmd.nodeName === 'a:close') b.close();
     }
-    if (b.commands.length) out.push({ b, fill: attr(path, 'fill') !== 'none', stroke: attr(path, 'stroke') !== '0' && attr(path, 'stroke') !== 'false' });
+    if (b.commands.length)
+      out.push({
+        b,
+        fill: attr(path, 'fill') !== 'none',
+        stroke: attr(path, 'stroke') !== '0' && attr(path, 'stroke') !== 'false',
+      });
   }
   return out;
 }
@@ -386,26 +627,41 @@ function customPaths(custGeom: XmlElement, w: number, h: number): Array<{ b: Pat
  * box's centre), as SVG paths; undefined when the preset is unknown (the caller draws a rectangle).
  * Formulas (gd with anything but "val") are not evaluated: custom paths use plain numbers only.
  */
-export function shapeGeometry(spPr: XmlElement | undefined, w: number, h: number): { paths: GeometryPath[]; known: boolean; open: boolean } {
+export function shapeGeometry(
+  spPr: XmlElement | undefined,
+  w: number,
+  h: number,
+): { paths: GeometryPath[]; known: boolean; open: boolean } {
   const prstGeom = kid(spPr, 'a:prstGeom');
   const custGeom = kid(spPr, 'a:custGeom');
   const prst = attr(prstGeom, 'prst') ?? (custGeom ? undefined : 'rect');
-  let parts = prst ? presetPaths(prst, w, h, adjustValues(prstGeom)) : custGeom ? customPaths(custGeom, w, h) : undefined;
+  let parts = prst
+    ? presetPaths(prst, w, h, adjustValues(prstGeom))
+    : custGeom
+      ? customPaths(custGeom, w, h)
+      : undefined;
   const known = Boolean(parts && parts.length);
   if (!parts || !parts.length) parts = presetPaths('rect', w, h, new Map())!;
   const xfrm = kid(spPr, 'a:xfrm');
   const flipH = attr(xfrm, 'flipH') === '1';
   const flipV = attr(xfrm, 'flipV') === '1';
   const rot = ((num(xfrm, 'rot') ?? 0) / 60000) * (Math.PI / 180);
-  const cos = Math.cos(rot), sin = Math.sin(rot);
+  const cos = Math.cos(rot),
+    sin = Math.sin(rot);
   const map = ([x, y]: Point): Point => {
     const fx = flipH ? w - x : x;
     const fy = flipV ? h - y : y;
     if (!rot) return [fx, fy];
-    const dx = fx - w / 2, dy = fy - h / 2;
+    const dx = fx - w / 2,
+      dy = fy - h / 2;
     return [w / 2 + dx * cos - dy * sin, h / 2 + dx * sin + dy * cos];
   };
-  const mapCommand = (c: Command): Command => (c.op === 'Z' ? c : c.op === 'C' ? { op: 'C', c1: map(c.c1), c2: map(c.c2), p: map(c.p) } : { op: c.op, p: map(c.p) });
+  const mapCommand = (c: Command): Command =>
+    c.op === 'Z'
+      ? c
+      : c.op === 'C'
+        ? { op: 'C', c1: map(c.c1), c2: map(c.c2), p: map(c.p) }
+        : { op: c.op, p: map(c.p) };
   const paths = parts.map(({ b, fill, stroke }) => {
     const commands = b.commands.map(mapCommand);
     return { fill, stroke, commands, d: svgPath(commands) };
@@ -418,7 +674,9 @@ export function shapeGeometry(spPr: XmlElement | undefined, w: number, h: number
 export function svgPath(commands: Command[]): string {
   const f = (v: number) => (Math.abs(v) < 1e-9 ? '0' : String(Math.round(v * 1000) / 1000));
   const xy = ([x, y]: Point) => `${f(x)} ${f(y)}`;
-  return commands.map((c) => (c.op === 'Z' ? 'Z' : c.op === 'C' ? `C ${xy(c.c1)} ${xy(c.c2)} ${xy(c.p)}` : `${c.op} ${xy(c.p)}`)).join(' ');
+  return commands
+    .map((c) => (c.op === 'Z' ? 'Z' : c.op === 'C' ? `C ${xy(c.c1)} ${xy(c.c2)} ${xy(c.p)}` : `${c.op} ${xy(c.p)}`))
+    .join(' ');
 }
 
 /**

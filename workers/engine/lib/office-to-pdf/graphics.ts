@@ -15,7 +15,12 @@ type Rels = Awaited<ReturnType<typeof readRels>>;
 const P_NS = 'http://schemas.openxmlformats.org/presentationml/2006/main';
 
 /** The chart model of a graphic frame's c:chart, resolved through its part's relationships. */
-export async function readChartFrame(zip: JSZip, rels: Rels, frame: XmlElement, theme: ChartTheme): Promise<ChartModel | undefined> {
+export async function readChartFrame(
+  zip: JSZip,
+  rels: Rels,
+  frame: XmlElement,
+  theme: ChartTheme,
+): Promise<ChartModel | undefined> {
   const id = attr(find(frame, 'c:chart'), 'r:id');
   const target = id ? rels.get(id)?.target : undefined;
   const xml = target ? await zipText(zip, target) : undefined;
@@ -61,7 +66,10 @@ export async function smartArtTree(zip: JSZip, rels: Rels, frame: XmlElement): P
   const xml = drawingPath ? await zipText(zip, drawingPath) : undefined;
   if (!xml) return undefined;
   const renamed = xml
-    .replace(/<(\/?)dsp:(spTree|grpSp|grpSpPr|sp|spPr|style|txBody|nvSpPr|nvGrpSpPr|cNvPr|cNvSpPr|cNvGrpSpPr)\b/g, '<$1p:$2')
+    .replace(
+      /<(\/?)dsp:(spTree|grpSp|grpSpPr|sp|spPr|style|txBody|nvSpPr|nvGrpSpPr|cNvPr|cNvSpPr|cNvGrpSpPr)\b/g,
+      '<$1p:$2',
+    )
     .replace(/<dsp:drawing\b/, `<dsp:drawing xmlns:p="${P_NS}"`);
   let root: XmlElement;
   try {
@@ -73,7 +81,8 @@ export async function smartArtTree(zip: JSZip, rels: Rels, frame: XmlElement): P
   if (!tree) return undefined;
   const doc = root.ownerDocument;
   if (!doc) return undefined;
-  const el = (name: string) => doc.createElementNS(name.startsWith('a:') ? 'http://schemas.openxmlformats.org/drawingml/2006/main' : P_NS, name);
+  const el = (name: string) =>
+    doc.createElementNS(name.startsWith('a:') ? 'http://schemas.openxmlformats.org/drawingml/2006/main' : P_NS, name);
   for (const sp of Array.from(tree.getElementsByTagName('p:sp')) as XmlElement[]) {
     const txXfrm = kid(sp, 'dsp:txXfrm');
     const txBody = kid(sp, 'p:txBody');
@@ -119,7 +128,10 @@ export async function smartArtTree(zip: JSZip, rels: Rels, frame: XmlElement): P
  * For the flowing readers (.docx, .xlsx): a function turning a drawing's c:chart into a 'drawing'
  * inline of width × height points (the theme is read once, on the first chart).
  */
-export function chartReader(zip: JSZip, themePath: string): (frame: XmlElement, rels: Rels, width: number, height: number) => Promise<Inline | undefined> {
+export function chartReader(
+  zip: JSZip,
+  themePath: string,
+): (frame: XmlElement, rels: Rels, width: number, height: number) => Promise<Inline | undefined> {
   let theme: Promise<ChartTheme> | undefined;
   return async (frame, rels, width, height) => {
     theme ??= packageTheme(zip, themePath).then((t) => ({ ...t, defaultBorder: true }));
@@ -133,19 +145,27 @@ export function chartReader(zip: JSZip, themePath: string): (frame: XmlElement, 
  * height points — the frame's extent — drawn from its pre-rendered shapes with the package's theme;
  * undefined when the file carries no drawing part.
  */
-export function smartArtReader(zip: JSZip, themePath: string, notes: { add(note: string): void }): (frame: XmlElement, rels: Rels, width: number, height: number) => Promise<Inline | undefined> {
+export function smartArtReader(
+  zip: JSZip,
+  themePath: string,
+  notes: { add(note: string): void },
+): (frame: XmlElement, rels: Rels, width: number, height: number) => Promise<Inline | undefined> {
   let theme: Promise<DrawingTheme> | undefined;
   return async (frame, rels, width, height) => {
     theme ??= zipText(zip, themePath).then((xml) => readDrawingTheme(xml ? parseXml(xml) : undefined));
     const tree = await smartArtTree(zip, rels, frame).catch(() => undefined);
     if (!tree || width <= 0 || height <= 0) return undefined;
     const drawingTheme = await theme;
-    return shapesInline(kids(tree), { x: 0, y: 0, width, height }, {
-      color: colorResolver(drawingTheme),
-      theme: drawingTheme,
-      textColor: drawingTheme.colors.dk1 ?? [0, 0, 0],
-      defaultSize: 18,
-      notes,
-    });
+    return shapesInline(
+      kids(tree),
+      { x: 0, y: 0, width, height },
+      {
+        color: colorResolver(drawingTheme),
+        theme: drawingTheme,
+        textColor: drawingTheme.colors.dk1 ?? [0, 0, 0],
+        defaultSize: 18,
+        notes,
+      },
+    );
   };
 }

@@ -9,7 +9,8 @@ import { GifReader } from 'omggif';
 import UTIF from 'utif2';
 import { decodeImage, encodePng, imageHeader, makeImageData, pixelLimit } from '../image/codecs.ts';
 
-export type ImageMime = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/bmp' | 'image/tiff' | 'image/webp' | 'image/x-emf' | 'image/x-wmf';
+export type ImageMime =
+  'image/png' | 'image/jpeg' | 'image/gif' | 'image/bmp' | 'image/tiff' | 'image/webp' | 'image/x-emf' | 'image/x-wmf';
 
 /** The picture's format from its first bytes (file names in packages are not always right). */
 export function sniffImage(b: Uint8Array): ImageMime | undefined {
@@ -21,7 +22,8 @@ export function sniffImage(b: Uint8Array): ImageMime | undefined {
   if (at(0, 0x49, 0x49, 0x2a, 0x00) || at(0, 0x4d, 0x4d, 0x00, 0x2a)) return 'image/tiff';
   if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) return 'image/webp';
   if (at(0, 0x01, 0x00, 0x00, 0x00) && at(40, 0x20, 0x45, 0x4d, 0x46)) return 'image/x-emf';
-  if (at(0, 0xd7, 0xcd, 0xc6, 0x9a) || at(0, 0x01, 0x00, 0x09, 0x00) || at(0, 0x02, 0x00, 0x09, 0x00)) return 'image/x-wmf';
+  if (at(0, 0xd7, 0xcd, 0xc6, 0x9a) || at(0, 0x01, 0x00, 0x09, 0x00) || at(0, 0x02, 0x00, 0x09, 0x00))
+    return 'image/x-wmf';
   return undefined;
 }
 
@@ -33,13 +35,15 @@ interface Pixels {
 
 /** Refuses a picture whose pixels would not fit in this device's memory (before they are allocated). */
 function checkSize(width: number, height: number): void {
-  if (!(width > 0 && height > 0) || width * height > pixelLimit()) throw new Error(`a ${width} × ${height} picture is too large to draw`);
+  if (!(width > 0 && height > 0) || width * height > pixelLimit())
+    throw new Error(`a ${width} × ${height} picture is too large to draw`);
 }
 
 function decodeGif(bytes: Uint8Array): Pixels {
   const reader = new GifReader(bytes);
   checkSize(reader.width, reader.height);
-  const data = new Uint8ClampedArray(reader.width * reader.height * 4); // transparent where the first frame leaves pixels out
+  // transparent where the first frame leaves pixels out
+  const data = new Uint8ClampedArray(reader.width * reader.height * 4);
   reader.decodeAndBlitFrameRGBA(0, data as unknown as Uint8Array);
   return { data, width: reader.width, height: reader.height };
 }
@@ -66,7 +70,12 @@ function decodeBmp(bytes: Uint8Array): Pixels {
   const bits = view.getUint16(28, true);
   const compression = view.getUint32(30, true);
   const height = Math.abs(signedHeight);
-  if (width <= 0 || height === 0 || !(compression === 0 || (compression === 3 && bits === 32)) || ![1, 4, 8, 24, 32].includes(bits)) {
+  if (
+    width <= 0 ||
+    height === 0 ||
+    !(compression === 0 || (compression === 3 && bits === 32)) ||
+    ![1, 4, 8, 24, 32].includes(bits)
+  ) {
     throw new Error(`unsupported BMP (${bits} bits, compression ${compression})`);
   }
   checkSize(width, height);
@@ -79,7 +88,10 @@ function decodeBmp(bytes: Uint8Array): Pixels {
     const row = offset + (signedHeight > 0 ? height - 1 - y : y) * stride;
     for (let x = 0; x < width; x++) {
       const out = (y * width + x) * 4;
-      let r: number, g: number, b: number, a = 255;
+      let r: number,
+        g: number,
+        b: number,
+        a = 255;
       if (bits <= 8) {
         const index = (bytes[row + Math.floor((x * bits) / 8)] >> (8 - bits - ((x * bits) % 8))) & ((1 << bits) - 1);
         const entry = palette[index] ?? palette[0];
@@ -112,25 +124,34 @@ export async function embeddable(bytes: Uint8Array): Promise<{ bytes: Uint8Array
     const header = imageHeader(bytes);
     if (header) checkSize(header.width, header.height);
     pixels = await decodeImage(bytes, 'webp');
-  }
-  else throw new Error(`pictures in ${mime ?? 'this'} format cannot be drawn`);
+  } else throw new Error(`pictures in ${mime ?? 'this'} format cannot be drawn`);
   return { bytes: await encodePng(makeImageData(pixels.data, pixels.width, pixels.height)), format: 'png' };
 }
 
-/** The picture's resolution in dots per inch as its file states it (PNG pHYs, JPEG JFIF), else 96 — Office's natural size. */
+/**
+ * The picture's resolution in dots per inch as its file states it (PNG pHYs, JPEG JFIF), else 96 — Office's natural
+ * size.
+ */
 export function pixelDensity(b: Uint8Array): number {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const mime = sniffImage(b);
   if (mime === 'image/png') {
-    for (let at = 8; at + 8 <= b.length; ) {
+    for (let at = 8; at + 8 <= b.length;) {
       const length = view.getUint32(at);
       const type = String.fromCharCode(...b.subarray(at + 4, at + 8));
-      if (type === 'pHYs' && at + 17 <= b.length && b[at + 16] === 1) return Math.round(view.getUint32(at + 8) * 0.0254) || 96;
+      if (type === 'pHYs' && at + 17 <= b.length && b[at + 16] === 1)
+        return Math.round(view.getUint32(at + 8) * 0.0254) || 96;
       if (type === 'IDAT') break;
       at += 12 + length;
     }
-  } else if (mime === 'image/jpeg' && b.length > 18 && b[3] === 0xe0 && String.fromCharCode(...b.subarray(6, 10)) === 'JFIF') {
-    const units = b[13], density = view.getUint16(14);
+  } else if (
+    mime === 'image/jpeg' &&
+    b.length > 18 &&
+    b[3] === 0xe0 &&
+    String.fromCharCode(...b.subarray(6, 10)) === 'JFIF'
+  ) {
+    const units = b[13],
+      density = view.getUint16(14);
     if (units === 1 && density > 1) return density;
     if (units === 2 && density > 1) return density * 2.54;
   }

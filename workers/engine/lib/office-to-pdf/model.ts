@@ -34,7 +34,16 @@ export type Inline =
    * Vector art drawn in a width × height box (a chart): `prepare` lays it out at that size (loading
    * fonts) and returns the drawing, which puts the box's bottom-left corner at (x, bottom).
    */
-  | { kind: 'drawing'; width: number; height: number; prepare: (ctx: TextContext, width: number, height: number) => Promise<(page: PDFPage, x: number, bottom: number) => void> };
+  | {
+      kind: 'drawing';
+      width: number;
+      height: number;
+      prepare: (
+        ctx: TextContext,
+        width: number,
+        height: number,
+      ) => Promise<(page: PDFPage, x: number, bottom: number) => void>;
+    };
 
 export interface Paragraph {
   kind: 'paragraph';
@@ -61,9 +70,21 @@ export interface Paragraph {
   footnotes?: Block[][];
   /** Names other text links to ("#name": Word bookmarks, the targets of a table of contents). */
   anchors?: string[];
-  /** Lines around the paragraph (Word's paragraph borders), `space` points from the text; consecutive paragraphs with the same borders share one box. */
-  borders?: { top?: Border; bottom?: Border; left?: Border; right?: Border; space: { top: number; bottom: number; left: number; right: number } };
-  /** Keep on the same page as the next paragraph's first line (headings), keep all lines together, avoid a lone first or last line on a page. */
+  /**
+   * Lines around the paragraph (Word's paragraph borders), `space` points from the text; consecutive paragraphs with
+   * the same borders share one box.
+   */
+  borders?: {
+    top?: Border;
+    bottom?: Border;
+    left?: Border;
+    right?: Border;
+    space: { top: number; bottom: number; left: number; right: number };
+  };
+  /**
+   * Keep on the same page as the next paragraph's first line (headings), keep all lines together, avoid a lone first or
+   * last line on a page.
+   */
   keepNext?: boolean;
   keepLines?: boolean;
   widowControl?: boolean;
@@ -113,7 +134,10 @@ export function pictureDrawing(image: Extract<Inline, { kind: 'image' }>): Drawi
   };
 }
 
-/** A tab stop: text after the tab starts (left), centres (center) or ends (right, decimal) at `position`; the gap may be filled with a leader. */
+/**
+ * A tab stop: text after the tab starts (left), centres (center) or ends (right, decimal) at `position`; the gap may be
+ * filled with a leader.
+ */
 export interface TabStop {
   position: number;
   align: 'left' | 'center' | 'right' | 'decimal';
@@ -128,8 +152,16 @@ export interface TabStop {
  */
 export interface FloatingDrawing {
   drawing: DrawingInline;
-  horizontal: { from: 'page' | 'margin' | 'leftMargin' | 'rightMargin'; offset: number; align?: 'left' | 'center' | 'right' };
-  vertical: { from: 'page' | 'margin' | 'topMargin' | 'bottomMargin' | 'paragraph'; offset: number; align?: 'top' | 'center' | 'bottom' };
+  horizontal: {
+    from: 'page' | 'margin' | 'leftMargin' | 'rightMargin';
+    offset: number;
+    align?: 'left' | 'center' | 'right';
+  };
+  vertical: {
+    from: 'page' | 'margin' | 'topMargin' | 'bottomMargin' | 'paragraph';
+    offset: number;
+    align?: 'top' | 'center' | 'bottom';
+  };
   behind: boolean;
   /**
    * How text makes room: 'none' (it runs under or over the drawing), 'square' (paragraphs beside it

@@ -5,7 +5,18 @@
  * draw:frame images) into blocks of the layout model.
  */
 import type JSZip from 'jszip';
-import type { Block, Border, Inline, Paragraph, PageSetup, Rgb, RunStyle, Table, TableCell, TableRow } from './model.ts';
+import type {
+  Block,
+  Border,
+  Inline,
+  Paragraph,
+  PageSetup,
+  Rgb,
+  RunStyle,
+  Table,
+  TableCell,
+  TableRow,
+} from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, imageMime, kid, kids, type XmlElement } from './xml.ts';
 import type { ImageMime } from './images.ts';
@@ -28,13 +39,20 @@ export function odfColor(value: string | undefined): Rgb | undefined {
   const match = value ? /^#([0-9a-f]{6})$/i.exec(value.trim()) : null;
   if (!match) return undefined;
   const hex = match[1];
-  return [parseInt(hex.slice(0, 2), 16) / 255, parseInt(hex.slice(2, 4), 16) / 255, parseInt(hex.slice(4, 6), 16) / 255];
+  return [
+    parseInt(hex.slice(0, 2), 16) / 255,
+    parseInt(hex.slice(2, 4), 16) / 255,
+    parseInt(hex.slice(4, 6), 16) / 255,
+  ];
 }
 
 /** '0.5pt solid #000000' → a border; undefined for 'none'. */
 export function odfBorder(value: string | undefined): Border | undefined {
   if (!value || /\bnone\b|\bhidden\b/.test(value)) return undefined;
-  const width = value.split(/\s+/).map(length).find((n) => n !== undefined);
+  const width = value
+    .split(/\s+/)
+    .map(length)
+    .find((n) => n !== undefined);
   const color = /#[0-9a-f]{6}/i.exec(value)?.[0];
   return { width: Math.max(0.25, width ?? 0.5), color: odfColor(color) ?? [0, 0, 0] };
 }
@@ -110,7 +128,7 @@ export class OdfStyles {
   }
 
   fontFamily(name: string | undefined): string | undefined {
-    return name ? this.fonts.get(name) ?? name : undefined;
+    return name ? (this.fonts.get(name) ?? name) : undefined;
   }
 
   /** Applies the text properties of each style of the chain, in order, to a run style. */
@@ -122,14 +140,25 @@ export class OdfStyles {
 
   /** The page size and margins of a master page; `header`/`footer` say whether they are shown. */
   pageSetup(masterName: string | undefined): { page: PageSetup; master?: XmlElement } {
-    const master = this.masterPages.get(masterName ?? '') ?? this.masterPages.get('Standard') ?? this.masterPages.get('Default') ?? this.masterPages.get(this.masterOrder[0] ?? '');
+    const master =
+      this.masterPages.get(masterName ?? '') ??
+      this.masterPages.get('Standard') ??
+      this.masterPages.get('Default') ??
+      this.masterPages.get(this.masterOrder[0] ?? '');
     const layout = this.pageLayouts.get(attr(master, 'style:page-layout-name') ?? '');
     const props = kid(layout, 'style:page-layout-properties');
     let width = length(attr(props, 'fo:page-width')) ?? 595.28;
     let height = length(attr(props, 'fo:page-height')) ?? 841.89;
     if (attr(props, 'style:print-orientation') === 'landscape' && width < height) [width, height] = [height, width];
-    const margin = (side: string) => length(attr(props, `fo:margin-${side}`)) ?? length(attr(props, 'fo:margin')) ?? 56.7;
-    const page: PageSetup = { width, height, margin: { top: margin('top'), right: margin('right'), bottom: margin('bottom'), left: margin('left') }, headerDistance: margin('top'), footerDistance: margin('bottom') };
+    const margin = (side: string) =>
+      length(attr(props, `fo:margin-${side}`)) ?? length(attr(props, 'fo:margin')) ?? 56.7;
+    const page: PageSetup = {
+      width,
+      height,
+      margin: { top: margin('top'), right: margin('right'), bottom: margin('bottom'), left: margin('left') },
+      headerDistance: margin('top'),
+      footerDistance: margin('bottom'),
+    };
     // In ODF the page margin is the distance to the header; the body starts below the header's height.
     const furniture = (kind: 'header' | 'footer') => {
       const shown = kid(master, `style:${kind}`);
@@ -147,7 +176,8 @@ export class OdfStyles {
 
 function applyTextProperties(styles: OdfStyles, props: XmlElement | undefined, style: RunStyle): void {
   if (!props) return;
-  const font = styles.fontFamily(attr(props, 'style:font-name')) ?? attr(props, 'fo:font-family')?.replace(/^['"]|['"]$/g, '');
+  const font =
+    styles.fontFamily(attr(props, 'style:font-name')) ?? attr(props, 'fo:font-family')?.replace(/^['"]|['"]$/g, '');
   if (font) style.font = font;
   const size = attr(props, 'fo:font-size');
   if (size?.endsWith('%')) style.size = (style.size * Number(size.slice(0, -1))) / 100 || style.size;
@@ -167,26 +197,55 @@ function applyTextProperties(styles: OdfStyles, props: XmlElement | undefined, s
   const position = attr(props, 'style:text-position');
   if (position) {
     const first = position.split(/\s+/)[0];
-    style.baseline = first === 'super' || parseFloat(first) > 0 ? 'super' : first === 'sub' || parseFloat(first) < 0 ? 'sub' : undefined;
+    style.baseline =
+      first === 'super' || parseFloat(first) > 0
+        ? 'super'
+        : first === 'sub' || parseFloat(first) < 0
+          ? 'sub'
+          : undefined;
   }
 }
 
 function roman(n: number): string {
-  const table: Array<[number, string]> = [[1000, 'm'], [900, 'cm'], [500, 'd'], [400, 'cd'], [100, 'c'], [90, 'xc'], [50, 'l'], [40, 'xl'], [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i']];
+  const table: Array<[number, string]> = [
+    [1000, 'm'],
+    [900, 'cm'],
+    [500, 'd'],
+    [400, 'cd'],
+    [100, 'c'],
+    [90, 'xc'],
+    [50, 'l'],
+    [40, 'xl'],
+    [10, 'x'],
+    [9, 'ix'],
+    [5, 'v'],
+    [4, 'iv'],
+    [1, 'i'],
+  ];
   let out = '';
-  for (const [value, letters] of table) while (n >= value) { out += letters; n -= value; }
+  for (const [value, letters] of table)
+    while (n >= value) {
+      out += letters;
+      n -= value;
+    }
   return out;
 }
 
 /** A number in an ODF style:num-format ('1', 'a', 'A', 'i', 'I'). */
 export function formatListNumber(n: number, format: string | undefined): string {
   switch (format) {
-    case 'a': return String.fromCharCode(97 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
-    case 'A': return String.fromCharCode(65 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
-    case 'i': return roman(n);
-    case 'I': return roman(n).toUpperCase();
-    case '': return '';
-    default: return String(n);
+    case 'a':
+      return String.fromCharCode(97 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
+    case 'A':
+      return String.fromCharCode(65 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
+    case 'i':
+      return roman(n);
+    case 'I':
+      return roman(n).toUpperCase();
+    case '':
+      return '';
+    default:
+      return String(n);
   }
 }
 
@@ -236,20 +295,35 @@ export class OdfTextReader {
 
   async block(child: XmlElement, list?: ListContext): Promise<Block[]> {
     switch (child.nodeName) {
-      case 'text:p': case 'text:h': return this.paragraph(child);
-      case 'text:list': return this.list(child, list);
-      case 'table:table': return [await this.table(child)];
-      case 'text:section': case 'text:index-body': case 'text:index-title': case 'text:table-of-content': case 'text:alphabetical-index': case 'text:illustration-index':
-      case 'text:table-index': case 'text:bibliography': case 'text:user-index': case 'text:object-index': case 'office:forms':
+      case 'text:p':
+      case 'text:h':
+        return this.paragraph(child);
+      case 'text:list':
+        return this.list(child, list);
+      case 'table:table':
+        return [await this.table(child)];
+      case 'text:section':
+      case 'text:index-body':
+      case 'text:index-title':
+      case 'text:table-of-content':
+      case 'text:alphabetical-index':
+      case 'text:illustration-index':
+      case 'text:table-index':
+      case 'text:bibliography':
+      case 'text:user-index':
+      case 'text:object-index':
+      case 'office:forms':
         return this.blocks(child, list);
-      case 'draw:frame': case 'draw:a': {
+      case 'draw:frame':
+      case 'draw:a': {
         // A frame anchored to the page or paragraph at body level: its picture or text in the flow.
         const inlines: Inline[] = [];
         const extra: Block[] = [];
         await this.frame(child, inlines, extra);
         return [...(inlines.length ? [makeParagraph(inlines)] : []), ...extra];
       }
-      default: return [];
+      default:
+        return [];
     }
   }
 
@@ -264,7 +338,14 @@ export class OdfTextReader {
     else if (length(lineHeight)) lineSpacing = { rule: 'exact', value: length(lineHeight)! };
     else if (atLeast) lineSpacing = { rule: 'atLeast', value: atLeast };
     return {
-      align: align === 'center' ? 'center' : align === 'end' || align === 'right' ? 'right' : align === 'justify' ? 'justify' : 'left',
+      align:
+        align === 'center'
+          ? 'center'
+          : align === 'end' || align === 'right'
+            ? 'right'
+            : align === 'justify'
+              ? 'justify'
+              : 'left',
       spaceBefore: length(p('fo:margin-top')) ?? 0,
       spaceAfter: length(p('fo:margin-bottom')) ?? 0,
       lineSpacing,
@@ -307,7 +388,8 @@ export class OdfTextReader {
     const levels = kids(this.styles.outlineStyle);
     const levelStyle = levels.find((el) => Number(attr(el, 'text:level')) === level);
     const restart = attr(h, 'text:restart-numbering') === 'true' ? Number(attr(h, 'text:start-value') ?? 1) : undefined;
-    this.headingCounts[level - 1] = restart ?? (this.headingCounts[level - 1] ?? Number(attr(levelStyle, 'text:start-value') ?? 1) - 1) + 1;
+    this.headingCounts[level - 1] =
+      restart ?? (this.headingCounts[level - 1] ?? Number(attr(levelStyle, 'text:start-value') ?? 1) - 1) + 1;
     this.headingCounts.length = level;
     const format = attr(levelStyle, 'style:num-format');
     if (!levelStyle || !format) return '';
@@ -317,11 +399,20 @@ export class OdfTextReader {
       const style = levels.find((el) => Number(attr(el, 'text:level')) === l);
       numbers.push(formatListNumber(this.headingCounts[l - 1] ?? 1, attr(style, 'style:num-format') || '1'));
     }
-    return `${attr(levelStyle, 'style:num-prefix') ?? ''}${numbers.join('.')}${attr(levelStyle, 'style:num-suffix') ?? ''}`;
+    return (
+      `${attr(levelStyle, 'style:num-prefix') ?? ''}${numbers.join('.')}` +
+      `${attr(levelStyle, 'style:num-suffix') ?? ''}`
+    );
   }
 
   /** Walks a paragraph's content; `state.space` carries "the last character was white space" across spans. */
-  private async inlines(node: XmlElement, style: RunStyle, out: Inline[], extra: Block[], state: { space: boolean }): Promise<void> {
+  private async inlines(
+    node: XmlElement,
+    style: RunStyle,
+    out: Inline[],
+    extra: Block[],
+    state: { space: boolean },
+  ): Promise<void> {
     for (let child = node.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 3 || child.nodeType === 4) {
         let text = (child.nodeValue ?? '').replace(/[ \t\r\n]+/g, ' ');
@@ -345,25 +436,63 @@ export class OdfTextReader {
           await this.inlines(el, href ? { ...style, link: href } : style, out, extra, state);
           break;
         }
-        case 'text:s': out.push({ kind: 'text', text: ' '.repeat(Math.min(200, repeat(el, 'text:c'))), style }); state.space = false; break;
-        case 'text:tab': out.push({ kind: 'tab', style }); state.space = false; break;
-        case 'text:line-break': out.push({ kind: 'break', style }); state.space = true; break;
-        case 'text:page-number': out.push({ kind: 'field', field: 'PAGE', style }); state.space = false; break;
-        case 'text:page-count': out.push({ kind: 'field', field: 'NUMPAGES', style }); state.space = false; break;
-        case 'draw:frame': case 'draw:a': await this.frame(el, out, extra); break;
+        case 'text:s':
+          out.push({ kind: 'text', text: ' '.repeat(Math.min(200, repeat(el, 'text:c'))), style });
+          state.space = false;
+          break;
+        case 'text:tab':
+          out.push({ kind: 'tab', style });
+          state.space = false;
+          break;
+        case 'text:line-break':
+          out.push({ kind: 'break', style });
+          state.space = true;
+          break;
+        case 'text:page-number':
+          out.push({ kind: 'field', field: 'PAGE', style });
+          state.space = false;
+          break;
+        case 'text:page-count':
+          out.push({ kind: 'field', field: 'NUMPAGES', style });
+          state.space = false;
+          break;
+        case 'draw:frame':
+        case 'draw:a':
+          await this.frame(el, out, extra);
+          break;
         case 'text:sheet-name':
-          if (this.options.sheetName !== undefined) { out.push({ kind: 'text', text: this.options.sheetName, style }); state.space = false; }
-          else await this.inlines(el, style, out, extra, state);
+          if (this.options.sheetName !== undefined) {
+            out.push({ kind: 'text', text: this.options.sheetName, style });
+            state.space = false;
+          } else await this.inlines(el, style, out, extra, state);
           break;
-        case 'text:number': break; // a producer's copy of the list label, which Folio computes itself
-        case 'text:note': this.options.notes.add('footnotes and endnotes were left out'); break;
-        case 'office:annotation': case 'office:annotation-end': case 'text:bookmark': case 'text:bookmark-start': case 'text:bookmark-end':
-        case 'text:soft-page-break': case 'text:reference-mark': case 'text:reference-mark-start': case 'text:reference-mark-end': case 'text:tracked-changes':
+        case 'text:number':
+          break; // a producer's copy of the list label, which Folio computes itself
+        case 'text:note':
+          this.options.notes.add('footnotes and endnotes were left out');
           break;
-        case 'draw:custom-shape': case 'draw:rect': case 'draw:ellipse': case 'draw:line': case 'draw:g': case 'draw:polygon': case 'draw:path':
+        case 'office:annotation':
+        case 'office:annotation-end':
+        case 'text:bookmark':
+        case 'text:bookmark-start':
+        case 'text:bookmark-end':
+        case 'text:soft-page-break':
+        case 'text:reference-mark':
+        case 'text:reference-mark-start':
+        case 'text:reference-mark-end':
+        case 'text:tracked-changes':
+          break;
+        case 'draw:custom-shape':
+        case 'draw:rect':
+        case 'draw:ellipse':
+        case 'draw:line':
+        case 'draw:g':
+        case 'draw:polygon':
+        case 'draw:path':
           this.options.notes.add('drawing shapes in text documents were left out');
           break;
-        default: await this.inlines(el, style, out, extra, state); // text:date, text:sequence, fields: their shown text
+        default:
+          await this.inlines(el, style, out, extra, state); // text:date, text:sequence, fields: their shown text
       }
     }
   }
@@ -386,7 +515,8 @@ export class OdfTextReader {
       extra.push(...(await this.blocks(textBox)));
       return;
     }
-    if (kid(frame, 'draw:object') || kid(frame, 'draw:object-ole')) this.options.notes.add('charts and embedded objects were left out');
+    if (kid(frame, 'draw:object') || kid(frame, 'draw:object-ole'))
+      this.options.notes.add('charts and embedded objects were left out');
   }
 
   /** The first raster draw:image of a frame (a frame may offer an SVG or a metafile with a PNG fallback). */
@@ -405,7 +535,11 @@ export class OdfTextReader {
       }
       return { bytes, mime };
     }
-    if (images.length) this.options.notes.add(`images in ${(attr(images[0], 'xlink:href') ?? '').split('.').pop()?.toUpperCase() || 'embedded'} format were left out`);
+    if (images.length)
+      this.options.notes.add(
+        `images in ${(attr(images[0], 'xlink:href') ?? '').split('.').pop()?.toUpperCase() || 'embedded'} ` +
+          `format were left out`,
+      );
     return undefined;
   }
 
@@ -414,8 +548,11 @@ export class OdfTextReader {
     const level = outer ? outer.level + 1 : 0;
     const styleName = attr(listEl, 'text:style-name') ?? outer?.styleName ?? this.paragraphListStyle(listEl);
     const key = styleName ?? '';
-    if (level === 0 && attr(listEl, 'text:continue-numbering') !== 'true' && !attr(listEl, 'text:continue-list')) this.counters.set(key, []);
-    const levelStyle = kids(this.styles.listStyles.get(key)).find((el) => Number(attr(el, 'text:level') ?? 1) === level + 1);
+    if (level === 0 && attr(listEl, 'text:continue-numbering') !== 'true' && !attr(listEl, 'text:continue-list'))
+      this.counters.set(key, []);
+    const levelStyle = kids(this.styles.listStyles.get(key)).find(
+      (el) => Number(attr(el, 'text:level') ?? 1) === level + 1,
+    );
     const blocks: Block[] = [];
     for (const item of kids(listEl)) {
       if (item.nodeName !== 'text:list-item' && item.nodeName !== 'text:list-header') continue;
@@ -456,28 +593,43 @@ export class OdfTextReader {
   }
 
   private markerText(levelStyle: XmlElement | undefined, counts: number[], level: number): string {
-    if (!levelStyle || levelStyle.nodeName === 'text:list-level-style-bullet' || levelStyle.nodeName === 'text:list-level-style-image') {
+    if (
+      !levelStyle ||
+      levelStyle.nodeName === 'text:list-level-style-bullet' ||
+      levelStyle.nodeName === 'text:list-level-style-image'
+    ) {
       return bulletText(attr(levelStyle, 'text:bullet-char'));
     }
     const format = attr(levelStyle, 'style:num-format');
-    if (format === undefined || format === '') return `${attr(levelStyle, 'style:num-prefix') ?? ''}${attr(levelStyle, 'style:num-suffix') ?? ''}`;
+    if (format === undefined || format === '')
+      return `${attr(levelStyle, 'style:num-prefix') ?? ''}${attr(levelStyle, 'style:num-suffix') ?? ''}`;
     const shown = Math.max(1, Math.min(level + 1, Number(attr(levelStyle, 'text:display-levels') ?? 1)));
     const numbers = counts.slice(level + 1 - shown, level + 1).map((n) => formatListNumber(n ?? 1, format));
-    return `${attr(levelStyle, 'style:num-prefix') ?? ''}${numbers.join('.')}${attr(levelStyle, 'style:num-suffix') ?? ''}`;
+    return (
+      `${attr(levelStyle, 'style:num-prefix') ?? ''}${numbers.join('.')}` +
+      `${attr(levelStyle, 'style:num-suffix') ?? ''}`
+    );
   }
 
   private listIndent(levelStyle: XmlElement | undefined, level: number): { indentLeft: number; firstLine: number } {
     const props = kid(levelStyle, 'style:list-level-properties');
     const alignment = kid(props, 'style:list-level-label-alignment');
-    if (alignment) return { indentLeft: length(attr(alignment, 'fo:margin-left')) ?? 18 * (level + 1), firstLine: length(attr(alignment, 'fo:text-indent')) ?? -18 };
+    if (alignment)
+      return {
+        indentLeft: length(attr(alignment, 'fo:margin-left')) ?? 18 * (level + 1),
+        firstLine: length(attr(alignment, 'fo:text-indent')) ?? -18,
+      };
     const before = length(attr(props, 'text:space-before'));
     const label = length(attr(props, 'text:min-label-width'));
-    if (before !== undefined || label !== undefined) return { indentLeft: (before ?? 0) + (label ?? 18), firstLine: -(label ?? 18) };
+    if (before !== undefined || label !== undefined)
+      return { indentLeft: (before ?? 0) + (label ?? 18), firstLine: -(label ?? 18) };
     return { indentLeft: 18 * (level + 1), firstLine: -18 };
   }
 
   /** Properties of a table cell style: fill, borders, padding, vertical alignment. */
-  cellFormat(styleName: string | undefined): Pick<TableCell, 'shading' | 'borders' | 'verticalAlign' | 'padding'> & { wrap?: boolean; chain: XmlElement[] } {
+  cellFormat(
+    styleName: string | undefined,
+  ): Pick<TableCell, 'shading' | 'borders' | 'verticalAlign' | 'padding'> & { wrap?: boolean; chain: XmlElement[] } {
     const chain = this.styles.chain('table-cell', styleName);
     // Writer and Calc keep these in table-cell properties; Impress keeps the fill and padding in
     // graphic properties and the borders in paragraph properties.
@@ -489,15 +641,25 @@ export class OdfTextReader {
       return undefined;
     };
     const graphic = ['loext:graphic-properties', 'style:graphic-properties'];
-    const border = (side: string) => odfBorder(p(`fo:border-${side}`, 'style:paragraph-properties') ?? p('fo:border', 'style:paragraph-properties'));
+    const border = (side: string) =>
+      odfBorder(p(`fo:border-${side}`, 'style:paragraph-properties') ?? p('fo:border', 'style:paragraph-properties'));
     const pad = (side: string) => length(p(`fo:padding-${side}`, ...graphic) ?? p('fo:padding', ...graphic));
     const valign = p('style:vertical-align') ?? p('draw:textarea-vertical-align', ...graphic);
     const fill = p('draw:fill', ...graphic);
     return {
       chain,
-      shading: odfColor(p('fo:background-color')) ?? (fill === 'solid' ? odfColor(p('draw:fill-color', ...graphic)) : undefined),
+      shading:
+        odfColor(p('fo:background-color')) ??
+        (fill === 'solid' ? odfColor(p('draw:fill-color', ...graphic)) : undefined),
       borders: { top: border('top'), right: border('right'), bottom: border('bottom'), left: border('left') },
-      verticalAlign: valign === 'middle' ? 'middle' : valign === 'bottom' ? 'bottom' : valign === 'top' ? 'top' : this.options.cellAlign ?? 'top',
+      verticalAlign:
+        valign === 'middle'
+          ? 'middle'
+          : valign === 'bottom'
+            ? 'bottom'
+            : valign === 'top'
+              ? 'top'
+              : (this.options.cellAlign ?? 'top'),
       padding: { top: pad('top') ?? 2, right: pad('right') ?? 2, bottom: pad('bottom') ?? 2, left: pad('left') ?? 2 },
       wrap: p('fo:wrap-option') === 'wrap' ? true : undefined,
     };
@@ -511,8 +673,12 @@ export class OdfTextReader {
         if (el.nodeName === 'table:table-column') {
           const style = this.styles.style('table-column', attr(el, 'table:style-name'));
           const width = length(attr(kid(style, 'style:table-column-properties'), 'style:column-width')) ?? 0;
-          for (let i = 0; i < repeat(el, 'table:number-columns-repeated') && columnWidths.length < MAX_REPEAT; i++) columnWidths.push(width);
-        } else if (['table:table-columns', 'table:table-header-columns', 'table:table-column-group'].includes(el.nodeName)) collectColumns(el);
+          for (let i = 0; i < repeat(el, 'table:number-columns-repeated') && columnWidths.length < MAX_REPEAT; i++)
+            columnWidths.push(width);
+        } else if (
+          ['table:table-columns', 'table:table-header-columns', 'table:table-column-group'].includes(el.nodeName)
+        )
+          collectColumns(el);
       }
     };
     collectColumns(tbl);
@@ -525,22 +691,31 @@ export class OdfTextReader {
       for (const el of kids(container)) {
         if (el.nodeName === 'table:table-row') {
           const row = await this.row(el, header);
-          for (let i = 0; i < repeat(el, 'table:number-rows-repeated') && rows.length < MAX_REPEAT * 10; i++) rows.push(i === 0 ? row : { ...row, cells: row.cells.map((c) => ({ ...c })) });
+          for (let i = 0; i < repeat(el, 'table:number-rows-repeated') && rows.length < MAX_REPEAT * 10; i++)
+            rows.push(i === 0 ? row : { ...row, cells: row.cells.map((c) => ({ ...c })) });
         } else if (el.nodeName === 'table:table-header-rows') await collectRows(el, true);
-        else if (el.nodeName === 'table:table-rows' || el.nodeName === 'table:table-row-group') await collectRows(el, header);
+        else if (el.nodeName === 'table:table-rows' || el.nodeName === 'table:table-row-group')
+          await collectRows(el, header);
       }
     };
     await collectRows(tbl, false);
-    const columns = Math.max(columnWidths.length, ...rows.map((row) => row.cells.reduce((max, c) => Math.max(max, c.column + c.colSpan), 0)));
+    const columns = Math.max(
+      columnWidths.length,
+      ...rows.map((row) => row.cells.reduce((max, c) => Math.max(max, c.column + c.colSpan), 0)),
+    );
     const known = columnWidths.filter((w) => w > 0);
-    const fallback = known.length === columnWidths.length && columns === columnWidths.length ? 0 : Math.max(18, (tableWidth - known.reduce((a, b) => a + b, 0)) / Math.max(1, columns - known.length));
+    const fallback =
+      known.length === columnWidths.length && columns === columnWidths.length
+        ? 0
+        : Math.max(18, (tableWidth - known.reduce((a, b) => a + b, 0)) / Math.max(1, columns - known.length));
     const widths = Array.from({ length: columns }, (_, i) => columnWidths[i] || fallback || 72);
     const align = attr(tableProps, 'table:align');
     return {
       kind: 'table',
       columnWidths: widths,
       rows,
-      indentLeft: align === 'margins' || align === 'left' || !align ? length(attr(tableProps, 'fo:margin-left')) ?? 0 : 0,
+      indentLeft:
+        align === 'margins' || align === 'left' || !align ? (length(attr(tableProps, 'fo:margin-left')) ?? 0) : 0,
       align: align === 'center' ? 'center' : align === 'right' ? 'right' : 'left',
     };
   }
@@ -548,16 +723,32 @@ export class OdfTextReader {
   private async row(tr: XmlElement, header: boolean): Promise<TableRow> {
     const rowStyle = this.styles.style('table-row', attr(tr, 'table:style-name'));
     const rowProps = kid(rowStyle, 'style:table-row-properties');
-    const row: TableRow = { cells: [], minHeight: length(attr(rowProps, 'style:min-row-height')) ?? length(attr(rowProps, 'style:row-height')) ?? 0, header: header || undefined };
+    const row: TableRow = {
+      cells: [],
+      minHeight: length(attr(rowProps, 'style:min-row-height')) ?? length(attr(rowProps, 'style:row-height')) ?? 0,
+      header: header || undefined,
+    };
     let column = 0;
     for (const tc of kids(tr)) {
-      if (tc.nodeName === 'table:covered-table-cell') { column += repeat(tc, 'table:number-columns-repeated'); continue; }
+      if (tc.nodeName === 'table:covered-table-cell') {
+        column += repeat(tc, 'table:number-columns-repeated');
+        continue;
+      }
       if (tc.nodeName !== 'table:table-cell') continue;
       const format = this.cellFormat(attr(tc, 'table:style-name'));
       const blocks = (await this.blocks(tc)).filter((b) => b.kind !== 'pageBreak');
       for (let i = 0; i < Math.min(MAX_REPEAT, repeat(tc, 'table:number-columns-repeated')); i++) {
         const colSpan = repeat(tc, 'table:number-columns-spanned');
-        row.cells.push({ column, colSpan, rowSpan: repeat(tc, 'table:number-rows-spanned'), blocks, shading: format.shading, borders: format.borders, verticalAlign: format.verticalAlign, padding: format.padding });
+        row.cells.push({
+          column,
+          colSpan,
+          rowSpan: repeat(tc, 'table:number-rows-spanned'),
+          blocks,
+          shading: format.shading,
+          borders: format.borders,
+          verticalAlign: format.verticalAlign,
+          padding: format.padding,
+        });
         column += 1; // the columns it spans are table:covered-table-cell elements, which advance the column
       }
     }

@@ -28,7 +28,16 @@ interface Box {
   height: number;
 }
 
-const SHAPES = new Set(['draw:rect', 'draw:ellipse', 'draw:circle', 'draw:custom-shape', 'draw:polygon', 'draw:path', 'draw:polyline', 'draw:regular-polygon']);
+const SHAPES = new Set([
+  'draw:rect',
+  'draw:ellipse',
+  'draw:circle',
+  'draw:custom-shape',
+  'draw:polygon',
+  'draw:path',
+  'draw:polyline',
+  'draw:regular-polygon',
+]);
 
 function boxOf(el: XmlElement): Box | undefined {
   const width = length(attr(el, 'svg:width'));
@@ -47,18 +56,25 @@ function scaleText(blocks: Block[], factor: number): void {
     if (block.kind !== 'paragraph') continue;
     block.spaceBefore *= factor;
     block.spaceAfter *= factor;
-    if (block.lineSpacing.rule !== 'auto') block.lineSpacing = { ...block.lineSpacing, value: block.lineSpacing.value * factor };
-    if (block.marker) block.marker = { ...block.marker, style: { ...block.marker.style, size: block.marker.style.size * factor } };
+    if (block.lineSpacing.rule !== 'auto')
+      block.lineSpacing = { ...block.lineSpacing, value: block.lineSpacing.value * factor };
+    if (block.marker)
+      block.marker = { ...block.marker, style: { ...block.marker.style, size: block.marker.style.size * factor } };
     for (const inline of block.inlines) {
-      if (inline.kind === 'image' || inline.kind === 'drawing') { inline.width *= factor; inline.height *= factor; }
-      else inline.style = { ...inline.style, size: inline.style.size * factor };
+      if (inline.kind === 'image' || inline.kind === 'drawing') {
+        inline.width *= factor;
+        inline.height *= factor;
+      } else inline.style = { ...inline.style, size: inline.style.size * factor };
     }
   }
 }
 
 /** Graphic properties of a shape: its draw:style-name (graphic) and presentation:style-name chains. */
 function graphicChain(styles: OdfStyles, el: XmlElement): XmlElement[] {
-  return [...styles.chain('graphic', attr(el, 'draw:style-name')), ...styles.chain('presentation', attr(el, 'presentation:style-name'))];
+  return [
+    ...styles.chain('graphic', attr(el, 'draw:style-name')),
+    ...styles.chain('presentation', attr(el, 'presentation:style-name')),
+  ];
 }
 
 export interface OdpOptions {

@@ -28,7 +28,8 @@ interface RowEntry {
 function rowEntries(container: XmlElement, out: RowEntry[] = []): RowEntry[] {
   for (const el of kids(container)) {
     if (el.nodeName === 'table:table-row') out.push({ el, count: repeat(el, 'table:number-rows-repeated') });
-    else if (['table:table-header-rows', 'table:table-row-group', 'table:table-rows'].includes(el.nodeName)) rowEntries(el, out);
+    else if (['table:table-header-rows', 'table:table-row-group', 'table:table-rows'].includes(el.nodeName))
+      rowEntries(el, out);
   }
   return out;
 }
@@ -54,7 +55,9 @@ function cellText(cell: XmlElement): string {
 }
 
 function hasValue(cell: XmlElement): boolean {
-  return cell.nodeName === 'table:table-cell' && (attr(cell, 'office:value-type') !== undefined || cellText(cell) !== '');
+  return (
+    cell.nodeName === 'table:table-cell' && (attr(cell, 'office:value-type') !== undefined || cellText(cell) !== '')
+  );
 }
 
 /** What every sheet of the workbook shares while it is read. */

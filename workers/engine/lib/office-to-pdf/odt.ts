@@ -35,7 +35,10 @@ export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
   /** The master page a block asks for (its own automatic style's style:master-page-name). */
   const masterOf = (el: XmlElement): string | undefined => {
     const family = el.nodeName === 'table:table' ? 'table' : 'paragraph';
-    return attr(styles.style(family, attr(el, family === 'table' ? 'table:style-name' : 'text:style-name')), 'style:master-page-name');
+    return attr(
+      styles.style(family, attr(el, family === 'table' ? 'table:style-name' : 'text:style-name')),
+      'style:master-page-name',
+    );
   };
 
   const sections: Section[] = [];
@@ -47,12 +50,26 @@ export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
       const el = kid(master, tag);
       return el && attr(el, 'style:display') !== 'false' ? furnitureReader.blocks(el) : undefined;
     };
-    const section: Section = { page, blocks: [], header: await part('style:header'), footer: await part('style:footer') };
+    const section: Section = {
+      page,
+      blocks: [],
+      header: await part('style:header'),
+      footer: await part('style:footer'),
+    };
     sections.push(section);
     return { section, reader: new OdfTextReader({ zip, styles, notes, baseRun, textWidth }) };
   };
 
-  const children = kids(body).filter((el) => !['text:sequence-decls', 'text:variable-decls', 'text:user-field-decls', 'office:forms', 'table:calculation-settings'].includes(el.nodeName));
+  const children = kids(body).filter(
+    (el) =>
+      ![
+        'text:sequence-decls',
+        'text:variable-decls',
+        'text:user-field-decls',
+        'office:forms',
+        'table:calculation-settings',
+      ].includes(el.nodeName),
+  );
   const firstMaster = children.length ? masterOf(children[0]) : undefined;
   let current = await startSection(firstMaster);
   let currentMaster = firstMaster;

@@ -50,7 +50,14 @@ export function readTableStyles(xml: string | undefined): TableStyles {
 
 export function tableFlags(tblPr: XmlElement | undefined): TableFlags {
   const on = (name: string) => attr(tblPr, name) === '1' || attr(tblPr, name) === 'true';
-  return { firstRow: on('firstRow'), lastRow: on('lastRow'), firstCol: on('firstCol'), lastCol: on('lastCol'), bandRow: on('bandRow'), bandCol: on('bandCol') };
+  return {
+    firstRow: on('firstRow'),
+    lastRow: on('lastRow'),
+    firstCol: on('firstCol'),
+    lastCol: on('lastCol'),
+    bandRow: on('bandRow'),
+    bandCol: on('bandCol'),
+  };
 }
 
 /** A line (`a:ln`, or a table-cell `a:lnL`…): its border, `null` for "no line", undefined when unset. */
@@ -70,7 +77,15 @@ function fillOf(tcStyle: XmlElement | undefined, colorOf: ColorOf): Rgb | 'none'
 }
 
 /** The style's look for the cell at (row, col) of a rows × cols table. */
-export function styleCell(style: XmlElement | undefined, flags: TableFlags, row: number, col: number, rows: number, cols: number, colorOf: ColorOf): StyledCell {
+export function styleCell(
+  style: XmlElement | undefined,
+  flags: TableFlags,
+  row: number,
+  col: number,
+  rows: number,
+  cols: number,
+  colorOf: ColorOf,
+): StyledCell {
   const cell: StyledCell = { borders: {} };
   if (!style) return cell;
   const bodyRow = row - (flags.firstRow ? 1 : 0);
@@ -94,14 +109,17 @@ export function styleCell(style: XmlElement | undefined, flags: TableFlags, row:
     if (fill === 'none') cell.fill = undefined;
     else if (fill) cell.fill = fill;
     const bdr = kid(tcStyle, 'a:tcBdr');
-    const edge = (outer: string, inner: string, isOuter: boolean) => lineOf(kid(kid(bdr, `a:${isOuter ? outer : inner}`), 'a:ln'), colorOf);
+    const edge = (outer: string, inner: string, isOuter: boolean) =>
+      lineOf(kid(kid(bdr, `a:${isOuter ? outer : inner}`), 'a:ln'), colorOf);
     const sides = {
       top: edge('top', 'insideH', row === r0),
       bottom: edge('bottom', 'insideH', row === r1),
       left: edge('left', 'insideV', col === c0),
       right: edge('right', 'insideV', col === c1),
     };
-    for (const [side, border] of Object.entries(sides) as Array<[keyof StyledCell['borders'], Border | null | undefined]>) {
+    for (const [side, border] of Object.entries(sides) as Array<
+      [keyof StyledCell['borders'], Border | null | undefined]
+    >) {
       if (border !== undefined) cell.borders[side] = border;
     }
     const text = kid(part, 'a:tcTxStyle');

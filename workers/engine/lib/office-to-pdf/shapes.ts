@@ -8,7 +8,16 @@
  * can place them later: a prepared shape is a Painter, drawn with its coordinate origin — the top-left
  * corner of the drawing space, y downwards, in points — at (left, top) on a page.
  */
-import { LineCapStyle, clip, endPath, popGraphicsState, pushGraphicsState, rgb, type PDFImage, type PDFPage } from 'pdf-lib';
+import {
+  LineCapStyle,
+  clip,
+  endPath,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  type PDFImage,
+  type PDFPage,
+} from 'pdf-lib';
 import type { Block, Inline, Paragraph, Rgb, RunStyle } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, hexColor, kid, kids, num, type XmlElement } from './xml.ts';
@@ -97,7 +106,10 @@ export interface DrawingTheme {
   colors: Record<string, Rgb>;
   majorFont: string;
   minorFont: string;
-  /** The format scheme's style matrix (a:fmtScheme): fills, background fills and lines that a:fillRef / a:lnRef pick by index. */
+  /**
+   * The format scheme's style matrix (a:fmtScheme): fills, background fills and lines that a:fillRef / a:lnRef pick by
+   * index.
+   */
   fillStyles: XmlElement[];
   bgFillStyles: XmlElement[];
   lineStyles: XmlElement[];
@@ -107,7 +119,15 @@ export interface DrawingTheme {
 
 /** A theme part's colour scheme and major / minor Latin fonts. */
 export function readDrawingTheme(root: XmlElement | undefined): DrawingTheme {
-  const theme: DrawingTheme = { colors: {}, majorFont: 'Calibri', minorFont: 'Calibri', fillStyles: [], bgFillStyles: [], lineStyles: [], effectStyles: [] };
+  const theme: DrawingTheme = {
+    colors: {},
+    majorFont: 'Calibri',
+    minorFont: 'Calibri',
+    fillStyles: [],
+    bgFillStyles: [],
+    lineStyles: [],
+    effectStyles: [],
+  };
   for (const entry of kids(find(root, 'a:clrScheme'))) {
     const color = hexColor(attr(kid(entry, 'a:srgbClr'), 'val') ?? attr(kid(entry, 'a:sysClr'), 'lastClr'));
     if (color) theme.colors[entry.nodeName.replace('a:', '')] = color;
@@ -138,15 +158,23 @@ export function colorResolver(theme: DrawingTheme, clrMap?: XmlElement): ColorOf
     const scheme = kid(fillParent, 'a:schemeClr');
     if (scheme) {
       const name = mapped(attr(scheme, 'val') ?? '');
-      const base = (name === 'phClr' ? phClr : undefined) ?? theme.colors[name] ?? ({ dk1: [0, 0, 0], lt1: [1, 1, 1] } as Record<string, Rgb>)[name];
+      const base =
+        (name === 'phClr' ? phClr : undefined) ??
+        theme.colors[name] ??
+        ({ dk1: [0, 0, 0], lt1: [1, 1, 1] } as Record<string, Rgb>)[name];
       return base ? applyModifiers(base, scheme) : undefined;
     }
     const scrgb = kid(fillParent, 'a:scrgbClr');
-    if (scrgb) return applyModifiers([(num(scrgb, 'r') ?? 0) / 100000, (num(scrgb, 'g') ?? 0) / 100000, (num(scrgb, 'b') ?? 0) / 100000], scrgb);
+    if (scrgb)
+      return applyModifiers(
+        [(num(scrgb, 'r') ?? 0) / 100000, (num(scrgb, 'g') ?? 0) / 100000, (num(scrgb, 'b') ?? 0) / 100000],
+        scrgb,
+      );
     const sys = kid(fillParent, 'a:sysClr');
     if (sys) return hexColor(attr(sys, 'lastClr'));
     const preset = kid(fillParent, 'a:prstClr');
-    if (preset) return ({ black: [0, 0, 0], white: [1, 1, 1], red: [1, 0, 0] } as Record<string, Rgb>)[attr(preset, 'val') ?? ''];
+    if (preset)
+      return ({ black: [0, 0, 0], white: [1, 1, 1], red: [1, 0, 0] } as Record<string, Rgb>)[attr(preset, 'val') ?? ''];
     return undefined;
   };
 }
@@ -161,7 +189,9 @@ function alphaOf(fill: XmlElement): number | undefined {
   return alpha !== undefined && alpha < 100000 ? Math.max(0, alpha / 100000) : undefined;
 }
 
-/** One fill element (a:solidFill, a:gradFill, a:noFill…) as a paint; 'none' for no fill, undefined when not understood. */
+/**
+ * One fill element (a:solidFill, a:gradFill, a:noFill…) as a paint; 'none' for no fill, undefined when not understood.
+ */
 function paintOf(fill: XmlElement | undefined, color: ColorOf, phClr?: Rgb): Paint | 'none' | undefined {
   if (!fill) return undefined;
   const name = localName(fill);
@@ -183,8 +213,15 @@ function paintOf(fill: XmlElement | undefined, color: ColorOf, phClr?: Rgb): Pai
     return {
       kind: 'gradient',
       stops,
-      linear: path ? undefined : { angle: (num(lin, 'ang') ?? 0) / 60000, scaled: attr(lin, 'scaled') === '1' || attr(lin, 'scaled') === 'true' },
-      path: path ? { kind: attr(path, 'path') ?? 'circle', focus: { l: f('l'), t: f('t'), r: f('r'), b: f('b') } } : undefined,
+      linear: path
+        ? undefined
+        : {
+            angle: (num(lin, 'ang') ?? 0) / 60000,
+            scaled: attr(lin, 'scaled') === '1' || attr(lin, 'scaled') === 'true',
+          },
+      path: path
+        ? { kind: attr(path, 'path') ?? 'circle', focus: { l: f('l'), t: f('t'), r: f('r'), b: f('b') } }
+        : undefined,
       rotWithShape: attr(fill, 'rotWithShape') !== '0',
     };
   }
@@ -201,10 +238,15 @@ const FILL_NAMES = new Set(['noFill', 'solidFill', 'gradFill', 'pattFill', 'blip
 
 /** The fill of spPr (or a:ln): 'none', a paint, or undefined when it says nothing (the style decides). */
 function fillOf(spPr: XmlElement | undefined, color: ColorOf): Paint | 'none' | undefined {
-  return paintOf(kids(spPr).find((child) => FILL_NAMES.has(localName(child))), color);
+  return paintOf(
+    kids(spPr).find((child) => FILL_NAMES.has(localName(child))),
+    color,
+  );
 }
 
-/** A theme style's fill (a:fillRef idx: 1… from the fill styles, 1001… from the background fills) in the ref's colour. */
+/**
+ * A theme style's fill (a:fillRef idx: 1… from the fill styles, 1001… from the background fills) in the ref's colour.
+ */
 function styleFill(ref: XmlElement | undefined, env: Pick<ShapeEnv, 'color' | 'theme'>): Paint | 'none' | undefined {
   const idx = num(ref, 'idx') ?? 0;
   if (!ref || idx === 0) return undefined;
@@ -213,7 +255,10 @@ function styleFill(ref: XmlElement | undefined, env: Pick<ShapeEnv, 'color' | 't
   return (style ? paintOf(style, env.color, phClr) : undefined) ?? (phClr && { kind: 'solid', color: phClr });
 }
 
-/** An outer shadow: the shape's silhouette offset by (dx, dy) points (y down), in a translucent colour, blurred by `blur` points. */
+/**
+ * An outer shadow: the shape's silhouette offset by (dx, dy) points (y down), in a translucent colour, blurred by
+ * `blur` points.
+ */
 interface Shadow {
   dx: number;
   dy: number;
@@ -226,7 +271,11 @@ interface Shadow {
  * The shape's outer shadow (a:outerShdw): its own a:effectLst, else the theme's effect style that
  * p:style's a:effectRef picks (Office 2007–2010 themes give shapes a soft drop shadow that way).
  */
-function shadowOf(spPr: XmlElement | undefined, styleEl: XmlElement | undefined, env: Pick<ShapeEnv, 'color' | 'theme'>): Shadow | undefined {
+function shadowOf(
+  spPr: XmlElement | undefined,
+  styleEl: XmlElement | undefined,
+  env: Pick<ShapeEnv, 'color' | 'theme'>,
+): Shadow | undefined {
   const own = kid(spPr, 'a:effectLst');
   const ref = kid(styleEl, 'a:effectRef');
   const idx = num(ref, 'idx') ?? 0;
@@ -238,7 +287,9 @@ function shadowOf(spPr: XmlElement | undefined, styleEl: XmlElement | undefined,
   const dist = (num(shadow, 'dist') ?? 0) * EMU;
   const angle = (((num(shadow, 'dir') ?? 0) / 60000) * Math.PI) / 180;
   const blur = (num(shadow, 'blurRad') ?? 0) * EMU;
-  return dist > 0 || blur > 0 ? { dx: dist * Math.cos(angle), dy: dist * Math.sin(angle), blur, color, alpha: alphaOf(shadow) ?? 1 } : undefined;
+  return dist > 0 || blur > 0
+    ? { dx: dist * Math.cos(angle), dy: dist * Math.sin(angle), blur, color, alpha: alphaOf(shadow) ?? 1 }
+    : undefined;
 }
 
 /** A line's look: its paint (one colour), width, dashes, cap and ends. */
@@ -254,23 +305,45 @@ interface LineLook {
 
 /** Dash patterns in multiples of the line width, as Office draws its preset dashes. */
 const DASHES: Record<string, number[]> = {
-  dot: [1, 3], dash: [4, 3], lgDash: [8, 3], dashDot: [4, 3, 1, 3], lgDashDot: [8, 3, 1, 3], lgDashDotDot: [8, 3, 1, 3, 1, 3],
-  sysDash: [3, 1], sysDot: [1, 1], sysDashDot: [3, 1, 1, 1], sysDashDotDot: [3, 1, 1, 1, 1, 1],
+  dot: [1, 3],
+  dash: [4, 3],
+  lgDash: [8, 3],
+  dashDot: [4, 3, 1, 3],
+  lgDashDot: [8, 3, 1, 3],
+  lgDashDotDot: [8, 3, 1, 3, 1, 3],
+  sysDash: [3, 1],
+  sysDot: [1, 1],
+  sysDashDot: [3, 1, 1, 1],
+  sysDashDotDot: [3, 1, 1, 1, 1, 1],
 };
 
 /**
  * A shape's outline: its own a:ln over the theme's line style (a:lnRef idx, in the ref's colour),
  * attribute by attribute; undefined colour when there is no line.
  */
-function lineLook(ln: XmlElement | undefined, styleEl: XmlElement | undefined, env: Pick<ShapeEnv, 'color' | 'theme'>): LineLook {
+function lineLook(
+  ln: XmlElement | undefined,
+  styleEl: XmlElement | undefined,
+  env: Pick<ShapeEnv, 'color' | 'theme'>,
+): LineLook {
   const ref = kid(styleEl, 'a:lnRef');
   const idx = num(ref, 'idx') ?? 0;
   const styleLn = ref && idx > 0 ? env.theme.lineStyles[idx - 1] : undefined;
   const phClr = ref ? env.color(ref) : undefined;
-  const toColor = (paint: Paint | 'none' | undefined) => (paint === undefined || paint === 'none' ? undefined : paint.kind === 'solid' ? paint.color : meanColor(paint));
+  const toColor = (paint: Paint | 'none' | undefined) =>
+    paint === undefined || paint === 'none' ? undefined : paint.kind === 'solid' ? paint.color : meanColor(paint);
   const own = fillOf(ln, env.color);
-  const styled = own === undefined && ref && idx > 0 ? (styleLn ? paintOf(kids(styleLn).find((c) => FILL_NAMES.has(localName(c))), env.color, phClr) : undefined) : undefined;
-  const color = own !== undefined ? toColor(own) : ref && idx > 0 ? toColor(styled) ?? phClr : undefined;
+  const styled =
+    own === undefined && ref && idx > 0
+      ? styleLn
+        ? paintOf(
+            kids(styleLn).find((c) => FILL_NAMES.has(localName(c))),
+            env.color,
+            phClr,
+          )
+        : undefined
+      : undefined;
+  const color = own !== undefined ? toColor(own) : ref && idx > 0 ? (toColor(styled) ?? phClr) : undefined;
   const linePaint = own ?? styled;
   const width = Math.max(0.5, (num(ln, 'w') ?? num(styleLn, 'w') ?? 9525) * EMU);
   const dashName = attr(kid(ln, 'a:prstDash'), 'val') ?? attr(kid(styleLn, 'a:prstDash'), 'val');
@@ -292,7 +365,11 @@ function lineLook(ln: XmlElement | undefined, styleEl: XmlElement | undefined, e
  * not show past a pointed head. Sizes as LibreOffice draws them: sm / med / lg are 2 / 3 / 5 line
  * widths (at least 2 pt).
  */
-export function lineEnd(end: XmlElement | undefined, [tip, from]: [Point, Point], lineWidth: number): { d: string; filled: boolean; inset: number } | undefined {
+export function lineEnd(
+  end: XmlElement | undefined,
+  [tip, from]: [Point, Point],
+  lineWidth: number,
+): { d: string; filled: boolean; inset: number } | undefined {
   const type = attr(end, 'type');
   if (!type || type === 'none') return undefined;
   const length = Math.hypot(tip[0] - from[0], tip[1] - from[1]);
@@ -301,26 +378,45 @@ export function lineEnd(end: XmlElement | undefined, [tip, from]: [Point, Point]
   const n: Point = [-u[1], u[0]];
   const factor = (size: string | undefined) => (size === 'sm' ? 2 : size === 'lg' ? 5 : 3);
   const base = Math.max(lineWidth, 2);
-  const len = factor(attr(end, 'len')) * base, half = (factor(attr(end, 'w')) * base) / 2;
-  const at = (along: number, across: number): Point => [tip[0] - u[0] * along + n[0] * across, tip[1] - u[1] * along + n[1] * across];
-  const poly = (points: Point[], close = true): Command[] => [...points.map((p, i): Command => ({ op: i ? 'L' : 'M', p })), ...(close ? [{ op: 'Z' } as Command] : [])];
+  const len = factor(attr(end, 'len')) * base,
+    half = (factor(attr(end, 'w')) * base) / 2;
+  const at = (along: number, across: number): Point => [
+    tip[0] - u[0] * along + n[0] * across,
+    tip[1] - u[1] * along + n[1] * across,
+  ];
+  const poly = (points: Point[], close = true): Command[] => [
+    ...points.map((p, i): Command => ({ op: i ? 'L' : 'M', p })),
+    ...(close ? [{ op: 'Z' } as Command] : []),
+  ];
   switch (type) {
-    case 'triangle': return { d: svgPath(poly([tip, at(len, half), at(len, -half)])), filled: true, inset: len / 2 };
-    case 'stealth': return { d: svgPath(poly([tip, at(len, half), at(len * 0.6, 0), at(len, -half)])), filled: true, inset: len / 2 };
-    case 'diamond': return { d: svgPath(poly([at(-len / 2, 0), at(0, half), at(len / 2, 0), at(0, -half)])), filled: true, inset: 0 };
-    case 'arrow': return { d: svgPath(poly([at(len, half), tip, at(len, -half)], false)), filled: false, inset: lineWidth / 2 };
+    case 'triangle':
+      return { d: svgPath(poly([tip, at(len, half), at(len, -half)])), filled: true, inset: len / 2 };
+    case 'stealth':
+      return { d: svgPath(poly([tip, at(len, half), at(len * 0.6, 0), at(len, -half)])), filled: true, inset: len / 2 };
+    case 'diamond':
+      return { d: svgPath(poly([at(-len / 2, 0), at(0, half), at(len / 2, 0), at(0, -half)])), filled: true, inset: 0 };
+    case 'arrow':
+      return { d: svgPath(poly([at(len, half), tip, at(len, -half)], false)), filled: false, inset: lineWidth / 2 };
     case 'oval': {
       // Four quarter Béziers around the tip.
       const k = 0.5523;
       const [a, b] = [len / 2, half];
-      const d = `M ${at(a, 0).join(' ')} C ${at(a, k * b).join(' ')} ${at(k * a, b).join(' ')} ${at(0, b).join(' ')} C ${at(-k * a, b).join(' ')} ${at(-a, k * b).join(' ')} ${at(-a, 0).join(' ')} C ${at(-a, -k * b).join(' ')} ${at(-k * a, -b).join(' ')} ${at(0, -b).join(' ')} C ${at(k * a, -b).join(' ')} ${at(a, -k * b).join(' ')} ${at(a, 0).join(' ')} Z`;
+      const d =
+        `M ${at(a, 0).join(' ')} C ${at(a, k * b).join(' ')} ${at(k * a, b).join(' ')} ${at(0, b).join(' ')} C ` +
+        `${at(-k * a, b).join(' ')} ${at(-a, k * b).join(' ')} ${at(-a, 0).join(' ')} C ` +
+        `${at(-a, -k * b).join(' ')} ${at(-k * a, -b).join(' ')} ${at(0, -b).join(' ')} C ` +
+        `${at(k * a, -b).join(' ')} ${at(a, -k * b).join(' ')} ${at(a, 0).join(' ')} Z`;
       return { d, filled: true, inset: 0 };
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
-/** Moves an open path's first / last point towards the line by `head` / `tail` points (so a pointed end is not overdrawn). */
+/**
+ * Moves an open path's first / last point towards the line by `head` / `tail` points (so a pointed end is not
+ * overdrawn).
+ */
 function trimEnds(commands: Command[], head: number, tail: number): Command[] {
   const out = commands.map((c) => ({ ...c })) as Command[];
   const shorten = (c: Command, toward: Point, by: number) => {
@@ -347,17 +443,27 @@ export interface PictureFill {
  * stretched over the box, or tiled at its natural size (scaled by the tile's sx / sy) from the box's
  * top-left corner; a:alphaModFix makes it translucent.
  */
-function drawPictureFill(page: PDFPage, commands: Command[], x: number, y: number, box: { width: number; height: number }, { image, dpi }: PictureFill, blipFill: XmlElement): void {
+function drawPictureFill(
+  page: PDFPage,
+  commands: Command[],
+  x: number,
+  y: number,
+  box: { width: number; height: number },
+  { image, dpi }: PictureFill,
+  blipFill: XmlElement,
+): void {
   const opacity = (num(kid(kid(blipFill, 'a:blip'), 'a:alphaModFix'), 'amt') ?? 100000) / 100000;
   const tile = kid(blipFill, 'a:tile');
   page.pushOperators(pushGraphicsState(), ...pathOperators(commands, x, y), clip(), endPath());
   if (tile) {
     const width = ((image.width * 72) / dpi) * ((num(tile, 'sx') ?? 100000) / 100000);
     const height = ((image.height * 72) / dpi) * ((num(tile, 'sy') ?? 100000) / 100000);
-    const startX = x + (num(tile, 'tx') ?? 0) * EMU, startY = y - (num(tile, 'ty') ?? 0) * EMU;
+    const startX = x + (num(tile, 'tx') ?? 0) * EMU,
+      startY = y - (num(tile, 'ty') ?? 0) * EMU;
     if (width > 0.5 && height > 0.5 && (box.width / width) * (box.height / height) <= 2500) {
       for (let top = startY; top > y - box.height; top -= height) {
-        for (let left = startX; left < x + box.width; left += width) page.drawImage(image, { x: left, y: top - height, width, height, opacity });
+        for (let left = startX; left < x + box.width; left += width)
+          page.drawImage(image, { x: left, y: top - height, width, height, opacity });
       }
     }
   } else page.drawImage(image, { x, y: y - box.height, width: box.width, height: box.height, opacity });
@@ -369,10 +475,22 @@ function drawPictureFill(page: PDFPage, commands: Command[], x: number, y: numbe
  * style (p:bgRef idx 1001… from the background fills), painted over the page's width × height; a
  * picture background through `picture`. False when p:bg names nothing that can be painted.
  */
-export async function paintBackground(page: PDFPage, bg: XmlElement, width: number, height: number, env: Pick<ShapeEnv, 'color' | 'theme' | 'picture'>): Promise<boolean> {
+export async function paintBackground(
+  page: PDFPage,
+  bg: XmlElement,
+  width: number,
+  height: number,
+  env: Pick<ShapeEnv, 'color' | 'theme' | 'picture'>,
+): Promise<boolean> {
   const bgPr = kid(bg, 'p:bgPr');
   const blipFill = kid(bgPr, 'a:blipFill');
-  const commands: Command[] = [{ op: 'M', p: [0, 0] }, { op: 'L', p: [width, 0] }, { op: 'L', p: [width, height] }, { op: 'L', p: [0, height] }, { op: 'Z' }];
+  const commands: Command[] = [
+    { op: 'M', p: [0, 0] },
+    { op: 'L', p: [width, 0] },
+    { op: 'L', p: [width, height] },
+    { op: 'L', p: [0, height] },
+    { op: 'Z' },
+  ];
   if (blipFill) {
     const image = await env.picture?.(blipFill).catch(() => undefined);
     if (image) drawPictureFill(page, commands, 0, height, { width, height }, image, blipFill);
@@ -391,7 +509,12 @@ export function xfrmBox(xfrm: XmlElement | undefined): Box | undefined {
   const off = kid(xfrm, 'a:off');
   const ext = kid(xfrm, 'a:ext');
   if (!off || !ext) return undefined;
-  return { x: (num(off, 'x') ?? 0) * EMU, y: (num(off, 'y') ?? 0) * EMU, width: (num(ext, 'cx') ?? 0) * EMU, height: (num(ext, 'cy') ?? 0) * EMU };
+  return {
+    x: (num(off, 'x') ?? 0) * EMU,
+    y: (num(off, 'y') ?? 0) * EMU,
+    width: (num(ext, 'cx') ?? 0) * EMU,
+    height: (num(ext, 'cy') ?? 0) * EMU,
+  };
 }
 
 /** A shape's or group's own box: its spPr / grpSpPr a:xfrm. */
@@ -406,17 +529,29 @@ export function groupTransform(grpSp: XmlElement, transform: Transform): Transfo
   const chOff = kid(xfrm, 'a:chOff');
   const chExt = kid(xfrm, 'a:chExt');
   if (!outer || !chOff || !chExt) return transform;
-  const cx = (num(chOff, 'x') ?? 0) * EMU, cy = (num(chOff, 'y') ?? 0) * EMU;
+  const cx = (num(chOff, 'x') ?? 0) * EMU,
+    cy = (num(chOff, 'y') ?? 0) * EMU;
   const sx = outer.width / Math.max(1e-6, (num(chExt, 'cx') ?? 1) * EMU);
   const sy = outer.height / Math.max(1e-6, (num(chExt, 'cy') ?? 1) * EMU);
-  return (box) => transform({ x: outer.x + (box.x - cx) * sx, y: outer.y + (box.y - cy) * sy, width: box.width * sx, height: box.height * sy });
+  return (box) =>
+    transform({
+      x: outer.x + (box.x - cx) * sx,
+      y: outer.y + (box.y - cy) * sy,
+      width: box.width * sx,
+      height: box.height * sy,
+    });
 }
 
 /** Maps the box `from` onto the box `to` (scaling both ways). */
 export function fitTransform(from: Box, to: Box): Transform {
   const sx = from.width > 0 ? to.width / from.width : 1;
   const sy = from.height > 0 ? to.height / from.height : 1;
-  return (box) => ({ x: to.x + (box.x - from.x) * sx, y: to.y + (box.y - from.y) * sy, width: box.width * sx, height: box.height * sy });
+  return (box) => ({
+    x: to.x + (box.x - from.x) * sx,
+    y: to.y + (box.y - from.y) * sy,
+    width: box.width * sx,
+    height: box.height * sy,
+  });
 }
 
 // ---- Shapes -------------------------------------------------------------------------------------
@@ -461,7 +596,12 @@ const KNOWN_AS_RECTANGLES = new Set(['rect', 'flowChartProcess']);
  * custom, flipped and rotated) with its fill and outline, then its text body. Hidden shapes and
  * shapes that would paint nothing give undefined. `outlineOnly`: just the outline (a picture's frame).
  */
-export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, options: { outlineOnly?: boolean } = {}): Promise<Painter | undefined> {
+export async function prepareShape(
+  sp: XmlElement,
+  box: Box,
+  env: ShapeEnv,
+  options: { outlineOnly?: boolean } = {},
+): Promise<Painter | undefined> {
   const nv = part(sp, 'nvSpPr') ?? part(sp, 'nvCxnSpPr');
   if (attr(part(nv, 'cNvPr'), 'hidden') === '1' || attr(part(nv, 'cNvPr'), 'hidden') === 'true') return undefined;
   const spPr = part(sp, 'spPr');
@@ -478,7 +618,8 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
   const hasGeometry = Boolean(kid(spPr, 'a:prstGeom') || kid(spPr, 'a:custGeom'));
   const geometry = hasGeometry ? shapeGeometry(spPr, box.width, box.height) : undefined;
   if (geometry && !geometry.known) env.notes.add('some shapes were drawn as rectangles');
-  if (geometry?.open && !line.color && fill && fill !== 'none') line.color = [0, 0, 0]; // a line with only a fill is drawn black
+  // a line with only a fill is drawn black
+  if (geometry?.open && !line.color && fill && fill !== 'none') line.color = [0, 0, 0];
   const paint = fill && fill !== 'none' && !geometry?.open ? fill : undefined;
   const fillColor = paint?.kind === 'solid' ? rgb(...paint.color) : undefined;
   const gradient = paint?.kind === 'gradient' ? paint : undefined;
@@ -486,22 +627,40 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
   const rotation = (((num(kid(spPr, 'a:xfrm'), 'rot') ?? 0) / 60000) * Math.PI) / 180;
   const shadow = !options.outlineOnly && geometry && (paint || picture) ? shadowOf(spPr, styleEl, env) : undefined;
 
-  const text = options.outlineOnly ? undefined : part(sp, 'txbx') && env.textBox ? await env.textBox(sp, box, env.ctx) : await prepareText(sp, box, env);
+  const text = options.outlineOnly
+    ? undefined
+    : part(sp, 'txbx') && env.textBox
+      ? await env.textBox(sp, box, env.ctx)
+      : await prepareText(sp, box, env);
   if (!text && !(geometry && (paint || picture || strokeColor))) return undefined;
   return (page, left, top, dctx) => {
     if (geometry && (paint || picture || strokeColor)) {
-      const x = left + box.x, y = top - box.y;
-      const stroke = { borderColor: strokeColor, borderWidth: line.width, borderDashArray: line.dash, borderLineCap: line.cap, borderOpacity: line.alpha };
+      const x = left + box.x,
+        y = top - box.y;
+      const stroke = {
+        borderColor: strokeColor,
+        borderWidth: line.width,
+        borderDashArray: line.dash,
+        borderLineCap: line.cap,
+        borderOpacity: line.alpha,
+      };
       const opacity = paint?.kind === 'solid' ? paint.alpha : undefined;
       if (shadow) {
         // PDF cannot blur: the silhouette is stacked in layers growing out to the blur radius, each
         // a fraction of the shadow's opacity, so the shadow fades towards its edge.
         const layers = shadow.blur > 0 ? 4 : 1;
         for (let k = 0; k < layers; k++) {
-          const grow = layers > 1 ? (shadow.blur * (k - 1)) / (layers - 1) : 0; // from just inside the shape to the blur radius out
+          // from just inside the shape to the blur radius out
+          const grow = layers > 1 ? (shadow.blur * (k - 1)) / (layers - 1) : 0;
           const silhouette = shapeGeometry(spPr, Math.max(1, box.width + 2 * grow), Math.max(1, box.height + 2 * grow));
           for (const path of silhouette.paths) {
-            if (path.fill) page.drawSvgPath(path.d, { x: x + shadow.dx - grow, y: y - shadow.dy + grow, color: rgb(...shadow.color), opacity: (shadow.alpha / layers) * (opacity ?? 1) });
+            if (path.fill)
+              page.drawSvgPath(path.d, {
+                x: x + shadow.dx - grow,
+                y: y - shadow.dy + grow,
+                color: rgb(...shadow.color),
+                opacity: (shadow.alpha / layers) * (opacity ?? 1),
+              });
           }
         }
       }
@@ -511,8 +670,23 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
         if (path.fill && gradient) fillPathWithGradient(page, path.d, x, y, box.width, box.height, gradient, rotation);
         if (path.fill && picture && blipFill) drawPictureFill(page, path.commands, x, y, box, picture, blipFill);
         if (!pathFill && !pathStroke) continue;
-        if (KNOWN_AS_RECTANGLES.has(attr(kid(spPr, 'a:prstGeom'), 'prst') ?? '') && !rotation && !line.dash && !line.cap) {
-          page.drawRectangle({ x, y: y - box.height, width: box.width, height: box.height, color: pathFill, opacity, borderColor: pathStroke, borderWidth: pathStroke ? line.width : 0, borderOpacity: line.alpha });
+        if (
+          KNOWN_AS_RECTANGLES.has(attr(kid(spPr, 'a:prstGeom'), 'prst') ?? '') &&
+          !rotation &&
+          !line.dash &&
+          !line.cap
+        ) {
+          page.drawRectangle({
+            x,
+            y: y - box.height,
+            width: box.width,
+            height: box.height,
+            color: pathFill,
+            opacity,
+            borderColor: pathStroke,
+            borderWidth: pathStroke ? line.width : 0,
+            borderOpacity: line.alpha,
+          });
           continue;
         }
         // Open lines get their ends (arrowheads…), and stop short of pointed ones.
@@ -522,7 +696,13 @@ export async function prepareShape(sp: XmlElement, box: Box, env: ShapeEnv, opti
         const d = head || tail ? svgPath(trimEnds(path.commands, head?.inset ?? 0, tail?.inset ?? 0)) : path.d;
         page.drawSvgPath(d, { x, y, color: pathFill, opacity, ...(pathStroke ? stroke : {}) });
         for (const end of [head, tail]) {
-          if (end) page.drawSvgPath(end.d, end.filled ? { x, y, color: pathStroke, opacity: line.alpha } : { x, y, ...stroke, borderDashArray: undefined });
+          if (end)
+            page.drawSvgPath(
+              end.d,
+              end.filled
+                ? { x, y, color: pathStroke, opacity: line.alpha }
+                : { x, y, ...stroke, borderDashArray: undefined },
+            );
         }
       }
     }
@@ -553,16 +733,29 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
   const bodyPr = kid(txBody, 'a:bodyPr');
   const layoutBodyPr = kid(part(layoutSp, 'txBody'), 'a:bodyPr');
   const masterBodyPr = kid(part(masterSp, 'txBody'), 'a:bodyPr');
-  const inset = (name: string, fallback: number) => (num(bodyPr, name) ?? num(layoutBodyPr, name) ?? num(masterBodyPr, name) ?? fallback) * EMU;
-  const left = inset('lIns', 91440), right = inset('rIns', 91440), topInset = inset('tIns', 45720), bottom = inset('bIns', 45720);
-  const anchor = attr(bodyPr, 'anchor') ?? attr(layoutBodyPr, 'anchor') ?? attr(masterBodyPr, 'anchor') ?? (ph && ['title', 'ctrTitle'].includes(ph.type) ? 'ctr' : 't');
+  const inset = (name: string, fallback: number) =>
+    (num(bodyPr, name) ?? num(layoutBodyPr, name) ?? num(masterBodyPr, name) ?? fallback) * EMU;
+  const left = inset('lIns', 91440),
+    right = inset('rIns', 91440),
+    topInset = inset('tIns', 45720),
+    bottom = inset('bIns', 45720);
+  const anchor =
+    attr(bodyPr, 'anchor') ??
+    attr(layoutBodyPr, 'anchor') ??
+    attr(masterBodyPr, 'anchor') ??
+    (ph && ['title', 'ctrTitle'].includes(ph.type) ? 'ctr' : 't');
   const autofit = kid(bodyPr, 'a:normAutofit');
   const fontScale = ((num(autofit, 'fontScale') ?? 100000) / 100000) * (env.textScale ?? 1);
   const spacingReduction = (num(autofit, 'lnSpcReduction') ?? 0) / 100000;
   const noWrap = attr(bodyPr, 'wrap') === 'none';
 
   // Level properties, most specific last.
-  const levelSources = [ph ? ph.textStyle : env.otherStyle, kid(part(masterSp, 'txBody'), 'a:lstStyle'), kid(part(layoutSp, 'txBody'), 'a:lstStyle'), kid(txBody, 'a:lstStyle')];
+  const levelSources = [
+    ph ? ph.textStyle : env.otherStyle,
+    kid(part(masterSp, 'txBody'), 'a:lstStyle'),
+    kid(part(layoutSp, 'txBody'), 'a:lstStyle'),
+    kid(txBody, 'a:lstStyle'),
+  ];
   const isBody = ph !== undefined && !['title', 'ctrTitle', 'sldNum', 'dt', 'ftr'].includes(ph.type);
   const styleEl = part(sp, 'style');
   const styleDefaults = styleEl ? color(kid(styleEl, 'a:fontRef')) : undefined;
@@ -572,7 +765,9 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
   for (const p of kids(txBody, 'a:p')) {
     const pPr = kid(p, 'a:pPr');
     const level = num(pPr, 'lvl') ?? 0;
-    const levelProps = [...levelSources.map((s) => kid(s, `a:lvl${level + 1}pPr`)), pPr].filter((e): e is XmlElement => Boolean(e));
+    const levelProps = [...levelSources.map((s) => kid(s, `a:lvl${level + 1}pPr`)), pPr].filter((e): e is XmlElement =>
+      Boolean(e),
+    );
     let style: RunStyle = { size: env.defaultSize, font: styleFont, color: styleDefaults ?? env.textColor };
     let align: Paragraph['align'] = 'left';
     let bullet: string | undefined;
@@ -639,21 +834,31 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
     const endStyle = applyRun(kid(p, 'a:endParaRPr'), style);
     if (!inlines.length) inlines.push({ kind: 'text', text: '', style: scaled(endStyle) });
     const textSize = inlines.find((i) => i.kind === 'text')?.style.size ?? style.size * fontScale;
-    const points = (spacing: Spacing) => ('points' in spacing ? spacing.points * fontScale : spacing.percent * textSize);
-    blocks.push(makeParagraph(inlines, {
-      align,
-      indentLeft: marginLeft,
-      firstLine: indent,
-      spaceBefore: points(spaceBefore),
-      spaceAfter: points(spaceAfter),
-      lineSpacing: { rule: 'ofSize', value: lineSpacing * (1 - spacingReduction) },
-      marker: bullet && inlines.some((i) => i.kind === 'text' && i.text) ? { text: bullet.charCodeAt(0) >= 0xf000 ? '•' : bullet, style: scaled(style) } : undefined,
-      noWrap,
-    }));
+    const points = (spacing: Spacing) =>
+      'points' in spacing ? spacing.points * fontScale : spacing.percent * textSize;
+    blocks.push(
+      makeParagraph(inlines, {
+        align,
+        indentLeft: marginLeft,
+        firstLine: indent,
+        spaceBefore: points(spaceBefore),
+        spaceAfter: points(spaceAfter),
+        lineSpacing: { rule: 'ofSize', value: lineSpacing * (1 - spacingReduction) },
+        marker:
+          bullet && inlines.some((i) => i.kind === 'text' && i.text)
+            ? { text: bullet.charCodeAt(0) >= 0xf000 ? '•' : bullet, style: scaled(style) }
+            : undefined,
+        noWrap,
+      }),
+    );
   }
   const width = Math.max(4, box.width - left - right);
   const laid = await Promise.all(blocks.map((b) => layoutParagraph(b as Paragraph, width, env.ctx)));
-  const height = laid.reduce((sum, l, i) => sum + l.height + (i > 0 ? l.paragraph.spaceBefore : 0) + (i < laid.length - 1 ? l.paragraph.spaceAfter : 0), 0);
+  const height = laid.reduce(
+    (sum, l, i) =>
+      sum + l.height + (i > 0 ? l.paragraph.spaceBefore : 0) + (i < laid.length - 1 ? l.paragraph.spaceAfter : 0),
+    0,
+  );
   const free = box.height - topInset - bottom - height;
   const start = box.y + topInset + (anchor === 'ctr' ? free / 2 : anchor === 'b' ? free : 0);
   return (page, originLeft, originTop, dctx) => {
@@ -688,7 +893,10 @@ export async function prepareShapes(elements: XmlElement[], transform: Transform
     } else if (name === 'AlternateContent') {
       const choice = kid(element, 'mc:Fallback');
       painter = choice ? await prepareShapes(kids(choice), transform, env) : undefined;
-    } else if (env.other && !['nvGrpSpPr', 'grpSpPr', 'cNvGrpSpPr', 'nvSpPr', 'spPr', 'style', 'txBody', 'extLst'].includes(name)) {
+    } else if (
+      env.other &&
+      !['nvGrpSpPr', 'grpSpPr', 'cNvGrpSpPr', 'nvSpPr', 'spPr', 'style', 'txBody', 'extLst'].includes(name)
+    ) {
       painter = await env.other(element, transform);
     }
     if (painter) painters.push(painter);
@@ -710,7 +918,11 @@ export function shapesInline(elements: XmlElement[], source: Box, env: Omit<Shap
     height: source.height,
     prepare: async (ctx, width, height) => {
       const scale = Math.min(width / (source.width || 1), height / (source.height || 1));
-      const paint = await prepareShapes(elements, fitTransform(source, { x: 0, y: 0, width, height }), { ...env, ctx, textScale: (env.textScale ?? 1) * scale });
+      const paint = await prepareShapes(elements, fitTransform(source, { x: 0, y: 0, width, height }), {
+        ...env,
+        ctx,
+        textScale: (env.textScale ?? 1) * scale,
+      });
       return (page, x, bottom) => paint(page, x, bottom + height, { pageNumber: 1, pageCount: 1 });
     },
   };

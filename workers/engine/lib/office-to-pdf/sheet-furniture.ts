@@ -7,18 +7,30 @@ import { paragraph } from './model.ts';
 
 /** Left, centre and right regions' blocks → one borderless three-column row, or undefined when all are empty. */
 export function regionsBlock(regions: readonly [Block[], Block[], Block[]], width: number): Block[] | undefined {
-  const hasContent = regions.some((blocks) => blocks.some((b) => b.kind !== 'paragraph' || b.inlines.some((i) => i.kind !== 'text' || i.text.trim())));
+  const hasContent = regions.some((blocks) =>
+    blocks.some((b) => b.kind !== 'paragraph' || b.inlines.some((i) => i.kind !== 'text' || i.text.trim())),
+  );
   if (!hasContent) return undefined;
   const cells: Array<TableCell & { column: number }> = regions.map((blocks, column) => ({
     column,
     colSpan: 1,
     rowSpan: 1,
-    blocks: blocks.map((block) => (block.kind === 'paragraph' ? { ...block, align: (['left', 'center', 'right'] as const)[column] } : block)),
+    blocks: blocks.map((block) =>
+      block.kind === 'paragraph' ? { ...block, align: (['left', 'center', 'right'] as const)[column] } : block,
+    ),
     borders: {},
     verticalAlign: 'top',
     padding: { top: 0, right: 0, bottom: 0, left: 0 },
   }));
-  return [{ kind: 'table', columnWidths: [width / 3, width / 3, width / 3], rows: [{ cells, minHeight: 0 }], indentLeft: 0, align: 'left' }];
+  return [
+    {
+      kind: 'table',
+      columnWidths: [width / 3, width / 3, width / 3],
+      rows: [{ cells, minHeight: 0 }],
+      indentLeft: 0,
+      align: 'left',
+    },
+  ];
 }
 
 export interface FurnitureContext {
@@ -72,20 +84,49 @@ export function parseExcelHeaderFooter(code: string | undefined, ctx: FurnitureC
     flush();
     i += 2;
     switch (next.toUpperCase()) {
-      case 'L': region = 0; break;
-      case 'C': region = 1; break;
-      case 'R': region = 2; break;
-      case 'P': push({ kind: 'field', field: 'PAGE', style }); break;
-      case 'N': push({ kind: 'field', field: 'NUMPAGES', style }); break;
-      case 'A': text(ctx.sheetName); break;
-      case 'F': text(ctx.fileName); break;
-      case 'D': text(now.toLocaleDateString('en-GB')); break;
-      case 'T': text(now.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })); break;
-      case 'B': style = { ...style, bold: !style.bold }; break;
-      case 'I': style = { ...style, italic: !style.italic }; break;
-      case 'U': case 'E': style = { ...style, underline: !style.underline }; break;
-      case 'S': style = { ...style, strike: !style.strike }; break;
-      case 'K': i += /^[0-9A-Fa-f]{6}/.test(code.slice(i, i + 6)) ? 6 : /^\d{2}[+-]\d{3}/.test(code.slice(i, i + 6)) ? 6 : 0; break;
+      case 'L':
+        region = 0;
+        break;
+      case 'C':
+        region = 1;
+        break;
+      case 'R':
+        region = 2;
+        break;
+      case 'P':
+        push({ kind: 'field', field: 'PAGE', style });
+        break;
+      case 'N':
+        push({ kind: 'field', field: 'NUMPAGES', style });
+        break;
+      case 'A':
+        text(ctx.sheetName);
+        break;
+      case 'F':
+        text(ctx.fileName);
+        break;
+      case 'D':
+        text(now.toLocaleDateString('en-GB'));
+        break;
+      case 'T':
+        text(now.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' }));
+        break;
+      case 'B':
+        style = { ...style, bold: !style.bold };
+        break;
+      case 'I':
+        style = { ...style, italic: !style.italic };
+        break;
+      case 'U':
+      case 'E':
+        style = { ...style, underline: !style.underline };
+        break;
+      case 'S':
+        style = { ...style, strike: !style.strike };
+        break;
+      case 'K':
+        i += /^[0-9A-Fa-f]{6}/.test(code.slice(i, i + 6)) ? 6 : /^\d{2}[+-]\d{3}/.test(code.slice(i, i + 6)) ? 6 : 0;
+        break;
       case '"': {
         const end = code.indexOf('"', i);
         const [font, fontStyle = ''] = code.slice(i, end === -1 ? code.length : end).split(',');
@@ -108,5 +149,9 @@ export function parseExcelHeaderFooter(code: string | undefined, ctx: FurnitureC
     }
   }
   flush();
-  return regions.map((lines) => lines.filter((line, index) => line.length > 0 || index < lines.length - 1).map((inlines): Paragraph => paragraph(inlines.length ? inlines : [{ kind: 'text', text: '', style: ctx.base }]))) as [Block[], Block[], Block[]];
+  return regions.map((lines) =>
+    lines
+      .filter((line, index) => line.length > 0 || index < lines.length - 1)
+      .map((inlines): Paragraph => paragraph(inlines.length ? inlines : [{ kind: 'text', text: '', style: ctx.base }])),
+  ) as [Block[], Block[], Block[]];
 }

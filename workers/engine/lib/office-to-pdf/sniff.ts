@@ -13,30 +13,50 @@ export type OfficeKind = 'docx' | 'xlsx' | 'pptx' | 'csv';
 export type OfficeTool = Exclude<OfficeKind, 'csv'>;
 export type DocumentKind = OfficeTool | 'odt' | 'ods' | 'odp' | 'rtf';
 
-export type OfficeInput =
-  | { kind: 'docx' | 'xlsx' | 'pptx' | 'odt' | 'ods' | 'odp'; zip: JSZip }
-  | { kind: 'rtf' };
+export type OfficeInput = { kind: 'docx' | 'xlsx' | 'pptx' | 'odt' | 'ods' | 'odp'; zip: JSZip } | { kind: 'rtf' };
 
-const OOXML_MAIN: Record<OfficeTool, string> = { docx: 'word/document.xml', xlsx: 'xl/workbook.xml', pptx: 'ppt/presentation.xml' };
+const OOXML_MAIN: Record<OfficeTool, string> = {
+  docx: 'word/document.xml',
+  xlsx: 'xl/workbook.xml',
+  pptx: 'ppt/presentation.xml',
+};
 const LEGACY: Record<OfficeTool, string> = { docx: '.doc', xlsx: '.xls', pptx: '.ppt' };
 const MODERN: Record<OfficeTool, string> = { docx: '.docx', xlsx: '.xlsx', pptx: '.pptx' };
 const TOOL_NAME: Record<OfficeTool, string> = { docx: 'Word to PDF', xlsx: 'Excel to PDF', pptx: 'PowerPoint to PDF' };
 /** Which tool reads each format. */
-const TOOL_OF: Record<DocumentKind, OfficeTool> = { docx: 'docx', odt: 'docx', rtf: 'docx', xlsx: 'xlsx', ods: 'xlsx', pptx: 'pptx', odp: 'pptx' };
+const TOOL_OF: Record<DocumentKind, OfficeTool> = {
+  docx: 'docx',
+  odt: 'docx',
+  rtf: 'docx',
+  xlsx: 'xlsx',
+  ods: 'xlsx',
+  pptx: 'pptx',
+  odp: 'pptx',
+};
 const ODF_KINDS: Record<string, { kind?: 'odt' | 'ods' | 'odp'; label: string }> = {
   'application/vnd.oasis.opendocument.text': { kind: 'odt', label: 'an OpenDocument text (.odt)' },
   'application/vnd.oasis.opendocument.text-template': { kind: 'odt', label: 'an OpenDocument text template (.ott)' },
   'application/vnd.oasis.opendocument.spreadsheet': { kind: 'ods', label: 'an OpenDocument spreadsheet (.ods)' },
-  'application/vnd.oasis.opendocument.spreadsheet-template': { kind: 'ods', label: 'an OpenDocument spreadsheet template (.ots)' },
+  'application/vnd.oasis.opendocument.spreadsheet-template': {
+    kind: 'ods',
+    label: 'an OpenDocument spreadsheet template (.ots)',
+  },
   'application/vnd.oasis.opendocument.presentation': { kind: 'odp', label: 'an OpenDocument presentation (.odp)' },
-  'application/vnd.oasis.opendocument.presentation-template': { kind: 'odp', label: 'an OpenDocument presentation template (.otp)' },
+  'application/vnd.oasis.opendocument.presentation-template': {
+    kind: 'odp',
+    label: 'an OpenDocument presentation template (.otp)',
+  },
   'application/vnd.oasis.opendocument.graphics': { label: 'an OpenDocument drawing (.odg)' },
   'application/vnd.oasis.opendocument.formula': { label: 'an OpenDocument formula (.odf)' },
   'application/vnd.oasis.opendocument.chart': { label: 'an OpenDocument chart (.odc)' },
   'application/vnd.oasis.opendocument.text-master': { label: 'an OpenDocument master document (.odm)' },
   'application/vnd.oasis.opendocument.database': { label: 'an OpenDocument database (.odb)' },
 };
-const ACCEPTED: Record<OfficeTool, string[]> = { docx: ['.docx', '.odt', '.rtf'], xlsx: ['.xlsx', '.ods'], pptx: ['.pptx', '.odp'] };
+const ACCEPTED: Record<OfficeTool, string[]> = {
+  docx: ['.docx', '.odt', '.rtf'],
+  xlsx: ['.xlsx', '.ods'],
+  pptx: ['.pptx', '.odp'],
+};
 
 function startsWith(bytes: Uint8Array, magic: number[]): boolean {
   return magic.every((b, i) => bytes[i] === b);
@@ -52,18 +72,27 @@ function containsUtf16(bytes: Uint8Array, text: string): boolean {
 }
 
 /** Stream names (UTF-16 in the OLE directory) that mark each legacy binary format. */
-const LEGACY_STREAMS: Record<OfficeTool, string[]> = { docx: ['WordDocument'], xlsx: ['Workbook', 'Book'], pptx: ['PowerPoint Document'] };
+const LEGACY_STREAMS: Record<OfficeTool, string[]> = {
+  docx: ['WordDocument'],
+  xlsx: ['Workbook', 'Book'],
+  pptx: ['PowerPoint Document'],
+};
 
 /**
  * An OLE compound file (legacy binary Office, or any Office file saved with a password): 'encrypted'
  * when it holds an EncryptionInfo stream, else the legacy format its streams name (.doc → 'docx',
  * .xls → 'xlsx', .ppt → 'pptx'), 'other' when none is named in its first megabyte (where the
- * directory usually is, but not always); undefined for anything that is not an OLE file. The legacy formats are read by the LibreOffice engine only.
+ * directory usually is, but not always); undefined for anything that is not an OLE file. The legacy formats are read by
+ * the LibreOffice engine only.
  */
 export function oleKind(bytes: Uint8Array): OfficeTool | 'encrypted' | 'other' | undefined {
   if (!startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0])) return undefined;
   if (containsUtf16(bytes, 'EncryptionInfo')) return 'encrypted';
-  return (Object.keys(LEGACY_STREAMS) as OfficeTool[]).find((tool) => LEGACY_STREAMS[tool].some((name) => containsUtf16(bytes, name))) ?? 'other';
+  return (
+    (Object.keys(LEGACY_STREAMS) as OfficeTool[]).find((tool) =>
+      LEGACY_STREAMS[tool].some((name) => containsUtf16(bytes, name)),
+    ) ?? 'other'
+  );
 }
 
 /** ".doc", ".xls", ".ppt": the legacy extension for a tool. */
@@ -106,19 +135,32 @@ export async function openOfficeInput(name: string, bytes: Uint8Array, tool: Off
   if (bytes.byteLength === 0) throw new FolioError('InvalidInput', `"${name}" is empty (0 bytes).`);
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0])) {
     if (containsUtf16(bytes, 'EncryptionInfo')) {
-      throw new FolioError('InvalidInput', `"${name}" is protected with a password. Remove the password in Office, save, and try again.`);
+      throw new FolioError(
+        'InvalidInput',
+        `"${name}" is protected with a password. Remove the password in Office, save, and try again.`,
+      );
     }
     // Legacy binary files of the right kind go to the LibreOffice engine before this (the Office
     // tools' engines); here they are only refused when they are for another tool or of another kind.
     const kind = oleKind(bytes);
-    if (kind && kind !== 'other' && kind !== 'encrypted' && kind !== tool) throw new FolioError('InvalidInput', `"${name}" is an old-style ${LEGACY[kind]} file: use the ${TOOL_NAME[kind]} tool.`);
-    throw new FolioError('InvalidInput', `"${name}" is an old-style ${LEGACY[tool]} file, which Folio's built-in engine cannot read. Choose the LibreOffice engine, or save it as ${MODERN[tool]} and try again.`);
+    if (kind && kind !== 'other' && kind !== 'encrypted' && kind !== tool)
+      throw new FolioError(
+        'InvalidInput',
+        `"${name}" is an old-style ${LEGACY[kind]} file: use the ${TOOL_NAME[kind]} tool.`,
+      );
+    throw new FolioError(
+      'InvalidInput',
+      `"${name}" is an old-style ${LEGACY[tool]} file, which Folio's built-in engine cannot read. Choose the ` +
+        `LibreOffice engine, or save it as ${MODERN[tool]} and try again.`,
+    );
   }
   if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) {
-    if (tool !== 'docx') throw new FolioError('InvalidInput', `"${name}" is an RTF document: use the Word to PDF tool.`);
+    if (tool !== 'docx')
+      throw new FolioError('InvalidInput', `"${name}" is an RTF document: use the Word to PDF tool.`);
     return { kind: 'rtf' };
   }
-  if (!startsWith(bytes, [0x50, 0x4b])) throw new FolioError('InvalidInput', `"${name}" is not a ${expectedLabel(name, tool)} file.`);
+  if (!startsWith(bytes, [0x50, 0x4b]))
+    throw new FolioError('InvalidInput', `"${name}" is not a ${expectedLabel(name, tool)} file.`);
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);
@@ -134,26 +176,40 @@ export async function openOfficeInput(name: string, bytes: Uint8Array, tool: Off
   const manifest = manifestFile && !zip.file(OOXML_MAIN[tool]) ? await manifestFile.async('string') : undefined;
   if (manifest && !mediaType?.includes('opendocument')) {
     try {
-      mediaType = attr(findAll(parseXml(manifest), 'manifest:file-entry').find((entry) => attr(entry, 'manifest:full-path') === '/'), 'manifest:media-type') ?? mediaType;
+      mediaType =
+        attr(
+          findAll(parseXml(manifest), 'manifest:file-entry').find((entry) => attr(entry, 'manifest:full-path') === '/'),
+          'manifest:media-type',
+        ) ?? mediaType;
     } catch {
       /* a malformed manifest: judged by the parts below */
     }
   }
   if (mediaType?.includes('opendocument')) {
     const odf = ODF_KINDS[mediaType] ?? { label: 'an OpenDocument file of a kind Folio does not print' };
-    if (manifest?.includes('encryption-data') || (manifestFile && (await manifestFile.async('string')).includes('encryption-data'))) {
-      throw new FolioError('InvalidInput', `"${name}" is protected with a password. Remove the password in LibreOffice (File ▸ Properties ▸ Security, or save without "Save with password"), and try again.`);
+    if (
+      manifest?.includes('encryption-data') ||
+      (manifestFile && (await manifestFile.async('string')).includes('encryption-data'))
+    ) {
+      throw new FolioError(
+        'InvalidInput',
+        `"${name}" is protected with a password. Remove the password in LibreOffice (File ▸ Properties ▸ ` +
+          `Security, or save without "Save with password"), and try again.`,
+      );
     }
     if (!odf.kind) throw new FolioError('InvalidInput', `"${name}" is ${odf.label}, which Folio cannot convert here.`);
-    if (TOOL_OF[odf.kind] !== tool) throw new FolioError('InvalidInput', `"${name}" is ${odf.label}: use the ${TOOL_NAME[TOOL_OF[odf.kind]]} tool.`);
+    if (TOOL_OF[odf.kind] !== tool)
+      throw new FolioError('InvalidInput', `"${name}" is ${odf.label}: use the ${TOOL_NAME[TOOL_OF[odf.kind]]} tool.`);
     if (!zip.file('content.xml')) throw new FolioError('InvalidInput', `"${name}" is damaged: content.xml is missing.`);
     return { kind: odf.kind, zip };
   }
 
   if (!zip.file(OOXML_MAIN[tool])) {
     const actual = (Object.keys(OOXML_MAIN) as OfficeTool[]).find((kind) => zip.file(OOXML_MAIN[kind]));
-    if (actual) throw new FolioError('InvalidInput', `"${name}" is a ${MODERN[actual]} file: use the ${TOOL_NAME[actual]} tool.`);
-    if (zip.file('content.xml')) throw new FolioError('InvalidInput', `"${name}" is damaged: its OpenDocument mimetype is missing.`);
+    if (actual)
+      throw new FolioError('InvalidInput', `"${name}" is a ${MODERN[actual]} file: use the ${TOOL_NAME[actual]} tool.`);
+    if (zip.file('content.xml'))
+      throw new FolioError('InvalidInput', `"${name}" is damaged: its OpenDocument mimetype is missing.`);
     throw new FolioError('InvalidInput', `"${name}" is damaged: ${OOXML_MAIN[tool]} is missing.`);
   }
   return { kind: tool, zip };
@@ -163,7 +219,12 @@ export async function openOfficeInput(name: string, bytes: Uint8Array, tool: Off
 export async function openOfficePackage(name: string, bytes: Uint8Array, expected: OfficeTool): Promise<JSZip> {
   const input = await openOfficeInput(name, bytes, expected);
   if (input.kind !== expected) {
-    throw new FolioError('InvalidInput', input.kind === 'rtf' ? `"${name}" is an RTF document, which this step cannot read.` : `"${name}" is an OpenDocument file, which this step cannot read.`);
+    throw new FolioError(
+      'InvalidInput',
+      input.kind === 'rtf'
+        ? `"${name}" is an RTF document, which this step cannot read.`
+        : `"${name}" is an OpenDocument file, which this step cannot read.`,
+    );
   }
   return (input as { zip: JSZip }).zip;
 }

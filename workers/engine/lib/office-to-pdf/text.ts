@@ -11,8 +11,25 @@ import { embeddable, type ImageMime } from './images.ts';
 const TAB_STOP = 36; // Word's default tab stops: every half inch.
 
 type Atom =
-  | { kind: 'text'; text: string; font: PDFFont; style: RunStyle; width: number; space: boolean; lineHeight: number; ascent: number }
-  | { kind: 'field'; field: 'PAGE' | 'NUMPAGES'; font: PDFFont; style: RunStyle; width: number; lineHeight: number; ascent: number }
+  | {
+      kind: 'text';
+      text: string;
+      font: PDFFont;
+      style: RunStyle;
+      width: number;
+      space: boolean;
+      lineHeight: number;
+      ascent: number;
+    }
+  | {
+      kind: 'field';
+      field: 'PAGE' | 'NUMPAGES';
+      font: PDFFont;
+      style: RunStyle;
+      width: number;
+      lineHeight: number;
+      ascent: number;
+    }
   | { kind: 'tab'; style: RunStyle; width: number; lineHeight: number; ascent: number; font: PDFFont; leader?: string }
   | { kind: 'break'; width: 0; lineHeight: number; ascent: number }
   | { kind: 'image'; image: PDFImage; width: number; height: number }
@@ -48,7 +65,9 @@ export class ImageCache {
   get(bytes: Uint8Array, _mime?: ImageMime): Promise<PDFImage> {
     let image = this.images.get(bytes);
     if (!image) {
-      image = embeddable(bytes).then((e) => (e.format === 'png' ? this.doc.embedPng(e.bytes) : this.doc.embedJpg(e.bytes)));
+      image = embeddable(bytes).then((e) =>
+        e.format === 'png' ? this.doc.embedPng(e.bytes) : this.doc.embedJpg(e.bytes),
+      );
       this.images.set(bytes, image);
     }
     return image;
@@ -94,7 +113,12 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
   for (const inline of inlines) {
     if (inline.kind === 'drawing') {
       try {
-        atoms.push({ kind: 'drawing', draw: await inline.prepare(ctx, inline.width, inline.height), width: inline.width, height: inline.height });
+        atoms.push({
+          kind: 'drawing',
+          draw: await inline.prepare(ctx, inline.width, inline.height),
+          width: inline.width,
+          height: inline.height,
+        });
       } catch {
         /* A drawing that cannot be laid out is left out rather than failing the document. */
       }
@@ -102,11 +126,22 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
     }
     if (inline.kind === 'image') {
       try {
-        atoms.push({ kind: 'image', image: await ctx.images.get(inline.bytes, inline.mime), width: inline.width, height: inline.height });
+        atoms.push({
+          kind: 'image',
+          image: await ctx.images.get(inline.bytes, inline.mime),
+          width: inline.width,
+          height: inline.height,
+        });
       } catch {
         // A picture that cannot be drawn (a metafile, a broken file): a light frame keeps its place.
         const { width, height } = inline;
-        atoms.push({ kind: 'drawing', width, height, draw: (page, x, bottom) => page.drawRectangle({ x, y: bottom, width, height, borderColor: rgb(0.8, 0.8, 0.8), borderWidth: 0.5 }) });
+        atoms.push({
+          kind: 'drawing',
+          width,
+          height,
+          draw: (page, x, bottom) =>
+            page.drawRectangle({ x, y: bottom, width, height, borderColor: rgb(0.8, 0.8, 0.8), borderWidth: 0.5 }),
+        });
       }
       continue;
     }
@@ -116,16 +151,43 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
     const size = sizeOf(style);
     const lineHeight = metrics.lineHeight * style.size;
     const ascent = metrics.ascent * style.size;
-    if (inline.kind === 'tab') atoms.push({ kind: 'tab', style, width: 0, lineHeight, ascent, font: (await ctx.fonts.spans('.', request))[0].font });
+    if (inline.kind === 'tab')
+      atoms.push({
+        kind: 'tab',
+        style,
+        width: 0,
+        lineHeight,
+        ascent,
+        font: (await ctx.fonts.spans('.', request))[0].font,
+      });
     else if (inline.kind === 'break') atoms.push({ kind: 'break', width: 0, lineHeight, ascent });
     else if (inline.kind === 'field') {
       const [span] = await ctx.fonts.spans('0', request);
-      atoms.push({ kind: 'field', field: inline.field, font: span.font, style, width: widthOf(span.font, '00', size), lineHeight, ascent });
+      atoms.push({
+        kind: 'field',
+        field: inline.field,
+        font: span.font,
+        style,
+        width: widthOf(span.font, '00', size),
+        lineHeight,
+        ascent,
+      });
     } else {
       for (const span of await ctx.fonts.spans(inline.text, request)) {
         // Words, runs of spaces, and single CJK characters are the units a line may break between.
-        for (const token of span.text.match(/ +|[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^ \u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+/gu) ?? []) {
-          atoms.push({ kind: 'text', text: token, font: span.font, style, width: widthOf(span.font, token, size), space: token.startsWith(' '), lineHeight, ascent });
+        for (const token of span.text.match(
+          / +|[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^ \u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+/gu,
+        ) ?? []) {
+          atoms.push({
+            kind: 'text',
+            text: token,
+            font: span.font,
+            style,
+            width: widthOf(span.font, token, size),
+            space: token.startsWith(' '),
+            lineHeight,
+            ascent,
+          });
         }
       }
     }
@@ -157,8 +219,13 @@ function splitWord(atom: Extract<Atom, { kind: 'text' }>, width: number): Atom[]
 export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: TextContext): Promise<LaidParagraph> {
   const atoms = await atomsOf(paragraph.inlines, ctx);
   const lines: LaidLine[] = [];
-  const defaultStyle = paragraph.inlines.find((i): i is Extract<Inline, { style: RunStyle }> => 'style' in i)?.style ?? { size: 11 };
-  const emptyMetrics = await ctx.fonts.metrics({ family: defaultStyle.font, bold: defaultStyle.bold, italic: defaultStyle.italic });
+  const defaultStyle = paragraph.inlines.find((i): i is Extract<Inline, { style: RunStyle }> => 'style' in i)
+    ?.style ?? { size: 11 };
+  const emptyMetrics = await ctx.fonts.metrics({
+    family: defaultStyle.font,
+    bold: defaultStyle.bold,
+    italic: defaultStyle.italic,
+  });
 
   let current: Atom[] = [];
   let lineWidth = 0;
@@ -179,7 +246,11 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
   const available = () => (paragraph.noWrap ? Infinity : Math.max(12, width - startOf() - paragraph.indentRight));
 
   const finish = (last: boolean) => {
-    while (current.length && current[current.length - 1].kind === 'text' && (current[current.length - 1] as { space: boolean }).space) {
+    while (
+      current.length &&
+      current[current.length - 1].kind === 'text' &&
+      (current[current.length - 1] as { space: boolean }).space
+    ) {
       lineWidth -= current.pop()!.width;
     }
     let height = 0;
@@ -189,7 +260,10 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
       const m = atomHeight(atom);
       height = Math.max(height, m.height);
       ascent = Math.max(ascent, m.ascent);
-      size = Math.max(size, atom.kind === 'image' || atom.kind === 'drawing' ? atom.height / 1.2 : 'style' in atom ? sizeOf(atom.style) : 0);
+      size = Math.max(
+        size,
+        atom.kind === 'image' || atom.kind === 'drawing' ? atom.height / 1.2 : 'style' in atom ? sizeOf(atom.style) : 0,
+      );
     }
     if (current.length === 0 || height === 0) {
       height = emptyMetrics.lineHeight * defaultStyle.size;
@@ -203,7 +277,10 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
     else if (spacing.rule === 'exact') lineHeight = spacing.value;
     else lineHeight = Math.max(height, spacing.value);
     // DrawingML lines (as LibreOffice lays them out): the baseline one text size below the line's top.
-    const baseline = spacing.rule === 'ofSize' ? size * spacing.value : ascent + (lineHeight - height) * (spacing.rule === 'auto' ? 0 : 1) * 0.8;
+    const baseline =
+      spacing.rule === 'ofSize'
+        ? size * spacing.value
+        : ascent + (lineHeight - height) * (spacing.rule === 'auto' ? 0 : 1) * 0.8;
     const free = (paragraph.noWrap ? width - startOf() - paragraph.indentRight : available()) - lineWidth;
     let x = startOf();
     let spaceStretch = 0;
@@ -260,7 +337,8 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
         continue;
       }
     }
-    if (atom.kind === 'text' && atom.space && current.length === 0 && lines.length > 0) continue; // no leading spaces on wrapped lines
+    // no leading spaces on wrapped lines
+    if (atom.kind === 'text' && atom.space && current.length === 0 && lines.length > 0) continue;
     current.push(atom);
     lineWidth += atom.width;
   }
@@ -284,38 +362,82 @@ function color(c: [number, number, number] | undefined) {
 }
 
 function sameLook(a: RunStyle, b: RunStyle): boolean {
-  return a === b || (a.size === b.size && a.bold === b.bold && a.italic === b.italic && a.underline === b.underline && a.strike === b.strike && a.baseline === b.baseline && a.link === b.link && String(a.color) === String(b.color) && String(a.highlight) === String(b.highlight));
+  return (
+    a === b ||
+    (a.size === b.size &&
+      a.bold === b.bold &&
+      a.italic === b.italic &&
+      a.underline === b.underline &&
+      a.strike === b.strike &&
+      a.baseline === b.baseline &&
+      a.link === b.link &&
+      String(a.color) === String(b.color) &&
+      String(a.highlight) === String(b.highlight))
+  );
 }
 
 /** Draws one run of text in one font and look, with its highlight, underline and strike-through. */
-function drawRun(page: PDFPage, text: string, font: PDFFont, style: RunStyle, x: number, width: number, baselineY: number, ctx?: DrawContext): void {
+function drawRun(
+  page: PDFPage,
+  text: string,
+  font: PDFFont,
+  style: RunStyle,
+  x: number,
+  width: number,
+  baselineY: number,
+  ctx?: DrawContext,
+): void {
   const size = sizeOf(style);
   const rise = style.baseline === 'super' ? style.size * 0.33 : style.baseline === 'sub' ? -style.size * 0.14 : 0;
-  if (style.highlight) page.drawRectangle({ x, y: baselineY - size * 0.22, width, height: size * 1.15, color: color(style.highlight) });
+  if (style.highlight)
+    page.drawRectangle({ x, y: baselineY - size * 0.22, width, height: size * 1.15, color: color(style.highlight) });
   if (text.trim()) page.drawText(text, { x, y: baselineY + rise, size, font, color: color(style.color) });
   const thickness = Math.max(0.5, size / 18);
-  if (style.underline) page.drawLine({ start: { x, y: baselineY - size * 0.12 }, end: { x: x + width, y: baselineY - size * 0.12 }, thickness, color: color(style.color) });
-  if (style.strike) page.drawLine({ start: { x, y: baselineY + size * 0.28 }, end: { x: x + width, y: baselineY + size * 0.28 }, thickness, color: color(style.color) });
-  if (style.link && text.trim()) addLink(page, style.link, x, baselineY - size * 0.25, x + width, baselineY + size * 0.9, ctx);
+  if (style.underline)
+    page.drawLine({
+      start: { x, y: baselineY - size * 0.12 },
+      end: { x: x + width, y: baselineY - size * 0.12 },
+      thickness,
+      color: color(style.color),
+    });
+  if (style.strike)
+    page.drawLine({
+      start: { x, y: baselineY + size * 0.28 },
+      end: { x: x + width, y: baselineY + size * 0.28 },
+      thickness,
+      color: color(style.color),
+    });
+  if (style.link && text.trim())
+    addLink(page, style.link, x, baselineY - size * 0.25, x + width, baselineY + size * 0.9, ctx);
 }
 
 /**
  * A clickable area over [x1, x2] × [y1, y2]: opening `url` (a Link annotation with a URI action), or
  * for "#name" going to where that anchor landed in the document (a destination on its page).
  */
-export function addLink(page: PDFPage, url: string, x1: number, y1: number, x2: number, y2: number, ctx?: DrawContext): void {
+export function addLink(
+  page: PDFPage,
+  url: string,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  ctx?: DrawContext,
+): void {
   const target = url.startsWith('#') ? ctx?.anchor?.(url.slice(1)) : undefined;
   const context = page.doc.context;
   // Web, mail and phone links only, written escaped (pdf-links.ts); anything else gets no link.
   const action = target ? undefined : uriAction(context, url);
   if (!target && !action) return;
-  const annotation = context.register(context.obj({
-    Type: 'Annot',
-    Subtype: 'Link',
-    Rect: [x1, y1, x2, y2],
-    Border: [0, 0, 0],
-    ...(target ? { Dest: [target.page.ref, 'XYZ', null, target.top, null] } : { A: action }),
-  }));
+  const annotation = context.register(
+    context.obj({
+      Type: 'Annot',
+      Subtype: 'Link',
+      Rect: [x1, y1, x2, y2],
+      Border: [0, 0, 0],
+      ...(target ? { Dest: [target.page.ref, 'XYZ', null, target.top, null] } : { A: action }),
+    }),
+  );
   const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
   if (annots) annots.push(annotation);
   else page.node.set(PDFName.of('Annots'), context.obj([annotation]));
@@ -326,7 +448,14 @@ export function addLink(page: PDFPage, url: string, x1: number, y1: number, x2: 
  * text operator instead of one per word: smaller files, faster saving); on a justified line the
  * stretched spaces split them.
  */
-function drawAtoms(page: PDFPage, atoms: Atom[], x: number, baselineY: number, spaceStretch: number, ctx: DrawContext): void {
+function drawAtoms(
+  page: PDFPage,
+  atoms: Atom[],
+  x: number,
+  baselineY: number,
+  spaceStretch: number,
+  ctx: DrawContext,
+): void {
   let cursor = x;
   let run: { text: string; font: PDFFont; style: RunStyle; x: number; width: number } | undefined;
   const flush = () => {
@@ -338,7 +467,8 @@ function drawAtoms(page: PDFPage, atoms: Atom[], x: number, baselineY: number, s
       if (atom.space && spaceStretch > 0) {
         flush();
         const width = atom.width + spaceStretch;
-        if (atom.style.underline || atom.style.highlight) drawRun(page, '', atom.font, atom.style, cursor, width, baselineY);
+        if (atom.style.underline || atom.style.highlight)
+          drawRun(page, '', atom.font, atom.style, cursor, width, baselineY);
         cursor += width;
         continue;
       }
@@ -365,7 +495,8 @@ function drawAtoms(page: PDFPage, atoms: Atom[], x: number, baselineY: number, s
       const step = widthOf(atom.font, atom.leader, size) * (atom.leader === '.' ? 1.5 : 1);
       const first = Math.ceil((cursor + size * 0.2) / step) * step;
       const count = Math.max(0, Math.floor((cursor + atom.width - size * 0.2 - first) / step));
-      for (let i = 0; i < count; i++) drawRun(page, atom.leader, atom.font, { ...atom.style, underline: false }, first + i * step, step, baselineY);
+      for (let i = 0; i < count; i++)
+        drawRun(page, atom.leader, atom.font, { ...atom.style, underline: false }, first + i * step, step, baselineY);
       cursor += atom.width;
     } else if (atom.kind === 'field') {
       const text = String(atom.field === 'PAGE' ? ctx.pageNumber : ctx.pageCount);
@@ -378,7 +509,14 @@ function drawAtoms(page: PDFPage, atoms: Atom[], x: number, baselineY: number, s
 }
 
 /** Draws one line of a laid-out paragraph whose box starts at `left`; `top` is the line's top (PDF y). */
-export function drawLine(page: PDFPage, laid: LaidParagraph, lineIndex: number, left: number, top: number, ctx: DrawContext): void {
+export function drawLine(
+  page: PDFPage,
+  laid: LaidParagraph,
+  lineIndex: number,
+  left: number,
+  top: number,
+  ctx: DrawContext,
+): void {
   const line = laid.lines[lineIndex];
   const baselineY = top - line.baseline;
   if (lineIndex === 0 && laid.marker) drawAtoms(page, laid.marker.atoms, left + laid.marker.x, baselineY, 0, ctx);

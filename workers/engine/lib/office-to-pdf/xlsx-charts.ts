@@ -12,7 +12,16 @@ import { paragraph } from './model.ts';
 import { chartReader } from './graphics.ts';
 import { columnName } from './cell-refs.ts';
 import { attr, find, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
-import { EMU, colorResolver, localName, ownBox, part, readDrawingTheme, shapesInline, type ShapeEnv } from './shapes.ts';
+import {
+  EMU,
+  colorResolver,
+  localName,
+  ownBox,
+  part,
+  readDrawingTheme,
+  shapesInline,
+  type ShapeEnv,
+} from './shapes.ts';
 
 /** Column widths and row heights of a worksheet in points (0-based indexes). */
 export interface SheetMetrics {
@@ -60,17 +69,31 @@ function anchorStart(anchor: XmlElement): Omit<AnchoredShape, 'drawing'> {
   const from = kid(anchor, 'xdr:from');
   const pos = kid(anchor, 'xdr:pos');
   return from
-    ? { row: cell(from, 'xdr:row'), column: cell(from, 'xdr:col'), rowOffset: cell(from, 'xdr:rowOff') * EMU, columnOffset: cell(from, 'xdr:colOff') * EMU }
+    ? {
+        row: cell(from, 'xdr:row'),
+        column: cell(from, 'xdr:col'),
+        rowOffset: cell(from, 'xdr:rowOff') * EMU,
+        columnOffset: cell(from, 'xdr:colOff') * EMU,
+      }
     : { row: 0, column: 0, rowOffset: (num(pos, 'y') ?? 0) * EMU, columnOffset: (num(pos, 'x') ?? 0) * EMU };
 }
 
 /** The charts of a drawing part, in anchor order, with their anchored sizes and places. */
-async function drawingCharts(zip: JSZip, read: ReturnType<typeof chartReader>, drawingPath: string, anchors: XmlElement[], metrics: SheetMetrics | undefined, fit?: { width: number; height: number }): Promise<AnchoredShape[]> {
+async function drawingCharts(
+  zip: JSZip,
+  read: ReturnType<typeof chartReader>,
+  drawingPath: string,
+  anchors: XmlElement[],
+  metrics: SheetMetrics | undefined,
+  fit?: { width: number; height: number },
+): Promise<AnchoredShape[]> {
   if (!anchors.some((anchor) => find(anchor, 'c:chart'))) return [];
   const rels = await readRels(zip, drawingPath);
   const out: AnchoredShape[] = [];
   for (const anchor of anchors) {
-    const frame = find(anchor, 'c:chart') ? kid(anchor, 'xdr:graphicFrame') ?? find(anchor, 'xdr:graphicFrame') : undefined;
+    const frame = find(anchor, 'c:chart')
+      ? (kid(anchor, 'xdr:graphicFrame') ?? find(anchor, 'xdr:graphicFrame'))
+      : undefined;
     if (!frame) continue;
     let { width, height } = anchorSize(anchor, metrics);
     if (fit && width > 0 && height > 0) {
@@ -96,7 +119,9 @@ async function drawingAnchors(zip: JSZip, path: string): Promise<XmlElement[]> {
     const prefix = open[1] ?? '';
     const body = xml.slice(open.index + open[0].length).replace(new RegExp(`</${prefix}wsDr>\\s*$`), '');
     const anchors = body.split(new RegExp(`(?<=</${prefix}(?:twoCellAnchor|oneCellAnchor|absoluteAnchor)>)`));
-    const shown = anchors.filter((anchor) => !/\shidden="(?:1|true)"/.test(/<(?:\w+:)?cNvPr\b[^>]*>/.exec(anchor)?.[0] ?? ''));
+    const shown = anchors.filter(
+      (anchor) => !/\shidden="(?:1|true)"/.test(/<(?:\w+:)?cNvPr\b[^>]*>/.exec(anchor)?.[0] ?? ''),
+    );
     if (shown.length < anchors.length) xml = `${open[0]}${shown.join('')}</${prefix}wsDr>`;
   }
   return kids(parseXml(xml));
@@ -107,12 +132,19 @@ function visible(element: XmlElement): boolean {
   if (['true', '1'].includes(attr(find(element, 'xdr:cNvPr'), 'hidden') ?? '')) return false;
   const spPr = part(element, 'spPr');
   const text = Array.from(element.getElementsByTagName('a:t')).some((t) => t.textContent?.trim());
-  const filled = (el: XmlElement | undefined) => Boolean(el && !kid(el, 'a:noFill') && (kid(el, 'a:solidFill') || kid(el, 'a:gradFill')));
-  return localName(element) === 'grpSp' ? kids(element).some((child) => ['sp', 'cxnSp', 'grpSp'].includes(localName(child)) && visible(child)) : text || filled(spPr) || filled(kid(spPr, 'a:ln')) || Boolean(part(element, 'style'));
+  const filled = (el: XmlElement | undefined) =>
+    Boolean(el && !kid(el, 'a:noFill') && (kid(el, 'a:solidFill') || kid(el, 'a:gradFill')));
+  return localName(element) === 'grpSp'
+    ? kids(element).some((child) => ['sp', 'cxnSp', 'grpSp'].includes(localName(child)) && visible(child))
+    : text || filled(spPr) || filled(kid(spPr, 'a:ln')) || Boolean(part(element, 'style'));
 }
 
 /** The shapes of a drawing part with their anchors, as drawings at their anchored size. */
-async function drawingShapes(anchors: XmlElement[], metrics: SheetMetrics | undefined, env: Omit<ShapeEnv, 'ctx'>): Promise<AnchoredShape[]> {
+async function drawingShapes(
+  anchors: XmlElement[],
+  metrics: SheetMetrics | undefined,
+  env: Omit<ShapeEnv, 'ctx'>,
+): Promise<AnchoredShape[]> {
   const out: AnchoredShape[] = [];
   for (const anchor of anchors) {
     const shape = kids(anchor).find((el) => ['sp', 'cxnSp', 'grpSp'].includes(localName(el)));
@@ -120,12 +152,27 @@ async function drawingShapes(anchors: XmlElement[], metrics: SheetMetrics | unde
     const { width, height } = anchorSize(anchor, metrics);
     if (!(width > 0 && height > 0)) continue;
     const source = ownBox(shape) ?? { x: 0, y: 0, width, height };
-    out.push({ ...anchorStart(anchor), drawing: { ...(shapesInline([shape], source.width > 0 && source.height > 0 ? source : { ...source, width, height }, env) as DrawingInline), width, height } });
+    out.push({
+      ...anchorStart(anchor),
+      drawing: {
+        ...(shapesInline(
+          [shape],
+          source.width > 0 && source.height > 0 ? source : { ...source, width, height },
+          env,
+        ) as DrawingInline),
+        width,
+        height,
+      },
+    });
   }
   return out;
 }
 
-const escapeXml = (text: string) => text.replace(/[<>&"]/g, (ch) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot' } as Record<string, string>)[ch]};`);
+const escapeXml = (text: string) =>
+  text.replace(
+    /[<>&"]/g,
+    (ch) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot' } as Record<string, string>)[ch]};`,
+  );
 
 /**
  * The notes a sheet shows (its VML shape is not `visibility:hidden`), as yellow note boxes at their
@@ -133,7 +180,13 @@ const escapeXml = (text: string) => text.replace(/[<>&"]/g, (ch) => `&${({ '<': 
  * with the note's text and run formatting from the comments part. Drawn as a DrawingML text box so
  * the shape routine lays out their text like any other.
  */
-async function shownNotes(zip: JSZip, sheetPath: string, sheetXml: string, metrics: SheetMetrics | undefined, env: Omit<ShapeEnv, 'ctx'>): Promise<AnchoredShape[]> {
+async function shownNotes(
+  zip: JSZip,
+  sheetPath: string,
+  sheetXml: string,
+  metrics: SheetMetrics | undefined,
+  env: Omit<ShapeEnv, 'ctx'>,
+): Promise<AnchoredShape[]> {
   const rels = await readRels(zip, sheetPath);
   const vmlId = /<legacyDrawing\b[^>]*r:id="([^"]+)"/.exec(sheetXml)?.[1];
   const vmlPath = vmlId ? rels.get(vmlId)?.target : undefined;
@@ -141,14 +194,23 @@ async function shownNotes(zip: JSZip, sheetPath: string, sheetXml: string, metri
   const vml = vmlPath ? await zipText(zip, vmlPath) : undefined;
   const commentsXml = commentsPath ? await zipText(zip, commentsPath) : undefined;
   if (!vml || !commentsXml || !/ObjectType=["']Note["']/.test(vml)) return [];
-  const comments = new Map(kids(find(parseXml(commentsXml), 'commentList'), 'comment').map((c) => [attr(c, 'ref') ?? '', c]));
+  const comments = new Map(
+    kids(find(parseXml(commentsXml), 'commentList'), 'comment').map((c) => [attr(c, 'ref') ?? '', c]),
+  );
   const column = metrics?.column ?? (() => 48);
   const row = metrics?.row ?? (() => 15);
   const out: AnchoredShape[] = [];
   // VML is not well-formed XML often enough (bare <br>, unquoted attributes) to parse: read each shape by pattern.
   for (const [shape] of vml.matchAll(/<v:shape\b[\s\S]*?<\/v:shape>/g)) {
-    if (!/ObjectType=["']Note["']/.test(shape) || /visibility:\s*hidden/.test(/\bstyle=(["'])([\s\S]*?)\1/.exec(shape)?.[2] ?? '')) continue;
-    const anchor = /<x:Anchor>([^<]*)<\/x:Anchor>/.exec(shape)?.[1].split(',').map((v) => Number(v.trim()) || 0);
+    if (
+      !/ObjectType=["']Note["']/.test(shape) ||
+      /visibility:\s*hidden/.test(/\bstyle=(["'])([\s\S]*?)\1/.exec(shape)?.[2] ?? '')
+    )
+      continue;
+    const anchor = /<x:Anchor>([^<]*)<\/x:Anchor>/
+      .exec(shape)?.[1]
+      .split(',')
+      .map((v) => Number(v.trim()) || 0);
     const noteRow = Number(/<x:Row>(\d+)/.exec(shape)?.[1]);
     const noteColumn = Number(/<x:Column>(\d+)/.exec(shape)?.[1]);
     const comment = comments.get(`${columnName(noteColumn + 1)}${noteRow + 1}`);
@@ -161,38 +223,65 @@ async function shownNotes(zip: JSZip, sheetPath: string, sheetXml: string, metri
     if (!(width > 0 && height > 0)) continue;
     // Runs, split into paragraphs at line breaks.
     const paragraphs: string[][] = [[]];
-    for (const run of kids(kid(comment, 'text')).flatMap((el) => (el.tagName === 'r' ? [el] : el.tagName === 't' ? [el] : []))) {
+    for (const run of kids(kid(comment, 'text')).flatMap((el) =>
+      el.tagName === 'r' ? [el] : el.tagName === 't' ? [el] : [],
+    )) {
       const t = run.tagName === 't' ? run : kid(run, 't');
       const rPr = run.tagName === 'r' ? kid(run, 'rPr') : undefined;
       const size = num(kid(rPr, 'sz'), 'val') ?? 9;
       const props = `sz="${Math.round(size * 100)}"${kid(rPr, 'b') ? ' b="1"' : ''}${kid(rPr, 'i') ? ' i="1"' : ''}`;
       (t?.textContent ?? '').split(/\r?\n/).forEach((piece, i) => {
         if (i > 0) paragraphs.push([]);
-        if (piece) paragraphs[paragraphs.length - 1].push(`<a:r><a:rPr ${props}/><a:t xml:space="preserve">${escapeXml(piece)}</a:t></a:r>`);
+        if (piece)
+          paragraphs[paragraphs.length - 1].push(
+            `<a:r><a:rPr ${props}/><a:t xml:space="preserve">${escapeXml(piece)}</a:t></a:r>`,
+          );
       });
     }
     const fill = /fillcolor="#?([0-9a-fA-F]{6})/.exec(shape)?.[1] ?? 'FFFFE1';
     const emu = (pt: number) => Math.round(pt / EMU);
     const sp = parseXml(
-      `<xdr:sp xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">` +
+      `<xdr:sp xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" ` +
+        `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">` +
         `<xdr:nvSpPr><xdr:cNvPr id="1" name="Note"/><xdr:cNvSpPr txBox="1"/></xdr:nvSpPr>` +
-        `<xdr:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${emu(width)}" cy="${emu(height)}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom>` +
-        `<a:solidFill><a:srgbClr val="${fill}"/></a:solidFill><a:ln w="9525"><a:solidFill><a:srgbClr val="000000"/></a:solidFill></a:ln></xdr:spPr>` +
+        (`<xdr:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${emu(width)}" ` +
+          `cy="${emu(height)}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom>`) +
+        (`<a:solidFill><a:srgbClr val="${fill}"/></a:solidFill><a:ln w="9525"><a:solidFill><a:srgbClr ` +
+          `val="000000"/></a:solidFill></a:ln></xdr:spPr>`) +
         `<xdr:txBody><a:bodyPr wrap="square" lIns="91440" tIns="45720" rIns="91440" bIns="45720" anchor="t"/>` +
         paragraphs.map((runs) => `<a:p>${runs.join('')}</a:p>`).join('') +
         `</xdr:txBody></xdr:sp>`,
     );
-    out.push({ row: topRow, column: leftColumn, rowOffset: topOffset * 0.75, columnOffset: leftOffset * 0.75, note: true, drawing: { ...(shapesInline([sp], { x: 0, y: 0, width, height }, env) as DrawingInline), width, height } });
+    out.push({
+      row: topRow,
+      column: leftColumn,
+      rowOffset: topOffset * 0.75,
+      columnOffset: leftOffset * 0.75,
+      note: true,
+      drawing: { ...(shapesInline([sp], { x: 0, y: 0, width, height }, env) as DrawingInline), width, height },
+    });
   }
   return out;
 }
 
-export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) => SheetMetrics | undefined, chartSheetPage: PageSetup, notes: { add(note: string): void } = new Set()): Promise<WorkbookCharts> {
+export async function readWorkbookCharts(
+  zip: JSZip,
+  metricsOf: (sheet: string) => SheetMetrics | undefined,
+  chartSheetPage: PageSetup,
+  notes: { add(note: string): void } = new Set(),
+): Promise<WorkbookCharts> {
   const result: WorkbookCharts = { shapes: new Map(), chartSheets: [] };
-  if (!Object.keys(zip.files).some((name) => name.startsWith('xl/drawings/') || name.startsWith('xl/charts/'))) return result;
+  if (!Object.keys(zip.files).some((name) => name.startsWith('xl/drawings/') || name.startsWith('xl/charts/')))
+    return result;
   const themeXml = await zipText(zip, 'xl/theme/theme1.xml');
   const theme = readDrawingTheme(themeXml ? parseXml(themeXml) : undefined);
-  const shapeEnv: Omit<ShapeEnv, 'ctx'> = { color: colorResolver(theme), theme, textColor: theme.colors.dk1 ?? [0, 0, 0], defaultSize: 11, notes };
+  const shapeEnv: Omit<ShapeEnv, 'ctx'> = {
+    color: colorResolver(theme),
+    theme,
+    textColor: theme.colors.dk1 ?? [0, 0, 0],
+    defaultSize: 11,
+    notes,
+  };
   const workbook = await zipText(zip, 'xl/workbook.xml');
   if (!workbook) return result;
   const read = chartReader(zip, 'xl/theme/theme1.xml');
@@ -206,8 +295,13 @@ export async function readWorkbookCharts(zip: JSZip, metricsOf: (sheet: string) 
     const drawingId = sheetXml ? /<drawing\b[^>]*r:id="([^"]+)"/.exec(sheetXml)?.[1] : undefined;
     const drawingPath = drawingId ? (await readRels(zip, rel.target)).get(drawingId)?.target : undefined;
     if (rel.type.endsWith('/chartsheet')) {
-      const fit = { width: chartSheetPage.width - chartSheetPage.margin.left - chartSheetPage.margin.right, height: chartSheetPage.height - chartSheetPage.margin.top - chartSheetPage.margin.bottom - 24 };
-      const charts = drawingPath ? await drawingCharts(zip, read, drawingPath, await drawingAnchors(zip, drawingPath), undefined, fit) : [];
+      const fit = {
+        width: chartSheetPage.width - chartSheetPage.margin.left - chartSheetPage.margin.right,
+        height: chartSheetPage.height - chartSheetPage.margin.top - chartSheetPage.margin.bottom - 24,
+      };
+      const charts = drawingPath
+        ? await drawingCharts(zip, read, drawingPath, await drawingAnchors(zip, drawingPath), undefined, fit)
+        : [];
       if (charts.length) pending.push({ name, charts: charts.map((chart) => chart.drawing) });
       continue;
     }

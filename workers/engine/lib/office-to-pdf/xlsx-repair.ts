@@ -29,13 +29,15 @@ const UNPREFIXED_NAMESPACES = new Set([
 ]);
 const RELATIONSHIPS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 /** Namespaces of Office Open XML and of Microsoft's extensions; elements in any other are left out. */
-const KNOWN_NAMESPACE = /^(http:\/\/schemas\.openxmlformats\.org\/|http:\/\/schemas\.microsoft\.com\/|urn:schemas-microsoft-com:|http:\/\/purl\.org\/|http:\/\/www\.w3\.org\/)/;
+const KNOWN_NAMESPACE =
+  /^(http:\/\/schemas\.openxmlformats\.org\/|http:\/\/schemas\.microsoft\.com\/|urn:schemas-microsoft-com:|http:\/\/purl\.org\/|http:\/\/www\.w3\.org\/)/;
 const MAX_COLUMN = 16384;
 const MAX_ROW = 1048576;
 
 function elementChildren(element: XmlElement): XmlElement[] {
   const out: XmlElement[] = [];
-  for (let node = element.firstChild; node; node = node.nextSibling) if (node.nodeType === 1) out.push(node as XmlElement);
+  for (let node = element.firstChild; node; node = node.nextSibling)
+    if (node.nodeType === 1) out.push(node as XmlElement);
   return out;
 }
 
@@ -138,7 +140,10 @@ export async function repairWorkbookPackage(bytes: Uint8Array): Promise<Uint8Arr
       if (/\.vml$/i.test(name)) text = text.replace(/<br\s*>/gi, '<br/>');
       // Office Open XML allows no document type declaration: its entities (an entity-expansion bomb)
       // are dropped, and references to them read as nothing rather than as "&name;".
-      if (/<!DOCTYPE/i.test(text)) text = text.replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '').replace(/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)[a-z_][\w.-]*;/gi, '');
+      if (/<!DOCTYPE/i.test(text))
+        text = text
+          .replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '')
+          .replace(/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)[a-z_][\w.-]*;/gi, '');
       try {
         const root = repairElement(parseXml(text), true);
         texts.set(name, serializer.serializeToString(root.ownerDocument!));

@@ -39,7 +39,15 @@ const DEFAULT_FONT: RunStyle = { font: 'Calibri', size: 11 };
  */
 export function maxDigitWidth(font: { name?: string; size?: number }): number {
   const family = (font.name ?? 'Calibri').toLowerCase();
-  const em = /calibri|carlito/.test(family) ? 0.507 : /courier|mono|consol/.test(family) ? 0.6 : /times|georgia|garamond/.test(family) ? 0.5 : /arial|helvetica|liberation sans|verdana|tahoma/.test(family) ? 0.556 : 0.53;
+  const em = /calibri|carlito/.test(family)
+    ? 0.507
+    : /courier|mono|consol/.test(family)
+      ? 0.6
+      : /times|georgia|garamond/.test(family)
+        ? 0.5
+        : /arial|helvetica|liberation sans|verdana|tahoma/.test(family)
+          ? 0.556
+          : 0.53;
   return Math.max(5, Math.round((font.size ?? 11) * (96 / 72) * em));
 }
 
@@ -53,7 +61,9 @@ export function columnWidthPt(width: number | undefined, mdw = 7, baseColWidth =
   return Math.trunc(((256 * width + Math.trunc(128 / mdw)) / 256) * mdw) * 0.75;
 }
 
-/** What exceljs does not read from a sheet's XML: its sheetFormatPr's `baseColWidth`, and whether it has a page setup. */
+/**
+ * What exceljs does not read from a sheet's XML: its sheetFormatPr's `baseColWidth`, and whether it has a page setup.
+ */
 interface SheetXmlFacts {
   baseColWidth?: number;
   /** The sheet has no pageSetup (LibreOffice prints it on its default page, A4) / no pageMargins. */
@@ -77,7 +87,12 @@ async function sheetXmlFacts(zip: JSZip): Promise<Map<string, SheetXmlFacts>> {
     const noPageSetup = !/<(\w+:)?pageSetup[\s/>]/.test(xml);
     const noPageMargins = !/<(\w+:)?pageMargins[\s/>]/.test(xml);
     const embeddedObjects = /<(\w+:)?oleObject[\s/>]/.test(xml);
-    facts.set(attr(sheet, 'name') ?? '', { baseColWidth: base ? Number(base) : undefined, noPageSetup, noPageMargins, embeddedObjects });
+    facts.set(attr(sheet, 'name') ?? '', {
+      baseColWidth: base ? Number(base) : undefined,
+      noPageSetup,
+      noPageMargins,
+      embeddedObjects,
+    });
   }
   return facts;
 }
@@ -91,7 +106,14 @@ async function defaultFont(zip: JSZip): Promise<{ name?: string; size?: number }
 
 function borderOf(side: Partial<ExcelJS.Border> | undefined, palette: ExcelPalette): Border | undefined {
   if (!side?.style) return undefined;
-  const width = side.style === 'thick' ? 1.5 : side.style === 'medium' || side.style.startsWith('medium') ? 1 : side.style === 'hair' ? 0.25 : 0.5;
+  const width =
+    side.style === 'thick'
+      ? 1.5
+      : side.style === 'medium' || side.style.startsWith('medium')
+        ? 1
+        : side.style === 'hair'
+          ? 0.25
+          : 0.5;
   return { width, color: excelColor(side.color, palette) ?? [0, 0, 0] };
 }
 
@@ -114,10 +136,14 @@ function cellLink(value: ExcelJS.CellValue): string | undefined {
 /** The text Excel shows for a cell: its value through its number format. */
 export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined): { text: string; numeric: boolean } {
   if (value === null || value === undefined) return { text: '', numeric: false };
-  if (typeof value === 'object' && 'result' in (value as object)) return displayText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue, numFmt);
-  if (typeof value === 'object' && 'richText' in (value as object)) return { text: (value as ExcelJS.CellRichTextValue).richText.map((r) => r.text).join(''), numeric: false };
-  if (typeof value === 'object' && 'text' in (value as object) && 'hyperlink' in (value as object)) return displayText((value as ExcelJS.CellHyperlinkValue).text as ExcelJS.CellValue, numFmt);
-  if (typeof value === 'object' && 'error' in (value as object)) return { text: String((value as ExcelJS.CellErrorValue).error), numeric: false };
+  if (typeof value === 'object' && 'result' in (value as object))
+    return displayText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue, numFmt);
+  if (typeof value === 'object' && 'richText' in (value as object))
+    return { text: (value as ExcelJS.CellRichTextValue).richText.map((r) => r.text).join(''), numeric: false };
+  if (typeof value === 'object' && 'text' in (value as object) && 'hyperlink' in (value as object))
+    return displayText((value as ExcelJS.CellHyperlinkValue).text as ExcelJS.CellValue, numFmt);
+  if (typeof value === 'object' && 'error' in (value as object))
+    return { text: String((value as ExcelJS.CellErrorValue).error), numeric: false };
   if (value instanceof Date) {
     const serial = (value.getTime() - EXCEL_EPOCH) / 86_400_000;
     try {
@@ -139,8 +165,19 @@ export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined
 
 /** SpreadsheetML paper sizes (ECMA-376 §18.3.1.63) in points, the common ones. */
 const PAPER_SIZES: Record<number, [number, number]> = {
-  1: LETTER, 2: LETTER, 3: [792, 1224], 4: [1224, 792], 5: [612, 1008], 7: [522, 756], 8: [841.89, 1190.55],
-  9: A4, 10: A4, 11: [419.53, 595.28], 12: [708.66, 1000.63], 13: [515.91, 728.5], 66: [1190.55, 1683.78],
+  1: LETTER,
+  2: LETTER,
+  3: [792, 1224],
+  4: [1224, 792],
+  5: [612, 1008],
+  7: [522, 756],
+  8: [841.89, 1190.55],
+  9: A4,
+  10: A4,
+  11: [419.53, 595.28],
+  12: [708.66, 1000.63],
+  13: [515.91, 728.5],
+  66: [1190.55, 1683.78],
 };
 
 export function pageFor(ws: ExcelJS.Worksheet | undefined, options: XlsxOptions): PageSetup {
@@ -149,14 +186,20 @@ export function pageFor(ws: ExcelJS.Worksheet | undefined, options: XlsxOptions)
   // out for Letter, and LibreOffice reads it so); a CSV file, which has no page setup, prints on A4.
   const paper = ws ? Number(setup?.paperSize ?? 1) : 9;
   let [width, height] = PAPER_SIZES[paper] ?? A4;
-  const landscape = options.orientation === 'landscape' || (options.orientation === 'auto' && setup?.orientation === 'landscape');
+  const landscape =
+    options.orientation === 'landscape' || (options.orientation === 'auto' && setup?.orientation === 'landscape');
   if (landscape) [width, height] = [height, width];
   const m = setup?.margins;
   const inch = (v: number | undefined, fallback: number) => (typeof v === 'number' && v >= 0 ? v : fallback) * 72;
   return {
     width,
     height,
-    margin: { top: inch(m?.top, 0.75), bottom: inch(m?.bottom, 0.75), left: inch(m?.left, 0.7), right: inch(m?.right, 0.7) },
+    margin: {
+      top: inch(m?.top, 0.75),
+      bottom: inch(m?.bottom, 0.75),
+      left: inch(m?.left, 0.7),
+      right: inch(m?.right, 0.7),
+    },
     headerDistance: inch(m?.header, 0.3),
     footerDistance: inch(m?.footer, 0.3),
   };
@@ -168,8 +211,14 @@ export function pageFor(ws: ExcelJS.Worksheet | undefined, options: XlsxOptions)
  */
 function defaultPage(page: PageSetup, noMargins: boolean): PageSetup {
   const [width, height] = page.width > page.height ? [A4[1], A4[0]] : A4;
-  const side = 0.748 * 72, edge = 0.984 * 72;
-  return { ...page, width, height, margin: noMargins ? { top: edge, bottom: edge, left: side, right: side } : page.margin };
+  const side = 0.748 * 72,
+    edge = 0.984 * 72;
+  return {
+    ...page,
+    width,
+    height,
+    margin: noMargins ? { top: edge, bottom: edge, left: side, right: side } : page.margin,
+  };
 }
 
 export interface Grid {
@@ -182,15 +231,26 @@ function scaleGrid(grid: Grid, factor: number): void {
   const scaleBlocks = (blocks: Block[]) => {
     for (const block of blocks) {
       if (block.kind !== 'paragraph') continue;
-      for (const inline of block.inlines) if ('style' in inline) inline.style = { ...inline.style, size: inline.style.size * factor };
+      for (const inline of block.inlines)
+        if ('style' in inline) inline.style = { ...inline.style, size: inline.style.size * factor };
     }
   };
   for (const row of grid.rows) {
     row.minHeight *= factor;
-    row.overlays = row.overlays?.map((o) => ({ ...o, x: o.x * factor, y: o.y * factor, drawing: { ...o.drawing, width: o.drawing.width * factor, height: o.drawing.height * factor } }));
+    row.overlays = row.overlays?.map((o) => ({
+      ...o,
+      x: o.x * factor,
+      y: o.y * factor,
+      drawing: { ...o.drawing, width: o.drawing.width * factor, height: o.drawing.height * factor },
+    }));
     for (const cell of row.cells) {
       scaleBlocks(cell.blocks);
-      cell.padding = { top: cell.padding.top * factor, bottom: cell.padding.bottom * factor, left: cell.padding.left * factor, right: cell.padding.right * factor };
+      cell.padding = {
+        top: cell.padding.top * factor,
+        bottom: cell.padding.bottom * factor,
+        left: cell.padding.left * factor,
+        right: cell.padding.right * factor,
+      };
     }
   }
 }
@@ -216,12 +276,20 @@ function columnBands(grid: Grid, width: number): Grid[] {
   bands.forEach(([from, to], b) => bandOf.fill(b, from, to));
   const out: Grid[] = bands.map(([from, to]) => ({ widths: grid.widths.slice(from, to), rows: [] }));
   for (const row of grid.rows) {
-    const pieces = out.map(() => ({ ...row, cells: [] as TableRow['cells'], overlays: row.overlays ? [] as NonNullable<TableRow['overlays']> : undefined }));
+    const pieces = out.map(() => ({
+      ...row,
+      cells: [] as TableRow['cells'],
+      overlays: row.overlays ? ([] as NonNullable<TableRow['overlays']>) : undefined,
+    }));
     for (const cell of row.cells) {
       const last = Math.min(cell.column + cell.colSpan, grid.widths.length) - 1;
       for (let b = bandOf[Math.min(cell.column, grid.widths.length - 1)]; b <= bandOf[Math.max(0, last)]; b++) {
         const [from, to] = bands[b];
-        pieces[b].cells.push({ ...cell, column: Math.max(cell.column, from) - from, colSpan: Math.min(cell.column + cell.colSpan, to) - Math.max(cell.column, from) });
+        pieces[b].cells.push({
+          ...cell,
+          column: Math.max(cell.column, from) - from,
+          colSpan: Math.min(cell.column + cell.colSpan, to) - Math.max(cell.column, from),
+        });
       }
     }
     // A drawing is printed in the band where its anchor column is.
@@ -261,7 +329,15 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
   if (factor !== 1) scaleGrid(grid, factor);
   return columnBands(grid, available).map((band) => ({
     page,
-    blocks: [{ kind: 'table', columnWidths: band.widths, rows: band.rows, indentLeft: 0, align: print.center ? 'center' : 'left' }],
+    blocks: [
+      {
+        kind: 'table',
+        columnWidths: band.widths,
+        rows: band.rows,
+        indentLeft: 0,
+        align: print.center ? 'center' : 'left',
+      },
+    ],
   }));
 }
 
@@ -298,7 +374,13 @@ function sheetPictures(workbook: ExcelJS.Workbook, ws: ExcelJS.Worksheet): Ancho
     const width = range.ext ? range.ext.width * 0.75 : columns * 48;
     const height = range.ext ? range.ext.height * 0.75 : rows * 15;
     const drawing = pictureDrawing({ kind: 'image', bytes, mime, width, height });
-    out.push({ row: range.tl.nativeRow, column: range.tl.nativeCol, rowOffset: (range.tl.nativeRowOff ?? 0) * EMU, columnOffset: (range.tl.nativeColOff ?? 0) * EMU, drawing });
+    out.push({
+      row: range.tl.nativeRow,
+      column: range.tl.nativeCol,
+      rowOffset: (range.tl.nativeRowOff ?? 0) * EMU,
+      columnOffset: (range.tl.nativeColOff ?? 0) * EMU,
+      drawing,
+    });
   }
   return out;
 }
@@ -309,10 +391,18 @@ function noteList(ws: ExcelJS.Worksheet, maxRow: number, maxCol: number): Block[
   for (let r = 1; r <= maxRow; r++) {
     for (let c = 1; c <= maxCol; c++) {
       const note = ws.findCell(r, c)?.note as string | { texts?: Array<{ text: string }> } | undefined;
-      const text = typeof note === 'string' ? note : note?.texts?.map((t) => t.text).join('') ?? '';
+      const text = typeof note === 'string' ? note : (note?.texts?.map((t) => t.text).join('') ?? '');
       if (!text) continue;
-      blocks.push(paragraph([{ kind: 'text', text: `Cell: ${ws.getCell(r, c).address}`, style: DEFAULT_FONT }], { spaceBefore: blocks.length ? 8 : 0 }));
-      text.split(/\r?\n/).forEach((line, i) => blocks.push(paragraph([{ kind: 'text', text: i === 0 ? `Comment: ${line}` : line, style: DEFAULT_FONT }])));
+      blocks.push(
+        paragraph([{ kind: 'text', text: `Cell: ${ws.getCell(r, c).address}`, style: DEFAULT_FONT }], {
+          spaceBefore: blocks.length ? 8 : 0,
+        }),
+      );
+      text
+        .split(/\r?\n/)
+        .forEach((line, i) =>
+          blocks.push(paragraph([{ kind: 'text', text: i === 0 ? `Comment: ${line}` : line, style: DEFAULT_FONT }])),
+        );
     }
   }
   return blocks;
@@ -321,7 +411,8 @@ function noteList(ws: ExcelJS.Worksheet, maxRow: number, maxCol: number): Block[
 /** A text's width in points from Calibri-like character classes (narrow, capitals and m/w, digits, the rest). */
 function estimatedWidth(text: string, size: number): number {
   let ems = 0;
-  for (const ch of text) ems += /[\s.,;:'!|ijltfr()[\]-]/.test(ch) ? 0.28 : /[A-Zmw]/.test(ch) ? 0.62 : /\d/.test(ch) ? 0.507 : 0.48;
+  for (const ch of text)
+    ems += /[\s.,;:'!|ijltfr()[\]-]/.test(ch) ? 0.28 : /[A-Zmw]/.test(ch) ? 0.62 : /\d/.test(ch) ? 0.507 : 0.48;
   return ems * size;
 }
 
@@ -354,7 +445,13 @@ function runOnReach(ws: ExcelJS.Worksheet, maxRow: number, maxCol: number, colum
   return reach;
 }
 
-export function textCell(text: string, style: RunStyle, column: number, overrides: Partial<TableCell> = {}, align: 'left' | 'center' | 'right' | 'justify' = 'left'): TableCell & { column: number } {
+export function textCell(
+  text: string,
+  style: RunStyle,
+  column: number,
+  overrides: Partial<TableCell> = {},
+  align: 'left' | 'center' | 'right' | 'justify' = 'left',
+): TableCell & { column: number } {
   return {
     column,
     colSpan: 1,
@@ -377,8 +474,16 @@ interface SheetCellContext {
   columnIndex: Map<number, number>;
 }
 
-/** One cell as printed (its text through its number format, font, fill, borders, alignment), or undefined when it shows nothing. */
-function printedCell(row: ExcelJS.Row, r: number, c: number, sheet: SheetCellContext): (TableCell & { column: number }) | undefined {
+/**
+ * One cell as printed (its text through its number format, font, fill, borders, alignment), or undefined when it shows
+ * nothing.
+ */
+function printedCell(
+  row: ExcelJS.Row,
+  r: number,
+  c: number,
+  sheet: SheetCellContext,
+): (TableCell & { column: number }) | undefined {
   const { palette, looks, merges, hiddenCols, columnIndex } = sheet;
   const cell = row.getCell(c);
   const { text, numeric } = displayText(cell.value, cell.numFmt);
@@ -394,19 +499,59 @@ function printedCell(row: ExcelJS.Row, r: number, c: number, sheet: SheetCellCon
     link: cellLink(cell.value),
   };
   const look = looks.get(`${r}:${c}`);
-  if (look) Object.assign(style, Object.fromEntries(Object.entries({ color: look.color, bold: look.bold, italic: look.italic, underline: look.underline, strike: look.strike }).filter(([, v]) => v !== undefined)));
+  if (look)
+    Object.assign(
+      style,
+      Object.fromEntries(
+        Object.entries({
+          color: look.color,
+          bold: look.bold,
+          italic: look.italic,
+          underline: look.underline,
+          strike: look.strike,
+        }).filter(([, v]) => v !== undefined),
+      ),
+    );
   const horizontal = cell.alignment?.horizontal;
-  const align = horizontal === 'center' || horizontal === 'centerContinuous' ? 'center' : horizontal === 'right' ? 'right' : horizontal === 'justify' ? 'justify' : horizontal === 'left' ? 'left' : numeric ? 'right' : typeof cell.value === 'boolean' ? 'center' : 'left';
-  const fill = look?.fill ?? (cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid' ? excelColor(cell.fill.fgColor, palette) : undefined);
+  const align =
+    horizontal === 'center' || horizontal === 'centerContinuous'
+      ? 'center'
+      : horizontal === 'right'
+        ? 'right'
+        : horizontal === 'justify'
+          ? 'justify'
+          : horizontal === 'left'
+            ? 'left'
+            : numeric
+              ? 'right'
+              : typeof cell.value === 'boolean'
+                ? 'center'
+                : 'left';
+  const fill =
+    look?.fill ??
+    (cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid'
+      ? excelColor(cell.fill.fgColor, palette)
+      : undefined);
   const merge = merges.get(`${r}:${c}`);
   const vertical = cell.alignment?.vertical;
-  const out = textCell(text, style, columnIndex.get(c)!, {
-    shading: fill,
-    borders: { top: borderOf(cell.border?.top, palette), bottom: borderOf(cell.border?.bottom, palette), left: borderOf(cell.border?.left, palette), right: borderOf(cell.border?.right, palette) },
-    verticalAlign: vertical === 'top' ? 'top' : vertical === 'middle' ? 'middle' : 'bottom',
-    rowSpan: merge?.rows ?? 1,
-    colSpan: merge ? [...Array(merge.cols).keys()].filter((i) => !hiddenCols.has(c + i)).length || 1 : 1,
-  }, align);
+  const out = textCell(
+    text,
+    style,
+    columnIndex.get(c)!,
+    {
+      shading: fill,
+      borders: {
+        top: borderOf(cell.border?.top, palette),
+        bottom: borderOf(cell.border?.bottom, palette),
+        left: borderOf(cell.border?.left, palette),
+        right: borderOf(cell.border?.right, palette),
+      },
+      verticalAlign: vertical === 'top' ? 'top' : vertical === 'middle' ? 'middle' : 'bottom',
+      rowSpan: merge?.rows ?? 1,
+      colSpan: merge ? [...Array(merge.cols).keys()].filter((i) => !hiddenCols.has(c + i)).length || 1 : 1,
+    },
+    align,
+  );
   if (look?.bar) out.bar = look.bar;
   if (!text && !fill && !Object.values(out.borders).some(Boolean) && !merge) return undefined;
   // Text without "wrap text" runs on past the cell's edge, as Excel prints it.
@@ -417,7 +562,8 @@ function printedCell(row: ExcelJS.Row, r: number, c: number, sheet: SheetCellCon
     const next = nextColumn <= MAX_COLUMN ? row.findCell(nextColumn)?.value : undefined;
     out.clip = !(next === null || next === undefined || next === '') || align !== 'left';
     // ("General" numbers lose decimals to fit instead; that is not done here: they are cut.)
-    out.hashesWhenTooWide = numeric && (cell.value instanceof Date || Boolean(cell.numFmt && cell.numFmt !== 'General'));
+    out.hashesWhenTooWide =
+      numeric && (cell.value instanceof Date || Boolean(cell.numFmt && cell.numFmt !== 'General'));
   }
   return out;
 }
@@ -425,7 +571,10 @@ function printedCell(row: ExcelJS.Row, r: number, c: number, sheet: SheetCellCon
 /** The workbook read by exceljs, and the package bytes it was read from (normalised when exceljs refused them). */
 async function loadWorkbook(bytes: Uint8Array): Promise<{ workbook: ExcelJS.Workbook; bytes: Uint8Array }> {
   const workbook = new ExcelJS.Workbook();
-  const failure = await workbook.xlsx.load(bytes as unknown as ArrayBuffer).then(() => undefined, (error: unknown) => error);
+  const failure = await workbook.xlsx.load(bytes as unknown as ArrayBuffer).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   if (!failure && workbook.worksheets.length > 0) return { workbook, bytes };
   // exceljs's reader is strict where Excel is not (and finds no sheet in parts it does not expect
   // where they are): read the package again once normalised.
@@ -436,7 +585,10 @@ async function loadWorkbook(bytes: Uint8Array): Promise<{ workbook: ExcelJS.Work
   return { workbook: again, bytes: repaired };
 }
 
-export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise<{ sections: Section[]; notes: string[] }> {
+export async function readXlsx(
+  bytes: Uint8Array,
+  options: XlsxOptions,
+): Promise<{ sections: Section[]; notes: string[] }> {
   const notes: string[] = [];
   linearMerges();
   let workbook: ExcelJS.Workbook;
@@ -444,18 +596,37 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
   const shapeNotes = new Set<string>();
   const activeIndex = (workbook.views?.[0] as { activeTab?: number } | undefined)?.activeTab ?? 0;
   const visible = workbook.worksheets.filter((ws) => ws.state !== 'hidden' && ws.state !== 'veryHidden');
-  const sheets = options.sheets === 'active' ? [workbook.worksheets[activeIndex] ?? visible[0]].filter(Boolean) : visible;
+  const sheets =
+    options.sheets === 'active' ? [workbook.worksheets[activeIndex] ?? visible[0]].filter(Boolean) : visible;
   const sections: Section[] = [];
   const parts = await JSZip.loadAsync(bytes);
   const palette = await readExcelPalette(parts);
   const mdw = maxDigitWidth(await defaultFont(parts));
   const xmlFacts = await sheetXmlFacts(parts);
   // Charts (read from the package: exceljs does not read them), and chart sheets in their place.
-  const charts = await readWorkbookCharts(parts, (name) => {
-    const ws = workbook.getWorksheet(name);
-    return ws && { column: (c) => columnWidthPt(ws.getColumn(c + 1).width ?? ws.properties.defaultColWidth, mdw, xmlFacts.get(ws.name)?.baseColWidth), row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15 };
-  }, pageFor(undefined, options), shapeNotes).catch(() => void shapeNotes.add('charts and drawn shapes that could not be read were left out'));
-  const chartSheetsBefore = (name: string | undefined) => (options.sheets === 'all' ? charts?.chartSheets.filter((c) => c.before === name) ?? [] : []).map((c) => chartSheetSection(c, pageFor(undefined, options)));
+  const charts = await readWorkbookCharts(
+    parts,
+    (name) => {
+      const ws = workbook.getWorksheet(name);
+      return (
+        ws && {
+          column: (c) =>
+            columnWidthPt(
+              ws.getColumn(c + 1).width ?? ws.properties.defaultColWidth,
+              mdw,
+              xmlFacts.get(ws.name)?.baseColWidth,
+            ),
+          row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15,
+        }
+      );
+    },
+    pageFor(undefined, options),
+    shapeNotes,
+  ).catch(() => void shapeNotes.add('charts and drawn shapes that could not be read were left out'));
+  const chartSheetsBefore = (name: string | undefined) =>
+    (options.sheets === 'all' ? (charts?.chartSheets.filter((c) => c.before === name) ?? []) : []).map((c) =>
+      chartSheetSection(c, pageFor(undefined, options)),
+    );
 
   for (const ws of sheets) {
     sections.push(...chartSheetsBefore(ws.name));
@@ -473,14 +644,24 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
         }
       });
     });
-    assertPrintableRange(options.fileName ?? 'the workbook', ws.name, maxRow, maxCol, cellsWithValues, ws.getCell(maxRow || 1, maxCol || 1).address);
-    const columnWidth = (c: number) => columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, mdw, xmlFacts.get(ws.name)?.baseColWidth);
+    assertPrintableRange(
+      options.fileName ?? 'the workbook',
+      ws.name,
+      maxRow,
+      maxCol,
+      cellsWithValues,
+      ws.getCell(maxRow || 1, maxCol || 1).address,
+    );
+    const columnWidth = (c: number) =>
+      columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, mdw, xmlFacts.get(ws.name)?.baseColWidth);
     maxCol = runOnReach(ws, maxRow, maxCol, columnWidth);
     // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
     // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
     const notesAtEnd = (ws.pageSetup as { cellComments?: string } | undefined)?.cellComments === 'atEnd';
     // Pictures, charts, shapes and text boxes are printed at their anchor cell, so the printed range reaches it.
-    const shapes = [...sheetPictures(workbook, ws), ...(charts?.shapes.get(ws.name) ?? [])].filter((shape) => !(notesAtEnd && shape.note));
+    const shapes = [...sheetPictures(workbook, ws), ...(charts?.shapes.get(ws.name) ?? [])].filter(
+      (shape) => !(notesAtEnd && shape.note),
+    );
     for (const shape of shapes) {
       maxRow = Math.max(maxRow, Math.min(shape.row + 1, maxRow + 500));
       maxCol = Math.max(maxCol, Math.min(shape.column + 1, maxCol + 50));
@@ -493,7 +674,10 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       const [a, b] = range.split(':');
       const start = ws.getCell(a);
       const end = ws.getCell(b ?? a);
-      const r1 = Number(start.row), c1 = Number(start.col), r2 = Number(end.row), c2 = Number(end.col);
+      const r1 = Number(start.row),
+        c1 = Number(start.col),
+        r2 = Number(end.row),
+        c2 = Number(end.col);
       merges.set(`${r1}:${c1}`, { rows: r2 - r1 + 1, cols: c2 - c1 + 1 });
       for (let r = r1; r <= r2; r++) for (let c = c1; c <= c2; c++) if (r !== r1 || c !== c1) covered.add(`${r}:${c}`);
       maxRow = Math.max(maxRow, r2);
@@ -505,7 +689,9 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     const setup = ws.pageSetup as Partial<ExcelJS.PageSetup> | undefined;
     // (A print area past the last used cell prints up to that cell: a whole-sheet area is not a million empty rows.)
     const printArea = cellRange(setup?.printArea?.split('&&')[0]);
-    const area = printArea ? { ...printArea, bottom: Math.min(printArea.bottom, maxRow), right: Math.min(printArea.right, maxCol) } : { top: 1, left: 1, bottom: maxRow, right: maxCol };
+    const area = printArea
+      ? { ...printArea, bottom: Math.min(printArea.bottom, maxRow), right: Math.min(printArea.right, maxCol) }
+      : { top: 1, left: 1, bottom: maxRow, right: maxCol };
     const [titleFrom, titleTo] = (setup?.printTitlesRow ?? '').split(':').map(Number);
 
     const hiddenCols = new Set<number>();
@@ -522,13 +708,20 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
     }
 
     // Conditional formats, on the cells' values (numbers as numbers, anything else as its display text).
-    const looks = conditionalLooks(ws, palette, area, (r, c) => {
-      const cell = ws.findCell(r, c);
-      const value = cell?.value;
-      const result = value && typeof value === 'object' && 'result' in value ? (value as ExcelJS.CellFormulaValue).result : value;
-      if (typeof result === 'number') return result;
-      return cell ? displayText(cell.value, cell.numFmt).text || undefined : undefined;
-    }, shapeNotes);
+    const looks = conditionalLooks(
+      ws,
+      palette,
+      area,
+      (r, c) => {
+        const cell = ws.findCell(r, c);
+        const value = cell?.value;
+        const result =
+          value && typeof value === 'object' && 'result' in value ? (value as ExcelJS.CellFormulaValue).result : value;
+        if (typeof result === 'number') return result;
+        return cell ? displayText(cell.value, cell.numFmt).text || undefined : undefined;
+      },
+      shapeNotes,
+    );
     const rows: TableRow[] = [];
     const rowIndex = new Map<number, number>();
     for (let r = area.top; r <= area.bottom; r++) {
@@ -538,7 +731,12 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       // A row is as tall as the sheet says (its height, else the sheet's default), whatever its cells
       // hold: Excel and LibreOffice print stored heights and cut off text that wraps taller.
       const height = row.height ?? ws.properties.defaultRowHeight ?? 15;
-      const tableRow: TableRow = { cells: [], minHeight: height, exactHeight: true, header: r >= titleFrom && r <= titleTo };
+      const tableRow: TableRow = {
+        cells: [],
+        minHeight: height,
+        exactHeight: true,
+        header: r >= titleFrom && r <= titleTo,
+      };
       for (let c = area.left; c <= area.right; c++) {
         if (hiddenCols.has(c) || covered.has(`${r}:${c}`)) continue;
         const out = printedCell(row, r, c, { palette, looks, merges, hiddenCols, columnIndex });
@@ -557,11 +755,13 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
       if (!row || column === undefined) continue;
       (row.overlays ??= []).push({ column, x: shape.columnOffset, y: shape.rowOffset, drawing: shape.drawing });
     }
-    const page = xmlFacts.get(ws.name)?.noPageSetup ? defaultPage(pageFor(ws, options), xmlFacts.get(ws.name)!.noPageMargins) : pageFor(ws, options);
+    const page = xmlFacts.get(ws.name)?.noPageSetup
+      ? defaultPage(pageFor(ws, options), xmlFacts.get(ws.name)!.noPageMargins)
+      : pageFor(ws, options);
     const fitToPage = Boolean(setup?.fitToPage);
     const sheetSections = sectionsForGrid({ widths, rows }, page, {
       fitWidth: options.fitToWidth || (fitToPage && (setup?.fitToWidth ?? 1) === 1),
-      fitHeight: fitToPage ? setup?.fitToHeight ?? 1 : undefined,
+      fitHeight: fitToPage ? (setup?.fitToHeight ?? 1) : undefined,
       scale: setup?.scale,
       center: Boolean(setup?.horizontalCentered),
     });
@@ -582,7 +782,9 @@ export async function readXlsx(bytes: Uint8Array, options: XlsxOptions): Promise
 /** RFC 4180 CSV (quotes, doubled quotes, CRLF), with the delimiter guessed from the first line. */
 export function parseCsv(text: string): string[][] {
   const firstLine = text.slice(0, text.indexOf('\n') >>> 0);
-  const delimiter = [',', ';', '\t'].map((d) => [d, firstLine.split(d).length] as const).sort((a, b) => b[1] - a[1])[0][0];
+  const delimiter = [',', ';', '\t']
+    .map((d) => [d, firstLine.split(d).length] as const)
+    .sort((a, b) => b[1] - a[1])[0][0];
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
@@ -590,17 +792,27 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"' && field === '') quoted = true;
-    else if (ch === delimiter) { row.push(field); field = ''; }
-    else if (ch === '\n' || ch === '\r') {
+    else if (ch === delimiter) {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field); rows.push(row); row = []; field = '';
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
     } else field += ch;
   }
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -609,7 +821,9 @@ export function readCsv(text: string, options: XlsxOptions): Section[] {
   const rows = parseCsv(text.replace(/^\uFEFF/, ''));
   assertCsvFits(options.fileName ?? 'the CSV file', rows);
   const columns = rows.reduce((most, r) => Math.max(most, r.length), 0);
-  const widths = Array.from({ length: columns }, (_, c) => Math.min(300, Math.max(40, ...rows.slice(0, 200).map((r) => (r[c] ?? '').length * 5.6 + 8))));
+  const widths = Array.from({ length: columns }, (_, c) =>
+    Math.min(300, Math.max(40, ...rows.slice(0, 200).map((r) => (r[c] ?? '').length * 5.6 + 8))),
+  );
   const grid: Grid = {
     widths,
     rows: rows.map((cells, r) => ({
@@ -617,7 +831,18 @@ export function readCsv(text: string, options: XlsxOptions): Section[] {
       header: r === 0,
       cells: cells.map((text, c) => {
         const numeric = /^-?[\d.,]+%?$/.test(text.trim()) && text.trim() !== '';
-        return textCell(text, { ...DEFAULT_FONT, bold: r === 0 }, c, { borders: { top: { width: 0.25, color: [0.75, 0.75, 0.75] }, bottom: { width: 0.25, color: [0.75, 0.75, 0.75] } } }, numeric ? 'right' : 'left');
+        return textCell(
+          text,
+          { ...DEFAULT_FONT, bold: r === 0 },
+          c,
+          {
+            borders: {
+              top: { width: 0.25, color: [0.75, 0.75, 0.75] },
+              bottom: { width: 0.25, color: [0.75, 0.75, 0.75] },
+            },
+          },
+          numeric ? 'right' : 'left',
+        );
       }),
     })),
   };

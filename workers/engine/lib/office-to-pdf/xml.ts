@@ -61,7 +61,10 @@ export async function zipText(zip: JSZip, path: string): Promise<string | undefi
 }
 
 /** Relationship id → target path (resolved against the part's folder). */
-export async function readRels(zip: JSZip, partPath: string): Promise<Map<string, { target: string; type: string; external: boolean }>> {
+export async function readRels(
+  zip: JSZip,
+  partPath: string,
+): Promise<Map<string, { target: string; type: string; external: boolean }>> {
   const slash = partPath.lastIndexOf('/');
   const folder = partPath.slice(0, slash + 1);
   const relsPath = `${folder}_rels/${partPath.slice(slash + 1)}.rels`;
@@ -73,7 +76,11 @@ export async function readRels(zip: JSZip, partPath: string): Promise<Map<string
     const target = attr(rel, 'Target');
     if (!id || !target) continue;
     const external = attr(rel, 'TargetMode') === 'External';
-    map.set(id, { target: external || target.startsWith('/') ? target.replace(/^\//, '') : normalisePath(folder + target), type: attr(rel, 'Type') ?? '', external });
+    map.set(id, {
+      target: external || target.startsWith('/') ? target.replace(/^\//, '') : normalisePath(folder + target),
+      type: attr(rel, 'Type') ?? '',
+      external,
+    });
   }
   return map;
 }
@@ -90,11 +97,30 @@ function normalisePath(path: string): string {
 /** 'FF0000' → [1, 0, 0]; undefined for 'auto' or malformed values. */
 export function hexColor(value: string | undefined): [number, number, number] | undefined {
   if (!value || !/^[0-9a-f]{6}$/i.test(value)) return undefined;
-  return [parseInt(value.slice(0, 2), 16) / 255, parseInt(value.slice(2, 4), 16) / 255, parseInt(value.slice(4, 6), 16) / 255];
+  return [
+    parseInt(value.slice(0, 2), 16) / 255,
+    parseInt(value.slice(2, 4), 16) / 255,
+    parseInt(value.slice(4, 6), 16) / 255,
+  ];
 }
 
 /** A picture's type from its file name, for pictures pdf-lib embeds directly or after conversion (images.ts). */
 export function imageMime(path: string): ImageMime | undefined {
   const extension = path.toLowerCase().replace(/^.*\./, '');
-  return ({ png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', jpe: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp', dib: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff', webp: 'image/webp', emf: 'image/x-emf', wmf: 'image/x-wmf' } as Record<string, ImageMime>)[extension];
+  return (
+    {
+      png: 'image/png',
+      jpg: 'image/jpeg',
+      jpeg: 'image/jpeg',
+      jpe: 'image/jpeg',
+      gif: 'image/gif',
+      bmp: 'image/bmp',
+      dib: 'image/bmp',
+      tif: 'image/tiff',
+      tiff: 'image/tiff',
+      webp: 'image/webp',
+      emf: 'image/x-emf',
+      wmf: 'image/x-wmf',
+    } as Record<string, ImageMime>
+  )[extension];
 }

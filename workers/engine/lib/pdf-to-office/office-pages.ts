@@ -46,7 +46,11 @@ export interface ReadOptions {
   cells?: boolean;
 }
 
-export async function readOfficeSource(inputs: EngineInput[], options: ReadOptions, ctx: EngineContext): Promise<OfficeSource> {
+export async function readOfficeSource(
+  inputs: EngineInput[],
+  options: ReadOptions,
+  ctx: EngineContext,
+): Promise<OfficeSource> {
   const input = inputs[0];
   if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
   // An unknown OCR language is refused before any work (only when OCR is asked for).
@@ -64,7 +68,7 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
   // Progress: reading (and recognising) the pages is the first half, writing them the second.
   const total = pageNumbers.length * 2;
   ctx.progress?.(0, total);
-  let recogniser: Awaited<ReturnType<typeof import('../ocr/ocr.ts')['createRecogniser']>> | undefined;
+  let recogniser: Awaited<ReturnType<(typeof import('../ocr/ocr.ts'))['createRecogniser']>> | undefined;
   try {
     for (const [index, pageNumber] of pageNumbers.entries()) {
       throwIfAborted(ctx.signal);
@@ -75,13 +79,23 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
         if ((error as Error).name === 'Cancelled') throw error;
         notes.push(`Page ${pageNumber} could not be read (${(error as Error).message}); it was left empty.`);
         const viewport = (await doc.getPage(pageNumber)).getViewport({ scale: 1 });
-        layout = { pageNumber, width: viewport.width, height: viewport.height, items: [], rulings: [], images: [], hasVectorArt: false };
+        layout = {
+          pageNumber,
+          width: viewport.width,
+          height: viewport.height,
+          items: [],
+          rulings: [],
+          images: [],
+          hasVectorArt: false,
+        };
       }
       if (!options.keepOverprints) layout.items = withoutOverprints(layout.items);
       if (looksScanned(layout)) {
         if (ocr && ocrLanguage) {
           // The first scanned page starts tesseract; the progress line says while its data loads.
-          recogniser ??= await ocr.createRecogniser(ctx.signal, ocrLanguage.code, (status) => ctx.progress?.(index, total, status));
+          recogniser ??= await ocr.createRecogniser(ctx.signal, ocrLanguage.code, (status) =>
+            ctx.progress?.(index, total, status),
+          );
           layout.items = await recogniser.recognisePage(doc, pageNumber, ctx.signal);
           layout.ocr = true;
           ocrPages.push(pageNumber);
@@ -95,12 +109,27 @@ export async function readOfficeSource(inputs: EngineInput[], options: ReadOptio
   } finally {
     await recogniser?.terminate();
   }
-  if (ocrPages.length) notes.push(`Text recognised (OCR, ${ocrLanguage?.name ?? 'English'}) on ${ocrPages.length} scanned page${ocrPages.length === 1 ? '' : 's'}.`);
+  if (ocrPages.length)
+    notes.push(
+      `Text recognised (OCR, ${ocrLanguage?.name ?? 'English'}) on ${ocrPages.length} scanned ` +
+        `page${ocrPages.length === 1 ? '' : 's'}.`,
+    );
   if (scannedPages.length) {
-    notes.push(`${scannedPages.length} page${scannedPages.length === 1 ? ' looks' : 's look'} scanned (no text layer). Tick "Recognise text in scanned pages" to make ${scannedPages.length === 1 ? 'it' : 'them'} editable.`);
+    notes.push(
+      `${scannedPages.length} page${scannedPages.length === 1 ? ' looks' : 's look'} scanned (no text layer). ` +
+        `Tick "Recognise text in scanned pages" to make ${scannedPages.length === 1 ? 'it' : 'them'} editable.`,
+    );
   }
-  if (options.maxPages && doc.numPages > options.maxPages && !options.pages) notes.push(`Only the first ${options.maxPages} pages were converted.`);
-  return { doc, layouts, ocrPages, scannedPages, notes, written: (index) => ctx.progress?.(layouts.length + index + 1, layouts.length * 2) };
+  if (options.maxPages && doc.numPages > options.maxPages && !options.pages)
+    notes.push(`Only the first ${options.maxPages} pages were converted.`);
+  return {
+    doc,
+    layouts,
+    ocrPages,
+    scannedPages,
+    notes,
+    written: (index) => ctx.progress?.(layouts.length + index + 1, layouts.length * 2),
+  };
 }
 
 /** Options every office export reads. */

@@ -76,11 +76,19 @@ function cellText(items: TextItem[]): string {
     .trim();
 }
 
-function fillCells(table: Omit<Table, 'cells'>, spans: Array<{ row: number; col: number; rowSpan: number; colSpan: number }>, items: TextItem[]): Table {
+function fillCells(
+  table: Omit<Table, 'cells'>,
+  spans: Array<{ row: number; col: number; rowSpan: number; colSpan: number }>,
+  items: TextItem[],
+): Table {
   const cells: TableCell[] = spans.map((span) => ({ ...span, text: '', items: [] }));
   const at = (x: number, y: number) => {
-    const col = table.colEdges.findIndex((edge, i) => i < table.colEdges.length - 1 && x >= edge - 1 && x < table.colEdges[i + 1] + 1);
-    const row = table.rowEdges.findIndex((edge, i) => i < table.rowEdges.length - 1 && y >= edge - 1 && y < table.rowEdges[i + 1] + 1);
+    const col = table.colEdges.findIndex(
+      (edge, i) => i < table.colEdges.length - 1 && x >= edge - 1 && x < table.colEdges[i + 1] + 1,
+    );
+    const row = table.rowEdges.findIndex(
+      (edge, i) => i < table.rowEdges.length - 1 && y >= edge - 1 && y < table.rowEdges[i + 1] + 1,
+    );
     return cells.find((c) => row >= c.row && row < c.row + c.rowSpan && col >= c.col && col < c.col + c.colSpan);
   };
   for (const item of items) {
@@ -102,20 +110,29 @@ function ruledTables(layout: PageLayout): Table[] {
     const rows = rowEdges.length - 1;
     const cols = colEdges.length - 1;
     if (rows < 1 || cols < 1 || rows * cols < 2) continue;
-    const box: Box = { x: colEdges[0], top: rowEdges[0], width: colEdges[cols] - colEdges[0], height: rowEdges[rows] - rowEdges[0] };
+    const box: Box = {
+      x: colEdges[0],
+      top: rowEdges[0],
+      width: colEdges[cols] - colEdges[0],
+      height: rowEdges[rows] - rowEdges[0],
+    };
     if (box.width < 20 || box.height < 8) continue;
-    const hasVertical = (x: number, y: number) => verticals.some((s) => Math.abs(s.x1 - x) <= TOLERANCE && s.y1 <= y + 0.5 && s.y2 >= y - 0.5);
-    const hasHorizontal = (x: number, y: number) => horizontals.some((s) => Math.abs(s.y1 - y) <= TOLERANCE && s.x1 <= x + 0.5 && s.x2 >= x - 0.5);
+    const hasVertical = (x: number, y: number) =>
+      verticals.some((s) => Math.abs(s.x1 - x) <= TOLERANCE && s.y1 <= y + 0.5 && s.y2 >= y - 0.5);
+    const hasHorizontal = (x: number, y: number) =>
+      horizontals.some((s) => Math.abs(s.y1 - y) <= TOLERANCE && s.x1 <= x + 0.5 && s.x2 >= x - 0.5);
     // Union cells that no inner line separates.
     const parent = Array.from({ length: rows * cols }, (_, i) => i);
     const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
     for (let r = 0; r < rows; r++) {
       const midY = (rowEdges[r] + rowEdges[r + 1]) / 2;
-      for (let c = 1; c < cols; c++) if (!hasVertical(colEdges[c], midY)) parent[find(r * cols + c)] = find(r * cols + c - 1);
+      for (let c = 1; c < cols; c++)
+        if (!hasVertical(colEdges[c], midY)) parent[find(r * cols + c)] = find(r * cols + c - 1);
     }
     for (let c = 0; c < cols; c++) {
       const midX = (colEdges[c] + colEdges[c + 1]) / 2;
-      for (let r = 1; r < rows; r++) if (!hasHorizontal(midX, rowEdges[r])) parent[find(r * cols + c)] = find((r - 1) * cols + c);
+      for (let r = 1; r < rows; r++)
+        if (!hasHorizontal(midX, rowEdges[r])) parent[find(r * cols + c)] = find((r - 1) * cols + c);
     }
     const bounds = new Map<number, { r0: number; r1: number; c0: number; c1: number }>();
     for (let r = 0; r < rows; r++) {
@@ -123,7 +140,13 @@ function ruledTables(layout: PageLayout): Table[] {
         const root = find(r * cols + c);
         const b = bounds.get(root);
         if (!b) bounds.set(root, { r0: r, r1: r, c0: c, c1: c });
-        else Object.assign(b, { r0: Math.min(b.r0, r), r1: Math.max(b.r1, r), c0: Math.min(b.c0, c), c1: Math.max(b.c1, c) });
+        else
+          Object.assign(b, {
+            r0: Math.min(b.r0, r),
+            r1: Math.max(b.r1, r),
+            c0: Math.min(b.c0, c),
+            c1: Math.max(b.c1, c),
+          });
       }
     }
     // Merged areas must be rectangles that do not overlap (Word and Excel insist); an L-shaped
@@ -134,7 +157,8 @@ function ruledTables(layout: PageLayout): Table[] {
     for (const [root, b] of sortedBounds) {
       let rectangular = true;
       for (let r = b.r0; r <= b.r1 && rectangular; r++) {
-        for (let c = b.c0; c <= b.c1; c++) if (find(r * cols + c) !== root || owner[r * cols + c] !== -1) rectangular = false;
+        for (let c = b.c0; c <= b.c1; c++)
+          if (find(r * cols + c) !== root || owner[r * cols + c] !== -1) rectangular = false;
       }
       if (rectangular) {
         for (let r = b.r0; r <= b.r1; r++) for (let c = b.c0; c <= b.c1; c++) owner[r * cols + c] = spans.length;
@@ -147,8 +171,12 @@ function ruledTables(layout: PageLayout): Table[] {
         spans.push({ row: Math.floor(i / cols), col: i % cols, rowSpan: 1, colSpan: 1 });
       }
     }
-    const inside = layout.items.filter((i) => i.x + 1 >= box.x && i.x < box.x + box.width && i.baseline > box.top && i.top < box.top + box.height);
-    const cellSpans = splitRowsOfBorderGaps(spans, inside, rowEdges, colEdges).sort((a, b) => a.row - b.row || a.col - b.col);
+    const inside = layout.items.filter(
+      (i) => i.x + 1 >= box.x && i.x < box.x + box.width && i.baseline > box.top && i.top < box.top + box.height,
+    );
+    const cellSpans = splitRowsOfBorderGaps(spans, inside, rowEdges, colEdges).sort(
+      (a, b) => a.row - b.row || a.col - b.col,
+    );
     // A single box around text (every cell merged) is a frame, not a table.
     if (cellSpans.length < 2) continue;
     tables.push(fillCells({ box, rowEdges, colEdges, ruled: true }, cellSpans, inside));
@@ -164,10 +192,16 @@ type Span = { row: number; col: number; rowSpan: number; colSpan: number };
  * sit in different rows, each on the baseline of text in other cells of that row.
  */
 function splitRowsOfBorderGaps(spans: Span[], items: TextItem[], rowEdges: number[], colEdges: number[]): Span[] {
-  const rowOf = (y: number) => rowEdges.findIndex((edge, i) => i < rowEdges.length - 1 && y >= edge && y < rowEdges[i + 1]);
+  const rowOf = (y: number) =>
+    rowEdges.findIndex((edge, i) => i < rowEdges.length - 1 && y >= edge && y < rowEdges[i + 1]);
   const within = (item: TextItem, span: Span) => {
     const cx = item.x + Math.min(item.width, item.size) / 2;
-    return cx >= colEdges[span.col] - 1 && cx < colEdges[span.col + span.colSpan] + 1 && item.baseline > rowEdges[span.row] && item.baseline <= rowEdges[span.row + span.rowSpan] + 1;
+    return (
+      cx >= colEdges[span.col] - 1 &&
+      cx < colEdges[span.col + span.colSpan] + 1 &&
+      item.baseline > rowEdges[span.row] &&
+      item.baseline <= rowEdges[span.row + span.rowSpan] + 1
+    );
   };
   return spans.flatMap((span) => {
     if (span.rowSpan < 2) return [span];
@@ -247,14 +281,16 @@ function splitAtGutters(row: Row, gutters: Interval[], gapEm: number): Row {
       fragments.push(fragment);
       continue;
     }
-    const words = fragment.items.flatMap((item) => {
-      const perChar = item.width / Math.max(1, item.text.length);
-      const out: TextItem[] = [];
-      for (const match of item.text.matchAll(/\S+/g)) {
-        out.push({ ...item, text: match[0], x: item.x + match.index * perChar, width: match[0].length * perChar });
-      }
-      return out;
-    }).sort((a, b) => a.x - b.x);
+    const words = fragment.items
+      .flatMap((item) => {
+        const perChar = item.width / Math.max(1, item.text.length);
+        const out: TextItem[] = [];
+        for (const match of item.text.matchAll(/\S+/g)) {
+          out.push({ ...item, text: match[0], x: item.x + match.index * perChar, width: match[0].length * perChar });
+        }
+        return out;
+      })
+      .sort((a, b) => a.x - b.x);
     let current: TextItem[] = [];
     let right = -Infinity;
     for (const word of words) {
@@ -297,7 +333,7 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cel
     while (end < rows.length) {
       const row = rows[end];
       const step = row.top - rows[end - 1].top;
-      if (row.fragments.length < 2 || step > median([...pitch, step]) * 1.8 + 0.1 && pitch.length > 1) break;
+      if (row.fragments.length < 2 || (step > median([...pitch, step]) * 1.8 + 0.1 && pitch.length > 1)) break;
       if (step > rows[end - 1].fragments[0].size * 3.5) break;
       const next = sharedGutters([...rows.slice(start, end + 1)]);
       if (next.length === 0) break;
@@ -324,10 +360,24 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cel
       const left = Math.min(...runFragments.map((f) => f.x));
       const right = Math.max(...runFragments.map((f) => f.right));
       const colEdges = [left - 1, ...gutters.map(([a, b]) => (a + b) / 2).sort((a, b) => a - b), right + 1];
-      const rowEdges = [run[0].top - 1, ...run.slice(1).map((r, i) => (run[i].bottom + r.top) / 2), run.at(-1)!.bottom + 1];
-      const box: Box = { x: colEdges[0], top: rowEdges[0], width: colEdges.at(-1)! - colEdges[0], height: rowEdges.at(-1)! - rowEdges[0] };
+      const rowEdges = [
+        run[0].top - 1,
+        ...run.slice(1).map((r, i) => (run[i].bottom + r.top) / 2),
+        run.at(-1)!.bottom + 1,
+      ];
+      const box: Box = {
+        x: colEdges[0],
+        top: rowEdges[0],
+        width: colEdges.at(-1)! - colEdges[0],
+        height: rowEdges.at(-1)! - rowEdges[0],
+      };
       const items = runFragments.flatMap((f) => f.items);
-      const fill = (edges: number[]) => fillCells({ box, rowEdges, colEdges: edges, ruled: false }, run.flatMap((_, r) => edges.slice(1).map((__, c) => ({ row: r, col: c, rowSpan: 1, colSpan: 1 }))), items);
+      const fill = (edges: number[]) =>
+        fillCells(
+          { box, rowEdges, colEdges: edges, ruled: false },
+          run.flatMap((_, r) => edges.slice(1).map((__, c) => ({ row: r, col: c, rowSpan: 1, colSpan: 1 }))),
+          items,
+        );
       const table = fill(colEdges);
       const joined = joinHeaderOnlyColumns(table);
       tables.push(joined === table.colEdges ? table : fill(joined));
@@ -346,7 +396,10 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cel
  */
 function joinHeaderOnlyColumns(table: Table): number[] {
   const cols = table.colEdges.length - 1;
-  const filled = Array.from({ length: cols }, (_, c) => new Set(table.cells.filter((cell) => cell.col === c && cell.text !== '').map((cell) => cell.row)));
+  const filled = Array.from(
+    { length: cols },
+    (_, c) => new Set(table.cells.filter((cell) => cell.col === c && cell.text !== '').map((cell) => cell.row)),
+  );
   const edges = [...table.colEdges];
   for (let c = cols - 1; c >= 1; c--) {
     const [left, right] = [filled[c - 1], filled[c]];
@@ -354,7 +407,11 @@ function joinHeaderOnlyColumns(table: Table): number[] {
     // The sparse column holds the heading (it starts above the other) and a few stray cells (a
     // left-aligned "#REF!" among right-aligned numbers); the two never share a row.
     const disjoint = [...few].every((row) => !many.has(row));
-    const headsTheOther = few.size >= 1 && many.size >= 2 && few.size <= Math.max(1, Math.floor(many.size / 5)) && Math.min(...few) < Math.min(...many);
+    const headsTheOther =
+      few.size >= 1 &&
+      many.size >= 2 &&
+      few.size <= Math.max(1, Math.floor(many.size / 5)) &&
+      Math.min(...few) < Math.min(...many);
     if (disjoint && headsTheOther) {
       edges.splice(c, 1);
       filled[c - 1] = new Set([...left, ...right]);

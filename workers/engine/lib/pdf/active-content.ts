@@ -40,17 +40,42 @@ const N = (name: string) => PDFName.of(name);
 const S = N('S');
 
 /** Action types kept: they move within the document or change its view, and run nothing. */
-const HARMLESS_ACTIONS = new Set(['GoTo', 'Named', 'Hide', 'SetOCGState', 'Trans', 'Thread', 'ResetForm', 'GoTo3DView']);
+const HARMLESS_ACTIONS = new Set([
+  'GoTo',
+  'Named',
+  'Hide',
+  'SetOCGState',
+  'Trans',
+  'Thread',
+  'ResetForm',
+  'GoTo3DView',
+]);
 /**
  * Action types that are removed wherever they are found, also as orphaned objects (the /S values
  * that only actions have; /S also names structure types, transitions and soft masks elsewhere).
  */
 const REMOVED_ACTIONS = new Set([
-  'JavaScript', 'Launch', 'SubmitForm', 'ImportData', 'GoToR', 'GoToE', 'Rendition', 'Movie', 'Sound', 'RichMediaExecute', 'URI',
+  'JavaScript',
+  'Launch',
+  'SubmitForm',
+  'ImportData',
+  'GoToR',
+  'GoToE',
+  'Rendition',
+  'Movie',
+  'Sound',
+  'RichMediaExecute',
+  'URI',
 ]);
 
 export const emptyReport = (): ActiveContentReport => ({
-  documentJavaScript: 0, openAction: 0, automaticActions: 0, javaScript: 0, launch: 0, unsafeLinks: 0, otherActions: 0,
+  documentJavaScript: 0,
+  openAction: 0,
+  automaticActions: 0,
+  javaScript: 0,
+  launch: 0,
+  unsafeLinks: 0,
+  otherActions: 0,
 });
 
 export const hasActiveContent = (report: ActiveContentReport): boolean => Object.values(report).some((n) => n > 0);
@@ -138,7 +163,9 @@ export function scanActiveContent(
   // Only dictionaries with an /S name are actions: /A also holds a structure element's attributes.
   const unsafeAction = (value: PDFObject | undefined): PDFDict | undefined => {
     const action = context.lookup(value);
-    return action instanceof PDFDict && actionType(action) !== undefined && !isHarmless(action, context) ? action : undefined;
+    return action instanceof PDFDict && actionType(action) !== undefined && !isHarmless(action, context)
+      ? action
+      : undefined;
   };
   const discard = (value: PDFObject | undefined) => {
     if (value instanceof PDFRef) doomed.add(value);
@@ -187,9 +214,11 @@ export function scanActiveContent(
       visit(object.dict, depth + 1);
     } else if (object instanceof PDFDict) {
       visitDict(object);
-      for (const [, value] of object.entries()) if (value instanceof PDFDict || value instanceof PDFArray) visit(value, depth + 1);
+      for (const [, value] of object.entries())
+        if (value instanceof PDFDict || value instanceof PDFArray) visit(value, depth + 1);
     } else if (object instanceof PDFArray) {
-      for (const value of object.asArray()) if (value instanceof PDFDict || value instanceof PDFArray) visit(value, depth + 1);
+      for (const value of object.asArray())
+        if (value instanceof PDFDict || value instanceof PDFArray) visit(value, depth + 1);
     }
   };
   const objects = only ?? context.enumerateIndirectObjects();
@@ -246,25 +275,39 @@ export function describeActiveContent(report: ActiveContentReport): string {
   if (report.automaticActions) parts.push(plural(report.automaticActions, 'automatic action'));
   if (report.javaScript) parts.push(plural(report.javaScript, 'JavaScript action'));
   if (report.launch) parts.push(plural(report.launch, 'Launch action'));
-  if (report.unsafeLinks) parts.push(plural(report.unsafeLinks, 'link to a script or local file', 'links to scripts or local files'));
-  if (report.otherActions) parts.push(plural(report.otherActions, 'action reaching outside the document', 'actions reaching outside the document'));
+  if (report.unsafeLinks)
+    parts.push(plural(report.unsafeLinks, 'link to a script or local file', 'links to scripts or local files'));
+  if (report.otherActions)
+    parts.push(
+      plural(report.otherActions, 'action reaching outside the document', 'actions reaching outside the document'),
+    );
   return parts.join(', ');
 }
 
 /** The option's value: on unless the caller said false (clients that do not send it get the safe default). */
-export const removeScriptsChosen = (options: EngineOptions): boolean => options[REMOVE_SCRIPTS_OPTION] !== false && options[REMOVE_SCRIPTS_OPTION] !== 'false';
+export const removeScriptsChosen = (options: EngineOptions): boolean =>
+  options[REMOVE_SCRIPTS_OPTION] !== false && options[REMOVE_SCRIPTS_OPTION] !== 'false';
 
 /**
  * The result's note for what was found: removed, or kept as chosen; undefined when there was none.
  * `documentLevelDropped`: the tool builds a new document from the pages (merge, split), so what
  * belongs to the document itself (its JavaScript, opening action) is not carried over in any case.
  */
-export function activeContentNote(report: ActiveContentReport, removed: boolean, { documentLevelDropped = false } = {}): string | undefined {
+export function activeContentNote(
+  report: ActiveContentReport,
+  removed: boolean,
+  { documentLevelDropped = false } = {},
+): string | undefined {
   if (!hasActiveContent(report)) return undefined;
   const what = describeActiveContent(report);
   if (removed) return `Removed scripts and actions: ${what}.`;
-  const where = documentLevelDropped ? ' where they belong to pages (links, fields, page actions; the document\'s own are not carried over)' : '';
-  return `The PDF contains scripts or actions (${what}), kept as chosen${where}: some readers run them when the file is opened or clicked.`;
+  const where = documentLevelDropped
+    ? " where they belong to pages (links, fields, page actions; the document's own are not carried over)"
+    : '';
+  return (
+    `The PDF contains scripts or actions (${what}), kept as chosen${where}: some readers run them when the file ` +
+    `is opened or clicked.`
+  );
 }
 
 /**
@@ -299,7 +342,8 @@ export function documentLevelActiveContent(doc: PDFDocument): ActiveContentRepor
   }
   if (unsafe(catalog.get(N('OpenAction')))) report.openAction++;
   const automatic = catalog.lookup(N('AA'));
-  if (automatic instanceof PDFDict) for (const [, value] of automatic.entries()) if (unsafe(value)) report.automaticActions++;
+  if (automatic instanceof PDFDict)
+    for (const [, value] of automatic.entries()) if (unsafe(value)) report.automaticActions++;
   return report;
 }
 

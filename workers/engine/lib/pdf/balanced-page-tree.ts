@@ -79,7 +79,10 @@ export function withBalancedPageTree(bytes: Uint8Array): Uint8Array | undefined 
     for (const { ref, kids: members } of groupNodes) {
       const count = members.reduce((sum, m) => sum + m.count, 0);
       const kidRefs = members.map((m) => m.ref.toString()).join(' ');
-      objects.push({ ref, body: `<< /Type /Pages /Parent ${parentOf.get(ref)!.toString()} /Kids [${kidRefs}] /Count ${count} >>` });
+      objects.push({
+        ref,
+        body: `<< /Type /Pages /Parent ${parentOf.get(ref)!.toString()} /Kids [${kidRefs}] /Count ${count} >>`,
+      });
     }
     for (const { ref, dict } of leaves) {
       const updated = dict.clone(context);
@@ -92,7 +95,8 @@ export function withBalancedPageTree(bytes: Uint8Array): Uint8Array | undefined 
 
     const info = context.trailerInfo.Info;
     const id = context.trailerInfo.ID;
-    const trailer = `/Root ${rootRef.toString()}${info ? ` /Info ${info.toString()}` : ''}${id ? ` /ID ${id.toString()}` : ''}`;
+    const trailer =
+      `/Root ${rootRef.toString()}` + (info ? ` /Info ${info.toString()}` : '') + (id ? ` /ID ${id.toString()}` : '');
     return appendUpdate(bytes, objects, next, trailer);
   } catch {
     return undefined;

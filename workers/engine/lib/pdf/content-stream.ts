@@ -34,7 +34,13 @@ for (const b of WHITESPACE) CLASS[b] = 1;
 for (const b of DELIMITERS) CLASS[b] = 2;
 const isRegular = (b: number) => CLASS[b] === 0;
 
-type Token = Operand | { kind: 'op'; value: string } | { kind: 'open-array' } | { kind: 'close-array' } | { kind: 'open-dict' } | { kind: 'close-dict' };
+type Token =
+  | Operand
+  | { kind: 'op'; value: string }
+  | { kind: 'open-array' }
+  | { kind: 'close-array' }
+  | { kind: 'open-dict' }
+  | { kind: 'close-dict' };
 
 class Lexer {
   pos = 0;
@@ -86,7 +92,10 @@ class Lexer {
       const start = this.pos;
       while (this.pos < src.length && isRegular(src[this.pos])) this.pos++;
       const raw = latin1(src.subarray(start, this.pos));
-      return { kind: 'name', value: raw.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) };
+      return {
+        kind: 'name',
+        value: raw.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+      };
     }
     const start = this.pos;
     while (this.pos < src.length && isRegular(src[this.pos])) this.pos++;
@@ -95,7 +104,8 @@ class Lexer {
     // Only a word starting with a digit, sign or point can be a number; operators skip the regexes.
     if ((first >= 0x30 && first <= 0x39) || first === 0x2b || first === 0x2d || first === 0x2e) {
       if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) return { kind: 'number', value: Number(word) };
-      if (/^[+-]?[\d.]+$/.test(word)) return { kind: 'number', value: parseFloat(word.replace(/^([+-]?)\.*/, '$10.')) || 0 };
+      if (/^[+-]?[\d.]+$/.test(word))
+        return { kind: 'number', value: parseFloat(word.replace(/^([+-]?)\.*/, '$10.')) || 0 };
     }
     if (word === 'true' || word === 'false') return { kind: 'bool', value: word === 'true' };
     if (word === 'null') return { kind: 'null' };
@@ -112,11 +122,21 @@ class Lexer {
       if (b === 0x5c /* \ */) {
         const e = src[this.pos++];
         if (e === undefined) break;
-        const simple: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
+        const simple: Record<number, number> = {
+          0x6e: 0x0a,
+          0x72: 0x0d,
+          0x74: 0x09,
+          0x62: 0x08,
+          0x66: 0x0c,
+          0x28: 0x28,
+          0x29: 0x29,
+          0x5c: 0x5c,
+        };
         if (e in simple) out.push(simple[e]);
         else if (e >= 0x30 && e <= 0x37) {
           let value = e - 0x30;
-          for (let i = 0; i < 2 && src[this.pos] >= 0x30 && src[this.pos] <= 0x37; i++) value = value * 8 + (src[this.pos++] - 0x30);
+          for (let i = 0; i < 2 && src[this.pos] >= 0x30 && src[this.pos] <= 0x37; i++)
+            value = value * 8 + (src[this.pos++] - 0x30);
           out.push(value & 0xff);
         } else if (e === 0x0d) {
           if (src[this.pos] === 0x0a) this.pos++;
@@ -173,7 +193,8 @@ function collect(lexer: Lexer, first: Token, stack: Operand[]): string | undefin
     const items: Operand[] = [];
     for (let t = lexer.next(); t && t.kind !== 'close-array'; t = lexer.next()) {
       const op = collect(lexer, t, items);
-      if (op !== undefined) items.push({ kind: 'name', value: op }); // an operator inside an array is malformed; keep it harmlessly
+      // an operator inside an array is malformed; keep it harmlessly
+      if (op !== undefined) items.push({ kind: 'name', value: op });
     }
     stack.push({ kind: 'array', items });
     return undefined;
@@ -201,7 +222,12 @@ function pairs(flat: Operand[]): Map<string, Operand> {
 /** Finds the end of inline image data: "EI" preceded by whitespace and followed by whitespace or the end. */
 function findInlineImageEnd(src: Uint8Array, from: number): number {
   for (let i = from; i < src.length - 1; i++) {
-    if (src[i] === 0x45 && src[i + 1] === 0x49 && (i === from || WHITESPACE.has(src[i - 1])) && (i + 2 >= src.length || WHITESPACE.has(src[i + 2]) || DELIMITERS.has(src[i + 2]))) {
+    if (
+      src[i] === 0x45 &&
+      src[i + 1] === 0x49 &&
+      (i === from || WHITESPACE.has(src[i - 1])) &&
+      (i + 2 >= src.length || WHITESPACE.has(src[i + 2]) || DELIMITERS.has(src[i + 2]))
+    ) {
       return i;
     }
   }
@@ -300,7 +326,11 @@ export function serializeOperation(operator: string, operands: Operand[]): strin
  * Rebuilds a content stream: each source operation is kept as its original bytes, replaced by the
  * text `replace` returns, or dropped when `replace` returns ''.
  */
-export function rewriteContentStream(src: Uint8Array, operations: Operation[], replacements: Map<Operation, string>): Uint8Array {
+export function rewriteContentStream(
+  src: Uint8Array,
+  operations: Operation[],
+  replacements: Map<Operation, string>,
+): Uint8Array {
   const parts: Uint8Array[] = [];
   const encoder = new TextEncoder();
   let total = 0;

@@ -19,7 +19,8 @@ function finite(value: unknown, what: string): number {
 
 function colour(value: unknown, what: string, optional = false): string | null {
   if ((value === null || value === undefined || value === '') && optional) return null;
-  if (typeof value !== 'string' || !/^#[0-9a-f]{6}$/i.test(value)) throw invalid(`${what} must be a colour like #1a2b3c.`);
+  if (typeof value !== 'string' || !/^#[0-9a-f]{6}$/i.test(value))
+    throw invalid(`${what} must be a colour like #1a2b3c.`);
   return value;
 }
 
@@ -41,18 +42,35 @@ export function parseOperations(json: string, pageCount: number): EditOperation[
     }
     const page = finite(op.page, `${where}: page`);
     if (!Number.isInteger(page) || page < 1 || page > pageCount) {
-      throw invalid(`${where} is on page ${page}, but the document has ${pageCount} page${pageCount === 1 ? '' : 's'}.`);
+      throw invalid(
+        `${where} is on page ${page}, but the document has ${pageCount} page${pageCount === 1 ? '' : 's'}.`,
+      );
     }
-    for (const key of ['x', 'y', 'width', 'height', 'x1', 'y1', 'x2', 'y2', 'size', 'strokeWidth', 'opacity', 'baseline']) {
+    for (const key of [
+      'x',
+      'y',
+      'width',
+      'height',
+      'x1',
+      'y1',
+      'x2',
+      'y2',
+      'size',
+      'strokeWidth',
+      'opacity',
+      'baseline',
+    ]) {
       if (key in op && op[key] !== undefined) finite(op[key], `${where}: ${key}`);
     }
     switch (op.type) {
       case 'text':
       case 'edit-text':
         if (typeof op.text !== 'string') throw invalid(`${where}: text is missing.`);
-        if (!(typeof op.size === 'number' && op.size > 0 && op.size <= 500)) throw invalid(`${where}: size must be between 1 and 500.`);
+        if (!(typeof op.size === 'number' && op.size > 0 && op.size <= 500))
+          throw invalid(`${where}: size must be between 1 and 500.`);
         colour(op.color, `${where}: color`);
-        if (!['sans', 'serif', 'mono'].includes(op.font as string)) throw invalid(`${where}: font must be sans, serif or mono.`);
+        if (!['sans', 'serif', 'mono'].includes(op.font as string))
+          throw invalid(`${where}: font must be sans, serif or mono.`);
         break;
       case 'image':
         if (typeof op.data !== 'string' || op.data.length < 8) throw invalid(`${where}: image data is missing.`);
@@ -83,12 +101,12 @@ export function parseOperations(json: string, pageCount: number): EditOperation[
     if (['image', 'rect', 'ellipse', 'highlight', 'whiteout', 'redact', 'edit-text'].includes(op.type as string)) {
       finite(op.x, `${where}: x`);
       finite(op.y, `${where}: y`);
-      if (finite(op.width, `${where}: width`) < 0 || finite(op.height, `${where}: height`) < 0) throw invalid(`${where}: width and height cannot be negative.`);
+      if (finite(op.width, `${where}: width`) < 0 || finite(op.height, `${where}: height`) < 0)
+        throw invalid(`${where}: width and height cannot be negative.`);
     }
     return op as unknown as EditOperation;
   });
 }
-
 
 export interface PageGeometry {
   /** Crop box (what viewers show) in user space. */
@@ -98,7 +116,9 @@ export interface PageGeometry {
 
 /** Size of the page as displayed, in points. */
 export function viewSize({ box, rotation }: PageGeometry): { width: number; height: number } {
-  return rotation === 90 || rotation === 270 ? { width: box.height, height: box.width } : { width: box.width, height: box.height };
+  return rotation === 90 || rotation === 270
+    ? { width: box.height, height: box.width }
+    : { width: box.width, height: box.height };
 }
 
 /**

@@ -4,7 +4,14 @@ import { baseName } from '../../../../shared/format.ts';
 
 /** "RC4 40-bit", "AES-128", "AES-256" with the handler revision, e.g. "AES-256, R6". */
 export function describeEncryption(report: Pick<EncryptionReport, 'method' | 'bits' | 'R'>): string {
-  const cipher = report.method === 'AESv3' ? 'AES-256' : report.method === 'AESv2' ? 'AES-128' : report.method === 'RC4' ? `RC4 ${report.bits}-bit` : report.method;
+  const cipher =
+    report.method === 'AESv3'
+      ? 'AES-256'
+      : report.method === 'AESv2'
+        ? 'AES-128'
+        : report.method === 'RC4'
+          ? `RC4 ${report.bits}-bit`
+          : report.method;
   return `${cipher}, R${report.R}`;
 }
 

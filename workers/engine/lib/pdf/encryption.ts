@@ -9,7 +9,14 @@
 import { FolioError, damagedPdf, invalidPassword, passwordRequired } from '../errors.ts';
 import { runQpdf, type QpdfResult } from './qpdf.ts';
 import {
-  SaslPrepError, newPasswordProblem, passwordCandidates, randomPassword, saslPrep, toHex, typedPasswordProblem, ALPHANUMERIC,
+  SaslPrepError,
+  newPasswordProblem,
+  passwordCandidates,
+  randomPassword,
+  saslPrep,
+  toHex,
+  typedPasswordProblem,
+  ALPHANUMERIC,
 } from '../../../../shared/encryption-passwords.ts';
 
 /**
@@ -74,12 +81,14 @@ function unsupportedEncryption(name: string, bytes: Uint8Array): FolioError {
   if (usesCertificate(bytes)) {
     return new FolioError(
       'UnsupportedEncryption',
-      `"${name}" is encrypted with a certificate, not a password — it cannot be unlocked here. Open it in a program that holds the certificate's private key.`,
+      `"${name}" is encrypted with a certificate, not a password — it cannot be unlocked here. Open it in a ` +
+        `program that holds the certificate's private key.`,
     );
   }
   return new FolioError(
     'UnsupportedEncryption',
-    `"${name}" uses an encryption method Folio cannot open: only password encryption (RC4, AES-128, AES-256) is supported.`,
+    `"${name}" uses an encryption method Folio cannot open: only password encryption (RC4, AES-128, AES-256) is ` +
+      `supported.`,
   );
 }
 
@@ -94,7 +103,8 @@ function classify(result: QpdfResult, expectedOutput: string | undefined): Class
   // Exit 3 = warnings only (minor damage qpdf worked around): the output is good.
   if ((result.exitCode === 0 || result.exitCode === 3) && wrote) return { kind: 'ok', result };
   if (/invalid password/i.test(result.stderr)) return { kind: 'invalid-password' };
-  if (/unsupported encryption|security handler|unknown encryption|encryption filter/i.test(result.stderr)) return { kind: 'unsupported' };
+  if (/unsupported encryption|security handler|unknown encryption|encryption filter/i.test(result.stderr))
+    return { kind: 'unsupported' };
   return { kind: 'damaged', detail: result.stderr };
 }
 
@@ -137,8 +147,13 @@ function parseReport(stdout: string): EncryptionReport {
  * Reads the encryption of a file with a password ('' for none). qpdf only parses the trailer and
  * the encryption dictionary for this, so it is cheap even for large files.
  */
-export async function readEncryption(bytes: Uint8Array, password: Uint8Array = EMPTY): Promise<Classified & { report?: EncryptionReport }> {
-  const result = await runQpdf([HEX_MODE, `--password=${toHex(password)}`, '--json', '--json-key=encrypt', '/in.pdf'], { inputs: { '/in.pdf': bytes } });
+export async function readEncryption(
+  bytes: Uint8Array,
+  password: Uint8Array = EMPTY,
+): Promise<Classified & { report?: EncryptionReport }> {
+  const result = await runQpdf([HEX_MODE, `--password=${toHex(password)}`, '--json', '--json-key=encrypt', '/in.pdf'], {
+    inputs: { '/in.pdf': bytes },
+  });
   const classified = classify(result, undefined);
   if (classified.kind !== 'ok') return classified;
   try {
@@ -157,7 +172,11 @@ export interface UnlockResult {
   repaired: boolean;
 }
 
-async function decryptWith(name: string, bytes: Uint8Array, password: Uint8Array): Promise<{ bytes: Uint8Array; repaired: boolean }> {
+async function decryptWith(
+  name: string,
+  bytes: Uint8Array,
+  password: Uint8Array,
+): Promise<{ bytes: Uint8Array; repaired: boolean }> {
   const result = await runQpdf([HEX_MODE, `--password=${toHex(password)}`, '--decrypt', '/in.pdf', '/out.pdf'], {
     inputs: { '/in.pdf': bytes },
     outputs: ['/out.pdf'],
@@ -254,9 +273,14 @@ export function permissionFlags(p: Permissions): string[] {
  * one (about 190 bits) is made, which nobody ever sees: the restrictions then cannot be lifted in
  * readers that honour them.
  */
-export async function protectPdf(name: string, bytes: Uint8Array, options: ProtectOptions): Promise<{ bytes: Uint8Array; repaired: boolean }> {
+export async function protectPdf(
+  name: string,
+  bytes: Uint8Array,
+  options: ProtectOptions,
+): Promise<{ bytes: Uint8Array; repaired: boolean }> {
   // Refused before anything is written: a longer password would be cut by readers, maybe not where Folio cut it.
-  const tooLong = newPasswordProblem(options.userPassword) ??
+  const tooLong =
+    newPasswordProblem(options.userPassword) ??
     (options.ownerPassword ? newPasswordProblem(options.ownerPassword, 'permissions password') : undefined) ??
     typedPasswordProblem(options.inputPassword ?? '');
   if (tooLong) throw new FolioError('InvalidInput', tooLong);
@@ -264,20 +288,31 @@ export async function protectPdf(name: string, bytes: Uint8Array, options: Prote
   let owner = options.ownerPassword ? preparedForStoring(options.ownerPassword, 'permissions password') : '';
   if (owner === user) {
     if (options.ownerPassword) {
-      throw new FolioError('InvalidInput', 'The permissions password must be different from the password that opens the file.');
+      throw new FolioError(
+        'InvalidInput',
+        'The permissions password must be different from the password that opens the file.',
+      );
     }
   }
   while (!owner || owner === user) owner = randomPassword(32, ALPHANUMERIC);
 
   // R6 stores passwords as the UTF-8 of their SASLprep form, at most 127 bytes (checked above).
-  const encrypt = ['--encrypt', `--user-password=${toHex(utf8(user))}`, `--owner-password=${toHex(utf8(owner))}`, '--bits=256', ...permissionFlags(options.permissions), '--'];
+  const encrypt = [
+    '--encrypt',
+    `--user-password=${toHex(utf8(user))}`,
+    `--owner-password=${toHex(utf8(owner))}`,
+    '--bits=256',
+    ...permissionFlags(options.permissions),
+    '--',
+  ];
   if (!options.inputPassword) {
     // An encrypted input opens without a password only when its open (user) password is empty. One
     // with an open password but an empty owner password would open in qpdf as owner: it is treated
     // as unlock-pdf treats it, by asking for its password.
     const probe = await readEncryption(bytes);
     if (probe.kind === 'unsupported') throw unsupportedEncryption(name, bytes);
-    if (probe.kind === 'invalid-password' || (probe.report?.encrypted && !probe.report.userPasswordMatched)) throw passwordRequired(name);
+    if (probe.kind === 'invalid-password' || (probe.report?.encrypted && !probe.report.userPasswordMatched))
+      throw passwordRequired(name);
   }
   const inputCandidates = options.inputPassword ? passwordCandidates(options.inputPassword) : [EMPTY];
   for (const inputPassword of inputCandidates) {

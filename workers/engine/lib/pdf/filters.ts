@@ -35,7 +35,10 @@ export interface PredictorParams {
 }
 
 /** Reads a stream's /DecodeParms (a dictionary, or null) into predictor parameters. */
-export function predictorParams(parms: PDFObject | undefined, defaults: Partial<PredictorParams> = {}): PredictorParams {
+export function predictorParams(
+  parms: PDFObject | undefined,
+  defaults: Partial<PredictorParams> = {},
+): PredictorParams {
   const read = (key: string, fallback: number) => {
     const value = parms instanceof PDFDict ? parms.lookup(PDFName.of(key)) : undefined;
     return value instanceof PDFNumber ? value.asNumber() : fallback;
@@ -63,7 +66,8 @@ export class PredictorError extends Error {
  */
 export function unpredict(data: Uint8Array, params: PredictorParams): Uint8Array {
   if (params.predictor <= 1) return data;
-  if (params.predictor < 10 || params.predictor > 15) throw new PredictorError(`Unsupported predictor ${params.predictor}`);
+  if (params.predictor < 10 || params.predictor > 15)
+    throw new PredictorError(`Unsupported predictor ${params.predictor}`);
   const bitsPerPixel = params.colors * params.bitsPerComponent;
   const pixelBytes = Math.max(1, Math.ceil(bitsPerPixel / 8));
   const rowBytes = Math.ceil((params.columns * bitsPerPixel) / 8);
@@ -79,23 +83,39 @@ export function unpredict(data: Uint8Array, params: PredictorParams): Uint8Array
 }
 
 /** One PNG row into out[at…at+rowBytes); the previous row is the rowBytes before `at` (zero for the first). */
-function unpredictRow(type: number, raw: Uint8Array, out: Uint8Array, at: number, rowBytes: number, pixelBytes: number): void {
+function unpredictRow(
+  type: number,
+  raw: Uint8Array,
+  out: Uint8Array,
+  at: number,
+  rowBytes: number,
+  pixelBytes: number,
+): void {
   const up = at - rowBytes;
   for (let i = 0; i < raw.length; i++) {
     const value = raw[i];
     const left = i >= pixelBytes ? out[at + i - pixelBytes] : 0;
     const above = up >= 0 ? out[up + i] : 0;
     switch (type) {
-      case 0: out[at + i] = value; break;
-      case 1: out[at + i] = value + left; break;
-      case 2: out[at + i] = value + above; break;
-      case 3: out[at + i] = value + ((left + above) >> 1); break;
+      case 0:
+        out[at + i] = value;
+        break;
+      case 1:
+        out[at + i] = value + left;
+        break;
+      case 2:
+        out[at + i] = value + above;
+        break;
+      case 3:
+        out[at + i] = value + ((left + above) >> 1);
+        break;
       case 4: {
         const upperLeft = up >= 0 && i >= pixelBytes ? out[up + i - pixelBytes] : 0;
         out[at + i] = value + paeth(left, above, upperLeft);
         break;
       }
-      default: throw new PredictorError(`Unknown PNG filter type ${type}`);
+      default:
+        throw new PredictorError(`Unknown PNG filter type ${type}`);
     }
   }
 }

@@ -17,10 +17,20 @@ export interface FontMetrics {
 }
 
 const STANDARD_FAMILIES: Array<[RegExp, IFontNames]> = [
-  [/courier.*bold.*(oblique|italic)/i, 'Courier-BoldOblique'], [/courier.*bold/i, 'Courier-Bold'], [/courier.*(oblique|italic)/i, 'Courier-Oblique'], [/courier/i, 'Courier'],
-  [/times.*bold.*italic/i, 'Times-BoldItalic'], [/times.*bold/i, 'Times-Bold'], [/times.*italic/i, 'Times-Italic'], [/times/i, 'Times-Roman'],
-  [/(helvetica|arial).*bold.*(oblique|italic)/i, 'Helvetica-BoldOblique'], [/(helvetica|arial).*bold/i, 'Helvetica-Bold'], [/(helvetica|arial).*(oblique|italic)/i, 'Helvetica-Oblique'], [/helvetica|arial/i, 'Helvetica'],
-  [/symbol/i, 'Symbol'], [/dingbats/i, 'ZapfDingbats'],
+  [/courier.*bold.*(oblique|italic)/i, 'Courier-BoldOblique'],
+  [/courier.*bold/i, 'Courier-Bold'],
+  [/courier.*(oblique|italic)/i, 'Courier-Oblique'],
+  [/courier/i, 'Courier'],
+  [/times.*bold.*italic/i, 'Times-BoldItalic'],
+  [/times.*bold/i, 'Times-Bold'],
+  [/times.*italic/i, 'Times-Italic'],
+  [/times/i, 'Times-Roman'],
+  [/(helvetica|arial).*bold.*(oblique|italic)/i, 'Helvetica-BoldOblique'],
+  [/(helvetica|arial).*bold/i, 'Helvetica-Bold'],
+  [/(helvetica|arial).*(oblique|italic)/i, 'Helvetica-Oblique'],
+  [/helvetica|arial/i, 'Helvetica'],
+  [/symbol/i, 'Symbol'],
+  [/dingbats/i, 'ZapfDingbats'],
 ];
 
 let winAnsiNames: Map<number, string> | undefined;
@@ -49,7 +59,10 @@ export function fontMetrics(doc: PDFDocument, fontDict: PDFDict | undefined): Fo
     const ascent = num(lookup(d, 'Ascent'), 850) / 1000;
     const descent = num(lookup(d, 'Descent'), -250) / 1000;
     // Some files carry 0 or nonsense; keep a sane, generous box.
-    return { ascent: ascent > 0.3 && ascent < 2 ? ascent : 0.85, descent: descent < 0 && descent > -1 ? descent : -0.25 };
+    return {
+      ascent: ascent > 0.3 && ascent < 2 ? ascent : 0.85,
+      descent: descent < 0 && descent > -1 ? descent : -0.25,
+    };
   };
 
   if (subtypeName === 'Type0') {
@@ -62,7 +75,7 @@ export function fontMetrics(doc: PDFDocument, fontDict: PDFDict | undefined): Fo
       const w = lookup(cidFont, 'W');
       if (w instanceof PDFArray) {
         const items = w.asArray().map((o) => doc.context.lookup(o));
-        for (let i = 0; i < items.length; ) {
+        for (let i = 0; i < items.length;) {
           const first = num(items[i], NaN);
           const next = items[i + 1];
           if (next instanceof PDFArray) {
@@ -71,7 +84,8 @@ export function fontMetrics(doc: PDFDocument, fontDict: PDFDict | undefined): Fo
           } else {
             const last = num(next, NaN);
             const width = num(items[i + 2], 1000) / 1000;
-            if (Number.isFinite(first) && Number.isFinite(last) && last - first < 70000) for (let c = first; c <= last; c++) widths.set(c, width);
+            if (Number.isFinite(first) && Number.isFinite(last) && last - first < 70000)
+              for (let c = first; c <= last; c++) widths.set(c, width);
             i += 3;
           }
         }
@@ -92,7 +106,8 @@ export function fontMetrics(doc: PDFDocument, fontDict: PDFDict | undefined): Fo
     scale = fm instanceof PDFArray ? num(doc.context.lookup(fm.get(0)), 0.001) : 0.001;
   }
   const missingWidth = descriptor ? num(lookup(descriptor, 'MissingWidth'), NaN) : NaN;
-  const widths = widthsArray instanceof PDFArray ? widthsArray.asArray().map((o) => num(doc.context.lookup(o), NaN)) : undefined;
+  const widths =
+    widthsArray instanceof PDFArray ? widthsArray.asArray().map((o) => num(doc.context.lookup(o), NaN)) : undefined;
 
   let standard: Font | undefined;
   const baseFont = lookup(fontDict, 'BaseFont');

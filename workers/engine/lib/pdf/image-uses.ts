@@ -5,7 +5,17 @@
  * the resolution (an image never covers more than its page), which never undershoots.
  * Soft masks and stencil masks are left out: they follow their image.
  */
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, type PDFDocument, type PDFObject } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFName,
+  PDFNumber,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+  type PDFDocument,
+  type PDFObject,
+} from 'pdf-lib';
 import { operandMatrix, readOperations } from './content-stream.ts';
 import { filterNames, inflate } from './filters.ts';
 import { IDENTITY, transform, type Matrix } from './matrix.ts';
@@ -48,12 +58,15 @@ async function decodedContent(stream: PDFObject | undefined): Promise<Uint8Array
   if (!(stream instanceof PDFRawStream)) return undefined;
   const filters = filterNames(stream.dict);
   if (filters.length === 0) return stream.contents;
-  if (filters.length === 1 && filters[0] === 'FlateDecode' && !stream.dict.lookup(N('DecodeParms'))) return inflate(stream.contents);
+  if (filters.length === 1 && filters[0] === 'FlateDecode' && !stream.dict.lookup(N('DecodeParms')))
+    return inflate(stream.contents);
   return undefined;
 }
 
 /** Every image XObject drawn by the pages, through nested Form XObjects, with the resolution it is drawn at. */
-export async function collectImages(doc: PDFDocument): Promise<{ images: Map<string, ImageUse>; xobjectDicts: PDFDict[] }> {
+export async function collectImages(
+  doc: PDFDocument,
+): Promise<{ images: Map<string, ImageUse>; xobjectDicts: PDFDict[] }> {
   const images = new Map<string, ImageUse>();
   const masks = new Set<string>();
   const xobjectDicts: PDFDict[] = [];
@@ -89,7 +102,11 @@ export async function collectImages(doc: PDFDocument): Promise<{ images: Map<str
         // Only an upper bound on the drawn size: keep a measured value if there is one.
         if (!images.has(value.toString())) noteImage(value, object, estimate);
       } else if (subtype === 'Form' && !formsSeen.has(value.toString())) {
-        visitByPageSize(object.dict.lookup(N('Resources')) as PDFDict | undefined, pageInches, new Set(formsSeen).add(value.toString()));
+        visitByPageSize(
+          object.dict.lookup(N('Resources')) as PDFDict | undefined,
+          pageInches,
+          new Set(formsSeen).add(value.toString()),
+        );
       }
     }
   };
@@ -113,11 +130,18 @@ export async function collectImages(doc: PDFDocument): Promise<{ images: Map<str
         noteImage(ref, object, Math.min(w / drawnWidth, h / drawnHeight));
       } else if (subtype === 'Form' && depth < 12) {
         const matrixObject = object.dict.lookup(N('Matrix'));
-        const matrix = matrixObject instanceof PDFArray && matrixObject.size() === 6
-          ? (matrixObject.asArray().map((v) => (v instanceof PDFNumber ? v.asNumber() : 0)) as Matrix)
-          : IDENTITY;
+        const matrix =
+          matrixObject instanceof PDFArray && matrixObject.size() === 6
+            ? (matrixObject.asArray().map((v) => (v instanceof PDFNumber ? v.asNumber() : 0)) as Matrix)
+            : IDENTITY;
         const formContent = await decodedContent(object).catch(() => undefined);
-        if (formContent) await visitContent(formContent, object.dict.lookup(N('Resources')) as PDFDict | undefined, transform(ctm, matrix), depth + 1);
+        if (formContent)
+          await visitContent(
+            formContent,
+            object.dict.lookup(N('Resources')) as PDFDict | undefined,
+            transform(ctm, matrix),
+            depth + 1,
+          );
       }
     }
   };
@@ -144,4 +168,3 @@ export async function collectImages(doc: PDFDocument): Promise<{ images: Map<str
   for (const mask of masks) images.delete(mask);
   return { images, xobjectDicts };
 }
-

@@ -65,9 +65,18 @@ export function toMatrix(values: ArrayLike<unknown> | null | undefined): Matrix 
 
 /** The axis-aligned bounding box of the rectangle (x0, y0)–(x1, y1) mapped through m. */
 export function boxThrough(
-  m: Readonly<Matrix>, x0: number, y0: number, x1: number, y1: number,
+  m: Readonly<Matrix>,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
 ): { x0: number; y0: number; x1: number; y1: number } {
-  const pts = [applyTransform(m, x0, y0), applyTransform(m, x1, y0), applyTransform(m, x0, y1), applyTransform(m, x1, y1)];
+  const pts = [
+    applyTransform(m, x0, y0),
+    applyTransform(m, x1, y0),
+    applyTransform(m, x0, y1),
+    applyTransform(m, x1, y1),
+  ];
   const xs = pts.map((p) => p[0]);
   const ys = pts.map((p) => p[1]);
   return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };

@@ -6,7 +6,8 @@
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from 'pdf-lib';
 
 /** A number object's value, or `fallback` for anything else. */
-export const numberOr = (o: PDFObject | undefined, fallback: number): number => (o instanceof PDFNumber ? o.asNumber() : fallback);
+export const numberOr = (o: PDFObject | undefined, fallback: number): number =>
+  o instanceof PDFNumber ? o.asNumber() : fallback;
 
 /** The number under `key` in a dictionary (through a reference), or undefined. */
 export function numberIn(dict: PDFDict, key: string): number | undefined {
@@ -49,4 +50,3 @@ export function dropUnreachableObjects(doc: PDFDocument): number {
   }
   return dropped;
 }
-

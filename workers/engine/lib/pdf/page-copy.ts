@@ -94,7 +94,9 @@ export class PageCopier {
       if (this.copied.has(index)) {
         // The same page a second time: a fresh copier so it becomes a separate page object.
         const fresh = PDFObjectCopier.for(this.src.context, this.dest.context);
-        ref = this.dest.context.register(this.withCleanAnnots(srcPage, willCopy, () => fresh.copy(srcPage.node)) as PDFDict);
+        ref = this.dest.context.register(
+          this.withCleanAnnots(srcPage, willCopy, () => fresh.copy(srcPage.node)) as PDFDict,
+        );
       } else {
         ref = this.withCleanAnnots(srcPage, willCopy, () => this.copier.copy(srcPage.ref)) as PDFRef;
         this.copied.set(index, ref);
@@ -266,7 +268,8 @@ export class PageCopier {
     if (!destForm.lookupMaybe(N.Fields, PDFArray)) destForm.set(N.Fields, ctx.obj([]));
     const da = srcForm.get(N.DA);
     if (da && !destForm.get(N.DA)) destForm.set(N.DA, this.copier.copy(da));
-    if (srcForm.lookup(N.NeedAppearances) !== undefined) destForm.set(N.NeedAppearances, this.copier.copy(srcForm.lookup(N.NeedAppearances)!));
+    if (srcForm.lookup(N.NeedAppearances) !== undefined)
+      destForm.set(N.NeedAppearances, this.copier.copy(srcForm.lookup(N.NeedAppearances)!));
     const srcDr = srcForm.lookupMaybe(N.DR, PDFDict);
     if (srcDr) {
       const copiedDr = this.copier.copy(srcDr) as PDFDict;
@@ -371,7 +374,11 @@ export function writeOutline(doc: PDFDocument, nodes: readonly OutlineNode[]): v
   if (!doc.catalog.get(N.PageMode)) doc.catalog.set(N.PageMode, PDFName.of('UseOutlines'));
 }
 
-function writeLevel(doc: PDFDocument, nodes: readonly OutlineNode[], parent: PDFRef): { first: PDFRef; last: PDFRef; visible: number } {
+function writeLevel(
+  doc: PDFDocument,
+  nodes: readonly OutlineNode[],
+  parent: PDFRef,
+): { first: PDFRef; last: PDFRef; visible: number } {
   const ctx = doc.context;
   const refs = nodes.map(() => ctx.nextRef());
   let visible = 0;

@@ -32,7 +32,11 @@ export async function pagePixelSize(doc: PDFDocumentProxy, pageNumber: number, d
 }
 
 /** Draws page `pageNumber` (1-based) at `settings.dpi` on white and returns it encoded. */
-export async function renderPageImage(doc: PDFDocumentProxy, pageNumber: number, settings: PageImageSettings): Promise<Uint8Array> {
+export async function renderPageImage(
+  doc: PDFDocumentProxy,
+  pageNumber: number,
+  settings: PageImageSettings,
+): Promise<Uint8Array> {
   const { dpi, format, quality } = settings;
   const [width, height] = await pagePixelSize(doc, pageNumber, dpi);
   if (width * height > pixelLimit()) {
@@ -49,7 +53,9 @@ export async function renderPageImage(doc: PDFDocumentProxy, pageNumber: number,
     const image = makeImageData(data, drawn.width, drawn.height);
     // OxiPNG level 1: most of level 2's gain, far faster. Baseline MozJPEG: a third faster than
     // progressive for ~15 % more bytes, still the smallest of the three encoders.
-    return format === 'png' ? await encodePng(image, { level: 1 }) : await encodeJpeg(image, { quality, progressive: false });
+    return format === 'png'
+      ? await encodePng(image, { level: 1 })
+      : await encodeJpeg(image, { quality, progressive: false });
   } finally {
     releaseCanvas(drawn);
   }

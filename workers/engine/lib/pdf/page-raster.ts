@@ -27,14 +27,22 @@ function newCanvas(doc: PDFDocumentProxy, width: number, height: number): AnyCan
 }
 
 /** Renders a page at `dpi` on white (drawPage in pdfjs.ts), leaving out the kinds of drawing in `skip`. */
-export async function renderPageCanvas(doc: PDFDocumentProxy, pageNumber: number, dpi: number, skip?: DrawnKind[]): Promise<PageCanvas> {
+export async function renderPageCanvas(
+  doc: PDFDocumentProxy,
+  pageNumber: number,
+  dpi: number,
+  skip?: DrawnKind[],
+): Promise<PageCanvas> {
   const scale = dpi / 72;
   const { canvas, width, height } = await drawPage(doc, pageNumber, scale, { skip });
   return { doc, canvas: canvas as unknown as AnyCanvas, scale, width, height };
 }
 
 /** A region (in PDF points, top-left origin) of a rendered page as a new canvas. */
-export async function cropCanvas(source: PageCanvas, box: { x: number; top: number; width: number; height: number }): Promise<AnyCanvas> {
+export async function cropCanvas(
+  source: PageCanvas,
+  box: { x: number; top: number; width: number; height: number },
+): Promise<AnyCanvas> {
   const sx = Math.max(0, Math.floor(box.x * source.scale));
   const sy = Math.max(0, Math.floor(box.top * source.scale));
   const sw = Math.max(1, Math.min(source.width - sx, Math.ceil(box.width * source.scale)));
@@ -47,7 +55,9 @@ export async function cropCanvas(source: PageCanvas, box: { x: number; top: numb
 
 export async function encodeCanvas(canvas: AnyCanvas, type: 'png' | 'jpeg', quality = 0.85): Promise<Uint8Array> {
   if (isNode) {
-    const encoded = await (canvas as unknown as { encode(format: string, quality?: number): Promise<Uint8Array> }).encode(type, type === 'jpeg' ? Math.round(quality * 100) : undefined);
+    const encoded = await (
+      canvas as unknown as { encode(format: string, quality?: number): Promise<Uint8Array> }
+    ).encode(type, type === 'jpeg' ? Math.round(quality * 100) : undefined);
     return new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.byteLength);
   }
   const blob = await (canvas as unknown as OffscreenCanvas).convertToBlob({ type: `image/${type}`, quality });

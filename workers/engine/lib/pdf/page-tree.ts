@@ -41,7 +41,8 @@ const isTreeNode = (node: PDFDict) => node.lookup(KIDS) instanceof PDFArray || n
  */
 export function checkPageTree(doc: PDFDocument, fileName: string): PageTreeCheck {
   const { context } = doc;
-  if (!(doc.catalog instanceof PDFDict)) throw new FolioError('DamagedPdf', `"${fileName}" is damaged: it has no document catalog.`);
+  if (!(doc.catalog instanceof PDFDict))
+    throw new FolioError('DamagedPdf', `"${fileName}" is damaged: it has no document catalog.`);
   const rootEntry = doc.catalog.get(PDFName.of('Pages'));
   const root = context.lookup(rootEntry);
   if (!(root instanceof PDFDict)) throw new FolioError('DamagedPdf', `"${fileName}" is damaged: it has no page tree.`);
@@ -60,7 +61,16 @@ export function checkPageTree(doc: PDFDocument, fileName: string): PageTreeCheck
     return own;
   };
   visited.add(root);
-  const stack: Frame[] = [{ ref: rootRef, node: root, parentRef: undefined, inherited: inheritedAt(root, new Map()), nextKid: 0, pagesBelow: 0 }];
+  const stack: Frame[] = [
+    {
+      ref: rootRef,
+      node: root,
+      parentRef: undefined,
+      inherited: inheritedAt(root, new Map()),
+      nextKid: 0,
+      pagesBelow: 0,
+    },
+  ];
   while (stack.length > 0) {
     const frame = stack[stack.length - 1];
     const kids = frame.node.lookup(KIDS);
@@ -86,18 +96,27 @@ export function checkPageTree(doc: PDFDocument, fileName: string): PageTreeCheck
     if (context.lookup(kid.get(PARENT)) !== frame.node) problems.add('a page names the wrong parent');
     if (isTreeNode(kid)) {
       const kidRef = kidEntry instanceof PDFRef ? kidEntry : undefined;
-      stack.push({ ref: kidRef, node: kid, parentRef: frame.ref, inherited: inheritedAt(kid, frame.inherited), nextKid: 0, pagesBelow: 0 });
+      stack.push({
+        ref: kidRef,
+        node: kid,
+        parentRef: frame.ref,
+        inherited: inheritedAt(kid, frame.inherited),
+        nextKid: 0,
+        pagesBelow: 0,
+      });
       continue;
     }
     if (!(kidEntry instanceof PDFRef)) problems.add('a page is written inside the page tree');
-    if (kid.get(TYPE) !== PDFName.of('Page') || !(kid instanceof PDFPageLeaf)) problems.add('a page is not marked as a page');
+    if (kid.get(TYPE) !== PDFName.of('Page') || !(kid instanceof PDFPageLeaf))
+      problems.add('a page is not marked as a page');
     const ref = kidEntry instanceof PDFRef ? kidEntry : context.register(kid);
     leaves.push({ ref, node: kid, inherited: frame.inherited });
     frame.pagesBelow += 1;
   }
   if (!(root instanceof PDFPageTree) || !rootRef) problems.add('the page tree root is malformed');
   const MEDIA_BOX = INHERITABLE[1];
-  if (leaves.some(({ node, inherited }) => !node.has(MEDIA_BOX) && !inherited.has(MEDIA_BOX))) problems.add('a page has no size');
+  if (leaves.some(({ node, inherited }) => !node.has(MEDIA_BOX) && !inherited.has(MEDIA_BOX)))
+    problems.add('a page has no size');
   if (leaves.length === 0) {
     const where = rootRef ? ` (object ${rootRef.objectNumber} ${rootRef.generationNumber})` : '';
     const how = problems.has('the page tree loops back on itself') ? ' only loops back on itself and' : '';

@@ -7,8 +7,18 @@
  * skipped rather than guessed at.
  */
 import {
-  PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, PDFString, PDFHexString,
-  decodePDFRawStream, type PDFDocument, type PDFObject,
+  PDFArray,
+  PDFDict,
+  PDFName,
+  PDFNumber,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+  PDFString,
+  PDFHexString,
+  decodePDFRawStream,
+  type PDFDocument,
+  type PDFObject,
 } from 'pdf-lib';
 import { encodePng, makeImageData, pixelLimit } from '../image/codecs.ts';
 import { filterNames, predictorParams, unpredict } from './filters.ts';
@@ -59,7 +69,8 @@ type ColourSpace =
   | { kind: 'indexed'; base: 'gray' | 'rgb' | 'cmyk'; hival: number; lookup: Uint8Array };
 
 function streamBytes(stream: PDFStream): Uint8Array {
-  if (stream instanceof PDFRawStream) return filterNames(stream.dict).length ? decodePDFRawStream(stream).decode() : stream.contents;
+  if (stream instanceof PDFRawStream)
+    return filterNames(stream.dict).length ? decodePDFRawStream(stream).decode() : stream.contents;
   return stream.getContents();
 }
 
@@ -110,7 +121,9 @@ function sampleReader(data: Uint8Array, bits: number) {
 }
 
 const cmykToRgb = (c: number, m: number, y: number, k: number): [number, number, number] => [
-  255 - Math.min(255, c + k), 255 - Math.min(255, m + k), 255 - Math.min(255, y + k),
+  255 - Math.min(255, c + k),
+  255 - Math.min(255, m + k),
+  255 - Math.min(255, y + k),
 ];
 
 /** Decodes one image XObject's stream to a file; never throws for an odd image, it reports it. */
@@ -131,7 +144,21 @@ export async function extractImage(doc: PDFDocument, ref: PDFRef): Promise<Extra
   }
   // Decoding allocates width × height RGBA pixels (and the PNG encoder a copy): check before.
   if (width * height > pixelLimit()) return { skipped: `${width} × ${height} pixels: too large for this device` };
-  const unsupported = filters.find((f) => !['FlateDecode', 'Fl', 'LZWDecode', 'LZW', 'ASCII85Decode', 'A85', 'ASCIIHexDecode', 'AHx', 'RunLengthDecode', 'RL'].includes(f));
+  const unsupported = filters.find(
+    (f) =>
+      ![
+        'FlateDecode',
+        'Fl',
+        'LZWDecode',
+        'LZW',
+        'ASCII85Decode',
+        'A85',
+        'ASCIIHexDecode',
+        'AHx',
+        'RunLengthDecode',
+        'RL',
+      ].includes(f),
+  );
   if (unsupported) return { skipped: `${unsupported} image` };
 
   const isMask = dict.lookup(PDFName.of('ImageMask')) === dict.context.obj(true);
@@ -159,7 +186,7 @@ export async function extractImage(doc: PDFDocument, ref: PDFRef): Promise<Extra
 
   // /Decode [1 0] (or an image mask without /Decode [1 0]: 0 paints) inverts the samples.
   const decode = dict.lookupMaybe(PDFName.of('Decode'), PDFArray);
-  const inverted = decode ? (decode.lookup(0, PDFNumber).asNumber() > decode.lookup(1, PDFNumber).asNumber()) : false;
+  const inverted = decode ? decode.lookup(0, PDFNumber).asNumber() > decode.lookup(1, PDFNumber).asNumber() : false;
   const max = (1 << Math.min(bits, 8)) - 1;
   const read = sampleReader(data, bits);
   const scale = (v: number) => (bits >= 8 ? v : Math.round((v * 255) / max));
@@ -181,8 +208,12 @@ export async function extractImage(doc: PDFDocument, ref: PDFRef): Promise<Extra
         const at = index * n;
         const t = space.lookup;
         if (n === 1) rgba[o] = rgba[o + 1] = rgba[o + 2] = t[at] ?? 0;
-        else if (n === 3) { rgba[o] = t[at] ?? 0; rgba[o + 1] = t[at + 1] ?? 0; rgba[o + 2] = t[at + 2] ?? 0; }
-        else [rgba[o], rgba[o + 1], rgba[o + 2]] = cmykToRgb(t[at] ?? 0, t[at + 1] ?? 0, t[at + 2] ?? 0, t[at + 3] ?? 0);
+        else if (n === 3) {
+          rgba[o] = t[at] ?? 0;
+          rgba[o + 1] = t[at + 1] ?? 0;
+          rgba[o + 2] = t[at + 2] ?? 0;
+        } else
+          [rgba[o], rgba[o + 1], rgba[o + 2]] = cmykToRgb(t[at] ?? 0, t[at + 1] ?? 0, t[at + 2] ?? 0, t[at + 3] ?? 0);
         continue;
       }
       const s = (c: number) => {
@@ -190,9 +221,19 @@ export async function extractImage(doc: PDFDocument, ref: PDFRef): Promise<Extra
         return inverted ? 255 - v : v;
       };
       if (components === 1) rgba[o] = rgba[o + 1] = rgba[o + 2] = s(0);
-      else if (components === 3) { rgba[o] = s(0); rgba[o + 1] = s(1); rgba[o + 2] = s(2); }
-      else [rgba[o], rgba[o + 1], rgba[o + 2]] = cmykToRgb(s(0), s(1), s(2), s(3));
+      else if (components === 3) {
+        rgba[o] = s(0);
+        rgba[o + 1] = s(1);
+        rgba[o + 2] = s(2);
+      } else [rgba[o], rgba[o + 1], rgba[o + 2]] = cmykToRgb(s(0), s(1), s(2), s(3));
     }
   }
-  return { image: { extension: 'png', bytes: await encodePng(makeImageData(rgba, width, height), { level: 1 }), width, height } };
+  return {
+    image: {
+      extension: 'png',
+      bytes: await encodePng(makeImageData(rgba, width, height), { level: 1 }),
+      width,
+      height,
+    },
+  };
 }

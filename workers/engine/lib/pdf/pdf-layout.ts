@@ -90,12 +90,13 @@ type Point = [number, number];
  * 4 closePath), mapped to the page; curves keep only their end points and set `curved`.
  */
 function pathPoints(
-  buffer: ArrayLike<number>, toPage: (x: number, y: number) => Point,
+  buffer: ArrayLike<number>,
+  toPage: (x: number, y: number) => Point,
 ): { subpaths: Point[][]; curved: boolean } {
   const subpaths: Point[][] = [];
   let current: Point[] = [];
   let curved = false;
-  for (let k = 0; k < buffer.length; ) {
+  for (let k = 0; k < buffer.length;) {
     const op = buffer[k];
     if (op === 0) {
       if (current.length) subpaths.push(current);
@@ -132,14 +133,17 @@ function addRulings(subpaths: Point[][], stroked: boolean, fill: string, rulings
       for (let k = 1; k < points.length; k++) {
         const [x1, y1] = points[k - 1];
         const [x2, y2] = points[k];
-        if (Math.abs(y1 - y2) < 0.5 || Math.abs(x1 - x2) < 0.5) rulings.push({ x1: Math.min(x1, x2), y1: Math.min(y1, y2), x2: Math.max(x1, x2), y2: Math.max(y1, y2) });
+        if (Math.abs(y1 - y2) < 0.5 || Math.abs(x1 - x2) < 0.5)
+          rulings.push({ x1: Math.min(x1, x2), y1: Math.min(y1, y2), x2: Math.max(x1, x2), y2: Math.max(y1, y2) });
         else art = true;
       }
     } else {
       const box = boxOf(points);
       const isWhite = /^f{6}$/i.test(fill);
-      if (box.height <= 2.5 && box.width > 3) rulings.push({ x1: box.x, y1: box.top + box.height / 2, x2: box.x + box.width, y2: box.top + box.height / 2 });
-      else if (box.width <= 2.5 && box.height > 3) rulings.push({ x1: box.x + box.width / 2, y1: box.top, x2: box.x + box.width / 2, y2: box.top + box.height });
+      if (box.height <= 2.5 && box.width > 3)
+        rulings.push({ x1: box.x, y1: box.top + box.height / 2, x2: box.x + box.width, y2: box.top + box.height / 2 });
+      else if (box.width <= 2.5 && box.height > 3)
+        rulings.push({ x1: box.x + box.width / 2, y1: box.top, x2: box.x + box.width / 2, y2: box.top + box.height });
       else if (!isWhite && box.width > 0 && box.height > 0) art = true;
     }
   }
@@ -215,7 +219,11 @@ type Ops = Awaited<ReturnType<typeof loadPdfjs>>['OPS'];
  * spreadsheet), text that pdf.js joined into one item although the page placed its parts one by
  * one is cut where a part starts at the left edge of text on another line (a column).
  */
-export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number, { cells = false } = {}): Promise<PageLayout> {
+export async function readPageLayout(
+  doc: PDFDocumentProxy,
+  pageNumber: number,
+  { cells = false } = {},
+): Promise<PageLayout> {
   const pdfjs = await loadPdfjs();
   const OPS = pdfjs.OPS;
   const page = await doc.getPage(pageNumber);
@@ -235,10 +243,35 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number, 
   const fillStack: string[] = [];
   const toPage = (x: number, y: number) => applyTransform(vt, ...applyTransform(ctm, x, y));
   const textPosition = textPositionTracker(OPS);
-  const strokeOps = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-  const fillOps = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-  const imagePaintOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintSolidColorImageMask]);
-  const textShowOps = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
+  const strokeOps = new Set<number>([
+    OPS.stroke,
+    OPS.closeStroke,
+    OPS.fillStroke,
+    OPS.eoFillStroke,
+    OPS.closeFillStroke,
+    OPS.closeEOFillStroke,
+  ]);
+  const fillOps = new Set<number>([
+    OPS.fill,
+    OPS.eoFill,
+    OPS.fillStroke,
+    OPS.eoFillStroke,
+    OPS.closeFillStroke,
+    OPS.closeEOFillStroke,
+  ]);
+  const imagePaintOps = new Set<number>([
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintImageMaskXObject,
+    OPS.paintImageXObjectRepeat,
+    OPS.paintSolidColorImageMask,
+  ]);
+  const textShowOps = new Set<number>([
+    OPS.showText,
+    OPS.showSpacedText,
+    OPS.nextLineShowText,
+    OPS.nextLineSetSpacingShowText,
+  ]);
 
   for (let i = 0; i < opList.fnArray.length; i++) {
     const fn = opList.fnArray[i];
@@ -264,7 +297,9 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number, 
     } else if (textShowOps.has(fn)) {
       const placed = textPosition.placedAt(fn);
       const firstGlyph = glyphColors.length;
-      const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<{ unicode?: string } | number>;
+      const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<
+        { unicode?: string } | number
+      >;
       for (const glyph of glyphs ?? []) {
         if (typeof glyph === 'object' && glyph?.unicode) {
           for (const ch of glyph.unicode) {
@@ -297,7 +332,13 @@ export async function readPageLayout(doc: PDFDocumentProxy, pageNumber: number, 
 }
 
 /** Text items with positions and styles; colours matched by walking the glyph stream. */
-function readTextItems(page: PageProxy, content: TextContent, vt: Matrix, glyphColors: GlyphColor[], cells: boolean): TextItem[] {
+function readTextItems(
+  page: PageProxy,
+  content: TextContent,
+  vt: Matrix,
+  glyphColors: GlyphColor[],
+  cells: boolean,
+): TextItem[] {
   const items: TextItem[] = [];
   // Each item's glyphs: the first and how many (spaces have none).
   const glyphsOf = new Map<TextItem, [number, number]>();
@@ -375,7 +416,12 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
       const at = glyphs[range[0] + j]?.placedAt;
       if (!at || at[0] <= x || at[0] >= item.x + item.width || !column(at[0], at[1])) continue;
       const text = chars.slice(from, offsets[j]).join('');
-      parts.push({ ...item, text: text.trimEnd(), x, width: Math.min(at[0] - x, (item.width * text.length) / chars.length) });
+      parts.push({
+        ...item,
+        text: text.trimEnd(),
+        x,
+        width: Math.min(at[0] - x, (item.width * text.length) / chars.length),
+      });
       from = offsets[j];
       x = at[0];
     }
@@ -516,7 +562,9 @@ function narrowGutters(lines: TextItem[][], gapEm: number): number[] {
     }
     // Few lines may run a word across this x: four chance word spaces in line with each other on a
     // full page (common in OCR text and justified paragraphs) are not a gutter.
-    const across = lines.filter((line) => line.some((item) => item.x < middle - 0.5 && item.x + item.width > middle + 0.5)).length;
+    const across = lines.filter((line) =>
+      line.some((item) => item.x < middle - 0.5 && item.x + item.width > middle + 0.5),
+    ).length;
     if (support >= NARROW_GUTTER_LINES && support >= NARROW_GUTTER_SHARE * (support + across)) xs.push(middle);
   }
   return xs;
@@ -648,7 +696,10 @@ const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/i;
  * Paragraphs from fragments in reading order: a new paragraph starts after a larger vertical gap,
  * at a change of size or weight, at a bullet or number, after a short line, or at an indent.
  */
-export function buildParagraphs(ordered: Fragment[], vocabulary = vocabularyOf(ordered.map((f) => f.text))): Paragraph[] {
+export function buildParagraphs(
+  ordered: Fragment[],
+  vocabulary = vocabularyOf(ordered.map((f) => f.text)),
+): Paragraph[] {
   const paragraphs: Paragraph[] = [];
   let current: Fragment[] = [];
   const flush = () => {
@@ -662,12 +713,26 @@ export function buildParagraphs(ordered: Fragment[], vocabulary = vocabularyOf(o
       const sameSize = Math.abs(fragment.size - previous.size) < 0.8;
       const boldChanged = isBold(fragment) !== isBold(previous);
       const blockWidth = Math.max(...current.map((f) => f.right)) - Math.min(...current.map((f) => f.x));
-      const shortPrevious = current.length >= 1 && previous.right < Math.min(...current.map((f) => f.x)) + blockWidth - previous.size * 4 && current.length > 1;
+      const shortPrevious =
+        current.length >= 1 &&
+        previous.right < Math.min(...current.map((f) => f.x)) + blockWidth - previous.size * 4 &&
+        current.length > 1;
       const startsList = BULLET.test(fragment.text) || NUMBERED.test(fragment.text);
       const indented = fragment.x > previous.x + previous.size * 1.2;
       const outdented = fragment.x < previous.x - previous.size * 1.2;
       const notBelow = fragment.top < previous.top - 1;
-      if (lineGap > previous.size * 0.75 || lineGap < -previous.size || notBelow || !sameSize || boldChanged || startsList || shortPrevious || (indented && current.length > 1) || outdented) flush();
+      if (
+        lineGap > previous.size * 0.75 ||
+        lineGap < -previous.size ||
+        notBelow ||
+        !sameSize ||
+        boldChanged ||
+        startsList ||
+        shortPrevious ||
+        (indented && current.length > 1) ||
+        outdented
+      )
+        flush();
     }
     current.push(fragment);
   }
@@ -688,7 +753,8 @@ function makeParagraph(lines: Fragment[], vocabulary: Vocabulary): Paragraph {
     line.items.forEach((item, index) => {
       let text = item.text;
       const gap = item.x - lastRight;
-      if (index > 0 && gap > item.size * 0.15 && !text.startsWith(' ') && !runs.at(-1)?.text.endsWith(' ')) text = ` ${text}`;
+      if (index > 0 && gap > item.size * 0.15 && !text.startsWith(' ') && !runs.at(-1)?.text.endsWith(' '))
+        text = ` ${text}`;
       if (index === 0 && lineIndex > 0) {
         const previous = runs.at(-1);
         // "exam-" + "ple" → "example", "well-" + "known" → "well-known"; otherwise a space.
@@ -705,7 +771,10 @@ function makeParagraph(lines: Fragment[], vocabulary: Vocabulary): Paragraph {
   });
   for (const run of runs) run.text = run.text.replace(/\s+/g, ' ');
   if (runs.length) runs[0].text = runs[0].text.trimStart();
-  const text = runs.map((r) => r.text).join('').trim();
+  const text = runs
+    .map((r) => r.text)
+    .join('')
+    .trim();
   const chars = runs.reduce((n, r) => n + r.text.length, 0) || 1;
   const boldChars = runs.filter((r) => r.item.bold).reduce((n, r) => n + r.text.length, 0);
   return {
@@ -723,10 +792,20 @@ function makeParagraph(lines: Fragment[], vocabulary: Vocabulary): Paragraph {
 }
 
 export function sameStyle(a: TextItem, b: TextItem): boolean {
-  return a.bold === b.bold && a.italic === b.italic && a.color === b.color && Math.abs(a.size - b.size) < 0.5 && a.family === b.family;
+  return (
+    a.bold === b.bold &&
+    a.italic === b.italic &&
+    a.color === b.color &&
+    Math.abs(a.size - b.size) < 0.5 &&
+    a.family === b.family
+  );
 }
 
 /** Normalised words of a text, for similarity measures. */
 export function words(text: string): string[] {
-  return text.toLowerCase().normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }

@@ -99,7 +99,7 @@ class LazyReader {
     const { bytes } = this;
     let pos = offset;
     const line = (): string => {
-      while (pos < bytes.byteLength && (bytes[pos] <= 0x20)) pos++;
+      while (pos < bytes.byteLength && bytes[pos] <= 0x20) pos++;
       let end = pos;
       while (end < bytes.byteLength && bytes[end] !== 0x0a && bytes[end] !== 0x0d) end++;
       const text = latin1.decode(bytes.subarray(pos, end));
@@ -230,7 +230,11 @@ export function openLazily(bytes: Uint8Array): PDFDocument | undefined {
     const info = trailer.get(PDFName.of('Info'));
     reader.context.trailerInfo = { Root: root, Info: info, ID: trailer.get(PDFName.of('ID')), Encrypt: undefined };
     reader.context.largestObjectNumber = reader.size - 1;
-    type DocumentConstructor = new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
+    type DocumentConstructor = new (
+      context: PDFContext,
+      ignoreEncryption: boolean,
+      updateMetadata: boolean,
+    ) => PDFDocument;
     const Document = PDFDocument as unknown as DocumentConstructor;
     const doc = new Document(reader.context, false, false);
     if (doc.getPageCount() === 0) return undefined;

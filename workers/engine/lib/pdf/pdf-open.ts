@@ -49,7 +49,10 @@ function encryptionFilter(doc: PDFDocument): string | undefined {
 }
 
 const certificateEncrypted = (name: string) =>
-  new FolioError('UnsupportedEncryption', `"${name}" is encrypted with a certificate, not a password — it cannot be unlocked here.`);
+  new FolioError(
+    'UnsupportedEncryption',
+    `"${name}" is encrypted with a certificate, not a password — it cannot be unlocked here.`,
+  );
 
 /**
  * pdf-lib reads the trailer's /Root as a plain dictionary when it lacks `/Type /Catalog` (seen in
@@ -72,7 +75,12 @@ const rebuiltTrees = new WeakMap<PDFDocument, string[]>();
 async function load(bytes: Uint8Array, strict: boolean, name: string): Promise<PDFDocument> {
   // parseSpeed Infinity: no pause for the event loop every 100 objects (pdf-lib's default), which
   // costs seconds on big files and buys nothing in a worker.
-  const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: strict, updateMetadata: false, parseSpeed: Number.POSITIVE_INFINITY });
+  const doc = await PDFDocument.load(bytes, {
+    ignoreEncryption: true,
+    throwOnInvalidObject: strict,
+    updateMetadata: false,
+    parseSpeed: Number.POSITIVE_INFINITY,
+  });
   mendCatalog(doc);
   // Before anything reads the pages: loops and wrong counts would overflow the stack later. (An
   // encrypted file's tree may sit in ciphertext object streams: it is checked once decrypted.)
@@ -89,7 +97,12 @@ interface DamageSeen {
   error?: FolioError;
 }
 
-async function tryLoad(bytes: Uint8Array, strict: boolean, name: string, seen?: DamageSeen): Promise<PDFDocument | undefined> {
+async function tryLoad(
+  bytes: Uint8Array,
+  strict: boolean,
+  name: string,
+  seen?: DamageSeen,
+): Promise<PDFDocument | undefined> {
   try {
     return await load(bytes, strict, name);
   } catch (error) {
@@ -128,10 +141,13 @@ async function decrypt(input: EngineInput): Promise<Uint8Array> {
   const candidates = input.password ? passwordCandidates(input.password) : [new Uint8Array()];
   let result = undefined as unknown as Awaited<ReturnType<typeof runQpdf>>;
   for (const candidate of candidates) {
-    result = await runQpdf(['--password-mode=hex-bytes', `--password=${toHex(candidate)}`, '--decrypt', '/in.pdf', '/out.pdf'], {
-      inputs: { '/in.pdf': input.bytes },
-      outputs: ['/out.pdf'],
-    });
+    result = await runQpdf(
+      ['--password-mode=hex-bytes', `--password=${toHex(candidate)}`, '--decrypt', '/in.pdf', '/out.pdf'],
+      {
+        inputs: { '/in.pdf': input.bytes },
+        outputs: ['/out.pdf'],
+      },
+    );
     const out = result.files['/out.pdf'];
     if (out && result.exitCode !== 2) return out;
     if (!/invalid password/i.test(result.stderr)) break;
@@ -141,7 +157,8 @@ async function decrypt(input: EngineInput): Promise<Uint8Array> {
   }
   // qpdf knows only the Standard (password) handler; the other filters in use are the public-key
   // (certificate) handlers, Adobe.PubSec and kin, whose dictionary is often hidden in an object stream.
-  if (/PubSec|public.?key|certificate|unsupported encryption filter/i.test(result.stderr)) throw certificateEncrypted(input.name);
+  if (/PubSec|public.?key|certificate|unsupported encryption filter/i.test(result.stderr))
+    throw certificateEncrypted(input.name);
   if (/unsupported|security handler|encryption/i.test(result.stderr)) {
     throw new FolioError('UnsupportedEncryption', `"${input.name}" uses an encryption Folio cannot open.`);
   }
@@ -165,7 +182,10 @@ function hasNoObjects(bytes: Uint8Array): boolean {
  * else pdf-lib's own lenient recovery (which rebuilds files without an xref table that qpdf gives
  * up on — the pages it finds are the file's real pages, checked by the corpus suite).
  */
-async function loadOrRepair(name: string, bytes: Uint8Array): Promise<{ doc: PDFDocument; bytes: Uint8Array; repaired: boolean }> {
+async function loadOrRepair(
+  name: string,
+  bytes: Uint8Array,
+): Promise<{ doc: PDFDocument; bytes: Uint8Array; repaired: boolean }> {
   const seen: DamageSeen = {};
   const strict = await tryLoad(bytes, true, name, seen);
   if (strict) return { doc: strict, bytes, repaired: false };
@@ -187,7 +207,8 @@ export async function openPdf(input: EngineInput): Promise<OpenedPdf> {
 async function openPdfAsIs(input: EngineInput): Promise<OpenedPdf> {
   assertLooksLikePdf(input);
   const strict = await tryLoad(input.bytes, true, input.name);
-  if (strict && !strict.isEncrypted) return { doc: strict, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
+  if (strict && !strict.isEncrypted)
+    return { doc: strict, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
 
   // Encrypted? pdf-lib's strict load fails on many encrypted files (their strings and object
   // streams are ciphertext), so ask a lenient load, and as a last resort look for /Encrypt.
@@ -197,7 +218,10 @@ async function openPdfAsIs(input: EngineInput): Promise<OpenedPdf> {
     const filter = probe ? encryptionFilter(probe) : undefined;
     if (filter && filter !== 'Standard') {
       if (/PubSec/i.test(filter)) throw certificateEncrypted(input.name);
-      throw new FolioError('UnsupportedEncryption', `"${input.name}" uses an encryption Folio cannot open (${filter}).`);
+      throw new FolioError(
+        'UnsupportedEncryption',
+        `"${input.name}" uses an encryption Folio cannot open (${filter}).`,
+      );
     }
     const decrypted = await decrypt(input);
     // Its streams were ciphertext when the inputs were checked (lib/input-limits.ts): check them now.

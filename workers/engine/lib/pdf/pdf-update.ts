@@ -58,7 +58,7 @@ export function appendUpdate(
   const xrefOffset = offset;
   const numbers = [...offsets.keys()].sort((a, b) => a - b);
   const xref: string[] = ['xref\n'];
-  for (let i = 0; i < numbers.length; ) {
+  for (let i = 0; i < numbers.length;) {
     let j = i;
     while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j++;
     xref.push(`${numbers[i]} ${j - i + 1}\n`);

@@ -20,9 +20,16 @@ export function rotatePageBy(page: PDFPage, angle: number): void {
  * Saves without pdf-lib's per-object "yield to the event loop" pauses (objectsPerTick very high):
  * in a worker nobody else needs the thread, and the pauses cost seconds on big files.
  */
-export async function savePdf(doc: PDFDocument, { objectStreams = true }: { objectStreams?: boolean } = {}): Promise<Uint8Array> {
+export async function savePdf(
+  doc: PDFDocument,
+  { objectStreams = true }: { objectStreams?: boolean } = {},
+): Promise<Uint8Array> {
   await compactObjectNumbers(doc);
-  return doc.save({ useObjectStreams: objectStreams, objectsPerTick: Number.POSITIVE_INFINITY, updateFieldAppearances: false });
+  return doc.save({
+    useObjectStreams: objectStreams,
+    objectsPerTick: Number.POSITIVE_INFINITY,
+    updateFieldAppearances: false,
+  });
 }
 
 /** Points every reference of `object` (and the direct objects inside it) at its new number. */

@@ -130,7 +130,8 @@ function withPixelFilters(context: OffscreenCanvasRenderingContext2D): Offscreen
       source = filtered(image, region, filter);
       region = [0, 0, (source as OffscreenCanvas).width, (source as OffscreenCanvas).height];
     }
-    const target = rest.length === 8 ? rest.slice(4) : rest.length === 4 ? rest : [rest[0], rest[1], region[2], region[3]];
+    const target =
+      rest.length === 8 ? rest.slice(4) : rest.length === 4 ? rest : [rest[0], rest[1], region[2], region[3]];
     const reduced = context.imageSmoothingEnabled ? areaAveraged(context, source, region, target) : undefined;
     if (reduced) drawImage(reduced, target[0], target[1]);
     else drawImage(source, ...region, ...target);
@@ -192,13 +193,22 @@ function areaAveraged(
     for (let row = 0; row < count; row++) {
       line.fill(0);
       for (let x = 0; x < dw; x++) {
-        let r = 0, g = 0, bl = 0, al = 0;
+        let r = 0,
+          g = 0,
+          bl = 0,
+          al = 0;
         for (const [index, weight] of columns[x]) {
           const p = (row * sw + index) * 4;
           const w = weight * from[p + 3];
-          r += from[p] * w; g += from[p + 1] * w; bl += from[p + 2] * w; al += w;
+          r += from[p] * w;
+          g += from[p + 1] * w;
+          bl += from[p + 2] * w;
+          al += w;
         }
-        line[x * 4] = r; line[x * 4 + 1] = g; line[x * 4 + 2] = bl; line[x * 4 + 3] = al;
+        line[x * 4] = r;
+        line[x * 4 + 1] = g;
+        line[x * 4 + 2] = bl;
+        line[x * 4 + 3] = al;
       }
       for (const [outRow, weight, last] of rowsOf[top + row]) {
         let sum = sums.get(outRow);
@@ -210,7 +220,9 @@ function areaAveraged(
           const p = (outRow * dw + x) * 4;
           const alpha = sum[q + 3];
           if (alpha > 0) {
-            to[p] = sum[q] / alpha; to[p + 1] = sum[q + 1] / alpha; to[p + 2] = sum[q + 2] / alpha;
+            to[p] = sum[q] / alpha;
+            to[p + 1] = sum[q + 1] / alpha;
+            to[p + 2] = sum[q + 2] / alpha;
           }
           to[p + 3] = alpha;
         }

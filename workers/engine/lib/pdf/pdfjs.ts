@@ -57,7 +57,10 @@ export function loadPdfjs(): Promise<Pdfjs> {
  * Opens a PDF with pdf.js. The bytes are copied: pdf.js transfers what it is given to its worker.
  * Throws PasswordRequired / InvalidPassword / InvalidPdf as named errors.
  */
-export async function openPdfjs(bytes: Uint8Array, { name = 'document.pdf', password }: { name?: string; password?: string } = {}): Promise<PDFDocumentProxy> {
+export async function openPdfjs(
+  bytes: Uint8Array,
+  { name = 'document.pdf', password }: { name?: string; password?: string } = {},
+): Promise<PDFDocumentProxy> {
   const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({
     data: bytes.slice(),
@@ -74,7 +77,9 @@ export async function openPdfjs(bytes: Uint8Array, { name = 'document.pdf', pass
     maxImageSize: pixelLimit(),
     // In a browser, pdf.js would read document.baseURI to decide whether its own worker may fetch
     // the cMaps/fonts/wasm; they are absolute same-origin URLs, so it may.
-    ...(isNode ? {} : { CanvasFactory: OffscreenCanvasFactory, isOffscreenCanvasSupported: true, useWorkerFetch: true }),
+    ...(isNode
+      ? {}
+      : { CanvasFactory: OffscreenCanvasFactory, isOffscreenCanvasSupported: true, useWorkerFetch: true }),
     ...(inWorker() ? { disableFontFace: true, useSystemFonts: false, FilterFactory: PixelFilterFactory } : {}),
   } as Parameters<Pdfjs['getDocument']>[0]);
   try {
@@ -108,7 +113,9 @@ export interface PageCanvasTarget {
  * OffscreenCanvas whose context applies soft masks without a document.
  */
 export function createCanvas(doc: PDFDocumentProxy, width: number, height: number): PageCanvasTarget {
-  const factory = isNode ? (doc as unknown as { canvasFactory: OffscreenCanvasFactory }).canvasFactory : new OffscreenCanvasFactory();
+  const factory = isNode
+    ? (doc as unknown as { canvasFactory: OffscreenCanvasFactory }).canvasFactory
+    : new OffscreenCanvasFactory();
   return factory.create(width, height) as PageCanvasTarget;
 }
 
@@ -134,8 +141,14 @@ export interface DrawOptions {
 function operatorsOf(OPS: Pdfjs['OPS'], kinds: DrawnKind[] = []): Set<number> {
   const text = [OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText];
   const images = [
-    OPS.paintImageXObject, OPS.paintImageXObjectRepeat, OPS.paintInlineImageXObject, OPS.paintInlineImageXObjectGroup,
-    OPS.paintImageMaskXObject, OPS.paintImageMaskXObjectGroup, OPS.paintImageMaskXObjectRepeat, OPS.paintSolidColorImageMask,
+    OPS.paintImageXObject,
+    OPS.paintImageXObjectRepeat,
+    OPS.paintInlineImageXObject,
+    OPS.paintInlineImageXObjectGroup,
+    OPS.paintImageMaskXObject,
+    OPS.paintImageMaskXObjectGroup,
+    OPS.paintImageMaskXObjectRepeat,
+    OPS.paintSolidColorImageMask,
   ];
   return new Set(kinds.flatMap((kind) => (kind === 'text' ? text : images)));
 }
@@ -151,7 +164,12 @@ interface OperatorListHolder {
  * streams, form fields included (AnnotationMode.ENABLE: there is no HTML form layer on top of a
  * picture), as a reader shows them on screen.
  */
-export async function drawPage(doc: PDFDocumentProxy, pageNumber: number, scale: number, options: DrawOptions = {}): Promise<DrawnPage> {
+export async function drawPage(
+  doc: PDFDocumentProxy,
+  pageNumber: number,
+  scale: number,
+  options: DrawOptions = {},
+): Promise<DrawnPage> {
   const pdfjs = pdfjsModule ?? (await loadPdfjs());
   const page = await doc.getPage(pageNumber);
   const viewport = page.getViewport({ scale });

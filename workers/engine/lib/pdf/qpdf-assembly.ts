@@ -291,7 +291,8 @@ export function prepareSource(
     throw new AssemblyError('The source cannot be updated');
   }
   const size = ctx.largestObjectNumber + 1;
-  const patched = updates.size === 0 ? bytes : appendUpdate(bytes, [...updates.values()], size, `/Root ${rootRef!.toString()}`);
+  const patched =
+    updates.size === 0 ? bytes : appendUpdate(bytes, [...updates.values()], size, `/Root ${rootRef!.toString()}`);
   return {
     bytes: patched,
     pageCount: pages.length,
@@ -348,7 +349,7 @@ export function placeBookmarks(
 /** qpdf's page-range text for 0-based pages: ascending runs joined ("1-345,2,2"). */
 export function qpdfRange(pages: readonly number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < pages.length; ) {
+  for (let i = 0; i < pages.length;) {
     let j = i;
     while (j + 1 < pages.length && pages[j + 1] === pages[j] + 1) j++;
     parts.push(i === j ? `${pages[i] + 1}` : `${pages[i] + 1}-${pages[j] + 1}`);

@@ -45,7 +45,10 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
   if (wasmModule) {
     globalThis.fetch = (() => Promise.resolve(new Response(null))) as typeof fetch;
     WebAssembly.instantiateStreaming = ((_source: unknown, imports?: WebAssembly.Imports) =>
-      WebAssembly.instantiate(wasmModule, imports).then((instance) => ({ module: wasmModule, instance }))) as typeof WebAssembly.instantiateStreaming;
+      WebAssembly.instantiate(wasmModule, imports).then((instance) => ({
+        module: wasmModule,
+        instance,
+      }))) as typeof WebAssembly.instantiateStreaming;
   }
   let starting: Promise<QpdfModuleInstance>;
   try {

@@ -36,7 +36,8 @@ function blankImagePixels(ctx: WalkContext, image: PDFRawStream, ctm: Matrix): P
   const filters = filterNames(dict);
   const plainOrFlate = filters.length === 0 || (filters.length === 1 && filters[0] === 'FlateDecode');
   const components = componentsOf(ctx, get('ColorSpace'));
-  if (bpc !== 8 || components === 0 || width <= 0 || height <= 0 || get('DecodeParms') || !plainOrFlate) return undefined;
+  if (bpc !== 8 || components === 0 || width <= 0 || height <= 0 || get('DecodeParms') || !plainOrFlate)
+    return undefined;
   let pixels: Uint8Array;
   try {
     pixels = decodePDFRawStream(image).decode();
@@ -69,7 +70,11 @@ function blankImagePixels(ctx: WalkContext, image: PDFRawStream, ctm: Matrix): P
  * `xobjects` under a new name), '' to drop the draw, or undefined when no area touches the image.
  */
 export function redactImageDraw(
-  ctx: WalkContext, name: string, image: PDFRawStream, ctm: Matrix, xobjects: PDFDict,
+  ctx: WalkContext,
+  name: string,
+  image: PDFRawStream,
+  ctm: Matrix,
+  xobjects: PDFDict,
 ): string | undefined {
   const box = boxThrough(ctm, 0, 0, 1, 1);
   if (!hitsAny(box, ctx.areas)) return undefined;
@@ -81,7 +86,8 @@ export function redactImageDraw(
       return `/${addUnderNewName(xobjects, name, blanked)} Do`;
     }
     ctx.notes.add(
-      'An image partly under a redaction area could not be blanked pixel by pixel, so it was removed from that page entirely.',
+      'An image partly under a redaction area could not be blanked pixel by pixel, so it was removed from that ' +
+        'page entirely.',
     );
   }
   ctx.stats.imagesRemoved++;

@@ -26,8 +26,16 @@ export interface GraphicsState {
 }
 
 export const initialGraphicsState = (ctm: Matrix): GraphicsState => ({
-  ctm, charSpacing: 0, wordSpacing: 0, horizontalScale: 1, leading: 0,
-  font: undefined, fontName: '', fontDict: undefined, fontSize: 0, rise: 0,
+  ctm,
+  charSpacing: 0,
+  wordSpacing: 0,
+  horizontalScale: 1,
+  leading: 0,
+  font: undefined,
+  fontName: '',
+  fontDict: undefined,
+  fontSize: 0,
+  rise: 0,
 });
 
 /** The text matrix and the text line matrix. */
@@ -48,24 +56,41 @@ export function nextLine(text: TextState, tx: number, ty: number): void {
  */
 export function applyTextOperator(operator: string, o: Operand[], gs: GraphicsState, text: TextState): boolean {
   switch (operator) {
-    case 'BT': text.tm = text.tlm = IDENTITY; return true;
+    case 'BT':
+      text.tm = text.tlm = IDENTITY;
+      return true;
     case 'Tm': {
       const m = operandMatrix(o);
       if (m) text.tm = text.tlm = m;
       return true;
     }
-    case 'Td': nextLine(text, numberOperand(o[0]), numberOperand(o[1])); return true;
+    case 'Td':
+      nextLine(text, numberOperand(o[0]), numberOperand(o[1]));
+      return true;
     case 'TD':
       gs.leading = -numberOperand(o[1]);
       nextLine(text, numberOperand(o[0]), numberOperand(o[1]));
       return true;
-    case 'T*': nextLine(text, 0, -gs.leading); return true;
-    case 'Tc': gs.charSpacing = numberOperand(o[0]); return true;
-    case 'Tw': gs.wordSpacing = numberOperand(o[0]); return true;
-    case 'Tz': gs.horizontalScale = numberOperand(o[0]) / 100; return true;
-    case 'TL': gs.leading = numberOperand(o[0]); return true;
-    case 'Ts': gs.rise = numberOperand(o[0]); return true;
-    default: return false;
+    case 'T*':
+      nextLine(text, 0, -gs.leading);
+      return true;
+    case 'Tc':
+      gs.charSpacing = numberOperand(o[0]);
+      return true;
+    case 'Tw':
+      gs.wordSpacing = numberOperand(o[0]);
+      return true;
+    case 'Tz':
+      gs.horizontalScale = numberOperand(o[0]) / 100;
+      return true;
+    case 'TL':
+      gs.leading = numberOperand(o[0]);
+      return true;
+    case 'Ts':
+      gs.rise = numberOperand(o[0]);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -93,7 +118,12 @@ function codeBytes(codes: number[], codeLength: 1 | 2): Uint8Array {
  * Shows the text of one operator against the areas. Returns the TJ array to write when some
  * glyphs were removed (undefined when none were), and advances the text matrix.
  */
-export function showText(items: Operand[], gs: GraphicsState, text: TextState, ctx: WalkContext): Operand[] | undefined {
+export function showText(
+  items: Operand[],
+  gs: GraphicsState,
+  text: TextState,
+  ctx: WalkContext,
+): Operand[] | undefined {
   const font = gs.font ?? fontMetrics(ctx.doc, undefined);
   const th = gs.horizontalScale;
   const out: Operand[] = [];
@@ -147,7 +177,11 @@ export function showText(items: Operand[], gs: GraphicsState, text: TextState, c
 }
 
 /** Counts a removed glyph and, on the page itself, remembers the first font removed per area. */
-function noteRemovedGlyph(ctx: WalkContext, gs: GraphicsState, box: { x0: number; y0: number; x1: number; y1: number }): void {
+function noteRemovedGlyph(
+  ctx: WalkContext,
+  gs: GraphicsState,
+  box: { x0: number; y0: number; x1: number; y1: number },
+): void {
   ctx.stats.glyphsRemoved++;
   const areaIndex = ctx.areas.findIndex((area) => overlaps(box, area));
   if (ctx.depth === 0 && gs.fontDict && !ctx.removedFonts.has(areaIndex)) {

@@ -10,9 +10,23 @@
  * This module walks the content; redact-text.ts removes glyphs, redact-image.ts blanks images.
  */
 import {
-  PDFArray, PDFDict, PDFDocument, PDFName, PDFObject, PDFPage, PDFRawStream, PDFStream, decodePDFRawStream,
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFObject,
+  PDFPage,
+  PDFRawStream,
+  PDFStream,
+  decodePDFRawStream,
 } from 'pdf-lib';
-import { numberOperand, operandMatrix, parseContentStream, rewriteContentStream, serializeOperand } from './content-stream.ts';
+import {
+  numberOperand,
+  operandMatrix,
+  parseContentStream,
+  rewriteContentStream,
+  serializeOperand,
+} from './content-stream.ts';
 import type { Operand, Operation } from './content-stream.ts';
 import { fontMetrics } from './font-metrics.ts';
 import { IDENTITY, boxThrough, transform, type Matrix } from './matrix.ts';
@@ -20,7 +34,12 @@ import { numberOr } from './object-graph.ts';
 import { hitsAny, type Area, type RedactionStats, type RemovedFont, type WalkContext } from './redact-context.ts';
 import { addUnderNewName, redactImageDraw } from './redact-image.ts';
 import {
-  applyTextOperator, initialGraphicsState, nextLine, showText, type GraphicsState, type TextState,
+  applyTextOperator,
+  initialGraphicsState,
+  nextLine,
+  showText,
+  type GraphicsState,
+  type TextState,
 } from './redact-text.ts';
 
 export type { Area, RedactionStats, RemovedFont } from './redact-context.ts';
@@ -35,7 +54,12 @@ function subDict(doc: PDFDocument, resources: PDFDict | undefined, key: string):
  * Walks one content stream (a page's or a form's) and returns its redacted bytes, or undefined when
  * nothing in it touched an area.
  */
-function redactStream(ctx: WalkContext, src: Uint8Array, resources: PDFDict | undefined, startCtm: Matrix): Uint8Array | undefined {
+function redactStream(
+  ctx: WalkContext,
+  src: Uint8Array,
+  resources: PDFDict | undefined,
+  startCtm: Matrix,
+): Uint8Array | undefined {
   const { doc } = ctx;
   const operations = parseContentStream(src);
   const replacements = new Map<Operation, string>();
@@ -92,8 +116,9 @@ function redactStream(ctx: WalkContext, src: Uint8Array, resources: PDFDict | un
         break;
       case 'BDC': {
         const props = o[1];
-        const hasActualText = props?.kind === 'dict'
-          && (props.entries.has('ActualText') || props.entries.has('Alt') || props.entries.has('E'));
+        const hasActualText =
+          props?.kind === 'dict' &&
+          (props.entries.has('ActualText') || props.entries.has('Alt') || props.entries.has('E'));
         markedContent.push({ op, tag: o[0]?.kind === 'name' ? o[0].value : 'Span', hasActualText });
         break;
       }
@@ -148,17 +173,25 @@ function redactXObjectDraw(ctx: WalkContext, o: Operand[], ctm: Matrix, xobjects
   return undefined;
 }
 
-function redactForm(ctx: WalkContext, name: string, form: PDFRawStream, ctm: Matrix, xobjects: PDFDict): string | undefined {
+function redactForm(
+  ctx: WalkContext,
+  name: string,
+  form: PDFRawStream,
+  ctm: Matrix,
+  xobjects: PDFDict,
+): string | undefined {
   const { doc } = ctx;
   const matrixObj = doc.context.lookup(form.dict.get(PDFName.of('Matrix')));
-  const formMatrix = matrixObj instanceof PDFArray && matrixObj.size() === 6
-    ? (matrixObj.asArray().map((v) => numberOr(doc.context.lookup(v), 0)) as Matrix)
-    : IDENTITY;
+  const formMatrix =
+    matrixObj instanceof PDFArray && matrixObj.size() === 6
+      ? (matrixObj.asArray().map((v) => numberOr(doc.context.lookup(v), 0)) as Matrix)
+      : IDENTITY;
   const full = transform(ctm, formMatrix);
   const bboxObj = doc.context.lookup(form.dict.get(PDFName.of('BBox')));
   if (bboxObj instanceof PDFArray && bboxObj.size() === 4) {
     const [x0, y0, x1, y1] = bboxObj.asArray().map((v) => numberOr(doc.context.lookup(v), 0));
-    if (!hitsAny(boxThrough(full, Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)), ctx.areas)) return undefined;
+    if (!hitsAny(boxThrough(full, Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)), ctx.areas))
+      return undefined;
   }
   let src: Uint8Array;
   try {
@@ -205,7 +238,8 @@ function pruneUnusedXObjects(doc: PDFDocument, resources: PDFDict, content: Uint
 /** The decoded bytes of a page's content, all its streams joined. */
 export function pageContentBytes(doc: PDFDocument, page: PDFPage): Uint8Array {
   const contents = doc.context.lookup(page.node.get(PDFName.of('Contents')));
-  const streams: Array<PDFObject | undefined> = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : contents ? [contents] : [];
+  const streams: Array<PDFObject | undefined> =
+    contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : contents ? [contents] : [];
   const parts: Uint8Array[] = [];
   for (const stream of streams) {
     if (stream instanceof PDFRawStream) parts.push(decodePDFRawStream(stream).decode());
@@ -229,7 +263,11 @@ export function pageContentBytes(doc: PDFDocument, page: PDFPage): Uint8Array {
  * `dropUnreachableObjects` once after all pages so the removed bytes are not saved.
  */
 export function redactPage(
-  doc: PDFDocument, page: PDFPage, areas: Area[], notes: Set<string> = new Set(), removedFonts: Map<number, RemovedFont> = new Map(),
+  doc: PDFDocument,
+  page: PDFPage,
+  areas: Area[],
+  notes: Set<string> = new Set(),
+  removedFonts: Map<number, RemovedFont> = new Map(),
 ): RedactionStats {
   const stats: RedactionStats = { glyphsRemoved: 0, imagesBlanked: 0, imagesRemoved: 0, annotationsRemoved: 0 };
   if (areas.length === 0) return stats;
@@ -248,11 +286,15 @@ export function redactPage(
     const kept = annots.asArray().filter((ref) => {
       const annot = doc.context.lookup(ref);
       if (!(annot instanceof PDFDict)) return true;
-      if (annot.get(PDFName.of('Subtype')) === PDFName.of('Widget')) return true; // form fields stay (AcroForm refers to them)
+      // form fields stay (AcroForm refers to them)
+      if (annot.get(PDFName.of('Subtype')) === PDFName.of('Widget')) return true;
       const rect = doc.context.lookup(annot.get(PDFName.of('Rect')));
       if (!(rect instanceof PDFArray) || rect.size() !== 4) return true;
       const [x0, y0, x1, y1] = rect.asArray().map((v) => numberOr(doc.context.lookup(v), 0));
-      const hit = hitsAny({ x0: Math.min(x0, x1), y0: Math.min(y0, y1), x1: Math.max(x0, x1), y1: Math.max(y0, y1) }, areas);
+      const hit = hitsAny(
+        { x0: Math.min(x0, x1), y0: Math.min(y0, y1), x1: Math.max(x0, x1), y1: Math.max(y0, y1) },
+        areas,
+      );
       if (hit) stats.annotationsRemoved++;
       return !hit;
     });

@@ -73,7 +73,12 @@ export function canStartRenderWorkers(): boolean {
 export function deviceLaneCount(inputBytes: number, pagePixels: number): number {
   if (!canStartRenderWorkers()) return 1;
   const nav = globalThis.navigator as { hardwareConcurrency?: number; deviceMemory?: number } | undefined;
-  return laneCount({ cores: nav?.hardwareConcurrency, budgetBytes: memoryBudgetBytes(nav?.deviceMemory), inputBytes, pagePixels });
+  return laneCount({
+    cores: nav?.hardwareConcurrency,
+    budgetBytes: memoryBudgetBytes(nav?.deviceMemory),
+    inputBytes,
+    pagePixels,
+  });
 }
 
 export interface OpenLaneOptions {
@@ -89,7 +94,10 @@ export interface OpenLaneOptions {
  */
 export async function openWorkerLane({ bytes, name, password, settings }: OpenLaneOptions): Promise<PageLane> {
   const Comlink = await import('comlink');
-  const worker = new Worker(new URL('../../../render.worker.ts', import.meta.url), { type: 'module', name: 'folio-render' });
+  const worker = new Worker(new URL('../../../render.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'folio-render',
+  });
   const api = Comlink.wrap<import('../../../render.worker.ts').RenderWorkerApi>(worker);
   // A worker that dies (its script failed to load, or it ran out of memory) never answers: its
   // pending call is failed here instead, and the lane is dropped by runInPageOrder.
