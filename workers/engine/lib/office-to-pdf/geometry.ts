@@ -221,8 +221,8 @@ function rectanglePaths(g: PresetGeometry): Paths | undefined {
   }
 }
 
-/** Triangles, diamonds, parallelograms, trapezoids, polygons, plus signs and stars. */
-function polygonPaths(g: PresetGeometry): Paths | undefined {
+/** Triangles, diamonds, parallelograms and trapezoids. */
+function triangleAndQuadrilateralPaths(g: PresetGeometry): Paths | undefined {
   const { prst, w, h, a, ss, b, one, pin } = g;
   switch (prst) {
     case 'triangle':
@@ -294,6 +294,15 @@ function polygonPaths(g: PresetGeometry): Paths | undefined {
         [0, h],
       ]);
       return one();
+    default:
+      return undefined;
+  }
+}
+
+/** Regular polygons, plus signs and the flowchart shapes with curved or extra strokes. */
+function polygonPaths(g: PresetGeometry): Paths | undefined {
+  const { prst, w, h, a, ss, b, one, pin } = g;
+  switch (prst) {
     case 'flowChartDocument': {
       const sx = w / 21600,
         sy = h / 21600;
@@ -401,6 +410,15 @@ function polygonPaths(g: PresetGeometry): Paths | undefined {
       ]);
       return one();
     }
+    default:
+      return undefined;
+  }
+}
+
+/** Stars with 4, 5, 6 and 8 points. */
+function starPaths(g: PresetGeometry): Paths | undefined {
+  const { prst, w, h, a, b, one } = g;
+  switch (prst) {
     case 'star4':
       starPath(b, w, h, 4, a('adj', 12500));
       return one();
@@ -582,7 +600,14 @@ function presetPaths(prst: string, w: number, h: number, av: Map<string, number>
     one: (fill = true) => [{ b, fill, stroke: true }],
     pin: (lo, v, hi) => Math.min(hi, Math.max(lo, v)),
   };
-  return rectanglePaths(g) ?? polygonPaths(g) ?? arrowPaths(g) ?? calloutAndLinePaths(g);
+  return (
+    rectanglePaths(g) ??
+    triangleAndQuadrilateralPaths(g) ??
+    polygonPaths(g) ??
+    starPaths(g) ??
+    arrowPaths(g) ??
+    calloutAndLinePaths(g)
+  );
 }
 
 /** a:custGeom's a:pathLst, each path scaled from its own w × h to the box. */

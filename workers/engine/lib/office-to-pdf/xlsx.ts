@@ -10,11 +10,17 @@ import JSZip from 'jszip';
 import SSF from 'ssf';
 import type { Block, Border, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
 import { paragraph, pictureDrawing } from './model.ts';
-import { chartSheetSection, readWorkbookCharts, type AnchoredShape } from './xlsx-charts.ts';
+import {
+  chartSheetSection,
+  readWorkbookCharts,
+  type AnchoredShape,
+  type SheetMetrics,
+  type WorkbookCharts,
+} from './xlsx-charts.ts';
 import { EMU } from './shapes.ts';
 import { excelColor, readExcelPalette, type ExcelPalette } from './xlsx-colors.ts';
 import { conditionalLooks } from './xlsx-conditional.ts';
-import { cellRange } from './cell-refs.ts';
+import { cellRange, type CellRange } from './cell-refs.ts';
 import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
 import { repairWorkbookPackage } from './xlsx-repair.ts';
@@ -585,6 +591,249 @@ async function loadWorkbook(bytes: Uint8Array): Promise<{ workbook: ExcelJS.Work
   return { workbook: again, bytes: repaired };
 }
 
+/** The used range: the last row and column with a value, and how many cells hold one. */
+function usedRange(ws: ExcelJS.Worksheet): { maxRow: number; maxCol: number; cellsWithValues: number } {
+  let maxRow = 0;
+  let maxCol = 0;
+  let cellsWithValues = 0;
+  ws.eachRow({ includeEmpty: false }, (row, r) => {
+    row.eachCell({ includeEmpty: false }, (cell, c) => {
+      if (cell.value !== null && cell.value !== undefined && cell.value !== '') {
+        maxRow = Math.max(maxRow, r);
+        maxCol = Math.max(maxCol, c);
+        cellsWithValues++;
+      }
+    });
+  });
+  return { maxRow, maxCol, cellsWithValues };
+}
+
+/**
+ * The sheet's merged ranges: each one's size at its top-left cell ("row:column"), the cells it covers,
+ * and the last row and column any of them reaches.
+ */
+function sheetMerges(ws: ExcelJS.Worksheet): {
+  merges: Map<string, { rows: number; cols: number }>;
+  covered: Set<string>;
+  bottom: number;
+  right: number;
+} {
+  const merges = new Map<string, { rows: number; cols: number }>();
+  const covered = new Set<string>();
+  let bottom = 0;
+  let right = 0;
+  for (const range of (ws.model as { merges?: string[] }).merges ?? []) {
+    const [a, b] = range.split(':');
+    const start = ws.getCell(a);
+    const end = ws.getCell(b ?? a);
+    const r1 = Number(start.row),
+      c1 = Number(start.col),
+      r2 = Number(end.row),
+      c2 = Number(end.col);
+    merges.set(`${r1}:${c1}`, { rows: r2 - r1 + 1, cols: c2 - c1 + 1 });
+    for (let r = r1; r <= r2; r++) for (let c = c1; c <= c2; c++) if (r !== r1 || c !== c1) covered.add(`${r}:${c}`);
+    bottom = Math.max(bottom, r2);
+    right = Math.max(right, c2);
+  }
+  return { merges, covered, bottom, right };
+}
+
+/** The printed area's columns: the hidden ones, the widths of the others, and each visible one's index in widths. */
+function visibleColumns(
+  ws: ExcelJS.Worksheet,
+  area: CellRange,
+  columnWidth: (c: number) => number,
+): { hiddenCols: Set<number>; widths: number[]; columnIndex: Map<number, number> } {
+  const hiddenCols = new Set<number>();
+  const widths: number[] = [];
+  const columnIndex = new Map<number, number>();
+  for (let c = area.left; c <= area.right; c++) {
+    const column = ws.getColumn(c);
+    if (column.hidden) {
+      hiddenCols.add(c);
+      continue;
+    }
+    columnIndex.set(c, widths.length);
+    widths.push(columnWidth(c));
+  }
+  return { hiddenCols, widths, columnIndex };
+}
+
+/** The printed area's visible rows with their cells, and each visible row's index in rows. */
+function printedRows(
+  ws: ExcelJS.Worksheet,
+  area: CellRange,
+  isTitleRow: (r: number) => boolean,
+  cells: SheetCellContext & { covered: Set<string> },
+): { rows: TableRow[]; rowIndex: Map<number, number> } {
+  const rows: TableRow[] = [];
+  const rowIndex = new Map<number, number>();
+  for (let r = area.top; r <= area.bottom; r++) {
+    const row = ws.getRow(r);
+    if (row.hidden) continue;
+    rowIndex.set(r, rows.length);
+    // A row is as tall as the sheet says (its height, else the sheet's default), whatever its cells
+    // hold: Excel and LibreOffice print stored heights and cut off text that wraps taller.
+    const height = row.height ?? ws.properties.defaultRowHeight ?? 15;
+    const tableRow: TableRow = {
+      cells: [],
+      minHeight: height,
+      exactHeight: true,
+      header: isTitleRow(r),
+    };
+    for (let c = area.left; c <= area.right; c++) {
+      if (cells.hiddenCols.has(c) || cells.covered.has(`${r}:${c}`)) continue;
+      const out = printedCell(row, r, c, cells);
+      if (out) tableRow.cells.push(out);
+    }
+    rows.push(tableRow);
+  }
+  return { rows, rowIndex };
+}
+
+/** Shapes lie over the cells from their anchor (the next visible row / column when that one is hidden). */
+function overlayShapes(
+  shapes: AnchoredShape[],
+  area: CellRange,
+  rows: TableRow[],
+  rowIndex: Map<number, number>,
+  columnIndex: Map<number, number>,
+): void {
+  for (const shape of shapes) {
+    let r = shape.row + 1;
+    while (!rowIndex.has(r) && r <= area.bottom) r++;
+    let c = shape.column + 1;
+    while (!columnIndex.has(c) && c <= area.right) c++;
+    const row = rows[rowIndex.get(r) ?? -1];
+    const column = columnIndex.get(c);
+    if (!row || column === undefined) continue;
+    (row.overlays ??= []).push({ column, x: shape.columnOffset, y: shape.rowOffset, drawing: shape.drawing });
+  }
+}
+
+/** What printing one sheet needs from its workbook. */
+interface WorkbookContext {
+  workbook: ExcelJS.Workbook;
+  options: XlsxOptions;
+  palette: ExcelPalette;
+  /** The default font's maximum digit width, which column widths are counted in. */
+  mdw: number;
+  xmlFacts: Map<string, SheetXmlFacts>;
+  charts: WorkbookCharts | undefined;
+  shapeNotes: Set<string>;
+}
+
+/** One worksheet's printed sections (none when it prints nothing). */
+function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
+  const { workbook, options, palette, mdw, xmlFacts, charts, shapeNotes } = book;
+  if (xmlFacts.get(ws.name)?.embeddedObjects) shapeNotes.add('embedded objects (OLE) were left out');
+  const used = usedRange(ws);
+  let { maxRow, maxCol } = used;
+  assertPrintableRange(
+    options.fileName ?? 'the workbook',
+    ws.name,
+    maxRow,
+    maxCol,
+    used.cellsWithValues,
+    ws.getCell(maxRow || 1, maxCol || 1).address,
+  );
+  const columnWidth = (c: number) =>
+    columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, mdw, xmlFacts.get(ws.name)?.baseColWidth);
+  maxCol = runOnReach(ws, maxRow, maxCol, columnWidth);
+  // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
+  // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
+  const notesAtEnd = (ws.pageSetup as { cellComments?: string } | undefined)?.cellComments === 'atEnd';
+  // Pictures, charts, shapes and text boxes are printed at their anchor cell, so the printed range reaches it.
+  const shapes = [...sheetPictures(workbook, ws), ...(charts?.shapes.get(ws.name) ?? [])].filter(
+    (shape) => !(notesAtEnd && shape.note),
+  );
+  for (const shape of shapes) {
+    maxRow = Math.max(maxRow, Math.min(shape.row + 1, maxRow + 500));
+    maxCol = Math.max(maxCol, Math.min(shape.column + 1, maxCol + 50));
+  }
+  if (maxRow === 0) return [];
+
+  const { merges, covered, bottom, right } = sheetMerges(ws);
+  maxRow = Math.max(maxRow, bottom);
+  maxCol = Math.max(maxCol, right);
+
+  // The print area, when the sheet has one (the first of several), else the used range; and the
+  // print titles: rows repeated at the top of every page.
+  const setup = ws.pageSetup as Partial<ExcelJS.PageSetup> | undefined;
+  // (A print area past the last used cell prints up to that cell: a whole-sheet area is not a million empty rows.)
+  const printArea = cellRange(setup?.printArea?.split('&&')[0]);
+  const area = printArea
+    ? { ...printArea, bottom: Math.min(printArea.bottom, maxRow), right: Math.min(printArea.right, maxCol) }
+    : { top: 1, left: 1, bottom: maxRow, right: maxCol };
+  const [titleFrom, titleTo] = (setup?.printTitlesRow ?? '').split(':').map(Number);
+
+  const { hiddenCols, widths, columnIndex } = visibleColumns(ws, area, columnWidth);
+
+  // Conditional formats, on the cells' values (numbers as numbers, anything else as its display text).
+  const looks = conditionalLooks(
+    ws,
+    palette,
+    area,
+    (r, c) => {
+      const cell = ws.findCell(r, c);
+      const value = cell?.value;
+      const result =
+        value && typeof value === 'object' && 'result' in value ? (value as ExcelJS.CellFormulaValue).result : value;
+      if (typeof result === 'number') return result;
+      return cell ? displayText(cell.value, cell.numFmt).text || undefined : undefined;
+    },
+    shapeNotes,
+  );
+  const { rows, rowIndex } = printedRows(ws, area, (r) => r >= titleFrom && r <= titleTo, {
+    palette,
+    looks,
+    merges,
+    hiddenCols,
+    columnIndex,
+    covered,
+  });
+  overlayShapes(shapes, area, rows, rowIndex, columnIndex);
+  const page = xmlFacts.get(ws.name)?.noPageSetup
+    ? defaultPage(pageFor(ws, options), xmlFacts.get(ws.name)!.noPageMargins)
+    : pageFor(ws, options);
+  const fitToPage = Boolean(setup?.fitToPage);
+  const sheetSections = sectionsForGrid({ widths, rows }, page, {
+    fitWidth: options.fitToWidth || (fitToPage && (setup?.fitToWidth ?? 1) === 1),
+    fitHeight: fitToPage ? (setup?.fitToHeight ?? 1) : undefined,
+    scale: setup?.scale,
+    center: Boolean(setup?.horizontalCentered),
+  });
+  if (notesAtEnd) {
+    const notesPage = noteList(ws, maxRow, maxCol);
+    if (notesPage.length) sheetSections.push({ page, blocks: notesPage });
+  }
+  sheetSections[0].bookmark = ws.name;
+  addHeadersAndFooters(ws, sheetSections, options);
+  return sheetSections;
+}
+
+/** The sizes of a worksheet's columns and rows in points, to place the charts and shapes anchored to its cells. */
+function sheetMetrics(
+  workbook: ExcelJS.Workbook,
+  mdw: number,
+  xmlFacts: Map<string, SheetXmlFacts>,
+): (name: string) => SheetMetrics | undefined {
+  return (name) => {
+    const ws = workbook.getWorksheet(name);
+    return (
+      ws && {
+        column: (c) =>
+          columnWidthPt(
+            ws.getColumn(c + 1).width ?? ws.properties.defaultColWidth,
+            mdw,
+            xmlFacts.get(ws.name)?.baseColWidth,
+          ),
+        row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15,
+      }
+    );
+  };
+}
+
 export async function readXlsx(
   bytes: Uint8Array,
   options: XlsxOptions,
@@ -606,20 +855,7 @@ export async function readXlsx(
   // Charts (read from the package: exceljs does not read them), and chart sheets in their place.
   const charts = await readWorkbookCharts(
     parts,
-    (name) => {
-      const ws = workbook.getWorksheet(name);
-      return (
-        ws && {
-          column: (c) =>
-            columnWidthPt(
-              ws.getColumn(c + 1).width ?? ws.properties.defaultColWidth,
-              mdw,
-              xmlFacts.get(ws.name)?.baseColWidth,
-            ),
-          row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15,
-        }
-      );
-    },
+    sheetMetrics(workbook, mdw, xmlFacts),
     pageFor(undefined, options),
     shapeNotes,
   ).catch(() => void shapeNotes.add('charts and drawn shapes that could not be read were left out'));
@@ -628,150 +864,18 @@ export async function readXlsx(
       chartSheetSection(c, pageFor(undefined, options)),
     );
 
+  const book: WorkbookContext = {
+    workbook,
+    options,
+    palette,
+    mdw,
+    xmlFacts,
+    charts: charts ?? undefined,
+    shapeNotes,
+  };
   for (const ws of sheets) {
     sections.push(...chartSheetsBefore(ws.name));
-    if (xmlFacts.get(ws.name)?.embeddedObjects) shapeNotes.add('embedded objects (OLE) were left out');
-    // Used range: cells with a value.
-    let maxRow = 0;
-    let maxCol = 0;
-    let cellsWithValues = 0;
-    ws.eachRow({ includeEmpty: false }, (row, r) => {
-      row.eachCell({ includeEmpty: false }, (cell, c) => {
-        if (cell.value !== null && cell.value !== undefined && cell.value !== '') {
-          maxRow = Math.max(maxRow, r);
-          maxCol = Math.max(maxCol, c);
-          cellsWithValues++;
-        }
-      });
-    });
-    assertPrintableRange(
-      options.fileName ?? 'the workbook',
-      ws.name,
-      maxRow,
-      maxCol,
-      cellsWithValues,
-      ws.getCell(maxRow || 1, maxCol || 1).address,
-    );
-    const columnWidth = (c: number) =>
-      columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, mdw, xmlFacts.get(ws.name)?.baseColWidth);
-    maxCol = runOnReach(ws, maxRow, maxCol, columnWidth);
-    // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
-    // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
-    const notesAtEnd = (ws.pageSetup as { cellComments?: string } | undefined)?.cellComments === 'atEnd';
-    // Pictures, charts, shapes and text boxes are printed at their anchor cell, so the printed range reaches it.
-    const shapes = [...sheetPictures(workbook, ws), ...(charts?.shapes.get(ws.name) ?? [])].filter(
-      (shape) => !(notesAtEnd && shape.note),
-    );
-    for (const shape of shapes) {
-      maxRow = Math.max(maxRow, Math.min(shape.row + 1, maxRow + 500));
-      maxCol = Math.max(maxCol, Math.min(shape.column + 1, maxCol + 50));
-    }
-    if (maxRow === 0) continue;
-
-    const merges = new Map<string, { rows: number; cols: number }>();
-    const covered = new Set<string>();
-    for (const range of (ws.model as { merges?: string[] }).merges ?? []) {
-      const [a, b] = range.split(':');
-      const start = ws.getCell(a);
-      const end = ws.getCell(b ?? a);
-      const r1 = Number(start.row),
-        c1 = Number(start.col),
-        r2 = Number(end.row),
-        c2 = Number(end.col);
-      merges.set(`${r1}:${c1}`, { rows: r2 - r1 + 1, cols: c2 - c1 + 1 });
-      for (let r = r1; r <= r2; r++) for (let c = c1; c <= c2; c++) if (r !== r1 || c !== c1) covered.add(`${r}:${c}`);
-      maxRow = Math.max(maxRow, r2);
-      maxCol = Math.max(maxCol, c2);
-    }
-
-    // The print area, when the sheet has one (the first of several), else the used range; and the
-    // print titles: rows repeated at the top of every page.
-    const setup = ws.pageSetup as Partial<ExcelJS.PageSetup> | undefined;
-    // (A print area past the last used cell prints up to that cell: a whole-sheet area is not a million empty rows.)
-    const printArea = cellRange(setup?.printArea?.split('&&')[0]);
-    const area = printArea
-      ? { ...printArea, bottom: Math.min(printArea.bottom, maxRow), right: Math.min(printArea.right, maxCol) }
-      : { top: 1, left: 1, bottom: maxRow, right: maxCol };
-    const [titleFrom, titleTo] = (setup?.printTitlesRow ?? '').split(':').map(Number);
-
-    const hiddenCols = new Set<number>();
-    const widths: number[] = [];
-    const columnIndex = new Map<number, number>();
-    for (let c = area.left; c <= area.right; c++) {
-      const column = ws.getColumn(c);
-      if (column.hidden) {
-        hiddenCols.add(c);
-        continue;
-      }
-      columnIndex.set(c, widths.length);
-      widths.push(columnWidth(c));
-    }
-
-    // Conditional formats, on the cells' values (numbers as numbers, anything else as its display text).
-    const looks = conditionalLooks(
-      ws,
-      palette,
-      area,
-      (r, c) => {
-        const cell = ws.findCell(r, c);
-        const value = cell?.value;
-        const result =
-          value && typeof value === 'object' && 'result' in value ? (value as ExcelJS.CellFormulaValue).result : value;
-        if (typeof result === 'number') return result;
-        return cell ? displayText(cell.value, cell.numFmt).text || undefined : undefined;
-      },
-      shapeNotes,
-    );
-    const rows: TableRow[] = [];
-    const rowIndex = new Map<number, number>();
-    for (let r = area.top; r <= area.bottom; r++) {
-      const row = ws.getRow(r);
-      if (row.hidden) continue;
-      rowIndex.set(r, rows.length);
-      // A row is as tall as the sheet says (its height, else the sheet's default), whatever its cells
-      // hold: Excel and LibreOffice print stored heights and cut off text that wraps taller.
-      const height = row.height ?? ws.properties.defaultRowHeight ?? 15;
-      const tableRow: TableRow = {
-        cells: [],
-        minHeight: height,
-        exactHeight: true,
-        header: r >= titleFrom && r <= titleTo,
-      };
-      for (let c = area.left; c <= area.right; c++) {
-        if (hiddenCols.has(c) || covered.has(`${r}:${c}`)) continue;
-        const out = printedCell(row, r, c, { palette, looks, merges, hiddenCols, columnIndex });
-        if (out) tableRow.cells.push(out);
-      }
-      rows.push(tableRow);
-    }
-    // Shapes lie over the cells from their anchor (the next visible row / column when that one is hidden).
-    for (const shape of shapes) {
-      let r = shape.row + 1;
-      while (!rowIndex.has(r) && r <= area.bottom) r++;
-      let c = shape.column + 1;
-      while (!columnIndex.has(c) && c <= area.right) c++;
-      const row = rows[rowIndex.get(r) ?? -1];
-      const column = columnIndex.get(c);
-      if (!row || column === undefined) continue;
-      (row.overlays ??= []).push({ column, x: shape.columnOffset, y: shape.rowOffset, drawing: shape.drawing });
-    }
-    const page = xmlFacts.get(ws.name)?.noPageSetup
-      ? defaultPage(pageFor(ws, options), xmlFacts.get(ws.name)!.noPageMargins)
-      : pageFor(ws, options);
-    const fitToPage = Boolean(setup?.fitToPage);
-    const sheetSections = sectionsForGrid({ widths, rows }, page, {
-      fitWidth: options.fitToWidth || (fitToPage && (setup?.fitToWidth ?? 1) === 1),
-      fitHeight: fitToPage ? (setup?.fitToHeight ?? 1) : undefined,
-      scale: setup?.scale,
-      center: Boolean(setup?.horizontalCentered),
-    });
-    if (notesAtEnd) {
-      const notesPage = noteList(ws, maxRow, maxCol);
-      if (notesPage.length) sheetSections.push({ page, blocks: notesPage });
-    }
-    sheetSections[0].bookmark = ws.name;
-    addHeadersAndFooters(ws, sheetSections, options);
-    sections.push(...sheetSections);
+    sections.push(...printSheet(ws, book));
   }
   sections.push(...chartSheetsBefore(undefined));
   notes.push(...shapeNotes);
