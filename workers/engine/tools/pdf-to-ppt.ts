@@ -23,6 +23,7 @@ import { vocabularyOf, type Vocabulary } from '../lib/pdf/line-hyphens.ts';
 import { findTables, insideBox, type Table } from '../lib/pdf-to-office/tables.ts';
 import { overprintLayers } from '../lib/pdf-to-office/overprint.ts';
 import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/pdf/page-raster.ts';
+import type { PDFDocumentProxy } from '../lib/pdf/pdfjs.ts';
 import { baseName } from '../../../shared/format.ts';
 
 const BACKGROUND_DPI = 144;
@@ -146,6 +147,153 @@ function slideBlocks(layout: PageLayout, vocabulary: Vocabulary): { tables: Tabl
   return { tables, blocks: blocks.sort((a, b) => a.order - b.order) };
 }
 
+/** A slide and where its page lands on it: pages of another size are scaled to fit, centred. Inches. */
+interface SlideFrame {
+  slide: PptxGenJS.Slide;
+  slideWidth: number;
+  scale: number;
+  inchX: (points: number) => number;
+  inchY: (points: number) => number;
+  inches: (points: number) => number;
+}
+
+function slideFrame(slide: PptxGenJS.Slide, layout: PageLayout, slideWidth: number, slideHeight: number): SlideFrame {
+  const scale = Math.min(slideWidth / (layout.width / 72), slideHeight / (layout.height / 72));
+  const offsetX = (slideWidth - (layout.width / 72) * scale) / 2;
+  const offsetY = (slideHeight - (layout.height / 72) * scale) / 2;
+  return {
+    slide,
+    slideWidth,
+    scale,
+    inchX: (points: number) => offsetX + (points / 72) * scale,
+    inchY: (points: number) => offsetY + (points / 72) * scale,
+    inches: (points: number) => (points / 72) * scale,
+  };
+}
+
+function addParagraph(frame: SlideFrame, paragraph: Paragraph): void {
+  const { scale, inchX, inchY, inches } = frame;
+  const runs = paragraphRuns(paragraph, scale);
+  if (runs.length === 0) return;
+  const pitch =
+    paragraph.lines.length > 1
+      ? (paragraph.lines.at(-1)!.baseline - paragraph.lines[0].baseline) / (paragraph.lines.length - 1)
+      : paragraph.size * 1.2;
+  // A little extra width so that PowerPoint's own font metrics do not wrap a line.
+  const width = (paragraph.right - paragraph.x) * 1.08 + paragraph.size;
+  frame.slide.addText(runs, {
+    x: inchX(paragraph.x),
+    y: inchY(paragraph.top),
+    w: Math.min(inches(width), frame.slideWidth - inchX(paragraph.x)),
+    h: inches(Math.max(paragraph.bottom - paragraph.top, paragraph.size * 1.2)),
+    margin: 0,
+    valign: 'top',
+    wrap: false,
+    fit: 'none',
+    lineSpacing: Math.max(1, Math.round(pitch * scale * 10) / 10),
+    paraSpaceBefore: 0,
+    paraSpaceAfter: 0,
+  });
+}
+
+/** Tables become PowerPoint tables; ruled ones get borders (their lines are not in the background). */
+function addTable(frame: SlideFrame, table: Table): void {
+  const { scale, inchX, inchY, inches } = frame;
+  const rowCount = table.rowEdges.length - 1;
+  const rows: PptxGenJS.TableRow[] = [];
+  for (let r = 0; r < rowCount; r++) {
+    rows.push(
+      table.cells
+        .filter((c) => c.row === r)
+        .map((cell) => {
+          const item = cell.items[0];
+          return {
+            text: cell.text,
+            options: {
+              colspan: cell.colSpan > 1 ? cell.colSpan : undefined,
+              rowspan: cell.rowSpan > 1 ? cell.rowSpan : undefined,
+              fontFace: item?.family ?? 'Arial',
+              fontSize: item ? Math.max(1, Math.round(item.size * scale * 2) / 2) : 10,
+              bold: item?.bold ?? false,
+              italic: item?.italic ?? false,
+              color: item?.color ?? '000000',
+            },
+          };
+        }),
+    );
+  }
+  frame.slide.addTable(rows, {
+    x: inchX(table.box.x),
+    y: inchY(table.box.top),
+    colW: table.colEdges.slice(1).map((edge, i) => inches(edge - table.colEdges[i])),
+    rowH: table.rowEdges.slice(1).map((edge, i) => inches(edge - table.rowEdges[i])),
+    margin: 2,
+    valign: 'middle',
+    border: table.ruled ? { type: 'solid', pt: 0.75, color: '000000' } : { type: 'none' },
+  });
+}
+
+/**
+ * The page's pictures, and behind everything its drawings as one picture rendered without text and
+ * images (when asked for and the page has any drawings tables do not account for). Returns how many
+ * pictures and backgrounds were placed.
+ */
+async function addPictures(
+  doc: PDFDocumentProxy,
+  frame: SlideFrame,
+  page: PageLayout,
+  pageTables: Table[],
+  withBackground: boolean,
+): Promise<{ pictures: number; backgrounds: number }> {
+  const { slide, inchX, inchY, inches } = frame;
+  const placed = { pictures: 0, backgrounds: 0 };
+  // OCR'd pages: the recognised text is the content; the scan itself is not repeated under it.
+  if (page.ocr) return placed;
+  const looseRulings = page.rulings.filter(
+    (s) =>
+      !pageTables.some(
+        (t) =>
+          t.ruled &&
+          s.x1 >= t.box.x - 3 &&
+          s.x2 <= t.box.x + t.box.width + 3 &&
+          s.y1 >= t.box.top - 3 &&
+          s.y2 <= t.box.top + t.box.height + 3,
+      ),
+  );
+  const needsBackground = withBackground && (page.hasVectorArt || looseRulings.length > 0);
+  const images = page.images.filter((b) => b.width >= 4 && b.height >= 4);
+  if (needsBackground) {
+    const canvas = await renderPageCanvas(doc, page.pageNumber, BACKGROUND_DPI, ['text', 'images']);
+    const jpeg = await encodeCanvas(canvas.canvas, 'jpeg', 0.85);
+    releaseCanvas(canvas.canvas);
+    slide.addImage({
+      data: dataUrl(jpeg, 'image/jpeg'),
+      x: inchX(0),
+      y: inchY(0),
+      w: inches(page.width),
+      h: inches(page.height),
+      altText: 'Page drawing',
+    });
+    placed.backgrounds++;
+  }
+  if (images.length === 0) return placed;
+  const canvas = await renderPageCanvas(doc, page.pageNumber, PICTURE_DPI, ['text']);
+  for (const box of images) {
+    const x = Math.max(0, box.x);
+    const top = Math.max(0, box.top);
+    const w = Math.min(page.width, box.x + box.width) - x;
+    const h = Math.min(page.height, box.top + box.height) - top;
+    if (w < 4 || h < 4) continue;
+    const crop = await cropCanvas(canvas, { x, top, width: w, height: h });
+    const png = await encodeCanvas(crop, 'png');
+    releaseCanvas(crop);
+    slide.addImage({ data: dataUrl(png, 'image/png'), x: inchX(x), y: inchY(top), w: inches(w), h: inches(h) });
+    placed.pictures++;
+  }
+  releaseCanvas(canvas.canvas);
+  return placed;
+}
+
 export const run: Engine = async (inputs, options, ctx) => {
   const source = await readOfficeSource(inputs, { ...commonOptions(options), keepOverprints: true }, ctx);
   const { doc, layouts } = source;
@@ -165,131 +313,18 @@ export const run: Engine = async (inputs, options, ctx) => {
   let pictures = 0;
   let backgrounds = 0;
   const vocabulary = vocabularyOf(layouts.flatMap((l) => l.items.map((i) => i.text))); // for line-end hyphens
-  for (const layout of layouts) {
+  for (const [index, layout] of layouts.entries()) {
     throwIfAborted(ctx.signal);
-    const slide = pptx.addSlide();
-    // Pages of another size are scaled to fit the slide, centred.
-    const scale = Math.min(slideWidth / (layout.width / 72), slideHeight / (layout.height / 72));
-    const offsetX = (slideWidth - (layout.width / 72) * scale) / 2;
-    const offsetY = (slideHeight - (layout.height / 72) * scale) / 2;
-    const inchX = (points: number) => offsetX + (points / 72) * scale;
-    const inchY = (points: number) => offsetY + (points / 72) * scale;
-    const inches = (points: number) => (points / 72) * scale;
-
+    const frame = slideFrame(pptx.addSlide(), layout, slideWidth, slideHeight);
     const { tables, blocks } = slideBlocks(layout, vocabulary);
-    await addPictures(layout, tables);
+    const placed = await addPictures(doc, frame, layout, tables, withBackground);
+    pictures += placed.pictures;
+    backgrounds += placed.backgrounds;
     for (const block of blocks) {
-      if (block.kind === 'table') addTable(block.table);
-      else addParagraph(block.paragraph);
+      if (block.kind === 'table') addTable(frame, block.table);
+      else addParagraph(frame, block.paragraph);
     }
-
-    function addParagraph(paragraph: Paragraph): void {
-      const runs = paragraphRuns(paragraph, scale);
-      if (runs.length === 0) return;
-      const pitch =
-        paragraph.lines.length > 1
-          ? (paragraph.lines.at(-1)!.baseline - paragraph.lines[0].baseline) / (paragraph.lines.length - 1)
-          : paragraph.size * 1.2;
-      // A little extra width so that PowerPoint's own font metrics do not wrap a line.
-      const width = (paragraph.right - paragraph.x) * 1.08 + paragraph.size;
-      slide.addText(runs, {
-        x: inchX(paragraph.x),
-        y: inchY(paragraph.top),
-        w: Math.min(inches(width), slideWidth - inchX(paragraph.x)),
-        h: inches(Math.max(paragraph.bottom - paragraph.top, paragraph.size * 1.2)),
-        margin: 0,
-        valign: 'top',
-        wrap: false,
-        fit: 'none',
-        lineSpacing: Math.max(1, Math.round(pitch * scale * 10) / 10),
-        paraSpaceBefore: 0,
-        paraSpaceAfter: 0,
-      });
-    }
-    source.written(layouts.indexOf(layout));
-
-    /** Tables become PowerPoint tables; ruled ones get borders (their lines are not in the background). */
-    function addTable(table: Table): void {
-      const rowCount = table.rowEdges.length - 1;
-      const rows: PptxGenJS.TableRow[] = [];
-      for (let r = 0; r < rowCount; r++) {
-        rows.push(
-          table.cells
-            .filter((c) => c.row === r)
-            .map((cell) => {
-              const item = cell.items[0];
-              return {
-                text: cell.text,
-                options: {
-                  colspan: cell.colSpan > 1 ? cell.colSpan : undefined,
-                  rowspan: cell.rowSpan > 1 ? cell.rowSpan : undefined,
-                  fontFace: item?.family ?? 'Arial',
-                  fontSize: item ? Math.max(1, Math.round(item.size * scale * 2) / 2) : 10,
-                  bold: item?.bold ?? false,
-                  italic: item?.italic ?? false,
-                  color: item?.color ?? '000000',
-                },
-              };
-            }),
-        );
-      }
-      slide.addTable(rows, {
-        x: inchX(table.box.x),
-        y: inchY(table.box.top),
-        colW: table.colEdges.slice(1).map((edge, i) => inches(edge - table.colEdges[i])),
-        rowH: table.rowEdges.slice(1).map((edge, i) => inches(edge - table.rowEdges[i])),
-        margin: 2,
-        valign: 'middle',
-        border: table.ruled ? { type: 'solid', pt: 0.75, color: '000000' } : { type: 'none' },
-      });
-    }
-
-    async function addPictures(page: PageLayout, pageTables: Table[]): Promise<void> {
-      // OCR'd pages: the recognised text is the content; the scan itself is not repeated under it.
-      if (page.ocr) return;
-      const looseRulings = page.rulings.filter(
-        (s) =>
-          !pageTables.some(
-            (t) =>
-              t.ruled &&
-              s.x1 >= t.box.x - 3 &&
-              s.x2 <= t.box.x + t.box.width + 3 &&
-              s.y1 >= t.box.top - 3 &&
-              s.y2 <= t.box.top + t.box.height + 3,
-          ),
-      );
-      const needsBackground = withBackground && (page.hasVectorArt || looseRulings.length > 0);
-      const images = page.images.filter((b) => b.width >= 4 && b.height >= 4);
-      if (needsBackground) {
-        const canvas = await renderPageCanvas(doc, page.pageNumber, BACKGROUND_DPI, ['text', 'images']);
-        const jpeg = await encodeCanvas(canvas.canvas, 'jpeg', 0.85);
-        releaseCanvas(canvas.canvas);
-        slide.addImage({
-          data: dataUrl(jpeg, 'image/jpeg'),
-          x: inchX(0),
-          y: inchY(0),
-          w: inches(page.width),
-          h: inches(page.height),
-          altText: 'Page drawing',
-        });
-        backgrounds++;
-      }
-      if (images.length === 0) return;
-      const canvas = await renderPageCanvas(doc, page.pageNumber, PICTURE_DPI, ['text']);
-      for (const box of images) {
-        const x = Math.max(0, box.x);
-        const top = Math.max(0, box.top);
-        const w = Math.min(page.width, box.x + box.width) - x;
-        const h = Math.min(page.height, box.top + box.height) - top;
-        if (w < 4 || h < 4) continue;
-        const crop = await cropCanvas(canvas, { x, top, width: w, height: h });
-        const png = await encodeCanvas(crop, 'png');
-        releaseCanvas(crop);
-        slide.addImage({ data: dataUrl(png, 'image/png'), x: inchX(x), y: inchY(top), w: inches(w), h: inches(h) });
-        pictures++;
-      }
-      releaseCanvas(canvas.canvas);
-    }
+    source.written(index);
   }
   await doc.destroy();
   const buffer = (await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer;

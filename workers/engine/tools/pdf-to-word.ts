@@ -40,7 +40,8 @@ import {
   type TextItem,
 } from '../lib/pdf/pdf-layout.ts';
 import { findTables, insideBox, type Table as LayoutTable } from '../lib/pdf-to-office/tables.ts';
-import { vocabularyOf } from '../lib/pdf/line-hyphens.ts';
+import { vocabularyOf, type Vocabulary } from '../lib/pdf/line-hyphens.ts';
+import type { PDFDocumentProxy } from '../lib/pdf/pdfjs.ts';
 import { cropCanvas, encodeCanvas, releaseCanvas, renderPageCanvas } from '../lib/pdf/page-raster.ts';
 
 const twips = (points: number) => Math.round(points * 20);
@@ -230,200 +231,273 @@ function listNumbering(
   };
 }
 
+/** What the whole document decides for every page. */
+interface DocumentContext {
+  doc: PDFDocumentProxy;
+  repeated: RepeatedLines;
+  /** Header/footer lines repeat across pages, so they are written once for the whole document. */
+  usesRepeated: boolean;
+  body: number;
+  vocabulary: Vocabulary;
+  levels: Map<number, (typeof HeadingLevel)[keyof typeof HeadingLevel]>;
+  lists: ListState;
+}
+
+interface PageBlocks {
+  blocks: Block[];
+  /** This page's own header and footer lines (when none repeat across pages). */
+  margins: { header: Fragment[]; footer: Fragment[] };
+  tableCount: number;
+  imageCount: number;
+}
+
+/** A page's paragraphs, tables and pictures, in the order the document will hold them. */
+async function pageBlocks(layout: PageLayout, context: DocumentContext): Promise<PageBlocks> {
+  const { doc, repeated, usesRepeated, body, vocabulary } = context;
+  // A boxed header or footer (a one-row table in the margin) is a header/footer, not a table.
+  const inMargin = (t: LayoutTable) =>
+    t.box.top + t.box.height < layout.height * 0.08 || t.box.top > layout.height * 0.92;
+  const tables = layout.ocr ? [] : findTables(layout).filter((t) => !inMargin(t));
+  const flowItems = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+  let fragments = buildFragments(flowItems).filter((f) => !isRepeated(f, layout, repeated));
+  const margins = usesRepeated || layout.ocr ? { header: [], footer: [] } : marginLines(fragments, layout, body);
+  fragments = fragments.filter((f) => !margins.header.includes(f) && !margins.footer.includes(f));
+  const paragraphs = buildParagraphs(readingOrder(fragments), vocabulary);
+  const blocks: Block[] = paragraphs.map((p) => ({
+    kind: 'paragraph',
+    top: p.top,
+    x: p.x,
+    right: p.right,
+    paragraph: p,
+  }));
+  const others: Block[] = tables.map((t) => ({
+    kind: 'table',
+    top: t.box.top,
+    x: t.box.x,
+    right: t.box.x + t.box.width,
+    table: t,
+  }));
+  let imageCount = 0;
+  // Pictures (a scanned page without OCR is one big picture); OCR'd pages keep only their text.
+  const pictures = layout.ocr ? [] : layout.images.filter((b) => b.width >= 8 && b.height >= 8);
+  if (pictures.length) {
+    const canvas = await renderPageCanvas(doc, layout.pageNumber, 150, ['text']);
+    for (const box of pictures) {
+      const clipped = clipBox(box, layout);
+      if (!clipped) continue;
+      const crop = await cropCanvas(canvas, clipped);
+      others.push({
+        kind: 'image',
+        top: clipped.top,
+        x: clipped.x,
+        right: clipped.x + clipped.width,
+        box: clipped,
+        png: await encodeCanvas(crop, 'png'),
+      });
+      releaseCanvas(crop);
+      imageCount++;
+    }
+    releaseCanvas(canvas.canvas);
+  }
+  // Tables and pictures go before the first paragraph (in reading order) below them in the same column.
+  for (const block of others.sort((a, b) => a.top - b.top)) {
+    const index = blocks.findIndex(
+      (b) => b.kind === 'paragraph' && b.top >= block.top - 1 && b.x < block.right && b.right > block.x,
+    );
+    if (index === -1) blocks.push(block);
+    else blocks.splice(index, 0, block);
+  }
+  return { blocks, margins, tableCount: tables.length, imageCount };
+}
+
+/** Where a page's text stands: its left and right text edges and the Word page margins they give. */
+interface PageFrame {
+  left: number;
+  textRight: number;
+  margin: number;
+  rightMargin: number;
+}
+
+function pageFrame(layout: PageLayout, blocks: Block[]): PageFrame {
+  const left = Math.min(layout.width * 0.5, ...blocks.map((b) => b.x));
+  const textRight = Math.max(layout.width * 0.5, ...blocks.map((b) => b.right));
+  return {
+    left,
+    textRight,
+    margin: Math.min(72, Math.max(18, left)),
+    rightMargin: Math.min(72, Math.max(18, layout.width - textRight)),
+  };
+}
+
+/** A picture at its size, unless it would not fit between the margins (full-page scans). */
+function imageParagraph(box: Box, png: Uint8Array, layout: PageLayout, frame: PageFrame): Paragraph {
+  const { margin, rightMargin } = frame;
+  const fit = Math.min(1, (layout.width - margin - rightMargin) / box.width, (layout.height - 72 - 8) / box.height);
+  return new Paragraph({
+    children: [
+      new ImageRun({
+        type: 'png',
+        data: png,
+        transformation: { width: pixels(box.width * fit), height: pixels(box.height * fit) },
+      }),
+    ],
+    indent: {
+      left: twips(Math.max(0, Math.min(box.x - margin, layout.width - margin - rightMargin - box.width * fit))),
+    },
+  });
+}
+
+/** A text paragraph: heading, bullet or numbered item, centred or indented, with the gap above it kept. */
+function textParagraph(
+  p: LayoutParagraph,
+  previousBottom: number | undefined,
+  frame: PageFrame,
+  context: DocumentContext,
+): Paragraph {
+  const { left, textRight, margin } = frame;
+  const { levels, body, lists } = context;
+  const gap = previousBottom === undefined ? 0 : Math.max(0, Math.min(p.top - previousBottom, 48));
+  const level = p.text.length < 200 ? levels.get(Math.round(p.size * 2) / 2) : undefined;
+  const boldHeading =
+    !level && p.bold && p.lines.length === 1 && p.text.length < 90 && p.size >= body - 0.5 && !/[.:,;]$/.test(p.text);
+  const numbering = listNumbering(p, lists);
+  const numbered = numbering !== undefined;
+  const runs = p.runs.map((r, i) => {
+    let text = r.text;
+    if (i === 0 && p.list === 'bullet') text = text.replace(/^[•●▪■◦○‣∙·\-–*]\s+/, '');
+    if (i === 0 && numbered) text = text.replace(/^\s*\(?\d{1,3}[.)]\s+/, '');
+    return textRun(text, r.item);
+  });
+  const width = p.right - p.x;
+  const centre = (p.x + p.right) / 2;
+  const centred =
+    p.lines.length <= 3 &&
+    width < (textRight - left) * 0.8 &&
+    Math.abs(centre - (left + textRight) / 2) < 6 &&
+    p.x > left + 12;
+  return new Paragraph({
+    children: runs,
+    heading: level ?? (boldHeading ? HeadingLevel.HEADING_3 : undefined),
+    bullet: p.list === 'bullet' ? { level: 0 } : undefined,
+    numbering,
+    alignment: centred ? AlignmentType.CENTER : undefined,
+    indent: !centred && !p.list && p.x - margin > 4 ? { left: twips(p.x - margin) } : undefined,
+    spacing: { before: twips(gap > p.size * 0.5 ? gap : 0), after: 0 },
+  });
+}
+
+/** The Word content of a page's blocks (never empty: Word needs a paragraph in every section). */
+function pageChildren(
+  blocks: Block[],
+  layout: PageLayout,
+  frame: PageFrame,
+  context: DocumentContext,
+): Array<Paragraph | Table> {
+  const children: Array<Paragraph | Table> = [];
+  let previousBottom: number | undefined;
+  for (const block of blocks) {
+    if (block.kind === 'table') {
+      children.push(wordTable(block.table));
+      previousBottom = block.table.box.top + block.table.box.height;
+    } else if (block.kind === 'image') {
+      children.push(imageParagraph(block.box, block.png!, layout, frame));
+      previousBottom = block.box.top + block.box.height;
+    } else {
+      children.push(textParagraph(block.paragraph, previousBottom, frame, context));
+      previousBottom = block.paragraph.bottom;
+    }
+  }
+  if (children.length === 0) children.push(new Paragraph({ children: [] }));
+  return children;
+}
+
+/** Headers and footers of a page's section: the repeated ones once (first section), else the page's own. */
+function edgeSections(
+  isFirst: boolean,
+  repeated: RepeatedLines,
+  usesRepeated: boolean,
+  margins: PageBlocks['margins'],
+): Pick<ISectionOptions, 'headers' | 'footers'> {
+  if (usesRepeated) {
+    return {
+      ...(isFirst && repeated.headerText
+        ? { headers: { default: new Header({ children: [edgeParagraph(repeated.headerText)] }) } }
+        : {}),
+      ...(isFirst && repeated.footerText
+        ? { footers: { default: new Footer({ children: [edgeParagraph(repeated.footerText)] }) } }
+        : {}),
+    };
+  }
+  // Each page its own (possibly empty) header and footer, so none is inherited by a later page.
+  return {
+    headers: {
+      default: new Header({
+        children: [margins.header.length ? edgeParagraph(edgeText(margins.header)) : new Paragraph({ children: [] })],
+      }),
+    },
+    footers: {
+      default: new Footer({
+        children: [margins.footer.length ? edgeParagraph(edgeText(margins.footer)) : new Paragraph({ children: [] })],
+      }),
+    },
+  };
+}
+
+/** One PDF page as a Word section of the page's size. */
+async function pageSection(
+  layout: PageLayout,
+  isFirst: boolean,
+  context: DocumentContext,
+): Promise<{ section: ISectionOptions; tableCount: number; imageCount: number }> {
+  const { blocks, margins, tableCount, imageCount } = await pageBlocks(layout, context);
+  const frame = pageFrame(layout, blocks);
+  const children = pageChildren(blocks, layout, frame, context);
+  const section: ISectionOptions = {
+    properties: {
+      page: {
+        size: { width: twips(layout.width), height: twips(layout.height) },
+        margin: {
+          top: twips(36),
+          bottom: twips(36),
+          left: twips(frame.margin),
+          right: twips(frame.rightMargin),
+          header: twips(18),
+          footer: twips(18),
+        },
+      },
+    },
+    ...edgeSections(isFirst, context.repeated, context.usesRepeated, margins),
+    children,
+  };
+  return { section, tableCount, imageCount };
+}
+
 export const run: Engine = async (inputs, options, ctx) => {
   const source = await readOfficeSource(inputs, commonOptions(options), ctx);
   const { doc, layouts } = source;
   const repeated = findRepeatedLines(layouts);
   const allItems = layouts.flatMap((l) => l.items);
   const body = bodySize(allItems);
-  // Words the whole document prints unbroken decide its line-end hyphens.
-  const vocabulary = vocabularyOf(allItems.map((item) => item.text));
-  const levels = headingLevels(layouts, body);
+  const context: DocumentContext = {
+    doc,
+    repeated,
+    usesRepeated: Boolean(repeated.headerText || repeated.footerText),
+    body,
+    // Words the whole document prints unbroken decide its line-end hyphens.
+    vocabulary: vocabularyOf(allItems.map((item) => item.text)),
+    levels: headingLevels(layouts, body),
+    lists: { instance: 0, last: undefined },
+  };
   const sections: ISectionOptions[] = [];
   let tableCount = 0;
   let imageCount = 0;
-  const lists: ListState = { instance: 0, last: undefined };
 
   for (const layout of layouts) {
     throwIfAborted(ctx.signal);
-    // A boxed header or footer (a one-row table in the margin) is a header/footer, not a table.
-    const inMargin = (t: LayoutTable) =>
-      t.box.top + t.box.height < layout.height * 0.08 || t.box.top > layout.height * 0.92;
-    const tables = layout.ocr ? [] : findTables(layout).filter((t) => !inMargin(t));
-    tableCount += tables.length;
-    const flowItems = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
-    let fragments = buildFragments(flowItems).filter((f) => !isRepeated(f, layout, repeated));
-    const usesRepeated = Boolean(repeated.headerText || repeated.footerText);
-    const margins = usesRepeated || layout.ocr ? { header: [], footer: [] } : marginLines(fragments, layout, body);
-    fragments = fragments.filter((f) => !margins.header.includes(f) && !margins.footer.includes(f));
-    const paragraphs = buildParagraphs(readingOrder(fragments), vocabulary);
-    const blocks: Block[] = paragraphs.map((p) => ({
-      kind: 'paragraph',
-      top: p.top,
-      x: p.x,
-      right: p.right,
-      paragraph: p,
-    }));
-    const others: Block[] = tables.map((t) => ({
-      kind: 'table',
-      top: t.box.top,
-      x: t.box.x,
-      right: t.box.x + t.box.width,
-      table: t,
-    }));
-    // Pictures (a scanned page without OCR is one big picture); OCR'd pages keep only their text.
-    const pictures = layout.ocr ? [] : layout.images.filter((b) => b.width >= 8 && b.height >= 8);
-    if (pictures.length) {
-      const canvas = await renderPageCanvas(doc, layout.pageNumber, 150, ['text']);
-      for (const box of pictures) {
-        const clipped = clipBox(box, layout);
-        if (!clipped) continue;
-        const crop = await cropCanvas(canvas, clipped);
-        others.push({
-          kind: 'image',
-          top: clipped.top,
-          x: clipped.x,
-          right: clipped.x + clipped.width,
-          box: clipped,
-          png: await encodeCanvas(crop, 'png'),
-        });
-        releaseCanvas(crop);
-        imageCount++;
-      }
-      releaseCanvas(canvas.canvas);
-    }
-    // Tables and pictures go before the first paragraph (in reading order) below them in the same column.
-    for (const block of others.sort((a, b) => a.top - b.top)) {
-      const index = blocks.findIndex(
-        (b) => b.kind === 'paragraph' && b.top >= block.top - 1 && b.x < block.right && b.right > block.x,
-      );
-      if (index === -1) blocks.push(block);
-      else blocks.splice(index, 0, block);
-    }
-
-    const left = Math.min(layout.width * 0.5, ...blocks.map((b) => b.x));
-    const textRight = Math.max(layout.width * 0.5, ...blocks.map((b) => b.right));
-    const margin = Math.min(72, Math.max(18, left));
-    const rightMargin = Math.min(72, Math.max(18, layout.width - textRight));
-    const children: Array<Paragraph | Table> = [];
-    let previousBottom: number | undefined;
-    for (const block of blocks) {
-      if (block.kind === 'table') {
-        children.push(wordTable(block.table));
-        previousBottom = block.table.box.top + block.table.box.height;
-        continue;
-      }
-      if (block.kind === 'image') {
-        // At its size, unless it would not fit between the margins (full-page scans).
-        const fit = Math.min(
-          1,
-          (layout.width - margin - rightMargin) / block.box.width,
-          (layout.height - 72 - 8) / block.box.height,
-        );
-        children.push(
-          new Paragraph({
-            children: [
-              new ImageRun({
-                type: 'png',
-                data: block.png!,
-                transformation: { width: pixels(block.box.width * fit), height: pixels(block.box.height * fit) },
-              }),
-            ],
-            indent: {
-              left: twips(
-                Math.max(
-                  0,
-                  Math.min(block.box.x - margin, layout.width - margin - rightMargin - block.box.width * fit),
-                ),
-              ),
-            },
-          }),
-        );
-        previousBottom = block.box.top + block.box.height;
-        continue;
-      }
-      const p = block.paragraph;
-      const gap = previousBottom === undefined ? 0 : Math.max(0, Math.min(p.top - previousBottom, 48));
-      previousBottom = p.bottom;
-      const level = p.text.length < 200 ? levels.get(Math.round(p.size * 2) / 2) : undefined;
-      const boldHeading =
-        !level &&
-        p.bold &&
-        p.lines.length === 1 &&
-        p.text.length < 90 &&
-        p.size >= body - 0.5 &&
-        !/[.:,;]$/.test(p.text);
-      const numbering = listNumbering(p, lists);
-      const numbered = numbering !== undefined;
-      const runs = p.runs.map((r, i) => {
-        let text = r.text;
-        if (i === 0 && p.list === 'bullet') text = text.replace(/^[•●▪■◦○‣∙·\-–*]\s+/, '');
-        if (i === 0 && numbered) text = text.replace(/^\s*\(?\d{1,3}[.)]\s+/, '');
-        return textRun(text, r.item);
-      });
-      const width = p.right - p.x;
-      const centre = (p.x + p.right) / 2;
-      const centred =
-        p.lines.length <= 3 &&
-        width < (textRight - left) * 0.8 &&
-        Math.abs(centre - (left + textRight) / 2) < 6 &&
-        p.x > left + 12;
-      children.push(
-        new Paragraph({
-          children: runs,
-          heading: level ?? (boldHeading ? HeadingLevel.HEADING_3 : undefined),
-          bullet: p.list === 'bullet' ? { level: 0 } : undefined,
-          numbering,
-          alignment: centred ? AlignmentType.CENTER : undefined,
-          indent: !centred && !p.list && p.x - margin > 4 ? { left: twips(p.x - margin) } : undefined,
-          spacing: { before: twips(gap > p.size * 0.5 ? gap : 0), after: 0 },
-        }),
-      );
-    }
-    if (children.length === 0) children.push(new Paragraph({ children: [] }));
-    const section: ISectionOptions = {
-      properties: {
-        page: {
-          size: { width: twips(layout.width), height: twips(layout.height) },
-          margin: {
-            top: twips(36),
-            bottom: twips(36),
-            left: twips(margin),
-            right: twips(rightMargin),
-            header: twips(18),
-            footer: twips(18),
-          },
-        },
-      },
-      ...(usesRepeated
-        ? {
-            ...(sections.length === 0 && repeated.headerText
-              ? { headers: { default: new Header({ children: [edgeParagraph(repeated.headerText)] }) } }
-              : {}),
-            ...(sections.length === 0 && repeated.footerText
-              ? { footers: { default: new Footer({ children: [edgeParagraph(repeated.footerText)] }) } }
-              : {}),
-          }
-        : {
-            // Each page its own (possibly empty) header and footer, so none is inherited by a later page.
-            headers: {
-              default: new Header({
-                children: [
-                  margins.header.length ? edgeParagraph(edgeText(margins.header)) : new Paragraph({ children: [] }),
-                ],
-              }),
-            },
-            footers: {
-              default: new Footer({
-                children: [
-                  margins.footer.length ? edgeParagraph(edgeText(margins.footer)) : new Paragraph({ children: [] }),
-                ],
-              }),
-            },
-          }),
-      children,
-    };
-    sections.push(section);
+    const page = await pageSection(layout, sections.length === 0, context);
+    tableCount += page.tableCount;
+    imageCount += page.imageCount;
+    sections.push(page.section);
     source.written(sections.length - 1);
   }
   await doc.destroy();
