@@ -20,6 +20,7 @@ import type {
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, imageMime, kid, kids, type XmlElement } from './xml.ts';
 import type { ImageMime } from './images.ts';
+import { listNumber, type NumberStyle } from './list-numbers.ts';
 
 /** Longest repeat we expand (number-rows-repeated / number-columns-repeated can be 1 048 576). */
 export const MAX_REPEAT = 1024;
@@ -206,47 +207,16 @@ function applyTextProperties(styles: OdfStyles, props: XmlElement | undefined, s
   }
 }
 
-function roman(n: number): string {
-  const table: Array<[number, string]> = [
-    [1000, 'm'],
-    [900, 'cm'],
-    [500, 'd'],
-    [400, 'cd'],
-    [100, 'c'],
-    [90, 'xc'],
-    [50, 'l'],
-    [40, 'xl'],
-    [10, 'x'],
-    [9, 'ix'],
-    [5, 'v'],
-    [4, 'iv'],
-    [1, 'i'],
-  ];
-  let out = '';
-  for (const [value, letters] of table)
-    while (n >= value) {
-      out += letters;
-      n -= value;
-    }
-  return out;
-}
-
 /** A number in an ODF style:num-format ('1', 'a', 'A', 'i', 'I'). */
 export function formatListNumber(n: number, format: string | undefined): string {
-  switch (format) {
-    case 'a':
-      return String.fromCharCode(97 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
-    case 'A':
-      return String.fromCharCode(65 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
-    case 'i':
-      return roman(n);
-    case 'I':
-      return roman(n).toUpperCase();
-    case '':
-      return '';
-    default:
-      return String(n);
-  }
+  const styles: Record<string, NumberStyle> = {
+    a: 'lowerLetter',
+    A: 'upperLetter',
+    i: 'lowerRoman',
+    I: 'upperRoman',
+    '': 'none',
+  };
+  return listNumber(n, styles[format ?? '1'] ?? 'decimal');
 }
 
 /** Bullet characters from symbol fonts' private-use area → a Unicode bullet. */

@@ -5,6 +5,7 @@
 import type { Paragraph } from '../model.ts';
 import { attr, kid, kids, num, parseXml, type XmlElement } from '../xml.ts';
 import { readParaProps, readRunProps, toStyle, type ParaProps, type RunProps, type ThemeFonts } from './styles.ts';
+import { listNumber, type NumberStyle } from '../list-numbers.ts';
 
 export interface NumberingLevel {
   format: string;
@@ -66,47 +67,9 @@ export function bulletText(text: string): string {
   return map[text] ?? (text.charCodeAt(0) >= 0xf000 ? '•' : text);
 }
 
-function roman(n: number): string {
-  const table: Array<[number, string]> = [
-    [1000, 'm'],
-    [900, 'cm'],
-    [500, 'd'],
-    [400, 'cd'],
-    [100, 'c'],
-    [90, 'xc'],
-    [50, 'l'],
-    [40, 'xl'],
-    [10, 'x'],
-    [9, 'ix'],
-    [5, 'v'],
-    [4, 'iv'],
-    [1, 'i'],
-  ];
-  let out = '';
-  for (const [value, letters] of table)
-    while (n >= value) {
-      out += letters;
-      n -= value;
-    }
-  return out;
-}
-
 /** A list or note number in a w:numFmt (decimal, lowerLetter, upperRoman…). */
 export function formatNumber(n: number, format: string): string {
-  switch (format) {
-    case 'lowerLetter':
-      return String.fromCharCode(97 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
-    case 'upperLetter':
-      return String.fromCharCode(65 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
-    case 'lowerRoman':
-      return roman(n);
-    case 'upperRoman':
-      return roman(n).toUpperCase();
-    case 'decimalZero':
-      return n < 10 ? `0${n}` : String(n);
-    default:
-      return String(n);
-  }
+  return listNumber(n, format as NumberStyle);
 }
 
 /**
