@@ -5,6 +5,7 @@
  * files): see workers/engine/lib/libreoffice/libreoffice.ts.
  */
 import { PDFDocument } from 'pdf-lib';
+import { keepPages } from '../lib/pdf/pdf-util.ts';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
@@ -56,13 +57,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   if (options.outline !== false && !pages) writeHeadingsOutline(doc, outline);
   let out = doc;
   if (pages) {
-    const keep = parsePageRanges(pages, doc.getPageCount());
-    out = await PDFDocument.create();
-    for (const page of await out.copyPages(
-      doc,
-      keep.map((n) => n - 1),
-    ))
-      out.addPage(page);
+    out = await keepPages(doc, parsePageRanges(pages, doc.getPageCount()));
   }
   return {
     bytes: await out.save(),

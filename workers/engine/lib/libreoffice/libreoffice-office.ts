@@ -15,7 +15,7 @@ import {
 import { prefetchCommonFonts } from '../office-to-pdf/fonts.ts';
 import { legacyExtension, oleKind, openOfficeInput, type OfficeTool } from '../office-to-pdf/sniff.ts';
 import { parsePageRanges } from '../../../../shared/page-range.ts';
-import { savePdf } from '../pdf/pdf-util.ts';
+import { keepPages, savePdf } from '../pdf/pdf-util.ts';
 import { baseName } from '../../../../shared/format.ts';
 import { describeActiveContent, hasActiveContent, removeActiveContent } from '../pdf/active-content.ts';
 
@@ -99,13 +99,7 @@ export async function runWithLibreOffice(
   if (removed) notes.push(removed);
   let out = doc;
   if (pages) {
-    const keep = parsePageRanges(pages, doc.getPageCount());
-    out = await PDFDocument.create();
-    for (const page of await out.copyPages(
-      doc,
-      keep.map((n) => n - 1),
-    ))
-      out.addPage(page);
+    out = await keepPages(doc, parsePageRanges(pages, doc.getPageCount()));
   } else if (options.outline === false) {
     doc.catalog.delete(PDFName.of('Outlines'));
   }

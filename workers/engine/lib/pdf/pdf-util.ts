@@ -2,7 +2,7 @@
  * Small PDF helpers shared by the page tools (merge, split, rotate, organize) and free for any
  * engine to use: file names, rotation arithmetic, saving.
  */
-import type { PDFDocument, PDFPage, PDFObject } from 'pdf-lib';
+import { PDFDocument, type PDFObject, type PDFPage } from 'pdf-lib';
 import { PDFArray, PDFDict, PDFNull, PDFRef, PDFStream, degrees } from 'pdf-lib';
 
 /** Any /Rotate value (negative, > 360, not a multiple of 90 in broken files) → 0, 90, 180 or 270. */
@@ -82,4 +82,15 @@ export async function compactObjectNumbers(doc: PDFDocument): Promise<void> {
     const value = trailer[key];
     if (value instanceof PDFRef) trailer[key] = renumbered.get(value);
   }
+}
+
+/** A new document holding only `pages` (1-based, in the order given) of `doc`. */
+export async function keepPages(doc: PDFDocument, pages: readonly number[]): Promise<PDFDocument> {
+  const out = await PDFDocument.create();
+  for (const page of await out.copyPages(
+    doc,
+    pages.map((n) => n - 1),
+  ))
+    out.addPage(page);
+  return out;
 }
