@@ -13,12 +13,18 @@ const ROWS_PER_PAGE = Math.floor((792 - 2 * 0.75 * 72) / 15);
 
 async function convertWithProgress(bytes: ArrayBuffer) {
   const reports: number[] = [];
+  const statuses: string[] = [];
   const result = await excelToPdf(
     [{ name: 'big.xlsx', bytes: new Uint8Array(bytes) }],
     {},
-    { progress: (done) => reports.push(done) },
+    {
+      progress: (done, _total, status) => {
+        reports.push(done);
+        if (status) statuses.push(status);
+      },
+    },
   );
-  return { result, reports };
+  return { result, reports, statuses };
 }
 
 describe('large sheets', () => {
@@ -46,9 +52,12 @@ describe('large sheets', () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Rows');
     for (let i = 0; i < 10_000; i++) ws.addRow([`Row ${i + 1}`, i + 1, (i + 1) * 2]);
-    const { result, reports } = await convertWithProgress(await wb.xlsx.writeBuffer());
+    const { result, reports, statuses } = await convertWithProgress(await wb.xlsx.writeBuffer());
     const pages = await texts(result);
     expect(pages.length).toBe(Math.ceil(10_000 / ROWS_PER_PAGE));
+    // Drawing the pages after layout reports too, every 20 pages.
+    expect(statuses.filter((s) => s.startsWith('Drawing page')).length).toBe(Math.ceil(pages.length / 20));
+    expect(statuses.at(-1)).toBe(`Drawing page ${20 * Math.floor((pages.length - 1) / 20) + 1} of ${pages.length}`);
     expect(pages[0].startsWith('Row 1 1 2 Row 2 2 4')).toBe(true);
     expect(pages[1].startsWith(`Row ${ROWS_PER_PAGE + 1} `)).toBe(true);
     expect(pages.at(-1)).toMatch(/Row 10000 10000 20000$/);

@@ -373,8 +373,8 @@ async function prepareOverlays(
 
 export interface FlowOptions {
   signal?: AbortSignal;
-  /** Called after each block with blocks done / total (all sections). */
-  progress?: (done: number, total: number) => void;
+  /** Called after each block with blocks done / total (all sections), then while pages are drawn. */
+  progress?: (done: number, total: number, status?: string) => void;
 }
 
 /** A heading or section start, where it landed: for the PDF's bookmarks. */
@@ -875,6 +875,8 @@ function drawFootnotes(page: PDFPage, draft: PageDraft, dctx: DrawContext): void
   }
 }
 
+const DRAW_REPORT_PAGES = 20;
+
 /** Lays the sections out and draws them into `doc`. Returns the page count and where headings landed. */
 export async function renderSections(
   doc: PDFDocument,
@@ -894,6 +896,12 @@ export async function renderSections(
     return place && { page: pages[place.draft], top: place.top };
   };
   drafts.forEach((draft, index) => {
+    // Drawing a long document's pages takes seconds too: a report every few pages keeps the progress
+    // line moving (and the watchdog fed) after layout, and a cancel is heard.
+    if (index % DRAW_REPORT_PAGES === 0) {
+      throwIfAborted(options.signal);
+      options.progress?.(index, pageCount, `Drawing page ${index + 1} of ${pageCount}`);
+    }
     const { page: setup } = draft.section;
     const page = pages[index];
     const dctx: DrawContext = { pageNumber: index + 1, pageCount, setup, anchor };
