@@ -27,7 +27,8 @@ export type Inline =
   | { kind: 'text'; text: string; style: RunStyle }
   /** A field whose value is known only at layout time. */
   | { kind: 'field'; field: 'PAGE' | 'NUMPAGES'; style: RunStyle }
-  | { kind: 'tab'; style: RunStyle }
+  /** A tab to the next stop; `positional`: to the text column's left edge, centre or right edge (Word's w:ptab). */
+  | { kind: 'tab'; style: RunStyle; positional?: 'left' | 'center' | 'right' }
   | { kind: 'break'; style: RunStyle }
   | { kind: 'image'; bytes: Uint8Array; mime: ImageMime; width: number; height: number }
   /**

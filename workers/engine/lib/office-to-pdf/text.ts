@@ -30,7 +30,16 @@ type Atom =
       lineHeight: number;
       ascent: number;
     }
-  | { kind: 'tab'; style: RunStyle; width: number; lineHeight: number; ascent: number; font: PDFFont; leader?: string }
+  | {
+      kind: 'tab';
+      style: RunStyle;
+      width: number;
+      lineHeight: number;
+      ascent: number;
+      font: PDFFont;
+      leader?: string;
+      positional?: 'left' | 'center' | 'right';
+    }
   | { kind: 'break'; width: 0; lineHeight: number; ascent: number }
   | { kind: 'image'; image: PDFImage; width: number; height: number }
   | { kind: 'drawing'; draw: (page: PDFPage, x: number, bottom: number) => void; width: number; height: number };
@@ -159,6 +168,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
         lineHeight,
         ascent,
         font: (await ctx.fonts.spans('.', request))[0].font,
+        positional: inline.positional,
       });
     else if (inline.kind === 'break') atoms.push({ kind: 'break', width: 0, lineHeight, ascent });
     else if (inline.kind === 'field') {
@@ -307,7 +317,13 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
       // The next custom stop past the pen (positions count from the text column's left edge), else
       // the next default stop. Right and centre stops end or centre the text up to the next tab there.
       const position = startOf() + lineWidth;
-      const stop = paragraph.tabStops?.find((s) => s.position > position + 0.01);
+      const stop = atom.positional
+        ? {
+            position: atom.positional === 'left' ? 0 : atom.positional === 'center' ? width / 2 : width,
+            align: atom.positional,
+            leader: undefined,
+          }
+        : paragraph.tabStops?.find((s) => s.position > position + 0.01);
       atom.leader = undefined;
       if (stop) {
         let following = 0;

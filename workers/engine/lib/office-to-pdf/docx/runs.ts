@@ -68,6 +68,7 @@ export async function readRuns(reader: RunReader, container: XmlElement): Promis
         break;
       }
       case 'w:ins':
+      case 'w:moveTo': // text moved here by a tracked change: part of the document as it now reads
       case 'w:smartTag':
       case 'w:customXml':
       case 'w:dir':
@@ -144,6 +145,15 @@ async function addDrawing(reader: RunReader, drawing: XmlElement): Promise<void>
   else if (result) reader.pieces.push(result.inline);
 }
 
+/** An embedded object (w:object: a worksheet, an equation…) as its preview picture, as Word prints it. */
+async function addEmbeddedObject(reader: RunReader, object: XmlElement): Promise<void> {
+  const preview = find(object, 'v:imagedata') ? await readVml(reader.ctx, object, reader.partRels) : undefined;
+  if (!preview) reader.ctx.notes.add('embedded objects without a preview picture were left out');
+  else if (preview.kind === 'image' && (preview.mime === 'image/x-emf' || preview.mime === 'image/x-wmf'))
+    reader.ctx.notes.add('embedded objects were drawn as empty frames (their preview is a Windows metafile)');
+  if (preview) reader.pieces.push(preview);
+}
+
 async function addVml(reader: RunReader, pict: XmlElement): Promise<void> {
   const inline = await readVml(reader.ctx, pict, reader.partRels);
   if (inline) reader.pieces.push(inline);
@@ -161,6 +171,16 @@ async function runContent(reader: RunReader, child: XmlElement, props: RunProps,
     case 'w:tab':
       pieces.push({ kind: 'tab', style });
       break;
+    case 'w:ptab': {
+      // An absolute tab (headers' left, centre and right parts) to a place in the text column.
+      const alignment = attr(child, 'w:alignment');
+      pieces.push({
+        kind: 'tab',
+        style,
+        positional: alignment === 'center' || alignment === 'right' ? alignment : 'left',
+      });
+      break;
+    }
     case 'w:br':
     case 'w:cr':
       if (attr(child, 'w:type') === 'page') pieces.push({ kind: 'pageBreakMark' });
@@ -182,6 +202,11 @@ async function runContent(reader: RunReader, child: XmlElement, props: RunProps,
       if (footnote) reader.footnotes.push(footnote);
       break;
     }
+    case 'w:ruby':
+      // East Asian phonetic guides: the base text is printed in the line; the guide above it is not.
+      await readRuns(reader, kid(child, 'w:rubyBase') ?? child);
+      if (find(kid(child, 'w:rt'), 'w:t')?.textContent) reader.ctx.notes.add('phonetic guides (ruby) were left out');
+      break;
     case 'w:footnoteRef':
     case 'w:endnoteRef':
       if (reader.ctx.currentNoteMark) {
@@ -202,6 +227,9 @@ async function runContent(reader: RunReader, child: XmlElement, props: RunProps,
     }
     case 'w:pict':
       await addVml(reader, child);
+      break;
+    case 'w:object':
+      await addEmbeddedObject(reader, child);
       break;
     default:
       break;

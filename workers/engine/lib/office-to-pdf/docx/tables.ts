@@ -204,6 +204,22 @@ function footnotesOf(blocks: Block[]): Block[][] {
   );
 }
 
+/**
+ * A table's rows or a row's cells in document order, also those a content control (w:sdt: a
+ * repeating section, a drop-down cell) or custom XML wraps, at any depth.
+ */
+function unwrapped(parent: XmlElement, name: 'w:tr' | 'w:tc'): XmlElement[] {
+  return kids(parent).flatMap((child) =>
+    child.nodeName === name
+      ? [child]
+      : child.nodeName === 'w:sdt'
+        ? unwrapped(kid(child, 'w:sdtContent') ?? child, name)
+        : child.nodeName === 'w:customXml'
+          ? unwrapped(child, name)
+          : [],
+  );
+}
+
 /** One w:tr; cells continuing a vertical merge lengthen the cell that opened it (`openMerges`, by column). */
 async function readRow(
   frame: TableFrame,
@@ -215,7 +231,7 @@ async function readRow(
   const minHeight = (num(kid(trPr, 'w:trHeight'), 'w:val') ?? 0) * TWIP;
   const row: TableRow = { cells: [], minHeight, header: onOff(kid(trPr, 'w:tblHeader')) ?? false };
   let column = num(kid(trPr, 'w:gridBefore'), 'w:val') ?? 0;
-  const tcs = kids(tr, 'w:tc').concat(kids(tr, 'w:sdt').flatMap((sdt) => kids(kid(sdt, 'w:sdtContent'), 'w:tc')));
+  const tcs = unwrapped(tr, 'w:tc');
   for (const tc of tcs) {
     const tcPr = kid(tc, 'w:tcPr');
     const span = num(kid(tcPr, 'w:gridSpan'), 'w:val') ?? 1;
@@ -259,8 +275,8 @@ export async function readTable(ctx: DocxContext, tbl: XmlElement, partRels: Rel
       .map((s) => kid(s.tblPr, 'w:tblCellMar'))
       .find(Boolean);
   const gridCols = kids(kid(tbl, 'w:tblGrid'), 'w:gridCol').map((c) => (num(c, 'w:w') ?? 0) * TWIP);
-  const rowsEl = kids(tbl, 'w:tr');
-  const gridColumns = gridCols.length || Math.max(1, ...rowsEl.map((tr) => kids(tr, 'w:tc').length));
+  const rowsEl = unwrapped(tbl, 'w:tr');
+  const gridColumns = gridCols.length || Math.max(1, ...rowsEl.map((tr) => unwrapped(tr, 'w:tc').length));
   const frame: TableFrame = {
     ctx,
     partRels,

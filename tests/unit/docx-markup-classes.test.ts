@@ -1,0 +1,134 @@
+/**
+ * Word markup that real documents use and Word → PDF used to drop or misplace, each reproduced in a
+ * generated document (docx, with the body written by hand as Word writes it): positional tabs
+ * (w:ptab) in a three-part header line, table rows and cells wrapped in content controls (w:sdt),
+ * text moved by a tracked change (w:moveTo), phonetic guides (w:ruby) and embedded objects
+ * (w:object), the last two with a note saying what was not printed.
+ */
+import { describe, expect, test } from 'vitest';
+import JSZip from 'jszip';
+import { Document, Packer, Paragraph } from 'docx';
+import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { convert, texts } from '../support/office-pdf-helpers.ts';
+
+const PAGE_WIDTH = 612; // Letter with 1 in margins, as the documents below are set up
+const MARGIN = 72;
+
+/** A generated .docx whose body is `body` (WordprocessingML), with `parts` added to the package. */
+async function docxWithBody(body: string, parts: Record<string, string | Uint8Array> = {}): Promise<Uint8Array> {
+  const zip = await JSZip.loadAsync(
+    await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            properties: { page: { size: { width: 12240, height: 15840 }, margin: { left: 1440, right: 1440 } } },
+            children: [new Paragraph('x')],
+          },
+        ],
+      }),
+    ),
+  );
+  const xml = await zip.file('word/document.xml')!.async('string');
+  zip.file('word/document.xml', xml.replace(/<w:body>.*?(<w:sectPr)/s, `<w:body>${body}$1`));
+  for (const [path, data] of Object.entries(parts)) zip.file(path, data);
+  return zip.generateAsync({ type: 'uint8array' });
+}
+
+async function positions(bytes: Uint8Array): Promise<Array<{ str: string; x: number; width: number }>> {
+  const doc = await openPdfjs(bytes);
+  const items = (await (await doc.getPage(1)).getTextContent()).items as Array<{
+    str: string;
+    transform: number[];
+    width: number;
+  }>;
+  await doc.destroy();
+  return items.filter((i) => i.str.trim()).map((i) => ({ str: i.str, x: i.transform[4], width: i.width }));
+}
+
+const run = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`;
+const cell = (text: string) => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/></w:tcPr><w:p>${run(text)}</w:p></w:tc>`;
+
+describe('Word markup classes', () => {
+  test('positional tabs put a line in three parts: left, centred and right-aligned in the text column', async () => {
+    // No tab stops: only the w:ptab alignment says where each part goes.
+    const ptab = (alignment: string) =>
+      `<w:r><w:ptab w:relativeTo="margin" w:alignment="${alignment}" w:leader="none"/></w:r>`;
+    const bytes = await docxWithBody(
+      `<w:p>${run('Left part')}${ptab('center')}${run('Mid')}${ptab('right')}${run('Right part')}</w:p>`,
+    );
+    const result = await convert(wordToPdf, 'ptab.docx', bytes);
+    const items = await positions(result.bytes);
+    const at = (text: string) => items.find((i) => i.str.includes(text))!;
+    expect(at('Left part').x).toBeCloseTo(MARGIN, 0);
+    const mid = at('Mid');
+    expect(mid.x + mid.width / 2).toBeCloseTo(PAGE_WIDTH / 2, 0);
+    const right = at('Right part');
+    expect(right.x + right.width).toBeCloseTo(PAGE_WIDTH - MARGIN, 0);
+  });
+
+  test('rows and cells inside content controls keep their place in the table', async () => {
+    const sdt = (content: string) =>
+      `<w:sdt><w:sdtPr><w:id w:val="1"/><w:showingPlcHdr/><w:dropDownList><w:listItem w:value="Choose an item."/>` +
+      `</w:dropDownList></w:sdtPr><w:sdtEndPr/><w:sdtContent>${content}</w:sdtContent></w:sdt>`;
+    const table =
+      `<w:tbl><w:tblPr><w:tblW w:w="9000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="3000"/>` +
+      `<w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>` +
+      `<w:tr>${cell('Head A')}${cell('Head B')}${cell('Head C')}</w:tr>` +
+      // A repeating-section row (content controls nested three deep), its first cell a drop-down.
+      sdt(sdt(sdt(`<w:tr>${sdt(cell('Choose an item.'))}${cell('Middle one')}${cell('Last one')}</w:tr>`))) +
+      `<w:tr>${cell('Foot A')}${cell('Foot B')}${cell('Foot C')}</w:tr></w:tbl>`;
+    const result = await convert(wordToPdf, 'sdt.docx', await docxWithBody(`${table}<w:p/>`));
+    expect((await texts(result))[0]).toBe(
+      'Head A Head B Head C Choose an item. Middle one Last one Foot A Foot B Foot C',
+    );
+  });
+
+  test('text moved by a tracked change is printed where it was moved to, not where it came from', async () => {
+    const body =
+      `<w:p>${run('Before ')}<w:moveTo w:id="1" w:author="A">${run('moved words')}</w:moveTo>${run(' after.')}</w:p>` +
+      `<w:p><w:moveFrom w:id="2" w:author="A">${run('old place')}</w:moveFrom>${run('Second paragraph.')}</w:p>`;
+    const result = await convert(wordToPdf, 'move.docx', await docxWithBody(body));
+    expect((await texts(result))[0]).toBe('Before moved words after. Second paragraph.');
+  });
+
+  test('ruby: the base text is printed and the note says the guides were left out', async () => {
+    const ruby =
+      `<w:r><w:ruby><w:rubyPr><w:hps w:val="11"/><w:hpsRaise w:val="20"/><w:hpsBaseText w:val="22"/></w:rubyPr>` +
+      `<w:rt>${run('guide')}</w:rt><w:rubyBase>${run('Base')}</w:rubyBase></w:ruby></w:r>`;
+    const result = await convert(
+      wordToPdf,
+      'ruby.docx',
+      await docxWithBody(`<w:p>${run('A ')}${ruby}${run(' word.')}</w:p>`),
+    );
+    expect((await texts(result))[0]).toBe('A Base word.');
+    expect(result.notes?.join(' ')).toContain('phonetic guides (ruby) were left out');
+  });
+
+  test('an embedded object prints its preview picture; without one, the note says it was left out', async () => {
+    const png = Uint8Array.from(
+      atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'),
+      (c) => c.charCodeAt(0),
+    );
+    const object = (imagedata: string) =>
+      `<w:p><w:r><w:object w:dxaOrig="2000" w:dyaOrig="1000"><v:shape id="o1" style="width:100pt;height:50pt">` +
+      `${imagedata}</v:shape><o:OLEObject Type="Embed" ProgID="Excel.Sheet.12" ShapeID="o1" r:id="rIdOle"/>` +
+      `</w:object></w:r></w:p>`;
+    const rels = (extra: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `${extra}</Relationships>`;
+    const withPreview = await docxWithBody(`${object('<v:imagedata r:id="rIdPreview"/>')}<w:p>${run('End.')}</w:p>`, {
+      'word/media/preview.png': png,
+      'word/_rels/document.xml.rels': rels(
+        '<Relationship Id="rIdPreview" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/preview.png"/>',
+      ),
+    });
+    const shown = await convert(wordToPdf, 'object.docx', withPreview);
+    expect(shown.notes?.join(' ') ?? '').not.toContain('embedded objects');
+    expect(Buffer.from(shown.bytes).toString('latin1')).toMatch(/\/Subtype\s*\/Image/);
+    const withoutPreview = await docxWithBody(`${object('')}<w:p>${run('End.')}</w:p>`);
+    const missing = await convert(wordToPdf, 'object.docx', withoutPreview);
+    expect((await texts(missing))[0]).toBe('End.');
+    expect(missing.notes?.join(' ')).toContain('embedded objects without a preview picture were left out');
+  });
+});
