@@ -828,7 +828,11 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       if (child.nodeName === 'a:r' || child.nodeName === 'a:fld') {
         const runStyle = applyRun(kid(child, 'a:rPr'), style);
         const text = kid(child, 'a:t')?.textContent ?? '';
-        if (text) inlines.push(...textInlines(text, scaled(runStyle)));
+        // A slide number field shows the number of the slide it is drawn on (its text is a cached
+        // value, or "‹#›" on a master or layout).
+        if (child.nodeName === 'a:fld' && attr(child, 'type') === 'slidenum')
+          inlines.push({ kind: 'field', field: 'PAGE', style: scaled(runStyle) });
+        else if (text) inlines.push(...textInlines(text, scaled(runStyle)));
       } else if (child.nodeName === 'a:br') inlines.push({ kind: 'break', style: scaled(style) });
     }
     const endStyle = applyRun(kid(p, 'a:endParaRPr'), style);

@@ -18,6 +18,8 @@ type Atom =
       style: RunStyle;
       width: number;
       space: boolean;
+      /** The word goes on from the atom before (another run or font inside one word): no line break between. */
+      glued?: boolean;
       lineHeight: number;
       ascent: number;
     }
@@ -188,6 +190,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
         for (const token of span.text.match(
           / +|[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^ \u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+/gu,
         ) ?? []) {
+          const before = atoms.at(-1);
           atoms.push({
             kind: 'text',
             text: token,
@@ -195,6 +198,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
             style,
             width: widthOf(span.font, token, size),
             space: token.startsWith(' '),
+            glued: isWordPart(token) && before?.kind === 'text' && isWordPart(before.text),
             lineHeight,
             ascent,
           });
@@ -210,6 +214,15 @@ function atomHeight(atom: Atom): { height: number; ascent: number } {
   return { height: atom.lineHeight, ascent: atom.ascent };
 }
 
+type TextAtom = Extract<Atom, { kind: 'text' }>;
+
+/** A token of a word a line may not break inside: not spaces, not a single CJK character. */
+function isWordPart(token: string): boolean {
+  return (
+    !token.startsWith(' ') && !/^[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]$/u.test(token)
+  );
+}
+
 /** Splits a word wider than the line into pieces that fit. */
 function splitWord(atom: Extract<Atom, { kind: 'text' }>, width: number): Atom[] {
   const pieces: Atom[] = [];
@@ -217,12 +230,23 @@ function splitWord(atom: Extract<Atom, { kind: 'text' }>, width: number): Atom[]
   const size = sizeOf(atom.style);
   for (const char of atom.text) {
     if (current && widthOf(atom.font, current + char, size) > width) {
-      pieces.push({ ...atom, text: current, width: widthOf(atom.font, current, size) });
+      pieces.push({
+        ...atom,
+        text: current,
+        width: widthOf(atom.font, current, size),
+        glued: !pieces.length && atom.glued,
+      });
       current = '';
     }
     current += char;
   }
-  if (current) pieces.push({ ...atom, text: current, width: widthOf(atom.font, current, size) });
+  if (current)
+    pieces.push({
+      ...atom,
+      text: current,
+      width: widthOf(atom.font, current, size),
+      glued: !pieces.length && atom.glued,
+    });
   return pieces;
 }
 
@@ -348,8 +372,17 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
           continue;
         }
       } else {
+        // The parts of a word already on the line (a highlighted letter, a change of font) go with it.
+        let start = current.length;
+        if (atom.kind === 'text' && atom.glued) {
+          while (start > 0 && (current[start - 1] as TextAtom).glued) start--;
+          start--;
+        }
+        const carry = start > 0 && current.slice(0, start).some((a) => !(a.kind === 'text' && a.space));
+        const carried = carry ? current.splice(start) : [];
+        for (const a of carried) lineWidth -= a.width;
         finish(false);
-        queue.unshift(atom);
+        queue.unshift(...carried, atom);
         continue;
       }
     }

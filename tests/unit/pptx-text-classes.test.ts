@@ -1,0 +1,57 @@
+/**
+ * PowerPoint text that real decks use and PowerPoint → PDF used to print wrong, each in a generated
+ * deck (pptxgenjs, a master edited by hand as PowerPoint writes it): a word made of several runs
+ * (a highlighted part) is moved to the next line whole instead of being broken between its runs;
+ * a slide-number field on the master (text "‹#›") prints each slide's number.
+ */
+import { describe, expect, test } from 'vitest';
+import JSZip from 'jszip';
+import PptxGenJS from 'pptxgenjs';
+import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
+import { convert, texts } from '../support/office-pdf-helpers.ts';
+
+const deckBytes = async (pptx: PptxGenJS) =>
+  new Uint8Array((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
+
+describe('PowerPoint text classes', () => {
+  test('a word split over runs wraps as one word', async () => {
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    const words = [
+      { text: 'This is a h', options: {} },
+      { text: 'ighl', options: { highlight: '00FF00' } },
+      { text: 'ight test c', options: {} },
+      { text: 'as', options: { highlight: 'FFFF00' } },
+      { text: 'e and more w', options: {} },
+      { text: 'or', options: { bold: true } },
+      { text: 'ds.', options: {} },
+    ];
+    // About 14 characters of 18 pt Arial per line: the line ends fall inside the split words.
+    slide.addText(words, { x: 1, y: 1, w: 1.9, h: 2, fontFace: 'Arial', fontSize: 18, margin: 0, valign: 'top' });
+    const result = await convert(pptToPdf, 'runs.pptx', await deckBytes(pptx));
+    expect((await texts(result))[0]).toBe('This is a highlight test case and more words.');
+  });
+
+  test('a slide-number field on the master prints the number of each slide', async () => {
+    const pptx = new PptxGenJS();
+    for (const title of ['First', 'Second', 'Third']) pptx.addSlide().addText(title, { x: 1, y: 1, w: 4, h: 1 });
+    const zip = await JSZip.loadAsync(await deckBytes(pptx));
+    const masterPath = 'ppt/slideMasters/slideMaster1.xml';
+    const master = await zip.file(masterPath)!.async('string');
+    const numberBox =
+      `<p:sp><p:nvSpPr><p:cNvPr id="99" name="Number"/><p:cNvSpPr txBox="1"/><p:nvPr userDrawn="1"/></p:nvSpPr>` +
+      `<p:spPr><a:xfrm><a:off x="7000000" y="4700000"/><a:ext cx="1500000" cy="400000"/></a:xfrm>` +
+      `<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr><p:txBody><a:bodyPr/><a:lstStyle/><a:p>` +
+      `<a:r><a:rPr lang="en-US" sz="1200"/><a:t>Slide </a:t></a:r>` +
+      `<a:fld id="{66F62BF7-D901-417A-B6AE-FDFD615EC2CE}" type="slidenum"><a:rPr lang="en-US" sz="1200"/>` +
+      `<a:t>‹#›</a:t></a:fld></a:p></p:txBody></p:sp>`;
+    zip.file(masterPath, master.replace(/<\/p:spTree>/, `${numberBox}</p:spTree>`));
+    const result = await convert(pptToPdf, 'numbers.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    const pages = await texts(result);
+    expect(pages).toHaveLength(3);
+    pages.forEach((page, i) => {
+      expect(page).toContain(`Slide ${i + 1}`);
+      expect(page).not.toContain('‹#›');
+    });
+  });
+});
