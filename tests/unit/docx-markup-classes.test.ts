@@ -3,7 +3,9 @@
  * generated document (docx, with the body written by hand as Word writes it): positional tabs
  * (w:ptab) in a three-part header line, table rows and cells wrapped in content controls (w:sdt),
  * text moved by a tracked change (w:moveTo), phonetic guides (w:ruby) and embedded objects
- * (w:object), the last two with a note saying what was not printed.
+ * (w:object), the last two with a note saying what was not printed; lists of one abstract list that
+ * continue each other's numbers, with their own level formats (w:lvlOverride) or a restart
+ * (w:startOverride).
  */
 import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
@@ -130,5 +132,27 @@ describe('Word markup classes', () => {
     const missing = await convert(wordToPdf, 'object.docx', withoutPreview);
     expect((await texts(missing))[0]).toBe('End.');
     expect(missing.notes?.join(' ')).toContain('embedded objects without a preview picture were left out');
+  });
+  test('lists of one abstract list count on together; a level override changes the format, a start override restarts', async () => {
+    const level = (format: string, extra = '') =>
+      `<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="${format}"/><w:lvlText w:val="%1."/>` +
+      `<w:lvlJc w:val="left"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr>${extra}</w:lvl>`;
+    const numbering =
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
+      `<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
+      `<w:abstractNum w:abstractNumId="0">${level('decimal')}</w:abstractNum>` +
+      `<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>` +
+      `<w:num w:numId="2"><w:abstractNumId w:val="0"/><w:lvlOverride w:ilvl="0">${level('upperLetter')}</w:lvlOverride></w:num>` +
+      `<w:num w:numId="3"><w:abstractNumId w:val="0"/><w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride></w:num>` +
+      `</w:numbering>`;
+    const item = (numId: number, text: string) =>
+      `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="${numId}"/></w:numPr></w:pPr>${run(text)}</w:p>`;
+    const body = [item(1, 'one'), item(2, 'two'), item(2, 'three'), item(3, 'again'), item(1, 'four')].join('');
+    const result = await convert(
+      wordToPdf,
+      'lists.docx',
+      await docxWithBody(body, { 'word/numbering.xml': numbering }),
+    );
+    expect((await texts(result))[0]).toBe('1. one B. two C. three 1. again 4. four');
   });
 });

@@ -15,36 +15,59 @@ export interface NumberingLevel {
   rPr?: XmlElement;
 }
 
-/** The levels of each list (w:numId → w:ilvl → level) and the counters of the lists read so far. */
+/**
+ * The levels of each list (w:numId → w:ilvl → level), which counter each list counts on (lists of
+ * one w:abstractNum continue each other's numbers, as in Word, unless one restarts with a
+ * w:startOverride) and the counters of the lists read so far.
+ */
 export interface Numbering {
   lists: Map<string, Map<number, NumberingLevel>>;
+  counterOf: Map<string, string>;
   counters: Map<string, number[]>;
+}
+
+function readLevel(lvl: XmlElement): NumberingLevel {
+  return {
+    format: attr(kid(lvl, 'w:numFmt'), 'w:val') ?? 'decimal',
+    text: attr(kid(lvl, 'w:lvlText'), 'w:val') ?? '',
+    start: num(kid(lvl, 'w:start'), 'w:val') ?? 1,
+    pPr: kid(lvl, 'w:pPr'),
+    rPr: kid(lvl, 'w:rPr'),
+  };
 }
 
 export function readNumbering(numberingXml: string | undefined): Numbering {
   const lists = new Map<string, Map<number, NumberingLevel>>();
+  const counterOf = new Map<string, string>();
   if (numberingXml) {
     const root = parseXml(numberingXml);
     const abstracts = new Map<string, XmlElement>();
     for (const abstract of kids(root, 'w:abstractNum'))
       abstracts.set(attr(abstract, 'w:abstractNumId') ?? '', abstract);
     for (const numEl of kids(root, 'w:num')) {
-      const abstract = abstracts.get(attr(kid(numEl, 'w:abstractNumId'), 'w:val') ?? '');
+      const abstractId = attr(kid(numEl, 'w:abstractNumId'), 'w:val') ?? '';
+      const abstract = abstracts.get(abstractId);
       if (!abstract) continue;
+      const numId = attr(numEl, 'w:numId') ?? '';
       const levels = new Map<number, NumberingLevel>();
-      for (const lvl of kids(abstract, 'w:lvl')) {
-        levels.set(num(lvl, 'w:ilvl') ?? 0, {
-          format: attr(kid(lvl, 'w:numFmt'), 'w:val') ?? 'decimal',
-          text: attr(kid(lvl, 'w:lvlText'), 'w:val') ?? '',
-          start: num(kid(lvl, 'w:start'), 'w:val') ?? 1,
-          pPr: kid(lvl, 'w:pPr'),
-          rPr: kid(lvl, 'w:rPr'),
-        });
+      for (const lvl of kids(abstract, 'w:lvl')) levels.set(num(lvl, 'w:ilvl') ?? 0, readLevel(lvl));
+      // A list's own level definitions replace the abstract list's; a start override restarts its counting.
+      let restarts = false;
+      for (const override of kids(numEl, 'w:lvlOverride')) {
+        const ilvl = num(override, 'w:ilvl') ?? 0;
+        const lvl = kid(override, 'w:lvl');
+        if (lvl) levels.set(ilvl, readLevel(lvl));
+        const start = num(kid(override, 'w:startOverride'), 'w:val');
+        if (start !== undefined && levels.has(ilvl)) {
+          levels.set(ilvl, { ...levels.get(ilvl)!, start });
+          restarts = true;
+        }
       }
-      lists.set(attr(numEl, 'w:numId') ?? '', levels);
+      lists.set(numId, levels);
+      counterOf.set(numId, restarts ? `num ${numId}` : `abstract ${abstractId}`);
     }
   }
-  return { lists, counters: new Map() };
+  return { lists, counterOf, counters: new Map() };
 }
 
 /** Bullet glyphs from Symbol/Wingdings private-use code points → Unicode. */
@@ -88,11 +111,12 @@ export function listMarker(
   if (!level || !levels || !props.numId) return undefined;
   readParaProps(level.pPr, props);
   readParaProps(pPr, props); // direct indents win over the list level's
-  const counts = numbering.counters.get(props.numId) ?? [];
+  const counter = numbering.counterOf.get(props.numId) ?? props.numId;
+  const counts = numbering.counters.get(counter) ?? [];
   const ilvl = props.ilvl ?? 0;
   counts[ilvl] = (counts[ilvl] ?? levels.get(ilvl)!.start - 1) + 1;
   counts.length = ilvl + 1;
-  numbering.counters.set(props.numId, counts);
+  numbering.counters.set(counter, counts);
   let text: string;
   if (level.format === 'bullet') text = bulletText(level.text);
   else if (level.format === 'none') text = '';
