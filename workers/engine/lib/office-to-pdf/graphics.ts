@@ -28,6 +28,14 @@ export async function readChartFrame(
   return parseChart(parseXml(xml), theme);
 }
 
+/** Notes what a chart leaves out: plot types it cannot draw (shown as an empty frame when nothing else is left). */
+export function noteChartGaps(model: ChartModel, notes: { add(note: string): void }): void {
+  for (const type of model.unsupported) notes.add(`${type} charts were not drawn`);
+}
+
+/** Office 2016's chart types (cx:chart: waterfall, treemap, histogram…), which are not drawn. */
+export const NEWER_CHART_NOTE = 'charts of the types added in Office 2016 (waterfall, treemap, funnel…) were left out';
+
 /** The theme a .docx or .xlsx uses (word/theme/theme1.xml, xl/theme/theme1.xml), for chart colours. */
 export async function packageTheme(zip: JSZip, path: string): Promise<ChartTheme> {
   const xml = await zipText(zip, path);
@@ -131,11 +139,14 @@ export async function smartArtTree(zip: JSZip, rels: Rels, frame: XmlElement): P
 export function chartReader(
   zip: JSZip,
   themePath: string,
+  notes: { add(note: string): void },
 ): (frame: XmlElement, rels: Rels, width: number, height: number) => Promise<Inline | undefined> {
   let theme: Promise<ChartTheme> | undefined;
   return async (frame, rels, width, height) => {
     theme ??= packageTheme(zip, themePath).then((t) => ({ ...t, defaultBorder: true }));
     const model = await readChartFrame(zip, rels, frame, await theme).catch(() => undefined);
+    if (!model) notes.add('a chart could not be read and was left out');
+    else noteChartGaps(model, notes);
     return model && width > 0 && height > 0 ? chartInline(model, width, height) : undefined;
   };
 }

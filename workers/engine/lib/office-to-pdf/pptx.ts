@@ -17,7 +17,7 @@ import { pixelDensity } from './images.ts';
 import { measureBlocks, type OutlineEntry } from './flow.ts';
 import { throwIfAborted } from '../errors.ts';
 import { layoutChart, type ChartTheme } from './charts/index.ts';
-import { readChartFrame, smartArtTree } from './graphics.ts';
+import { noteChartGaps, readChartFrame, smartArtTree } from './graphics.ts';
 import {
   EMU,
   colorResolver,
@@ -406,6 +406,7 @@ async function drawGraphicFrame(s: Slide, frame: XmlElement, transform: Transfor
   else if (find(frame, 'c:chart')) {
     const chart = frameBox ? await readChartFrame(zip, s.slide.rels, frame, s.chartTheme) : undefined;
     if (chart && frameBox) {
+      noteChartGaps(chart, notes);
       const box = transform(frameBox);
       (await layoutChart(chart, box.width, box.height, s.deck.ctx)).draw(s.page, box.x, s.deck.slideHeight - box.y);
     } else notes.add('a chart could not be read and was left out');

@@ -9,7 +9,7 @@
 import type JSZip from 'jszip';
 import type { DrawingInline, Inline, PageSetup, Section } from './model.ts';
 import { paragraph } from './model.ts';
-import { chartReader } from './graphics.ts';
+import { chartReader, NEWER_CHART_NOTE } from './graphics.ts';
 import { columnName } from './cell-refs.ts';
 import { attr, find, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import {
@@ -284,7 +284,7 @@ export async function readWorkbookCharts(
   };
   const workbook = await zipText(zip, 'xl/workbook.xml');
   if (!workbook) return result;
-  const read = chartReader(zip, 'xl/theme/theme1.xml');
+  const read = chartReader(zip, 'xl/theme/theme1.xml', notes);
   const workbookRels = await readRels(zip, 'xl/workbook.xml');
   const pending: Array<{ name: string; charts: Inline[] }> = [];
   for (const sheet of kids(find(parseXml(workbook), 'sheets'), 'sheet')) {
@@ -310,6 +310,7 @@ export async function readWorkbookCharts(
     if (notes.length) result.shapes.set(name, notes);
     if (!drawingPath) continue;
     const anchors = await drawingAnchors(zip, drawingPath);
+    if (anchors.some((anchor) => find(anchor, 'cx:chart'))) shapeEnv.notes.add(NEWER_CHART_NOTE);
     const charts = await drawingCharts(zip, read, drawingPath, anchors, metricsOf(name));
     const shapes = await drawingShapes(anchors, metricsOf(name), shapeEnv);
     if (charts.length || shapes.length) result.shapes.set(name, [...charts, ...shapes, ...notes]);

@@ -85,7 +85,7 @@ export async function createDocxContext(zip: JSZip, documentPath: string): Promi
     footnotes: await readNotesPart(zip, rels, 'footnote'),
     endnotes: await readNotesPart(zip, rels, 'endnote'),
     noteFormat: { footnote: noteFormat('footnote'), endnote: noteFormat('endnote') },
-    readChart: chartReader(zip, THEME_PATH),
+    readChart: chartReader(zip, THEME_PATH, notes),
     readSmartArt: smartArtReader(zip, THEME_PATH, notes),
     imageCache: new Map(),
     noteCount: { footnote: 0, endnote: 0 },

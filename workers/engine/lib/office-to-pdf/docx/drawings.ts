@@ -11,6 +11,7 @@ import { measureBlocks } from '../flow.ts';
 import type { DocxContext, Rels } from './context.ts';
 import { readBlocks } from './blocks.ts';
 import { EMU } from './styles.ts';
+import { NEWER_CHART_NOTE } from '../graphics.ts';
 
 /** A drawing read from a run: in the line (`inline`), floating where it is anchored, or nothing. */
 export type DrawingResult = { inline: Inline } | { float: FloatingDrawing } | undefined;
@@ -178,6 +179,7 @@ export async function readDrawing(ctx: DocxContext, drawing: XmlElement, partRel
         : await imageInline(ctx, drawing, partRels);
   if (!image) {
     if (find(drawing, 'dgm:relIds')) ctx.notes.add('SmartArt diagrams without a pre-rendered drawing were left out');
+    if (find(drawing, 'cx:chart')) ctx.notes.add(NEWER_CHART_NOTE);
     return undefined;
   }
   // In front of or behind the text: it takes no room in the flow and is placed where it is anchored.
