@@ -2,7 +2,8 @@
  * PowerPoint text that real decks use and PowerPoint → PDF used to print wrong, each in a generated
  * deck (pptxgenjs, a master edited by hand as PowerPoint writes it): a word made of several runs
  * (a highlighted part) is moved to the next line whole instead of being broken between its runs;
- * a slide-number field on the master (text "‹#›") prints each slide's number.
+ * a slide-number field on the master (text "‹#›") prints each slide's number; a bullet in a symbol
+ * font (Wingdings "l") prints as the glyph it is there, not as the letter.
  */
 import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
@@ -53,5 +54,21 @@ describe('PowerPoint text classes', () => {
       expect(page).toContain(`Slide ${i + 1}`);
       expect(page).not.toContain('‹#›');
     });
+  });
+  test('a Wingdings bullet "l" prints as a black circle', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText([{ text: 'First point', options: { bullet: true } }], { x: 1, y: 1, w: 6, h: 1 });
+    const zip = await JSZip.loadAsync(await deckBytes(pptx));
+    const xml = await zip.file('ppt/slides/slide1.xml')!.async('string');
+    expect(xml).toMatch(/<a:buChar [^>]*\/>/);
+    zip.file(
+      'ppt/slides/slide1.xml',
+      xml.replace(
+        /<a:buChar [^>]*\/>/,
+        '<a:buFont typeface="Wingdings" pitchFamily="2" charset="2"/><a:buChar char="l"/>',
+      ),
+    );
+    const result = await convert(pptToPdf, 'bullets.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    expect((await texts(result))[0]).toBe('● First point');
   });
 });
