@@ -759,6 +759,16 @@ function textInlines(text: string, style: RunStyle): Inline[] {
 
 type Spacing = { points: number } | { percent: number };
 
+/**
+ * A text run's or field's inlines. A slide-number field shows the number of the slide it is drawn on
+ * (its text is a cached value, or "‹#›" on a master or layout).
+ */
+function runInlines(run: XmlElement, style: RunStyle): Inline[] {
+  if (run.nodeName === 'a:fld' && attr(run, 'type') === 'slidenum') return [{ kind: 'field', field: 'PAGE', style }];
+  const text = kid(run, 'a:t')?.textContent ?? '';
+  return text ? textInlines(text, style) : [];
+}
+
 /** Lays out a shape's text body in its box, with its insets, anchor, autofit and level styles. */
 async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Painter | undefined> {
   const txBody = part(sp, 'txBody');
@@ -863,13 +873,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
     const inlines: Inline[] = [];
     for (const child of kids(p)) {
       if (child.nodeName === 'a:r' || child.nodeName === 'a:fld') {
-        const runStyle = applyRun(kid(child, 'a:rPr'), style);
-        const text = kid(child, 'a:t')?.textContent ?? '';
-        // A slide number field shows the number of the slide it is drawn on (its text is a cached
-        // value, or "‹#›" on a master or layout).
-        if (child.nodeName === 'a:fld' && attr(child, 'type') === 'slidenum')
-          inlines.push({ kind: 'field', field: 'PAGE', style: scaled(runStyle) });
-        else if (text) inlines.push(...textInlines(text, scaled(runStyle)));
+        inlines.push(...runInlines(child, scaled(applyRun(kid(child, 'a:rPr'), style))));
       } else if (child.nodeName === 'a:br') inlines.push({ kind: 'break', style: scaled(style) });
     }
     const endStyle = applyRun(kid(p, 'a:endParaRPr'), style);
