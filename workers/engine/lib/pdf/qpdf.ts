@@ -100,12 +100,27 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
   const files: Record<string, Uint8Array> = {};
   for (const path of outputs) {
     try {
-      files[path] = qpdf.FS.readFile(path);
+      files[path] = writtenBytes(qpdf.FS, path);
     } catch {
       /* not written */
     }
   }
   return { exitCode, stdout: stdout.join('\n'), stderr: stderr.join('\n'), files };
+}
+
+/**
+ * A file qpdf wrote, as a view of the in-memory file system's own buffer: the instance is dropped
+ * after the run, so the result need not be copied out of it (FS.readFile copies; for a merge that is
+ * one more copy of the whole output at the moment memory peaks). The buffer is the one Uint8Array
+ * of the file's node (its name is minified in this build); FS.readFile when it cannot be found.
+ */
+function writtenBytes(fs: QpdfModuleInstance['FS'], path: string): Uint8Array {
+  const { size } = fs.stat(path);
+  const stream = fs.open(path, 'r') as { node?: Record<string, unknown> };
+  fs.close(stream);
+  const buffers = Object.values(stream.node ?? {}).filter((value) => value instanceof Uint8Array);
+  if (buffers.length === 1 && buffers[0].byteLength >= size) return buffers[0].subarray(0, size);
+  return fs.readFile(path);
 }
 
 interface QpdfModuleInstance {
@@ -114,6 +129,7 @@ interface QpdfModuleInstance {
     open(path: string, flags: string): unknown;
     write(stream: unknown, data: Uint8Array, offset: number, length: number, position: number, canOwn: boolean): number;
     close(stream: unknown): void;
+    stat(path: string): { size: number };
     readFile(path: string): Uint8Array;
   };
 }
