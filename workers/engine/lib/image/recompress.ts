@@ -6,7 +6,7 @@
  * compress-pdf decides from the image's dictionary which images come here.
  */
 import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, resizeImage } from './codecs.ts';
-import { inflate, unpredict, type PredictorParams } from '../pdf/filters.ts';
+import { inflate, PredictorError, unpredictRow, type PredictorParams } from '../pdf/filters.ts';
 
 /** Downsample only when the image is this much above the target (as Ghostscript's threshold does). */
 export const DOWNSAMPLE_THRESHOLD = 1.2;
@@ -109,18 +109,133 @@ async function decodeJob(job: ImageJob, settings: ImageJobSettings): Promise<Ima
     if (header.width !== width || header.height !== height) return 'JPEG size mismatch';
     return decodeJpeg(contents, { applyOrientation: false });
   }
-  let samples = await inflate(job.contents);
-  if (job.predictor && job.predictor.predictor >= 10) {
-    try {
-      samples = unpredict(samples, job.predictor);
-    } catch {
-      return 'damaged image data';
-    }
-  }
-  if (samples.length < width * height * components) return 'damaged image data';
   // Whole-block pre-shrink towards the target resolution (the exact Lanczos resize follows).
   const k = job.dpi > settings.maxDpi * DOWNSAMPLE_THRESHOLD ? Math.max(1, Math.floor(job.dpi / settings.maxDpi)) : 1;
-  return toRgba(samples, width, height, components, k);
+  return inflateToRgba(job.contents, width, height, components, job.predictor, k);
+}
+
+/**
+ * What toRgba(unpredict(inflate(contents))) gives, or 'damaged image data' where that would be
+ * short or unreadable, but row by row as the stream inflates: a 9000 × 9000 scan's 243 MB of
+ * samples never exist at once (a phone's memory; the time to allocate and join them).
+ */
+export async function inflateToRgba(
+  contents: Uint8Array,
+  width: number,
+  height: number,
+  components: number,
+  predictor: PredictorParams | undefined,
+  k: number,
+): Promise<ImageData | string> {
+  const rowBytes = width * components;
+  const predicted = predictor !== undefined && predictor.predictor >= 10;
+  const pixelBytes = predicted ? Math.max(1, Math.ceil((predictor.colors * predictor.bitsPerComponent) / 8)) : 1;
+  const storedRow = predicted ? rowBytes + 1 : rowBytes;
+  const rows = new BlockRows(width, height, components, k);
+  const pending = new Uint8Array(storedRow);
+  // Predicted rows: the previous row in the first half (zero before the first), this one in the second.
+  const pair = predicted ? new Uint8Array(2 * rowBytes) : undefined;
+  let filled = 0;
+  let y = 0;
+  /** One stored row (shorter only at the end of a predicted stream). */
+  const takeRow = (stored: Uint8Array) => {
+    y++;
+    if (!pair) return rows.add(stored);
+    pair.copyWithin(0, rowBytes);
+    if (y === 1) pair.fill(0, 0, rowBytes);
+    if (stored.length < storedRow) pair.fill(0, rowBytes);
+    unpredictRow(stored[0], stored.subarray(1), pair, rowBytes, rowBytes, pixelBytes);
+    rows.add(pair.subarray(rowBytes));
+  };
+  const reader = new Blob([contents as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new DecompressionStream('deflate'))
+    .getReader();
+  try {
+    while (y < height) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      let at = 0;
+      if (filled > 0) {
+        const n = Math.min(storedRow - filled, value.length);
+        pending.set(value.subarray(0, n), filled);
+        filled += n;
+        at = n;
+        if (filled === storedRow) {
+          takeRow(pending);
+          filled = 0;
+        }
+      }
+      // Whole rows straight from the chunk; what is left over waits for the next one.
+      for (; at + storedRow <= value.length && y < height; at += storedRow) takeRow(value.subarray(at, at + storedRow));
+      if (at < value.length && y < height) {
+        pending.set(value.subarray(at), 0);
+        filled = value.length - at;
+      }
+    }
+    // A predicted stream that ends inside its last row is decoded as far as it goes (as unpredict does).
+    if (y < height && predicted && filled > 1) takeRow(pending.subarray(0, filled));
+  } catch (error) {
+    if (error instanceof PredictorError) return 'damaged image data';
+    throw error;
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  return y < height ? 'damaged image data' : rows.image();
+}
+
+/** Rows of 8-bit samples averaged k×k into RGBA as they come (toRgba's arithmetic, row by row). */
+class BlockRows {
+  private readonly outWidth: number;
+  private readonly outHeight: number;
+  private readonly rgba: Uint8ClampedArray;
+  private readonly sums: Uint32Array;
+  private row = 0;
+
+  constructor(
+    width: number,
+    height: number,
+    private readonly components: number,
+    private readonly k: number,
+  ) {
+    this.outWidth = Math.floor(width / k);
+    this.outHeight = Math.floor(height / k);
+    this.rgba = new Uint8ClampedArray(this.outWidth * this.outHeight * 4);
+    this.sums = new Uint32Array(this.outWidth * 3);
+  }
+
+  add(samples: Uint8Array): void {
+    const { k, components, sums } = this;
+    const oy = Math.floor(this.row / k);
+    this.row++;
+    if (oy >= this.outHeight) return;
+    let s = 0;
+    for (let t = 0; t < sums.length; t += 3) {
+      for (let dx = 0; dx < k; dx++, s += components) {
+        sums[t] += samples[s];
+        if (components === 3) {
+          sums[t + 1] += samples[s + 1];
+          sums[t + 2] += samples[s + 2];
+        }
+      }
+    }
+    if (this.row % k !== 0) return;
+    const area = k * k;
+    const { rgba } = this;
+    let o = oy * this.outWidth * 4;
+    for (let t = 0; t < sums.length; t += 3, o += 4) {
+      const r = sums[t] / area;
+      rgba[o] = r;
+      rgba[o + 1] = components === 3 ? sums[t + 1] / area : r;
+      rgba[o + 2] = components === 3 ? sums[t + 2] / area : r;
+      rgba[o + 3] = 255;
+    }
+    sums.fill(0);
+  }
+
+  image(): ImageData {
+    return makeImageData(this.rgba, this.outWidth, this.outHeight);
+  }
 }
 
 /** Decodes, resizes, grays and encodes one image; skipped when it cannot be read or would not shrink. */
