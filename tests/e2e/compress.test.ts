@@ -2,7 +2,10 @@
  * compress-pdf and image-compressor through their modals in Chromium: options, the preview with
  * its compare slider, Process Files, and the downloaded file checked (smaller, valid, same pages
  * and text / same picture size); an image batch with a 0-byte file is zipped with that file named
- * and skipped. Screenshots at 1280 px (light) and 390 px (dark).
+ * and skipped. Screenshots at 1280 px (light) and 390 px (dark). compress-pdf's image workers: the
+ * pooled result's pages look like the original's (pdftoppm, each page against its own and its
+ * neighbour), Process Files after the preview hands over the previewed result (no API call, no
+ * worker), and Cancel ends the image workers.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
@@ -236,6 +239,37 @@ describe('compress in the browser', () => {
       expect(Math.abs(result.bytes.length - pooled.length)).toBeLessThanOrEqual(16);
       await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/→/);
       expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
+
+  const scanPath = resolve(import.meta.dirname, '../../../shared/corpus/pdf/scanned/ocrmypdf-multipage.pdf');
+  test.skipIf(!existsSync(scanPath))(
+    'compress-pdf: Cancel terminates the image workers with the engine worker; the next job works',
+    async (ctx) => {
+      const scan = new Uint8Array(readFileSync(scanPath));
+      const { page, context } = await openTool('compress-pdf');
+      // The pool has one worker per core: a one-core device recompresses in-process, with nothing to end.
+      if ((await page.evaluate(() => navigator.hardwareConcurrency)) < 2) ctx.skip();
+      const workers = watchImageWorkers(page);
+      const dialog = page.getByRole('dialog');
+      await page.locator('input[type=file]').first().setInputFiles(pdfUpload('scan.pdf', scan));
+      await dialog.getByRole('button', { name: 'Process Files', exact: true }).click();
+      // Under way: the pool's workers are recompressing the scan's six images.
+      await expect.poll(() => workers.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+      const closed = Promise.all(workers.map((worker) => worker.waitForEvent('close', { timeout: 30_000 })));
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await closed;
+      await expect.poll(() => dialog.getByRole('alert').textContent()).toBe('Cancelled: nothing was changed.');
+
+      const result = await download(
+        page,
+        () => dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
+        120_000,
+      );
+      expect(result.name).toBe('scan-compressed.pdf');
+      expect(result.bytes.length).toBeLessThan(scan.length);
+      expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
       await context.close();
     },
   );
