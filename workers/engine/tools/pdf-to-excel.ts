@@ -17,7 +17,7 @@ import { findTables, insideBox, type Table } from '../lib/pdf-to-office/tables.t
 /** Gap between two cells of a printed spreadsheet row, in font sizes (running text needs ~1.2). */
 const CELL_GAP_EM = 0.6;
 
-export type CellValue = string | number | Date | ExcelJS.CellErrorValue | null;
+export type CellValue = string | number | boolean | Date | ExcelJS.CellErrorValue | null;
 
 /** Error values a spreadsheet prints (#REF! after a deleted sheet…): written back as errors, not text. */
 const ERROR_VALUES = ['#N/A', '#REF!', '#DIV/0!', '#VALUE!', '#NAME?', '#NUM!', '#NULL!'] as const;
@@ -58,6 +58,8 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
   if (/^0\d+$/.test(t) || /\d{16,}/.test(t)) return { value: t };
   const error = ERROR_VALUES.find((e) => e === t.toUpperCase());
   if (error) return { value: { error } };
+  // A spreadsheet prints its logical values in capitals.
+  if (t === 'TRUE' || t === 'FALSE') return { value: t === 'TRUE' };
   const number = /^([-+−]?)\(?([$€£¥]?)\s?([-+−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(%?)\)?$/.exec(t);
   if (number) {
     const [, sign, currency, sign2, whole, fraction = '', percent] = number;

@@ -238,25 +238,33 @@ function rowsOf(fragments: Fragment[]): Row[] {
 
 type Interval = [number, number];
 
-function gaps(row: Row): Interval[] {
+function gaps(row: Row, open: boolean): Interval[] {
   const out: Interval[] = [];
+  // In a printed spreadsheet a row's empty cells before its first and after its last text are
+  // open too: "y8" alone in column D does not close the gutters of columns A–C above it.
+  if (open) out.push([-Infinity, row.fragments[0].x]);
   for (let i = 1; i < row.fragments.length; i++) {
     const [left, right] = [row.fragments[i - 1].right, row.fragments[i].x];
     // Cells that touch (a right-aligned number against the next column's text) still have a
     // boundary where the second starts.
     out.push(row.fragments[i].items[0]?.startsCell && right - left < 3 ? [right - 3, right] : [left, right]);
   }
+  if (open) out.push([Math.max(...row.fragments.map((f) => f.right)), Infinity]);
   return out;
 }
 
-/** Column gutters shared by every row: intersections of the rows' gaps, keeping each row's gaps that align. */
-function sharedGutters(rows: Row[]): Interval[] {
-  let shared = gaps(rows[0]);
+/**
+ * Column gutters shared by every row: intersections of the rows' gaps, keeping each row's gaps that
+ * align. With `open` (a printed spreadsheet), the empty ends of a row count as gaps; a gutter must
+ * still lie between two texts of some row.
+ */
+function sharedGutters(rows: Row[], open = false): Interval[] {
+  let shared = gaps(rows[0], open);
   for (const row of rows.slice(1)) {
     const next: Interval[] = [];
     for (const [a0, a1] of shared) {
       // A row may have an empty cell: its gap then spans several gutters, which still intersects.
-      for (const [b0, b1] of gaps(row)) {
+      for (const [b0, b1] of gaps(row, open)) {
         const lo = Math.max(a0, b0);
         const hi = Math.min(a1, b1);
         if (hi - lo >= 2) next.push([lo, hi]);
@@ -265,7 +273,7 @@ function sharedGutters(rows: Row[]): Interval[] {
     shared = next;
     if (shared.length === 0) break;
   }
-  return shared;
+  return shared.filter(([lo, hi]) => Number.isFinite(lo) && Number.isFinite(hi));
 }
 
 /**
@@ -328,15 +336,19 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cel
     }
     // Grow the run while rows keep ≥ 2 cells, share gutters and are spaced like table rows.
     let end = start + 1;
-    let gutters = sharedGutters([rows[start]]);
+    let gutters = sharedGutters([rows[start]], cells);
     const pitch: number[] = [];
     while (end < rows.length) {
       const row = rows[end];
       const step = row.top - rows[end - 1].top;
       if (row.fragments.length < 2 || (step > median([...pitch, step]) * 1.8 + 0.1 && pitch.length > 1)) break;
       if (step > rows[end - 1].fragments[0].size * 3.5) break;
-      const next = sharedGutters([...rows.slice(start, end + 1)]);
+      const next = sharedGutters(rows.slice(start, end + 1), cells);
       if (next.length === 0) break;
+      // With open row ends, a row must not join only through its empty ends: a gap between two of
+      // its own cells that meets no shared gutter means its columns are not the run's.
+      const meets = ([a, b]: Interval) => next.some(([lo, hi]) => a <= hi && b >= lo);
+      if (cells && !gaps(row, false).every(meets)) break;
       gutters = next;
       pitch.push(step);
       end++;
@@ -345,10 +357,10 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cel
     // A heading row whose cells nearly touch ("Quantity Discount Check" over narrow columns) is
     // one fragment that hides the gutters of the rows below it: split it where they pass.
     if (run.length >= 3) {
-      const below = sharedGutters(run.slice(1));
+      const below = sharedGutters(run.slice(1), cells);
       if (below.length > gutters.length) {
         const heading = splitAtGutters(run[0], below, gapEm);
-        const refined = sharedGutters([heading, ...run.slice(1)]);
+        const refined = sharedGutters([heading, ...run.slice(1)], cells);
         if (refined.length > gutters.length) {
           run = [heading, ...run.slice(1)];
           gutters = refined;
