@@ -207,6 +207,44 @@ describe('pdf-to-excel', () => {
     expect(grid.map((row) => (row.every((v) => v === null) ? [] : row))).toEqual(expected);
   });
 
+  test('a wrapped cell is one cell, in the row of the cells beside it', async () => {
+    // A printed address list: rows 16 pt apart, wrapped cells' lines 11 pt apart (10 pt text),
+    // centred in their row like LibreOffice prints them — odd and even line counts, a word broken
+    // at its hyphen, and a row whose only wrapped cells sit beside each other.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const columns = [50, 110, 200, 330];
+    const rows: Array<Array<string | string[]>> = [
+      ['ID', 'Name', 'Department', 'Mail'],
+      ['101', 'Abel', ['Institute of', 'Bavarian-', 'Swabian'], 'abel@example.org'],
+      ['102', 'Abudu', 'Library', ['Room 4,', 'north wing']],
+      ['103', ['Achzet', 'Benjamin'], ['Centre for', 'Environment'], 'achzet@example.org'],
+      ['104', 'Adler', 'Finance', 'adler@example.org'],
+    ];
+    let y = 720;
+    for (const row of rows) {
+      const lines = Math.max(...row.map((cell) => (Array.isArray(cell) ? cell.length : 1)));
+      const height = Math.max(16, lines * 11 + 5);
+      const middle = y - height / 2;
+      row.forEach((cell, c) => {
+        const cellLines = Array.isArray(cell) ? cell : [cell];
+        const first = middle + ((cellLines.length - 1) * 11) / 2 - 3.5;
+        cellLines.forEach((text, k) => page.drawText(text, { x: columns[c] + 2, y: first - k * 11, size: 10, font }));
+      });
+      y -= height;
+    }
+    const book = await load((await run([{ name: 'list.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    const joined = (cell: string | string[]) =>
+      Array.isArray(cell)
+        ? cell.reduce((text, line) => (/\p{L}-$/u.test(text) ? text + line : `${text} ${line}`))
+        : cell;
+    expect(grid).toEqual(
+      rows.map((row, r) => row.map((cell) => (r > 0 && /^\d+$/.test(String(cell)) ? Number(cell) : joined(cell)))),
+    );
+  });
+
   test('cells that touch (a right-aligned number against the next column, "5.10Hello") stay two cells', async () => {
     // Narrow columns as a spreadsheet prints them: each cell its own string, a number ending
     // against the left edge of the text in the next column, less than a word space apart.

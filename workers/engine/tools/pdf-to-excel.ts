@@ -12,7 +12,7 @@ import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
 import { baseName } from '../../../shared/format.ts';
 import { buildFragments, type PageLayout, type TextItem } from '../lib/pdf/pdf-layout.ts';
-import { findTables, insideBox, type Table } from '../lib/pdf-to-office/tables.ts';
+import { findTables, insideBox, joinWrappedLines, type Table } from '../lib/pdf-to-office/tables.ts';
 
 /** Gap between two cells of a printed spreadsheet row, in font sizes (running text needs ~1.2). */
 const CELL_GAP_EM = 0.6;
@@ -149,7 +149,7 @@ function tableGridCells(table: Table): Grid['rows'] {
 
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
 function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCell | undefined> }> {
-  const fragments = buildFragments(items, CELL_GAP_EM, { cells: true }).sort(
+  const fragments = joinWrappedLines(buildFragments(items, CELL_GAP_EM, { cells: true })).sort(
     (a, b) => a.baseline - b.baseline || a.x - b.x,
   );
   if (fragments.length === 0) return [];

@@ -229,11 +229,82 @@ function rowsOf(fragments: Fragment[]): Row[] {
     const row = rows.at(-1);
     if (row && Math.abs(median(row.fragments.map((x) => x.baseline)) - f.baseline) <= f.size * 0.4) {
       row.fragments.push(f);
+      row.top = Math.min(row.top, f.top);
       row.bottom = Math.max(row.bottom, f.bottom);
     } else rows.push({ fragments: [f], top: f.top, bottom: f.bottom });
   }
   for (const row of rows) row.fragments.sort((a, b) => a.x - b.x);
   return rows;
+}
+
+/** Line spacing of a cell's wrapped lines, in font sizes; a printed row is at least ~1.28 tall. */
+const WRAPPED_LINE_EM = 1.2;
+
+/**
+ * A printed spreadsheet's wrapped cells, each back in one fragment: lines of one cell start at the
+ * same x, in the same size, closer than any row is tall. The cell sits in the row whose other cells
+ * share the baseline of one of its lines (a cell is aligned to the bottom, middle or top of its
+ * row); a cell alone keeps its first line's baseline.
+ */
+export function joinWrappedLines(fragments: Fragment[]): Fragment[] {
+  const lines = rowsOf(fragments);
+  const next = new Map<Fragment, Fragment>();
+  const previous = new Set<Fragment>();
+  lines.forEach((line, i) => {
+    for (const f of line.fragments) {
+      // The next line of the cell may come after lines of a cell beside it, offset by half a line.
+      const below = lines.slice(i + 1).filter((l) => l.fragments[0].baseline - f.baseline <= WRAPPED_LINE_EM * f.size);
+      const g = below
+        .flatMap((l) => l.fragments)
+        .find((h) => !previous.has(h) && Math.abs(h.x - f.x) <= 1.5 && Math.abs(h.size - f.size) <= 0.5);
+      if (g) {
+        next.set(f, g);
+        previous.add(g);
+      }
+    }
+  });
+  if (next.size === 0) return fragments;
+  const stacked = new Set([...next.keys(), ...previous]);
+  const out = fragments.filter((f) => !stacked.has(f));
+  const stacks: Fragment[][] = [];
+  for (const first of next.keys()) {
+    if (previous.has(first)) continue;
+    const stack = [first];
+    while (next.has(stack.at(-1)!)) stack.push(next.get(stack.at(-1)!)!);
+    stacks.push(stack);
+  }
+  const span = (stack: Fragment[]) => [stack[0].top, stack.at(-1)!.bottom];
+  // The row: the baseline of a cell that is not wrapped, nearest the middle of the stack's lines.
+  const anchors = stacks.map((stack) => {
+    const [top, bottom] = span(stack);
+    const middle = (stack[0].baseline + stack.at(-1)!.baseline) / 2;
+    const beside = out.filter((f) => f.baseline > top && f.baseline < bottom);
+    beside.sort((f, g) => Math.abs(f.baseline - middle) - Math.abs(g.baseline - middle));
+    return beside[0]?.baseline;
+  });
+  // A row of wrapped cells only: they share the row of a wrapped cell beside them.
+  stacks.forEach((stack, i) => {
+    if (anchors[i] !== undefined) return;
+    const [top, bottom] = span(stack);
+    const j = stacks.findIndex((other, k) => k !== i && span(other)[0] < bottom && span(other)[1] > top);
+    anchors[i] = j >= 0 ? (anchors[j] ?? Math.min(stack[0].baseline, stacks[j][0].baseline)) : stack[0].baseline;
+  });
+  stacks.forEach((stack, i) => {
+    let text = stack[0].text;
+    // A word broken at its own hyphen ("Bayerisch-" / "Schwaben") joins without a space.
+    for (const line of stack.slice(1)) text += /\p{L}-$/u.test(text) ? line.text : ` ${line.text}`;
+    out.push({
+      items: stack.flatMap((line) => line.items),
+      x: Math.min(...stack.map((line) => line.x)),
+      right: Math.max(...stack.map((line) => line.right)),
+      top: stack[0].top,
+      bottom: stack.at(-1)!.bottom,
+      baseline: anchors[i]!,
+      size: Math.max(...stack.map((line) => line.size)),
+      text,
+    });
+  });
+  return out;
 }
 
 type Interval = [number, number];
@@ -325,8 +396,8 @@ function looksTabular(rows: Row[], gutters: Interval[], pageWidth: number): bool
 
 /** Unruled tables among the fragments (those not inside a ruled table). */
 function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cells: boolean): Table[] {
-  const fragments = buildFragments(items, gapEm, { cells });
-  const rows = rowsOf(fragments);
+  const lineFragments = buildFragments(items, gapEm, { cells });
+  const rows = rowsOf(cells ? joinWrappedLines(lineFragments) : lineFragments);
   const tables: Table[] = [];
   let start = 0;
   while (start < rows.length) {
