@@ -187,12 +187,13 @@ export function wordSimilarity(expected: string, actual: string): number {
 }
 
 export function normWords(text: string): string[] {
-  return text
-    .toLowerCase()
-    .normalize('NFKC')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+  // Chinese and Japanese are written without spaces: each character is a word, so "嘿嘿" and the
+  // same two characters drawn as separate strings compare equal.
+  return text.toLowerCase().normalize('NFKC').match(WORD) ?? [];
 }
+
+const WORD =
+  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]|(?:(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])[\p{L}\p{N}])+/gu;
 
 /** Text of the paragraphs of a DOCX body in document order, and its tables as grids. */
 export async function readDocx(bytes: Uint8Array): Promise<{
