@@ -187,6 +187,18 @@ function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
   return blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows);
 }
 
+/**
+ * Whether `next`, first on its page, continues `table`, last on the page before: the same columns
+ * (same count, inner edges within a few points; unruled edges move with the widest text).
+ */
+function continues(table: Table, next: Table): boolean {
+  if (table.ruled !== next.ruled || table.colEdges.length !== next.colEdges.length) return false;
+  const tolerance = table.ruled ? 2 : 12;
+  return table.colEdges.every(
+    (edge, i) => i === 0 || i === table.colEdges.length - 1 || Math.abs(edge - next.colEdges[i]) <= tolerance,
+  );
+}
+
 function sheetName(name: string, used: Set<string>): string {
   const base = name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 28) || 'Sheet';
   let candidate = base;
@@ -210,6 +222,8 @@ export const run: Engine = async (inputs, options, ctx) => {
     layout.ocr ? [] : findTables(layout, { gapEm: CELL_GAP_EM, cells: true }),
   );
   const anyTable = pageTables.some((t) => t.length > 0);
+  // The table that ended the previous page, which the next page's first table may continue.
+  let lastTable: { grid: Grid; table: Table; page: number } | undefined;
   for (const [index, layout] of source.layouts.entries()) {
     throwIfAborted(ctx.signal);
     const tables = pageTables[index];
@@ -218,12 +232,25 @@ export const run: Engine = async (inputs, options, ctx) => {
     if (perPage) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, tables) });
     } else if (tables.length) {
-      tables.forEach((table, t) =>
-        grids.push({
+      tables.forEach((table, t) => {
+        const previous = t === 0 ? lastTable : undefined;
+        if (previous && previous.page === page - 1 && continues(previous.table, table)) {
+          const rows = tableGridCells(table);
+          const header = (row: Grid['rows'][number]) => row.map((cell) => cell?.text ?? '').join('\u0000');
+          // A header repeated on each page is written once.
+          const repeated = header(rows[0]) === header(previous.grid.rows[0]);
+          previous.grid.rows.push(...rows.slice(repeated ? 1 : 0));
+          previous.grid.name = `${previous.grid.name.replace(/(Page \d+).*/, '$1')}-${page}`;
+          lastTable = { ...previous, table, page };
+          return;
+        }
+        const grid = {
           name: tables.length > 1 ? `Page ${page} Table ${t + 1}` : `Page ${page}`,
           rows: tableGridCells(table),
-        }),
-      );
+        };
+        grids.push(grid);
+        lastTable = t === tables.length - 1 ? { grid, table, page } : undefined;
+      });
     } else if (!anyTable) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, []) });
     }
