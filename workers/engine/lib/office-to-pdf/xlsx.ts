@@ -139,8 +139,29 @@ function cellLink(value: ExcelJS.CellValue): string | undefined {
   return undefined;
 }
 
+/**
+ * A cell's value with its formula's cached result. exceljs's formula values leave out a result that is
+ * 0, FALSE or "" (it copies only truthy fields), which Excel and LibreOffice show; the cell still has it.
+ */
+function shownValue(cell: ExcelJS.Cell): ExcelJS.CellValue {
+  const value = cell.value;
+  if (value && typeof value === 'object' && ('formula' in value || 'sharedFormula' in value) && !('result' in value))
+    return { ...value, result: cell.result } as ExcelJS.CellValue;
+  return value;
+}
+
+/**
+ * The codes exceljs gives the built-in formats 14 and 22, and what they show: Excel shows them as the
+ * system's short date (and time), LibreOffice (en-US) as 1/13/2012 and 1/13/2012 22:59, not 01-13-12.
+ */
+const BUILT_IN_DATE_FORMATS: Record<string, string> = {
+  'mm-dd-yy': 'm/d/yyyy',
+  'm/d/yy "h":mm': 'm/d/yyyy h:mm',
+};
+
 /** The text Excel shows for a cell: its value through its number format. */
 export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined): { text: string; numeric: boolean } {
+  if (numFmt && BUILT_IN_DATE_FORMATS[numFmt]) numFmt = BUILT_IN_DATE_FORMATS[numFmt];
   if (value === null || value === undefined) return { text: '', numeric: false };
   if (typeof value === 'object' && 'result' in (value as object))
     return displayText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue, numFmt);
@@ -166,6 +187,8 @@ export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined
     }
   }
   if (typeof value === 'boolean') return { text: value ? 'TRUE' : 'FALSE', numeric: false };
+  // (A formula without a cached result shows nothing until it is calculated.)
+  if (typeof value === 'object') return { text: '', numeric: false };
   return { text: String(value), numeric: false };
 }
 
@@ -437,7 +460,7 @@ function runOnReach(ws: ExcelJS.Worksheet, maxRow: number, maxCol: number, colum
     });
     if (!last || last.isMerged || last.alignment?.wrapText) return;
     const horizontal = last.alignment?.horizontal;
-    const { text, numeric } = displayText(last.value, last.numFmt);
+    const { text, numeric } = displayText(shownValue(last), last.numFmt);
     if (numeric || (horizontal && horizontal !== 'left')) return;
     let width = estimatedWidth(text, last.font?.size ?? DEFAULT_FONT.size);
     let c = Number(last.col);
@@ -492,7 +515,7 @@ function printedCell(
 ): (TableCell & { column: number }) | undefined {
   const { palette, looks, merges, hiddenCols, columnIndex } = sheet;
   const cell = row.getCell(c);
-  const { text, numeric } = displayText(cell.value, cell.numFmt);
+  const { text, numeric } = displayText(shownValue(cell), cell.numFmt);
   const font = cell.font ?? {};
   const style: RunStyle = {
     font: font.name ?? DEFAULT_FONT.font,
@@ -776,11 +799,11 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     area,
     (r, c) => {
       const cell = ws.findCell(r, c);
-      const value = cell?.value;
+      const value = cell && shownValue(cell);
       const result =
         value && typeof value === 'object' && 'result' in value ? (value as ExcelJS.CellFormulaValue).result : value;
       if (typeof result === 'number') return result;
-      return cell ? displayText(cell.value, cell.numFmt).text || undefined : undefined;
+      return cell ? displayText(value, cell.numFmt).text || undefined : undefined;
     },
     shapeNotes,
   );
