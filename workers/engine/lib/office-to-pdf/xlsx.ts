@@ -40,31 +40,51 @@ const LETTER: [number, number] = [612, 792];
 const DEFAULT_FONT: RunStyle = { font: 'Calibri', size: 11 };
 
 /**
- * Excel measures column widths in "maximum digit widths" (MDW) of the workbook's default font:
- * Calibri 11 pt → 7 px, Calibri 12 pt → 8 px, at 96 px per inch. Digit widths in ems by family.
+ * The widest digit of a font in points, as LibreOffice measures it to size columns: the digit
+ * advance (in ems) of the font it prints with. Fonts it has no metric-compatible stand-in for fall
+ * back to DejaVu Sans (fontconfig's default), whose digits are wider than most: a sheet in such a
+ * font gets LibreOffice's wider columns, not an estimate of the missing font.
  */
+export function digitWidthPt(font: { name?: string; size?: number }): number {
+  const family = (font.name ?? 'Calibri').trim().toLowerCase();
+  // Family names as fontconfig matches them (fc-match): "Arial" is Liberation Sans, "Arial Black" or
+  // "Helvetica Neue" are not, and fall back like any other.
+  const em = /^(calibri|carlito)$/.test(family)
+    ? 0.5068
+    : /^(cambria|caladea)$/.test(family)
+      ? 0.517
+      : /^(arial|helvetica|nimbus sans) narrow$/.test(family)
+        ? 0.456
+        : /^(arial|helvetica|liberation sans|arimo|nimbus sans)$/.test(family)
+          ? 0.5562
+          : /^(times new roman|times|liberation serif|tinos|nimbus roman)$/.test(family)
+            ? 0.5
+            : /^(courier new|courier|liberation mono|cousine|nimbus mono ps)$/.test(family)
+              ? 0.6
+              : /^(consolas|dejavu sans mono|bitstream vera sans mono)$/.test(family)
+                ? 0.602
+                : 0.6362;
+  return (font.size ?? 11) * em;
+}
+
+/** Excel's "maximum digit width" in pixels at 96 per inch: Calibri 11 pt → 7 px, Calibri 12 pt → 8 px. */
 export function maxDigitWidth(font: { name?: string; size?: number }): number {
-  const family = (font.name ?? 'Calibri').toLowerCase();
-  const em = /calibri|carlito/.test(family)
-    ? 0.507
-    : /courier|mono|consol/.test(family)
-      ? 0.6
-      : /times|georgia|garamond/.test(family)
-        ? 0.5
-        : /arial|helvetica|liberation sans|verdana|tahoma/.test(family)
-          ? 0.556
-          : 0.53;
-  return Math.max(5, Math.round((font.size ?? 11) * (96 / 72) * em));
+  return Math.max(5, Math.round((digitWidthPt(font) * 96) / 72));
 }
 
 /**
- * Column width → points. An explicit width (characters, padding included) as Excel converts it;
- * without one, the sheet's base width (characters, 8 unless the sheet says) plus 5 px of padding,
- * rounded up to a multiple of 8 px as Excel lays out default columns (Calibri 11: 64 px, "8.43").
+ * Column width → points, as LibreOffice sizes columns. An explicit width (characters, padding
+ * included; also a sheet's defaultColWidth) is that many digits of the default font, unrounded
+ * (Excel rounds to whole pixels: 5 characters of Calibri 11 are 26.25 pt in Excel, 27.9 pt in
+ * LibreOffice, which fits 18 such columns on A4 between half-inch margins where Excel fits 19).
+ * Without one, the sheet's base width (characters, 8 unless the sheet says) plus 5 px of padding,
+ * rounded up to a multiple of 8 px as Excel lays out default columns (Calibri 11: 64 px, "8.43"),
+ * which LibreOffice matches.
  */
-export function columnWidthPt(width: number | undefined, mdw = 7, baseColWidth = 8): number {
-  if (width === undefined) return Math.ceil((baseColWidth * mdw + 5) / 8) * 8 * 0.75;
-  return Math.trunc(((256 * width + Math.trunc(128 / mdw)) / 256) * mdw) * 0.75;
+export function columnWidthPt(width: number | undefined, digitPt = 5.575, baseColWidth = 8): number {
+  if (width !== undefined) return width * digitPt;
+  const mdw = Math.max(5, Math.round((digitPt * 96) / 72));
+  return Math.ceil((baseColWidth * mdw + 5) / 8) * 8 * 0.75;
 }
 
 /**
@@ -614,21 +634,78 @@ async function loadWorkbook(bytes: Uint8Array): Promise<{ workbook: ExcelJS.Work
   return { workbook: again, bytes: repaired };
 }
 
-/** The used range: the last row and column with a value, and how many cells hold one. */
-function usedRange(ws: ExcelJS.Worksheet): { maxRow: number; maxCol: number; cellsWithValues: number } {
+/**
+ * The used range: the last row and column with a value, how many cells hold one, and each column's
+ * last row with a value.
+ */
+function usedRange(ws: ExcelJS.Worksheet): {
+  maxRow: number;
+  maxCol: number;
+  cellsWithValues: number;
+  lastValueRow: Map<number, number>;
+} {
   let maxRow = 0;
   let maxCol = 0;
   let cellsWithValues = 0;
+  const lastValueRow = new Map<number, number>();
   ws.eachRow({ includeEmpty: false }, (row, r) => {
     row.eachCell({ includeEmpty: false }, (cell, c) => {
       if (cell.value !== null && cell.value !== undefined && cell.value !== '') {
         maxRow = Math.max(maxRow, r);
         maxCol = Math.max(maxCol, c);
+        lastValueRow.set(c, r);
         cellsWithValues++;
       }
     });
   });
-  return { maxRow, maxCol, cellsWithValues };
+  return { maxRow, maxCol, cellsWithValues, lastValueRow };
+}
+
+/** LibreOffice stops looking for formatted cells below a column's data at a run of this many equal rows. */
+const VISIBLE_RUN_STOP = 84;
+
+/**
+ * How far empty cells with borders extend the printed range, as LibreOffice finds its print area
+ * (ScAttrArray::GetLastVisibleAttr): below each column's last value (row 1 when it has none), runs
+ * of rows whose borders look the same are followed until a run of 84 or more (a ruled column down
+ * to the end of the sheet, the rows without borders before the next ruled cell) ends the search; the
+ * last ruled run before it counts. Fills alone do not extend what LibreOffice prints.
+ */
+function borderReach(ws: ExcelJS.Worksheet, lastValueRow: Map<number, number>): { maxRow: number; maxCol: number } {
+  const ruled = new Map<number, Array<[number, string]>>();
+  // exceljs's eachRow / eachCell pass over cells with a style but no value, or visit every index up to
+  // the last one (creating a row for each): its sparse arrays of the rows and cells it read are walked instead.
+  type Stored<T> = { _rows?: Array<T | undefined>; _cells?: Array<T | undefined> };
+  (ws as unknown as Stored<ExcelJS.Row>)._rows?.forEach((row, index) => {
+    const r = index + 1;
+    (row as unknown as Stored<ExcelJS.Cell>)._cells?.forEach((cell, cellIndex) => {
+      const c = cellIndex + 1;
+      const border = cell?.border;
+      if (!border) return;
+      const sides = (['left', 'right', 'top', 'bottom', 'diagonal'] as const)
+        .map((side) => (border[side]?.style ? `${side}:${border[side]!.style}` : ''))
+        .join();
+      if (sides.replace(/,/g, '')) (ruled.get(c) ?? ruled.set(c, []).get(c)!).push([r, sides]);
+    });
+  });
+  let maxRow = 0;
+  let maxCol = 0;
+  for (const [c, cells] of ruled) {
+    let next = (lastValueRow.get(c) ?? 1) + 1; // the first row of the next run
+    let i = cells.findIndex(([r]) => r >= next);
+    while (i >= 0 && i < cells.length) {
+      const [start, look] = cells[i];
+      if (start - next >= VISIBLE_RUN_STOP) break; // a run of rows without borders
+      let end = start;
+      while (i + 1 < cells.length && cells[i + 1][0] === end + 1 && cells[i + 1][1] === look) end = cells[++i][0];
+      if (end - start + 1 >= VISIBLE_RUN_STOP) break;
+      maxRow = Math.max(maxRow, end);
+      maxCol = Math.max(maxCol, c);
+      next = end + 1;
+      i++;
+    }
+  }
+  return { maxRow, maxCol };
 }
 
 /**
@@ -739,8 +816,8 @@ interface WorkbookContext {
   workbook: ExcelJS.Workbook;
   options: XlsxOptions;
   palette: ExcelPalette;
-  /** The default font's maximum digit width, which column widths are counted in. */
-  mdw: number;
+  /** The default font's widest digit in points, which column widths are counted in. */
+  digitPt: number;
   xmlFacts: Map<string, SheetXmlFacts>;
   charts: WorkbookCharts | undefined;
   shapeNotes: Set<string>;
@@ -748,10 +825,15 @@ interface WorkbookContext {
 
 /** One worksheet's printed sections (none when it prints nothing). */
 function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
-  const { workbook, options, palette, mdw, xmlFacts, charts, shapeNotes } = book;
+  const { workbook, options, palette, digitPt, xmlFacts, charts, shapeNotes } = book;
   if (xmlFacts.get(ws.name)?.embeddedObjects) shapeNotes.add('embedded objects (OLE) were left out');
   const used = usedRange(ws);
   let { maxRow, maxCol } = used;
+  if (maxRow > 0) {
+    const ruled = borderReach(ws, used.lastValueRow);
+    maxRow = Math.max(maxRow, ruled.maxRow);
+    maxCol = Math.max(maxCol, ruled.maxCol);
+  }
   assertPrintableRange(
     options.fileName ?? 'the workbook',
     ws.name,
@@ -761,7 +843,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     ws.getCell(maxRow || 1, maxCol || 1).address,
   );
   const columnWidth = (c: number) =>
-    columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, mdw, xmlFacts.get(ws.name)?.baseColWidth);
+    columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, digitPt, xmlFacts.get(ws.name)?.baseColWidth);
   maxCol = runOnReach(ws, maxRow, maxCol, columnWidth);
   // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
   // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
@@ -838,7 +920,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
 /** The sizes of a worksheet's columns and rows in points, to place the charts and shapes anchored to its cells. */
 function sheetMetrics(
   workbook: ExcelJS.Workbook,
-  mdw: number,
+  digitPt: number,
   xmlFacts: Map<string, SheetXmlFacts>,
 ): (name: string) => SheetMetrics | undefined {
   return (name) => {
@@ -848,7 +930,7 @@ function sheetMetrics(
         column: (c) =>
           columnWidthPt(
             ws.getColumn(c + 1).width ?? ws.properties.defaultColWidth,
-            mdw,
+            digitPt,
             xmlFacts.get(ws.name)?.baseColWidth,
           ),
         row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15,
@@ -873,12 +955,12 @@ export async function readXlsx(
   const sections: Section[] = [];
   const parts = await JSZip.loadAsync(bytes);
   const palette = await readExcelPalette(parts);
-  const mdw = maxDigitWidth(await defaultFont(parts));
+  const digitPt = digitWidthPt(await defaultFont(parts));
   const xmlFacts = await sheetXmlFacts(parts);
   // Charts (read from the package: exceljs does not read them), and chart sheets in their place.
   const charts = await readWorkbookCharts(
     parts,
-    sheetMetrics(workbook, mdw, xmlFacts),
+    sheetMetrics(workbook, digitPt, xmlFacts),
     pageFor(undefined, options),
     shapeNotes,
   ).catch(() => void shapeNotes.add('charts and drawn shapes that could not be read were left out'));
@@ -891,7 +973,7 @@ export async function readXlsx(
     workbook,
     options,
     palette,
-    mdw,
+    digitPt,
     xmlFacts,
     charts: charts ?? undefined,
     shapeNotes,
