@@ -42,4 +42,24 @@ describe('Excel cell text as LibreOffice prints it', () => {
     // LibreOffice: "1/13/2012", "13-Jan-12", "1/13/2012 22:59".
     expect(pages).toEqual(['1/13/2012 13-Jan-12 1/13/2012 22:59']);
   });
+
+  test('formats with escaped literals (exceljs drops the backslashes) still format: T, Kč, г., 年', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Formats');
+    ws.getColumn(1).width = 24;
+    const when = new Date(Date.UTC(2012, 7, 8, 22, 59));
+    const cells: Array<[ExcelJS.CellValue, string]> = [
+      [when, 'yyyy\\-mm\\-dd\\Thh:mm'],
+      [1234.5, '#,##0.00\\ \\K\\č'],
+      [when, 'yyyy"年"m"月"d"日"'],
+      [when, 'd\\.m\\.yyyy\\ \\г\\.'],
+    ];
+    cells.forEach(([value, numFmt], i) => {
+      ws.getCell(i + 1, 1).value = value;
+      ws.getCell(i + 1, 1).numFmt = numFmt;
+    });
+    const pages = await texts(await convert(excelToPdf, 'literals.xlsx', await wb.xlsx.writeBuffer()));
+    // LibreOffice: "2012-08-08T22:59", "1,234.50 Kč", "2012年8月8日", "8.8.2012 г.".
+    expect(pages).toEqual(['2012-08-08T22:59 1,234.50 Kč 2012年8月8日 8.8.2012 г.']);
+  });
 });

@@ -179,6 +179,38 @@ const BUILT_IN_DATE_FORMATS: Record<string, string> = {
   'm/d/yy "h":mm': 'm/d/yyyy h:mm',
 };
 
+/**
+ * A number through a number format. exceljs reads a format's escaped literals without their
+ * backslash (yyyy\-mm\-dd\Thh:mm becomes yyyy-mm-ddThh:mm, d\.m\.yyyy d.m.yyyy), which SheetJS's SSF
+ * then refuses ("unrecognized character T"): letters that are not format codes, and the points of
+ * a date format, are escaped again.
+ */
+function formatNumber(format: string, value: number): string {
+  try {
+    return SSF.format(format, value);
+  } catch (error) {
+    // (A point is a literal too in a date format, which has no digit placeholders: "d.m.yyyy".)
+    const literalPoint = !/[0#?]/.test(format.replace(/"[^"]*"/g, ''));
+    let escaped = '';
+    let quoted = false;
+    let bracketed = false;
+    for (let i = 0; i < format.length; i++) {
+      const ch = format[i];
+      const literal = (/\p{L}/u.test(ch) && !/[yYmMdDhHsSeEbBgGaApP]/.test(ch)) || (ch === '.' && literalPoint);
+      if (ch === '\\') escaped += ch + (format[++i] ?? '');
+      else if (!quoted && !bracketed && literal) escaped += `\\${ch}`;
+      else {
+        if (ch === '"') quoted = !quoted;
+        else if (!quoted && ch === '[') bracketed = true;
+        else if (ch === ']') bracketed = false;
+        escaped += ch;
+      }
+    }
+    if (escaped === format) throw error;
+    return SSF.format(escaped, value);
+  }
+}
+
 /** The text Excel shows for a cell: its value through its number format. */
 export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined): { text: string; numeric: boolean } {
   if (numFmt && BUILT_IN_DATE_FORMATS[numFmt]) numFmt = BUILT_IN_DATE_FORMATS[numFmt];
@@ -194,14 +226,14 @@ export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined
   if (value instanceof Date) {
     const serial = (value.getTime() - EXCEL_EPOCH) / 86_400_000;
     try {
-      return { text: SSF.format(numFmt && numFmt !== 'General' ? numFmt : 'yyyy-mm-dd', serial), numeric: true };
+      return { text: formatNumber(numFmt && numFmt !== 'General' ? numFmt : 'yyyy-mm-dd', serial), numeric: true };
     } catch {
       return { text: value.toISOString().slice(0, 10), numeric: true };
     }
   }
   if (typeof value === 'number') {
     try {
-      return { text: SSF.format(numFmt || 'General', value), numeric: true };
+      return { text: formatNumber(numFmt || 'General', value), numeric: true };
     } catch {
       return { text: String(value), numeric: true };
     }
