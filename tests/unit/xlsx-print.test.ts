@@ -196,6 +196,42 @@ describe('Excel print layout as LibreOffice prints it', () => {
     ).toBe(1);
   });
 
+  test('pages that print nothing (no text, no border; a fill alone) are left out, as LibreOffice does', async () => {
+    const pageCount = async (shape: (ws: ExcelJS.Worksheet) => void) => {
+      const wb = new ExcelJS.Workbook();
+      shape(wb.addWorksheet('Gaps'));
+      return (await texts(await convert(excelToPdf, 'gaps.xlsx', await wb.xlsx.writeBuffer()))).length;
+    };
+    // Each count is LibreOffice 7.4's for the same generated workbook (Letter: 45 rows a page, ten columns).
+    // Values in A1 and A100: rows 46–90 print nothing (LibreOffice: 2 pages, not 3).
+    const gap = (ws: ExcelJS.Worksheet) => {
+      ws.getCell('A1').value = 'x';
+      ws.getCell('A100').value = 'y';
+    };
+    expect(await pageCount(gap)).toBe(2);
+    // A ruled cell on the middle page keeps it (3); a filled one does not (2).
+    expect(
+      await pageCount((ws) => {
+        gap(ws);
+        const thin = { style: 'thin' } as const;
+        ws.getCell('A60').border = { top: thin, bottom: thin, left: thin, right: thin };
+      }),
+    ).toBe(3);
+    expect(
+      await pageCount((ws) => {
+        gap(ws);
+        ws.getCell('A60').fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFFF00' } };
+      }),
+    ).toBe(2);
+    // Values in A1 and Z1: the middle band of columns (K:T) prints nothing (LibreOffice: 2 pages).
+    expect(
+      await pageCount((ws) => {
+        ws.getCell('A1').value = 'x';
+        ws.getCell('Z1').value = 'y';
+      }),
+    ).toBe(2);
+  });
+
   test('an embedded object, which is not printed, is named in the notes', async () => {
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('Objects').getCell('A1').value = 'see the object';

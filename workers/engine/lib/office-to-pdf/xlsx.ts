@@ -383,6 +383,66 @@ function columnBands(grid: Grid, width: number): Grid[] {
   return out;
 }
 
+/** Whether a cell prints anything a page would be kept for: text, a border, a data bar, a merged range. */
+function cellPrints(cell: TableCell): boolean {
+  if (cell.bar || cell.rowSpan > 1 || Object.values(cell.borders).some(Boolean)) return true;
+  return cell.blocks.some((b) => b.kind !== 'paragraph' || b.inlines.some((i) => i.kind !== 'text' || i.text.trim()));
+}
+
+/** The columns a row's cells' text runs on over (past unclipped cells), as [first, last] pairs. */
+function runOnSpans(row: TableRow, edges: number[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  const lastColumn = edges.length - 2;
+  for (const cell of row.cells) {
+    if (cell.clip) continue;
+    const text = cell.blocks.flatMap((b) => (b.kind === 'paragraph' ? b.inlines : []));
+    const width = text.reduce((sum, i) => sum + (i.kind === 'text' ? estimatedWidth(i.text, i.style.size) : 0), 0);
+    if (!(width > 0)) continue;
+    let c = cell.column + cell.colSpan - 1;
+    while (c < lastColumn && edges[c + 1] - edges[cell.column] < width) c++;
+    if (c >= cell.column + cell.colSpan) spans.push([cell.column + cell.colSpan, c]);
+  }
+  return spans;
+}
+
+/**
+ * Leaves out the pages of a band of columns that print nothing, as LibreOffice does (its "suppress
+ * output of empty pages", on by default): rows are cut into pages as the layout cuts them (they are
+ * exactly their height; print titles repeat), and the rows of a page without text (its own, or text
+ * running on into it from the left), borders or drawings are dropped, fills alone not counting. The
+ * pages around it break where they did.
+ */
+function withoutEmptyPages(band: Grid, contentHeight: number, runsInto: (r: number) => boolean): Grid {
+  const rows = band.rows;
+  if (!rows.every((row) => row.exactHeight)) return band;
+  let repeated = 0;
+  const titleHeight = rows
+    .filter((row) => row.header)
+    .reduce((sum, row) => ((repeated += row.minHeight) <= contentHeight / 2 ? sum + row.minHeight : sum), 0);
+  const kept: TableRow[] = [];
+  let page: TableRow[] = [];
+  let used = 0;
+  let printed = false;
+  let spanEnd = -1; // the last row a merged cell of an earlier row reaches
+  const closePage = () => {
+    if (printed) kept.push(...page);
+    page = [];
+    printed = false;
+  };
+  rows.forEach((row, r) => {
+    if (page.length && used + row.minHeight > contentHeight) {
+      closePage();
+      used = titleHeight;
+    }
+    page.push(row);
+    used += row.minHeight;
+    printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || runsInto(r);
+    for (const cell of row.cells) spanEnd = Math.max(spanEnd, r + cell.rowSpan - 1);
+  });
+  closePage();
+  return kept.length === rows.length ? band : { ...band, rows: kept };
+}
+
 /** How a sheet is scaled and placed on its pages (Excel's Page Setup). */
 export interface GridPrint {
   /** Fit all columns on the page width. */
@@ -393,6 +453,8 @@ export interface GridPrint {
   scale?: number;
   /** Centre the printed columns between the margins. */
   center?: boolean;
+  /** Print pages that hold nothing too (LibreOffice leaves them out unless it prints the headings). */
+  keepEmptyPages?: boolean;
 }
 
 export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): Section[] {
@@ -408,18 +470,32 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
     if (pagesTall > 0 && height * factor > pagesTall) factor = pagesTall / height;
   }
   if (factor !== 1) scaleGrid(grid, factor);
-  return columnBands(grid, available).map((band) => ({
-    page,
-    blocks: [
-      {
-        kind: 'table',
-        columnWidths: band.widths,
-        rows: band.rows,
-        indentLeft: 0,
-        align: print.center ? 'center' : 'left',
-      },
-    ],
-  }));
+  const contentHeight = page.height - page.margin.top - page.margin.bottom;
+  const edges = [0];
+  for (const w of grid.widths) edges.push(edges[edges.length - 1] + w);
+  const runOn = new Map<number, Array<[number, number]>>(); // (measured only for rows on pages that look empty)
+  const spans = (r: number) => runOn.get(r) ?? runOn.set(r, runOnSpans(grid.rows[r], edges)).get(r)!;
+  let from = 0;
+  const bands = columnBands(grid, available).map((band) => {
+    const [first, last] = [from, from + band.widths.length - 1];
+    from += band.widths.length;
+    if (print.keepEmptyPages) return band;
+    return withoutEmptyPages(band, contentHeight, (r) => spans(r).some(([a, b]) => a <= last && b >= first));
+  });
+  return bands
+    .filter((band, i) => band.rows.length > 0 || (i === 0 && bands.every((b) => b.rows.length === 0)))
+    .map((band) => ({
+      page,
+      blocks: [
+        {
+          kind: 'table',
+          columnWidths: band.widths,
+          rows: band.rows,
+          indentLeft: 0,
+          align: print.center ? 'center' : 'left',
+        },
+      ],
+    }));
 }
 
 /** The sheet's page header and footer (odd pages, and even / first page when the sheet asks for them). */
@@ -939,6 +1015,8 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     fitHeight: fitToPage ? (setup?.fitToHeight ?? 1) : undefined,
     scale: setup?.scale,
     center: Boolean(setup?.horizontalCentered),
+    // (LibreOffice prints the row and column headings on every page, so none of them is empty.)
+    keepEmptyPages: Boolean(setup?.showRowColHeaders),
   });
   if (notesAtEnd) {
     const notesPage = noteList(ws, maxRow, maxCol);
