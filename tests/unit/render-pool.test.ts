@@ -67,6 +67,56 @@ describe('render pool: pages in order', () => {
     expect(drawn.sort((a, b) => a - b)).toEqual(pages);
   });
 
+  test('perLane 2: each lane has two pages under way at once, outcomes still in page order', async () => {
+    const pages = Array.from({ length: 20 }, (_, i) => i + 1);
+    let underWay = 0;
+    let mostUnderWay = 0;
+    const lane: PageLane = {
+      async render(page) {
+        mostUnderWay = Math.max(mostUnderWay, ++underWay);
+        await new Promise((resolve) => setTimeout(resolve, page % 2 ? 6 : 1));
+        underWay--;
+        return new Uint8Array([page]);
+      },
+      close: () => undefined,
+    };
+    const delivered: number[] = [];
+    await runInPageOrder(pages, [lane], (outcome) => void delivered.push(pageOf(outcome)), {
+      ...neverFatal,
+      perLane: 2,
+    });
+    expect(delivered).toEqual(pages);
+    expect(mostUnderWay).toBe(2);
+  });
+
+  test('perLane 2: a lost lane drops out with both its pages reported, the fallback finishes', async () => {
+    const pages = Array.from({ length: 10 }, (_, i) => i + 1);
+    let lost = false;
+    const dying: PageLane = {
+      async render(page) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        if (page >= 3 || lost) {
+          lost = true;
+          throw new LaneLost('gone');
+        }
+        return new Uint8Array([page]);
+      },
+      close: () => undefined,
+    };
+    const outcomes: PageOutcome[] = [];
+    await runInPageOrder(pages, [dying], (outcome) => void outcomes.push(outcome), {
+      isFatal: () => false,
+      fallbackLane: async () => fakeLane(() => 1),
+      perLane: 2,
+    });
+    expect(outcomes.map(pageOf)).toEqual(pages);
+    const failed = outcomes.filter((o) => 'error' in o).map(pageOf);
+    // The pages under way when the lane died are reported as failures; every later page was drawn.
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(failed.length).toBeLessThanOrEqual(2);
+    expect(outcomes.filter((o) => 'bytes' in o)).toHaveLength(pages.length - failed.length);
+  });
+
   test('a lane never runs more than `window` pages ahead of the last delivered one', async () => {
     const pages = Array.from({ length: 30 }, (_, i) => i + 1);
     let delivered = 0;

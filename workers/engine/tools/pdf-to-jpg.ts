@@ -97,6 +97,12 @@ function lanesFor(options: Record<string, unknown>, inputBytes: number, pagePixe
   return canStartRenderWorkers() ? Math.min(lanes, pageCount) : 1;
 }
 
+/**
+ * Pages each lane works on at once: the browser encodes a page's JPEG (convertToBlob) off the
+ * lane's thread, so a lane draws its next page meanwhile instead of waiting (docs/benchmarks.md).
+ */
+const PAGES_IN_FLIGHT_PER_LANE = 2;
+
 /** Errors that end the job rather than leave one page out. */
 const isFatal = (error: unknown) => ['TooLarge', 'Cancelled'].includes((error as Error)?.name);
 
@@ -179,7 +185,7 @@ async function renderPages(
         }
         ctx.progress?.(++done, pages.length);
       },
-      { signal: ctx.signal, isFatal, fallbackLane },
+      { signal: ctx.signal, isFatal, fallbackLane, perLane: PAGES_IN_FLIGHT_PER_LANE },
     );
     if (undrawn.length === pages.length) {
       const why = undrawn.map((u) => `page ${u.page}: ${u.reason}`).join('; ');

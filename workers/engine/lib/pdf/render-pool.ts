@@ -134,6 +134,11 @@ export interface RunOptions {
   fallbackLane: () => Promise<PageLane>;
   /** Finished pages allowed to wait for an earlier one (default: 4 per lane, at least 8). */
   window?: number;
+  /**
+   * Pages a lane is given at once (default 1). With 2, a lane draws the next page while the
+   * browser's encoder (asynchronous, off the lane's thread) is still encoding the one before.
+   */
+  perLane?: number;
 }
 
 /**
@@ -146,7 +151,7 @@ export async function runInPageOrder(
   pages: readonly number[],
   lanes: PageLane[],
   deliver: (outcome: PageOutcome) => void | Promise<void>,
-  { signal, isFatal, fallbackLane, window = Math.max(8, 4 * lanes.length) }: RunOptions,
+  { signal, isFatal, fallbackLane, window = Math.max(8, 4 * lanes.length), perLane = 1 }: RunOptions,
 ): Promise<void> {
   let next = 0;
   let delivered = 0;
@@ -179,7 +184,8 @@ export async function runInPageOrder(
     }
   };
 
-  let live = lanes.length;
+  // Drivers, not lanes: each lane has `perLane` of them; a lost lane's drivers each drop out.
+  let live = lanes.length * perLane;
   const drive = async (lane: PageLane): Promise<void> => {
     while (!failure && next < pages.length) {
       if (signal?.aborted) return stop(cancelled());
@@ -218,7 +224,7 @@ export async function runInPageOrder(
       }
     }
   };
-  await Promise.all(lanes.map((lane) => drive(lane)));
+  await Promise.all(lanes.flatMap((lane) => Array.from({ length: perLane }, () => drive(lane))));
   await chain;
   if (failure) throw failure.error;
   if (signal?.aborted) throw cancelled();
