@@ -143,6 +143,7 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
     const seconds = (performance.now() - start) / 1000;
     const modal = { seconds, cpu: browserCpu() - cpuStart, peak: memory.stop(), zip: new Uint8Array() };
     modal.zip = new Uint8Array(readFileSync(await download.path()));
+    console.log(`  (Chromium: modal, ${PAGES} pages: ${seconds.toFixed(1)} s)`);
 
     // The variants post the file picked in an input of the bench's own (the modal keeps its files to itself).
     await page.evaluate(() => {
@@ -190,6 +191,7 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
         bytes: outcome.size,
         error: outcome.error,
       });
+      console.log(`  (Chromium: ${label}: ${(outcome.ms / 1000).toFixed(1)} s)`);
     }
 
     let manyFigures: ChromiumFigures['many'];

@@ -33,12 +33,14 @@ const neverFatal = { isFatal: () => false, fallbackLane: () => Promise.reject(ne
 const pageOf = (outcome: PageOutcome) => outcome.pageNumber;
 
 describe('render pool: lane count', () => {
-  test('one lane per core while memory allows, at most 8, at least 1', () => {
+  test('one lane per two cores while memory allows, at most 8, at least 1', () => {
     const small = { budgetBytes: 4 * GB, inputBytes: 2 * MB, pagePixels: 2e6 };
-    expect(laneCount({ ...small, cores: 2 })).toBe(2);
-    expect(laneCount({ ...small, cores: 4 })).toBe(4);
+    expect(laneCount({ ...small, cores: 1 })).toBe(1);
+    expect(laneCount({ ...small, cores: 2 })).toBe(1);
+    expect(laneCount({ ...small, cores: 4 })).toBe(2);
+    expect(laneCount({ ...small, cores: 8 })).toBe(4);
     expect(laneCount({ ...small, cores: 32 })).toBe(8);
-    expect(laneCount({ ...small, cores: undefined })).toBe(2);
+    expect(laneCount({ ...small, cores: undefined })).toBe(1);
     // A 700 MB document: each lane holds it twice (its worker and pdf.js's), the engine too.
     expect(laneCount({ cores: 8, budgetBytes: 4 * GB, inputBytes: 700 * MB, pagePixels: 2e6 })).toBe(1);
     expect(laneCount({ cores: 8, budgetBytes: 4 * GB, inputBytes: 300 * MB, pagePixels: 2e6 })).toBe(4);
