@@ -66,7 +66,7 @@ async function loadEngines() {
 }
 
 interface ChromiumFigures {
-  /** 50 pages through the modal, click to download (the default: render pool + the browser's JPEG encoder). */
+  /** 50 pages through the modal, click to download (the default: lanes by cores, the browser's JPEG encoder). */
   modal: { seconds: number; cpu: number; peak: number; zip: Uint8Array };
   /** The same pages through the in-page /api with other engine settings, for comparison in the same run. */
   variants: Array<{ label: string; seconds: number; cpu: number; peak: number; bytes: number; error?: string }>;
@@ -160,11 +160,11 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
     for (const [label, fields] of [
       ['one worker, MozJPEG (the engine before the pool)', { format: 'jpeg-smallest', renderWorkers: '1' }],
       ['one worker, browser JPEG encoder', { format: 'jpeg', renderWorkers: '1' }],
-      ['render pool, MozJPEG ("smallest files")', { format: 'jpeg-smallest' }],
-      ['render pool, browser JPEG encoder (default)', { format: 'jpeg' }],
+      ['render pool of 2, MozJPEG ("smallest files")', { format: 'jpeg-smallest', renderWorkers: '2' }],
+      ['render pool of 2, browser JPEG encoder', { format: 'jpeg', renderWorkers: '2' }],
       ['one worker, browser JPEG encoder, again', { format: 'jpeg', renderWorkers: '1' }],
-      ['render pool, browser JPEG encoder (default), again', { format: 'jpeg' }],
-      [`render pool, default, all pages at 300 dpi`, { format: 'jpeg', resolution: '300', pages: '' }],
+      ['render pool of 2, browser JPEG encoder, again', { format: 'jpeg', renderWorkers: '2' }],
+      ['the default (lanes by cores), browser JPEG encoder, all pages at 300 dpi', { resolution: '300', pages: '' }],
     ] as const) {
       cpuStart = browserCpu();
       memory = browserPeakSampler();
@@ -384,7 +384,7 @@ export async function run(): Promise<void> {
         if (browser) {
           const { modal, variants } = browser;
           console.log(
-            `Folio pdf-to-jpg in Chromium, modal click to download (render pool + browser JPEG encoder): ` +
+            `Folio pdf-to-jpg in Chromium, modal click to download (the default: lanes by cores, browser encoder): ` +
               `${modal.seconds.toFixed(1)} s` +
               (` (browser CPU ${modal.cpu.toFixed(1)} s), ${(PAGES / modal.seconds).toFixed(2)} pages/s, ` +
                 `${fmtBytes(modal.zip.length)}, browser peak ${fmtBytes(modal.peak)} above its level before`),
