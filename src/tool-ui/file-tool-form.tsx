@@ -35,6 +35,7 @@ import {
   type SaveHandle,
 } from '../api/save-target.ts';
 import { fileToolPanel } from './forms/registry.ts';
+import { forgetResults, rememberedResult } from './result-memo.ts';
 import { OptionFields, PageCountContext, confirmFieldName, optionProblem } from './option-fields.tsx';
 import { FileList } from './file-list.tsx';
 import { formatBytes } from '../../shared/format.ts';
@@ -295,6 +296,15 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
     }
     if (needsPassword && inputPassword) extraFields[INPUT_PASSWORD_FIELD] = inputPassword;
 
+    // The panel already made this result (compress-pdf's preview): no second run.
+    const remembered = Object.keys(extraFields).length === 0 ? rememberedResult(tool.id, files, values) : undefined;
+    if (remembered) {
+      setError('');
+      downloadBlob(remembered.blob, remembered.filename);
+      setPhase({ kind: 'done', result: remembered, sizeBefore: files.reduce((sum, f) => sum + f.size, 0) });
+      return;
+    }
+
     // A large result goes straight into a file: the picker must open now, while the click counts
     // as a user gesture (save-target.ts).
     let saveTo: SaveHandle | undefined;
@@ -357,6 +367,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   }
 
   function startOver() {
+    forgetResults();
     setFilesState([]);
     setValues(defaultValues(tool));
     setError('');

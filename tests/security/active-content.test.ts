@@ -234,6 +234,22 @@ describe('scripts and actions', () => {
   );
 });
 
+test("organize keeping every page removes the pages' actions on qpdf, in the document itself", async () => {
+  // The document's own scripts taken out first: with those to remove, pdf-lib's path runs instead.
+  const doc = await PDFDocument.load(await hostilePdf());
+  for (const key of ['Names', 'OpenAction', 'AA']) doc.catalog.delete(PDFName.of(key));
+  const bytes = await doc.save({ useObjectStreams: false });
+  const organized = await organize([input(bytes)], { pageOrder: '3, 1r90, 2, blank' }, {});
+  expect(organized.notes?.join(' ')).toMatch(/Removed scripts and actions: .*Launch action/);
+  expect(organized.notes?.join(' ')).not.toMatch(/document JavaScript/);
+  // qpdf's file (its binary comment on the second line), not pdf-lib's rewrite.
+  expect(new TextDecoder('latin1').decode(organized.bytes.subarray(0, 16))).toMatch(/^%PDF-1\.\d+\s+%\xbf\xf7\xa2\xfe/);
+  expectOnlyAllowedActions(organized.bytes);
+  expect(mayHoldActiveContent(organized.bytes)).toBe(false);
+  expectQpdfCheck(organized.bytes);
+  expect(pdfActions(organized.bytes).actions.map((a) => a.type)).toContain('URI');
+});
+
 describe('the quick look before page assembly on qpdf skips the pdf-lib pass only when it is safe', () => {
   const pdf = (body: string) => new TextEncoder().encode(`%PDF-1.7\n1 0 obj\n${body}\nendobj\n%%EOF\n`);
   test('plain pages and web, mail and phone links need no second pass', () => {

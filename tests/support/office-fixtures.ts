@@ -187,12 +187,13 @@ export function wordSimilarity(expected: string, actual: string): number {
 }
 
 export function normWords(text: string): string[] {
-  return text
-    .toLowerCase()
-    .normalize('NFKC')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+  // Chinese and Japanese are written without spaces: each character is a word, so "嘿嘿" and the
+  // same two characters drawn as separate strings compare equal.
+  return text.toLowerCase().normalize('NFKC').match(WORD) ?? [];
 }
+
+const WORD =
+  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]|(?:(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])[\p{L}\p{N}])+/gu;
 
 /** Text of the paragraphs of a DOCX body in document order, and its tables as grids. */
 export async function readDocx(bytes: Uint8Array): Promise<{
@@ -407,13 +408,17 @@ export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]
         index.set(key, [...(index.get(key) ?? []), [r, c]]);
       }),
     );
-    for (const [r, c, v] of cells.slice(0, 400)) {
+    // Every expected cell votes (a sheet may hold the 10th page of a long table), but a value found
+    // at many places in the sheet (0, "Yes") votes only among the first 400 cells, to bound the work.
+    cells.forEach(([r, c, v], i) => {
       const key = v instanceof Date ? v.toISOString().slice(0, 10) : String(v).trim();
-      for (const [gr, gc] of index.get(key) ?? []) {
+      const places = index.get(key) ?? [];
+      if (i >= 400 && places.length > 8) return;
+      for (const [gr, gc] of places) {
         const offset = `${gr - r},${gc - c}`;
         offsets.set(offset, (offsets.get(offset) ?? 0) + 1);
       }
-    }
+    });
     const best = [...offsets].sort((a, b) => b[1] - a[1])[0];
     if (!best) continue;
     const [dr, dc] = best[0].split(',').map(Number);

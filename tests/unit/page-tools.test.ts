@@ -113,6 +113,25 @@ describe('organize-pdf engine', () => {
     ]);
   });
 
+  test('keeping every page: qpdf rearranges the document itself, reversed runs and thousands of blanks', async () => {
+    const bytes = await labelledPdf('A', 3);
+    // 9,000 blank pages name one blank page 9,000 times: a page range longer than qpdf's stack holds.
+    const order = `3-1, ${Array<string>(9_000).fill('blank').join(',')}, 1r180`;
+    const result = await organize([{ name: 'o.pdf', bytes }], { pageOrder: order }, {});
+    const { PDFDocument } = await import('pdf-lib');
+    const out = await PDFDocument.load(result.bytes);
+    expect(out.getPageCount()).toBe(9_004);
+    expect(out.getPage(9_003).getRotation().angle).toBe(180);
+    // qpdf's file (its binary comment on the second line), not pdf-lib's rewrite.
+    expect(new TextDecoder('latin1').decode(result.bytes.subarray(0, 16))).toMatch(/^%PDF-1\.\d+\s+%\xbf\xf7\xa2\xfe/);
+    const { openPdfjs, pageText } = await import('../../workers/engine/lib/pdf/pdfjs.ts');
+    const doc = await openPdfjs(result.bytes);
+    const labels = await Promise.all([1, 2, 3, 4, 9_004].map(async (n) => (await pageText(doc, n)).trim()));
+    await doc.destroy();
+    expect(labels).toEqual(['A3', 'A2', 'A1', '', 'A1']);
+    expect((await qpdfCheck(result.bytes)).ok).toBe(true);
+  });
+
   test('bad items are reported with what is wrong', () => {
     expect(() => parsePageOrder('1, 7', 3)).toThrow(/Page 7 does not exist/);
     expect(() => parsePageOrder('1r45', 3)).toThrow(/r90, r180 or r270/);

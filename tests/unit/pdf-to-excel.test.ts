@@ -173,6 +173,103 @@ describe('pdf-to-excel', () => {
     expect(grid.slice(1)).toEqual(rows.map((row) => [...row]));
   });
 
+  test('a label and a right-aligned number in narrow columns stay two cells', async () => {
+    // A printed sheet: labels left-aligned in A and D, numbers right-aligned in B and E, column C
+    // empty; two rows fill only D and E. No other row has text between
+    // "x1" and "4", so only the rows below can show that a gutter is there.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const left = [50, 110, 170, 230, 330];
+    const pitch = 13;
+    const rows: Array<[string | null, number | null, string, number] | null> = [
+      ['x1', 4, 'y1 (x1+x2)', 6],
+      ['x2', 2, 'y2 (x1-x2)', 2],
+      ['x3', -2.3, 'y3 (x1*x2)', 8],
+      [null, null, 'y4 (round(x3))', 4],
+      [null, null, 'y5 (mod(x1,x2))', 1],
+      ['x7', 25, 'y7 (sqrt(x7))', 5],
+    ];
+    rows.forEach((row, r) => {
+      const y = 700 - r * pitch;
+      if (!row) return;
+      const [a, b, d, e] = row;
+      if (a !== null) page.drawText(a, { x: left[0] + 2, y, size: 10, font });
+      if (b !== null)
+        page.drawText(String(b), { x: left[2] - 2 - font.widthOfTextAtSize(String(b), 10), y, size: 10, font });
+      page.drawText(d, { x: left[3] + 2, y, size: 10, font });
+      page.drawText(String(e), { x: left[4] + 60 - 2 - font.widthOfTextAtSize(String(e), 10), y, size: 10, font });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    // The empty column C cannot be seen on paper: D and E come back as the third and fourth columns.
+    const expected = rows.map((row) => (row ? [row[0], row[1], row[2], row[3]] : []));
+    expect(grid.map((row) => (row.every((v) => v === null) ? [] : row))).toEqual(expected);
+  });
+
+  test('a wrapped cell is one cell, in the row of the cells beside it', async () => {
+    // A printed address list: rows 16 pt apart, wrapped cells' lines 11 pt apart (10 pt text),
+    // centred in their row like LibreOffice prints them — odd and even line counts, a word broken
+    // at its hyphen, and a row whose only wrapped cells sit beside each other.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const columns = [50, 110, 200, 330];
+    const rows: Array<Array<string | string[]>> = [
+      ['ID', 'Name', 'Department', 'Mail'],
+      ['101', 'Abel', ['Institute of', 'Bavarian-', 'Swabian'], 'abel@example.org'],
+      ['102', 'Abudu', 'Library', ['Room 4,', 'north wing']],
+      ['103', ['Achzet', 'Benjamin'], ['Centre for', 'Environment'], 'achzet@example.org'],
+      ['104', 'Adler', 'Finance', 'adler@example.org'],
+    ];
+    let y = 720;
+    for (const row of rows) {
+      const lines = Math.max(...row.map((cell) => (Array.isArray(cell) ? cell.length : 1)));
+      const height = Math.max(16, lines * 11 + 5);
+      const middle = y - height / 2;
+      row.forEach((cell, c) => {
+        const cellLines = Array.isArray(cell) ? cell : [cell];
+        const first = middle + ((cellLines.length - 1) * 11) / 2 - 3.5;
+        cellLines.forEach((text, k) => page.drawText(text, { x: columns[c] + 2, y: first - k * 11, size: 10, font }));
+      });
+      y -= height;
+    }
+    const book = await load((await run([{ name: 'list.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    const joined = (cell: string | string[]) =>
+      Array.isArray(cell)
+        ? cell.reduce((text, line) => (/\p{L}-$/u.test(text) ? text + line : `${text} ${line}`))
+        : cell;
+    expect(grid).toEqual(
+      rows.map((row, r) => row.map((cell) => (r > 0 && /^\d+$/.test(String(cell)) ? Number(cell) : joined(cell)))),
+    );
+  });
+
+  test('a table that continues on the next page is one sheet, its repeated header once', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const header = ['Item', 'Region', 'Units'];
+    const items = Array.from({ length: 60 }, (_, i) => [
+      `Item ${i + 1}`,
+      ['North', 'South', 'East'][i % 3],
+      10 + i * 7,
+    ]);
+    const draw = (page: ReturnType<typeof doc.addPage>, row: Array<string | number>, y: number) =>
+      row.forEach((v, c) => {
+        const text = String(v);
+        const x = typeof v === 'number' ? 72 + c * 120 + 100 - font.widthOfTextAtSize(text, 10) : 72 + c * 120;
+        page.drawText(text, { x, y, size: 10, font });
+      });
+    for (const rows of [items.slice(0, 40), items.slice(40)]) {
+      const page = doc.addPage([612, 792]);
+      draw(page, header, 740);
+      rows.forEach((row, r) => draw(page, row, 724 - r * 16));
+    }
+    const book = await load((await run([{ name: 'long.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1-2']);
+    expect(sheetGrid(book.worksheets[0])).toEqual([header, ...items]);
+  });
+
   test('cells that touch (a right-aligned number against the next column, "5.10Hello") stay two cells', async () => {
     // Narrow columns as a spreadsheet prints them: each cell its own string, a number ending
     // against the left edge of the text in the next column, less than a word space apart.
@@ -261,6 +358,10 @@ describe('pdf-to-excel', () => {
     expect(parseCell('007').value).toBe('007');
     expect(parseCell('1234567890123456789').value).toBe('1234567890123456789');
     expect(parseCell('Total').value).toBe('Total');
+    // Logical values as a spreadsheet prints them; other spellings are words.
+    expect(parseCell('TRUE').value).toBe(true);
+    expect(parseCell('FALSE').value).toBe(false);
+    expect(parseCell('True').value).toBe('True');
     expect(parseCell('-3.25').value).toBe(-3.25);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { expect, test } from 'vitest';
 import { longestCommonSubsequence, wordSimilarity } from '../../bench/lib.ts';
+import { normWords, wordSimilarity as fixtureWordSimilarity } from '../support/office-fixtures.ts';
 
 function tableLcs(a: string[], b: string[]): number {
   let previous = new Uint32Array(b.length + 1);
@@ -34,4 +35,11 @@ test('word similarity of texts', () => {
   expect(wordSimilarity('a b c', 'a b c')).toBe(1);
   expect(wordSimilarity('a b c d', 'a x c d')).toBe(0.75);
   expect(wordSimilarity('one two', '')).toBe(0);
+});
+
+test('the office exports’ word similarity reads Chinese and Japanese characters as words', () => {
+  // Text without spaces compares the same whether a PDF draws it as one string or one per character.
+  expect(normWords('嘿嘿嘿 ゾゾ abc')).toEqual(['嘿', '嘿', '嘿', 'ゾ', 'ゾ', 'abc']);
+  expect(fixtureWordSimilarity('1 • 嘿 嘿 嘿', '1 • 嘿嘿嘿')).toBe(1);
+  expect(fixtureWordSimilarity('Hello, wörld 42', 'hello wörld 42')).toBe(1);
 });

@@ -1,8 +1,9 @@
 /**
  * Compress PDF options (level, or custom quality / resolution, or a target size; grayscale; remove
  * metadata) and a page-1 preview: the PDF is compressed with the current settings and page 1 of
- * the original and of the result are rendered (through the PDF-to-JPG engine, as PNG at 100 dpi)
- * and shown with a compare slider and their sizes. Process Files then makes the download.
+ * the original and of the result are rendered (through the PDF-to-JPG engine, as PNG at 72 dpi)
+ * and shown with a compare slider and their sizes. The compressed PDF is remembered
+ * (result-memo.ts): Process Files with the same file and settings downloads it without a second run.
  */
 import { useEffect, useState } from 'react';
 import type { FileToolPanelProps } from './registry.ts';
@@ -13,6 +14,7 @@ import { CompareSlider } from '../compare-slider.tsx';
 import { ApiError, callTool } from '../../api/client.ts';
 import { defaultValues } from '../../catalogue/index.ts';
 import { tool as pdfToJpg } from '../../catalogue/tools/pdf-to-jpg.ts';
+import { rememberResult } from '../result-memo.ts';
 
 const LEVEL_HELP: Record<string, string> = {
   light:
@@ -70,6 +72,7 @@ export default function CompressPdfPanel({ tool, files, values, setValue, disabl
     setMessage('');
     try {
       const compressed = await callTool(tool, [file], values);
+      rememberResult(tool.id, [file], values, compressed);
       const compressedFile = new File([compressed.blob], compressed.filename, { type: 'application/pdf' });
       const [before, after] = await Promise.all([renderFirstPage(file), renderFirstPage(compressedFile)]);
       setPreview({

@@ -7,7 +7,9 @@
  *    re-encoded with MozJPEG. An image that would not shrink is left as it was. Transparency
  *    (SMask, stencil /Mask) is kept untouched; CMYK, Indexed, 16-bit, JBIG2, CCITT, JPEG 2000,
  *    colour-key masks and unusual decode arrays are skipped rather than risked.
- *    Identical images (same bytes and dictionary) are merged into one object.
+ *    Identical images (same bytes and dictionary) are merged into one object. The dictionary checks
+ *    are made here; decoding and encoding (lib/image/recompress.ts) run across a pool of image
+ *    workers in the browser (lib/image/image-pool.ts), largest image first, in-process in Node.
  * 2. Structure: qpdf (WASM) rewrites the file with object streams, every Flate stream recompressed
  *    at level 9, and only the objects still referenced.
  * The result is never larger than the input: when nothing helps, the original comes back with a note.
@@ -31,9 +33,11 @@ import { openPdf } from '../lib/pdf/pdf-open.ts';
 import { handleActiveContent, hasActiveContent } from '../lib/pdf/active-content.ts';
 import { savePdf } from '../lib/pdf/pdf-util.ts';
 import { runQpdf } from '../lib/pdf/qpdf.ts';
-import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, pixelLimit, resizeImage } from '../lib/image/codecs.ts';
+import { pixelLimit } from '../lib/image/codecs.ts';
+import type { ImageJob, RecompressedImage } from '../lib/image/recompress.ts';
+import { recompressAll } from '../lib/image/image-pool.ts';
 import { baseName, formatBytes } from '../../../shared/format.ts';
-import { inflate, predictorParams, unpredict } from '../lib/pdf/filters.ts';
+import { predictorParams } from '../lib/pdf/filters.ts';
 import { collectImages, type ImageUse } from '../lib/pdf/image-uses.ts';
 import { nameOf, numberIn } from '../lib/pdf/object-graph.ts';
 
@@ -74,11 +78,6 @@ const TARGET_LADDER: Array<Pick<CompressSettings, 'quality' | 'maxDpi'>> = [
   { quality: 30, maxDpi: 50 },
 ];
 
-/** Downsample only when the image is this much above the target (as Ghostscript's threshold does). */
-const DOWNSAMPLE_THRESHOLD = 1.2;
-/** A recompressed image must be at least this much smaller to replace the original. */
-const MIN_SAVING = 0.9;
-
 export interface PassReport {
   bytes: Uint8Array;
   imagesFound: number;
@@ -111,70 +110,8 @@ function colourComponents(doc: PDFDocument, space: PDFObject | undefined): numbe
   return `${name ?? 'unknown'} colour`;
 }
 
-/**
- * 8-bit samples to RGBA, averaging k×k blocks on the way when k > 1: a 9000 × 9000 scan headed for
- * 150 dpi never exists as full-size RGBA (memory and time), and the exact resize does the rest.
- */
-function toRgba(samples: Uint8Array, width: number, height: number, components: number, k = 1): ImageData {
-  const outWidth = Math.floor(width / k);
-  const outHeight = Math.floor(height / k);
-  const rgba = new Uint8ClampedArray(outWidth * outHeight * 4);
-  const area = k * k;
-  for (let oy = 0; oy < outHeight; oy++) {
-    for (let ox = 0; ox < outWidth; ox++) {
-      let r = 0,
-        g = 0,
-        b = 0;
-      for (let dy = 0; dy < k; dy++) {
-        let s = ((oy * k + dy) * width + ox * k) * components;
-        for (let dx = 0; dx < k; dx++, s += components) {
-          r += samples[s];
-          if (components === 3) {
-            g += samples[s + 1];
-            b += samples[s + 2];
-          }
-        }
-      }
-      const o = (oy * outWidth + ox) * 4;
-      rgba[o] = r / area;
-      rgba[o + 1] = components === 3 ? g / area : r / area;
-      rgba[o + 2] = components === 3 ? b / area : r / area;
-      rgba[o + 3] = 255;
-    }
-  }
-  return makeImageData(rgba, outWidth, outHeight);
-}
-
-/** True when (almost) every pixel has R = G = B, allowing for JPEG's chroma noise. */
-function isGray(image: ImageData): boolean {
-  const { data } = image;
-  const pixels = data.length / 4;
-  let colourful = 0;
-  const allowed = pixels / 1000;
-  for (let o = 0; o < data.length; o += 4) {
-    const r = data[o];
-    if (Math.abs(r - data[o + 1]) > 6 || Math.abs(r - data[o + 2]) > 6) {
-      if (++colourful > allowed) return false;
-    }
-  }
-  return true;
-}
-
-/** ITU-R BT.601 luma into R, G and B, so a one-component JPEG of the R channel is the gray image. */
-function toGray(image: ImageData): void {
-  const { data } = image;
-  for (let o = 0; o < data.length; o += 4) {
-    const y = Math.round(0.299 * data[o] + 0.587 * data[o + 1] + 0.114 * data[o + 2]);
-    data[o] = data[o + 1] = data[o + 2] = y;
-  }
-}
-
-/** Decodes an image stream into RGBA, or returns why it is skipped. */
-async function decodeImageStream(
-  doc: PDFDocument,
-  use: ImageUse,
-  settings: CompressSettings,
-): Promise<{ image: ImageData; components: number; wasJpeg: boolean } | string> {
+/** What the image's dictionary says about how to recompress it, or why it is skipped. */
+function imageJob(doc: PDFDocument, use: ImageUse, settings: CompressSettings): ImageJob | string {
   const { dict } = use.stream;
   if (dict.lookup(N('ImageMask'))?.toString() === 'true') return 'stencil mask';
   if (dict.lookup(N('Decode'))) return 'decode array';
@@ -187,14 +124,14 @@ async function decodeImageStream(
   if (width * height > pixelLimit()) return 'too large for this device';
   let filterObject = dict.lookup(N('Filter'));
   let parms = dict.lookup(N('DecodeParms'));
-  let contents = use.stream.contents;
+  let deflated = false;
   if (filterObject instanceof PDFArray) {
     const filters = filterObject.asArray().map((f) => nameOf(doc.context.lookup(f)));
     // A deflated JPEG ([/FlateDecode /DCTDecode]) is a JPEG once inflated.
     if (filters.length === 2 && filters[0] === 'FlateDecode' && filters[1] === 'DCTDecode') {
       const parmsList = parms instanceof PDFArray ? parms.asArray().map((p) => doc.context.lookup(p)) : [];
       if (parmsList[0] instanceof PDFDict) return 'unusual filter parameters';
-      contents = await inflate(contents);
+      deflated = true;
       filterObject = N('DCTDecode');
       parms = parmsList[1];
     } else if (filters.length === 1) {
@@ -209,82 +146,45 @@ async function decodeImageStream(
     return filter ? `${filter.replace('Decode', '')} image` : 'uncompressed image';
   const components = colourComponents(doc, dict.lookup(N('ColorSpace')));
   if (typeof components === 'string') return components;
+  const job = { contents: use.stream.contents, width, height, components, dpi: use.dpi };
 
   if (filter === 'DCTDecode') {
     // ColorTransform 0 on a 3-component JPEG means RGB samples without YCbCr; the decoder would guess.
     const transform = parms instanceof PDFDict ? numberIn(parms, 'ColorTransform') : undefined;
     if (transform !== undefined && !(transform === 1 && components === 3)) return 'unusual JPEG colour transform';
-    const header = imageHeader(contents);
-    if (!header || header.format !== 'jpeg') return 'unreadable JPEG';
-    if (header.components !== components) return 'JPEG/colour space mismatch';
-    if (header.width !== width || header.height !== height) return 'JPEG size mismatch';
-    const image = await decodeJpeg(contents, { applyOrientation: false });
-    return { image, components, wasJpeg: true };
+    return { ...job, encoding: deflated ? 'deflated-jpeg' : 'jpeg' };
   }
 
   if (!settings.lossyFlate) return 'lossless image kept lossless';
   if (numberIn(dict, 'BitsPerComponent') !== 8) return 'not 8 bits per sample';
-  let samples = await inflate(contents);
-  const params = predictorParams(parms);
-  if (params.predictor >= 2 && params.predictor < 10) return 'TIFF predictor';
-  if (params.predictor >= 10) {
-    if (params.colors !== components || params.columns !== width || params.bitsPerComponent !== 8)
-      return 'unusual predictor';
-    try {
-      samples = unpredict(samples, params);
-    } catch {
-      return 'damaged image data';
-    }
-  }
-  if (samples.length < width * height * components) return 'damaged image data';
-  // Whole-block pre-shrink towards the target resolution (the exact Lanczos resize follows).
-  const k = use.dpi > settings.maxDpi * DOWNSAMPLE_THRESHOLD ? Math.max(1, Math.floor(use.dpi / settings.maxDpi)) : 1;
-  return { image: toRgba(samples, width, height, components, k), components, wasJpeg: false };
+  const predictor = predictorParams(parms);
+  if (predictor.predictor >= 2 && predictor.predictor < 10) return 'TIFF predictor';
+  if (
+    predictor.predictor >= 10 &&
+    (predictor.colors !== components || predictor.columns !== width || predictor.bitsPerComponent !== 8)
+  )
+    return 'unusual predictor';
+  return { ...job, encoding: 'flate', predictor };
 }
 
-/** Recompresses one image in place when that makes it smaller. Returns a skip reason or null. */
-async function recompressImage(doc: PDFDocument, use: ImageUse, settings: CompressSettings): Promise<string | null> {
-  let decoded;
-  try {
-    decoded = await decodeImageStream(doc, use, settings);
-  } catch {
-    return 'undecodable image';
-  }
-  if (typeof decoded === 'string') return decoded;
-  let { image } = decoded;
-  const { components } = decoded;
-  const dict = use.stream.dict;
-
-  const width = numberIn(dict, 'Width') ?? image.width;
-  const dpi = use.dpi * (image.width / width); // lower when the decoder already shrank it
-  if (dpi > settings.maxDpi * DOWNSAMPLE_THRESHOLD || (image.width < width && dpi > settings.maxDpi)) {
-    const scale = Math.min(1, settings.maxDpi / dpi);
-    image = await resizeImage(
-      image,
-      Math.max(1, Math.round(image.width * scale)),
-      Math.max(1, Math.round(image.height * scale)),
-    );
-  }
-  let gray = components === 1;
-  if (!gray && (settings.grayscale || isGray(image))) {
-    toGray(image);
-    gray = true;
-  }
-  const jpeg = await encodeJpeg(image, { quality: settings.quality, grayscale: gray });
-  const original = use.stream.contents.length;
-  if (jpeg.length >= original * MIN_SAVING) return 'would not shrink';
-
-  const next = dict.clone(doc.context);
+/** Puts the recompressed JPEG in place of the image (same object number, so every use follows). */
+function replaceImage(
+  doc: PDFDocument,
+  use: ImageUse,
+  job: ImageJob,
+  image: Exclude<RecompressedImage, { skipped: string }>,
+  settings: CompressSettings,
+): void {
+  const next = use.stream.dict.clone(doc.context);
   next.set(N('Width'), PDFNumber.of(image.width));
   next.set(N('Height'), PDFNumber.of(image.height));
   next.set(N('BitsPerComponent'), PDFNumber.of(8));
   next.set(N('Filter'), N('DCTDecode'));
   next.delete(N('DecodeParms'));
   next.delete(N('Length'));
-  if (gray && components !== 1) next.set(N('ColorSpace'), N('DeviceGray'));
+  if (image.gray && job.components !== 1) next.set(N('ColorSpace'), N('DeviceGray'));
   if (settings.removeMetadata) next.delete(N('Metadata'));
-  doc.context.assign(use.ref, PDFRawStream.of(next, jpeg));
-  return null;
+  doc.context.assign(use.ref, PDFRawStream.of(next, image.jpeg));
 }
 
 async function sha256(bytes: Uint8Array): Promise<string> {
@@ -363,19 +263,38 @@ export async function compressPass(
   settings: CompressSettings,
   ctx: EngineContext,
   progress: (done: number, total: number) => void = () => {},
+  imageWorkers?: number,
 ): Promise<PassReport> {
   const { images, xobjectDicts } = await collectImages(doc);
   const skipped = new Map<string, number>();
+  const skip = (reason: string) => skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
   let recompressed = 0;
   let done = 0;
   const total = images.size + 1;
+  const uses: ImageUse[] = [];
+  const jobs: ImageJob[] = [];
   for (const use of images.values()) {
-    throwIfAborted(ctx.signal);
-    const reason = await recompressImage(doc, use, settings);
-    if (reason) skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
-    else recompressed++;
-    progress(++done, total);
+    const job = imageJob(doc, use, settings);
+    if (typeof job === 'string') {
+      skip(job);
+      progress(++done, total);
+    } else {
+      uses.push(use);
+      jobs.push(job);
+    }
   }
+  throwIfAborted(ctx.signal);
+  const results = await recompressAll(jobs, settings, {
+    signal: ctx.signal,
+    inputBytes: bytes.length,
+    workers: imageWorkers,
+    onResult: () => progress(++done, total),
+  });
+  results.forEach((result, i) => {
+    if ('skipped' in result) return skip(result.skipped);
+    replaceImage(doc, uses[i], jobs[i], result, settings);
+    recompressed++;
+  });
   const merged = await mergeDuplicateImages(doc, images.values(), xobjectDicts);
   if (settings.removeMetadata) removeMetadata(doc);
   const privateDataRemoved = settings.discardPrivateData && discardPrivateData(doc);
@@ -431,6 +350,9 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
     opened = await openPdf(source);
   }
   const base = settingsFromOptions(options);
+  // Image workers to start, when asked (tests, bench); else what the device affords.
+  const asked = Number(options.imageWorkers);
+  const imageWorkers = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, 16) : undefined;
   const progress = ctx.progress ?? (() => {});
   const notes: string[] = [];
 
@@ -445,8 +367,13 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
       const settings = { ...base, ...TARGET_LADDER[step], lossyFlate: step > 0 };
       // Each attempt starts from a fresh copy: a pass changes its document in place.
       const doc = step === 0 ? opened.doc : (await openPdf(source)).doc;
-      const attempt = await compressPass(doc, opened.bytes, settings, ctx, (done, total) =>
-        progress(step * total + done, TARGET_LADDER.length * total),
+      const attempt = await compressPass(
+        doc,
+        opened.bytes,
+        settings,
+        ctx,
+        (done, total) => progress(step * total + done, TARGET_LADDER.length * total),
+        imageWorkers,
       );
       if (!best || attempt.bytes.length < best.bytes.length) best = attempt;
       if (attempt.bytes.length <= target) break;
@@ -462,7 +389,7 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
       );
     }
   } else {
-    report = await compressPass(opened.doc, opened.bytes, base, ctx, progress);
+    report = await compressPass(opened.doc, opened.bytes, base, ctx, progress, imageWorkers);
   }
 
   if (report.bytes.length >= original) {

@@ -209,11 +209,13 @@ async function assemble(uses: readonly MergeUse[], sources: readonly PreparedSou
     offset += use.pages.length;
   }
   const runs = uses.map((use) => ({ source: use.source, pages: use.pages }));
+  const named = sources.reduce((sum, source) => sum + source.linkTargets.size, 0);
   return assemblePages(
     sources.map((s) => s.bytes),
     runs,
     outline,
     linkTargets,
+    { everyLinkPlaced: linkTargets.size === named },
   );
 }
 

@@ -10,13 +10,15 @@
  * A page listed twice is duplicated; a page not listed is deleted. Empty = unchanged.
  * Example: "3, 1r90, blank, 2, 2" → page 3, page 1 rotated, a blank page, page 2 twice.
  *
- * When every page is kept, the page list of the document itself is rearranged, so everything at
- * document level stays. When pages are deleted, the kept pages go into a fresh document so that
- * nothing points at a deleted page: bookmarks and links to deleted pages are dropped, the others
- * follow their page; form fields of kept pages stay; title, author, subject and keywords are carried
- * over. That document is assembled by qpdf (lib/pdf/qpdf-assembly.ts: shared resources stay shared,
- * blank pages come from a small PDF of blank pages, rotations by --rotate), or, for a file qpdf
- * cannot assemble, by pdf-lib's page copier (lib/pdf/page-copy.ts).
+ * When every page is kept, the pages are rearranged by qpdf in the document itself (rearrangePages
+ * in lib/pdf/qpdf-assembly.ts), so everything at document level stays; pdf-lib rearranges the page
+ * list instead when qpdf cannot, or when the document's own scripts are to be removed. When pages
+ * are deleted, the kept pages go into a fresh document so that nothing points at a deleted page:
+ * bookmarks and links to deleted pages are dropped, the others follow their page; form fields of
+ * kept pages stay; title, author, subject and keywords are carried over. That document is assembled
+ * by qpdf (lib/pdf/qpdf-assembly.ts: shared resources stay shared, blank pages come from a small PDF
+ * of blank pages, rotations by --rotate), or, for a file qpdf cannot assemble, by pdf-lib's page
+ * copier (lib/pdf/page-copy.ts).
  */
 import { PDFDocument, type PDFPage } from 'pdf-lib';
 import type { Engine, EngineOptions } from '../lib/types.ts';
@@ -29,15 +31,18 @@ import {
   documentLevelActiveContent,
   handleActiveContent,
   handleAssembledActiveContent,
+  hasActiveContent,
   mayHoldActiveContent,
   removeScriptsChosen,
 } from '../lib/pdf/active-content.ts';
 import {
   AssemblyError,
   assemblePages,
+  cleanSource,
   openForAssembly,
   placeBookmarks,
   prepareSource,
+  rearrangePages,
   type PageRun,
 } from '../lib/pdf/qpdf-assembly.ts';
 import { MAX_LISTED_PAGES, parsePageRanges, PageRangeError } from '../../../shared/page-range.ts';
@@ -105,12 +110,10 @@ export const run: Engine = async (inputs, options, ctx) => {
   const deleted = pageCount - uses.size;
   let bytes: Uint8Array | undefined;
   let activeNote: string | undefined;
-  if (deleted > 0) {
-    try {
-      ({ bytes, activeNote } = await organizeOnQpdf(opened, items, options, ctx));
-    } catch (error) {
-      if (!(error instanceof AssemblyError)) throw error;
-    }
+  try {
+    ({ bytes, activeNote } = await (deleted > 0 ? organizeOnQpdf : rearrangeOnQpdf)(opened, items, options, ctx));
+  } catch (error) {
+    if (!(error instanceof AssemblyError)) throw error;
   }
   if (!bytes) {
     // A lazily read file is opened in full: the pages are rearranged (or copied) by pdf-lib.
@@ -143,29 +146,7 @@ async function organizeOnQpdf(opened: OpenedPdf, items: OrderItem[], options: En
   const prepared = prepareSource(src, opened.bytes, 'folio0', willCopy, { removeActiveContent: remove });
   throwIfAborted(ctx.signal);
 
-  // The result in runs of source pages and blank pages; a blank page takes the size and rotation of
-  // the page before it (of page 1 for a leading one), as on pdf-lib's path.
-  const sourcePages = src.getPages();
-  const runs: Array<{ source: number; pages: number[] }> = [];
-  const rotate: Array<{ page: number; angle: number }> = [];
-  const blanks: Array<{ width: number; height: number; rotation: number }> = [];
-  const firstPlace = new Map<number, number>();
-  let model = { ...sourcePages[0].getSize(), rotation: sourcePages[0].getRotation().angle };
-  items.forEach((item, place) => {
-    const source = item.kind === 'blank' ? 1 : 0;
-    let run = runs[runs.length - 1];
-    if (run?.source !== source) runs.push((run = { source, pages: [] }));
-    if (item.kind === 'blank') {
-      run.pages.push(blanks.length);
-      blanks.push(model);
-      return;
-    }
-    const page = sourcePages[item.page - 1];
-    run.pages.push(item.page - 1);
-    if (!firstPlace.has(item.page - 1)) firstPlace.set(item.page - 1, place);
-    if (item.rotate) rotate.push({ page: place, angle: item.rotate });
-    model = { ...page.getSize(), rotation: page.getRotation().angle + item.rotate };
-  });
+  const { runs, rotate, blanks, firstPlace } = layOut(src, items);
   const sources = [prepared.bytes];
   if (blanks.length > 0) sources.push(await blankPages(blanks));
 
@@ -181,7 +162,7 @@ async function organizeOnQpdf(opened: OpenedPdf, items: OrderItem[], options: En
     subject: src.getSubject(),
     keywords: src.getKeywords(),
   };
-  const assembled = await assemblePages(sources, runs satisfies PageRun[], bookmarks, links, { ...info, rotate });
+  const assembled = await assemblePages(sources, runs, bookmarks, links, { ...info, rotate });
   ctx.progress?.(items.length, items.length);
 
   // What belongs to the document itself never reaches the fresh one; the pages' actions were
@@ -198,10 +179,73 @@ async function organizeOnQpdf(opened: OpenedPdf, items: OrderItem[], options: En
   return { bytes, activeNote: activeContentNote(report, remove, { documentLevelDropped: true }) };
 }
 
+interface BlankPage {
+  width: number;
+  height: number;
+  rotation: number;
+}
+
+/**
+ * The result in runs of source pages (source 0) and blank pages (source 1: page i of blankPages(blanks));
+ * a blank page takes the size and rotation of the page before it (of page 1 for a leading one), as on
+ * pdf-lib's path. Blank pages of one size and rotation are one page of that PDF, repeated.
+ */
+function layOut(src: PDFDocument, items: readonly OrderItem[]) {
+  const sourcePages = src.getPages();
+  const runs: Array<{ source: number; pages: number[] }> = [];
+  const rotate: Array<{ page: number; angle: number }> = [];
+  const blanks: BlankPage[] = [];
+  const blankIndex = new Map<string, number>();
+  const firstPlace = new Map<number, number>();
+  let model: BlankPage = { ...sourcePages[0].getSize(), rotation: sourcePages[0].getRotation().angle };
+  items.forEach((item, place) => {
+    const source = item.kind === 'blank' ? 1 : 0;
+    let run = runs[runs.length - 1];
+    if (run?.source !== source) runs.push((run = { source, pages: [] }));
+    if (item.kind === 'blank') {
+      const key = `${model.width} ${model.height} ${model.rotation}`;
+      let index = blankIndex.get(key);
+      if (index === undefined) blankIndex.set(key, (index = blanks.push(model) - 1));
+      run.pages.push(index);
+      return;
+    }
+    const page = sourcePages[item.page - 1];
+    run.pages.push(item.page - 1);
+    if (!firstPlace.has(item.page - 1)) firstPlace.set(item.page - 1, place);
+    if (item.rotate) rotate.push({ page: place, angle: item.rotate });
+    model = { ...page.getSize(), rotation: page.getRotation().angle + item.rotate };
+  });
+  return { runs: runs satisfies PageRun[], rotate, blanks, firstPlace };
+}
+
+/**
+ * Every page kept, on qpdf: the document's own pages rearranged in the document itself
+ * (rearrangePages), so everything at document level stays, as on pdf-lib's path. The document's own
+ * scripts are removed by pdf-lib's path (AssemblyError here); the pages' are cleaned on the source.
+ */
+async function rearrangeOnQpdf(opened: OpenedPdf, items: OrderItem[], options: EngineOptions, ctx: Ctx) {
+  const src = opened.doc;
+  const remove = removeScriptsChosen(options);
+  const report = documentLevelActiveContent(src);
+  if (remove && hasActiveContent(report)) throw new AssemblyError("The document's own scripts are to be removed");
+  const cleaned = cleanSource(src, opened.bytes, { removeActiveContent: remove });
+  addReports(report, cleaned.activeContent);
+  throwIfAborted(ctx.signal);
+  const { runs, rotate, blanks } = layOut(src, items);
+  const sources = [cleaned.bytes];
+  if (blanks.length > 0) sources.push(await blankPages(blanks));
+  let bytes = await rearrangePages(sources, runs, rotate);
+  ctx.progress?.(items.length, items.length);
+  if (remove && mayHoldActiveContent(bytes)) {
+    const active = await handleAssembledActiveContent(bytes, options);
+    bytes = active.bytes;
+    addReports(report, active.report);
+  }
+  return { bytes, activeNote: activeContentNote(report, remove) };
+}
+
 /** A PDF of blank pages of these sizes and rotations, for qpdf to take pages from. */
-async function blankPages(
-  sizes: ReadonlyArray<{ width: number; height: number; rotation: number }>,
-): Promise<Uint8Array> {
+async function blankPages(sizes: readonly BlankPage[]): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   for (const { width, height, rotation } of sizes) {
     const page = doc.addPage([width, height]);
@@ -210,8 +254,8 @@ async function blankPages(
   return doc.save({ useObjectStreams: false });
 }
 
-/** Every page kept: the document's own page list is rearranged (duplicates are copies). */
-async function rearrangeInPlace(
+/** Every page kept, with pdf-lib: the document's own page list is rearranged (duplicates are copies). */
+export async function rearrangeInPlace(
   doc: PDFDocument,
   items: OrderItem[],
   uses: Map<number, number>,

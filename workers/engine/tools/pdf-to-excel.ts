@@ -12,12 +12,12 @@ import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
 import { baseName } from '../../../shared/format.ts';
 import { buildFragments, type PageLayout, type TextItem } from '../lib/pdf/pdf-layout.ts';
-import { findTables, insideBox, type Table } from '../lib/pdf-to-office/tables.ts';
+import { findTables, insideBox, joinWrappedLines, type Table } from '../lib/pdf-to-office/tables.ts';
 
 /** Gap between two cells of a printed spreadsheet row, in font sizes (running text needs ~1.2). */
 const CELL_GAP_EM = 0.6;
 
-export type CellValue = string | number | Date | ExcelJS.CellErrorValue | null;
+export type CellValue = string | number | boolean | Date | ExcelJS.CellErrorValue | null;
 
 /** Error values a spreadsheet prints (#REF! after a deleted sheet…): written back as errors, not text. */
 const ERROR_VALUES = ['#N/A', '#REF!', '#DIV/0!', '#VALUE!', '#NAME?', '#NUM!', '#NULL!'] as const;
@@ -58,6 +58,8 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
   if (/^0\d+$/.test(t) || /\d{16,}/.test(t)) return { value: t };
   const error = ERROR_VALUES.find((e) => e === t.toUpperCase());
   if (error) return { value: { error } };
+  // A spreadsheet prints its logical values in capitals.
+  if (t === 'TRUE' || t === 'FALSE') return { value: t === 'TRUE' };
   const number = /^([-+−]?)\(?([$€£¥]?)\s?([-+−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(%?)\)?$/.exec(t);
   if (number) {
     const [, sign, currency, sign2, whole, fraction = '', percent] = number;
@@ -147,7 +149,7 @@ function tableGridCells(table: Table): Grid['rows'] {
 
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
 function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCell | undefined> }> {
-  const fragments = buildFragments(items, CELL_GAP_EM, { cells: true }).sort(
+  const fragments = joinWrappedLines(buildFragments(items, CELL_GAP_EM, { cells: true })).sort(
     (a, b) => a.baseline - b.baseline || a.x - b.x,
   );
   if (fragments.length === 0) return [];
@@ -185,6 +187,18 @@ function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
   return blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows);
 }
 
+/**
+ * Whether `next`, first on its page, continues `table`, last on the page before: the same columns
+ * (same count, inner edges within a few points; unruled edges move with the widest text).
+ */
+function continues(table: Table, next: Table): boolean {
+  if (table.ruled !== next.ruled || table.colEdges.length !== next.colEdges.length) return false;
+  const tolerance = table.ruled ? 2 : 12;
+  return table.colEdges.every(
+    (edge, i) => i === 0 || i === table.colEdges.length - 1 || Math.abs(edge - next.colEdges[i]) <= tolerance,
+  );
+}
+
 function sheetName(name: string, used: Set<string>): string {
   const base = name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 28) || 'Sheet';
   let candidate = base;
@@ -208,6 +222,8 @@ export const run: Engine = async (inputs, options, ctx) => {
     layout.ocr ? [] : findTables(layout, { gapEm: CELL_GAP_EM, cells: true }),
   );
   const anyTable = pageTables.some((t) => t.length > 0);
+  // The table that ended the previous page, which the next page's first table may continue.
+  let lastTable: { grid: Grid; table: Table; page: number } | undefined;
   for (const [index, layout] of source.layouts.entries()) {
     throwIfAborted(ctx.signal);
     const tables = pageTables[index];
@@ -216,12 +232,25 @@ export const run: Engine = async (inputs, options, ctx) => {
     if (perPage) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, tables) });
     } else if (tables.length) {
-      tables.forEach((table, t) =>
-        grids.push({
+      tables.forEach((table, t) => {
+        const previous = t === 0 ? lastTable : undefined;
+        if (previous && previous.page === page - 1 && continues(previous.table, table)) {
+          const rows = tableGridCells(table);
+          const header = (row: Grid['rows'][number]) => row.map((cell) => cell?.text ?? '').join('\u0000');
+          // A header repeated on each page is written once.
+          const repeated = header(rows[0]) === header(previous.grid.rows[0]);
+          previous.grid.rows.push(...rows.slice(repeated ? 1 : 0));
+          previous.grid.name = `${previous.grid.name.replace(/(Page \d+).*/, '$1')}-${page}`;
+          lastTable = { ...previous, table, page };
+          return;
+        }
+        const grid = {
           name: tables.length > 1 ? `Page ${page} Table ${t + 1}` : `Page ${page}`,
           rows: tableGridCells(table),
-        }),
-      );
+        };
+        grids.push(grid);
+        lastTable = t === tables.length - 1 ? { grid, table, page } : undefined;
+      });
     } else if (!anyTable) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, []) });
     }

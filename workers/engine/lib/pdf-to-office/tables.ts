@@ -229,6 +229,7 @@ function rowsOf(fragments: Fragment[]): Row[] {
     const row = rows.at(-1);
     if (row && Math.abs(median(row.fragments.map((x) => x.baseline)) - f.baseline) <= f.size * 0.4) {
       row.fragments.push(f);
+      row.top = Math.min(row.top, f.top);
       row.bottom = Math.max(row.bottom, f.bottom);
     } else rows.push({ fragments: [f], top: f.top, bottom: f.bottom });
   }
@@ -236,27 +237,105 @@ function rowsOf(fragments: Fragment[]): Row[] {
   return rows;
 }
 
+/** Line spacing of a cell's wrapped lines, in font sizes; a printed row is at least ~1.28 tall. */
+const WRAPPED_LINE_EM = 1.2;
+
+/**
+ * A printed spreadsheet's wrapped cells, each back in one fragment: lines of one cell start at the
+ * same x, in the same size, closer than any row is tall. The cell sits in the row whose other cells
+ * share the baseline of one of its lines (a cell is aligned to the bottom, middle or top of its
+ * row); a cell alone keeps its first line's baseline.
+ */
+export function joinWrappedLines(fragments: Fragment[]): Fragment[] {
+  const lines = rowsOf(fragments);
+  const next = new Map<Fragment, Fragment>();
+  const previous = new Set<Fragment>();
+  lines.forEach((line, i) => {
+    for (const f of line.fragments) {
+      // The next line of the cell may come after lines of a cell beside it, offset by half a line.
+      const below = lines.slice(i + 1).filter((l) => l.fragments[0].baseline - f.baseline <= WRAPPED_LINE_EM * f.size);
+      const g = below
+        .flatMap((l) => l.fragments)
+        .find((h) => !previous.has(h) && Math.abs(h.x - f.x) <= 1.5 && Math.abs(h.size - f.size) <= 0.5);
+      if (g) {
+        next.set(f, g);
+        previous.add(g);
+      }
+    }
+  });
+  if (next.size === 0) return fragments;
+  const stacked = new Set([...next.keys(), ...previous]);
+  const out = fragments.filter((f) => !stacked.has(f));
+  const stacks: Fragment[][] = [];
+  for (const first of next.keys()) {
+    if (previous.has(first)) continue;
+    const stack = [first];
+    while (next.has(stack.at(-1)!)) stack.push(next.get(stack.at(-1)!)!);
+    stacks.push(stack);
+  }
+  const span = (stack: Fragment[]) => [stack[0].top, stack.at(-1)!.bottom];
+  // The row: the baseline of a cell that is not wrapped, nearest the middle of the stack's lines.
+  const anchors = stacks.map((stack) => {
+    const [top, bottom] = span(stack);
+    const middle = (stack[0].baseline + stack.at(-1)!.baseline) / 2;
+    const beside = out.filter((f) => f.baseline > top && f.baseline < bottom);
+    beside.sort((f, g) => Math.abs(f.baseline - middle) - Math.abs(g.baseline - middle));
+    return beside[0]?.baseline;
+  });
+  // A row of wrapped cells only: they share the row of a wrapped cell beside them.
+  stacks.forEach((stack, i) => {
+    if (anchors[i] !== undefined) return;
+    const [top, bottom] = span(stack);
+    const j = stacks.findIndex((other, k) => k !== i && span(other)[0] < bottom && span(other)[1] > top);
+    anchors[i] = j >= 0 ? (anchors[j] ?? Math.min(stack[0].baseline, stacks[j][0].baseline)) : stack[0].baseline;
+  });
+  stacks.forEach((stack, i) => {
+    let text = stack[0].text;
+    // A word broken at its own hyphen ("Bayerisch-" / "Schwaben") joins without a space.
+    for (const line of stack.slice(1)) text += /\p{L}-$/u.test(text) ? line.text : ` ${line.text}`;
+    out.push({
+      items: stack.flatMap((line) => line.items),
+      x: Math.min(...stack.map((line) => line.x)),
+      right: Math.max(...stack.map((line) => line.right)),
+      top: stack[0].top,
+      bottom: stack.at(-1)!.bottom,
+      baseline: anchors[i]!,
+      size: Math.max(...stack.map((line) => line.size)),
+      text,
+    });
+  });
+  return out;
+}
+
 type Interval = [number, number];
 
-function gaps(row: Row): Interval[] {
+function gaps(row: Row, open: boolean): Interval[] {
   const out: Interval[] = [];
+  // In a printed spreadsheet a row's empty cells before its first and after its last text are
+  // open too: "y8" alone in column D does not close the gutters of columns A–C above it.
+  if (open) out.push([-Infinity, row.fragments[0].x]);
   for (let i = 1; i < row.fragments.length; i++) {
     const [left, right] = [row.fragments[i - 1].right, row.fragments[i].x];
     // Cells that touch (a right-aligned number against the next column's text) still have a
     // boundary where the second starts.
     out.push(row.fragments[i].items[0]?.startsCell && right - left < 3 ? [right - 3, right] : [left, right]);
   }
+  if (open) out.push([Math.max(...row.fragments.map((f) => f.right)), Infinity]);
   return out;
 }
 
-/** Column gutters shared by every row: intersections of the rows' gaps, keeping each row's gaps that align. */
-function sharedGutters(rows: Row[]): Interval[] {
-  let shared = gaps(rows[0]);
+/**
+ * Column gutters shared by every row: intersections of the rows' gaps, keeping each row's gaps that
+ * align. With `open` (a printed spreadsheet), the empty ends of a row count as gaps; a gutter must
+ * still lie between two texts of some row.
+ */
+function sharedGutters(rows: Row[], open = false): Interval[] {
+  let shared = gaps(rows[0], open);
   for (const row of rows.slice(1)) {
     const next: Interval[] = [];
     for (const [a0, a1] of shared) {
       // A row may have an empty cell: its gap then spans several gutters, which still intersects.
-      for (const [b0, b1] of gaps(row)) {
+      for (const [b0, b1] of gaps(row, open)) {
         const lo = Math.max(a0, b0);
         const hi = Math.min(a1, b1);
         if (hi - lo >= 2) next.push([lo, hi]);
@@ -265,7 +344,7 @@ function sharedGutters(rows: Row[]): Interval[] {
     shared = next;
     if (shared.length === 0) break;
   }
-  return shared;
+  return shared.filter(([lo, hi]) => Number.isFinite(lo) && Number.isFinite(hi));
 }
 
 /**
@@ -317,8 +396,8 @@ function looksTabular(rows: Row[], gutters: Interval[], pageWidth: number): bool
 
 /** Unruled tables among the fragments (those not inside a ruled table). */
 function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cells: boolean): Table[] {
-  const fragments = buildFragments(items, gapEm, { cells });
-  const rows = rowsOf(fragments);
+  const lineFragments = buildFragments(items, gapEm, { cells });
+  const rows = rowsOf(cells ? joinWrappedLines(lineFragments) : lineFragments);
   const tables: Table[] = [];
   let start = 0;
   while (start < rows.length) {
@@ -328,15 +407,19 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cel
     }
     // Grow the run while rows keep ≥ 2 cells, share gutters and are spaced like table rows.
     let end = start + 1;
-    let gutters = sharedGutters([rows[start]]);
+    let gutters = sharedGutters([rows[start]], cells);
     const pitch: number[] = [];
     while (end < rows.length) {
       const row = rows[end];
       const step = row.top - rows[end - 1].top;
       if (row.fragments.length < 2 || (step > median([...pitch, step]) * 1.8 + 0.1 && pitch.length > 1)) break;
       if (step > rows[end - 1].fragments[0].size * 3.5) break;
-      const next = sharedGutters([...rows.slice(start, end + 1)]);
+      const next = sharedGutters(rows.slice(start, end + 1), cells);
       if (next.length === 0) break;
+      // With open row ends, a row must not join only through its empty ends: a gap between two of
+      // its own cells that meets no shared gutter means its columns are not the run's.
+      const meets = ([a, b]: Interval) => next.some(([lo, hi]) => a <= hi && b >= lo);
+      if (cells && !gaps(row, false).every(meets)) break;
       gutters = next;
       pitch.push(step);
       end++;
@@ -345,10 +428,10 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cel
     // A heading row whose cells nearly touch ("Quantity Discount Check" over narrow columns) is
     // one fragment that hides the gutters of the rows below it: split it where they pass.
     if (run.length >= 3) {
-      const below = sharedGutters(run.slice(1));
+      const below = sharedGutters(run.slice(1), cells);
       if (below.length > gutters.length) {
         const heading = splitAtGutters(run[0], below, gapEm);
-        const refined = sharedGutters([heading, ...run.slice(1)]);
+        const refined = sharedGutters([heading, ...run.slice(1)], cells);
         if (refined.length > gutters.length) {
           run = [heading, ...run.slice(1)];
           gutters = refined;

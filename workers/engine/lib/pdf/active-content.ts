@@ -106,6 +106,14 @@ function isHarmless(action: PDFDict, context: PDFDocument['context'], depth = 0)
   return true;
 }
 
+/** An action object that removal takes out wherever it hangs (scanActiveContent's sweep of orphaned actions). */
+export function isRemovedAction(object: PDFObject, context: PDFDocument['context']): boolean {
+  if (!(object instanceof PDFDict)) return false;
+  const type = actionType(object);
+  const isAction = type !== undefined && (REMOVED_ACTIONS.has(type) || object.lookup(N('Type')) === N('Action'));
+  return isAction && !isHarmless(object, context);
+}
+
 /** The report field for an unsafe action behind a click (link, bookmark, field). */
 function clickField(action: PDFDict): keyof ActiveContentReport {
   const type = actionType(action);
@@ -226,12 +234,7 @@ export function scanActiveContent(
 
   if (remove) {
     // Orphaned actions (and the JavaScript streams of removed ones): pdf-lib writes every object it holds.
-    for (const [ref, object] of objects) {
-      if (!(object instanceof PDFDict)) continue;
-      const type = actionType(object);
-      const isAction = type !== undefined && (REMOVED_ACTIONS.has(type) || object.lookup(N('Type')) === N('Action'));
-      if (isAction && !isHarmless(object, context)) doomed.add(ref);
-    }
+    for (const [ref, object] of objects) if (isRemovedAction(object, context)) doomed.add(ref);
     for (const ref of [...doomed]) {
       const action = context.lookup(ref);
       if (action instanceof PDFDict) {

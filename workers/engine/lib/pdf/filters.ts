@@ -83,7 +83,7 @@ export function unpredict(data: Uint8Array, params: PredictorParams): Uint8Array
 }
 
 /** One PNG row into out[at…at+rowBytes); the previous row is the rowBytes before `at` (zero for the first). */
-function unpredictRow(
+export function unpredictRow(
   type: number,
   raw: Uint8Array,
   out: Uint8Array,

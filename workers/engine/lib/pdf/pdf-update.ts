@@ -83,6 +83,7 @@ export function appendUpdate(
 export class XrefTableReader {
   readonly context: PDFContext = PDFContext.create();
   private readonly offsets = new Map<number, number>();
+  private largest = 0;
   readonly trailer: PDFDict;
 
   constructor(private readonly bytes: Uint8Array) {
@@ -108,10 +109,14 @@ export class XrefTableReader {
       const [first, count] = header.split(/\s+/).map(Number);
       if (!Number.isInteger(first) || !Number.isInteger(count)) throw new Error('Bad xref subsection');
       for (let i = 0; i < count; i++) {
-        // Entries are 20 bytes: "oooooooooo ggggg n\r\n"; read them as text, whatever the line end.
-        const entry = latin1.decode(bytes.subarray(pos, pos + 20));
+        // Entries are 20 bytes: "oooooooooo ggggg n\r\n", whatever the line end; the digits are read in place.
+        if (bytes[pos + 17] === 0x6e) {
+          let offset = 0;
+          for (let d = 0; d < 10; d++) offset = offset * 10 + bytes[pos + d] - 0x30;
+          this.offsets.set(first + i, offset);
+          this.largest = Math.max(this.largest, first + i);
+        }
         pos += 20;
-        if (entry[17] === 'n') this.offsets.set(first + i, Number(entry.slice(0, 10)));
       }
     }
     const trailer = this.parseAt(pos);
@@ -134,6 +139,6 @@ export class XrefTableReader {
   }
 
   get size(): number {
-    return Math.max(...this.offsets.keys()) + 1;
+    return this.largest + 1;
   }
 }

@@ -27,7 +27,7 @@ import {
   PDFString,
   type PDFObject,
 } from 'pdf-lib';
-import { scanActiveContent, type ActiveContentReport } from './active-content.ts';
+import { hasActiveContent, isRemovedAction, scanActiveContent, type ActiveContentReport } from './active-content.ts';
 import { PageCopier } from './page-copy.ts';
 import { isReadLazily, openLazily } from './pdf-lazy.ts';
 import { assertLooksLikePdf, openPdf, type OpenedPdf } from './pdf-open.ts';
@@ -157,8 +157,14 @@ function bodyOf(object: PDFObject): string {
  */
 function cleanCopiedObjects(doc: PDFDocument, pageRefs: readonly PDFRef[], remove: boolean) {
   const objects = objectsThatMayHoldActions(doc, pageRefs);
+  // Most files hold no actions: a scan that changes nothing first, so that only files with some pay
+  // for writing every object out before and after the removal (to find what it changed).
+  // (Removal also sweeps unsafe actions that no /A points at: those take the full pass too.)
+  const found = scanActiveContent(doc, { remove: false, objects });
+  const sweeps = objects.some(([, object]) => isRemovedAction(object, doc.context));
+  if (!remove || (!hasActiveContent(found) && !sweeps)) return { report: found, updates: [] };
   const snapshot = (object: PDFObject) => (object instanceof PDFStream ? object.dict.toString() : object.toString());
-  const before = remove ? objects.map(([ref, object]) => [ref, snapshot(object)] as const) : [];
+  const before = objects.map(([ref, object]) => [ref, snapshot(object)] as const);
   const report = scanActiveContent(doc, { remove, objects });
   const updates: UpdatedObject[] = [];
   for (const [ref, text] of before) {
@@ -304,6 +310,38 @@ export function prepareSource(
   };
 }
 
+/** A source cleaned for a rearrangement of the document itself (see rearrangePages). */
+export interface CleanedSource {
+  /** The source, with the cleaned objects as an incremental update when anything was removed. */
+  bytes: Uint8Array;
+  /** Scripts and actions found on the pages and in the bookmarks. */
+  activeContent: ActiveContentReport;
+}
+
+/**
+ * Scans (and with `removeActiveContent`, cleans) what the pages and the outline of `doc` hold, for
+ * rearrangePages: its links and bookmarks stay as they are, since its pages keep their objects. Only
+ * for a document read lazily (AssemblyError otherwise: the caller's pdf-lib path works on `doc`).
+ */
+export function cleanSource(doc: PDFDocument, bytes: Uint8Array, { removeActiveContent = false } = {}): CleanedSource {
+  if (!isReadLazily(doc)) throw new AssemblyError('The source was opened in full');
+  const ctx = doc.context;
+  const cleaned = cleanCopiedObjects(
+    doc,
+    doc.getPages().map((page) => page.ref),
+    removeActiveContent,
+  );
+  if (cleaned.updates.length === 0) return { bytes, activeContent: cleaned.report };
+  const { Root, Info, ID } = ctx.trailerInfo;
+  if (!Root || lastStartXref(bytes) === undefined) throw new AssemblyError('The source cannot be updated');
+  // qpdf keeps this document's trailer: the update's trailer carries its /Info and /ID on.
+  const trailer = [`/Root ${Root.toString()}`];
+  if (Info) trailer.push(`/Info ${Info.toString()}`);
+  if (ID) trailer.push(`/ID ${ID.toString()}`);
+  const size = ctx.largestObjectNumber + 1;
+  return { bytes: appendUpdate(bytes, cleaned.updates, size, trailer.join(' ')), activeContent: cleaned.report };
+}
+
 /** One run of pages from one source, in the order of the result. */
 export interface PageRun {
   /** Index into the `sources` given to assemblePages. */
@@ -346,12 +384,13 @@ export function placeBookmarks(
   return out;
 }
 
-/** qpdf's page-range text for 0-based pages: ascending runs joined ("1-345,2,2"). */
+/** qpdf's page-range text for 0-based pages: ascending and descending runs joined ("1-345,2,2,9-7"). */
 export function qpdfRange(pages: readonly number[]): string {
   const parts: string[] = [];
   for (let i = 0; i < pages.length;) {
+    const step = i + 1 < pages.length && Math.abs(pages[i + 1] - pages[i]) === 1 ? pages[i + 1] - pages[i] : 0;
     let j = i;
-    while (j + 1 < pages.length && pages[j + 1] === pages[j] + 1) j++;
+    while (step !== 0 && j + 1 < pages.length && pages[j + 1] === pages[j] + step) j++;
     parts.push(i === j ? `${pages[i] + 1}` : `${pages[i] + 1}-${pages[j] + 1}`);
     i = j + 1;
   }
@@ -370,6 +409,11 @@ export interface CompleteOptions {
   author?: string;
   subject?: string;
   keywords?: string;
+  /**
+   * Every link name given to the sources has a place in `linkTargets` (a merge of whole uses): the
+   * result's pages need not be read for links to remove.
+   */
+  everyLinkPlaced?: boolean;
 }
 
 export interface AssembleOptions extends CompleteOptions {
@@ -392,15 +436,7 @@ export async function assemblePages(
 ): Promise<AssemblyResult> {
   const inputs: Record<string, Uint8Array> = {};
   sources.forEach((bytes, i) => (inputs[`/in${i}.pdf`] = bytes));
-  const args = ['--empty', '--object-streams=disable'];
-  const byAngle = new Map<number, number[]>();
-  for (const { page, angle } of options.rotate ?? []) {
-    const turn = (((angle % 360) + 360) % 360) as number;
-    if (turn !== 0) byAngle.set(turn, [...(byAngle.get(turn) ?? []), page]);
-  }
-  // qpdf numbers these pages in the result (a repeated page is its own copy there).
-  for (const [turn, pages] of byAngle) args.push(`--rotate=+${turn}:${pages.map((page) => page + 1).join(',')}`);
-  args.push('--pages');
+  const args = ['--empty', '--object-streams=disable', ...rotateArgs(options.rotate), '--pages'];
   for (const run of runs) if (run.pages.length > 0) args.push(`/in${run.source}.pdf`, qpdfRange(run.pages));
   args.push('--', '/out.pdf');
   const result = await runQpdf(args, { inputs, outputs: ['/out.pdf'] });
@@ -413,6 +449,46 @@ export async function assemblePages(
   for (const key of Object.keys(inputs)) delete inputs[key];
   const expected = runs.reduce((sum, run) => sum + run.pages.length, 0);
   return completeAssembly(assembled, expected, bookmarks, linkTargets, options);
+}
+
+/** qpdf's --rotate options for these pages of the result (qpdf numbers them in the result). */
+function rotateArgs(rotate: AssembleOptions['rotate'] = []): string[] {
+  const byAngle = new Map<number, number[]>();
+  for (const { page, angle } of rotate) {
+    const turn = ((angle % 360) + 360) % 360;
+    if (turn !== 0) byAngle.set(turn, [...(byAngle.get(turn) ?? []), page]);
+  }
+  return [...byAngle].map(([turn, pages]) => `--rotate=+${turn}:${pages.map((page) => page + 1).join(',')}`);
+}
+
+/**
+ * The pages of `sources[0]` rearranged by qpdf in that document itself (`qpdf in.pdf --pages . …`):
+ * its catalog stays — bookmarks, named destinations, form, page labels (qpdf renumbers them),
+ * metadata, attachments — and its pages keep their objects, so bookmarks and links still lead to
+ * them (a repeated page's first use is the page itself, later ones are copies). Runs of other
+ * sources (e.g. blank pages) are inserted; `rotate` turns pages of the result.
+ */
+export async function rearrangePages(
+  sources: readonly Uint8Array[],
+  runs: readonly PageRun[],
+  rotate: AssembleOptions['rotate'] = [],
+): Promise<Uint8Array> {
+  const inputs: Record<string, Uint8Array> = {};
+  sources.forEach((bytes, i) => (inputs[`/in${i}.pdf`] = bytes));
+  const args = ['/in0.pdf', '--object-streams=disable', ...rotateArgs(rotate), '--pages'];
+  for (const run of runs) {
+    if (run.pages.length > 0) args.push(run.source === 0 ? '.' : `/in${run.source}.pdf`, qpdfRange(run.pages));
+  }
+  args.push('--', '/out.pdf');
+  const result = await runQpdf(args, { inputs, outputs: ['/out.pdf'] });
+  const rearranged = result.files['/out.pdf'];
+  if (result.exitCode !== 0 || !rearranged) {
+    throw new AssemblyError(`qpdf could not rearrange the pages cleanly: ${result.stderr.slice(0, 300)}`);
+  }
+  const expected = runs.reduce((sum, run) => sum + run.pages.length, 0);
+  const found = resultPages(new XrefTableReader(rearranged)).pageRefs.length;
+  if (found !== expected) throw new AssemblyError(`qpdf's result has ${found} pages instead of ${expected}`);
+  return rearranged;
 }
 
 /** Pages one qpdf run splits off: a run reports nothing until it ends (20,000 pages: 20 s and more in one run). */
@@ -456,6 +532,17 @@ export async function splitPages(
   return parts;
 }
 
+/** The catalog and the pages of a file qpdf wrote (a flat page tree: /Pages /Kids lists every page). */
+function resultPages(reader: XrefTableReader) {
+  const rootRef = reader.trailer.get(N.Root);
+  const catalog = rootRef instanceof PDFRef ? reader.object(rootRef) : undefined;
+  const pagesRef = catalog instanceof PDFDict ? catalog.get(N.Pages) : undefined;
+  const pagesNode = pagesRef instanceof PDFRef ? reader.object(pagesRef) : undefined;
+  const kids = pagesNode instanceof PDFDict ? pagesNode.get(N.Kids) : undefined;
+  const pageRefs = kids instanceof PDFArray ? kids.asArray().filter((kid): kid is PDFRef => kid instanceof PDFRef) : [];
+  return { rootRef, catalog, pageRefs };
+}
+
 /**
  * Adds to a document qpdf assembled: the bookmarks, the named destinations of the links (links whose
  * name has no destination here, i.e. into pages left out, are removed) and the document information.
@@ -468,13 +555,7 @@ export function completeAssembly(
   options: CompleteOptions = {},
 ): AssemblyResult {
   const reader = new XrefTableReader(assembled);
-  const rootRef = reader.trailer.get(N.Root);
-  const catalog = rootRef instanceof PDFRef ? reader.object(rootRef) : undefined;
-  const pagesRef = catalog instanceof PDFDict ? catalog.get(N.Pages) : undefined;
-  const pagesNode = pagesRef instanceof PDFRef ? reader.object(pagesRef) : undefined;
-  const kids = pagesNode instanceof PDFDict ? pagesNode.get(N.Kids) : undefined;
-  // qpdf writes a flat page tree: /Pages /Kids lists every page.
-  const pageRefs = kids instanceof PDFArray ? kids.asArray().filter((kid): kid is PDFRef => kid instanceof PDFRef) : [];
+  const { rootRef, catalog, pageRefs } = resultPages(reader);
   if (!(catalog instanceof PDFDict) || !(rootRef instanceof PDFRef) || pageRefs.length !== expected) {
     throw new AssemblyError(`qpdf's result has ${pageRefs.length} pages instead of ${expected}`);
   }
@@ -494,7 +575,7 @@ export function completeAssembly(
   const destination = (target: { page: number; view: string[] }) =>
     `[${pageRefs[target.page].toString()} ${target.view.join(' ')}]`;
 
-  objects.push(...linksWithoutTarget(reader, pageRefs, linkTargets));
+  if (!options.everyLinkPlaced) objects.push(...linksWithoutTarget(reader, pageRefs, linkTargets));
   if (linkTargets.size > 0) {
     const names = [...linkTargets.keys()].sort();
     const dests = allocate();

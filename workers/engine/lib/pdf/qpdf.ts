@@ -26,6 +26,9 @@ export interface QpdfJob {
   outputs?: string[];
 }
 
+/** Arguments longer than this (in all) are passed in a file (see runQpdf). */
+const ARGS_ON_STACK = 16_000;
+
 export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob): Promise<QpdfResult> {
   // (Node: the factory reads and compiles qpdf.wasm itself, see below.)
   const wasmModule = isNode ? undefined : await compileWasm(qpdfWasmUrl, '@neslinesli93/qpdf-wasm/dist/qpdf.wasm');
@@ -67,10 +70,27 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
     }
   }
   const qpdf = await starting;
-  for (const [path, bytes] of Object.entries(inputs)) qpdf.FS.writeFile(path, bytes);
+  // FS.write with canOwn: the file system keeps a view of the caller's bytes instead of a copy
+  // (FS.writeFile would copy every input; qpdf only reads them).
+  for (const [path, bytes] of Object.entries(inputs)) {
+    const stream = qpdf.FS.open(path, 'w');
+    qpdf.FS.write(stream, bytes, 0, bytes.byteLength, 0, true);
+    qpdf.FS.close(stream);
+  }
+  // The arguments are copied onto the module's stack (64 KB): a long list (a page range naming
+  // thousands of pages one by one) goes through an argument file instead, which qpdf reads as `@file`.
+  let mainArgs = args;
+  if (args.reduce((sum, arg) => sum + arg.length + 1, 0) > ARGS_ON_STACK) {
+    if (args.some((arg) => arg.includes('\n'))) throw new Error('A qpdf argument holds a line break');
+    const stream = qpdf.FS.open('/folio-args', 'w');
+    const text = new TextEncoder().encode(args.join('\n'));
+    qpdf.FS.write(stream, text, 0, text.byteLength, 0, true);
+    qpdf.FS.close(stream);
+    mainArgs = ['@/folio-args'];
+  }
   let exitCode: number;
   try {
-    exitCode = qpdf.callMain(args);
+    exitCode = qpdf.callMain(mainArgs);
   } catch (error) {
     // Emscripten signals exit() by throwing an ExitStatus carrying the code.
     const status = (error as { status?: unknown }).status;
@@ -80,7 +100,7 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
   const files: Record<string, Uint8Array> = {};
   for (const path of outputs) {
     try {
-      files[path] = qpdf.FS.readFile(path);
+      files[path] = writtenBytes(qpdf.FS, path);
     } catch {
       /* not written */
     }
@@ -88,7 +108,28 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
   return { exitCode, stdout: stdout.join('\n'), stderr: stderr.join('\n'), files };
 }
 
+/**
+ * A file qpdf wrote, as a view of the in-memory file system's own buffer: the instance is dropped
+ * after the run, so the result need not be copied out of it (FS.readFile copies; for a merge that is
+ * one more copy of the whole output at the moment memory peaks). The buffer is the one Uint8Array
+ * of the file's node (its name is minified in this build); FS.readFile when it cannot be found.
+ */
+function writtenBytes(fs: QpdfModuleInstance['FS'], path: string): Uint8Array {
+  const { size } = fs.stat(path);
+  const stream = fs.open(path, 'r') as { node?: Record<string, unknown> };
+  fs.close(stream);
+  const buffers = Object.values(stream.node ?? {}).filter((value) => value instanceof Uint8Array);
+  if (buffers.length === 1 && buffers[0].byteLength >= size) return buffers[0].subarray(0, size);
+  return fs.readFile(path);
+}
+
 interface QpdfModuleInstance {
   callMain(args: string[]): number;
-  FS: { writeFile(path: string, data: Uint8Array): void; readFile(path: string): Uint8Array };
+  FS: {
+    open(path: string, flags: string): unknown;
+    write(stream: unknown, data: Uint8Array, offset: number, length: number, position: number, canOwn: boolean): number;
+    close(stream: unknown): void;
+    stat(path: string): { size: number };
+    readFile(path: string): Uint8Array;
+  };
 }
