@@ -227,6 +227,23 @@ export function treeRss(rootPid: number, withRoot = true): number {
   return total;
 }
 
+/**
+ * Samples the resident memory of all of Chromium's processes (this process's descendants) every
+ * 100 ms from now; `stop` returns the peak above the level at the start.
+ */
+export function browserPeakSampler(): { stop(): number } {
+  const sample = () => treeRss(process.pid, false);
+  const base = sample();
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, sample())), 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, sample()) - base;
+    },
+  };
+}
+
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 

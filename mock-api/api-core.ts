@@ -18,14 +18,20 @@ export interface RunnerJob {
   onProgress?: ProgressCallback;
   /** The tool's watchdog: its catalogue `stallSeconds`, else DEFAULT_STALL_SECONDS; every runner applies it. */
   stallSeconds?: number;
+  /** A file the page's client picked for the result; a runner may write the result into it (then `saved`). */
+  saveTo?: WritableStream<Uint8Array>;
 }
+
+/** A result as a runner holds it: the engine's bytes (Node), or a Blob of them (the page, workers/bridge.ts). */
+export type RunnerResult =
+  EngineResult | (Omit<EngineResult, 'bytes' | 'streamedBytes'> & { blob: Blob; saved?: boolean });
 
 export type ToolRunner = (
   toolId: string,
   inputs: EngineInput[],
   options: EngineOptions,
   job: RunnerJob,
-) => Promise<EngineResult>;
+) => Promise<RunnerResult>;
 
 /** Field carrying the password of an encrypted input, for every tool but unlock-pdf (which uses `password`). */
 export const INPUT_PASSWORD_FIELD = 'inputPassword';
@@ -118,14 +124,17 @@ export async function answerToolRequest(tool: FileToolEntry, request: Request, r
   try {
     const { inputs, options } = await readToolRequest(tool, await request.formData());
     const signal = job ? AbortSignal.any([job.controller.signal, request.signal]) : request.signal;
-    const runnerJob = { signal, onProgress: job?.onProgress, stallSeconds: stallSecondsOf(tool) };
+    const runnerJob = { signal, onProgress: job?.onProgress, stallSeconds: stallSecondsOf(tool), saveTo: job?.saveTo };
     const result = await runner(tool.id, inputs, options, runnerJob);
-    return new Response(result.bytes as Uint8Array<ArrayBuffer>, {
+    if ('saved' in result && result.saved && job) job.saved = true;
+    // A Blob body is answered as it is (no copy); bytes are copied once by the Response either way.
+    const body = 'blob' in result ? result.blob : (result.bytes as Uint8Array<ArrayBuffer>);
+    return new Response(body, {
       status: 200,
       headers: {
         'Content-Type': result.mime,
         'Content-Disposition': contentDisposition(result.filename),
-        'Content-Length': String(result.bytes.byteLength),
+        'Content-Length': String('blob' in result ? result.blob.size : result.bytes.byteLength),
         ...(result.notes?.length ? { 'X-Folio-Notes': encodeURIComponent(JSON.stringify(result.notes)) } : {}),
       },
     });

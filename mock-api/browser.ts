@@ -37,6 +37,7 @@ const runInBrowser: ToolRunner = async (toolId, inputs, options, job) => {
       signal: job.signal,
       onProgress: job.onProgress,
       stallMs: job.stallSeconds && job.stallSeconds * 1000,
+      saveTo: job.saveTo,
     });
   } catch (error) {
     if (isFolioError(error) && error.name !== 'Offline') throw error;

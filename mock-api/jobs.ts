@@ -12,12 +12,16 @@ export interface Job {
   id: string;
   controller: AbortController;
   onProgress?: ProgressCallback;
+  /** The file the user picked for the result (src/api/save-target.ts): a result written piece by piece goes into it. */
+  saveTo?: WritableStream<Uint8Array>;
+  /** Set by the handler when the result went into `saveTo` (the response's body is then empty). */
+  saved?: boolean;
 }
 
 const jobs = new Map<string, Job>();
 
-export function createJob(onProgress?: Job['onProgress']): Job {
-  const job: Job = { id: crypto.randomUUID(), controller: new AbortController(), onProgress };
+export function createJob(onProgress?: Job['onProgress'], saveTo?: Job['saveTo']): Job {
+  const job: Job = { id: crypto.randomUUID(), controller: new AbortController(), onProgress, saveTo };
   jobs.set(job.id, job);
   return job;
 }

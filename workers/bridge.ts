@@ -2,7 +2,9 @@
  * The page's side of the engine worker, in the manner of Squoosh's worker-bridge: the worker is
  * started on first use, a cancelled job terminates it (the only way to stop WASM mid-call and
  * free its memory), and an idle worker is released after a while. Input buffers are transferred,
- * not copied.
+ * not copied. Results come back as Blobs: an engine that writes its result piece by piece
+ * (`ctx.output`, e.g. a ZIP) has each piece moved here as it is written and gathered into Blobs (or
+ * written into the file the user picked), so no whole-result buffer is ever held in the page.
  */
 import * as Comlink from 'comlink';
 import type { EngineWorkerApi } from './engine.worker.ts';
@@ -73,7 +75,54 @@ function release(live: LiveWorker): void {
   if (index >= 0) pool.splice(index, 1);
 }
 
+/** A job's result as the page holds it. */
+export interface PageResult extends Omit<EngineResult, 'bytes' | 'streamedBytes'> {
+  /** The result; empty when it was written into `RunOptions.saveTo`. */
+  blob: Blob;
+  /** True when the result's pieces were written into `RunOptions.saveTo`. */
+  saved: boolean;
+}
+
+/** Pieces are gathered into Blobs of about this size, so at most this much of a result waits in page memory. */
+const BLOB_PART_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Gathers the pieces of a result, in order, into Blobs: a Blob's bytes go to the browser's blob
+ * storage (outside the page's heap, paged out to disk when large where the browser can), and a
+ * Blob made of Blobs refers to them without copying.
+ */
+export class BlobCollector {
+  private readonly parts: Blob[] = [];
+  private pending: Uint8Array<ArrayBuffer>[] = [];
+  private pendingBytes = 0;
+  size = 0;
+
+  add(chunk: Uint8Array): void {
+    this.pending.push(chunk as Uint8Array<ArrayBuffer>);
+    this.pendingBytes += chunk.byteLength;
+    this.size += chunk.byteLength;
+    if (this.pendingBytes >= BLOB_PART_BYTES) this.seal();
+  }
+
+  blob(type: string): Blob {
+    this.seal();
+    return new Blob(this.parts, { type });
+  }
+
+  private seal(): void {
+    if (this.pending.length === 0) return;
+    this.parts.push(new Blob(this.pending));
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+}
+
 export interface RunOptions {
+  /**
+   * A file the user picked for the result (save-target.ts): a result written piece by piece goes
+   * straight into it (the stream is locked only while it does). Not closed here.
+   */
+  saveTo?: WritableStream<Uint8Array>;
   signal?: AbortSignal;
   onProgress?: ProgressCallback;
   /** Stop the job (terminate its worker) when it reports no progress for this long. */
@@ -115,8 +164,8 @@ export async function runInWorker(
   toolId: string,
   inputs: EngineInput[],
   options: EngineOptions,
-  { signal, onProgress, stallMs }: RunOptions = {},
-): Promise<EngineResult> {
+  { signal, onProgress, stallMs, saveTo }: RunOptions = {},
+): Promise<PageResult> {
   if (signal?.aborted) throw cancelled();
   const live = pool.find((w) => !w.busy) ?? startWorker();
   clearTimeout(live.idleTimer);
@@ -145,6 +194,14 @@ export async function runInWorker(
   };
 
   const inputSizes = inputs.map((input) => input.bytes.byteLength);
+  const collected = new BlobCollector();
+  let writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  const onChunk = async (chunk: Uint8Array) => {
+    if (!saveTo) return collected.add(chunk);
+    writer ??= saveTo.getWriter();
+    // Written in order; the worker answers only once every write has finished.
+    await writer.write(chunk);
+  };
   let failure: unknown;
   try {
     const transfers = inputs.map((input) => input.bytes.buffer as ArrayBuffer);
@@ -153,12 +210,22 @@ export async function runInWorker(
       Comlink.transfer(inputs, transfers),
       options,
       onProgress || stallMs ? Comlink.proxy(reportProgress) : undefined,
+      Comlink.proxy(onChunk),
     );
-    return await Promise.race([job, aborted, watchdog.fired, loadFailed]);
+    const { bytes, streamedBytes, ...result } = await Promise.race([job, aborted, watchdog.fired, loadFailed]);
+    if (streamedBytes === undefined)
+      return { ...result, blob: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: result.mime }), saved: false };
+    if (writer) {
+      return { ...result, blob: new Blob([], { type: result.mime }), saved: true };
+    }
+    if (collected.size !== streamedBytes)
+      throw new Error(`Result incomplete: ${collected.size} of ${streamedBytes} bytes`);
+    return { ...result, blob: collected.blob(result.mime), saved: false };
   } catch (error) {
     failure = error;
     throw error;
   } finally {
+    writer?.releaseLock();
     watchdog.stop();
     live.onLoadFailure = undefined;
     if (onAbort) signal?.removeEventListener('abort', onAbort);

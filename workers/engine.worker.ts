@@ -18,11 +18,23 @@ const api = {
     inputs: EngineInput[],
     options: EngineOptions,
     onProgress?: ProgressCallback,
+    onChunk?: (chunk: Uint8Array) => Promise<void>,
   ): Promise<EngineResult> {
     const engine = await loadEngine(toolId);
+    const sent: Promise<void>[] = [];
+    // Pieces of the result leave this worker as soon as the engine writes them (moved, not copied);
+    // the result is answered once the page has every piece (their channel is not the answer's).
+    const output = onChunk && {
+      write(chunk: Uint8Array) {
+        const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
+        const own = whole && chunk.buffer instanceof ArrayBuffer ? chunk : chunk.slice();
+        sent.push(onChunk(Comlink.transfer(own, [own.buffer as ArrayBuffer])));
+      },
+    };
     // Cancellation terminates this worker, so the engine's own signal is never aborted here;
     // it exists for Node callers and for engines that run sub-jobs.
-    const result = await engine.run(inputs, options, { progress: onProgress });
+    const result = await engine.run(inputs, options, { progress: onProgress, output });
+    await Promise.all(sent);
     return Comlink.transfer(result, [result.bytes.buffer as ArrayBuffer]);
   },
 

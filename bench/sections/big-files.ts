@@ -9,7 +9,7 @@
  *     before the job (all Chromium processes, sampled every 100 ms);
  *   - in Node (the same engines) beside native qpdf doing the same page work in the same run.
  * Goal (issue #20): all three complete in Chromium on this machine. Needs `npm run build` for the
- * Chromium part.
+ * Chromium part. FOLIO_BENCH_BIG_NODE=0 leaves out the Node part (minutes of its own).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
@@ -91,6 +91,7 @@ export async function run(): Promise<void> {
       });
     }
 
+    if (process.env.FOLIO_BENCH_BIG_NODE === '0') return;
     console.log('\nin Node (same engines) beside native qpdf:');
     const { modules, close } = await loadEngineModules({
       merge: '/workers/engine/tools/merge-pdf.ts',

@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import JSZip from 'jszip';
 import {
+  browserPeakSampler,
   CORPUS,
   corpusFile,
   fmtBytes,
@@ -65,12 +66,19 @@ async function loadEngines() {
 }
 
 interface ChromiumFigures {
-  /** 50 pages through the modal, click to download (the default: render pool + the browser's JPEG encoder). */
-  modal: { seconds: number; cpu: number; zip: Uint8Array };
+  /** 50 pages through the modal, click to download (the default: lanes by cores, the browser's JPEG encoder). */
+  modal: { seconds: number; cpu: number; peak: number; zip: Uint8Array };
   /** The same pages through the in-page /api with other engine settings, for comparison in the same run. */
-  variants: Array<{ label: string; seconds: number; cpu: number; bytes: number; error?: string }>;
+  variants: Array<{ label: string; seconds: number; cpu: number; peak: number; bytes: number; error?: string }>;
   /** The many-page document through the modal, with the progress bar sampled. */
-  many?: { seconds: number; cpu: number; bytes: number; entries: number; samples: Array<[number, number]> };
+  many?: {
+    seconds: number;
+    cpu: number;
+    peak: number;
+    bytes: number;
+    entries: number;
+    samples: Array<[number, number]>;
+  };
 }
 
 /**
@@ -128,10 +136,14 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
     // costs whatever else the machine is doing.
     const browserCpu = () => treeCpuSeconds(globalThis.process.pid, false);
     let cpuStart = browserCpu();
+    // Peak resident memory of all of Chromium's processes above their level before each job.
+    let memory = browserPeakSampler();
     const start = performance.now();
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), process.click()]);
-    const zip = new Uint8Array(readFileSync(await download.path()));
-    const modal = { seconds: (performance.now() - start) / 1000, cpu: browserCpu() - cpuStart, zip };
+    const seconds = (performance.now() - start) / 1000;
+    const modal = { seconds, cpu: browserCpu() - cpuStart, peak: memory.stop(), zip: new Uint8Array() };
+    modal.zip = new Uint8Array(readFileSync(await download.path()));
+    console.log(`  (Chromium: modal, ${PAGES} pages: ${seconds.toFixed(1)} s)`);
 
     // The variants post the file picked in an input of the bench's own (the modal keeps its files to itself).
     await page.evaluate(() => {
@@ -148,10 +160,14 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
     for (const [label, fields] of [
       ['one worker, MozJPEG (the engine before the pool)', { format: 'jpeg-smallest', renderWorkers: '1' }],
       ['one worker, browser JPEG encoder', { format: 'jpeg', renderWorkers: '1' }],
-      ['render pool, MozJPEG ("smallest files")', { format: 'jpeg-smallest' }],
-      ['render pool, browser JPEG encoder (default)', { format: 'jpeg' }],
+      ['render pool of 2, MozJPEG ("smallest files")', { format: 'jpeg-smallest', renderWorkers: '2' }],
+      ['render pool of 2, browser JPEG encoder', { format: 'jpeg', renderWorkers: '2' }],
+      ['one worker, browser JPEG encoder, again', { format: 'jpeg', renderWorkers: '1' }],
+      ['render pool of 2, browser JPEG encoder, again', { format: 'jpeg', renderWorkers: '2' }],
+      ['the default (lanes by cores), browser JPEG encoder, all pages at 300 dpi', { resolution: '300', pages: '' }],
     ] as const) {
       cpuStart = browserCpu();
+      memory = browserPeakSampler();
       const outcome = await page.evaluate(
         async ({ fields }) => {
           const form = new FormData();
@@ -171,9 +187,11 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
         label,
         seconds: outcome.ms / 1000,
         cpu: browserCpu() - cpuStart,
+        peak: memory.stop(),
         bytes: outcome.size,
         error: outcome.error,
       });
+      console.log(`  (Chromium: ${label}: ${(outcome.ms / 1000).toFixed(1)} s)`);
     }
 
     let manyFigures: ChromiumFigures['many'];
@@ -187,6 +205,7 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
       await dialog.getByLabel('Pages').fill('');
       const samples: Array<[number, number]> = [];
       cpuStart = browserCpu();
+      memory = browserPeakSampler();
       const manyStart = performance.now();
       const downloaded = page.waitForEvent('download', { timeout: 0 });
       await process.click();
@@ -203,9 +222,10 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
       }
       const file = await downloaded;
       const seconds = (performance.now() - manyStart) / 1000;
+      const peak = memory.stop();
       const out = new Uint8Array(readFileSync(await file.path()));
       const entries = Object.keys((await JSZip.loadAsync(out)).files).length;
-      manyFigures = { seconds, cpu: browserCpu() - cpuStart, bytes: out.length, entries, samples };
+      manyFigures = { seconds, cpu: browserCpu() - cpuStart, peak, bytes: out.length, entries, samples };
     }
     return { modal, variants, many: manyFigures };
   } finally {
@@ -340,13 +360,34 @@ export async function run(): Promise<void> {
           console.log(`Chromium run failed: ${error.message}`);
           return undefined;
         });
+        // pdftoppm again right after Chromium's jobs: how much the machine's load moved meanwhile.
+        const nativeAgain = await timed(() =>
+          execFileSync(
+            'pdftoppm',
+            [
+              '-jpeg',
+              '-jpegopt',
+              `quality=${QUALITY}`,
+              '-r',
+              String(DPI),
+              '-f',
+              '1',
+              '-l',
+              String(PAGES),
+              source,
+              join(dir, 'q'),
+            ],
+            { stdio: 'ignore' },
+          ),
+        );
+        console.log(`native pdftoppm again after the Chromium jobs: ${(nativeAgain.ms / 1000).toFixed(1)} s`);
         if (browser) {
           const { modal, variants } = browser;
           console.log(
-            `Folio pdf-to-jpg in Chromium, modal click to download (render pool + browser JPEG encoder): ` +
+            `Folio pdf-to-jpg in Chromium, modal click to download (the default: lanes by cores, browser encoder): ` +
               `${modal.seconds.toFixed(1)} s` +
               (` (browser CPU ${modal.cpu.toFixed(1)} s), ${(PAGES / modal.seconds).toFixed(2)} pages/s, ` +
-                `${fmtBytes(modal.zip.length)}`),
+                `${fmtBytes(modal.zip.length)}, browser peak ${fmtBytes(modal.peak)} above its level before`),
           );
           console.log(
             `ratio (Chromium, ${PAGES} pages ${DPI} dpi): ${((modal.seconds * 1000) / native.ms).toFixed(2)}× ` +
@@ -357,7 +398,7 @@ export async function run(): Promise<void> {
               ? `failed: ${variant.error}`
               : `${variant.seconds.toFixed(1)} s (${((variant.seconds * 1000) / native.ms).toFixed(2)}× pdftoppm),` +
                 (` browser CPU ${variant.cpu.toFixed(1)} s (${(variant.cpu / nativeCpu).toFixed(2)}× ` +
-                  `pdftoppm's), ${fmtBytes(variant.bytes)}`);
+                  `pdftoppm's), ${fmtBytes(variant.bytes)}, browser peak ${fmtBytes(variant.peak)}`);
             console.log(`  in-page /api, ${variant.label}: ${figures}`);
           }
           const likeness = await similarity(modal.zip, dir);
@@ -373,12 +414,13 @@ export async function run(): Promise<void> {
                 `${fmtBytes(manyNativeBytes)} of JPEGs`),
           );
           if (browser.many) {
-            const { seconds, cpu, bytes: zipBytes, entries, samples } = browser.many;
+            const { seconds, cpu, peak, bytes: zipBytes, entries, samples } = browser.many;
             console.log(
               `  Folio in Chromium (modal, click to download): ${seconds.toFixed(1)} s (browser CPU ` +
                 `${cpu.toFixed(1)} s),` +
                 ` ${entries.toLocaleString('en')} entries,` +
-                ` ${fmtBytes(zipBytes)} ZIP; ratio ${((seconds * 1000) / manyNative.ms).toFixed(2)}× pdftoppm's time`,
+                ` ${fmtBytes(zipBytes)} ZIP, browser peak ${fmtBytes(peak)}; ratio ` +
+                `${((seconds * 1000) / manyNative.ms).toFixed(2)}× pdftoppm's time`,
             );
             console.log(`  ${steadiness(samples, MANY_PAGES)}`);
           }

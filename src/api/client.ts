@@ -125,9 +125,12 @@ export async function callTool(
     deviceMemory,
   );
   if (overBudget) throw new ApiError(overBudget, 413, 'NotEnoughMemory');
-  const job = createJob(onProgress);
+  // A result written piece by piece (a ZIP) goes into the picked file during the job (see bridge.ts).
+  const writable = saveTo ? await saveTo.createWritable() : undefined;
+  const job = createJob(onProgress, writable);
   const onAbort = () => job.controller.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
+  let savedTo = false;
   try {
     await startApi();
     const response = await fetch(tool.endpoint, {
@@ -141,9 +144,12 @@ export async function callTool(
     if (!response.ok || type.includes('application/json')) throw await errorFromResponse(response);
     const notesHeader = response.headers.get('X-Folio-Notes');
     const notes = notesHeader ? (JSON.parse(decodeURIComponent(notesHeader)) as string[]) : [];
-    if (saveTo && response.body) {
-      // Streamed into the picked file; "Download again" then reads it back from disk.
-      await response.body.pipeTo(await saveTo.createWritable(), { signal });
+    if (saveTo && writable) {
+      // Written into the picked file during the job, or now from the response; "Download again"
+      // then reads it back from disk.
+      if (job.saved) await writable.close();
+      else await (response.body ?? new Blob().stream()).pipeTo(writable, { signal });
+      savedTo = true;
       return { blob: await saveTo.getFile(), filename: saveTo.name, notes, saved: true };
     }
     return {
@@ -156,6 +162,8 @@ export async function callTool(
     if (error instanceof ApiError) throw error;
     throw new ApiError(error instanceof Error && error.message ? error.message : 'Processing failed', 0);
   } finally {
+    // A failed or cancelled job leaves no half-written file (abort discards the browser's temporary copy).
+    if (writable && !savedTo) await writable.abort().catch(() => undefined);
     signal?.removeEventListener('abort', onAbort);
     endJob(job);
   }

@@ -33,12 +33,14 @@ const neverFatal = { isFatal: () => false, fallbackLane: () => Promise.reject(ne
 const pageOf = (outcome: PageOutcome) => outcome.pageNumber;
 
 describe('render pool: lane count', () => {
-  test('one lane per core while memory allows, at most 8, at least 1', () => {
+  test('one lane per two cores while memory allows, at most 8, at least 1', () => {
     const small = { budgetBytes: 4 * GB, inputBytes: 2 * MB, pagePixels: 2e6 };
-    expect(laneCount({ ...small, cores: 2 })).toBe(2);
-    expect(laneCount({ ...small, cores: 4 })).toBe(4);
+    expect(laneCount({ ...small, cores: 1 })).toBe(1);
+    expect(laneCount({ ...small, cores: 2 })).toBe(1);
+    expect(laneCount({ ...small, cores: 4 })).toBe(2);
+    expect(laneCount({ ...small, cores: 8 })).toBe(4);
     expect(laneCount({ ...small, cores: 32 })).toBe(8);
-    expect(laneCount({ ...small, cores: undefined })).toBe(2);
+    expect(laneCount({ ...small, cores: undefined })).toBe(1);
     // A 700 MB document: each lane holds it twice (its worker and pdf.js's), the engine too.
     expect(laneCount({ cores: 8, budgetBytes: 4 * GB, inputBytes: 700 * MB, pagePixels: 2e6 })).toBe(1);
     expect(laneCount({ cores: 8, budgetBytes: 4 * GB, inputBytes: 300 * MB, pagePixels: 2e6 })).toBe(4);
@@ -65,6 +67,56 @@ describe('render pool: pages in order', () => {
     );
     expect(delivered).toEqual(pages);
     expect(drawn.sort((a, b) => a - b)).toEqual(pages);
+  });
+
+  test('perLane 2: each lane has two pages under way at once, outcomes still in page order', async () => {
+    const pages = Array.from({ length: 20 }, (_, i) => i + 1);
+    let underWay = 0;
+    let mostUnderWay = 0;
+    const lane: PageLane = {
+      async render(page) {
+        mostUnderWay = Math.max(mostUnderWay, ++underWay);
+        await new Promise((resolve) => setTimeout(resolve, page % 2 ? 6 : 1));
+        underWay--;
+        return new Uint8Array([page]);
+      },
+      close: () => undefined,
+    };
+    const delivered: number[] = [];
+    await runInPageOrder(pages, [lane], (outcome) => void delivered.push(pageOf(outcome)), {
+      ...neverFatal,
+      perLane: 2,
+    });
+    expect(delivered).toEqual(pages);
+    expect(mostUnderWay).toBe(2);
+  });
+
+  test('perLane 2: a lost lane drops out with both its pages reported, the fallback finishes', async () => {
+    const pages = Array.from({ length: 10 }, (_, i) => i + 1);
+    let lost = false;
+    const dying: PageLane = {
+      async render(page) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        if (page >= 3 || lost) {
+          lost = true;
+          throw new LaneLost('gone');
+        }
+        return new Uint8Array([page]);
+      },
+      close: () => undefined,
+    };
+    const outcomes: PageOutcome[] = [];
+    await runInPageOrder(pages, [dying], (outcome) => void outcomes.push(outcome), {
+      isFatal: () => false,
+      fallbackLane: async () => fakeLane(() => 1),
+      perLane: 2,
+    });
+    expect(outcomes.map(pageOf)).toEqual(pages);
+    const failed = outcomes.filter((o) => 'error' in o).map(pageOf);
+    // The pages under way when the lane died are reported as failures; every later page was drawn.
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(failed.length).toBeLessThanOrEqual(2);
+    expect(outcomes.filter((o) => 'bytes' in o)).toHaveLength(pages.length - failed.length);
   });
 
   test('a lane never runs more than `window` pages ahead of the last delivered one', async () => {

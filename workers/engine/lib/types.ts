@@ -28,10 +28,24 @@ export interface EngineContext {
    * text recognition data (1.3 MB, once)…").
    */
   progress?: ProgressCallback;
+  /**
+   * Where a large result may be written piece by piece as it is produced instead of returned whole
+   * (in a browser: each piece is moved to the page at once, see workers/bridge.ts). An engine that
+   * writes here returns `bytes` empty and `streamedBytes` set; one that does not simply ignores it.
+   */
+  output?: ResultSink;
+}
+
+/** Takes the pieces of a result in order. A piece's buffer is handed over: the engine must not use it after. */
+export interface ResultSink {
+  write(chunk: Uint8Array): void;
 }
 
 export interface EngineResult {
+  /** The whole result; empty when it was written to `ctx.output` (then `streamedBytes` is set). */
   bytes: Uint8Array;
+  /** Set when the result went to `ctx.output` piece by piece: its size in bytes. */
+  streamedBytes?: number;
   /** Download name, e.g. "report-merged.pdf" or "converted.zip". */
   filename: string;
   mime: string;

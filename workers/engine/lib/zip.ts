@@ -4,11 +4,14 @@
  * header, its bytes, its data descriptor), so an engine that adds pages as they finish never holds
  * them twice — once written, a page's image can be let go. Entries that are already compressed
  * (JPEG, PNG, PDF with object streams) pass through STOREd (`ZipPassThrough`): deflating them again
- * costs time and saves next to nothing. No ZIP64: fflate writes 32-bit sizes, so an archive must stay
+ * costs time and saves next to nothing. Given a ResultSink (an engine's `ctx.output`), the archive's
+ * pieces go to it as they are written and are not kept here at all: in a browser they leave the
+ * engine worker at once (workers/bridge.ts). No ZIP64: fflate writes 32-bit sizes, so an archive must stay
  * under 4 GB and 65,535 entries (checked, with a plain message).
  */
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { FolioError } from './errors.ts';
+import type { EngineResult, ResultSink } from './types.ts';
 
 export interface ZipEntryOptions {
   /** Deflate this entry (text, XML, uncompressed PDF). Default: store as is. */
@@ -22,21 +25,38 @@ const MAX_ARCHIVE_BYTES = 2 ** 32 - 1;
 /** Unix file mode 0644 of a regular file, in the high half of the external attributes. */
 const REGULAR_FILE_ATTRS = 0o100644 << 16;
 
+/** The finished archive as an engine returns it: whole in `bytes`, or written to the sink (`streamedBytes`). */
+export type ZipOutput = Pick<EngineResult, 'bytes' | 'streamedBytes'>;
+
 export class ZipBuilder {
   private readonly names = new Set<string>();
   private readonly chunks: Uint8Array[] = [];
   private written = 0;
   private failure: Error | undefined;
-  private ended: ((bytes: Uint8Array) => void) | undefined;
+  private ended: ((output: ZipOutput) => void) | undefined;
   private readonly zip = new Zip((error, chunk, final) => {
     if (error) {
       this.failure = error;
       return;
     }
-    this.chunks.push(chunk);
     this.written += chunk.byteLength;
-    if (final) this.ended?.(this.concat());
+    if (this.sink) {
+      try {
+        this.sink.write(chunk);
+      } catch (sinkError) {
+        this.failure = sinkError instanceof Error ? sinkError : new Error(String(sinkError));
+        return;
+      }
+    } else this.chunks.push(chunk);
+    if (final)
+      this.ended?.(this.sink ? { bytes: new Uint8Array(0), streamedBytes: this.written } : { bytes: this.concat() });
   });
+
+  /**
+   * With `sink`, every piece of the archive is written to it as soon as it exists; an entry's bytes
+   * are handed over with it (do not use them after `add`).
+   */
+  constructor(private readonly sink?: ResultSink) {}
 
   get size(): number {
     return this.names.size;
@@ -73,8 +93,8 @@ export class ZipBuilder {
     return unique;
   }
 
-  /** Writes the central directory and returns the whole archive. */
-  finish(): Promise<Uint8Array> {
+  /** Writes the central directory; returns the whole archive, or its size when it went to the sink. */
+  finish(): Promise<ZipOutput> {
     return new Promise((resolve, reject) => {
       if (this.failure) return reject(this.failure);
       this.ended = resolve;

@@ -272,7 +272,7 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
     throw new FolioError('InvalidImage', `None of the files could be compressed. ${skipped.join(' ')}`);
   }
   return {
-    bytes: await zip.finish(),
+    ...(await zip.finish()),
     filename: `${commonName(
       inputs.map((input) => input.name),
       'images',

@@ -97,6 +97,12 @@ function lanesFor(options: Record<string, unknown>, inputBytes: number, pagePixe
   return canStartRenderWorkers() ? Math.min(lanes, pageCount) : 1;
 }
 
+/**
+ * Pages each lane works on at once: the browser encodes a page's JPEG (convertToBlob) off the
+ * lane's thread, so a lane draws its next page meanwhile instead of waiting (docs/benchmarks.md).
+ */
+const PAGES_IN_FLIGHT_PER_LANE = 2;
+
 /** Errors that end the job rather than leave one page out. */
 const isFatal = (error: unknown) => ['TooLarge', 'Cancelled'].includes((error as Error)?.name);
 
@@ -121,7 +127,7 @@ async function renderPages(
     const name = baseName(input.name);
     const extension = format === 'png' ? 'png' : 'jpg';
     const mime = format === 'png' ? 'image/png' : 'image/jpeg';
-    const zip = pages.length > 1 ? new ZipBuilder() : undefined;
+    const zip = pages.length > 1 ? new ZipBuilder(ctx.output) : undefined;
     let single: Uint8Array | undefined;
     /** Pages pdf.js could not draw, with why: reported, while the other pages are still converted. */
     const undrawn: { page: number; reason: string }[] = [];
@@ -179,7 +185,7 @@ async function renderPages(
         }
         ctx.progress?.(++done, pages.length);
       },
-      { signal: ctx.signal, isFatal, fallbackLane },
+      { signal: ctx.signal, isFatal, fallbackLane, perLane: PAGES_IN_FLIGHT_PER_LANE },
     );
     if (undrawn.length === pages.length) {
       const why = undrawn.map((u) => `page ${u.page}: ${u.reason}`).join('; ');
@@ -192,7 +198,7 @@ async function renderPages(
     const drawn = pages.length - undrawn.length;
     const kind = format === 'png' ? 'PNG' : 'JPEG';
     const notes = [`${drawn} page${drawn === 1 ? '' : 's'} as ${kind} at ${dpi} dpi`, ...undrawnNote];
-    return { bytes: await zip.finish(), filename: `${name}-pages.zip`, mime: 'application/zip', notes };
+    return { ...(await zip.finish()), filename: `${name}-pages.zip`, mime: 'application/zip', notes };
   } finally {
     for (const lane of lanes) lane.close();
     if (docOpen) await doc.destroy();
@@ -251,7 +257,7 @@ async function extractImages(
     const mime = first.extension === 'jpg' ? 'image/jpeg' : first.extension === 'png' ? 'image/png' : 'image/jp2';
     return { bytes: first.bytes, filename: first.filename, mime, notes };
   }
-  return { bytes: await zip.finish(), filename: `${name}-images.zip`, mime: 'application/zip', notes };
+  return { ...(await zip.finish()), filename: `${name}-images.zip`, mime: 'application/zip', notes };
 }
 
 export const run: Engine = async (inputs, options, ctx) => {

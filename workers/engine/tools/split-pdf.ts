@@ -354,7 +354,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   if (outputs.length === 1) {
     return { bytes: outputs[0].bytes, filename: outputs[0].name, mime: 'application/pdf', notes };
   }
-  const zip = new ZipBuilder();
+  const zip = new ZipBuilder(ctx.output);
   for (const output of outputs) zip.add(output.name, output.bytes);
-  return { bytes: await zip.finish(), filename: `${base}-split.zip`, mime: 'application/zip', notes };
+  return { ...(await zip.finish()), filename: `${base}-split.zip`, mime: 'application/zip', notes };
 };

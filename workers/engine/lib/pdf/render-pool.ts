@@ -38,6 +38,8 @@ export type PageOutcome = { pageNumber: number; bytes: Uint8Array } | { pageNumb
 const LANE_FIXED_BYTES = 80 * 1024 * 1024;
 /** What the engine worker itself holds before lanes start (the page, the engine, pdf.js). */
 const ENGINE_FIXED_BYTES = 150 * 1024 * 1024;
+/** Cores one lane keeps busy (see laneCount). */
+const CORES_PER_LANE = 2;
 /** More lanes than this gain nothing measurable while each costs a copy of the document. */
 const MAX_LANES = 8;
 
@@ -52,7 +54,7 @@ export interface LaneSizing {
 }
 
 /**
- * How many render workers fit: one per core (at most MAX_LANES), fewer when the budget cannot hold
+ * How many render workers fit: one per two cores (at most MAX_LANES), fewer when the budget cannot hold
  * that many copies of the document (each worker and its pdf.js worker hold one) plus a page's
  * pixels (canvas, its read-back, the encoder's copy); at least one.
  */
@@ -60,7 +62,10 @@ export function laneCount({ cores, budgetBytes, inputBytes, pagePixels }: LaneSi
   const perLane = LANE_FIXED_BYTES + 2 * inputBytes + 3 * 4 * pagePixels;
   const available = budgetBytes - ENGINE_FIXED_BYTES - 2 * inputBytes;
   const byMemory = Math.floor(available / perLane);
-  const byCores = Math.min(MAX_LANES, cores && cores > 0 ? cores : 2);
+  // A lane keeps two threads busy (it draws while its pdf.js worker parses and decodes the next
+  // page), so one lane already fills two cores: on this 2-core machine one lane beat two in every
+  // run (docs/benchmarks.md).
+  const byCores = Math.min(MAX_LANES, Math.floor((cores && cores > 0 ? cores : 2) / CORES_PER_LANE));
   return Math.max(1, Math.min(byCores, byMemory));
 }
 
@@ -134,6 +139,11 @@ export interface RunOptions {
   fallbackLane: () => Promise<PageLane>;
   /** Finished pages allowed to wait for an earlier one (default: 4 per lane, at least 8). */
   window?: number;
+  /**
+   * Pages a lane is given at once (default 1). With 2, a lane draws the next page while the
+   * browser's encoder (asynchronous, off the lane's thread) is still encoding the one before.
+   */
+  perLane?: number;
 }
 
 /**
@@ -146,7 +156,7 @@ export async function runInPageOrder(
   pages: readonly number[],
   lanes: PageLane[],
   deliver: (outcome: PageOutcome) => void | Promise<void>,
-  { signal, isFatal, fallbackLane, window = Math.max(8, 4 * lanes.length) }: RunOptions,
+  { signal, isFatal, fallbackLane, window = Math.max(8, 4 * lanes.length), perLane = 1 }: RunOptions,
 ): Promise<void> {
   let next = 0;
   let delivered = 0;
@@ -179,7 +189,8 @@ export async function runInPageOrder(
     }
   };
 
-  let live = lanes.length;
+  // Drivers, not lanes: each lane has `perLane` of them; a lost lane's drivers each drop out.
+  let live = lanes.length * perLane;
   const drive = async (lane: PageLane): Promise<void> => {
     while (!failure && next < pages.length) {
       if (signal?.aborted) return stop(cancelled());
@@ -218,7 +229,7 @@ export async function runInPageOrder(
       }
     }
   };
-  await Promise.all(lanes.map((lane) => drive(lane)));
+  await Promise.all(lanes.flatMap((lane) => Array.from({ length: perLane }, () => drive(lane))));
   await chain;
   if (failure) throw failure.error;
   if (signal?.aborted) throw cancelled();
