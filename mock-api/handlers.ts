@@ -13,7 +13,10 @@ export {
   answerToolRequest,
   contentDisposition,
   errorResponse,
+  readInputs,
+  readToolForm,
   readToolRequest,
+  type RunnerInput,
   type RunnerJob,
   type ToolRunner,
 } from './api-core.ts';
