@@ -2,9 +2,9 @@
  * Folio's live /api (not a mock): the `/api/*` contract, answered the same way in the browser
  * (browser.ts) and in Node (node.ts), from the catalogue, with nothing but the Fetch API's Request
  * and Response. A tool's endpoint parses the multipart body (or takes the form from the job channel),
- * checks it against the catalogue entry, hands the files to a ToolRunner (the worker bridge in the
- * browser, the engine itself in Node), which reads their bytes, and answers with the file and its
- * Content-Disposition, or with `{ error, code }` JSON and the code's status. No tool logic lives here.
+ * checks it against the catalogue entry, hands the bytes to a ToolRunner (the worker bridge in the
+ * browser, the engine itself in Node) and answers with the file and its Content-Disposition, or
+ * with `{ error, code }` JSON and the code's status. No tool logic lives here.
  */
 import { fileTools } from '../src/catalogue/index.ts';
 import type { FileToolEntry, OptionSpec } from '../src/catalogue/types.ts';
@@ -26,24 +26,9 @@ export interface RunnerJob {
 export type RunnerResult =
   EngineResult | (Omit<EngineResult, 'bytes' | 'streamedBytes'> & { blob: Blob; saved?: boolean });
 
-/**
- * An input as the handler passes it on: the File itself. Its bytes are read by the runner when it
- * needs them (`readInputs`), so the page holds them once, just before they move to the worker.
- */
-export interface RunnerInput extends Omit<EngineInput, 'bytes'> {
-  file: Blob;
-}
-
-/** Reads the inputs' bytes, one file after the other. */
-export async function readInputs(inputs: readonly RunnerInput[]): Promise<EngineInput[]> {
-  const read: EngineInput[] = [];
-  for (const { file, ...input } of inputs) read.push({ ...input, bytes: new Uint8Array(await file.arrayBuffer()) });
-  return read;
-}
-
 export type ToolRunner = (
   toolId: string,
-  inputs: RunnerInput[],
+  inputs: EngineInput[],
   options: EngineOptions,
   job: RunnerJob,
 ) => Promise<RunnerResult>;
@@ -94,11 +79,11 @@ function parseOption(spec: OptionSpec, raw: FormDataEntryValue | null): string |
   }
 }
 
-/**
- * Reads the form into the runner's inputs (the Files, not yet read) and the engine options; throws
- * InvalidInput with a message the user reads.
- */
-export function readToolForm(tool: FileToolEntry, form: FormData): { inputs: RunnerInput[]; options: EngineOptions } {
+/** Reads the form into engine inputs and options; throws InvalidInput with a message the user reads. */
+export async function readToolRequest(
+  tool: FileToolEntry,
+  form: FormData,
+): Promise<{ inputs: EngineInput[]; options: EngineOptions }> {
   const files = form.getAll(tool.fileField).filter((v): v is File => typeof v !== 'string');
   if (files.length === 0) throw new FolioError('InvalidInput', 'Please select at least one file');
   if (!tool.multiple && files.length > 1) {
@@ -117,37 +102,30 @@ export function readToolForm(tool: FileToolEntry, form: FormData): { inputs: Run
   if (invalid) throw new FolioError('InvalidInput', invalid);
 
   const inputPassword = form.get(INPUT_PASSWORD_FIELD);
-  const inputs: RunnerInput[] = files.map((file) => ({
-    name: file.name,
-    file,
-    password: typeof inputPassword === 'string' && inputPassword !== '' ? inputPassword : undefined,
-  }));
+  const inputs: EngineInput[] = await Promise.all(
+    files.map(async (file) => ({
+      name: file.name,
+      bytes: new Uint8Array(await file.arrayBuffer()),
+      password: typeof inputPassword === 'string' && inputPassword !== '' ? inputPassword : undefined,
+    })),
+  );
   // Extra file fields (e.g. add-watermark's `image`) follow the tool's files, tagged with their field name.
   for (const [key, value] of form.entries()) {
     if (typeof value !== 'string' && key !== tool.fileField) {
-      inputs.push({ name: value.name, file: value, field: key });
+      inputs.push({ name: value.name, bytes: new Uint8Array(await value.arrayBuffer()), field: key });
     }
   }
   return { inputs, options };
-}
-
-/** readToolForm with the files' bytes read: the engine inputs and options of a request's form. */
-export async function readToolRequest(
-  tool: FileToolEntry,
-  form: FormData,
-): Promise<{ inputs: EngineInput[]; options: EngineOptions }> {
-  const { inputs, options } = readToolForm(tool, form);
-  return { inputs: await readInputs(inputs), options };
 }
 
 /** Answers one POST to `tool`'s endpoint. */
 export async function answerToolRequest(tool: FileToolEntry, request: Request, runner: ToolRunner): Promise<Response> {
   const job = findJob(request.headers.get(JOB_HEADER));
   try {
-    // Folio's own client hands over the form it sent through the job channel: its Files are used
-    // as they are, and the multipart body (a full copy of every input) is never read. Any other
-    // caller's body is parsed.
-    const { inputs, options } = readToolForm(tool, job?.form ?? (await request.formData()));
+    // Folio's own client hands over the form it sent through the job channel: the page's Files are
+    // read as they are, and the multipart body (a full copy of every input) is never parsed. Any
+    // other caller's body is parsed.
+    const { inputs, options } = await readToolRequest(tool, job?.form ?? (await request.formData()));
     const signal = job ? AbortSignal.any([job.controller.signal, request.signal]) : request.signal;
     const runnerJob = { signal, onProgress: job?.onProgress, stallSeconds: stallSecondsOf(tool), saveTo: job?.saveTo };
     const result = await runner(tool.id, inputs, options, runnerJob);

@@ -13,10 +13,7 @@ export {
   answerToolRequest,
   contentDisposition,
   errorResponse,
-  readInputs,
-  readToolForm,
   readToolRequest,
-  type RunnerInput,
   type RunnerJob,
   type ToolRunner,
 } from './api-core.ts';

@@ -3,16 +3,15 @@
  * browser, with the engines called directly instead of through a Web Worker.
  */
 import { setupServer } from 'msw/node';
-import { createHandlers, readInputs, type ToolRunner } from './handlers.ts';
+import { createHandlers, type ToolRunner } from './handlers.ts';
 import { loadEngine } from '../workers/engine/registry.ts';
 import { superviseJob } from '../workers/watchdog.ts';
 
 /** Runs the engine on this thread, under the tool's watchdog (a stalled job is aborted: TimedOut). */
 export const runEngineDirectly: ToolRunner = async (toolId, inputs, options, job) => {
   const engine = await loadEngine(toolId);
-  const engineInputs = await readInputs(inputs);
   return superviseJob(job.stallSeconds, job.signal, job.onProgress, (signal, progress) =>
-    engine.run(engineInputs, options, { signal, progress }),
+    engine.run(inputs, options, { signal, progress }),
   );
 };
 

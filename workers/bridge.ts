@@ -159,19 +159,10 @@ function releaseWhenIdle(live: LiveWorker): void {
   );
 }
 
-/** An input still a File (a Blob): its bytes are read only when the job is about to hand them to the worker. */
-export type FileInput = Omit<EngineInput, 'bytes'> & { file: Blob };
-
-async function readFileInputs(files: readonly FileInput[]): Promise<EngineInput[]> {
-  const inputs: EngineInput[] = [];
-  for (const { file, ...input } of files) inputs.push({ ...input, bytes: new Uint8Array(await file.arrayBuffer()) });
-  return inputs;
-}
-
 /** Runs one tool's engine in a worker. Rejects with a named FolioError (see engine/lib/errors.ts). */
 export async function runInWorker(
   toolId: string,
-  files: readonly FileInput[],
+  inputs: EngineInput[],
   options: EngineOptions,
   { signal, onProgress, stallMs, saveTo }: RunOptions = {},
 ): Promise<PageResult> {
@@ -202,7 +193,7 @@ export async function runInWorker(
     onProgress?.(done, total, status);
   };
 
-  const inputSizes = files.map((input) => input.file.size);
+  const inputSizes = inputs.map((input) => input.bytes.byteLength);
   const collected = new BlobCollector();
   let writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   const onChunk = async (chunk: Uint8Array) => {
@@ -213,8 +204,6 @@ export async function runInWorker(
   };
   let failure: unknown;
   try {
-    // Each input's bytes exist in the page once, from here until they are transferred (not copied).
-    const inputs = await Promise.race([readFileInputs(files), aborted]);
     const transfers = inputs.map((input) => input.bytes.buffer as ArrayBuffer);
     const job = live.api.run(
       toolId,

@@ -4,9 +4,10 @@
  * multipart body (a full copy of every input). A request without a job is parsed as before.
  */
 import { afterEach, expect, test, vi } from 'vitest';
-import { answerToolRequest, type RunnerInput, type ToolRunner } from '../../mock-api/api-core.ts';
+import { answerToolRequest, type ToolRunner } from '../../mock-api/api-core.ts';
 import { JOB_HEADER, createJob, endJob, type Job } from '../../mock-api/jobs.ts';
 import { fileTools } from '../../src/catalogue/index.ts';
+import type { EngineInput } from '../../workers/engine/lib/types.ts';
 
 const tool = fileTools.find((t) => t.id === 'merge-pdf')!;
 const files = [
@@ -22,10 +23,10 @@ function formOf(): FormData {
 
 /** A runner that records what it was given and answers the inputs' sizes as the body. */
 function recordingRunner() {
-  const seen: RunnerInput[][] = [];
+  const seen: EngineInput[][] = [];
   const runner: ToolRunner = async (_toolId, inputs) => {
     seen.push(inputs);
-    const sizes = new TextEncoder().encode(inputs.map((input) => `${input.name}:${input.file.size}`).join(','));
+    const sizes = new TextEncoder().encode(inputs.map((input) => `${input.name}:${input.bytes.byteLength}`).join(','));
     return { bytes: sizes, filename: 'merged.pdf', mime: 'application/pdf' };
   };
   return { seen, runner };
@@ -47,15 +48,19 @@ test("with a job carrying the client's form, the handler uses its Files and does
     headers: { [JOB_HEADER]: job.id },
   });
   const parse = vi.spyOn(request, 'formData');
+  const sent = form.getAll(tool.fileField) as File[];
+  const reads = sent.map((file) => vi.spyOn(file, 'arrayBuffer'));
   const { seen, runner } = recordingRunner();
   const response = await answerToolRequest(tool, request, runner);
   expect(response.status).toBe(200);
   expect(parse).not.toHaveBeenCalled();
+  // The very File objects of the client's form (same data as the page's Files) were read, once each.
+  reads.forEach((read) => expect(read).toHaveBeenCalledOnce());
   expect(request.bodyUsed).toBe(false);
-  // The very File objects of the client's form (same data as the page's Files), not ones parsed from the body.
-  const sent = form.getAll(tool.fileField);
-  expect(seen[0]).toHaveLength(2);
-  seen[0].forEach((input, n) => expect(input.file).toBe(sent[n]));
+  expect(seen[0].map((input) => [...input.bytes])).toEqual([
+    [1, 2, 3],
+    [4, 5],
+  ]);
   expect(await response.text()).toBe('a.pdf:3,b.pdf:2');
 });
 
@@ -63,13 +68,16 @@ test('without a job (any other caller) the multipart body is parsed, with the sa
   const form = formOf();
   const request = new Request('http://x/api/pdf/merge', { method: 'POST', body: form });
   const parse = vi.spyOn(request, 'formData');
+  const reads = (form.getAll(tool.fileField) as File[]).map((file) => vi.spyOn(file, 'arrayBuffer'));
   const { seen, runner } = recordingRunner();
   const response = await answerToolRequest(tool, request, runner);
   expect(response.status).toBe(200);
   expect(parse).toHaveBeenCalledOnce();
-  const sent = form.getAll(tool.fileField);
-  expect(seen[0]).toHaveLength(2);
-  seen[0].forEach((input, n) => expect(input.file).not.toBe(sent[n]));
+  reads.forEach((read) => expect(read).not.toHaveBeenCalled());
+  expect(seen[0].map((input) => [...input.bytes])).toEqual([
+    [1, 2, 3],
+    [4, 5],
+  ]);
   expect(await response.text()).toBe('a.pdf:3,b.pdf:2');
   expect(response.headers.get('Content-Disposition')).toContain('merged.pdf');
 });
