@@ -1,6 +1,6 @@
 /** Small helpers for bench sections: timing, native tools, the corpus. */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const CORPUS = resolve(import.meta.dirname, '../../shared/corpus');
@@ -292,6 +292,11 @@ export interface BrowserJob {
   files: string[];
   field: 'file' | 'files';
   fields?: Record<string, string>;
+  /**
+   * Picked in the modal's own input and run with "Process Files" (Folio's client, src/api/client.ts,
+   * with its job channel) instead of a plain fetch; the result is the modal's download. No `fields`.
+   */
+  viaModal?: boolean;
 }
 
 /**
@@ -328,41 +333,23 @@ export async function inChromium(
         .first()
         .click();
       await page.getByRole('dialog').waitFor();
-      // The modal takes the files into its own state and clears its input: the job's files are
-      // picked in an input of the bench's own instead (the modal is open so the in-page API runs).
-      await page.evaluate(() => {
-        const input = document.createElement('input');
-        input.type = 'file';
-        input.multiple = true;
-        input.id = 'bench-files';
-        input.hidden = true;
-        document.body.append(input);
-      });
-      await page.locator('#bench-files').setInputFiles(job.files);
+      if (job.viaModal) {
+        // A large result would open the save picker, which headless Chromium never answers: download.
+        // The client's memory check (shared/memory-budget.ts) would refuse 1 GB on a device that reports
+        // 8 GB, as headless Chromium does; the bench measures the job itself.
+        await page.evaluate(() => {
+          Object.defineProperty(window, 'showSaveFilePicker', { value: undefined });
+          Object.defineProperty(navigator, 'deviceMemory', { value: 64 });
+        });
+        await page.locator('input[type=file]').setInputFiles(job.files);
+      } else await pickForPost(page, job);
       const base = browserRss();
       let peak = base;
       const timer = setInterval(() => {
         peak = Math.max(peak, browserRss());
       }, 100);
       const start = performance.now();
-      const outcome = await page
-        .evaluate(
-          async ({ endpoint, field, fields }) => {
-            const input = document.querySelector('#bench-files') as HTMLInputElement;
-            const form = new FormData();
-            for (const file of Array.from(input.files ?? [])) form.append(field, file);
-            for (const [key, value] of Object.entries(fields)) form.append(key, value);
-            const response = await fetch(endpoint, { method: 'POST', body: form });
-            const blob = await response.blob();
-            return {
-              status: response.status,
-              size: blob.size,
-              text: response.ok ? '' : (await blob.text()).slice(0, 300),
-            };
-          },
-          { endpoint: job.endpoint, field: job.field, fields: job.fields ?? {} },
-        )
-        .catch((error: unknown) => ({ status: 0, size: 0, text: String(error).slice(0, 300) }));
+      const outcome = job.viaModal ? await runInModal(page) : await postInPage(page, job);
       const ms = performance.now() - start;
       clearInterval(timer);
       results.push({
@@ -378,4 +365,60 @@ export async function inChromium(
     await browser.close();
     await server.close();
   }
+}
+
+/** "Process Files" in the open modal; the outcome is the download it ends with. */
+async function runInModal(
+  page: import('playwright-core').Page,
+): Promise<{ status: number; size: number; text: string }> {
+  try {
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 900_000 }),
+      page.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    ]);
+    const path = await download.path();
+    return { status: 200, size: statSync(path).size, text: '' };
+  } catch (error) {
+    return { status: 0, size: 0, text: String(error).slice(0, 300) };
+  }
+}
+
+/** The job's files picked in an input of the bench's own, for postInPage. */
+async function pickForPost(page: import('playwright-core').Page, job: BrowserJob): Promise<void> {
+  // The modal takes the files into its own state and clears its input: the job's files are
+  // picked in an input of the bench's own instead (the modal is open so the in-page API runs).
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.id = 'bench-files';
+    input.hidden = true;
+    document.body.append(input);
+  });
+  await page.locator('#bench-files').setInputFiles(job.files);
+}
+
+/** The picked files POSTed with a plain fetch (the multipart path); the result read as a Blob. */
+async function postInPage(
+  page: import('playwright-core').Page,
+  job: BrowserJob,
+): Promise<{ status: number; size: number; text: string }> {
+  return page
+    .evaluate(
+      async ({ endpoint, field, fields }) => {
+        const input = document.querySelector('#bench-files') as HTMLInputElement;
+        const form = new FormData();
+        for (const file of Array.from(input.files ?? [])) form.append(field, file);
+        for (const [key, value] of Object.entries(fields)) form.append(key, value);
+        const response = await fetch(endpoint, { method: 'POST', body: form });
+        const blob = await response.blob();
+        return {
+          status: response.status,
+          size: blob.size,
+          text: response.ok ? '' : (await blob.text()).slice(0, 300),
+        };
+      },
+      { endpoint: job.endpoint, field: job.field, fields: job.fields ?? {} },
+    )
+    .catch((error: unknown) => ({ status: 0, size: 0, text: String(error).slice(0, 300) }));
 }

@@ -9,13 +9,14 @@
  *     before the job (all Chromium processes, sampled every 100 ms);
  *   - in Node (the same engines) beside native qpdf doing the same page work in the same run.
  * Goal (issue #20): all three complete in Chromium on this machine. Needs `npm run build` for the
- * Chromium part. FOLIO_BENCH_BIG_NODE=0 leaves out the Node part (minutes of its own).
+ * Chromium part. FOLIO_BENCH_BIG_NODE=0 leaves out the Node part (minutes of its own);
+ * FOLIO_BENCH_BIG_MODAL_ONLY=1 runs only the merge started from the modal (Folio's own client).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CORPUS, fmtBytes, hasCommand, inChromium, loadEngineModules, timed } from '../lib.ts';
+import { CORPUS, fmtBytes, hasCommand, inChromium, loadEngineModules, timed, type BrowserJob } from '../lib.ts';
 
 const TARGET_BYTES = 1024 ** 3;
 const IMAGE_PAGE = 'pdf/clean/sf-base64image.pdf';
@@ -67,7 +68,9 @@ export async function run(): Promise<void> {
     console.log(`generated ${fmtBytes(size)}, ${pages} pages (${path})`);
 
     console.log('\nin Chromium (built app, in-page /api, engine worker):');
-    const browser = await inChromium([
+    const modalOnly = process.env.FOLIO_BENCH_BIG_MODAL_ONLY === '1';
+    const labels = ['merge (+ 2-page file)', 'split in two (ZIP)', 'rotate every page', 'merge, modal'];
+    const jobs: BrowserJob[] = [
       { tool: 'merge-pdf', endpoint: '/api/pdf/merge', files: [path, small], field: 'files' },
       {
         tool: 'split-pdf',
@@ -77,10 +80,13 @@ export async function run(): Promise<void> {
         fields: { mode: 'everyN', everyN: String(half) },
       },
       { tool: 'rotate-pdf', endpoint: '/api/pdf/rotate', files: [path], field: 'file', fields: { angle: '90' } },
-    ]);
+      // The same merge started from the modal: Folio's client and its job channel, the result downloaded.
+      { tool: 'merge-pdf', endpoint: '/api/pdf/merge', files: [path, small], field: 'files', viaModal: true },
+    ];
+    const browser = await inChromium(modalOnly ? jobs.slice(3) : jobs);
     if (!browser) console.log('  dist/ or /usr/bin/chromium missing: run `npm run build` first');
     else {
-      ['merge (+ 2-page file)', 'split in two (ZIP)', 'rotate every page'].forEach((label, i) => {
+      (modalOnly ? labels.slice(3) : labels).forEach((label, i) => {
         const r = browser[i];
         console.log(
           `  ${label.padEnd(22)} ` +
