@@ -1,10 +1,10 @@
 /**
  * Folio's live /api (not a mock): the `/api/*` contract, answered the same way in the browser
  * (browser.ts) and in Node (node.ts), from the catalogue, with nothing but the Fetch API's Request
- * and Response. A tool's endpoint parses the multipart body (or takes the form from the job channel),
- * checks it against the catalogue entry, hands the bytes to a ToolRunner (the worker bridge in the
- * browser, the engine itself in Node) and answers with the file and its Content-Disposition, or
- * with `{ error, code }` JSON and the code's status. No tool logic lives here.
+ * and Response. A tool's endpoint parses the multipart body, checks it against the catalogue entry,
+ * hands the bytes to a ToolRunner (the worker bridge in the browser, the engine itself in Node) and
+ * answers with the file and its Content-Disposition, or with `{ error, code }` JSON and the code's
+ * status. No tool logic lives here.
  */
 import { fileTools } from '../src/catalogue/index.ts';
 import type { FileToolEntry, OptionSpec } from '../src/catalogue/types.ts';
@@ -122,10 +122,7 @@ export async function readToolRequest(
 export async function answerToolRequest(tool: FileToolEntry, request: Request, runner: ToolRunner): Promise<Response> {
   const job = findJob(request.headers.get(JOB_HEADER));
   try {
-    // Folio's own client hands over the form it sent through the job channel: the page's Files are
-    // read as they are, and the multipart body (a full copy of every input) is never parsed. Any
-    // other caller's body is parsed.
-    const { inputs, options } = await readToolRequest(tool, job?.form ?? (await request.formData()));
+    const { inputs, options } = await readToolRequest(tool, await request.formData());
     const signal = job ? AbortSignal.any([job.controller.signal, request.signal]) : request.signal;
     const runnerJob = { signal, onProgress: job?.onProgress, stallSeconds: stallSecondsOf(tool), saveTo: job?.saveTo };
     const result = await runner(tool.id, inputs, options, runnerJob);

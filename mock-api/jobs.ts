@@ -14,19 +14,14 @@ export interface Job {
   onProgress?: ProgressCallback;
   /** The file the user picked for the result (src/api/save-target.ts): a result written piece by piece goes into it. */
   saveTo?: WritableStream<Uint8Array>;
-  /**
-   * The form the client sent as the request's body: the handler uses it (the page's own Files)
-   * instead of parsing the multipart body again. Same page only; never set by other callers.
-   */
-  form?: FormData;
   /** Set by the handler when the result went into `saveTo` (the response's body is then empty). */
   saved?: boolean;
 }
 
 const jobs = new Map<string, Job>();
 
-export function createJob(onProgress?: Job['onProgress'], saveTo?: Job['saveTo'], form?: FormData): Job {
-  const job: Job = { id: crypto.randomUUID(), controller: new AbortController(), onProgress, saveTo, form };
+export function createJob(onProgress?: Job['onProgress'], saveTo?: Job['saveTo']): Job {
+  const job: Job = { id: crypto.randomUUID(), controller: new AbortController(), onProgress, saveTo };
   jobs.set(job.id, job);
   return job;
 }

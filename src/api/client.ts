@@ -127,9 +127,7 @@ export async function callTool(
   if (overBudget) throw new ApiError(overBudget, 413, 'NotEnoughMemory');
   // A result written piece by piece (a ZIP) goes into the picked file during the job (see bridge.ts).
   const writable = saveTo ? await saveTo.createWritable() : undefined;
-  const form = buildForm(tool, files, values, extraFields);
-  // The in-page handler takes the form from the job instead of parsing the body (mock-api/jobs.ts).
-  const job = createJob(onProgress, writable, form);
+  const job = createJob(onProgress, writable);
   const onAbort = () => job.controller.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   let savedTo = false;
@@ -137,7 +135,7 @@ export async function callTool(
     await startApi();
     const response = await fetch(tool.endpoint, {
       method: 'POST',
-      body: form,
+      body: buildForm(tool, files, values, extraFields),
       headers: { [JOB_HEADER]: job.id },
       signal,
     });
