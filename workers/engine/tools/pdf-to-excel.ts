@@ -180,7 +180,7 @@ function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCel
 }
 
 /**
- * The column of the page's widest table that holds `x` (its text start); past the table's right
+ * The column of the page's main table that holds `x` (its text start); past the table's right
  * edge, columns go on after the table's last one.
  */
 function columnAt(edges: number[], x: number): number {
@@ -196,18 +196,35 @@ function rising(columns: number[]): number[] {
 }
 
 /**
+ * Where the page's columns start, from its main table. An unruled table's edges lie mid-gutter,
+ * but a text starting past the end of a column's texts is already in the next column (a heading
+ * left-aligned over right-aligned numbers starts before the gutter's middle).
+ */
+function placementEdges(table: Table): number[] {
+  if (table.ruled) return table.colEdges;
+  return table.colEdges.map((edge, c) => {
+    if (c === 0 || c === table.colEdges.length - 1) return edge;
+    const rights = table.cells
+      .filter((cell) => cell.col === c - 1)
+      .flatMap((cell) => cell.items.map((i) => i.x + i.width));
+    return rights.length ? Math.min(edge, Math.max(...rights) + 2) : edge;
+  });
+}
+
+/**
  * A whole page: its tables and, in their places, the lines around them (titles, notes). A printed
- * sheet's blocks share its columns, so every block is placed in the columns of the page's table with
- * the most columns (a block's column starting inside a column of that table goes in that column),
- * not each numbered from the left.
+ * sheet's blocks share its columns, so every block is placed in the columns of the page's main
+ * table, the one with the most filled cells (a block's column starting inside a column of that
+ * table goes in that column), not each numbered from the left.
  */
 function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
   const loose = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+  const filled = (t: Table) => t.cells.filter((cell) => cell.text !== '').length;
   const reference = tables.reduce<Table | undefined>(
-    (best, t) => (!best || t.colEdges.length > best.colEdges.length ? t : best),
+    (best, t) => (!best || filled(t) > filled(best) ? t : best),
     undefined,
   );
-  const edges = reference?.colEdges;
+  const edges = reference && placementEdges(reference);
   const place = (cells: Array<GridCell | undefined>, starts: Array<number | undefined>): Grid['rows'][number] => {
     if (!edges) return cells;
     const filled = cells.flatMap((cell, c) => (cell && starts[c] !== undefined ? [{ cell, x: starts[c]! }] : []));
