@@ -239,6 +239,30 @@ describe('pdf-to-excel', () => {
     expect(grid.filter((row) => row.some((v) => v !== null))).toEqual(expected);
   });
 
+  test('a title over a column of right-aligned numbers stays in that column', async () => {
+    // Column A (50–110) holds labels, B (110–190) right-aligned numbers, C (190–270) notes; the
+    // title starts at B's left edge, before the middle of the gap between A's texts and B's numbers.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    page.drawText('Basic operators', { x: 112, y: 720, size: 10, font });
+    const rows: Array<[string, number, string]> = [
+      ['x1', 4, 'sum'],
+      ['x2', 2, 'difference'],
+      ['x3', -2.5, 'product'],
+      ['x4', 3.5, 'quotient'],
+    ];
+    rows.forEach(([label, value, note], r) => {
+      const y = 690 - r * 14;
+      page.drawText(label, { x: 52, y, size: 10, font });
+      page.drawText(String(value), { x: 188 - font.widthOfTextAtSize(String(value), 10), y, size: 10, font });
+      page.drawText(note, { x: 192, y, size: 10, font });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    expect(grid.filter((row) => row.some((v) => v !== null))).toEqual([[null, 'Basic operators'], ...rows]);
+  });
+
   test('a wrapped cell is one cell, in the row of the cells beside it', async () => {
     // A printed address list: rows 16 pt apart, wrapped cells' lines 11 pt apart (10 pt text),
     // centred in their row like LibreOffice prints them — odd and even line counts, a word broken
