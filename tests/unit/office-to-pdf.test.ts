@@ -42,7 +42,13 @@ import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
-import { columnWidthPt, displayText, maxDigitWidth, parseCsv } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
+import {
+  columnWidthPt,
+  digitWidthPt,
+  displayText,
+  maxDigitWidth,
+  parseCsv,
+} from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
 import { parseExcelHeaderFooter } from '../../workers/engine/lib/office-to-pdf/sheet-furniture.ts';
 import { convert, expectValidPdf, pageContent, texts } from '../support/office-pdf-helpers.ts';
 
@@ -808,17 +814,18 @@ describe('excel-to-pdf', () => {
     expect(runs(pageCenter).map((i) => i.kind)).toEqual(['text', 'field', 'text', 'field']);
   });
 
-  test("column widths as Excel lays them out: the default font's digit width, default columns on 8 px steps", () => {
+  test("column widths as LibreOffice lays them out: the default font's digit width, default columns on 8 px steps", () => {
     expect(maxDigitWidth({ name: 'Calibri', size: 11 })).toBe(7);
     expect(maxDigitWidth({ name: 'Calibri', size: 12 })).toBe(8);
     expect(maxDigitWidth({ name: 'Arial', size: 10 })).toBe(7);
-    // Calibri 11, no width: 64 px ("8.43"); the same column written out is width="9.140625"
-    // (padding included); Excel's 20-character column is stored as 20.7109375 and is 145 px.
-    expect(columnWidthPt(undefined, 7)).toBe(48);
-    expect(columnWidthPt(9.140625, 7)).toBe(48);
-    expect(columnWidthPt(20.7109375, 7)).toBe(145 * 0.75);
+    const calibri = digitWidthPt({ name: 'Calibri', size: 11 });
+    // Calibri 11, no width: 64 px ("8.43"); an explicit width is that many digits, unrounded.
+    expect(columnWidthPt(undefined, calibri)).toBe(48);
+    expect(columnWidthPt(20, calibri)).toBeCloseTo(111.5, 1);
+    // A font LibreOffice does not have is measured with its fallback, DejaVu Sans (0.636 em digits).
+    expect(digitWidthPt({ name: 'HelveticaNeue LightExt', size: 10 })).toBeCloseTo(6.36, 2);
     // A Mac workbook (Calibri 12, baseColWidth 10): 88 px, so 7 columns fit an A4 page, as in LibreOffice.
-    expect(columnWidthPt(undefined, 8, 10)).toBe(66);
+    expect(columnWidthPt(undefined, digitWidthPt({ name: 'Calibri', size: 12 }), 10)).toBe(66);
   });
 
   /** The decoded content of a page and pdf.js's text items with their baselines (from the top) and sizes. */

@@ -40,31 +40,51 @@ const LETTER: [number, number] = [612, 792];
 const DEFAULT_FONT: RunStyle = { font: 'Calibri', size: 11 };
 
 /**
- * Excel measures column widths in "maximum digit widths" (MDW) of the workbook's default font:
- * Calibri 11 pt → 7 px, Calibri 12 pt → 8 px, at 96 px per inch. Digit widths in ems by family.
+ * The widest digit of a font in points, as LibreOffice measures it to size columns: the digit
+ * advance (in ems) of the font it prints with. Fonts it has no metric-compatible stand-in for fall
+ * back to DejaVu Sans (fontconfig's default), whose digits are wider than most: a sheet in such a
+ * font gets LibreOffice's wider columns, not an estimate of the missing font.
  */
+export function digitWidthPt(font: { name?: string; size?: number }): number {
+  const family = (font.name ?? 'Calibri').trim().toLowerCase();
+  // Family names as fontconfig matches them (fc-match): "Arial" is Liberation Sans, "Arial Black" or
+  // "Helvetica Neue" are not, and fall back like any other.
+  const em = /^(calibri|carlito)$/.test(family)
+    ? 0.5068
+    : /^(cambria|caladea)$/.test(family)
+      ? 0.517
+      : /^(arial|helvetica|nimbus sans) narrow$/.test(family)
+        ? 0.456
+        : /^(arial|helvetica|liberation sans|arimo|nimbus sans)$/.test(family)
+          ? 0.5562
+          : /^(times new roman|times|liberation serif|tinos|nimbus roman)$/.test(family)
+            ? 0.5
+            : /^(courier new|courier|liberation mono|cousine|nimbus mono ps)$/.test(family)
+              ? 0.6
+              : /^(consolas|dejavu sans mono|bitstream vera sans mono)$/.test(family)
+                ? 0.602
+                : 0.6362;
+  return (font.size ?? 11) * em;
+}
+
+/** Excel's "maximum digit width" in pixels at 96 per inch: Calibri 11 pt → 7 px, Calibri 12 pt → 8 px. */
 export function maxDigitWidth(font: { name?: string; size?: number }): number {
-  const family = (font.name ?? 'Calibri').toLowerCase();
-  const em = /calibri|carlito/.test(family)
-    ? 0.507
-    : /courier|mono|consol/.test(family)
-      ? 0.6
-      : /times|georgia|garamond/.test(family)
-        ? 0.5
-        : /arial|helvetica|liberation sans|verdana|tahoma/.test(family)
-          ? 0.556
-          : 0.53;
-  return Math.max(5, Math.round((font.size ?? 11) * (96 / 72) * em));
+  return Math.max(5, Math.round((digitWidthPt(font) * 96) / 72));
 }
 
 /**
- * Column width → points. An explicit width (characters, padding included) as Excel converts it;
- * without one, the sheet's base width (characters, 8 unless the sheet says) plus 5 px of padding,
- * rounded up to a multiple of 8 px as Excel lays out default columns (Calibri 11: 64 px, "8.43").
+ * Column width → points, as LibreOffice sizes columns. An explicit width (characters, padding
+ * included; also a sheet's defaultColWidth) is that many digits of the default font, unrounded
+ * (Excel rounds to whole pixels: 5 characters of Calibri 11 are 26.25 pt in Excel, 27.9 pt in
+ * LibreOffice, which fits 18 such columns on A4 between half-inch margins where Excel fits 19).
+ * Without one, the sheet's base width (characters, 8 unless the sheet says) plus 5 px of padding,
+ * rounded up to a multiple of 8 px as Excel lays out default columns (Calibri 11: 64 px, "8.43"),
+ * which LibreOffice matches.
  */
-export function columnWidthPt(width: number | undefined, mdw = 7, baseColWidth = 8): number {
-  if (width === undefined) return Math.ceil((baseColWidth * mdw + 5) / 8) * 8 * 0.75;
-  return Math.trunc(((256 * width + Math.trunc(128 / mdw)) / 256) * mdw) * 0.75;
+export function columnWidthPt(width: number | undefined, digitPt = 5.575, baseColWidth = 8): number {
+  if (width !== undefined) return width * digitPt;
+  const mdw = Math.max(5, Math.round((digitPt * 96) / 72));
+  return Math.ceil((baseColWidth * mdw + 5) / 8) * 8 * 0.75;
 }
 
 /**
@@ -139,8 +159,61 @@ function cellLink(value: ExcelJS.CellValue): string | undefined {
   return undefined;
 }
 
+/**
+ * A cell's value with its formula's cached result. exceljs's formula values leave out a result that is
+ * 0, FALSE or "" (it copies only truthy fields), which Excel and LibreOffice show; the cell still has it.
+ */
+function shownValue(cell: ExcelJS.Cell): ExcelJS.CellValue {
+  const value = cell.value;
+  if (value && typeof value === 'object' && ('formula' in value || 'sharedFormula' in value) && !('result' in value))
+    return { ...value, result: cell.result } as ExcelJS.CellValue;
+  return value;
+}
+
+/**
+ * The codes exceljs gives the built-in formats 14 and 22, and what they show: Excel shows them as the
+ * system's short date (and time), LibreOffice (en-US) as 1/13/2012 and 1/13/2012 22:59, not 01-13-12.
+ */
+const BUILT_IN_DATE_FORMATS: Record<string, string> = {
+  'mm-dd-yy': 'm/d/yyyy',
+  'm/d/yy "h":mm': 'm/d/yyyy h:mm',
+};
+
+/**
+ * A number through a number format. exceljs reads a format's escaped literals without their
+ * backslash (yyyy\-mm\-dd\Thh:mm becomes yyyy-mm-ddThh:mm, d\.m\.yyyy d.m.yyyy), which SheetJS's SSF
+ * then refuses ("unrecognized character T"): letters that are not format codes, and the points of
+ * a date format, are escaped again.
+ */
+function formatNumber(format: string, value: number): string {
+  try {
+    return SSF.format(format, value);
+  } catch (error) {
+    // (A point is a literal too in a date format, which has no digit placeholders: "d.m.yyyy".)
+    const literalPoint = !/[0#?]/.test(format.replace(/"[^"]*"/g, ''));
+    let escaped = '';
+    let quoted = false;
+    let bracketed = false;
+    for (let i = 0; i < format.length; i++) {
+      const ch = format[i];
+      const literal = (/\p{L}/u.test(ch) && !/[yYmMdDhHsSeEbBgGaApP]/.test(ch)) || (ch === '.' && literalPoint);
+      if (ch === '\\') escaped += ch + (format[++i] ?? '');
+      else if (!quoted && !bracketed && literal) escaped += `\\${ch}`;
+      else {
+        if (ch === '"') quoted = !quoted;
+        else if (!quoted && ch === '[') bracketed = true;
+        else if (ch === ']') bracketed = false;
+        escaped += ch;
+      }
+    }
+    if (escaped === format) throw error;
+    return SSF.format(escaped, value);
+  }
+}
+
 /** The text Excel shows for a cell: its value through its number format. */
 export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined): { text: string; numeric: boolean } {
+  if (numFmt && BUILT_IN_DATE_FORMATS[numFmt]) numFmt = BUILT_IN_DATE_FORMATS[numFmt];
   if (value === null || value === undefined) return { text: '', numeric: false };
   if (typeof value === 'object' && 'result' in (value as object))
     return displayText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue, numFmt);
@@ -153,19 +226,21 @@ export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined
   if (value instanceof Date) {
     const serial = (value.getTime() - EXCEL_EPOCH) / 86_400_000;
     try {
-      return { text: SSF.format(numFmt && numFmt !== 'General' ? numFmt : 'yyyy-mm-dd', serial), numeric: true };
+      return { text: formatNumber(numFmt && numFmt !== 'General' ? numFmt : 'yyyy-mm-dd', serial), numeric: true };
     } catch {
       return { text: value.toISOString().slice(0, 10), numeric: true };
     }
   }
   if (typeof value === 'number') {
     try {
-      return { text: SSF.format(numFmt || 'General', value), numeric: true };
+      return { text: formatNumber(numFmt || 'General', value), numeric: true };
     } catch {
       return { text: String(value), numeric: true };
     }
   }
   if (typeof value === 'boolean') return { text: value ? 'TRUE' : 'FALSE', numeric: false };
+  // (A formula without a cached result shows nothing until it is calculated.)
+  if (typeof value === 'object') return { text: '', numeric: false };
   return { text: String(value), numeric: false };
 }
 
@@ -308,6 +383,66 @@ function columnBands(grid: Grid, width: number): Grid[] {
   return out;
 }
 
+/** Whether a cell prints anything a page would be kept for: text, a border, a data bar, a merged range. */
+function cellPrints(cell: TableCell): boolean {
+  if (cell.bar || cell.rowSpan > 1 || Object.values(cell.borders).some(Boolean)) return true;
+  return cell.blocks.some((b) => b.kind !== 'paragraph' || b.inlines.some((i) => i.kind !== 'text' || i.text.trim()));
+}
+
+/** The columns a row's cells' text runs on over (past unclipped cells), as [first, last] pairs. */
+function runOnSpans(row: TableRow, edges: number[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  const lastColumn = edges.length - 2;
+  for (const cell of row.cells) {
+    if (cell.clip) continue;
+    const text = cell.blocks.flatMap((b) => (b.kind === 'paragraph' ? b.inlines : []));
+    const width = text.reduce((sum, i) => sum + (i.kind === 'text' ? estimatedWidth(i.text, i.style.size) : 0), 0);
+    if (!(width > 0)) continue;
+    let c = cell.column + cell.colSpan - 1;
+    while (c < lastColumn && edges[c + 1] - edges[cell.column] < width) c++;
+    if (c >= cell.column + cell.colSpan) spans.push([cell.column + cell.colSpan, c]);
+  }
+  return spans;
+}
+
+/**
+ * Leaves out the pages of a band of columns that print nothing, as LibreOffice does (its "suppress
+ * output of empty pages", on by default): rows are cut into pages as the layout cuts them (they are
+ * exactly their height; print titles repeat), and the rows of a page without text (its own, or text
+ * running on into it from the left), borders or drawings are dropped, fills alone not counting. The
+ * pages around it break where they did.
+ */
+function withoutEmptyPages(band: Grid, contentHeight: number, runsInto: (r: number) => boolean): Grid {
+  const rows = band.rows;
+  if (!rows.every((row) => row.exactHeight)) return band;
+  let repeated = 0;
+  const titleHeight = rows
+    .filter((row) => row.header)
+    .reduce((sum, row) => ((repeated += row.minHeight) <= contentHeight / 2 ? sum + row.minHeight : sum), 0);
+  const kept: TableRow[] = [];
+  let page: TableRow[] = [];
+  let used = 0;
+  let printed = false;
+  let spanEnd = -1; // the last row a merged cell of an earlier row reaches
+  const closePage = () => {
+    if (printed) kept.push(...page);
+    page = [];
+    printed = false;
+  };
+  rows.forEach((row, r) => {
+    if (page.length && used + row.minHeight > contentHeight) {
+      closePage();
+      used = titleHeight;
+    }
+    page.push(row);
+    used += row.minHeight;
+    printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || runsInto(r);
+    for (const cell of row.cells) spanEnd = Math.max(spanEnd, r + cell.rowSpan - 1);
+  });
+  closePage();
+  return kept.length === rows.length ? band : { ...band, rows: kept };
+}
+
 /** How a sheet is scaled and placed on its pages (Excel's Page Setup). */
 export interface GridPrint {
   /** Fit all columns on the page width. */
@@ -318,6 +453,8 @@ export interface GridPrint {
   scale?: number;
   /** Centre the printed columns between the margins. */
   center?: boolean;
+  /** Print pages that hold nothing too (LibreOffice leaves them out unless it prints the headings). */
+  keepEmptyPages?: boolean;
 }
 
 export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): Section[] {
@@ -333,18 +470,32 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
     if (pagesTall > 0 && height * factor > pagesTall) factor = pagesTall / height;
   }
   if (factor !== 1) scaleGrid(grid, factor);
-  return columnBands(grid, available).map((band) => ({
-    page,
-    blocks: [
-      {
-        kind: 'table',
-        columnWidths: band.widths,
-        rows: band.rows,
-        indentLeft: 0,
-        align: print.center ? 'center' : 'left',
-      },
-    ],
-  }));
+  const contentHeight = page.height - page.margin.top - page.margin.bottom;
+  const edges = [0];
+  for (const w of grid.widths) edges.push(edges[edges.length - 1] + w);
+  const runOn = new Map<number, Array<[number, number]>>(); // (measured only for rows on pages that look empty)
+  const spans = (r: number) => runOn.get(r) ?? runOn.set(r, runOnSpans(grid.rows[r], edges)).get(r)!;
+  let from = 0;
+  const bands = columnBands(grid, available).map((band) => {
+    const [first, last] = [from, from + band.widths.length - 1];
+    from += band.widths.length;
+    if (print.keepEmptyPages) return band;
+    return withoutEmptyPages(band, contentHeight, (r) => spans(r).some(([a, b]) => a <= last && b >= first));
+  });
+  return bands
+    .filter((band, i) => band.rows.length > 0 || (i === 0 && bands.every((b) => b.rows.length === 0)))
+    .map((band) => ({
+      page,
+      blocks: [
+        {
+          kind: 'table',
+          columnWidths: band.widths,
+          rows: band.rows,
+          indentLeft: 0,
+          align: print.center ? 'center' : 'left',
+        },
+      ],
+    }));
 }
 
 /** The sheet's page header and footer (odd pages, and even / first page when the sheet asks for them). */
@@ -437,7 +588,7 @@ function runOnReach(ws: ExcelJS.Worksheet, maxRow: number, maxCol: number, colum
     });
     if (!last || last.isMerged || last.alignment?.wrapText) return;
     const horizontal = last.alignment?.horizontal;
-    const { text, numeric } = displayText(last.value, last.numFmt);
+    const { text, numeric } = displayText(shownValue(last), last.numFmt);
     if (numeric || (horizontal && horizontal !== 'left')) return;
     let width = estimatedWidth(text, last.font?.size ?? DEFAULT_FONT.size);
     let c = Number(last.col);
@@ -492,7 +643,7 @@ function printedCell(
 ): (TableCell & { column: number }) | undefined {
   const { palette, looks, merges, hiddenCols, columnIndex } = sheet;
   const cell = row.getCell(c);
-  const { text, numeric } = displayText(cell.value, cell.numFmt);
+  const { text, numeric } = displayText(shownValue(cell), cell.numFmt);
   const font = cell.font ?? {};
   const style: RunStyle = {
     font: font.name ?? DEFAULT_FONT.font,
@@ -591,21 +742,78 @@ async function loadWorkbook(bytes: Uint8Array): Promise<{ workbook: ExcelJS.Work
   return { workbook: again, bytes: repaired };
 }
 
-/** The used range: the last row and column with a value, and how many cells hold one. */
-function usedRange(ws: ExcelJS.Worksheet): { maxRow: number; maxCol: number; cellsWithValues: number } {
+/**
+ * The used range: the last row and column with a value, how many cells hold one, and each column's
+ * last row with a value.
+ */
+function usedRange(ws: ExcelJS.Worksheet): {
+  maxRow: number;
+  maxCol: number;
+  cellsWithValues: number;
+  lastValueRow: Map<number, number>;
+} {
   let maxRow = 0;
   let maxCol = 0;
   let cellsWithValues = 0;
+  const lastValueRow = new Map<number, number>();
   ws.eachRow({ includeEmpty: false }, (row, r) => {
     row.eachCell({ includeEmpty: false }, (cell, c) => {
       if (cell.value !== null && cell.value !== undefined && cell.value !== '') {
         maxRow = Math.max(maxRow, r);
         maxCol = Math.max(maxCol, c);
+        lastValueRow.set(c, r);
         cellsWithValues++;
       }
     });
   });
-  return { maxRow, maxCol, cellsWithValues };
+  return { maxRow, maxCol, cellsWithValues, lastValueRow };
+}
+
+/** LibreOffice stops looking for formatted cells below a column's data at a run of this many equal rows. */
+const VISIBLE_RUN_STOP = 84;
+
+/**
+ * How far empty cells with borders extend the printed range, as LibreOffice finds its print area
+ * (ScAttrArray::GetLastVisibleAttr): below each column's last value (row 1 when it has none), runs
+ * of rows whose borders look the same are followed until a run of 84 or more (a ruled column down
+ * to the end of the sheet, the rows without borders before the next ruled cell) ends the search; the
+ * last ruled run before it counts. Fills alone do not extend what LibreOffice prints.
+ */
+function borderReach(ws: ExcelJS.Worksheet, lastValueRow: Map<number, number>): { maxRow: number; maxCol: number } {
+  const ruled = new Map<number, Array<[number, string]>>();
+  // exceljs's eachRow / eachCell pass over cells with a style but no value, or visit every index up to
+  // the last one (creating a row for each): its sparse arrays of the rows and cells it read are walked instead.
+  type Stored<T> = { _rows?: Array<T | undefined>; _cells?: Array<T | undefined> };
+  (ws as unknown as Stored<ExcelJS.Row>)._rows?.forEach((row, index) => {
+    const r = index + 1;
+    (row as unknown as Stored<ExcelJS.Cell>)._cells?.forEach((cell, cellIndex) => {
+      const c = cellIndex + 1;
+      const border = cell?.border;
+      if (!border) return;
+      const sides = (['left', 'right', 'top', 'bottom', 'diagonal'] as const)
+        .map((side) => (border[side]?.style ? `${side}:${border[side]!.style}` : ''))
+        .join();
+      if (sides.replace(/,/g, '')) (ruled.get(c) ?? ruled.set(c, []).get(c)!).push([r, sides]);
+    });
+  });
+  let maxRow = 0;
+  let maxCol = 0;
+  for (const [c, cells] of ruled) {
+    let next = (lastValueRow.get(c) ?? 1) + 1; // the first row of the next run
+    let i = cells.findIndex(([r]) => r >= next);
+    while (i >= 0 && i < cells.length) {
+      const [start, look] = cells[i];
+      if (start - next >= VISIBLE_RUN_STOP) break; // a run of rows without borders
+      let end = start;
+      while (i + 1 < cells.length && cells[i + 1][0] === end + 1 && cells[i + 1][1] === look) end = cells[++i][0];
+      if (end - start + 1 >= VISIBLE_RUN_STOP) break;
+      maxRow = Math.max(maxRow, end);
+      maxCol = Math.max(maxCol, c);
+      next = end + 1;
+      i++;
+    }
+  }
+  return { maxRow, maxCol };
 }
 
 /**
@@ -716,8 +924,8 @@ interface WorkbookContext {
   workbook: ExcelJS.Workbook;
   options: XlsxOptions;
   palette: ExcelPalette;
-  /** The default font's maximum digit width, which column widths are counted in. */
-  mdw: number;
+  /** The default font's widest digit in points, which column widths are counted in. */
+  digitPt: number;
   xmlFacts: Map<string, SheetXmlFacts>;
   charts: WorkbookCharts | undefined;
   shapeNotes: Set<string>;
@@ -725,10 +933,15 @@ interface WorkbookContext {
 
 /** One worksheet's printed sections (none when it prints nothing). */
 function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
-  const { workbook, options, palette, mdw, xmlFacts, charts, shapeNotes } = book;
+  const { workbook, options, palette, digitPt, xmlFacts, charts, shapeNotes } = book;
   if (xmlFacts.get(ws.name)?.embeddedObjects) shapeNotes.add('embedded objects (OLE) were left out');
   const used = usedRange(ws);
   let { maxRow, maxCol } = used;
+  if (maxRow > 0) {
+    const ruled = borderReach(ws, used.lastValueRow);
+    maxRow = Math.max(maxRow, ruled.maxRow);
+    maxCol = Math.max(maxCol, ruled.maxCol);
+  }
   assertPrintableRange(
     options.fileName ?? 'the workbook',
     ws.name,
@@ -738,7 +951,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     ws.getCell(maxRow || 1, maxCol || 1).address,
   );
   const columnWidth = (c: number) =>
-    columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, mdw, xmlFacts.get(ws.name)?.baseColWidth);
+    columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, digitPt, xmlFacts.get(ws.name)?.baseColWidth);
   maxCol = runOnReach(ws, maxRow, maxCol, columnWidth);
   // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
   // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
@@ -776,11 +989,11 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     area,
     (r, c) => {
       const cell = ws.findCell(r, c);
-      const value = cell?.value;
+      const value = cell && shownValue(cell);
       const result =
         value && typeof value === 'object' && 'result' in value ? (value as ExcelJS.CellFormulaValue).result : value;
       if (typeof result === 'number') return result;
-      return cell ? displayText(cell.value, cell.numFmt).text || undefined : undefined;
+      return cell ? displayText(value, cell.numFmt).text || undefined : undefined;
     },
     shapeNotes,
   );
@@ -802,6 +1015,8 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     fitHeight: fitToPage ? (setup?.fitToHeight ?? 1) : undefined,
     scale: setup?.scale,
     center: Boolean(setup?.horizontalCentered),
+    // (LibreOffice prints the row and column headings on every page, so none of them is empty.)
+    keepEmptyPages: Boolean(setup?.showRowColHeaders),
   });
   if (notesAtEnd) {
     const notesPage = noteList(ws, maxRow, maxCol);
@@ -815,7 +1030,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
 /** The sizes of a worksheet's columns and rows in points, to place the charts and shapes anchored to its cells. */
 function sheetMetrics(
   workbook: ExcelJS.Workbook,
-  mdw: number,
+  digitPt: number,
   xmlFacts: Map<string, SheetXmlFacts>,
 ): (name: string) => SheetMetrics | undefined {
   return (name) => {
@@ -825,7 +1040,7 @@ function sheetMetrics(
         column: (c) =>
           columnWidthPt(
             ws.getColumn(c + 1).width ?? ws.properties.defaultColWidth,
-            mdw,
+            digitPt,
             xmlFacts.get(ws.name)?.baseColWidth,
           ),
         row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15,
@@ -850,12 +1065,12 @@ export async function readXlsx(
   const sections: Section[] = [];
   const parts = await JSZip.loadAsync(bytes);
   const palette = await readExcelPalette(parts);
-  const mdw = maxDigitWidth(await defaultFont(parts));
+  const digitPt = digitWidthPt(await defaultFont(parts));
   const xmlFacts = await sheetXmlFacts(parts);
   // Charts (read from the package: exceljs does not read them), and chart sheets in their place.
   const charts = await readWorkbookCharts(
     parts,
-    sheetMetrics(workbook, mdw, xmlFacts),
+    sheetMetrics(workbook, digitPt, xmlFacts),
     pageFor(undefined, options),
     shapeNotes,
   ).catch(() => void shapeNotes.add('charts and drawn shapes that could not be read were left out'));
@@ -868,7 +1083,7 @@ export async function readXlsx(
     workbook,
     options,
     palette,
-    mdw,
+    digitPt,
     xmlFacts,
     charts: charts ?? undefined,
     shapeNotes,

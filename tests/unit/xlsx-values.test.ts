@@ -1,0 +1,65 @@
+/**
+ * Classes of text that Folio printed differently from LibreOffice on the wide corpus, each
+ * reproduced with a generated workbook; the expected text is what LibreOffice 7.4 (en-US) prints
+ * for the same workbook (`soffice --headless --convert-to pdf`, then `pdftotext`).
+ */
+import { describe, expect, test } from 'vitest';
+import ExcelJS from 'exceljs';
+import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
+import { convert, texts } from '../support/office-pdf-helpers.ts';
+
+describe('Excel cell text as LibreOffice prints it', () => {
+  test('formulas whose cached result is 0, FALSE or "" print it (exceljs leaves those results out)', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Formulas');
+    ws.getCell('A1').value = 'zero';
+    ws.getCell('B1').value = { formula: 'C1*0', result: 0 };
+    ws.getCell('A2').value = 'false';
+    ws.getCell('B2').value = { formula: '1=2', result: false };
+    ws.getCell('A3').value = 'empty';
+    ws.getCell('B3').value = { formula: 'LEFT("x",0)', result: '' };
+    ws.getCell('A4').value = 'shared';
+    ws.getCell('B4').value = { formula: 'C4*0', result: 0, shareType: 'shared', ref: 'B4:B5' } as ExcelJS.CellValue;
+    ws.getCell('B5').value = { sharedFormula: 'B4', result: 0 };
+    ws.getCell('A5').value = 'end';
+    const pages = await texts(await convert(excelToPdf, 'formulas.xlsx', await wb.xlsx.writeBuffer()));
+    // LibreOffice: "zero 0 false FALSE empty shared 0 end 0" (it shows cached results; it does not recalculate).
+    expect(pages).toEqual(['zero 0 false FALSE empty shared 0 end 0']);
+  });
+
+  test("the built-in date formats 14 and 22 print as LibreOffice's en-US short date (1/13/2012), not 01-13-12", async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Dates');
+    ws.getColumn(1).width = 20;
+    const when = new Date(Date.UTC(2012, 0, 13, 22, 59));
+    // exceljs writes these codes as numFmtId 14, 15 and 22 (no custom numFmt element).
+    ['mm-dd-yy', 'd-mmm-yy', 'm/d/yy "h":mm'].forEach((numFmt, i) => {
+      const cell = ws.getCell(i + 1, 1);
+      cell.value = when;
+      cell.numFmt = numFmt;
+    });
+    const pages = await texts(await convert(excelToPdf, 'dates.xlsx', await wb.xlsx.writeBuffer()));
+    // LibreOffice: "1/13/2012", "13-Jan-12", "1/13/2012 22:59".
+    expect(pages).toEqual(['1/13/2012 13-Jan-12 1/13/2012 22:59']);
+  });
+
+  test('formats with escaped literals (exceljs drops the backslashes) still format: T, Kč, г., 年', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Formats');
+    ws.getColumn(1).width = 24;
+    const when = new Date(Date.UTC(2012, 7, 8, 22, 59));
+    const cells: Array<[ExcelJS.CellValue, string]> = [
+      [when, 'yyyy\\-mm\\-dd\\Thh:mm'],
+      [1234.5, '#,##0.00\\ \\K\\č'],
+      [when, 'yyyy"年"m"月"d"日"'],
+      [when, 'd\\.m\\.yyyy\\ \\г\\.'],
+    ];
+    cells.forEach(([value, numFmt], i) => {
+      ws.getCell(i + 1, 1).value = value;
+      ws.getCell(i + 1, 1).numFmt = numFmt;
+    });
+    const pages = await texts(await convert(excelToPdf, 'literals.xlsx', await wb.xlsx.writeBuffer()));
+    // LibreOffice: "2012-08-08T22:59", "1,234.50 Kč", "2012年8月8日", "8.8.2012 г.".
+    expect(pages).toEqual(['2012-08-08T22:59 1,234.50 Kč 2012年8月8日 8.8.2012 г.']);
+  });
+});
