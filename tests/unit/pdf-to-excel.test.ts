@@ -207,6 +207,62 @@ describe('pdf-to-excel', () => {
     expect(grid.map((row) => (row.every((v) => v === null) ? [] : row))).toEqual(expected);
   });
 
+  test("blocks of a printed sheet split by a gap keep the sheet's columns", async () => {
+    // A printed sheet with columns A–E, 80 pt wide: a five-column table, then after a gap a summary
+    // that fills only C–E. Numbered from the left on its own, the summary would land in A–C.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const left = [50, 130, 210, 290, 370];
+    const rows: Array<Array<string | number | null>> = [
+      ['Region', 'Quarter', 'Units', 'Price', 'Revenue'],
+      ['North', 'Q1', 120, 4, 480],
+      ['South', 'Q1', 95, 5, 475],
+      ['East', 'Q2', 130, 3, 390],
+      [],
+      [],
+      [],
+      [null, null, 'Units', 'Mean', 'Revenue'],
+      [null, null, 345, 4, 1345],
+      [null, null, 'checked', 'yes', 'final'],
+    ];
+    rows.forEach((row, r) => {
+      const y = 700 - r * 14;
+      row.forEach((value, c) => {
+        if (value !== null) page.drawText(String(value), { x: left[c] + 2, y, size: 10, font });
+      });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    // The empty rows between the blocks cannot be seen on paper; the columns can.
+    const expected = rows.filter((row) => row.length > 0);
+    expect(grid.filter((row) => row.some((v) => v !== null))).toEqual(expected);
+  });
+
+  test('a title over a column of right-aligned numbers stays in that column', async () => {
+    // Column A (50–110) holds labels, B (110–190) right-aligned numbers, C (190–270) notes; the
+    // title starts at B's left edge, before the middle of the gap between A's texts and B's numbers.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    page.drawText('Basic operators', { x: 112, y: 720, size: 10, font });
+    const rows: Array<[string, number, string]> = [
+      ['x1', 4, 'sum'],
+      ['x2', 2, 'difference'],
+      ['x3', -2.5, 'product'],
+      ['x4', 3.5, 'quotient'],
+    ];
+    rows.forEach(([label, value, note], r) => {
+      const y = 690 - r * 14;
+      page.drawText(label, { x: 52, y, size: 10, font });
+      page.drawText(String(value), { x: 188 - font.widthOfTextAtSize(String(value), 10), y, size: 10, font });
+      page.drawText(note, { x: 192, y, size: 10, font });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    expect(grid.filter((row) => row.some((v) => v !== null))).toEqual([[null, 'Basic operators'], ...rows]);
+  });
+
   test('a wrapped cell is one cell, in the row of the cells beside it', async () => {
     // A printed address list: rows 16 pt apart, wrapped cells' lines 11 pt apart (10 pt text),
     // centred in their row like LibreOffice prints them — odd and even line counts, a word broken

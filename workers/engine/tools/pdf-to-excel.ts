@@ -124,6 +124,8 @@ interface GridCell {
   bold?: boolean;
   rowSpan?: number;
   colSpan?: number;
+  /** Where the cell's text starts on the page (lines outside tables), to place it in the page's columns. */
+  x?: number;
 }
 
 /** A rectangular block of cells (a table, or a page's text lines). */
@@ -171,19 +173,100 @@ function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCel
     const row = rows.at(-1)!.cells;
     let c = column(f.x);
     while (c < columns.length - 1 && row[c]) c++;
-    row[c] = { text: row[c] ? `${row[c]!.text} ${f.text}` : f.text, bold: f.items.every((i) => i.bold) };
+    const bold = f.items.every((i) => i.bold);
+    row[c] = row[c] ? { ...row[c]!, text: `${row[c]!.text} ${f.text}` } : { text: f.text, bold, x: f.x };
   }
   return rows;
 }
 
-/** A whole page: its tables and, in their places, the lines around them (titles, notes). */
+/**
+ * The column of the page's main table that holds `x` (its text start); past the table's right
+ * edge, columns go on after the table's last one.
+ */
+function columnAt(edges: number[], x: number): number {
+  for (let c = edges.length - 2; c >= 0; c--) if (x >= edges[c] - 1) return c;
+  return 0;
+}
+
+/** Column indexes rising left to right: two texts never share a column. */
+function rising(columns: number[]): number[] {
+  const out: number[] = [];
+  for (const c of columns) out.push(out.length && c <= out.at(-1)! ? out.at(-1)! + 1 : c);
+  return out;
+}
+
+/**
+ * Where the page's columns start, from its main table. An unruled table's edges lie mid-gutter,
+ * but a text starting past the end of a column's texts is already in the next column (a heading
+ * left-aligned over right-aligned numbers starts before the gutter's middle).
+ */
+function placementEdges(table: Table): number[] {
+  if (table.ruled) return table.colEdges;
+  return table.colEdges.map((edge, c) => {
+    if (c === 0 || c === table.colEdges.length - 1) return edge;
+    const rights = table.cells
+      .filter((cell) => cell.col === c - 1)
+      .flatMap((cell) => cell.items.map((i) => i.x + i.width));
+    return rights.length ? Math.min(edge, Math.max(...rights) + 2) : edge;
+  });
+}
+
+/**
+ * A whole page: its tables and, in their places, the lines around them (titles, notes). A printed
+ * sheet's blocks share its columns, so every block is placed in the columns of the page's main
+ * table, the one with the most filled cells (a block's column starting inside a column of that
+ * table goes in that column), not each numbered from the left.
+ */
 function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
   const loose = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+  const filled = (t: Table) => t.cells.filter((cell) => cell.text !== '').length;
+  const reference = tables.reduce<Table | undefined>(
+    (best, t) => (!best || filled(t) > filled(best) ? t : best),
+    undefined,
+  );
+  const edges = reference && placementEdges(reference);
+  const place = (cells: Array<GridCell | undefined>, starts: Array<number | undefined>): Grid['rows'][number] => {
+    if (!edges) return cells;
+    const filled = cells.flatMap((cell, c) => (cell && starts[c] !== undefined ? [{ cell, x: starts[c]! }] : []));
+    const columns = rising(filled.map(({ x }) => columnAt(edges, x)));
+    const row: Grid['rows'][number] = [];
+    filled.forEach(({ cell }, i) => (row[columns[i]] = cell));
+    return Array.from({ length: row.length }, (_, c) => row[c]);
+  };
   const blocks: Array<{ top: number; rows: Grid['rows'] }> = linesGrid(loose).map((row) => ({
     top: row.top,
-    rows: [row.cells],
+    rows: [
+      place(
+        row.cells,
+        row.cells.map((cell) => cell?.x),
+      ),
+    ],
   }));
-  for (const table of tables) blocks.push({ top: table.box.top, rows: tableGridCells(table) });
+  for (const table of tables) {
+    const rows = tableGridCells(table);
+    if (table === reference || !edges) {
+      blocks.push({ top: table.box.top, rows });
+      continue;
+    }
+    // A column of another table goes where its leftmost text starts.
+    const starts = table.colEdges.slice(1).map((_, c) => {
+      const xs = table.cells.filter((cell) => cell.col === c).flatMap((cell) => cell.items.map((i) => i.x));
+      return xs.length ? Math.min(...xs) : undefined;
+    });
+    const used = starts.flatMap((x, c) => (x === undefined ? [] : [c]));
+    const columns = rising(used.map((c) => columnAt(edges, starts[c]!)));
+    const target = new Map(used.map((c, i) => [c, columns[i]]));
+    blocks.push({
+      top: table.box.top,
+      rows: rows.map((cells) => {
+        const row: Grid['rows'][number] = [];
+        cells.forEach((cell, c) => {
+          if (cell && target.has(c)) row[target.get(c)!] = cell;
+        });
+        return Array.from({ length: row.length }, (_, c) => row[c]);
+      }),
+    });
+  }
   return blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows);
 }
 

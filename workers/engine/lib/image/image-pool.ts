@@ -2,18 +2,15 @@
  * Images recompressed in parallel: a pool of image workers (workers/image.worker.ts), each running
  * recompress.ts on the images it is handed, sized by the device's cores and the memory budget.
  *
- * As with the render pool (../pdf/render-pool.ts), the pool lives inside the engine: the engine
- * worker starts the image workers as its own nested workers, so the bridge's cancel or watchdog,
- * which terminates the engine worker, ends them with it. In Node (tests, corpus, bench, the /api
- * server) images are recompressed in-process, one at a time, for the same reason as there.
+ * As with the render pool (../pdf/render-pool.ts), the pool lives inside the engine as nested workers
+ * (../worker-pool.ts says why, and why Node recompresses in-process, one image at a time).
  *
  * The largest images go first, so that one big scan does not start last and leave the other lanes
  * idle at the end. Each image's result depends only on that image, so the output does not depend on
  * which lane did what.
  */
 import { cancelled } from '../errors.ts';
-import { memoryBudgetBytes } from '../../../../shared/memory-budget.ts';
-import { canStartRenderWorkers, LaneLost } from '../pdf/render-pool.ts';
+import { abortRace, deviceResources, LaneLost, openPool, poolSize, startNestedWorker } from '../worker-pool.ts';
 import { recompressImageJob, type ImageJob, type ImageJobSettings, type RecompressedImage } from './recompress.ts';
 
 /** Recompresses images, one at a time. */
@@ -51,11 +48,15 @@ export interface ImageLaneSizing {
  * the budget cannot hold that many of the largest image at once; at least one.
  */
 export function imageLaneCount({ cores, budgetBytes, inputBytes, largestPixels, images }: ImageLaneSizing): number {
-  const perLane = LANE_FIXED_BYTES + BYTES_PER_PIXEL * largestPixels;
-  const available = budgetBytes - ENGINE_FIXED_BYTES - 3 * inputBytes;
-  const byMemory = Math.floor(available / perLane);
-  const byCores = Math.min(MAX_LANES, cores && cores > 0 ? cores : 2);
-  return Math.max(1, Math.min(byCores, byMemory, images));
+  return poolSize({
+    cores,
+    budgetBytes,
+    engineBytes: ENGINE_FIXED_BYTES + 3 * inputBytes,
+    laneBytes: LANE_FIXED_BYTES + BYTES_PER_PIXEL * largestPixels,
+    coresPerLane: 1,
+    maxLanes: MAX_LANES,
+    limit: images,
+  });
 }
 
 /** The engine's own thread as a lane (Node, or a browser where one lane is all that fits). */
@@ -64,36 +65,18 @@ export const inProcessLane: ImageLane = { recompress: recompressImageJob, close:
 /** Starts an image worker. Browser only. */
 export async function openImageWorkerLane(): Promise<ImageLane> {
   const Comlink = await import('comlink');
-  const worker = new Worker(new URL('../../../image.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'folio-image',
-  });
-  const api = Comlink.wrap<import('../../../image.worker.ts').ImageWorkerApi>(worker);
-  // A worker that dies (its script failed to load, or it ran out of memory) never answers: its
-  // pending call is failed here instead, and the lane is dropped.
-  let fail: (error: Error) => void = () => undefined;
-  const died = new Promise<never>((_, reject) => {
-    fail = reject;
-  });
-  died.catch(() => undefined);
-  worker.addEventListener('error', (event) => {
-    event.preventDefault();
-    fail(new LaneLost(`An image worker stopped${event.message ? `: ${event.message}` : ''}`));
-  });
-  let closed = false;
+  const worker = await startNestedWorker<import('../../../image.worker.ts').ImageWorkerApi>(
+    () => new Worker(new URL('../../../image.worker.ts', import.meta.url), { type: 'module', name: 'folio-image' }),
+    'image worker',
+  );
   return {
     recompress: (job, settings) => {
       // Each worker gets its own copy of the image's bytes, handed over rather than copied again.
       const contents = job.contents.slice();
       const sent = Comlink.transfer({ ...job, contents }, [contents.buffer]);
-      return Promise.race([api.recompress(sent, settings), died]);
+      return worker.call<RecompressedImage>(worker.api.recompress(sent, settings));
     },
-    close: () => {
-      if (closed) return;
-      closed = true;
-      api[Comlink.releaseProxy]();
-      worker.terminate();
-    },
+    close: worker.close,
   };
 }
 
@@ -102,20 +85,15 @@ export async function openImageWorkerLane(): Promise<ImageLane> {
  * and bench), else the engine's own thread.
  */
 function openLanes(jobs: readonly ImageJob[], inputBytes: number, asked?: number): Promise<ImageLane[]> {
-  if (!canStartRenderWorkers()) return Promise.resolve([inProcessLane]);
-  const nav = globalThis.navigator as { hardwareConcurrency?: number; deviceMemory?: number } | undefined;
-  const count =
-    asked !== undefined
-      ? Math.min(asked, jobs.length)
-      : imageLaneCount({
-          cores: nav?.hardwareConcurrency,
-          budgetBytes: memoryBudgetBytes(nav?.deviceMemory),
-          inputBytes,
-          largestPixels: Math.max(...jobs.map((job) => job.width * job.height)),
-          images: jobs.length,
-        });
-  if (count < 2 && asked === undefined) return Promise.resolve([inProcessLane]);
-  return Promise.all(Array.from({ length: count }, () => openImageWorkerLane()));
+  const affordable = () =>
+    imageLaneCount({
+      ...deviceResources(),
+      inputBytes,
+      largestPixels: Math.max(...jobs.map((job) => job.width * job.height)),
+      images: jobs.length,
+    });
+  const count = asked === undefined ? undefined : Math.min(asked, jobs.length);
+  return openPool(count, affordable, openImageWorkerLane, inProcessLane);
 }
 
 export interface RecompressAllOptions {
@@ -144,16 +122,7 @@ export async function recompressAll(
   if (jobs.length === 0) return results;
   const order = jobs.map((_, index) => index).sort((a, b) => pixels(jobs[b]) - pixels(jobs[a]));
   const lanes = given ?? (await openLanes(jobs, inputBytes, workers));
-  let aborted: Promise<never> | undefined;
-  let onAbort = () => undefined as void;
-  if (signal) {
-    aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(cancelled());
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    });
-    aborted.catch(() => undefined);
-  }
+  const aborted = abortRace(signal);
   let next = 0;
   let live = lanes.length;
   const drive = async (lane: ImageLane): Promise<void> => {
@@ -162,8 +131,7 @@ export async function recompressAll(
       const index = order[next++];
       let result: RecompressedImage;
       try {
-        const work = lane.recompress(jobs[index], settings);
-        result = await (aborted ? Promise.race([work, aborted]) : work);
+        result = await aborted.race(lane.recompress(jobs[index], settings));
       } catch (error) {
         if (!(error instanceof LaneLost)) throw error;
         result = { skipped: 'image worker stopped' };
@@ -181,7 +149,7 @@ export async function recompressAll(
   try {
     await Promise.all(lanes.map((lane) => drive(lane)));
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    aborted.dispose();
     for (const lane of lanes) lane.close();
   }
   return results;

@@ -3,19 +3,14 @@
  * document once with pdf.js and drawing the pages it is handed (page-image.ts, the same code as
  * in-process), sized by the device's cores and the memory budget.
  *
- * The pool lives inside the engine, so it is an engine-level matter: the engine worker starts the
- * render workers as its own nested workers, and the bridge's cancel or watchdog, which terminates
- * the engine worker, ends them with it (a dedicated worker's nested workers die with it). In Node
- * (tests, corpus, bench, the /api server) pages are rendered in-process, one at a time: engines
- * load there through Vite's SSR loader (`?url` imports, import.meta.glob), which a worker_threads
- * thread cannot load without a loader of its own, and Node is not where users wait.
+ * The pool lives inside the engine as nested workers (../worker-pool.ts says why, and why Node renders
+ * in-process, one page at a time).
  *
  * Outcomes are delivered in page order, each as soon as it and every page before it are done, so
  * an archive is written in page order while at most a bounded window of finished pages waits.
  */
 import { cancelled } from '../errors.ts';
-import { memoryBudgetBytes } from '../../../../shared/memory-budget.ts';
-import { isNode } from '../wasm.ts';
+import { canStartNestedWorkers, deviceResources, LaneLost, poolSize, startNestedWorker } from '../worker-pool.ts';
 import type { PageImageSettings } from './page-image.ts';
 
 /** Draws and encodes pages, one at a time. */
@@ -24,13 +19,7 @@ export interface PageLane {
   close(): void;
 }
 
-/** A lane whose worker died (crashed, ran out of memory): its page is reported, the lane is dropped. */
-export class LaneLost extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'LaneLost';
-  }
-}
+export { LaneLost };
 
 export type PageOutcome = { pageNumber: number; bytes: Uint8Array } | { pageNumber: number; error: Error };
 
@@ -59,31 +48,26 @@ export interface LaneSizing {
  * pixels (canvas, its read-back, the encoder's copy); at least one.
  */
 export function laneCount({ cores, budgetBytes, inputBytes, pagePixels }: LaneSizing): number {
-  const perLane = LANE_FIXED_BYTES + 2 * inputBytes + 3 * 4 * pagePixels;
-  const available = budgetBytes - ENGINE_FIXED_BYTES - 2 * inputBytes;
-  const byMemory = Math.floor(available / perLane);
   // A lane keeps two threads busy (it draws while its pdf.js worker parses and decodes the next
   // page), so one lane already fills two cores: on this 2-core machine one lane beat two in every
   // run (docs/benchmarks.md).
-  const byCores = Math.min(MAX_LANES, Math.floor((cores && cores > 0 ? cores : 2) / CORES_PER_LANE));
-  return Math.max(1, Math.min(byCores, byMemory));
+  return poolSize({
+    cores,
+    budgetBytes,
+    engineBytes: ENGINE_FIXED_BYTES + 2 * inputBytes,
+    laneBytes: LANE_FIXED_BYTES + 2 * inputBytes + 3 * 4 * pagePixels,
+    coresPerLane: CORES_PER_LANE,
+    maxLanes: MAX_LANES,
+  });
 }
 
 /** Whether render workers can be started here: a browser context that has Worker (workers do, nested). */
-export function canStartRenderWorkers(): boolean {
-  return !isNode && typeof Worker !== 'undefined';
-}
+export const canStartRenderWorkers = canStartNestedWorkers;
 
 /** laneCount for this device (browser globals; in Node, 1). */
 export function deviceLaneCount(inputBytes: number, pagePixels: number): number {
   if (!canStartRenderWorkers()) return 1;
-  const nav = globalThis.navigator as { hardwareConcurrency?: number; deviceMemory?: number } | undefined;
-  return laneCount({
-    cores: nav?.hardwareConcurrency,
-    budgetBytes: memoryBudgetBytes(nav?.deviceMemory),
-    inputBytes,
-    pagePixels,
-  });
+  return laneCount({ ...deviceResources(), inputBytes, pagePixels });
 }
 
 export interface OpenLaneOptions {
@@ -98,36 +82,19 @@ export interface OpenLaneOptions {
  * needs its own). Browser only.
  */
 export async function openWorkerLane({ bytes, name, password, settings }: OpenLaneOptions): Promise<PageLane> {
-  const Comlink = await import('comlink');
-  const worker = new Worker(new URL('../../../render.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'folio-render',
-  });
-  const api = Comlink.wrap<import('../../../render.worker.ts').RenderWorkerApi>(worker);
-  // A worker that dies (its script failed to load, or it ran out of memory) never answers: its
-  // pending call is failed here instead, and the lane is dropped by runInPageOrder.
-  let fail: (error: Error) => void = () => undefined;
-  const died = new Promise<never>((_, reject) => {
-    fail = reject;
-  });
-  died.catch(() => undefined);
-  worker.addEventListener('error', (event) => {
-    event.preventDefault();
-    fail(new LaneLost(`A render worker stopped${event.message ? `: ${event.message}` : ''}`));
-  });
-  const close = () => {
-    api[Comlink.releaseProxy]();
-    worker.terminate();
-  };
+  const worker = await startNestedWorker<import('../../../render.worker.ts').RenderWorkerApi>(
+    () => new Worker(new URL('../../../render.worker.ts', import.meta.url), { type: 'module', name: 'folio-render' }),
+    'render worker',
+  );
   try {
-    await Promise.race([api.open(bytes, name, password), died]);
+    await worker.call(worker.api.open(bytes, name, password));
   } catch (error) {
-    close();
+    worker.close();
     throw error;
   }
   return {
-    render: (pageNumber) => Promise.race([api.render(pageNumber, settings), died]),
-    close,
+    render: (pageNumber) => worker.call(worker.api.render(pageNumber, settings)),
+    close: worker.close,
   };
 }
 
