@@ -280,6 +280,12 @@ describe('memory given back, and workers terminated, after heavy jobs (Chromium,
 
   test('a cancelled job terminates its worker: PDF to JPG at 300 dpi PNG, cancelled after its first pages', async () => {
     const { page, context, workers } = await openTool('pdf-to-jpg');
+    // Its estimated result (300 pages at 300 dpi, PNG) is over 200 MB, so Process Files would ask where
+    // to save it first, and headless Chromium never answers the save picker: this test is about Cancel,
+    // so it runs as a browser without the picker does (the picker path: render-pool.test.ts).
+    await page.evaluate(() =>
+      Object.defineProperty(window, 'showSaveFilePicker', { configurable: true, value: undefined }),
+    );
     const before = await baseline(page, pdf('small.pdf', manyPagesPdf(1)));
     await expectMemoryGivenBack('PDF to JPG 300 dpi PNG, cancelled', before, workers, async () => {
       await page.locator('input[type=file]').setInputFiles([pdf('long.pdf', manyPagesPdf(300))]);
