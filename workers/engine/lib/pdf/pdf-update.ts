@@ -6,6 +6,7 @@
  * link targets) without loading the assembled document into pdf-lib.
  */
 import { PDFContext, PDFDict, PDFObjectParser, type PDFObject, type PDFRef } from 'pdf-lib';
+import { probeMemory } from '../memory-probe.ts';
 
 export interface UpdatedObject {
   ref: PDFRef;
@@ -73,6 +74,11 @@ export function appendUpdate(
   const out = new Uint8Array(base.byteLength + tail.byteLength);
   out.set(base, 0);
   out.set(tail, base.byteLength);
+  probeMemory('update appended', {
+    baseBytes: base.byteLength,
+    baseBuffer: base.buffer.byteLength,
+    outBytes: out.byteLength,
+  });
   return out;
 }
 

@@ -9,6 +9,7 @@
  */
 import createQpdf from '@neslinesli93/qpdf-wasm';
 import qpdfWasmUrl from '@neslinesli93/qpdf-wasm/dist/qpdf.wasm?url';
+import { probeMemory } from '../memory-probe.ts';
 import { compileWasm, isNode } from '../wasm.ts';
 
 export interface QpdfResult {
@@ -88,6 +89,8 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
     qpdf.FS.close(stream);
     mainArgs = ['@/folio-args'];
   }
+  const inputBytes = Object.values(inputs).reduce((sum, bytes) => sum + bytes.byteLength, 0);
+  probeMemory('qpdf start', { inputBytes, wasmHeap: qpdf.HEAP8.buffer.byteLength });
   let exitCode: number;
   try {
     exitCode = qpdf.callMain(mainArgs);
@@ -105,6 +108,12 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
       /* not written */
     }
   }
+  probeMemory('qpdf end', {
+    inputBytes,
+    wasmHeap: qpdf.HEAP8.buffer.byteLength,
+    outputBytes: Object.values(files).reduce((sum, bytes) => sum + bytes.byteLength, 0),
+    outputBuffers: Object.values(files).reduce((sum, bytes) => sum + bytes.buffer.byteLength, 0),
+  });
   return { exitCode, stdout: stdout.join('\n'), stderr: stderr.join('\n'), files };
 }
 
@@ -125,6 +134,7 @@ function writtenBytes(fs: QpdfModuleInstance['FS'], path: string): Uint8Array {
 
 interface QpdfModuleInstance {
   callMain(args: string[]): number;
+  HEAP8: Int8Array;
   FS: {
     open(path: string, flags: string): unknown;
     write(stream: unknown, data: Uint8Array, offset: number, length: number, position: number, canOwn: boolean): number;
