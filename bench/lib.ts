@@ -242,7 +242,8 @@ export function chromiumRssByKind(): Record<string, number> {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const pid = Number(entry);
       children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), pid]);
-      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      // Chromium rewrites its children's command lines as one space-separated string.
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split(/[\0 ]/);
       const type = args.find((arg) => arg.startsWith('--type='))?.slice(7);
       const sub = args.find((arg) => arg.startsWith('--utility-sub-type='))?.slice(19);
       const kind = !type ? 'browser' : type === 'gpu-process' ? 'gpu' : sub ? `utility:${sub.split('.')[0]}` : type;
