@@ -228,6 +228,41 @@ export function treeRss(rootPid: number, withRoot = true): number {
 }
 
 /**
+ * Resident memory (bytes) of Chromium's processes under this one, by kind: `browser` (no --type),
+ * `renderer` (pages and their dedicated workers), `gpu`, `utility:<sub-type>` (network, storage…).
+ */
+export function chromiumRssByKind(): Record<string, number> {
+  const byKind: Record<string, number> = {};
+  const children = new Map<number, number[]>();
+  const info = new Map<number, { rss: number; kind: string }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), pid]);
+      // Chromium rewrites its children's command lines as one space-separated string.
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split(/[\0 ]/);
+      const type = args.find((arg) => arg.startsWith('--type='))?.slice(7);
+      const sub = args.find((arg) => arg.startsWith('--utility-sub-type='))?.slice(19);
+      const kind = !type ? 'browser' : type === 'gpu-process' ? 'gpu' : sub ? `utility:${sub.split('.')[0]}` : type;
+      info.set(pid, { rss: Number(fields[21]) * 4096, kind });
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  const queue = [...(children.get(process.pid) ?? [])];
+  while (queue.length) {
+    const pid = queue.pop()!;
+    const process_ = info.get(pid);
+    if (process_) byKind[process_.kind] = (byKind[process_.kind] ?? 0) + process_.rss;
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return byKind;
+}
+
+/**
  * Samples the resident memory of all of Chromium's processes (this process's descendants) every
  * 100 ms from now; `stop` returns the peak above the level at the start.
  */
@@ -299,15 +334,27 @@ export interface BrowserJob {
   viaModal?: boolean;
 }
 
+export interface BrowserJobResult {
+  ms: number;
+  bytes: number;
+  peakAbove: number;
+  error?: string;
+  /** Resident memory by kind of process (chromiumRssByKind) before the job and at its peak. */
+  kindsBefore: Record<string, number>;
+  kindsAtPeak: Record<string, number>;
+  /** Each kind's own peak during the job. */
+  kindPeaks: Record<string, number>;
+  /** What the engine worker recorded (workers/engine/lib/memory-probe.ts), with the samples then. */
+  probes: Array<{ record: Record<string, number | string>; kinds?: Record<string, number> }>;
+}
+
 /**
  * Runs jobs through the built app in Debian's Chromium, as the modal would: the files are picked in
  * the tool's file input, POSTed to the in-page /api (answered by the engine worker) and the result
  * read as a Blob in the page. Per job: wall time, result size, and the peak resident memory of the
  * whole browser (all its processes) above what it used before the job. Undefined without dist/.
  */
-export async function inChromium(
-  jobs: BrowserJob[],
-): Promise<Array<{ ms: number; bytes: number; peakAbove: number; error?: string }> | undefined> {
+export async function inChromium(jobs: BrowserJob[]): Promise<Array<BrowserJobResult> | undefined> {
   const root = resolve(import.meta.dirname, '..');
   if (!existsSync(resolve(root, 'dist/index.html')) || !existsSync('/usr/bin/chromium')) return undefined;
   const { preview } = await import('vite');
@@ -319,14 +366,18 @@ export async function inChromium(
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   });
-  const results: Array<{ ms: number; bytes: number; peakAbove: number; error?: string }> = [];
+  const results: BrowserJobResult[] = [];
   try {
     if (!address || typeof address === 'string') return undefined;
     // Chromium runs as a child of this process: its memory is that of this process's descendants.
-    const browserRss = () => treeRss(process.pid, false);
     for (const job of jobs) {
       const context = await browser.newContext({ baseURL: `http://127.0.0.1:${address.port}` });
       const page = await context.newPage();
+      const workers: import('playwright-core').Worker[] = [];
+      page.on('worker', (worker) => {
+        workers.push(worker);
+        worker.evaluate(() => ((globalThis as { folioMemoryProbe?: unknown[] }).folioMemoryProbe = [])).catch(() => {});
+      });
       await page.goto(`/tools/${job.tool}`);
       await page
         .getByRole('button', { name: /Upload Files|Get Started/ })
@@ -343,20 +394,49 @@ export async function inChromium(
         });
         await page.locator('input[type=file]').setInputFiles(job.files);
       } else await pickForPost(page, job);
-      const base = browserRss();
+      const sum = (kinds: Record<string, number>) => Object.values(kinds).reduce((a, b) => a + b, 0);
+      const kindsBefore = chromiumRssByKind();
+      const base = sum(kindsBefore);
       let peak = base;
+      let kindsAtPeak = kindsBefore;
+      const kindPeaks = { ...kindsBefore };
+      const samples: Array<{ at: number; kinds: Record<string, number> }> = [];
       const timer = setInterval(() => {
-        peak = Math.max(peak, browserRss());
+        const kinds = chromiumRssByKind();
+        samples.push({ at: Date.now(), kinds });
+        for (const [kind, rss] of Object.entries(kinds)) kindPeaks[kind] = Math.max(kindPeaks[kind] ?? 0, rss);
+        if (sum(kinds) > peak) {
+          peak = sum(kinds);
+          kindsAtPeak = kinds;
+        }
       }, 100);
       const start = performance.now();
       const outcome = job.viaModal ? await runInModal(page) : await postInPage(page, job);
       const ms = performance.now() - start;
       clearInterval(timer);
+      const probes: BrowserJobResult['probes'] = [];
+      for (const worker of workers) {
+        const records = await worker
+          .evaluate(() => (globalThis as { folioMemoryProbe?: unknown[] }).folioMemoryProbe ?? [])
+          .catch(() => []);
+        for (const record of records as Array<Record<string, number | string>>) {
+          const at = Number(record.at);
+          const near = samples.reduce<(typeof samples)[number] | undefined>(
+            (best, sample) => (!best || Math.abs(sample.at - at) < Math.abs(best.at - at) ? sample : best),
+            undefined,
+          );
+          probes.push({ record, kinds: near?.kinds });
+        }
+      }
       results.push({
         ms,
         bytes: outcome.size,
         peakAbove: peak - base,
         error: outcome.status === 200 ? undefined : `${outcome.status} ${outcome.text}`,
+        kindsBefore,
+        kindsAtPeak,
+        kindPeaks,
+        probes,
       });
       await context.close();
     }

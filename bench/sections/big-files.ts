@@ -16,7 +16,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CORPUS, fmtBytes, hasCommand, inChromium, loadEngineModules, timed, type BrowserJob } from '../lib.ts';
+import {
+  CORPUS,
+  fmtBytes,
+  hasCommand,
+  inChromium,
+  loadEngineModules,
+  timed,
+  type BrowserJob,
+  type BrowserJobResult,
+} from '../lib.ts';
 
 const TARGET_BYTES = 1024 ** 3;
 const IMAGE_PAGE = 'pdf/clean/sf-base64image.pdf';
@@ -52,6 +61,27 @@ function generate(dir: string): { path: string; pages: number } {
   merge(files, path);
   const pages = Number(execFileSync('qpdf', ['--show-npages', path], { encoding: 'utf8' }).trim());
   return { path, pages };
+}
+
+/** Where the browser's peak is: by kind of process, and what the engine worker held at its stages. */
+function printBreakdown(r: BrowserJobResult, input: number): void {
+  const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MB`;
+  const x = (n: number) => `${(n / input).toFixed(2)}×`;
+  for (const kind of Object.keys(r.kindPeaks).sort()) {
+    const before = r.kindsBefore[kind] ?? 0;
+    const atPeak = (r.kindsAtPeak[kind] ?? 0) - before;
+    console.log(
+      `    ${kind.padEnd(26)} before ${mb(before).padStart(8)}, at the peak +${mb(atPeak)} ` +
+        `(${x(atPeak)}), own peak +${mb(r.kindPeaks[kind] - before)} ` +
+        `(${x(r.kindPeaks[kind] - before)})`,
+    );
+  }
+  for (const { record, kinds } of r.probes) {
+    const { at, stage, ...sizes } = record;
+    const figures = Object.entries(sizes).map(([key, value]) => `${key} ${mb(Number(value))}`);
+    const renderer = kinds ? (kinds.renderer ?? 0) - (r.kindsBefore.renderer ?? 0) : NaN;
+    console.log(`    worker @${String(at).slice(-6)} ${stage}: ${figures.join(', ')}; renderer then +${mb(renderer)}`);
+  }
 }
 
 export async function run(): Promise<void> {
@@ -94,6 +124,7 @@ export async function run(): Promise<void> {
             `browser peak ${fmtBytes(r.peakAbove)} above its level before (${(r.peakAbove / size).toFixed(1)}× ` +
             `the input)`,
         );
+        printBreakdown(r, size);
       });
     }
 

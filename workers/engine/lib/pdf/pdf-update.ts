@@ -6,6 +6,7 @@
  * link targets) without loading the assembled document into pdf-lib.
  */
 import { PDFContext, PDFDict, PDFObjectParser, type PDFObject, type PDFRef } from 'pdf-lib';
+import { probeMemory } from '../memory-probe.ts';
 
 export interface UpdatedObject {
   ref: PDFRef;
@@ -37,12 +38,16 @@ export function lastStartXref(bytes: Uint8Array): number | undefined {
 /**
  * Appends new versions of `objects` to `base` as an incremental update. `trailer` lists the entries
  * of the new trailer besides /Size and /Prev (at least /Root), in PDF syntax.
+ * `baseOwned`: nothing else uses `base`'s buffer past its end (e.g. qpdf's written file, whose
+ * buffer has room to spare): the update is then written there when it fits, instead of copying the
+ * whole document into a new array (for a 1 GB result, a second gigabyte while both are alive).
  */
 export function appendUpdate(
   base: Uint8Array,
   objects: readonly UpdatedObject[],
   size: number,
   trailer: string,
+  { baseOwned = false }: { baseOwned?: boolean } = {},
 ): Uint8Array {
   const prev = lastStartXref(base);
   if (prev === undefined) throw new Error('No cross-reference table to update');
@@ -70,9 +75,21 @@ export function appendUpdate(
   }
   parts.push(...xref, `trailer\n<< /Size ${size} /Prev ${prev} ${trailer} >>\nstartxref\n${xrefOffset}\n%%EOF\n`);
   const tail = bytesOf(parts.join(''));
+  const end = base.byteOffset + base.byteLength;
+  if (baseOwned && end + tail.byteLength <= base.buffer.byteLength) {
+    const grown = new Uint8Array(base.buffer, base.byteOffset, base.byteLength + tail.byteLength);
+    grown.set(tail, base.byteLength);
+    probeMemory('update appended in place', { baseBytes: base.byteLength, baseBuffer: base.buffer.byteLength });
+    return grown;
+  }
   const out = new Uint8Array(base.byteLength + tail.byteLength);
   out.set(base, 0);
   out.set(tail, base.byteLength);
+  probeMemory('update appended', {
+    baseBytes: base.byteLength,
+    baseBuffer: base.buffer.byteLength,
+    outBytes: out.byteLength,
+  });
   return out;
 }
 

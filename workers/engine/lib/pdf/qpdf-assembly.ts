@@ -546,6 +546,8 @@ function resultPages(reader: XrefTableReader) {
 /**
  * Adds to a document qpdf assembled: the bookmarks, the named destinations of the links (links whose
  * name has no destination here, i.e. into pages left out, are removed) and the document information.
+ * `assembled` must be a file qpdf wrote (runQpdf's `files`) that nothing else holds: the update is
+ * written into its buffer's spare room when it fits (appendUpdate's `baseOwned`).
  */
 export function completeAssembly(
   assembled: Uint8Array,
@@ -599,7 +601,8 @@ export function completeAssembly(
   if (linkTargets.size > 0 || bookmarks.length > 0) objects.push({ ref: rootRef, body: catalog.toString() });
   const id = reader.trailer.get(PDFName.of('ID'));
   const trailer = `/Root ${rootRef.toString()} /Info ${info.toString()}${id ? ` /ID ${id.toString()}` : ''}`;
-  const bytes = appendUpdate(assembled, objects, next, trailer);
+  // `assembled` is qpdf's written file (runQpdf's `files`), which nothing else holds.
+  const bytes = appendUpdate(assembled, objects, next, trailer, { baseOwned: true });
   return { bytes, formFields };
 }
 

@@ -9,6 +9,7 @@
  */
 import createQpdf from '@neslinesli93/qpdf-wasm';
 import qpdfWasmUrl from '@neslinesli93/qpdf-wasm/dist/qpdf.wasm?url';
+import { probeMemory } from '../memory-probe.ts';
 import { compileWasm, isNode } from '../wasm.ts';
 
 export interface QpdfResult {
@@ -88,6 +89,9 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
     qpdf.FS.close(stream);
     mainArgs = ['@/folio-args'];
   }
+  const inputBytes = Object.values(inputs).reduce((sum, bytes) => sum + bytes.byteLength, 0);
+  probeMemory('qpdf start', { inputBytes, wasmHeap: qpdf.HEAP8.buffer.byteLength });
+  const restoreWrite = growOutputsAhead(qpdf.FS, outputs, outputs.length === 1 ? inputBytes : 0);
   let exitCode: number;
   try {
     exitCode = qpdf.callMain(mainArgs);
@@ -97,6 +101,7 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
     if (typeof status !== 'number') throw error;
     exitCode = status;
   }
+  restoreWrite();
   const files: Record<string, Uint8Array> = {};
   for (const path of outputs) {
     try {
@@ -105,7 +110,45 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
       /* not written */
     }
   }
+  probeMemory('qpdf end', {
+    inputBytes,
+    wasmHeap: qpdf.HEAP8.buffer.byteLength,
+    outputBytes: Object.values(files).reduce((sum, bytes) => sum + bytes.byteLength, 0),
+    outputBuffers: Object.values(files).reduce((sum, bytes) => sum + bytes.buffer.byteLength, 0),
+  });
   return { exitCode, stdout: stdout.join('\n'), stderr: stderr.join('\n'), files };
+}
+
+/**
+ * Makes the in-memory file system grow the files named in `outputs` in few steps. Left to itself it
+ * grows a large file by 1/8 at a time, each step a new array and a copy, and the arrays left behind
+ * are not collected while qpdf runs: writing a 1 GB result left gigabytes of them alive at the
+ * browser's peak (docs/benchmarks.md). Here the first growth goes to `expected` bytes (the size of
+ * the inputs for a single output: a merge's or rotation's result is about that size; pages of an
+ * array that are never written take no memory) and later ones by half. Internal writes go through
+ * `FS.write`, which is wrapped for the run; returns what puts the original back.
+ */
+function growOutputsAhead(fs: QpdfModuleInstance['FS'], outputs: string[], expected: number): () => void {
+  const write = fs.write;
+  const watched = new Set(outputs);
+  fs.write = (stream, data, offset, length, position, canOwn) => {
+    const { node, path } = stream as { node?: Record<string, unknown>; path?: string };
+    const at = typeof position === 'number' ? position : ((stream as { position?: number }).position ?? 0);
+    if (node && path && watched.has(path)) {
+      const keys = Object.keys(node).filter((key) => node[key] instanceof Uint8Array);
+      const contents = keys.length === 1 ? (node[keys[0]] as Uint8Array) : undefined;
+      if (contents && contents.byteLength < at + length) {
+        const wanted = Math.max(at + length, contents.byteLength < expected ? expected + (1 << 16) : 0);
+        const grown = new Uint8Array(Math.max(wanted, Math.ceil(contents.byteLength * 1.5)));
+        grown.set(contents);
+        node[keys[0]] = grown;
+      }
+    }
+    return write.call(fs, stream, data, offset, length, position, canOwn);
+  };
+  return () => {
+    fs.write = write;
+  };
 }
 
 /**
@@ -125,6 +168,7 @@ function writtenBytes(fs: QpdfModuleInstance['FS'], path: string): Uint8Array {
 
 interface QpdfModuleInstance {
   callMain(args: string[]): number;
+  HEAP8: Int8Array;
   FS: {
     open(path: string, flags: string): unknown;
     write(stream: unknown, data: Uint8Array, offset: number, length: number, position: number, canOwn: boolean): number;
