@@ -111,6 +111,11 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
     // The many-page ZIP is estimated over 200 MB, which would open the save picker (headless Chromium
     // never answers it): without it the result is a Blob download, as in browsers without the picker.
     await page.evaluate(() => Object.defineProperty(window, 'showSaveFilePicker', { value: undefined }));
+    // The PWA's service worker precaches the app (~160 files, ~1 s of CPU) on a first visit: wait for it
+    // to be active, else that lands in the first timed job (it did, in the modal row).
+    await page.evaluate(async () => {
+      await navigator.serviceWorker?.ready;
+    });
     await page
       .getByRole('button', { name: /Upload Files|Get Started/ })
       .first()
