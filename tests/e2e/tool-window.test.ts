@@ -263,6 +263,28 @@ describe('words and names', () => {
     await context.close();
   });
 
+  test('while a job runs the backdrop is not blurred (redrawn at every progress step), and is again after', async () => {
+    const { page, context } = await openTool('pdf-to-jpg');
+    await page.locator('input[type=file]').setInputFiles([pdf('report.pdf', await labelledPdf('R', 2))]);
+    await expect.poll(() => fileRow(page, 'report.pdf').textContent(), { timeout: 20_000 }).toContain('2 pages');
+    const blur = () => page.evaluate(() => getComputedStyle(document.querySelector('.modal-backdrop')!).backdropFilter);
+    expect(await blur()).toBe('blur(3px)');
+    // The style is read the moment the progress bar is inserted, however short the job.
+    await page.evaluate(() => {
+      const seen = ((window as { blurWhileWorking?: string[] }).blurWhileWorking = [] as string[]);
+      const backdrop = document.querySelector('.modal-backdrop')!;
+      new MutationObserver(() => {
+        if (backdrop.querySelector('.progress-block')) seen.push(getComputedStyle(backdrop).backdropFilter);
+      }).observe(backdrop, { childList: true, subtree: true });
+    });
+    await downloadAfter(page, () => page.getByRole('button', { name: 'Process Files', exact: true }).click());
+    const whileWorking = await page.evaluate(() => (window as { blurWhileWorking?: string[] }).blurWhileWorking);
+    expect(whileWorking?.length).toBeGreaterThan(0);
+    expect(new Set(whileWorking)).toEqual(new Set(['none']));
+    expect(await blur()).toBe('blur(3px)');
+    await context.close();
+  });
+
   test("each utility's button says what it does", async () => {
     const expected: Record<string, string> = {
       'password-generator': 'Generate',
