@@ -202,9 +202,21 @@ export function longestCommonSubsequence(a: string[], b: string[]): number {
 
 /** Resident memory (bytes) of a process's descendants (and itself unless `withRoot` is false), from /proc (Linux). */
 export function treeRss(rootPid: number, withRoot = true): number {
-  const children = new Map<number, number[]>();
+  const { children, info } = processTable();
   let total = 0;
-  const rss = new Map<number, number>();
+  const queue = [rootPid];
+  while (queue.length) {
+    const pid = queue.pop()!;
+    if (pid !== rootPid || withRoot) total += info.get(pid)?.rss ?? 0;
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+/** Every process from /proc (Linux): its children, resident bytes and command-line words. */
+function processTable(): { children: Map<number, number[]>; info: Map<number, { rss: number; args: string[] }> } {
+  const children = new Map<number, number[]>();
+  const info = new Map<number, { rss: number; args: string[] }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -212,19 +224,15 @@ export function treeRss(rootPid: number, withRoot = true): number {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const pid = Number(entry);
       const parent = Number(fields[1]);
-      rss.set(pid, Number(fields[21]) * 4096);
       children.set(parent, [...(children.get(parent) ?? []), pid]);
+      // Chromium rewrites its children's command lines as one space-separated string.
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split(/[\0 ]/);
+      info.set(pid, { rss: Number(fields[21]) * 4096, args });
     } catch {
       /* the process ended meanwhile */
     }
   }
-  const queue = [rootPid];
-  while (queue.length) {
-    const pid = queue.pop()!;
-    if (pid !== rootPid || withRoot) total += rss.get(pid) ?? 0;
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return total;
+  return { children, info };
 }
 
 /**
@@ -233,30 +241,20 @@ export function treeRss(rootPid: number, withRoot = true): number {
  */
 export function chromiumRssByKind(): Record<string, number> {
   const byKind: Record<string, number> = {};
-  const children = new Map<number, number[]>();
-  const info = new Map<number, { rss: number; kind: string }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const pid = Number(entry);
-      children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), pid]);
-      // Chromium rewrites its children's command lines as one space-separated string.
-      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split(/[\0 ]/);
-      const type = args.find((arg) => arg.startsWith('--type='))?.slice(7);
-      const sub = args.find((arg) => arg.startsWith('--utility-sub-type='))?.slice(19);
-      const kind = !type ? 'browser' : type === 'gpu-process' ? 'gpu' : sub ? `utility:${sub.split('.')[0]}` : type;
-      info.set(pid, { rss: Number(fields[21]) * 4096, kind });
-    } catch {
-      /* the process ended meanwhile */
-    }
-  }
+  const { children, info } = processTable();
+  const kindOf = (args: string[]) => {
+    const type = args.find((arg) => arg.startsWith('--type='))?.slice(7);
+    const sub = args.find((arg) => arg.startsWith('--utility-sub-type='))?.slice(19);
+    return !type ? 'browser' : type === 'gpu-process' ? 'gpu' : sub ? `utility:${sub.split('.')[0]}` : type;
+  };
   const queue = [...(children.get(process.pid) ?? [])];
   while (queue.length) {
     const pid = queue.pop()!;
     const process_ = info.get(pid);
-    if (process_) byKind[process_.kind] = (byKind[process_.kind] ?? 0) + process_.rss;
+    if (process_) {
+      const kind = kindOf(process_.args);
+      byKind[kind] = (byKind[kind] ?? 0) + process_.rss;
+    }
     queue.push(...(children.get(pid) ?? []));
   }
   return byKind;

@@ -52,6 +52,14 @@ const QUALITY = 85;
 const MANY_PAGES = Number(process.env.FOLIO_BENCH_MANY_PAGES ?? 20_000);
 const MANY_DPI = 30;
 
+/** The native reference: `pdftoppm -jpeg` at the bench's quality into files named `<prefix>-N.jpg`. */
+const pdftoppmJpeg = (pdfPath: string, prefix: string, dpi: number, pageArgs: string[] = []) =>
+  execFileSync(
+    'pdftoppm',
+    ['-jpeg', '-jpegopt', `quality=${QUALITY}`, '-r', String(dpi), ...pageArgs, pdfPath, prefix],
+    { stdio: 'ignore' },
+  );
+
 async function loadEngines() {
   const { modules, close } = await loadEngineModules({
     pdfToJpg: '/workers/engine/tools/pdf-to-jpg.ts',
@@ -349,25 +357,7 @@ export async function run(): Promise<void> {
       try {
         const source = join(CORPUS, DOCUMENT);
         const nativeCpuStart = waitedChildrenCpuSeconds();
-        const native = await timed(() =>
-          execFileSync(
-            'pdftoppm',
-            [
-              '-jpeg',
-              '-jpegopt',
-              `quality=${QUALITY}`,
-              '-r',
-              String(DPI),
-              '-f',
-              '1',
-              '-l',
-              String(PAGES),
-              source,
-              join(dir, 'p'),
-            ],
-            { stdio: 'ignore' },
-          ),
-        );
+        const native = await timed(() => pdftoppmJpeg(source, join(dir, 'p'), DPI, ['-f', '1', '-l', String(PAGES)]));
         const nativeCpu = waitedChildrenCpuSeconds() - nativeCpuStart;
         const nativeBytes = readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
         const nativeRate = PAGES / (native.ms / 1000);
@@ -387,13 +377,7 @@ export async function run(): Promise<void> {
         const manyDir = join(dir, 'many');
         mkdirSync(manyDir);
         const manyCpuStart = waitedChildrenCpuSeconds();
-        const manyNative = await timed(() =>
-          execFileSync(
-            'pdftoppm',
-            ['-jpeg', '-jpegopt', `quality=${QUALITY}`, '-r', String(MANY_DPI), manyPath, join(manyDir, 'p')],
-            { stdio: 'ignore' },
-          ),
-        );
+        const manyNative = await timed(() => pdftoppmJpeg(manyPath, join(manyDir, 'p'), MANY_DPI));
         const manyNativeCpu = waitedChildrenCpuSeconds() - manyCpuStart;
         const manyNativeBytes = readdirSync(manyDir).reduce((sum, f) => sum + statSync(join(manyDir, f)).size, 0);
         rmSync(manyDir, { recursive: true, force: true });
@@ -404,23 +388,7 @@ export async function run(): Promise<void> {
         });
         // pdftoppm again right after Chromium's jobs: how much the machine's load moved meanwhile.
         const nativeAgain = await timed(() =>
-          execFileSync(
-            'pdftoppm',
-            [
-              '-jpeg',
-              '-jpegopt',
-              `quality=${QUALITY}`,
-              '-r',
-              String(DPI),
-              '-f',
-              '1',
-              '-l',
-              String(PAGES),
-              source,
-              join(dir, 'q'),
-            ],
-            { stdio: 'ignore' },
-          ),
+          pdftoppmJpeg(source, join(dir, 'q'), DPI, ['-f', '1', '-l', String(PAGES)]),
         );
         console.log(`native pdftoppm again after the Chromium jobs: ${(nativeAgain.ms / 1000).toFixed(1)} s`);
         if (browser) {
