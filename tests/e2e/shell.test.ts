@@ -5,7 +5,7 @@
  * (open, focus trap, Escape, focus return, opening from a card, reset on tool change).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { baseUrl, launchBrowser, screenshot } from './harness.ts';
 import { animationsDone, expectClean, heading, openThemed, scrollTop } from './shell-helpers.ts';
 import { fileTools, tools, utilityTools } from '../../src/catalogue/index.ts';
@@ -232,6 +232,12 @@ describe('tool modal', () => {
     const watched = await openThemed(browser, '/tools');
     const { page } = watched;
     await heading(page);
+    // Opening a tool loads the in-page API and its engine in the background; the reload below must
+    // wait for them, or it aborts them and the check at the end counts a failed request.
+    const inFlight = new Set<Request>();
+    page.on('request', (request) => inFlight.add(request));
+    page.on('requestfinished', (request) => inFlight.delete(request));
+    page.on('requestfailed', (request) => inFlight.delete(request));
     await page.locator('.tool-card[data-tool-id="protect-pdf"]').click();
     await page.waitForURL('**/tools/protect-pdf');
     const dialog = page.getByRole('dialog');
@@ -243,6 +249,7 @@ describe('tool modal', () => {
     await expect.poll(() => dialog.count()).toBe(0);
     // The opener (the card) is gone; focus lands on the page's own button.
     await expect.poll(() => activeLabel(page)).toBe('Upload Files');
+    await expect.poll(() => inFlight.size).toBe(0);
     await page.reload();
     await heading(page);
     expect(await dialog.count()).toBe(0);
