@@ -326,7 +326,7 @@ export class FontBook {
       // A mark, joiner or skin tone stays with the character before it when that font has it, so the
       // font's own rules apply (an emoji sequence's ligature, a mark placed on its letter); after a
       // character printed as "?" it is part of that "?".
-      if (ATTACHED.test(char) && previous !== undefined) {
+      if (cp >= 0x300 && previous !== undefined && ATTACHED.test(char)) {
         if (previous === 'missing') continue;
         if (previous.covers(cp)) {
           spans[spans.length - 1].text += char;
