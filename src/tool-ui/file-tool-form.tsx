@@ -42,7 +42,7 @@ import { FileList } from './file-list.tsx';
 import { formatBytes } from '../../shared/format.ts';
 import { clearIncomingFiles, peekIncomingFiles } from '../pwa/incoming-files.ts';
 import { HEAD_BYTES, refusalOf, sniffType } from './file-sniff.ts';
-import { checkSettled, usePdfChecks } from './pdf-checks.ts';
+import { checkSettled, needsItsPassword, usePdfChecks } from './pdf-checks.ts';
 import './file-tool.css';
 
 /** The multipart field that carries the password of an encrypted input (mock-api/handlers.ts). */
@@ -174,7 +174,9 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   }, [inputPassword]);
   const checks = usePdfChecks(files, framePassword ? triedPassword : '', takesPdf);
   const lockedChecks = [...checks.values()].filter((c) => c.state === 'locked');
-  const needsPassword = framePassword && (askPassword || lockedChecks.length > 0);
+  // A file the typed password has opened (or that failed otherwise once tried with it) still needs it for
+  // the job: the prompt stays, and its value is sent.
+  const needsPassword = framePassword && (askPassword || [...checks.values()].some(needsItsPassword));
   const pageCounts = useMemo(
     () =>
       new Map([...checks].flatMap(([file, check]) => (check.state === 'ready' ? [[file, check.pages] as const] : []))),

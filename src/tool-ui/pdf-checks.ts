@@ -7,14 +7,22 @@
 import { useEffect, useRef, useState } from 'react';
 import { openThumbnails, type ThumbnailSource } from '../../workers/bridge.ts';
 
+/** `withPassword`: the file was locked, and this is what it gave with the typed password, which the job needs too. */
+type AfterPassword = { withPassword?: boolean };
+
 export type PdfCheck =
   | { state: 'checking' }
-  | { state: 'ready'; pages: number; source: ThumbnailSource }
+  | ({ state: 'ready'; pages: number; source: ThumbnailSource } & AfterPassword)
   /** Needs the password that opens it; `wrong` once a typed password did not; `retrying` while one is tried. */
   | { state: 'locked'; wrong: boolean; retrying?: boolean }
-  | { state: 'damaged'; message: string }
+  | ({ state: 'damaged'; message: string } & AfterPassword)
   /** Not answered within CHECK_TIMEOUT_MS: the job runs without what the check would have told. */
-  | { state: 'timed-out' };
+  | ({ state: 'timed-out' } & AfterPassword);
+
+/** Whether the job needs the typed password for this file: locked, or opened (or tried) with it. */
+export function needsItsPassword(check: PdfCheck): boolean {
+  return check.state === 'locked' || (check.state !== 'checking' && Boolean(check.withPassword));
+}
 
 /**
  * How long a check may take. Opening a PDF in pdf.js reads its cross-reference table, not its
@@ -96,13 +104,19 @@ export function usePdfChecks(files: readonly File[], password: string, enabled: 
       const old = map.get(file);
       if (old && (old.check.state !== 'locked' || old.password === password)) continue;
       if (old) old.cancelled = true;
+      const wasLocked = old?.check.state === 'locked';
       const check: PdfCheck = old?.check.state === 'locked' ? { ...old.check, retrying: true } : { state: 'checking' };
       const entry: Entry = { check, password, cancelled: false };
       map.set(file, entry);
       settleWithin(openThumbnails(file, password || undefined), CHECK_TIMEOUT_MS, (late) => late.close()).then(
         (source) => {
           if (entry.cancelled) return source.close();
-          entry.check = { state: 'ready', pages: source.pages.length, source };
+          entry.check = {
+            state: 'ready',
+            pages: source.pages.length,
+            source,
+            ...(wasLocked && { withPassword: true }),
+          };
           publish();
         },
         (error: unknown) => {
@@ -111,10 +125,10 @@ export function usePdfChecks(files: readonly File[], password: string, enabled: 
           if (name === 'PasswordRequired' || name === 'InvalidPassword') {
             entry.check = { state: 'locked', wrong: Boolean(password) };
           } else if (error instanceof CheckTimedOut) {
-            entry.check = { state: 'timed-out' };
+            entry.check = { state: 'timed-out', ...(wasLocked && { withPassword: true }) };
           } else {
             const reason = (error as Error).message || 'it could not be read';
-            entry.check = { state: 'damaged', message: reason };
+            entry.check = { state: 'damaged', message: reason, ...(wasLocked && { withPassword: true }) };
           }
           publish();
         },

@@ -9,6 +9,7 @@ import {
   CHECK_TIMEOUT_MS,
   CheckTimedOut,
   checkSettled,
+  needsItsPassword,
   settleWithin,
   type PdfCheck,
 } from '../../src/tool-ui/pdf-checks.ts';
@@ -42,6 +43,19 @@ describe('checkSettled', () => {
     expect(checkSettled(locked, 'sec', '')).toBe(false); // typing: not tried yet
     expect(checkSettled({ state: 'locked', wrong: false, retrying: true }, 'secret', 'secret')).toBe(false);
     expect(checkSettled({ state: 'locked', wrong: true }, 'secret', 'secret')).toBe(true); // tried, wrong
+  });
+});
+
+describe('needsItsPassword', () => {
+  test('locked, or anything a locked file gave once tried with the typed password: the job needs it too', () => {
+    expect(needsItsPassword({ state: 'locked', wrong: false })).toBe(true);
+    expect(needsItsPassword({ state: 'ready', pages: 1, source, withPassword: true })).toBe(true);
+    // e.g. a locked decompression bomb: the password opens it, then reading it fails.
+    expect(needsItsPassword({ state: 'damaged', message: 'x', withPassword: true })).toBe(true);
+    expect(needsItsPassword({ state: 'timed-out', withPassword: true })).toBe(true);
+    expect(needsItsPassword({ state: 'ready', pages: 1, source })).toBe(false);
+    expect(needsItsPassword({ state: 'damaged', message: 'x' })).toBe(false);
+    expect(needsItsPassword({ state: 'checking' })).toBe(false);
   });
 });
 
