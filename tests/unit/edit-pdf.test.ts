@@ -100,6 +100,20 @@ describe('edit-pdf: the spec form (text + position)', () => {
     expect(dark).toBeGreaterThan(300);
   });
 
+  test('Korean text is written with the Korean font and drawn (Noto Sans SC has no Hangul)', async () => {
+    const { bytes } = await edit(null, { text: '계약서 사본', position: 'bottom', pages: '1' });
+    await expectValid(bytes);
+    expect(await allText(bytes)).toContain('계약서 사본');
+    const rendered = await (
+      await import('../../workers/engine/lib/pdf/pdfjs.ts')
+    ).renderPage(await openPdfjs(bytes), 1, 72);
+    let dark = 0;
+    for (let y = 792 - 36 - 30; y < 792 - 36; y++) {
+      for (let x = 200; x < 420; x++) if (rendered.data[(y * rendered.width + x) * 4] < 128) dark++;
+    }
+    expect(dark).toBeGreaterThan(300);
+  });
+
   test('nothing to do and bad values are refused with clear messages', async () => {
     await expect(edit(null, { text: '   ' })).rejects.toThrow(/Nothing to change/);
     await expect(edit(null, { text: 'x', pages: '9' })).rejects.toThrow(/Page 9 does not exist/);

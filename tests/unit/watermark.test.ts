@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, StandardFonts, degrees } from 'pdf-lib';
 import { run, placements, parseColour } from '../../workers/engine/tools/add-watermark.ts';
 import { fitFactor } from '../../shared/watermark-layout.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
@@ -45,6 +45,19 @@ describe('add-watermark: text', () => {
     expect(pages.map((t) => t.includes(text))).toEqual([false, true, false, true]);
     expect((await qpdfCheck(result.bytes)).exitCode).toBe(0);
     expect(result.bytes.byteLength).toBeLessThan(80_000); // the 10.5 MB font shrinks to a few glyphs
+  });
+
+  test('a Korean watermark uses the Korean font (SC has no Hangul) and is extracted by pdf.js', async () => {
+    const text = '대외비 문서 2026';
+    const result = await run(file(await makePdf(1)), { text }, {});
+    expect((await texts(result.bytes))[0]).toContain(text);
+    const doc = await PDFDocument.load(result.bytes);
+    const baseFonts = doc.context
+      .enumerateIndirectObjects()
+      .map(([, object]) => (object instanceof PDFDict ? object.get(PDFName.of('BaseFont'))?.toString() : undefined))
+      .filter((name) => name !== undefined);
+    expect(baseFonts.some((name) => name.includes('NotoSansKR'))).toBe(true);
+    expect(result.bytes.byteLength).toBeLessThan(80_000);
   });
 
   test('over vs under: the watermark is drawn before or after the page content', async () => {
@@ -97,7 +110,7 @@ describe('add-watermark: text', () => {
     const pdf = await makePdf(2);
     await expect(run(file(pdf), { text: '   ' }, {})).rejects.toThrow('Enter the watermark text.');
     await expect(run(file(pdf), { text: 'x', pages: '3' }, {})).rejects.toThrow('Page 3 does not exist');
-    await expect(run(file(pdf), { text: '한국어' }, {})).rejects.toThrow('cannot draw "한"');
+    await expect(run(file(pdf), { text: 'ⴰⵣⵓⵍ' }, {})).rejects.toThrow('cannot draw "ⴰ"');
     await expect(run(file(pdf), { type: 'image' }, {})).rejects.toThrow('Choose a JPEG or PNG image');
   });
 });

@@ -3,7 +3,9 @@
  * - Noto Sans Regular (OFL, 629 KB TTF): Latin, Cyrillic, Greek — most watermarks need only this.
  * - Noto Sans SC Regular (OFL, 10.5 MB TTF, loaded only when the text needs it): CJK ideographs,
  *   kana, full-width forms, and Latin/Cyrillic/Greek too. Hangul is not in it.
- * Both come from npm packages (@expo-google-fonts/noto-sans, @expo-google-fonts/noto-sans-sc) and
+ * - Noto Sans KR Regular (OFL, 6.2 MB TTF): Hangul, with Latin, kana and Han in Korean shapes; tried
+ *   instead of SC when the text holds Hangul (SC cannot draw it, so loading it would be wasted).
+ * They come from npm packages (@expo-google-fonts/noto-sans, -noto-sans-sc, -noto-sans-kr) and
  * are embedded as a subset (pdf-lib + fontkit, subset: true), so a PDF carries only the glyphs used:
  * a few KB, whatever the font file's size.
  */
@@ -11,6 +13,7 @@ import fontkitOriginal from '@pdf-lib/fontkit';
 import { fontkit } from './fontkit.ts';
 import notoSansUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
 import notoSansScUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf?url';
+import notoSansKrUrl from '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf?url';
 import { loadPackageAsset } from './assets.ts';
 import { FolioError } from './errors.ts';
 
@@ -19,7 +22,11 @@ export { fontkit };
 interface FontSource {
   name: string;
   load: () => Promise<Uint8Array>;
+  /** Text this font cannot be the answer for: it is not loaded for it. */
+  skipFor?: RegExp;
 }
+
+const HANGUL = /\p{Script=Hangul}/u;
 
 const SOURCES: FontSource[] = [
   {
@@ -29,6 +36,11 @@ const SOURCES: FontSource[] = [
   {
     name: 'Noto Sans SC',
     load: () => loadPackageAsset(notoSansScUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+    skipFor: HANGUL,
+  },
+  {
+    name: 'Noto Sans KR',
+    load: () => loadPackageAsset(notoSansKrUrl, '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf'),
   },
 ];
 
@@ -63,6 +75,7 @@ export async function fontForText(text: string): Promise<WatermarkFont> {
   const chars = [...new Set(text)].filter((c) => !needsNoGlyph(c));
   let missing: string[] = chars;
   for (const source of SOURCES) {
+    if (source.skipFor?.test(text)) continue;
     const font = await parse(source);
     missing = chars.filter((c) => !font.hasGlyphForCodePoint(c.codePointAt(0)!));
     if (missing.length === 0) return { name: source.name, bytes: await source.load() };
@@ -72,6 +85,6 @@ export async function fontForText(text: string): Promise<WatermarkFont> {
     `The watermark font cannot draw ${missing
       .slice(0, 8)
       .map((c) => `"${c}"`)
-      .join(', ')}${missing.length > 8 ? ' …' : ''}. It covers Latin, Cyrillic, Greek, Chinese and Japanese.`,
+      .join(', ')}${missing.length > 8 ? ' …' : ''}. It covers Latin, Cyrillic, Greek, Chinese, Japanese and Korean.`,
   );
 }

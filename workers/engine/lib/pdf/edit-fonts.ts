@@ -2,7 +2,8 @@
  * Fonts for text that the editor writes into a PDF. Text the 14 standard PDF fonts can encode
  * (WinAnsi: Western European) uses them — nothing to embed, and viewers know them. Anything else
  * (Greek, Cyrillic, Vietnamese, CJK…) embeds a subset of Noto Sans, or Noto Sans SC when the text
- * holds CJK characters, so it stays real, selectable, searchable text. Subsets go through
+ * holds CJK characters (Noto Sans KR when it holds Hangul, which SC lacks), so it stays real,
+ * selectable, searchable text. Subsets go through
  * lib/fontkit.ts (the images engineer's fix for fontkit's odd-length glyph truncation).
  */
 import { Encodings } from '@pdf-lib/standard-fonts';
@@ -14,6 +15,8 @@ import notoItalicUrl from '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSa
 import notoBoldItalicUrl from '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf?url';
 import notoScRegularUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf?url';
 import notoScBoldUrl from '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf?url';
+import notoKrRegularUrl from '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf?url';
+import notoKrBoldUrl from '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf?url';
 import { loadPackageAsset } from '../assets.ts';
 import type { FontFamily } from './edit-operations.ts';
 
@@ -54,6 +57,10 @@ const NOTO_SC: Array<[string, string]> = [
   [notoScRegularUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'],
   [notoScBoldUrl, '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf'],
 ];
+const NOTO_KR: Array<[string, string]> = [
+  [notoKrRegularUrl, '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf'],
+  [notoKrBoldUrl, '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf'],
+];
 
 /** True when every character can be written with a standard font (WinAnsi encoding). */
 export function fitsStandardFont(text: string): boolean {
@@ -86,7 +93,8 @@ export class FontCache {
       key = name;
       load = () => this.doc.embedFont(name);
     } else {
-      const [url, specifier] = hasCjk(text) ? NOTO_SC[choice.bold ? 1 : 0] : NOTO[style];
+      const cjk = /\p{Script=Hangul}/u.test(text) ? NOTO_KR : hasCjk(text) ? NOTO_SC : undefined;
+      const [url, specifier] = cjk ? cjk[choice.bold ? 1 : 0] : NOTO[style];
       key = specifier;
       load = async () => {
         if (!this.fontkitRegistered) {
