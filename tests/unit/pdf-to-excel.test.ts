@@ -239,6 +239,51 @@ describe('pdf-to-excel', () => {
     expect(grid.filter((row) => row.some((v) => v !== null))).toEqual(expected);
   });
 
+  test('empty rows come back where the rows keep one pitch; a custom-height row adds none', async () => {
+    // A printed ledger, default rows 15 pt apart (baseline to baseline, as LibreOffice prints cells
+    // aligned to the bottom of their rows): one empty row after the header, two before the totals,
+    // and one row set 37 pt tall (2.47 rows: not a whole number of rows, so no empty row).
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows: Array<[string, number] | null> = [
+      ['Item', 0],
+      null,
+      ...Array.from({ length: 10 }, (_, i): [string, number] => [`Part ${i + 1}`, (i + 1) * 10]),
+      ['Tall row', 7],
+      null,
+      null,
+      ['Total', 557],
+    ];
+    let y = 740;
+    rows.forEach((row, r) => {
+      y -= r === 12 ? 37 : 15;
+      if (!row) return;
+      page.drawText(row[0], { x: 52, y, size: 10, font });
+      if (r > 0)
+        page.drawText(String(row[1]), { x: 188 - font.widthOfTextAtSize(String(row[1]), 10), y, size: 10, font });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    // Array.from: an empty row is a hole in sheetGrid's rows.
+    const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
+    const expected = rows.map((row, r) => (row === null ? [] : r === 0 ? ['Item'] : row));
+    expect(grid.map((row) => (row.every((v) => v === null) ? [] : row))).toEqual(expected);
+  });
+
+  test('a short block keeps its rows: a header two rows tall is not an empty row', async () => {
+    // Five rows 15 pt apart under a title 30 pt above them: too few rows to tell a row of custom
+    // height from an empty row, so none is added.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    page.drawText('Formulae', { x: 52, y: 740, size: 10, font });
+    const rows = ['SUM', 'MIN', 'MAX', 'AVERAGE', 'COUNT'];
+    rows.forEach((name, r) => page.drawText(name, { x: 52, y: 710 - r * 15, size: 10, font }));
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    expect(grid).toEqual([['Formulae'], ...rows.map((name) => [name])]);
+  });
+
   test('a title over a column of right-aligned numbers stays in that column', async () => {
     // Column A (50–110) holds labels, B (110–190) right-aligned numbers, C (190–270) notes; the
     // title starts at B's left edge, before the middle of the gap between A's texts and B's numbers.

@@ -149,8 +149,70 @@ function tableGridCells(table: Table): Grid['rows'] {
   return grid;
 }
 
+/**
+ * The baseline a table row's cells sit on: the lowest among its one-line cells (a spreadsheet cell
+ * is aligned to the bottom of its row by default). Undefined when every cell wraps or spans rows.
+ */
+function rowBaselines(table: Table): Array<number | undefined> {
+  const baselines: Array<number | undefined> = Array.from({ length: table.rowEdges.length - 1 }, () => undefined);
+  for (const cell of table.cells) {
+    if (cell.rowSpan !== 1 || cell.items.length === 0) continue;
+    const lines = cell.items.map((i) => i.baseline);
+    const baseline = Math.max(...lines);
+    if (baseline - Math.min(...lines) > 1) continue;
+    baselines[cell.row] = Math.max(baselines[cell.row] ?? -Infinity, baseline);
+  }
+  return baselines;
+}
+
+/** A row of a page's grid with the baseline its text sits on, when it has one. */
+interface PlacedRow {
+  baseline?: number;
+  cells: Grid['rows'][number];
+}
+
+/**
+ * How regular a page's rows must be for empty rows to be put back: at least 3 in 4 baseline gaps,
+ * and 8 of them, within ±3 % of one pitch. A short block says too little: a header row a custom
+ * two rows tall looks exactly like one empty row.
+ */
+const REGULAR_SHARE = 0.75;
+const MIN_REGULAR_GAPS = 8;
+
+/**
+ * Rows with the empty rows a printout leaves out put back. A printed sheet shows an empty row only
+ * as a gap, so where the page's rows follow one regular pitch (most baseline gaps within ±3 % of
+ * it: default row heights), a gap of k pitches (within ±8 % of a pitch) holds k − 1 empty rows.
+ * A page of custom row heights, wrapped cells or mixed fonts has no such pitch and is left as is.
+ */
+function withEmptyRows(rows: PlacedRow[]): Grid['rows'] {
+  const gaps: number[] = [];
+  for (let r = 1; r < rows.length; r++) {
+    const [above, below] = [rows[r - 1].baseline, rows[r].baseline];
+    if (above !== undefined && below !== undefined && below > above) gaps.push(below - above);
+  }
+  let pitch = 0;
+  let regular = 0;
+  for (const candidate of gaps) {
+    const near = gaps.filter((gap) => Math.abs(gap - candidate) <= candidate * 0.03).length;
+    if (near > regular || (near === regular && candidate < pitch)) [pitch, regular] = [candidate, near];
+  }
+  if (regular < MIN_REGULAR_GAPS || regular < gaps.length * REGULAR_SHARE) return rows.map((row) => row.cells);
+  const out: Grid['rows'] = [];
+  rows.forEach((row, r) => {
+    const [above, below] = [rows[r - 1]?.baseline, row.baseline];
+    if (above !== undefined && below !== undefined) {
+      const steps = Math.round((below - above) / pitch);
+      if (steps >= 2 && Math.abs(below - above - steps * pitch) <= pitch * 0.08)
+        for (let k = 1; k < steps; k++) out.push([]);
+    }
+    out.push(row.cells);
+  });
+  return out;
+}
+
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
-function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCell | undefined> }> {
+function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; cells: Array<GridCell | undefined> }> {
   const fragments = joinWrappedLines(buildFragments(items, CELL_GAP_EM, { cells: true })).sort(
     (a, b) => a.baseline - b.baseline || a.x - b.x,
   );
@@ -163,13 +225,17 @@ function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCel
     for (let i = 0; i < columns.length; i++) if (columns[i] <= x + 12) best = i;
     return best;
   };
-  const rows: Array<{ top: number; cells: Array<GridCell | undefined> }> = [];
+  const rows: Array<{ top: number; baseline?: number; cells: Array<GridCell | undefined> }> = [];
   let lastBaseline = -Infinity;
   for (const f of fragments) {
     if (Math.abs(f.baseline - lastBaseline) > f.size * 0.4) {
       rows.push({ top: f.top, cells: Array.from({ length: columns.length }, () => undefined) });
       lastBaseline = f.baseline;
     }
+    const lines = f.items.map((i) => i.baseline);
+    // A wrapped cell's lines say nothing of the row's pitch.
+    if (Math.max(...lines) - Math.min(...lines) <= 1)
+      rows.at(-1)!.baseline = Math.max(rows.at(-1)!.baseline ?? -Infinity, ...lines);
     const row = rows.at(-1)!.cells;
     let c = column(f.x);
     while (c < columns.length - 1 && row[c]) c++;
@@ -233,19 +299,23 @@ function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
     filled.forEach(({ cell }, i) => (row[columns[i]] = cell));
     return Array.from({ length: row.length }, (_, c) => row[c]);
   };
-  const blocks: Array<{ top: number; rows: Grid['rows'] }> = linesGrid(loose).map((row) => ({
+  const blocks: Array<{ top: number; rows: PlacedRow[] }> = linesGrid(loose).map((row) => ({
     top: row.top,
     rows: [
-      place(
-        row.cells,
-        row.cells.map((cell) => cell?.x),
-      ),
+      {
+        baseline: row.baseline,
+        cells: place(
+          row.cells,
+          row.cells.map((cell) => cell?.x),
+        ),
+      },
     ],
   }));
   for (const table of tables) {
     const rows = tableGridCells(table);
+    const baselines = rowBaselines(table);
     if (table === reference || !edges) {
-      blocks.push({ top: table.box.top, rows });
+      blocks.push({ top: table.box.top, rows: rows.map((cells, r) => ({ baseline: baselines[r], cells })) });
       continue;
     }
     // A column of another table goes where its leftmost text starts.
@@ -258,16 +328,16 @@ function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
     const target = new Map(used.map((c, i) => [c, columns[i]]));
     blocks.push({
       top: table.box.top,
-      rows: rows.map((cells) => {
+      rows: rows.map((cells, r) => {
         const row: Grid['rows'][number] = [];
         cells.forEach((cell, c) => {
           if (cell && target.has(c)) row[target.get(c)!] = cell;
         });
-        return Array.from({ length: row.length }, (_, c) => row[c]);
+        return { baseline: baselines[r], cells: Array.from({ length: row.length }, (_, c) => row[c]) };
       }),
     });
   }
-  return blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows);
+  return withEmptyRows(blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows));
 }
 
 /**
