@@ -202,8 +202,8 @@ describe('pdf-to-excel', () => {
     });
     const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
     const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
-    // The empty column C cannot be seen on paper: D and E come back as the third and fourth columns.
-    const expected = rows.map((row) => (row ? [row[0], row[1], row[2], row[3]] : []));
+    // The empty column C is the space between B's right-aligned numbers and D's left-aligned labels.
+    const expected = rows.map((row) => (row ? [row[0], row[1], null, row[2], row[3]] : []));
     expect(grid.map((row) => (row.every((v) => v === null) ? [] : row))).toEqual(expected);
   });
 
@@ -282,6 +282,57 @@ describe('pdf-to-excel', () => {
     const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
     const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
     expect(grid).toEqual([['Formulae'], ...rows.map((name) => [name])]);
+  });
+
+  test('an empty column comes back where right-aligned numbers end well before the next texts', async () => {
+    // Columns 60 pt wide from x = 50, printed as LibreOffice does (texts 1.4 pt inside their
+    // column's left edge, numbers 1.4 pt inside its right edge): A labels, B numbers, C empty,
+    // D notes, E numbers. Nothing is printed in C; the 60 pt between B's numbers and D's notes is it.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const edge = (c: number) => 50 + c * 60;
+    const rows: Array<[string, number, null, string, number]> = [
+      ['x1', 4, null, 'sum', 6],
+      ['x2', 2, null, 'difference', 2],
+      ['x3', -2.5, null, 'product', 8],
+      ['x4', 3.5, null, 'quotient', 2.25],
+    ];
+    rows.forEach((row, r) => {
+      const y = 700 - r * 15;
+      row.forEach((value, c) => {
+        if (value === null) return;
+        const text = String(value);
+        const x = typeof value === 'number' ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
+        page.drawText(text, { x, y, size: 10, font });
+      });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    expect(grid).toEqual(rows);
+  });
+
+  test('a centred column of numbers is not taken for right-aligned: no empty column after it', async () => {
+    // Column A (50–110) centres berth names and numbers of one width; B starts at 110. The numbers
+    // end 20 pt before B's texts only because they are centred.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows: Array<[string, string]> = [
+      ['B1A', 'vacant'],
+      ['B12', 'containers'],
+      ['1', 'tanker'],
+      ['2', 'bulk carrier'],
+      ['3', 'coal'],
+    ];
+    rows.forEach(([berth, cargo], r) => {
+      const y = 700 - r * 15;
+      page.drawText(berth, { x: 80 - font.widthOfTextAtSize(berth, 10) / 2, y, size: 10, font });
+      page.drawText(cargo, { x: 111.4, y, size: 10, font });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    expect(grid).toEqual(rows.map(([berth, cargo]) => [/^\d+$/.test(berth) ? Number(berth) : berth, cargo]));
   });
 
   test('a title over a column of right-aligned numbers stays in that column', async () => {

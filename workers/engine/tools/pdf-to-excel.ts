@@ -11,7 +11,7 @@ import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
 import { baseName } from '../../../shared/format.ts';
-import { buildFragments, type PageLayout, type TextItem } from '../lib/pdf/pdf-layout.ts';
+import { buildFragments, median, type PageLayout, type TextItem } from '../lib/pdf/pdf-layout.ts';
 import { findTables, insideBox, joinWrappedLines, type Table } from '../lib/pdf-to-office/tables.ts';
 
 /** Gap between two cells of a printed spreadsheet row, in font sizes (running text needs ~1.2). */
@@ -124,8 +124,10 @@ interface GridCell {
   bold?: boolean;
   rowSpan?: number;
   colSpan?: number;
-  /** Where the cell's text starts on the page (lines outside tables), to place it in the page's columns. */
+  /** Where the cell's text starts on the page, to place it in the page's columns. */
   x?: number;
+  /** Where the cell's text ends on the page. */
+  right?: number;
 }
 
 /** A rectangular block of cells (a table, or a page's text lines). */
@@ -141,6 +143,8 @@ function tableGridCells(table: Table): Grid['rows'] {
   for (const cell of table.cells) {
     grid[cell.row][cell.col] = {
       text: cell.text.replace(/\n/g, ' '),
+      x: cell.items.length ? Math.min(...cell.items.map((i) => i.x)) : undefined,
+      right: cell.items.length ? Math.max(...cell.items.map((i) => i.x + i.width)) : undefined,
       bold: cell.items.length > 0 && cell.items.every((i) => i.bold),
       rowSpan: cell.rowSpan,
       colSpan: cell.colSpan,
@@ -211,6 +215,92 @@ function withEmptyRows(rows: PlacedRow[]): Grid['rows'] {
   return out;
 }
 
+/** LibreOffice prints a cell's text this far inside its column's edge (left- or right-aligned). */
+const CELL_INSET = 1.4;
+
+/**
+ * The edge a column's texts are aligned to: `edge` of at least three of them (and half) within
+ * 1 pt of the outermost, and more of them than share their other ends. Texts of one width could
+ * be centred or aligned the other way: then no text of another width in the column may share
+ * their centre or their other end.
+ */
+function alignedEdge(
+  cells: GridCell[],
+  column: GridCell[],
+  edge: (cell: GridCell) => number,
+  other: (cell: GridCell) => number,
+  side: 1 | -1,
+): number | undefined {
+  if (cells.length < 3) return undefined;
+  const outermost = side * Math.max(...cells.map((cell) => side * edge(cell)));
+  const on = cells.filter((cell) => Math.abs(edge(cell) - outermost) <= 1);
+  if (on.length < 3 || on.length * 2 < cells.length) return undefined;
+  const ends = on.map(other);
+  // Numbers of one digit count left-aligned share their right ends too, but more share their starts.
+  const otherEdge = side * Math.min(...cells.map((cell) => side * other(cell)));
+  if (cells.filter((cell) => Math.abs(other(cell) - otherEdge) <= 1).length > on.length) return undefined;
+  if (Math.max(...ends) - Math.min(...ends) > 1) return outermost;
+  // Texts of one width: another text in the column that shares their other end or their centre
+  // shows how the column is aligned.
+  const centre = (cell: GridCell) => (cell.x! + cell.right!) / 2;
+  const width = Math.abs(outermost - ends[0]);
+  const aligned = column.some(
+    (cell) =>
+      Math.abs(cell.right! - cell.x! - width) > 1 &&
+      (Math.abs(centre(cell) - centre(on[0])) <= 1 || Math.abs(other(cell) - ends[0]) <= 1),
+  );
+  return aligned ? undefined : outermost;
+}
+
+/**
+ * Rows with the empty columns a printout leaves out put back. A printed sheet's columns touch, so
+ * where a column of right-aligned numbers ends well before the left-aligned texts of the next
+ * column start, the space between them is one or more empty columns: as many as fit the page's
+ * measured column widths (a column whose numbers and texts give both its edges), else one.
+ */
+function withEmptyColumns(rows: Grid['rows']): Grid['rows'] {
+  const columns = Math.max(0, ...rows.map((row) => row.length));
+  const single = (cell: GridCell | undefined): cell is GridCell =>
+    !!cell && (cell.colSpan ?? 1) === 1 && cell.x !== undefined && cell.right !== undefined;
+  const isNumber = (cell: GridCell) => {
+    const value = parseCell(cell.text).value;
+    return typeof value === 'number' || value instanceof Date;
+  };
+  const rights: Array<number | undefined> = [];
+  const lefts: Array<number | undefined> = [];
+  for (let c = 0; c < columns; c++) {
+    const cells = rows.map((row) => row[c]).filter(single);
+    const [right, left] = [(cell: GridCell) => cell.right!, (cell: GridCell) => cell.x!];
+    rights[c] = alignedEdge(cells.filter(isNumber), cells, right, left, 1);
+    lefts[c] = alignedEdge(
+      cells.filter((cell) => !isNumber(cell)),
+      cells,
+      left,
+      right,
+      -1,
+    );
+  }
+  const widths = lefts.flatMap((left, c) => {
+    const right = rights[c];
+    return left !== undefined && right !== undefined && right > left ? [right - left + 2 * CELL_INSET] : [];
+  });
+  const width = widths.length ? median(widths) : undefined;
+  const empties = rights.map((right, c) => {
+    const left = lefts[c + 1];
+    if (right === undefined || left === undefined) return 0;
+    const space = left - right - 2 * CELL_INSET;
+    if (space < 8) return 0;
+    return width ? Math.max(1, Math.round(space / width)) : 1;
+  });
+  if (empties.every((k) => k === 0)) return rows;
+  return rows.map((row) =>
+    Array.from({ length: row.length }, (_, c) => row[c]).flatMap((cell, c) => [
+      cell,
+      ...Array.from({ length: c < row.length - 1 ? empties[c] : 0 }, () => undefined),
+    ]),
+  );
+}
+
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
 function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; cells: Array<GridCell | undefined> }> {
   const fragments = joinWrappedLines(buildFragments(items, CELL_GAP_EM, { cells: true })).sort(
@@ -240,7 +330,9 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
     let c = column(f.x);
     while (c < columns.length - 1 && row[c]) c++;
     const bold = f.items.every((i) => i.bold);
-    row[c] = row[c] ? { ...row[c]!, text: `${row[c]!.text} ${f.text}` } : { text: f.text, bold, x: f.x };
+    row[c] = row[c]
+      ? { ...row[c]!, text: `${row[c]!.text} ${f.text}` }
+      : { text: f.text, bold, x: f.x, right: f.right };
   }
   return rows;
 }
@@ -337,7 +429,7 @@ function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
       }),
     });
   }
-  return withEmptyRows(blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows));
+  return withEmptyColumns(withEmptyRows(blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows)));
 }
 
 /**
