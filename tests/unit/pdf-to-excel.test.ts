@@ -312,6 +312,32 @@ describe('pdf-to-excel', () => {
     expect(grid).toEqual(rows);
   });
 
+  test("columns of the sheet's default width: every cell back in its column, empty ones between", async () => {
+    // Columns 48 pt wide (Excel's default, 64 px) from x = 50. A's long labels run over the empty
+    // B and C; D holds right-aligned numbers, F and H texts; E and G are empty.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const edge = (c: number) => 50 + c * 48;
+    const rows: Array<Array<string | number | null>> = [
+      ['This row is local', null, null, 22, null, 'DS1', null, 'DS2'],
+      ['This row is remote', null, null, 41, null, 'Hello!', null, 'Test A1'],
+      ['This row is also remote', null, null, 142, null, 'Hello!', null, 'Test B2'],
+    ];
+    rows.forEach((row, r) => {
+      const y = 700 - r * 15;
+      row.forEach((value, c) => {
+        if (value === null) return;
+        const text = String(value);
+        const x = typeof value === 'number' ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
+        page.drawText(text, { x, y, size: 10, font });
+      });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    expect(grid).toEqual(rows);
+  });
+
   test('a centred column of numbers is not taken for right-aligned: no empty column after it', async () => {
     // Column A (50–110) centres berth names and numbers of one width; B starts at 110. The numbers
     // end 20 pt before B's texts only because they are centred.

@@ -252,6 +252,51 @@ function alignedEdge(
   return aligned ? undefined : outermost;
 }
 
+/** Excel's default column width, 64 px (8.43 characters of its default font), in points at 100 %. */
+const DEFAULT_COLUMN_WIDTH = 48;
+
+/**
+ * Where each column goes when the page's measured column edges (left-aligned texts' starts,
+ * right-aligned numbers' ends) all fall on one grid of equal columns, the sheet's default width:
+ * the width that fits every edge within 1.5 pt, nearest Excel's default. Columns without an edge
+ * keep their place between the others. Undefined when no such grid fits.
+ */
+function uniformColumns(lefts: Array<number | undefined>, rights: Array<number | undefined>): number[] | undefined {
+  const edges = [
+    ...lefts.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x - CELL_INSET, offset: 0 }])),
+    ...rights.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x + CELL_INSET, offset: -1 }])),
+  ].sort((a, b) => a.edge - b.edge);
+  const distinct = [...new Set(edges.map((e) => Math.round(e.edge)))];
+  if (distinct.length < 3) return undefined;
+  const origin = edges[0].edge;
+  const fits = (width: number) =>
+    edges.every((e) => {
+      const k = (e.edge - origin) / width;
+      return Math.abs(k - Math.round(k)) * width <= 1.5;
+    });
+  const candidates = distinct.slice(1).flatMap((x) => [1, 2, 3, 4].map((n) => (x - origin) / n));
+  const width = candidates
+    .filter((w) => Math.abs(w - DEFAULT_COLUMN_WIDTH) <= DEFAULT_COLUMN_WIDTH * 0.15 && fits(w))
+    .sort((a, b) => Math.abs(a - DEFAULT_COLUMN_WIDTH) - Math.abs(b - DEFAULT_COLUMN_WIDTH))[0];
+  if (!width) return undefined;
+  const place: Array<number | undefined> = lefts.map(() => undefined);
+  for (const e of edges) {
+    const g = Math.round((e.edge - origin) / width) + e.offset;
+    if (place[e.c] !== undefined && place[e.c] !== g) return undefined;
+    place[e.c] = g;
+  }
+  // Columns without an edge keep their order; the grid's columns must rise left to right.
+  const known = place.flatMap((g, c) => (g === undefined ? [] : [c]));
+  const out = place.map((g, c) => {
+    if (g !== undefined) return g;
+    const before = known.filter((k) => k < c).at(-1);
+    return before !== undefined ? place[before]! + (c - before) : place[known[0]]! - (known[0] - c);
+  });
+  if (out.some((g, c) => c > 0 && g <= out[c - 1])) return undefined;
+  const shift = Math.min(...out);
+  return out.map((g) => g - shift);
+}
+
 /**
  * Rows with the empty columns a printout leaves out put back. A printed sheet's columns touch, so
  * where a column of right-aligned numbers ends well before the left-aligned texts of the next
@@ -280,6 +325,13 @@ function withEmptyColumns(rows: Grid['rows']): Grid['rows'] {
       -1,
     );
   }
+  const grid = uniformColumns(lefts, rights);
+  if (grid)
+    return rows.map((row) => {
+      const out: Grid['rows'][number] = [];
+      row.forEach((cell, c) => (out[grid[c]] = cell));
+      return Array.from({ length: out.length }, (_, c) => out[c]);
+    });
   const widths = lefts.flatMap((left, c) => {
     const right = rights[c];
     return left !== undefined && right !== undefined && right > left ? [right - left + 2 * CELL_INSET] : [];
