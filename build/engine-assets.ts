@@ -15,7 +15,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { Plugin } from 'vite';
-import { CJK_FONT_FILE, type EngineAssetList, type EngineFile, type EngineGroup } from '../src/pwa/engine-files.ts';
+import {
+  CJK_FONT_FILE,
+  SYMBOL_FONT_FILE,
+  type EngineAssetList,
+  type EngineFile,
+  type EngineGroup,
+} from '../src/pwa/engine-files.ts';
 import { LIBREOFFICE_BASE } from '../shared/libreoffice-files.ts';
 import { OCR_LANGUAGES, TESSERACT_BASE, ocrLanguageUrl } from '../shared/ocr-languages.ts';
 
@@ -64,6 +70,7 @@ export function engineGroup(url: string): EngineGroup {
   const ocr = OPTIONAL_OCR.get(url);
   if (ocr) return `ocr-${ocr}`;
   if (CJK_FONT_FILE.test(url)) return 'cjk-fonts';
+  if (SYMBOL_FONT_FILE.test(url)) return 'symbol-fonts';
   return 'core';
 }
 

@@ -6,14 +6,15 @@
  * Every file is in one group:
  *   core         cached in the background after the first visit (every tool's engine, WASM, pdf.js
  *                data, English OCR);
- *   cjk-fonts    the Chinese/Japanese fonts, used only for text in those scripts;
+ *   cjk-fonts    the Chinese, Japanese and Korean fonts, used only for text in those scripts;
+ *   symbol-fonts the emoji and symbol fonts, used only for those characters;
  *   ocr-<code>   an optional OCR language;
  *   libreoffice  the optional LibreOffice engine.
  * The optional groups are cached when first used, or with one click on the About page.
  */
 import { formatBytes } from '../../shared/format.ts';
 
-export type EngineGroup = 'core' | 'cjk-fonts' | 'libreoffice' | `ocr-${string}`;
+export type EngineGroup = 'core' | 'cjk-fonts' | 'symbol-fonts' | 'libreoffice' | `ocr-${string}`;
 
 export interface EngineFile {
   /** Path on our origin, e.g. /assets/engine/qpdf-C3Giu3T4.wasm. */
@@ -37,12 +38,19 @@ export interface EngineAssetList {
 export const ENGINE_CACHE = 'folio-engines-v2';
 export const ENGINE_CACHE_PREFIX = 'folio-engines-';
 
-/** The Noto Sans SC fonts, kept out of the core set: 21 MB, needed only for Chinese/Japanese text. */
-export const CJK_FONT_FILE = /\/NotoSansSC_[^/]*\.ttf$/;
+/**
+ * The Noto Sans SC and KR fonts, kept out of the core set: 33 MB, needed only for Chinese, Japanese and
+ * Korean text.
+ */
+export const CJK_FONT_FILE = /\/NotoSans(SC|KR)_[^/]*\.ttf$/;
+
+/** Noto Emoji and Noto Sans Symbols 2, kept out of the core set: 2.1 MB, needed only for those characters. */
+export const SYMBOL_FONT_FILE = /\/Noto(Emoji|SansSymbols2)_[^/]*\.ttf$/;
 
 export const GROUP_LABELS: Record<string, string> = {
   core: 'All tools',
-  'cjk-fonts': 'Chinese and Japanese fonts',
+  'cjk-fonts': 'Chinese, Japanese and Korean fonts',
+  'symbol-fonts': 'Emoji and symbol fonts',
   libreoffice: 'LibreOffice engine',
 };
 

@@ -31,7 +31,7 @@ function groupLabel(group: EngineGroup): string {
 /** Optional groups in the order shown: fonts, then OCR languages, then the big LibreOffice engine. */
 function optionalGroups(list: EngineAssetList): EngineGroup[] {
   const groups = [...new Set(list.files.map((f) => f.group))].filter((g) => g !== 'core');
-  const rank = (g: EngineGroup) => (g === 'cjk-fonts' ? 0 : g === 'libreoffice' ? 2 : 1);
+  const rank = (g: EngineGroup) => (g.endsWith('-fonts') ? 0 : g === 'libreoffice' ? 2 : 1);
   return groups.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
@@ -39,7 +39,7 @@ function optionalGroups(list: EngineAssetList): EngineGroup[] {
  * "Use Folio offline" (About page): the app itself is cached on the first visit, and every tool's
  * engine (the core set) right after, in the background, unless the browser asks to save data. Shows
  * what is on this device and its size, says when the background caching has finished, and offers the
- * optional downloads (CJK fonts, OCR languages, LibreOffice) with their sizes.
+ * optional downloads (CJK and emoji fonts, OCR languages, LibreOffice) with their sizes.
  */
 export function OfflinePanel() {
   const [list, setList] = useState<EngineAssetList>();

@@ -38,6 +38,8 @@ export interface WideOutcome {
    * The bench's word similarity of Folio's PDF text to LibreOffice's (pdftotext -layout), when LibreOffice's is known.
    */
   similarity?: number;
+  /** Folio's PDF as `pdftotext -layout` reads it, when the run was asked to keep it. */
+  text?: string;
 }
 
 export function wideManifest(): WideEntry[] {
@@ -132,21 +134,28 @@ export interface WideRunOptions {
   onOutcome?: (outcome: WideOutcome, index: number, total: number) => void;
   /** Compare each converted file's text with LibreOffice's (converted once and cached; default true). */
   compare?: boolean;
+  /** Keep the text of each converted PDF (`pdftotext -layout`) in its outcome. */
+  keepText?: boolean;
 }
 
 /** Word similarity of Folio's PDF to LibreOffice's; undefined when LibreOffice's text is unknown or it failed. */
-function similarityToLibreOffice(entry: WideEntry, pdf: string): number | undefined {
+function similarityToLibreOffice(entry: WideEntry, text: () => string): number | undefined {
   const reference = libreOfficeReference(entry);
   if (reference?.text === undefined) return undefined;
-  return wordSimilarity(
-    reference.text,
-    execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8', maxBuffer: 1 << 30 }),
-  );
+  return wordSimilarity(reference.text, text());
 }
 
-export async function runWide({ limitMs = 120_000, only, onOutcome, compare = true }: WideRunOptions = {}): Promise<
-  WideOutcome[]
-> {
+function pdfText(pdf: string): string {
+  return execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+}
+
+export async function runWide({
+  limitMs = 120_000,
+  only,
+  onOutcome,
+  compare = true,
+  keepText = false,
+}: WideRunOptions = {}): Promise<WideOutcome[]> {
   const entries = wideManifest().filter(
     (e) => /\.(docx|xlsx|pptx)$/.test(e.file) && (!only || only.some((w) => e.file.includes(w))),
   );
@@ -164,6 +173,8 @@ export async function runWide({ limitMs = 120_000, only, onOutcome, compare = tr
         const pdf = join(dir, 'out.pdf');
         writeFileSync(pdf, reply.bytes);
         let pages = 0;
+        let text: string | undefined;
+        const readText = () => (text ??= pdfText(pdf));
         try {
           pages = pdfPages(pdf);
         } catch {
@@ -178,7 +189,8 @@ export async function runWide({ limitMs = 120_000, only, onOutcome, compare = tr
                 pages,
                 notes: reply.notes,
                 ms: reply.ms,
-                similarity: compare ? similarityToLibreOffice(entry, pdf) : undefined,
+                similarity: compare ? similarityToLibreOffice(entry, readText) : undefined,
+                text: keepText ? readText() : undefined,
               }
             : { entry, format, status: 'crashed', message: 'the output is not a readable PDF', ms: reply.ms };
       } else {

@@ -11,6 +11,47 @@
  */
 import fontkitOriginal from '@pdf-lib/fontkit';
 
+/**
+ * The one generator in @pdf-lib/fontkit 1.1.1 (the syllable state machine the Indic and Universal
+ * shapers run: Devanagari, Bengali, Tamil, Khmer…) was compiled by Babel for a global
+ * `regeneratorRuntime` the package does not ship, so laying out such text threw "regeneratorRuntime is
+ * not defined" and a Word document with one Hindi word failed. This supplies exactly what that compiled
+ * code calls: `mark(fn)` and `wrap(body)`, where `body(context)` runs from `context.next` and returns
+ * the next value, or `context.stop()` once finished. Nothing else in fontkit uses it.
+ */
+interface GeneratorContext {
+  prev: number;
+  next: number | string;
+  done: boolean;
+  stop(): undefined;
+}
+const generatorRuntime = {
+  mark: <T>(fn: T): T => fn,
+  wrap(body: (context: GeneratorContext) => unknown): IterableIterator<unknown> {
+    const context: GeneratorContext = {
+      prev: 0,
+      next: 0,
+      done: false,
+      stop() {
+        this.done = true;
+        return undefined;
+      },
+    };
+    return {
+      next(): IteratorResult<unknown> {
+        if (context.done) return { value: undefined, done: true };
+        const value = body(context);
+        return context.done ? { value: undefined, done: true } : { value, done: false };
+      },
+      [Symbol.iterator]() {
+        return this;
+      },
+    };
+  },
+};
+const scope = globalThis as { regeneratorRuntime?: unknown };
+scope.regeneratorRuntime ??= generatorRuntime;
+
 interface TtfSubsetInternals {
   _addGlyph?: (gid: number) => number;
   glyf?: Uint8Array[];

@@ -9,7 +9,7 @@ import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
 import { readOds } from '../lib/office-to-pdf/ods.ts';
 import { readCsv, readXlsx, type XlsxOptions } from '../lib/office-to-pdf/xlsx.ts';
-import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office-to-pdf/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook, fontNotes } from '../lib/office-to-pdf/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office-to-pdf/text.ts';
 import { renderSections } from '../lib/office-to-pdf/flow.ts';
@@ -66,7 +66,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () =>
     renderSections(doc, sections, { fonts, images: new ImageCache(doc) }, { signal, progress }),
   );
-  notes = [...notes, ...substitutionNote(fonts)];
+  notes = [...notes, ...fontNotes(fonts)];
   if (options.outline !== false) writeHeadingsOutline(doc, outline);
   return {
     bytes: await doc.save(),

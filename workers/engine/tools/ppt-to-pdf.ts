@@ -9,7 +9,7 @@ import { FolioError, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
 import { renderPptx } from '../lib/office-to-pdf/pptx.ts';
 import { renderOdp } from '../lib/office-to-pdf/odp.ts';
-import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office-to-pdf/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook, fontNotes } from '../lib/office-to-pdf/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office-to-pdf/text.ts';
 import { baseName } from '../../../shared/format.ts';
@@ -60,7 +60,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
         : `"${input.name}" has no slides.`,
     );
   if (options.outline !== false) writeHeadingsOutline(doc, result.outline);
-  const notes = [...result.notes, ...substitutionNote(fonts)];
+  const notes = [...result.notes, ...fontNotes(fonts)];
   return {
     bytes: await doc.save(),
     filename: `${baseName(input.name)}.pdf`,

@@ -12,7 +12,7 @@ import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
 import { readDocx } from '../lib/office-to-pdf/docx/index.ts';
 import { readOdt } from '../lib/office-to-pdf/odt.ts';
 import { readRtf } from '../lib/office-to-pdf/rtf.ts';
-import { DOCUMENT_ENGINE, FontBook, substitutionNote } from '../lib/office-to-pdf/fonts.ts';
+import { DOCUMENT_ENGINE, FontBook, fontNotes } from '../lib/office-to-pdf/fonts.ts';
 import { reportingFirstDownloads } from '../lib/assets.ts';
 import { ImageCache } from '../lib/office-to-pdf/text.ts';
 import { renderSections } from '../lib/office-to-pdf/flow.ts';
@@ -51,7 +51,7 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () =>
     renderSections(doc, read.sections, { fonts, images: new ImageCache(doc) }, { signal, progress }),
   );
-  const notes = [...read.notes, ...substitutionNote(fonts)];
+  const notes = [...read.notes, ...fontNotes(fonts)];
   const pages = String(options.pages ?? '').trim();
   // Bookmarks from the headings (only for the whole document: a page range would cut their targets).
   if (options.outline !== false && !pages) writeHeadingsOutline(doc, outline);

@@ -2,13 +2,17 @@
  * Fonts for rendering Office documents: metric-compatible replacements for the common Office
  * fonts, so lines break where Word/Excel/PowerPoint break them — Carlito for Calibri, Caladea for
  * Cambria, Arimo for Arial, Tinos for Times New Roman, Cousine for Courier New (all from
- * @fontsource, OFL/Apache) — then Noto Sans for other Latin/Greek/Cyrillic and Noto Sans SC for
- * CJK, chosen per character. Only the fonts a document actually needs are loaded, and pdf-lib
- * embeds only the glyphs it uses (subset).
+ * @fontsource, OFL/Apache) — then Noto Sans for other Latin/Greek/Cyrillic, chosen per character.
+ * A character none of those has goes to a fallback font by writing system: Noto Sans KR for Hangul,
+ * Noto Sans SC for Chinese and Japanese, Noto Emoji (monochrome) for emoji, Noto Sans Symbols 2 for
+ * arrows, dingbats and other symbols. Only the fonts a document actually needs are loaded (the
+ * fallbacks are 1–10 MB each and kept out of the PWA's core download, see src/pwa/engine-files.ts),
+ * and pdf-lib embeds only the glyphs it uses (subset).
  */
 import { fontkit } from '../fontkit.ts';
 import type { PDFDocument, PDFFont } from 'pdf-lib';
 import { loadPackageAsset } from '../assets.ts';
+import { ATTACHED, CJK, EMOJI, HANGUL, INVISIBLE, describeByScript } from './unicode-scripts.ts';
 
 type Variant = `${400 | 700}-${'normal' | 'italic'}`;
 type FamilyId = 'carlito' | 'caladea' | 'arimo' | 'tinos' | 'cousine';
@@ -27,6 +31,10 @@ import notoBoldUrl from '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.t
 import notoItalicUrl from '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf?url';
 import notoBoldItalicUrl from '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf?url';
 import notoScUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf?url';
+import notoKrUrl from '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf?url';
+import notoKrBoldUrl from '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf?url';
+import notoEmojiUrl from '@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf?url';
+import notoSymbols2Url from '@expo-google-fonts/noto-sans-symbols-2/400Regular/NotoSansSymbols2_400Regular.ttf?url';
 
 const NOTO: Record<Variant, [string, string]> = {
   '400-normal': [notoRegularUrl, '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'],
@@ -34,7 +42,42 @@ const NOTO: Record<Variant, [string, string]> = {
   '400-italic': [notoItalicUrl, '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf'],
   '700-italic': [notoBoldItalicUrl, '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf'],
 };
-const NOTO_SC: [string, string] = [notoScUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'];
+
+/** Fonts for characters the request's own fonts lack, each with the writing systems it is there for. */
+const FALLBACKS = {
+  chinese: {
+    label: 'Chinese/Japanese',
+    file: [notoScUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'],
+  },
+  korean: {
+    label: 'Korean',
+    file: [notoKrUrl, '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf'],
+  },
+  'korean-bold': {
+    label: 'Korean',
+    file: [notoKrBoldUrl, '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf'],
+  },
+  emoji: {
+    label: 'emoji',
+    file: [notoEmojiUrl, '@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf'],
+  },
+  symbols: {
+    label: 'symbol',
+    file: [notoSymbols2Url, '@expo-google-fonts/noto-sans-symbols-2/400Regular/NotoSansSymbols2_400Regular.ttf'],
+  },
+} satisfies Record<string, { label: string; file: [string, string] }>;
+type FallbackId = keyof typeof FALLBACKS;
+
+/**
+ * The fallback fonts to try, in order, for a character: by writing system, so a Korean document
+ * loads the Korean font and not the 10 MB Chinese one, and a stray arrow loads 1.2 MB, not 10.
+ */
+function fallbacksFor(char: string, bold: boolean): FallbackId[] {
+  if (HANGUL.test(char)) return [bold ? 'korean-bold' : 'korean'];
+  if (CJK.test(char)) return ['chinese'];
+  if (EMOJI.test(char)) return ['emoji', 'symbols', 'chinese'];
+  return ['symbols', 'emoji', 'chinese'];
+}
 
 /** Office font name (lower case) → the metric-compatible family that replaces it. */
 const SUBSTITUTES: Record<string, FamilyId> = {
@@ -128,15 +171,30 @@ function readableGlyph(face: ReturnType<typeof fontkit.create>, cp: number): boo
   }
 }
 
-/** The note saying which fonts were replaced by a look-alike (empty when none was). */
-export function substitutionNote(fonts: FontBook): string[] {
+/**
+ * The result's notes about fonts: which Office fonts were replaced by a look-alike, and which
+ * characters no font could draw (printed as "?"), by writing system. Empty when neither happened.
+ */
+export function fontNotes(fonts: FontBook): string[] {
+  const notes: string[] = [];
   const replaced = fonts.substitutions();
-  return replaced.length
-    ? [
-        `fonts not available in the browser were replaced by look-alikes (line breaks may differ): ` +
-          `${replaced.join(', ')}`,
-      ]
-    : [];
+  if (replaced.length)
+    notes.push(
+      `fonts not available in the browser were replaced by look-alikes (line breaks may differ): ` +
+        `${replaced.join(', ')}`,
+    );
+  const missing = fonts.missingCharacters();
+  if (missing.length) {
+    const unavailable = fonts.unavailableFallbacks();
+    notes.push(
+      `characters no font here can draw were printed as "?" (${describeByScript(missing)})` +
+        (unavailable.length
+          ? `; the ${unavailable.join(' and ')} font${unavailable.length > 1 ? 's' : ''} could not be ` +
+            `downloaded: connect to the internet once and convert again`
+          : ''),
+    );
+  }
+  return notes;
 }
 
 /** What the progress line calls the Office renderers while their fonts download the first time. */
@@ -214,8 +272,37 @@ export class FontBook {
     return fonts.filter((f): f is LoadedFont => f !== undefined);
   }
 
-  private cjk(): Promise<LoadedFont | undefined> {
-    return this.load(NOTO_SC[1], () => loadPackageAsset(NOTO_SC[0], NOTO_SC[1]));
+  /** Characters no font could draw (printed as "?"), at most a few hundred kept for the note. */
+  private readonly missing = new Set<string>();
+  /** Fallback fonts that could not be loaded (offline before their first use), by label. */
+  private readonly unavailable = new Set<string>();
+
+  missingCharacters(): string[] {
+    return [...this.missing];
+  }
+
+  unavailableFallbacks(): string[] {
+    return [...this.unavailable];
+  }
+
+  private async fallback(id: FallbackId): Promise<LoadedFont | undefined> {
+    const { label, file } = FALLBACKS[id];
+    const font = await this.load(file[1], () => loadPackageAsset(...file));
+    if (!font) this.unavailable.add(label);
+    return font;
+  }
+
+  /** The font that draws a character: the first of the chain that has it, else a fallback by writing system. */
+  private async fontFor(char: string, chain: LoadedFont[], bold: boolean): Promise<LoadedFont | undefined> {
+    const cp = char.codePointAt(0)!;
+    const font = chain.find((f) => f.covers(cp));
+    // An invisible character (a bidi mark, a variation selector) is not worth a font download.
+    if (font || INVISIBLE.test(char)) return font;
+    for (const id of fallbacksFor(char, bold)) {
+      const fallback = await this.fallback(id);
+      if (fallback?.covers(cp)) return fallback;
+    }
+    return undefined;
   }
 
   /** Single-spacing line height and ascent of a request's primary font, as multiples of the size. */
@@ -233,13 +320,25 @@ export class FontBook {
     let choice = this.choices.get(chain);
     if (!choice) this.choices.set(chain, (choice = new Map()));
     const spans: FontSpan[] = [];
+    let previous: LoadedFont | 'missing' | undefined;
     for (const char of text) {
       const cp = char.codePointAt(0)!;
-      let font = choice.has(cp) ? choice.get(cp) : chain.find((f) => f.covers(cp));
-      choice.set(cp, font);
-      // Last resort for anything else (CJK, symbols): the large CJK font, loaded only when needed.
-      if (!font && cp > 0x7f) font = await this.cjk().then((f) => (f?.covers(cp) ? f : undefined));
-      // A character no font has (rare symbols, emoji): draw the primary font's notdef rather than fail.
+      // A mark, joiner or skin tone stays with the character before it when that font has it, so the
+      // font's own rules apply (an emoji sequence's ligature, a mark placed on its letter); after a
+      // character printed as "?" it is part of that "?".
+      if (cp >= 0x300 && previous !== undefined && ATTACHED.test(char)) {
+        if (previous === 'missing') continue;
+        if (previous.covers(cp)) {
+          spans[spans.length - 1].text += char;
+          continue;
+        }
+      }
+      let font = choice.get(cp);
+      if (!choice.has(cp)) choice.set(cp, (font = await this.fontFor(char, chain, Boolean(request.bold))));
+      if (!font && INVISIBLE.test(char)) continue;
+      if (!font && this.missing.size < 500) this.missing.add(char);
+      previous = font ?? 'missing';
+      // A character no font has: a "?" in the primary font (and a note), rather than an empty box.
       const pdfFont = (font ?? chain[0]).pdfFont;
       const safeChar = font ? char : '?';
       const last = spans[spans.length - 1];
