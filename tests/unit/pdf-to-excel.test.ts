@@ -202,8 +202,8 @@ describe('pdf-to-excel', () => {
     });
     const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
     const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
-    // The empty column C cannot be seen on paper: D and E come back as the third and fourth columns.
-    const expected = rows.map((row) => (row ? [row[0], row[1], row[2], row[3]] : []));
+    // The empty column C is the space between B's right-aligned numbers and D's left-aligned labels.
+    const expected = rows.map((row) => (row ? [row[0], row[1], null, row[2], row[3]] : []));
     expect(grid.map((row) => (row.every((v) => v === null) ? [] : row))).toEqual(expected);
   });
 
@@ -237,6 +237,128 @@ describe('pdf-to-excel', () => {
     // The empty rows between the blocks cannot be seen on paper; the columns can.
     const expected = rows.filter((row) => row.length > 0);
     expect(grid.filter((row) => row.some((v) => v !== null))).toEqual(expected);
+  });
+
+  test('empty rows come back where the rows keep one pitch; a custom-height row adds none', async () => {
+    // A printed ledger, default rows 15 pt apart (baseline to baseline, as LibreOffice prints cells
+    // aligned to the bottom of their rows): one empty row after the header, two before the totals,
+    // and one row set 37 pt tall (2.47 rows: not a whole number of rows, so no empty row).
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows: Array<[string, number] | null> = [
+      ['Item', 0],
+      null,
+      ...Array.from({ length: 10 }, (_, i): [string, number] => [`Part ${i + 1}`, (i + 1) * 10]),
+      ['Tall row', 7],
+      null,
+      null,
+      ['Total', 557],
+    ];
+    let y = 740;
+    rows.forEach((row, r) => {
+      y -= r === 12 ? 37 : 15;
+      if (!row) return;
+      page.drawText(row[0], { x: 52, y, size: 10, font });
+      if (r > 0)
+        page.drawText(String(row[1]), { x: 188 - font.widthOfTextAtSize(String(row[1]), 10), y, size: 10, font });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    // Array.from: an empty row is a hole in sheetGrid's rows.
+    const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
+    const expected = rows.map((row, r) => (row === null ? [] : r === 0 ? ['Item'] : row));
+    expect(grid.map((row) => (row.every((v) => v === null) ? [] : row))).toEqual(expected);
+  });
+
+  test('a short block keeps its rows: a header two rows tall is not an empty row', async () => {
+    // Five rows 15 pt apart under a title 30 pt above them: too few rows to tell a row of custom
+    // height from an empty row, so none is added.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    page.drawText('Formulae', { x: 52, y: 740, size: 10, font });
+    const rows = ['SUM', 'MIN', 'MAX', 'AVERAGE', 'COUNT'];
+    rows.forEach((name, r) => page.drawText(name, { x: 52, y: 710 - r * 15, size: 10, font }));
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    expect(grid).toEqual([['Formulae'], ...rows.map((name) => [name])]);
+  });
+
+  test('an empty column comes back where right-aligned numbers end well before the next texts', async () => {
+    // Columns 60 pt wide from x = 50, printed as LibreOffice does (texts 1.4 pt inside their
+    // column's left edge, numbers 1.4 pt inside its right edge): A labels, B numbers, C empty,
+    // D notes, E numbers. Nothing is printed in C; the 60 pt between B's numbers and D's notes is it.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const edge = (c: number) => 50 + c * 60;
+    const rows: Array<[string, number, null, string, number]> = [
+      ['x1', 4, null, 'sum', 6],
+      ['x2', 2, null, 'difference', 2],
+      ['x3', -2.5, null, 'product', 8],
+      ['x4', 3.5, null, 'quotient', 2.25],
+    ];
+    rows.forEach((row, r) => {
+      const y = 700 - r * 15;
+      row.forEach((value, c) => {
+        if (value === null) return;
+        const text = String(value);
+        const x = typeof value === 'number' ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
+        page.drawText(text, { x, y, size: 10, font });
+      });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    expect(grid).toEqual(rows);
+  });
+
+  test("columns of the sheet's default width: every cell back in its column, empty ones between", async () => {
+    // Columns 48 pt wide (Excel's default, 64 px) from x = 50. A's long labels run over the empty
+    // B and C; D holds right-aligned numbers, F and H texts; E and G are empty.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const edge = (c: number) => 50 + c * 48;
+    const rows: Array<Array<string | number | null>> = [
+      ['This row is local', null, null, 22, null, 'DS1', null, 'DS2'],
+      ['This row is remote', null, null, 41, null, 'Hello!', null, 'Test A1'],
+      ['This row is also remote', null, null, 142, null, 'Hello!', null, 'Test B2'],
+    ];
+    rows.forEach((row, r) => {
+      const y = 700 - r * 15;
+      row.forEach((value, c) => {
+        if (value === null) return;
+        const text = String(value);
+        const x = typeof value === 'number' ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
+        page.drawText(text, { x, y, size: 10, font });
+      });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    expect(grid).toEqual(rows);
+  });
+
+  test('a centred column of numbers is not taken for right-aligned: no empty column after it', async () => {
+    // Column A (50–110) centres berth names and numbers of one width; B starts at 110. The numbers
+    // end 20 pt before B's texts only because they are centred.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows: Array<[string, string]> = [
+      ['B1A', 'vacant'],
+      ['B12', 'containers'],
+      ['1', 'tanker'],
+      ['2', 'bulk carrier'],
+      ['3', 'coal'],
+    ];
+    rows.forEach(([berth, cargo], r) => {
+      const y = 700 - r * 15;
+      page.drawText(berth, { x: 80 - font.widthOfTextAtSize(berth, 10) / 2, y, size: 10, font });
+      page.drawText(cargo, { x: 111.4, y, size: 10, font });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+    expect(grid).toEqual(rows.map(([berth, cargo]) => [/^\d+$/.test(berth) ? Number(berth) : berth, cargo]));
   });
 
   test('a title over a column of right-aligned numbers stays in that column', async () => {

@@ -11,7 +11,7 @@ import type { Engine } from '../lib/types.ts';
 import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
 import { baseName } from '../../../shared/format.ts';
-import { buildFragments, type PageLayout, type TextItem } from '../lib/pdf/pdf-layout.ts';
+import { buildFragments, median, type PageLayout, type TextItem } from '../lib/pdf/pdf-layout.ts';
 import { findTables, insideBox, joinWrappedLines, type Table } from '../lib/pdf-to-office/tables.ts';
 
 /** Gap between two cells of a printed spreadsheet row, in font sizes (running text needs ~1.2). */
@@ -124,8 +124,10 @@ interface GridCell {
   bold?: boolean;
   rowSpan?: number;
   colSpan?: number;
-  /** Where the cell's text starts on the page (lines outside tables), to place it in the page's columns. */
+  /** Where the cell's text starts on the page, to place it in the page's columns. */
   x?: number;
+  /** Where the cell's text ends on the page. */
+  right?: number;
 }
 
 /** A rectangular block of cells (a table, or a page's text lines). */
@@ -141,6 +143,8 @@ function tableGridCells(table: Table): Grid['rows'] {
   for (const cell of table.cells) {
     grid[cell.row][cell.col] = {
       text: cell.text.replace(/\n/g, ' '),
+      x: cell.items.length ? Math.min(...cell.items.map((i) => i.x)) : undefined,
+      right: cell.items.length ? Math.max(...cell.items.map((i) => i.x + i.width)) : undefined,
       bold: cell.items.length > 0 && cell.items.every((i) => i.bold),
       rowSpan: cell.rowSpan,
       colSpan: cell.colSpan,
@@ -149,8 +153,208 @@ function tableGridCells(table: Table): Grid['rows'] {
   return grid;
 }
 
+/**
+ * The baseline a table row's cells sit on: the lowest among its one-line cells (a spreadsheet cell
+ * is aligned to the bottom of its row by default). Undefined when every cell wraps or spans rows.
+ */
+function rowBaselines(table: Table): Array<number | undefined> {
+  const baselines: Array<number | undefined> = Array.from({ length: table.rowEdges.length - 1 }, () => undefined);
+  for (const cell of table.cells) {
+    if (cell.rowSpan !== 1 || cell.items.length === 0) continue;
+    const lines = cell.items.map((i) => i.baseline);
+    const baseline = Math.max(...lines);
+    if (baseline - Math.min(...lines) > 1) continue;
+    baselines[cell.row] = Math.max(baselines[cell.row] ?? -Infinity, baseline);
+  }
+  return baselines;
+}
+
+/** A row of a page's grid with the baseline its text sits on, when it has one. */
+interface PlacedRow {
+  baseline?: number;
+  cells: Grid['rows'][number];
+}
+
+/**
+ * How regular a page's rows must be for empty rows to be put back: at least 3 in 4 baseline gaps,
+ * and 8 of them, within ±3 % of one pitch. A short block says too little: a header row a custom
+ * two rows tall looks exactly like one empty row.
+ */
+const REGULAR_SHARE = 0.75;
+const MIN_REGULAR_GAPS = 8;
+
+/**
+ * Rows with the empty rows a printout leaves out put back. A printed sheet shows an empty row only
+ * as a gap, so where the page's rows follow one regular pitch (most baseline gaps within ±3 % of
+ * it: default row heights), a gap of k pitches (within ±8 % of a pitch) holds k − 1 empty rows.
+ * A page of custom row heights, wrapped cells or mixed fonts has no such pitch and is left as is.
+ */
+function withEmptyRows(rows: PlacedRow[]): Grid['rows'] {
+  const gaps: number[] = [];
+  for (let r = 1; r < rows.length; r++) {
+    const [above, below] = [rows[r - 1].baseline, rows[r].baseline];
+    if (above !== undefined && below !== undefined && below > above) gaps.push(below - above);
+  }
+  let pitch = 0;
+  let regular = 0;
+  for (const candidate of gaps) {
+    const near = gaps.filter((gap) => Math.abs(gap - candidate) <= candidate * 0.03).length;
+    if (near > regular || (near === regular && candidate < pitch)) [pitch, regular] = [candidate, near];
+  }
+  if (regular < MIN_REGULAR_GAPS || regular < gaps.length * REGULAR_SHARE) return rows.map((row) => row.cells);
+  const out: Grid['rows'] = [];
+  rows.forEach((row, r) => {
+    const [above, below] = [rows[r - 1]?.baseline, row.baseline];
+    if (above !== undefined && below !== undefined) {
+      const steps = Math.round((below - above) / pitch);
+      if (steps >= 2 && Math.abs(below - above - steps * pitch) <= pitch * 0.08)
+        for (let k = 1; k < steps; k++) out.push([]);
+    }
+    out.push(row.cells);
+  });
+  return out;
+}
+
+/** LibreOffice prints a cell's text this far inside its column's edge (left- or right-aligned). */
+const CELL_INSET = 1.4;
+
+/**
+ * The edge a column's texts are aligned to: `edge` of at least three of them (and half) within
+ * 1 pt of the outermost, and more of them than share their other ends. Texts of one width could
+ * be centred or aligned the other way: then no text of another width in the column may share
+ * their centre or their other end.
+ */
+function alignedEdge(
+  cells: GridCell[],
+  column: GridCell[],
+  edge: (cell: GridCell) => number,
+  other: (cell: GridCell) => number,
+  side: 1 | -1,
+): number | undefined {
+  if (cells.length < 3) return undefined;
+  const outermost = side * Math.max(...cells.map((cell) => side * edge(cell)));
+  const on = cells.filter((cell) => Math.abs(edge(cell) - outermost) <= 1);
+  if (on.length < 3 || on.length * 2 < cells.length) return undefined;
+  const ends = on.map(other);
+  // Numbers of one digit count left-aligned share their right ends too, but more share their starts.
+  const otherEdge = side * Math.min(...cells.map((cell) => side * other(cell)));
+  if (cells.filter((cell) => Math.abs(other(cell) - otherEdge) <= 1).length > on.length) return undefined;
+  if (Math.max(...ends) - Math.min(...ends) > 1) return outermost;
+  // Texts of one width: another text in the column that shares their other end or their centre
+  // shows how the column is aligned.
+  const centre = (cell: GridCell) => (cell.x! + cell.right!) / 2;
+  const width = Math.abs(outermost - ends[0]);
+  const aligned = column.some(
+    (cell) =>
+      Math.abs(cell.right! - cell.x! - width) > 1 &&
+      (Math.abs(centre(cell) - centre(on[0])) <= 1 || Math.abs(other(cell) - ends[0]) <= 1),
+  );
+  return aligned ? undefined : outermost;
+}
+
+/** Excel's default column width, 64 px (8.43 characters of its default font), in points at 100 %. */
+const DEFAULT_COLUMN_WIDTH = 48;
+
+/**
+ * Where each column goes when the page's measured column edges (left-aligned texts' starts,
+ * right-aligned numbers' ends) all fall on one grid of equal columns, the sheet's default width:
+ * the width that fits every edge within 1.5 pt, nearest Excel's default. Columns without an edge
+ * keep their place between the others. Undefined when no such grid fits.
+ */
+function uniformColumns(lefts: Array<number | undefined>, rights: Array<number | undefined>): number[] | undefined {
+  const edges = [
+    ...lefts.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x - CELL_INSET, offset: 0 }])),
+    ...rights.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x + CELL_INSET, offset: -1 }])),
+  ].sort((a, b) => a.edge - b.edge);
+  const distinct = [...new Set(edges.map((e) => Math.round(e.edge)))];
+  if (distinct.length < 3) return undefined;
+  const origin = edges[0].edge;
+  const fits = (width: number) =>
+    edges.every((e) => {
+      const k = (e.edge - origin) / width;
+      return Math.abs(k - Math.round(k)) * width <= 1.5;
+    });
+  const candidates = distinct.slice(1).flatMap((x) => [1, 2, 3, 4].map((n) => (x - origin) / n));
+  const width = candidates
+    .filter((w) => Math.abs(w - DEFAULT_COLUMN_WIDTH) <= DEFAULT_COLUMN_WIDTH * 0.15 && fits(w))
+    .sort((a, b) => Math.abs(a - DEFAULT_COLUMN_WIDTH) - Math.abs(b - DEFAULT_COLUMN_WIDTH))[0];
+  if (!width) return undefined;
+  const place: Array<number | undefined> = lefts.map(() => undefined);
+  for (const e of edges) {
+    const g = Math.round((e.edge - origin) / width) + e.offset;
+    if (place[e.c] !== undefined && place[e.c] !== g) return undefined;
+    place[e.c] = g;
+  }
+  // Columns without an edge keep their order; the grid's columns must rise left to right.
+  const known = place.flatMap((g, c) => (g === undefined ? [] : [c]));
+  const out = place.map((g, c) => {
+    if (g !== undefined) return g;
+    const before = known.filter((k) => k < c).at(-1);
+    return before !== undefined ? place[before]! + (c - before) : place[known[0]]! - (known[0] - c);
+  });
+  if (out.some((g, c) => c > 0 && g <= out[c - 1])) return undefined;
+  const shift = Math.min(...out);
+  return out.map((g) => g - shift);
+}
+
+/**
+ * Rows with the empty columns a printout leaves out put back. A printed sheet's columns touch, so
+ * where a column of right-aligned numbers ends well before the left-aligned texts of the next
+ * column start, the space between them is one or more empty columns: as many as fit the page's
+ * measured column widths (a column whose numbers and texts give both its edges), else one.
+ */
+function withEmptyColumns(rows: Grid['rows']): Grid['rows'] {
+  const columns = Math.max(0, ...rows.map((row) => row.length));
+  const single = (cell: GridCell | undefined): cell is GridCell =>
+    !!cell && (cell.colSpan ?? 1) === 1 && cell.x !== undefined && cell.right !== undefined;
+  const isNumber = (cell: GridCell) => {
+    const value = parseCell(cell.text).value;
+    return typeof value === 'number' || value instanceof Date;
+  };
+  const rights: Array<number | undefined> = [];
+  const lefts: Array<number | undefined> = [];
+  for (let c = 0; c < columns; c++) {
+    const cells = rows.map((row) => row[c]).filter(single);
+    const [right, left] = [(cell: GridCell) => cell.right!, (cell: GridCell) => cell.x!];
+    rights[c] = alignedEdge(cells.filter(isNumber), cells, right, left, 1);
+    lefts[c] = alignedEdge(
+      cells.filter((cell) => !isNumber(cell)),
+      cells,
+      left,
+      right,
+      -1,
+    );
+  }
+  const grid = uniformColumns(lefts, rights);
+  if (grid)
+    return rows.map((row) => {
+      const out: Grid['rows'][number] = [];
+      row.forEach((cell, c) => (out[grid[c]] = cell));
+      return Array.from({ length: out.length }, (_, c) => out[c]);
+    });
+  const widths = lefts.flatMap((left, c) => {
+    const right = rights[c];
+    return left !== undefined && right !== undefined && right > left ? [right - left + 2 * CELL_INSET] : [];
+  });
+  const width = widths.length ? median(widths) : undefined;
+  const empties = rights.map((right, c) => {
+    const left = lefts[c + 1];
+    if (right === undefined || left === undefined) return 0;
+    const space = left - right - 2 * CELL_INSET;
+    if (space < 8) return 0;
+    return width ? Math.max(1, Math.round(space / width)) : 1;
+  });
+  if (empties.every((k) => k === 0)) return rows;
+  return rows.map((row) =>
+    Array.from({ length: row.length }, (_, c) => row[c]).flatMap((cell, c) => [
+      cell,
+      ...Array.from({ length: c < row.length - 1 ? empties[c] : 0 }, () => undefined),
+    ]),
+  );
+}
+
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
-function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCell | undefined> }> {
+function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; cells: Array<GridCell | undefined> }> {
   const fragments = joinWrappedLines(buildFragments(items, CELL_GAP_EM, { cells: true })).sort(
     (a, b) => a.baseline - b.baseline || a.x - b.x,
   );
@@ -163,18 +367,24 @@ function linesGrid(items: TextItem[]): Array<{ top: number; cells: Array<GridCel
     for (let i = 0; i < columns.length; i++) if (columns[i] <= x + 12) best = i;
     return best;
   };
-  const rows: Array<{ top: number; cells: Array<GridCell | undefined> }> = [];
+  const rows: Array<{ top: number; baseline?: number; cells: Array<GridCell | undefined> }> = [];
   let lastBaseline = -Infinity;
   for (const f of fragments) {
     if (Math.abs(f.baseline - lastBaseline) > f.size * 0.4) {
       rows.push({ top: f.top, cells: Array.from({ length: columns.length }, () => undefined) });
       lastBaseline = f.baseline;
     }
+    const lines = f.items.map((i) => i.baseline);
+    // A wrapped cell's lines say nothing of the row's pitch.
+    if (Math.max(...lines) - Math.min(...lines) <= 1)
+      rows.at(-1)!.baseline = Math.max(rows.at(-1)!.baseline ?? -Infinity, ...lines);
     const row = rows.at(-1)!.cells;
     let c = column(f.x);
     while (c < columns.length - 1 && row[c]) c++;
     const bold = f.items.every((i) => i.bold);
-    row[c] = row[c] ? { ...row[c]!, text: `${row[c]!.text} ${f.text}` } : { text: f.text, bold, x: f.x };
+    row[c] = row[c]
+      ? { ...row[c]!, text: `${row[c]!.text} ${f.text}` }
+      : { text: f.text, bold, x: f.x, right: f.right };
   }
   return rows;
 }
@@ -233,19 +443,23 @@ function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
     filled.forEach(({ cell }, i) => (row[columns[i]] = cell));
     return Array.from({ length: row.length }, (_, c) => row[c]);
   };
-  const blocks: Array<{ top: number; rows: Grid['rows'] }> = linesGrid(loose).map((row) => ({
+  const blocks: Array<{ top: number; rows: PlacedRow[] }> = linesGrid(loose).map((row) => ({
     top: row.top,
     rows: [
-      place(
-        row.cells,
-        row.cells.map((cell) => cell?.x),
-      ),
+      {
+        baseline: row.baseline,
+        cells: place(
+          row.cells,
+          row.cells.map((cell) => cell?.x),
+        ),
+      },
     ],
   }));
   for (const table of tables) {
     const rows = tableGridCells(table);
+    const baselines = rowBaselines(table);
     if (table === reference || !edges) {
-      blocks.push({ top: table.box.top, rows });
+      blocks.push({ top: table.box.top, rows: rows.map((cells, r) => ({ baseline: baselines[r], cells })) });
       continue;
     }
     // A column of another table goes where its leftmost text starts.
@@ -258,16 +472,16 @@ function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
     const target = new Map(used.map((c, i) => [c, columns[i]]));
     blocks.push({
       top: table.box.top,
-      rows: rows.map((cells) => {
+      rows: rows.map((cells, r) => {
         const row: Grid['rows'][number] = [];
         cells.forEach((cell, c) => {
           if (cell && target.has(c)) row[target.get(c)!] = cell;
         });
-        return Array.from({ length: row.length }, (_, c) => row[c]);
+        return { baseline: baselines[r], cells: Array.from({ length: row.length }, (_, c) => row[c]) };
       }),
     });
   }
-  return blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows);
+  return withEmptyColumns(withEmptyRows(blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows)));
 }
 
 /**
