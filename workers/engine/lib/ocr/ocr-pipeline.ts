@@ -165,6 +165,8 @@ export interface OcrPipelineOptions {
   renderWorkers?: number;
   /** Tesseract workers (bench); by default recogniserCount(). */
   recognisers?: number;
+  /** Pages drawn ahead (bench: 0 draws each page only once the one before is recognised); by default pagesAhead. */
+  ahead?: number;
 }
 
 export interface OcrPipeline {
@@ -219,7 +221,7 @@ export async function openOcrPipeline(options: OcrPipelineOptions, firstPage: nu
   };
   signal?.addEventListener('abort', () => void close(), { once: true });
   return {
-    ahead: pagesAhead(sizing, recogniserTotal),
+    ahead: options.ahead ?? pagesAhead(sizing, recogniserTotal),
     async recognise(pageNumber) {
       if (closed) throw cancelled();
       const [png, pageScale] = await Promise.all([drawing.run(pageNumber), ocrScale(doc, pageNumber)]);

@@ -48,6 +48,8 @@ export interface ReadOptions {
   renderWorkers?: number;
   /** Tesseract workers (bench); undefined = the default of ocr-pipeline.ts. */
   recognisers?: number;
+  /** Scanned pages drawn ahead of recognition (bench); undefined = the default of ocr-pipeline.ts. */
+  ocrAhead?: number;
 }
 
 /** Page `pageNumber`'s layout; a page that cannot be read is noted and left empty. */
@@ -122,6 +124,7 @@ export async function readOfficeSource(
           signal: ctx.signal,
           renderWorkers: options.renderWorkers,
           recognisers: options.recognisers,
+          ahead: options.ocrAhead,
           createRecogniser: () =>
             ocr.createRecogniser(ctx.signal, ocrLanguage.code, (status) => ctx.progress?.(finished, total, status)),
         },
@@ -190,11 +193,13 @@ export function commonOptions(options: EngineOptions): ReadOptions {
     maxPages: typeof options.maxPages === 'number' ? options.maxPages : undefined,
     renderWorkers: countOption(options.renderWorkers),
     recognisers: countOption(options.ocrWorkers),
+    ocrAhead: countOption(options.ocrAhead, 0),
   };
 }
 
-/** A worker count from the options (a number, or a form field's text), 1–16; undefined when absent or not one. */
-function countOption(value: unknown): number | undefined {
+/** A count from the options (a number, or a form field's text), `least`–16; undefined when absent or not one. */
+function countOption(value: unknown, least = 1): number | undefined {
   const count = Number(value);
-  return value !== undefined && value !== '' && Number.isInteger(count) && count >= 1 ? Math.min(count, 16) : undefined;
+  const given = value !== undefined && value !== '' && Number.isInteger(count) && count >= least;
+  return given ? Math.min(count, 16) : undefined;
 }
