@@ -46,6 +46,8 @@ export async function run(): Promise<void> {
     const page = await context.newPage();
     page.setDefaultTimeout(0);
     await page.goto('/tools/organize-pdf');
+    // tsx names the nested functions of allThumbnails with a helper of its own; the page needs it too.
+    await page.evaluate('globalThis.__name = (f) => f');
     console.log(`thumbnails of texlive-interface3.pdf pages 1–${PAGES}, ${MAX_PX} px, in Chromium:`);
     const figures: Record<number, number[]> = { 1: [], 2: [] };
     for (const lanes of [1, 2, 1, 2, 1, 2]) {

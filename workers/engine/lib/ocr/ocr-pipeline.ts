@@ -53,8 +53,8 @@ export function pagesAhead({ budgetBytes, inputBytes, pagePixels }: OcrSizing, r
 
 /**
  * Tesseract workers: one. Tesseract.js recognises a page on one thread, but on this 2-core machine
- * a second worker made the job no faster (docs/benchmarks.md, "OCR"): drawing, the engine and the
- * browser already take the second core.
+ * a second worker made the job no faster in Node or Chromium (docs/benchmarks.md, "OCR"): drawing,
+ * the engine and the browser already take the second core. Unmeasured on more cores, so not guessed.
  */
 export function recogniserCount(): number {
   return 1;
