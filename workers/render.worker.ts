@@ -2,12 +2,13 @@
 /**
  * A render worker of the page pool (workers/engine/lib/pdf/render-pool.ts): started by the engine
  * worker as a nested worker, it opens the document once with pdf.js and draws and encodes the
- * pages it is asked for (page-image.ts). Terminated with its engine worker (cancel, watchdog) or
- * when the job ends.
+ * pages it is asked for (page-image.ts), or the pictures OCR reads (ocr/ocr-image.ts). Terminated
+ * with its engine worker (cancel, watchdog) or when the job ends.
  */
 import * as Comlink from 'comlink';
 import { openPdfjs, type PDFDocumentProxy } from './engine/lib/pdf/pdfjs.ts';
 import { renderPageImage, type PageImageSettings } from './engine/lib/pdf/page-image.ts';
+import { renderOcrImage } from './engine/lib/ocr/ocr-image.ts';
 
 let doc: PDFDocumentProxy | undefined;
 
@@ -22,6 +23,13 @@ const api = {
   async render(pageNumber: number, settings: PageImageSettings): Promise<Uint8Array> {
     if (!doc) throw new Error('No document is open in this render worker');
     const bytes = await renderPageImage(doc, pageNumber, settings);
+    return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+  },
+
+  /** One page (1-based) drawn as OCR reads it (ocr-image.ts), PNG; transferred, not copied. */
+  async ocrImage(pageNumber: number): Promise<Uint8Array> {
+    if (!doc) throw new Error('No document is open in this render worker');
+    const bytes = await renderOcrImage(doc, pageNumber);
     return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
   },
 };

@@ -15,7 +15,7 @@
 import type { PDFDocumentProxy } from '../pdf/pdfjs.ts';
 import type { TextItem } from '../pdf/pdf-layout.ts';
 import { cancelled, FolioError, throwIfAborted } from '../errors.ts';
-import { encodeCanvas, releaseCanvas, renderPageCanvas } from '../pdf/page-raster.ts';
+import { ocrScale, renderOcrImage } from './ocr-image.ts';
 import { isNode } from '../wasm.ts';
 import {
   DEFAULT_OCR_LANGUAGE,
@@ -31,12 +31,11 @@ import { formatBytes } from '../../../../shared/format.ts';
 export interface Recogniser {
   /** Recognises one page; words come back as text items in page points (top-left origin). */
   recognisePage(doc: PDFDocumentProxy, pageNumber: number, signal?: AbortSignal): Promise<TextItem[]>;
+  /** Recognises a page image drawn by renderOcrImage (possibly in a render worker), `scale` pixels a point. */
+  recogniseImage(png: Uint8Array, scale: number, signal?: AbortSignal): Promise<TextItem[]>;
   terminate(): Promise<void>;
 }
 
-/** Resolution scans are read at; bigger pages are scaled down to stay under MAX_PIXELS a side. */
-const OCR_DPI = 300;
-const MAX_SIDE = 4200;
 /** OEM 1 = LSTM only (the bundled model has no legacy data). */
 const LSTM_ONLY = 1;
 /** Words below this confidence (0–100) are dropped. */
@@ -163,35 +162,34 @@ export async function createRecogniser(
     await worker.terminate().catch(() => undefined);
   };
 
+  const recogniseImage: Recogniser['recogniseImage'] = async (png, scale, pageSignal) => {
+    throwIfAborted(pageSignal);
+    const image = isNode
+      ? (globalThis as unknown as { Buffer: { from(b: Uint8Array): unknown } }).Buffer.from(png)
+      : new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' });
+    // Cancel stops tesseract at once: its worker is terminated, and the job's promise rejects.
+    const onAbort = () => void terminate();
+    pageSignal?.addEventListener('abort', onAbort, { once: true });
+    let result: { data: OcrPage };
+    try {
+      result = (await worker.recognize(image as Blob, {}, { blocks: true, text: false })) as unknown as {
+        data: OcrPage;
+      };
+    } catch (error) {
+      if (pageSignal?.aborted) throw cancelled();
+      throw error;
+    } finally {
+      pageSignal?.removeEventListener('abort', onAbort);
+    }
+    throwIfAborted(pageSignal);
+    return toItems(result.data, scale);
+  };
   return {
     terminate,
+    recogniseImage,
     async recognisePage(doc, pageNumber, pageSignal) {
-      const page = await doc.getPage(pageNumber);
-      const { width, height } = page.getViewport({ scale: 1 });
-      const dpi = Math.min(OCR_DPI, (MAX_SIDE / Math.max(width, height)) * 72);
-      const canvas = await renderPageCanvas(doc, pageNumber, dpi);
-      const png = await encodeCanvas(canvas.canvas, 'png');
-      releaseCanvas(canvas.canvas);
-      throwIfAborted(pageSignal);
-      const image = isNode
-        ? (globalThis as unknown as { Buffer: { from(b: Uint8Array): unknown } }).Buffer.from(png)
-        : new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' });
-      // Cancel stops tesseract at once: its worker is terminated, and the job's promise rejects.
-      const onAbort = () => void terminate();
-      pageSignal?.addEventListener('abort', onAbort, { once: true });
-      let result: { data: OcrPage };
-      try {
-        result = (await worker.recognize(image as Blob, {}, { blocks: true, text: false })) as unknown as {
-          data: OcrPage;
-        };
-      } catch (error) {
-        if (pageSignal?.aborted) throw cancelled();
-        throw error;
-      } finally {
-        pageSignal?.removeEventListener('abort', onAbort);
-      }
-      throwIfAborted(pageSignal);
-      return toItems(result.data, canvas.scale);
+      const png = await renderOcrImage(doc, pageNumber);
+      return recogniseImage(png, await ocrScale(doc, pageNumber), pageSignal);
     },
   };
 }

@@ -8,7 +8,7 @@ import { FolioError, throwIfAborted } from '../errors.ts';
 import { openPdf } from '../pdf/pdf-open.ts';
 import { openPdfjs, type PDFDocumentProxy } from '../pdf/pdfjs.ts';
 import { parsePageRanges } from '../../../../shared/page-range.ts';
-import { readPageLayout, type PageLayout } from '../pdf/pdf-layout.ts';
+import { readPageLayout, type PageLayout, type TextItem } from '../pdf/pdf-layout.ts';
 import { withoutOverprints } from './overprint.ts';
 
 export interface OfficeSource {
@@ -44,7 +44,44 @@ export interface ReadOptions {
   keepOverprints?: boolean;
   /** Read pages as printed spreadsheets (readPageLayout's `cells`). */
   cells?: boolean;
+  /** Render workers drawing scanned pages for OCR (tests, bench); undefined = as the device affords. */
+  renderWorkers?: number;
+  /** Tesseract workers (bench); undefined = the default of ocr-pipeline.ts. */
+  recognisers?: number;
+  /** Scanned pages drawn ahead of recognition (bench); undefined = the default of ocr-pipeline.ts. */
+  ocrAhead?: number;
 }
+
+/** Page `pageNumber`'s layout; a page that cannot be read is noted and left empty. */
+async function readLayout(
+  doc: PDFDocumentProxy,
+  pageNumber: number,
+  options: ReadOptions,
+  notes: string[],
+): Promise<PageLayout> {
+  let layout: PageLayout;
+  try {
+    layout = await readPageLayout(doc, pageNumber, { cells: options.cells });
+  } catch (error) {
+    if ((error as Error).name === 'Cancelled') throw error;
+    notes.push(`Page ${pageNumber} could not be read (${(error as Error).message}); it was left empty.`);
+    const viewport = (await doc.getPage(pageNumber)).getViewport({ scale: 1 });
+    layout = {
+      pageNumber,
+      width: viewport.width,
+      height: viewport.height,
+      items: [],
+      rulings: [],
+      images: [],
+      hasVectorArt: false,
+    };
+  }
+  if (!options.keepOverprints) layout.items = withoutOverprints(layout.items);
+  return layout;
+}
+
+/** Layouts read ahead of the page being finished: enough to find the next scanned pages to draw. */
+const MAX_LAYOUTS_AHEAD = 32;
 
 export async function readOfficeSource(
   inputs: EngineInput[],
@@ -68,46 +105,61 @@ export async function readOfficeSource(
   // Progress: reading (and recognising) the pages is the first half, writing them the second.
   const total = pageNumbers.length * 2;
   ctx.progress?.(0, total);
-  let recogniser: Awaited<ReturnType<(typeof import('../ocr/ocr.ts'))['createRecogniser']>> | undefined;
+  // Scanned pages are drawn ahead (a few at a time) while tesseract recognises an earlier one.
+  let pipeline: import('../ocr/ocr-pipeline.ts').OcrPipeline | undefined;
+  const read: Array<{ layout: PageLayout; recognised?: Promise<TextItem[]> }> = [];
+  let nextToRead = 0;
+  const readNext = async (finished: number) => {
+    const pageNumber = pageNumbers[nextToRead++];
+    const layout = await readLayout(doc, pageNumber, options, notes);
+    let recognised: Promise<TextItem[]> | undefined;
+    if (ocr && ocrLanguage && looksScanned(layout)) {
+      // The first scanned page starts tesseract; the progress line says while its data loads.
+      const { openOcrPipeline } = await import('../ocr/ocr-pipeline.ts');
+      pipeline ??= await openOcrPipeline(
+        {
+          doc,
+          bytes: opened.bytes,
+          name: input.name,
+          signal: ctx.signal,
+          renderWorkers: options.renderWorkers,
+          recognisers: options.recognisers,
+          ahead: options.ocrAhead,
+          createRecogniser: () =>
+            ocr.createRecogniser(ctx.signal, ocrLanguage.code, (status) => ctx.progress?.(finished, total, status)),
+        },
+        pageNumber,
+      );
+      recognised = pipeline.recognise(pageNumber);
+      recognised.catch(() => undefined);
+    }
+    read.push({ layout, recognised });
+  };
+  const startedAhead = () => read.filter((entry) => entry.recognised).length;
   try {
-    for (const [index, pageNumber] of pageNumbers.entries()) {
+    for (let index = 0; index < pageNumbers.length; index++) {
       throwIfAborted(ctx.signal);
-      let layout: PageLayout;
-      try {
-        layout = await readPageLayout(doc, pageNumber, { cells: options.cells });
-      } catch (error) {
-        if ((error as Error).name === 'Cancelled') throw error;
-        notes.push(`Page ${pageNumber} could not be read (${(error as Error).message}); it was left empty.`);
-        const viewport = (await doc.getPage(pageNumber)).getViewport({ scale: 1 });
-        layout = {
-          pageNumber,
-          width: viewport.width,
-          height: viewport.height,
-          items: [],
-          rulings: [],
-          images: [],
-          hasVectorArt: false,
-        };
+      if (read.length === 0) await readNext(index);
+      while (
+        pipeline &&
+        nextToRead < pageNumbers.length &&
+        startedAhead() <= pipeline.ahead &&
+        nextToRead - index < MAX_LAYOUTS_AHEAD
+      ) {
+        throwIfAborted(ctx.signal);
+        await readNext(index);
       }
-      if (!options.keepOverprints) layout.items = withoutOverprints(layout.items);
-      if (looksScanned(layout)) {
-        if (ocr && ocrLanguage) {
-          // The first scanned page starts tesseract; the progress line says while its data loads.
-          recogniser ??= await ocr.createRecogniser(ctx.signal, ocrLanguage.code, (status) =>
-            ctx.progress?.(index, total, status),
-          );
-          layout.items = await recogniser.recognisePage(doc, pageNumber, ctx.signal);
-          layout.ocr = true;
-          ocrPages.push(pageNumber);
-        } else {
-          scannedPages.push(pageNumber);
-        }
-      }
+      const { layout, recognised } = read.shift()!;
+      if (recognised) {
+        layout.items = await recognised;
+        layout.ocr = true;
+        ocrPages.push(layout.pageNumber);
+      } else if (looksScanned(layout)) scannedPages.push(layout.pageNumber);
       layouts.push(layout);
       ctx.progress?.(index + 1, total);
     }
   } finally {
-    await recogniser?.terminate();
+    await pipeline?.close();
   }
   if (ocrPages.length)
     notes.push(
@@ -139,5 +191,15 @@ export function commonOptions(options: EngineOptions): ReadOptions {
     ocr: options.ocr === true || options.ocr === 'true',
     ocrLanguage: typeof options.ocrLanguage === 'string' ? options.ocrLanguage : undefined,
     maxPages: typeof options.maxPages === 'number' ? options.maxPages : undefined,
+    renderWorkers: countOption(options.renderWorkers),
+    recognisers: countOption(options.ocrWorkers),
+    ocrAhead: countOption(options.ocrAhead, 0),
   };
+}
+
+/** A count from the options (a number, or a form field's text), `least`–16; undefined when absent or not one. */
+function countOption(value: unknown, least = 1): number | undefined {
+  const count = Number(value);
+  const given = value !== undefined && value !== '' && Number.isInteger(count) && count >= least;
+  return given ? Math.min(count, 16) : undefined;
 }
