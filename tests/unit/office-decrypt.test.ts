@@ -126,7 +126,7 @@ describe('hostile password-protected containers fail with a clear message', () =
     CFB.utils.cfb_add(container, '/EncryptedPackage', Buffer.alloc(40));
     const bytes = new Uint8Array(CFB.write(container, { type: 'buffer' }) as Buffer);
     const error = await failure(convert(wordToPdf, 'Future.docx', bytes));
-    expect(error.name).toBe('NotImplemented');
+    expect(error.name).toBe('UnsupportedEncryption');
     expect(error.message).toContain('version 9.9');
   });
 });

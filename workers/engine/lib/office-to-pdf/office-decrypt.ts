@@ -200,7 +200,7 @@ function readContainer(name: string, bytes: Uint8Array): { info: Uint8Array; pac
   if (!packageStream) {
     // Files protected by rights management (IRM) carry a package under another transform.
     throw new FolioError(
-      'NotImplemented',
+      'UnsupportedEncryption',
       `"${name}" is protected by rights management or an encryption Folio does not read. Open it in Office, ` +
         'remove the protection, save, and try again.',
     );
@@ -227,7 +227,7 @@ function agileParameters(name: string, element: XmlElement | undefined): AgileKe
   if (!element) throw damaged(name, 'its encryption description is incomplete');
   if (!hash || cipher !== 'AES' || (chaining && chaining !== 'ChainingModeCBC')) {
     throw new FolioError(
-      'NotImplemented',
+      'UnsupportedEncryption',
       `"${name}" is encrypted with ${cipher ?? 'a cipher'}/${attr(element, 'hashAlgorithm') ?? 'a hash'}, which ` +
         'Folio does not read (it reads AES with SHA-1 or SHA-2). Save it again in a recent Office and try again.',
     );
@@ -257,7 +257,7 @@ function readAgileInfo(
   const encryptedKey = find(root, 'p:encryptedKey') ?? find(root, 'encryptedKey');
   if (!encryptedKey) {
     throw new FolioError(
-      'NotImplemented',
+      'UnsupportedEncryption',
       `"${name}" is encrypted for a certificate, not a password, which Folio cannot open.`,
     );
   }
@@ -293,7 +293,7 @@ function readStandardInfo(name: string, info: Uint8Array): StandardHeader {
   // 0x660E, 0x660F, 0x6610: AES-128, -192, -256 (0x6801 would be RC4, used by the old binary formats only).
   if (![0x660e, 0x660f, 0x6610].includes(algorithm) || ![128, 192, 256].includes(keyBits)) {
     throw new FolioError(
-      'NotImplemented',
+      'UnsupportedEncryption',
       `"${name}" is encrypted with a cipher Folio does not read (it reads AES). Save it again in a recent Office ` +
         'and try again.',
     );
@@ -414,7 +414,7 @@ export async function decryptOfficeFile(
   const agileVersion = major === 4 && minor === 4;
   if (!agileVersion && !((major === 3 || major === 4) && minor === 2)) {
     throw new FolioError(
-      'NotImplemented',
+      'UnsupportedEncryption',
       `"${name}" uses an encryption Folio does not read (version ${major}.${minor}). Open it in Office, save it ` +
         'again, and try again.',
     );
