@@ -5,7 +5,7 @@
  * silently; the corpus's agile (SHA-1) .docx, standard-encryption .xlsx and VelvetSweatshop workbook
  * convert; hostile containers fail with named errors.
  */
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
@@ -17,6 +17,7 @@ import { MAX_SPIN_COUNT, decryptOfficeFile } from '../../workers/engine/lib/offi
 import { encryptOfficeAgile } from '../support/office-encrypt.ts';
 import { popplerText } from '../support/pdf.ts';
 import { CORPUS_DIR, corpusPresent } from '../support/corpus.ts';
+import { createApiServer } from '../../mock-api/node.ts';
 
 const SENTENCE = 'Quarterly figures for the harbour office, kept under lock and key.';
 const PASSWORD = 'Correct horse · 電池';
@@ -66,6 +67,35 @@ describe('a .docx saved with a password (agile AES-256, SHA-512, 100,000 rounds)
     const encrypted = await encryptOfficeAgile(await plainDocx(), PASSWORD, { spinCount: 1000 });
     const error = await failure(convert(wordToPdf, 'Locked.docx', encrypted, undefined, { engine: 'libreoffice' }));
     expect(error.name).toBe('PasswordRequired');
+  });
+});
+
+describe('/api/pdf/fromWord with the inputPassword field (the same field PDF tools use)', () => {
+  const server = createApiServer();
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+  const post = async (file: File, password?: string) => {
+    const form = new FormData();
+    form.append('file', file);
+    if (password !== undefined) form.append('inputPassword', password);
+    return fetch('http://folio.test/api/pdf/fromWord', { method: 'POST', body: form });
+  };
+
+  test("401 PasswordRequired, 403 Invalid Password, then 200 with the document's text", async () => {
+    const encrypted = await encryptOfficeAgile(await plainDocx(), PASSWORD, { spinCount: 1000 });
+    const file = new File([encrypted as Uint8Array<ArrayBuffer>], 'minutes.docx');
+    const missing = await post(file);
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toEqual({
+      error: '"minutes.docx" is protected by a password. Enter it to continue.',
+      code: 'PasswordRequired',
+    });
+    const wrong = await post(file, 'nope');
+    expect(wrong.status).toBe(403);
+    expect(await wrong.json()).toEqual({ error: 'Invalid Password', code: 'InvalidPassword' });
+    const right = await post(file, PASSWORD);
+    expect(right.status).toBe(200);
+    expect(collapse(popplerText(new Uint8Array(await right.arrayBuffer())))).toContain(SENTENCE);
   });
 });
 
