@@ -70,6 +70,29 @@ describe('a .docx saved with a password (agile AES-256, SHA-512, 100,000 rounds)
   });
 });
 
+describe('the hashing rounds report progress and can be cancelled', () => {
+  test('progress says what is happening; aborting at the first report stops with Cancelled', async () => {
+    const encrypted = await encryptOfficeAgile(await plainDocx(), PASSWORD, { spinCount: 50_000 });
+    const reports: Array<[number, number, string | undefined]> = [];
+    await decryptOfficeFile('a.docx', encrypted, PASSWORD, {
+      progress: (done, total, status) => reports.push([done, total, status]),
+    });
+    // Every 16,384 rounds, for each of the two passwords (VelvetSweatshop and the one given).
+    expect(reports).toHaveLength(8);
+    expect(
+      reports.every(([, total, status]) => total === 50_000 && status === 'Opening the password-protected file…'),
+    ).toBe(true);
+    const controller = new AbortController();
+    const stopped = failure(
+      decryptOfficeFile('a.docx', encrypted, PASSWORD, {
+        signal: controller.signal,
+        progress: () => controller.abort(),
+      }),
+    );
+    expect((await stopped).name).toBe('Cancelled');
+  });
+});
+
 describe('/api/pdf/fromWord with the inputPassword field (the same field PDF tools use)', () => {
   const server = createApiServer();
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

@@ -33,7 +33,7 @@ export const prepare = prepareOfficeEngines;
 export const run: Engine = async ([given], options, { signal, progress }) => {
   if (!given) throw new FolioError('InvalidInput', 'Please select at least one file');
   // A file saved with a password is decrypted first (Excel's built-in one, else the one given), for either engine.
-  const { input, notes: openingNotes } = await openProtectedOffice(given, signal);
+  const { input, notes: openingNotes } = await openProtectedOffice(given, { signal, progress });
   // The LibreOffice engine when chosen, and for legacy .xls files (which only it reads).
   const reason = libreOfficeReason(input, options, 'xlsx');
   if (reason)

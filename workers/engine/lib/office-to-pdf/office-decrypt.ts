@@ -13,7 +13,10 @@
  */
 import CFB from 'cfb';
 import { FolioError, invalidPassword, passwordRequired, throwIfAborted } from '../errors.ts';
-import type { EngineInput, EngineResult } from '../types.ts';
+import type { EngineContext, EngineInput, EngineResult } from '../types.ts';
+
+/** Cancellation and progress: the hashing rounds report as they go (a job's watchdog needs to hear from it). */
+type Ctx = Pick<EngineContext, 'signal' | 'progress'>;
 import { guardInputs } from '../input-limits.ts';
 import { oleKind } from './sniff.ts';
 import { attr, find, parseXml, type XmlElement } from './xml.ts';
@@ -138,7 +141,7 @@ async function spunHash(
   salt: Uint8Array,
   password: string,
   spinCount: number,
-  signal?: AbortSignal,
+  { signal, progress }: Ctx,
 ): Promise<Uint8Array> {
   let h = await digest(hash, salt, utf16le(password));
   const round = new Uint8Array(4 + hash.bytes);
@@ -146,7 +149,10 @@ async function spunHash(
     round.set(uint32le(i), 0);
     round.set(h, 4);
     h = new Uint8Array(await crypto.subtle.digest(hash.name, round));
-    if ((i & 0x3fff) === 0) throwIfAborted(signal);
+    if ((i & 0x3fff) === 0) {
+      throwIfAborted(signal);
+      progress?.(i, spinCount, 'Opening the password-protected file…');
+    }
   }
   return h;
 }
@@ -314,8 +320,8 @@ function readStandardInfo(name: string, info: Uint8Array): StandardHeader {
 const SHA1: Hash = { name: 'SHA-1', bytes: 20 };
 
 /** The standard key (2.3.4.7): the spun hash with block 0, stretched as CryptoAPI does; undefined when wrong. */
-async function standardKey(header: StandardHeader, password: string, signal?: AbortSignal) {
-  const spun = await spunHash(SHA1, header.salt, password, header.spinCount, signal);
+async function standardKey(header: StandardHeader, password: string, ctx: Ctx) {
+  const spun = await spunHash(SHA1, header.salt, password, header.spinCount, ctx);
   const final = await digest(SHA1, spun, uint32le(0));
   const xored = (fill: number) => new Uint8Array(64).fill(fill).map((b, i) => (i < final.length ? b ^ final[i] : b));
   const derived = concat(await digest(SHA1, xored(0x36)), await digest(SHA1, xored(0x5c)));
@@ -327,8 +333,8 @@ async function standardKey(header: StandardHeader, password: string, signal?: Ab
 }
 
 /** The agile key (2.3.4.11–13): the key encrypted with the password, once the verifier agrees; undefined when wrong. */
-async function agileKey(p: AgilePassword, password: string, signal?: AbortSignal) {
-  const spun = await spunHash(p.hash, p.salt, password, p.spinCount, signal);
+async function agileKey(p: AgilePassword, password: string, ctx: Ctx) {
+  const spun = await spunHash(p.hash, p.salt, password, p.spinCount, ctx);
   const keyFor = async (blockKey: number[]) => fitted(await digest(p.hash, spun, blockKey), p.keyBytes, 0x36);
   const whole = (bytes: Uint8Array) => bytes.subarray(0, bytes.length - (bytes.length % 16));
   const [input, value] = await Promise.all([
@@ -405,7 +411,7 @@ export async function decryptOfficeFile(
   name: string,
   bytes: Uint8Array,
   password: string | undefined,
-  signal?: AbortSignal,
+  ctx: Ctx = {},
 ): Promise<DecryptedOffice> {
   const { info, packageStream } = readContainer(name, bytes);
   const major = info[0] | (info[1] << 8);
@@ -423,8 +429,8 @@ export async function decryptOfficeFile(
   if (agileVersion) {
     const agile = readAgileInfo(name, info);
     // The candidates are hashed side by side: each round is an asynchronous digest.
-    const keys = await Promise.all(candidates.map((candidate) => agileKey(agile.password, candidate, signal)));
-    throwIfAborted(signal);
+    const keys = await Promise.all(candidates.map((candidate) => agileKey(agile.password, candidate, ctx)));
+    throwIfAborted(ctx.signal);
     const key = keys.find(Boolean);
     if (key) {
       const plain = (await decryptAgilePackage(key, agile.keyData, cipher)).slice(0, size);
@@ -437,8 +443,8 @@ export async function decryptOfficeFile(
     }
   } else {
     const header = readStandardInfo(name, info);
-    const keys = await Promise.all(candidates.map((candidate) => standardKey(header, candidate, signal)));
-    throwIfAborted(signal);
+    const keys = await Promise.all(candidates.map((candidate) => standardKey(header, candidate, ctx)));
+    throwIfAborted(ctx.signal);
     const key = keys.find(Boolean);
     if (key) return { bytes: (await ecbDecrypt(key, cipher)).slice(0, size) };
   }
@@ -452,10 +458,10 @@ export async function decryptOfficeFile(
  */
 export async function openProtectedOffice(
   input: EngineInput,
-  signal?: AbortSignal,
+  ctx: Ctx,
 ): Promise<{ input: EngineInput; notes: string[] }> {
   if (oleKind(input.bytes) !== 'encrypted') return { input, notes: [] };
-  const decrypted = await decryptOfficeFile(input.name, input.bytes, input.password, signal);
+  const decrypted = await decryptOfficeFile(input.name, input.bytes, input.password, ctx);
   // The package was out of sight of the inputs' guard (it checks ZIPs before the engine runs).
   await guardInputs([{ name: input.name, bytes: decrypted.bytes }]);
   return { input: { ...input, bytes: decrypted.bytes }, notes: decrypted.note ? [decrypted.note] : [] };
