@@ -26,6 +26,15 @@ export interface PageSize {
 }
 
 /**
+ * Whether the estimate reads the pages' sizes (PDF → images drawing pages): known once the file's
+ * check has opened it (src/tool-ui/pdf-checks.ts), so Process Files waits for that check rather than
+ * estimate from the file's size on an early click and decide differently for the same job.
+ */
+export function estimateNeedsPageSizes(tool: Pick<FileToolEntry, 'id'>, values: OptionValues): boolean {
+  return tool.id === 'pdf-to-jpg' && values.mode !== 'images';
+}
+
+/**
  * The output's size, estimated before the job: for PDF → images, the chosen pages' pixels at the
  * chosen resolution; for every other tool, the inputs' size (page tools and conversions give about
  * as much as they get).
@@ -37,7 +46,7 @@ export function estimateOutputBytes(
   pageSizes?: readonly PageSize[],
 ): number {
   const inputBytes = fileSizes.reduce((sum, size) => sum + size, 0);
-  if (tool.id !== 'pdf-to-jpg' || values.mode === 'images' || !pageSizes?.length) return inputBytes;
+  if (!estimateNeedsPageSizes(tool, values) || !pageSizes?.length) return inputBytes;
   const dpi = values.resolution === 'custom' ? Number(values.dpi) : Number(values.resolution ?? 150);
   if (!Number.isFinite(dpi) || dpi <= 0) return inputBytes;
   let chosen: number[];

@@ -71,6 +71,8 @@ function CheckSummary({ check }: { check: PdfCheck }) {
           Damaged: Folio will try to repair it
         </span>
       );
+    case 'timed-out':
+      return <span className="file-pages">Pages not counted (it took too long)</span>;
   }
 }
 

@@ -29,6 +29,7 @@ import { ApiError, callTool, downloadBlob, prepareTool, type ApiResult } from '.
 import {
   SaveDeclined,
   askWhereToSave,
+  estimateNeedsPageSizes,
   estimateOutputBytes,
   hasSavePicker,
   shouldAskWhereToSave,
@@ -42,7 +43,7 @@ import { FileList } from './file-list.tsx';
 import { formatBytes } from '../../shared/format.ts';
 import { clearIncomingFiles, peekIncomingFiles } from '../pwa/incoming-files.ts';
 import { HEAD_BYTES, refusalOf, sniffType } from './file-sniff.ts';
-import { usePdfChecks } from './pdf-checks.ts';
+import { checkSettled, needsItsPassword, usePdfChecks } from './pdf-checks.ts';
 import './file-tool.css';
 
 /** The multipart field that carries the password of an encrypted input (mock-api/handlers.ts). */
@@ -179,7 +180,9 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   }, [inputPassword]);
   const checks = usePdfChecks(files, framePassword ? triedPassword : '', takesPdf);
   const lockedChecks = [...checks.values()].filter((c) => c.state === 'locked');
-  const needsPassword = framePassword && (askPassword || lockedChecks.length > 0);
+  // A file the typed password has opened (or that failed otherwise once tried with it) still needs it for
+  // the job: the prompt stays, and its value is sent.
+  const needsPassword = framePassword && (askPassword || [...checks.values()].some(needsItsPassword));
   const pageCounts = useMemo(
     () =>
       new Map([...checks].flatMap(([file, check]) => (check.state === 'ready' ? [[file, check.pages] as const] : []))),
@@ -190,6 +193,11 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   const wrongPassword = lockedChecks.some((c) => c.state === 'locked' && c.wrong) && triedPassword === inputPassword;
   const Panel = useMemo(() => fileToolPanel(tool.id), [tool.id]);
   const working = phase.kind === 'working';
+  // Whether a large result is saved through the picker is decided on the click from the pages' sizes
+  // (save-target.ts): until the file's check has them, the click waits, so the same job always decides
+  // the same way. The check settles (ready, locked, damaged or timed out) within CHECK_TIMEOUT_MS.
+  const waitForPageSizes =
+    estimateNeedsPageSizes(tool, values) && hasSavePicker() && !checkSettled(firstCheck, inputPassword, triedPassword);
 
   // The result panel sits below the options: bring it into view when a job finishes.
   useEffect(() => {
@@ -291,6 +299,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
         .filter((s) => s.kind === 'password' && s.confirm)
         .map((s) => [confirmFieldName(s), String(values[confirmFieldName(s)] ?? '')]),
     );
+    if (waitForPageSizes) return; // the button says 'Checking the PDF…' (Enter in the password field gets here)
     const invalid = tool.validate?.({ ...values, ...confirmValues }) ?? optionProblem(tool, values, pageCount);
     if (invalid) return setError(invalid);
 
@@ -389,7 +398,9 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       ? addToStart(tool)
       : needsPassword && !inputPassword
         ? `Type the ${officePassword ? 'file' : 'PDF'} password first`
-        : '';
+        : waitForPageSizes
+          ? 'Checking the PDF…'
+          : '';
 
   const pickerText =
     files.length === 0 ? 'Click to select files' : `${files.length} file${files.length === 1 ? '' : 's'} selected`;

@@ -6,6 +6,7 @@
  * while the job runs (workers/bridge.ts), and without the picker it downloads as a Blob gathered
  * from the same pieces. (Headless Chromium has `showSaveFilePicker` but never answers it: the
  * tests put a page-side stand-in in its place, which records when it was asked and what was written.)
+ * That decision needs the pages' sizes, so Process Files waits for the file's check where a picker exists.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -256,6 +257,72 @@ describe('PDF → JPG render pool in the browser', () => {
         const other = blockSsim(ours, await decodeImage(pdftoppmPng(pdfPath, (n % 100) + 1, 300)));
         expect(other, `page ${n} vs pdftoppm's page ${(n % 100) + 1}`).toBeLessThan(own - 0.1);
       }
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
+
+  test(
+    'the picker decision waits for the PDF check: "Checking the PDF…" until the pages are read, then the same ' +
+      'job always asks',
+    async () => {
+      // 100 letter pages at 300 dpi are estimated at 252 MB from the pages, but the file is far under
+      // 200 MB: a click that estimated from the file's size would not ask.
+      const pdf = await numberedPdf(100, [612, 792]);
+      expect(pdf.byteLength).toBeLessThan(10 * 1024 * 1024);
+      const { page, context, errors } = await openToolModal(browser, 'pdf-to-jpg');
+      const dialog = page.getByRole('dialog');
+      const button = dialog.getByRole('button', { name: 'Process Files', exact: true });
+      const reason = dialog.locator('.process-reason');
+      // The check (the thumbnail worker, workers/bridge.ts openThumbnails) gets its messages only once
+      // the test releases them; the picker stand-in records its calls and is dismissed.
+      await page.evaluate(() => {
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        const asked: string[] = [];
+        Object.assign(window, { releaseCheck: release, pickerAsked: asked });
+        const PageWorker = window.Worker;
+        window.Worker = class extends PageWorker {
+          constructor(url: string | URL, options?: WorkerOptions) {
+            super(url, options);
+            if (options?.name !== 'folio-thumbnails') return;
+            const post = this.postMessage.bind(this) as (...args: unknown[]) => void;
+            this.postMessage = ((...args: unknown[]) =>
+              void held.then(() => post(...args))) as (typeof PageWorker)['prototype']['postMessage'];
+          }
+        };
+        Object.defineProperty(window, 'showSaveFilePicker', { configurable: true, value: undefined });
+      });
+      await page.locator('input[type=file]').first().setInputFiles(pdfUpload('big.pdf', pdf));
+      // Without a picker there is nothing to decide: the button does not wait for the check.
+      await expect.poll(() => button.isEnabled()).toBe(true);
+      expect(await dialog.locator('.file-pages').textContent()).toBe('Reading…');
+
+      await page.evaluate(() =>
+        Object.defineProperty(window, 'showSaveFilePicker', {
+          configurable: true,
+          value: async ({ suggestedName }: { suggestedName: string }) => {
+            (window as unknown as { pickerAsked: string[] }).pickerAsked.push(suggestedName);
+            throw new DOMException('The user aborted a request.', 'AbortError');
+          },
+        }),
+      );
+      await dialog.getByLabel('Resolution').selectOption('300');
+      await expect.poll(() => reason.textContent()).toBe('Checking the PDF…');
+      expect(await button.isDisabled()).toBe(true);
+      expect(await dialog.locator('.file-pages').textContent()).toBe('Reading…');
+
+      await page.evaluate(() => (window as unknown as { releaseCheck(): void }).releaseCheck());
+      await expect.poll(() => dialog.locator('.file-pages').textContent()).toBe('100 pages');
+      await expect.poll(() => button.isEnabled()).toBe(true);
+      expect(await reason.count()).toBe(0);
+      await processFiles(page);
+      await expect
+        .poll(() => dialog.getByRole('alert').textContent())
+        .toBe('Not started: no place was chosen to save the result.');
+      expect(await page.evaluate(() => (window as unknown as { pickerAsked: string[] }).pickerAsked)).toEqual([
+        'big-pages.zip',
+      ]);
       expect(errors).toEqual([]);
       await context.close();
     },

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import JSZip from 'jszip';
 import { baseUrl, downloadAfter, launchBrowser, openPage, openToolModal, screenshot, pdfUpload } from './harness.ts';
-import { encrypt, labelledPdf } from '../support/page-fixtures.ts';
+import { encrypt, labelledPdf, pageLabels } from '../support/page-fixtures.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -54,6 +54,13 @@ describe('check on pick', () => {
     await page.getByLabel('PDF password').fill('open-sesame');
     await expect.poll(() => fileRow(page, 'secret.pdf').textContent(), { timeout: 20_000 }).toContain('3 pages');
     expect(await page.getByRole('button', { name: 'Process Files', exact: true }).isDisabled()).toBe(false);
+    // Opened by the check, the file still needs the password for the job: the prompt stays and it is sent.
+    expect(await page.getByLabel('PDF password').inputValue()).toBe('open-sesame');
+    const compressed = await downloadAfter(page, () =>
+      page.getByRole('button', { name: 'Process Files', exact: true }).click(),
+    );
+    expect(await page.locator('.error-line').textContent()).toBe('');
+    expect(await pageLabels(compressed.bytes, 'open-sesame')).toEqual(['S1', 'S2', 'S3']);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -87,8 +87,18 @@ describe('XML built to hurt', () => {
       expect(answer.bytes.byteLength).toBeLessThan(1_000_000);
     }
   });
-  test('tables nested 5,000 deep get a clear answer', async () => {
-    await expectClearAnswer(await post('/api/pdf/fromWord', [['file', 'deep.docx', await deepXmlDocx(5000)]]));
+  test('tables nested 5,000 deep are refused by the nesting limit, before the stack runs out', async () => {
+    const answer = await post('/api/pdf/fromWord', [['file', 'deep.docx', await deepXmlDocx(5000)]]);
+    await expectClearAnswer(answer);
+    expectRefused(answer, ['TooComplex'], /tables nested deeper than 64 levels/);
+    // A named refusal, not a stack overflow described afterwards (that one carries the overflow in `detail`).
+    expect(answer.error!.detail).toBeUndefined();
+  });
+  test('tables nested 64 deep, the limit, still convert', async () => {
+    const answer = await post('/api/pdf/fromWord', [['file', 'deep64.docx', await deepXmlDocx(64)]]);
+    expect(answer.error).toBeUndefined();
+    expect(answer.mime).toBe('application/pdf');
+    expect((await PDFDocument.load(answer.bytes!)).getPageCount()).toBeGreaterThanOrEqual(1);
   });
   test('a small job still works afterwards', expectSmallJobWorks);
 });

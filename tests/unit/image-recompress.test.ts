@@ -7,7 +7,7 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { inflateToRgba, toRgba } from '../../workers/engine/lib/image/recompress.ts';
-import { inflate, unpredict, type PredictorParams } from '../../workers/engine/lib/pdf/filters.ts';
+import { inflate, unpredict, type PredictorParams } from '../../workers/engine/lib/pdf/stream-decode.ts';
 
 /** Deterministic pseudo-random bytes with some smooth structure (so predictors matter). */
 function samples(length: number, seed: number): Uint8Array {

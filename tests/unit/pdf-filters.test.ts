@@ -2,14 +2,13 @@
 import { describe, expect, test } from 'vitest';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { deflateSync } from 'node:zlib';
+import { filterNames, predictorParams } from '../../workers/engine/lib/pdf/filters.ts';
 import {
   PredictorError,
-  filterNames,
   inflate,
-  predictorParams,
   unpredict,
   type PredictorParams,
-} from '../../workers/engine/lib/pdf/filters.ts';
+} from '../../workers/engine/lib/pdf/stream-decode.ts';
 import { extractImage } from '../../workers/engine/lib/pdf/pdf-image-extract.ts';
 import { decodeImage } from '../../workers/engine/lib/image/codecs.ts';
 

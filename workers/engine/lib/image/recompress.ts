@@ -6,7 +6,7 @@
  * compress-pdf decides from the image's dictionary which images come here.
  */
 import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, resizeImage } from './codecs.ts';
-import { inflate, PredictorError, unpredictRow, type PredictorParams } from '../pdf/filters.ts';
+import { inflate, PredictorError, unpredictRow, type PredictorParams } from '../pdf/stream-decode.ts';
 
 /** Downsample only when the image is this much above the target (as Ghostscript's threshold does). */
 export const DOWNSAMPLE_THRESHOLD = 1.2;

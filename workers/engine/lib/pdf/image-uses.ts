@@ -17,7 +17,8 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 import { operandMatrix, readOperations } from './content-stream.ts';
-import { filterNames, inflate } from './filters.ts';
+import { filterNames } from './filters.ts';
+import { inflate } from './stream-decode.ts';
 import { IDENTITY, transform, type Matrix } from './matrix.ts';
 import { nameOf, numberIn } from './object-graph.ts';
 

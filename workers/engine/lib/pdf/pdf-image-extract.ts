@@ -21,7 +21,8 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 import { encodePng, makeImageData, pixelLimit } from '../image/codecs.ts';
-import { filterNames, predictorParams, unpredict } from './filters.ts';
+import { filterNames, predictorParams } from './filters.ts';
+import { unpredict } from './stream-decode.ts';
 
 export interface ExtractedImage {
   /** 'jpg' and 'jp2' are the original stream bytes; 'png' was decoded and re-encoded losslessly. */

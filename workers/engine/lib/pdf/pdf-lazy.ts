@@ -23,7 +23,8 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 import { lastStartXref } from './pdf-update.ts';
-import { predictorParams, unpredict } from './filters.ts';
+import { predictorParams } from './filters.ts';
+import { unpredict } from './stream-decode.ts';
 
 /** An object stream decoded: its data, where its objects start, each object's offset from there. */
 interface DecodedObjectStream {

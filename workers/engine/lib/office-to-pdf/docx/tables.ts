@@ -3,6 +3,7 @@
  * the table style (with its conditional formats for header rows, bands and corners), the table and
  * the cell; cell text gets the table style's run and paragraph formatting.
  */
+import { FolioError } from '../../errors.ts';
 import type { Block, Border, Rgb, TableCell, TableRow } from '../model.ts';
 import { attr, hexColor, kid, kids, num, type XmlElement } from '../xml.ts';
 import type { CellTextStyle, DocxContext, Rels } from './context.ts';
@@ -265,7 +266,35 @@ async function readRow(
   return row;
 }
 
+/**
+ * The deepest nesting of tables read (a table in a cell of a table…, also through text boxes).
+ * Word documents rarely go past a handful of levels; a file nested thousands deep is built to
+ * overflow the stack of readers that recurse, so it is refused by name before that happens.
+ */
+export const MAX_TABLE_NESTING = 64;
+
+export const tablesTooDeep = () =>
+  new FolioError(
+    'TooComplex',
+    `This document has tables nested deeper than ${MAX_TABLE_NESTING} levels (a table in a cell of a table, ` +
+      'and so on): no real document needs that, so it is damaged or was built to crash readers.',
+  );
+
+/** How deep in tables each document's reading is now (reading a document is sequential). */
+const tableDepth = new WeakMap<DocxContext, number>();
+
 export async function readTable(ctx: DocxContext, tbl: XmlElement, partRels: Rels): Promise<Block> {
+  const depth = (tableDepth.get(ctx) ?? 0) + 1;
+  if (depth > MAX_TABLE_NESTING) throw tablesTooDeep();
+  tableDepth.set(ctx, depth);
+  try {
+    return await readTableAtDepth(ctx, tbl, partRels);
+  } finally {
+    tableDepth.set(ctx, depth - 1);
+  }
+}
+
+async function readTableAtDepth(ctx: DocxContext, tbl: XmlElement, partRels: Rels): Promise<Block> {
   const tblPr = kid(tbl, 'w:tblPr');
   const chain = styleChain(ctx.styles, attr(kid(tblPr, 'w:tblStyle'), 'w:val') ?? ctx.styles.defaultTableStyle);
   const cellMargin =
