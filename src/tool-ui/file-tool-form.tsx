@@ -16,7 +16,8 @@
  *                            an unexpected failure only
  *   - the progress:          <progress> (role=progressbar), `aria-valuetext` "Page 3 of 12"
  *   - the password prompt:   label 'PDF password' (input[name=inputPassword]), shown as soon as a picked PDF
- *                            needs its password (pdf-checks.ts), or on PasswordRequired
+ *                            needs its password (pdf-checks.ts), or on PasswordRequired; 'File password'
+ *                            in the Office tools, on PasswordRequired
  *   - why the action waits:  `.process-reason` beside the button (e.g. 'Add a PDF to start')
  *   - the result panel:      role=status region with 'Download again' and 'Start over' buttons
  *   - the file list:         list 'Selected files'; items with 'Move up' / 'Move down' / 'Remove' buttons
@@ -47,6 +48,8 @@ import './file-tool.css';
 
 /** The multipart field that carries the password of an encrypted input (mock-api/handlers.ts). */
 const INPUT_PASSWORD_FIELD = 'inputPassword';
+/** Tools that open Office files saved with a password (the engine says PasswordRequired; the frame asks). */
+const OFFICE_PASSWORD_TOOLS: ReadonlySet<string> = new Set(['word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf']);
 
 type Phase =
   | { kind: 'idle' }
@@ -165,8 +168,11 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   const passwordId = useId();
   const reasonId = useId();
   const takesPdf = tool.accepts.extensions.includes('.pdf');
-  // unlock-pdf asks for the password in its own panel; every other PDF tool asks in the frame.
-  const framePassword = takesPdf && tool.id !== 'unlock-pdf';
+  // unlock-pdf asks for the password in its own panel; every other PDF tool asks in the frame, and so
+  // do the Office tools once the engine finds the file saved with a password.
+  const officePassword = OFFICE_PASSWORD_TOOLS.has(tool.id);
+  const framePassword = (takesPdf && tool.id !== 'unlock-pdf') || officePassword;
+  const passwordLabel = officePassword ? 'File password' : 'PDF password';
   const [triedPassword, setTriedPassword] = useState('');
   useEffect(() => {
     const timer = setTimeout(() => setTriedPassword(inputPassword), PASSWORD_SETTLE_MS);
@@ -360,7 +366,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       if (apiError?.code === 'PasswordRequired' || apiError?.code === 'InvalidPassword') {
         setAskPassword(true);
         // A wrong password reads 'Invalid Password'; the frame adds which password it means.
-        const wrong = framePassword ? WRONG_PASSWORD : 'Invalid Password';
+        const wrong = framePassword && !officePassword ? WRONG_PASSWORD : 'Invalid Password';
         setError(apiError.code === 'InvalidPassword' ? wrong : apiError.message);
         return;
       }
@@ -391,7 +397,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
     : files.length === 0
       ? addToStart(tool)
       : needsPassword && !inputPassword
-        ? 'Type the PDF password first'
+        ? `Type the ${officePassword ? 'file' : 'PDF'} password first`
         : waitForPageSizes
           ? 'Checking the PDF…'
           : '';
@@ -457,7 +463,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
 
       {needsPassword && (
         <div className="password-prompt">
-          <label htmlFor={passwordId}>PDF password</label>
+          <label htmlFor={passwordId}>{passwordLabel}</label>
           <input
             id={passwordId}
             name={INPUT_PASSWORD_FIELD}
@@ -473,8 +479,12 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
             }}
           />
           <small id={`${passwordId}-help`}>
-            {wrongPassword ? WRONG_PASSWORD : 'This PDF is locked: type the password that opens the file.'} It is used
-            on this device only and never sent anywhere.
+            {wrongPassword
+              ? WRONG_PASSWORD
+              : officePassword
+                ? 'This file was saved with a password: type the password that opens it.'
+                : 'This PDF is locked: type the password that opens the file.'}{' '}
+            It is used on this device only and never sent anywhere.
           </small>
         </div>
       )}

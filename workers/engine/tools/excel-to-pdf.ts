@@ -7,6 +7,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
+import { openProtectedOffice, withOpeningNotes } from '../lib/office-to-pdf/office-decrypt.ts';
 import { readOds } from '../lib/office-to-pdf/ods.ts';
 import { readCsv, readXlsx, type XlsxOptions } from '../lib/office-to-pdf/xlsx.ts';
 import { DOCUMENT_ENGINE, FontBook, fontNotes } from '../lib/office-to-pdf/fonts.ts';
@@ -29,14 +30,19 @@ function looksLikeCsv(name: string, bytes: Uint8Array): boolean {
 /** Warm-up when the tool's window opens (and when LibreOffice is chosen): see prepareOfficeEngines. */
 export const prepare = prepareOfficeEngines;
 
-export const run: Engine = async ([input], options, { signal, progress }) => {
-  if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+export const run: Engine = async ([given], options, { signal, progress }) => {
+  if (!given) throw new FolioError('InvalidInput', 'Please select at least one file');
+  // A file saved with a password is decrypted first (Excel's built-in one, else the one given), for either engine.
+  const { input, notes: openingNotes } = await openProtectedOffice(given, { signal, progress });
   // The LibreOffice engine when chosen, and for legacy .xls files (which only it reads).
   const reason = libreOfficeReason(input, options, 'xlsx');
   if (reason)
-    return runWithLibreOffice(input, options, { signal, progress }, 'xlsx', reason, {
-      isCsv: input.bytes.byteLength > 0 && looksLikeCsv(input.name, input.bytes),
-    });
+    return withOpeningNotes(
+      await runWithLibreOffice(input, options, { signal, progress }, 'xlsx', reason, {
+        isCsv: input.bytes.byteLength > 0 && looksLikeCsv(input.name, input.bytes),
+      }),
+      openingNotes,
+    );
   const settings: XlsxOptions = {
     sheets: options.sheets === 'active' ? 'active' : 'all',
     fitToWidth: options.fitToWidth === true,
@@ -68,10 +74,13 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   );
   notes = [...notes, ...fontNotes(fonts)];
   if (options.outline !== false) writeHeadingsOutline(doc, outline);
-  return {
-    bytes: await doc.save(),
-    filename: `${baseName(input.name)}.pdf`,
-    mime: 'application/pdf',
-    notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
-  };
+  return withOpeningNotes(
+    {
+      bytes: await doc.save(),
+      filename: `${baseName(input.name)}.pdf`,
+      mime: 'application/pdf',
+      notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
+    },
+    openingNotes,
+  );
 };

@@ -7,6 +7,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
+import { openProtectedOffice, withOpeningNotes } from '../lib/office-to-pdf/office-decrypt.ts';
 import { renderPptx } from '../lib/office-to-pdf/pptx.ts';
 import { renderOdp } from '../lib/office-to-pdf/odp.ts';
 import { DOCUMENT_ENGINE, FontBook, fontNotes } from '../lib/office-to-pdf/fonts.ts';
@@ -20,11 +21,17 @@ import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../
 /** Warm-up when the tool's window opens (and when LibreOffice is chosen): see prepareOfficeEngines. */
 export const prepare = prepareOfficeEngines;
 
-export const run: Engine = async ([input], options, { signal, progress }) => {
-  if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+export const run: Engine = async ([given], options, { signal, progress }) => {
+  if (!given) throw new FolioError('InvalidInput', 'Please select at least one file');
+  // A file saved with a password is decrypted first (Excel's built-in one, else the one given), for either engine.
+  const { input, notes: openingNotes } = await openProtectedOffice(given, { signal, progress });
   // The LibreOffice engine when chosen, and for legacy .ppt files (which only it reads).
   const reason = libreOfficeReason(input, options, 'pptx');
-  if (reason) return runWithLibreOffice(input, options, { signal, progress }, 'pptx', reason);
+  if (reason)
+    return withOpeningNotes(
+      await runWithLibreOffice(input, options, { signal, progress }, 'pptx', reason),
+      openingNotes,
+    );
   const opened = await openOfficeInput(input.name, input.bytes, 'pptx');
   if (opened.kind === 'rtf')
     throw new FolioError('InvalidInput', `"${input.name}" is an RTF document: use the Word to PDF tool.`);
@@ -61,10 +68,13 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
     );
   if (options.outline !== false) writeHeadingsOutline(doc, result.outline);
   const notes = [...result.notes, ...fontNotes(fonts)];
-  return {
-    bytes: await doc.save(),
-    filename: `${baseName(input.name)}.pdf`,
-    mime: 'application/pdf',
-    notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
-  };
+  return withOpeningNotes(
+    {
+      bytes: await doc.save(),
+      filename: `${baseName(input.name)}.pdf`,
+      mime: 'application/pdf',
+      notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
+    },
+    openingNotes,
+  );
 };

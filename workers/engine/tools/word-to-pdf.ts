@@ -9,6 +9,7 @@ import { keepPages } from '../lib/pdf/pdf-util.ts';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
+import { openProtectedOffice, withOpeningNotes } from '../lib/office-to-pdf/office-decrypt.ts';
 import { readDocx } from '../lib/office-to-pdf/docx/index.ts';
 import { readOdt } from '../lib/office-to-pdf/odt.ts';
 import { readRtf } from '../lib/office-to-pdf/rtf.ts';
@@ -24,11 +25,17 @@ import { libreOfficeReason, prepareOfficeEngines, runWithLibreOffice } from '../
 /** Warm-up when the tool's window opens (and when LibreOffice is chosen): see prepareOfficeEngines. */
 export const prepare = prepareOfficeEngines;
 
-export const run: Engine = async ([input], options, { signal, progress }) => {
-  if (!input) throw new FolioError('InvalidInput', 'Please select at least one file');
+export const run: Engine = async ([given], options, { signal, progress }) => {
+  if (!given) throw new FolioError('InvalidInput', 'Please select at least one file');
+  // A file saved with a password is decrypted first (Excel's built-in one, else the one given), for either engine.
+  const { input, notes: openingNotes } = await openProtectedOffice(given, { signal, progress });
   // The LibreOffice engine when chosen, and for legacy .doc files (which only it reads).
   const reason = libreOfficeReason(input, options, 'docx');
-  if (reason) return runWithLibreOffice(input, options, { signal, progress }, 'docx', reason);
+  if (reason)
+    return withOpeningNotes(
+      await runWithLibreOffice(input, options, { signal, progress }, 'docx', reason),
+      openingNotes,
+    );
   const opened = await openOfficeInput(input.name, input.bytes, 'docx');
   let read;
   try {
@@ -59,10 +66,13 @@ export const run: Engine = async ([input], options, { signal, progress }) => {
   if (pages) {
     out = await keepPages(doc, parsePageRanges(pages, doc.getPageCount()));
   }
-  return {
-    bytes: await out.save(),
-    filename: `${baseName(input.name)}.pdf`,
-    mime: 'application/pdf',
-    notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
-  };
+  return withOpeningNotes(
+    {
+      bytes: await out.save(),
+      filename: `${baseName(input.name)}.pdf`,
+      mime: 'application/pdf',
+      notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
+    },
+    openingNotes,
+  );
 };
