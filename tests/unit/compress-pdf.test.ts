@@ -171,6 +171,24 @@ describe('compress-pdf: images', () => {
     const impossible = await run([{ name: 'a.pdf', bytes: imagePdf }], { level: 'target', targetSizeMb: 0.001 }, {});
     expect(impossible.bytes.length).toBeLessThan(imagePdf.length);
     expect(impossible.notes?.join(' ')).toMatch(/Could not get this PDF under 1\.0 KB/);
+    expect(impossible.notes?.join(' ')).not.toMatch(/images left unchanged/);
+  });
+
+  test('target size it cannot reach because of images it keeps: the note names them, not only the text', async () => {
+    // A 16-bit image (recompression takes 8 bits per sample): 400 × 300 × 6 bytes of noise.
+    const doc = await PDFDocument.create();
+    let seed = 3;
+    const samples = new Uint8Array(400 * 300 * 6).map(() => (seed = (seed * 16807) % 2147483647) & 0xff);
+    const dict = { Type: 'XObject', Subtype: 'Image', Width: 400, Height: 300, ColorSpace: 'DeviceRGB' };
+    const image = doc.context.register(doc.context.flateStream(samples, { ...dict, BitsPerComponent: 16 }));
+    const page = doc.addPage([400, 300]);
+    page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { Im: image } }));
+    page.node.addContentStream(doc.context.register(doc.context.stream('q 400 0 0 300 0 0 cm /Im Do Q')));
+    const bytes = await doc.save();
+    const result = await run([{ name: 'deep.pdf', bytes }], { level: 'target', targetSizeMb: 0.05 }, {});
+    const notes = result.notes?.join(' ') ?? '';
+    expect(notes).toMatch(/Could not get this PDF under 51\.2 KB: .*\(the images left unchanged, listed below, and/);
+    expect(notes).toMatch(/Left unchanged: 1 × /);
   });
 });
 

@@ -382,10 +382,12 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
     }
     report = best!;
     if (Math.min(report.bytes.length, original) > target) {
+      // Images Folio cannot recompress (16-bit, Lab, JBIG2 …) may be most of what is left.
+      const kept = describeSkips(report.skipped) ? 'the images left unchanged, listed below, and ' : '';
       notes.push(
         `Could not get this PDF under ${formatBytes(target)}: the smallest Folio can make it is ` +
-          `${formatBytes(Math.min(report.bytes.length, original))} (its text, fonts and vector graphics cannot ` +
-          `shrink further without losing content).`,
+          `${formatBytes(Math.min(report.bytes.length, original))} (${kept}its text, fonts and vector graphics ` +
+          `cannot shrink further without losing content).`,
       );
     }
   } else {
@@ -400,6 +402,8 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
         : `This PDF is already well compressed: Folio could not make it smaller, so here is the original ` +
             `(${formatBytes(original)}).`,
     );
+    const kept = describeSkips(report.skipped);
+    if (kept) notes.push(kept);
     if (active.note) notes.push(active.note);
     return { bytes: source.bytes, filename: outputName(input.name), mime: 'application/pdf', notes };
   }
