@@ -12,6 +12,8 @@ import JSZip from 'jszip';
 import { run as merge } from '../../workers/engine/tools/merge-pdf.ts';
 import { run as split } from '../../workers/engine/tools/split-pdf.ts';
 import { run as organize } from '../../workers/engine/tools/organize-pdf.ts';
+import { PageCopier } from '../../workers/engine/lib/pdf/page-copy.ts';
+import { PDFDocument } from 'pdf-lib';
 import { blockSsim, decodeImage, pdftoppmPng, popplerPresent, type Raster } from '../support/images.ts';
 import { qpdfCheck } from '../support/pdf.ts';
 import { labelledPdf } from '../support/page-fixtures.ts';
@@ -46,6 +48,19 @@ describe.skipIf(!popplerPresent())('layers hidden by default stay hidden', () =>
     ];
     expect(pixel(20, 140)).toEqual([255, 255, 255]); // where the hidden red band would be (36 dpi: half size)
     expect(pixel(110, 40)).toEqual([0, 0, 255]);
+  });
+
+  test("pdf-lib's page copier (the path for sources qpdf cannot assemble), two sources", async () => {
+    const [plain, offList] = [await layeredPdf({ baseStateOff: true }), await layeredPdf()];
+    const dest = await PDFDocument.create();
+    for (const source of [plain, offList]) {
+      const copier = new PageCopier(await PDFDocument.load(source), dest);
+      copier.appendPages([0, 1], new Set([0, 1]));
+      copier.copyLayers();
+    }
+    const bytes = await dest.save();
+    await expectDrawnAsSource(bytes, 1, plain, 1);
+    await expectDrawnAsSource(bytes, 3, offList, 1);
   });
 
   for (const baseStateOff of [false, true]) {

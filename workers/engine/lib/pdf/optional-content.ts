@@ -17,8 +17,8 @@ const MARKER_BYTES = new TextEncoder().encode(`/${MARKER}`);
 const OC_PROPERTIES = PDFName.of('OCProperties');
 const OFF = PDFName.of('OFF');
 
-/** New versions of the source's layers, each with the marker /FolioLayer /On or /Off. */
-export function markLayers(doc: PDFDocument): UpdatedObject[] {
+/** The layers a document lists in /OCProperties, each with whether its default configuration hides it. */
+export function documentLayers(doc: PDFDocument): Array<{ ref: PDFRef; hidden: boolean }> {
   const properties = doc.catalog.lookupMaybe(OC_PROPERTIES, PDFDict);
   const layers = properties?.lookupMaybe(PDFName.of('OCGs'), PDFArray);
   if (!properties || !layers) return [];
@@ -31,19 +31,45 @@ export function markLayers(doc: PDFDocument): UpdatedObject[] {
   const startsOff = config?.lookup(PDFName.of('BaseState')) === OFF;
   const on = listed('ON');
   const off = listed('OFF');
-  const updates: UpdatedObject[] = [];
   const seen = new Set<number>();
+  const found: Array<{ ref: PDFRef; hidden: boolean }> = [];
   for (const entry of layers.asArray()) {
     if (!(entry instanceof PDFRef) || seen.has(entry.objectNumber)) continue;
     seen.add(entry.objectNumber);
-    const layer = doc.context.lookup(entry);
-    if (!(layer instanceof PDFDict)) continue;
-    const hidden = startsOff ? !on.has(entry.toString()) : off.has(entry.toString());
-    const marked = layer.clone(doc.context);
-    marked.set(PDFName.of(MARKER), PDFName.of(hidden ? 'Off' : 'On'));
-    updates.push({ ref: entry, body: marked.toString() });
+    if (!(doc.context.lookup(entry) instanceof PDFDict)) continue;
+    found.push({ ref: entry, hidden: startsOff ? !on.has(entry.toString()) : off.has(entry.toString()) });
   }
-  return updates;
+  return found;
+}
+
+/** New versions of the source's layers, each with the marker /FolioLayer /On or /Off. */
+export function markLayers(doc: PDFDocument): UpdatedObject[] {
+  return documentLayers(doc).map(({ ref, hidden }) => {
+    const marked = (doc.context.lookup(ref) as PDFDict).clone(doc.context);
+    marked.set(PDFName.of(MARKER), PDFName.of(hidden ? 'Off' : 'On'));
+    return { ref, body: marked.toString() };
+  });
+}
+
+/**
+ * Lists layers copied into `dest` (refs in `dest`) in its /OCProperties, created on first use; a
+ * hidden one joins the default configuration's /OFF list (for pdf-lib's page copier).
+ */
+export function addLayers(dest: PDFDocument, layers: ReadonlyArray<{ ref: PDFRef; hidden: boolean }>): void {
+  if (layers.length === 0) return;
+  const ctx = dest.context;
+  let properties = dest.catalog.lookupMaybe(OC_PROPERTIES, PDFDict);
+  if (!properties) {
+    properties = ctx.obj({ OCGs: [], D: { Order: [], OFF: [] } });
+    dest.catalog.set(OC_PROPERTIES, properties);
+  }
+  const config = properties.lookupMaybe(PDFName.of('D'), PDFDict)!;
+  const list = (holder: PDFDict, key: string) => holder.lookupMaybe(PDFName.of(key), PDFArray)!;
+  for (const { ref, hidden } of layers) {
+    list(properties, 'OCGs').push(ref);
+    list(config, 'Order').push(ref);
+    if (hidden) list(config, 'OFF').push(ref);
+  }
 }
 
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c;
