@@ -156,15 +156,16 @@ function imageJob(doc: PDFDocument, use: ImageUse, settings: CompressSettings): 
   }
 
   if (!settings.lossyFlate) return 'lossless image kept lossless';
-  if (numberIn(dict, 'BitsPerComponent') !== 8) return 'not 8 bits per sample';
+  const bitsPerComponent = numberIn(dict, 'BitsPerComponent');
+  if (bitsPerComponent !== 8 && bitsPerComponent !== 16) return 'not 8 or 16 bits per sample';
   const predictor = predictorParams(parms);
   if (predictor.predictor >= 2 && predictor.predictor < 10) return 'TIFF predictor';
   if (
     predictor.predictor >= 10 &&
-    (predictor.colors !== components || predictor.columns !== width || predictor.bitsPerComponent !== 8)
+    (predictor.colors !== components || predictor.columns !== width || predictor.bitsPerComponent !== bitsPerComponent)
   )
     return 'unusual predictor';
-  return { ...job, encoding: 'flate', predictor };
+  return { ...job, encoding: 'flate', predictor, bitsPerComponent };
 }
 
 /** Puts the recompressed JPEG in place of the image (same object number, so every use follows). */
