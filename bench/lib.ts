@@ -1,5 +1,5 @@
 /** Small helpers for bench sections: timing, native tools, the corpus. */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -12,6 +12,14 @@ export function hasCommand(name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Peak resident set of one run of a native command in bytes (GNU time's %M); undefined without GNU time. */
+export function nativePeakRss(command: string, args: string[]): number | undefined {
+  if (!existsSync('/usr/bin/time')) return undefined;
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { encoding: 'utf8', stdio: 'pipe' });
+  const kib = Number(run.stderr.trim().split('\n').pop());
+  return run.status === 0 && Number.isFinite(kib) ? kib * 1024 : undefined;
 }
 
 export async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms: number }> {
