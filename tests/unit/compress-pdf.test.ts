@@ -5,6 +5,10 @@ import { encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/i
 import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
 import { pageTexts as texts, qpdfCheck } from '../support/pdf.ts';
 import { createApiServer } from '../../mock-api/node.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { blockSsim, decodeImage, grey, pdftoppmPng } from '../support/images.ts';
 import { tool as compressTool } from '../../src/catalogue/tools/compress-pdf.ts';
 
 /** A photo-like image: smooth colour gradients with noise, which JPEG at high quality keeps large. */
@@ -171,7 +175,77 @@ describe('compress-pdf: images', () => {
     const impossible = await run([{ name: 'a.pdf', bytes: imagePdf }], { level: 'target', targetSizeMb: 0.001 }, {});
     expect(impossible.bytes.length).toBeLessThan(imagePdf.length);
     expect(impossible.notes?.join(' ')).toMatch(/Could not get this PDF under 1\.0 KB/);
+    expect(impossible.notes?.join(' ')).not.toMatch(/images left unchanged/);
   });
+
+  test('target size it cannot reach because of images it keeps: the note names them, not only the text', async () => {
+    // A Lab image (recompression takes gray, RGB and ICC colour): 400 × 300 × 3 bytes of noise.
+    const doc = await PDFDocument.create();
+    let seed = 3;
+    const samples = new Uint8Array(400 * 300 * 3).map(() => (seed = (seed * 16807) % 2147483647) & 0xff);
+    const lab = doc.context.obj(['Lab', { WhitePoint: [0.9505, 1, 1.089] }]);
+    const dict = { Type: 'XObject', Subtype: 'Image', Width: 400, Height: 300, ColorSpace: lab };
+    const image = doc.context.register(doc.context.flateStream(samples, { ...dict, BitsPerComponent: 8 }));
+    const page = doc.addPage([400, 300]);
+    page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { Im: image } }));
+    page.node.addContentStream(doc.context.register(doc.context.stream('q 400 0 0 300 0 0 cm /Im Do Q')));
+    const bytes = await doc.save();
+    const result = await run([{ name: 'lab.pdf', bytes }], { level: 'target', targetSizeMb: 0.05 }, {});
+    const notes = result.notes?.join(' ') ?? '';
+    expect(notes).toMatch(/Could not get this PDF under 51\.2 KB: .*\(the images left unchanged, listed below, and/);
+    expect(notes).toMatch(/Left unchanged: 1 × /);
+  });
+});
+
+test('16-bit images are recompressed (as 8 bits), and made gray when asked, with or without a PNG predictor', async () => {
+  // A photo drawn 300 × 200 pt from 1200 × 800 samples of 16 bits (288 dpi), once as stored rows and
+  // once with the PNG Sub predictor over 6-byte pixels.
+  const { data } = photo(1200, 800);
+  const samples = new Uint8Array(1200 * 800 * 6);
+  for (let i = 0, o = 0; i < data.length; i += 4) {
+    for (let c = 0; c < 3; c++, o += 2) [samples[o], samples[o + 1]] = [data[i + c], (i + c) & 0xff];
+  }
+  const rowBytes = 1200 * 6;
+  const sub = new Uint8Array(800 * (rowBytes + 1));
+  for (let y = 0; y < 800; y++) {
+    sub[y * (rowBytes + 1)] = 1;
+    for (let x = 0; x < rowBytes; x++) {
+      const left = x >= 6 ? samples[y * rowBytes + x - 6] : 0;
+      sub[y * (rowBytes + 1) + 1 + x] = (samples[y * rowBytes + x] - left) & 0xff;
+    }
+  }
+  const doc = await PDFDocument.create();
+  const dict = { Type: 'XObject', Subtype: 'Image', Width: 1200, Height: 800, ColorSpace: 'DeviceRGB' };
+  const plain = doc.context.flateStream(samples, { ...dict, BitsPerComponent: 16 });
+  const parms = { Predictor: 11, Colors: 3, BitsPerComponent: 16, Columns: 1200 };
+  const predicted = doc.context.flateStream(sub, { ...dict, BitsPerComponent: 16, DecodeParms: parms });
+  for (const stream of [plain, predicted]) {
+    const page = doc.addPage([300, 200]);
+    page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { Im: doc.context.register(stream) } }));
+    page.node.addContentStream(doc.context.register(doc.context.stream('q 300 0 0 200 0 0 cm /Im Do Q')));
+  }
+  const bytes = await doc.save();
+  const result = await run([{ name: 'deep.pdf', bytes }], { level: 'recommended', grayscale: true }, {});
+  expect(result.notes?.join(' ')).toContain('2 of 2 images recompressed.');
+  for (const [image] of await imagesByPage(result.bytes)) {
+    expect(image).toMatchObject({ filter: '/DCTDecode', colorSpace: '/DeviceGray', width: 625 });
+  }
+  // Each page draws as the source page in gray (poppler).
+  const dir = mkdtempSync(join(tmpdir(), 'folio-deep-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), bytes);
+    writeFileSync(join(dir, 'out.pdf'), result.bytes);
+    for (const n of [1, 2]) {
+      const source = await decodeImage(pdftoppmPng(join(dir, 'in.pdf'), n, 72));
+      const output = await decodeImage(pdftoppmPng(join(dir, 'out.pdf'), n, 72));
+      const grayed = new Uint8ClampedArray(source.data);
+      const luma = grey(source);
+      for (let i = 0; i < luma.length; i++) grayed.fill(luma[i], i * 4, i * 4 + 3);
+      expect(blockSsim(output, { ...source, data: grayed })).toBeGreaterThan(0.9);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('private application data (/PieceInfo) is dropped from Recommended on, kept at Light', async () => {

@@ -156,15 +156,16 @@ function imageJob(doc: PDFDocument, use: ImageUse, settings: CompressSettings): 
   }
 
   if (!settings.lossyFlate) return 'lossless image kept lossless';
-  if (numberIn(dict, 'BitsPerComponent') !== 8) return 'not 8 bits per sample';
+  const bitsPerComponent = numberIn(dict, 'BitsPerComponent');
+  if (bitsPerComponent !== 8 && bitsPerComponent !== 16) return 'not 8 or 16 bits per sample';
   const predictor = predictorParams(parms);
   if (predictor.predictor >= 2 && predictor.predictor < 10) return 'TIFF predictor';
   if (
     predictor.predictor >= 10 &&
-    (predictor.colors !== components || predictor.columns !== width || predictor.bitsPerComponent !== 8)
+    (predictor.colors !== components || predictor.columns !== width || predictor.bitsPerComponent !== bitsPerComponent)
   )
     return 'unusual predictor';
-  return { ...job, encoding: 'flate', predictor };
+  return { ...job, encoding: 'flate', predictor, bitsPerComponent };
 }
 
 /** Puts the recompressed JPEG in place of the image (same object number, so every use follows). */
@@ -382,10 +383,12 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
     }
     report = best!;
     if (Math.min(report.bytes.length, original) > target) {
+      // Images Folio cannot recompress (16-bit, Lab, JBIG2 …) may be most of what is left.
+      const kept = describeSkips(report.skipped) ? 'the images left unchanged, listed below, and ' : '';
       notes.push(
         `Could not get this PDF under ${formatBytes(target)}: the smallest Folio can make it is ` +
-          `${formatBytes(Math.min(report.bytes.length, original))} (its text, fonts and vector graphics cannot ` +
-          `shrink further without losing content).`,
+          `${formatBytes(Math.min(report.bytes.length, original))} (${kept}its text, fonts and vector graphics ` +
+          `cannot shrink further without losing content).`,
       );
     }
   } else {
@@ -400,6 +403,8 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
         : `This PDF is already well compressed: Folio could not make it smaller, so here is the original ` +
             `(${formatBytes(original)}).`,
     );
+    const kept = describeSkips(report.skipped);
+    if (kept) notes.push(kept);
     if (active.note) notes.push(active.note);
     return { bytes: source.bytes, filename: outputName(input.name), mime: 'application/pdf', notes };
   }

@@ -241,6 +241,7 @@ async function mergeWithPdfLib(uses: readonly MergeUse[], bookmarkEachFile: bool
     const copier = new PageCopier(opened.doc, merged);
     const firstPages = copier.appendPages(pages, new Set(pages));
     fields += copier.copyFormFields();
+    copier.copyLayers();
     const own = copier.readOutline();
     if (bookmarkEachFile && firstPages.length > 0) {
       outline.push({

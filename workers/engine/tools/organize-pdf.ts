@@ -325,6 +325,7 @@ export async function rebuildWithout(src: PDFDocument, items: OrderItem[], ctx: 
     ctx.progress?.(i + 1, items.length);
   }
   copier.copyFormFields();
+  copier.copyLayers();
   writeOutline(out, copier.readOutline());
   return savePdf(out);
 }

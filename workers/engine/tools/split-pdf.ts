@@ -155,6 +155,7 @@ class PartWriter {
     const copier = new PageCopier(src, doc);
     copier.appendPages(pages, new Set(pages));
     copier.copyFormFields();
+    copier.copyLayers();
     writeOutline(doc, copier.readOutline());
     return savePdf(doc);
   }

@@ -25,6 +25,8 @@ export interface ImageJob {
   components: number;
   /** Flate only: the /DecodeParms predictor (predictor 1 when none). */
   predictor?: PredictorParams;
+  /** Flate only: bits per sample, 8 or 16 (16-bit samples are read as their high byte); 8 when absent. */
+  bitsPerComponent?: 8 | 16;
   /** The sharpest resolution at which a page draws it (pixels per inch). */
   dpi: number;
 }
@@ -111,7 +113,7 @@ async function decodeJob(job: ImageJob, settings: ImageJobSettings): Promise<Ima
   }
   // Whole-block pre-shrink towards the target resolution (the exact Lanczos resize follows).
   const k = job.dpi > settings.maxDpi * DOWNSAMPLE_THRESHOLD ? Math.max(1, Math.floor(job.dpi / settings.maxDpi)) : 1;
-  return inflateToRgba(job.contents, width, height, components, job.predictor, k);
+  return inflateToRgba(job.contents, width, height, components, job.predictor, k, job.bitsPerComponent ?? 8);
 }
 
 /**
@@ -126,12 +128,20 @@ export async function inflateToRgba(
   components: number,
   predictor: PredictorParams | undefined,
   k: number,
+  bitsPerComponent: 8 | 16 = 8,
 ): Promise<ImageData | string> {
-  const rowBytes = width * components;
+  const rowBytes = width * components * (bitsPerComponent / 8);
   const predicted = predictor !== undefined && predictor.predictor >= 10;
   const pixelBytes = predicted ? Math.max(1, Math.ceil((predictor.colors * predictor.bitsPerComponent) / 8)) : 1;
   const storedRow = predicted ? rowBytes + 1 : rowBytes;
   const rows = new BlockRows(width, height, components, k);
+  // 16-bit samples (big-endian) go on as their high byte: JPEG takes 8 bits anyway.
+  const narrow = bitsPerComponent === 16 ? new Uint8Array(width * components) : undefined;
+  const addRow = (samples: Uint8Array) => {
+    if (!narrow) return rows.add(samples);
+    for (let i = 0; i < narrow.length; i++) narrow[i] = samples[2 * i];
+    rows.add(narrow);
+  };
   const pending = new Uint8Array(storedRow);
   // Predicted rows: the previous row in the first half (zero before the first), this one in the second.
   const pair = predicted ? new Uint8Array(2 * rowBytes) : undefined;
@@ -140,12 +150,12 @@ export async function inflateToRgba(
   /** One stored row (shorter only at the end of a predicted stream). */
   const takeRow = (stored: Uint8Array) => {
     y++;
-    if (!pair) return rows.add(stored);
+    if (!pair) return addRow(stored);
     pair.copyWithin(0, rowBytes);
     if (y === 1) pair.fill(0, 0, rowBytes);
     if (stored.length < storedRow) pair.fill(0, rowBytes);
     unpredictRow(stored[0], stored.subarray(1), pair, rowBytes, rowBytes, pixelBytes);
-    rows.add(pair.subarray(rowBytes));
+    addRow(pair.subarray(rowBytes));
   };
   const reader = new Blob([contents as Uint8Array<ArrayBuffer>])
     .stream()

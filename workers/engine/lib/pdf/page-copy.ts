@@ -25,6 +25,7 @@ import {
 } from 'pdf-lib';
 
 import { N } from './pdf-names.ts';
+import { addLayers, documentLayers } from './optional-content.ts';
 
 /** Named destinations per source document, read once (split makes many copiers of one source). */
 const namedDestsCache = new WeakMap<PDFDocument, Map<string, PDFObject>>();
@@ -255,6 +256,17 @@ export class PageCopier {
       count++;
     }
     return count;
+  }
+
+  /**
+   * Carries the source's layers' list and default visibility (/OCProperties) over: copying pages
+   * copies the layers they use but not the catalog entry, without which a reader shows every layer,
+   * hidden ones included. The layers of several sources are listed together.
+   */
+  copyLayers(): void {
+    if (this.copied.size === 0) return;
+    const layers = documentLayers(this.src).map(({ ref, hidden }) => ({ ref: this.copier.copy(ref), hidden }));
+    addLayers(this.dest, layers);
   }
 
   /** The destination's /AcroForm, created on first use with the source's /DA and /DR (fonts merged). */

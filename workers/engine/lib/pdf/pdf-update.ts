@@ -5,7 +5,7 @@
  * assembly on qpdf (qpdf-assembly.ts) uses it to add what qpdf's --pages leaves out (bookmarks,
  * link targets) without loading the assembled document into pdf-lib.
  */
-import { PDFContext, PDFDict, PDFObjectParser, type PDFObject, type PDFRef } from 'pdf-lib';
+import { PDFContext, PDFDict, PDFObjectParser, PDFRef, type PDFObject } from 'pdf-lib';
 import { probeMemory } from '../memory-probe.ts';
 
 export interface UpdatedObject {
@@ -153,6 +153,16 @@ export class XrefTableReader {
     const match = /^\s*\d+\s+\d+\s+obj\s*/.exec(head);
     if (!match) return undefined;
     return this.parseAt(offset + match[0].length);
+  }
+
+  /** The object whose text holds byte `position`: the one starting last at or before it. */
+  objectContaining(position: number): PDFRef | undefined {
+    let found: number | undefined;
+    let start = -1;
+    for (const [number, offset] of this.offsets) {
+      if (offset <= position && offset > start) [found, start] = [number, offset];
+    }
+    return found === undefined ? undefined : PDFRef.of(found);
   }
 
   get size(): number {

@@ -35,6 +35,7 @@ import { savePdf } from './pdf-util.ts';
 import type { EngineInput } from '../types.ts';
 import { appendUpdate, lastStartXref, XrefTableReader, type UpdatedObject } from './pdf-update.ts';
 import { runQpdf } from './qpdf.ts';
+import { markLayers, OC_PROPERTIES, restoreLayers } from './optional-content.ts';
 
 import { N } from './pdf-names.ts';
 
@@ -291,6 +292,11 @@ export function prepareSource(
   };
   const root = doc.catalog.lookupMaybe(N.Outlines, PDFDict);
   const bookmarks = root ? readBookmarks(root.get(N.First), new Set(), 0) : [];
+
+  // Layers carry whether they start hidden through qpdf (optional-content.ts).
+  for (const update of markLayers(doc)) {
+    if (!updates.has(update.ref.objectNumber)) updates.set(update.ref.objectNumber, update);
+  }
 
   const rootRef = ctx.trailerInfo.Root;
   if (updates.size > 0 && (!rootRef || lastStartXref(bytes) === undefined)) {
@@ -593,12 +599,14 @@ export function completeAssembly(
     catalog.set(N.Outlines, rootOutline);
     if (!catalog.get(N.PageMode)) catalog.set(N.PageMode, PDFName.of('UseOutlines'));
   }
+  const layers = restoreLayers(assembled, reader);
+  if (layers) catalog.set(OC_PROPERTIES, layers);
   const info = allocate();
   const fields = { Title: options.title, Author: options.author, Subject: options.subject, Keywords: options.keywords };
   const given = Object.entries(fields).filter((entry): entry is [string, string] => Boolean(entry[1]));
   const infoText = given.map(([key, value]) => ` /${key} ${PDFHexString.fromText(value).toString()}`).join('');
   objects.push({ ref: info, body: `<< /Producer (Folio)${infoText} >>` });
-  if (linkTargets.size > 0 || bookmarks.length > 0) objects.push({ ref: rootRef, body: catalog.toString() });
+  if (linkTargets.size > 0 || bookmarks.length > 0 || layers) objects.push({ ref: rootRef, body: catalog.toString() });
   const id = reader.trailer.get(PDFName.of('ID'));
   const trailer = `/Root ${rootRef.toString()} /Info ${info.toString()}${id ? ` /ID ${id.toString()}` : ''}`;
   // `assembled` is qpdf's written file (runQpdf's `files`), which nothing else holds.
