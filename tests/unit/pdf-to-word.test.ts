@@ -121,3 +121,24 @@ describe('pdf-to-word margins', () => {
     expect(paragraphs.map((p) => p.text).filter(Boolean)).toEqual(['Annual Figures', 'Sales rose in every region.']);
   });
 });
+
+test('a landscape page is a landscape Word section; portrait pages stay portrait', async () => {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const [width, height] of [
+    [842, 595],
+    [595, 842],
+  ]) {
+    pdf.addPage([width, height]).drawText(`A page ${width} wide`, { x: 72, y: height - 100, size: 14, font });
+  }
+  const result = await run([{ name: 'mixed.pdf', bytes: await pdf.save() }], {}, {});
+  const { xml } = await readDocx(result.bytes);
+  const sizes = [...xml.matchAll(/<w:pgSz ([^>]*)\/>/g)].map((m) => m[1]);
+  expect(sizes).toHaveLength(2);
+  const attr = (size: string, name: string) => new RegExp(`w:${name}="([^"]*)"`).exec(size)?.[1];
+  expect(attr(sizes[0], 'orient')).toBe('landscape');
+  expect(Number(attr(sizes[0], 'w'))).toBe(842 * 20);
+  expect(Number(attr(sizes[0], 'h'))).toBe(595 * 20);
+  expect(attr(sizes[1], 'orient')).not.toBe('landscape');
+  expect(Number(attr(sizes[1], 'w'))).toBe(595 * 20);
+});

@@ -15,6 +15,7 @@ import {
   ImageRun,
   LevelFormat,
   Packer,
+  PageOrientation,
   PageNumber,
   Paragraph,
   Table,
@@ -455,7 +456,12 @@ async function pageSection(
   const section: ISectionOptions = {
     properties: {
       page: {
-        size: { width: twips(layout.width), height: twips(layout.height) },
+        // Word reads w:orient for the printer's paper; docx writes a landscape page's sides swapped
+        // from the portrait ones it is given.
+        size:
+          layout.width > layout.height
+            ? { width: twips(layout.height), height: twips(layout.width), orientation: PageOrientation.LANDSCAPE }
+            : { width: twips(layout.width), height: twips(layout.height) },
         margin: {
           top: twips(36),
           bottom: twips(36),
