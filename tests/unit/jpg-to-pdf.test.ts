@@ -81,6 +81,17 @@ describe('jpg-to-pdf', () => {
     expect(box[1] + box[3] / 2).toBeCloseTo(396, 5); // vertically centred
   });
 
+  test('fit to image: a 1 × 1 px image gets the smallest page readers accept (3 units), image centred', () => {
+    const fit = { pageSize: 'fit', orientation: 'auto', margin: 'none' };
+    const tiny = layout(1, 1, fit);
+    expect(tiny.page).toEqual([3, 3]);
+    expect(tiny.box).toEqual([1.125, 1.125, 0.75, 0.75]);
+    const thin = layout(1, 40_000, fit);
+    expect(thin.page[0]).toBe(3);
+    expect(thin.page[1]).toBeCloseTo(14_400, 5);
+    expect(layout(400, 200, fit).page).toEqual([300, 150]);
+  });
+
   test('EXIF orientation 6 is honoured by the page transform without re-encoding', async () => {
     const raw = await encodeJpeg(makeImageData(redCornerPixels(160, 80), 160, 80), { quality: 90 });
     const rotated = withOrientation(raw, 6);

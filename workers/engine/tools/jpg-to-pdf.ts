@@ -27,8 +27,9 @@ export const PAGE_SIZES = { a4: [595.28, 841.89], letter: [612, 792] } as const;
 export const MARGINS = { none: 0, small: 20, large: 50 } as const;
 /** "Fit to image" shows a pixel as a CSS pixel does: 96 per inch. */
 const POINTS_PER_PIXEL = 72 / 96;
-/** PDF readers refuse pages larger than 200 inches. */
+/** PDF readers refuse pages larger than 200 inches, or smaller than 3 units (ISO 32000, annex C). */
 const MAX_PAGE_POINTS = 14_400;
+const MIN_PAGE_POINTS = 3;
 
 interface PreparedImage {
   name: string;
@@ -127,7 +128,9 @@ export function layout(
     const shrink = Math.min(1, (MAX_PAGE_POINTS - 2 * m) / w, (MAX_PAGE_POINTS - 2 * m) / h);
     w *= shrink;
     h *= shrink;
-    return { page: [w + 2 * m, h + 2 * m], box: [m, m, w, h] };
+    // A tiny image (1 × 1 px) is centred on the smallest page readers accept.
+    const [pw, ph] = [Math.max(MIN_PAGE_POINTS, w + 2 * m), Math.max(MIN_PAGE_POINTS, h + 2 * m)];
+    return { page: [pw, ph], box: [(pw - w) / 2, (ph - h) / 2, w, h] };
   }
   const [short, long] = PAGE_SIZES[pageSize];
   const landscape = orientation === 'landscape' || (orientation !== 'portrait' && width > height);
