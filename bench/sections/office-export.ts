@@ -7,6 +7,8 @@
  * every Folio output is opened by LibreOffice (`--convert-to pdf`). Without it, Folio's own figures
  * on generated fixtures. Always: speed (pages/s) and OCR character error rate and time per page.
  * OFFICE_BENCH_WIDE=n adds every n-th file of the wide corpus to the LibreOffice comparisons.
+ * OFFICE_BENCH_SHEETS=table scores PDF → Excel's default mode (one sheet per table) instead of one
+ * sheet per page.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -234,7 +236,8 @@ export async function run(): Promise<void> {
                 `tables ${folioTables}/${sourceTables}`,
             );
           } else if (kind === 'xlsx') {
-            const out = await excel([{ name: 'x.pdf', bytes: pdf }], { sheets: 'page' }, {});
+            const sheets = process.env.OFFICE_BENCH_SHEETS === 'table' ? 'table' : 'page';
+            const out = await excel([{ name: 'x.pdf', bytes: pdf }], { sheets }, {});
             writeFileSync(join(outDir, file), out.bytes);
             const sourceGrids = await workbookGrids(source, { printed: true });
             const folioGrids = await workbookGrids(out.bytes);
