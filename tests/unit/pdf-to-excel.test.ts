@@ -423,6 +423,47 @@ describe('pdf-to-excel', () => {
     );
   });
 
+  test('one sheet per table (the default) keeps the empty rows and columns inside its table', async () => {
+    // An unruled table printed as LibreOffice does: columns 60 pt wide from x = 50 (texts 1.4 pt
+    // inside their column's left edge, numbers 1.4 pt inside its right edge), rows 15 pt apart.
+    // A labels, B numbers, C empty, D notes; one empty row after the sixth.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const edge = (c: number) => 50 + c * 60;
+    const notes = ['north', 'south', 'east', 'west'];
+    const rows: Array<[string, number, null, string] | null> = [
+      ...Array.from({ length: 6 }, (_, i): [string, number, null, string] => [
+        `x${i + 1}`,
+        3 * i + 4,
+        null,
+        notes[i % 4],
+      ]),
+      null,
+      ...Array.from({ length: 6 }, (_, i): [string, number, null, string] => [
+        `y${i + 1}`,
+        7 * i + 5,
+        null,
+        notes[i % 4],
+      ]),
+    ];
+    rows.forEach((row, r) => {
+      const y = 700 - r * 15;
+      row?.forEach((value, c) => {
+        if (value === null) return;
+        const text = String(value);
+        const x = typeof value === 'number' ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
+        page.drawText(text, { x, y, size: 10, font });
+      });
+    });
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    // One sheet: the empty row is inside the table, not between two tables.
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1']);
+    // Array.from: an empty row is a hole in sheetGrid's rows.
+    const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
+    expect(grid.map((row) => (row.every((v) => v === null) ? null : row))).toEqual(rows);
+  });
+
   test('a table that continues on the next page is one sheet, its repeated header once', async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);

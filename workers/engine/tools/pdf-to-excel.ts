@@ -134,6 +134,8 @@ interface GridCell {
 interface Grid {
   name: string;
   rows: Array<Array<GridCell | undefined>>;
+  /** One unruled table's sheet, which gets its empty columns once all its pages are in. */
+  unruledTable?: boolean;
 }
 
 function tableGridCells(table: Table): Grid['rows'] {
@@ -496,6 +498,68 @@ function continues(table: Table, next: Table): boolean {
   );
 }
 
+/** A sheet of one table, and what a table after it may join: the table's rows on its last page. */
+interface TableSheet {
+  grid: Grid;
+  /** The table last written into the sheet, whose columns a next table must have to join it. */
+  table: Table;
+  page: number;
+  /** The sheet's rows on this page (before empty rows are put back) and the sheet row they start at. */
+  placed: PlacedRow[];
+  start: number;
+}
+
+/**
+ * The sheet's rows on its last page written again, with the empty rows a printout leaves out put
+ * back where they follow one pitch. A ruled table draws its empty rows as cells, so gains none.
+ */
+function writePlaced(sheet: TableSheet): void {
+  const rows = sheet.table.ruled ? sheet.placed.map((row) => row.cells) : withEmptyRows(sheet.placed);
+  sheet.grid.rows = [...sheet.grid.rows.slice(0, sheet.start), ...rows];
+}
+
+/**
+ * A page's tables as sheets, one per table (the default). The page's first table may continue the
+ * previous page's last one (`last`): a header row repeated there is written once. On one page, an
+ * unruled table with the columns of the one above it, below it by a whole number of the rows'
+ * pitch, is the same table split by its empty rows (a printout shows them only as a gap). Returns
+ * the sheet the next page's first table may continue; the page's new sheets go into `grids`.
+ */
+function addTableSheets(grids: Grid[], tables: Table[], page: number, last?: TableSheet): TableSheet | undefined {
+  const added: TableSheet[] = [];
+  let open: TableSheet | undefined;
+  for (const [t, table] of tables.entries()) {
+    const baselines = rowBaselines(table);
+    const placed = tableGridCells(table).map((cells, r) => ({ baseline: baselines[r], cells }));
+    if (t === 0 && last && last.page === page - 1 && continues(last.table, table)) {
+      const header = (row: Grid['rows'][number]) => row.map((cell) => cell?.text ?? '').join('\u0000');
+      const repeated = header(placed[0].cells) === header(last.grid.rows[0]);
+      open = { grid: last.grid, table, page, placed: placed.slice(repeated ? 1 : 0), start: last.grid.rows.length };
+      last.grid.name = `${last.grid.name.replace(/(Page \d+).*/, '$1')}-${page}`;
+    } else if (open && !open.table.ruled && !table.ruled && continues(open.table, table)) {
+      const joined = [...open.placed, ...placed];
+      const rows = withEmptyRows(joined);
+      if (rows.indexOf(placed[0].cells) - rows.indexOf(open.placed.at(-1)!.cells) > 1) {
+        open = { ...open, table, placed: joined };
+      } else {
+        open = undefined;
+      }
+    } else {
+      open = undefined;
+    }
+    if (!open) {
+      open = { grid: { name: '', rows: [], unruledTable: !table.ruled }, table, page, placed, start: 0 };
+      added.push(open);
+    }
+    writePlaced(open);
+  }
+  added.forEach((sheet, i) => {
+    sheet.grid.name = added.length > 1 ? `Page ${page} Table ${i + 1}` : `Page ${page}`;
+    grids.push(sheet.grid);
+  });
+  return open;
+}
+
 function sheetName(name: string, used: Set<string>): string {
   const base = name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 28) || 'Sheet';
   let candidate = base;
@@ -519,8 +583,8 @@ export const run: Engine = async (inputs, options, ctx) => {
     layout.ocr ? [] : findTables(layout, { gapEm: CELL_GAP_EM, cells: true }),
   );
   const anyTable = pageTables.some((t) => t.length > 0);
-  // The table that ended the previous page, which the next page's first table may continue.
-  let lastTable: { grid: Grid; table: Table; page: number } | undefined;
+  // The sheet of the table that ended the previous page, which the next page's first table may continue.
+  let lastSheet: TableSheet | undefined;
   for (const [index, layout] of source.layouts.entries()) {
     throwIfAborted(ctx.signal);
     const tables = pageTables[index];
@@ -529,31 +593,15 @@ export const run: Engine = async (inputs, options, ctx) => {
     if (perPage) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, tables) });
     } else if (tables.length) {
-      tables.forEach((table, t) => {
-        const previous = t === 0 ? lastTable : undefined;
-        if (previous && previous.page === page - 1 && continues(previous.table, table)) {
-          const rows = tableGridCells(table);
-          const header = (row: Grid['rows'][number]) => row.map((cell) => cell?.text ?? '').join('\u0000');
-          // A header repeated on each page is written once.
-          const repeated = header(rows[0]) === header(previous.grid.rows[0]);
-          previous.grid.rows.push(...rows.slice(repeated ? 1 : 0));
-          previous.grid.name = `${previous.grid.name.replace(/(Page \d+).*/, '$1')}-${page}`;
-          lastTable = { ...previous, table, page };
-          return;
-        }
-        const grid = {
-          name: tables.length > 1 ? `Page ${page} Table ${t + 1}` : `Page ${page}`,
-          rows: tableGridCells(table),
-        };
-        grids.push(grid);
-        lastTable = t === tables.length - 1 ? { grid, table, page } : undefined;
-      });
+      lastSheet = addTableSheets(grids, tables, page, lastSheet);
     } else if (!anyTable) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, []) });
     }
     source.written(index);
   }
   await source.doc.destroy();
+  // A table's columns are measured over all its pages, so that every page's rows get the same ones.
+  for (const grid of grids) if (grid.unruledTable) grid.rows = withEmptyColumns(grid.rows);
   if (grids.length === 0) grids.push({ name: 'Sheet1', rows: [] });
   const notes = [...source.notes];
   notes.push(
