@@ -261,9 +261,14 @@ const DEFAULT_COLUMN_WIDTH = 48;
  * Where each column goes when the page's measured column edges (left-aligned texts' starts,
  * right-aligned numbers' ends) all fall on one grid of equal columns, the sheet's default width:
  * the width that fits every edge within 1.5 pt, nearest Excel's default. Columns without an edge
- * keep their place between the others. Undefined when no such grid fits.
+ * keep their place between the others. With `oneWideColumn`, two neighbouring edges must be one
+ * grid width apart (not only columns two or three widths wide). Undefined when no such grid fits.
  */
-function uniformColumns(lefts: Array<number | undefined>, rights: Array<number | undefined>): number[] | undefined {
+function uniformColumns(
+  lefts: Array<number | undefined>,
+  rights: Array<number | undefined>,
+  oneWideColumn: boolean,
+): number[] | undefined {
   const edges = [
     ...lefts.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x - CELL_INSET, offset: 0 }])),
     ...rights.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x + CELL_INSET, offset: -1 }])),
@@ -277,8 +282,10 @@ function uniformColumns(lefts: Array<number | undefined>, rights: Array<number |
       return Math.abs(k - Math.round(k)) * width <= 1.5;
     });
   const candidates = distinct.slice(1).flatMap((x) => [1, 2, 3, 4].map((n) => (x - origin) / n));
+  const oneWide = (width: number) =>
+    !oneWideColumn || distinct.some((x, i) => i > 0 && Math.abs(x - distinct[i - 1] - width) <= 1.5);
   const width = candidates
-    .filter((w) => Math.abs(w - DEFAULT_COLUMN_WIDTH) <= DEFAULT_COLUMN_WIDTH * 0.15 && fits(w))
+    .filter((w) => Math.abs(w - DEFAULT_COLUMN_WIDTH) <= DEFAULT_COLUMN_WIDTH * 0.15 && fits(w) && oneWide(w))
     .sort((a, b) => Math.abs(a - DEFAULT_COLUMN_WIDTH) - Math.abs(b - DEFAULT_COLUMN_WIDTH))[0];
   if (!width) return undefined;
   const place: Array<number | undefined> = lefts.map(() => undefined);
@@ -305,7 +312,7 @@ function uniformColumns(lefts: Array<number | undefined>, rights: Array<number |
  * column start, the space between them is one or more empty columns: as many as fit the page's
  * measured column widths (a column whose numbers and texts give both its edges), else one.
  */
-function withEmptyColumns(rows: Grid['rows']): Grid['rows'] {
+function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows'] {
   const columns = Math.max(0, ...rows.map((row) => row.length));
   const single = (cell: GridCell | undefined): cell is GridCell =>
     !!cell && (cell.colSpan ?? 1) === 1 && cell.x !== undefined && cell.right !== undefined;
@@ -327,7 +334,7 @@ function withEmptyColumns(rows: Grid['rows']): Grid['rows'] {
       -1,
     );
   }
-  const grid = uniformColumns(lefts, rights);
+  const grid = uniformColumns(lefts, rights, oneWideColumn);
   if (grid)
     return rows.map((row) => {
       const out: Grid['rows'][number] = [];
@@ -522,10 +529,18 @@ function writePlaced(sheet: TableSheet): void {
  * A page's tables as sheets, one per table (the default). The page's first table may continue the
  * previous page's last one (`last`): a header row repeated there is written once. On one page, an
  * unruled table with the columns of the one above it, below it by a whole number of the rows'
- * pitch, is the same table split by its empty rows (a printout shows them only as a gap). Returns
+ * pitch, with no text between them, is the same table split by its empty rows (a printout shows
+ * them only as a gap). Returns
  * the sheet the next page's first table may continue; the page's new sheets go into `grids`.
  */
-function addTableSheets(grids: Grid[], tables: Table[], page: number, last?: TableSheet): TableSheet | undefined {
+function addTableSheets(grids: Grid[], layout: PageLayout, tables: Table[], last?: TableSheet): TableSheet | undefined {
+  const page = layout.pageNumber;
+  // A text between two tables (a heading, a note) shows the space between them is not empty rows.
+  const textBetween = (above: Table, below: Table) =>
+    layout.items.some((item) => {
+      const middle = item.baseline - item.size * 0.3;
+      return middle > above.box.top + above.box.height + 1 && middle < below.box.top - 1;
+    });
   const added: TableSheet[] = [];
   let open: TableSheet | undefined;
   for (const [t, table] of tables.entries()) {
@@ -536,7 +551,13 @@ function addTableSheets(grids: Grid[], tables: Table[], page: number, last?: Tab
       const repeated = header(placed[0].cells) === header(last.grid.rows[0]);
       open = { grid: last.grid, table, page, placed: placed.slice(repeated ? 1 : 0), start: last.grid.rows.length };
       last.grid.name = `${last.grid.name.replace(/(Page \d+).*/, '$1')}-${page}`;
-    } else if (open && !open.table.ruled && !table.ruled && continues(open.table, table)) {
+    } else if (
+      open &&
+      !open.table.ruled &&
+      !table.ruled &&
+      continues(open.table, table) &&
+      !textBetween(open.table, table)
+    ) {
       const joined = [...open.placed, ...placed];
       const rows = withEmptyRows(joined);
       if (rows.indexOf(placed[0].cells) - rows.indexOf(open.placed.at(-1)!.cells) > 1) {
@@ -593,7 +614,7 @@ export const run: Engine = async (inputs, options, ctx) => {
     if (perPage) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, tables) });
     } else if (tables.length) {
-      lastSheet = addTableSheets(grids, tables, page, lastSheet);
+      lastSheet = addTableSheets(grids, layout, tables, lastSheet);
     } else if (!anyTable) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, []) });
     }
@@ -601,7 +622,9 @@ export const run: Engine = async (inputs, options, ctx) => {
   }
   await source.doc.destroy();
   // A table's columns are measured over all its pages, so that every page's rows get the same ones.
-  for (const grid of grids) if (grid.unruledTable) grid.rows = withEmptyColumns(grid.rows);
+  // One table has fewer column edges than a page: every column two or three grid widths wide fits a
+  // grid too, so one column must be one grid width wide.
+  for (const grid of grids) if (grid.unruledTable) grid.rows = withEmptyColumns(grid.rows, true);
   if (grids.length === 0) grids.push({ name: 'Sheet1', rows: [] });
   const notes = [...source.notes];
   notes.push(
