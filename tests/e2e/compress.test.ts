@@ -5,7 +5,8 @@
  * and skipped. Screenshots at 1280 px (light) and 390 px (dark). compress-pdf's image workers: the
  * pooled result's pages look like the original's (pdftoppm, each page against its own and its
  * neighbour), Process Files after the preview hands over the previewed result (no API call, no
- * worker), and Cancel ends the image workers.
+ * worker), and Cancel ends the image workers. Lab images, turned into sRGB in the image workers,
+ * draw as poppler draws the original (in gray when asked).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,12 +16,13 @@ import JSZip from 'jszip';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDFDocument, PDFName, PDFNumber, PDFRawStream, StandardFonts } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, StandardFonts } from 'pdf-lib';
 import { launchBrowser, screenshot, downloadAfter, openToolModal, pdfUpload } from './harness.ts';
 import { encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 import { qpdfCheck } from '../support/pdf.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
-import { blockSsim, decodeImage, pdftoppmPng } from '../support/images.ts';
+import { blockSsim, decodeImage, grey, pdftoppmPng } from '../support/images.ts';
+import { addLabPage } from '../support/lab-fixtures.ts';
 
 let browser: Browser;
 let dir: string;
@@ -242,6 +244,65 @@ describe('compress in the browser', () => {
       await context.close();
     },
   );
+
+  test('compress-pdf: Lab images go through the image workers as sRGB, gray when asked, drawn as poppler draws them', async () => {
+    const doc = await PDFDocument.create();
+    await addLabPage(doc, 'flate');
+    await addLabPage(doc, 'jpeg');
+    const original = await doc.save();
+    writeFileSync(join(dir, 'lab.pdf'), original);
+    const { page, context, errors } = await openTool('compress-pdf');
+    const workers = watchImageWorkers(page);
+    await page.evaluate(() => {
+      const input = Object.assign(document.createElement('input'), { type: 'file', id: 'api-file', hidden: true });
+      document.body.append(input);
+    });
+    await page.locator('#api-file').setInputFiles(pdfUpload('lab.pdf', original));
+    const answers = await page.evaluate(async () => {
+      const answered: Array<{ status: number; bytes: number[] }> = [];
+      for (const grayscale of ['false', 'true']) {
+        const form = new FormData();
+        form.append('file', (document.querySelector('#api-file') as HTMLInputElement).files![0]);
+        form.append('level', 'recommended');
+        form.append('grayscale', grayscale);
+        form.append('imageWorkers', '2');
+        const response = await fetch('/api/pdf/compress', { method: 'POST', body: form });
+        answered.push({ status: response.status, bytes: [...new Uint8Array(await response.arrayBuffer())] });
+      }
+      return answered;
+    });
+    expect(workers.length).toBeGreaterThanOrEqual(2);
+    for (const [i, grayscale] of [false, true].entries()) {
+      expect(answers[i].status).toBe(200);
+      const output = new Uint8Array(answers[i].bytes);
+      expect(output.length).toBeLessThan(original.length / 2);
+      const spaces = (await PDFDocument.load(output)).getPages().map((p) => {
+        const xobjects = p.node.Resources()!.lookup(PDFName.of('XObject'), PDFDict);
+        const image = p.doc.context.lookup(xobjects.get(PDFName.of('Im'))) as PDFRawStream;
+        return `${String(image.dict.get(PDFName.of('Filter')))} ${String(image.dict.get(PDFName.of('ColorSpace')))}`;
+      });
+      expect(spaces).toEqual(Array(2).fill(`/DCTDecode ${grayscale ? '/DeviceGray' : '/DeviceRGB'}`));
+      const outputPath = join(dir, `lab-${grayscale}.pdf`);
+      writeFileSync(outputPath, output);
+      for (const n of [1, 2]) {
+        const source = await decodeImage(pdftoppmPng(join(dir, 'lab.pdf'), n, 72));
+        const ours = await decodeImage(pdftoppmPng(outputPath, n, 72));
+        const expected = new Uint8ClampedArray(source.data);
+        if (grayscale) {
+          const luma = grey(source);
+          for (let j = 0; j < luma.length; j++) expected.fill(luma[j], j * 4, j * 4 + 3);
+        }
+        expect(blockSsim(ours, { ...source, data: expected })).toBeGreaterThan(0.9);
+        // Colour as well as structure: mean difference per channel, out of 255.
+        const difference = [0, 0, 0];
+        for (let j = 0; j < expected.length; j += 4)
+          for (let c = 0; c < 3; c++) difference[c] += Math.abs(ours.data[j + c] - expected[j + c]);
+        for (const d of difference) expect(d / (expected.length / 4), `page ${n}`).toBeLessThan(6);
+      }
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 
   const scanPath = resolve(import.meta.dirname, '../../../shared/corpus/pdf/scanned/ocrmypdf-multipage.pdf');
   test.skipIf(!existsSync(scanPath))(

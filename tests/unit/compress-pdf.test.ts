@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { blockSsim, decodeImage, grey, pdftoppmPng } from '../support/images.ts';
 import { tool as compressTool } from '../../src/catalogue/tools/compress-pdf.ts';
+import { labToSrgb, type LabParams } from '../../workers/engine/lib/image/lab.ts';
+import { addLabPage, D65 } from '../support/lab-fixtures.ts';
 
 /** A photo-like image: smooth colour gradients with noise, which JPEG at high quality keeps large. */
 function photo(width: number, height: number, { alpha = false, gray = false } = {}): ImageData {
@@ -178,14 +180,14 @@ describe('compress-pdf: images', () => {
     expect(impossible.notes?.join(' ')).not.toMatch(/images left unchanged/);
   });
 
-  test('target size it cannot reach because of images it keeps: the note names them, not only the text', async () => {
-    // A Lab image (recompression takes gray, RGB and ICC colour): 400 × 300 × 3 bytes of noise.
+  test('target size it cannot reach because of images it keeps: the note names them with the last reason', async () => {
+    // A 4-bit RGB image (recompression reads 8 and 16 bits): 400 × 300 pixels of noise. The first
+    // attempt keeps it because it keeps every Flate image lossless; every later one for its 4 bits.
     const doc = await PDFDocument.create();
     let seed = 3;
-    const samples = new Uint8Array(400 * 300 * 3).map(() => (seed = (seed * 16807) % 2147483647) & 0xff);
-    const lab = doc.context.obj(['Lab', { WhitePoint: [0.9505, 1, 1.089] }]);
-    const dict = { Type: 'XObject', Subtype: 'Image', Width: 400, Height: 300, ColorSpace: lab };
-    const image = doc.context.register(doc.context.flateStream(samples, { ...dict, BitsPerComponent: 8 }));
+    const samples = new Uint8Array(400 * 300 * 1.5).map(() => (seed = (seed * 16807) % 2147483647) & 0xff);
+    const dict = { Type: 'XObject', Subtype: 'Image', Width: 400, Height: 300, ColorSpace: 'DeviceRGB' };
+    const image = doc.context.register(doc.context.flateStream(samples, { ...dict, BitsPerComponent: 4 }));
     const page = doc.addPage([400, 300]);
     page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { Im: image } }));
     page.node.addContentStream(doc.context.register(doc.context.stream('q 400 0 0 300 0 0 cm /Im Do Q')));
@@ -193,7 +195,8 @@ describe('compress-pdf: images', () => {
     const result = await run([{ name: 'lab.pdf', bytes }], { level: 'target', targetSizeMb: 0.05 }, {});
     const notes = result.notes?.join(' ') ?? '';
     expect(notes).toMatch(/Could not get this PDF under 51\.2 KB: .*\(the images left unchanged, listed below, and/);
-    expect(notes).toMatch(/Left unchanged: 1 × /);
+    expect(notes).toMatch(/Left unchanged: 1 × not 8 or 16 bits per sample\./);
+    expect(notes).not.toMatch(/lossless/);
   });
 });
 
@@ -242,6 +245,54 @@ test('16-bit images are recompressed (as 8 bits), and made gray when asked, with
       const luma = grey(source);
       for (let i = 0; i < luma.length; i++) grayed.fill(luma[i], i * 4, i * 4 + 3);
       expect(blockSsim(output, { ...source, data: grayed })).toBeGreaterThan(0.9);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('Lab samples to sRGB: the white point is white, L* 50 is sRGB 119 gray, whatever the white point', () => {
+  for (const whitePoint of [D65, [0.9642, 1, 0.8249]] as Array<LabParams['whitePoint']>) {
+    // L* 100, 50.2 and 0 (samples 255, 128, 0) with a* = b* = 0 (sample 128 over −128…127).
+    const data = new Uint8ClampedArray([255, 128, 128, 255, 128, 128, 128, 255, 0, 128, 128, 255]);
+    labToSrgb(data, { whitePoint, range: [-128, 127, -128, 127] });
+    expect([...data]).toEqual([255, 255, 255, 255, 119, 119, 119, 255, 0, 0, 0, 255]);
+  }
+});
+
+test('Lab images are recompressed as sRGB, or gray when asked, and draw as poppler draws the original', async () => {
+  const doc = await PDFDocument.create();
+  await addLabPage(doc, 'flate');
+  await addLabPage(doc, 'jpeg');
+  const bytes = await doc.save();
+  const dir = mkdtempSync(join(tmpdir(), 'folio-lab-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), bytes);
+    const sources = [1, 2].map((n) => decodeImage(pdftoppmPng(join(dir, 'in.pdf'), n, 72)));
+    for (const grayscale of [false, true]) {
+      const result = await run([{ name: 'lab.pdf', bytes }], { level: 'recommended', grayscale }, {});
+      expect(result.notes?.join(' ')).toContain('2 of 2 images recompressed.');
+      expect(result.bytes.length).toBeLessThan(bytes.length / 2);
+      const colorSpace = grayscale ? '/DeviceGray' : '/DeviceRGB';
+      for (const [image] of await imagesByPage(result.bytes)) {
+        expect(image).toMatchObject({ filter: '/DCTDecode', colorSpace, width: 625 });
+      }
+      writeFileSync(join(dir, 'out.pdf'), result.bytes);
+      for (const n of [1, 2]) {
+        const source = await sources[n - 1];
+        const output = await decodeImage(pdftoppmPng(join(dir, 'out.pdf'), n, 72));
+        const expected = new Uint8ClampedArray(source.data);
+        if (grayscale) {
+          const luma = grey(source);
+          for (let i = 0; i < luma.length; i++) expected.fill(luma[i], i * 4, i * 4 + 3);
+        }
+        expect(blockSsim(output, { ...source, data: expected })).toBeGreaterThan(0.9);
+        // The colours too (SSIM compares gray): mean difference per channel, out of 255.
+        const difference = [0, 0, 0];
+        for (let i = 0; i < expected.length; i += 4)
+          for (let c = 0; c < 3; c++) difference[c] += Math.abs(output.data[i + c] - expected[i + c]);
+        for (const d of difference) expect(d / (expected.length / 4)).toBeLessThan(6);
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

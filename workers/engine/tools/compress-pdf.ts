@@ -1,12 +1,12 @@
 /**
  * Compress PDF. Two passes:
  * 1. Images: every image XObject reachable from the pages (through Form XObjects too) that Folio
- *    can decode exactly — 8-bit DeviceGray/DeviceRGB/ICCBased(1|3)/CalGray/CalRGB, stored as a
- *    plain JPEG (DCTDecode) or as Flate (with or without PNG predictors) — is downsampled when its
- *    resolution is above the target, turned into gray when it is gray anyway (or when asked), and
- *    re-encoded with MozJPEG. An image that would not shrink is left as it was. Transparency
- *    (SMask, stencil /Mask) is kept untouched; CMYK, Indexed, 16-bit, JBIG2, CCITT, JPEG 2000,
- *    colour-key masks and unusual decode arrays are skipped rather than risked.
+ *    can decode exactly — 8- or 16-bit DeviceGray/DeviceRGB/ICCBased(1|3)/CalGray/CalRGB, or Lab
+ *    (turned into sRGB), stored as a plain JPEG (DCTDecode) or as Flate (with or without PNG
+ *    predictors) — is downsampled when its resolution is above the target, turned into gray when it
+ *    is gray anyway (or when asked), and re-encoded with MozJPEG. An image that would not shrink is
+ *    left as it was. Transparency (SMask, stencil /Mask) is kept untouched; CMYK, Indexed, JBIG2,
+ *    CCITT, JPEG 2000, colour-key masks and unusual decode arrays are skipped rather than risked.
  *    Identical images (same bytes and dictionary) are merged into one object. The dictionary checks
  *    are made here; decoding and encoding (lib/image/recompress.ts) run across a pool of image
  *    workers in the browser (lib/image/image-pool.ts), largest image first, in-process in Node.
@@ -36,6 +36,7 @@ import { runQpdf } from '../lib/pdf/qpdf.ts';
 import { pixelLimit } from '../lib/image/codecs.ts';
 import type { ImageJob, RecompressedImage } from '../lib/image/recompress.ts';
 import { recompressAll } from '../lib/image/image-pool.ts';
+import { DEFAULT_LAB_RANGE, type LabParams } from '../lib/image/lab.ts';
 import { baseName, formatBytes } from '../../../shared/format.ts';
 import { predictorParams } from '../lib/pdf/filters.ts';
 import { collectImages, type ImageUse } from '../lib/pdf/image-uses.ts';
@@ -82,26 +83,54 @@ export interface PassReport {
   bytes: Uint8Array;
   imagesFound: number;
   imagesRecompressed: number;
-  skipped: Map<string, number>;
+  /** Why each image left as it was (by object reference) was left. */
+  skipped: Map<string, string>;
   privateDataRemoved: boolean;
 }
 
 const N = (name: string) => PDFName.of(name);
 
-/** Components of a colour space Folio can carry through unchanged, or a reason to skip. */
-function colourComponents(doc: PDFDocument, space: PDFObject | undefined): number | string {
+interface ColourSpace {
+  components: number;
+  lab?: LabParams;
+}
+
+/** The numbers in an array of exactly `length` numbers, else undefined. */
+function numbersIn(object: PDFObject | undefined, length: number): number[] | undefined {
+  if (!(object instanceof PDFArray) || object.size() !== length) return undefined;
+  const values = object.asArray().map((item) => (item instanceof PDFNumber ? item.asNumber() : NaN));
+  return values.every(Number.isFinite) ? values : undefined;
+}
+
+/** A /Lab colour space's white point and a*, b* ranges, or why it is skipped. */
+function labParams(doc: PDFDocument, dict: PDFObject | undefined): LabParams | string {
+  const resolved = dict instanceof PDFRef ? doc.context.lookup(dict) : dict;
+  if (!(resolved instanceof PDFDict)) return 'Lab colour without a white point';
+  const white = numbersIn(resolved.lookup(N('WhitePoint')), 3);
+  if (!white || !(white[0] > 0 && white[1] === 1 && white[2] > 0)) return 'Lab colour without a white point';
+  const range = resolved.has(N('Range')) ? numbersIn(resolved.lookup(N('Range')), 4) : [...DEFAULT_LAB_RANGE];
+  if (!range || !(range[0] < range[1] && range[2] < range[3])) return 'Lab colour with an unusual range';
+  return { whitePoint: white as LabParams['whitePoint'], range: range as LabParams['range'] };
+}
+
+/** How Folio reads a colour space (gray, RGB, or Lab turned into RGB), or a reason to skip. */
+function colourSpace(doc: PDFDocument, space: PDFObject | undefined): ColourSpace | string {
   const resolved = space instanceof PDFRef ? doc.context.lookup(space) : space;
   const name = nameOf(resolved);
-  if (name === 'DeviceGray' || name === 'CalGray') return 1;
-  if (name === 'DeviceRGB' || name === 'CalRGB') return 3;
+  if (name === 'DeviceGray' || name === 'CalGray') return { components: 1 };
+  if (name === 'DeviceRGB' || name === 'CalRGB') return { components: 3 };
   if (resolved instanceof PDFArray && resolved.size() >= 1) {
     const family = nameOf(resolved.get(0));
-    if (family === 'CalGray') return 1;
-    if (family === 'CalRGB') return 3;
+    if (family === 'CalGray') return { components: 1 };
+    if (family === 'CalRGB') return { components: 3 };
+    if (family === 'Lab') {
+      const lab = labParams(doc, resolved.get(1));
+      return typeof lab === 'string' ? lab : { components: 3, lab };
+    }
     if (family === 'ICCBased') {
       const profile = doc.context.lookup(resolved.get(1));
       const n = profile instanceof PDFStream ? numberIn(profile.dict, 'N') : undefined;
-      if (n === 1 || n === 3) return n;
+      if (n === 1 || n === 3) return { components: n };
       return 'ICC CMYK colour';
     }
     return `${family ?? 'unknown'} colour`;
@@ -144,9 +173,10 @@ function imageJob(doc: PDFDocument, use: ImageUse, settings: CompressSettings): 
   const filter = nameOf(filterObject);
   if (filter !== 'DCTDecode' && filter !== 'FlateDecode')
     return filter ? `${filter.replace('Decode', '')} image` : 'uncompressed image';
-  const components = colourComponents(doc, dict.lookup(N('ColorSpace')));
-  if (typeof components === 'string') return components;
-  const job = { contents: use.stream.contents, width, height, components, dpi: use.dpi };
+  const colour = colourSpace(doc, dict.lookup(N('ColorSpace')));
+  if (typeof colour === 'string') return colour;
+  const { components } = colour;
+  const job = { contents: use.stream.contents, width, height, components, lab: colour.lab, dpi: use.dpi };
 
   if (filter === 'DCTDecode') {
     // ColorTransform 0 on a 3-component JPEG means RGB samples without YCbCr; the decoder would guess.
@@ -184,6 +214,7 @@ function replaceImage(
   next.delete(N('DecodeParms'));
   next.delete(N('Length'));
   if (image.gray && job.components !== 1) next.set(N('ColorSpace'), N('DeviceGray'));
+  else if (job.lab) next.set(N('ColorSpace'), N('DeviceRGB')); // the samples are sRGB now
   if (settings.removeMetadata) next.delete(N('Metadata'));
   doc.context.assign(use.ref, PDFRawStream.of(next, image.jpeg));
 }
@@ -267,8 +298,8 @@ export async function compressPass(
   imageWorkers?: number,
 ): Promise<PassReport> {
   const { images, xobjectDicts } = await collectImages(doc);
-  const skipped = new Map<string, number>();
-  const skip = (reason: string) => skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+  const skipped = new Map<string, string>();
+  const skip = (use: ImageUse, reason: string) => skipped.set(use.ref.toString(), reason);
   let recompressed = 0;
   let done = 0;
   const total = images.size + 1;
@@ -277,7 +308,7 @@ export async function compressPass(
   for (const use of images.values()) {
     const job = imageJob(doc, use, settings);
     if (typeof job === 'string') {
-      skip(job);
+      skip(use, job);
       progress(++done, total);
     } else {
       uses.push(use);
@@ -292,7 +323,7 @@ export async function compressPass(
     onResult: () => progress(++done, total),
   });
   results.forEach((result, i) => {
-    if ('skipped' in result) return skip(result.skipped);
+    if ('skipped' in result) return skip(uses[i], result.skipped);
     replaceImage(doc, uses[i], jobs[i], result, settings);
     recompressed++;
   });
@@ -327,8 +358,10 @@ export function settingsFromOptions(options: EngineOptions): CompressSettings {
   return { ...preset, grayscale, removeMetadata: removeMetadataOption };
 }
 
-function describeSkips(skipped: Map<string, number>): string | undefined {
-  const parts = [...skipped]
+function describeSkips(skipped: Map<string, string>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const reason of skipped.values()) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  const parts = [...counts]
     .filter(([reason]) => reason !== 'would not shrink' && reason !== 'tiny')
     .map(([reason, n]) => `${n} × ${reason}`);
   return parts.length ? `Left unchanged: ${parts.join(', ')}.` : undefined;
@@ -364,6 +397,9 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
       throw new FolioError('InvalidInput', 'Target size must be a positive number of MB.');
     const target = Math.round(targetMb * 1024 * 1024);
     let best: PassReport | undefined;
+    // Why each image was left as it was by the latest attempt that left it: the first attempt keeps
+    // every Flate image lossless, which is not why the later ones could not shrink it.
+    const lastSkip = new Map<string, string>();
     for (let step = 0; step < TARGET_LADDER.length; step++) {
       const settings = { ...base, ...TARGET_LADDER[step], lossyFlate: step > 0 };
       // Each attempt starts from a fresh copy: a pass changes its document in place.
@@ -377,13 +413,14 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
         imageWorkers,
       );
       if (!best || attempt.bytes.length < best.bytes.length) best = attempt;
+      for (const [ref, reason] of attempt.skipped) lastSkip.set(ref, reason);
       if (attempt.bytes.length <= target) break;
       // Nothing left to shrink: further steps change no image, so they cannot help.
       if (attempt.imagesFound === 0) break;
     }
-    report = best!;
+    report = { ...best!, skipped: new Map([...best!.skipped.keys()].map((ref) => [ref, lastSkip.get(ref)!])) };
     if (Math.min(report.bytes.length, original) > target) {
-      // Images Folio cannot recompress (16-bit, Lab, JBIG2 …) may be most of what is left.
+      // Images Folio cannot recompress (CMYK, JBIG2, JPEG 2000 …) may be most of what is left.
       const kept = describeSkips(report.skipped) ? 'the images left unchanged, listed below, and ' : '';
       notes.push(
         `Could not get this PDF under ${formatBytes(target)}: the smallest Folio can make it is ` +

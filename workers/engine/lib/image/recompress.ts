@@ -7,6 +7,7 @@
  */
 import { decodeJpeg, encodeJpeg, imageHeader, makeImageData, resizeImage } from './codecs.ts';
 import { inflate, PredictorError, unpredictRow, type PredictorParams } from '../pdf/stream-decode.ts';
+import { labToSrgb, type LabParams } from './lab.ts';
 
 /** Downsample only when the image is this much above the target (as Ghostscript's threshold does). */
 export const DOWNSAMPLE_THRESHOLD = 1.2;
@@ -21,8 +22,10 @@ export interface ImageJob {
   contents: Uint8Array;
   width: number;
   height: number;
-  /** Colour components of the colour space (1 gray, 3 RGB). */
+  /** Colour components of the colour space (1 gray, 3 RGB or Lab). */
   components: number;
+  /** Lab colour: the samples are L*, a*, b*, turned into sRGB once decoded. */
+  lab?: LabParams;
   /** Flate only: the /DecodeParms predictor (predictor 1 when none). */
   predictor?: PredictorParams;
   /** Flate only: bits per sample, 8 or 16 (16-bit samples are read as their high byte); 8 when absent. */
@@ -255,6 +258,7 @@ export async function recompressImageJob(job: ImageJob, settings: ImageJobSettin
     const decoded = await decodeJob(job, settings);
     if (typeof decoded === 'string') return { skipped: decoded };
     image = decoded;
+    if (job.lab) labToSrgb(image.data, job.lab);
   } catch {
     return { skipped: 'undecodable image' };
   }
