@@ -456,7 +456,9 @@ describe('pdf-to-excel', () => {
         page.drawText(text, { x, y, size: 10, font });
       });
     });
-    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    const result = await run([{ name: 'x.pdf', bytes: await doc.save() }], {}, {});
+    expect(result.notes).toContain('1 table found.');
+    const book = await load(result.bytes);
     // One sheet: the empty row is inside the table, not between two tables.
     expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1']);
     // Array.from: an empty row is a hole in sheetGrid's rows.
@@ -484,7 +486,9 @@ describe('pdf-to-excel', () => {
       draw(page, header, 740);
       rows.forEach((row, r) => draw(page, row, 724 - r * 16));
     }
-    const book = await load((await run([{ name: 'long.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    const result = await run([{ name: 'long.pdf', bytes: await doc.save() }], {}, {});
+    expect(result.notes).toContain('1 table found.');
+    const book = await load(result.bytes);
     expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1-2']);
     expect(sheetGrid(book.worksheets[0])).toEqual([header, ...items]);
   });

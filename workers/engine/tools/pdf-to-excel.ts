@@ -627,6 +627,8 @@ export const run: Engine = async (inputs, options, ctx) => {
   for (const grid of grids) if (grid.unruledTable) grid.rows = withEmptyColumns(grid.rows, true);
   if (grids.length === 0) grids.push({ name: 'Sheet1', rows: [] });
   const notes = [...source.notes];
+  // One sheet per table: a table continued over pages or split by empty rows is one table.
+  if (!perPage && anyTable) tableCount = grids.filter((grid) => grid.unruledTable !== undefined).length;
   notes.push(
     tableCount
       ? `${tableCount} table${tableCount === 1 ? '' : 's'} found.`
