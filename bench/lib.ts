@@ -354,6 +354,37 @@ export interface BrowserJobResult {
   probes: Array<{ record: Record<string, number | string>; kinds?: Record<string, number> }>;
 }
 
+/** The built app (`dist/`) served by `vite preview`, and Debian's headless Chromium to open it. */
+export interface ServedApp {
+  baseURL: string;
+  browser: import('playwright-core').Browser;
+  close(): Promise<void>;
+}
+
+/** Serves dist/ and starts Chromium; undefined when dist/ is not built or Chromium is not installed. */
+export async function servedApp(): Promise<ServedApp | undefined> {
+  const root = resolve(import.meta.dirname, '..');
+  if (!existsSync(resolve(root, 'dist/index.html')) || !existsSync('/usr/bin/chromium')) return undefined;
+  const { preview } = await import('vite');
+  const { chromium } = await import('playwright-core');
+  const server = await preview({ root, preview: { port: 0, strictPort: false, host: '127.0.0.1' }, logLevel: 'error' });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') {
+    await server.close();
+    return undefined;
+  }
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  const close = async () => {
+    await browser.close();
+    await server.close();
+  };
+  return { baseURL: `http://127.0.0.1:${address.port}`, browser, close };
+}
+
 /**
  * Runs jobs through the built app in Debian's Chromium, as the modal would: the files are picked in
  * the tool's file input, POSTed to the in-page /api (answered by the engine worker) and the result
@@ -361,23 +392,13 @@ export interface BrowserJobResult {
  * whole browser (all its processes) above what it used before the job. Undefined without dist/.
  */
 export async function inChromium(jobs: BrowserJob[]): Promise<Array<BrowserJobResult> | undefined> {
-  const root = resolve(import.meta.dirname, '..');
-  if (!existsSync(resolve(root, 'dist/index.html')) || !existsSync('/usr/bin/chromium')) return undefined;
-  const { preview } = await import('vite');
-  const { chromium } = await import('playwright-core');
-  const server = await preview({ root, preview: { port: 0, strictPort: false, host: '127.0.0.1' }, logLevel: 'error' });
-  const address = server.httpServer.address();
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  const app = await servedApp();
+  if (!app) return undefined;
   const results: BrowserJobResult[] = [];
   try {
-    if (!address || typeof address === 'string') return undefined;
     // Chromium runs as a child of this process: its memory is that of this process's descendants.
     for (const job of jobs) {
-      const context = await browser.newContext({ baseURL: `http://127.0.0.1:${address.port}` });
+      const context = await app.browser.newContext({ baseURL: app.baseURL });
       const page = await context.newPage();
       const workers: import('playwright-core').Worker[] = [];
       page.on('worker', (worker) => {
@@ -448,8 +469,7 @@ export async function inChromium(jobs: BrowserJob[]): Promise<Array<BrowserJobRe
     }
     return results;
   } finally {
-    await browser.close();
-    await server.close();
+    await app.close();
   }
 }
 

@@ -13,14 +13,13 @@
  * reference would be the `tesseract` CLI; it is reported when installed.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { corpusFile, hasCommand, loadEngineModules, treeCpuSeconds } from '../lib.ts';
+import { join } from 'node:path';
+import { corpusFile, hasCommand, loadEngineModules, servedApp, treeCpuSeconds } from '../lib.ts';
 import { characterErrorRate, readDocx } from '../../tests/support/office-fixtures.ts';
 import { buildScannedPages } from '../../tests/support/ocr-fixtures.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const PAGES = 6;
 
 interface Variant {
@@ -94,26 +93,13 @@ async function pageCount(bytes: Uint8Array): Promise<number> {
 }
 
 async function inChromium(docs: Document[]): Promise<void> {
-  if (!existsSync(resolve(ROOT, 'dist/index.html')) || !existsSync('/usr/bin/chromium')) {
+  const app = await servedApp();
+  if (!app) {
     console.log('Chromium: dist/ not built, skipped.');
     return;
   }
-  const { preview } = await import('vite');
-  const { chromium } = await import('playwright-core');
-  const server = await preview({
-    root: ROOT,
-    preview: { port: 0, strictPort: false, host: '127.0.0.1' },
-    logLevel: 'error',
-  });
-  const address = server.httpServer.address();
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
   try {
-    if (!address || typeof address === 'string') return;
-    const context = await browser.newContext({ baseURL: `http://127.0.0.1:${address.port}` });
+    const context = await app.browser.newContext({ baseURL: app.baseURL });
     const page = await context.newPage();
     page.setDefaultTimeout(0);
     await page.goto('/tools/pdf-to-word');
@@ -151,8 +137,7 @@ async function inChromium(docs: Document[]): Promise<void> {
       }
     }
   } finally {
-    await browser.close();
-    await server.close();
+    await app.close();
   }
 }
 

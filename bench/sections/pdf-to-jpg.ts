@@ -15,18 +15,9 @@
  * (text, tiled, every page) over the same document.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import JSZip from 'jszip';
 import type { Download, Page } from 'playwright-core';
 import {
@@ -36,6 +27,7 @@ import {
   fmtBytes,
   hasCommand,
   loadEngineModules,
+  servedApp,
   timed,
   treeCpuSeconds,
   waitedChildrenCpuSeconds,
@@ -43,7 +35,6 @@ import {
 import { blockSsim, decodeImage } from '../../tests/support/images.ts';
 import { manyPagesPdf } from '../../tests/support/hostile-recipes.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const DOCUMENT = 'pdf/large/sf-geotopo-komprimiert.pdf';
 const PAGES = 50;
 const DPI = 150;
@@ -120,23 +111,10 @@ async function processAndDownload(page: Page, timeout: number): Promise<Download
 }
 
 async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<ChromiumFigures | undefined> {
-  if (!existsSync(resolve(ROOT, 'dist/index.html')) || !existsSync('/usr/bin/chromium')) return undefined;
-  const { preview } = await import('vite');
-  const { chromium } = await import('playwright-core');
-  const server = await preview({
-    root: ROOT,
-    preview: { port: 0, strictPort: false, host: '127.0.0.1' },
-    logLevel: 'error',
-  });
-  const address = server.httpServer.address();
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  const app = await servedApp();
+  if (!app) return undefined;
   try {
-    if (!address || typeof address === 'string') return undefined;
-    const context = await browser.newContext({ acceptDownloads: true, baseURL: `http://127.0.0.1:${address.port}` });
+    const context = await app.browser.newContext({ acceptDownloads: true, baseURL: app.baseURL });
     const page = await context.newPage();
     page.setDefaultTimeout(0);
     // On a first visit the service worker precaches the app, then caches the core engine files in the
@@ -279,8 +257,7 @@ async function inChromium(bytes: Uint8Array, many?: Uint8Array): Promise<Chromiu
     }
     return { modal, modalBlurred, variants, many: manyFigures };
   } finally {
-    await browser.close();
-    await server.close();
+    await app.close();
   }
 }
 

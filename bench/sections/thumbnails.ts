@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { corpusFile, treeCpuSeconds } from '../lib.ts';
+import { corpusFile, servedApp, treeCpuSeconds } from '../lib.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PAGES = 300;
@@ -27,22 +27,10 @@ export async function run(): Promise<void> {
   }
   const script = readdirSync(engineDir).find((f) => /^engine\.worker-[^.]+\.js$/.test(f));
   if (!script) throw new Error('dist/ has no engine worker script');
-  const { preview } = await import('vite');
-  const { chromium } = await import('playwright-core');
-  const server = await preview({
-    root: ROOT,
-    preview: { port: 0, strictPort: false, host: '127.0.0.1' },
-    logLevel: 'error',
-  });
-  const address = server.httpServer.address();
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  const app = await servedApp();
+  if (!app) return;
   try {
-    if (!address || typeof address === 'string') return;
-    const context = await browser.newContext({ baseURL: `http://127.0.0.1:${address.port}` });
+    const context = await app.browser.newContext({ baseURL: app.baseURL });
     const page = await context.newPage();
     page.setDefaultTimeout(0);
     await page.goto('/tools/organize-pdf');
@@ -70,8 +58,7 @@ export async function run(): Promise<void> {
         `(${(median(figures[1]) / median(figures[2])).toFixed(2)}× with the second)`,
     );
   } finally {
-    await browser.close();
-    await server.close();
+    await app.close();
   }
 }
 
