@@ -21,6 +21,28 @@ async function load(bytes: Uint8Array) {
   return book;
 }
 
+/**
+ * A sheet printed as LibreOffice prints it: 10 pt Helvetica, rows 15 pt apart from y = 700, texts
+ * 1.4 pt inside their column's left edge, numbers 1.4 pt inside its right edge; `null` prints nothing.
+ */
+async function printedSheet(
+  rows: ReadonlyArray<ReadonlyArray<string | number | null> | null>,
+  edge: (column: number) => number,
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  rows.forEach((row, r) => {
+    row?.forEach((value, c) => {
+      if (value === null) return;
+      const text = String(value);
+      const x = typeof value === 'number' ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
+      page.drawText(text, { x, y: 700 - r * 15, size: 10, font });
+    });
+  });
+  return doc.save();
+}
+
 beforeAll(async () => {
   fixture = await buildReport();
   const result = await run([{ name: 'report.pdf', bytes: fixture.bytes }], {}, {});
@@ -288,9 +310,6 @@ describe('pdf-to-excel', () => {
     // Columns 60 pt wide from x = 50, printed as LibreOffice does (texts 1.4 pt inside their
     // column's left edge, numbers 1.4 pt inside its right edge): A labels, B numbers, C empty,
     // D notes, E numbers. Nothing is printed in C; the 60 pt between B's numbers and D's notes is it.
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([612, 792]);
-    const font = await doc.embedFont(StandardFonts.Helvetica);
     const edge = (c: number) => 50 + c * 60;
     const rows: Array<[string, number, null, string, number]> = [
       ['x1', 4, null, 'sum', 6],
@@ -298,16 +317,9 @@ describe('pdf-to-excel', () => {
       ['x3', -2.5, null, 'product', 8],
       ['x4', 3.5, null, 'quotient', 2.25],
     ];
-    rows.forEach((row, r) => {
-      const y = 700 - r * 15;
-      row.forEach((value, c) => {
-        if (value === null) return;
-        const text = String(value);
-        const x = typeof value === 'number' ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
-        page.drawText(text, { x, y, size: 10, font });
-      });
-    });
-    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const book = await load(
+      (await run([{ name: 'x.pdf', bytes: await printedSheet(rows, edge) }], { sheets: 'page' }, {})).bytes,
+    );
     const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
     expect(grid).toEqual(rows);
   });
@@ -315,25 +327,15 @@ describe('pdf-to-excel', () => {
   test("columns of the sheet's default width: every cell back in its column, empty ones between", async () => {
     // Columns 48 pt wide (Excel's default, 64 px) from x = 50. A's long labels run over the empty
     // B and C; D holds right-aligned numbers, F and H texts; E and G are empty.
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([612, 792]);
-    const font = await doc.embedFont(StandardFonts.Helvetica);
     const edge = (c: number) => 50 + c * 48;
     const rows: Array<Array<string | number | null>> = [
       ['This row is local', null, null, 22, null, 'DS1', null, 'DS2'],
       ['This row is remote', null, null, 41, null, 'Hello!', null, 'Test A1'],
       ['This row is also remote', null, null, 142, null, 'Hello!', null, 'Test B2'],
     ];
-    rows.forEach((row, r) => {
-      const y = 700 - r * 15;
-      row.forEach((value, c) => {
-        if (value === null) return;
-        const text = String(value);
-        const x = typeof value === 'number' ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
-        page.drawText(text, { x, y, size: 10, font });
-      });
-    });
-    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const book = await load(
+      (await run([{ name: 'x.pdf', bytes: await printedSheet(rows, edge) }], { sheets: 'page' }, {})).bytes,
+    );
     const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
     expect(grid).toEqual(rows);
   });
@@ -427,9 +429,6 @@ describe('pdf-to-excel', () => {
     // An unruled table printed as LibreOffice does: columns 60 pt wide from x = 50 (texts 1.4 pt
     // inside their column's left edge, numbers 1.4 pt inside its right edge), rows 15 pt apart.
     // A labels, B numbers, C empty, D notes; one empty row after the sixth.
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([612, 792]);
-    const font = await doc.embedFont(StandardFonts.Helvetica);
     const edge = (c: number) => 50 + c * 60;
     const notes = ['north', 'south', 'east', 'west'];
     const rows: Array<[string, number, null, string] | null> = [
@@ -447,16 +446,7 @@ describe('pdf-to-excel', () => {
         notes[i % 4],
       ]),
     ];
-    rows.forEach((row, r) => {
-      const y = 700 - r * 15;
-      row?.forEach((value, c) => {
-        if (value === null) return;
-        const text = String(value);
-        const x = typeof value === 'number' ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
-        page.drawText(text, { x, y, size: 10, font });
-      });
-    });
-    const result = await run([{ name: 'x.pdf', bytes: await doc.save() }], {}, {});
+    const result = await run([{ name: 'x.pdf', bytes: await printedSheet(rows, edge) }], {}, {});
     expect(result.notes).toContain('1 table found.');
     const book = await load(result.bytes);
     // One sheet: the empty row is inside the table, not between two tables.

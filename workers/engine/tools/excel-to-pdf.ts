@@ -7,7 +7,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
-import { openProtectedOffice, withOpeningNotes } from '../lib/office-to-pdf/office-decrypt.ts';
+import { openProtectedOffice, renderedPdfResult, withOpeningNotes } from '../lib/office-to-pdf/office-decrypt.ts';
 import { readOds } from '../lib/office-to-pdf/ods.ts';
 import { readCsv, readXlsx, type XlsxOptions } from '../lib/office-to-pdf/xlsx.ts';
 import { DOCUMENT_ENGINE, FontBook, fontNotes } from '../lib/office-to-pdf/fonts.ts';
@@ -74,13 +74,5 @@ export const run: Engine = async ([given], options, { signal, progress }) => {
   );
   notes = [...notes, ...fontNotes(fonts)];
   if (options.outline !== false) writeHeadingsOutline(doc, outline);
-  return withOpeningNotes(
-    {
-      bytes: await doc.save(),
-      filename: `${baseName(input.name)}.pdf`,
-      mime: 'application/pdf',
-      notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
-    },
-    openingNotes,
-  );
+  return renderedPdfResult(doc, input.name, notes, openingNotes);
 };

@@ -7,7 +7,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
-import { openProtectedOffice, withOpeningNotes } from '../lib/office-to-pdf/office-decrypt.ts';
+import { openProtectedOffice, renderedPdfResult, withOpeningNotes } from '../lib/office-to-pdf/office-decrypt.ts';
 import { renderPptx } from '../lib/office-to-pdf/pptx.ts';
 import { renderOdp } from '../lib/office-to-pdf/odp.ts';
 import { DOCUMENT_ENGINE, FontBook, fontNotes } from '../lib/office-to-pdf/fonts.ts';
@@ -68,13 +68,5 @@ export const run: Engine = async ([given], options, { signal, progress }) => {
     );
   if (options.outline !== false) writeHeadingsOutline(doc, result.outline);
   const notes = [...result.notes, ...fontNotes(fonts)];
-  return withOpeningNotes(
-    {
-      bytes: await doc.save(),
-      filename: `${baseName(input.name)}.pdf`,
-      mime: 'application/pdf',
-      notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
-    },
-    openingNotes,
-  );
+  return renderedPdfResult(doc, input.name, notes, openingNotes);
 };

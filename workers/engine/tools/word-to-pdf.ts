@@ -9,7 +9,7 @@ import { keepPages } from '../lib/pdf/pdf-util.ts';
 import type { Engine } from '../lib/types.ts';
 import { FolioError, throwIfAborted, readFailure } from '../lib/errors.ts';
 import { openOfficeInput } from '../lib/office-to-pdf/sniff.ts';
-import { openProtectedOffice, withOpeningNotes } from '../lib/office-to-pdf/office-decrypt.ts';
+import { openProtectedOffice, renderedPdfResult, withOpeningNotes } from '../lib/office-to-pdf/office-decrypt.ts';
 import { readDocx } from '../lib/office-to-pdf/docx/index.ts';
 import { readOdt } from '../lib/office-to-pdf/odt.ts';
 import { readRtf } from '../lib/office-to-pdf/rtf.ts';
@@ -66,13 +66,5 @@ export const run: Engine = async ([given], options, { signal, progress }) => {
   if (pages) {
     out = await keepPages(doc, parsePageRanges(pages, doc.getPageCount()));
   }
-  return withOpeningNotes(
-    {
-      bytes: await out.save(),
-      filename: `${baseName(input.name)}.pdf`,
-      mime: 'application/pdf',
-      notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
-    },
-    openingNotes,
-  );
+  return renderedPdfResult(out, input.name, notes, openingNotes);
 };

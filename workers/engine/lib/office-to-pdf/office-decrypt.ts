@@ -13,7 +13,9 @@
  */
 import CFB from 'cfb';
 import { FolioError, invalidPassword, passwordRequired, throwIfAborted } from '../errors.ts';
+import type { PDFDocument } from 'pdf-lib';
 import type { EngineContext, EngineInput, EngineResult } from '../types.ts';
+import { baseName } from '../../../../shared/format.ts';
 
 /** Cancellation and progress: the hashing rounds report as they go (a job's watchdog needs to hear from it). */
 type Ctx = Pick<EngineContext, 'signal' | 'progress'>;
@@ -470,4 +472,22 @@ export async function openProtectedOffice(
 /** A result with the notes from opening the file (the integrity warning) before its own. */
 export function withOpeningNotes(result: EngineResult, notes: string[]): EngineResult {
   return notes.length ? { ...result, notes: [...notes, ...(result.notes ?? [])] } : result;
+}
+
+/** The PDF an Office renderer drew, its notes in one line, after the notes from opening the file. */
+export async function renderedPdfResult(
+  doc: PDFDocument,
+  inputName: string,
+  notes: string[],
+  openingNotes: string[],
+): Promise<EngineResult> {
+  return withOpeningNotes(
+    {
+      bytes: await doc.save(),
+      filename: `${baseName(inputName)}.pdf`,
+      mime: 'application/pdf',
+      notes: notes.length ? [`Note: ${notes.join('; ')}.`] : undefined,
+    },
+    openingNotes,
+  );
 }
