@@ -26,7 +26,8 @@ interface FontSource {
   skipFor?: RegExp;
 }
 
-const HANGUL = /\p{Script=Hangul}/u;
+/** Korean letters: Noto Sans SC has none of them. */
+export const HANGUL = /\p{Script=Hangul}/u;
 
 const SOURCES: FontSource[] = [
   {

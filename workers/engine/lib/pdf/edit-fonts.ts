@@ -9,6 +9,7 @@
 import { Encodings } from '@pdf-lib/standard-fonts';
 import { PDFDocument, PDFFont, StandardFonts } from 'pdf-lib';
 import { fontkit } from '../fontkit.ts';
+import { HANGUL } from '../fonts.ts';
 import notoRegularUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
 import notoBoldUrl from '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf?url';
 import notoItalicUrl from '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf?url';
@@ -93,7 +94,7 @@ export class FontCache {
       key = name;
       load = () => this.doc.embedFont(name);
     } else {
-      const cjk = /\p{Script=Hangul}/u.test(text) ? NOTO_KR : hasCjk(text) ? NOTO_SC : undefined;
+      const cjk = HANGUL.test(text) ? NOTO_KR : hasCjk(text) ? NOTO_SC : undefined;
       const [url, specifier] = cjk ? cjk[choice.bold ? 1 : 0] : NOTO[style];
       key = specifier;
       load = async () => {
