@@ -61,12 +61,12 @@ test('excel-to-pdf via /api: Korean cells come out as Hangul, not "?"', async ()
   };
   const groups = Object.fromEntries(
     list.files
-      .filter((f) => /\/Noto(SansKR|SansSC|Emoji|SansSymbols2)_[^/]*\.ttf$/.test(f.url))
+      .filter((f) => /\/Noto(SansKR|SansSC|Emoji|SansSymbols2|SansArabic|SansHebrew)_[^/]*\.ttf$/.test(f.url))
       .map((f) => [f.url, f.group]),
   );
-  expect(Object.keys(groups).length).toBeGreaterThanOrEqual(5);
+  expect(Object.keys(groups).length).toBeGreaterThanOrEqual(9);
   for (const [url, group] of Object.entries(groups))
-    expect(group, url).toBe(/KR|SC/.test(url) ? 'cjk-fonts' : 'symbol-fonts');
+    expect(group, url).toBe(/KR|SC/.test(url) ? 'cjk-fonts' : /Arabic|Hebrew/.test(url) ? 'rtl-fonts' : 'symbol-fonts');
   expect(errors).toEqual([]);
   await context.close();
 });
