@@ -41,6 +41,8 @@ export interface ParaProps {
   shading?: Rgb;
   outlineLevel?: number;
   tabStops?: TabStop[];
+  /** w:bidi: a right-to-left paragraph (its w:jc and w:ind "left" then mean its start, on the right). */
+  bidi?: boolean;
 }
 
 export interface Style {
@@ -271,6 +273,8 @@ export function readParaProps(pPr: XmlElement | undefined, into: ParaProps): Par
     const ilvl = num(kid(numPr, 'w:ilvl'), 'w:val');
     if (ilvl !== undefined) into.ilvl = ilvl;
   }
+  const bidi = onOff(kid(pPr, 'w:bidi'));
+  if (bidi !== undefined) into.bidi = bidi;
   const pbb = onOff(kid(pPr, 'w:pageBreakBefore'));
   if (pbb !== undefined) into.pageBreakBefore = pbb;
   for (const name of ['keepNext', 'keepLines', 'widowControl'] as const) {
