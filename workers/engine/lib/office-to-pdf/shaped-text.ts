@@ -64,7 +64,8 @@ export function drawShaped(
   x: number,
   y: number,
   color: Color,
-  actualText = (text.match(/\P{M}\p{M}*|\p{M}+/gu) ?? []).reverse().join(''),
+  // Every character reversed, marks included: readers reverse the extracted text character by character.
+  actualText = [...text].reverse().join(''),
 ): void {
   const shaped = faceOf(font);
   const encoded = font.encodeText(text).toString().slice(1, -1);
