@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { Document, Packer, Paragraph, TextRun } from 'docx';
+import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, decodePDFRawStream } from 'pdf-lib';
@@ -164,7 +164,7 @@ describe('Word → PDF: right-to-left paragraphs', () => {
     expect((await toUnicode(result.bytes, 'NotoSansHebrew-Regular')).length).toBeGreaterThan(0);
   });
 
-  test('a right-to-left paragraph that wraps breaks on the logical text: the first words are on the first line', async () => {
+  test('a right-to-left paragraph that wraps is broken on the logical text: read line by line from the right', async () => {
     const vocabulary = ['مرحبا', 'كلمة', 'الكتاب', 'שלום', 'جديد'];
     const words = Array.from({ length: 60 }, (_, i) => vocabulary[i % vocabulary.length]);
     const sentence = words.join(' ');
@@ -177,8 +177,31 @@ describe('Word → PDF: right-to-left paragraphs', () => {
     // Reading each line from the right, then the lines from the top, gives the sentence.
     const read = lines.flatMap((line) => rightToLeft(line));
     expect(read).toEqual(words);
-    // Every line but the last is full: it ends at the right margin and starts near the left one.
+    // The first line, like every right-to-left line, ends at the right margin.
     expect(Math.max(...lines[0].map((w) => w.xMax))).toBeCloseTo(A4_RIGHT_MARGIN, 0);
+  });
+
+  test('a right-to-left paragraph in a table cell reads from the right and ends at the cell', async () => {
+    const cell = (text: string, bidirectional: boolean) =>
+      new TableCell({
+        width: { size: 4500, type: WidthType.DXA },
+        children: [new Paragraph({ bidirectional, children: [new TextRun(text)] })],
+      });
+    const table = new Table({
+      columnWidths: [4500, 4500],
+      rows: [new TableRow({ children: [cell('Left cell', false), cell(HEBREW.join(' '), true)] })],
+    });
+    const result = await convert(
+      wordToPdf,
+      'table.docx',
+      await Packer.toBuffer(new Document({ sections: [{ children: [table] }] })),
+    );
+    const lines = bboxLines(result.bytes);
+    const hebrew = lineWith(lines, 'עולם').filter((w) => HEBREW.includes(w.text));
+    expect(rightToLeft(hebrew)).toEqual(HEBREW);
+    // The second cell's right edge: 1 in margin + 2 × 4500 twips, less the cell's right padding (0.08 in).
+    const cellEnd = 72 + (2 * 4500) / 20 - 5.4;
+    expect(Math.max(...hebrew.map((w) => w.xMax))).toBeCloseTo(cellEnd, 0);
   });
 });
 
