@@ -42,22 +42,25 @@ const RTL = /[\u0590-\u08ff]/u;
 /** A word as its characters read: poppler's boxes give Arabic and Hebrew glyphs in drawing order. */
 const logical = (word: string) => (RTL.test(word) ? [...word].reverse().join('') : word);
 
-/** Each line of the PDF (all pages) as its words with their x extents, from `pdftotext -bbox-layout`. */
-function bboxLines(bytes: Uint8Array): Word[][] {
+function bboxHtml(bytes: Uint8Array): string {
   const dir = mkdtempSync(join(tmpdir(), 'folio-rtl-'));
   try {
     writeFileSync(join(dir, 'in.pdf'), bytes);
-    const html = execFileSync('pdftotext', ['-bbox-layout', join(dir, 'in.pdf'), '-'], { encoding: 'utf8' });
-    return [...html.matchAll(/<line [^>]*>([\s\S]*?)<\/line>/g)].map((line) =>
-      [...line[1].matchAll(/<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</g)].map((m) => ({
-        text: logical(m[3]),
-        xMin: Number(m[1]),
-        xMax: Number(m[2]),
-      })),
-    );
+    return execFileSync('pdftotext', ['-bbox-layout', join(dir, 'in.pdf'), '-'], { encoding: 'utf8' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Each line of the PDF (all pages) as its words with their x extents, from `pdftotext -bbox-layout`. */
+function bboxLines(bytes: Uint8Array): Word[][] {
+  return [...bboxHtml(bytes).matchAll(/<line [^>]*>([\s\S]*?)<\/line>/g)].map((line) =>
+    [...line[1].matchAll(/<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</g)].map((m) => ({
+      text: logical(m[3]),
+      xMin: Number(m[1]),
+      xMax: Number(m[2]),
+    })),
+  );
 }
 
 /** The line holding a word, its words sorted by x from the right (how a right-to-left line reads). */
@@ -179,6 +182,33 @@ describe('Word → PDF: right-to-left paragraphs', () => {
     expect(read).toEqual(words);
     // The first line, like every right-to-left line, ends at the right margin.
     expect(Math.max(...lines[0].map((w) => w.xMax))).toBeCloseTo(A4_RIGHT_MARGIN, 0);
+  });
+
+  test("Arabic letters take the run's complex-script size (w:szCs), not its w:sz", async () => {
+    const docx = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({ children: [new TextRun({ text: 'Latin مرحبا', size: 24 })] }),
+            new Paragraph({ children: [new TextRun({ text: 'Latin كتاب', size: 24, sizeComplexScript: 48 })] }),
+          ],
+        },
+      ],
+    });
+    const result = await convert(wordToPdf, 'sizes.docx', await Packer.toBuffer(docx));
+    const html = bboxHtml(result.bytes);
+    const heights = (word: string) =>
+      [...html.matchAll(new RegExp(`yMin="([\\d.]+)" xMax="[\\d.]+" yMax="([\\d.]+)">${word}<`, 'g'))].map(
+        (m) => Number(m[2]) - Number(m[1]),
+      );
+    // poppler's word box spans the font's ascent to descent at its size: 24 pt against 12 pt, same font.
+    const [plain] = heights(logical('مرحبا'));
+    const [complex] = heights(logical('كتاب'));
+    expect(complex / plain).toBeCloseTo(2, 1);
+    // The Latin word of both runs keeps w:sz.
+    const latin = heights('Latin');
+    expect(latin.length).toBe(2);
+    expect(latin[1]).toBeCloseTo(latin[0], 1);
   });
 
   test('a right-to-left paragraph in a table cell reads from the right and ends at the cell', async () => {
