@@ -20,7 +20,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
+import JSZip from 'jszip';
+import { AlignmentType, Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, decodePDFRawStream } from 'pdf-lib';
@@ -209,6 +210,41 @@ describe('Word → PDF: right-to-left paragraphs', () => {
     const latin = heights('Latin');
     expect(latin.length).toBe(2);
     expect(latin[1]).toBeCloseTo(latin[0], 1);
+  });
+
+  test('in a w:bidi paragraph w:jc and w:ind "left" mean its start, on the right (as LibreOffice reads them)', async () => {
+    // docx writes AlignmentType.LEFT in a bidi paragraph as w:jc="right", and RIGHT as "left".
+    const docx = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              bidirectional: true,
+              alignment: AlignmentType.LEFT,
+              children: [new TextRun('שלום עולם one')],
+            }),
+            new Paragraph({
+              bidirectional: true,
+              alignment: AlignmentType.RIGHT,
+              children: [new TextRun('שלום עולם two')],
+            }),
+            new Paragraph({ bidirectional: true, indent: { left: 1440 }, children: [new TextRun('שלום עולם three')] }),
+          ],
+        },
+      ],
+    });
+    const bytes = await Packer.toBuffer(docx);
+    const xml = await (await JSZip.loadAsync(bytes)).file('word/document.xml')!.async('string');
+    expect(xml).toContain('<w:bidi/><w:jc w:val="right"/>');
+    const lines = bboxLines((await convert(wordToPdf, 'jc.docx', bytes)).bytes);
+    const extent = (word: string) => {
+      const line = lineWith(lines, word);
+      return [Math.min(...line.map((w) => w.xMin)), Math.max(...line.map((w) => w.xMax))];
+    };
+    // LibreOffice 7.4's PDF of this document: 71.9, 523.3 and 451.3 pt.
+    expect(extent('one')[0]).toBeCloseTo(72, 0);
+    expect(extent('two')[1]).toBeCloseTo(A4_RIGHT_MARGIN, 0);
+    expect(extent('three')[1]).toBeCloseTo(A4_RIGHT_MARGIN - 72, 0);
   });
 
   test('a right-to-left paragraph in a table cell reads from the right and ends at the cell', async () => {
