@@ -456,6 +456,30 @@ describe('pdf-to-excel', () => {
     expect(grid.map((row) => (row.every((v) => v === null) ? null : row))).toEqual(rows);
   });
 
+  test('one sheet per table: a page without a table still gives its text; an empty ruled grid is no table', async () => {
+    // Page 1: a printed table. Page 2: a chart printed as LibreOffice does (its gridlines a ruled
+    // grid with no text inside, axis labels and a legend around it) and a note.
+    const edge = (c: number) => 50 + c * 60;
+    const table = [['Item', 'Units'], ...Array.from({ length: 6 }, (_, i) => [`Item ${i + 1}`, 10 + i * 3])];
+    const doc = await PDFDocument.load(await printedSheet(table, edge));
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const chart = doc.addPage([612, 792]);
+    for (let k = 0; k <= 4; k++) {
+      chart.drawLine({ start: { x: 100, y: 400 + k * 50 }, end: { x: 400, y: 400 + k * 50 }, thickness: 0.5 });
+      chart.drawLine({ start: { x: 100 + k * 75, y: 400 }, end: { x: 100 + k * 75, y: 600 }, thickness: 0.5 });
+      chart.drawText(String(k * 10), { x: 80, y: 397 + k * 50, size: 10, font });
+    }
+    chart.drawText('Units sold', { x: 420, y: 500, size: 10, font });
+    chart.drawText('Source: warehouse ledger', { x: 100, y: 370, size: 10, font });
+    const result = await run([{ name: 'x.pdf', bytes: await doc.save() }], {}, {});
+    expect(result.notes).toContain('1 table found.');
+    const book = await load(result.bytes);
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1', 'Page 2']);
+    expect(sheetGrid(book.worksheets[0])).toEqual(table);
+    const texts = sheetGrid(book.worksheets[1]).flatMap((row) => (row ?? []).filter((v) => v !== null));
+    expect(texts).toEqual(expect.arrayContaining([40, 30, 20, 10, 0, 'Units sold', 'Source: warehouse ledger']));
+  });
+
   test('a table that continues on the next page is one sheet, its repeated header once', async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);

@@ -600,8 +600,13 @@ export const run: Engine = async (inputs, options, ctx) => {
   const asCsv = options.format === 'csv';
   const grids: Grid[] = [];
   let tableCount = 0;
+  // A ruled box with no text in it (a chart's gridlines, an empty frame) is not a table.
   const pageTables = source.layouts.map((layout) =>
-    layout.ocr ? [] : findTables(layout, { gapEm: CELL_GAP_EM, cells: true }),
+    layout.ocr
+      ? []
+      : findTables(layout, { gapEm: CELL_GAP_EM, cells: true }).filter((t) =>
+          t.cells.some((cell) => cell.text.trim() !== ''),
+        ),
   );
   const anyTable = pageTables.some((t) => t.length > 0);
   // The sheet of the table that ended the previous page, which the next page's first table may continue.
@@ -615,8 +620,11 @@ export const run: Engine = async (inputs, options, ctx) => {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, tables) });
     } else if (tables.length) {
       lastSheet = addTableSheets(grids, layout, tables, lastSheet);
-    } else if (!anyTable) {
-      grids.push({ name: `Page ${page}`, rows: pageGrid(layout, []) });
+    } else {
+      // A page without a table (a chart's page, notes) still gives its text, so nothing is lost;
+      // among table sheets a page with no text at all gives no sheet.
+      const rows = pageGrid(layout, []);
+      if (!anyTable || rows.length) grids.push({ name: `Page ${page}`, rows });
     }
     source.written(index);
   }
