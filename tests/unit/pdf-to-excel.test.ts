@@ -77,7 +77,16 @@ describe('pdf-to-excel', () => {
     expect(perPage.worksheets.map((s) => s.name)).toEqual(['Page 2']);
     const csv = await run([{ name: 'r.pdf', bytes: fixture.bytes }], { format: 'csv', pages: '2' }, {});
     expect(csv.filename).toBe('r.csv');
-    expect(new TextDecoder().decode(csv.bytes).split('\r\n')[2]).toBe('Ink,3,19.99,59.97');
+    // The table's title, set off by about one empty row, comes with it; the page's footer does not.
+    expect(new TextDecoder().decode(csv.bytes).split('\r\n')).toEqual([
+      'Figures',
+      'Item,Qty,Price,Total',
+      'Paper,10,2.50,25',
+      'Ink,3,19.99,59.97',
+      'Stapler,1,7.25,7.25',
+      'Folders,12,0.80,9.60',
+      '',
+    ]);
     const zip = await run([{ name: 'r.pdf', bytes: fixture.bytes }], { format: 'csv' }, {});
     expect(zip.filename).toBe('r-tables.zip');
     expect(Object.keys((await JSZip.loadAsync(zip.bytes)).files).sort()).toEqual(['Page 1.csv', 'Page 2.csv']);
@@ -478,6 +487,26 @@ describe('pdf-to-excel', () => {
     expect(sheetGrid(book.worksheets[0])).toEqual(table);
     const texts = sheetGrid(book.worksheets[1]).flatMap((row) => (row ?? []).filter((v) => v !== null));
     expect(texts).toEqual(expect.arrayContaining([40, 30, 20, 10, 0, 'Units sold', 'Source: warehouse ledger']));
+  });
+
+  test("one sheet per table: the sheet's title and notes around the table come with it", async () => {
+    // A printed sheet: a title, an empty row, a table (labels and numbers), an empty row and a note.
+    const edge = (c: number) => 50 + c * 70;
+    const rows: Array<Array<string | number | null> | null> = [
+      ['Stock on 1 May', null, null],
+      null,
+      ['Item', 'Units', 'Shelf'],
+      ...Array.from({ length: 6 }, (_, i) => [`Part ${i + 1}`, 12 + i * 5, `S${i + 1}`]),
+      null,
+      ['Counted by the night shift', null, null],
+    ];
+    const result = await run([{ name: 'x.pdf', bytes: await printedSheet(rows, edge) }], {}, {});
+    const book = await load(result.bytes);
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1']);
+    const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
+    const filled = (row: Array<unknown> | null) => row !== null && row.some((v) => v !== null && v !== undefined);
+    const trim = (row: Array<unknown>) => row.slice(0, row.findLastIndex((v) => v !== null) + 1);
+    expect(grid.filter(filled).map(trim)).toEqual(rows.filter(filled).map((row) => trim(row!)));
   });
 
   test('a table that continues on the next page is one sheet, its repeated header once', async () => {

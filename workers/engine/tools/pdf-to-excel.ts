@@ -175,6 +175,8 @@ function rowBaselines(table: Table): Array<number | undefined> {
 interface PlacedRow {
   baseline?: number;
   cells: Grid['rows'][number];
+  /** A line of text outside the tables (a title, a note), not a table's row. */
+  line?: boolean;
 }
 
 /**
@@ -431,13 +433,12 @@ function placementEdges(table: Table): number[] {
 }
 
 /**
- * A whole page: its tables and, in their places, the lines around them (titles, notes). A printed
- * sheet's blocks share its columns, so every block is placed in the columns of the page's main
+ * Tables and, in their places, the text lines around them (titles, notes), as rows top to bottom.
+ * A printed sheet's blocks share its columns, so every block is placed in the columns of the main
  * table, the one with the most filled cells (a block's column starting inside a column of that
  * table goes in that column), not each numbered from the left.
  */
-function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
-  const loose = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
   const filled = (t: Table) => t.cells.filter((cell) => cell.text !== '').length;
   const reference = tables.reduce<Table | undefined>(
     (best, t) => (!best || filled(t) > filled(best) ? t : best),
@@ -461,6 +462,7 @@ function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
           row.cells,
           row.cells.map((cell) => cell?.x),
         ),
+        line: true,
       },
     ],
   }));
@@ -490,7 +492,63 @@ function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
       }),
     });
   }
-  return withEmptyColumns(withEmptyRows(blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows)));
+  return blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows);
+}
+
+/** A whole page: its tables and the lines around them, in the page's columns. */
+function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
+  const loose = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+  return withEmptyColumns(withEmptyRows(placeBlocks(tables, loose)));
+}
+
+/**
+ * How far (in the table's row pitch) a line may follow on above or below an unruled table and
+ * still be its row: one empty row between (a title over the table, a note under it) is 2 pitches,
+ * a title's taller row a little more.
+ */
+const UNRULED_FOLLOW_ON = 2.5;
+/** A ruled table: a line in the row just outside its box (a header or total drawn without borders). */
+const RULED_FOLLOW_ON = 1.25;
+
+/**
+ * The page's text outside its tables, each line given to a table's sheet as a reader would: a
+ * line beside a table goes with it; lines above and below it go with it while they follow on at
+ * about the table's own row pitch (a header row its columns did not take in, a title, a total, a
+ * note), not across a wider gap (a report's paragraphs, a page footer). Lines above a table are
+ * given first: a title between two tables belongs to the one under it.
+ */
+function linesByTable(layout: PageLayout, tables: Table[]): TextItem[][] {
+  const loose = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+  const middle = (item: TextItem) => item.baseline - item.size * 0.3;
+  const beside = (table: Table, item: TextItem) =>
+    middle(item) >= table.box.top - 1 && middle(item) <= table.box.top + table.box.height + 1;
+  const taken = new Set<TextItem>();
+  const lines = tables.map((table) => {
+    const mine = loose.filter((item) => !taken.has(item) && beside(table, item));
+    mine.forEach((item) => taken.add(item));
+    return mine;
+  });
+  for (const direction of [-1, 1] as const)
+    tables.forEach((table, t) => {
+      const baselines = rowBaselines(table).filter((b): b is number => b !== undefined);
+      const gaps = baselines.slice(1).map((b, i) => b - baselines[i]);
+      const sizes = table.cells.flatMap((cell) => cell.items.map((i) => i.size));
+      const pitch = gaps.length ? median(gaps) : 1.3 * median(sizes);
+      const edge = direction > 0 ? table.box.top + table.box.height : table.box.top;
+      // A ruled table's rows end at its box; an unruled one's at its outer baselines.
+      let last = (table.ruled ? undefined : direction > 0 ? baselines.at(-1) : baselines[0]) ?? edge;
+      const reach = (table.ruled ? RULED_FOLLOW_ON : UNRULED_FOLLOW_ON) * pitch;
+      const candidates = loose
+        .filter((item) => !taken.has(item) && direction * (middle(item) - edge) > 1)
+        .sort((a, b) => direction * (a.baseline - b.baseline));
+      for (const item of candidates) {
+        if (direction * (item.baseline - last) > reach) break;
+        lines[t].push(item);
+        taken.add(item);
+        last = direction > 0 ? Math.max(last, item.baseline) : Math.min(last, item.baseline);
+      }
+    });
+  return lines;
 }
 
 /**
@@ -514,6 +572,8 @@ interface TableSheet {
   /** The sheet's rows on this page (before empty rows are put back) and the sheet row they start at. */
   placed: PlacedRow[];
   start: number;
+  /** The sheet's first table row, which the table repeats on each page. */
+  header?: Grid['rows'][number];
 }
 
 /**
@@ -543,13 +603,20 @@ function addTableSheets(grids: Grid[], layout: PageLayout, tables: Table[], last
     });
   const added: TableSheet[] = [];
   let open: TableSheet | undefined;
+  const lines = linesByTable(layout, tables);
   for (const [t, table] of tables.entries()) {
-    const baselines = rowBaselines(table);
-    const placed = tableGridCells(table).map((cells, r) => ({ baseline: baselines[r], cells }));
+    const placed = placeBlocks([table], lines[t]);
     if (t === 0 && last && last.page === page - 1 && continues(last.table, table)) {
-      const header = (row: Grid['rows'][number]) => row.map((cell) => cell?.text ?? '').join('\u0000');
-      const repeated = header(placed[0].cells) === header(last.grid.rows[0]);
-      open = { grid: last.grid, table, page, placed: placed.slice(repeated ? 1 : 0), start: last.grid.rows.length };
+      const text = (row?: Grid['rows'][number]) => row?.map((cell) => cell?.text ?? '').join('\u0000');
+      const first = placed.find((row) => !row.line);
+      const repeated = text(first?.cells) === text(last.header);
+      open = {
+        ...last,
+        table,
+        page,
+        placed: placed.filter((row) => !repeated || row !== first),
+        start: last.grid.rows.length,
+      };
       last.grid.name = `${last.grid.name.replace(/(Page \d+).*/, '$1')}-${page}`;
     } else if (
       open &&
@@ -569,7 +636,8 @@ function addTableSheets(grids: Grid[], layout: PageLayout, tables: Table[], last
       open = undefined;
     }
     if (!open) {
-      open = { grid: { name: '', rows: [], unruledTable: !table.ruled }, table, page, placed, start: 0 };
+      const grid = { name: '', rows: [], unruledTable: !table.ruled };
+      open = { grid, table, page, placed, start: 0, header: placed.find((row) => !row.line)?.cells };
       added.push(open);
     }
     writePlaced(open);
