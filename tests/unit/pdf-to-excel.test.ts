@@ -396,6 +396,20 @@ describe('pdf-to-excel', () => {
     expect(grid.filter((row) => row.some((v) => v !== null))).toEqual([[null, 'Basic operators'], ...rows]);
   });
 
+  test('a right-aligned number under a left-aligned header stays in its column, not the next one', async () => {
+    // Two printed rows (too few for a table): the first number ends 2.8 pt before the next
+    // column's header starts, the last one a column's width after its header starts.
+    const edge = (c: number) => 50 + c * 48;
+    const rows = [
+      ['Width', 'Height'],
+      [12, 30],
+    ];
+    for (const sheets of ['table', 'page']) {
+      const result = await run([{ name: 'x.pdf', bytes: await printedSheet(rows, edge) }], { sheets }, {});
+      expect(sheetGrid((await load(result.bytes)).worksheets[0])).toEqual(rows);
+    }
+  });
+
   test('a wrapped cell is one cell, in the row of the cells beside it', async () => {
     // A printed address list: rows 16 pt apart, wrapped cells' lines 11 pt apart (10 pt text),
     // centred in their row like LibreOffice prints them — odd and even line counts, a word broken

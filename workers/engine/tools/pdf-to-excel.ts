@@ -370,7 +370,25 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
     (a, b) => a.baseline - b.baseline || a.x - b.x,
   );
   if (fragments.length === 0) return [];
-  const starts = [...new Set(fragments.map((f) => Math.round(f.x)))].sort((a, b) => a - b);
+  // A right-aligned number ends just inside its column's right edge: a few points before the next
+  // column's left-aligned texts start, or, in the last column, one column width (the texts'
+  // columns' spacing) after its own texts start. Its own start says nothing of the columns ("a b"
+  // over "1 2").
+  const isNumber = (f: (typeof fragments)[number]) => typeof parseCell(f.text).value === 'number';
+  const textColumns: number[] = [];
+  for (const x of fragments
+    .filter((f) => !isNumber(f))
+    .map((f) => f.x)
+    .sort((a, b) => a - b))
+    if (!textColumns.length || x - textColumns.at(-1)! > 12) textColumns.push(x);
+  const tucked = (f: (typeof fragments)[number]) => {
+    if (!isNumber(f)) return false;
+    const edge = f.right + 2 * CELL_INSET;
+    if (textColumns.some((x) => x > f.right && x - edge <= 2)) return true;
+    const c = textColumns.findLastIndex((x) => x < f.x);
+    return c > 0 && Math.abs(textColumns[c] + (textColumns[c] - textColumns[c - 1]) - edge) <= 1.5;
+  };
+  const starts = [...new Set(fragments.filter((f) => !tucked(f)).map((f) => Math.round(f.x)))].sort((a, b) => a - b);
   const columns: number[] = [];
   for (const x of starts) if (!columns.length || x - columns.at(-1)! > 12) columns.push(x);
   const column = (x: number) => {
@@ -378,6 +396,11 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
     for (let i = 0; i < columns.length; i++) if (columns[i] <= x + 12) best = i;
     return best;
   };
+  const columnEndingAt = (right: number) =>
+    Math.max(
+      0,
+      columns.findLastIndex((x) => x < right),
+    );
   const rows: Array<{ top: number; baseline?: number; cells: Array<GridCell | undefined> }> = [];
   let lastBaseline = -Infinity;
   for (const f of fragments) {
@@ -390,7 +413,7 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
     if (Math.max(...lines) - Math.min(...lines) <= 1)
       rows.at(-1)!.baseline = Math.max(rows.at(-1)!.baseline ?? -Infinity, ...lines);
     const row = rows.at(-1)!.cells;
-    let c = column(f.x);
+    let c = tucked(f) ? columnEndingAt(f.right) : column(f.x);
     while (c < columns.length - 1 && row[c]) c++;
     const bold = f.items.every((i) => i.bold);
     row[c] = row[c]
