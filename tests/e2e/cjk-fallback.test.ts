@@ -3,7 +3,7 @@
  * /api in Chromium (the worker a visitor's browser draws pages in, the Noto fonts fetched from our
  * own origin on first use): PDF → JPG's picture of each page must match, glyph for glyph, poppler's
  * drawing of the same text with the bundled Noto font embedded. Without the fallback
- * (pdfjs-cjk-fallback.ts) the worker's canvas drew empty boxes or nothing.
+ * (pdfjs-cjk-fallback.ts) the worker's canvas drew empty boxes (recall 0.21–0.25, precision 0.33–0.41).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

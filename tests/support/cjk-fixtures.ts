@@ -21,8 +21,13 @@ export interface CjkSample {
   /** Lines of text, all characters of one advance (`advance`, in 1/1000 em). */
   lines: string[];
   advance: number;
-  /** Whether character codes are glyph numbers (Identity-H) read through a ToUnicode map. */
-  toUnicode?: boolean;
+  /**
+   * How characters are coded: their UCS-2 value (Uni…-UCS2-H), Shift-JIS bytes (90ms-RKSJ-H), or
+   * glyph numbers of the missing font (Identity-H) that a ToUnicode map turns into characters.
+   */
+  codes: 'ucs2' | 'shift-jis' | 'glyph';
+  /** Written in columns, top to bottom (a -V encoding): each line a column, the first on the right. */
+  vertical?: boolean;
 }
 
 const SC = '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf';
@@ -37,6 +42,28 @@ export const CJK_SAMPLES: CjkSample[] = [
     notoFile: SC,
     lines: ['日本語の文書です。', '東京都千代田区丸の内', 'ひらがなとカタカナ'],
     advance: 1000,
+    codes: 'ucs2',
+  },
+  {
+    language: 'Japanese',
+    baseFont: 'MS-Mincho',
+    encoding: '90ms-RKSJ-H',
+    ordering: 'Japan1',
+    notoFile: SC,
+    lines: ['請求書を送付します。', '株式会社と有限会社'],
+    advance: 1000,
+    codes: 'shift-jis',
+  },
+  {
+    language: 'Japanese',
+    baseFont: 'KozMinPr6N-Regular',
+    encoding: 'UniJIS-UCS2-V',
+    ordering: 'Japan1',
+    notoFile: SC,
+    lines: ['縦書きの日本語', '上から下へ読む'],
+    advance: 1000,
+    codes: 'ucs2',
+    vertical: true,
   },
   {
     language: 'Chinese',
@@ -46,6 +73,7 @@ export const CJK_SAMPLES: CjkSample[] = [
     notoFile: SC,
     lines: ['简体中文的文件。', '北京市海淀区中关村', '汉字与标点符号，'],
     advance: 1000,
+    codes: 'ucs2',
   },
   {
     language: 'Korean',
@@ -55,6 +83,7 @@ export const CJK_SAMPLES: CjkSample[] = [
     notoFile: KR,
     lines: ['한국어 문서입니다', '서울특별시 종로구', '한글과 맞춤법'],
     advance: 920,
+    codes: 'ucs2',
   },
   {
     // What Word writes when told not to embed MS Gothic: glyph numbers of a font the reader may not
@@ -66,7 +95,7 @@ export const CJK_SAMPLES: CjkSample[] = [
     notoFile: SC,
     lines: ['明朝体とゴシック体', '会議の資料を送ります'],
     advance: 1000,
-    toUnicode: true,
+    codes: 'glyph',
   },
 ];
 
@@ -74,6 +103,9 @@ export const FONT_SIZE = 28;
 const LEFT = 50;
 const TOP = 300;
 const LEADING = 44;
+/** Where the first column of vertical text starts (its centre line, and the top of its first character). */
+const COLUMN_RIGHT = 300;
+const COLUMN_TOP = 400;
 export const PAGE_SIZE: [number, number] = [400, 450];
 
 function bundledFont(file: string): Uint8Array {
@@ -81,6 +113,25 @@ function bundledFont(file: string): Uint8Array {
 }
 
 const hex4 = (n: number) => n.toString(16).padStart(4, '0');
+
+/** Shift-JIS (Microsoft's code page 932) bytes of each character, from the decoder's table. */
+let shiftJis: Map<string, number> | undefined;
+function shiftJisCode(char: string): number {
+  if (!shiftJis) {
+    shiftJis = new Map();
+    const decoder = new TextDecoder('shift_jis');
+    for (let lead = 0x81; lead <= 0xfc; lead++) {
+      if (lead > 0x9f && lead < 0xe0) continue;
+      for (let trail = 0x40; trail <= 0xfc; trail++) {
+        const decoded = decoder.decode(new Uint8Array([lead, trail]));
+        if (!shiftJis.has(decoded)) shiftJis.set(decoded, (lead << 8) | trail);
+      }
+    }
+  }
+  const code = shiftJis.get(char);
+  if (code === undefined) throw new Error(`"${char}" has no Shift-JIS code`);
+  return code;
+}
 
 /** A ToUnicode CMap for codes 1…n, code i being chars[i - 1]. */
 function toUnicodeCMap(chars: string[]): string {
@@ -114,10 +165,11 @@ function nonEmbeddedFont(doc: PDFDocument, sample: CjkSample, chars: string[]): 
   );
   const [registry, ordering, supplement] =
     sample.ordering === 'Identity' ? ['Adobe', 'Identity', 0] : ['Adobe', sample.ordering, 2];
+  const glyphCodes = sample.codes === 'glyph';
   const cidFont = context.register(
     context.obj({
       Type: 'Font',
-      Subtype: sample.toUnicode ? 'CIDFontType2' : 'CIDFontType0',
+      Subtype: glyphCodes ? 'CIDFontType2' : 'CIDFontType0',
       BaseFont: sample.baseFont,
       CIDSystemInfo: { Registry: PDFString.of(registry), Ordering: PDFString.of(ordering), Supplement: supplement },
       FontDescriptor: descriptor,
@@ -127,17 +179,22 @@ function nonEmbeddedFont(doc: PDFDocument, sample: CjkSample, chars: string[]): 
   const font = context.obj({
     Type: 'Font',
     Subtype: 'Type0',
-    BaseFont: sample.toUnicode ? sample.baseFont : `${sample.baseFont}-${sample.encoding}`,
+    BaseFont: glyphCodes ? sample.baseFont : `${sample.baseFont}-${sample.encoding}`,
     Encoding: sample.encoding,
     DescendantFonts: [cidFont],
   });
-  if (sample.toUnicode) font.set(PDFName.of('ToUnicode'), context.register(context.flateStream(toUnicodeCMap(chars))));
+  if (glyphCodes) font.set(PDFName.of('ToUnicode'), context.register(context.flateStream(toUnicodeCMap(chars))));
   return context.register(font);
 }
 
 /** Character codes of `line` in the sample's encoding, as a PDF hex string. */
 function encoded(sample: CjkSample, line: string, chars: string[]): string {
-  const codes = [...line].map((c) => (sample.toUnicode ? chars.indexOf(c) + 1 : c.charCodeAt(0)));
+  const code = {
+    ucs2: (c: string) => c.charCodeAt(0),
+    'shift-jis': shiftJisCode,
+    glyph: (c: string) => chars.indexOf(c) + 1,
+  };
+  const codes = [...line].map(code[sample.codes]);
   return PDFHexString.of(codes.map(hex4).join('')).toString();
 }
 
@@ -148,9 +205,10 @@ export async function nonEmbeddedPdf(sample: CjkSample): Promise<Uint8Array> {
   const chars = [...new Set(sample.lines.join(''))];
   const font = nonEmbeddedFont(doc, sample, chars);
   page.node.setFontDictionary(PDFName.of('F1'), font);
-  const ops = sample.lines.map(
-    (line, i) => `BT /F1 ${FONT_SIZE} Tf ${LEFT} ${TOP - i * LEADING} Td ${encoded(sample, line, chars)} Tj ET`,
-  );
+  const ops = sample.lines.map((line, i) => {
+    const [x, y] = sample.vertical ? [COLUMN_RIGHT - i * LEADING, COLUMN_TOP] : [LEFT, TOP - i * LEADING];
+    return `BT /F1 ${FONT_SIZE} Tf ${x} ${y} Td ${encoded(sample, line, chars)} Tj ET`;
+  });
   page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(ops.join('\n'))));
   return doc.save();
 }
@@ -161,12 +219,20 @@ export async function embeddedReferencePdf(sample: CjkSample): Promise<Uint8Arra
   doc.registerFontkit(fontkit);
   const page = doc.addPage(PAGE_SIZE);
   const font = await doc.embedFont(bundledFont(sample.notoFile), { subset: true });
+  const em = FONT_SIZE / 1000;
   sample.lines.forEach((line, i) => {
     // Character by character at the non-embedded font's advance (a space has another in Noto).
     [...line].forEach((char, k) => {
       if (char === ' ') return;
-      const x = LEFT + (k * sample.advance * FONT_SIZE) / 1000;
-      page.drawText(char, { x, y: TOP - i * LEADING, size: FONT_SIZE, font });
+      if (sample.vertical) {
+        // Vertical writing's default metrics (no /W2, /DW2 [880 −1000]): each character 1 em below
+        // the one before, its vertical origin half its width right of, and 880 units above, its
+        // horizontal one.
+        const x = COLUMN_RIGHT - i * LEADING - (sample.advance / 2) * em;
+        page.drawText(char, { x, y: COLUMN_TOP - k * 1000 * em - 880 * em, size: FONT_SIZE, font });
+      } else {
+        page.drawText(char, { x: LEFT + k * sample.advance * em, y: TOP - i * LEADING, size: FONT_SIZE, font });
+      }
     });
   });
   return doc.save();

@@ -22,7 +22,9 @@
  * page without such text never gets here.
  *
  * Vertical writing (-V encodings): pdf.js places each character upright down the column, as it does
- * with an embedded font; vertical forms of punctuation (a font's `vert` feature) are not used.
+ * with an embedded font. Brackets and stops come as their vertical presentation forms (U+FE10…,
+ * U+FE30…), which Noto has; other characters with a vertical variant in a real font (the long
+ * vowel mark ー, dashes) keep their horizontal shape (Noto's `vert` feature is not applied).
  * Serif faces (Mincho, Song, Myeongjo) are drawn in the sans-serif Noto; bold ones are emboldened
  * by stroking the outline.
  */
@@ -63,7 +65,12 @@ type TextContext = Pick<
   | 'strokeStyle'
 >;
 
-const ANY_CJK = new RegExp(`${CJK.source}|${HANGUL.source}`, 'u');
+/**
+ * CJK signs outside the scripts' own blocks: kanbun, strokes, enclosed and squared forms, and the
+ * vertical forms of punctuation that pdf.js gives a vertical (-V) encoding's brackets and stops.
+ */
+const CJK_FORMS = /[\u3190-\u31ef\u3200-\u33ff\ufe10-\ufe1f\ufe30-\ufe4f]/u;
+const ANY_CJK = new RegExp(`${CJK.source}|${HANGUL.source}|${CJK_FORMS.source}`, 'u');
 /** Stroke width, in ems, that makes a regular outline read as bold. */
 const EMBOLDEN = 0.035;
 
@@ -77,7 +84,7 @@ let misses = 0;
 /** The fallback fonts for a character, in the order they are tried. */
 function fontsFor(char: string): FallbackName[] {
   if (HANGUL.test(char)) return ['Noto Sans KR'];
-  if (CJK.test(char)) return ['Noto Sans SC', 'Noto Sans KR'];
+  if (CJK.test(char) || CJK_FORMS.test(char)) return ['Noto Sans SC', 'Noto Sans KR'];
   return [];
 }
 
