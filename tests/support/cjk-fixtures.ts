@@ -28,6 +28,8 @@ export interface CjkSample {
   codes: 'ucs2' | 'shift-jis' | 'glyph';
   /** Written in columns, top to bottom (a -V encoding): each line a column, the first on the right. */
   vertical?: boolean;
+  /** Text size in points (FONT_SIZE when not given). */
+  size?: number;
 }
 
 const SC = '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf';
@@ -207,7 +209,7 @@ export async function nonEmbeddedPdf(sample: CjkSample): Promise<Uint8Array> {
   page.node.setFontDictionary(PDFName.of('F1'), font);
   const ops = sample.lines.map((line, i) => {
     const [x, y] = sample.vertical ? [COLUMN_RIGHT - i * LEADING, COLUMN_TOP] : [LEFT, TOP - i * LEADING];
-    return `BT /F1 ${FONT_SIZE} Tf ${x} ${y} Td ${encoded(sample, line, chars)} Tj ET`;
+    return `BT /F1 ${sample.size ?? FONT_SIZE} Tf ${x} ${y} Td ${encoded(sample, line, chars)} Tj ET`;
   });
   page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(ops.join('\n'))));
   return doc.save();
@@ -219,7 +221,8 @@ export async function embeddedReferencePdf(sample: CjkSample): Promise<Uint8Arra
   doc.registerFontkit(fontkit);
   const page = doc.addPage(PAGE_SIZE);
   const font = await doc.embedFont(bundledFont(sample.notoFile), { subset: true });
-  const em = FONT_SIZE / 1000;
+  const size = sample.size ?? FONT_SIZE;
+  const em = size / 1000;
   sample.lines.forEach((line, i) => {
     // Character by character at the non-embedded font's advance (a space has another in Noto).
     [...line].forEach((char, k) => {
@@ -229,9 +232,9 @@ export async function embeddedReferencePdf(sample: CjkSample): Promise<Uint8Arra
         // the one before, its vertical origin half its width right of, and 880 units above, its
         // horizontal one.
         const x = COLUMN_RIGHT - i * LEADING - (sample.advance / 2) * em;
-        page.drawText(char, { x, y: COLUMN_TOP - k * 1000 * em - 880 * em, size: FONT_SIZE, font });
+        page.drawText(char, { x, y: COLUMN_TOP - k * 1000 * em - 880 * em, size, font });
       } else {
-        page.drawText(char, { x: LEFT + k * sample.advance * em, y: TOP - i * LEADING, size: FONT_SIZE, font });
+        page.drawText(char, { x: LEFT + k * sample.advance * em, y: TOP - i * LEADING, size, font });
       }
     });
   });
