@@ -99,7 +99,10 @@ class NodeCanvasFactory {
   }
 }
 
-/** The canvases pdf.js draws on: with a document (the main thread) its fonts are FontFaces and left alone. */
+/**
+ * The canvases pdf.js draws on. In a page (the main thread) pdf.js loads fonts as FontFaces and
+ * draws every glyph with fillText, so its contexts are left as they are there.
+ */
 function canvasFactory(): object {
   if (isNode) return NodeCanvasFactory;
   return inWorker() ? WorkerCanvasFactory : OffscreenCanvasFactory;
