@@ -106,6 +106,34 @@ describe('image-compressor engine', () => {
     expect(imageHeader(kept.bytes)).toMatchObject({ width: 300, height: 200, orientation: 6 });
   });
 
+  test('transparency becomes white in a JPEG (not the black hidden under it), and the note says so', async () => {
+    // A dark logo on a transparent background, a half-transparent red band below it: what a PNG
+    // from an editor looks like, with the colour under transparent pixels left black.
+    const [width, height] = [120, 80];
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const pixel =
+          y >= 60 ? [255, 0, 0, 128] : x >= 40 && x < 80 && y >= 20 && y < 40 ? [20, 20, 20, 255] : [0, 0, 0, 0];
+        data.set(pixel, (y * width + x) * 4);
+      }
+    }
+    const png = await encodePng(makeImageData(data, width, height));
+    const result = await run([{ name: 'logo.png', bytes: png }], { format: 'jpeg', quality: 90 }, {});
+    expect(result.filename).toBe('logo-compressed.jpg');
+    const out = await decodeImage(result.bytes, 'jpeg');
+    const at = (x: number, y: number) => Array.from(out.data.subarray((y * width + x) * 4, (y * width + x) * 4 + 3));
+    const near = (actual: number[], expected: number[]) =>
+      actual.every((value, i) => Math.abs(value - expected[i]) <= 6) || `${actual} is not ${expected}`;
+    expect(near(at(5, 5), [255, 255, 255])).toBe(true);
+    expect(near(at(60, 30), [20, 20, 20])).toBe(true);
+    expect(near(at(60, 70), [255, 127, 127])).toBe(true);
+    expect(result.notes?.[0]).toMatch(/transparent areas are white/);
+    // Opaque images are untouched and get no such note.
+    const opaque = await run([{ name: 'p.png', bytes: await encodePng(photo(60, 40)) }], { format: 'jpeg' }, {});
+    expect(opaque.notes?.[0]).not.toMatch(/transparen/);
+  });
+
   test('a JPEG that cannot shrink comes back as it was', async () => {
     const small = await encodeJpeg(photo(200, 150), { quality: 40 });
     const result = await run([{ name: 'small.jpg', bytes: small }], { quality: 95 }, {});

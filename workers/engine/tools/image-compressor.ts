@@ -146,6 +146,33 @@ async function decodeWithBrowser(
   }
 }
 
+/**
+ * JPEG has no alpha: the encoder would drop it and show whatever colour the transparent pixels
+ * hold (black, usually), so a logo on a transparent background became a black box. Composites
+ * over white, as image editors do when they flatten; returns undefined when nothing is see-through.
+ */
+export function flattenOnWhite(image: ImageData): ImageData | undefined {
+  const { data } = image;
+  let seeThrough = false;
+  for (let i = 3; i < data.length; i += 4) {
+    if (data[i] !== 255) {
+      seeThrough = true;
+      break;
+    }
+  }
+  if (!seeThrough) return undefined;
+  const flat = new Uint8ClampedArray(data.length);
+  for (let i = 0; i < data.length; i += 4) {
+    const alpha = data[i + 3] / 255;
+    const white = 255 * (1 - alpha);
+    flat[i] = data[i] * alpha + white;
+    flat[i + 1] = data[i + 1] * alpha + white;
+    flat[i + 2] = data[i + 2] * alpha + white;
+    flat[i + 3] = 255;
+  }
+  return makeImageData(flat, image.width, image.height);
+}
+
 export interface CompressedImage {
   bytes: Uint8Array;
   format: ImageFormat;
@@ -153,6 +180,8 @@ export interface CompressedImage {
   height: number;
   /** True when the original was kept because nothing smaller came out. */
   keptOriginal: boolean;
+  /** True when transparent areas were made white (JPEG output of an image with transparency). */
+  flattened?: boolean;
 }
 
 function describe(input: EngineInput, header: ImageHeader | undefined): FolioError | undefined {
@@ -193,9 +222,12 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
   image = await resizeImage(image, width, height);
 
   let bytes: Uint8Array;
+  let flattened = false;
   switch (format) {
     case 'jpeg': {
-      const jpeg = await encodeJpeg(image, { quality: settings.quality });
+      const flat = flattenOnWhite(image);
+      flattened = flat !== undefined;
+      const jpeg = await encodeJpeg(flat ?? image, { quality: settings.quality });
       bytes = keepMetadata ? withSegments(jpeg, jpegMetadataSegments(input.bytes)) : jpeg;
       break;
     }
@@ -222,7 +254,7 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
   if (format === header.format && sameSize && bytes.length >= input.bytes.length) {
     return { bytes: input.bytes, format, width, height, keptOriginal: true };
   }
-  return { bytes, format, width, height, keptOriginal: false };
+  return { bytes, format, width, height, keptOriginal: false, flattened };
 }
 
 function sizeNote(name: string, before: number, after: CompressedImage): string {
@@ -231,7 +263,8 @@ function sizeNote(name: string, before: number, after: CompressedImage): string 
   const change = Math.round((1 - after.bytes.length / before) * 100);
   return (
     `${name}: ${formatBytes(before)} → ${formatBytes(after.bytes.length)} ` +
-    `(${change >= 0 ? '−' : '+'}${Math.abs(change)}%), ${after.width} × ${after.height}.`
+    `(${change >= 0 ? '−' : '+'}${Math.abs(change)}%), ${after.width} × ${after.height}.` +
+    (after.flattened ? ' JPEG has no transparency: the transparent areas are white.' : '')
   );
 }
 
