@@ -5,6 +5,7 @@ import {
   decodeImage,
   encodeJpeg,
   encodePng,
+  encodeWebp,
   imageHeader,
   makeImageData,
 } from '../../workers/engine/lib/image/codecs.ts';
@@ -44,6 +45,42 @@ function withOrientation6(jpeg: Uint8Array): Uint8Array {
   out.set(app1, 2);
   out.set(jpeg.subarray(2), 2 + app1.length);
   return out;
+}
+
+const le32 = (n: number) => [n & 255, (n >> 8) & 255, (n >> 16) & 255, (n >>> 24) & 255];
+const le24 = (n: number) => le32(n).slice(0, 3);
+const riff = (type: string, data: number[]) => [
+  ...Buffer.from(type, 'ascii'),
+  ...le32(data.length),
+  ...data,
+  ...(data.length % 2 ? [0] : []),
+];
+
+/** An animated WebP as libwebp's muxer writes it: VP8X (animation flag), ANIM, one ANMF per frame. */
+async function animatedWebp(frames: ImageData[]): Promise<Uint8Array> {
+  const { width, height } = frames[0];
+  const anmf: number[] = [];
+  for (const frame of frames) {
+    const still = await encodeWebp(frame, { quality: 90, lossless: true });
+    const bitstream = [...still.subarray(12)]; // the VP8L chunk after RIFF....WEBP
+    anmf.push(
+      ...riff('ANMF', [...le24(0), ...le24(0), ...le24(width - 1), ...le24(height - 1), ...le24(100), 0, ...bitstream]),
+    );
+  }
+  const body = [
+    ...Buffer.from('WEBP'),
+    ...riff('VP8X', [0x02, 0, 0, 0, ...le24(width - 1), ...le24(height - 1)]),
+    ...riff('ANIM', [255, 255, 255, 255, 0, 0]),
+    ...anmf,
+  ];
+  return new Uint8Array([...Buffer.from('RIFF'), ...le32(body.length), ...body]);
+}
+
+/** A PNG with an APNG animation control chunk (acTL) before its image data. */
+function withAnimationControl(png: Uint8Array): Uint8Array {
+  const acTL = [0, 0, 0, 8, ...Buffer.from('acTL'), 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]; // CRC not checked here
+  const afterHeader = 8 + 25; // signature + IHDR
+  return new Uint8Array([...png.subarray(0, afterHeader), ...acTL, ...png.subarray(afterHeader)]);
 }
 
 describe('image-compressor engine', () => {
@@ -132,6 +169,24 @@ describe('image-compressor engine', () => {
     // Opaque images are untouched and get no such note.
     const opaque = await run([{ name: 'p.png', bytes: await encodePng(photo(60, 40)) }], { format: 'jpeg' }, {});
     expect(opaque.notes?.[0]).not.toMatch(/transparen/);
+  });
+
+  test('animated WebP and PNG are refused by name rather than turned into their first frame', async () => {
+    const frames = [photo(90, 60), screenshot(90, 60)];
+    const animated = await animatedWebp(frames);
+    expect(imageHeader(animated)).toMatchObject({ format: 'webp', width: 90, height: 60 });
+    for (const format of ['auto', 'webp', 'png']) {
+      await expect(run([{ name: 'sticker.webp', bytes: animated }], { format }, {})).rejects.toThrow(
+        '"sticker.webp" is an animated WebP: Folio compresses still images only, and would keep just its first frame.',
+      );
+    }
+    const apng = withAnimationControl(await encodePng(photo(40, 30)));
+    await expect(run([{ name: 'a.png', bytes: apng }], {}, {})).rejects.toThrow(/"a\.png" is an animated PNG \(APNG\)/);
+    // A still WebP with an extended header (VP8X, alpha flag only) is compressed as before.
+    const still = await encodeWebp(screenshot(90, 60), { quality: 95 });
+    expect(String.fromCharCode(...still.subarray(12, 16))).toBe('VP8X');
+    const result = await run([{ name: 'still.webp', bytes: still }], { format: 'png' }, {});
+    expect(imageHeader(result.bytes)).toMatchObject({ format: 'png', width: 90, height: 60 });
   });
 
   test('a JPEG that cannot shrink comes back as it was', async () => {

@@ -184,9 +184,35 @@ export interface CompressedImage {
   flattened?: boolean;
 }
 
+/**
+ * An animated WebP (VP8X with the animation flag) or PNG (an acTL chunk before the image data).
+ * The codecs decode one frame only, so the result would be a still picture.
+ */
+export function isAnimated(bytes: Uint8Array, format: ImageFormat): boolean {
+  const ascii = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
+  if (format === 'webp') return ascii(12) === 'VP8X' && (bytes[20] & 0x02) !== 0;
+  if (format !== 'png') return false;
+  for (let at = 8; at + 8 <= bytes.length;) {
+    const length = ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+    const type = ascii(at + 4);
+    if (type === 'acTL') return true;
+    if (type === 'IDAT' || type === 'IEND') return false;
+    at += 12 + length;
+  }
+  return false;
+}
+
 function describe(input: EngineInput, header: ImageHeader | undefined): FolioError | undefined {
   if (input.bytes.length === 0) return new FolioError('InvalidImage', `"${input.name}" is empty (0 bytes).`);
   if (!header) return new FolioError('InvalidImage', `"${input.name}" is not a JPEG, PNG, WebP or AVIF image.`);
+  if (isAnimated(input.bytes, header.format)) {
+    const kind = header.format === 'png' ? 'PNG (APNG)' : 'WebP';
+    return new FolioError(
+      'InvalidImage',
+      `"${input.name}" is an animated ${kind}: Folio compresses still images only, ` +
+        'and would keep just its first frame.',
+    );
+  }
   return undefined;
 }
 
