@@ -10,6 +10,7 @@ import {
   makeImageData,
 } from '../../workers/engine/lib/image/codecs.ts';
 import { createApiServer } from '../../mock-api/node.ts';
+import { animatedWebp, withAnimationControl } from '../support/image-fixtures.ts';
 import { tool as imageTool } from '../../src/catalogue/tools/image-compressor.ts';
 
 function photo(width: number, height: number): ImageData {
@@ -45,42 +46,6 @@ function withOrientation6(jpeg: Uint8Array): Uint8Array {
   out.set(app1, 2);
   out.set(jpeg.subarray(2), 2 + app1.length);
   return out;
-}
-
-const le32 = (n: number) => [n & 255, (n >> 8) & 255, (n >> 16) & 255, (n >>> 24) & 255];
-const le24 = (n: number) => le32(n).slice(0, 3);
-const riff = (type: string, data: number[]) => [
-  ...Buffer.from(type, 'ascii'),
-  ...le32(data.length),
-  ...data,
-  ...(data.length % 2 ? [0] : []),
-];
-
-/** An animated WebP as libwebp's muxer writes it: VP8X (animation flag), ANIM, one ANMF per frame. */
-async function animatedWebp(frames: ImageData[]): Promise<Uint8Array> {
-  const { width, height } = frames[0];
-  const anmf: number[] = [];
-  for (const frame of frames) {
-    const still = await encodeWebp(frame, { quality: 90, lossless: true });
-    const bitstream = [...still.subarray(12)]; // the VP8L chunk after RIFF....WEBP
-    anmf.push(
-      ...riff('ANMF', [...le24(0), ...le24(0), ...le24(width - 1), ...le24(height - 1), ...le24(100), 0, ...bitstream]),
-    );
-  }
-  const body = [
-    ...Buffer.from('WEBP'),
-    ...riff('VP8X', [0x02, 0, 0, 0, ...le24(width - 1), ...le24(height - 1)]),
-    ...riff('ANIM', [255, 255, 255, 255, 0, 0]),
-    ...anmf,
-  ];
-  return new Uint8Array([...Buffer.from('RIFF'), ...le32(body.length), ...body]);
-}
-
-/** A PNG with an APNG animation control chunk (acTL) before its image data. */
-function withAnimationControl(png: Uint8Array): Uint8Array {
-  const acTL = [0, 0, 0, 8, ...Buffer.from('acTL'), 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]; // CRC not checked here
-  const afterHeader = 8 + 25; // signature + IHDR
-  return new Uint8Array([...png.subarray(0, afterHeader), ...acTL, ...png.subarray(afterHeader)]);
 }
 
 describe('image-compressor engine', () => {
