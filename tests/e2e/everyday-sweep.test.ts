@@ -171,4 +171,40 @@ describe('the file list with the keyboard only', () => {
     }
     await context.close();
   });
+
+  test('Process Files, Cancel and a second job by keyboard: the focus follows the buttons and stays in the window', async () => {
+    const { page, context } = await openToolModal(browser, 'pdf-to-jpg');
+    const dialog = page.getByRole('dialog');
+    const doc = await PDFDocument.create();
+    for (let i = 0; i < 30; i++) doc.addPage([612, 792]).drawRectangle({ x: 50, y: 50, width: 400, height: 600 });
+    await dialog
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles(pdfUpload('long.pdf', await doc.save()));
+    await dialog.getByLabel('Resolution').selectOption('300');
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim());
+    const inDialog = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+
+    const processButton = dialog.getByRole('button', { name: 'Process Files', exact: true });
+    await expect.poll(() => processButton.isEnabled()).toBe(true); // once the PDF has been read
+    await processButton.focus();
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('button', { name: 'Cancel' }).waitFor();
+    expect(await focusedText()).toBe('Cancel');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => dialog.innerText()).toMatch(/Cancelled/);
+    await expect.poll(focusedText).toBe('Process Files');
+    await page.keyboard.press('Tab');
+    expect(await inDialog()).toBe(true);
+
+    await dialog.getByLabel('Resolution').selectOption('72');
+    await dialog.getByLabel('Pages').fill('2');
+    await expect.poll(() => processButton.isEnabled()).toBe(true);
+    await processButton.focus();
+    const file = await downloadAfter(page, () => page.keyboard.press('Enter'));
+    expect(file.name).toBe('long-p002.jpg');
+    expect(imageHeader(file.bytes)).toMatchObject({ format: 'jpeg', width: 612, height: 792 });
+    await expect.poll(focusedText).toBe('Process Files');
+    await context.close();
+  });
 });
