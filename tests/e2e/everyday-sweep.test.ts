@@ -208,3 +208,46 @@ describe('the file list with the keyboard only', () => {
     await context.close();
   });
 });
+
+describe('long names and words on a phone', () => {
+  const longName = 'Jahresabschlussbericht_Überarbeitung_endgültig_Version_2026_final_FINAL_wirklich.pdf';
+
+  /** Elements in the dialog that reach past the right edge of the screen. */
+  const pastTheEdge = (page: Page) =>
+    page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      return [...document.querySelectorAll('[role="dialog"], [role="dialog"] *')]
+        .filter((el) => el.getBoundingClientRect().right > width + 1)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+    });
+
+  test('merge at 390 px with a long file name: the window fits the screen and Process Files works', async () => {
+    const { page, context } = await openToolModal(browser, 'merge-pdf', { width: 390, height: 844, theme: 'dark' });
+    const onePage = async () => {
+      const doc = await PDFDocument.create();
+      doc.addPage([200, 200]);
+      return doc.save();
+    };
+    await page
+      .getByRole('dialog')
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles([pdfUpload(longName, await onePage()), pdfUpload('b.pdf', await onePage())]);
+    await page.getByRole('dialog').getByText('2 files selected').waitFor();
+    expect(await pastTheEdge(page)).toEqual([]);
+    const file = await process(page);
+    expect(file.name).toBe('merged.pdf');
+    expect((await PDFDocument.load(file.bytes)).getPageCount()).toBe(2);
+    await context.close();
+  });
+
+  test('word counter at 390 px: a long token among the keywords wraps inside the window', async () => {
+    const { page, context } = await openToolModal(browser, 'word-counter', { width: 390, height: 844 });
+    // One word for the segmenter (underscores join), so one keyword chip.
+    const token = 'configuration_value_for_the_production_environment_of_the_new_billing_service';
+    await page.getByRole('dialog').locator('textarea').first().fill(`${token} ${token} short words`);
+    await page.getByTestId('keywords').getByText(token).waitFor();
+    expect(await pastTheEdge(page)).toEqual([]);
+    await context.close();
+  });
+});
