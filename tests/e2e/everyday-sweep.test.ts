@@ -250,4 +250,25 @@ describe('long names and words on a phone', () => {
     expect(await pastTheEdge(page)).toEqual([]);
     await context.close();
   });
+
+  test('image compressor at 390 px: a long file name in the Preview button and the result stays on screen', async () => {
+    const { page, context } = await openToolModal(browser, 'image-compressor', {
+      width: 390,
+      height: 844,
+      theme: 'dark',
+    });
+    const dialog = page.getByRole('dialog');
+    const name = 'Urlaubsfoto_Strand_Sonnenuntergang_2026_sehr_langer_Name.jpg';
+    await pick(page, name, 'image/jpeg', await encodeJpeg(quadrants(300, 200), { quality: 95 }), 'auto');
+    await dialog.getByRole('button', { name: /^Preview/ }).click();
+    await dialog
+      .getByText(/^Compressed ·/)
+      .first()
+      .waitFor();
+    const file = await process(page);
+    expect(file.name).toBe('Urlaubsfoto_Strand_Sonnenuntergang_2026_sehr_langer_Name-compressed.jpg');
+    await dialog.getByRole('status').waitFor();
+    expect(await pastTheEdge(page)).toEqual([]);
+    await context.close();
+  });
 });
