@@ -106,6 +106,13 @@ describe('image-compressor engine', () => {
     expect(imageHeader(stripped.bytes)?.orientation).toBeUndefined();
     const kept = await run([{ name: 'r.jpg', bytes: rotated }], { stripMetadata: false }, {});
     expect(imageHeader(kept.bytes)).toMatchObject({ width: 300, height: 200, orientation: 6 });
+    expect(kept.notes?.[0]).toMatch(/, 200 × 300\.$/); // the size as displayed
+    // Shown 200 × 300: at most 100 wide means shown 100 × 150, i.e. stored 150 × 100 with the tag.
+    const limited = await run([{ name: 'r.jpg', bytes: rotated }], { stripMetadata: false, maxWidth: 100 }, {});
+    expect(imageHeader(limited.bytes)).toMatchObject({ width: 150, height: 100, orientation: 6 });
+    expect(limited.notes?.[0]).toMatch(/, 100 × 150\.$/);
+    const stripped100 = await run([{ name: 'r.jpg', bytes: rotated }], { maxWidth: 100 }, {});
+    expect(imageHeader(stripped100.bytes)).toMatchObject({ width: 100, height: 150 });
   });
 
   test('transparency becomes white in a JPEG (not the black hidden under it), and the note says so', async () => {

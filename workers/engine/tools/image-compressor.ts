@@ -176,6 +176,7 @@ export function flattenOnWhite(image: ImageData): ImageData | undefined {
 export interface CompressedImage {
   bytes: Uint8Array;
   format: ImageFormat;
+  /** As displayed (after the EXIF orientation, when the tag is kept). */
   width: number;
   height: number;
   /** True when the original was kept because nothing smaller came out. */
@@ -244,7 +245,12 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
   }
   image ??= await decodeWithBrowser(input.bytes, MIME[header.format], applyOrientation);
   if (!image) throw undecodable();
-  const [width, height] = fitInside(image.width, image.height, settings.maxWidth, settings.maxHeight);
+  // With the EXIF tag kept the pixels stay as stored; for orientations 5–8 a viewer turns them a
+  // quarter, so the user's width limit is a limit on the stored height, and the sizes shown swap.
+  const turned = keepMetadata && (header.orientation ?? 1) >= 5 && (header.orientation ?? 1) <= 8;
+  const [width, height] = turned
+    ? fitInside(image.width, image.height, settings.maxHeight, settings.maxWidth)
+    : fitInside(image.width, image.height, settings.maxWidth, settings.maxHeight);
   image = await resizeImage(image, width, height);
 
   let bytes: Uint8Array;
@@ -277,10 +283,11 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
       break;
   }
   const sameSize = width === header.width && height === header.height;
+  const [shownWidth, shownHeight] = turned ? [height, width] : [width, height];
   if (format === header.format && sameSize && bytes.length >= input.bytes.length) {
-    return { bytes: input.bytes, format, width, height, keptOriginal: true };
+    return { bytes: input.bytes, format, width: shownWidth, height: shownHeight, keptOriginal: true };
   }
-  return { bytes, format, width, height, keptOriginal: false, flattened };
+  return { bytes, format, width: shownWidth, height: shownHeight, keptOriginal: false, flattened };
 }
 
 function sizeNote(name: string, before: number, after: CompressedImage): string {
