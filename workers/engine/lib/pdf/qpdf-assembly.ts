@@ -193,6 +193,19 @@ function holds(bytes: Uint8Array, at: number, text: string): boolean {
   return true;
 }
 
+/** The object whose header comes last before `at` (a dictionary is far shorter than 64 KB before its /Filter). */
+function lastObjectHeader(bytes: Uint8Array, at: number): PDFRef | undefined {
+  for (let span = 512; span <= 65_536; span *= 8) {
+    const window = latin1.decode(bytes.subarray(Math.max(0, at - span), at));
+    let header: RegExpExecArray | null = null;
+    OBJECT_HEADER.lastIndex = 0;
+    for (let match = OBJECT_HEADER.exec(window); match; match = OBJECT_HEADER.exec(window)) header = match;
+    if (header) return PDFRef.of(Number(header[1]), Number(header[2]));
+    if (at - span <= 0) return undefined;
+  }
+  return undefined;
+}
+
 /**
  * The objects whose dictionary holds `/Filter [/FlateDecode]` in the file's own bytes. Stream
  * dictionaries are never inside object streams, so the plain bytes show them all (a match in binary
@@ -210,13 +223,8 @@ function flateArrayCandidates(bytes: Uint8Array): PDFRef[] {
     let key = open - 1;
     while (isSpace(bytes[key])) key--;
     if (!holds(bytes, key - FILTER_KEY.length + 1, FILTER_KEY) || bytes[key - FILTER_KEY.length] !== 0x2f) continue;
-    // The last object header before it: its object (a dictionary is far shorter than 64 KB before /Filter).
-    const from = Math.max(0, open - 65_536);
-    let header: RegExpExecArray | null = null;
-    OBJECT_HEADER.lastIndex = 0;
-    const window = latin1.decode(bytes.subarray(from, open));
-    for (let match = OBJECT_HEADER.exec(window); match; match = OBJECT_HEADER.exec(window)) header = match;
-    if (header) found.set(`${header[1]} ${header[2]}`, PDFRef.of(Number(header[1]), Number(header[2])));
+    const header = lastObjectHeader(bytes, open);
+    if (header) found.set(header.toString(), header);
   }
   return [...found.values()];
 }
