@@ -7,8 +7,8 @@
  * 3 each, the machine is shared), the ratio, CPU time (this process's user + system against native
  * qpdf's from GNU time: far steadier than wall time when other jobs load the machine), output size
  * and the peak resident memory of this process during the first measured merge (sampled every 10 ms)
- * above its level before, against the total input size. Goals (issue #20): ≤ 1.5× qpdf's time; ≤ 3× the input in peak memory; output
- * ≤ 1.1× qpdf's size.
+ * above its level before, against the total input size. Goals (issue #20): ≤ 1.5× qpdf's time; ≤ 3×
+ * the input in peak memory; output ≤ 1.1× qpdf's size.
  *
  * Note the two do different work: qpdf drops the inputs' bookmarks and breaks their links (forward
  * links become null, named destinations are dropped); merge-pdf keeps and remaps both. The native
