@@ -5,7 +5,7 @@
  * (pointer or touch via the native drag events) or by the Move up / Move down buttons, and sort
  * by name. Order matters: merge-pdf and jpg-to-pdf process files in this order.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { formatBytes } from '../../shared/format.ts';
 import type { PdfCheck } from './pdf-checks.ts';
 import type { ThumbnailSource } from '../../workers/bridge.ts';
@@ -85,6 +85,29 @@ export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
 
 const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
+/** A number per File object, so a row keeps its element (and its focused button) when it moves. */
+const fileIds = new WeakMap<File, number>();
+let lastFileId = 0;
+function fileId(file: File): number {
+  let id = fileIds.get(file);
+  if (id === undefined) fileIds.set(file, (id = ++lastFileId));
+  return id;
+}
+
+/** Row keys: the file's number, and which copy of it this is (the same file may be added twice). */
+function rowKeys(files: readonly File[]): string[] {
+  const seen = new Map<File, number>();
+  return files.map((file) => {
+    const copy = seen.get(file) ?? 0;
+    seen.set(file, copy + 1);
+    return `${fileId(file)}-${copy}`;
+  });
+}
+
+type Action = 'up' | 'down' | 'remove';
+/** Where keyboard focus goes after a row button changed the list (a disabled or removed button loses it). */
+type FocusRequest = { row: number; action: Action };
+
 export function FileList({
   files,
   setFiles,
@@ -101,7 +124,27 @@ export function FileList({
 }) {
   const [dragIndex, setDragIndex] = useState<number | null>(null);
   const [overIndex, setOverIndex] = useState<number | null>(null);
+  const [focusRequest, setFocusRequest] = useState<FocusRequest | null>(null);
+  const listRef = useRef<HTMLOListElement>(null);
   const total = files.reduce((sum, f) => sum + f.size, 0);
+  const keys = rowKeys(files);
+
+  // Moving a file to the top or bottom disables the button just pressed, and removing a file
+  // removes it: either way the browser would drop focus to the page behind the dialog. Focus
+  // stays on the same row's other arrow, or the next row's Remove, or the dialog.
+  useLayoutEffect(() => {
+    if (!focusRequest) return;
+    setFocusRequest(null);
+    const rows = listRef.current?.querySelectorAll('li') ?? [];
+    const row = rows[Math.min(focusRequest.row, rows.length - 1)];
+    const button = (action: Action) =>
+      row?.querySelector<HTMLButtonElement>(`button[data-action="${action}"]:not(:disabled)`);
+    const target =
+      focusRequest.action === 'remove'
+        ? button('remove')
+        : (button(focusRequest.action) ?? button(focusRequest.action === 'up' ? 'down' : 'up') ?? button('remove'));
+    (target ?? listRef.current?.closest<HTMLElement>('[role="dialog"]'))?.focus();
+  }, [focusRequest]);
   return (
     <div className="file-list-block">
       {multiple && files.length > 1 && (
@@ -118,10 +161,10 @@ export function FileList({
           </button>
         </div>
       )}
-      <ol className="file-list" aria-label="Selected files">
+      <ol className="file-list" aria-label="Selected files" ref={listRef}>
         {files.map((file, index) => (
           <li
-            key={`${file.name}-${file.size}-${file.lastModified}-${index}`}
+            key={keys[index]}
             className={
               `${dragIndex === index ? 'dragging' : ''}` +
               `${overIndex === index && dragIndex !== index ? ' drop-target' : ''}`
@@ -182,8 +225,12 @@ export function FileList({
                   className="small"
                   aria-label={`Move up: ${file.name}`}
                   title="Move up"
+                  data-action="up"
                   disabled={disabled || index === 0}
-                  onClick={() => setFiles(moveItem(files, index, index - 1))}
+                  onClick={() => {
+                    setFiles(moveItem(files, index, index - 1));
+                    setFocusRequest({ row: index - 1, action: 'up' });
+                  }}
                 >
                   ↑
                 </button>
@@ -192,8 +239,12 @@ export function FileList({
                   className="small"
                   aria-label={`Move down: ${file.name}`}
                   title="Move down"
+                  data-action="down"
                   disabled={disabled || index === files.length - 1}
-                  onClick={() => setFiles(moveItem(files, index, index + 1))}
+                  onClick={() => {
+                    setFiles(moveItem(files, index, index + 1));
+                    setFocusRequest({ row: index + 1, action: 'down' });
+                  }}
                 >
                   ↓
                 </button>
@@ -204,8 +255,19 @@ export function FileList({
               className="small"
               aria-label={`Remove: ${file.name}`}
               title="Remove"
+              data-action="remove"
               disabled={disabled}
-              onClick={() => setFiles(files.filter((_, i) => i !== index))}
+              onClick={(event) => {
+                // The list goes away with its last file: the file picker takes the focus.
+                if (files.length === 1) {
+                  event.currentTarget
+                    .closest('[role="dialog"]')
+                    ?.querySelector<HTMLElement>('input[type=file]')
+                    ?.focus();
+                }
+                setFiles(files.filter((_, i) => i !== index));
+                setFocusRequest({ row: index, action: 'remove' });
+              }}
             >
               ×
             </button>

@@ -22,7 +22,17 @@
  *   - the result panel:      role=status region with 'Download again' and 'Start over' buttons
  *   - the file list:         list 'Selected files'; items with 'Move up' / 'Move down' / 'Remove' buttons
  */
-import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
+import {
+  Suspense,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+} from 'react';
 import type { FileToolEntry, OptionValue, OptionValues } from '../catalogue/types.ts';
 import { defaultValues } from '../catalogue/index.ts';
 import { ApiError, callTool, downloadBlob, prepareTool, type ApiResult } from '../api/client.ts';
@@ -203,6 +213,20 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   useEffect(() => {
     if (phase.kind === 'done') resultRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [phase.kind]);
+
+  // Process Files is disabled while a job runs and Cancel goes when it ends: either would drop the
+  // keyboard focus to the page behind the dialog. It moves to Cancel, then back to Process Files.
+  const processRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const wasWorking = useRef(false);
+  useLayoutEffect(() => {
+    if (wasWorking.current === working) return;
+    wasWorking.current = working;
+    const active = document.activeElement;
+    const lost = !active || active === document.body;
+    if (working && (lost || active === processRef.current)) cancelRef.current?.focus();
+    else if (!working && (lost || active === cancelRef.current)) processRef.current?.focus();
+  }, [working]);
 
   // A job still running when the modal closes is cancelled (and its worker terminated).
   useEffect(() => () => controllerRef.current?.abort(), []);
@@ -539,6 +563,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
           </p>
         )}
         <button
+          ref={processRef}
           type="button"
           className="primary-action"
           disabled={working || waitReason !== ''}
@@ -548,7 +573,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
           Process Files
         </button>
         {working && (
-          <button type="button" onClick={cancel}>
+          <button ref={cancelRef} type="button" onClick={cancel}>
             Cancel
           </button>
         )}

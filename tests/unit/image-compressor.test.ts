@@ -5,10 +5,12 @@ import {
   decodeImage,
   encodeJpeg,
   encodePng,
+  encodeWebp,
   imageHeader,
   makeImageData,
 } from '../../workers/engine/lib/image/codecs.ts';
 import { createApiServer } from '../../mock-api/node.ts';
+import { animatedWebp, withAnimationControl } from '../support/image-fixtures.ts';
 import { tool as imageTool } from '../../src/catalogue/tools/image-compressor.ts';
 
 function photo(width: number, height: number): ImageData {
@@ -104,6 +106,59 @@ describe('image-compressor engine', () => {
     expect(imageHeader(stripped.bytes)?.orientation).toBeUndefined();
     const kept = await run([{ name: 'r.jpg', bytes: rotated }], { stripMetadata: false }, {});
     expect(imageHeader(kept.bytes)).toMatchObject({ width: 300, height: 200, orientation: 6 });
+    expect(kept.notes?.[0]).toMatch(/, 200 × 300\.$/); // the size as displayed
+    // Shown 200 × 300: at most 100 wide means shown 100 × 150, i.e. stored 150 × 100 with the tag.
+    const limited = await run([{ name: 'r.jpg', bytes: rotated }], { stripMetadata: false, maxWidth: 100 }, {});
+    expect(imageHeader(limited.bytes)).toMatchObject({ width: 150, height: 100, orientation: 6 });
+    expect(limited.notes?.[0]).toMatch(/, 100 × 150\.$/);
+    const stripped100 = await run([{ name: 'r.jpg', bytes: rotated }], { maxWidth: 100 }, {});
+    expect(imageHeader(stripped100.bytes)).toMatchObject({ width: 100, height: 150 });
+  });
+
+  test('transparency becomes white in a JPEG (not the black hidden under it), and the note says so', async () => {
+    // A dark logo on a transparent background, a half-transparent red band below it: what a PNG
+    // from an editor looks like, with the colour under transparent pixels left black.
+    const [width, height] = [120, 80];
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const pixel =
+          y >= 60 ? [255, 0, 0, 128] : x >= 40 && x < 80 && y >= 20 && y < 40 ? [20, 20, 20, 255] : [0, 0, 0, 0];
+        data.set(pixel, (y * width + x) * 4);
+      }
+    }
+    const png = await encodePng(makeImageData(data, width, height));
+    const result = await run([{ name: 'logo.png', bytes: png }], { format: 'jpeg', quality: 90 }, {});
+    expect(result.filename).toBe('logo-compressed.jpg');
+    const out = await decodeImage(result.bytes, 'jpeg');
+    const at = (x: number, y: number) => Array.from(out.data.subarray((y * width + x) * 4, (y * width + x) * 4 + 3));
+    const near = (actual: number[], expected: number[]) =>
+      actual.every((value, i) => Math.abs(value - expected[i]) <= 6) || `${actual} is not ${expected}`;
+    expect(near(at(5, 5), [255, 255, 255])).toBe(true);
+    expect(near(at(60, 30), [20, 20, 20])).toBe(true);
+    expect(near(at(60, 70), [255, 127, 127])).toBe(true);
+    expect(result.notes?.[0]).toMatch(/transparent areas are white/);
+    // Opaque images are untouched and get no such note.
+    const opaque = await run([{ name: 'p.png', bytes: await encodePng(photo(60, 40)) }], { format: 'jpeg' }, {});
+    expect(opaque.notes?.[0]).not.toMatch(/transparen/);
+  });
+
+  test('animated WebP and PNG are refused by name rather than turned into their first frame', async () => {
+    const frames = [photo(90, 60), screenshot(90, 60)];
+    const animated = await animatedWebp(frames);
+    expect(imageHeader(animated)).toMatchObject({ format: 'webp', width: 90, height: 60 });
+    for (const format of ['auto', 'webp', 'png']) {
+      await expect(run([{ name: 'sticker.webp', bytes: animated }], { format }, {})).rejects.toThrow(
+        '"sticker.webp" is an animated WebP: Folio compresses still images only, and would keep just its first frame.',
+      );
+    }
+    const apng = withAnimationControl(await encodePng(photo(40, 30)));
+    await expect(run([{ name: 'a.png', bytes: apng }], {}, {})).rejects.toThrow(/"a\.png" is an animated PNG \(APNG\)/);
+    // A still WebP with an extended header (VP8X, alpha flag only) is compressed as before.
+    const still = await encodeWebp(screenshot(90, 60), { quality: 95 });
+    expect(String.fromCharCode(...still.subarray(12, 16))).toBe('VP8X');
+    const result = await run([{ name: 'still.webp', bytes: still }], { format: 'png' }, {});
+    expect(imageHeader(result.bytes)).toMatchObject({ format: 'png', width: 90, height: 60 });
   });
 
   test('a JPEG that cannot shrink comes back as it was', async () => {

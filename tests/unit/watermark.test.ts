@@ -4,7 +4,8 @@ import { run, placements, parseColour } from '../../workers/engine/tools/add-wat
 import { fitFactor } from '../../shared/watermark-layout.ts';
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { pageTexts as texts, qpdfCheck } from '../support/pdf.ts';
-import { encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
+import { encodeJpeg, encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
+import { withExifOrientation } from '../support/image-fixtures.ts';
 import { readToolRequest } from '../../mock-api/handlers.ts';
 import { tool } from '../../src/catalogue/tools/add-watermark.ts';
 
@@ -150,6 +151,45 @@ describe('add-watermark: image', () => {
     expect(await redShare(2)).toBeGreaterThan(0.07);
     expect(await redShare(2)).toBeLessThan(0.11);
     await doc.destroy();
+  });
+
+  test('a JPEG with an EXIF orientation stands as it is displayed, not as stored', async () => {
+    // Stored 200 × 100 (red, green / blue, yellow); orientation 6 displays it turned 90° clockwise:
+    // 100 × 200, blue and red on top, yellow and green below.
+    const data = new Uint8ClampedArray(200 * 100 * 4);
+    for (let y = 0; y < 100; y++) {
+      for (let x = 0; x < 200; x++) {
+        const rgb = y < 50 ? (x < 100 ? [255, 0, 0] : [0, 255, 0]) : x < 100 ? [0, 0, 255] : [255, 255, 0];
+        data.set([...rgb, 255], (y * 200 + x) * 4);
+      }
+    }
+    const jpeg = withExifOrientation(await encodeJpeg(makeImageData(data, 200, 100), { quality: 95 }), 6);
+    const dataUrl = `data:image/jpeg;base64,${Buffer.from(jpeg).toString('base64')}`;
+    const result = await run(
+      file(await makePdf(1)),
+      { type: 'image', imageData: dataUrl, imageName: 'phone.jpg', rotation: 0, opacity: 100, imageScale: 30 },
+      {},
+    );
+    const doc = await openPdfjs(result.bytes);
+    const page = await renderPage(doc, 1, 72);
+    await doc.destroy();
+    // The box of coloured (not white, not grey text) pixels, and the colour at the middle of each quarter of it.
+    const coloured = (i: number) =>
+      Math.max(...page.data.subarray(i, i + 3)) - Math.min(...page.data.subarray(i, i + 3)) > 120;
+    let [left, top, right, bottom] = [page.width, page.height, 0, 0];
+    for (let y = 0; y < page.height; y++) {
+      for (let x = 0; x < page.width; x++) {
+        if (!coloured((y * page.width + x) * 4)) continue;
+        [left, top, right, bottom] = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y)];
+      }
+    }
+    const [w, h] = [right - left + 1, bottom - top + 1];
+    expect(h / w).toBeCloseTo(2, 1);
+    const at = (fx: number, fy: number) => {
+      const i = (Math.round(top + fy * h) * page.width + Math.round(left + fx * w)) * 4;
+      return [...page.data.subarray(i, i + 3)].map((v) => (v > 128 ? 1 : 0)).join('');
+    };
+    expect([at(0.25, 0.25), at(0.75, 0.25), at(0.25, 0.75), at(0.75, 0.75)]).toEqual(['001', '100', '110', '010']);
   });
 
   test('the form sends the image as a data: URL in `imageData`', async () => {

@@ -57,6 +57,11 @@ function parse(source: FontSource): Promise<FontkitFont> {
   return font;
 }
 
+/** A bundled font by name, parsed once per realm (the watermark's choice shares it). */
+export function bundledFont(name: 'Noto Sans' | 'Noto Sans SC' | 'Noto Sans KR'): Promise<FontkitFont> {
+  return parse(SOURCES.find((source) => source.name === name)!);
+}
+
 /** Characters that need no glyph of their own (spaces, line breaks, joiners, variation selectors). */
 function needsNoGlyph(char: string): boolean {
   const cp = char.codePointAt(0)!;

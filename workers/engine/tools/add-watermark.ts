@@ -37,6 +37,7 @@ import { normalizeRotation, savePdf } from '../lib/pdf/pdf-util.ts';
 import { fontForText, fontkit } from '../lib/fonts.ts';
 import { POSITIONS, fitFactor, parseColour, placements, type Position } from '../../../shared/watermark-layout.ts';
 import { rotationAt, type Matrix } from '../lib/pdf/matrix.ts';
+import { orientationMatrix, orientationSwapsAxes, readJpegInfo } from '../lib/image/jpeg-info.ts';
 import { uprightToUser, viewSize } from '../lib/pdf/edit-operations.ts';
 
 export { parseColour, placements };
@@ -57,6 +58,11 @@ interface TextMark {
 interface ImageMark {
   kind: 'image';
   image: PDFImage;
+  /** EXIF orientation of a JPEG (1 for PNG): a photo stands as it does on screen, not as stored. */
+  orientation: number;
+  /** The size as displayed (width and height swapped for orientations 5–8). */
+  width: number;
+  height: number;
   scale: number;
 }
 type Mark = TextMark | ImageMark;
@@ -103,14 +109,14 @@ function markOperators(
   } else {
     const name = page.node.newXObject('FolioWmImage', mark.image.ref);
     const wanted = width * mark.scale;
-    const fit = fitFactor(width, height, wanted, (wanted * mark.image.height) / mark.image.width, settings.angle);
+    const fit = fitFactor(width, height, wanted, (wanted * mark.height) / mark.width, settings.angle);
     const w = wanted * fit;
-    const h = (w * mark.image.height) / mark.image.width;
+    const h = (w * mark.height) / mark.width;
     for (const [cx, cy] of placements(settings.position, width, height, w, h, settings.angle)) {
       ops.push(
         pushGraphicsState(),
         concatTransformationMatrix(...rotationAt(cx, cy, settings.angle)),
-        concatTransformationMatrix(w, 0, 0, h, -w / 2, -h / 2),
+        concatTransformationMatrix(...orientationMatrix(mark.orientation, -w / 2, -h / 2, w, h)),
         drawObject(name),
         popGraphicsState(),
       );
@@ -129,14 +135,25 @@ function contentRefs(page: PDFPage): PDFRef[] {
   return [];
 }
 
-async function loadWatermarkImage(doc: PDFDocument, image: EngineInput | undefined): Promise<PDFImage> {
+type LoadedImage = Pick<ImageMark, 'image' | 'orientation' | 'width' | 'height'>;
+
+async function loadWatermarkImage(doc: PDFDocument, image: EngineInput | undefined): Promise<LoadedImage> {
   if (!image || image.bytes.byteLength === 0) {
     throw new FolioError('InvalidInput', 'Choose a JPEG or PNG image to use as the watermark.');
   }
   const b = image.bytes;
   try {
-    if (b[0] === 0xff && b[1] === 0xd8) return await doc.embedJpg(b);
-    if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return await doc.embedPng(b);
+    if (b[0] === 0xff && b[1] === 0xd8) {
+      const { orientation } = readJpegInfo(b);
+      const embedded = await doc.embedJpg(b);
+      const swap = orientationSwapsAxes(orientation);
+      const [width, height] = swap ? [embedded.height, embedded.width] : [embedded.width, embedded.height];
+      return { image: embedded, orientation, width, height };
+    }
+    if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) {
+      const embedded = await doc.embedPng(b);
+      return { image: embedded, orientation: 1, width: embedded.width, height: embedded.height };
+    }
   } catch {
     throw new FolioError('InvalidImage', `"${image.name}" could not be read as an image (damaged or cut short).`);
   }
@@ -198,7 +215,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   } else {
     mark = {
       kind: 'image',
-      image: await loadWatermarkImage(doc, watermarkImageInput(inputs, options)),
+      ...(await loadWatermarkImage(doc, watermarkImageInput(inputs, options))),
       scale: Math.min(1, Math.max(0.01, number(options.imageScale, 40) / 100)),
     };
   }

@@ -146,18 +146,74 @@ async function decodeWithBrowser(
   }
 }
 
+/**
+ * JPEG has no alpha: the encoder would drop it and show whatever colour the transparent pixels
+ * hold (black, usually), so a logo on a transparent background became a black box. Composites
+ * over white, as image editors do when they flatten; returns undefined when nothing is see-through.
+ */
+export function flattenOnWhite(image: ImageData): ImageData | undefined {
+  const { data } = image;
+  let seeThrough = false;
+  for (let i = 3; i < data.length; i += 4) {
+    if (data[i] !== 255) {
+      seeThrough = true;
+      break;
+    }
+  }
+  if (!seeThrough) return undefined;
+  const flat = new Uint8ClampedArray(data.length);
+  for (let i = 0; i < data.length; i += 4) {
+    const alpha = data[i + 3] / 255;
+    const white = 255 * (1 - alpha);
+    flat[i] = data[i] * alpha + white;
+    flat[i + 1] = data[i + 1] * alpha + white;
+    flat[i + 2] = data[i + 2] * alpha + white;
+    flat[i + 3] = 255;
+  }
+  return makeImageData(flat, image.width, image.height);
+}
+
 export interface CompressedImage {
   bytes: Uint8Array;
   format: ImageFormat;
+  /** As displayed (after the EXIF orientation, when the tag is kept). */
   width: number;
   height: number;
   /** True when the original was kept because nothing smaller came out. */
   keptOriginal: boolean;
+  /** True when transparent areas were made white (JPEG output of an image with transparency). */
+  flattened?: boolean;
+}
+
+/**
+ * An animated WebP (VP8X with the animation flag) or PNG (an acTL chunk before the image data).
+ * The codecs decode one frame only, so the result would be a still picture.
+ */
+export function isAnimated(bytes: Uint8Array, format: ImageFormat): boolean {
+  const ascii = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
+  if (format === 'webp') return ascii(12) === 'VP8X' && (bytes[20] & 0x02) !== 0;
+  if (format !== 'png') return false;
+  for (let at = 8; at + 8 <= bytes.length;) {
+    const length = ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+    const type = ascii(at + 4);
+    if (type === 'acTL') return true;
+    if (type === 'IDAT' || type === 'IEND') return false;
+    at += 12 + length;
+  }
+  return false;
 }
 
 function describe(input: EngineInput, header: ImageHeader | undefined): FolioError | undefined {
   if (input.bytes.length === 0) return new FolioError('InvalidImage', `"${input.name}" is empty (0 bytes).`);
   if (!header) return new FolioError('InvalidImage', `"${input.name}" is not a JPEG, PNG, WebP or AVIF image.`);
+  if (isAnimated(input.bytes, header.format)) {
+    const kind = header.format === 'png' ? 'PNG (APNG)' : 'WebP';
+    return new FolioError(
+      'InvalidImage',
+      `"${input.name}" is an animated ${kind}: Folio compresses still images only, ` +
+        'and would keep just its first frame.',
+    );
+  }
   return undefined;
 }
 
@@ -189,13 +245,21 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
   }
   image ??= await decodeWithBrowser(input.bytes, MIME[header.format], applyOrientation);
   if (!image) throw undecodable();
-  const [width, height] = fitInside(image.width, image.height, settings.maxWidth, settings.maxHeight);
+  // With the EXIF tag kept the pixels stay as stored; for orientations 5–8 a viewer turns them a
+  // quarter, so the user's width limit is a limit on the stored height, and the sizes shown swap.
+  const turned = keepMetadata && (header.orientation ?? 1) >= 5 && (header.orientation ?? 1) <= 8;
+  const [width, height] = turned
+    ? fitInside(image.width, image.height, settings.maxHeight, settings.maxWidth)
+    : fitInside(image.width, image.height, settings.maxWidth, settings.maxHeight);
   image = await resizeImage(image, width, height);
 
   let bytes: Uint8Array;
+  let flattened = false;
   switch (format) {
     case 'jpeg': {
-      const jpeg = await encodeJpeg(image, { quality: settings.quality });
+      const flat = flattenOnWhite(image);
+      flattened = flat !== undefined;
+      const jpeg = await encodeJpeg(flat ?? image, { quality: settings.quality });
       bytes = keepMetadata ? withSegments(jpeg, jpegMetadataSegments(input.bytes)) : jpeg;
       break;
     }
@@ -219,10 +283,11 @@ export async function compressImage(input: EngineInput, settings: ImageCompressS
       break;
   }
   const sameSize = width === header.width && height === header.height;
+  const [shownWidth, shownHeight] = turned ? [height, width] : [width, height];
   if (format === header.format && sameSize && bytes.length >= input.bytes.length) {
-    return { bytes: input.bytes, format, width, height, keptOriginal: true };
+    return { bytes: input.bytes, format, width: shownWidth, height: shownHeight, keptOriginal: true };
   }
-  return { bytes, format, width, height, keptOriginal: false };
+  return { bytes, format, width: shownWidth, height: shownHeight, keptOriginal: false, flattened };
 }
 
 function sizeNote(name: string, before: number, after: CompressedImage): string {
@@ -231,7 +296,8 @@ function sizeNote(name: string, before: number, after: CompressedImage): string 
   const change = Math.round((1 - after.bytes.length / before) * 100);
   return (
     `${name}: ${formatBytes(before)} → ${formatBytes(after.bytes.length)} ` +
-    `(${change >= 0 ? '−' : '+'}${Math.abs(change)}%), ${after.width} × ${after.height}.`
+    `(${change >= 0 ? '−' : '+'}${Math.abs(change)}%), ${after.width} × ${after.height}.` +
+    (after.flattened ? ' JPEG has no transparency: the transparent areas are white.' : '')
   );
 }
 

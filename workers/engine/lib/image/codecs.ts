@@ -94,6 +94,24 @@ function once(key: string, url: string, specifier: string, init: Init): Promise<
 
 const J = '@jsquash/';
 const asInit = (fn: unknown) => fn as Init;
+/**
+ * An Emscripten pthread build sends its thread workers the compiled module it was given back by
+ * the instantiate callback; jsquash's callback gives back only the instance, so every AVIF thread
+ * failed to start (console errors) and the encoder ran on one thread. This one passes it on.
+ */
+const withThreadsModule =
+  (init: unknown): Init =>
+  (module) =>
+    (init as (module: WebAssembly.Module, overrides: object) => unknown)(module, {
+      instantiateWasm: (
+        imports: WebAssembly.Imports,
+        receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+      ) => {
+        const instance = new WebAssembly.Instance(module, imports);
+        receive(instance, module);
+        return instance.exports;
+      },
+    });
 const inWorker = () => typeof WorkerGlobalScope !== 'undefined' && typeof self !== 'undefined';
 
 // The codecs choose between their single-threaded / SIMD / multi-threaded glue by themselves
@@ -108,7 +126,7 @@ const loaders = {
   webpDecoder: () => once('webp-dec', webpDecUrl, `${J}webp/codec/dec/webp_dec.wasm`, asInit(initWebpDecoder)),
   avifEncoder: async () =>
     !isNode && (await threads())
-      ? once('avif-enc', avifEncMtUrl, `${J}avif/codec/enc/avif_enc_mt.wasm`, asInit(initAvifEncoder))
+      ? once('avif-enc', avifEncMtUrl, `${J}avif/codec/enc/avif_enc_mt.wasm`, withThreadsModule(initAvifEncoder))
       : once('avif-enc', avifEncUrl, `${J}avif/codec/enc/avif_enc.wasm`, asInit(initAvifEncoder)),
   avifDecoder: () => once('avif-dec', avifDecUrl, `${J}avif/codec/dec/avif_dec.wasm`, asInit(initAvifDecoder)),
   pngEncoder: () => once('png-enc', pngUrl, `${J}png/codec/pkg/squoosh_png_bg.wasm`, asInit(initPngEncoder)),

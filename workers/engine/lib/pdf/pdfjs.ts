@@ -12,15 +12,18 @@
  *   `document.URL` (the "reading 'URL'" crash) — WorkerFilterFactory does that work on pixels;
  * - canvases: pages render on OffscreenCanvas through our own CanvasFactory.
  * pdf.js gets its own nested worker (otherwise its "fake worker" posts a stray message into ours).
- * In Node, pdf.js renders with @napi-rs/canvas by itself. Character maps, standard fonts and the
- * JPX/JBIG2 decoders are served from our own origin (/pdfjs/…, copied at build time by
- * vite.config.ts) or read from node_modules in Node.
+ * In Node, pdf.js draws on @napi-rs/canvas (loaded as pdf.js loads it) and turns glyphs into paths
+ * too. In both, Chinese/Japanese/Korean text in fonts a PDF does not embed would come out as empty
+ * boxes: the canvases draw it in the bundled Noto fonts instead (pdfjs-cjk-fallback.ts).
+ * Character maps, standard fonts and the JPX/JBIG2 decoders are served from our own origin
+ * (/pdfjs/…, copied at build time by vite.config.ts) or read from node_modules in Node.
  */
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 import { FolioError, invalidPassword, passwordRequired } from '../errors.ts';
 import { isNode } from '../wasm.ts';
 import { pixelLimit } from '../input-limits.ts';
 import { OffscreenCanvasFactory, PixelFilterFactory } from './pdfjs-offscreen.ts';
+import { loadMissedFonts, missedGlyphs, withCjkFallback } from './pdfjs-cjk-fallback.ts';
 
 type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type { PDFDocumentProxy };
@@ -28,6 +31,13 @@ export type { PDFDocumentProxy };
 let pdfjsPromise: Promise<Pdfjs> | undefined;
 let pdfjsModule: Pdfjs | undefined;
 let assetBase: string | undefined;
+
+/** The part of @napi-rs/canvas used here. */
+interface NodeCanvasModule {
+  createCanvas(width: number, height: number): { width: number; height: number; getContext(kind: '2d'): unknown };
+}
+/** @napi-rs/canvas as pdf.js requires it (one module: pdf.js's Path2D objects must be its own). */
+let nodeCanvas: NodeCanvasModule | undefined;
 
 /** A browser context without a DOM (a Web Worker): where pdf.js's document-based defaults fail. */
 function inWorker(): boolean {
@@ -42,6 +52,7 @@ export function loadPdfjs(): Promise<Pdfjs> {
       const { dirname } = await import(/* @vite-ignore */ 'node:path');
       const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
       assetBase = `${root}/`;
+      nodeCanvas = createRequire(`${root}/legacy/build/pdf.mjs`)('@napi-rs/canvas') as NodeCanvasModule;
     } else {
       const { default: workerUrl } = await import('pdfjs-dist/legacy/build/pdf.worker.mjs?url');
       pdfjs.GlobalWorkerOptions.workerPort = new Worker(workerUrl, { type: 'module', name: 'pdfjs' });
@@ -51,6 +62,50 @@ export function loadPdfjs(): Promise<Pdfjs> {
     return pdfjs;
   })();
   return pdfjsPromise;
+}
+
+type CanvasTarget = { canvas: { width: number; height: number } | null; context: unknown };
+
+/** Canvases for documents opened in a worker: OffscreenCanvas, drawing CJK text of missing fonts. */
+class WorkerCanvasFactory extends OffscreenCanvasFactory {
+  override create(
+    width: number,
+    height: number,
+  ): { canvas: OffscreenCanvas; context: OffscreenCanvasRenderingContext2D } {
+    const target = super.create(width, height);
+    withCjkFallback(target.context);
+    return target;
+  }
+}
+
+/** The CanvasFactory interface of pdf.js on @napi-rs/canvas, drawing CJK text of missing fonts. */
+class NodeCanvasFactory {
+  create(width: number, height: number): CanvasTarget {
+    if (width <= 0 || height <= 0) throw new Error('Invalid canvas size');
+    const canvas = nodeCanvas!.createCanvas(width, height);
+    return { canvas, context: withCjkFallback(canvas.getContext('2d') as OffscreenCanvasRenderingContext2D) };
+  }
+
+  reset(target: CanvasTarget, width: number, height: number): void {
+    if (!target.canvas) return;
+    target.canvas.width = width;
+    target.canvas.height = height;
+  }
+
+  destroy(target: CanvasTarget): void {
+    if (target.canvas) target.canvas.width = target.canvas.height = 0;
+    target.canvas = null;
+    target.context = null;
+  }
+}
+
+/**
+ * The canvases pdf.js draws on. In a page (the main thread) pdf.js loads fonts as FontFaces and
+ * draws every glyph with fillText, so its contexts are left as they are there.
+ */
+function canvasFactory(): object {
+  if (isNode) return NodeCanvasFactory;
+  return inWorker() ? WorkerCanvasFactory : OffscreenCanvasFactory;
 }
 
 /**
@@ -77,9 +132,8 @@ export async function openPdfjs(
     maxImageSize: pixelLimit(),
     // In a browser, pdf.js would read document.baseURI to decide whether its own worker may fetch
     // the cMaps/fonts/wasm; they are absolute same-origin URLs, so it may.
-    ...(isNode
-      ? {}
-      : { CanvasFactory: OffscreenCanvasFactory, isOffscreenCanvasSupported: true, useWorkerFetch: true }),
+    CanvasFactory: canvasFactory(),
+    ...(isNode ? {} : { isOffscreenCanvasSupported: true, useWorkerFetch: true }),
     ...(inWorker() ? { disableFontFace: true, useSystemFonts: false, FilterFactory: PixelFilterFactory } : {}),
   } as Parameters<Pdfjs['getDocument']>[0]);
   try {
@@ -108,14 +162,12 @@ export interface PageCanvasTarget {
 }
 
 /**
- * A canvas for pdf.js to draw on: in Node from pdf.js's own factory (@napi-rs/canvas as pdf.js
- * loaded it: a second copy of the module would not accept pdf.js's Path2D objects), in a browser an
- * OffscreenCanvas whose context applies soft masks without a document.
+ * A canvas for pdf.js to draw on, from the document's own factory (canvasFactory() above): in Node
+ * @napi-rs/canvas as pdf.js loaded it, in a browser an OffscreenCanvas whose context applies soft
+ * masks without a document.
  */
 export function createCanvas(doc: PDFDocumentProxy, width: number, height: number): PageCanvasTarget {
-  const factory = isNode
-    ? (doc as unknown as { canvasFactory: OffscreenCanvasFactory }).canvasFactory
-    : new OffscreenCanvasFactory();
+  const factory = (doc as unknown as { canvasFactory: OffscreenCanvasFactory }).canvasFactory;
   return factory.create(width, height) as PageCanvasTarget;
 }
 
@@ -172,6 +224,33 @@ export async function drawPage(
 ): Promise<DrawnPage> {
   const pdfjs = pdfjsModule ?? (await loadPdfjs());
   const page = await doc.getPage(pageNumber);
+  try {
+    // CJK text in a font the PDF does not embed, met before its bundled font was loaded, was left
+    // out: the page is drawn again once the font is (pdfjs-cjk-fallback.ts).
+    for (let redraws = 0; ; redraws++) {
+      const missed = missedGlyphs();
+      const drawn = await drawOnce(pdfjs, doc, page, scale, options);
+      if (missedGlyphs() === missed || redraws === REDRAWS_FOR_FONTS) return drawn;
+      releaseCanvas(drawn);
+      await loadMissedFonts();
+    }
+  } finally {
+    page.cleanup();
+  }
+}
+
+/** At most one redraw per bundled CJK font: Noto Sans SC, then Noto Sans KR for what SC lacks. */
+const REDRAWS_FOR_FONTS = 2;
+
+type PDFPageProxy = Awaited<ReturnType<PDFDocumentProxy['getPage']>>;
+
+async function drawOnce(
+  pdfjs: Pdfjs,
+  doc: PDFDocumentProxy,
+  page: PDFPageProxy,
+  scale: number,
+  options: DrawOptions,
+): Promise<DrawnPage> {
   const viewport = page.getViewport({ scale });
   const width = Math.max(1, Math.round(viewport.width));
   const height = Math.max(1, Math.round(viewport.height));
@@ -199,8 +278,6 @@ export async function drawPage(
   } catch (error) {
     releaseCanvas(target);
     throw error;
-  } finally {
-    page.cleanup();
   }
   return { canvas, context, width, height };
 }

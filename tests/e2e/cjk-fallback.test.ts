@@ -1,0 +1,87 @@
+/**
+ * Chinese, Japanese and Korean text in fonts a PDF does not embed, through the built app's in-page
+ * /api in Chromium (the worker a visitor's browser draws pages in, the Noto fonts fetched from our
+ * own origin on first use): PDF → JPG's picture of each page must match, glyph for glyph, poppler's
+ * drawing of the same text with the bundled Noto font embedded; so must the page thumbnails (the
+ * engine worker's renderThumbnail, the same drawPage) of a page in large type. Without the fallback
+ * (pdfjs-cjk-fallback.ts) the worker's canvas drew empty boxes (recall 0.21–0.25, precision 0.33–0.41).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, openToolModal, pdfUpload } from './harness.ts';
+import { pageWithApi, postInPage } from './page-api.ts';
+import { CJK_SAMPLES, embeddedReferencePdf, inkAgreement, nonEmbeddedPdf } from '../support/cjk-fixtures.ts';
+import { decodeImage, pdftoppmPng, type Raster } from '../support/images.ts';
+
+const DPI = 100;
+let browser: Browser;
+let scratch: string;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  scratch = mkdtempSync(join(tmpdir(), 'folio-cjk-'));
+});
+afterAll(async () => {
+  await browser?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('PDF → JPG in the browser: CJK text in fonts that are not embedded', () => {
+  test('each page is drawn in the bundled Noto font where the text is', async () => {
+    const { page, context, errors } = await pageWithApi(browser, 'pdf-to-jpg');
+    for (const sample of CJK_SAMPLES) {
+      const name = `${sample.baseFont} (${sample.encoding})`;
+      const answer = await postInPage(page, '/api/pdf/toJpg', [['file', 'cjk.pdf', await nonEmbeddedPdf(sample)]], {
+        mode: 'pages',
+        resolution: 'custom',
+        dpi: String(DPI),
+        format: 'png',
+      });
+      expect(answer.status, `${name}: ${answer.text}`).toBe(200);
+      const referencePath = join(scratch, `${sample.baseFont}.pdf`);
+      writeFileSync(referencePath, await embeddedReferencePdf(sample));
+      const reference = await decodeImage(pdftoppmPng(referencePath, 1, DPI));
+      const { recall, precision } = inkAgreement(await decodeImage(answer.bytes), reference);
+      expect(recall, `${name}: the reference text inked in the picture`).toBeGreaterThan(0.95);
+      expect(precision, `${name}: the picture's ink where the reference has text`).toBeGreaterThan(0.95);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('the page thumbnails draw it too', async () => {
+    const { page, context, errors } = await openToolModal(browser, 'rotate-pdf');
+    // Three characters large enough to keep their shape in a 110-pixel thumbnail.
+    const sample = { ...CJK_SAMPLES[0], lines: ['日本語'], size: 110 };
+    await page.locator('input[type=file]').setInputFiles([pdfUpload('cjk.pdf', await nonEmbeddedPdf(sample))]);
+    const thumbnail = page.locator('.page-tile img');
+    await thumbnail.waitFor({ timeout: 30_000 });
+    const picture = await decodeImage(
+      Buffer.from(
+        await thumbnail.evaluate(async (img: HTMLImageElement) => {
+          const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+          return btoa(String.fromCharCode(...bytes));
+        }),
+        'base64',
+      ),
+    );
+    const referencePath = join(scratch, 'thumbnail-reference.pdf');
+    writeFileSync(referencePath, await embeddedReferencePdf(sample));
+    const reference = await popplerScaledTo(referencePath, Math.max(picture.width, picture.height));
+    const { recall, precision } = inkAgreement(picture, reference);
+    expect(recall, 'the reference text inked in the thumbnail').toBeGreaterThan(0.9);
+    expect(precision, "the thumbnail's ink where the reference has text").toBeGreaterThan(0.9);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+/** Page 1 drawn by pdftoppm with its longer side `pixels` long, as a thumbnail is. */
+async function popplerScaledTo(pdfPath: string, pixels: number): Promise<Raster> {
+  const prefix = join(scratch, 'scaled');
+  execFileSync('pdftoppm', ['-png', '-singlefile', '-scale-to', String(pixels), pdfPath, prefix]);
+  return decodeImage(new Uint8Array(readFileSync(`${prefix}.png`)));
+}
