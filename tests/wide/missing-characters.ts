@@ -6,7 +6,7 @@
  */
 import { libreOfficeReference } from './libreoffice-reference.ts';
 import { runWide, wideManifest } from './runner.ts';
-import { describeByScript, scriptName } from '../../workers/engine/lib/office-to-pdf/unicode-scripts.ts';
+import { describeByScript, scriptName } from '../../workers/engine/lib/unicode-scripts.ts';
 
 const words = process.argv.slice(2);
 const beyondLatin = (char: string) => char.codePointAt(0)! >= 0x250 && !/\s/u.test(char);

@@ -16,6 +16,7 @@ import notoSansScUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC
 import notoSansKrUrl from '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf?url';
 import { loadPackageAsset } from './assets.ts';
 import { FolioError } from './errors.ts';
+import { HANGUL } from './unicode-scripts.ts';
 
 export { fontkit };
 
@@ -25,9 +26,6 @@ interface FontSource {
   /** Text this font cannot be the answer for: it is not loaded for it. */
   skipFor?: RegExp;
 }
-
-/** Korean letters: Noto Sans SC has none of them. */
-export const HANGUL = /\p{Script=Hangul}/u;
 
 const SOURCES: FontSource[] = [
   {

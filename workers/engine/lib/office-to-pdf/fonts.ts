@@ -12,7 +12,7 @@
 import { fontkit } from '../fontkit.ts';
 import type { PDFDocument, PDFFont } from 'pdf-lib';
 import { loadPackageAsset } from '../assets.ts';
-import { ARABIC, ATTACHED, CJK, EMOJI, HANGUL, HEBREW, INVISIBLE, describeByScript } from './unicode-scripts.ts';
+import { ARABIC, ATTACHED, CJK, EMOJI, HANGUL, HEBREW, INVISIBLE, describeByScript } from '../unicode-scripts.ts';
 
 type Variant = `${400 | 700}-${'normal' | 'italic'}`;
 type FamilyId = 'carlito' | 'caladea' | 'arimo' | 'tinos' | 'cousine';

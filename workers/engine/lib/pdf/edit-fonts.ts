@@ -9,7 +9,7 @@
 import { Encodings } from '@pdf-lib/standard-fonts';
 import { PDFDocument, PDFFont, StandardFonts } from 'pdf-lib';
 import { fontkit } from '../fontkit.ts';
-import { HANGUL } from '../fonts.ts';
+import { HANGUL } from '../unicode-scripts.ts';
 import notoRegularUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
 import notoBoldUrl from '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf?url';
 import notoItalicUrl from '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf?url';

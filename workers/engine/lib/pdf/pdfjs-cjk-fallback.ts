@@ -28,7 +28,7 @@
  * Serif faces (Mincho, Song, Myeongjo) are drawn in the sans-serif Noto; bold ones are emboldened
  * by stroking the outline.
  */
-import { CJK, HANGUL } from '../office-to-pdf/unicode-scripts.ts';
+import { CJK, HANGUL } from '../unicode-scripts.ts';
 
 type FallbackName = 'Noto Sans SC' | 'Noto Sans KR';
 

@@ -1,7 +1,7 @@
 /**
  * Which writing system a character belongs to, in words a reader knows ("Korean (Hangul)",
  * "Arabic", "emoji"): for the notes that say which characters a document's PDF could not draw,
- * and for choosing the fallback font that has them.
+ * and for choosing the fallback font that has them (Office → PDF, Edit PDF, watermarks, page pictures).
  */
 
 export const HANGUL = /\p{Script=Hangul}/u;
