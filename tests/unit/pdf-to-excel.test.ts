@@ -77,7 +77,16 @@ describe('pdf-to-excel', () => {
     expect(perPage.worksheets.map((s) => s.name)).toEqual(['Page 2']);
     const csv = await run([{ name: 'r.pdf', bytes: fixture.bytes }], { format: 'csv', pages: '2' }, {});
     expect(csv.filename).toBe('r.csv');
-    expect(new TextDecoder().decode(csv.bytes).split('\r\n')[2]).toBe('Ink,3,19.99,59.97');
+    // The table's title, set off by about one empty row, comes with it; the page's footer does not.
+    expect(new TextDecoder().decode(csv.bytes).split('\r\n')).toEqual([
+      'Figures',
+      'Item,Qty,Price,Total',
+      'Paper,10,2.50,25',
+      'Ink,3,19.99,59.97',
+      'Stapler,1,7.25,7.25',
+      'Folders,12,0.80,9.60',
+      '',
+    ]);
     const zip = await run([{ name: 'r.pdf', bytes: fixture.bytes }], { format: 'csv' }, {});
     expect(zip.filename).toBe('r-tables.zip');
     expect(Object.keys((await JSZip.loadAsync(zip.bytes)).files).sort()).toEqual(['Page 1.csv', 'Page 2.csv']);
@@ -387,6 +396,20 @@ describe('pdf-to-excel', () => {
     expect(grid.filter((row) => row.some((v) => v !== null))).toEqual([[null, 'Basic operators'], ...rows]);
   });
 
+  test('a right-aligned number under a left-aligned header stays in its column, not the next one', async () => {
+    // Two printed rows (too few for a table): the first number ends 2.8 pt before the next
+    // column's header starts, the last one a column's width after its header starts.
+    const edge = (c: number) => 50 + c * 48;
+    const rows = [
+      ['Width', 'Height'],
+      [12, 30],
+    ];
+    for (const sheets of ['table', 'page']) {
+      const result = await run([{ name: 'x.pdf', bytes: await printedSheet(rows, edge) }], { sheets }, {});
+      expect(sheetGrid((await load(result.bytes)).worksheets[0])).toEqual(rows);
+    }
+  });
+
   test('a wrapped cell is one cell, in the row of the cells beside it', async () => {
     // A printed address list: rows 16 pt apart, wrapped cells' lines 11 pt apart (10 pt text),
     // centred in their row like LibreOffice prints them — odd and even line counts, a word broken
@@ -454,6 +477,50 @@ describe('pdf-to-excel', () => {
     // Array.from: an empty row is a hole in sheetGrid's rows.
     const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
     expect(grid.map((row) => (row.every((v) => v === null) ? null : row))).toEqual(rows);
+  });
+
+  test('one sheet per table: a page without a table still gives its text; an empty ruled grid is no table', async () => {
+    // Page 1: a printed table. Page 2: a chart printed as LibreOffice does (its gridlines a ruled
+    // grid with no text inside, axis labels and a legend around it) and a note.
+    const edge = (c: number) => 50 + c * 60;
+    const table = [['Item', 'Units'], ...Array.from({ length: 6 }, (_, i) => [`Item ${i + 1}`, 10 + i * 3])];
+    const doc = await PDFDocument.load(await printedSheet(table, edge));
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const chart = doc.addPage([612, 792]);
+    for (let k = 0; k <= 4; k++) {
+      chart.drawLine({ start: { x: 100, y: 400 + k * 50 }, end: { x: 400, y: 400 + k * 50 }, thickness: 0.5 });
+      chart.drawLine({ start: { x: 100 + k * 75, y: 400 }, end: { x: 100 + k * 75, y: 600 }, thickness: 0.5 });
+      chart.drawText(String(k * 10), { x: 80, y: 397 + k * 50, size: 10, font });
+    }
+    chart.drawText('Units sold', { x: 420, y: 500, size: 10, font });
+    chart.drawText('Source: warehouse ledger', { x: 100, y: 370, size: 10, font });
+    const result = await run([{ name: 'x.pdf', bytes: await doc.save() }], {}, {});
+    expect(result.notes).toContain('1 table found.');
+    const book = await load(result.bytes);
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1', 'Page 2']);
+    expect(sheetGrid(book.worksheets[0])).toEqual(table);
+    const texts = sheetGrid(book.worksheets[1]).flatMap((row) => (row ?? []).filter((v) => v !== null));
+    expect(texts).toEqual(expect.arrayContaining([40, 30, 20, 10, 0, 'Units sold', 'Source: warehouse ledger']));
+  });
+
+  test("one sheet per table: the sheet's title and notes around the table come with it", async () => {
+    // A printed sheet: a title, an empty row, a table (labels and numbers), an empty row and a note.
+    const edge = (c: number) => 50 + c * 70;
+    const rows: Array<Array<string | number | null> | null> = [
+      ['Stock on 1 May', null, null],
+      null,
+      ['Item', 'Units', 'Shelf'],
+      ...Array.from({ length: 6 }, (_, i) => [`Part ${i + 1}`, 12 + i * 5, `S${i + 1}`]),
+      null,
+      ['Counted by the night shift', null, null],
+    ];
+    const result = await run([{ name: 'x.pdf', bytes: await printedSheet(rows, edge) }], {}, {});
+    const book = await load(result.bytes);
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1']);
+    const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
+    const filled = (row: Array<unknown> | null) => row !== null && row.some((v) => v !== null && v !== undefined);
+    const trim = (row: Array<unknown>) => row.slice(0, row.findLastIndex((v) => v !== null) + 1);
+    expect(grid.filter(filled).map(trim)).toEqual(rows.filter(filled).map((row) => trim(row!)));
   });
 
   test('a table that continues on the next page is one sheet, its repeated header once', async () => {

@@ -175,6 +175,8 @@ function rowBaselines(table: Table): Array<number | undefined> {
 interface PlacedRow {
   baseline?: number;
   cells: Grid['rows'][number];
+  /** A line of text outside the tables (a title, a note), not a table's row. */
+  line?: boolean;
 }
 
 /**
@@ -368,7 +370,25 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
     (a, b) => a.baseline - b.baseline || a.x - b.x,
   );
   if (fragments.length === 0) return [];
-  const starts = [...new Set(fragments.map((f) => Math.round(f.x)))].sort((a, b) => a - b);
+  // A right-aligned number ends just inside its column's right edge: a few points before the next
+  // column's left-aligned texts start, or, in the last column, one column width (the texts'
+  // columns' spacing) after its own texts start. Its own start says nothing of the columns ("a b"
+  // over "1 2").
+  const isNumber = (f: (typeof fragments)[number]) => typeof parseCell(f.text).value === 'number';
+  const textColumns: number[] = [];
+  for (const x of fragments
+    .filter((f) => !isNumber(f))
+    .map((f) => f.x)
+    .sort((a, b) => a - b))
+    if (!textColumns.length || x - textColumns.at(-1)! > 12) textColumns.push(x);
+  const tucked = (f: (typeof fragments)[number]) => {
+    if (!isNumber(f)) return false;
+    const edge = f.right + 2 * CELL_INSET;
+    if (textColumns.some((x) => x > f.right && x - edge <= 2)) return true;
+    const c = textColumns.findLastIndex((x) => x < f.x);
+    return c > 0 && Math.abs(textColumns[c] + (textColumns[c] - textColumns[c - 1]) - edge) <= 1.5;
+  };
+  const starts = [...new Set(fragments.filter((f) => !tucked(f)).map((f) => Math.round(f.x)))].sort((a, b) => a - b);
   const columns: number[] = [];
   for (const x of starts) if (!columns.length || x - columns.at(-1)! > 12) columns.push(x);
   const column = (x: number) => {
@@ -376,6 +396,11 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
     for (let i = 0; i < columns.length; i++) if (columns[i] <= x + 12) best = i;
     return best;
   };
+  const columnEndingAt = (right: number) =>
+    Math.max(
+      0,
+      columns.findLastIndex((x) => x < right),
+    );
   const rows: Array<{ top: number; baseline?: number; cells: Array<GridCell | undefined> }> = [];
   let lastBaseline = -Infinity;
   for (const f of fragments) {
@@ -388,7 +413,7 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
     if (Math.max(...lines) - Math.min(...lines) <= 1)
       rows.at(-1)!.baseline = Math.max(rows.at(-1)!.baseline ?? -Infinity, ...lines);
     const row = rows.at(-1)!.cells;
-    let c = column(f.x);
+    let c = tucked(f) ? columnEndingAt(f.right) : column(f.x);
     while (c < columns.length - 1 && row[c]) c++;
     const bold = f.items.every((i) => i.bold);
     row[c] = row[c]
@@ -431,13 +456,12 @@ function placementEdges(table: Table): number[] {
 }
 
 /**
- * A whole page: its tables and, in their places, the lines around them (titles, notes). A printed
- * sheet's blocks share its columns, so every block is placed in the columns of the page's main
+ * Tables and, in their places, the text lines around them (titles, notes), as rows top to bottom.
+ * A printed sheet's blocks share its columns, so every block is placed in the columns of the main
  * table, the one with the most filled cells (a block's column starting inside a column of that
  * table goes in that column), not each numbered from the left.
  */
-function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
-  const loose = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
   const filled = (t: Table) => t.cells.filter((cell) => cell.text !== '').length;
   const reference = tables.reduce<Table | undefined>(
     (best, t) => (!best || filled(t) > filled(best) ? t : best),
@@ -461,6 +485,7 @@ function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
           row.cells,
           row.cells.map((cell) => cell?.x),
         ),
+        line: true,
       },
     ],
   }));
@@ -490,7 +515,63 @@ function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
       }),
     });
   }
-  return withEmptyColumns(withEmptyRows(blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows)));
+  return blocks.sort((a, b) => a.top - b.top).flatMap((b) => b.rows);
+}
+
+/** A whole page: its tables and the lines around them, in the page's columns. */
+function pageGrid(layout: PageLayout, tables: Table[]): Grid['rows'] {
+  const loose = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+  return withEmptyColumns(withEmptyRows(placeBlocks(tables, loose)));
+}
+
+/**
+ * How far (in the table's row pitch) a line may follow on above or below an unruled table and
+ * still be its row: one empty row between (a title over the table, a note under it) is 2 pitches,
+ * a title's taller row a little more.
+ */
+const UNRULED_FOLLOW_ON = 2.5;
+/** A ruled table: a line in the row just outside its box (a header or total drawn without borders). */
+const RULED_FOLLOW_ON = 1.25;
+
+/**
+ * The page's text outside its tables, each line given to a table's sheet as a reader would: a
+ * line beside a table goes with it; lines above and below it go with it while they follow on at
+ * about the table's own row pitch (a header row its columns did not take in, a title, a total, a
+ * note), not across a wider gap (a report's paragraphs, a page footer). Lines above a table are
+ * given first: a title between two tables belongs to the one under it.
+ */
+function linesByTable(layout: PageLayout, tables: Table[]): TextItem[][] {
+  const loose = layout.items.filter((item) => !tables.some((t) => insideBox(item, t.box)));
+  const middle = (item: TextItem) => item.baseline - item.size * 0.3;
+  const beside = (table: Table, item: TextItem) =>
+    middle(item) >= table.box.top - 1 && middle(item) <= table.box.top + table.box.height + 1;
+  const taken = new Set<TextItem>();
+  const lines = tables.map((table) => {
+    const mine = loose.filter((item) => !taken.has(item) && beside(table, item));
+    mine.forEach((item) => taken.add(item));
+    return mine;
+  });
+  for (const direction of [-1, 1] as const)
+    tables.forEach((table, t) => {
+      const baselines = rowBaselines(table).filter((b): b is number => b !== undefined);
+      const gaps = baselines.slice(1).map((b, i) => b - baselines[i]);
+      const sizes = table.cells.flatMap((cell) => cell.items.map((i) => i.size));
+      const pitch = gaps.length ? median(gaps) : 1.3 * median(sizes);
+      const edge = direction > 0 ? table.box.top + table.box.height : table.box.top;
+      // A ruled table's rows end at its box; an unruled one's at its outer baselines.
+      let last = (table.ruled ? undefined : direction > 0 ? baselines.at(-1) : baselines[0]) ?? edge;
+      const reach = (table.ruled ? RULED_FOLLOW_ON : UNRULED_FOLLOW_ON) * pitch;
+      const candidates = loose
+        .filter((item) => !taken.has(item) && direction * (middle(item) - edge) > 1)
+        .sort((a, b) => direction * (a.baseline - b.baseline));
+      for (const item of candidates) {
+        if (direction * (item.baseline - last) > reach) break;
+        lines[t].push(item);
+        taken.add(item);
+        last = direction > 0 ? Math.max(last, item.baseline) : Math.min(last, item.baseline);
+      }
+    });
+  return lines;
 }
 
 /**
@@ -514,6 +595,8 @@ interface TableSheet {
   /** The sheet's rows on this page (before empty rows are put back) and the sheet row they start at. */
   placed: PlacedRow[];
   start: number;
+  /** The sheet's first table row, which the table repeats on each page. */
+  header?: Grid['rows'][number];
 }
 
 /**
@@ -543,13 +626,20 @@ function addTableSheets(grids: Grid[], layout: PageLayout, tables: Table[], last
     });
   const added: TableSheet[] = [];
   let open: TableSheet | undefined;
+  const lines = linesByTable(layout, tables);
   for (const [t, table] of tables.entries()) {
-    const baselines = rowBaselines(table);
-    const placed = tableGridCells(table).map((cells, r) => ({ baseline: baselines[r], cells }));
+    const placed = placeBlocks([table], lines[t]);
     if (t === 0 && last && last.page === page - 1 && continues(last.table, table)) {
-      const header = (row: Grid['rows'][number]) => row.map((cell) => cell?.text ?? '').join('\u0000');
-      const repeated = header(placed[0].cells) === header(last.grid.rows[0]);
-      open = { grid: last.grid, table, page, placed: placed.slice(repeated ? 1 : 0), start: last.grid.rows.length };
+      const text = (row?: Grid['rows'][number]) => row?.map((cell) => cell?.text ?? '').join('\u0000');
+      const first = placed.find((row) => !row.line);
+      const repeated = text(first?.cells) === text(last.header);
+      open = {
+        ...last,
+        table,
+        page,
+        placed: placed.filter((row) => !repeated || row !== first),
+        start: last.grid.rows.length,
+      };
       last.grid.name = `${last.grid.name.replace(/(Page \d+).*/, '$1')}-${page}`;
     } else if (
       open &&
@@ -569,7 +659,8 @@ function addTableSheets(grids: Grid[], layout: PageLayout, tables: Table[], last
       open = undefined;
     }
     if (!open) {
-      open = { grid: { name: '', rows: [], unruledTable: !table.ruled }, table, page, placed, start: 0 };
+      const grid = { name: '', rows: [], unruledTable: !table.ruled };
+      open = { grid, table, page, placed, start: 0, header: placed.find((row) => !row.line)?.cells };
       added.push(open);
     }
     writePlaced(open);
@@ -600,8 +691,13 @@ export const run: Engine = async (inputs, options, ctx) => {
   const asCsv = options.format === 'csv';
   const grids: Grid[] = [];
   let tableCount = 0;
+  // A ruled box with no text in it (a chart's gridlines, an empty frame) is not a table.
   const pageTables = source.layouts.map((layout) =>
-    layout.ocr ? [] : findTables(layout, { gapEm: CELL_GAP_EM, cells: true }),
+    layout.ocr
+      ? []
+      : findTables(layout, { gapEm: CELL_GAP_EM, cells: true }).filter((t) =>
+          t.cells.some((cell) => cell.text.trim() !== ''),
+        ),
   );
   const anyTable = pageTables.some((t) => t.length > 0);
   // The sheet of the table that ended the previous page, which the next page's first table may continue.
@@ -615,8 +711,11 @@ export const run: Engine = async (inputs, options, ctx) => {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, tables) });
     } else if (tables.length) {
       lastSheet = addTableSheets(grids, layout, tables, lastSheet);
-    } else if (!anyTable) {
-      grids.push({ name: `Page ${page}`, rows: pageGrid(layout, []) });
+    } else {
+      // A page without a table (a chart's page, notes) still gives its text, so nothing is lost;
+      // among table sheets a page with no text at all gives no sheet.
+      const rows = pageGrid(layout, []);
+      if (!anyTable || rows.length) grids.push({ name: `Page ${page}`, rows });
     }
     source.written(index);
   }
