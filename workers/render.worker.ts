@@ -7,7 +7,7 @@
  */
 import * as Comlink from 'comlink';
 import { openPdfjs, type PDFDocumentProxy } from './engine/lib/pdf/pdfjs.ts';
-import { renderPageImage, type PageImageSettings } from './engine/lib/pdf/page-image.ts';
+import { renderPageImage, type PageImage, type PageImageSettings } from './engine/lib/pdf/page-image.ts';
 import { renderOcrImage } from './engine/lib/ocr/ocr-image.ts';
 
 let doc: PDFDocumentProxy | undefined;
@@ -19,11 +19,14 @@ const api = {
     return doc.numPages;
   },
 
-  /** One page (1-based) drawn and encoded; the image's buffer is transferred, not copied. */
-  async render(pageNumber: number, settings: PageImageSettings): Promise<Uint8Array> {
+  /**
+   * One page (1-based) drawn and encoded, with whether CJK text on it lacked its font; the image's
+   * buffer is transferred, not copied.
+   */
+  async render(pageNumber: number, settings: PageImageSettings): Promise<PageImage> {
     if (!doc) throw new Error('No document is open in this render worker');
-    const bytes = await renderPageImage(doc, pageNumber, settings);
-    return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+    const image = await renderPageImage(doc, pageNumber, settings);
+    return Comlink.transfer(image, [image.bytes.buffer as ArrayBuffer]);
   },
 
   /** One page (1-based) drawn as OCR reads it (ocr-image.ts), PNG; transferred, not copied. */

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { PDFDocument } from 'pdf-lib';
 import { launchBrowser, openToolModal, pdfUpload } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
 import { CJK_SAMPLES, embeddedReferencePdf, inkAgreement, nonEmbeddedPdf } from '../support/cjk-fixtures.ts';
@@ -49,6 +50,34 @@ describe('PDF → JPG in the browser: CJK text in fonts that are not embedded', 
       expect(precision, `${name}: the picture's ink where the reference has text`).toBeGreaterThan(0.95);
     }
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('when the font cannot be fetched, the result notes say so, naming the pages', async () => {
+    const { page, context } = await pageWithApi(browser, 'pdf-to-jpg');
+    // As offline before the CJK fonts were saved: the bundled Noto SC/KR files do not arrive.
+    await context.route(/NotoSans(SC|KR)_400Regular/, (route) => route.abort('internetdisconnected'));
+    const toPng = (pdf: Uint8Array, fields: Record<string, string> = {}) =>
+      postInPage(page, '/api/pdf/toJpg', [['file', 'cjk.pdf', pdf]], {
+        mode: 'pages',
+        resolution: 'custom',
+        dpi: String(DPI),
+        format: 'png',
+        ...fields,
+      });
+    const single = await toPng(await nonEmbeddedPdf(CJK_SAMPLES[0]));
+    expect(single.status, single.text).toBe(200);
+    expect(single.notes.join('\n')).toMatch(/^Page 1: Chinese\/Japanese\/Korean text is in fonts the PDF does not/m);
+    // Three pages over two render workers, which pass the fact back with each page's image.
+    const three = await PDFDocument.create();
+    const [cjkPage] = await three.copyPages(await PDFDocument.load(await nonEmbeddedPdf(CJK_SAMPLES[0])), [0]);
+    three.addPage([200, 200]);
+    three.addPage(cjkPage);
+    three.addPage([200, 200]);
+    const pages = await toPng(await three.save(), { renderWorkers: '2' });
+    expect(pages.status, pages.text).toBe(200);
+    expect(pages.type).toContain('zip');
+    expect(pages.notes.join('\n')).toMatch(/^Page 2: Chinese\/Japanese\/Korean text/m);
     await context.close();
   });
 

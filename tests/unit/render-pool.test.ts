@@ -23,7 +23,7 @@ function fakeLane(
       await new Promise((resolve) => setTimeout(resolve, delay(page)));
       const error = fail?.(page);
       if (error) throw error;
-      return new Uint8Array([page]);
+      return { bytes: new Uint8Array([page]), cjkFontMissing: false };
     },
     close: () => undefined,
   };
@@ -78,7 +78,7 @@ describe('render pool: pages in order', () => {
         mostUnderWay = Math.max(mostUnderWay, ++underWay);
         await new Promise((resolve) => setTimeout(resolve, page % 2 ? 6 : 1));
         underWay--;
-        return new Uint8Array([page]);
+        return { bytes: new Uint8Array([page]), cjkFontMissing: false };
       },
       close: () => undefined,
     };
@@ -101,7 +101,7 @@ describe('render pool: pages in order', () => {
           lost = true;
           throw new LaneLost('gone');
         }
-        return new Uint8Array([page]);
+        return { bytes: new Uint8Array([page]), cjkFontMissing: false };
       },
       close: () => undefined,
     };
@@ -130,7 +130,7 @@ describe('render pool: pages in order', () => {
         started.push(page);
         furthestAhead = Math.max(furthestAhead, page - delivered);
         await new Promise((resolve) => setTimeout(resolve, 1));
-        return new Uint8Array([page]);
+        return { bytes: new Uint8Array([page]), cjkFontMissing: false };
       },
       close: () => undefined,
     };

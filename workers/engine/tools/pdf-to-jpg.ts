@@ -13,7 +13,13 @@ import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { parsePageRanges } from '../../../shared/page-range.ts';
 import { openPdfjs, type PDFDocumentProxy } from '../lib/pdf/pdfjs.ts';
 import { withBalancedPageTree } from '../lib/pdf/balanced-page-tree.ts';
-import { pagePixelSize, renderPageImage, type PageImageFormat, type PageImageSettings } from '../lib/pdf/page-image.ts';
+import {
+  pagePixelSize,
+  renderPageImage,
+  type PageImage,
+  type PageImageFormat,
+  type PageImageSettings,
+} from '../lib/pdf/page-image.ts';
 import {
   canStartRenderWorkers,
   deviceLaneCount,
@@ -131,6 +137,8 @@ async function renderPages(
     let single: Uint8Array | undefined;
     /** Pages pdf.js could not draw, with why: reported, while the other pages are still converted. */
     const undrawn: { page: number; reason: string }[] = [];
+    /** Pages with CJK text drawn without its font (the bundled one could not be loaded). */
+    const fontless: number[] = [];
 
     const [firstWidth, firstHeight] = await pagePixelSize(doc, pages[0], dpi);
     const laneTotal = lanesFor(options, opened.bytes.byteLength, firstWidth * firstHeight, pages.length);
@@ -161,7 +169,7 @@ async function renderPages(
     };
 
     /** A page that failed: once per document, the file's object table is rebuilt and the page tried on it. */
-    const retry = async (pageNumber: number, error: Error): Promise<Uint8Array | undefined> => {
+    const retry = async (pageNumber: number, error: Error): Promise<PageImage | undefined> => {
       repaired ??= rewritten(input).then((bytes) => openPdfjs(bytes, { name: input.name }));
       try {
         return await renderPageImage(await repaired, pageNumber, settings);
@@ -178,7 +186,9 @@ async function renderPages(
       pages,
       lanes,
       async (outcome) => {
-        const bytes = 'bytes' in outcome ? outcome.bytes : await retry(outcome.pageNumber, outcome.error);
+        const image = 'bytes' in outcome ? outcome : await retry(outcome.pageNumber, outcome.error);
+        if (image?.cjkFontMissing) fontless.push(outcome.pageNumber);
+        const bytes = image?.bytes;
         if (bytes) {
           if (zip) zip.add(`${name}${pageSuffix(outcome.pageNumber, pageCount)}.${extension}`, bytes);
           else single = bytes;
@@ -192,18 +202,40 @@ async function renderPages(
       throw new FolioError('DamagedPdf', `No page of "${input.name}" could be drawn (${why}).`);
     }
     const undrawnNote = undrawn.map((u) => `Page ${u.page} could not be drawn and is left out: ${u.reason}`);
+    const fontNote = fontless.length ? [cjkFontNote(fontless)] : [];
     if (!zip) {
-      return { bytes: single!, filename: `${name}${pageSuffix(pages[0], pageCount)}.${extension}`, mime };
+      const filename = `${name}${pageSuffix(pages[0], pageCount)}.${extension}`;
+      return { bytes: single!, filename, mime, ...(fontNote.length ? { notes: fontNote } : {}) };
     }
     const drawn = pages.length - undrawn.length;
     const kind = format === 'png' ? 'PNG' : 'JPEG';
-    const notes = [`${drawn} page${drawn === 1 ? '' : 's'} as ${kind} at ${dpi} dpi`, ...undrawnNote];
+    const notes = [`${drawn} page${drawn === 1 ? '' : 's'} as ${kind} at ${dpi} dpi`, ...undrawnNote, ...fontNote];
     return { ...(await zip.finish()), filename: `${name}-pages.zip`, mime: 'application/zip', notes };
   } finally {
     for (const lane of lanes) lane.close();
     if (docOpen) await doc.destroy();
     await (await repaired?.catch(() => undefined))?.destroy();
   }
+}
+
+/** The note for pages whose CJK text was drawn without a font (pdfjs.ts DrawnPage.cjkFontMissing). */
+export function cjkFontNote(pages: number[]): string {
+  return (
+    `${pages.length === 1 ? 'Page' : 'Pages'} ${pageList(pages)}: Chinese/Japanese/Korean text is in fonts the ` +
+    `PDF does not include, and Folio's font for it could not be loaded, so it may show as empty boxes. ` +
+    `Convert again while online, or first save "Chinese, Japanese and Korean fonts" for offline use (About page).`
+  );
+}
+
+/** "2, 5–7, 9": ascending pages with runs joined. */
+function pageList(pages: number[]): string {
+  const runs: [number, number][] = [];
+  for (const page of [...pages].sort((a, b) => a - b)) {
+    const last = runs.at(-1);
+    if (last && page === last[1] + 1) last[1] = page;
+    else runs.push([page, page]);
+  }
+  return runs.map(([first, end]) => (first === end ? `${first}` : `${first}–${end}`)).join(', ');
 }
 
 async function extractImages(

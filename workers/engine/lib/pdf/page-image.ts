@@ -8,7 +8,7 @@
  * several times faster than MozJPEG in WebAssembly. MozJPEG stays as the "smallest files" choice;
  * PNG goes through OxiPNG (lossless, smaller than the canvas's PNG).
  */
-import { drawPage, releaseCanvas, type PDFDocumentProxy } from './pdfjs.ts';
+import { drawPage, releaseCanvas, type DrawnPage, type PDFDocumentProxy } from './pdfjs.ts';
 import { encodeCanvas } from './page-raster.ts';
 import { encodeJpeg, encodePng, makeImageData } from '../image/codecs.ts';
 import { pixelLimit } from '../input-limits.ts';
@@ -31,13 +31,23 @@ export async function pagePixelSize(doc: PDFDocumentProxy, pageNumber: number, d
   return [Math.max(1, Math.round(width)), Math.max(1, Math.round(height))];
 }
 
+/** A page's image file, and whether CJK text on it could not be drawn in its font (DrawnPage). */
+export interface PageImage {
+  bytes: Uint8Array;
+  cjkFontMissing: boolean;
+}
+
 /** Draws page `pageNumber` (1-based) at `settings.dpi` on white and returns it encoded. */
 export async function renderPageImage(
   doc: PDFDocumentProxy,
   pageNumber: number,
   settings: PageImageSettings,
-): Promise<Uint8Array> {
-  const { dpi, format, quality } = settings;
+): Promise<PageImage> {
+  const drawn = await drawPageChecked(doc, pageNumber, settings.dpi);
+  return { bytes: await encodePage(drawn, settings), cjkFontMissing: drawn.cjkFontMissing };
+}
+
+async function drawPageChecked(doc: PDFDocumentProxy, pageNumber: number, dpi: number): Promise<DrawnPage> {
   const [width, height] = await pagePixelSize(doc, pageNumber, dpi);
   if (width * height > pixelLimit()) {
     throw new FolioError(
@@ -45,7 +55,10 @@ export async function renderPageImage(
       `Page ${pageNumber} would be ${width} × ${height} pixels at ${dpi} dpi — too large. Choose a lower resolution.`,
     );
   }
-  const drawn = await drawPage(doc, pageNumber, dpi / 72);
+  return drawPage(doc, pageNumber, dpi / 72);
+}
+
+async function encodePage(drawn: DrawnPage, { format, quality }: PageImageSettings): Promise<Uint8Array> {
   try {
     if (format === 'jpeg') return await encodeCanvas(drawn.canvas, 'jpeg', quality / 100);
     const { data } = drawn.context.getImageData(0, 0, drawn.width, drawn.height);

@@ -80,6 +80,20 @@ const wanted = new Set<FallbackName>();
 const loading = new Map<FallbackName, Promise<void>>();
 const outlines = new Map<OutlineFont, Map<number, Outline | null>>();
 let misses = 0;
+/** Characters left to the canvas because their bundled font could not be loaded, per context and in all. */
+const fontlessByContext = new WeakMap<object, number>();
+let fontless = 0;
+
+/** How a fallback font is loaded: the bundled file (lib/fonts.ts); tests give one that fails. */
+export type FallbackFontLoader = (name: FallbackName) => Promise<OutlineFont>;
+const bundledLoader: FallbackFontLoader = (name) => import('../fonts.ts').then(({ bundledFont }) => bundledFont(name));
+let loadFont = bundledLoader;
+
+/** Loads fallback fonts with `loader` from now on (the bundled files when omitted), forgetting those loaded. */
+export function setFallbackFontLoader(loader: FallbackFontLoader = bundledLoader): void {
+  loadFont = loader;
+  for (const fonts of [loaded, unavailable, wanted, loading] as const) fonts.clear();
+}
 
 /** The fallback fonts for a character, in the order they are tried. */
 function fontsFor(char: string): FallbackName[] {
@@ -107,9 +121,10 @@ function outlineIn(font: OutlineFont, codePoint: number): Outline | null {
 }
 
 /** The bundled glyph for a character; 'native' for the canvas to draw it; 'missed' until its font loads. */
-function outlineOf(char: string): Outline | 'native' | 'missed' {
+function outlineOf(char: string, context: object): Outline | 'native' | 'missed' {
   const codePoint = char.codePointAt(0)!;
-  for (const name of fontsFor(char)) {
+  const names = fontsFor(char);
+  for (const name of names) {
     if (unavailable.has(name)) continue;
     const font = loaded.get(name);
     if (!font) {
@@ -119,6 +134,10 @@ function outlineOf(char: string): Outline | 'native' | 'missed' {
     }
     const outline = outlineIn(font, codePoint);
     if (outline) return outline;
+  }
+  if (names.some((name) => unavailable.has(name))) {
+    fontless++;
+    fontlessByContext.set(context, (fontlessByContext.get(context) ?? 0) + 1);
   }
   return 'native';
 }
@@ -178,7 +197,7 @@ function layOut(
     run = '';
   };
   for (const char of text) {
-    const outline = outlineOf(char);
+    const outline = outlineOf(char, context);
     if (outline === 'native') {
       run += char;
       continue;
@@ -248,18 +267,35 @@ export function missedGlyphs(): number {
 }
 
 /**
+ * CJK characters drawn by the canvas itself (empty boxes, or a device font) because their bundled
+ * font could not be loaded: on `context` when given, else on any context. Compare before and after
+ * a drawing.
+ */
+export function fontlessGlyphs(context?: object): number {
+  return context ? (fontlessByContext.get(context) ?? 0) : fontless;
+}
+
+/**
+ * Lets the fonts that could not be loaded be tried again when a drawing next asks for them (a
+ * worker kept between jobs may be online again): called for each document opened.
+ */
+export function retryUnavailableFonts(): void {
+  for (const name of unavailable) loading.delete(name);
+  unavailable.clear();
+}
+
+/**
  * Loads the fallback fonts drawings have asked for (and waits for those already loading). A font
- * that cannot be loaded (offline before the CJK fonts were saved) is left to the canvas from then on.
+ * that cannot be loaded (offline before the CJK fonts were saved) is left to the canvas until
+ * retryUnavailableFonts().
  */
 export async function loadMissedFonts(): Promise<void> {
   for (const name of wanted) {
     if (loading.has(name)) continue;
-    const load = import('../fonts.ts')
-      .then(({ bundledFont }) => bundledFont(name))
-      .then(
-        (font) => void loaded.set(name, font),
-        () => void unavailable.add(name),
-      );
+    const load = loadFont(name).then(
+      (font) => void loaded.set(name, font),
+      () => void unavailable.add(name),
+    );
     loading.set(name, load);
   }
   wanted.clear();

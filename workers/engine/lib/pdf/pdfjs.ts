@@ -23,7 +23,13 @@ import { FolioError, invalidPassword, passwordRequired } from '../errors.ts';
 import { isNode } from '../wasm.ts';
 import { pixelLimit } from '../input-limits.ts';
 import { OffscreenCanvasFactory, PixelFilterFactory } from './pdfjs-offscreen.ts';
-import { loadMissedFonts, missedGlyphs, withCjkFallback } from './pdfjs-cjk-fallback.ts';
+import {
+  fontlessGlyphs,
+  loadMissedFonts,
+  missedGlyphs,
+  retryUnavailableFonts,
+  withCjkFallback,
+} from './pdfjs-cjk-fallback.ts';
 
 type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type { PDFDocumentProxy };
@@ -117,6 +123,7 @@ export async function openPdfjs(
   { name = 'document.pdf', password }: { name?: string; password?: string } = {},
 ): Promise<PDFDocumentProxy> {
   const pdfjs = await loadPdfjs();
+  retryUnavailableFonts();
   const task = pdfjs.getDocument({
     data: bytes.slice(),
     password,
@@ -179,6 +186,11 @@ export function releaseCanvas(target: { canvas: { width: number; height: number 
 export interface DrawnPage extends PageCanvasTarget {
   width: number;
   height: number;
+  /**
+   * The page has CJK text in a font the PDF does not embed, and the bundled font for it could not
+   * be loaded (offline before the optional CJK fonts were saved): the canvas drew it (empty boxes).
+   */
+  cjkFontMissing: boolean;
 }
 
 /** Kinds of drawing a picture of a page can leave out. */
@@ -209,6 +221,10 @@ interface OperatorListHolder {
   _internalRenderTask?: { operatorList?: { fnArray: number[] } };
 }
 
+/** Drawings begun so far and drawings under way in this realm, to tell whose characters were counted. */
+let drawingsStarted = 0;
+let drawingsInFlight = 0;
+
 /**
  * The one way Folio draws a page (1-based) with pdf.js, on white at `scale` pixels per point:
  * every engine (images, thumbnails, OCR, Office exports, previews) comes through here, so each
@@ -224,17 +240,28 @@ export async function drawPage(
 ): Promise<DrawnPage> {
   const pdfjs = pdfjsModule ?? (await loadPdfjs());
   const page = await doc.getPage(pageNumber);
+  const drawing = ++drawingsStarted;
+  drawingsInFlight++;
   try {
     // CJK text in a font the PDF does not embed, met before its bundled font was loaded, was left
     // out: the page is drawn again once the font is (pdfjs-cjk-fallback.ts).
     for (let redraws = 0; ; redraws++) {
       const missed = missedGlyphs();
+      const fontless = fontlessGlyphs();
+      const overlapped = drawingsInFlight > 1;
       const drawn = await drawOnce(pdfjs, doc, page, scale, options);
-      if (missedGlyphs() === missed || redraws === REDRAWS_FOR_FONTS) return drawn;
+      if (missedGlyphs() === missed || redraws === REDRAWS_FOR_FONTS) {
+        // Text inside a transparency group is drawn on another canvas of pdf.js's: the count over
+        // all canvases is this page's own when no other page was drawn meanwhile.
+        const alone = !overlapped && drawingsInFlight === 1 && drawingsStarted === drawing;
+        const cjkFontMissing = fontlessGlyphs(drawn.context) > 0 || (alone && fontlessGlyphs() > fontless);
+        return { ...drawn, cjkFontMissing };
+      }
       releaseCanvas(drawn);
       await loadMissedFonts();
     }
   } finally {
+    drawingsInFlight--;
     page.cleanup();
   }
 }
@@ -250,7 +277,7 @@ async function drawOnce(
   page: PDFPageProxy,
   scale: number,
   options: DrawOptions,
-): Promise<DrawnPage> {
+): Promise<Omit<DrawnPage, 'cjkFontMissing'>> {
   const viewport = page.getViewport({ scale });
   const width = Math.max(1, Math.round(viewport.width));
   const height = Math.max(1, Math.round(viewport.height));

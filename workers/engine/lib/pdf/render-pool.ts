@@ -11,17 +11,17 @@
  */
 import { cancelled } from '../errors.ts';
 import { canStartNestedWorkers, deviceResources, LaneLost, poolSize, startNestedWorker } from '../worker-pool.ts';
-import type { PageImageSettings } from './page-image.ts';
+import type { PageImage, PageImageSettings } from './page-image.ts';
 
 /** Draws and encodes pages, one at a time. */
 export interface PageLane {
-  render(pageNumber: number): Promise<Uint8Array>;
+  render(pageNumber: number): Promise<PageImage>;
   close(): void;
 }
 
 export { LaneLost };
 
-export type PageOutcome = { pageNumber: number; bytes: Uint8Array } | { pageNumber: number; error: Error };
+export type PageOutcome = ({ pageNumber: number } & PageImage) | { pageNumber: number; error: Error };
 
 /** Memory of one render worker besides the document: pdf.js, its own worker, the codecs. */
 const LANE_FIXED_BYTES = 80 * 1024 * 1024;
@@ -170,7 +170,7 @@ export async function runInPageOrder(
       let outcome: PageOutcome;
       let lost = false;
       try {
-        outcome = { pageNumber, bytes: await lane.render(pageNumber) };
+        outcome = { pageNumber, ...(await lane.render(pageNumber)) };
       } catch (error) {
         if (isFatal(error)) return stop(error);
         lost = error instanceof LaneLost;

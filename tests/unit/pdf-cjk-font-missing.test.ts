@@ -1,0 +1,54 @@
+/**
+ * When the bundled CJK font cannot be loaded (offline before the optional CJK fonts were saved),
+ * the canvas draws that text itself (empty boxes): PDF → JPG must say so in its notes, naming the
+ * pages. The font loader is replaced through pdfjs-cjk-fallback.ts's seam, setFallbackFontLoader.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { run } from '../../workers/engine/tools/pdf-to-jpg.ts';
+import { setFallbackFontLoader } from '../../workers/engine/lib/pdf/pdfjs-cjk-fallback.ts';
+import { CJK_SAMPLES, nonEmbeddedPdf } from '../support/cjk-fixtures.ts';
+
+afterAll(() => setFallbackFontLoader());
+
+const japanese = CJK_SAMPLES.find((sample) => sample.language === 'Japanese')!;
+const korean = CJK_SAMPLES.find((sample) => sample.language === 'Korean')!;
+
+/** Pages 1 and 3 Latin text only, page 2 Japanese and page 4 Korean in fonts that are not embedded. */
+async function mixedPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const helvetica = await doc.embedFont(StandardFonts.Helvetica);
+  const latinPage = () => doc.addPage([400, 450]).drawText('Latin text only', { x: 40, y: 400, font: helvetica });
+  const [cjkJapanese] = await doc.copyPages(await PDFDocument.load(await nonEmbeddedPdf(japanese)), [0]);
+  const [cjkKorean] = await doc.copyPages(await PDFDocument.load(await nonEmbeddedPdf(korean)), [0]);
+  latinPage();
+  doc.addPage(cjkJapanese);
+  latinPage();
+  doc.addPage(cjkKorean);
+  return doc.save();
+}
+
+const toPng = (bytes: Uint8Array, pages: string) =>
+  run([{ name: 'mixed.pdf', bytes }], { mode: 'pages', resolution: 'custom', dpi: 50, format: 'png', pages }, {});
+
+const cjkNote = (notes: string[] | undefined) => notes?.find((note) => note.includes('Chinese/Japanese/Korean'));
+
+describe('PDF → JPG: CJK text whose bundled font could not be loaded', () => {
+  test('the notes name the pages drawn without it', async () => {
+    setFallbackFontLoader(() => Promise.reject(new Error('Failed to fetch (offline)')));
+    const pdf = await mixedPdf();
+    const all = await toPng(pdf, '');
+    expect(all.mime).toBe('application/zip');
+    expect(cjkNote(all.notes)).toMatch(/^Pages 2, 4: Chinese\/Japanese\/Korean text is in fonts the PDF does not/);
+    // One page: a single image, its note too; a Latin-only page gets none.
+    expect(cjkNote((await toPng(pdf, '4')).notes)).toMatch(/^Page 4: /);
+    expect(cjkNote((await toPng(pdf, '3')).notes)).toBeUndefined();
+  });
+
+  test('with the font available there is no such note', async () => {
+    setFallbackFontLoader();
+    const all = await toPng(await mixedPdf(), '');
+    expect(all.notes?.[0]).toBe('4 pages as PNG at 50 dpi');
+    expect(cjkNote(all.notes)).toBeUndefined();
+  });
+});
