@@ -22,6 +22,14 @@ export function nativePeakRss(command: string, args: string[]): number | undefin
   return run.status === 0 && Number.isFinite(kib) ? kib * 1024 : undefined;
 }
 
+/** CPU seconds (user + system) of one run of a native command (GNU time); undefined without GNU time. */
+export function nativeCpuSeconds(command: string, args: string[]): number | undefined {
+  if (!existsSync('/usr/bin/time')) return undefined;
+  const run = spawnSync('/usr/bin/time', ['-f', '%U %S', command, ...args], { encoding: 'utf8', stdio: 'pipe' });
+  const [user, system] = run.stderr.trim().split('\n').pop()!.split(' ').map(Number);
+  return run.status === 0 && Number.isFinite(user + system) ? user + system : undefined;
+}
+
 export async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms: number }> {
   const start = performance.now();
   const value = await fn();

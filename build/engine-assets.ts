@@ -18,6 +18,7 @@ import type { Plugin } from 'vite';
 import {
   CJK_FONT_FILE,
   SYMBOL_FONT_FILE,
+  RTL_FONT_FILE,
   type EngineAssetList,
   type EngineFile,
   type EngineGroup,
@@ -71,6 +72,7 @@ export function engineGroup(url: string): EngineGroup {
   if (ocr) return `ocr-${ocr}`;
   if (CJK_FONT_FILE.test(url)) return 'cjk-fonts';
   if (SYMBOL_FONT_FILE.test(url)) return 'symbol-fonts';
+  if (RTL_FONT_FILE.test(url)) return 'rtl-fonts';
   return 'core';
 }
 

@@ -8,13 +8,14 @@
  *                data, English OCR);
  *   cjk-fonts    the Chinese, Japanese and Korean fonts, used only for text in those scripts;
  *   symbol-fonts the emoji and symbol fonts, used only for those characters;
+ *   rtl-fonts    the Arabic and Hebrew fonts, used only for text in those scripts;
  *   ocr-<code>   an optional OCR language;
  *   libreoffice  the optional LibreOffice engine.
  * The optional groups are cached when first used, or with one click on the About page.
  */
 import { formatBytes } from '../../shared/format.ts';
 
-export type EngineGroup = 'core' | 'cjk-fonts' | 'symbol-fonts' | 'libreoffice' | `ocr-${string}`;
+export type EngineGroup = 'core' | 'cjk-fonts' | 'symbol-fonts' | 'rtl-fonts' | 'libreoffice' | `ocr-${string}`;
 
 export interface EngineFile {
   /** Path on our origin, e.g. /assets/engine/qpdf-C3Giu3T4.wasm. */
@@ -47,10 +48,14 @@ export const CJK_FONT_FILE = /\/NotoSans(SC|KR)_[^/]*\.ttf$/;
 /** Noto Emoji and Noto Sans Symbols 2, kept out of the core set: 2.1 MB, needed only for those characters. */
 export const SYMBOL_FONT_FILE = /\/Noto(Emoji|SansSymbols2)_[^/]*\.ttf$/;
 
+/** Noto Sans Arabic and Noto Sans Hebrew, kept out of the core set: needed only for text in those scripts. */
+export const RTL_FONT_FILE = /\/NotoSans(Arabic|Hebrew)_[^/]*\.ttf$/;
+
 export const GROUP_LABELS: Record<string, string> = {
   core: 'All tools',
   'cjk-fonts': 'Chinese, Japanese and Korean fonts',
   'symbol-fonts': 'Emoji and symbol fonts',
+  'rtl-fonts': 'Arabic and Hebrew fonts',
   libreoffice: 'LibreOffice engine',
 };
 

@@ -2,6 +2,7 @@
  * Korean in Excel → PDF through the in-page /api in Chromium: the Hangul comes out as text (poppler's
  * pdftotext of the answer), drawn with Noto Sans KR fetched from our own origin when the workbook
  * needed it, and the build lists that font outside the core offline set (with the Chinese one).
+ * Arabic likewise (Noto Sans Arabic, bidi-js in the worker bundle), read back in logical order.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -61,12 +62,38 @@ test('excel-to-pdf via /api: Korean cells come out as Hangul, not "?"', async ()
   };
   const groups = Object.fromEntries(
     list.files
-      .filter((f) => /\/Noto(SansKR|SansSC|Emoji|SansSymbols2)_[^/]*\.ttf$/.test(f.url))
+      .filter((f) => /\/Noto(SansKR|SansSC|Emoji|SansSymbols2|SansArabic|SansHebrew)_[^/]*\.ttf$/.test(f.url))
       .map((f) => [f.url, f.group]),
   );
-  expect(Object.keys(groups).length).toBeGreaterThanOrEqual(5);
+  expect(Object.keys(groups).length).toBeGreaterThanOrEqual(9);
   for (const [url, group] of Object.entries(groups))
-    expect(group, url).toBe(/KR|SC/.test(url) ? 'cjk-fonts' : 'symbol-fonts');
+    expect(group, url).toBe(/KR|SC/.test(url) ? 'cjk-fonts' : /Arabic|Hebrew/.test(url) ? 'rtl-fonts' : 'symbol-fonts');
   expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('excel-to-pdf via /api: an Arabic cell reads back in logical order, drawn with Noto Sans Arabic', async () => {
+  const words = ['كتب', 'الطالب', '250', 'صفحة', 'اليوم'];
+  const wb = new ExcelJS.Workbook();
+  const sheet = wb.addWorksheet('ورقة');
+  // Wide enough: right-aligned, a longer text would run on to the left of column A, off the page, as in LibreOffice.
+  sheet.columns = [{ width: 60 }];
+  sheet.addRow([words.join(' ')]);
+  const { page, context, errors, requests, failedRequests } = await pageWithApi(browser, 'excel-to-pdf');
+  const answer = await postInPage(page, '/api/pdf/fromExcel', [
+    ['file', 'arabic.xlsx', new Uint8Array(await wb.xlsx.writeBuffer())],
+  ]);
+  expect(answer.status, answer.text).toBe(200);
+  // pdftotext wraps right-to-left lines in embedding marks; the words between them are the cell's, in order.
+  const read = popplerText(answer.bytes)
+    .replace(/[\u202a-\u202e]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+  expect(read.slice(read.indexOf(words[0]), read.indexOf(words[0]) + words.length)).toEqual(words);
+  expect(answer.notes.filter((note) => /printed as/.test(note))).toEqual([]);
+  expect(fontNames(answer.bytes)).toMatch(/NotoSansArabic-Regular/);
+  expect(requests.filter((url) => /NotoSansArabic_400Regular[^/]*\.ttf$/.test(url)).length).toBeGreaterThan(0);
+  expect(requests.filter((url) => /NotoSans(SC|KR)_[^/]*\.ttf$/.test(url))).toEqual([]);
+  expect(errors, failedRequests.join('\n')).toEqual([]);
   await context.close();
 });

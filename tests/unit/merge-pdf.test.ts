@@ -1,8 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { PDFDocument } from 'pdf-lib';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { zlibSync } from 'fflate';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
 import { run, parseRangesField } from '../../workers/engine/tools/merge-pdf.ts';
 import { qpdfCheck } from '../support/pdf.ts';
 import { encrypt, labelledPdf, pageLabels } from '../support/page-fixtures.ts';
+import { decodeImage, pdftoppmPng } from '../support/images.ts';
 
 describe('merge-pdf engine', () => {
   test('merges files in the order given, with progress up to the total', async () => {
@@ -97,5 +102,62 @@ describe('merge-pdf engine', () => {
     await expect(
       run([{ name: 'a.pdf', bytes: await labelledPdf('A', 1) }], {}, { signal: controller.signal }),
     ).rejects.toMatchObject({ name: 'Cancelled' });
+  });
+
+  test('an image filtered by [/FlateDecode] comes out under /FlateDecode, its data and pixels unchanged', async () => {
+    // A grey gradient image whose /Filter is a one-element array, as OCRmyPDF writes page images.
+    const width = 64;
+    const height = 48;
+    const raw = new Uint8Array(width * height).map((_, i) => ((i % width) * 4 + Math.floor(i / width)) & 0xff);
+    const compressed = zlibSync(raw);
+    const source = await PDFDocument.create();
+    const image = source.context.register(
+      source.context.stream(compressed, {
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: width,
+        Height: height,
+        ColorSpace: 'DeviceGray',
+        BitsPerComponent: 8,
+        Filter: [PDFName.of('FlateDecode')],
+      }),
+    );
+    const page = source.addPage([200, 150]);
+    page.node.setXObject(PDFName.of('Im1'), image);
+    const content = source.context.stream('q 160 0 0 120 20 15 cm /Im1 Do Q');
+    page.node.set(PDFName.of('Contents'), source.context.register(content));
+    const sourceBytes = await source.save({ useObjectStreams: false });
+    expect(new TextDecoder('latin1').decode(sourceBytes)).toMatch(/\/Filter \[ ?\/FlateDecode ?\]/);
+
+    const result = await run(
+      [
+        { name: 'scan.pdf', bytes: sourceBytes },
+        { name: 'b.pdf', bytes: await labelledPdf('B', 1) },
+      ],
+      {},
+      {},
+    );
+    expect((await qpdfCheck(result.bytes)).ok).toBe(true);
+    const merged = await PDFDocument.load(result.bytes);
+    const xobjects = merged.getPage(0).node.Resources()!.lookup(PDFName.of('XObject'), PDFDict);
+    const mergedImage = merged.context.lookup(xobjects.get(PDFName.of('Im1')) as PDFRef);
+    expect(mergedImage).toBeInstanceOf(PDFRawStream);
+    const { dict, contents } = mergedImage as PDFRawStream;
+    expect(dict.get(PDFName.of('Filter'))).toBe(PDFName.of('FlateDecode'));
+    expect(dict.get(PDFName.of('Filter'))).not.toBeInstanceOf(PDFArray);
+    expect(Buffer.from(contents).equals(Buffer.from(compressed))).toBe(true);
+
+    const dir = mkdtempSync(join(tmpdir(), 'folio-merge-flate-'));
+    try {
+      writeFileSync(join(dir, 'source.pdf'), sourceBytes);
+      writeFileSync(join(dir, 'merged.pdf'), result.bytes);
+      const before = await decodeImage(pdftoppmPng(join(dir, 'source.pdf'), 1, 72));
+      const after = await decodeImage(pdftoppmPng(join(dir, 'merged.pdf'), 1, 72));
+      expect(new Set(before.data).size).toBeGreaterThan(32); // the gradient is drawn, not a blank page
+      expect([after.width, after.height]).toEqual([before.width, before.height]);
+      expect(Buffer.from(after.data).equals(Buffer.from(before.data))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,15 +4,15 @@
  * Cambria, Arimo for Arial, Tinos for Times New Roman, Cousine for Courier New (all from
  * @fontsource, OFL/Apache) — then Noto Sans for other Latin/Greek/Cyrillic, chosen per character.
  * A character none of those has goes to a fallback font by writing system: Noto Sans KR for Hangul,
- * Noto Sans SC for Chinese and Japanese, Noto Emoji (monochrome) for emoji, Noto Sans Symbols 2 for
- * arrows, dingbats and other symbols. Only the fonts a document actually needs are loaded (the
- * fallbacks are 1–10 MB each and kept out of the PWA's core download, see src/pwa/engine-files.ts),
- * and pdf-lib embeds only the glyphs it uses (subset).
+ * Noto Sans SC for Chinese and Japanese, Noto Sans Arabic and Noto Sans Hebrew, Noto Emoji
+ * (monochrome) for emoji, Noto Sans Symbols 2 for arrows, dingbats and other symbols. Only the fonts
+ * a document actually needs are loaded (the fallbacks are 0.05–10 MB each and kept out of the PWA's
+ * core download, see src/pwa/engine-files.ts), and pdf-lib embeds only the glyphs it uses (subset).
  */
 import { fontkit } from '../fontkit.ts';
 import type { PDFDocument, PDFFont } from 'pdf-lib';
 import { loadPackageAsset } from '../assets.ts';
-import { ATTACHED, CJK, EMOJI, HANGUL, INVISIBLE, describeByScript } from './unicode-scripts.ts';
+import { ARABIC, ATTACHED, CJK, EMOJI, HANGUL, HEBREW, INVISIBLE, describeByScript } from './unicode-scripts.ts';
 
 type Variant = `${400 | 700}-${'normal' | 'italic'}`;
 type FamilyId = 'carlito' | 'caladea' | 'arimo' | 'tinos' | 'cousine';
@@ -33,6 +33,10 @@ import notoBoldItalicUrl from '@expo-google-fonts/noto-sans/700Bold_Italic/NotoS
 import notoScUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf?url';
 import notoKrUrl from '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf?url';
 import notoKrBoldUrl from '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf?url';
+import notoArabicUrl from '@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf?url';
+import notoArabicBoldUrl from '@expo-google-fonts/noto-sans-arabic/700Bold/NotoSansArabic_700Bold.ttf?url';
+import notoHebrewUrl from '@expo-google-fonts/noto-sans-hebrew/400Regular/NotoSansHebrew_400Regular.ttf?url';
+import notoHebrewBoldUrl from '@expo-google-fonts/noto-sans-hebrew/700Bold/NotoSansHebrew_700Bold.ttf?url';
 import notoEmojiUrl from '@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf?url';
 import notoSymbols2Url from '@expo-google-fonts/noto-sans-symbols-2/400Regular/NotoSansSymbols2_400Regular.ttf?url';
 
@@ -57,6 +61,22 @@ const FALLBACKS = {
     label: 'Korean',
     file: [notoKrBoldUrl, '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf'],
   },
+  arabic: {
+    label: 'Arabic',
+    file: [notoArabicUrl, '@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf'],
+  },
+  'arabic-bold': {
+    label: 'Arabic',
+    file: [notoArabicBoldUrl, '@expo-google-fonts/noto-sans-arabic/700Bold/NotoSansArabic_700Bold.ttf'],
+  },
+  hebrew: {
+    label: 'Hebrew',
+    file: [notoHebrewUrl, '@expo-google-fonts/noto-sans-hebrew/400Regular/NotoSansHebrew_400Regular.ttf'],
+  },
+  'hebrew-bold': {
+    label: 'Hebrew',
+    file: [notoHebrewBoldUrl, '@expo-google-fonts/noto-sans-hebrew/700Bold/NotoSansHebrew_700Bold.ttf'],
+  },
   emoji: {
     label: 'emoji',
     file: [notoEmojiUrl, '@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf'],
@@ -75,6 +95,8 @@ type FallbackId = keyof typeof FALLBACKS;
 function fallbacksFor(char: string, bold: boolean): FallbackId[] {
   if (HANGUL.test(char)) return [bold ? 'korean-bold' : 'korean'];
   if (CJK.test(char)) return ['chinese'];
+  if (ARABIC.test(char)) return [bold ? 'arabic-bold' : 'arabic'];
+  if (HEBREW.test(char)) return [bold ? 'hebrew-bold' : 'hebrew'];
   if (EMOJI.test(char)) return ['emoji', 'symbols', 'chinese'];
   return ['symbols', 'emoji', 'chinese'];
 }

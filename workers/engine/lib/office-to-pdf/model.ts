@@ -62,6 +62,11 @@ export interface Paragraph {
   indentRight: number;
   /** First-line indent; negative for a hanging indent (lists). */
   firstLine: number;
+  /**
+   * Base direction of the paragraph's text (Word's w:bidi, DrawingML's rtl, a sheet's reading order);
+   * undefined: its first letter decides. `align` and the indents are already the page's left and right.
+   */
+  direction?: 'rtl' | 'ltr';
   /** List marker drawn in the hanging indent, e.g. '•' or '3.'. */
   marker?: { text: string; style: RunStyle };
   pageBreakBefore?: boolean;

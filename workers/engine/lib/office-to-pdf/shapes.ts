@@ -769,6 +769,16 @@ function runInlines(run: XmlElement, style: RunStyle): Inline[] {
   return text ? textInlines(text, style) : [];
 }
 
+/** A DrawingML paragraph's direction (a:pPr rtl, levels in order) and its alignment (right by default when rtl). */
+function rtlAlign(levelProps: XmlElement[], align: Paragraph['align'] | undefined): Partial<Paragraph> {
+  const rtl =
+    levelProps
+      .map((props) => attr(props, 'rtl'))
+      .filter((v) => v !== undefined)
+      .at(-1) === '1';
+  return { direction: rtl ? 'rtl' : 'ltr', align: align ?? (rtl ? 'right' : 'left') };
+}
+
 /** Lays out a shape's text body in its box, with its insets, anchor, autofit and level styles. */
 async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Painter | undefined> {
   const txBody = part(sp, 'txBody');
@@ -816,7 +826,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       Boolean(e),
     );
     let style: RunStyle = { size: env.defaultSize, font: styleFont, color: styleDefaults ?? env.textColor };
-    let align: Paragraph['align'] = 'left';
+    let align: Paragraph['align'] | undefined;
     let bullet: string | undefined;
     let marginLeft = 0;
     let indent = 0;
@@ -883,7 +893,8 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       'points' in spacing ? spacing.points * fontScale : spacing.percent * textSize;
     blocks.push(
       makeParagraph(inlines, {
-        align,
+        // A right-to-left paragraph (the last level setting rtl="1") without an alignment starts at the right.
+        ...rtlAlign(levelProps, align),
         indentLeft: marginLeft,
         firstLine: indent,
         spaceBefore: points(spaceBefore),

@@ -1,12 +1,24 @@
 /**
  * Paragraph layout: inlines → measured atoms (words, spaces, tabs, images, fields) → lines that fit
  * a width, then drawn with pdf-lib. Lines break at spaces, and anywhere between CJK characters.
+ * Right-to-left text: atoms carry their bidi embedding level, and each line is put in visual order.
  */
 import { PDFArray, PDFName, PDFPage, PDFFont, rgb, type PDFImage, PDFDocument } from 'pdf-lib';
 import { uriAction } from '../pdf/pdf-links.ts';
 import type { FontBook } from './fonts.ts';
 import type { Inline, PageSetup, Paragraph, RunStyle } from './model.ts';
 import { embeddable, type ImageMime } from './images.ts';
+import { drawShaped, shapedWidth } from './shaped-text.ts';
+import {
+  drawnAlone,
+  fontkitReverses,
+  hasMirrored,
+  paragraphLevels,
+  splitByLevel,
+  visualOrder,
+  visualText,
+  type ParagraphLevels,
+} from './bidi.ts';
 
 const TAB_STOP = 36; // Word's default tab stops: every half inch.
 
@@ -22,6 +34,8 @@ type Atom =
       glued?: boolean;
       lineHeight: number;
       ascent: number;
+      /** Bidi embedding level (odd: right to left); absent in a paragraph without right-to-left text. */
+      level?: number;
     }
   | {
       kind: 'field';
@@ -31,6 +45,7 @@ type Atom =
       width: number;
       lineHeight: number;
       ascent: number;
+      level?: number;
     }
   | {
       kind: 'tab';
@@ -43,8 +58,14 @@ type Atom =
       positional?: 'left' | 'center' | 'right';
     }
   | { kind: 'break'; width: 0; lineHeight: number; ascent: number }
-  | { kind: 'image'; image: PDFImage; width: number; height: number }
-  | { kind: 'drawing'; draw: (page: PDFPage, x: number, bottom: number) => void; width: number; height: number };
+  | { kind: 'image'; image: PDFImage; width: number; height: number; level?: number }
+  | {
+      kind: 'drawing';
+      draw: (page: PDFPage, x: number, bottom: number) => void;
+      width: number;
+      height: number;
+      level?: number;
+    };
 
 export interface LaidLine {
   atoms: Atom[];
@@ -109,7 +130,9 @@ function widthOf(font: PDFFont, text: string, size: number): number {
     if (text.length > 1 && UNSHAPED_TEXT.test(text)) {
       unit = 0;
       for (const char of text) unit += widthOf(font, char, 1);
-    } else unit = font.widthOfTextAtSize(text, 1000) / 1000;
+    } else if (fontkitReverses(text))
+      unit = (shapedWidth(font, text, 1000) ?? font.widthOfTextAtSize(text, 1000)) / 1000;
+    else unit = font.widthOfTextAtSize(text, 1000) / 1000;
     widths.set(text, unit);
   }
   return unit * size;
@@ -119,9 +142,47 @@ function sizeOf(style: RunStyle): number {
   return style.baseline ? style.size * 0.65 : style.size;
 }
 
-async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
+/**
+ * The paragraph's logical text for the bidi algorithm, one piece per inline: a tab is a segment
+ * separator, a line break a line separator, a picture or field an object (a neutral).
+ */
+function logicalPieces(inlines: Inline[]): string[] {
+  return inlines.map((inline) =>
+    inline.kind === 'text'
+      ? inline.text
+      : inline.kind === 'tab'
+        ? '\t'
+        : inline.kind === 'break'
+          ? '\u2028'
+          : inline.kind === 'field'
+            ? '0'
+            : '\ufffc',
+  );
+}
+
+/** Levels of each inline's text (from `start` in `levels`), when the paragraph has right-to-left text. */
+interface InlineLevels {
+  bidi: ParagraphLevels;
+  starts: number[];
+}
+
+function inlineLevels(inlines: Inline[], direction: 'rtl' | 'ltr' | undefined): InlineLevels | undefined {
+  const pieces = logicalPieces(inlines);
+  const bidi = paragraphLevels(pieces.join(''), direction);
+  if (!bidi) return undefined;
+  const starts: number[] = [];
+  let offset = 0;
+  for (const piece of pieces) {
+    starts.push(offset);
+    offset += piece.length;
+  }
+  return { bidi, starts };
+}
+
+async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels): Promise<Atom[]> {
   const atoms: Atom[] = [];
-  for (const inline of inlines) {
+  for (const [index, inline] of inlines.entries()) {
+    const level = bidi?.bidi.levels[bidi.starts[index]];
     if (inline.kind === 'drawing') {
       try {
         atoms.push({
@@ -129,6 +190,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
           draw: await inline.prepare(ctx, inline.width, inline.height),
           width: inline.width,
           height: inline.height,
+          level,
         });
       } catch {
         /* A drawing that cannot be laid out is left out rather than failing the document. */
@@ -142,6 +204,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
           image: await ctx.images.get(inline.bytes, inline.mime),
           width: inline.width,
           height: inline.height,
+          level,
         });
       } catch {
         // A picture that cannot be drawn (a metafile, a broken file): a light frame keeps its place.
@@ -150,6 +213,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
           kind: 'drawing',
           width,
           height,
+          level,
           draw: (page, x, bottom) =>
             page.drawRectangle({ x, y: bottom, width, height, borderColor: rgb(0.8, 0.8, 0.8), borderWidth: 0.5 }),
         });
@@ -183,27 +247,34 @@ async function atomsOf(inlines: Inline[], ctx: TextContext): Promise<Atom[]> {
         width: widthOf(span.font, '00', size),
         lineHeight,
         ascent,
+        level,
       });
     } else {
-      for (const span of await ctx.fonts.spans(inline.text, request)) {
-        // Words, runs of spaces, and single CJK characters are the units a line may break between.
-        for (const token of span.text.match(
-          / +|[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^ \u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+/gu,
-        ) ?? []) {
-          const before = atoms.at(-1);
-          atoms.push({
-            kind: 'text',
-            text: token,
-            font: span.font,
-            style,
-            width: widthOf(span.font, token, size),
-            space: token.startsWith(' '),
-            glued: isWordPart(token) && before?.kind === 'text' && isWordPart(before.text),
-            lineHeight,
-            ascent,
-          });
+      // Right-to-left text is cut where its level changes, so every atom has one direction.
+      const pieces = bidi
+        ? splitByLevel(inline.text, bidi.bidi.levels, bidi.starts[index])
+        : [[inline.text, undefined]];
+      for (const [text, pieceLevel] of pieces as Array<[string, number | undefined]>)
+        for (const span of await ctx.fonts.spans(text, request)) {
+          // Words, runs of spaces, and single CJK characters are the units a line may break between.
+          for (const token of span.text.match(
+            / +|[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^ \u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+/gu,
+          ) ?? []) {
+            const before = atoms.at(-1);
+            atoms.push({
+              kind: 'text',
+              text: token,
+              font: span.font,
+              style,
+              width: widthOf(span.font, token, size),
+              space: token.startsWith(' '),
+              glued: isWordPart(token) && before?.kind === 'text' && isWordPart(before.text),
+              lineHeight,
+              ascent,
+              ...(pieceLevel === undefined ? {} : { level: pieceLevel }),
+            });
+          }
         }
-      }
     }
   }
   return atoms;
@@ -250,8 +321,47 @@ function splitWord(atom: Extract<Atom, { kind: 'text' }>, width: number): Atom[]
   return pieces;
 }
 
+/**
+ * A line's atoms in visual order (left to right on the page) from their embedding levels; a tab or
+ * a line break is at the paragraph's level (UAX #9 rule L1: trailing spaces are already dropped).
+ */
+function reorderLine(atoms: Atom[], paragraphLevel: number): Atom[] {
+  const levels = atoms.map((a) =>
+    a.kind === 'tab' || a.kind === 'break' ? paragraphLevel : (a.level ?? paragraphLevel),
+  );
+  if (levels.every((l) => l === 0)) return atoms;
+  return visualOrder(levels).map((i) => atoms[i]);
+}
+
+/**
+ * The first line's insets from the paragraph box's left and right (indents, the first-line indent and
+ * the list marker's room after it) and the marker's x. With a list marker in a hanging indent, the
+ * first line's text lines up with the others and the marker sits in the hang; with a positive indent,
+ * the text follows the marker. In a right-to-left paragraph all of it is on the right.
+ */
+function firstLineInsets(
+  paragraph: Paragraph,
+  width: number,
+  markerWidth: number,
+  rtl: boolean,
+): { start: number; end: number; marker: number } {
+  const { indentLeft, indentRight, firstLine } = paragraph;
+  const start = paragraph.marker
+    ? firstLine < 0
+      ? Math.max(indentLeft, indentLeft + firstLine + markerWidth + 4)
+      : indentLeft + firstLine + markerWidth + 6
+    : indentLeft + firstLine;
+  if (!rtl) return { start, end: indentRight, marker: indentLeft + firstLine };
+  return {
+    start: indentLeft,
+    end: indentRight + start - indentLeft,
+    marker: width - indentRight - firstLine - markerWidth,
+  };
+}
+
 export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: TextContext): Promise<LaidParagraph> {
-  const atoms = await atomsOf(paragraph.inlines, ctx);
+  const bidi = inlineLevels(paragraph.inlines, paragraph.direction);
+  const atoms = await atomsOf(paragraph.inlines, ctx, bidi);
   const lines: LaidLine[] = [];
   const defaultStyle = paragraph.inlines.find((i): i is Extract<Inline, { style: RunStyle }> => 'style' in i)
     ?.style ?? { size: 11 };
@@ -263,21 +373,16 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
 
   let current: Atom[] = [];
   let lineWidth = 0;
-  // With a list marker in a hanging indent, the first line's text lines up with the others and the
-  // marker sits in the hang; with a positive indent, the text follows the marker.
   let markerWidth = 0;
   let markerAtoms: Atom[] = [];
   if (paragraph.marker) {
     markerAtoms = await atomsOf([{ kind: 'text', text: paragraph.marker.text, style: paragraph.marker.style }], ctx);
     markerWidth = markerAtoms.reduce((sum, a) => sum + a.width, 0);
   }
-  const firstLineStart = paragraph.marker
-    ? paragraph.firstLine < 0
-      ? Math.max(paragraph.indentLeft, paragraph.indentLeft + paragraph.firstLine + markerWidth + 4)
-      : paragraph.indentLeft + paragraph.firstLine + markerWidth + 6
-    : paragraph.indentLeft + paragraph.firstLine;
-  const startOf = () => (lines.length === 0 ? firstLineStart : paragraph.indentLeft);
-  const available = () => (paragraph.noWrap ? Infinity : Math.max(12, width - startOf() - paragraph.indentRight));
+  const first = firstLineInsets(paragraph, width, markerWidth, bidi?.bidi.paragraphLevel === 1);
+  const startOf = () => (lines.length === 0 ? first.start : paragraph.indentLeft);
+  const endOf = () => (lines.length === 0 ? first.end : paragraph.indentRight);
+  const available = () => (paragraph.noWrap ? Infinity : Math.max(12, width - startOf() - endOf()));
 
   const finish = (last: boolean) => {
     while (
@@ -315,7 +420,7 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
       spacing.rule === 'ofSize'
         ? size * spacing.value
         : ascent + (lineHeight - height) * (spacing.rule === 'auto' ? 0 : 1) * 0.8;
-    const free = (paragraph.noWrap ? width - startOf() - paragraph.indentRight : available()) - lineWidth;
+    const free = (paragraph.noWrap ? width - startOf() - endOf() : available()) - lineWidth;
     let x = startOf();
     let spaceStretch = 0;
     if (paragraph.align === 'center') x += free / 2;
@@ -324,7 +429,8 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
       const spaces = current.filter((a) => a.kind === 'text' && a.space).length;
       if (spaces > 0 && free > 0) spaceStretch = free / spaces;
     }
-    lines.push({ atoms: current, x, width: lineWidth, height: lineHeight, baseline, spaceStretch });
+    const visual = bidi ? reorderLine(current, bidi.bidi.paragraphLevel) : current;
+    lines.push({ atoms: visual, x, width: lineWidth, height: lineHeight, baseline, spaceStretch });
     current = [];
     lineWidth = 0;
   };
@@ -393,7 +499,7 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
   }
   if (current.length || lines.length === 0) finish(true);
 
-  const marker = paragraph.marker ? { atoms: markerAtoms, x: paragraph.indentLeft + paragraph.firstLine } : undefined;
+  const marker = paragraph.marker ? { atoms: markerAtoms, x: first.marker } : undefined;
   return { paragraph, lines, height: lines.reduce((sum, l) => sum + l.height, 0), marker };
 }
 
@@ -435,12 +541,17 @@ function drawRun(
   width: number,
   baselineY: number,
   ctx?: DrawContext,
+  /** The characters a mirrored bracket stands for, for text extraction (ActualText). */
+  actualText?: string,
 ): void {
   const size = sizeOf(style);
   const rise = style.baseline === 'super' ? style.size * 0.33 : style.baseline === 'sub' ? -style.size * 0.14 : 0;
   if (style.highlight)
     page.drawRectangle({ x, y: baselineY - size * 0.22, width, height: size * 1.15, color: color(style.highlight) });
-  if (text.trim()) page.drawText(text, { x, y: baselineY + rise, size, font, color: color(style.color) });
+  // Arabic and Hebrew words are drawn with their glyph positions (shaped-text.ts).
+  if (text.trim() && (fontkitReverses(text) || actualText !== undefined))
+    drawShaped(page, text, font, size, x, baselineY + rise, color(style.color), actualText);
+  else if (text.trim()) page.drawText(text, { x, y: baselineY + rise, size, font, color: color(style.color) });
   const thickness = Math.max(0.5, size / 18);
   if (style.underline)
     page.drawLine({
@@ -521,7 +632,13 @@ function drawAtoms(
         cursor += width;
         continue;
       }
-      if (run && run.font === atom.font && sameLook(run.style, atom.style)) {
+      const level = atom.level ?? 0;
+      if (drawnAlone(atom.text, level)) {
+        // fontkit reverses a whole string of Arabic or Hebrew: each such word is its own string.
+        flush();
+        const actual = hasMirrored(atom.text, level) && !fontkitReverses(atom.text) ? atom.text : undefined;
+        drawRun(page, visualText(atom.text, level), atom.font, atom.style, cursor, atom.width, baselineY, ctx, actual);
+      } else if (run && run.font === atom.font && sameLook(run.style, atom.style)) {
         run.text += atom.text;
         run.width += atom.width;
       } else {

@@ -9,6 +9,9 @@ export const HANGUL = /\p{Script=Hangul}/u;
 export const CJK =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}\u3000-\u30ff\u31f0-\u31ff\uff00-\uffef]/u;
 export const EMOJI = /[\p{Extended_Pictographic}\p{Regional_Indicator}]/u;
+/** Arabic letters, digits, punctuation and marks (Script_Extensions: marks Arabic shares with Syriac count). */
+export const ARABIC = /\p{Script_Extensions=Arabic}/u;
+export const HEBREW = /\p{Script_Extensions=Hebrew}/u;
 
 /**
  * Characters drawn as part of the character before them: combining marks, zero-width joiners,

@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import SSF from 'ssf';
 import type { Block, Border, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
+import { firstStrongDirection } from './bidi.ts';
 import { paragraph, pictureDrawing } from './model.ts';
 import {
   chartSheetSection,
@@ -709,6 +710,16 @@ function printedCell(
     },
     align,
   );
+  // Right-to-left text: the cell's reading order, else its first letter ("context", Excel's default);
+  // a General-aligned text then starts at the right.
+  const readingOrder = (cell.alignment as { readingOrder?: string } | undefined)?.readingOrder;
+  const direction = readingOrder === 'rtl' || readingOrder === 'ltr' ? readingOrder : firstStrongDirection(text);
+  if (direction === 'rtl')
+    for (const block of out.blocks)
+      if (block.kind === 'paragraph') {
+        block.direction = 'rtl';
+        if (!horizontal && !numeric && typeof cell.value !== 'boolean') block.align = 'right';
+      }
   if (look?.bar) out.bar = look.bar;
   if (!text && !fill && !Object.values(out.borders).some(Boolean) && !merge) return undefined;
   // Text without "wrap text" runs on past the cell's edge, as Excel prints it.

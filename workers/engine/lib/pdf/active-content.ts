@@ -36,7 +36,13 @@ export interface ActiveContentReport {
   otherActions: number;
 }
 
-const N = (name: string) => PDFName.of(name);
+// PDFName.of decodes its text on every call; the scan asks for the same few names per object visited.
+const pdfNames = new Map<string, PDFName>();
+const N = (name: string): PDFName => {
+  let pdfName = pdfNames.get(name);
+  if (!pdfName) pdfNames.set(name, (pdfName = PDFName.of(name)));
+  return pdfName;
+};
 const S = N('S');
 
 /** Action types kept: they move within the document or change its view, and run nothing. */
@@ -85,9 +91,15 @@ export function addReports(into: ActiveContentReport, more: ActiveContentReport)
   return into;
 }
 
+/** Each name's text, decoded once (pdf-lib keeps one PDFName per name). */
+const nameTexts = new WeakMap<PDFName, string>();
+
 const actionType = (action: PDFDict): string | undefined => {
   const type = action.lookup(S);
-  return type instanceof PDFName ? type.decodeText() : undefined;
+  if (!(type instanceof PDFName)) return undefined;
+  let text = nameTexts.get(type);
+  if (text === undefined) nameTexts.set(type, (text = type.decodeText()));
+  return text;
 };
 
 /** Whether this action, and every action chained after it (/Next), is kept. */
@@ -145,17 +157,29 @@ function nameTreeLeaves(node: PDFObject | undefined, doc: PDFDocument, refs: PDF
 /**
  * Finds the document's active content and, with `remove`, takes it out (the document is changed in
  * place). Returns what was found. With `objects`, only those indirect objects are scanned (not the
- * document's own scripts): the objects qpdf will copy from a source (qpdf-assembly.ts).
+ * document's own scripts): the objects qpdf will copy from a source (qpdf-assembly.ts). With `changed`,
+ * the removal adds each indirect object it changes in place to that set (those it deletes are gone
+ * from the document instead), so a caller can write out just those.
  */
 export function scanActiveContent(
   doc: PDFDocument,
-  { remove, objects: only }: { remove: boolean; objects?: ReadonlyArray<[PDFRef, PDFObject]> },
+  {
+    remove,
+    objects: only,
+    changed,
+  }: { remove: boolean; objects?: ReadonlyArray<[PDFRef, PDFObject]>; changed?: Set<PDFRef> },
 ): ActiveContentReport {
   const { context } = doc;
   const report = emptyReport();
   const doomed = new Set<PDFRef>();
   /** Link annotations that lost their action: taken off their pages when they have no destination either. */
   const deadLinks = new Set<PDFDict>();
+
+  /** The indirect object being visited (what a change to one of its direct dictionaries changes). */
+  let current: PDFRef | undefined;
+  const changedInPlace = (holder: PDFObject | undefined) => {
+    if (changed && holder instanceof PDFRef) changed.add(holder);
+  };
 
   // Document JavaScript: the /JavaScript name tree of the catalog's /Names.
   const names = only ? undefined : doc.catalog.lookup(N('Names'));
@@ -164,6 +188,8 @@ export function scanActiveContent(
     report.documentJavaScript += Math.max(1, nameTreeLeaves(names.get(N('JavaScript')), doc, refs));
     if (remove) {
       names.delete(N('JavaScript'));
+      const holder = doc.catalog.get(N('Names'));
+      changedInPlace(holder instanceof PDFRef ? holder : context.trailerInfo.Root);
       for (const ref of refs) doomed.add(ref);
     }
   }
@@ -186,6 +212,7 @@ export function scanActiveContent(
       report[clickField(clickAction)]++;
       if (remove) {
         dict.delete(N('A'));
+        changedInPlace(current);
         discard(click);
         if (dict.lookup(N('Subtype')) === N('Link')) deadLinks.add(dict);
       }
@@ -195,6 +222,7 @@ export function scanActiveContent(
       report.openAction++;
       if (remove) {
         dict.delete(N('OpenAction'));
+        changedInPlace(current);
         discard(opening);
       }
     }
@@ -206,11 +234,13 @@ export function scanActiveContent(
         report.automaticActions++;
         if (remove) {
           automatic.delete(trigger);
+          changedInPlace(automaticValue instanceof PDFRef ? automaticValue : current);
           discard(value);
         }
       }
       if (remove && automatic.keys().length === 0) {
         dict.delete(N('AA'));
+        changedInPlace(current);
         discard(automaticValue);
       }
     }
@@ -230,7 +260,10 @@ export function scanActiveContent(
     }
   };
   const objects = only ?? context.enumerateIndirectObjects();
-  for (const [, object] of objects) visit(object, 0);
+  for (const [ref, object] of objects) {
+    current = ref;
+    visit(object, 0);
+  }
 
   if (remove) {
     // Orphaned actions (and the JavaScript streams of removed ones): pdf-lib writes every object it holds.
@@ -243,13 +276,13 @@ export function scanActiveContent(
       }
     }
     for (const ref of doomed) context.delete(ref);
-    dropDeadLinks(doc, deadLinks);
+    dropDeadLinks(doc, deadLinks, changedInPlace);
   }
   return report;
 }
 
 /** Takes link annotations that no longer go anywhere off their pages. */
-function dropDeadLinks(doc: PDFDocument, deadLinks: Set<PDFDict>): void {
+function dropDeadLinks(doc: PDFDocument, deadLinks: Set<PDFDict>, changedInPlace: (holder: PDFRef) => void): void {
   if (deadLinks.size === 0) return;
   for (const page of doc.getPages()) {
     const annots = page.node.lookup(N('Annots'));
@@ -259,6 +292,8 @@ function dropDeadLinks(doc: PDFDocument, deadLinks: Set<PDFDict>): void {
       const annot = doc.context.lookup(entry);
       if (annot instanceof PDFDict && deadLinks.has(annot) && !annot.has(N('Dest'))) {
         annots.remove(i);
+        const holder = page.node.get(N('Annots'));
+        changedInPlace(holder instanceof PDFRef ? holder : page.ref);
         if (entry instanceof PDFRef) doc.context.delete(entry);
       }
     }
@@ -352,6 +387,9 @@ export function documentLevelActiveContent(doc: PDFDocument): ActiveContentRepor
 
 /** The names that only active content uses (actions, their triggers and document scripts). */
 const ACTIVE_NAMES = ['OpenAction', 'AA', 'JS', ...REMOVED_ACTIONS].filter((name) => name !== 'URI');
+/** The names mayHoldActiveContent looks for (a link's /URI is looked at further), by their first byte. */
+const NAMES_BY_FIRST_BYTE: Array<string[] | undefined> = [];
+for (const name of ['ObjStm', 'URI', ...ACTIVE_NAMES]) (NAMES_BY_FIRST_BYTE[name.charCodeAt(0)] ??= []).push(name);
 const ALLOWED_URI_PREFIXES = ['http://', 'https://', 'mailto:', 'tel:'];
 const isDelimiter = (byte: number | undefined) =>
   byte === undefined || byte <= 0x20 || '()<>[]{}/%'.includes(String.fromCharCode(byte));
@@ -386,13 +424,12 @@ function allowedUriAt(bytes: Uint8Array, at: number): boolean {
  */
 export function mayHoldActiveContent(bytes: Uint8Array): boolean {
   for (let at = bytes.indexOf(0x2f); at >= 0; at = bytes.indexOf(0x2f, at + 1)) {
-    if (startsWithAt(bytes, at + 1, 'ObjStm') && isDelimiter(bytes[at + 7])) return true;
-    if (startsWithAt(bytes, at + 1, 'URI') && isDelimiter(bytes[at + 4])) {
-      if (!allowedUriAt(bytes, at + 4)) return true;
-      continue;
-    }
-    for (const name of ACTIVE_NAMES) {
-      if (startsWithAt(bytes, at + 1, name) && isDelimiter(bytes[at + 1 + name.length])) return true;
+    // Most names start with a letter none of the names looked for starts with.
+    const candidates = NAMES_BY_FIRST_BYTE[bytes[at + 1]];
+    if (!candidates) continue;
+    for (const name of candidates) {
+      if (!startsWithAt(bytes, at + 1, name) || !isDelimiter(bytes[at + 1 + name.length])) continue;
+      if (name !== 'URI' || !allowedUriAt(bytes, at + 4)) return true;
     }
   }
   return false;

@@ -34,4 +34,8 @@ export const N = {
   Font: PDFName.of('Font'),
   Root: PDFName.of('Root'),
   Pages: PDFName.of('Pages'),
+  Filter: PDFName.of('Filter'),
+  FlateDecode: PDFName.of('FlateDecode'),
+  DecodeParms: PDFName.of('DecodeParms'),
+  Length: PDFName.of('Length'),
 };

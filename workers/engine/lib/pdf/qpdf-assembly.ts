@@ -27,7 +27,7 @@ import {
   PDFString,
   type PDFObject,
 } from 'pdf-lib';
-import { hasActiveContent, isRemovedAction, scanActiveContent, type ActiveContentReport } from './active-content.ts';
+import { scanActiveContent, type ActiveContentReport } from './active-content.ts';
 import { PageCopier } from './page-copy.ts';
 import { isReadLazily, openLazily } from './pdf-lazy.ts';
 import { assertLooksLikePdf, openPdf, type OpenedPdf } from './pdf-open.ts';
@@ -107,8 +107,10 @@ function isSelfContained(value: PDFObject, depth = 0): boolean {
  * appearances and their icons), embedded files, metadata and the structure tree (reached from a
  * bookmark's /SE) — none of them holds actions, and some are large.
  */
-const NOT_FOLLOWED = new Set(['Contents', 'Resources', 'AP', 'MK', 'Thumb', 'Metadata', 'PieceInfo', 'EF', 'SE']);
-const PAGE_TREE_TYPES = new Set(['Page', 'Pages', 'Catalog']);
+const NOT_FOLLOWED = new Set(
+  ['Contents', 'Resources', 'AP', 'MK', 'Thumb', 'Metadata', 'PieceInfo', 'EF', 'SE'].map((key) => PDFName.of(key)),
+);
+const PAGE_TREE_TYPES = new Set(['Page', 'Pages', 'Catalog'].map((type) => PDFName.of(type)));
 
 /**
  * The indirect objects qpdf copies with these pages that may hold actions — the pages, their
@@ -131,11 +133,12 @@ function objectsThatMayHoldActions(doc: PDFDocument, pageRefs: readonly PDFRef[]
       if (object === undefined) continue;
       const dict = object instanceof PDFStream ? object.dict : object;
       const type = dict instanceof PDFDict ? dict.get(N.Type) : undefined;
-      if (!roots.has(item) && type instanceof PDFName && PAGE_TREE_TYPES.has(type.decodeText())) continue;
+      // PDFName.of gives one object per name: names are compared as objects, not decoded per entry.
+      if (!roots.has(item) && type instanceof PDFName && PAGE_TREE_TYPES.has(type)) continue;
       found.set(item, object);
       queue.push(dict);
     } else if (item instanceof PDFDict) {
-      for (const [key, value] of item.entries()) if (!NOT_FOLLOWED.has(key.decodeText())) queue.push(value);
+      for (const [key, value] of item.entries()) if (!NOT_FOLLOWED.has(key)) queue.push(value);
     } else if (item instanceof PDFArray) {
       queue.push(...item.asArray());
     }
@@ -158,22 +161,99 @@ function bodyOf(object: PDFObject): string {
  */
 function cleanCopiedObjects(doc: PDFDocument, pageRefs: readonly PDFRef[], remove: boolean) {
   const objects = objectsThatMayHoldActions(doc, pageRefs);
-  // Most files hold no actions: a scan that changes nothing first, so that only files with some pay
-  // for writing every object out before and after the removal (to find what it changed).
-  // (Removal also sweeps unsafe actions that no /A points at: those take the full pass too.)
-  const found = scanActiveContent(doc, { remove: false, objects });
-  const sweeps = objects.some(([, object]) => isRemovedAction(object, doc.context));
-  if (!remove || (!hasActiveContent(found) && !sweeps)) return { report: found, updates: [] };
-  const snapshot = (object: PDFObject) => (object instanceof PDFStream ? object.dict.toString() : object.toString());
-  const before = objects.map(([ref, object]) => [ref, snapshot(object)] as const);
-  const report = scanActiveContent(doc, { remove, objects });
+  if (!remove) return { report: scanActiveContent(doc, { remove, objects }), updates: [] };
+  // The scan says which objects it changed; those it deleted (removed actions, dead links) are gone.
+  const changed = new Set<PDFRef>();
+  const report = scanActiveContent(doc, { remove, objects, changed });
   const updates: UpdatedObject[] = [];
-  for (const [ref, text] of before) {
+  const scanned = new Set<PDFRef>();
+  for (const [ref] of objects) {
+    scanned.add(ref);
     const now = doc.context.lookup(ref);
     if (now === undefined) updates.push({ ref, body: 'null' });
-    else if (snapshot(now) !== text) updates.push({ ref, body: bodyOf(now) });
+    else if (changed.has(ref)) updates.push({ ref, body: bodyOf(now) });
+  }
+  for (const ref of changed) {
+    const now = scanned.has(ref) ? undefined : doc.context.lookup(ref);
+    if (now !== undefined) updates.push({ ref, body: bodyOf(now) });
   }
   return { report, updates };
+}
+
+const isSpace = (byte: number | undefined) =>
+  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c || byte === 0x00;
+const FLATE_DECODE = 'FlateDecode';
+const FILTER_KEY = 'Filter';
+const OBJECT_HEADER = /(\d+)\s+(\d+)\s+obj\b/g;
+
+/** Whether `bytes` hold `text` at `at`. */
+function holds(bytes: Uint8Array, at: number, text: string): boolean {
+  if (at < 0 || at + text.length > bytes.length) return false;
+  for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The object whose header comes last before `at` (a dictionary is far shorter than 64 KB before its /Filter). */
+function lastObjectHeader(bytes: Uint8Array, at: number): PDFRef | undefined {
+  for (let span = 512; span <= 65_536; span *= 8) {
+    const window = latin1.decode(bytes.subarray(Math.max(0, at - span), at));
+    let header: RegExpExecArray | null = null;
+    OBJECT_HEADER.lastIndex = 0;
+    for (let match = OBJECT_HEADER.exec(window); match; match = OBJECT_HEADER.exec(window)) header = match;
+    if (header) return PDFRef.of(Number(header[1]), Number(header[2]));
+    if (at - span <= 0) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The objects whose dictionary holds `/Filter [/FlateDecode]` in the file's own bytes. Stream
+ * dictionaries are never inside object streams, so the plain bytes show them all (a match in binary
+ * data only costs a look-up that finds no such stream).
+ */
+function flateArrayCandidates(bytes: Uint8Array): PDFRef[] {
+  const found = new Map<string, PDFRef>();
+  for (let open = bytes.indexOf(0x5b); open >= 0; open = bytes.indexOf(0x5b, open + 1)) {
+    let at = open + 1;
+    while (isSpace(bytes[at])) at++;
+    if (bytes[at] !== 0x2f || !holds(bytes, at + 1, FLATE_DECODE)) continue;
+    at += 1 + FLATE_DECODE.length;
+    while (isSpace(bytes[at])) at++;
+    if (bytes[at] !== 0x5d) continue;
+    let key = open - 1;
+    while (isSpace(bytes[key])) key--;
+    if (!holds(bytes, key - FILTER_KEY.length + 1, FILTER_KEY) || bytes[key - FILTER_KEY.length] !== 0x2f) continue;
+    const header = lastObjectHeader(bytes, open);
+    if (header) found.set(header.toString(), header);
+  }
+  return [...found.values()];
+}
+
+/**
+ * New versions of the streams whose only filter is Flate written as a one-element array
+ * (`/Filter [/FlateDecode]`, as OCRmyPDF writes page images), with the name itself: qpdf passes Flate
+ * data through untouched only when /Filter is the name, and otherwise inflates and deflates it again
+ * for the same bytes — for one 2400 dpi scan, as long as the rest of a 20-file merge. Data unchanged.
+ */
+function singleFlateFilters(doc: PDFDocument, bytes: Uint8Array): UpdatedObject[] {
+  const updates: UpdatedObject[] = [];
+  for (const ref of flateArrayCandidates(bytes)) {
+    const stream = doc.context.lookup(ref);
+    if (!(stream instanceof PDFRawStream)) continue;
+    const filter = stream.dict.get(N.Filter);
+    if (!(filter instanceof PDFArray) || filter.size() !== 1 || filter.get(0) !== N.FlateDecode) continue;
+    const parms = stream.dict.get(N.DecodeParms);
+    if (parms instanceof PDFArray && parms.size() !== 1) continue;
+    // Only data whose declared length pdf-lib read exactly is written again.
+    const length = doc.context.lookup(stream.dict.get(N.Length));
+    if (!(length instanceof PDFNumber) || length.asNumber() !== stream.contents.length) continue;
+    const dict = stream.dict.clone(doc.context);
+    dict.set(N.Filter, N.FlateDecode);
+    dict.set(N.Length, PDFNumber.of(stream.contents.length));
+    if (parms instanceof PDFArray) dict.set(N.DecodeParms, parms.get(0));
+    updates.push({ ref, body: bodyOf(PDFRawStream.of(dict, stream.contents)) });
+  }
+  return updates;
 }
 
 /**
@@ -294,7 +374,7 @@ export function prepareSource(
   const bookmarks = root ? readBookmarks(root.get(N.First), new Set(), 0) : [];
 
   // Layers carry whether they start hidden through qpdf (optional-content.ts).
-  for (const update of markLayers(doc)) {
+  for (const update of [...markLayers(doc), ...singleFlateFilters(doc, bytes)]) {
     if (!updates.has(update.ref.objectNumber)) updates.set(update.ref.objectNumber, update);
   }
 

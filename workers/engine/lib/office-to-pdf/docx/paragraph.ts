@@ -52,13 +52,17 @@ function layoutProps(props: ParaProps): Partial<Paragraph> {
       ? { rule: 'auto' as const, value: (props.line ?? 240) / 240 }
       : { rule: props.lineRule as 'exact' | 'atLeast', value: (props.line ?? 240) * TWIP };
   const borders = props.borders;
+  // In a right-to-left paragraph Word reads "left" as the start: the right side of the page.
+  const rtl = props.bidi === true;
+  const align = props.align ?? 'left';
   return {
-    align: props.align ?? 'left',
+    direction: rtl ? 'rtl' : 'ltr',
+    align: rtl && align === 'left' ? 'right' : rtl && align === 'right' ? 'left' : align,
     spaceBefore: props.spaceBefore ?? 0,
     spaceAfter: props.spaceAfter ?? 0,
     lineSpacing,
-    indentLeft: props.indLeft ?? 0,
-    indentRight: props.indRight ?? 0,
+    indentLeft: (rtl ? props.indRight : props.indLeft) ?? 0,
+    indentRight: (rtl ? props.indLeft : props.indRight) ?? 0,
     firstLine: props.firstLine ?? 0,
     shading: props.shading,
     outlineLevel: props.outlineLevel,

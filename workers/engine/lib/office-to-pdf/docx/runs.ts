@@ -9,7 +9,7 @@ import type { DocxContext, Rels } from './context.ts';
 import { readDrawing, readVml } from './drawings.ts';
 import { readNoteReference } from './notes.ts';
 import { bulletText } from './numbering.ts';
-import { readRunProps, styleRunProps, toStyle, type RunProps } from './styles.ts';
+import { complexScriptPieces, readRunProps, styleRunProps, toStyle, type RunProps } from './styles.ts';
 
 /** What a paragraph's runs give: inlines, and page breaks that will split the paragraph. */
 export type Piece = Inline | { kind: 'pageBreakMark' };
@@ -165,7 +165,9 @@ async function runContent(reader: RunReader, child: XmlElement, props: RunProps,
   switch (child.nodeName) {
     case 'w:t': {
       const text = child.textContent ?? '';
-      if (text) pieces.push({ kind: 'text', text: props.caps ? text.toUpperCase() : text, style });
+      if (text)
+        for (const [piece, look] of complexScriptPieces(text, props, style))
+          pieces.push({ kind: 'text', text: props.caps ? piece.toUpperCase() : piece, style: look });
       break;
     }
     case 'w:tab':

@@ -20,6 +20,13 @@ export interface RunProps {
   baseline?: 'super' | 'sub';
   caps?: boolean;
   hidden?: boolean;
+  /**
+   * Complex-script formatting (w:szCs, w:bCs, w:iCs): what Word uses for Arabic and Hebrew characters,
+   * and for the whole of a run marked w:rtl. (w:rFonts w:cs is not read: those letters are drawn with
+   * Noto Sans Arabic or Hebrew whatever the font.)
+   */
+  complex?: { size?: number; bold?: boolean; italic?: boolean };
+  rtl?: boolean;
 }
 
 export interface ParaProps {
@@ -41,6 +48,8 @@ export interface ParaProps {
   shading?: Rgb;
   outlineLevel?: number;
   tabStops?: TabStop[];
+  /** w:bidi: a right-to-left paragraph (its w:jc and w:ind "left" then mean its start, on the right). */
+  bidi?: boolean;
 }
 
 export interface Style {
@@ -166,6 +175,7 @@ export function readRunProps(rPr: XmlElement | undefined, into: RunProps, themeF
   }
   const size = num(kid(rPr, 'w:sz'), 'w:val');
   if (size !== undefined) into.size = size / 2;
+  readComplexScriptProps(rPr, into);
   const flags: Array<[keyof RunProps, string]> = [
     ['bold', 'w:b'],
     ['italic', 'w:i'],
@@ -189,6 +199,39 @@ export function readRunProps(rPr: XmlElement | undefined, into: RunProps, themeF
   if (vertAlign) into.baseline = vertAlign === 'superscript' ? 'super' : vertAlign === 'subscript' ? 'sub' : undefined;
   return into;
 }
+
+function readComplexScriptProps(rPr: XmlElement, into: RunProps): void {
+  const complex = { ...into.complex };
+  const size = num(kid(rPr, 'w:szCs'), 'w:val');
+  if (size !== undefined) complex.size = size / 2;
+  const bold = onOff(kid(rPr, 'w:bCs'));
+  if (bold !== undefined) complex.bold = bold;
+  const italic = onOff(kid(rPr, 'w:iCs'));
+  if (italic !== undefined) complex.italic = italic;
+  if (Object.keys(complex).length) into.complex = complex;
+  const rtl = onOff(kid(rPr, 'w:rtl'));
+  if (rtl !== undefined) into.rtl = rtl;
+}
+
+/**
+ * A run's text cut into pieces with their look: Arabic and Hebrew characters (all of a w:rtl run) take
+ * the complex-script size, weight and slant, falling back to the run's own when none is set.
+ */
+export function complexScriptPieces(text: string, props: RunProps, style: RunStyle): Array<[string, RunStyle]> {
+  const complex = props.complex;
+  if (!complex || (!props.rtl && !COMPLEX_CHAR.test(text))) return [[text, style]];
+  const complexStyle: RunStyle = {
+    ...style,
+    size: complex.size ?? style.size,
+    bold: complex.bold ?? style.bold,
+    italic: complex.italic ?? style.italic,
+  };
+  if (props.rtl) return [[text, complexStyle]];
+  return (
+    text.match(/[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]+|[^\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]+/gu) ?? []
+  ).map((piece): [string, RunStyle] => [piece, COMPLEX_CHAR.test(piece) ? complexStyle : style]);
+}
+const COMPLEX_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
 
 /** Tab stops add to (or, with "clear", remove from) the inherited ones. */
 function readTabStops(tabs: XmlElement[], inherited: TabStop[] | undefined): TabStop[] {
@@ -271,6 +314,8 @@ export function readParaProps(pPr: XmlElement | undefined, into: ParaProps): Par
     const ilvl = num(kid(numPr, 'w:ilvl'), 'w:val');
     if (ilvl !== undefined) into.ilvl = ilvl;
   }
+  const bidi = onOff(kid(pPr, 'w:bidi'));
+  if (bidi !== undefined) into.bidi = bidi;
   const pbb = onOff(kid(pPr, 'w:pageBreakBefore'));
   if (pbb !== undefined) into.pageBreakBefore = pbb;
   for (const name of ['keepNext', 'keepLines', 'widowControl'] as const) {

@@ -1,0 +1,322 @@
+/**
+ * Arabic and Hebrew in Office → PDF: drawn with Noto Sans Arabic / Hebrew, Arabic letters in their
+ * joining forms, each line in visual order (right to left, numbers and Latin words left to right
+ * inside), right-to-left paragraphs aligned at the right. Documents are generated (docx, pptxgenjs,
+ * exceljs) and the PDF is judged by poppler:
+ *
+ * - `pdftotext` reads the logical text back: poppler detects right-to-left lines and reverses them,
+ *   wrapping them in embedding marks (U+202A–U+202C), which are dropped here before comparing words;
+ * - `pdftotext -bbox-layout` gives each word's box in drawing order: the glyphs of an Arabic or
+ *   Hebrew word come in visual (reversed) order there, so such words are reversed before comparing,
+ *   and a line's words sorted by x from the right must read the logical sentence;
+ * - the Arabic font's ToUnicode map: a joined word's letters are other glyphs than the isolated
+ *   letter (isolated, initial, medial, final forms of meem: four glyphs for one character).
+ *
+ * The positions below agree with LibreOffice 7.4's PDF of the same .docx (checked by hand with
+ * soffice: same word order, line ends at the right margin, 523.3 pt).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import JSZip from 'jszip';
+import { AlignmentType, Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
+import ExcelJS from 'exceljs';
+import PptxGenJS from 'pptxgenjs';
+import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, decodePDFRawStream } from 'pdf-lib';
+import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
+import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
+import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
+import { visualOrder, visualText } from '../../workers/engine/lib/office-to-pdf/bidi.ts';
+import type { EngineResult } from '../../workers/engine/lib/types.ts';
+import { convert, expectValidPdf } from '../support/office-pdf-helpers.ts';
+import { popplerText } from '../support/pdf.ts';
+
+interface Word {
+  text: string;
+  xMin: number;
+  xMax: number;
+}
+
+const RTL = /[\u0590-\u08ff]/u;
+/** A word as its characters read: poppler's boxes give Arabic and Hebrew glyphs in drawing order. */
+const logical = (word: string) => (RTL.test(word) ? [...word].reverse().join('') : word);
+
+function bboxHtml(bytes: Uint8Array): string {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-rtl-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), bytes);
+    return execFileSync('pdftotext', ['-bbox-layout', join(dir, 'in.pdf'), '-'], { encoding: 'utf8' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Each line of the PDF (all pages) as its words with their x extents, from `pdftotext -bbox-layout`. */
+function bboxLines(bytes: Uint8Array): Word[][] {
+  return [...bboxHtml(bytes).matchAll(/<line [^>]*>([\s\S]*?)<\/line>/g)].map((line) =>
+    [...line[1].matchAll(/<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</g)].map((m) => ({
+      text: logical(m[3]),
+      xMin: Number(m[1]),
+      xMax: Number(m[2]),
+    })),
+  );
+}
+
+/** The line holding a word, its words sorted by x from the right (how a right-to-left line reads). */
+function lineWith(lines: Word[][], word: string): Word[] {
+  const line = lines.find((l) => l.some((w) => w.text === word));
+  expect(
+    line,
+    `a line with "${word}" among ${lines.map((l) => l.map((w) => w.text).join(' ')).join(' | ')}`,
+  ).toBeDefined();
+  return line!;
+}
+const rightToLeft = (line: Word[]) => [...line].sort((a, b) => b.xMax - a.xMax).map((w) => w.text);
+const leftToRight = (line: Word[]) => [...line].sort((a, b) => a.xMin - b.xMin).map((w) => w.text);
+
+/** pdftotext's words, its bidi embedding marks dropped. */
+function textWords(result: EngineResult): string[] {
+  return popplerText(result.bytes)
+    .replace(/[\u202a-\u202e]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+}
+
+/** The ToUnicode map of every embedded font whose name contains `name`: glyph code → characters. */
+async function toUnicode(bytes: Uint8Array, name: string): Promise<Array<[string, string]>> {
+  const doc = await PDFDocument.load(bytes);
+  const pairs: Array<[string, string]> = [];
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict) || object.get(PDFName.of('Type')) !== PDFName.of('Font')) continue;
+    if (!String(object.get(PDFName.of('BaseFont'))).includes(name)) continue;
+    const ref = object.get(PDFName.of('ToUnicode'));
+    const stream = ref instanceof PDFRef ? doc.context.lookup(ref) : undefined;
+    if (!(stream instanceof PDFRawStream)) continue;
+    const cmap = new TextDecoder().decode(decodePDFRawStream(stream).decode());
+    for (const m of cmap.matchAll(/<([0-9a-f]{4})> <([0-9a-f]+)>/gi)) {
+      const units = m[2].match(/.{4}/g)!.map((h) => parseInt(h, 16));
+      pairs.push([m[1], String.fromCharCode(...units)]);
+    }
+  }
+  return pairs;
+}
+
+const noMissingNotes = (result: EngineResult) => result.notes?.filter((n) => /printed as/.test(n)) ?? [];
+
+// An Arabic sentence with a number and a Latin word inside, a Hebrew one with a year, and joined letters.
+const ARABIC = ['كتب', 'الطالب', '250', 'صفحة', 'عن', 'Folio', 'اليوم'];
+const HEBREW = ['שלום', 'עולם', '2026'];
+const A4_RIGHT_MARGIN = 595.3 - 72; // docx's default page: A4, 1 inch margins
+
+describe('Word → PDF: right-to-left paragraphs', () => {
+  test('Arabic and Hebrew in w:bidi paragraphs: fonts, logical text, visual order, right alignment, shaping', async () => {
+    const docx = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({ bidirectional: true, children: [new TextRun({ text: ARABIC.join(' '), size: 28 })] }),
+            new Paragraph({ bidirectional: true, children: [new TextRun({ text: HEBREW.join(' '), size: 28 })] }),
+            new Paragraph({ children: [new TextRun({ text: 'Hello שלום עולם world', size: 28 })] }),
+            new Paragraph({ bidirectional: true, children: [new TextRun({ text: 'مثال (بين قوسين).', size: 28 })] }),
+            new Paragraph({
+              bidirectional: true,
+              children: [
+                new TextRun({ text: 'م ممم', size: 28 }),
+                new TextRun({ text: ' عريض', bold: true, size: 28 }),
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    const result = await convert(wordToPdf, 'rtl.docx', await Packer.toBuffer(docx));
+    await expectValidPdf(result);
+    expect(noMissingNotes(result)).toEqual([]);
+
+    // pdftotext: the logical words in logical order.
+    const words = textWords(result);
+    const at = words.indexOf(ARABIC[0]);
+    expect(words.slice(at, at + ARABIC.length)).toEqual(ARABIC);
+    const he = words.indexOf(HEBREW[0]);
+    expect(words.slice(he, he + HEBREW.length)).toEqual(HEBREW);
+
+    // Brackets in right-to-left text are drawn mirrored and read back as the document has them.
+    // (poppler puts a space before the closing bracket: the bracket and the word are separate strings.)
+    expect(popplerText(result.bytes).replace(/[\u202a-\u202e]/g, '')).toMatch(/مثال \(بين قوسين ?\)\./);
+
+    // On the page: the Arabic sentence reads from the right; "250" and "Folio" are not reversed.
+    const lines = bboxLines(result.bytes);
+    const arabicLine = lineWith(lines, 'الطالب');
+    expect(rightToLeft(arabicLine)).toEqual(ARABIC);
+    expect(rightToLeft(lineWith(lines, 'עולם'))).toEqual(HEBREW);
+    // Right-aligned: each right-to-left line ends at the right margin (widths measured = widths drawn).
+    for (const word of ['الطالب', 'עולם', 'عريض']) {
+      const end = Math.max(...lineWith(lines, word).map((w) => w.xMax));
+      expect(end).toBeCloseTo(A4_RIGHT_MARGIN, 0);
+    }
+    // A left-to-right paragraph stays at the left margin; its Hebrew phrase reads right to left inside it.
+    const ltr = lineWith(lines, 'Hello');
+    expect(leftToRight(ltr)).toEqual(['Hello', 'עולם', 'שלום', 'world']);
+    expect(Math.min(...ltr.map((w) => w.xMin))).toBeCloseTo(72, 0);
+
+    // Shaping: meem alone and in "ممم" (initial, medial, final) are four different glyphs.
+    const meem = (await toUnicode(result.bytes, 'NotoSansArabic-Regular')).filter(([, text]) => text === 'م');
+    expect(new Set(meem.map(([code]) => code)).size).toBe(4);
+    expect((await toUnicode(result.bytes, 'NotoSansArabic-Bold')).length).toBeGreaterThan(0);
+    expect((await toUnicode(result.bytes, 'NotoSansHebrew-Regular')).length).toBeGreaterThan(0);
+  });
+
+  test('a right-to-left paragraph that wraps is broken on the logical text: read line by line from the right', async () => {
+    const vocabulary = ['مرحبا', 'كلمة', 'الكتاب', 'שלום', 'جديد'];
+    const words = Array.from({ length: 60 }, (_, i) => vocabulary[i % vocabulary.length]);
+    const sentence = words.join(' ');
+    const docx = new Document({
+      sections: [{ children: [new Paragraph({ bidirectional: true, children: [new TextRun({ text: sentence })] })] }],
+    });
+    const result = await convert(wordToPdf, 'wrap.docx', await Packer.toBuffer(docx));
+    const lines = bboxLines(result.bytes).filter((l) => l.length > 1);
+    expect(lines.length).toBeGreaterThan(1);
+    // Reading each line from the right, then the lines from the top, gives the sentence.
+    const read = lines.flatMap((line) => rightToLeft(line));
+    expect(read).toEqual(words);
+    // The first line, like every right-to-left line, ends at the right margin.
+    expect(Math.max(...lines[0].map((w) => w.xMax))).toBeCloseTo(A4_RIGHT_MARGIN, 0);
+  });
+
+  test("Arabic letters take the run's complex-script size (w:szCs), not its w:sz", async () => {
+    const docx = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({ children: [new TextRun({ text: 'Latin مرحبا', size: 24 })] }),
+            new Paragraph({ children: [new TextRun({ text: 'Latin كتاب', size: 24, sizeComplexScript: 48 })] }),
+          ],
+        },
+      ],
+    });
+    const result = await convert(wordToPdf, 'sizes.docx', await Packer.toBuffer(docx));
+    const html = bboxHtml(result.bytes);
+    const heights = (word: string) =>
+      [...html.matchAll(new RegExp(`yMin="([\\d.]+)" xMax="[\\d.]+" yMax="([\\d.]+)">${word}<`, 'g'))].map(
+        (m) => Number(m[2]) - Number(m[1]),
+      );
+    // poppler's word box spans the font's ascent to descent at its size: 24 pt against 12 pt, same font.
+    const [plain] = heights(logical('مرحبا'));
+    const [complex] = heights(logical('كتاب'));
+    expect(complex / plain).toBeCloseTo(2, 1);
+    // The Latin word of both runs keeps w:sz.
+    const latin = heights('Latin');
+    expect(latin.length).toBe(2);
+    expect(latin[1]).toBeCloseTo(latin[0], 1);
+  });
+
+  test('in a w:bidi paragraph w:jc and w:ind "left" mean its start, on the right (as LibreOffice reads them)', async () => {
+    // docx writes AlignmentType.LEFT in a bidi paragraph as w:jc="right", and RIGHT as "left".
+    const docx = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              bidirectional: true,
+              alignment: AlignmentType.LEFT,
+              children: [new TextRun('שלום עולם one')],
+            }),
+            new Paragraph({
+              bidirectional: true,
+              alignment: AlignmentType.RIGHT,
+              children: [new TextRun('שלום עולם two')],
+            }),
+            new Paragraph({ bidirectional: true, indent: { left: 1440 }, children: [new TextRun('שלום עולם three')] }),
+          ],
+        },
+      ],
+    });
+    const bytes = await Packer.toBuffer(docx);
+    const xml = await (await JSZip.loadAsync(bytes)).file('word/document.xml')!.async('string');
+    expect(xml).toContain('<w:bidi/><w:jc w:val="right"/>');
+    const lines = bboxLines((await convert(wordToPdf, 'jc.docx', bytes)).bytes);
+    const extent = (word: string) => {
+      const line = lineWith(lines, word);
+      return [Math.min(...line.map((w) => w.xMin)), Math.max(...line.map((w) => w.xMax))];
+    };
+    // LibreOffice 7.4's PDF of this document: 71.9, 523.3 and 451.3 pt.
+    expect(extent('one')[0]).toBeCloseTo(72, 0);
+    expect(extent('two')[1]).toBeCloseTo(A4_RIGHT_MARGIN, 0);
+    expect(extent('three')[1]).toBeCloseTo(A4_RIGHT_MARGIN - 72, 0);
+  });
+
+  test('a right-to-left paragraph in a table cell reads from the right and ends at the cell', async () => {
+    const cell = (text: string, bidirectional: boolean) =>
+      new TableCell({
+        width: { size: 4500, type: WidthType.DXA },
+        children: [new Paragraph({ bidirectional, children: [new TextRun(text)] })],
+      });
+    const table = new Table({
+      columnWidths: [4500, 4500],
+      rows: [new TableRow({ children: [cell('Left cell', false), cell(HEBREW.join(' '), true)] })],
+    });
+    const result = await convert(
+      wordToPdf,
+      'table.docx',
+      await Packer.toBuffer(new Document({ sections: [{ children: [table] }] })),
+    );
+    const lines = bboxLines(result.bytes);
+    const hebrew = lineWith(lines, 'עולם').filter((w) => HEBREW.includes(w.text));
+    expect(rightToLeft(hebrew)).toEqual(HEBREW);
+    // The second cell's right edge: 1 in margin + 2 × 4500 twips, less the cell's right padding (0.08 in).
+    const cellEnd = 72 + (2 * 4500) / 20 - 5.4;
+    expect(Math.max(...hebrew.map((w) => w.xMax))).toBeCloseTo(cellEnd, 0);
+  });
+});
+
+describe('PowerPoint and Excel → PDF', () => {
+  test('PowerPoint: an rtl="1" text box reads from the right and ends at the box', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText(ARABIC.join(' '), { x: 1, y: 1, w: 8, h: 1, fontSize: 24, rtlMode: true, align: 'right' });
+    const buffer = (await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer;
+    const result = await convert(pptToPdf, 'rtl.pptx', buffer);
+    await expectValidPdf(result);
+    expect(noMissingNotes(result)).toEqual([]);
+    const line = lineWith(bboxLines(result.bytes), 'الطالب');
+    expect(rightToLeft(line)).toEqual(ARABIC);
+    // The box's right edge (9 in) less its right inset (0.1 in).
+    expect(Math.max(...line.map((w) => w.xMax))).toBeCloseTo(9 * 72 - 7.2, 0);
+  });
+
+  test("Excel: an Arabic cell reads from the right and starts at the cell's right edge", async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('ورقة');
+    sheet.columns = [{ width: 60 }];
+    sheet.addRow(['Latin text']);
+    sheet.addRow([ARABIC.join(' ')]);
+    const result = await convert(excelToPdf, 'rtl.xlsx', await wb.xlsx.writeBuffer());
+    await expectValidPdf(result);
+    expect(noMissingNotes(result)).toEqual([]);
+    const lines = bboxLines(result.bytes);
+    const arabic = lineWith(lines, 'الطالب');
+    expect(rightToLeft(arabic)).toEqual(ARABIC);
+    const latin = lineWith(lines, 'Latin');
+    // General alignment: Latin text at the cell's left, Arabic text (its direction from its first letter) at its right.
+    expect(Math.min(...arabic.map((w) => w.xMin))).toBeGreaterThan(Math.max(...latin.map((w) => w.xMax)) + 100);
+  });
+});
+
+describe('bidi helpers', () => {
+  test('visual order reverses right-to-left runs, numbers inside them keep their order', () => {
+    // Levels of: [RTL word, space, number, space, RTL word, LTR word] in a right-to-left paragraph.
+    expect(visualOrder([1, 1, 2, 1, 1, 2])).toEqual([5, 4, 3, 2, 1, 0]);
+    // An LTR paragraph with a Hebrew phrase in the middle.
+    expect(visualOrder([0, 0, 1, 1, 1, 0])).toEqual([0, 1, 4, 3, 2, 5]);
+  });
+
+  test('strings handed to fontkit: brackets mirrored, Arabic-Indic digits not reversed twice', () => {
+    expect(visualText('(abc)', 1)).toBe('(cba)');
+    expect(visualText('abc', 0)).toBe('abc');
+    // fontkit reverses Arabic-script strings itself, so they are handed over as they are…
+    expect(visualText('مرحبا', 1)).toBe('مرحبا');
+    // …and a left-to-right number in Arabic-Indic digits is reversed first, to come out in order.
+    expect(visualText('١٢٣', 2)).toBe('٣٢١');
+  });
+});
