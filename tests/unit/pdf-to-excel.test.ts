@@ -52,7 +52,8 @@ beforeAll(async () => {
 
 describe('pdf-to-excel', () => {
   test('one sheet per table; ≥ 95 % of cells with the right value in the right place', () => {
-    expect(workbook.worksheets.map((s) => s.name)).toEqual(['Page 1', 'Page 2']);
+    // The report's paragraphs and footers, away from its tables, are kept on one sheet after them.
+    expect(workbook.worksheets.map((s) => s.name)).toEqual(['Page 1', 'Page 2', 'Other text']);
     const ruled = fixture.table.map((row, r) =>
       row.map((v) => (r > 0 && /^[\d,]+$/.test(v) ? Number(v.replace(/,/g, '')) : v)),
     );
@@ -76,9 +77,17 @@ describe('pdf-to-excel', () => {
     );
     expect(perPage.worksheets.map((s) => s.name)).toEqual(['Page 2']);
     const csv = await run([{ name: 'r.pdf', bytes: fixture.bytes }], { format: 'csv', pages: '2' }, {});
-    expect(csv.filename).toBe('r.csv');
-    // The table's title, set off by about one empty row, comes with it; the page's footer does not.
-    expect(new TextDecoder().decode(csv.bytes).split('\r\n')).toEqual([
+    expect(csv.filename).toBe('r-tables.zip');
+    const files = (await JSZip.loadAsync(csv.bytes)).files;
+    // The table's title, set off by about one empty row, comes with it; the page's note and footer
+    // go to the other text.
+    expect((await files['Other text.csv'].async('string')).split('\r\n')).toEqual([
+      'Page 2',
+      'End of the figures section.',
+      'Folio quarterly report,2',
+      '',
+    ]);
+    expect((await files['Page 2.csv'].async('string')).split('\r\n')).toEqual([
       'Figures',
       'Item,Qty,Price,Total',
       'Paper,10,2.50,25',
@@ -89,7 +98,11 @@ describe('pdf-to-excel', () => {
     ]);
     const zip = await run([{ name: 'r.pdf', bytes: fixture.bytes }], { format: 'csv' }, {});
     expect(zip.filename).toBe('r-tables.zip');
-    expect(Object.keys((await JSZip.loadAsync(zip.bytes)).files).sort()).toEqual(['Page 1.csv', 'Page 2.csv']);
+    expect(Object.keys((await JSZip.loadAsync(zip.bytes)).files).sort()).toEqual([
+      'Other text.csv',
+      'Page 1.csv',
+      'Page 2.csv',
+    ]);
   });
 
   test('merged cells, dates and percentages', async () => {
@@ -521,6 +534,51 @@ describe('pdf-to-excel', () => {
     const filled = (row: Array<unknown> | null) => row !== null && row.some((v) => v !== null && v !== undefined);
     const trim = (row: Array<unknown>) => row.slice(0, row.findLastIndex((v) => v !== null) + 1);
     expect(grid.filter(filled).map(trim)).toEqual(rows.filter(filled).map((row) => trim(row!)));
+  });
+
+  test('one sheet per table: text far from the tables goes to an "Other text" sheet, every word kept', async () => {
+    // A report page: a heading, a ruled table, then paragraphs well below it and a footer.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const table = [
+      ['Region', 'Units', 'Revenue'],
+      ['North', 120, 4800],
+      ['South', 95, 3610],
+      ['East', 143, 5720],
+    ];
+    const xs = [72, 192, 312, 432];
+    table.forEach((_, r) => page.drawLine({ start: { x: 72, y: 660 - r * 20 }, end: { x: 432, y: 660 - r * 20 } }));
+    page.drawLine({ start: { x: 72, y: 580 }, end: { x: 432, y: 580 }, thickness: 0.5 });
+    for (const x of xs) page.drawLine({ start: { x, y: 660 }, end: { x, y: 580 }, thickness: 0.5 });
+    table.forEach((row, r) =>
+      row.forEach((v, c) => page.drawText(String(v), { x: xs[c] + 4, y: 646 - r * 20, size: 10, font })),
+    );
+    const prose = [
+      'Sales rose in every region this quarter.',
+      'The eastern stores opened two new branches in March',
+      'and hired seasonal staff for the spring fair.',
+      'Acme Trading confidential',
+    ];
+    const lineYs = [420, 380, 366, 40];
+    prose.forEach((text, i) => page.drawText(text, { x: 72, y: lineYs[i], size: 10, font }));
+    page.drawText('Quarterly sales', { x: 72, y: 700, size: 14, font });
+    const result = await run([{ name: 'r.pdf', bytes: await doc.save() }], {}, {});
+    const book = await load(result.bytes);
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1', 'Other text']);
+    // The table's sheet is what it was: the table alone (its title is too far above to follow on).
+    expect(sheetGrid(book.worksheets[0])).toEqual(table);
+    const other = sheetGrid(book.worksheets[1]).map((row) => row[0]);
+    // One row per printed line, in page order, under the page's number.
+    expect(other).toEqual(['Page 1', 'Quarterly sales', ...prose]);
+    expect(book.worksheets[1].getCell('A1').font?.bold).toBe(true);
+    expect(result.notes).toContain('5 lines away from the tables went to the "Other text" sheet.');
+    const words = (text: string) => text.split(/\s+/).filter(Boolean);
+    const inBook = new Set(
+      book.worksheets.flatMap((sheet) => sheetGrid(sheet).flatMap((row) => row.flatMap((v) => words(String(v))))),
+    );
+    const onPage = [...prose, 'Quarterly sales', ...table.flat().map(String)].flatMap(words);
+    expect(onPage.filter((word) => !inBook.has(word))).toEqual([]);
   });
 
   test('a table that continues on the next page is one sheet, its repeated header once', async () => {

@@ -616,7 +616,13 @@ function writePlaced(sheet: TableSheet): void {
  * them only as a gap). Returns
  * the sheet the next page's first table may continue; the page's new sheets go into `grids`.
  */
-function addTableSheets(grids: Grid[], layout: PageLayout, tables: Table[], last?: TableSheet): TableSheet | undefined {
+function addTableSheets(
+  grids: Grid[],
+  layout: PageLayout,
+  tables: Table[],
+  lines: TextItem[][],
+  last?: TableSheet,
+): TableSheet | undefined {
   const page = layout.pageNumber;
   // A text between two tables (a heading, a note) shows the space between them is not empty rows.
   const textBetween = (above: Table, below: Table) =>
@@ -626,7 +632,6 @@ function addTableSheets(grids: Grid[], layout: PageLayout, tables: Table[], last
     });
   const added: TableSheet[] = [];
   let open: TableSheet | undefined;
-  const lines = linesByTable(layout, tables);
   for (const [t, table] of tables.entries()) {
     const placed = placeBlocks([table], lines[t]);
     if (t === 0 && last && last.page === page - 1 && continues(last.table, table)) {
@@ -672,6 +677,19 @@ function addTableSheets(grids: Grid[], layout: PageLayout, tables: Table[], last
   return open;
 }
 
+/**
+ * The page's lines that no table took (a report's paragraphs, a footer) under a bold "Page N" line,
+ * for the workbook's "Other text" sheet: read down column A, it follows the document, and no line
+ * is spread over a table's columns. Texts side by side on one line (two text columns, a footer's
+ * page number) go in the next columns, not joined into one run-on sentence.
+ */
+function otherTextRows(layout: PageLayout, tables: Table[], lines: TextItem[][]): Grid['rows'] {
+  const given = new Set(lines.flat());
+  const left = layout.items.filter((item) => !given.has(item) && !tables.some((t) => insideBox(item, t.box)));
+  const rows = linesGrid(left).map((row) => row.cells.flatMap((cell) => (cell ? [{ text: cell.text }] : [])));
+  return rows.length ? [[{ text: `Page ${layout.pageNumber}`, bold: true }], ...rows] : [];
+}
+
 function sheetName(name: string, used: Set<string>): string {
   const base = name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 28) || 'Sheet';
   let candidate = base;
@@ -702,6 +720,9 @@ export const run: Engine = async (inputs, options, ctx) => {
   const anyTable = pageTables.some((t) => t.length > 0);
   // The sheet of the table that ended the previous page, which the next page's first table may continue.
   let lastSheet: TableSheet | undefined;
+  // Lines on a table's page that no table's sheet took, so that nothing is silently lost.
+  const otherText: Grid['rows'] = [];
+  let otherLines = 0;
   for (const [index, layout] of source.layouts.entries()) {
     throwIfAborted(ctx.signal);
     const tables = pageTables[index];
@@ -710,7 +731,11 @@ export const run: Engine = async (inputs, options, ctx) => {
     if (perPage) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, tables) });
     } else if (tables.length) {
-      lastSheet = addTableSheets(grids, layout, tables, lastSheet);
+      const lines = linesByTable(layout, tables);
+      lastSheet = addTableSheets(grids, layout, tables, lines, lastSheet);
+      const rows = otherTextRows(layout, tables, lines);
+      otherText.push(...rows);
+      otherLines += Math.max(0, rows.length - 1);
     } else {
       // A page without a table (a chart's page, notes) still gives its text, so nothing is lost;
       // among table sheets a page with no text at all gives no sheet.
@@ -724,6 +749,7 @@ export const run: Engine = async (inputs, options, ctx) => {
   // One table has fewer column edges than a page: every column two or three grid widths wide fits a
   // grid too, so one column must be one grid width wide.
   for (const grid of grids) if (grid.unruledTable) grid.rows = withEmptyColumns(grid.rows, true);
+  if (otherLines) grids.push({ name: 'Other text', rows: otherText });
   if (grids.length === 0) grids.push({ name: 'Sheet1', rows: [] });
   const notes = [...source.notes];
   // One sheet per table: a table continued over pages or split by empty rows is one table.
@@ -733,6 +759,8 @@ export const run: Engine = async (inputs, options, ctx) => {
       ? `${tableCount} table${tableCount === 1 ? '' : 's'} found.`
       : "No tables found: each page's text lines were written as rows.",
   );
+  if (otherLines)
+    notes.push(`${otherLines} line${otherLines === 1 ? '' : 's'} away from the tables went to the "Other text" sheet.`);
 
   if (asCsv) {
     if (grids.length === 1) {
