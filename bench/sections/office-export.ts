@@ -239,7 +239,11 @@ export async function run(): Promise<void> {
             const sheets = process.env.OFFICE_BENCH_SHEETS === 'table' ? 'table' : 'page';
             const out = await excel([{ name: 'x.pdf', bytes: pdf }], { sheets }, {});
             writeFileSync(join(outDir, file), out.bytes);
-            const sourceGrids = await workbookGrids(source, { printed: true });
+            const sourceGrids = await workbookGrids(source, { printed: true }).catch(() => undefined);
+            if (!sourceGrids) {
+              rows.push(`  ${file}: exceljs cannot read the source workbook, so its cells cannot be scored`);
+              continue;
+            }
             const folioGrids = await workbookGrids(out.bytes);
             // Only cells the PDF shows count: hidden sheets, rows and columns (left out above),
             // cells outside the print area and merged-cell copies are not on the page, so no
