@@ -62,4 +62,26 @@ describe('Excel cell text as LibreOffice prints it', () => {
     // LibreOffice: "2012-08-08T22:59", "1,234.50 Kč", "2012年8月8日", "8.8.2012 г.".
     expect(pages).toEqual(['2012-08-08T22:59 1,234.50 Kč 2012年8月8日 8.8.2012 г.']);
   });
+
+  test('text cut off by a filled neighbour prints only the characters that can be seen', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Clipped');
+    [1, 2, 3].forEach((c) => (ws.getColumn(c).width = 10));
+    ws.getCell('A1').value = 'Justin VanDervort';
+    ws.getCell('B1').value = 'Bob';
+    ws.getCell('A2').value = 'Company Co.';
+    ws.getCell('B2').value = 'St Peters';
+    ws.getCell('B3').value = 'left';
+    ws.getCell('C3').value = 'Reconciliation';
+    ws.getCell('C3').alignment = { horizontal: 'right' };
+    ws.getCell('A4').value = 'Runs on past empty cells';
+    const result = await convert(excelToPdf, 'clipped.xlsx', await wb.xlsx.writeBuffer());
+    // LibreOffice: "Justin VanDe|Bob", "Company Co|St Peters", "left", "conciliation" (right-aligned: cut
+    // at the left; Folio keeps the "e" whose end is still in the cell), and the last row whole: its
+    // neighbours are empty. The hidden characters were in Folio's PDF under a clip, where text
+    // extraction, search and copy still found them. (No space where a cut text meets its neighbour.)
+    const [page, ...more] = await texts(result);
+    expect(more).toEqual([]);
+    expect(page).toMatch(/^Justin VanDe ?Bob Company Co ?St Peters left e?conciliation Runs on past empty cells$/);
+  });
 });

@@ -5,7 +5,17 @@
  * anchored on a table row (shapes on a spreadsheet) are drawn over the page body where the row lands.
  */
 import { PDFDocument, PDFPage, clip, endPath, popGraphicsState, pushGraphicsState, rectangle, rgb } from 'pdf-lib';
-import type { Block, Border, FloatingDrawing, PageSetup, Paragraph, Section, Table, TableCell } from './model.ts';
+import type {
+  Block,
+  Border,
+  FloatingDrawing,
+  Inline,
+  PageSetup,
+  Paragraph,
+  Section,
+  Table,
+  TableCell,
+} from './model.ts';
 import { drawLine, layoutParagraph, type DrawContext, type LaidParagraph, type TextContext } from './text.ts';
 import { throwIfAborted } from '../errors.ts';
 
@@ -218,6 +228,58 @@ async function hashesIfTooWide(blocks: Block[], width: number, ctx: TextContext)
   ];
 }
 
+/**
+ * The characters of a clipped cell's one-line text that can be seen: those that start inside the cell
+ * (left-aligned text cut at the right edge) or end inside it (right-aligned text cut at the left), if
+ * only in part.
+ * The rest is hidden by the clip yet would still be read by a text extractor, a search or a copy;
+ * LibreOffice's PDF leaves it out too. `visible` is how far the cell reaches past the text's start
+ * (left-aligned) or before its end (right-aligned).
+ */
+async function visiblePartOfClipped(blocks: Block[], visible: number, ctx: TextContext): Promise<Block[]> {
+  const [block] = blocks;
+  if (blocks.length !== 1 || block.kind !== 'paragraph' || !block.noWrap || block.direction === 'rtl') return blocks;
+  if (block.align !== 'left' && block.align !== 'right') return blocks;
+  const runs = block.inlines;
+  if (!runs.every((inline) => inline.kind === 'text')) return blocks;
+  const chars = runs.flatMap((run, i) => [...run.text].map((ch) => ({ ch, i })));
+  const fromEnd = block.align === 'right';
+  // The paragraph with `count` characters kept from its start (or end), each in its own run's style.
+  const kept = (count: number): Paragraph => {
+    const part = fromEnd ? chars.slice(chars.length - count) : chars.slice(0, count);
+    const inlines: Inline[] = [];
+    for (const { ch, i } of part) {
+      const last = inlines[inlines.length - 1];
+      if (last?.kind === 'text' && last.style === runs[i].style) last.text += ch;
+      else inlines.push({ kind: 'text', text: ch, style: runs[i].style });
+    }
+    return { ...block, inlines };
+  };
+  const widthOf = async (count: number) =>
+    Math.max(0, ...(await layoutParagraph(kept(count), 1e9, ctx)).lines.map((l) => l.width));
+  if ((await widthOf(chars.length)) <= visible + 0.01) return blocks;
+  // How far the count-th character starts from the text's start (or ends from its end): measured with
+  // it, as a line's width leaves out trailing spaces.
+  const reach = async (count: number) => {
+    const { ch, i } = chars[fromEnd ? chars.length - count : count - 1];
+    const alone = await layoutParagraph(
+      { ...block, inlines: [{ kind: 'text', text: ch, style: runs[i].style }] },
+      1e9,
+      ctx,
+    );
+    return (await widthOf(count)) - (alone.lines[0]?.width ?? 0);
+  };
+  // The most characters whose last one starts inside the cell (is seen, if only in part).
+  let low = 1;
+  let high = chars.length - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if ((await reach(mid)) < visible) low = mid;
+    else high = mid - 1;
+  }
+  return [kept(low)];
+}
+
 async function measureTable(
   table: Table,
   available: number,
@@ -244,13 +306,13 @@ async function measureTable(
       const end = Math.min(cell.column + cell.colSpan, widths.length);
       const cellWidth = columnX[end] - columnX[Math.min(cell.column, widths.length)];
       const inner = Math.max(4, cellWidth - cell.padding.left - cell.padding.right);
-      measured.push(
-        await measureBlocks(
-          cell.hashesWhenTooWide ? await hashesIfTooWide(cell.blocks, inner, ctx) : cell.blocks,
-          inner,
-          ctx,
-        ),
-      );
+      let blocks = cell.hashesWhenTooWide ? await hashesIfTooWide(cell.blocks, inner, ctx) : cell.blocks;
+      if (cell.clip) {
+        const [first] = blocks;
+        const before = first?.kind === 'paragraph' && first.align === 'right' ? cell.padding.right : cell.padding.left;
+        blocks = await visiblePartOfClipped(blocks, cellWidth - before, ctx);
+      }
+      measured.push(await measureBlocks(blocks, inner, ctx));
     }
     contents.push(measured);
     rowDone?.(contents.length - 1);
