@@ -84,4 +84,26 @@ describe('Excel cell text as LibreOffice prints it', () => {
     expect(more).toEqual([]);
     expect(page).toMatch(/^Justin VanDe ?Bob Company Co ?St Peters left e?conciliation Runs on past empty cells$/);
   });
+
+  test('a number or date too wide for its column prints as "###" whatever the width, as LibreOffice prints it', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Hashes');
+    [6, 20, 2].forEach((width, i) => (ws.getColumn(i + 1).width = width));
+    const cells: Array<[string, ExcelJS.CellValue, string?]> = [
+      ['A1', 1234567.5, '#,##0.00'],
+      ['B1', 'wide'],
+      ['A2', new Date(Date.UTC(2015, 11, 15)), 'm/d/yyyy h:mm'],
+      ['B2', 1e19, '#,##0.00'],
+      ['C3', 12345, '0.00'],
+      ['D3', 'end'],
+    ];
+    for (const [address, value, numFmt] of cells) {
+      ws.getCell(address).value = value;
+      if (numFmt) ws.getCell(address).numFmt = numFmt;
+    }
+    const pages = await texts(await convert(excelToPdf, 'hashes.xlsx', await wb.xlsx.writeBuffer()));
+    // LibreOffice: "### wide", "### ###" (the second in a 20-character column), "### end" (in a column
+    // narrower than "###"). Excel fills the column with "#" instead.
+    expect(pages).toEqual(['### wide ### ### ### end']);
+  });
 });

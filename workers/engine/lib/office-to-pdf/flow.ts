@@ -207,8 +207,8 @@ function drawBorder(page: PDFPage, border: Border | undefined, x1: number, y1: n
 }
 
 /**
- * A number or date wider than its column prints as "#" repeated to fill the column, as Excel and
- * LibreOffice print it: a cut-off number would be a wrong number.
+ * A number or date wider than its column prints as "###", as LibreOffice prints it whatever the
+ * column's width (Excel fills the column with "#"): a cut-off number would be a wrong number.
  */
 async function hashesIfTooWide(blocks: Block[], width: number, ctx: TextContext): Promise<Block[]> {
   const [block] = blocks;
@@ -217,15 +217,7 @@ async function hashesIfTooWide(blocks: Block[], width: number, ctx: TextContext)
   if (Math.max(0, ...laid.lines.map((line) => line.width)) <= width + 0.01) return blocks;
   const style = block.inlines.find((inline) => inline.kind === 'text')?.style;
   if (!style) return blocks;
-  const one = await layoutParagraph(
-    { ...block, inlines: [{ kind: 'text', text: '#', style }], noWrap: true },
-    width,
-    ctx,
-  );
-  const hashWidth = one.lines[0]?.width || style.size * 0.5;
-  return [
-    { ...block, inlines: [{ kind: 'text', text: '#'.repeat(Math.max(1, Math.floor(width / hashWidth))), style }] },
-  ];
+  return [{ ...block, inlines: [{ kind: 'text', text: '###', style }] }];
 }
 
 /**
@@ -307,7 +299,8 @@ async function measureTable(
       const cellWidth = columnX[end] - columnX[Math.min(cell.column, widths.length)];
       const inner = Math.max(4, cellWidth - cell.padding.left - cell.padding.right);
       let blocks = cell.hashesWhenTooWide ? await hashesIfTooWide(cell.blocks, inner, ctx) : cell.blocks;
-      if (cell.clip) {
+      // ("###" in a column narrower than it is printed whole, as LibreOffice does.)
+      if (cell.clip && blocks === cell.blocks) {
         const [first] = blocks;
         const before = first?.kind === 'paragraph' && first.align === 'right' ? cell.padding.right : cell.padding.left;
         blocks = await visiblePartOfClipped(blocks, cellWidth - before, ctx);

@@ -119,7 +119,7 @@ export interface TableCell {
   padding: { top: number; right: number; bottom: number; left: number };
   /** Cut off content at the cell's edges (a spreadsheet cell whose neighbour is not empty). */
   clip?: boolean;
-  /** A spreadsheet number or date: when it does not fit its column it prints as "###…", never cut. */
+  /** A spreadsheet number or date: when it does not fit its column it prints as "###", never cut. */
   hashesWhenTooWide?: boolean;
   /** A spreadsheet data bar: this fraction of the cell, from its left edge, in this colour (behind the text). */
   bar?: { fraction: number; color: Rgb };
