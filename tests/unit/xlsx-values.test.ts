@@ -3,6 +3,10 @@
  * reproduced with a generated workbook; the expected text is what LibreOffice 7.4 (en-US) prints
  * for the same workbook (`soffice --headless --convert-to pdf`, then `pdftotext`).
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
@@ -106,4 +110,40 @@ describe('Excel cell text as LibreOffice prints it', () => {
     // narrower than "###"). Excel fills the column with "#" instead.
     expect(pages).toEqual(['### wide ### ### ### end']);
   });
+
+  test('errors and TRUE / FALSE, also as formula results, align right under "General", as LibreOffice prints them', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Errors');
+    ws.getColumn(1).width = 30;
+    ws.getCell('A1').value = { error: '#N/A' } as ExcelJS.CellErrorValue;
+    ws.getCell('A2').value = { formula: 'VLOOKUP("x",D:E,2,FALSE)', result: { error: '#N/A' } } as ExcelJS.CellValue;
+    ws.getCell('A3').value = { formula: '1=1', result: true } as ExcelJS.CellValue;
+    ws.getCell('A4').value = true;
+    ws.getCell('A5').value = 'text';
+    ws.getCell('A6').value = 5;
+    const result = await convert(excelToPdf, 'errors.xlsx', await wb.xlsx.writeBuffer());
+    // LibreOffice ends "#N/A", "#N/A", "TRUE", "TRUE" and 5 at the column's right edge (Excel centres
+    // the first four); "text" starts at its left edge.
+    const words = await pdftotextWords(result.bytes);
+    const right = words.find((w) => w.text === '5')!.xMax;
+    const left = words.find((w) => w.text === 'text')!.xMin;
+    const ends = words.filter((w) => w.text === '#N/A' || w.text === 'TRUE').map((w) => w.xMax);
+    expect(ends).toHaveLength(4);
+    for (const end of ends) expect(Math.abs(end - right)).toBeLessThan(1);
+    expect(right - left).toBeGreaterThan(100);
+  });
 });
+
+/** Each word of a PDF with its box, as `pdftotext -bbox` reads it. */
+async function pdftotextWords(pdf: Uint8Array): Promise<Array<{ text: string; xMin: number; xMax: number }>> {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-xlsx-'));
+  try {
+    writeFileSync(join(dir, 'out.pdf'), pdf);
+    const html = execFileSync('pdftotext', ['-bbox', join(dir, 'out.pdf'), '-'], { encoding: 'utf8' });
+    return [...html.matchAll(/<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/g)].map(
+      (m) => ({ text: m[3], xMin: Number(m[1]), xMax: Number(m[2]) }),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -633,6 +633,15 @@ interface SheetCellContext {
 }
 
 /**
+ * A TRUE / FALSE or an error value (#N/A, #DIV/0!…), itself or as a formula's result: "General"
+ * aligns it right in LibreOffice, as a number (Excel centres it).
+ */
+function logicalOrError(value: ExcelJS.CellValue): boolean {
+  const result = value && typeof value === 'object' && 'result' in value ? value.result : value;
+  return typeof result === 'boolean' || Boolean(result && typeof result === 'object' && 'error' in result);
+}
+
+/**
  * One cell as printed (its text through its number format, font, fill, borders, alignment), or undefined when it shows
  * nothing.
  */
@@ -644,7 +653,8 @@ function printedCell(
 ): (TableCell & { column: number }) | undefined {
   const { palette, looks, merges, hiddenCols, columnIndex } = sheet;
   const cell = row.getCell(c);
-  const { text, numeric } = displayText(shownValue(cell), cell.numFmt);
+  const shown = shownValue(cell);
+  const { text, numeric } = displayText(shown, cell.numFmt);
   const font = cell.font ?? {};
   const style: RunStyle = {
     font: font.name ?? DEFAULT_FONT.font,
@@ -680,11 +690,9 @@ function printedCell(
           ? 'justify'
           : horizontal === 'left'
             ? 'left'
-            : numeric
+            : numeric || logicalOrError(shown)
               ? 'right'
-              : typeof cell.value === 'boolean'
-                ? 'center'
-                : 'left';
+              : 'left';
   const fill =
     look?.fill ??
     (cell.fill?.type === 'pattern' && cell.fill.pattern === 'solid'
