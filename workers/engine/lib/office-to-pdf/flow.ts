@@ -263,7 +263,7 @@ async function visiblePartOfClipped(blocks: Block[], visible: number, ctx: TextC
   };
   // The most characters whose last one starts inside the cell (is seen, if only in part).
   let low = 1;
-  let high = chars.length - 1;
+  let high = chars.length;
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
     if ((await reach(mid)) < visible) low = mid;
