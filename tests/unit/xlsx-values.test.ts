@@ -67,6 +67,18 @@ describe('Excel cell text as LibreOffice prints it', () => {
     expect(pages).toEqual(['2012-08-08T22:59 1,234.50 Kč 2012年8月8日 8.8.2012 г.']);
   });
 
+  test('numbers round as their 15 significant digits read (1.005 in "0.00" is 1.01), as Excel and LibreOffice', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Rounding');
+    [1.005, 1.004, 2.675, 0.1 + 0.2].forEach((value, i) => {
+      ws.getCell(i + 1, 1).value = value;
+      ws.getCell(i + 1, 1).numFmt = i < 3 ? '0.00' : 'General';
+    });
+    const pages = await texts(await convert(excelToPdf, 'rounding.xlsx', await wb.xlsx.writeBuffer()));
+    // LibreOffice: 1.01, 1.00, 2.68, 0.3 (the binary values are 1.00499…, 2.67499…, 0.30000000000000004).
+    expect(pages).toEqual(['1.01 1.00 2.68 0.3']);
+  });
+
   test('text cut off by a filled neighbour prints only the characters that can be seen', async () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Clipped');

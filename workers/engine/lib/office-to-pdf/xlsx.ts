@@ -187,6 +187,13 @@ const BUILT_IN_DATE_FORMATS: Record<string, string> = {
  * a date format, are escaped again.
  */
 function formatNumber(format: string, value: number): string {
+  // Excel and LibreOffice round the number's 15 significant digits: 1.005 (stored as 1.00499999999999989…)
+  // shows as 1.01 in "0.00", where SheetJS's SSF rounds the binary value (100.49999… hundredths) to 1.00.
+  // Its 15 digits, nudged away from zero below the 15th, round as decimals do.
+  if (Number.isFinite(value) && value !== 0) {
+    const decimal = Number(value.toPrecision(15));
+    value = decimal + decimal * 4e-16;
+  }
   try {
     return SSF.format(format, value);
   } catch (error) {
