@@ -79,6 +79,20 @@ describe('Excel cell text as LibreOffice prints it', () => {
     expect(pages).toEqual(['1.01 1.00 2.68 0.3']);
   });
 
+  test('characters written as _xHHHH_ escapes print as LibreOffice prints them', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Escapes');
+    ws.getColumn(1).width = 30;
+    ws.getCell('A1').value = 'Text_x000d_Test';
+    ws.getCell('A2').value = 'Tab_x0009_here';
+    ws.getCell('A3').value = 'Capitals_x000D_Decoded';
+    ws.getCell('A4').value = { richText: [{ text: 'Rich_x000d_' }, { text: 'text', font: { bold: true } }] };
+    const pages = await texts(await convert(excelToPdf, 'escapes.xlsx', await wb.xlsx.writeBuffer()));
+    // LibreOffice: "TextTest" (a carriage return shows nothing), "Tabhere", "CapitalsDecoded"; in rich text
+    // it breaks the line at the carriage return ("Rich" / "text"), which Folio does not.
+    expect(pages).toEqual(['TextTest Tabhere CapitalsDecoded Richtext']);
+  });
+
   test('text cut off by a filled neighbour prints only the characters that can be seen', async () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Clipped');

@@ -226,7 +226,10 @@ export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined
   if (typeof value === 'object' && 'result' in (value as object))
     return displayText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue, numFmt);
   if (typeof value === 'object' && 'richText' in (value as object))
-    return { text: (value as ExcelJS.CellRichTextValue).richText.map((r) => r.text).join(''), numeric: false };
+    return {
+      text: unescapeXmlChars((value as ExcelJS.CellRichTextValue).richText.map((r) => r.text).join('')),
+      numeric: false,
+    };
   if (typeof value === 'object' && 'text' in (value as object) && 'hyperlink' in (value as object))
     return displayText((value as ExcelJS.CellHyperlinkValue).text as ExcelJS.CellValue, numFmt);
   if (typeof value === 'object' && 'error' in (value as object))
@@ -249,7 +252,19 @@ export function displayText(value: ExcelJS.CellValue, numFmt: string | undefined
   if (typeof value === 'boolean') return { text: value ? 'TRUE' : 'FALSE', numeric: false };
   // (A formula without a cached result shows nothing until it is calculated.)
   if (typeof value === 'object') return { text: '', numeric: false };
-  return { text: String(value), numeric: false };
+  return { text: typeof value === 'string' ? unescapeXmlChars(value) : String(value), numeric: false };
+}
+
+/**
+ * A string's characters that XML cannot hold, which SpreadsheetML writes as _xHHHH_ (ECMA-376
+ * §22.4.2.4): exceljs decodes them when the hex is in capitals only, so "Text_x000d_Test" (as Excel
+ * writes a carriage return) stayed as it was. A carriage return or tab shows as nothing, as in LibreOffice.
+ */
+function unescapeXmlChars(text: string): string {
+  if (!text.includes('_x') && !/[\r\t]/.test(text)) return text;
+  return text
+    .replace(/_x(?=[0-9A-F]{0,3}[a-f])([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/[\r\t]/g, '');
 }
 
 /** SpreadsheetML paper sizes (ECMA-376 §18.3.1.63) in points, the common ones. */
