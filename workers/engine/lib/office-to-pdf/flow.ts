@@ -247,29 +247,22 @@ async function visiblePartOfClipped(blocks: Block[], visible: number, ctx: TextC
     }
     return { ...block, inlines };
   };
-  const widthOf = async (count: number) =>
-    Math.max(0, ...(await layoutParagraph(kept(count), 1e9, ctx)).lines.map((l) => l.width));
-  if ((await widthOf(chars.length)) <= visible + 0.01) return blocks;
-  // How far the count-th character starts from the text's start (or ends from its end): measured with
-  // it, as a line's width leaves out trailing spaces.
-  const reach = async (count: number) => {
-    const { ch, i } = chars[fromEnd ? chars.length - count : count - 1];
-    const alone = await layoutParagraph(
-      { ...block, inlines: [{ kind: 'text', text: ch, style: runs[i].style }] },
-      1e9,
-      ctx,
-    );
-    return (await widthOf(count)) - (alone.lines[0]?.width ?? 0);
-  };
-  // The most characters whose last one starts inside the cell (is seen, if only in part).
-  let low = 1;
-  let high = chars.length;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if ((await reach(mid)) < visible) low = mid;
-    else high = mid - 1;
+  // One layout; each character's advance in its atom's font (a binary search of layouts was too slow
+  // for sheets of thousands of cut cells).
+  const [line, ...more] = (await layoutParagraph(block, 1e9, ctx)).lines;
+  if (!line || more.length || line.width <= visible + 0.01) return blocks;
+  const advances: number[] = [];
+  for (const atom of line.atoms) {
+    if (atom.kind !== 'text') return blocks;
+    for (const ch of atom.text) advances.push(atom.font.widthOfTextAtSize(ch, atom.style.size));
   }
-  return [kept(low)];
+  const laidText = line.atoms.map((atom) => (atom.kind === 'text' ? atom.text : '')).join('');
+  if (laidText !== chars.map((c) => c.ch).join('') || advances.length !== chars.length) return blocks;
+  if (fromEnd) advances.reverse();
+  // The characters that start inside the cell (seen, if only in part).
+  let count = 0;
+  for (let start = 0; count < advances.length && start < visible; count++) start += advances[count];
+  return [kept(count)];
 }
 
 async function measureTable(
