@@ -3,7 +3,19 @@
  * a width, then drawn with pdf-lib. Lines break at spaces, and anywhere between CJK characters.
  * Right-to-left text: atoms carry their bidi embedding level, and each line is put in visual order.
  */
-import { PDFArray, PDFName, PDFPage, PDFFont, rgb, type PDFImage, PDFDocument } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFHexString,
+  PDFName,
+  PDFPage,
+  PDFFont,
+  degrees,
+  drawText,
+  rgb,
+  type Color,
+  type PDFImage,
+  PDFDocument,
+} from 'pdf-lib';
 import { uriAction } from '../pdf/pdf-links.ts';
 import type { FontBook } from './fonts.ts';
 import type { Inline, PageSetup, Paragraph, RunStyle } from './model.ts';
@@ -115,19 +127,59 @@ export interface TextContext {
 const unitWidths = new WeakMap<PDFFont, Map<string, number>>();
 
 /**
- * Text in which no font substitutes glyphs (Latin without "f", whose ligatures change widths;
- * Greek; Cyrillic; no combining marks). pdf-lib sums the advance widths of the shaped glyphs, so
- * for such text the sum of its characters' widths is the same number, without shaping every new
- * word (a price list of 75,000 different Cyrillic names spent most of its time there).
+ * Scripts whose text a font draws a character at a time (Latin, Greek, Cyrillic; no combining marks):
+ * pdf-lib sums the advance widths of the shaped glyphs and encodes those glyphs, so for such text,
+ * unless the font substitutes glyphs in it, the characters' own widths and glyph codes give the same
+ * numbers without shaping every new string (a price list of 75,000 different Cyrillic names spent most
+ * of its time there). Substitutions are ligatures and contextual forms ("fi", "tt" in Carlito), found
+ * by shaping each pair of neighbouring characters once per font.
  */
-const UNSHAPED_TEXT = /^[\u0020-\u0065\u0067-\u007E\u00A0-\u024F\u0370-\u03FF\u0400-\u04FF]*$/;
+const UNSHAPED_SCRIPTS = /^[\u0020-\u007E\u00A0-\u024F\u0370-\u03FF\u0400-\u04FF]*$/;
+
+interface CharacterCodes {
+  /** Hex glyph code of each character drawn alone. */
+  codes: Map<string, string>;
+  /** Whether the font shapes a pair of characters into their two own glyphs. */
+  pairs: Map<string, boolean>;
+}
+
+const characterCodes = new WeakMap<PDFFont, CharacterCodes>();
+
+function codeOf(font: PDFFont, known: CharacterCodes, char: string): string {
+  let code = known.codes.get(char);
+  if (code === undefined) known.codes.set(char, (code = font.encodeText(char).toString().slice(1, -1)));
+  return code;
+}
+
+/** The glyph codes (hex) of `text` drawn a character at a time, or undefined where the font must shape it. */
+function unshapedCodes(font: PDFFont, text: string): string | undefined {
+  if (!UNSHAPED_SCRIPTS.test(text)) return undefined;
+  let known = characterCodes.get(font);
+  if (!known) characterCodes.set(font, (known = { codes: new Map(), pairs: new Map() }));
+  const chars = [...text];
+  let hex = '';
+  for (let i = 0; i < chars.length; i++) {
+    const code = codeOf(font, known, chars[i]);
+    if (i > 0) {
+      const pair = chars[i - 1] + chars[i];
+      let plain = known.pairs.get(pair);
+      if (plain === undefined) {
+        plain = font.encodeText(pair).toString().slice(1, -1) === codeOf(font, known, chars[i - 1]) + code;
+        known.pairs.set(pair, plain);
+      }
+      if (!plain) return undefined;
+    }
+    hex += code;
+  }
+  return hex;
+}
 
 function widthOf(font: PDFFont, text: string, size: number): number {
   let widths = unitWidths.get(font);
   if (!widths) unitWidths.set(font, (widths = new Map()));
   let unit = widths.get(text);
   if (unit === undefined) {
-    if (text.length > 1 && UNSHAPED_TEXT.test(text)) {
+    if (text.length > 1 && unshapedCodes(font, text) !== undefined) {
       unit = 0;
       for (const char of text) unit += widthOf(font, char, 1);
     } else if (fontkitReverses(text))
@@ -136,6 +188,39 @@ function widthOf(font: PDFFont, text: string, size: number): number {
     widths.set(text, unit);
   }
   return unit * size;
+}
+
+/**
+ * A page's resource name for a font, made once per page and font. pdf-lib's drawText adds a new name
+ * for the same font at every call: a page of 300 cells had 300 entries in its font dictionary.
+ */
+const fontKeys = new WeakMap<PDFPage, Map<PDFFont, PDFName>>();
+
+function fontKeyOn(page: PDFPage, font: PDFFont): PDFName {
+  let keys = fontKeys.get(page);
+  if (!keys) fontKeys.set(page, (keys = new Map()));
+  let key = keys.get(font);
+  if (!key) keys.set(font, (key = page.node.newFontDictionary(font.name, font.ref)));
+  return key;
+}
+
+/** One line of text at (x, y) on the baseline, in one text object. */
+function drawPlainText(page: PDFPage, text: string, font: PDFFont, size: number, x: number, y: number, fill: Color) {
+  const codes = unshapedCodes(font, text);
+  const encoded = codes === undefined ? font.encodeText(text) : PDFHexString.of(codes);
+  const upright = degrees(0);
+  page.pushOperators(
+    ...drawText(encoded, {
+      color: fill,
+      font: fontKeyOn(page, font),
+      size,
+      rotate: upright,
+      xSkew: upright,
+      ySkew: upright,
+      x,
+      y,
+    }),
+  );
 }
 
 function sizeOf(style: RunStyle): number {
@@ -551,7 +636,10 @@ function drawRun(
   // Arabic and Hebrew words are drawn with their glyph positions (shaped-text.ts).
   if (text.trim() && (fontkitReverses(text) || actualText !== undefined))
     drawShaped(page, text, font, size, x, baselineY + rise, color(style.color), actualText);
-  else if (text.trim()) page.drawText(text, { x, y: baselineY + rise, size, font, color: color(style.color) });
+  // pdf-lib's drawText splits lines at line breaks and replaces tabs; runs hold neither as a rule.
+  else if (/[\t\n\v\f\r\b\u0085\u2028\u2029]/.test(text))
+    page.drawText(text, { x, y: baselineY + rise, size, font, color: color(style.color) });
+  else if (text.trim()) drawPlainText(page, text, font, size, x, baselineY + rise, color(style.color));
   const thickness = Math.max(0.5, size / 18);
   if (style.underline)
     page.drawLine({
