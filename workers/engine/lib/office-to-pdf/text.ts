@@ -127,51 +127,65 @@ export interface TextContext {
 const unitWidths = new WeakMap<PDFFont, Map<string, number>>();
 
 /**
- * Scripts whose text a font draws a character at a time (Latin, Greek, Cyrillic; no combining marks):
- * pdf-lib sums the advance widths of the shaped glyphs and encodes those glyphs, so for such text,
- * unless the font substitutes glyphs in it, the characters' own widths and glyph codes give the same
- * numbers without shaping every new string (a price list of 75,000 different Cyrillic names spent most
- * of its time there). Substitutions are ligatures and contextual forms ("fi", "tt" in Carlito), found
- * by shaping each pair of neighbouring characters once per font.
+ * Scripts whose text a font draws a character at a time (Latin, Greek, Cyrillic; no combining marks)
+ * except where it joins neighbours into another glyph (ligatures such as Carlito's "tt" and "ffi"),
+ * found by shaping each pair of neighbouring characters once per font. pdf-lib sums the advance widths
+ * of the shaped glyphs and encodes those glyphs, so such text cut into single characters and joined
+ * clusters gives the same widths and glyphs without shaping every new string (a price list of 75,000
+ * different names and URLs spent most of its time there). Substitutions that need more context than
+ * a pair (rare contextual alternates) are not seen.
  */
 const UNSHAPED_SCRIPTS = /^[\u0020-\u007E\u00A0-\u024F\u0370-\u03FF\u0400-\u04FF]*$/;
 
-interface CharacterCodes {
-  /** Hex glyph code of each character drawn alone. */
+interface ClusterCodes {
+  /** Hex glyph codes of each single character or joined cluster, shaped alone. */
   codes: Map<string, string>;
-  /** Whether the font shapes a pair of characters into their two own glyphs. */
-  pairs: Map<string, boolean>;
+  /** Whether the font shapes a pair of characters into other glyphs than their own. */
+  joins: Map<string, boolean>;
 }
 
-const characterCodes = new WeakMap<PDFFont, CharacterCodes>();
+const clusterCodes = new WeakMap<PDFFont, ClusterCodes>();
 
-function codeOf(font: PDFFont, known: CharacterCodes, char: string): string {
-  let code = known.codes.get(char);
-  if (code === undefined) known.codes.set(char, (code = font.encodeText(char).toString().slice(1, -1)));
+function knownCodes(font: PDFFont): ClusterCodes {
+  let known = clusterCodes.get(font);
+  if (!known) clusterCodes.set(font, (known = { codes: new Map(), joins: new Map() }));
+  return known;
+}
+
+function codeOf(font: PDFFont, cluster: string): string {
+  const { codes } = knownCodes(font);
+  let code = codes.get(cluster);
+  if (code === undefined) codes.set(cluster, (code = font.encodeText(cluster).toString().slice(1, -1)));
   return code;
 }
 
-/** The glyph codes (hex) of `text` drawn a character at a time, or undefined where the font must shape it. */
-function unshapedCodes(font: PDFFont, text: string): string | undefined {
-  if (!UNSHAPED_SCRIPTS.test(text)) return undefined;
-  let known = characterCodes.get(font);
-  if (!known) characterCodes.set(font, (known = { codes: new Map(), pairs: new Map() }));
-  const chars = [...text];
-  let hex = '';
-  for (let i = 0; i < chars.length; i++) {
-    const code = codeOf(font, known, chars[i]);
-    if (i > 0) {
-      const pair = chars[i - 1] + chars[i];
-      let plain = known.pairs.get(pair);
-      if (plain === undefined) {
-        plain = font.encodeText(pair).toString().slice(1, -1) === codeOf(font, known, chars[i - 1]) + code;
-        known.pairs.set(pair, plain);
-      }
-      if (!plain) return undefined;
-    }
-    hex += code;
+function joins(font: PDFFont, before: string, char: string): boolean {
+  const known = knownCodes(font);
+  const pair = before + char;
+  let joined = known.joins.get(pair);
+  if (joined === undefined) {
+    joined = codeOf(font, pair) !== codeOf(font, before) + codeOf(font, char);
+    known.joins.set(pair, joined);
   }
-  return hex;
+  return joined;
+}
+
+/** `text` cut into single characters and the clusters the font joins, or undefined where it must shape it all. */
+function clustersOf(font: PDFFont, text: string): string[] | undefined {
+  if (!UNSHAPED_SCRIPTS.test(text)) return undefined;
+  const clusters: string[] = [];
+  let cluster = '';
+  let last = '';
+  for (const char of text) {
+    if (cluster && joins(font, last, char)) cluster += char;
+    else {
+      if (cluster) clusters.push(cluster);
+      cluster = char;
+    }
+    last = char;
+  }
+  if (cluster) clusters.push(cluster);
+  return clusters;
 }
 
 function widthOf(font: PDFFont, text: string, size: number): number {
@@ -179,9 +193,10 @@ function widthOf(font: PDFFont, text: string, size: number): number {
   if (!widths) unitWidths.set(font, (widths = new Map()));
   let unit = widths.get(text);
   if (unit === undefined) {
-    if (text.length > 1 && unshapedCodes(font, text) !== undefined) {
+    const clusters = text.length > 1 ? clustersOf(font, text) : undefined;
+    if (clusters && clusters.length > 1) {
       unit = 0;
-      for (const char of text) unit += widthOf(font, char, 1);
+      for (const cluster of clusters) unit += widthOf(font, cluster, 1);
     } else if (fontkitReverses(text))
       unit = (shapedWidth(font, text, 1000) ?? font.widthOfTextAtSize(text, 1000)) / 1000;
     else unit = font.widthOfTextAtSize(text, 1000) / 1000;
@@ -206,8 +221,8 @@ function fontKeyOn(page: PDFPage, font: PDFFont): PDFName {
 
 /** One line of text at (x, y) on the baseline, in one text object. */
 function drawPlainText(page: PDFPage, text: string, font: PDFFont, size: number, x: number, y: number, fill: Color) {
-  const codes = unshapedCodes(font, text);
-  const encoded = codes === undefined ? font.encodeText(text) : PDFHexString.of(codes);
+  const clusters = clustersOf(font, text);
+  const encoded = clusters ? PDFHexString.of(clusters.map((c) => codeOf(font, c)).join('')) : font.encodeText(text);
   const upright = degrees(0);
   page.pushOperators(
     ...drawText(encoded, {
@@ -383,26 +398,25 @@ function isWordPart(token: string): boolean {
 function splitWord(atom: Extract<Atom, { kind: 'text' }>, width: number): Atom[] {
   const pieces: Atom[] = [];
   let current = '';
+  let currentWidth = 0;
+  let last = '';
   const size = sizeOf(atom.style);
+  const piece = () => ({ ...atom, text: current, width: currentWidth, glued: !pieces.length && atom.glued });
   for (const char of atom.text) {
-    if (current && widthOf(atom.font, current + char, size) > width) {
-      pieces.push({
-        ...atom,
-        text: current,
-        width: widthOf(atom.font, current, size),
-        glued: !pieces.length && atom.glued,
-      });
+    // A character the font does not join to the one before adds its own width (no reshaping of the
+    // piece so far at every character: a long URL in a narrow wrapped column was quadratic).
+    const plain = !current || (UNSHAPED_SCRIPTS.test(last + char) && !joins(atom.font, last, char));
+    let next = plain ? currentWidth + widthOf(atom.font, char, size) : widthOf(atom.font, current + char, size);
+    if (current && next > width) {
+      pieces.push(piece());
       current = '';
+      next = widthOf(atom.font, char, size);
     }
     current += char;
+    currentWidth = next;
+    last = char;
   }
-  if (current)
-    pieces.push({
-      ...atom,
-      text: current,
-      width: widthOf(atom.font, current, size),
-      glued: !pieces.length && atom.glued,
-    });
+  if (current) pieces.push(piece());
   return pieces;
 }
 
