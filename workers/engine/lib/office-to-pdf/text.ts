@@ -3,7 +3,19 @@
  * a width, then drawn with pdf-lib. Lines break at spaces, and anywhere between CJK characters.
  * Right-to-left text: atoms carry their bidi embedding level, and each line is put in visual order.
  */
-import { PDFArray, PDFName, PDFPage, PDFFont, rgb, type PDFImage, PDFDocument } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFHexString,
+  PDFName,
+  PDFPage,
+  PDFFont,
+  degrees,
+  drawText,
+  rgb,
+  type Color,
+  type PDFImage,
+  PDFDocument,
+} from 'pdf-lib';
 import { uriAction } from '../pdf/pdf-links.ts';
 import type { FontBook } from './fonts.ts';
 import type { Inline, PageSetup, Paragraph, RunStyle } from './model.ts';
@@ -115,27 +127,115 @@ export interface TextContext {
 const unitWidths = new WeakMap<PDFFont, Map<string, number>>();
 
 /**
- * Text in which no font substitutes glyphs (Latin without "f", whose ligatures change widths;
- * Greek; Cyrillic; no combining marks). pdf-lib sums the advance widths of the shaped glyphs, so
- * for such text the sum of its characters' widths is the same number, without shaping every new
- * word (a price list of 75,000 different Cyrillic names spent most of its time there).
+ * Scripts whose text a font draws a character at a time (Latin, Greek, Cyrillic; no combining marks)
+ * except where it joins neighbours into another glyph (ligatures such as Carlito's "tt" and "ffi"),
+ * found by shaping each pair of neighbouring characters once per font. pdf-lib sums the advance widths
+ * of the shaped glyphs and encodes those glyphs, so such text cut into single characters and joined
+ * clusters gives the same widths and glyphs without shaping every new string (a price list of 75,000
+ * different names and URLs spent most of its time there). Substitutions that need more context than
+ * a pair (rare contextual alternates) are not seen.
  */
-const UNSHAPED_TEXT = /^[\u0020-\u0065\u0067-\u007E\u00A0-\u024F\u0370-\u03FF\u0400-\u04FF]*$/;
+const UNSHAPED_SCRIPTS = /^[\u0020-\u007E\u00A0-\u024F\u0370-\u03FF\u0400-\u04FF]*$/;
+
+interface ClusterCodes {
+  /** Hex glyph codes of each single character or joined cluster, shaped alone. */
+  codes: Map<string, string>;
+  /** Whether the font shapes a pair of characters into other glyphs than their own. */
+  joins: Map<string, boolean>;
+}
+
+const clusterCodes = new WeakMap<PDFFont, ClusterCodes>();
+
+function knownCodes(font: PDFFont): ClusterCodes {
+  let known = clusterCodes.get(font);
+  if (!known) clusterCodes.set(font, (known = { codes: new Map(), joins: new Map() }));
+  return known;
+}
+
+function codeOf(font: PDFFont, cluster: string): string {
+  const { codes } = knownCodes(font);
+  let code = codes.get(cluster);
+  if (code === undefined) codes.set(cluster, (code = font.encodeText(cluster).toString().slice(1, -1)));
+  return code;
+}
+
+function joins(font: PDFFont, before: string, char: string): boolean {
+  const known = knownCodes(font);
+  const pair = before + char;
+  let joined = known.joins.get(pair);
+  if (joined === undefined) {
+    joined = codeOf(font, pair) !== codeOf(font, before) + codeOf(font, char);
+    known.joins.set(pair, joined);
+  }
+  return joined;
+}
+
+/** `text` cut into single characters and the clusters the font joins, or undefined where it must shape it all. */
+function clustersOf(font: PDFFont, text: string): string[] | undefined {
+  if (!UNSHAPED_SCRIPTS.test(text)) return undefined;
+  const clusters: string[] = [];
+  let cluster = '';
+  let last = '';
+  for (const char of text) {
+    if (cluster && joins(font, last, char)) cluster += char;
+    else {
+      if (cluster) clusters.push(cluster);
+      cluster = char;
+    }
+    last = char;
+  }
+  if (cluster) clusters.push(cluster);
+  return clusters;
+}
 
 function widthOf(font: PDFFont, text: string, size: number): number {
   let widths = unitWidths.get(font);
   if (!widths) unitWidths.set(font, (widths = new Map()));
   let unit = widths.get(text);
   if (unit === undefined) {
-    if (text.length > 1 && UNSHAPED_TEXT.test(text)) {
+    const clusters = text.length > 1 ? clustersOf(font, text) : undefined;
+    if (clusters && clusters.length > 1) {
       unit = 0;
-      for (const char of text) unit += widthOf(font, char, 1);
+      for (const cluster of clusters) unit += widthOf(font, cluster, 1);
     } else if (fontkitReverses(text))
       unit = (shapedWidth(font, text, 1000) ?? font.widthOfTextAtSize(text, 1000)) / 1000;
     else unit = font.widthOfTextAtSize(text, 1000) / 1000;
     widths.set(text, unit);
   }
   return unit * size;
+}
+
+/**
+ * A page's resource name for a font, made once per page and font. pdf-lib's drawText adds a new name
+ * for the same font at every call: a page of 300 cells had 300 entries in its font dictionary.
+ */
+const fontKeys = new WeakMap<PDFPage, Map<PDFFont, PDFName>>();
+
+function fontKeyOn(page: PDFPage, font: PDFFont): PDFName {
+  let keys = fontKeys.get(page);
+  if (!keys) fontKeys.set(page, (keys = new Map()));
+  let key = keys.get(font);
+  if (!key) keys.set(font, (key = page.node.newFontDictionary(font.name, font.ref)));
+  return key;
+}
+
+/** One line of text at (x, y) on the baseline, in one text object. */
+function drawPlainText(page: PDFPage, text: string, font: PDFFont, size: number, x: number, y: number, fill: Color) {
+  const clusters = clustersOf(font, text);
+  const encoded = clusters ? PDFHexString.of(clusters.map((c) => codeOf(font, c)).join('')) : font.encodeText(text);
+  const upright = degrees(0);
+  page.pushOperators(
+    ...drawText(encoded, {
+      color: fill,
+      font: fontKeyOn(page, font),
+      size,
+      rotate: upright,
+      xSkew: upright,
+      ySkew: upright,
+      x,
+      y,
+    }),
+  );
 }
 
 function sizeOf(style: RunStyle): number {
@@ -298,26 +398,25 @@ function isWordPart(token: string): boolean {
 function splitWord(atom: Extract<Atom, { kind: 'text' }>, width: number): Atom[] {
   const pieces: Atom[] = [];
   let current = '';
+  let currentWidth = 0;
+  let last = '';
   const size = sizeOf(atom.style);
+  const piece = () => ({ ...atom, text: current, width: currentWidth, glued: !pieces.length && atom.glued });
   for (const char of atom.text) {
-    if (current && widthOf(atom.font, current + char, size) > width) {
-      pieces.push({
-        ...atom,
-        text: current,
-        width: widthOf(atom.font, current, size),
-        glued: !pieces.length && atom.glued,
-      });
+    // A character the font does not join to the one before adds its own width (no reshaping of the
+    // piece so far at every character: a long URL in a narrow wrapped column was quadratic).
+    const plain = !current || (UNSHAPED_SCRIPTS.test(last + char) && !joins(atom.font, last, char));
+    let next = plain ? currentWidth + widthOf(atom.font, char, size) : widthOf(atom.font, current + char, size);
+    if (current && next > width) {
+      pieces.push(piece());
       current = '';
+      next = widthOf(atom.font, char, size);
     }
     current += char;
+    currentWidth = next;
+    last = char;
   }
-  if (current)
-    pieces.push({
-      ...atom,
-      text: current,
-      width: widthOf(atom.font, current, size),
-      glued: !pieces.length && atom.glued,
-    });
+  if (current) pieces.push(piece());
   return pieces;
 }
 
@@ -551,7 +650,10 @@ function drawRun(
   // Arabic and Hebrew words are drawn with their glyph positions (shaped-text.ts).
   if (text.trim() && (fontkitReverses(text) || actualText !== undefined))
     drawShaped(page, text, font, size, x, baselineY + rise, color(style.color), actualText);
-  else if (text.trim()) page.drawText(text, { x, y: baselineY + rise, size, font, color: color(style.color) });
+  // pdf-lib's drawText splits lines at line breaks and replaces tabs; runs hold neither as a rule.
+  else if (/[\t\n\v\f\r\b\u0085\u2028\u2029]/.test(text))
+    page.drawText(text, { x, y: baselineY + rise, size, font, color: color(style.color) });
+  else if (text.trim()) drawPlainText(page, text, font, size, x, baselineY + rise, color(style.color));
   const thickness = Math.max(0.5, size / 18);
   if (style.underline)
     page.drawLine({

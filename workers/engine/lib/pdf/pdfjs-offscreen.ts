@@ -264,13 +264,31 @@ function coverage(from: number, to: number): [number, number][][] {
   return cells;
 }
 
-export interface OffscreenTarget {
-  canvas: OffscreenCanvas | null;
-  context: OffscreenCanvasRenderingContext2D | null;
+/** A canvas as pdf.js's CanvasFactory hands it around: OffscreenCanvas here, @napi-rs/canvas in Node. */
+export interface CanvasTarget {
+  canvas: { width: number; height: number } | null;
+  context: unknown;
+}
+
+/** Resizing and releasing, the part of pdf.js's CanvasFactory interface every canvas kind shares. */
+export abstract class CanvasFactoryBase {
+  abstract create(width: number, height: number): CanvasTarget;
+
+  reset(target: CanvasTarget, width: number, height: number): void {
+    if (!target.canvas) return;
+    target.canvas.width = width;
+    target.canvas.height = height;
+  }
+
+  destroy(target: CanvasTarget): void {
+    if (target.canvas) target.canvas.width = target.canvas.height = 0;
+    target.canvas = null;
+    target.context = null;
+  }
 }
 
 /** The CanvasFactory interface of pdf.js (src/display/canvas_factory.js), on OffscreenCanvas. */
-export class OffscreenCanvasFactory {
+export class OffscreenCanvasFactory extends CanvasFactoryBase {
   create(width: number, height: number): { canvas: OffscreenCanvas; context: OffscreenCanvasRenderingContext2D } {
     if (width <= 0 || height <= 0) throw new Error('Invalid canvas size');
     const canvas = new OffscreenCanvas(width, height);
@@ -280,17 +298,5 @@ export class OffscreenCanvasFactory {
     // covers (as poppler does) where the default's bilinear sampling skips most of them.
     context.imageSmoothingQuality = 'high';
     return { canvas, context: withPixelFilters(context) };
-  }
-
-  reset(target: OffscreenTarget, width: number, height: number): void {
-    if (!target.canvas) return;
-    target.canvas.width = width;
-    target.canvas.height = height;
-  }
-
-  destroy(target: OffscreenTarget): void {
-    if (target.canvas) target.canvas.width = target.canvas.height = 0;
-    target.canvas = null;
-    target.context = null;
   }
 }

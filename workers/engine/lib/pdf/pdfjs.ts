@@ -22,7 +22,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 import { FolioError, invalidPassword, passwordRequired } from '../errors.ts';
 import { isNode } from '../wasm.ts';
 import { pixelLimit } from '../input-limits.ts';
-import { OffscreenCanvasFactory, PixelFilterFactory } from './pdfjs-offscreen.ts';
+import { CanvasFactoryBase, type CanvasTarget, OffscreenCanvasFactory, PixelFilterFactory } from './pdfjs-offscreen.ts';
 import {
   fontlessGlyphs,
   loadMissedFonts,
@@ -70,8 +70,6 @@ export function loadPdfjs(): Promise<Pdfjs> {
   return pdfjsPromise;
 }
 
-type CanvasTarget = { canvas: { width: number; height: number } | null; context: unknown };
-
 /** Canvases for documents opened in a worker: OffscreenCanvas, drawing CJK text of missing fonts. */
 class WorkerCanvasFactory extends OffscreenCanvasFactory {
   override create(
@@ -85,23 +83,11 @@ class WorkerCanvasFactory extends OffscreenCanvasFactory {
 }
 
 /** The CanvasFactory interface of pdf.js on @napi-rs/canvas, drawing CJK text of missing fonts. */
-class NodeCanvasFactory {
+class NodeCanvasFactory extends CanvasFactoryBase {
   create(width: number, height: number): CanvasTarget {
     if (width <= 0 || height <= 0) throw new Error('Invalid canvas size');
     const canvas = nodeCanvas!.createCanvas(width, height);
     return { canvas, context: withCjkFallback(canvas.getContext('2d') as OffscreenCanvasRenderingContext2D) };
-  }
-
-  reset(target: CanvasTarget, width: number, height: number): void {
-    if (!target.canvas) return;
-    target.canvas.width = width;
-    target.canvas.height = height;
-  }
-
-  destroy(target: CanvasTarget): void {
-    if (target.canvas) target.canvas.width = target.canvas.height = 0;
-    target.canvas = null;
-    target.context = null;
   }
 }
 
