@@ -423,6 +423,28 @@ describe('pdf-to-excel', () => {
     }
   });
 
+  test('a number under the only text column, ending one default column width after it, stays in it', async () => {
+    // A sheet's name over its one value ("DS1" over 22), both in column A of Excel's default width
+    // (48 pt): the number's own start is no column. In a wider column A, a number ending two widths
+    // on is column B's.
+    for (const sheets of ['table', 'page']) {
+      const narrow = await printedSheet([['DS1'], [22]], (c) => 50 + c * 48);
+      expect(
+        sheetGrid((await load((await run([{ name: 'x.pdf', bytes: narrow }], { sheets }, {})).bytes)).worksheets[0]),
+      ).toEqual([['DS1'], [22]]);
+      const wide = await printedSheet(
+        [
+          ['Total', null],
+          [null, 22],
+        ],
+        (c) => 50 + c * 48,
+      );
+      expect(
+        sheetGrid((await load((await run([{ name: 'x.pdf', bytes: wide }], { sheets }, {})).bytes)).worksheets[0]),
+      ).toEqual([['Total'], [null, 22]]);
+    }
+  });
+
   test('a wrapped cell is one cell, in the row of the cells beside it', async () => {
     // A printed address list: rows 16 pt apart, wrapped cells' lines 11 pt apart (10 pt text),
     // centred in their row like LibreOffice prints them — odd and even line counts, a word broken

@@ -372,8 +372,8 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
   if (fragments.length === 0) return [];
   // A right-aligned number ends just inside its column's right edge: a few points before the next
   // column's left-aligned texts start, or, in the last column, one column width (the texts'
-  // columns' spacing) after its own texts start. Its own start says nothing of the columns ("a b"
-  // over "1 2").
+  // columns' spacing; under the only text column, Excel's default width) after its own texts
+  // start. Its own start says nothing of the columns ("a b" over "1 2", "DS1" over "22").
   const isNumber = (f: (typeof fragments)[number]) => typeof parseCell(f.text).value === 'number';
   const textColumns: number[] = [];
   for (const x of fragments
@@ -386,6 +386,8 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
     const edge = f.right + 2 * CELL_INSET;
     if (textColumns.some((x) => x > f.right && x - edge <= 2)) return true;
     const c = textColumns.findLastIndex((x) => x < f.x);
+    if (c === 0)
+      return Math.abs(textColumns[0] - 2 * CELL_INSET + DEFAULT_COLUMN_WIDTH - f.right) <= DEFAULT_COLUMN_WIDTH * 0.15;
     return c > 0 && Math.abs(textColumns[c] + (textColumns[c] - textColumns[c - 1]) - edge) <= 1.5;
   };
   const starts = [...new Set(fragments.filter((f) => !tucked(f)).map((f) => Math.round(f.x)))].sort((a, b) => a - b);
