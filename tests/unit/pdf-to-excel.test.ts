@@ -314,6 +314,30 @@ describe('pdf-to-excel', () => {
     expect(grid.map((row) => (row.every((v) => v === null) ? [] : row))).toEqual(expected);
   });
 
+  test('empty rows above a title in a larger font come back: its row is taller in proportion', async () => {
+    // Regular rows of 10 pt text 15 pt apart, then two empty rows and a 14 pt section title, whose
+    // row LibreOffice makes 15 × 14 / 10 = 21 pt tall (its baseline 0.8 pt higher in its row, the
+    // larger descent): the gap is 50.2 pt, 3.35 pitches, of which 2 empty rows.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const expected: unknown[][] = [];
+    let y = 740;
+    const line = (text: string, size = 10) => {
+      page.drawText(text, { x: 52, y, size, font });
+      expected.push([text]);
+    };
+    for (let i = 1; i <= 10; i++, y -= 15) line(`Item ${i}`);
+    y -= 2 * 15 + 21 - 0.8 - 15;
+    expected.push([], []);
+    line('Section two', 14);
+    y -= 15 + 0.8;
+    for (let i = 11; i <= 20; i++, y -= 15) line(`Item ${i}`);
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].filter((v) => v != null));
+    expect(grid).toEqual(expected);
+  });
+
   test('a short block keeps its rows: a header two rows tall is not an empty row', async () => {
     // Five rows 15 pt apart under a title 30 pt above them: too few rows to tell a row of custom
     // height from an empty row, so none is added.

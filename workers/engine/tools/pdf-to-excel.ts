@@ -171,9 +171,21 @@ function rowBaselines(table: Table): Array<number | undefined> {
   return baselines;
 }
 
+/** The largest text size among each table row's one-line cells (a taller font makes a taller row). */
+function rowSizes(table: Table): Array<number | undefined> {
+  const sizes: Array<number | undefined> = Array.from({ length: table.rowEdges.length - 1 }, () => undefined);
+  for (const cell of table.cells) {
+    if (cell.rowSpan !== 1 || cell.items.length === 0) continue;
+    sizes[cell.row] = Math.max(sizes[cell.row] ?? 0, ...cell.items.map((i) => i.size));
+  }
+  return sizes;
+}
+
 /** A row of a page's grid with the baseline its text sits on, when it has one. */
 interface PlacedRow {
   baseline?: number;
+  /** The row's largest text size. */
+  size?: number;
   cells: Grid['rows'][number];
   /** A line of text outside the tables (a title, a note), not a table's row. */
   line?: boolean;
@@ -206,13 +218,18 @@ function withEmptyRows(rows: PlacedRow[]): Grid['rows'] {
     if (near > regular || (near === regular && candidate < pitch)) [pitch, regular] = [candidate, near];
   }
   if (regular < MIN_REGULAR_GAPS || regular < gaps.length * REGULAR_SHARE) return rows.map((row) => row.cells);
+  // A row in a larger font than the page's usual one (a title) is taller in proportion: LibreOffice
+  // fits a row's height to its font, so the gap above it is that much more than its empty rows.
+  const sizes = rows.flatMap((row) => (row.size ? [row.size] : []));
+  const usual = sizes.length ? median(sizes) : 0;
+  const taller = (size?: number) => (usual && size && size > usual * 1.05 ? pitch * (size / usual - 1) : 0);
   const out: Grid['rows'] = [];
   rows.forEach((row, r) => {
     const [above, below] = [rows[r - 1]?.baseline, row.baseline];
     if (above !== undefined && below !== undefined) {
-      const steps = Math.round((below - above) / pitch);
-      if (steps >= 2 && Math.abs(below - above - steps * pitch) <= pitch * 0.08)
-        for (let k = 1; k < steps; k++) out.push([]);
+      const gap = below - above - taller(row.size);
+      const steps = Math.round(gap / pitch);
+      if (steps >= 2 && Math.abs(gap - steps * pitch) <= pitch * 0.08) for (let k = 1; k < steps; k++) out.push([]);
     }
     out.push(row.cells);
   });
@@ -365,7 +382,9 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
 }
 
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
-function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; cells: Array<GridCell | undefined> }> {
+function linesGrid(
+  items: TextItem[],
+): Array<{ top: number; baseline?: number; size?: number; cells: Array<GridCell | undefined> }> {
   const fragments = joinWrappedLines(buildFragments(items, CELL_GAP_EM, { cells: true })).sort(
     (a, b) => a.baseline - b.baseline || a.x - b.x,
   );
@@ -403,7 +422,7 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
       0,
       columns.findLastIndex((x) => x < right),
     );
-  const rows: Array<{ top: number; baseline?: number; cells: Array<GridCell | undefined> }> = [];
+  const rows: Array<{ top: number; baseline?: number; size?: number; cells: Array<GridCell | undefined> }> = [];
   let lastBaseline = -Infinity;
   for (const f of fragments) {
     if (Math.abs(f.baseline - lastBaseline) > f.size * 0.4) {
@@ -412,8 +431,10 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
     }
     const lines = f.items.map((i) => i.baseline);
     // A wrapped cell's lines say nothing of the row's pitch.
-    if (Math.max(...lines) - Math.min(...lines) <= 1)
+    if (Math.max(...lines) - Math.min(...lines) <= 1) {
       rows.at(-1)!.baseline = Math.max(rows.at(-1)!.baseline ?? -Infinity, ...lines);
+      rows.at(-1)!.size = Math.max(rows.at(-1)!.size ?? 0, f.size);
+    }
     const row = rows.at(-1)!.cells;
     let c = tucked(f) ? columnEndingAt(f.right) : column(f.x);
     while (c < columns.length - 1 && row[c]) c++;
@@ -483,6 +504,7 @@ function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
     rows: [
       {
         baseline: row.baseline,
+        size: row.size,
         cells: place(
           row.cells,
           row.cells.map((cell) => cell?.x),
@@ -494,8 +516,12 @@ function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
   for (const table of tables) {
     const rows = tableGridCells(table);
     const baselines = rowBaselines(table);
+    const sizes = rowSizes(table);
     if (table === reference || !edges) {
-      blocks.push({ top: table.box.top, rows: rows.map((cells, r) => ({ baseline: baselines[r], cells })) });
+      blocks.push({
+        top: table.box.top,
+        rows: rows.map((cells, r) => ({ baseline: baselines[r], size: sizes[r], cells })),
+      });
       continue;
     }
     // A column of another table goes where its leftmost text starts.
@@ -513,7 +539,11 @@ function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
         cells.forEach((cell, c) => {
           if (cell && target.has(c)) row[target.get(c)!] = cell;
         });
-        return { baseline: baselines[r], cells: Array.from({ length: row.length }, (_, c) => row[c]) };
+        return {
+          baseline: baselines[r],
+          size: sizes[r],
+          cells: Array.from({ length: row.length }, (_, c) => row[c]),
+        };
       }),
     });
   }
