@@ -654,6 +654,31 @@ describe('pdf-to-excel', () => {
     expect(sheetGrid(book.worksheets[0])).toEqual([header, ...items]);
   });
 
+  test('rows a printout repeats at the top of each page (print titles) are written once', async () => {
+    // A title and a header over the columns, both repeated on page 2 above the rows that go on.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const titles = [
+      ['Stock', 'Where', 'How many'],
+      ['Item', 'Region', 'Units'],
+    ];
+    const items = Array.from({ length: 60 }, (_, i) => [`Item ${i + 1}`, ['North', 'South', 'East'][i % 3], 10 + i]);
+    const draw = (page: ReturnType<typeof doc.addPage>, row: Array<string | number>, y: number) =>
+      row.forEach((v, c) => {
+        const text = String(v);
+        const x = typeof v === 'number' ? 72 + c * 120 + 100 - font.widthOfTextAtSize(text, 10) : 72 + c * 120;
+        page.drawText(text, { x, y, size: 10, font });
+      });
+    for (const rows of [items.slice(0, 40), items.slice(40)]) {
+      const page = doc.addPage([612, 792]);
+      [...titles, ...rows].forEach((row, r) => draw(page, row, 740 - r * 16));
+    }
+    const result = await run([{ name: 'long.pdf', bytes: await doc.save() }], {}, {});
+    const book = await load(result.bytes);
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1-2']);
+    expect(sheetGrid(book.worksheets[0])).toEqual([...titles, ...items]);
+  });
+
   test('cells that touch (a right-aligned number against the next column, "5.10Hello") stay two cells', async () => {
     // Narrow columns as a spreadsheet prints them: each cell its own string, a number ending
     // against the left edge of the text in the next column, less than a word space apart.

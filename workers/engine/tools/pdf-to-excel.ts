@@ -627,8 +627,8 @@ interface TableSheet {
   /** The sheet's rows on this page (before empty rows are put back) and the sheet row they start at. */
   placed: PlacedRow[];
   start: number;
-  /** The sheet's first table row, which the table repeats on each page. */
-  header?: Grid['rows'][number];
+  /** The sheet's table rows on its first page, whose first rows a printout may repeat on each page. */
+  header: Array<Grid['rows'][number]>;
 }
 
 /**
@@ -668,13 +668,19 @@ function addTableSheets(
     const placed = placeBlocks([table], lines[t]);
     if (t === 0 && last && last.page === page - 1 && continues(last.table, table)) {
       const text = (row?: Grid['rows'][number]) => row?.map((cell) => cell?.text ?? '').join('\u0000');
-      const first = placed.find((row) => !row.line);
-      const repeated = text(first?.cells) === text(last.header);
+      // Rows a printout repeats at the top of each page (print titles: a title, the header row) are
+      // the first page's first rows again, row for row; written once. Under a line of its own (a
+      // block's date) only the header row: the rows after it are that block's, however alike.
+      const rows = placed.filter((row) => !row.line);
+      const most = placed[0] === rows[0] ? rows.length - 1 : 1;
+      let repeated = 0;
+      while (repeated < most && text(rows[repeated].cells) === text(last.header[repeated])) repeated++;
+      const titles = new Set(rows.slice(0, repeated));
       open = {
         ...last,
         table,
         page,
-        placed: placed.filter((row) => !repeated || row !== first),
+        placed: placed.filter((row) => !titles.has(row)),
         start: last.grid.rows.length,
       };
       last.grid.name = `${last.grid.name.replace(/(Page \d+).*/, '$1')}-${page}`;
@@ -697,7 +703,8 @@ function addTableSheets(
     }
     if (!open) {
       const grid = { name: '', rows: [], unruledTable: !table.ruled };
-      open = { grid, table, page, placed, start: 0, header: placed.find((row) => !row.line)?.cells };
+      const header = placed.flatMap((row) => (row.line ? [] : [row.cells]));
+      open = { grid, table, page, placed, start: 0, header };
       added.push(open);
     }
     writePlaced(open);
