@@ -469,6 +469,25 @@ describe('pdf-to-excel', () => {
     }
   });
 
+  test("a table's right-aligned numbers ending where the next column's texts start stay in their column", async () => {
+    // "Marks" over numbers right-aligned in its column, the "Verified" column empty below its header:
+    // the numbers end 2.8 pt before "Verified" starts, under which the table's gutters put them.
+    const rows = [
+      ['Subject', 'Name', 'Marks', 'Verified'],
+      ['Maths', 'Anil', 85],
+      ['Science', 'Vijay', 65],
+      ['English', 'Akash', 75],
+      ['Geography', 'Vikram', 70],
+      ['History', 'Ravi', 90],
+    ];
+    for (const sheets of ['table', 'page']) {
+      const pdf = await printedSheet(rows, (c) => 50 + c * 48);
+      expect(
+        sheetGrid((await load((await run([{ name: 'x.pdf', bytes: pdf }], { sheets }, {})).bytes)).worksheets[0]),
+      ).toEqual(rows);
+    }
+  });
+
   test('a wrapped cell is one cell, in the row of the cells beside it', async () => {
     // A printed address list: rows 16 pt apart, wrapped cells' lines 11 pt apart (10 pt text),
     // centred in their row like LibreOffice prints them — odd and even line counts, a word broken

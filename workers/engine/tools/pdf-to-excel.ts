@@ -138,6 +138,34 @@ interface Grid {
   unruledTable?: boolean;
 }
 
+/**
+ * An unruled table's column whose right-aligned numbers all end just before its texts start (by
+ * the two cells' insets) holds two printed columns: the numbers end at the edge where the texts'
+ * column begins, so they belong to the column before it (a header over them, its cells empty).
+ * The table's gutters cannot part them: the space between them is too narrow.
+ */
+function numbersBeforeTexts(grid: Grid['rows']): Grid['rows'] {
+  const columns = Math.max(0, ...grid.map((row) => row.length));
+  const isNumber = (cell: GridCell) => {
+    const value = parseCell(cell.text).value;
+    return typeof value === 'number' || value instanceof Date;
+  };
+  for (let c = 1; c < columns; c++) {
+    const cells = grid.flatMap((row, r) => {
+      const cell = row[c];
+      return cell && cell.x !== undefined && cell.right !== undefined && (cell.colSpan ?? 1) === 1 ? [{ r, cell }] : [];
+    });
+    const numbers = cells.filter(({ cell }) => isNumber(cell));
+    const texts = cells.filter(({ cell }) => !isNumber(cell));
+    if (numbers.length < 2 || texts.length === 0 || numbers.some(({ r }) => grid[r][c - 1]?.text)) continue;
+    const ends = numbers.map(({ cell }) => cell.right!);
+    const start = Math.min(...texts.map(({ cell }) => cell.x!));
+    if (Math.max(...ends) - Math.min(...ends) > 1 || Math.abs(start - Math.max(...ends) - 2 * CELL_INSET) > 2) continue;
+    for (const { r, cell } of numbers) [grid[r][c - 1], grid[r][c]] = [cell, undefined];
+  }
+  return grid;
+}
+
 function tableGridCells(table: Table): Grid['rows'] {
   const rows = table.rowEdges.length - 1;
   const cols = table.colEdges.length - 1;
@@ -152,7 +180,7 @@ function tableGridCells(table: Table): Grid['rows'] {
       colSpan: cell.colSpan,
     };
   }
-  return grid;
+  return table.ruled ? grid : numbersBeforeTexts(grid);
 }
 
 /**
