@@ -438,12 +438,28 @@ function linesGrid(
     return c > 0 && Math.abs(textColumns[c] + (textColumns[c] - textColumns[c - 1]) - edge) <= 1.5;
   };
   const starts = [...new Set(fragments.filter((f) => !tucked(f)).map((f) => Math.round(f.x)))].sort((a, b) => a - b);
+  // Starts within 12 pt are one column, unless one row has cells at both (a cell cut from the one
+  // before it: a number and a date drawn apart, "1" and "12/23/1952").
+  const startsByRow = new Map<number, number[]>();
+  for (const f of fragments) {
+    const row = Math.round(f.baseline);
+    startsByRow.set(row, [...(startsByRow.get(row) ?? []), Math.round(f.x)]);
+  }
+  const sideBySide = (a: number, b: number) => [...startsByRow.values()].some((s) => s.includes(a) && s.includes(b));
   const columns: number[] = [];
-  for (const x of starts) if (!columns.length || x - columns.at(-1)! > 12) columns.push(x);
+  let cluster: number[] = [];
+  for (const x of starts) {
+    if (!columns.length || x - columns.at(-1)! > 12 || cluster.some((c) => sideBySide(c, x))) {
+      columns.push(x);
+      cluster = [];
+    }
+    cluster.push(x);
+  }
   const column = (x: number) => {
     let best = 0;
     for (let i = 0; i < columns.length; i++) if (columns[i] <= x + 12) best = i;
-    return best;
+    // Not into a column split off less than 12 pt after the one this text starts in.
+    return best > 0 && columns[best] > x + 1 && columns[best] - columns[best - 1] <= 12 ? best - 1 : best;
   };
   const columnEndingAt = (right: number) =>
     Math.max(
