@@ -729,6 +729,31 @@ describe('pdf-to-excel', () => {
     expect(sheetGrid(book.worksheets[0])).toEqual(rows);
   });
 
+  test('a number and a date drawn apart stay two cells although pdf.js reads them as one string', async () => {
+    // A narrow column B of right-aligned numbers, then a right-aligned date in C: each cell its own
+    // string, 0.6 em apart, which pdf.js joins into "1 12/23/1952" (no space glyph is drawn between).
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const edges = [53.6, 142.2, 150.6, 206.8];
+    const rows: Array<Array<string | number>> = [
+      ['Test', 1, '12/23/1952'],
+      ['Alpha', 4],
+    ];
+    rows.forEach((row, r) =>
+      row.forEach((value, c) => {
+        const text = String(value);
+        const x = c === 0 ? edges[c] + 1.4 : edges[c + 1] - 1.4 - font.widthOfTextAtSize(text, 10);
+        page.drawText(text, { x, y: 710 - r * 12.8, size: 10, font });
+      }),
+    );
+    const book = await load((await run([{ name: 'dates.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    expect(sheetGrid(book.worksheets[0])).toEqual([
+      ['Test', 1, new Date(Date.UTC(1952, 11, 23))],
+      ['Alpha', 4],
+    ]);
+  });
+
   test('a cell looks merged over two rows only because a border is missing: its lines go back to their rows', async () => {
     const doc = await PDFDocument.create();
     const page = doc.addPage([612, 792]);
