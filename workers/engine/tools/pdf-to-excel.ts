@@ -148,7 +148,7 @@ function numbersBeforeTexts(grid: Grid['rows']): Grid['rows'] {
   const columns = Math.max(0, ...grid.map((row) => row.length));
   const isNumber = (cell: GridCell) => {
     const value = parseCell(cell.text).value;
-    return typeof value === 'number' || value instanceof Date;
+    return typeof value === 'number' || typeof value === 'boolean' || value instanceof Date;
   };
   for (let c = 1; c < columns; c++) {
     const cells = grid.flatMap((row, r) => {
@@ -353,6 +353,38 @@ function uniformColumns(
   return out.map((g) => g - shift);
 }
 
+/** How much of a default column the space between two columns' estimated edges must be to be one. */
+const EMPTY_COLUMN_SHARE = 0.9;
+
+/**
+ * Each column's edges as a reader of the printout estimates them where its texts show only one: a
+ * column of left-aligned texts (all starting at one x) is at least as wide as its widest text and
+ * Excel's default width; one of right-aligned numbers (all ending at one x) likewise to the left.
+ * A sheet's columns are mostly the default width or fitted to their texts, so a wider space than
+ * that between two columns is an empty column (a spacer) that no text shows.
+ */
+function columnSpans(
+  rows: Grid['rows'],
+  columns: number,
+  lefts: Array<number | undefined>,
+  rights: Array<number | undefined>,
+  isNumber: (cell: GridCell) => boolean,
+): Array<{ left?: number; right?: number } | undefined> {
+  return Array.from({ length: columns }, (_, c) => {
+    const cells = rows.map((row) => row[c]).filter((cell) => cell && (cell.colSpan ?? 1) === 1) as GridCell[];
+    if (cells.length === 0 || cells.some((cell) => cell.x === undefined || cell.right === undefined)) return undefined;
+    const widest = Math.max(DEFAULT_COLUMN_WIDTH, ...cells.map((cell) => cell.right! - cell.x! + 2 * CELL_INSET));
+    const oneX = (xs: number[]) => (Math.max(...xs) - Math.min(...xs) <= 1 ? Math.min(...xs) : undefined);
+    const start = cells.every((cell) => !isNumber(cell)) ? oneX(cells.map((cell) => cell.x!)) : undefined;
+    const end = cells.every(isNumber) ? oneX(cells.map((cell) => -cell.right!)) : undefined;
+    const left = lefts[c] ?? (start === undefined ? undefined : start);
+    const right = rights[c] ?? (end === undefined ? undefined : -end);
+    if (left !== undefined) return { left: left - CELL_INSET, right: left - CELL_INSET + widest };
+    if (right !== undefined) return { left: right + CELL_INSET - widest, right: right + CELL_INSET };
+    return undefined;
+  });
+}
+
 /**
  * Rows with the empty columns a printout leaves out put back. A printed sheet's columns touch, so
  * where a column of right-aligned numbers ends well before the left-aligned texts of the next
@@ -365,7 +397,7 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
     !!cell && (cell.colSpan ?? 1) === 1 && cell.x !== undefined && cell.right !== undefined;
   const isNumber = (cell: GridCell) => {
     const value = parseCell(cell.text).value;
-    return typeof value === 'number' || value instanceof Date;
+    return typeof value === 'number' || typeof value === 'boolean' || value instanceof Date;
   };
   const rights: Array<number | undefined> = [];
   const lefts: Array<number | undefined> = [];
@@ -393,9 +425,16 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
     return left !== undefined && right !== undefined && right > left ? [right - left + 2 * CELL_INSET] : [];
   });
   const width = widths.length ? median(widths) : undefined;
+  const spans = columnSpans(rows, columns, lefts, rights, isNumber);
   const empties = rights.map((right, c) => {
     const left = lefts[c + 1];
-    if (right === undefined || left === undefined) return 0;
+    if (right === undefined || left === undefined) {
+      // One side's edge only estimated: the space must hold a whole default column.
+      const space = (spans[c + 1]?.left ?? -Infinity) - (spans[c]?.right ?? Infinity);
+      return space >= DEFAULT_COLUMN_WIDTH * EMPTY_COLUMN_SHARE
+        ? Math.max(1, Math.round(space / (width ?? DEFAULT_COLUMN_WIDTH)))
+        : 0;
+    }
     const space = left - right - 2 * CELL_INSET;
     if (space < 8) return 0;
     return width ? Math.max(1, Math.round(space / width)) : 1;
