@@ -369,18 +369,19 @@ function columnSpans(
   lefts: Array<number | undefined>,
   rights: Array<number | undefined>,
   isNumber: (cell: GridCell) => boolean,
-): Array<{ left?: number; right?: number } | undefined> {
+): Array<{ left: number; right: number; texts: boolean } | undefined> {
   return Array.from({ length: columns }, (_, c) => {
     const cells = rows.map((row) => row[c]).filter((cell) => cell && (cell.colSpan ?? 1) === 1) as GridCell[];
-    if (cells.length === 0 || cells.some((cell) => cell.x === undefined || cell.right === undefined)) return undefined;
+    // One text says little of its column's width (a header row alone over wide columns).
+    if (cells.length < 2 || cells.some((cell) => cell.x === undefined || cell.right === undefined)) return undefined;
     const widest = Math.max(DEFAULT_COLUMN_WIDTH, ...cells.map((cell) => cell.right! - cell.x! + 2 * CELL_INSET));
     const oneX = (xs: number[]) => (Math.max(...xs) - Math.min(...xs) <= 1 ? Math.min(...xs) : undefined);
     const start = cells.every((cell) => !isNumber(cell)) ? oneX(cells.map((cell) => cell.x!)) : undefined;
     const end = cells.every(isNumber) ? oneX(cells.map((cell) => -cell.right!)) : undefined;
     const left = lefts[c] ?? (start === undefined ? undefined : start);
     const right = rights[c] ?? (end === undefined ? undefined : -end);
-    if (left !== undefined) return { left: left - CELL_INSET, right: left - CELL_INSET + widest };
-    if (right !== undefined) return { left: right + CELL_INSET - widest, right: right + CELL_INSET };
+    if (left !== undefined) return { left: left - CELL_INSET, right: left - CELL_INSET + widest, texts: true };
+    if (right !== undefined) return { left: right + CELL_INSET - widest, right: right + CELL_INSET, texts: false };
     return undefined;
   });
 }
@@ -429,8 +430,11 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
   const empties = rights.map((right, c) => {
     const left = lefts[c + 1];
     if (right === undefined || left === undefined) {
-      // One side's edge only estimated: the space must hold a whole default column.
-      const space = (spans[c + 1]?.left ?? -Infinity) - (spans[c]?.right ?? Infinity);
+      // Left-aligned texts, then right-aligned numbers, each column's far edge only estimated:
+      // the space between must hold a whole default column.
+      const [before, after] = [spans[c], spans[c + 1]];
+      if (!before?.texts || !after || after.texts) return 0;
+      const space = after.left - before.right;
       return space >= DEFAULT_COLUMN_WIDTH * EMPTY_COLUMN_SHARE
         ? Math.max(1, Math.round(space / (width ?? DEFAULT_COLUMN_WIDTH)))
         : 0;
