@@ -359,8 +359,8 @@ const EMPTY_COLUMN_SHARE = 0.9;
 /**
  * Each column's edges as a reader of the printout estimates them where its texts show only one: a
  * column of left-aligned texts (all starting at one x) is at least as wide as its widest text and
- * Excel's default width; one of right-aligned numbers (all ending at one x) likewise to the left.
- * A sheet's columns are mostly the default width or fitted to their texts, so a wider space than
+ * the page's column `pitch`; one of right-aligned numbers (all ending at one x) likewise to the
+ * left. A sheet's columns are mostly of one width or fitted to their texts, so a wider space than
  * that between two columns is an empty column (a spacer) that no text shows.
  */
 function columnSpans(
@@ -369,12 +369,13 @@ function columnSpans(
   lefts: Array<number | undefined>,
   rights: Array<number | undefined>,
   isNumber: (cell: GridCell) => boolean,
+  pitch: number,
 ): Array<{ left: number; right: number; texts: boolean } | undefined> {
   return Array.from({ length: columns }, (_, c) => {
     const cells = rows.map((row) => row[c]).filter((cell) => cell && (cell.colSpan ?? 1) === 1) as GridCell[];
     // One text says little of its column's width (a header row alone over wide columns).
     if (cells.length < 2 || cells.some((cell) => cell.x === undefined || cell.right === undefined)) return undefined;
-    const widest = Math.max(DEFAULT_COLUMN_WIDTH, ...cells.map((cell) => cell.right! - cell.x! + 2 * CELL_INSET));
+    const widest = Math.max(pitch, ...cells.map((cell) => cell.right! - cell.x! + 2 * CELL_INSET));
     const oneX = (xs: number[]) => (Math.max(...xs) - Math.min(...xs) <= 1 ? Math.min(...xs) : undefined);
     const start = cells.every((cell) => !isNumber(cell)) ? oneX(cells.map((cell) => cell.x!)) : undefined;
     const end = cells.every(isNumber) ? oneX(cells.map((cell) => -cell.right!)) : undefined;
@@ -426,7 +427,14 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
     return left !== undefined && right !== undefined && right > left ? [right - left + 2 * CELL_INSET] : [];
   });
   const width = widths.length ? median(widths) : undefined;
-  const spans = columnSpans(rows, columns, lefts, rights, isNumber);
+  // The page's column width where neighbouring columns show it (numbers ending or texts starting
+  // one column apart; the narrowest such pitch, as a spacer only widens one), else Excel's default.
+  const pitches = lefts.flatMap((_, c) => [
+    ...(rights[c] !== undefined && rights[c + 1] !== undefined ? [rights[c + 1]! - rights[c]!] : []),
+    ...(lefts[c] !== undefined && lefts[c + 1] !== undefined ? [lefts[c + 1]! - lefts[c]!] : []),
+  ]);
+  const pitch = pitches.length ? Math.min(...pitches) : DEFAULT_COLUMN_WIDTH;
+  const spans = columnSpans(rows, columns, lefts, rights, isNumber, pitch);
   const empties = rights.map((right, c) => {
     const left = lefts[c + 1];
     if (right === undefined || left === undefined) {
@@ -435,9 +443,7 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
       const [before, after] = [spans[c], spans[c + 1]];
       if (!before?.texts || !after || after.texts) return 0;
       const space = after.left - before.right;
-      return space >= DEFAULT_COLUMN_WIDTH * EMPTY_COLUMN_SHARE
-        ? Math.max(1, Math.round(space / (width ?? DEFAULT_COLUMN_WIDTH)))
-        : 0;
+      return space >= pitch * EMPTY_COLUMN_SHARE ? Math.max(1, Math.round(space / pitch)) : 0;
     }
     const space = left - right - 2 * CELL_INSET;
     if (space < 8) return 0;
