@@ -358,10 +358,10 @@ const EMPTY_COLUMN_SHARE = 0.9;
 
 /**
  * Each column's edges as a reader of the printout estimates them where its texts show only one: a
- * column of left-aligned texts (all starting at one x) is at least as wide as its widest text and
- * the page's column `pitch`; one of right-aligned numbers (all ending at one x) likewise to the
- * left. A sheet's columns are mostly of one width or fitted to their texts, so a wider space than
- * that between two columns is an empty column (a spacer) that no text shows.
+ * column of left-aligned texts (all starting at one x), none wider than the page's column `pitch`,
+ * is one pitch wide; one of right-aligned numbers (all ending at one x) likewise to the left. A
+ * sheet's columns are mostly of one width, so a wider space than that between two such columns is
+ * an empty column (a spacer) that no text shows.
  */
 function columnSpans(
   rows: Grid['rows'],
@@ -375,14 +375,17 @@ function columnSpans(
     const cells = rows.map((row) => row[c]).filter((cell) => cell && (cell.colSpan ?? 1) === 1) as GridCell[];
     // One text says little of its column's width (a header row alone over wide columns).
     if (cells.length < 2 || cells.some((cell) => cell.x === undefined || cell.right === undefined)) return undefined;
-    const widest = Math.max(pitch, ...cells.map((cell) => cell.right! - cell.x! + 2 * CELL_INSET));
+    // A column whose texts are wider than the pitch was widened for them, by how much is unknown.
+    if (cells.some((cell) => cell.right! - cell.x! + 2 * CELL_INSET > pitch)) return undefined;
     const oneX = (xs: number[]) => (Math.max(...xs) - Math.min(...xs) <= 1 ? Math.min(...xs) : undefined);
-    const start = cells.every((cell) => !isNumber(cell)) ? oneX(cells.map((cell) => cell.x!)) : undefined;
-    const end = cells.every(isNumber) ? oneX(cells.map((cell) => -cell.right!)) : undefined;
-    const left = lefts[c] ?? (start === undefined ? undefined : start);
-    const right = rights[c] ?? (end === undefined ? undefined : -end);
-    if (left !== undefined) return { left: left - CELL_INSET, right: left - CELL_INSET + widest, texts: true };
-    if (right !== undefined) return { left: right + CELL_INSET - widest, right: right + CELL_INSET, texts: false };
+    const starts = oneX(cells.map((cell) => cell.x!));
+    const ends = oneX(cells.map((cell) => -cell.right!));
+    // Texts of one width share both ends: which one they are aligned to is unknown.
+    if (starts !== undefined && ends !== undefined) return undefined;
+    const left = lefts[c] ?? (cells.every((cell) => !isNumber(cell)) ? starts : undefined);
+    const right = rights[c] ?? (cells.every(isNumber) && ends !== undefined ? -ends : undefined);
+    if (left !== undefined) return { left: left - CELL_INSET, right: left - CELL_INSET + pitch, texts: true };
+    if (right !== undefined) return { left: right + CELL_INSET - pitch, right: right + CELL_INSET, texts: false };
     return undefined;
   });
 }
