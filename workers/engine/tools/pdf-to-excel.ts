@@ -380,10 +380,10 @@ function columnSpans(
     const oneX = (xs: number[]) => (Math.max(...xs) - Math.min(...xs) <= 1 ? Math.min(...xs) : undefined);
     const starts = oneX(cells.map((cell) => cell.x!));
     const ends = oneX(cells.map((cell) => -cell.right!));
-    // Texts of one width share both ends: which one they are aligned to is unknown.
-    if (starts !== undefined && ends !== undefined) return undefined;
-    const left = lefts[c] ?? (cells.every((cell) => !isNumber(cell)) ? starts : undefined);
-    const right = rights[c] ?? (cells.every(isNumber) && ends !== undefined ? -ends : undefined);
+    // Fewer than three texts of one width share both ends: which one they are aligned to is unknown.
+    const oneWidth = starts !== undefined && ends !== undefined;
+    const left = lefts[c] ?? (!oneWidth && cells.every((cell) => !isNumber(cell)) ? starts : undefined);
+    const right = rights[c] ?? (!oneWidth && cells.every(isNumber) && ends !== undefined ? -ends : undefined);
     if (left !== undefined) return { left: left - CELL_INSET, right: left - CELL_INSET + pitch, texts: true };
     if (right !== undefined) return { left: right + CELL_INSET - pitch, right: right + CELL_INSET, texts: false };
     return undefined;
