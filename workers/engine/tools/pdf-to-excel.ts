@@ -353,8 +353,11 @@ function uniformColumns(
   return out.map((g) => g - shift);
 }
 
-/** How much of a default column the space between two columns' estimated edges must be to be one. */
-const EMPTY_COLUMN_SHARE = 0.9;
+/**
+ * The space between two columns' estimated edges is empty columns when it is a whole number of
+ * the page's column pitch within this share of one (a column widened beyond its texts is not).
+ */
+const EMPTY_COLUMN_SLACK = 0.1;
 
 /**
  * Each column's edges as a reader of the printout estimates them where its texts show only one: a
@@ -446,7 +449,8 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
       const [before, after] = [spans[c], spans[c + 1]];
       if (!before?.texts || !after || after.texts) return 0;
       const space = after.left - before.right;
-      return space >= pitch * EMPTY_COLUMN_SHARE ? Math.max(1, Math.round(space / pitch)) : 0;
+      const k = Math.round(space / pitch);
+      return k >= 1 && Math.abs(space - k * pitch) <= pitch * EMPTY_COLUMN_SLACK ? k : 0;
     }
     const space = left - right - 2 * CELL_INSET;
     if (space < 8) return 0;
