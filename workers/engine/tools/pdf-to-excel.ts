@@ -445,7 +445,7 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
     const left = lefts[c + 1];
     if (right === undefined || left === undefined) {
       // Left-aligned texts, then right-aligned numbers, each column's far edge only estimated:
-      // the space between must hold a whole default column.
+      // the space between is empty columns when it is a whole number of column pitches.
       const [before, after] = [spans[c], spans[c + 1]];
       if (!before?.texts || !after || after.texts) return 0;
       const space = after.left - before.right;
