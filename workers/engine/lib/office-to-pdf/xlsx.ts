@@ -197,8 +197,9 @@ function formatNumber(format: string, value: number): string {
   try {
     return SSF.format(format, value);
   } catch (error) {
-    // (A point is a literal too in a date format, which has no digit placeholders: "d.m.yyyy".)
-    const literalPoint = !/[0#?]/.test(format.replace(/"[^"]*"/g, ''));
+    // (A point is a literal too in a date format, which has no digit placeholders: "d.m.yyyy". The digits
+    // of a locale or currency tag such as [$-407] are not placeholders.)
+    const literalPoint = !/[0#?]/.test(format.replace(/"[^"]*"|\[[^\]]*\]/g, ''));
     let escaped = '';
     let quoted = false;
     let bracketed = false;
