@@ -4,10 +4,12 @@
  */
 import { describe, expect, test } from 'vitest';
 import PptxGenJS from 'pptxgenjs';
+import { Document, Packer, Paragraph, SymbolRun, TextRun } from 'docx';
+import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { displayText } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
-import { convert } from '../support/office-pdf-helpers.ts';
+import { convert, texts } from '../support/office-pdf-helpers.ts';
 
 async function textItems(bytes: Uint8Array, pageNumber = 1) {
   const doc = await openPdfjs(bytes);
@@ -39,6 +41,7 @@ describe('Excel number formats with a locale tag', () => {
 describe('PowerPoint table cells merged across columns', () => {
   // PowerPoint lists a covered cell (hMerge) in the column its neighbour's gridSpan counts: it was
   // counted again, so every cell right of a merge moved one column on, the last one outside the table.
+  const cell = (text: string, options: PptxGenJS.TableCellProps = {}) => ({ text, options });
   test('the cells after a merged cell stay in their columns, inside the table', async () => {
     const pptx = new PptxGenJS();
     pptx.layout = 'LAYOUT_16x9';
@@ -46,10 +49,10 @@ describe('PowerPoint table cells merged across columns', () => {
       .addSlide()
       .addTable(
         [
-          ['Region', 'Q1', 'Q2'],
-          [{ text: 'Both quarters', options: { colspan: 2 } }, 'Total7'],
-          [{ text: 'Block', options: { colspan: 2, rowspan: 2 } }, 'Right8'],
-          ['Right9'],
+          [cell('Region'), cell('Q1'), cell('Q2')],
+          [cell('Both quarters', { colspan: 2 }), cell('Total7')],
+          [cell('Block', { colspan: 2, rowspan: 2 }), cell('Right8')],
+          [cell('Right9')],
         ],
         { x: 0.5, y: 0.5, w: 6, colW: [2, 2, 2], border: { type: 'solid', pt: 1, color: '333333' } },
       );
@@ -62,5 +65,48 @@ describe('PowerPoint table cells merged across columns', () => {
       expect(x(text), text).toBeGreaterThan(4.5 * 72);
       expect(x(text), text).toBeLessThan(5 * 72);
     }
+  });
+});
+
+describe('Word symbol fonts and small capitals', () => {
+  const docx = (children: Paragraph[]) => Packer.toBuffer(new Document({ sections: [{ children }] }));
+
+  // Insert › Symbol writes w:sym with the font's code: Symbol's F061 is α, F0B3 ≥, Wingdings' F0FC a check
+  // mark. Every one was printed as a bullet "•"; text typed in the Symbol font printed its Latin letters.
+  test('w:sym and text in the Symbol font print the characters the font draws', async () => {
+    const bytes = await docx([
+      new Paragraph({
+        children: [
+          new TextRun('Angle '),
+          new SymbolRun({ char: 'F061', symbolfont: 'Symbol' }),
+          new TextRun(' at most 5'),
+          new SymbolRun({ char: 'F0B0', symbolfont: 'Symbol' }),
+          new TextRun(', x '),
+          new SymbolRun({ char: 'F0B3', symbolfont: 'Symbol' }),
+          new TextRun(' 2, done '),
+          new SymbolRun({ char: 'F0FC', symbolfont: 'Wingdings' }),
+        ],
+      }),
+      new Paragraph({ children: [new TextRun('Sum: '), new TextRun({ text: 'Sp', font: 'Symbol' })] }),
+    ]);
+    const [page] = await texts(await convert(wordToPdf, 'symbols.docx', bytes));
+    expect(page).toContain('Angle α at most 5°, x ≥ 2, done ✓');
+    expect(page).toContain('Sum: Σπ');
+    expect(page).not.toContain('•');
+  });
+
+  test('small capitals are capitals, the lower-case letters smaller (the text was printed in lower case)', async () => {
+    const bytes = await docx([
+      new Paragraph({ children: [new TextRun({ text: 'Small Caps', smallCaps: true, size: 40 })] }),
+    ]);
+    const result = await convert(wordToPdf, 'smallcaps.docx', bytes);
+    expect((await texts(result))[0]).toBe('SMALL CAPS');
+    const doc = await openPdfjs(result.bytes);
+    const items = (await (await doc.getPage(1)).getTextContent()).items.flatMap((i) =>
+      'str' in i && i.str.trim() ? [{ text: i.str, size: Math.hypot(i.transform[0], i.transform[1]) }] : [],
+    );
+    const sizeOf = (letters: string) => items.find((item) => item.text.includes(letters))?.size;
+    expect(sizeOf('S')).toBeCloseTo(20, 1);
+    expect(sizeOf('MALL')).toBeCloseTo(16, 1);
   });
 });

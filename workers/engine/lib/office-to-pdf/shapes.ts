@@ -24,6 +24,7 @@ import { attr, find, hexColor, kid, kids, num, type XmlElement } from './xml.ts'
 import { drawLine, layoutParagraph, type DrawContext, type TextContext } from './text.ts';
 import { pathEnds, pathOperators, shapeGeometry, svgPath, type Command, type Point } from './geometry.ts';
 import { fillPathWithGradient, meanColor, type Gradient } from './gradient.ts';
+import { symbolFontChar, symbolFontOf } from './symbol-fonts.ts';
 
 export const EMU = 1 / 12700;
 
@@ -34,41 +35,15 @@ export interface Box {
   height: number;
 }
 
-/** Bullets of symbol fonts by their code in the font (Wingdings 'l' is a black circle), as Unicode. */
-const SYMBOL_BULLETS: Record<string, Record<number, string>> = {
-  wingdings: {
-    0x6c: '●',
-    0x6e: '■',
-    0x6f: '□',
-    0x71: '❑',
-    0x75: '◆',
-    0x76: '❖',
-    0x77: '⬥',
-    0xa7: '▪',
-    0xa8: '◻',
-    0xd8: '➢',
-    0xe0: '➔',
-    0xe8: '➔',
-    0xfc: '✓',
-    0xfe: '☑',
-  },
-  symbol: { 0xb7: '•', 0xde: '⇒', 0x2d: '−' },
-};
-
 /**
  * A bullet character as Unicode: the character itself in an ordinary font; in a symbol font
  * (Wingdings, Webdings, Symbol: its code, or that code in the private-use area F0xx) the glyph that
  * code draws there, else a bullet — a letter such as Wingdings' "l" must not print as an "l".
  */
 function symbolFontBullet(char: string, font: string | undefined): string {
-  const family = /^wingdings/i.test(font ?? '')
-    ? 'wingdings'
-    : /^(symbol|webdings)$/i.test(font ?? '')
-      ? 'symbol'
-      : undefined;
-  const code = char.charCodeAt(0) >= 0xf000 ? char.charCodeAt(0) - 0xf000 : char.charCodeAt(0);
+  const family = symbolFontOf(font);
   if (!family) return char;
-  return SYMBOL_BULLETS[family][code] ?? '•';
+  return symbolFontChar(char, family) ?? '•';
 }
 
 /** Maps a shape's box (points, from its a:xfrm) to where it is drawn. */
