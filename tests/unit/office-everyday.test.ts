@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import PptxGenJS from 'pptxgenjs';
+import JSZip from 'jszip';
 import { Document, Packer, Paragraph, SymbolRun, TextRun } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
@@ -108,5 +109,30 @@ describe('Word symbol fonts and small capitals', () => {
     const sizeOf = (letters: string) => items.find((item) => item.text.includes(letters))?.size;
     expect(sizeOf('S')).toBeCloseTo(20, 1);
     expect(sizeOf('MALL')).toBeCloseTo(16, 1);
+  });
+});
+
+describe('a chart whose series have no categories', () => {
+  // Excel numbers the categories 1, 2, 3… (a chart sheet made from a row of numbers has no c:cat);
+  // the axis was left without labels.
+  test('the category axis is labelled 1, 2, 3', async () => {
+    const pptx = new PptxGenJS();
+    pptx
+      .addSlide()
+      .addChart(pptx.ChartType.bar, [{ name: 'Sales', labels: ['a', 'b', 'c'], values: [100, 200, 300] }], {
+        x: 0.5,
+        y: 0.5,
+        w: 8,
+        h: 4,
+      });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'uint8array' })) as Uint8Array);
+    const chartPath = Object.keys(zip.files).find((name) => /^ppt\/charts\/chart\d+\.xml$/.test(name))!;
+    const chart = await zip.file(chartPath)!.async('string');
+    expect(chart).toContain('<c:cat>');
+    zip.file(chartPath, chart.replace(/<c:cat>[\s\S]*?<\/c:cat>/g, ''));
+    const result = await convert(pptToPdf, 'chart.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    const labels = (await textItems(result.bytes)).map((item) => item.text);
+    expect(labels).toEqual(expect.arrayContaining(['1', '2', '3']));
+    expect(labels).not.toContain('a');
   });
 });
