@@ -98,6 +98,8 @@ interface SheetXmlFacts {
   noPageMargins: boolean;
   /** Embedded objects (OLE: documents, equations…), which are not printed. */
   embeddedObjects: boolean;
+  /** Rows (1-based) that start a page: the sheet's manual page breaks (exceljs does not read them). */
+  rowBreaks: number[];
 }
 
 /** Sheet name → facts read from its XML. */
@@ -114,11 +116,15 @@ async function sheetXmlFacts(zip: JSZip): Promise<Map<string, SheetXmlFacts>> {
     const noPageSetup = !/<(\w+:)?pageSetup[\s/>]/.test(xml);
     const noPageMargins = !/<(\w+:)?pageMargins[\s/>]/.test(xml);
     const embeddedObjects = /<(\w+:)?oleObject[\s/>]/.test(xml);
+    // <brk id="50"/> breaks after row 50: row 51 starts the next page.
+    const breaks = /<(\w+:)?rowBreaks[\s>][\s\S]*?<\/(\w+:)?rowBreaks>/.exec(xml)?.[0] ?? '';
+    const rowBreaks = [...breaks.matchAll(/<(?:\w+:)?brk\s[^>]*?\bid="(\d+)"/g)].map((match) => Number(match[1]) + 1);
     facts.set(attr(sheet, 'name') ?? '', {
       baseColWidth: base ? Number(base) : undefined,
       noPageSetup,
       noPageMargins,
       embeddedObjects,
+      rowBreaks,
     });
   }
   return facts;
@@ -448,17 +454,20 @@ function withoutEmptyPages(band: Grid, contentHeight: number, runsInto: (r: numb
   let used = 0;
   let printed = false;
   let spanEnd = -1; // the last row a merged cell of an earlier row reaches
+  let breakCarried = false; // a left-out page began at a manual break: the next page begins with one
   const closePage = () => {
     if (printed) kept.push(...page);
+    else breakCarried ||= Boolean(page[0]?.pageBreakBefore);
     page = [];
     printed = false;
   };
   rows.forEach((row, r) => {
-    if (page.length && used + row.minHeight > contentHeight) {
+    if (page.length && (used + row.minHeight > contentHeight || row.pageBreakBefore)) {
       closePage();
       used = titleHeight;
     }
-    page.push(row);
+    page.push(!page.length && breakCarried && kept.length ? { ...row, pageBreakBefore: true } : row);
+    if (page.length === 1) breakCarried = false;
     used += row.minHeight;
     printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || runsInto(r);
     for (const cell of row.cells) spanEnd = Math.max(spanEnd, r + cell.rowSpan - 1);
@@ -1048,10 +1057,19 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     covered,
   });
   overlayShapes(shapes, area, rows, rowIndex, columnIndex);
+  const fitToPage = Boolean(setup?.fitToPage);
+  // Manual page breaks: on the first printed row from the break on (not when the rows are fitted to a
+  // number of pages tall, as in LibreOffice).
+  if (!(fitToPage && (setup?.fitToHeight ?? 1) > 0))
+    for (const breakRow of xmlFacts.get(ws.name)?.rowBreaks ?? []) {
+      let r = breakRow;
+      while (r <= area.bottom && !rowIndex.has(r)) r++;
+      const index = rowIndex.get(r);
+      if (index) rows[index].pageBreakBefore = true;
+    }
   const page = xmlFacts.get(ws.name)?.noPageSetup
     ? defaultPage(pageFor(ws, options), xmlFacts.get(ws.name)!.noPageMargins)
     : pageFor(ws, options);
-  const fitToPage = Boolean(setup?.fitToPage);
   const sheetSections = sectionsForGrid({ widths, rows }, page, {
     fitWidth: options.fitToWidth || (fitToPage && (setup?.fitToWidth ?? 1) === 1),
     fitHeight: fitToPage ? (setup?.fitToHeight ?? 1) : undefined,
