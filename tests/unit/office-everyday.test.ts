@@ -169,3 +169,36 @@ describe('Excel manual page breaks', () => {
     expect(rowNumbers(fitted).slice(0, 30)).toEqual([...range(2, 29), 31, 32]);
   });
 });
+
+describe('PowerPoint numbered paragraphs', () => {
+  // a:buAutoNum was printed as a bullet "•": the numbers of a numbered list were lost.
+  test('numbers count per level, an outer paragraph restarts the inner ones, startAt is honoured', async () => {
+    const pptx = new PptxGenJS();
+    const numbered = (text: string, indentLevel = 0, style = 'arabicPeriod', numberStartAt?: number) => ({
+      text,
+      options: { bullet: { type: 'number', style, numberStartAt }, indentLevel },
+    });
+    pptx
+      .addSlide()
+      .addText(
+        [
+          numbered('First step'),
+          numbered('Second step'),
+          { text: 'A bullet under it', options: { bullet: true, indentLevel: 1 } },
+          numbered('Third step'),
+          numbered('Option one', 1, 'alphaLcParenR'),
+          numbered('Option two', 1, 'alphaLcParenR'),
+          numbered('Fourth step'),
+          numbered('Option again', 1, 'alphaLcParenR'),
+          numbered('Chapter five', 0, 'romanUcPeriod', 5),
+        ] as PptxGenJS.TextProps[],
+        { x: 0.5, y: 0.3, w: 8, h: 5, fontSize: 14, valign: 'top' },
+      );
+    const [page] = await texts(
+      await convert(pptToPdf, 'numbered.pptx', (await pptx.write({ outputType: 'uint8array' })) as Uint8Array),
+    );
+    expect(page).toMatch(
+      /^1\. ?First step 2\. ?Second step • ?A bullet under it 3\. ?Third step a\) ?Option one b\) ?Option two 4\. ?Fourth step a\) ?Option again V\. ?Chapter five$/,
+    );
+  });
+});
