@@ -7,7 +7,7 @@ import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
 import ExcelJS from 'exceljs';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
-import { Document, Packer, Paragraph, SymbolRun, TextRun } from 'docx';
+import { Document, Packer, Paragraph, SymbolRun, Textbox, TextRun } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { displayText } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
@@ -200,5 +200,43 @@ describe('PowerPoint numbered paragraphs', () => {
     expect(page).toMatch(
       /^1\. ?First step 2\. ?Second step • ?A bullet under it 3\. ?Third step a\) ?Option one b\) ?Option two 4\. ?Fourth step a\) ?Option again V\. ?Chapter five$/,
     );
+  });
+});
+
+describe('Word VML text boxes', () => {
+  // The docx library, older Word files and converters write text boxes as VML (w:pict › v:shape ›
+  // v:textbox): their text was left out with a note ("legacy VML drawings were left out").
+  test("a text box's text is printed inside it, where its style places it", async () => {
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph('Before the box'),
+              new Textbox({
+                style: {
+                  width: '200pt',
+                  height: '60pt',
+                  position: 'absolute',
+                  marginLeft: '200pt',
+                  marginTop: '150pt',
+                },
+                children: [new Paragraph('Boxed words inside')],
+              }),
+              new Paragraph('After the box'),
+            ],
+          },
+        ],
+      }),
+    );
+    const result = await convert(wordToPdf, 'textbox.docx', bytes);
+    expect(result.notes ?? []).not.toContain(expect.stringMatching(/VML/));
+    const items = await textItems(result.bytes);
+    const boxed = items.find((item) => item.text.startsWith('Boxed words inside'));
+    const before = items.find((item) => item.text === 'Before the box');
+    // The page's left margin is 72 pt; the box starts 200 pt right of it, its text 7.2 pt inset.
+    expect(boxed?.x).toBeCloseTo(72 + 200 + 7.2, 0);
+    expect(before!.y - boxed!.y).toBeGreaterThan(140);
+    expect(items.map((item) => item.text)).toContain('After the box');
   });
 });

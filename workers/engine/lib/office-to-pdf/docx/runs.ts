@@ -6,7 +6,7 @@
 import type { Block, FloatingDrawing, Inline, RunStyle } from '../model.ts';
 import { attr, find, kid, kids, type XmlElement } from '../xml.ts';
 import type { DocxContext, Rels } from './context.ts';
-import { readDrawing, readVml } from './drawings.ts';
+import { readDrawing, readVml, readVmlTextBox } from './drawings.ts';
 import { readNoteReference } from './notes.ts';
 import { bulletText } from './numbering.ts';
 import { symbolFontChar, symbolFontOf, symbolFontText } from '../symbol-fonts.ts';
@@ -156,6 +156,9 @@ async function addEmbeddedObject(reader: RunReader, object: XmlElement): Promise
 }
 
 async function addVml(reader: RunReader, pict: XmlElement): Promise<void> {
+  const textBox = await readVmlTextBox(reader.ctx, pict, reader.partRels);
+  if (textBox && 'float' in textBox) return void reader.floats.push(textBox.float);
+  if (textBox) return void reader.pieces.push(textBox.inline);
   const inline = await readVml(reader.ctx, pict, reader.partRels);
   if (inline) reader.pieces.push(inline);
 }
