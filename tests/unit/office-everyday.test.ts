@@ -240,3 +240,23 @@ describe('Word VML text boxes', () => {
     expect(items.map((item) => item.text)).toContain('After the box');
   });
 });
+
+describe('Word line numbering', () => {
+  // Layout › Line Numbers: Word and LibreOffice print numbers in the margin; Folio does not draw them,
+  // and left them out without a word.
+  test('a document with line numbers says they were left out', async () => {
+    const withNumbers = await Packer.toBuffer(
+      new Document({
+        sections: [{ properties: { lineNumbers: { countBy: 1 } }, children: [new Paragraph('Numbered line')] }],
+      }),
+    );
+    const result = await convert(wordToPdf, 'lines.docx', withNumbers);
+    expect(result.notes ?? []).toEqual(expect.arrayContaining([expect.stringMatching(/line numbers were left out/)]));
+    const plain = await convert(
+      wordToPdf,
+      'plain.docx',
+      await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('x')] }] })),
+    );
+    expect((plain.notes ?? []).join(' ')).not.toMatch(/line numbers/);
+  });
+});
