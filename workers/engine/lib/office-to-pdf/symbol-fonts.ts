@@ -45,20 +45,24 @@ const WINGDINGS: Record<number, string> = {
   0xfe: '☑',
 };
 
-export type SymbolFont = 'symbol' | 'wingdings';
+export type SymbolFont = 'symbol' | 'wingdings' | 'webdings';
 
-/** Which symbol font a font name is (Webdings' bullets are read as Symbol's, as before), if any. */
+/** Which symbol font a font name is, if any. */
 export function symbolFontOf(font: string | undefined): SymbolFont | undefined {
   if (/^wingdings/i.test(font ?? '')) return 'wingdings';
-  if (/^(symbol|webdings)$/i.test(font ?? '')) return 'symbol';
+  if (/^symbol$/i.test(font ?? '')) return 'symbol';
+  if (/^webdings$/i.test(font ?? '')) return 'webdings';
   return undefined;
 }
+
+/** Code → character tables (none for Webdings: its codes are printed as they are, or as a bullet in a list). */
+const TABLES: Record<SymbolFont, Record<number, string>> = { symbol: SYMBOL, wingdings: WINGDINGS, webdings: {} };
 
 /** One character of a symbol font (its code, or that code moved to U+F0xx) as Unicode; undefined when unknown. */
 export function symbolFontChar(char: string, font: SymbolFont): string | undefined {
   const value = char.charCodeAt(0);
   const code = value >= 0xf000 && value <= 0xf0ff ? value - 0xf000 : value;
-  return (font === 'symbol' ? SYMBOL : WINGDINGS)[code];
+  return TABLES[font][code];
 }
 
 /** Text in a symbol font as Unicode: each known code as its character, the others as they are. */
