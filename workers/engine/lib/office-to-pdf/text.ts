@@ -18,7 +18,7 @@ import {
 } from 'pdf-lib';
 import { uriAction } from '../pdf/pdf-links.ts';
 import type { FontBook } from './fonts.ts';
-import type { Inline, PageSetup, Paragraph, RunStyle } from './model.ts';
+import type { Inline, PageSetup, Paragraph, RunStyle, TabStop } from './model.ts';
 import { embeddable, type ImageMime } from './images.ts';
 import { drawShaped, shapedWidth } from './shaped-text.ts';
 import {
@@ -458,6 +458,18 @@ function firstLineInsets(
   };
 }
 
+/**
+ * The paragraph's next custom tab stop past `position`. On the first line of a hanging indent the
+ * indent itself is a stop too (Word's, which LibreOffice follows): "1.<tab>text" lines up with the lines below.
+ */
+function nextTabStop(paragraph: Paragraph, position: number, firstLine: boolean, rtl: boolean): TabStop | undefined {
+  const stop = paragraph.tabStops?.find((s) => s.position > position + 0.01);
+  if (!firstLine || paragraph.firstLine >= 0 || paragraph.marker) return stop;
+  const indent = rtl ? paragraph.indentRight : paragraph.indentLeft;
+  if (indent <= position + 0.01 || (stop && stop.position <= indent)) return stop;
+  return { position: indent, align: 'left' };
+}
+
 export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: TextContext): Promise<LaidParagraph> {
   const bidi = inlineLevels(paragraph.inlines, paragraph.direction);
   const atoms = await atomsOf(paragraph.inlines, ctx, bidi);
@@ -478,7 +490,8 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
     markerAtoms = await atomsOf([{ kind: 'text', text: paragraph.marker.text, style: paragraph.marker.style }], ctx);
     markerWidth = markerAtoms.reduce((sum, a) => sum + a.width, 0);
   }
-  const first = firstLineInsets(paragraph, width, markerWidth, bidi?.bidi.paragraphLevel === 1);
+  const rtl = bidi?.bidi.paragraphLevel === 1;
+  const first = firstLineInsets(paragraph, width, markerWidth, rtl);
   const startOf = () => (lines.length === 0 ? first.start : paragraph.indentLeft);
   const endOf = () => (lines.length === 0 ? first.end : paragraph.indentRight);
   const available = () => (paragraph.noWrap ? Infinity : Math.max(12, width - startOf() - endOf()));
@@ -543,16 +556,18 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
       continue;
     }
     if (atom.kind === 'tab') {
-      // The next custom stop past the pen (positions count from the text column's left edge), else
-      // the next default stop. Right and centre stops end or centre the text up to the next tab there.
-      const position = startOf() + lineWidth;
+      // The next custom stop past the pen (positions count from the text column's left edge, in a
+      // right-to-left paragraph from its right edge, where its lines start), else the next default
+      // stop. Right and centre stops end or centre the text up to the next tab there ("right" being a
+      // right-to-left paragraph's end: its left, as LibreOffice reads it).
+      const position = (rtl && !atom.positional ? endOf() : startOf()) + lineWidth;
       const stop = atom.positional
         ? {
             position: atom.positional === 'left' ? 0 : atom.positional === 'center' ? width / 2 : width,
             align: atom.positional,
             leader: undefined,
           }
-        : paragraph.tabStops?.find((s) => s.position > position + 0.01);
+        : nextTabStop(paragraph, position, lines.length === 0, rtl);
       atom.leader = undefined;
       if (stop) {
         let following = 0;
