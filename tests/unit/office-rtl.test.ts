@@ -510,6 +510,47 @@ describe('right-to-left tables, sheets and tab stops', () => {
     expect(wordAt(words, 'TABH').xMax).toBeCloseTo(A4_RIGHT_MARGIN - 72, 0);
     expect(wordAt(words, 'LTRH').xMin).toBeCloseTo(72 + 72, 0);
   });
+  test('Word: an Arabic word whose letters come from several runs joins as one word', async () => {
+    const word = (...parts: Array<[string, { bold?: boolean; color?: string }?]>) =>
+      new Paragraph({
+        bidirectional: true,
+        children: parts.map(([text, look]) => new TextRun({ text, size: 40, ...look })),
+      });
+    const docx = new Document({
+      sections: [
+        {
+          children: [
+            word(['سلم']),
+            word(['س'], ['ل', { color: 'FF0000' }], ['م']),
+            word(['كتاب']),
+            word(['كت'], ['ا', { bold: true }], ['ب']),
+            // (Alef joins only to the letter before it: the beh after it stays unjoined.)
+            word(['كتا'], ['ب', { color: 'FF0000' }]),
+          ],
+        },
+      ],
+    });
+    const result = await convert(wordToPdf, 'join.docx', await Packer.toBuffer(docx));
+    // One line per paragraph (poppler may cut a word where its font or colour changes: words by their y).
+    const lines: Word[][] = [];
+    const page = bboxHtml(result.bytes);
+    for (const m of page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</g)) {
+      const y = Number(m[2]);
+      const word = { text: logical(m[4]), xMin: Number(m[1]), xMax: Number(m[3]), y };
+      const line = lines.find((l) => Math.abs((l[0] as Word & { y: number }).y - y) < 5);
+      if (line) line.push(word);
+      else lines.push([word]);
+    }
+    expect(lines.map((line) => rightToLeft(line).join(''))).toEqual(['سلم', 'سلم', 'كتاب', 'كتاب', 'كتاب']);
+    const width = (line: Word[]) => Math.max(...line.map((w) => w.xMax)) - Math.min(...line.map((w) => w.xMin));
+    // Joined forms are narrower than the letters alone (each part shaped alone: 4.6 pt wider at 20 pt);
+    // a word in three colours has the one-colour word's glyphs, so its width; with a bold alef, the bold
+    // alef's width (3 pt more; 1.5 pt in LibreOffice 7.4's PDF, drawn with its own fonts).
+    expect(width(lines[1])).toBeCloseTo(width(lines[0]), 1);
+    expect(Math.abs(width(lines[3]) - width(lines[2]))).toBeLessThan(4);
+    // The beh after an alef is unjoined either way (2.5 pt apart: the alef–beh kerning is lost between runs).
+    expect(Math.abs(width(lines[4]) - width(lines[2]))).toBeLessThan(3);
+  });
 });
 
 describe('bidi helpers', () => {

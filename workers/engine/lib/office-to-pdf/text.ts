@@ -44,6 +44,8 @@ type Atom =
       space: boolean;
       /** The word goes on from the atom before (another run or font inside one word): no line break between. */
       glued?: boolean;
+      /** What is shaped and drawn when it differs from `text`: an Arabic word's part with zero-width joiners. */
+      shaped?: string;
       lineHeight: number;
       ascent: number;
       /** Bidi embedding level (odd: right to left); absent in a paragraph without right-to-left text. */
@@ -377,7 +379,30 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
         }
     }
   }
+  joinAcrossRuns(atoms);
   return atoms;
+}
+
+const ZWJ = '\u200d';
+
+/**
+ * An Arabic word whose letters come from several runs (one letter bold, or in another colour) joins
+ * as one word: each part is shaped alone, so a zero-width joiner is added on each side of a boundary
+ * where the font joins the letters there, and the letters on both sides take their joined forms.
+ */
+function joinAcrossRuns(atoms: Atom[]): void {
+  for (let i = 1; i < atoms.length; i++) {
+    const [before, after] = [atoms[i - 1], atoms[i]];
+    if (before.kind !== 'text' || after.kind !== 'text' || !after.glued) continue;
+    if (!fontkitReverses(before.text) || !fontkitReverses(after.text)) continue;
+    const last = /(\P{M})\p{M}*$/u.exec(before.text)?.[1];
+    const first = after.text[0];
+    if (!last || !first || !joins(before.font, last, first)) continue;
+    before.shaped = (before.shaped ?? before.text) + ZWJ;
+    after.shaped = ZWJ + after.text;
+    before.width = widthOf(before.font, before.shaped, sizeOf(before.style));
+    after.width = widthOf(after.font, after.shaped, sizeOf(after.style));
+  }
 }
 
 function atomHeight(atom: Atom): { height: number; ascent: number } {
@@ -401,7 +426,13 @@ function splitWord(atom: Extract<Atom, { kind: 'text' }>, width: number): Atom[]
   let currentWidth = 0;
   let last = '';
   const size = sizeOf(atom.style);
-  const piece = () => ({ ...atom, text: current, width: currentWidth, glued: !pieces.length && atom.glued });
+  const piece = () => ({
+    ...atom,
+    text: current,
+    shaped: undefined,
+    width: currentWidth,
+    glued: !pieces.length && atom.glued,
+  });
   for (const char of atom.text) {
     // A character the font does not join to the one before adds its own width (no reshaping of the
     // piece so far at every character: a long URL in a narrow wrapped column was quadratic).
@@ -753,8 +784,15 @@ function drawAtoms(
       if (drawnAlone(atom.text, level)) {
         // fontkit reverses a whole string of Arabic or Hebrew: each such word is its own string.
         flush();
-        const actual = hasMirrored(atom.text, level) && !fontkitReverses(atom.text) ? atom.text : undefined;
-        drawRun(page, visualText(atom.text, level), atom.font, atom.style, cursor, atom.width, baselineY, ctx, actual);
+        // (Readers reverse right-to-left text: a joined part's ActualText is its letters reversed, without joiners.)
+        const actual =
+          hasMirrored(atom.text, level) && !fontkitReverses(atom.text)
+            ? atom.text
+            : atom.shaped
+              ? [...atom.text].reverse().join('')
+              : undefined;
+        const drawn = visualText(atom.shaped ?? atom.text, level);
+        drawRun(page, drawn, atom.font, atom.style, cursor, atom.width, baselineY, ctx, actual);
       } else if (run && run.font === atom.font && sameLook(run.style, atom.style)) {
         run.text += atom.text;
         run.width += atom.width;
