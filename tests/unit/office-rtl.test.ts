@@ -551,6 +551,25 @@ describe('right-to-left tables, sheets and tab stops', () => {
     // The beh after an alef is unjoined either way (2.5 pt apart: the alef–beh kerning is lost between runs).
     expect(Math.abs(width(lines[4]) - width(lines[2]))).toBeLessThan(3);
   });
+  test("Word: a justified right-to-left paragraph's last line starts at the right", async () => {
+    const vocabulary = ['مرحبا', 'كلمة', 'الكتاب', 'جديد'];
+    const long = Array.from({ length: 40 }, (_, i) => vocabulary[i % 4]).join(' ') + ' آخر';
+    const justified = (text: string) =>
+      new Paragraph({ bidirectional: true, alignment: AlignmentType.JUSTIFIED, children: [new TextRun(text)] });
+    const docx = new Document({ sections: [{ children: [justified(long), justified('قصير جدا')] }] });
+    const lines = bboxLines((await convert(wordToPdf, 'justified.docx', await Packer.toBuffer(docx))).bytes);
+    const extent = (line: Word[]) => [Math.min(...line.map((w) => w.xMin)), Math.max(...line.map((w) => w.xMax))];
+    // LibreOffice 7.4: full lines from the left margin to the right one, the last line and the
+    // one-line paragraph ending at the right margin (523.2, 523.3 pt) and not reaching the left.
+    const [first] = lines;
+    expect(extent(first)[1]).toBeCloseTo(A4_RIGHT_MARGIN, 0);
+    expect(extent(first)[0]).toBeLessThan(80);
+    for (const word of ['آخر', 'جدا']) {
+      const [left, right] = extent(lineWith(lines, word));
+      expect(right).toBeCloseTo(A4_RIGHT_MARGIN, 0);
+      expect(left).toBeGreaterThan(300);
+    }
+  });
 });
 
 describe('bidi helpers', () => {

@@ -568,9 +568,11 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
     let spaceStretch = 0;
     if (paragraph.align === 'center') x += free / 2;
     else if (paragraph.align === 'right') x += free;
-    else if (paragraph.align === 'justify' && !last) {
-      const spaces = current.filter((a) => a.kind === 'text' && a.space).length;
+    else if (paragraph.align === 'justify') {
+      const spaces = last ? 0 : current.filter((a) => a.kind === 'text' && a.space).length;
       if (spaces > 0 && free > 0) spaceStretch = free / spaces;
+      // A justified paragraph's last line (or one without spaces) starts at its start: the right, in right to left.
+      else if (rtl) x += free;
     }
     const visual = bidi ? reorderLine(current, bidi.bidi.paragraphLevel) : current;
     lines.push({ atoms: visual, x, width: lineWidth, height: lineHeight, baseline, spaceStretch });
