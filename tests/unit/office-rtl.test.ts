@@ -25,6 +25,7 @@ import {
   AlignmentType,
   BorderStyle,
   Document,
+  LevelFormat,
   Packer,
   Paragraph,
   Tab,
@@ -568,6 +569,35 @@ describe('right-to-left tables, sheets and tab stops', () => {
       const [left, right] = extent(lineWith(lines, word));
       expect(right).toBeCloseTo(A4_RIGHT_MARGIN, 0);
       expect(left).toBeGreaterThan(300);
+    }
+  });
+  test('Word: a list number in a right-to-left paragraph is right-to-left text: "1." has its dot on the left', async () => {
+    const level = { level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START };
+    const item = (text: string) =>
+      new Paragraph({ bidirectional: true, numbering: { reference: 'list', level: 0 }, children: [new TextRun(text)] });
+    const docx = new Document({
+      numbering: {
+        config: [
+          { reference: 'list', levels: [{ ...level, style: { paragraph: { indent: { left: 720, hanging: 360 } } } }] },
+        ],
+      },
+      sections: [{ children: [item('البند الأول'), item('البند الثاني')] }],
+    });
+    const result = await convert(wordToPdf, 'list.docx', await Packer.toBuffer(docx));
+    // LibreOffice 7.4 prints the marker as "." then "1" from the left (pdftotext reads ".1"), right
+    // of the item's text, which starts 0.5 in from the right margin as here.
+    expect(popplerText(result.bytes).replace(/[\u202a-\u202e]/g, '')).toContain('.1');
+    const words = bboxPages(result.bytes)[0];
+    for (const [marker, last] of [
+      ['.1', 'الأول'],
+      ['.2', 'الثاني'],
+    ])
+      expect(wordAt(words, marker).xMin).toBeGreaterThan(wordAt(words, last).xMax);
+    const starts = words.filter((w) => w.text === 'البند');
+    expect(starts.length).toBe(2);
+    for (const start of starts) {
+      expect(start.xMax).toBeCloseTo(A4_RIGHT_MARGIN - 36, 0);
+      expect(wordAt(words, '.1').xMin).toBeGreaterThan(start.xMax);
     }
   });
 });

@@ -518,7 +518,11 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
   let markerWidth = 0;
   let markerAtoms: Atom[] = [];
   if (paragraph.marker) {
-    markerAtoms = await atomsOf([{ kind: 'text', text: paragraph.marker.text, style: paragraph.marker.style }], ctx);
+    const markerInlines: Inline[] = [{ kind: 'text', text: paragraph.marker.text, style: paragraph.marker.style }];
+    // In a right-to-left paragraph the marker is right-to-left text too: "1." reads ".1" from the left.
+    const markerLevels = bidi?.bidi.paragraphLevel === 1 ? inlineLevels(markerInlines, 'rtl') : undefined;
+    markerAtoms = await atomsOf(markerInlines, ctx, markerLevels);
+    if (markerLevels) markerAtoms = reorderLine(markerAtoms, 1);
     markerWidth = markerAtoms.reduce((sum, a) => sum + a.width, 0);
   }
   const rtl = bidi?.bidi.paragraphLevel === 1;
