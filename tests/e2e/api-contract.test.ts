@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { openPage, sharedBrowser } from './harness.ts';
+import { pageWithApi } from './page-api.ts';
 import { labelledPdf, pageLabels } from '../support/page-fixtures.ts';
 
 const shared = sharedBrowser();
@@ -45,19 +46,9 @@ async function postFromPage(
   );
 }
 
-/** Opens a tool's modal, which starts the in-page API, and waits until /api answers. */
-async function pageWithApi() {
-  const watched = await openPage(shared.browser, '/tools/merge-pdf');
-  await watched.page.getByRole('button', { name: 'Upload Files' }).first().click();
-  await expect
-    .poll(async () => (await postFromPage(watched.page, '/api/pdf/merge', [])).type ?? '', { timeout: 20_000 })
-    .toContain('application/json');
-  return watched;
-}
-
 describe('/api contract in Chromium', () => {
   test('success: file with Content-Disposition; defaults; JSON errors with status', async () => {
-    const { page, context } = await pageWithApi();
+    const { page, context } = await pageWithApi(shared.browser, 'merge-pdf');
     const a = [...(await labelledPdf('A', 2))];
     const b = [...(await labelledPdf('B', 1))];
 
