@@ -314,6 +314,30 @@ describe('pdf-to-excel', () => {
     expect(grid.map((row) => (row.every((v) => v === null) ? [] : row))).toEqual(expected);
   });
 
+  test('empty rows above a title in a larger font come back: its row is taller in proportion', async () => {
+    // Regular rows of 10 pt text 15 pt apart, then two empty rows and a 14 pt section title, whose
+    // row LibreOffice makes 15 × 14 / 10 = 21 pt tall (its baseline 0.8 pt higher in its row, the
+    // larger descent): the gap is 50.2 pt, 3.35 pitches, of which 2 empty rows.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const expected: unknown[][] = [];
+    let y = 740;
+    const line = (text: string, size = 10) => {
+      page.drawText(text, { x: 52, y, size, font });
+      expected.push([text]);
+    };
+    for (let i = 1; i <= 10; i++, y -= 15) line(`Item ${i}`);
+    y -= 2 * 15 + 21 - 0.8 - 15;
+    expected.push([], []);
+    line('Section two', 14);
+    y -= 15 + 0.8;
+    for (let i = 11; i <= 20; i++, y -= 15) line(`Item ${i}`);
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].filter((v) => v != null));
+    expect(grid).toEqual(expected);
+  });
+
   test('a short block keeps its rows: a header two rows tall is not an empty row', async () => {
     // Five rows 15 pt apart under a title 30 pt above them: too few rows to tell a row of custom
     // height from an empty row, so none is added.
@@ -420,6 +444,47 @@ describe('pdf-to-excel', () => {
     for (const sheets of ['table', 'page']) {
       const result = await run([{ name: 'x.pdf', bytes: await printedSheet(rows, edge) }], { sheets }, {});
       expect(sheetGrid((await load(result.bytes)).worksheets[0])).toEqual(rows);
+    }
+  });
+
+  test('a number under the only text column, ending one default column width after it, stays in it', async () => {
+    // A sheet's name over its one value ("DS1" over 22), both in column A of Excel's default width
+    // (48 pt): the number's own start is no column. In a wider column A, a number ending two widths
+    // on is column B's.
+    for (const sheets of ['table', 'page']) {
+      const narrow = await printedSheet([['DS1'], [22]], (c) => 50 + c * 48);
+      expect(
+        sheetGrid((await load((await run([{ name: 'x.pdf', bytes: narrow }], { sheets }, {})).bytes)).worksheets[0]),
+      ).toEqual([['DS1'], [22]]);
+      const wide = await printedSheet(
+        [
+          ['Total', null],
+          [null, 22],
+        ],
+        (c) => 50 + c * 48,
+      );
+      expect(
+        sheetGrid((await load((await run([{ name: 'x.pdf', bytes: wide }], { sheets }, {})).bytes)).worksheets[0]),
+      ).toEqual([['Total'], [null, 22]]);
+    }
+  });
+
+  test("a table's right-aligned numbers ending where the next column's texts start stay in their column", async () => {
+    // "Marks" over numbers right-aligned in its column, the "Verified" column empty below its header:
+    // the numbers end 2.8 pt before "Verified" starts, under which the table's gutters put them.
+    const rows = [
+      ['Subject', 'Name', 'Marks', 'Verified'],
+      ['Maths', 'Anil', 85],
+      ['Science', 'Vijay', 65],
+      ['English', 'Akash', 75],
+      ['Geography', 'Vikram', 70],
+      ['History', 'Ravi', 90],
+    ];
+    for (const sheets of ['table', 'page']) {
+      const pdf = await printedSheet(rows, (c) => 50 + c * 48);
+      expect(
+        sheetGrid((await load((await run([{ name: 'x.pdf', bytes: pdf }], { sheets }, {})).bytes)).worksheets[0]),
+      ).toEqual(rows);
     }
   });
 
@@ -606,6 +671,31 @@ describe('pdf-to-excel', () => {
     const book = await load(result.bytes);
     expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1-2']);
     expect(sheetGrid(book.worksheets[0])).toEqual([header, ...items]);
+  });
+
+  test('rows a printout repeats at the top of each page (print titles) are written once', async () => {
+    // A title and a header over the columns, both repeated on page 2 above the rows that go on.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const titles = [
+      ['Stock', 'Where', 'How many'],
+      ['Item', 'Region', 'Units'],
+    ];
+    const items = Array.from({ length: 60 }, (_, i) => [`Item ${i + 1}`, ['North', 'South', 'East'][i % 3], 10 + i]);
+    const draw = (page: ReturnType<typeof doc.addPage>, row: Array<string | number>, y: number) =>
+      row.forEach((v, c) => {
+        const text = String(v);
+        const x = typeof v === 'number' ? 72 + c * 120 + 100 - font.widthOfTextAtSize(text, 10) : 72 + c * 120;
+        page.drawText(text, { x, y, size: 10, font });
+      });
+    for (const rows of [items.slice(0, 40), items.slice(40)]) {
+      const page = doc.addPage([612, 792]);
+      [...titles, ...rows].forEach((row, r) => draw(page, row, 740 - r * 16));
+    }
+    const result = await run([{ name: 'long.pdf', bytes: await doc.save() }], {}, {});
+    const book = await load(result.bytes);
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Page 1-2']);
+    expect(sheetGrid(book.worksheets[0])).toEqual([...titles, ...items]);
   });
 
   test('cells that touch (a right-aligned number against the next column, "5.10Hello") stay two cells', async () => {

@@ -138,6 +138,34 @@ interface Grid {
   unruledTable?: boolean;
 }
 
+/**
+ * An unruled table's column whose right-aligned numbers all end just before its texts start (by
+ * the two cells' insets) holds two printed columns: the numbers end at the edge where the texts'
+ * column begins, so they belong to the column before it (a header over them, its cells empty).
+ * The table's gutters cannot part them: the space between them is too narrow.
+ */
+function numbersBeforeTexts(grid: Grid['rows']): Grid['rows'] {
+  const columns = Math.max(0, ...grid.map((row) => row.length));
+  const isNumber = (cell: GridCell) => {
+    const value = parseCell(cell.text).value;
+    return typeof value === 'number' || value instanceof Date;
+  };
+  for (let c = 1; c < columns; c++) {
+    const cells = grid.flatMap((row, r) => {
+      const cell = row[c];
+      return cell && cell.x !== undefined && cell.right !== undefined && (cell.colSpan ?? 1) === 1 ? [{ r, cell }] : [];
+    });
+    const numbers = cells.filter(({ cell }) => isNumber(cell));
+    const texts = cells.filter(({ cell }) => !isNumber(cell));
+    if (numbers.length < 2 || texts.length === 0 || numbers.some(({ r }) => grid[r][c - 1]?.text)) continue;
+    const ends = numbers.map(({ cell }) => cell.right!);
+    const start = Math.min(...texts.map(({ cell }) => cell.x!));
+    if (Math.max(...ends) - Math.min(...ends) > 1 || Math.abs(start - Math.max(...ends) - 2 * CELL_INSET) > 2) continue;
+    for (const { r, cell } of numbers) [grid[r][c - 1], grid[r][c]] = [cell, undefined];
+  }
+  return grid;
+}
+
 function tableGridCells(table: Table): Grid['rows'] {
   const rows = table.rowEdges.length - 1;
   const cols = table.colEdges.length - 1;
@@ -152,7 +180,7 @@ function tableGridCells(table: Table): Grid['rows'] {
       colSpan: cell.colSpan,
     };
   }
-  return grid;
+  return table.ruled ? grid : numbersBeforeTexts(grid);
 }
 
 /**
@@ -171,9 +199,21 @@ function rowBaselines(table: Table): Array<number | undefined> {
   return baselines;
 }
 
+/** The largest text size among each table row's one-line cells (a taller font makes a taller row). */
+function rowSizes(table: Table): Array<number | undefined> {
+  const sizes: Array<number | undefined> = Array.from({ length: table.rowEdges.length - 1 }, () => undefined);
+  for (const cell of table.cells) {
+    if (cell.rowSpan !== 1 || cell.items.length === 0) continue;
+    sizes[cell.row] = Math.max(sizes[cell.row] ?? 0, ...cell.items.map((i) => i.size));
+  }
+  return sizes;
+}
+
 /** A row of a page's grid with the baseline its text sits on, when it has one. */
 interface PlacedRow {
   baseline?: number;
+  /** The row's largest text size. */
+  size?: number;
   cells: Grid['rows'][number];
   /** A line of text outside the tables (a title, a note), not a table's row. */
   line?: boolean;
@@ -206,13 +246,18 @@ function withEmptyRows(rows: PlacedRow[]): Grid['rows'] {
     if (near > regular || (near === regular && candidate < pitch)) [pitch, regular] = [candidate, near];
   }
   if (regular < MIN_REGULAR_GAPS || regular < gaps.length * REGULAR_SHARE) return rows.map((row) => row.cells);
+  // A row in a larger font than the page's usual one (a title) is taller in proportion: LibreOffice
+  // fits a row's height to its font, so the gap above it is that much more than its empty rows.
+  const sizes = rows.flatMap((row) => (row.size ? [row.size] : []));
+  const usual = sizes.length ? median(sizes) : 0;
+  const taller = (size?: number) => (usual && size && size > usual * 1.05 ? pitch * (size / usual - 1) : 0);
   const out: Grid['rows'] = [];
   rows.forEach((row, r) => {
     const [above, below] = [rows[r - 1]?.baseline, row.baseline];
     if (above !== undefined && below !== undefined) {
-      const steps = Math.round((below - above) / pitch);
-      if (steps >= 2 && Math.abs(below - above - steps * pitch) <= pitch * 0.08)
-        for (let k = 1; k < steps; k++) out.push([]);
+      const gap = below - above - taller(row.size);
+      const steps = Math.round(gap / pitch);
+      if (steps >= 2 && Math.abs(gap - steps * pitch) <= pitch * 0.08) for (let k = 1; k < steps; k++) out.push([]);
     }
     out.push(row.cells);
   });
@@ -365,15 +410,17 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
 }
 
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
-function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; cells: Array<GridCell | undefined> }> {
+function linesGrid(
+  items: TextItem[],
+): Array<{ top: number; baseline?: number; size?: number; cells: Array<GridCell | undefined> }> {
   const fragments = joinWrappedLines(buildFragments(items, CELL_GAP_EM, { cells: true })).sort(
     (a, b) => a.baseline - b.baseline || a.x - b.x,
   );
   if (fragments.length === 0) return [];
   // A right-aligned number ends just inside its column's right edge: a few points before the next
   // column's left-aligned texts start, or, in the last column, one column width (the texts'
-  // columns' spacing) after its own texts start. Its own start says nothing of the columns ("a b"
-  // over "1 2").
+  // columns' spacing; under the only text column, Excel's default width) after its own texts
+  // start. Its own start says nothing of the columns ("a b" over "1 2", "DS1" over "22").
   const isNumber = (f: (typeof fragments)[number]) => typeof parseCell(f.text).value === 'number';
   const textColumns: number[] = [];
   for (const x of fragments
@@ -386,6 +433,8 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
     const edge = f.right + 2 * CELL_INSET;
     if (textColumns.some((x) => x > f.right && x - edge <= 2)) return true;
     const c = textColumns.findLastIndex((x) => x < f.x);
+    if (c === 0)
+      return Math.abs(textColumns[0] - 2 * CELL_INSET + DEFAULT_COLUMN_WIDTH - f.right) <= DEFAULT_COLUMN_WIDTH * 0.15;
     return c > 0 && Math.abs(textColumns[c] + (textColumns[c] - textColumns[c - 1]) - edge) <= 1.5;
   };
   const starts = [...new Set(fragments.filter((f) => !tucked(f)).map((f) => Math.round(f.x)))].sort((a, b) => a - b);
@@ -401,7 +450,7 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
       0,
       columns.findLastIndex((x) => x < right),
     );
-  const rows: Array<{ top: number; baseline?: number; cells: Array<GridCell | undefined> }> = [];
+  const rows: Array<{ top: number; baseline?: number; size?: number; cells: Array<GridCell | undefined> }> = [];
   let lastBaseline = -Infinity;
   for (const f of fragments) {
     if (Math.abs(f.baseline - lastBaseline) > f.size * 0.4) {
@@ -410,8 +459,10 @@ function linesGrid(items: TextItem[]): Array<{ top: number; baseline?: number; c
     }
     const lines = f.items.map((i) => i.baseline);
     // A wrapped cell's lines say nothing of the row's pitch.
-    if (Math.max(...lines) - Math.min(...lines) <= 1)
+    if (Math.max(...lines) - Math.min(...lines) <= 1) {
       rows.at(-1)!.baseline = Math.max(rows.at(-1)!.baseline ?? -Infinity, ...lines);
+      rows.at(-1)!.size = Math.max(rows.at(-1)!.size ?? 0, f.size);
+    }
     const row = rows.at(-1)!.cells;
     let c = tucked(f) ? columnEndingAt(f.right) : column(f.x);
     while (c < columns.length - 1 && row[c]) c++;
@@ -481,6 +532,7 @@ function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
     rows: [
       {
         baseline: row.baseline,
+        size: row.size,
         cells: place(
           row.cells,
           row.cells.map((cell) => cell?.x),
@@ -492,8 +544,12 @@ function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
   for (const table of tables) {
     const rows = tableGridCells(table);
     const baselines = rowBaselines(table);
+    const sizes = rowSizes(table);
     if (table === reference || !edges) {
-      blocks.push({ top: table.box.top, rows: rows.map((cells, r) => ({ baseline: baselines[r], cells })) });
+      blocks.push({
+        top: table.box.top,
+        rows: rows.map((cells, r) => ({ baseline: baselines[r], size: sizes[r], cells })),
+      });
       continue;
     }
     // A column of another table goes where its leftmost text starts.
@@ -511,7 +567,11 @@ function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
         cells.forEach((cell, c) => {
           if (cell && target.has(c)) row[target.get(c)!] = cell;
         });
-        return { baseline: baselines[r], cells: Array.from({ length: row.length }, (_, c) => row[c]) };
+        return {
+          baseline: baselines[r],
+          size: sizes[r],
+          cells: Array.from({ length: row.length }, (_, c) => row[c]),
+        };
       }),
     });
   }
@@ -595,8 +655,8 @@ interface TableSheet {
   /** The sheet's rows on this page (before empty rows are put back) and the sheet row they start at. */
   placed: PlacedRow[];
   start: number;
-  /** The sheet's first table row, which the table repeats on each page. */
-  header?: Grid['rows'][number];
+  /** The sheet's table rows on its first page, whose first rows a printout may repeat on each page. */
+  header: Array<Grid['rows'][number]>;
 }
 
 /**
@@ -636,13 +696,19 @@ function addTableSheets(
     const placed = placeBlocks([table], lines[t]);
     if (t === 0 && last && last.page === page - 1 && continues(last.table, table)) {
       const text = (row?: Grid['rows'][number]) => row?.map((cell) => cell?.text ?? '').join('\u0000');
-      const first = placed.find((row) => !row.line);
-      const repeated = text(first?.cells) === text(last.header);
+      // Rows a printout repeats at the top of each page (print titles: a title, the header row) are
+      // the first page's first rows again, row for row; written once. Under a line of its own (a
+      // block's date) only the header row: the rows after it are that block's, however alike.
+      const rows = placed.filter((row) => !row.line);
+      const most = placed[0] === rows[0] ? rows.length - 1 : 1;
+      let repeated = 0;
+      while (repeated < most && text(rows[repeated].cells) === text(last.header[repeated])) repeated++;
+      const titles = new Set(rows.slice(0, repeated));
       open = {
         ...last,
         table,
         page,
-        placed: placed.filter((row) => !repeated || row !== first),
+        placed: placed.filter((row) => !titles.has(row)),
         start: last.grid.rows.length,
       };
       last.grid.name = `${last.grid.name.replace(/(Page \d+).*/, '$1')}-${page}`;
@@ -665,7 +731,8 @@ function addTableSheets(
     }
     if (!open) {
       const grid = { name: '', rows: [], unruledTable: !table.ruled };
-      open = { grid, table, page, placed, start: 0, header: placed.find((row) => !row.line)?.cells };
+      const header = placed.flatMap((row) => (row.line ? [] : [row.cells]));
+      open = { grid, table, page, placed, start: 0, header };
       added.push(open);
     }
     writePlaced(open);

@@ -93,6 +93,8 @@ export function columnWidthPt(width: number | undefined, digitPt = 5.575, baseCo
  */
 interface SheetXmlFacts {
   baseColWidth?: number;
+  /** sheetFormatPr's defaultRowHeight (exceljs reads 15 when the element is missing, 0 when the attribute is). */
+  defaultRowHeight?: number;
   /** The sheet has no pageSetup (LibreOffice prints it on its default page, A4) / no pageMargins. */
   noPageSetup: boolean;
   noPageMargins: boolean;
@@ -111,17 +113,45 @@ async function sheetXmlFacts(zip: JSZip): Promise<Map<string, SheetXmlFacts>> {
     const xml = target ? await zipText(zip, target) : undefined;
     if (!xml) continue;
     const base = /<sheetFormatPr[^>]*\sbaseColWidth="([\d.]+)"/.exec(xml)?.[1];
+    const defaultHeight = /<sheetFormatPr[^>]*\sdefaultRowHeight="([\d.]+)"/.exec(xml)?.[1];
     const noPageSetup = !/<(\w+:)?pageSetup[\s/>]/.test(xml);
     const noPageMargins = !/<(\w+:)?pageMargins[\s/>]/.test(xml);
     const embeddedObjects = /<(\w+:)?oleObject[\s/>]/.test(xml);
     facts.set(attr(sheet, 'name') ?? '', {
       baseColWidth: base ? Number(base) : undefined,
+      defaultRowHeight: defaultHeight ? Number(defaultHeight) : undefined,
       noPageSetup,
       noPageMargins,
       embeddedObjects,
     });
   }
   return facts;
+}
+
+/**
+ * LibreOffice's default row height (256 twips, 0.45 cm), used for a sheet whose sheetFormatPr gives none: 451
+ * hundredths of a millimetre in its PDF (measured: 12.785 pt a row).
+ */
+const LIBREOFFICE_DEFAULT_ROW_HEIGHT = (451 * 72) / 2540;
+
+/**
+ * The height LibreOffice 7.4 prints an .xlsx row of `points` at: whole 96 dpi pixels, then whole hundredths of a
+ * millimetre, each rounded down (14.4 pt → 19 px → 502 → 14.230 pt; 20 → 26 px → 687 → 19.474 pt). Measured with
+ * soffice on generated workbooks (tests/unit/xlsx-print.test.ts); stored heights (`ht`) and the sheet's
+ * defaultRowHeight alike, with or without customHeight. A row is not grown for its fonts or wrapped text: a 14 pt
+ * or a wrapped cell in a row without a height still prints it at the sheet's default height.
+ */
+export function libreOfficeRowHeight(points: number): number {
+  if (!(points > 0)) return 0;
+  return Math.floor((points * 96) / 72 + 1e-6) * 0.75;
+}
+
+/** Row `r` (1-based) of a sheet as LibreOffice prints it: its own height, else the sheet's default. */
+function rowHeightPt(ws: ExcelJS.Worksheet, r: number, facts: SheetXmlFacts | undefined): number {
+  const own = ws.findRow(r)?.height;
+  if (own !== undefined) return libreOfficeRowHeight(own);
+  if (facts && facts.defaultRowHeight === undefined) return LIBREOFFICE_DEFAULT_ROW_HEIGHT;
+  return libreOfficeRowHeight(facts?.defaultRowHeight ?? ws.properties.defaultRowHeight ?? 15);
 }
 
 /** The workbook's default font: the first font of xl/styles.xml. */
@@ -466,10 +496,49 @@ function withoutEmptyPages(band: Grid, contentHeight: number, runsInto: (r: numb
   return kept.length === rows.length ? band : { ...band, rows: kept };
 }
 
+/** How many pages `sizes` (column widths or row heights) times `factor` fill, each holding whole ones up to `limit`. */
+function pagesFor(sizes: number[], factor: number, limit: number): number {
+  let pages = 1;
+  let used = 0;
+  for (const unscaled of sizes) {
+    const size = unscaled * factor;
+    // (The tolerance of columnBands: sizes scaled to fit the page sum to it up to rounding.)
+    if (used > 0 && used + size > limit + 0.01) {
+      pages++;
+      used = 0;
+    }
+    used += size;
+  }
+  return pages;
+}
+
+/**
+ * The scale at which the grid fits `pagesWide` pages across and `pagesTall` down (0: no limit), as Excel's "fit
+ * to … pages" asks and LibreOffice finds it: the largest whole percent (10 to 100) at which whole columns and
+ * whole rows fill no more pages than that (2 pages tall, 200 rows of 15 pt in 733.9 pt: 48 %, 101 rows a page;
+ * 2 pages wide, 30 columns: 15 a page). Rows count at their set heights (text that wraps taller is not counted).
+ */
+function fitFactor(grid: Grid, width: number, height: number, pagesWide: number, pagesTall: number): number {
+  const heights = grid.rows.map((row) => row.minHeight);
+  const totalWidth = grid.widths.reduce((a, b) => a + b, 0);
+  const totalHeight = heights.reduce((a, b) => a + b, 0);
+  let factor = 1;
+  if (pagesWide > 0 && totalWidth > width * pagesWide) factor = (width * pagesWide) / totalWidth;
+  if (pagesTall > 0 && totalHeight * factor > height * pagesTall) factor = (height * pagesTall) / totalHeight;
+  const fits = (f: number) =>
+    (pagesWide <= 0 || pagesFor(grid.widths, f, width) <= pagesWide) &&
+    (pagesTall <= 0 || pagesFor(heights, f, height) <= pagesTall);
+  let percent = Math.max(10, Math.floor(factor * 100 + 1e-9));
+  while (percent > 10 && !fits(percent / 100)) percent--;
+  return percent / 100;
+}
+
 /** How a sheet is scaled and placed on its pages (Excel's Page Setup). */
 export interface GridPrint {
   /** Fit all columns on the page width. */
   fitWidth: boolean;
+  /** Fit the columns on this many pages across (Excel "fit to … pages wide"; 0 or undefined: no limit). */
+  fitPagesWide?: number;
   /** Fit all rows on this many pages (Excel "fit to … pages tall"; 0 or undefined: no limit). */
   fitHeight?: number;
   /** Scale in percent when not fitting (Excel "adjust to … % normal size"). */
@@ -484,18 +553,12 @@ export interface GridPrint {
 
 export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): Section[] {
   const available = page.width - page.margin.left - page.margin.right;
-  const total = grid.widths.reduce((a, b) => a + b, 0);
-  let factor = print.scale && print.scale >= 10 && print.scale <= 400 ? print.scale / 100 : 1;
-  if (print.fitWidth || print.fitHeight) {
-    factor = 1;
-    if (print.fitWidth && total > available) factor = available / total;
-    // Rows at their set heights (text that wraps taller is not counted: a close estimate).
-    const height = grid.rows.reduce((sum, row) => sum + row.minHeight, 0);
-    const pagesTall = (page.height - page.margin.top - page.margin.bottom) * (print.fitHeight ?? 0);
-    if (pagesTall > 0 && height * factor > pagesTall) factor = pagesTall / height;
-  }
-  if (factor !== 1) scaleGrid(grid, factor);
   const contentHeight = page.height - page.margin.top - page.margin.bottom;
+  let factor = print.scale && print.scale >= 10 && print.scale <= 400 ? print.scale / 100 : 1;
+  const pagesWide = print.fitWidth ? 1 : (print.fitPagesWide ?? 0);
+  if (pagesWide > 0 || print.fitHeight)
+    factor = fitFactor(grid, available, contentHeight, pagesWide, print.fitHeight ?? 0);
+  if (factor !== 1) scaleGrid(grid, factor);
   const edges = [0];
   for (const w of grid.widths) edges.push(edges[edges.length - 1] + w);
   const runOn = new Map<number, Array<[number, number]>>(); // (measured only for rows on pages that look empty)
@@ -918,6 +981,7 @@ function printedRows(
   area: CellRange,
   isTitleRow: (r: number) => boolean,
   cells: SheetCellContext & { covered: Set<string> },
+  facts: SheetXmlFacts | undefined,
 ): { rows: TableRow[]; rowIndex: Map<number, number> } {
   const rows: TableRow[] = [];
   const rowIndex = new Map<number, number>();
@@ -927,7 +991,7 @@ function printedRows(
     rowIndex.set(r, rows.length);
     // A row is as tall as the sheet says (its height, else the sheet's default), whatever its cells
     // hold: Excel and LibreOffice print stored heights and cut off text that wraps taller.
-    const height = row.height ?? ws.properties.defaultRowHeight ?? 15;
+    const height = rowHeightPt(ws, r, facts);
     const tableRow: TableRow = {
       cells: [],
       minHeight: height,
@@ -1044,22 +1108,21 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     },
     shapeNotes,
   );
-  const { rows, rowIndex } = printedRows(ws, area, (r) => r >= titleFrom && r <= titleTo, {
-    palette,
-    looks,
-    merges,
-    hiddenCols,
-    columnIndex,
-    covered,
-    rightToLeft,
-  });
+  const { rows, rowIndex } = printedRows(
+    ws,
+    area,
+    (r) => r >= titleFrom && r <= titleTo,
+    { palette, looks, merges, hiddenCols, columnIndex, covered, rightToLeft },
+    xmlFacts.get(ws.name),
+  );
   overlayShapes(shapes, area, rows, rowIndex, columnIndex);
   const page = xmlFacts.get(ws.name)?.noPageSetup
     ? defaultPage(pageFor(ws, options), xmlFacts.get(ws.name)!.noPageMargins)
     : pageFor(ws, options);
   const fitToPage = Boolean(setup?.fitToPage);
   const sheetSections = sectionsForGrid({ widths, rows }, page, {
-    fitWidth: options.fitToWidth || (fitToPage && (setup?.fitToWidth ?? 1) === 1),
+    fitWidth: Boolean(options.fitToWidth),
+    fitPagesWide: fitToPage ? (setup?.fitToWidth ?? 1) : undefined,
     fitHeight: fitToPage ? (setup?.fitToHeight ?? 1) : undefined,
     scale: setup?.scale,
     center: Boolean(setup?.horizontalCentered),
@@ -1092,7 +1155,7 @@ function sheetMetrics(
             digitPt,
             xmlFacts.get(ws.name)?.baseColWidth,
           ),
-        row: (r) => ws.findRow(r + 1)?.height ?? ws.properties.defaultRowHeight ?? 15,
+        row: (r) => rowHeightPt(ws, r + 1, xmlFacts.get(ws.name)),
       }
     );
   };
