@@ -501,6 +501,15 @@ function nextTabStop(paragraph: Paragraph, position: number, firstLine: boolean,
   return { position: indent, align: 'left' };
 }
 
+/** A list marker's atoms in visual order: in a right-to-left paragraph it is right-to-left text ("1." reads ".1"). */
+async function markerAtomsOf(paragraph: Paragraph, ctx: TextContext, rtl: boolean): Promise<Atom[]> {
+  if (!paragraph.marker) return [];
+  const inlines: Inline[] = [{ kind: 'text', text: paragraph.marker.text, style: paragraph.marker.style }];
+  const levels = rtl ? inlineLevels(inlines, 'rtl') : undefined;
+  const atoms = await atomsOf(inlines, ctx, levels);
+  return levels ? reorderLine(atoms, 1) : atoms;
+}
+
 export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: TextContext): Promise<LaidParagraph> {
   const bidi = inlineLevels(paragraph.inlines, paragraph.direction);
   const atoms = await atomsOf(paragraph.inlines, ctx, bidi);
@@ -515,16 +524,8 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
 
   let current: Atom[] = [];
   let lineWidth = 0;
-  let markerWidth = 0;
-  let markerAtoms: Atom[] = [];
-  if (paragraph.marker) {
-    const markerInlines: Inline[] = [{ kind: 'text', text: paragraph.marker.text, style: paragraph.marker.style }];
-    // In a right-to-left paragraph the marker is right-to-left text too: "1." reads ".1" from the left.
-    const markerLevels = bidi?.bidi.paragraphLevel === 1 ? inlineLevels(markerInlines, 'rtl') : undefined;
-    markerAtoms = await atomsOf(markerInlines, ctx, markerLevels);
-    if (markerLevels) markerAtoms = reorderLine(markerAtoms, 1);
-    markerWidth = markerAtoms.reduce((sum, a) => sum + a.width, 0);
-  }
+  const markerAtoms = await markerAtomsOf(paragraph, ctx, bidi?.bidi.paragraphLevel === 1);
+  const markerWidth = markerAtoms.reduce((sum, a) => sum + a.width, 0);
   const rtl = bidi?.bidi.paragraphLevel === 1;
   const first = firstLineInsets(paragraph, width, markerWidth, rtl);
   const startOf = () => (lines.length === 0 ? first.start : paragraph.indentLeft);
