@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import SSF from 'ssf';
 import type { Block, Border, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
-import { firstStrongDirection } from './bidi.ts';
+import { firstStrongDirection, mirrorColumns } from './bidi.ts';
 import { paragraph, pictureDrawing } from './model.ts';
 import {
   chartSheetSection,
@@ -557,6 +557,8 @@ export interface GridPrint {
   center?: boolean;
   /** Print pages that hold nothing too (LibreOffice leaves them out unless it prints the headings). */
   keepEmptyPages?: boolean;
+  /** A right-to-left sheet: column A at the right of the first page, each page's columns from the right. */
+  rightToLeft?: boolean;
 }
 
 export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): Section[] {
@@ -585,10 +587,10 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
       blocks: [
         {
           kind: 'table',
-          columnWidths: band.widths,
+          columnWidths: print.rightToLeft ? mirrorColumns(band.widths, band.rows) : band.widths,
           rows: band.rows,
           indentLeft: 0,
-          align: print.center ? 'center' : 'left',
+          align: print.center ? 'center' : print.rightToLeft ? 'right' : 'left',
         },
       ],
     }));
@@ -725,6 +727,8 @@ interface SheetCellContext {
   merges: Map<string, { rows: number; cols: number }>;
   hiddenCols: Set<number>;
   columnIndex: Map<number, number>;
+  /** The sheet is laid out right to left: a cell's neighbour on the right is the column before it. */
+  rightToLeft: boolean;
 }
 
 /**
@@ -829,8 +833,8 @@ function printedCell(
   if (cell.alignment?.wrapText) out.clip = true;
   else {
     for (const block of out.blocks) if (block.kind === 'paragraph') block.noWrap = true;
-    const nextColumn = c + (merge?.cols ?? 1);
-    const next = nextColumn <= MAX_COLUMN ? row.findCell(nextColumn)?.value : undefined;
+    const nextColumn = sheet.rightToLeft ? c - 1 : c + (merge?.cols ?? 1);
+    const next = nextColumn >= 1 && nextColumn <= MAX_COLUMN ? row.findCell(nextColumn)?.value : undefined;
     out.clip = !(next === null || next === undefined || next === '') || align !== 'left';
     // ("General" numbers lose decimals to fit instead; that is not done here: they are cut.)
     out.hashesWhenTooWide =
@@ -1067,7 +1071,9 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
   );
   const columnWidth = (c: number) =>
     columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, digitPt, xmlFacts.get(ws.name)?.baseColWidth);
-  maxCol = runOnReach(ws, maxRow, maxCol, columnWidth);
+  // (Text runs on to the right; on a right-to-left sheet that is towards column A, already printed.)
+  const rightToLeft = (ws.views?.[0] as { rightToLeft?: boolean } | undefined)?.rightToLeft === true;
+  if (!rightToLeft) maxCol = runOnReach(ws, maxRow, maxCol, columnWidth);
   // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
   // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
   const notesAtEnd = (ws.pageSetup as { cellComments?: string } | undefined)?.cellComments === 'atEnd';
@@ -1116,7 +1122,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     ws,
     area,
     (r) => r >= titleFrom && r <= titleTo,
-    { palette, looks, merges, hiddenCols, columnIndex, covered },
+    { palette, looks, merges, hiddenCols, columnIndex, covered, rightToLeft },
     xmlFacts.get(ws.name),
   );
   overlayShapes(shapes, area, rows, rowIndex, columnIndex);
@@ -1141,6 +1147,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     center: Boolean(setup?.horizontalCentered),
     // (LibreOffice prints the row and column headings on every page, so none of them is empty.)
     keepEmptyPages: Boolean(setup?.showRowColHeaders),
+    rightToLeft,
   });
   if (notesAtEnd) {
     const notesPage = noteList(ws, maxRow, maxCol);
