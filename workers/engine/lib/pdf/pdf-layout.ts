@@ -311,6 +311,7 @@ export async function readPageLayout(
       else if (fn === OPS.setWordSpacing) wordSpacing = args[0] as number;
       else hScale = (args[0] as number) / 100;
     } else if (textShowOps.has(fn)) {
+      if (fn === OPS.nextLineSetSpacingShowText) [wordSpacing, charSpacing] = args as [number, number];
       const placed = textPosition.placedAt(fn);
       const firstGlyph = glyphColors.length;
       const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<
