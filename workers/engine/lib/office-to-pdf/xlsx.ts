@@ -419,11 +419,15 @@ function columnBands(grid: Grid, width: number): Grid[] {
       const last = Math.min(cell.column + cell.colSpan, grid.widths.length) - 1;
       for (let b = bandOf[Math.min(cell.column, grid.widths.length - 1)]; b <= bandOf[Math.max(0, last)]; b++) {
         const [from, to] = bands[b];
-        pieces[b].cells.push({
+        const piece = {
           ...cell,
           column: Math.max(cell.column, from) - from,
           colSpan: Math.min(cell.column + cell.colSpan, to) - Math.max(cell.column, from),
-        });
+        };
+        const sum = (a: number, z: number) => grid.widths.slice(a, Math.max(a, z)).reduce((x, w) => x + w, 0);
+        if (piece.colSpan < cell.colSpan)
+          piece.beyond = { left: sum(cell.column, from), right: sum(to, cell.column + cell.colSpan) };
+        pieces[b].cells.push(piece);
       }
     }
     // A drawing is printed in the band where its anchor column is.
@@ -577,13 +581,20 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
       blocks: [
         {
           kind: 'table',
-          columnWidths: print.rightToLeft ? mirrorColumns(band.widths, band.rows) : band.widths,
+          columnWidths: print.rightToLeft ? mirrorColumns(band.widths, mirrorBeyond(band.rows)) : band.widths,
           rows: band.rows,
           indentLeft: 0,
           align: print.center ? 'center' : print.rightToLeft ? 'right' : 'left',
         },
       ],
     }));
+}
+
+/** Right to left, the columns of a split merge on earlier pages lie to the right of this page's part. */
+function mirrorBeyond(rows: TableRow[]): TableRow[] {
+  for (const row of rows)
+    for (const cell of row.cells) if (cell.beyond) cell.beyond = { left: cell.beyond.right, right: cell.beyond.left };
+  return rows;
 }
 
 /** The sheet's page header and footer (odd pages, and even / first page when the sheet asks for them). */
