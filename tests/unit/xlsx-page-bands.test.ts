@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
+import { PDFDocument } from 'pdf-lib';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
-import { convert } from '../support/office-pdf-helpers.ts';
+import { convert, pageContent } from '../support/office-pdf-helpers.ts';
 
 describe('Excel → PDF: columns printed on several pages', () => {
   test('a merged cell split between two pages is laid out across the whole merge, its text on both pages', async () => {
@@ -48,7 +49,28 @@ describe('Excel → PDF: columns printed on several pages', () => {
     expect(at(two, 'sigma')?.xMax).toBeCloseTo(205.6, -1);
     expect(at(two, 'merge')?.xMax).toBeCloseTo(182.3, -1);
   });
+
+  test('a picture wider than the page is printed on each page of columns it reaches', async () => {
+    // exceljs writes a two-cell anchor (B2 to J20) without a size: the picture is as wide as B–I.
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Wide');
+    for (let c = 1; c <= 12; c++) ws.getColumn(c).width = 12;
+    ws.getCell('A1').value = 'Picture below';
+    ws.addImage(wb.addImage({ buffer: RED_PNG as never, extension: 'png' }), 'B2:J20');
+    const result = await convert(excelToPdf, 'picture.xlsx', await wb.xlsx.writeBuffer());
+    // LibreOffice: 2 pages, "Picture below" and the picture's left part (B–G) on page 1, its rest (H–I) on page 2.
+    // (Folio printed 1: the printed range reached the anchor cell only, the picture 48 pt a column.)
+    const doc = await PDFDocument.load(result.bytes);
+    expect(doc.getPageCount()).toBe(2);
+    expect(await pageContent(result.bytes, 1)).toMatch(/\/[\w-]+ Do\b/);
+  });
 });
+
+/** A 2 × 2 red PNG. */
+const RED_PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAwMDAAAEKAQHYcVJ8AAAAAElFTkSuQmCC'),
+  (c) => c.charCodeAt(0),
+);
 
 interface Word {
   text: string;
