@@ -100,6 +100,8 @@ interface SheetXmlFacts {
   noPageMargins: boolean;
   /** Embedded objects (OLE: documents, equations…), which are not printed. */
   embeddedObjects: boolean;
+  /** Rows (1-based) that start a page: the sheet's manual page breaks (exceljs does not read them). */
+  rowBreaks: number[];
 }
 
 /** Sheet name → facts read from its XML. */
@@ -117,12 +119,16 @@ async function sheetXmlFacts(zip: JSZip): Promise<Map<string, SheetXmlFacts>> {
     const noPageSetup = !/<(\w+:)?pageSetup[\s/>]/.test(xml);
     const noPageMargins = !/<(\w+:)?pageMargins[\s/>]/.test(xml);
     const embeddedObjects = /<(\w+:)?oleObject[\s/>]/.test(xml);
+    // <brk id="50"/> breaks after row 50: row 51 starts the next page.
+    const breaks = /<(\w+:)?rowBreaks[\s>][\s\S]*?<\/(\w+:)?rowBreaks>/.exec(xml)?.[0] ?? '';
+    const rowBreaks = [...breaks.matchAll(/<(?:\w+:)?brk\s[^>]*?\bid="(\d+)"/g)].map((match) => Number(match[1]) + 1);
     facts.set(attr(sheet, 'name') ?? '', {
       baseColWidth: base ? Number(base) : undefined,
       defaultRowHeight: defaultHeight ? Number(defaultHeight) : undefined,
       noPageSetup,
       noPageMargins,
       embeddedObjects,
+      rowBreaks,
     });
   }
   return facts;
@@ -227,8 +233,9 @@ function formatNumber(format: string, value: number): string {
   try {
     return SSF.format(format, value);
   } catch (error) {
-    // (A point is a literal too in a date format, which has no digit placeholders: "d.m.yyyy".)
-    const literalPoint = !/[0#?]/.test(format.replace(/"[^"]*"/g, ''));
+    // (A point is a literal too in a date format, which has no digit placeholders: "d.m.yyyy". The digits
+    // of a locale or currency tag such as [$-407] are not placeholders.)
+    const literalPoint = !/[0#?]/.test(format.replace(/"[^"]*"|\[[^\]]*\]/g, ''));
     let escaped = '';
     let quoted = false;
     let bracketed = false;
@@ -488,17 +495,20 @@ function withoutEmptyPages(band: Grid, contentHeight: number, runsInto: (r: numb
   let used = 0;
   let printed = false;
   let spanEnd = -1; // the last row a merged cell of an earlier row reaches
+  let breakCarried = false; // a left-out page began at a manual break: the next page begins with one
   const closePage = () => {
     if (printed) kept.push(...page);
+    else breakCarried ||= Boolean(page[0]?.pageBreakBefore);
     page = [];
     printed = false;
   };
   rows.forEach((row, r) => {
-    if (page.length && used + row.minHeight > contentHeight) {
+    if (page.length && (used + row.minHeight > contentHeight || row.pageBreakBefore)) {
       closePage();
       used = titleHeight;
     }
-    page.push(row);
+    page.push(!page.length && breakCarried && kept.length ? { ...row, pageBreakBefore: true } : row);
+    if (page.length === 1) breakCarried = false;
     used += row.minHeight;
     printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || runsInto(r);
     for (const cell of row.cells) spanEnd = Math.max(spanEnd, r + cell.rowSpan - 1);
@@ -1172,10 +1182,19 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     xmlFacts.get(ws.name),
   );
   overlayShapes(shapes, area, rows, rowIndex, columnIndex);
+  const fitToPage = Boolean(setup?.fitToPage);
+  // Manual page breaks: on the first printed row from the break on (not when the rows are fitted to a
+  // number of pages tall, as in LibreOffice).
+  if (!(fitToPage && (setup?.fitToHeight ?? 1) > 0))
+    for (const breakRow of xmlFacts.get(ws.name)?.rowBreaks ?? []) {
+      let r = breakRow;
+      while (r <= area.bottom && !rowIndex.has(r)) r++;
+      const index = rowIndex.get(r);
+      if (index) rows[index].pageBreakBefore = true;
+    }
   const page = xmlFacts.get(ws.name)?.noPageSetup
     ? defaultPage(pageFor(ws, options), xmlFacts.get(ws.name)!.noPageMargins)
     : pageFor(ws, options);
-  const fitToPage = Boolean(setup?.fitToPage);
   const sheetSections = sectionsForGrid({ widths, rows }, page, {
     fitWidth: Boolean(options.fitToWidth),
     fitPagesWide: fitToPage ? (setup?.fitToWidth ?? 1) : undefined,
