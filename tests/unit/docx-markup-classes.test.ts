@@ -155,4 +155,35 @@ describe('Word markup classes', () => {
     );
     expect((await texts(result))[0]).toBe('1. one B. two C. three 1. again 4. four');
   });
+  test('list bullets in an ordinary font print as written; symbol-font codes as the character the font draws', async () => {
+    // Google Docs writes ●, ○ and ■ with no font; Word's second level is "o" in Courier New. Word and
+    // LibreOffice print those characters; Wingdings' "§" is a small square, Symbol's U+F0B7 a bullet.
+    const level = (ilvl: number, text: string, font?: string) =>
+      `<w:lvl w:ilvl="${ilvl}"><w:start w:val="1"/><w:numFmt w:val="bullet"/><w:lvlText w:val="${text}"/>` +
+      `<w:lvlJc w:val="left"/><w:pPr><w:ind w:left="${720 * (ilvl + 1)}" w:hanging="360"/></w:pPr>` +
+      (font ? `<w:rPr><w:rFonts w:ascii="${font}" w:hAnsi="${font}" w:hint="default"/></w:rPr>` : '') +
+      `</w:lvl>`;
+    const levels = [
+      level(0, '●'),
+      level(1, '○'),
+      level(2, '■'),
+      level(3, 'o', 'Courier New'),
+      level(4, '§', 'Wingdings'),
+      level(5, '\uf0b7', 'Symbol'),
+    ];
+    const numbering =
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
+      `<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
+      `<w:abstractNum w:abstractNumId="0">${levels.join('')}</w:abstractNum>` +
+      `<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>`;
+    const item = (ilvl: number, text: string) =>
+      `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="1"/></w:numPr></w:pPr>${run(text)}</w:p>`;
+    const body = ['one', 'two', 'three', 'four', 'five', 'six'].map((text, i) => item(i, text)).join('');
+    const result = await convert(
+      wordToPdf,
+      'bullets.docx',
+      await docxWithBody(body, { 'word/numbering.xml': numbering }),
+    );
+    expect((await texts(result))[0]).toBe('● one ○ two ■ three o four ▪ five • six');
+  });
 });
