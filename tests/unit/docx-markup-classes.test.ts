@@ -186,4 +186,32 @@ describe('Word markup classes', () => {
     );
     expect((await texts(result))[0]).toBe('● one ○ two ■ three o four ▪ five • six');
   });
+  test('a table of a Word 2010 document stands out by its cell margin, so cell text lines up with body text', async () => {
+    // Word 2010's default table: five 1915-twip columns, the 6.5 in text column plus both 0.075 in
+    // cell margins. LibreOffice 7.4 prints this document's cell texts at x = 72.1 … 455.1 (mode 14:
+    // the table outdented, not shrunk) and from 77.8 (mode 15: the table's edge at the margin).
+    const settings = (mode: number) =>
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
+      `<w:settings xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:compat>` +
+      `<w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="${mode}"/>` +
+      `</w:compat></w:settings>`;
+    const cells = [0, 1, 2, 3, 4]
+      .map((i) => `<w:tc><w:tcPr><w:tcW w:w="1915" w:type="dxa"/></w:tcPr><w:p>${run(`C${i}`)}</w:p></w:tc>`)
+      .join('');
+    const body =
+      `<w:p>${run('Body')}</w:p><w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid>` +
+      `${'<w:gridCol w:w="1915"/>'.repeat(5)}</w:tblGrid><w:tr>${cells}</w:tr></w:tbl><w:p/>`;
+    const cellX = async (mode: number) => {
+      const bytes = await docxWithBody(body, { 'word/settings.xml': settings(mode) });
+      const items = await positions((await convert(wordToPdf, 'table.docx', bytes)).bytes);
+      return ['Body', 'C0', 'C4'].map((text) => items.find((i) => i.str === text)!.x);
+    };
+    const [body14, first14, last14] = await cellX(14);
+    expect(body14).toBeCloseTo(MARGIN, 1);
+    expect(first14).toBeCloseTo(MARGIN, 1);
+    expect(last14).toBeCloseTo(MARGIN + 4 * 95.75, 1);
+    // (Folio shrinks this one to the text column where LibreOffice lets it run into the right margin.)
+    const [, first15] = await cellX(15);
+    expect(first15).toBeCloseTo(MARGIN + 5.4, 1);
+  });
 });

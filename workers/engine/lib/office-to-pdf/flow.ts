@@ -272,7 +272,9 @@ async function measureTable(
   rowDone?: (row: number) => void,
 ): Promise<MeasuredTable> {
   const total = table.columnWidths.reduce((a, b) => a + b, 0) || 1;
-  const scale = total > available ? available / total : 1;
+  // A table standing out into the margins (a negative indent, an overhang) is shrunk only past them.
+  const room = available - Math.min(0, table.indentLeft) + (table.overhangRight ?? 0);
+  const scale = total > room ? room / total : 1;
   const widths = table.columnWidths.map((w) => w * scale);
   const columnX = [0];
   for (const w of widths) columnX.push(columnX[columnX.length - 1] + w);

@@ -325,11 +325,16 @@ async function readTableAtDepth(ctx: DocxContext, tbl: XmlElement, partRels: Rel
   );
   const widths = Array.from({ length: columns }, (_, i) => gridCols[i] || 72);
   const jc = attr(kid(tblPr, 'w:jc'), 'w:val');
+  // Before Word 2013 the indent is to the first cell's text: the table stands out to the left by
+  // its cell margin (cell text lines up with the body text), and its grid is the text column plus
+  // both margins, so the right margin stands out as far. Word 2013 and later indent the table edge.
+  const outdent = ctx.compatibilityMode < 15;
   return {
     kind: 'table',
     columnWidths: widths,
     rows,
-    indentLeft: (num(kid(tblPr, 'w:tblInd'), 'w:w') ?? 0) * TWIP,
+    indentLeft: (num(kid(tblPr, 'w:tblInd'), 'w:w') ?? 0) * TWIP - (outdent ? frame.padLeft : 0),
+    overhangRight: outdent ? frame.padRight : 0,
     align: jc === 'center' ? 'center' : jc === 'right' || jc === 'end' ? 'right' : 'left',
   };
 }
