@@ -56,7 +56,11 @@ const runInBrowser: ToolRunner = async (toolId, inputs, options, job) => {
 
 let started: Promise<void> | undefined;
 
-/** Starts answering /api/* in this page. Safe to call many times. */
+/**
+ * Starts answering /api/* in this page. Safe to call many times. Once it answers, <html> carries
+ * `data-folio-api="ready"`: a script calling /api with a plain fetch (the e2e tests) waits for that
+ * instead of trying requests that would reach the server before.
+ */
 export function startInPageApi(): Promise<void> {
   started ??= Promise.resolve().then(() => {
     const interceptor = new BatchInterceptor({
@@ -71,6 +75,7 @@ export function startInPageApi(): Promise<void> {
       if (response) controller.respondWith(response);
     });
     interceptor.apply();
+    document.documentElement.dataset.folioApi = 'ready';
   });
   return started;
 }

@@ -8,7 +8,7 @@
 import * as Comlink from 'comlink';
 import { openPdfjs, type PDFDocumentProxy } from './engine/lib/pdf/pdfjs.ts';
 import { renderPageImage, type PageImage, type PageImageSettings } from './engine/lib/pdf/page-image.ts';
-import { renderOcrImage } from './engine/lib/ocr/ocr-image.ts';
+import { renderOcrImage, type OcrImage } from './engine/lib/ocr/ocr-image.ts';
 
 let doc: PDFDocumentProxy | undefined;
 
@@ -30,10 +30,10 @@ const api = {
   },
 
   /** One page (1-based) drawn as OCR reads it (ocr-image.ts), PNG; transferred, not copied. */
-  async ocrImage(pageNumber: number): Promise<Uint8Array> {
+  async ocrImage(pageNumber: number): Promise<OcrImage> {
     if (!doc) throw new Error('No document is open in this render worker');
-    const bytes = await renderOcrImage(doc, pageNumber);
-    return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+    const image = await renderOcrImage(doc, pageNumber);
+    return Comlink.transfer(image, [image.png.buffer as ArrayBuffer]);
   },
 };
 

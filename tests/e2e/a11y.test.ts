@@ -3,24 +3,17 @@
  * both themes, plus the open Tools dropdown, the open Tool Menu and the open tool modal. Fails on
  * any serious or critical violation.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import { sharedBrowser } from './harness.ts';
 import { ROUTES, animationsDone, expectClean, heading, openThemed, seriousViolations } from './shell-helpers.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 describe('axe-core: no serious or critical violations', () => {
   for (const theme of ['light', 'dark'] as const) {
     test(`every route, ${theme} theme`, async () => {
       for (const route of ROUTES) {
-        const watched = await openThemed(browser, route.path, { theme });
+        const watched = await openThemed(shared.browser, route.path, { theme });
         await heading(watched.page);
         expect(await seriousViolations(watched.page), `${route.path} (${theme})`).toEqual([]);
         expectClean(watched);
@@ -30,7 +23,7 @@ describe('axe-core: no serious or critical violations', () => {
   }
 
   test('open dropdown, open Tool Menu, open modal, and the phone layout', async () => {
-    const watched = await openThemed(browser, '/tools/split-pdf');
+    const watched = await openThemed(shared.browser, '/tools/split-pdf');
     const { page } = watched;
     await heading(page);
     await page.getByRole('button', { name: 'Tools' }).click();

@@ -4,22 +4,17 @@
  * failures, Content-Disposition filenames, defaults — and a 300 MB merge through the modal
  * (its time is printed: the figure quoted at the top of mock-api/browser.ts).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
-import { launchBrowser, openPage } from './harness.ts';
+import { openPage, sharedBrowser } from './harness.ts';
+import { pageWithApi } from './page-api.ts';
 import { labelledPdf, pageLabels } from '../support/page-fixtures.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 interface PageAnswer {
   status: number;
@@ -51,19 +46,9 @@ async function postFromPage(
   );
 }
 
-/** Opens a tool's modal, which starts the in-page API, and waits until /api answers. */
-async function pageWithApi() {
-  const watched = await openPage(browser, '/tools/merge-pdf');
-  await watched.page.getByRole('button', { name: 'Upload Files' }).first().click();
-  await expect
-    .poll(async () => (await postFromPage(watched.page, '/api/pdf/merge', [])).type ?? '', { timeout: 20_000 })
-    .toContain('application/json');
-  return watched;
-}
-
 describe('/api contract in Chromium', () => {
   test('success: file with Content-Disposition; defaults; JSON errors with status', async () => {
-    const { page, context } = await pageWithApi();
+    const { page, context } = await pageWithApi(shared.browser, 'merge-pdf');
     const a = [...(await labelledPdf('A', 2))];
     const b = [...(await labelledPdf('B', 1))];
 
@@ -120,7 +105,7 @@ describe('/api contract in Chromium', () => {
       const smallPath = join(dir, 'small.pdf');
       writeFileSync(smallPath, await labelledPdf('S', 2));
 
-      const { page: tab, context } = await openPage(browser, '/tools/merge-pdf');
+      const { page: tab, context } = await openPage(shared.browser, '/tools/merge-pdf');
       // A 300 MB result would open the save picker (src/api/save-target.ts), which headless Chromium
       // never answers: without it the modal downloads the Blob, the path measured here.
       await tab.evaluate(() => Object.defineProperty(window, 'showSaveFilePicker', { value: undefined }));

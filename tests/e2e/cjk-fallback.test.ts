@@ -7,32 +7,21 @@
  * (pdfjs-cjk-fallback.ts) the worker's canvas drew empty boxes (recall 0.21–0.25, precision 0.33–0.41).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { launchBrowser, openToolModal, pdfUpload } from './harness.ts';
+import { openToolModal, pdfUpload, sharedBrowser } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
 import { CJK_SAMPLES, embeddedReferencePdf, inkAgreement, nonEmbeddedPdf } from '../support/cjk-fixtures.ts';
 import { decodeImage, pdftoppmPng, type Raster } from '../support/images.ts';
 
 const DPI = 100;
-let browser: Browser;
-let scratch: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  scratch = mkdtempSync(join(tmpdir(), 'folio-cjk-'));
-});
-afterAll(async () => {
-  await browser?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const shared = sharedBrowser('folio-cjk-');
 
 describe('PDF → JPG in the browser: CJK text in fonts that are not embedded', () => {
   test('each page is drawn in the bundled Noto font where the text is', async () => {
-    const { page, context, errors } = await pageWithApi(browser, 'pdf-to-jpg');
+    const { page, context, errors } = await pageWithApi(shared.browser, 'pdf-to-jpg');
     for (const sample of CJK_SAMPLES) {
       const name = `${sample.baseFont} (${sample.encoding})`;
       const answer = await postInPage(page, '/api/pdf/toJpg', [['file', 'cjk.pdf', await nonEmbeddedPdf(sample)]], {
@@ -42,7 +31,7 @@ describe('PDF → JPG in the browser: CJK text in fonts that are not embedded', 
         format: 'png',
       });
       expect(answer.status, `${name}: ${answer.text}`).toBe(200);
-      const referencePath = join(scratch, `${sample.baseFont}.pdf`);
+      const referencePath = join(shared.scratch, `${sample.baseFont}.pdf`);
       writeFileSync(referencePath, await embeddedReferencePdf(sample));
       const reference = await decodeImage(pdftoppmPng(referencePath, 1, DPI));
       const { recall, precision } = inkAgreement(await decodeImage(answer.bytes), reference);
@@ -54,7 +43,7 @@ describe('PDF → JPG in the browser: CJK text in fonts that are not embedded', 
   });
 
   test('when the font cannot be fetched, the result notes say so, naming the pages', async () => {
-    const { page, context } = await pageWithApi(browser, 'pdf-to-jpg');
+    const { page, context } = await pageWithApi(shared.browser, 'pdf-to-jpg');
     // As offline before the CJK fonts were saved: the bundled Noto SC/KR files do not arrive.
     await context.route(/NotoSans(SC|KR)_400Regular/, (route) => route.abort('internetdisconnected'));
     const toPng = (pdf: Uint8Array, fields: Record<string, string> = {}) =>
@@ -82,7 +71,7 @@ describe('PDF → JPG in the browser: CJK text in fonts that are not embedded', 
   });
 
   test('the page thumbnails draw it too', async () => {
-    const { page, context, errors } = await openToolModal(browser, 'rotate-pdf');
+    const { page, context, errors } = await openToolModal(shared.browser, 'rotate-pdf');
     // Three characters large enough to keep their shape in a 110-pixel thumbnail.
     const sample = { ...CJK_SAMPLES[0], lines: ['日本語'], size: 110 };
     await page.locator('input[type=file]').setInputFiles([pdfUpload('cjk.pdf', await nonEmbeddedPdf(sample))]);
@@ -97,7 +86,7 @@ describe('PDF → JPG in the browser: CJK text in fonts that are not embedded', 
         'base64',
       ),
     );
-    const referencePath = join(scratch, 'thumbnail-reference.pdf');
+    const referencePath = join(shared.scratch, 'thumbnail-reference.pdf');
     writeFileSync(referencePath, await embeddedReferencePdf(sample));
     const reference = await popplerScaledTo(referencePath, Math.max(picture.width, picture.height));
     const { recall, precision } = inkAgreement(picture, reference);
@@ -110,7 +99,7 @@ describe('PDF → JPG in the browser: CJK text in fonts that are not embedded', 
 
 /** Page 1 drawn by pdftoppm with its longer side `pixels` long, as a thumbnail is. */
 async function popplerScaledTo(pdfPath: string, pixels: number): Promise<Raster> {
-  const prefix = join(scratch, 'scaled');
+  const prefix = join(shared.scratch, 'scaled');
   execFileSync('pdftoppm', ['-png', '-singlefile', '-scale-to', String(pixels), pdfPath, prefix]);
   return decodeImage(new Uint8Array(readFileSync(`${prefix}.png`)));
 }

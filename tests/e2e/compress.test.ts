@@ -8,32 +8,22 @@
  * worker), and Cancel ends the image workers. Lab images, turned into sRGB in the image workers,
  * draw as poppler draws the original (in gray when asked).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser, Page, Worker } from 'playwright-core';
+import type { Page, Worker } from 'playwright-core';
 import JSZip from 'jszip';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, StandardFonts } from 'pdf-lib';
-import { launchBrowser, screenshot, downloadAfter, openToolModal, pdfUpload } from './harness.ts';
+import { screenshot, downloadAfter, openToolModal, pdfUpload, sharedBrowser } from './harness.ts';
 import { encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 import { qpdfCheck } from '../support/pdf.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { blockSsim, decodeImage, grey, pdftoppmPng } from '../support/images.ts';
 import { addLabPage } from '../support/lab-fixtures.ts';
 
-let browser: Browser;
-let dir: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  dir = mkdtempSync(join(tmpdir(), 'folio-compress-'));
-});
-afterAll(async () => {
-  await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const shared = sharedBrowser('folio-compress-');
 
 /** A noisy synthetic photo; each `variant` draws a different picture. */
 function photo(width: number, height: number, variant = 0): ImageData {
@@ -114,7 +104,7 @@ async function imageWidths(bytes: Uint8Array): Promise<Array<{ width: number; fi
 }
 
 const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) =>
-  openToolModal(browser, toolId, options);
+  openToolModal(shared.browser, toolId, options);
 
 const download = downloadAfter;
 
@@ -169,7 +159,7 @@ describe('compress in the browser', () => {
       'and Process Files after the preview downloads the previewed result without a second run',
     async () => {
       const original = await albumPdf();
-      const originalPath = join(dir, 'album4.pdf');
+      const originalPath = join(shared.scratch, 'album4.pdf');
       writeFileSync(originalPath, original);
       const { page, context, errors } = await openTool('compress-pdf');
       const workers = watchImageWorkers(page);
@@ -200,7 +190,7 @@ describe('compress in the browser', () => {
       expect(await imageWidths(pooled)).toEqual(
         Array.from({ length: 4 }, () => ({ width: 600, filter: '/DCTDecode' })),
       );
-      const pooledPath = join(dir, 'album4-pooled.pdf');
+      const pooledPath = join(shared.scratch, 'album4-pooled.pdf');
       writeFileSync(pooledPath, pooled);
       const drawn = async (path: string, n: number) => decodeImage(pdftoppmPng(path, n, 72));
       for (let n = 1; n <= 4; n++) {
@@ -250,7 +240,7 @@ describe('compress in the browser', () => {
     await addLabPage(doc, 'flate');
     await addLabPage(doc, 'jpeg');
     const original = await doc.save();
-    writeFileSync(join(dir, 'lab.pdf'), original);
+    writeFileSync(join(shared.scratch, 'lab.pdf'), original);
     const { page, context, errors } = await openTool('compress-pdf');
     const workers = watchImageWorkers(page);
     await page.evaluate(() => {
@@ -282,10 +272,10 @@ describe('compress in the browser', () => {
         return `${String(image.dict.get(PDFName.of('Filter')))} ${String(image.dict.get(PDFName.of('ColorSpace')))}`;
       });
       expect(spaces).toEqual(Array(2).fill(`/DCTDecode ${grayscale ? '/DeviceGray' : '/DeviceRGB'}`));
-      const outputPath = join(dir, `lab-${grayscale}.pdf`);
+      const outputPath = join(shared.scratch, `lab-${grayscale}.pdf`);
       writeFileSync(outputPath, output);
       for (const n of [1, 2]) {
-        const source = await decodeImage(pdftoppmPng(join(dir, 'lab.pdf'), n, 72));
+        const source = await decodeImage(pdftoppmPng(join(shared.scratch, 'lab.pdf'), n, 72));
         const ours = await decodeImage(pdftoppmPng(outputPath, n, 72));
         const expected = new Uint8ClampedArray(source.data);
         if (grayscale) {

@@ -5,18 +5,12 @@
  * is not configured and offer a mailto: link; with keys it must post to the endpoint and show the
  * exact success / failure messages, never losing the typed text on failure.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot } from './harness.ts';
+import { expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot, sharedBrowser } from './harness.ts';
 import { expectClean, heading, openThemed, scrollTop } from './shell-helpers.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 const FIELDS = {
   user_username: 'Ada Lovelace',
@@ -30,7 +24,7 @@ async function fill(page: Page, values: Partial<typeof FIELDS>) {
 }
 
 test('all four fields are required, the email must be valid, and the errors are tied to their fields', async () => {
-  const watched = await openThemed(browser, '/contact');
+  const watched = await openThemed(shared.browser, '/contact');
   const { page } = watched;
   await heading(page);
   for (const label of ['Your name', 'Email address', 'Subject', 'Message']) {
@@ -59,7 +53,7 @@ test('all four fields are required, the email must be valid, and the errors are 
 });
 
 test('sending: mailto fallback when not configured, else the exact messages with the endpoint mocked', async () => {
-  const watched = await openThemed(browser, '', { theme: 'dark' });
+  const watched = await openThemed(shared.browser, '', { theme: 'dark' });
   const { page } = watched;
   const posted: string[] = [];
   let answer = 500;

@@ -3,11 +3,11 @@
  * mouse, redact a word, save with Done, and parse the downloaded PDF (text position,
  * image pixels, redacted text gone). A phone-width run draws with the pen and uses undo/redo.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
-import { SCREENSHOT_DIR, baseUrl, launchBrowser, openPage, screenshot } from './harness.ts';
+import { SCREENSHOT_DIR, baseUrl, openPage, screenshot, sharedBrowser } from './harness.ts';
 import {
   LINE_BASELINE,
   LINE_SIZE,
@@ -20,16 +20,10 @@ import {
 import { openPdfjs, renderPage } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { BASELINE_EM } from '../../shared/edit-operations.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 async function openEditor(width: number, theme: 'light' | 'dark' = 'light') {
-  const watched = await openPage(browser, '', { width, height: width < 500 ? 844 : 900 });
+  const watched = await openPage(shared.browser, '', { width, height: width < 500 ? 844 : 900 });
   await watched.context.addInitScript((t) => localStorage.setItem('theme', t), theme);
   await watched.page.goto('/tools/edit-pdf');
   const { page } = watched;
@@ -195,7 +189,7 @@ test('dark theme: edit existing text by clicking it, type the new words, save', 
 });
 
 test('touch: a finger draws with the pen and drags an object (phone, hasTouch)', async () => {
-  const context = await browser.newContext({
+  const context = await shared.browser.newContext({
     viewport: { width: 390, height: 844 },
     hasTouch: true,
     isMobile: true,
@@ -254,7 +248,7 @@ test('a 300-page file opens quickly and renders only the pages near the viewport
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 1; i <= 300; i++) doc.addPage([612, 792]).drawText(`Page ${i}`, { x: 72, y: 700, size: 24, font });
   const bytes = await doc.save();
-  const { page, context, errors } = await openPage(browser, '/tools/edit-pdf', { width: 1280, height: 900 });
+  const { page, context, errors } = await openPage(shared.browser, '/tools/edit-pdf', { width: 1280, height: 900 });
   await page.getByRole('button', { name: 'Upload Files' }).first().click();
   await page
     .locator('input[type=file]')

@@ -3,9 +3,9 @@
  * image compressor on unusual but valid images, judged by the decoded pixels of what it downloads,
  * and the file list used with the keyboard only.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { downloadAfter, launchBrowser, openToolModal, pdfUpload } from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { downloadAfter, openToolModal, pdfUpload, sharedBrowser } from './harness.ts';
 import {
   decodeImage,
   encodeJpeg,
@@ -16,13 +16,7 @@ import {
 import { animatedWebp, withExifOrientation } from '../support/image-fixtures.ts';
 import { PDFDocument } from 'pdf-lib';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 type Rgb = [number, number, number];
 
@@ -65,7 +59,7 @@ async function pick(page: Page, name: string, mimeType: string, bytes: Uint8Arra
 
 describe('image compressor, unusual images', () => {
   test('a transparent PNG as JPEG: white where it was transparent, and the note says so', async () => {
-    const { page, context, errors } = await openToolModal(browser, 'image-compressor');
+    const { page, context, errors } = await openToolModal(shared.browser, 'image-compressor');
     // Palette-like content: transparent pixels hold black, as editors leave them.
     const logo = quadrants(80, 40);
     for (let y = 0; y < 40; y++) for (let x = 0; x < 40; x++) logo.data.set([0, 0, 0, 0], (y * 80 + x) * 4);
@@ -82,7 +76,7 @@ describe('image compressor, unusual images', () => {
   });
 
   test('EXIF orientation 8 as WebP and AVIF: the picture stands as displayed; AVIF threads start cleanly', async () => {
-    const { page, context, errors } = await openToolModal(browser, 'image-compressor');
+    const { page, context, errors } = await openToolModal(shared.browser, 'image-compressor');
     // Stored 200 × 100; orientation 8 displays it turned 90° anticlockwise: 100 × 200, green at top left.
     const photo = withExifOrientation(await encodeJpeg(quadrants(200, 100), { quality: 95 }), 8);
     for (const [format, extension] of [
@@ -106,7 +100,7 @@ describe('image compressor, unusual images', () => {
   });
 
   test('an animated WebP is refused by name, not flattened to its first frame', async () => {
-    const { page, context } = await openToolModal(browser, 'image-compressor');
+    const { page, context } = await openToolModal(shared.browser, 'image-compressor');
     const sticker = await animatedWebp([quadrants(60, 40), quadrants(60, 40, 128)]);
     expect(imageHeader(sticker)).toMatchObject({ format: 'webp', width: 60, height: 40 });
     await pick(page, 'sticker.webp', 'image/webp', sticker, 'auto');
@@ -126,7 +120,7 @@ describe('image compressor, unusual images', () => {
 
 describe('the file list with the keyboard only', () => {
   test('moving a file to the end of the list or removing it keeps the focus in the window', async () => {
-    const { page, context } = await openToolModal(browser, 'merge-pdf');
+    const { page, context } = await openToolModal(shared.browser, 'merge-pdf');
     const dialog = page.getByRole('dialog');
     const onePage = async () => {
       const doc = await PDFDocument.create();
@@ -173,7 +167,7 @@ describe('the file list with the keyboard only', () => {
   });
 
   test('Process Files, Cancel and a second job by keyboard: the focus follows the buttons and stays in the window', async () => {
-    const { page, context } = await openToolModal(browser, 'pdf-to-jpg');
+    const { page, context } = await openToolModal(shared.browser, 'pdf-to-jpg');
     const dialog = page.getByRole('dialog');
     const doc = await PDFDocument.create();
     for (let i = 0; i < 30; i++) doc.addPage([612, 792]).drawRectangle({ x: 50, y: 50, width: 400, height: 600 });
@@ -222,7 +216,11 @@ describe('long names and words on a phone', () => {
     });
 
   test('merge at 390 px with a long file name: the window fits the screen and Process Files works', async () => {
-    const { page, context } = await openToolModal(browser, 'merge-pdf', { width: 390, height: 844, theme: 'dark' });
+    const { page, context } = await openToolModal(shared.browser, 'merge-pdf', {
+      width: 390,
+      height: 844,
+      theme: 'dark',
+    });
     const onePage = async () => {
       const doc = await PDFDocument.create();
       doc.addPage([200, 200]);
@@ -242,7 +240,7 @@ describe('long names and words on a phone', () => {
   });
 
   test('word counter at 390 px: a long token among the keywords wraps inside the window', async () => {
-    const { page, context } = await openToolModal(browser, 'word-counter', { width: 390, height: 844 });
+    const { page, context } = await openToolModal(shared.browser, 'word-counter', { width: 390, height: 844 });
     // One word for the segmenter (underscores join), so one keyword chip.
     const token = 'configuration_value_for_the_production_environment_of_the_new_billing_service';
     await page.getByRole('dialog').locator('textarea').first().fill(`${token} ${token} short words`);
@@ -252,7 +250,7 @@ describe('long names and words on a phone', () => {
   });
 
   test('image compressor at 390 px: a long file name in the Preview button and the result stays on screen', async () => {
-    const { page, context } = await openToolModal(browser, 'image-compressor', {
+    const { page, context } = await openToolModal(shared.browser, 'image-compressor', {
       width: 390,
       height: 844,
       theme: 'dark',

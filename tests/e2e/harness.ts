@@ -3,9 +3,11 @@
  * a page that records console errors, failed requests and every request's origin, and
  * screenshots at desktop (1280) and phone (390) widths into test-results/screenshots.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = 'test-results/screenshots';
@@ -29,6 +31,41 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-dev-shm-usage',
     ],
   });
+}
+
+export interface SharedBrowser {
+  /** Chromium, launched before the file's tests. */
+  readonly browser: Browser;
+  /** The file's temporary directory (files handed to pdftoppm, qpdf…), when one was asked for. */
+  readonly scratch: string;
+}
+
+/**
+ * The Chromium a test file's tests share, launched before them and closed after; with
+ * `scratchPrefix`, also a temporary directory of that prefix, deleted after them. Called at the
+ * top of a test file, before its own hooks (which then run after the launch, and before the close).
+ */
+export function sharedBrowser(scratchPrefix?: string): SharedBrowser {
+  let browser: Browser | undefined;
+  let scratch: string | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    if (scratchPrefix) scratch = mkdtempSync(join(tmpdir(), scratchPrefix));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+  return {
+    get browser() {
+      if (!browser) throw new Error('The shared browser is launched in beforeAll: use it inside a test or hook');
+      return browser;
+    },
+    get scratch() {
+      if (!scratch) throw new Error(`No scratch directory: call sharedBrowser('folio-…-') to have one`);
+      return scratch;
+    },
+  };
 }
 
 export interface WatchedPage {

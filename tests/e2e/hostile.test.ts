@@ -4,10 +4,10 @@
  * (which crashed or hung the tab before). Each must end in the error line with a message for
  * people, the tab alive, and a small job in the same modal must then succeed.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import type { Browser, Page, Worker } from 'playwright-core';
-import { baseUrl, launchBrowser, openPage, type Upload } from './harness.ts';
+import type { Page, Worker } from 'playwright-core';
+import { baseUrl, openPage, type Upload, sharedBrowser } from './harness.ts';
 import {
   contentBombPdf,
   encryptedPdf,
@@ -19,13 +19,7 @@ import {
 } from '../support/hostile-recipes.ts';
 import { INTERNAL_WORDING } from '../support/messages.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 /** Engine workers of the page (job and thumbnails: same script), with when each closed, if it did. */
 interface TrackedWorker {
@@ -36,7 +30,7 @@ interface TrackedWorker {
 }
 
 async function openTool(toolId: string) {
-  const watched = await openPage(browser, `/tools/${toolId}`);
+  const watched = await openPage(shared.browser, `/tools/${toolId}`);
   const workers: TrackedWorker[] = [];
   watched.page.on('worker', (worker) => {
     if (!worker.url().includes('engine.worker')) return;
@@ -158,7 +152,7 @@ describe('hostile inputs in Chromium', () => {
  * and performance.measureUserAgentSpecificMemory (JS heaps, after a GC of its own choosing) do not.
  */
 async function rendererBytes(): Promise<number> {
-  const cdp = await browser.newBrowserCDPSession();
+  const cdp = await shared.browser.newBrowserCDPSession();
   try {
     const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
       processInfo: Array<{ type: string; id: number }>;
@@ -309,7 +303,11 @@ describe('no internal message reaches a user', () => {
   test('an engine bug (a TypeError) shows a plain sentence, with the details folded under "Copy details"', async () => {
     // The fault is injected by serving rotate-pdf's engine chunk as a module whose run() has a bug;
     // the service worker is blocked so the worker's module request reaches this route.
-    const context = await browser.newContext({ baseURL: baseUrl(), serviceWorkers: 'block', acceptDownloads: true });
+    const context = await shared.browser.newContext({
+      baseURL: baseUrl(),
+      serviceWorkers: 'block',
+      acceptDownloads: true,
+    });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const buggyEngine = 'export const run = async (inputs) => inputs[0].pages.length;';
     let served = 0;

@@ -10,23 +10,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import JSZip from 'jszip';
 import { PDFDocument, PDFName, PDFRawStream, StandardFonts, rgb } from 'pdf-lib';
-import { launchBrowser, screenshot, downloadAfter, openToolModal } from './harness.ts';
+import { screenshot, downloadAfter, openToolModal, sharedBrowser } from './harness.ts';
 import { encodeJpeg, encodePng, imageHeader, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { blockSsim, decodeImage, grey, pdftoppmPng, pdftotext, type Raster } from '../support/images.ts';
 import { qpdfCheck } from '../support/pdf.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 async function samplePdf(pages: number): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -78,7 +72,7 @@ async function drawnPair(inputPath: string, output: Uint8Array, n: number): Prom
 }
 
 const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) =>
-  openToolModal(browser, toolId, options);
+  openToolModal(shared.browser, toolId, options);
 
 const download = downloadAfter;
 

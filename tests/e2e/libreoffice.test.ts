@@ -6,29 +6,23 @@
  * LibreOffice with a note saying so. And every route is cross-origin isolated (COOP/COEP), which
  * LibreOffice's threads need. One page, so LibreOffice starts once (≈ 237 MB from our origin, 2 GB).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { Document, ExternalHyperlink, Packer, Paragraph, TextRun } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { PDFDocument } from 'pdf-lib';
-import { baseUrl, launchBrowser, openPage } from './harness.ts';
+import { baseUrl, openPage, sharedBrowser } from './harness.ts';
 import { pageTexts } from '../support/pdf.ts';
 import { tools } from '../../src/catalogue/index.ts';
 import { ROUTES } from './shell-helpers.ts';
 import { expectOnlyAllowedActions } from '../support/pdf-actions.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 const allText = async (bytes: Uint8Array): Promise<string> => (await pageTexts(bytes, { collapse: true })).join(' ');
 
@@ -85,7 +79,7 @@ describe('LibreOffice engine in the browser', () => {
     'a .docx with Engine = LibreOffice, then legacy .doc, .xls and .ppt converted by LibreOffice automatically',
     { timeout: 300_000 },
     async () => {
-      const { page, context, errors, requests } = await openPage(browser, '/tools/word-to-pdf', {
+      const { page, context, errors, requests } = await openPage(shared.browser, '/tools/word-to-pdf', {
         width: 1280,
         height: 900,
       });
@@ -244,7 +238,10 @@ describe('LibreOffice engine in the browser', () => {
         }),
       ),
     );
-    const { page, context, errors } = await openPage(browser, '/tools/word-to-pdf', { width: 1280, height: 900 });
+    const { page, context, errors } = await openPage(shared.browser, '/tools/word-to-pdf', {
+      width: 1280,
+      height: 900,
+    });
     await page.getByRole('button', { name: 'Upload Files' }).first().click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
@@ -273,7 +270,7 @@ describe('LibreOffice engine in the browser', () => {
   });
 
   test('every route is cross-origin isolated, in the page and in its workers', async () => {
-    const { page, context, errors } = await openPage(browser, '/');
+    const { page, context, errors } = await openPage(shared.browser, '/');
     expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
     // A worker started by the page inherits the isolation (the engine worker runs LibreOffice's host).
     expect(

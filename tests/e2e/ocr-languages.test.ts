@@ -5,19 +5,12 @@
  * back; then, with the network off, German OCR runs again and the About page lists German as
  * downloaded. "Make all tools available offline" does not include the optional languages.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { baseUrl, downloadAfter, launchBrowser, openPage, screenshot } from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import { baseUrl, downloadAfter, openPage, screenshot, sharedBrowser } from './harness.ts';
 import { readDocx } from '../support/office-fixtures.ts';
 import { GERMAN_WORDS, buildGermanScan } from '../support/ocr-fixtures.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 describe('OCR languages', () => {
   test('engine-assets.json ("Make all tools available offline") has English but no optional language', async () => {
@@ -38,7 +31,7 @@ describe('OCR languages', () => {
 
   test('German: select shown with OCR, data fetched once from our origin, umlauts come back, then works offline', async () => {
     const scan = await buildGermanScan();
-    const { page, context, errors, requests } = await openPage(browser, '/tools/pdf-to-word');
+    const { page, context, errors, requests } = await openPage(shared.browser, '/tools/pdf-to-word');
     // The service worker must control the page, so that what the first use fetches is kept.
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;

@@ -4,20 +4,16 @@
  * comes back on its own slide, in page order; Cancel during OCR terminates the render workers and
  * the tesseract worker with the engine worker, and the next job works.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page, Worker } from 'playwright-core';
-import { launchBrowser, openToolModal } from './harness.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { Page, Worker } from 'playwright-core';
+import { openToolModal, sharedBrowser } from './harness.ts';
 import { characterErrorRate, readPptx } from '../support/office-fixtures.ts';
 import { buildScannedPages } from '../support/ocr-fixtures.ts';
 
-let browser: Browser;
+const shared = sharedBrowser();
 let scan: { bytes: Uint8Array; pageTexts: string[] };
 beforeAll(async () => {
-  browser = await launchBrowser();
   scan = await buildScannedPages(4);
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const isRenderWorker = (worker: Worker) => /\/render\.worker-[^/]+\.js$/.test(worker.url());
@@ -57,7 +53,7 @@ const jobAnswer = (page: Page) =>
 
 describe('OCR with pages drawn on the render pool, in the browser', () => {
   test("two render workers: each slide has its own page's recognised text, in page order", async () => {
-    const { page, context, errors } = await openToolModal(browser, 'pdf-to-ppt');
+    const { page, context, errors } = await openToolModal(shared.browser, 'pdf-to-ppt');
     const renderWorkers = watchWorkers(page, isRenderWorker);
     // Two render workers asked for explicitly (on a 2-core machine the engine's own thread draws).
     await startJob(page, scan.bytes, { renderWorkers: '2' });
@@ -78,7 +74,7 @@ describe('OCR with pages drawn on the render pool, in the browser', () => {
   }, 300_000);
 
   test('Cancel during OCR terminates the render workers and tesseract with the engine worker; the next job works', async () => {
-    const { page, context } = await openToolModal(browser, 'pdf-to-ppt');
+    const { page, context } = await openToolModal(shared.browser, 'pdf-to-ppt');
     const renderWorkers = watchWorkers(page, isRenderWorker);
     const tesseractWorkers = watchWorkers(page, isTesseractWorker);
     await startJob(page, scan.bytes, { renderWorkers: '2' });

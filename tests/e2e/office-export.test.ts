@@ -4,10 +4,9 @@
  * itself — the request log proves nothing came from elsewhere), PDF to PowerPoint and PDF to Excel.
  * Screenshots at 1280 px (light) and 390 px (dark).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
-import { launchBrowser, screenshot, baseUrl, downloadAfter, openToolModal } from './harness.ts';
+import { screenshot, baseUrl, downloadAfter, openToolModal, sharedBrowser } from './harness.ts';
 import {
   buildReport,
   buildScannedPage,
@@ -18,18 +17,14 @@ import {
   type ReportFixture,
 } from '../support/office-fixtures.ts';
 
-let browser: Browser;
+const shared = sharedBrowser();
 let report: ReportFixture;
 beforeAll(async () => {
-  browser = await launchBrowser();
   report = await buildReport();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) =>
-  openToolModal(browser, toolId, options);
+  openToolModal(shared.browser, toolId, options);
 
 const download = downloadAfter;
 

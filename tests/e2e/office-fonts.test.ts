@@ -8,20 +8,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
-import { baseUrl, launchBrowser } from './harness.ts';
+import { baseUrl, sharedBrowser } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
 import { popplerText } from '../support/pdf.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 function fontNames(bytes: Uint8Array): string {
   const dir = mkdtempSync(join(tmpdir(), 'folio-e2e-fonts-'));
@@ -40,7 +33,7 @@ test('excel-to-pdf via /api: Korean cells come out as Hangul, not "?"', async ()
   sheet.addRow(['이름', '부서']).font = { bold: true };
   sheet.addRow(['김민수', '영업팀']);
   sheet.addRow(['이서연', '개발팀 😀']);
-  const { page, context, errors, requests } = await pageWithApi(browser, 'excel-to-pdf');
+  const { page, context, errors, requests } = await pageWithApi(shared.browser, 'excel-to-pdf');
   const answer = await postInPage(page, '/api/pdf/fromExcel', [
     ['file', 'names.xlsx', new Uint8Array(await wb.xlsx.writeBuffer())],
   ]);
@@ -79,7 +72,7 @@ test('excel-to-pdf via /api: an Arabic cell reads back in logical order, drawn w
   // Wide enough: right-aligned, a longer text would run on to the left of column A, off the page, as in LibreOffice.
   sheet.columns = [{ width: 60 }];
   sheet.addRow([words.join(' ')]);
-  const { page, context, errors, requests, failedRequests } = await pageWithApi(browser, 'excel-to-pdf');
+  const { page, context, errors, requests, failedRequests } = await pageWithApi(shared.browser, 'excel-to-pdf');
   const answer = await postInPage(page, '/api/pdf/fromExcel', [
     ['file', 'arabic.xlsx', new Uint8Array(await wb.xlsx.writeBuffer())],
   ]);

@@ -4,20 +4,14 @@
  * the right one downloads a PDF whose text (pdftotext) is the document's. The file is a .docx made
  * with `docx` and encrypted by the test-only agile encryptor (AES-256, SHA-512, 100,000 rounds).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
-import { launchBrowser, openToolModal, processFiles, screenshot } from './harness.ts';
+import { openToolModal, processFiles, screenshot, sharedBrowser } from './harness.ts';
 import { encryptOfficeAgile } from '../support/office-encrypt.ts';
 import { popplerText } from '../support/pdf.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 const SENTENCE = 'The lighthouse keeper logs every passing ship before dawn.';
 const PASSWORD = 'harbour-2026';
@@ -29,7 +23,7 @@ describe('word-to-pdf: a .docx saved with a password', () => {
       new Document({ sections: [{ children: [new Paragraph({ children: [new TextRun(SENTENCE)] })] }] }),
     );
     const encrypted = await encryptOfficeAgile(new Uint8Array(docx), PASSWORD);
-    const { page, context, errors } = await openToolModal(browser, 'word-to-pdf');
+    const { page, context, errors } = await openToolModal(shared.browser, 'word-to-pdf');
     const dialog = page.getByRole('dialog');
     await page
       .locator('input[type=file]')

@@ -3,26 +3,20 @@
  * .pptx go in, and the downloaded PDF is read back with pdf.js for its text. Fonts and engines come
  * from our own origin (the request log shows nothing else).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { PDFDict, PDFDocument, PDFName, PDFStream } from 'pdf-lib';
-import { baseUrl, launchBrowser, openPage, screenshot } from './harness.ts';
+import { baseUrl, openPage, screenshot, sharedBrowser } from './harness.ts';
 import { pageTexts } from '../support/pdf.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 async function convertInModal(toolId: string, file: { name: string; mimeType: string; buffer: Buffer }, width = 1280) {
-  const watched = await openPage(browser, `/tools/${toolId}`, { width, height: 900 });
+  const watched = await openPage(shared.browser, `/tools/${toolId}`, { width, height: 900 });
   const { page } = watched;
   await page.getByRole('button', { name: 'Upload Files' }).first().click();
   const dialog = page.getByRole('dialog');
@@ -139,7 +133,7 @@ describe('Office to PDF in the browser', () => {
   });
 
   test('opening the tool warms its engine up: the common fonts load before any file is chosen', async () => {
-    const { page, requests, context } = await openPage(browser, '/tools/excel-to-pdf');
+    const { page, requests, context } = await openPage(shared.browser, '/tools/excel-to-pdf');
     await page.getByRole('button', { name: 'Upload Files' }).first().click();
     await page.getByRole('dialog').waitFor();
     await expect
@@ -157,7 +151,7 @@ describe('Office to PDF in the browser', () => {
     const docx = await Packer.toBuffer(
       new Document({ sections: [{ children: [new Paragraph('会议纪要：周五发布。')] }] }),
     );
-    const watched = await openPage(browser, '/tools/word-to-pdf');
+    const watched = await openPage(shared.browser, '/tools/word-to-pdf');
     const { page, context } = watched;
     await page.getByRole('button', { name: 'Upload Files' }).first().click();
     const dialog = page.getByRole('dialog');
@@ -198,7 +192,7 @@ describe('Office to PDF in the browser', () => {
       Array.from('EncryptionInfo').flatMap((c) => [c.charCodeAt(0), 0]),
       1024,
     );
-    const watched = await openPage(browser, '/tools/word-to-pdf');
+    const watched = await openPage(shared.browser, '/tools/word-to-pdf');
     const { page, context } = watched;
     await page.getByRole('button', { name: 'Upload Files' }).first().click();
     const dialog = page.getByRole('dialog');

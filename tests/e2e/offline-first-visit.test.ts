@@ -12,27 +12,20 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { popplerText } from '../support/pdf.ts';
 import { createServer, type Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import JSZip from 'jszip';
 import { Document, Packer, Paragraph } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { loadImage } from '@napi-rs/canvas';
-import { baseUrl, downloadAfter, launchBrowser, openPage, type WatchedPage, type Upload } from './harness.ts';
+import { baseUrl, downloadAfter, openPage, type WatchedPage, type Upload, sharedBrowser } from './harness.ts';
 import { fileTools } from '../../src/catalogue/index.ts';
 import { ENGINE_CACHE } from '../../src/pwa/engine-files.ts';
 import { encryptWithQpdf } from '../support/protect-unlock-fixtures.ts';
 import { encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 type Output = { name: string; bytes: Uint8Array };
 
@@ -217,7 +210,7 @@ describe('every file tool offline after one visit', () => {
   let watched: WatchedPage;
 
   beforeAll(async () => {
-    watched = await openPage(browser, '/');
+    watched = await openPage(shared.browser, '/');
     const { page, context } = watched;
     // Nothing but the first visit: the background caching is started by the page, not by a click.
     await page.evaluate(async () => {
@@ -272,7 +265,7 @@ describe('every file tool offline after one visit', () => {
 
 describe('a tool whose engine is not on this device, offline', () => {
   test('with Save-Data nothing is downloaded; offline the tool says what it needs at once, never a module URL', async () => {
-    const watched = await openPage(browser, '');
+    const watched = await openPage(shared.browser, '');
     const { page, context } = watched;
     // The browser asks sites to save data: Folio must not download its engines by itself.
     await context.addInitScript(() =>
@@ -312,7 +305,7 @@ describe('a tool whose engine is not on this device, offline', () => {
 describe('an engine that cannot be fetched while the browser thinks it is online', () => {
   test('the job fails at once with words, not a module URL, and does not hang', async () => {
     // No service worker and every engine request refused: the worker's own script cannot load.
-    const context = await browser.newContext({ baseURL: baseUrl(), serviceWorkers: 'block' });
+    const context = await shared.browser.newContext({ baseURL: baseUrl(), serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.route('**/assets/engine/**', (route) => route.abort('internetdisconnected'));
     const dialog = await openToolWindow(page, 'rotate-pdf');
@@ -330,7 +323,7 @@ describe('an engine that cannot be fetched while the browser thinks it is online
 
 describe('an update cleans up', () => {
   test('on activation the service worker deletes older engine caches and files its version does not list', async () => {
-    const { page, context } = await openPage(browser, '/');
+    const { page, context } = await openPage(shared.browser, '/');
     await controlled(page);
     const kept = await page.evaluate(async (current) => {
       const list = (await (await fetch('/engine-assets.json')).json()) as {
@@ -378,7 +371,7 @@ describe('install', () => {
   }
 
   test('no Install button until the browser offers it; then the header button calls prompt()', async () => {
-    const { page, context, errors } = await openPage(browser, '/');
+    const { page, context, errors } = await openPage(shared.browser, '/');
     await page.locator('h1').first().waitFor();
     expect(await page.getByRole('button', { name: 'Install app' }).count()).toBe(0);
     await dispatchInstallPrompt(page);
@@ -393,7 +386,7 @@ describe('install', () => {
   });
 
   test('on a phone the Install button is in the menu', async () => {
-    const { page, context } = await openPage(browser, '/', { width: 390, height: 800 });
+    const { page, context } = await openPage(shared.browser, '/', { width: 390, height: 800 });
     await page.locator('h1').first().waitFor();
     await dispatchInstallPrompt(page);
     expect(await page.getByRole('banner').getByRole('button', { name: 'Install app' }).isVisible()).toBe(false);
@@ -440,7 +433,7 @@ describe('share target', () => {
 
   for (const variant of ['', '?no-referrer']) {
     test(`a form on another site${variant ? ' that hides its referrer' : ''} cannot hand files to Folio`, async () => {
-      const { page, context } = await openPage(browser, '/');
+      const { page, context } = await openPage(shared.browser, '/');
       await controlled(page);
       await submitFrom(page, `${otherSite}/${variant}`);
       await expect.poll(() => page.locator('body').textContent()).toContain('only from your device');

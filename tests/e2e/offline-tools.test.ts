@@ -5,17 +5,16 @@
  * log of that tool's run must show nothing outside our origin and no request carrying the file.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { Document, Packer, Paragraph } from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
-import { baseUrl, downloadAfter, launchBrowser, openPage, type WatchedPage, type Upload } from './harness.ts';
+import { baseUrl, downloadAfter, openPage, type WatchedPage, type Upload, sharedBrowser } from './harness.ts';
 import { fileTools } from '../../src/catalogue/index.ts';
 import { encryptWithQpdf } from '../support/protect-unlock-fixtures.ts';
 import { encodePng, makeImageData } from '../../workers/engine/lib/image/codecs.ts';
 
-let browser: Browser;
+const shared = sharedBrowser();
 let watched: WatchedPage;
 const posted: string[] = [];
 
@@ -78,8 +77,7 @@ async function inputFor(toolId: string, pdf: Uint8Array): Promise<Upload> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  watched = await openPage(browser, '/about');
+  watched = await openPage(shared.browser, '/about');
   const { page, context } = watched;
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
@@ -96,7 +94,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await watched?.context.close();
-  await browser?.close();
 });
 
 describe('every tool offline', () => {

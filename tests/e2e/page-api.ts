@@ -16,31 +16,17 @@ export interface InPageAnswer {
   text?: string;
 }
 
-/** Opens `/tools/<toolId>`, opens its modal (which starts the in-page API) and waits until /api answers. */
-const NOT_FOUND_ERROR = 'Failed to load resource: the server responded with a status of 404 (Not Found)';
-
+/**
+ * Opens `/tools/<toolId>`, opens its modal (which starts the in-page API) and waits until the page
+ * says /api is answered there (mock-api/browser.ts marks <html> with data-folio-api="ready").
+ */
 export async function pageWithApi(browser: Browser, toolId = 'pdf-to-jpg'): Promise<WatchedPage> {
   const watched = await openPage(browser, `/tools/${toolId}`);
   await watched.page
     .getByRole('button', { name: /Upload Files|Get Started/ })
     .first()
     .click();
-  // The API answers an empty merge with a JSON error once its service is up (before that: the app's HTML,
-  // or the preview server's 404 for a POST, which Chromium also logs as a console error).
-  const deadline = Date.now() + 30_000;
-  let probeNotFound = 0;
-  for (;;) {
-    const answer = await postInPage(watched.page, '/api/pdf/merge', []);
-    if ((answer.type ?? '').includes('application/json')) break;
-    if (answer.status === 404) probeNotFound += 1;
-    if (Date.now() > deadline) throw new Error('the in-page /api did not start within 30 s');
-    await watched.page.waitForLoadState('networkidle');
-  }
-  // Those console errors are this probe's (Chromium reports a failed load before fetch resolves), not the page's.
-  for (let i = 0; i < probeNotFound; i++) {
-    const at = watched.errors.indexOf(NOT_FOUND_ERROR);
-    if (at >= 0) watched.errors.splice(at, 1);
-  }
+  await watched.page.locator('html[data-folio-api="ready"]').waitFor({ state: 'attached', timeout: 30_000 });
   return watched;
 }
 

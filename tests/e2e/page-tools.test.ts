@@ -5,31 +5,20 @@
  * source page's drawing turned); cancel; the password prompt. Fixtures are made in Node with pdf-lib
  * (tests/unit/page-fixtures.ts).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, test } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import JSZip from 'jszip';
-import { launchBrowser, openToolModal, processFiles, screenshot, pdfUpload } from './harness.ts';
+import { openToolModal, processFiles, screenshot, pdfUpload, sharedBrowser } from './harness.ts';
 import { encrypt, labelledPdf, pageLabels, pageRotations } from '../support/page-fixtures.ts';
 import { blockSsim, decodeImage, pdftoppmPng, pdftotext, type PdfPasswords, type Raster } from '../support/images.ts';
 
-let browser: Browser;
-let scratch: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  scratch = mkdtempSync(join(tmpdir(), 'folio-page-tools-'));
-});
-afterAll(async () => {
-  await browser?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const shared = sharedBrowser('folio-page-tools-');
 
 let scratchFiles = 0;
 /** Writes PDF bytes to a file of their own for poppler's tools. */
 function pdfFile(bytes: Uint8Array): string {
-  const path = join(scratch, `${++scratchFiles}.pdf`);
+  const path = join(shared.scratch, `${++scratchFiles}.pdf`);
   writeFileSync(path, bytes);
   return path;
 }
@@ -80,7 +69,7 @@ function expectTurnedDrawing(output: Raster, source: Raster, quarterTurns: numbe
 
 const pdf = pdfUpload;
 
-const openTool = (toolId: string, width = 1280) => openToolModal(browser, toolId, { width });
+const openTool = (toolId: string, width = 1280) => openToolModal(shared.browser, toolId, { width });
 
 describe('merge-pdf', () => {
   test('merges three files in the chosen order with per-file pages; result panel; start over', async () => {

@@ -3,23 +3,16 @@
  * taking control, every route rendering with the network off, the security headers of `npm start`,
  * and no request to another origin.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { baseUrl, launchBrowser, openPage, type WatchedPage } from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import { baseUrl, openPage, type WatchedPage, sharedBrowser } from './harness.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 const ROUTES = ['/', '/tools', '/tools/merge-pdf', '/about', '/contact', '/privacy', '/terms', '/how-it-works'];
 
 /** Loads the app, waits until the service worker controls the page and the precache is complete. */
 async function installed(path = '/'): Promise<WatchedPage> {
-  const watched = await openPage(browser, path);
+  const watched = await openPage(shared.browser, path);
   await watched.page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
@@ -128,7 +121,7 @@ describe('offline', () => {
 
 describe('private', () => {
   test('no page loads anything from another origin', async () => {
-    const watched = await openPage(browser, '/');
+    const watched = await openPage(shared.browser, '/');
     for (const route of ROUTES) {
       await watched.page.goto(route);
       await watched.page.waitForLoadState('networkidle');

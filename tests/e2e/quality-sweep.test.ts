@@ -5,34 +5,23 @@
  * boxes away from the origin and crop boxes smaller than the media box keep their look through
  * PDF → JPG and Rotate.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, test } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts, degrees, rgb } from 'pdf-lib';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './harness.ts';
+import { sharedBrowser } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
 import { blockSsim, decodeImage, pdftoppmPng, type Raster } from '../support/images.ts';
 import { labelledPdf } from '../support/page-fixtures.ts';
 import { layeredPdf } from '../support/layer-fixtures.ts';
 
-let browser: Browser;
-let scratch: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  scratch = mkdtempSync(join(tmpdir(), 'folio-sweep-'));
-});
-afterAll(async () => {
-  await browser?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const shared = sharedBrowser('folio-sweep-');
 
 let files = 0;
 /** Page `page` (1-based) of a PDF as poppler draws its crop box at `dpi`. */
 async function poppler(bytes: Uint8Array, page: number, dpi: number): Promise<Raster> {
-  const path = join(scratch, `${++files}.pdf`);
+  const path = join(shared.scratch, `${++files}.pdf`);
   writeFileSync(path, bytes);
   return decodeImage(pdftoppmPng(path, page, dpi));
 }
@@ -94,7 +83,7 @@ async function geometryPdf(): Promise<Uint8Array> {
 
 describe('quality sweep inputs in the browser', () => {
   test('merge and split keep a layer hidden by default hidden', async () => {
-    const { page, context, errors } = await pageWithApi(browser, 'merge-pdf');
+    const { page, context, errors } = await pageWithApi(shared.browser, 'merge-pdf');
     const layers = await layeredPdf();
     const merged = await postInPage(page, '/api/pdf/merge', [
       ['files', 'b.pdf', await labelledPdf('B', 1)],
@@ -113,7 +102,7 @@ describe('quality sweep inputs in the browser', () => {
   });
 
   test('PDF → JPG and Rotate: rotated, offset and cropped pages draw as poppler draws them', async () => {
-    const { page, context, errors } = await pageWithApi(browser, 'pdf-to-jpg');
+    const { page, context, errors } = await pageWithApi(shared.browser, 'pdf-to-jpg');
     const source = await geometryPdf();
     const images = await postInPage(page, '/api/pdf/toJpg', [['file', 'geometry.pdf', source]], {
       mode: 'pages',

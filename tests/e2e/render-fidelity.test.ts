@@ -11,9 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
 import JSZip from 'jszip';
-import { SCREENSHOT_DIR, launchBrowser, type WatchedPage } from './harness.ts';
+import { SCREENSHOT_DIR, type WatchedPage, sharedBrowser } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
 import {
   CORPUS_DIR,
@@ -94,7 +93,6 @@ interface Compared {
 const compared: Compared[] = [];
 const filesPerFontKind = new Map<string, Set<string>>();
 
-let browser: Browser;
 let tab: WatchedPage;
 
 async function renderInBrowser(entry: CorpusEntry, pages: number[]): Promise<Map<number, Uint8Array>> {
@@ -127,12 +125,11 @@ async function renderInBrowser(entry: CorpusEntry, pages: number[]): Promise<Map
 }
 
 describe.skipIf(!ready)('pages drawn in Chromium match poppler (block SSIM ≥ 0.90 at 72 dpi)', () => {
+  const shared = sharedBrowser();
   beforeAll(async () => {
-    browser = await launchBrowser();
-    tab = await pageWithApi(browser);
+    tab = await pageWithApi(shared.browser);
   });
   afterAll(async () => {
-    await browser?.close();
     if (!compared.length) return;
     const lowest = compared.reduce((low, c) => (c.ssim < low.ssim ? c : low));
     const lowestDirect = compared.reduce((low, c) => (c.direct < low.direct ? c : low));

@@ -8,27 +8,17 @@
  * tests put a page-side stand-in in its place, which records when it was asked and what was written.)
  * That decision needs the pages' sizes, so Process Files waits for the file's check where a picker exists.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page, Worker } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import type { Page, Worker } from 'playwright-core';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
-import { downloadAfter, launchBrowser, openToolModal, pdfUpload } from './harness.ts';
+import { downloadAfter, openToolModal, pdfUpload, sharedBrowser } from './harness.ts';
 import { blockSsim, decodeImage, pdftoppmPng } from '../support/images.ts';
 import { imageHeader } from '../../workers/engine/lib/image/codecs.ts';
 
-let browser: Browser;
-let dir: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  dir = mkdtempSync(join(tmpdir(), 'folio-render-pool-'));
-});
-afterAll(async () => {
-  await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const shared = sharedBrowser('folio-render-pool-');
 
 /**
  * Pages that cannot be mistaken for one another: page n fills cell n (modulo 12) of a 4 × 3 grid
@@ -73,9 +63,9 @@ describe('PDF → JPG render pool in the browser', () => {
   test("three render workers: every page in the ZIP, in order, each like pdftoppm's drawing of that page", async () => {
     const pages = 12;
     const pdf = await numberedPdf(pages);
-    const pdfPath = join(dir, 'numbered.pdf');
+    const pdfPath = join(shared.scratch, 'numbered.pdf');
     writeFileSync(pdfPath, pdf);
-    const { page, context, errors } = await openToolModal(browser, 'pdf-to-jpg');
+    const { page, context, errors } = await openToolModal(shared.browser, 'pdf-to-jpg');
     const workers = watchRenderWorkers(page);
     await page.locator('input[type=file]').first().setInputFiles(pdfUpload('numbered.pdf', pdf));
     // The modal has no worker-count field: the in-page /api is posted to directly, asking for three
@@ -124,7 +114,7 @@ describe('PDF → JPG render pool in the browser', () => {
 
   test('Cancel terminates the render workers with the engine worker; the next job works', async () => {
     const pdf = await numberedPdf(40, [612, 792]);
-    const { page, context } = await openToolModal(browser, 'pdf-to-jpg');
+    const { page, context } = await openToolModal(shared.browser, 'pdf-to-jpg');
     const workers = watchRenderWorkers(page);
     const dialog = page.getByRole('dialog');
     // Two render workers asked for explicitly (the default on a 2-core machine is one lane, in the
@@ -168,9 +158,9 @@ describe('PDF → JPG render pool in the browser', () => {
     async () => {
       // 100 letter pages at 300 dpi: 842 million pixels, estimated at 252 MB of JPEG (0.3 byte a pixel).
       const pdf = await numberedPdf(100, [612, 792]);
-      const pdfPath = join(dir, 'big.pdf');
+      const pdfPath = join(shared.scratch, 'big.pdf');
       writeFileSync(pdfPath, pdf);
-      const { page, context, errors } = await openToolModal(browser, 'pdf-to-jpg');
+      const { page, context, errors } = await openToolModal(shared.browser, 'pdf-to-jpg');
       const dialog = page.getByRole('dialog');
       await page.evaluate(() => {
         const record = {
@@ -270,7 +260,7 @@ describe('PDF → JPG render pool in the browser', () => {
       // 200 MB: a click that estimated from the file's size would not ask.
       const pdf = await numberedPdf(100, [612, 792]);
       expect(pdf.byteLength).toBeLessThan(10 * 1024 * 1024);
-      const { page, context, errors } = await openToolModal(browser, 'pdf-to-jpg');
+      const { page, context, errors } = await openToolModal(shared.browser, 'pdf-to-jpg');
       const dialog = page.getByRole('dialog');
       const button = dialog.getByRole('button', { name: 'Process Files', exact: true });
       const reason = dialog.locator('.process-reason');

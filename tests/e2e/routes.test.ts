@@ -3,26 +3,19 @@
  * exactly as the catalogue orders them), the /privacy-policy redirect, unknown tool ids and unknown
  * paths — with no console error and no failed request anywhere. Screenshots at 1280 and 390 px.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot } from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import { screenshot, sharedBrowser } from './harness.ts';
 import { ROUTES, expectClean, heading, openThemed, scrollTop } from './shell-helpers.ts';
 import { popularTools, sections, tools } from '../../src/catalogue/index.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 const slug = (path: string) => (path === '/' ? 'home' : path.slice(1).replace(/\//g, '-'));
 
 describe('every route', () => {
   for (const route of ROUTES) {
     test(`${route.path} renders its page inside the frame`, async () => {
-      const watched = await openThemed(browser, route.path);
+      const watched = await openThemed(shared.browser, route.path);
       const { page } = watched;
       expect(await heading(page)).toMatch(route.heading);
       // Landmarks: one banner, the main navigation, main, contentinfo.
@@ -43,7 +36,7 @@ describe('every route', () => {
   }
 
   test('/privacy-policy redirects to /privacy (the Terms page links there)', async () => {
-    const watched = await openThemed(browser, '/terms');
+    const watched = await openThemed(shared.browser, '/terms');
     const { page } = watched;
     await heading(page);
     const link = page.locator('main a[href="/privacy-policy"]');
@@ -61,7 +54,7 @@ describe('every route', () => {
   });
 
   test('an unknown tool id redirects to /tools; an unknown path shows the 404 page', async () => {
-    const watched = await openThemed(browser, '/tools/not-a-tool');
+    const watched = await openThemed(shared.browser, '/tools/not-a-tool');
     const { page } = watched;
     await page.waitForURL((url) => url.pathname === '/tools');
     await expect.poll(() => heading(page)).toBe('Explore All Tools');
@@ -76,7 +69,7 @@ describe('every route', () => {
 
 describe('lists generated from the catalogue', () => {
   test('home: hero buttons, four popular tools, six benefits, honest figures, closing call to action', async () => {
-    const watched = await openThemed(browser, '/');
+    const watched = await openThemed(shared.browser, '/');
     const { page } = watched;
     await heading(page);
     const main = page.locator('main');
@@ -100,7 +93,7 @@ describe('lists generated from the catalogue', () => {
   });
 
   test('tools page: the groups, in order, with every tool once', async () => {
-    const watched = await openThemed(browser, '/tools');
+    const watched = await openThemed(shared.browser, '/tools');
     const { page } = watched;
     await heading(page);
     const groups = page.locator('.tool-group');
@@ -118,7 +111,7 @@ describe('lists generated from the catalogue', () => {
   });
 
   test('header dropdown: its columns with icon, name and description', async () => {
-    const watched = await openThemed(browser, '/');
+    const watched = await openThemed(shared.browser, '/');
     const { page } = watched;
     await heading(page);
     await page.getByRole('button', { name: 'Tools' }).click();
@@ -138,7 +131,7 @@ describe('lists generated from the catalogue', () => {
   });
 
   test('footer: three columns, social links in a new tab with rel=noopener, copyright with the year and Folio', async () => {
-    const watched = await openThemed(browser, '/about');
+    const watched = await openThemed(shared.browser, '/about');
     const { page } = watched;
     await heading(page);
     const footer = page.locator('footer.site-footer');
@@ -165,7 +158,7 @@ describe('lists generated from the catalogue', () => {
   });
 
   test('every tool has a detail page with its button and all five content sections', async () => {
-    const watched = await openThemed(browser, '/tools');
+    const watched = await openThemed(shared.browser, '/tools');
     const { page } = watched;
     await heading(page);
     for (const tool of tools) {
@@ -186,7 +179,7 @@ describe('lists generated from the catalogue', () => {
   });
 
   test('How It Works: four steps and the tagline', async () => {
-    const watched = await openThemed(browser, '/how-it-works');
+    const watched = await openThemed(shared.browser, '/how-it-works');
     const { page } = watched;
     await heading(page);
     const steps = (await page.locator('.how-step h2').allTextContents()).map((s) => s.replace(/^Step \d: /, '').trim());

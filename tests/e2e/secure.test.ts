@@ -5,28 +5,22 @@
  * only; then it is unlocked back through the unlock modal ('Password is required', 'Invalid
  * Password', success), and a batch of files is unlocked into a ZIP.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import JSZip from 'jszip';
-import { downloadAfter, launchBrowser, screenshot, pdfUpload, openToolModal, processFiles } from './harness.ts';
+import { downloadAfter, screenshot, pdfUpload, openToolModal, processFiles, sharedBrowser } from './harness.ts';
 import { PAGE_TEXTS, encryptWithQpdf, textPdf } from '../support/protect-unlock-fixtures.ts';
 import { pageTexts, popplerText } from '../support/pdf.ts';
 import { readEncryption } from '../../workers/engine/lib/pdf/encryption.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 const pdf = pdfUpload;
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 const openTool = (toolId: string, options?: { width?: number; theme?: 'light' | 'dark' }) =>
-  openToolModal(browser, toolId, options);
+  openToolModal(shared.browser, toolId, options);
 
 const alertText = (page: Page) => page.getByRole('alert').first().textContent();
 

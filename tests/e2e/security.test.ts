@@ -4,23 +4,16 @@
  * "Remove scripts and actions" option is there and ticked. (The engines' side of the security suite
  * runs in Node: tests/security/.)
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import { sharedBrowser } from './harness.ts';
 import { openThemed } from './shell-helpers.ts';
 import { textPdf } from '../support/protect-unlock-fixtures.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 describe('protect-pdf password limit in the browser', () => {
   test('128 bytes: "Too long" under the field, refused on Process Files, nothing downloaded', async () => {
-    const { page, errors } = await openThemed(browser, '/tools/protect-pdf', { width: 1280, theme: 'light' });
+    const { page, errors } = await openThemed(shared.browser, '/tools/protect-pdf', { width: 1280, theme: 'light' });
     await page.getByRole('button', { name: 'Upload Files' }).first().click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();

@@ -4,19 +4,13 @@
  * the theme (toggle without reload, persisted, applied before first paint) and the tool modal
  * (open, focus trap, Escape, focus return, opening from a card, reset on tool change).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page, Request } from 'playwright-core';
-import { baseUrl, launchBrowser, screenshot } from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { baseUrl, screenshot, sharedBrowser } from './harness.ts';
 import { animationsDone, expectClean, heading, openThemed, scrollTop } from './shell-helpers.ts';
 import { fileTools, tools, utilityTools } from '../../src/catalogue/index.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 const activeInside = (page: Page, selector: string) =>
   page.evaluate((sel) => Boolean(document.querySelector(sel)?.contains(document.activeElement)), selector);
@@ -27,7 +21,7 @@ const activeLabel = (page: Page) =>
 
 describe('Tools dropdown', () => {
   test('opens on click; closes on outside click, on Escape (focus back on the button) and on choosing', async () => {
-    const watched = await openThemed(browser, '/');
+    const watched = await openThemed(shared.browser, '/');
     const { page } = watched;
     await heading(page);
     const button = page.getByRole('button', { name: 'Tools' });
@@ -76,7 +70,7 @@ describe('Tools dropdown', () => {
 
 describe('Tool Menu', () => {
   test('side tab opens it with both sections expanded; sections collapse; close button and Escape close it', async () => {
-    const watched = await openThemed(browser, '/about');
+    const watched = await openThemed(shared.browser, '/about');
     const { page } = watched;
     await heading(page);
     const menu = page.getByRole('complementary', { name: 'Tool Menu' });
@@ -115,7 +109,7 @@ describe('Tool Menu', () => {
   });
 
   test('picking a tool navigates to it, marks it active and closes the menu', async () => {
-    const watched = await openThemed(browser, '/');
+    const watched = await openThemed(shared.browser, '/');
     const { page } = watched;
     await heading(page);
     await page.getByRole('button', { name: 'Tool Menu', exact: true }).click();
@@ -132,7 +126,7 @@ describe('Tool Menu', () => {
   });
 
   test('phone layout: no desktop nav; the menu button opens the menu with the page links', async () => {
-    const watched = await openThemed(browser, '/', { width: 390, height: 844 });
+    const watched = await openThemed(shared.browser, '/', { width: 390, height: 844 });
     const { page } = watched;
     await heading(page);
     expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
@@ -157,7 +151,7 @@ describe('Tool Menu', () => {
 
 describe('theme', () => {
   test('light by default; toggles at once without reload; persists; dark is applied before the app runs', async () => {
-    const watched = await openThemed(browser, '/tools');
+    const watched = await openThemed(shared.browser, '/tools');
     const { page } = watched;
     await heading(page);
     const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
@@ -183,7 +177,7 @@ describe('theme', () => {
     await watched.context.close();
 
     // No flash: with the app's JavaScript blocked, index.html's inline script alone applies the stored theme.
-    const context = await browser.newContext({ baseURL: baseUrl() });
+    const context = await shared.browser.newContext({ baseURL: baseUrl() });
     const raw = await context.newPage();
     await raw.addInitScript(() => localStorage.setItem('theme', 'dark'));
     await raw.route(/\/assets\/.*\.js$/, (route) => route.abort());
@@ -196,7 +190,7 @@ describe('theme', () => {
 
 describe('tool modal', () => {
   test('opens from the button; focus is trapped; Escape closes it and focus returns to the button', async () => {
-    const watched = await openThemed(browser, '/tools/merge-pdf');
+    const watched = await openThemed(shared.browser, '/tools/merge-pdf');
     const { page } = watched;
     await heading(page);
     const opener = page.getByRole('button', { name: 'Upload Files', exact: true });
@@ -229,7 +223,7 @@ describe('tool modal', () => {
   });
 
   test('a card on /tools opens the tool page with its modal; a new tool starts fresh; reload shows the page', async () => {
-    const watched = await openThemed(browser, '/tools');
+    const watched = await openThemed(shared.browser, '/tools');
     const { page } = watched;
     await heading(page);
     // Opening a tool loads the in-page API and its engine in the background; the reload below must
@@ -267,7 +261,7 @@ describe('tool modal', () => {
 
   test('a file tool opens on its file picker, a utility on its own form', async () => {
     for (const tool of [fileTools[0], utilityTools[0]]) {
-      const watched = await openThemed(browser, `/tools/${tool.id}`);
+      const watched = await openThemed(shared.browser, `/tools/${tool.id}`);
       const { page } = watched;
       await heading(page);
       await page
@@ -284,7 +278,7 @@ describe('tool modal', () => {
 
   test('the phone layout shows the modal as a bottom sheet that fits the screen', async () => {
     const tool = tools.find((t) => t.id === 'merge-pdf')!;
-    const watched = await openThemed(browser, `/tools/${tool.id}`, { width: 390, height: 844, theme: 'dark' });
+    const watched = await openThemed(shared.browser, `/tools/${tool.id}`, { width: 390, height: 844, theme: 'dark' });
     const { page } = watched;
     await heading(page);
     await page.getByRole('button', { name: 'Upload Files', exact: true }).click();
@@ -309,7 +303,7 @@ describe('screenshots in both themes', () => {
     for (const width of [1280, 390]) {
       test(`home and tools at ${width} px, ${theme}`, async () => {
         for (const path of ['/', '/tools', '/tools/compress-pdf']) {
-          const watched = await openThemed(browser, path, { theme, width, height: width === 390 ? 844 : 800 });
+          const watched = await openThemed(shared.browser, path, { theme, width, height: width === 390 ? 844 : 800 });
           const { page } = watched;
           await heading(page);
           await scrollTop(page);

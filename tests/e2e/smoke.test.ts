@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage } from './harness.ts';
+import { expect, test } from 'vitest';
+import { openPage, sharedBrowser } from './harness.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 test('the home page renders without console errors', async () => {
-  const { page, errors, failedRequests, context } = await openPage(browser, '/');
+  const { page, errors, failedRequests, context } = await openPage(shared.browser, '/');
   await expect.poll(() => page.locator('h1').first().textContent()).toBeTruthy();
   expect(errors).toEqual([]);
   expect(failedRequests).toEqual([]);
@@ -19,7 +12,7 @@ test('the home page renders without console errors', async () => {
 });
 
 test('engine files come precompressed: the browser gets brotli or gzip and decodes the original bytes', async () => {
-  const { page, context } = await openPage(browser, '/');
+  const { page, context } = await openPage(shared.browser, '/');
   const { files } = (await (await page.request.get('/engine-assets.json')).json()) as {
     files: Array<{ url: string; bytes: number }>;
   };

@@ -4,23 +4,17 @@
  * (to be looked at; docs/tool-window.md says which were), and axe-core over each window with files
  * chosen. The primary action is on screen in every one of them.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import JSZip from 'jszip';
-import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOT_DIR, launchBrowser, openPage, type Upload } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { SCREENSHOT_DIR, openPage, type Upload, sharedBrowser } from './harness.ts';
 import { seriousViolations } from './shell-helpers.ts';
 import { labelledPdf } from '../support/page-fixtures.ts';
 import { solidImage } from '../support/edit-pdf-fixtures.ts';
 import { fileTools, utilityTools } from '../../src/catalogue/index.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 /** A ZIP with the part Office readers and Folio's type check look for; it is only picked, never converted. */
 async function officeShell(name: string, part: string, mimeType: string): Promise<Upload> {
@@ -125,7 +119,7 @@ describe('every tool window, both widths, both themes', () => {
       [390, 844],
     ] as const) {
       test(`${width}×${height} ${theme}`, async () => {
-        const watched = await openPage(browser, '', { width, height });
+        const watched = await openPage(shared.browser, '', { width, height });
         const { page, context } = watched;
         await context.addInitScript((value) => localStorage.setItem('theme', value), theme);
         for (const tool of fileTools) {

@@ -3,25 +3,19 @@
  * real type, damage), each PDF's first page and page count in the list, the action always in view,
  * one way into a tool from every link, and outputs named after their inputs.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import JSZip from 'jszip';
-import { baseUrl, downloadAfter, launchBrowser, openPage, openToolModal, screenshot, pdfUpload } from './harness.ts';
+import { baseUrl, downloadAfter, openPage, openToolModal, screenshot, pdfUpload, sharedBrowser } from './harness.ts';
 import { encrypt, labelledPdf, pageLabels } from '../support/page-fixtures.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 const pdf = pdfUpload;
 const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
 const openTool = (toolId: string, { width = 1280, height = 800 } = {}) =>
-  openToolModal(browser, toolId, { width, height });
+  openToolModal(shared.browser, toolId, { width, height });
 
 const fileRow = (page: Page, name: string) =>
   page.getByRole('list', { name: 'Selected files' }).locator('li', { hasText: name });
@@ -191,7 +185,7 @@ describe('a workspace that fits', () => {
 
 describe('one way in', () => {
   test('home Try now, /tools cards, the header menu and the phone menu all open the tool', async () => {
-    const desktop = await openPage(browser, '/');
+    const desktop = await openPage(shared.browser, '/');
     const { page } = desktop;
     await page.locator('section[aria-labelledby="popular-title"] a[href="/tools/merge-pdf"]').click();
     await page.getByRole('dialog', { name: 'Merge PDF' }).waitFor();
@@ -209,7 +203,7 @@ describe('one way in', () => {
     await page.getByRole('dialog', { name: 'Rotate PDF' }).waitFor();
     await desktop.context.close();
 
-    const phone = await openPage(browser, '/about', { width: 390, height: 844 });
+    const phone = await openPage(shared.browser, '/about', { width: 390, height: 844 });
     await phone.page.getByRole('button', { name: 'Open menu' }).click();
     await phone.page.locator('.side-menu a[href="/tools/compress-pdf"]').click();
     await phone.page.getByRole('dialog', { name: 'Compress PDF' }).waitFor();
@@ -217,7 +211,7 @@ describe('one way in', () => {
   });
 
   test('a file dropped on the tool page (outside the window) opens the tool with it', async () => {
-    const { page, context } = await openPage(browser, '/tools/split-pdf');
+    const { page, context } = await openPage(shared.browser, '/tools/split-pdf');
     const bytes = [...(await labelledPdf('D', 4))];
     const transfer = await page.evaluateHandle((data) => {
       const dt = new DataTransfer();
@@ -302,7 +296,7 @@ describe('words and names', () => {
       'age-calculator': 'Calculate',
       'bmi-calculator': 'Calculate',
     };
-    const { page, context } = await openPage(browser, '/');
+    const { page, context } = await openPage(shared.browser, '/');
     for (const [id, label] of Object.entries(expected)) {
       await page.goto(`/tools/${id}`);
       await page.getByRole('button', { name: 'Get Started' }).first().click();
@@ -317,7 +311,7 @@ describe('words and names', () => {
 
 describe('theme', () => {
   test('follows the system dark preference until the user chooses', async () => {
-    const context = await browser.newContext({ colorScheme: 'dark', baseURL: baseUrl() });
+    const context = await shared.browser.newContext({ colorScheme: 'dark', baseURL: baseUrl() });
     const page = await context.newPage();
     await page.goto('/');
     const dark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));

@@ -5,19 +5,13 @@
  * (light, and dark for some), each checked with axe-core. The 20 MB JSON case checks that the work ran in the JSON
  * worker.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, screenshot, type WatchedPage } from './harness.ts';
+import type { Locator, Page } from 'playwright-core';
+import { screenshot, type WatchedPage, sharedBrowser } from './harness.ts';
 import { openThemed, seriousViolations } from './shell-helpers.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 type Theme = 'light' | 'dark';
 
@@ -25,7 +19,11 @@ async function openUtility(
   toolId: string,
   { width = 1280, theme = 'light' as Theme } = {},
 ): Promise<WatchedPage & { dialog: Locator }> {
-  const watched = await openThemed(browser, `/tools/${toolId}`, { width, theme, height: width < 600 ? 844 : 900 });
+  const watched = await openThemed(shared.browser, `/tools/${toolId}`, {
+    width,
+    theme,
+    height: width < 600 ? 844 : 900,
+  });
   await watched.context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await watched.page.getByRole('button', { name: 'Get Started' }).first().click();
   const dialog = watched.page.getByRole('dialog');

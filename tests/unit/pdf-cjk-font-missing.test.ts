@@ -1,13 +1,16 @@
 /**
  * When the bundled CJK font cannot be loaded (offline before the optional CJK fonts were saved),
- * the canvas draws that text itself (empty boxes): PDF → JPG must say so in its notes, naming the
- * pages. The font loader is replaced through pdfjs-cjk-fallback.ts's seam, setFallbackFontLoader.
+ * the canvas draws that text itself (empty boxes): PDF → JPG, and OCR of scanned pages (the office
+ * exports), must say so in their notes, naming the pages. The font loader is replaced through
+ * pdfjs-cjk-fallback.ts's seam, setFallbackFontLoader.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { run } from '../../workers/engine/tools/pdf-to-jpg.ts';
+import { run as toPpt } from '../../workers/engine/tools/pdf-to-ppt.ts';
 import { setFallbackFontLoader } from '../../workers/engine/lib/pdf/pdfjs-cjk-fallback.ts';
 import { CJK_SAMPLES, nonEmbeddedPdf } from '../support/cjk-fixtures.ts';
+import { buildScannedPages } from '../support/ocr-fixtures.ts';
 
 afterAll(() => setFallbackFontLoader());
 
@@ -51,4 +54,32 @@ describe('PDF → JPG: CJK text whose bundled font could not be loaded', () => {
     expect(all.notes?.[0]).toBe('4 pages as PNG at 50 dpi');
     expect(cjkNote(all.notes)).toBeUndefined();
   });
+});
+
+/**
+ * Two scanned pages (pictures, no text layer); page 2 also has a short Japanese caption in a font
+ * that is not embedded: few enough characters that the page still reads as scanned, so OCR reads
+ * its picture, caption included.
+ */
+async function scanWithCaption(): Promise<Uint8Array> {
+  const doc = await PDFDocument.load((await buildScannedPages(2)).bytes);
+  const [caption] = await doc.embedPdf(await nonEmbeddedPdf({ ...japanese, lines: ['日本語'] }));
+  doc.getPage(1).drawPage(caption, { x: 20, y: 400 });
+  return doc.save();
+}
+
+describe('OCR of scanned pages: CJK text whose bundled font could not be loaded', () => {
+  const ocrNotes = async (bytes: Uint8Array) => (await toPpt([{ name: 'scan.pdf', bytes }], { ocr: true }, {})).notes;
+
+  test('the notes name the pages whose picture was drawn without it; with the font, none', async () => {
+    const scan = await scanWithCaption();
+    setFallbackFontLoader(() => Promise.reject(new Error('Failed to fetch (offline)')));
+    const blocked = await ocrNotes(scan);
+    expect(blocked?.join(' ')).toContain('on 2 scanned pages');
+    expect(cjkNote(blocked)).toMatch(/^Page 2: Chinese\/Japanese\/Korean text is in fonts the PDF does not/);
+    setFallbackFontLoader();
+    const available = await ocrNotes(scan);
+    expect(available?.join(' ')).toContain('on 2 scanned pages');
+    expect(cjkNote(available)).toBeUndefined();
+  }, 180_000);
 });

@@ -11,10 +11,7 @@
  */
 import fontkitOriginal from '@pdf-lib/fontkit';
 import { fontkit } from './fontkit.ts';
-import notoSansUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
-import notoSansScUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf?url';
-import notoSansKrUrl from '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf?url';
-import { loadPackageAsset } from './assets.ts';
+import { FONT_FILES, loadFontFile } from './font-files.ts';
 import { FolioError } from './errors.ts';
 import { HANGUL } from './unicode-scripts.ts';
 
@@ -30,16 +27,16 @@ interface FontSource {
 const SOURCES: FontSource[] = [
   {
     name: 'Noto Sans',
-    load: () => loadPackageAsset(notoSansUrl, '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
+    load: () => loadFontFile(FONT_FILES.notoSans),
   },
   {
     name: 'Noto Sans SC',
-    load: () => loadPackageAsset(notoSansScUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+    load: () => loadFontFile(FONT_FILES.notoSansSc),
     skipFor: HANGUL,
   },
   {
     name: 'Noto Sans KR',
-    load: () => loadPackageAsset(notoSansKrUrl, '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf'),
+    load: () => loadFontFile(FONT_FILES.notoSansKr),
   },
 ];
 

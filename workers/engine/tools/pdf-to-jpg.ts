@@ -28,6 +28,7 @@ import {
   type PageLane,
 } from '../lib/pdf/render-pool.ts';
 import { assertLooksLikePdf, openPdf } from '../lib/pdf/pdf-open.ts';
+import { cjkFontNote } from '../lib/pdf/pdfjs-cjk-fallback.ts';
 import { baseName } from '../../../shared/format.ts';
 import { savePdf } from '../lib/pdf/pdf-util.ts';
 import { ZipBuilder } from '../lib/zip.ts';
@@ -216,26 +217,6 @@ async function renderPages(
     if (docOpen) await doc.destroy();
     await (await repaired?.catch(() => undefined))?.destroy();
   }
-}
-
-/** The note for pages whose CJK text was drawn without a font (pdfjs.ts DrawnPage.cjkFontMissing). */
-export function cjkFontNote(pages: number[]): string {
-  return (
-    `${pages.length === 1 ? 'Page' : 'Pages'} ${pageList(pages)}: Chinese/Japanese/Korean text is in fonts the ` +
-    `PDF does not include, and Folio's font for it could not be loaded, so it may show as empty boxes. ` +
-    `Convert again while online, or first save "Chinese, Japanese and Korean fonts" for offline use (About page).`
-  );
-}
-
-/** "2, 5–7, 9": ascending pages with runs joined. */
-function pageList(pages: number[]): string {
-  const runs: [number, number][] = [];
-  for (const page of [...pages].sort((a, b) => a - b)) {
-    const last = runs.at(-1);
-    if (last && page === last[1] + 1) last[1] = page;
-    else runs.push([page, page]);
-  }
-  return runs.map(([first, end]) => (first === end ? `${first}` : `${first}–${end}`)).join(', ');
 }
 
 async function extractImages(

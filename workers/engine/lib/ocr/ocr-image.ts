@@ -22,11 +22,17 @@ export async function ocrScale(doc: PDFDocumentProxy, pageNumber: number): Promi
   return ocrDpi(width, height) / 72;
 }
 
-/** Page `pageNumber` (1-based) drawn for OCR, as PNG bytes. */
-export async function renderOcrImage(doc: PDFDocumentProxy, pageNumber: number): Promise<Uint8Array> {
+/** The picture OCR reads, and whether CJK text on it could not be drawn in its font (DrawnPage). */
+export interface OcrImage {
+  png: Uint8Array;
+  cjkFontMissing: boolean;
+}
+
+/** Page `pageNumber` (1-based) drawn for OCR, as PNG. */
+export async function renderOcrImage(doc: PDFDocumentProxy, pageNumber: number): Promise<OcrImage> {
   const canvas = await renderPageCanvas(doc, pageNumber, (await ocrScale(doc, pageNumber)) * 72);
   try {
-    return await encodeCanvas(canvas.canvas, 'png');
+    return { png: await encodeCanvas(canvas.canvas, 'png'), cjkFontMissing: canvas.cjkFontMissing };
   } finally {
     releaseCanvas(canvas.canvas);
   }

@@ -13,12 +13,12 @@ import type { PDFDocumentProxy } from '../pdf/pdfjs.ts';
 import type { TextItem } from '../pdf/pdf-layout.ts';
 import { cancelled } from '../errors.ts';
 import { deviceResources, LaneLost, openPool, poolSize, startNestedWorker } from '../worker-pool.ts';
-import { ocrScale, renderOcrImage } from './ocr-image.ts';
+import { ocrScale, renderOcrImage, type OcrImage } from './ocr-image.ts';
 import type { Recogniser } from './ocr.ts';
 
 /** Draws OCR pictures, one at a time. */
 interface DrawLane {
-  draw(pageNumber: number): Promise<Uint8Array>;
+  draw(pageNumber: number): Promise<OcrImage>;
   close(): void;
 }
 
@@ -169,11 +169,17 @@ export interface OcrPipelineOptions {
   ahead?: number;
 }
 
+/** A page's recognised text, and whether CJK text in its picture lacked its font (OcrImage). */
+export interface RecognisedPage {
+  items: TextItem[];
+  cjkFontMissing: boolean;
+}
+
 export interface OcrPipeline {
   /** Pages that may be started beyond the one waited for. */
   readonly ahead: number;
   /** Starts page `pageNumber`'s OCR: drawn by the first free lane, then recognised by the first free recogniser. */
-  recognise(pageNumber: number): Promise<TextItem[]>;
+  recognise(pageNumber: number): Promise<RecognisedPage>;
   /** Ends the render workers and the recognisers (Cancel, or the job's end). */
   close(): Promise<void>;
 }
@@ -224,8 +230,11 @@ export async function openOcrPipeline(options: OcrPipelineOptions, firstPage: nu
     ahead: options.ahead ?? pagesAhead(sizing, recogniserTotal),
     async recognise(pageNumber) {
       if (closed) throw cancelled();
-      const [png, pageScale] = await Promise.all([drawing.run(pageNumber), ocrScale(doc, pageNumber)]);
-      return (await recognising).run({ png, scale: pageScale });
+      const [{ png, cjkFontMissing }, pageScale] = await Promise.all([
+        drawing.run(pageNumber),
+        ocrScale(doc, pageNumber),
+      ]);
+      return { items: await (await recognising).run({ png, scale: pageScale }), cjkFontMissing };
     },
     close,
   };

@@ -29,7 +29,11 @@ import {
 import { formatBytes } from '../../../../shared/format.ts';
 
 export interface Recogniser {
-  /** Recognises one page; words come back as text items in page points (top-left origin). */
+  /**
+   * Recognises one page; words come back as text items in page points (top-left origin). One page
+   * at a time, for the corpus test and the bench; jobs go through ocr-pipeline.ts, which also says
+   * whether the picture lacked a CJK font.
+   */
   recognisePage(doc: PDFDocumentProxy, pageNumber: number, signal?: AbortSignal): Promise<TextItem[]>;
   /** Recognises a page image drawn by renderOcrImage (possibly in a render worker), `scale` pixels a point. */
   recogniseImage(png: Uint8Array, scale: number, signal?: AbortSignal): Promise<TextItem[]>;
@@ -188,7 +192,7 @@ export async function createRecogniser(
     terminate,
     recogniseImage,
     async recognisePage(doc, pageNumber, pageSignal) {
-      const png = await renderOcrImage(doc, pageNumber);
+      const { png } = await renderOcrImage(doc, pageNumber);
       return recogniseImage(png, await ocrScale(doc, pageNumber), pageSignal);
     },
   };

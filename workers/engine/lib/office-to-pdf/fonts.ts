@@ -12,6 +12,7 @@
 import { fontkit } from '../fontkit.ts';
 import type { PDFDocument, PDFFont } from 'pdf-lib';
 import { loadPackageAsset } from '../assets.ts';
+import { FONT_FILES, loadFontFile, type FontFile } from '../font-files.ts';
 import { ARABIC, ATTACHED, CJK, EMOJI, HANGUL, HEBREW, INVISIBLE, describeByScript } from '../unicode-scripts.ts';
 
 type Variant = `${400 | 700}-${'normal' | 'italic'}`;
@@ -26,66 +27,52 @@ const fontsourceFiles = import.meta.glob<string>(
   },
 );
 
-import notoRegularUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
-import notoBoldUrl from '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf?url';
-import notoItalicUrl from '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf?url';
-import notoBoldItalicUrl from '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf?url';
-import notoScUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf?url';
-import notoKrUrl from '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf?url';
-import notoKrBoldUrl from '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf?url';
-import notoArabicUrl from '@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf?url';
-import notoArabicBoldUrl from '@expo-google-fonts/noto-sans-arabic/700Bold/NotoSansArabic_700Bold.ttf?url';
-import notoHebrewUrl from '@expo-google-fonts/noto-sans-hebrew/400Regular/NotoSansHebrew_400Regular.ttf?url';
-import notoHebrewBoldUrl from '@expo-google-fonts/noto-sans-hebrew/700Bold/NotoSansHebrew_700Bold.ttf?url';
-import notoEmojiUrl from '@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf?url';
-import notoSymbols2Url from '@expo-google-fonts/noto-sans-symbols-2/400Regular/NotoSansSymbols2_400Regular.ttf?url';
-
-const NOTO: Record<Variant, [string, string]> = {
-  '400-normal': [notoRegularUrl, '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'],
-  '700-normal': [notoBoldUrl, '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'],
-  '400-italic': [notoItalicUrl, '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf'],
-  '700-italic': [notoBoldItalicUrl, '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf'],
+const NOTO: Record<Variant, FontFile> = {
+  '400-normal': FONT_FILES.notoSans,
+  '700-normal': FONT_FILES.notoSansBold,
+  '400-italic': FONT_FILES.notoSansItalic,
+  '700-italic': FONT_FILES.notoSansBoldItalic,
 };
 
 /** Fonts for characters the request's own fonts lack, each with the writing systems it is there for. */
 const FALLBACKS = {
   chinese: {
     label: 'Chinese/Japanese',
-    file: [notoScUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'],
+    file: FONT_FILES.notoSansSc,
   },
   korean: {
     label: 'Korean',
-    file: [notoKrUrl, '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf'],
+    file: FONT_FILES.notoSansKr,
   },
   'korean-bold': {
     label: 'Korean',
-    file: [notoKrBoldUrl, '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf'],
+    file: FONT_FILES.notoSansKrBold,
   },
   arabic: {
     label: 'Arabic',
-    file: [notoArabicUrl, '@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf'],
+    file: FONT_FILES.notoSansArabic,
   },
   'arabic-bold': {
     label: 'Arabic',
-    file: [notoArabicBoldUrl, '@expo-google-fonts/noto-sans-arabic/700Bold/NotoSansArabic_700Bold.ttf'],
+    file: FONT_FILES.notoSansArabicBold,
   },
   hebrew: {
     label: 'Hebrew',
-    file: [notoHebrewUrl, '@expo-google-fonts/noto-sans-hebrew/400Regular/NotoSansHebrew_400Regular.ttf'],
+    file: FONT_FILES.notoSansHebrew,
   },
   'hebrew-bold': {
     label: 'Hebrew',
-    file: [notoHebrewBoldUrl, '@expo-google-fonts/noto-sans-hebrew/700Bold/NotoSansHebrew_700Bold.ttf'],
+    file: FONT_FILES.notoSansHebrewBold,
   },
   emoji: {
     label: 'emoji',
-    file: [notoEmojiUrl, '@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf'],
+    file: FONT_FILES.notoEmoji,
   },
   symbols: {
     label: 'symbol',
-    file: [notoSymbols2Url, '@expo-google-fonts/noto-sans-symbols-2/400Regular/NotoSansSymbols2_400Regular.ttf'],
+    file: FONT_FILES.notoSansSymbols2,
   },
-} satisfies Record<string, { label: string; file: [string, string] }>;
+} satisfies Record<string, { label: string; file: FontFile }>;
 type FallbackId = keyof typeof FALLBACKS;
 
 /**
@@ -174,7 +161,7 @@ export async function prefetchCommonFonts(): Promise<void> {
     const path = `/node_modules/@fontsource/carlito/files/carlito-latin-${variant}.woff`;
     const url = fontsourceFiles[path];
     if (url) loads.push(url().then((resolved) => loadPackageAsset(resolved, path.replace('/node_modules/', ''))));
-    loads.push(loadPackageAsset(...NOTO[variant]));
+    loads.push(loadFontFile(NOTO[variant]));
   }
   await Promise.all(loads);
 }
@@ -289,8 +276,8 @@ export class FontBook {
           await this.load(path, async () => loadPackageAsset(await url(), path.replace('/node_modules/', ''))),
         );
     }
-    const [notoUrl, notoPath] = NOTO[variant];
-    fonts.push(await this.load(notoPath, () => loadPackageAsset(notoUrl, notoPath)));
+    const noto = NOTO[variant];
+    fonts.push(await this.load(noto[1], () => loadFontFile(noto)));
     return fonts.filter((f): f is LoadedFont => f !== undefined);
   }
 
@@ -309,7 +296,7 @@ export class FontBook {
 
   private async fallback(id: FallbackId): Promise<LoadedFont | undefined> {
     const { label, file } = FALLBACKS[id];
-    const font = await this.load(file[1], () => loadPackageAsset(...file));
+    const font = await this.load(file[1], () => loadFontFile(file));
     if (!font) this.unavailable.add(label);
     return font;
   }

@@ -7,9 +7,11 @@ import type { EngineContext, EngineInput, EngineOptions } from '../types.ts';
 import { FolioError, throwIfAborted } from '../errors.ts';
 import { openPdf } from '../pdf/pdf-open.ts';
 import { openPdfjs, type PDFDocumentProxy } from '../pdf/pdfjs.ts';
+import { cjkFontNote } from '../pdf/pdfjs-cjk-fallback.ts';
 import { parsePageRanges } from '../../../../shared/page-range.ts';
-import { readPageLayout, type PageLayout, type TextItem } from '../pdf/pdf-layout.ts';
+import { readPageLayout, type PageLayout } from '../pdf/pdf-layout.ts';
 import { withoutOverprints } from './overprint.ts';
+import type { RecognisedPage } from '../ocr/ocr-pipeline.ts';
 
 export interface OfficeSource {
   doc: PDFDocumentProxy;
@@ -102,17 +104,19 @@ export async function readOfficeSource(
   const layouts: PageLayout[] = [];
   const ocrPages: number[] = [];
   const scannedPages: number[] = [];
+  /** Scanned pages whose picture drew CJK text without its font (OCR read empty boxes there). */
+  const fontlessPages: number[] = [];
   // Progress: reading (and recognising) the pages is the first half, writing them the second.
   const total = pageNumbers.length * 2;
   ctx.progress?.(0, total);
   // Scanned pages are drawn ahead (a few at a time) while tesseract recognises an earlier one.
   let pipeline: import('../ocr/ocr-pipeline.ts').OcrPipeline | undefined;
-  const read: Array<{ layout: PageLayout; recognised?: Promise<TextItem[]> }> = [];
+  const read: Array<{ layout: PageLayout; recognised?: Promise<RecognisedPage> }> = [];
   let nextToRead = 0;
   const readNext = async (finished: number) => {
     const pageNumber = pageNumbers[nextToRead++];
     const layout = await readLayout(doc, pageNumber, options, notes);
-    let recognised: Promise<TextItem[]> | undefined;
+    let recognised: Promise<RecognisedPage> | undefined;
     if (ocr && ocrLanguage && looksScanned(layout)) {
       // The first scanned page starts tesseract; the progress line says while its data loads.
       const { openOcrPipeline } = await import('../ocr/ocr-pipeline.ts');
@@ -151,7 +155,9 @@ export async function readOfficeSource(
       }
       const { layout, recognised } = read.shift()!;
       if (recognised) {
-        layout.items = await recognised;
+        const page = await recognised;
+        layout.items = page.items;
+        if (page.cjkFontMissing) fontlessPages.push(layout.pageNumber);
         layout.ocr = true;
         ocrPages.push(layout.pageNumber);
       } else if (looksScanned(layout)) scannedPages.push(layout.pageNumber);
@@ -166,6 +172,7 @@ export async function readOfficeSource(
       `Text recognised (OCR, ${ocrLanguage?.name ?? 'English'}) on ${ocrPages.length} scanned ` +
         `page${ocrPages.length === 1 ? '' : 's'}.`,
     );
+  if (fontlessPages.length) notes.push(cjkFontNote(fontlessPages));
   if (scannedPages.length) {
     notes.push(
       `${scannedPages.length} page${scannedPages.length === 1 ? ' looks' : 's look'} scanned (no text layer). ` +

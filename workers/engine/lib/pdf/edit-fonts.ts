@@ -10,15 +10,7 @@ import { Encodings } from '@pdf-lib/standard-fonts';
 import { PDFDocument, PDFFont, StandardFonts } from 'pdf-lib';
 import { fontkit } from '../fontkit.ts';
 import { HANGUL } from '../unicode-scripts.ts';
-import notoRegularUrl from '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf?url';
-import notoBoldUrl from '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf?url';
-import notoItalicUrl from '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf?url';
-import notoBoldItalicUrl from '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf?url';
-import notoScRegularUrl from '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf?url';
-import notoScBoldUrl from '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf?url';
-import notoKrRegularUrl from '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf?url';
-import notoKrBoldUrl from '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf?url';
-import { loadPackageAsset } from '../assets.ts';
+import { FONT_FILES, loadFontFile, type FontFile } from '../font-files.ts';
 import type { FontFamily } from './edit-operations.ts';
 
 export interface FontChoice {
@@ -48,20 +40,14 @@ const STANDARD: Record<FontFamily, [StandardFonts, StandardFonts, StandardFonts,
   ],
 };
 
-const NOTO: Array<[string, string]> = [
-  [notoRegularUrl, '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'],
-  [notoBoldUrl, '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'],
-  [notoItalicUrl, '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf'],
-  [notoBoldItalicUrl, '@expo-google-fonts/noto-sans/700Bold_Italic/NotoSans_700Bold_Italic.ttf'],
+const NOTO: FontFile[] = [
+  FONT_FILES.notoSans,
+  FONT_FILES.notoSansBold,
+  FONT_FILES.notoSansItalic,
+  FONT_FILES.notoSansBoldItalic,
 ];
-const NOTO_SC: Array<[string, string]> = [
-  [notoScRegularUrl, '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'],
-  [notoScBoldUrl, '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf'],
-];
-const NOTO_KR: Array<[string, string]> = [
-  [notoKrRegularUrl, '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf'],
-  [notoKrBoldUrl, '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf'],
-];
+const NOTO_SC: FontFile[] = [FONT_FILES.notoSansSc, FONT_FILES.notoSansScBold];
+const NOTO_KR: FontFile[] = [FONT_FILES.notoSansKr, FONT_FILES.notoSansKrBold];
 
 /** True when every character can be written with a standard font (WinAnsi encoding). */
 export function fitsStandardFont(text: string): boolean {
@@ -95,14 +81,14 @@ export class FontCache {
       load = () => this.doc.embedFont(name);
     } else {
       const cjk = HANGUL.test(text) ? NOTO_KR : hasCjk(text) ? NOTO_SC : undefined;
-      const [url, specifier] = cjk ? cjk[choice.bold ? 1 : 0] : NOTO[style];
-      key = specifier;
+      const file = cjk ? cjk[choice.bold ? 1 : 0] : NOTO[style];
+      key = file[1];
       load = async () => {
         if (!this.fontkitRegistered) {
           this.doc.registerFontkit(fontkit);
           this.fontkitRegistered = true;
         }
-        return this.doc.embedFont(await loadPackageAsset(url, specifier), { subset: true });
+        return this.doc.embedFont(await loadFontFile(file), { subset: true });
       };
     }
     let font = this.fonts.get(key);

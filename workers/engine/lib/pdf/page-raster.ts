@@ -20,6 +20,8 @@ export interface PageCanvas {
   scale: number;
   width: number;
   height: number;
+  /** CJK text on the page could not be drawn in its font (DrawnPage in pdfjs.ts). */
+  cjkFontMissing: boolean;
 }
 
 function newCanvas(doc: PDFDocumentProxy, width: number, height: number): AnyCanvas {
@@ -34,8 +36,8 @@ export async function renderPageCanvas(
   skip?: DrawnKind[],
 ): Promise<PageCanvas> {
   const scale = dpi / 72;
-  const { canvas, width, height } = await drawPage(doc, pageNumber, scale, { skip });
-  return { doc, canvas: canvas as unknown as AnyCanvas, scale, width, height };
+  const { canvas, width, height, cjkFontMissing } = await drawPage(doc, pageNumber, scale, { skip });
+  return { doc, canvas: canvas as unknown as AnyCanvas, scale, width, height, cjkFontMissing };
 }
 
 /** A region (in PDF points, top-left origin) of a rendered page as a new canvas. */
