@@ -9,7 +9,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
-import { Document, Packer, Paragraph } from 'docx';
+import { Document, Header, Packer, Paragraph, TextRun } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { convert, texts } from '../support/office-pdf-helpers.ts';
@@ -213,5 +213,37 @@ describe('Word markup classes', () => {
     // (Folio shrinks this one to the text column where LibreOffice lets it run into the right margin.)
     const [, first15] = await cellX(15);
     expect(first15).toBeCloseTo(MARGIN + 5.4, 1);
+  });
+  test('a header taller than the top margin pushes the body down below it', async () => {
+    // A form's layout: a 0.1 in top margin, the header at the page's edge, two header lines. LibreOffice
+    // 7.4 prints this document's body line 11.5 pt below the second header line (pdftotext -bbox).
+    const doc = new Document({
+      sections: [
+        {
+          properties: {
+            page: {
+              size: { width: 12240, height: 15840 },
+              margin: { top: 144, bottom: 1440, left: 1440, right: 1440, header: 0 },
+            },
+          },
+          headers: {
+            default: new Header({
+              children: [
+                new Paragraph({ children: [new TextRun({ text: 'Title bar', size: 48 })] }),
+                new Paragraph('Second header line'),
+              ],
+            }),
+          },
+          children: [new Paragraph('Body text')],
+        },
+      ],
+    });
+    const result = await convert(wordToPdf, 'header.docx', await Packer.toBuffer(doc));
+    const pdf = await openPdfjs(result.bytes);
+    const items = (await (await pdf.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[] }>;
+    await pdf.destroy();
+    const baseline = (text: string) => items.find((i) => i.str.startsWith(text))!.transform[5];
+    // PDF y grows upwards: the body's baseline is a line or more below the header's last one.
+    expect(baseline('Second header line') - baseline('Body text')).toBeGreaterThanOrEqual(11);
   });
 });
