@@ -291,7 +291,8 @@ async function measureTable(
     const measured: Measured[] = [];
     for (const cell of row.cells) {
       const end = Math.min(cell.column + cell.colSpan, widths.length);
-      const cellWidth = columnX[end] - columnX[Math.min(cell.column, widths.length)];
+      const beyond = cell.beyond ? (cell.beyond.left + cell.beyond.right) * scale : 0;
+      const cellWidth = columnX[end] - columnX[Math.min(cell.column, widths.length)] + beyond;
       const inner = Math.max(4, cellWidth - cell.padding.left - cell.padding.right);
       let blocks = cell.hashesWhenTooWide ? await hashesIfTooWide(cell.blocks, inner, ctx) : cell.blocks;
       // ("###" in a column narrower than it is printed whole, as LibreOffice does.)
@@ -340,9 +341,12 @@ async function measureTable(
   ) => {
     const free = height - cell.padding.top - cell.padding.bottom - content.height;
     const shift = cell.verticalAlign === 'middle' ? free / 2 : cell.verticalAlign === 'bottom' ? free : 0;
+    // (A merged cell split between pages: its content box is the whole merge, reaching off this page.)
+    const left = cell.beyond ? x - cell.beyond.left * scale : x;
+    const right = cell.beyond ? x + width + cell.beyond.right * scale : x + width;
     if (cell.clip)
-      page.pushOperators(pushGraphicsState(), rectangle(x, top - height, width, height), clip(), endPath());
-    content.draw(page, x + cell.padding.left, top - cell.padding.top - Math.max(0, shift), ctx2);
+      page.pushOperators(pushGraphicsState(), rectangle(left, top - height, right - left, height), clip(), endPath());
+    content.draw(page, left + cell.padding.left, top - cell.padding.top - Math.max(0, shift), ctx2);
     if (cell.clip) page.pushOperators(popGraphicsState());
     drawBorder(page, cell.borders.top, x, top, x + width, top);
     drawBorder(page, cell.borders.bottom, x, top - height, x + width, top - height);
