@@ -272,7 +272,9 @@ async function measureTable(
   rowDone?: (row: number) => void,
 ): Promise<MeasuredTable> {
   const total = table.columnWidths.reduce((a, b) => a + b, 0) || 1;
-  const scale = total > available ? available / total : 1;
+  // A table standing out into the margins (a negative indent, an overhang) is shrunk only past them.
+  const room = available - Math.min(0, table.indentLeft) + (table.overhangRight ?? 0);
+  const scale = total > room ? room / total : 1;
   const widths = table.columnWidths.map((w) => w * scale);
   const columnX = [0];
   for (const w of widths) columnX.push(columnX[columnX.length - 1] + w);
@@ -289,7 +291,8 @@ async function measureTable(
     const measured: Measured[] = [];
     for (const cell of row.cells) {
       const end = Math.min(cell.column + cell.colSpan, widths.length);
-      const cellWidth = columnX[end] - columnX[Math.min(cell.column, widths.length)];
+      const beyond = cell.beyond ? (cell.beyond.left + cell.beyond.right) * scale : 0;
+      const cellWidth = columnX[end] - columnX[Math.min(cell.column, widths.length)] + beyond;
       const inner = Math.max(4, cellWidth - cell.padding.left - cell.padding.right);
       let blocks = cell.hashesWhenTooWide ? await hashesIfTooWide(cell.blocks, inner, ctx) : cell.blocks;
       // ("###" in a column narrower than it is printed whole, as LibreOffice does.)
@@ -338,9 +341,12 @@ async function measureTable(
   ) => {
     const free = height - cell.padding.top - cell.padding.bottom - content.height;
     const shift = cell.verticalAlign === 'middle' ? free / 2 : cell.verticalAlign === 'bottom' ? free : 0;
+    // (A merged cell split between pages: its content box is the whole merge, reaching off this page.)
+    const left = cell.beyond ? x - cell.beyond.left * scale : x;
+    const right = cell.beyond ? x + width + cell.beyond.right * scale : x + width;
     if (cell.clip)
-      page.pushOperators(pushGraphicsState(), rectangle(x, top - height, width, height), clip(), endPath());
-    content.draw(page, x + cell.padding.left, top - cell.padding.top - Math.max(0, shift), ctx2);
+      page.pushOperators(pushGraphicsState(), rectangle(left, top - height, right - left, height), clip(), endPath());
+    content.draw(page, left + cell.padding.left, top - cell.padding.top - Math.max(0, shift), ctx2);
     if (cell.clip) page.pushOperators(popGraphicsState());
     drawBorder(page, cell.borders.top, x, top, x + width, top);
     drawBorder(page, cell.borders.bottom, x, top - height, x + width, top - height);
@@ -423,6 +429,8 @@ export interface FlowOptions {
   signal?: AbortSignal;
   /** Called after each block with blocks done / total (all sections), then while pages are drawn. */
   progress?: (done: number, total: number, status?: string) => void;
+  /** Word's rule: a header taller than the top margin pushes the body down, a footer taller than the bottom one up. */
+  bodyClearsFurniture?: boolean;
 }
 
 /** A heading or section start, where it landed: for the PDF's bookmarks. */
@@ -906,6 +914,18 @@ async function measureFurniture(sections: Section[], ctx: TextContext) {
   return furniture;
 }
 
+/**
+ * The page with its body below the header and above the footer: Word and LibreOffice start the text
+ * at the top margin or below the header, whichever is lower (a form with a 0.1 in margin and a tall
+ * title bar), and end it likewise above the footer.
+ */
+function pageClearingFurniture(setup: PageSetup, { header, footer }: MeasuredFurniture): PageSetup {
+  const top = Math.max(setup.margin.top, setup.headerDistance + (header?.height ?? 0));
+  const bottom = Math.max(setup.margin.bottom, setup.footerDistance + (footer?.height ?? 0));
+  if (top === setup.margin.top && bottom === setup.margin.bottom) return setup;
+  return { ...setup, margin: { ...setup.margin, top, bottom } };
+}
+
 /** A page's footnotes: a short rule, then the notes, stacked down to the bottom margin. */
 function drawFootnotes(page: PDFPage, draft: PageDraft, dctx: DrawContext): void {
   const { page: setup } = draft.section;
@@ -932,10 +952,12 @@ export async function renderSections(
   ctx: TextContext,
   options: FlowOptions = {},
 ): Promise<{ pageCount: number; outline: OutlineEntry[] }> {
+  const furniture = await measureFurniture(sections, ctx);
+  if (options.bodyClearsFurniture)
+    for (const section of sections) section.page = pageClearingFurniture(section.page, furniture.get(section)!.normal);
   const flow = new Flow(doc, sections, ctx, options);
   for (const section of sections) await flow.flowSection(section);
   const { drafts, anchors } = flow;
-  const furniture = await measureFurniture(sections, ctx);
   const pageCount = drafts.length;
   // Every page exists before any is drawn, so that a link can point to a later one.
   const pages = drafts.map((draft) => doc.addPage([draft.section.page.width, draft.section.page.height]));

@@ -121,6 +121,13 @@ export interface TableCell {
   clip?: boolean;
   /** A spreadsheet number or date: when it does not fit its column it prints as "###", never cut. */
   hashesWhenTooWide?: boolean;
+  /**
+   * A merged spreadsheet cell split between pages of columns: the width of its columns on the pages to
+   * the left and to the right. Its content is laid out across the whole merge, as LibreOffice prints
+   * it, so each page shows the part that falls on it (running on into the margins) and a clip stops at
+   * the merge's far edges, not at the page's last column.
+   */
+  beyond?: { left: number; right: number };
   /** A spreadsheet data bar: this fraction of the cell, from its left edge, in this colour (behind the text). */
   bar?: { fraction: number; color: Rgb };
 }
@@ -209,7 +216,10 @@ export interface Table {
   kind: 'table';
   columnWidths: number[];
   rows: TableRow[];
+  /** From the text column's left edge; negative when the table stands out into the margin. */
   indentLeft: number;
+  /** How far the table may reach past the column's right edge before it is shrunk to fit (0 when absent). */
+  overhangRight?: number;
   align: 'left' | 'center' | 'right';
 }
 

@@ -412,6 +412,8 @@ function columnBands(grid: Grid, width: number): Grid[] {
   });
   bands.push([start, grid.widths.length]);
   if (bands.length === 1) return [grid];
+  const edges = [0];
+  for (const w of grid.widths) edges.push(edges[edges.length - 1] + w);
   // Each cell goes to the bands it reaches (one pass over the cells, not one per band).
   const bandOf = new Int32Array(grid.widths.length);
   bands.forEach(([from, to], b) => bandOf.fill(b, from, to));
@@ -426,17 +428,26 @@ function columnBands(grid: Grid, width: number): Grid[] {
       const last = Math.min(cell.column + cell.colSpan, grid.widths.length) - 1;
       for (let b = bandOf[Math.min(cell.column, grid.widths.length - 1)]; b <= bandOf[Math.max(0, last)]; b++) {
         const [from, to] = bands[b];
-        pieces[b].cells.push({
+        const piece = {
           ...cell,
           column: Math.max(cell.column, from) - from,
           colSpan: Math.min(cell.column + cell.colSpan, to) - Math.max(cell.column, from),
-        });
+        };
+        const sum = (a: number, z: number) => grid.widths.slice(a, Math.max(a, z)).reduce((x, w) => x + w, 0);
+        if (piece.colSpan < cell.colSpan)
+          piece.beyond = { left: sum(cell.column, from), right: sum(to, cell.column + cell.colSpan) };
+        pieces[b].cells.push(piece);
       }
     }
-    // A drawing is printed in the band where its anchor column is.
+    // A drawing is printed in the band where its anchor column is, and its part on each band to the
+    // right that it reaches (drawn from off the page's left edge), as LibreOffice splits it.
     for (const overlay of row.overlays ?? []) {
-      const b = bandOf[overlay.column];
-      if (b !== undefined) pieces[b].overlays!.push({ ...overlay, column: overlay.column - bands[b][0] });
+      const first = bandOf[overlay.column];
+      if (first === undefined) continue;
+      pieces[first].overlays!.push({ ...overlay, column: overlay.column - bands[first][0] });
+      const left = edges[overlay.column] + overlay.x;
+      for (let b = first + 1; b < bands.length && edges[bands[b][0]] < left + overlay.drawing.width - 0.5; b++)
+        pieces[b].overlays!.push({ ...overlay, column: 0, x: left - edges[bands[b][0]] });
     }
     pieces.forEach((piece, b) => out[b].rows.push(piece));
   }
@@ -587,13 +598,20 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
       blocks: [
         {
           kind: 'table',
-          columnWidths: print.rightToLeft ? mirrorColumns(band.widths, band.rows) : band.widths,
+          columnWidths: print.rightToLeft ? mirrorColumns(band.widths, mirrorBeyond(band.rows)) : band.widths,
           rows: band.rows,
           indentLeft: 0,
           align: print.center ? 'center' : print.rightToLeft ? 'right' : 'left',
         },
       ],
     }));
+}
+
+/** Right to left, the columns of a split merge on earlier pages lie to the right of this page's part. */
+function mirrorBeyond(rows: TableRow[]): TableRow[] {
+  for (const row of rows)
+    for (const cell of row.cells) if (cell.beyond) cell.beyond = { left: cell.beyond.right, right: cell.beyond.left };
+  return rows;
 }
 
 /** The sheet's page header and footer (odd pages, and even / first page when the sheet asks for them). */
@@ -615,7 +633,12 @@ function addHeadersAndFooters(ws: ExcelJS.Worksheet, sections: Section[], option
 }
 
 /** The sheet's pictures at their anchors (exceljs reads them), drawn over the cells like shapes. */
-function sheetPictures(workbook: ExcelJS.Workbook, ws: ExcelJS.Worksheet): AnchoredShape[] {
+function sheetPictures(
+  workbook: ExcelJS.Workbook,
+  ws: ExcelJS.Worksheet,
+  columnWidth: (c: number) => number,
+  rowHeight: (r: number) => number,
+): AnchoredShape[] {
   const out: AnchoredShape[] = [];
   for (const placed of ws.getImages()) {
     const image = workbook.getImage(Number(placed.imageId));
@@ -624,10 +647,21 @@ function sheetPictures(workbook: ExcelJS.Workbook, ws: ExcelJS.Worksheet): Ancho
     if (!bytes || !mime) continue; // (a metafile that cannot be drawn is skipped when it is laid out)
     type Corner = { nativeCol: number; nativeColOff?: number; nativeRow: number; nativeRowOff?: number };
     const range = placed.range as unknown as { tl: Corner; br?: Corner; ext?: { width: number; height: number } };
-    const columns = range.br ? Math.max(1, range.br.nativeCol - range.tl.nativeCol) : 4;
-    const rows = range.br ? Math.max(1, range.br.nativeRow - range.tl.nativeRow) : 10;
-    const width = range.ext ? range.ext.width * 0.75 : columns * 48;
-    const height = range.ext ? range.ext.height * 0.75 : rows * 15;
+    // A two-cell anchor: the sheet's columns and rows between its corners (0-based), plus the offsets.
+    const { tl, br } = range;
+    const span = (from: number, to: number, size: (i: number) => number) =>
+      Array.from({ length: Math.max(0, to - from) }, (_, i) => size(from + i + 1)).reduce((a, b) => a + b, 0);
+    const width = range.ext
+      ? range.ext.width * 0.75
+      : br
+        ? span(tl.nativeCol, br.nativeCol, columnWidth) + ((br.nativeColOff ?? 0) - (tl.nativeColOff ?? 0)) * EMU
+        : 4 * 48;
+    const height = range.ext
+      ? range.ext.height * 0.75
+      : br
+        ? span(tl.nativeRow, br.nativeRow, rowHeight) + ((br.nativeRowOff ?? 0) - (tl.nativeRowOff ?? 0)) * EMU
+        : 10 * 15;
+    if (!(width > 0 && height > 0)) continue;
     const drawing = pictureDrawing({ kind: 'image', bytes, mime, width, height });
     out.push({
       row: range.tl.nativeRow,
@@ -1018,6 +1052,24 @@ function printedRows(
   return { rows, rowIndex };
 }
 
+/**
+ * The row and column (1-based) a drawing's bottom-right corner lies in, counting its size from its
+ * anchor over the sheet's row heights and column widths (hidden ones too: a drawing keeps its size).
+ */
+function shapeFarCell(
+  shape: AnchoredShape,
+  columnWidth: (c: number) => number,
+  rowHeight: (r: number) => number,
+): [number, number] {
+  let c = shape.column + 1;
+  for (let x = columnWidth(c) - shape.columnOffset; x < shape.drawing.width - 0.5 && c < MAX_COLUMN; c++)
+    x += columnWidth(c + 1);
+  let r = shape.row + 1;
+  for (let y = rowHeight(r) - shape.rowOffset; y < shape.drawing.height - 0.5 && r < shape.row + 10000; r++)
+    y += rowHeight(r + 1);
+  return [r, c];
+}
+
 /** Shapes lie over the cells from their anchor (the next visible row / column when that one is hidden). */
 function overlayShapes(
   shapes: AnchoredShape[],
@@ -1078,12 +1130,16 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
   // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
   const notesAtEnd = (ws.pageSetup as { cellComments?: string } | undefined)?.cellComments === 'atEnd';
   // Pictures, charts, shapes and text boxes are printed at their anchor cell, so the printed range reaches it.
-  const shapes = [...sheetPictures(workbook, ws), ...(charts?.shapes.get(ws.name) ?? [])].filter(
-    (shape) => !(notesAtEnd && shape.note),
-  );
+  const rowHeight = (r: number) => rowHeightPt(ws, r, xmlFacts.get(ws.name));
+  const shapes = [
+    ...sheetPictures(workbook, ws, columnWidth, rowHeight),
+    ...(charts?.shapes.get(ws.name) ?? []),
+  ].filter((shape) => !(notesAtEnd && shape.note));
+  // LibreOffice prints the whole of each drawing: the range reaches the cell its far corner lies in.
   for (const shape of shapes) {
-    maxRow = Math.max(maxRow, Math.min(shape.row + 1, maxRow + 500));
-    maxCol = Math.max(maxCol, Math.min(shape.column + 1, maxCol + 50));
+    const [lastRow, lastCol] = shapeFarCell(shape, columnWidth, rowHeight);
+    maxRow = Math.max(maxRow, Math.min(lastRow, maxRow + 500));
+    maxCol = Math.max(maxCol, Math.min(lastCol, maxCol + 50));
   }
   if (maxRow === 0) return [];
 
