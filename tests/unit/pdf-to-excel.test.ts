@@ -386,6 +386,58 @@ describe('pdf-to-excel', () => {
     expect(grid).toEqual(rows);
   });
 
+  test('an empty column between short texts and numbers that no edge shows comes back', async () => {
+    // Columns of Excel's default width (48 pt) from x = 50: A short labels, B empty, C right-aligned
+    // numbers. Only A's left edge and C's right edge are printed; 145 pt hold three columns, and
+    // neither A's labels nor C's numbers fill more than one.
+    const edge = (c: number) => 50 + c * 48;
+    const rows: Array<[string, null, number]> = [
+      ['Rent', null, 1200],
+      ['Food', null, 340],
+      ['Gas', null, 85],
+      ['Phone', null, 45],
+    ];
+    for (const sheets of ['page', 'table'] as const) {
+      const book = await load(
+        (await run([{ name: 'x.pdf', bytes: await printedSheet(rows, edge) }], { sheets }, {})).bytes,
+      );
+      const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null));
+      expect(grid).toEqual(rows);
+    }
+    // Logical values, which LibreOffice right-aligns, count as numbers: A's TRUE/FALSE end 48 pt
+    // before C's texts start.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const logical: Array<[boolean, null, string]> = [
+      [true, null, 'true from f'],
+      [true, null, 'true from copy'],
+      [false, null, 'false from f'],
+      [false, null, 'false from copy'],
+    ];
+    logical.forEach(([value, , note], r) => {
+      const text = String(value).toUpperCase();
+      page.drawText(text, { x: edge(1) - 1.4 - font.widthOfTextAtSize(text, 10), y: 700 - r * 15, size: 10, font });
+      page.drawText(note, { x: edge(2) + 1.4, y: 700 - r * 15, size: 10, font });
+    });
+    const logicalBook = await load(
+      (await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes,
+    );
+    expect(sheetGrid(logicalBook.worksheets[0]).map((row) => [...(row ?? [])].map((v) => v ?? null))).toEqual(logical);
+    // Labels wider than a default column: A was widened for them, by how much the page cannot
+    // tell, so the numbers right after it stay in B.
+    const wide = (c: number) => (c === 0 ? 50 : 170 + (c - 1) * 48);
+    const fitted: Array<[string, number]> = [
+      ['Telecommunications', 1200],
+      ['Transportation', 340],
+      ['Software', 85],
+    ];
+    const book = await load(
+      (await run([{ name: 'x.pdf', bytes: await printedSheet(fitted, wide) }], { sheets: 'page' }, {})).bytes,
+    );
+    expect(sheetGrid(book.worksheets[0])).toEqual(fitted);
+  });
+
   test('a centred column of numbers is not taken for right-aligned: no empty column after it', async () => {
     // Column A (50–110) centres berth names and numbers of one width; B starts at 110. The numbers
     // end 20 pt before B's texts only because they are centred.
@@ -727,6 +779,31 @@ describe('pdf-to-excel', () => {
     );
     const book = await load((await run([{ name: 'narrow.pdf', bytes: await doc.save() }], {}, {})).bytes);
     expect(sheetGrid(book.worksheets[0])).toEqual(rows);
+  });
+
+  test('a number and a date drawn apart stay two cells although pdf.js reads them as one string', async () => {
+    // A narrow column B of right-aligned numbers, then a right-aligned date in C: each cell its own
+    // string, 0.6 em apart, which pdf.js joins into "1 12/23/1952" (no space glyph is drawn between).
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const edges = [53.6, 142.2, 150.6, 206.8];
+    const rows: Array<Array<string | number>> = [
+      ['Test', 1, '12/23/1952'],
+      ['Alpha', 4],
+    ];
+    rows.forEach((row, r) =>
+      row.forEach((value, c) => {
+        const text = String(value);
+        const x = c === 0 ? edges[c] + 1.4 : edges[c + 1] - 1.4 - font.widthOfTextAtSize(text, 10);
+        page.drawText(text, { x, y: 710 - r * 12.8, size: 10, font });
+      }),
+    );
+    const book = await load((await run([{ name: 'dates.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    expect(sheetGrid(book.worksheets[0])).toEqual([
+      ['Test', 1, new Date(Date.UTC(1952, 11, 23))],
+      ['Alpha', 4],
+    ]);
   });
 
   test('a cell looks merged over two rows only because a border is missing: its lines go back to their rows', async () => {

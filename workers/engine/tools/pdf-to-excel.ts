@@ -148,7 +148,7 @@ function numbersBeforeTexts(grid: Grid['rows']): Grid['rows'] {
   const columns = Math.max(0, ...grid.map((row) => row.length));
   const isNumber = (cell: GridCell) => {
     const value = parseCell(cell.text).value;
-    return typeof value === 'number' || value instanceof Date;
+    return typeof value === 'number' || typeof value === 'boolean' || value instanceof Date;
   };
   for (let c = 1; c < columns; c++) {
     const cells = grid.flatMap((row, r) => {
@@ -354,6 +354,46 @@ function uniformColumns(
 }
 
 /**
+ * The space between two columns' estimated edges is empty columns when it is a whole number of
+ * the page's column pitch within this share of one (a column widened beyond its texts is not).
+ */
+const EMPTY_COLUMN_SLACK = 0.1;
+
+/**
+ * Each column's edges as a reader of the printout estimates them where its texts show only one: a
+ * column of left-aligned texts (all starting at one x), none wider than the page's column `pitch`,
+ * is one pitch wide; one of right-aligned numbers (all ending at one x) likewise to the left. A
+ * sheet's columns are mostly of one width, so a wider space than that between two such columns is
+ * an empty column (a spacer) that no text shows.
+ */
+function columnSpans(
+  rows: Grid['rows'],
+  columns: number,
+  lefts: Array<number | undefined>,
+  rights: Array<number | undefined>,
+  isNumber: (cell: GridCell) => boolean,
+  pitch: number,
+): Array<{ left: number; right: number; texts: boolean } | undefined> {
+  return Array.from({ length: columns }, (_, c) => {
+    const cells = rows.map((row) => row[c]).filter((cell) => cell && (cell.colSpan ?? 1) === 1) as GridCell[];
+    // One text says little of its column's width (a header row alone over wide columns).
+    if (cells.length < 2 || cells.some((cell) => cell.x === undefined || cell.right === undefined)) return undefined;
+    // A column whose texts are wider than the pitch was widened for them, by how much is unknown.
+    if (cells.some((cell) => cell.right! - cell.x! + 2 * CELL_INSET > pitch)) return undefined;
+    const oneX = (xs: number[]) => (Math.max(...xs) - Math.min(...xs) <= 1 ? Math.min(...xs) : undefined);
+    const starts = oneX(cells.map((cell) => cell.x!));
+    const ends = oneX(cells.map((cell) => -cell.right!));
+    // Fewer than three texts of one width share both ends: which one they are aligned to is unknown.
+    const oneWidth = starts !== undefined && ends !== undefined;
+    const left = lefts[c] ?? (!oneWidth && cells.every((cell) => !isNumber(cell)) ? starts : undefined);
+    const right = rights[c] ?? (!oneWidth && cells.every(isNumber) && ends !== undefined ? -ends : undefined);
+    if (left !== undefined) return { left: left - CELL_INSET, right: left - CELL_INSET + pitch, texts: true };
+    if (right !== undefined) return { left: right + CELL_INSET - pitch, right: right + CELL_INSET, texts: false };
+    return undefined;
+  });
+}
+
+/**
  * Rows with the empty columns a printout leaves out put back. A printed sheet's columns touch, so
  * where a column of right-aligned numbers ends well before the left-aligned texts of the next
  * column start, the space between them is one or more empty columns: as many as fit the page's
@@ -365,7 +405,7 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
     !!cell && (cell.colSpan ?? 1) === 1 && cell.x !== undefined && cell.right !== undefined;
   const isNumber = (cell: GridCell) => {
     const value = parseCell(cell.text).value;
-    return typeof value === 'number' || value instanceof Date;
+    return typeof value === 'number' || typeof value === 'boolean' || value instanceof Date;
   };
   const rights: Array<number | undefined> = [];
   const lefts: Array<number | undefined> = [];
@@ -393,9 +433,25 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
     return left !== undefined && right !== undefined && right > left ? [right - left + 2 * CELL_INSET] : [];
   });
   const width = widths.length ? median(widths) : undefined;
+  // The page's column width where neighbouring columns show it (numbers ending or texts starting
+  // one column apart; the narrowest such pitch, as a spacer only widens one), else Excel's default.
+  const pitches = lefts.flatMap((_, c) => [
+    ...(rights[c] !== undefined && rights[c + 1] !== undefined ? [rights[c + 1]! - rights[c]!] : []),
+    ...(lefts[c] !== undefined && lefts[c + 1] !== undefined ? [lefts[c + 1]! - lefts[c]!] : []),
+  ]);
+  const pitch = pitches.length ? Math.min(...pitches) : DEFAULT_COLUMN_WIDTH;
+  const spans = columnSpans(rows, columns, lefts, rights, isNumber, pitch);
   const empties = rights.map((right, c) => {
     const left = lefts[c + 1];
-    if (right === undefined || left === undefined) return 0;
+    if (right === undefined || left === undefined) {
+      // Left-aligned texts, then right-aligned numbers, each column's far edge only estimated:
+      // the space between is empty columns when it is a whole number of column pitches.
+      const [before, after] = [spans[c], spans[c + 1]];
+      if (!before?.texts || !after || after.texts) return 0;
+      const space = after.left - before.right;
+      const k = Math.round(space / pitch);
+      return k >= 1 && Math.abs(space - k * pitch) <= pitch * EMPTY_COLUMN_SLACK ? k : 0;
+    }
     const space = left - right - 2 * CELL_INSET;
     if (space < 8) return 0;
     return width ? Math.max(1, Math.round(space / width)) : 1;
@@ -438,12 +494,28 @@ function linesGrid(
     return c > 0 && Math.abs(textColumns[c] + (textColumns[c] - textColumns[c - 1]) - edge) <= 1.5;
   };
   const starts = [...new Set(fragments.filter((f) => !tucked(f)).map((f) => Math.round(f.x)))].sort((a, b) => a - b);
+  // Starts within 12 pt are one column, unless one row has cells at both (a cell cut from the one
+  // before it: a number and a date drawn apart, "1" and "12/23/1952").
+  const startsByRow = new Map<number, number[]>();
+  for (const f of fragments) {
+    const row = Math.round(f.baseline);
+    startsByRow.set(row, [...(startsByRow.get(row) ?? []), Math.round(f.x)]);
+  }
+  const sideBySide = (a: number, b: number) => [...startsByRow.values()].some((s) => s.includes(a) && s.includes(b));
   const columns: number[] = [];
-  for (const x of starts) if (!columns.length || x - columns.at(-1)! > 12) columns.push(x);
+  let cluster: number[] = [];
+  for (const x of starts) {
+    if (!columns.length || x - columns.at(-1)! > 12 || cluster.some((c) => sideBySide(c, x))) {
+      columns.push(x);
+      cluster = [];
+    }
+    cluster.push(x);
+  }
   const column = (x: number) => {
     let best = 0;
     for (let i = 0; i < columns.length; i++) if (columns[i] <= x + 12) best = i;
-    return best;
+    // Not into a column split off less than 12 pt after the one this text starts in.
+    return best > 0 && columns[best] > x + 1 && columns[best] - columns[best - 1] <= 12 ? best - 1 : best;
   };
   const columnEndingAt = (right: number) =>
     Math.max(

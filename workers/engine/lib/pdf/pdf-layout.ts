@@ -168,6 +168,8 @@ interface GlyphColor {
   softHyphenAfter?: boolean;
   /** Where the page put this glyph when a text operation moved to it (Td, Tm, T*): its own string. */
   placedAt?: [number, number];
+  /** On a string's last glyph: the x where the string (its spaces too) ends on the page. */
+  endX?: number;
 }
 
 /**
@@ -202,6 +204,8 @@ function textPositionTracker(OPS: Ops) {
       } else return false;
       return true;
     },
+    /** How many page units of text space one unit along the line is (the text matrix's x scale). */
+    scale: () => Math.hypot(matrix[0], matrix[1]),
     /** Where the string of show operator `fn` starts when text was just placed (else undefined). */
     placedAt(fn: number): [number, number] | undefined {
       if (fn === OPS.nextLineShowText || fn === OPS.nextLineSetSpacingShowText) move(0, leading);
@@ -243,6 +247,12 @@ export async function readPageLayout(
   const fillStack: string[] = [];
   const toPage = (x: number, y: number) => applyTransform(vt, ...applyTransform(ctm, x, y));
   const textPosition = textPositionTracker(OPS);
+  // The text state that sets how far a string advances (Tf size, Tc, Tw, Tz), and where the last ended.
+  let fontSize = 0;
+  let charSpacing = 0;
+  let wordSpacing = 0;
+  let hScale = 1;
+  let textEnd = 0;
   const strokeOps = new Set<number>([
     OPS.stroke,
     OPS.closeStroke,
@@ -294,13 +304,26 @@ export async function readPageLayout(
       fill = String(args[0]).replace('#', '');
     } else if (textPosition.update(fn, args)) {
       continue;
+    } else if (fn === OPS.setFont) {
+      fontSize = args[1] as number;
+    } else if (fn === OPS.setCharSpacing || fn === OPS.setWordSpacing || fn === OPS.setHScale) {
+      if (fn === OPS.setCharSpacing) charSpacing = args[0] as number;
+      else if (fn === OPS.setWordSpacing) wordSpacing = args[0] as number;
+      else hScale = (args[0] as number) / 100;
     } else if (textShowOps.has(fn)) {
+      if (fn === OPS.nextLineSetSpacingShowText) [wordSpacing, charSpacing] = args as [number, number];
       const placed = textPosition.placedAt(fn);
       const firstGlyph = glyphColors.length;
       const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<
-        { unicode?: string } | number
+        { unicode?: string; width?: number; isSpace?: boolean } | number
       >;
+      const pageScale = textPosition.scale() * Math.hypot(ctm[0], ctm[1]) * Math.hypot(vt[0], vt[1]);
+      let advance = 0;
       for (const glyph of glyphs ?? []) {
+        advance +=
+          typeof glyph === 'number'
+            ? (-glyph * fontSize) / 1000
+            : ((glyph?.width ?? 0) * fontSize) / 1000 + charSpacing + (glyph?.isSpace ? wordSpacing : 0);
         if (typeof glyph === 'object' && glyph?.unicode) {
           for (const ch of glyph.unicode) {
             // pdf.js leaves soft hyphens out of the text content: remembered on the glyph before.
@@ -312,6 +335,9 @@ export async function readPageLayout(
         }
       }
       if (placed && glyphColors.length > firstGlyph) glyphColors[firstGlyph].placedAt = toPage(...placed);
+      textEnd = (placed ? toPage(...placed)[0] : textEnd) + advance * hScale * pageScale;
+      const last = glyphColors.at(-1);
+      if (last && (glyphColors.length > firstGlyph || !placed)) last.endX = textEnd;
     } else if (imagePaintOps.has(fn)) {
       const box = boxOf([toPage(0, 0), toPage(1, 0), toPage(0, 1), toPage(1, 1)]);
       if (box.width > 2 && box.height > 2) images.push(box);
@@ -395,12 +421,22 @@ function readTextItems(
 
 /**
  * Items cut where a string the page placed on its own starts at the x where another line also
- * places a string (a column's left edge): the cells of a printed spreadsheet that pdf.js joined
- * because they nearly touch ("1" right-aligned in A, "A" in B: "1A"). Each cut starts a cell.
+ * places a string (a column's left edge), or apart from the string before it: the cells of a printed
+ * spreadsheet that pdf.js joined because they nearly touch ("1" right-aligned in A, "A" in B: "1A").
+ * Each cut starts a cell.
  */
 function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number]>, glyphs: GlyphColor[]): TextItem[] {
   const starts = glyphs.flatMap((g) => (g.placedAt ? [g.placedAt] : []));
   const column = (x: number, y: number) => starts.some(([sx, sy]) => Math.abs(sx - x) < 0.6 && Math.abs(sy - y) > 1);
+  // Two strings drawn apart with no space glyph between (the first's end and the second's start
+  // more than a fifth of an em apart, where a word space would be drawn as a glyph) are two cells: a
+  // right-aligned number and a date beside it ("1" and "12/23/1952", read as "1 12/23/1952"). Parts
+  // without a letter or digit stay (an accounting format's "$" at the cell's left edge).
+  const apart = (end: number | undefined, start: number, size: number, before: string, chars: string[], at: number) =>
+    end !== undefined &&
+    start - end > 0.2 * size &&
+    /[\p{L}\p{N}]/u.test(before) &&
+    /[\p{L}\p{N}]/u.test(chars.slice(at).join(''));
   return items.flatMap((item) => {
     const range = glyphsOf.get(item);
     if (!range || item.rotated) return [item];
@@ -414,8 +450,11 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
     let x = item.x;
     for (let j = 1; j < range[1]; j++) {
       const at = glyphs[range[0] + j]?.placedAt;
-      if (!at || at[0] <= x || at[0] >= item.x + item.width || !column(at[0], at[1])) continue;
+      if (!at || at[0] <= x || at[0] >= item.x + item.width) continue;
       const text = chars.slice(from, offsets[j]).join('');
+      if (!column(at[0], at[1]) && !apart(glyphs[range[0] + j - 1]?.endX, at[0], item.size, text, chars, offsets[j])) {
+        continue;
+      }
       parts.push({
         ...item,
         text: text.trimEnd(),
