@@ -3,7 +3,8 @@
  * deck (pptxgenjs, a master edited by hand as PowerPoint writes it): a word made of several runs
  * (a highlighted part) is moved to the next line whole instead of being broken between its runs;
  * a slide-number field on the master (text "‹#›") prints each slide's number; a bullet in a symbol
- * font (Wingdings "l") prints as the glyph it is there, not as the letter.
+ * font (Wingdings "l") prints as the glyph it is there, not as the letter; text in capitals (a:rPr cap)
+ * prints in capitals, as PowerPoint and LibreOffice show it.
  */
 import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
@@ -70,5 +71,24 @@ describe('PowerPoint text classes', () => {
     );
     const result = await convert(pptToPdf, 'bullets.pptx', await zip.generateAsync({ type: 'uint8array' }));
     expect((await texts(result))[0]).toBe('● First point');
+  });
+
+  test('a run in capitals (cap="all") or small capitals (cap="small") prints in capitals', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText(
+      [
+        { text: 'März title', options: { breakLine: true } },
+        { text: 'Small caps', options: {} },
+      ],
+      { x: 1, y: 1, w: 6, h: 2, fontFace: 'Arial', fontSize: 24 },
+    );
+    const zip = await JSZip.loadAsync(await deckBytes(pptx));
+    const xml = await zip.file('ppt/slides/slide1.xml')!.async('string');
+    let runs = 0;
+    const capped = xml.replace(/<a:rPr /g, () => `<a:rPr cap="${runs++ === 0 ? 'all' : 'small'}" `);
+    expect(runs).toBe(2);
+    zip.file('ppt/slides/slide1.xml', capped);
+    const result = await convert(pptToPdf, 'caps.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    expect((await texts(result))[0]).toBe('MÄRZ TITLE SMALL CAPS');
   });
 });

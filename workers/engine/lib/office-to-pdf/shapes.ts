@@ -763,10 +763,25 @@ type Spacing = { points: number } | { percent: number };
  * A text run's or field's inlines. A slide-number field shows the number of the slide it is drawn on
  * (its text is a cached value, or "‹#›" on a master or layout).
  */
-function runInlines(run: XmlElement, style: RunStyle): Inline[] {
-  if (run.nodeName === 'a:fld' && attr(run, 'type') === 'slidenum') return [{ kind: 'field', field: 'PAGE', style }];
+function runInlines(run: XmlElement, style: CappedStyle): Inline[] {
+  const { caps, ...look } = style;
+  if (run.nodeName === 'a:fld' && attr(run, 'type') === 'slidenum')
+    return [{ kind: 'field', field: 'PAGE', style: look }];
   const text = kid(run, 'a:t')?.textContent ?? '';
-  return text ? textInlines(text, style) : [];
+  if (!text) return [];
+  if (caps === 'all') return textInlines(text.toUpperCase(), look);
+  return caps === 'small' ? smallCapsInlines(text, look) : textInlines(text, look);
+}
+
+/** A run style with DrawingML's capitals (a:rPr cap): all capitals, or small capitals. */
+type CappedStyle = RunStyle & { caps?: 'all' | 'small' };
+
+/** Small capitals: lower-case letters as capitals at 80 % of the size (LibreOffice's), the others as they are. */
+function smallCapsInlines(text: string, style: RunStyle): Inline[] {
+  const small = { ...style, size: style.size * 0.8 };
+  return (text.match(/\p{Ll}+|[^\p{Ll}]+/gu) ?? []).flatMap((piece) =>
+    /\p{Ll}/u.test(piece) ? textInlines(piece.toUpperCase(), small) : textInlines(piece, style),
+  );
 }
 
 /** A DrawingML paragraph's direction (a:pPr rtl, levels in order) and its alignment (right by default when rtl). */
@@ -825,7 +840,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
     const levelProps = [...levelSources.map((s) => kid(s, `a:lvl${level + 1}pPr`)), pPr].filter((e): e is XmlElement =>
       Boolean(e),
     );
-    let style: RunStyle = { size: env.defaultSize, font: styleFont, color: styleDefaults ?? env.textColor };
+    let style: CappedStyle = { size: env.defaultSize, font: styleFont, color: styleDefaults ?? env.textColor };
     let align: Paragraph['align'] | undefined;
     let bullet: string | undefined;
     let marginLeft = 0;
@@ -833,7 +848,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
     let lineSpacing = 1;
     let spaceBefore: Spacing = { points: 0 };
     let spaceAfter: Spacing = { points: 0 };
-    const applyRun = (rPr: XmlElement | undefined, base: RunStyle): RunStyle => {
+    const applyRun = (rPr: XmlElement | undefined, base: CappedStyle): CappedStyle => {
       if (!rPr) return base;
       const next = { ...base };
       const linkId = attr(kid(rPr, 'a:hlinkClick'), 'r:id');
@@ -850,6 +865,8 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       if (latin) next.font = latin === '+mj-lt' ? theme.majorFont : latin === '+mn-lt' ? theme.minorFont : latin;
       const baseline = num(rPr, 'baseline');
       if (baseline) next.baseline = baseline > 0 ? 'super' : 'sub';
+      const cap = attr(rPr, 'cap');
+      if (cap) next.caps = cap === 'all' || cap === 'small' ? cap : undefined;
       return next;
     };
     if (ph && ['title', 'ctrTitle'].includes(ph.type)) style.font = theme.majorFont;
@@ -879,7 +896,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       spaceAfter = spacing('a:spcAft') ?? spaceAfter;
     }
     if (!isBody && !pPr?.getElementsByTagName('a:buChar').length) bullet = ph ? undefined : bullet;
-    const scaled = (s: RunStyle): RunStyle => ({ ...s, size: s.size * fontScale });
+    const scaled = <T extends RunStyle>(s: T): T => ({ ...s, size: s.size * fontScale });
     const inlines: Inline[] = [];
     for (const child of kids(p)) {
       if (child.nodeName === 'a:r' || child.nodeName === 'a:fld') {
