@@ -776,6 +776,13 @@ function runInlines(run: XmlElement, style: CappedStyle): Inline[] {
 /** A run style with DrawingML's capitals (a:rPr cap): all capitals, or small capitals. */
 type CappedStyle = RunStyle & { caps?: 'all' | 'small' };
 
+/** A run's capitals (a:rPr cap: all, small or none), else those it inherits. */
+function capsOf(rPr: XmlElement, inherited: CappedStyle['caps']): CappedStyle['caps'] {
+  const cap = attr(rPr, 'cap');
+  if (cap === undefined) return inherited;
+  return cap === 'all' || cap === 'small' ? cap : undefined;
+}
+
 /** Small capitals: lower-case letters as capitals at 80 % of the size (LibreOffice's), the others as they are. */
 function smallCapsInlines(text: string, style: RunStyle): Inline[] {
   const small = { ...style, size: style.size * 0.8 };
@@ -865,8 +872,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       if (latin) next.font = latin === '+mj-lt' ? theme.majorFont : latin === '+mn-lt' ? theme.minorFont : latin;
       const baseline = num(rPr, 'baseline');
       if (baseline) next.baseline = baseline > 0 ? 'super' : 'sub';
-      const cap = attr(rPr, 'cap');
-      if (cap) next.caps = cap === 'all' || cap === 'small' ? cap : undefined;
+      next.caps = capsOf(rPr, next.caps);
       return next;
     };
     if (ph && ['title', 'ctrTitle'].includes(ph.type)) style.font = theme.majorFont;
