@@ -91,4 +91,27 @@ describe('PowerPoint text classes', () => {
     const result = await convert(pptToPdf, 'caps.pptx', await zip.generateAsync({ type: 'uint8array' }));
     expect((await texts(result))[0]).toBe('MÄRZ TITLE SMALL CAPS');
   });
+
+  test('a layout with showMasterSp="0" hides the master\'s decorations on its slides', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('Title slide', { x: 1, y: 1, w: 4, h: 1 });
+    const zip = await JSZip.loadAsync(await deckBytes(pptx));
+    const masterPath = 'ppt/slideMasters/slideMaster1.xml';
+    const master = await zip.file(masterPath)!.async('string');
+    const band =
+      `<p:sp><p:nvSpPr><p:cNvPr id="98" name="Band"/><p:cNvSpPr txBox="1"/><p:nvPr userDrawn="1"/></p:nvSpPr>` +
+      `<p:spPr><a:xfrm><a:off x="500000" y="4700000"/><a:ext cx="4000000" cy="400000"/></a:xfrm>` +
+      `<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr><p:txBody><a:bodyPr/><a:lstStyle/><a:p>` +
+      `<a:r><a:rPr lang="en-US" sz="1200"/><a:t>Master band</a:t></a:r></a:p></p:txBody></p:sp>`;
+    zip.file(masterPath, master.replace(/<\/p:spTree>/, `${band}</p:spTree>`));
+    const shown = await convert(pptToPdf, 'band.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    expect((await texts(shown))[0]).toContain('Master band');
+
+    const slideRels = await zip.file('ppt/slides/_rels/slide1.xml.rels')!.async('string');
+    const layoutPath = `ppt/slideLayouts/${/slideLayouts\/(slideLayout\d+\.xml)/.exec(slideRels)![1]}`;
+    const layout = await zip.file(layoutPath)!.async('string');
+    zip.file(layoutPath, layout.replace(/<p:sldLayout /, '<p:sldLayout showMasterSp="0" '));
+    const hidden = await convert(pptToPdf, 'no-band.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    expect((await texts(hidden))[0]).toBe('Title slide');
+  });
 });
