@@ -114,4 +114,22 @@ describe('PowerPoint text classes', () => {
     const hidden = await convert(pptToPdf, 'no-band.pptx', await zip.generateAsync({ type: 'uint8array' }));
     expect((await texts(hidden))[0]).toBe('Title slide');
   });
+
+  test('a chart title without text over several series prints "Chart Title", as PowerPoint shows it', async () => {
+    const pptx = new PptxGenJS();
+    const series = [
+      { name: 'North', labels: ['Q1', 'Q2'], values: [3, 5] },
+      { name: 'South', labels: ['Q1', 'Q2'], values: [4, 2] },
+    ];
+    pptx.addSlide().addChart(pptx.ChartType.bar, series, { x: 1, y: 1, w: 6, h: 4, showTitle: true });
+    const zip = await JSZip.loadAsync(await deckBytes(pptx));
+    const chartPath = Object.keys(zip.files).find((name) => /charts\/chart\d+\.xml$/.test(name))!;
+    const chart = await zip.file(chartPath)!.async('string');
+    // An automatic title: the c:title element without its own text (c:tx).
+    const automatic = chart.replace(/(<c:title>)\s*<c:tx>[\s\S]*?<\/c:tx>/, '$1');
+    expect(automatic).not.toContain('Chart Title');
+    zip.file(chartPath, automatic);
+    const result = await convert(pptToPdf, 'chart.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    expect((await texts(result))[0]).toMatch(/^Chart Title [\d ]+Q1 Q2$/);
+  });
 });
