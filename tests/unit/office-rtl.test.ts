@@ -21,7 +21,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
-import { AlignmentType, Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
+import {
+  AlignmentType,
+  BorderStyle,
+  Document,
+  LevelFormat,
+  Packer,
+  Paragraph,
+  Tab,
+  Table,
+  TableCell,
+  TableRow,
+  TabStopType,
+  TextRun,
+  WidthType,
+} from 'docx';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, decodePDFRawStream } from 'pdf-lib';
@@ -53,15 +67,56 @@ function bboxHtml(bytes: Uint8Array): string {
   }
 }
 
+/** The words of a piece of `pdftotext -bbox-layout` output with their x extents. */
+const wordsOf = (html: string): Word[] =>
+  [...html.matchAll(/<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</g)].map((m) => ({
+    text: logical(m[3]),
+    xMin: Number(m[1]),
+    xMax: Number(m[2]),
+  }));
+
 /** Each line of the PDF (all pages) as its words with their x extents, from `pdftotext -bbox-layout`. */
 function bboxLines(bytes: Uint8Array): Word[][] {
-  return [...bboxHtml(bytes).matchAll(/<line [^>]*>([\s\S]*?)<\/line>/g)].map((line) =>
-    [...line[1].matchAll(/<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</g)].map((m) => ({
-      text: logical(m[3]),
-      xMin: Number(m[1]),
-      xMax: Number(m[2]),
-    })),
-  );
+  return [...bboxHtml(bytes).matchAll(/<line [^>]*>([\s\S]*?)<\/line>/g)].map((line) => wordsOf(line[1]));
+}
+
+/** Each page's words. */
+const bboxPages = (bytes: Uint8Array): Word[][] =>
+  bboxHtml(bytes)
+    .split(/<page /)
+    .slice(1)
+    .map(wordsOf);
+
+/** The one word of a list with this text. */
+function wordAt(words: Word[], text: string): Word {
+  const found = words.filter((w) => w.text === text);
+  expect(
+    found.map((w) => w.text),
+    `"${text}" among ${words.map((w) => w.text).join(' ')}`,
+  ).toEqual([text]);
+  return found[0];
+}
+
+/** Where page 1 is red (r > 200, g and b < 80) along the row y points from the top, in points (4 px each). */
+function redAlongRow(bytes: Uint8Array, y: number): number[] {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-rtl-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), bytes);
+    const at = String(Math.round(y * 4));
+    const args = ['-r', '288', '-f', '1', '-l', '1', '-y', at, '-H', '1', '-W', '4000', join(dir, 'in.pdf')];
+    const ppm = execFileSync('pdftoppm', args);
+    const [, width] = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.toString('latin1', 0, 40))!.map(Number);
+    const header = /^P6\s+\d+\s+\d+\s+255\s/.exec(ppm.toString('latin1', 0, 40))![0].length;
+    const row = header;
+    const xs: number[] = [];
+    for (let x = 0; x < width; x++) {
+      const [r, g, b] = ppm.subarray(row + x * 3, row + x * 3 + 3);
+      if (r > 200 && g < 80 && b < 80) xs.push(x / 4);
+    }
+    return xs;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The line holding a word, its words sorted by x from the right (how a right-to-left line reads). */
@@ -300,6 +355,250 @@ describe('PowerPoint and Excel → PDF', () => {
     const latin = lineWith(lines, 'Latin');
     // General alignment: Latin text at the cell's left, Arabic text (its direction from its first letter) at its right.
     expect(Math.min(...arabic.map((w) => w.xMin))).toBeGreaterThan(Math.max(...latin.map((w) => w.xMax)) + 100);
+  });
+});
+
+describe('right-to-left tables, sheets and tab stops', () => {
+  /** A 3-column table (100, 150, 200 pt), a thick red left border, cell margins 20 pt left and 2.5 pt right. */
+  async function tableDocx(bidiVisual: boolean): Promise<Buffer> {
+    const cell = (text: string, columnSpan = 1) =>
+      new TableCell({ columnSpan, children: [new Paragraph({ bidirectional: true, children: [new TextRun(text)] })] });
+    const thin = { style: BorderStyle.SINGLE, size: 4, color: '000000' };
+    const table = new Table({
+      columnWidths: [2000, 3000, 4000],
+      borders: {
+        left: { style: BorderStyle.SINGLE, size: 36, color: 'FF0000' },
+        right: thin,
+        top: thin,
+        bottom: thin,
+        insideVertical: thin,
+        insideHorizontal: thin,
+      },
+      margins: { left: 400, right: 50 },
+      rows: [
+        new TableRow({ children: [cell('אחד first'), cell('שניים second'), cell('שלושה third')] }),
+        new TableRow({ children: [cell('واحد'), cell('مدمج merged', 2)] }),
+      ],
+    });
+    const bytes = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('before'), table] }] }));
+    if (!bidiVisual) return bytes;
+    const zip = await JSZip.loadAsync(bytes);
+    const xml = await zip.file('word/document.xml')!.async('string');
+    zip.file('word/document.xml', xml.replace('<w:tblPr>', '<w:tblPr><w:bidiVisual/>'));
+    return zip.generateAsync({ type: 'nodebuffer' });
+  }
+
+  test('Word w:bidiVisual table: first column at the right, borders and cell margins mirrored', async () => {
+    const ltr = await convert(wordToPdf, 'ltr-table.docx', await tableDocx(false));
+    const ltrWords = bboxPages(ltr.bytes)[0];
+    expect(wordAt(ltrWords, 'first').xMax).toBeLessThan(wordAt(ltrWords, 'second').xMin);
+    expect(Math.max(...redAlongRow(ltr.bytes, 89))).toBeLessThan(80);
+
+    const result = await convert(wordToPdf, 'rtl-table.docx', await tableDocx(true));
+    await expectValidPdf(result);
+    const words = bboxPages(result.bytes)[0];
+    // As LibreOffice 7.4 prints it: "first" in the rightmost column, then "second", "third" to its left.
+    const [first, second, third] = ['first', 'second', 'third'].map((t) => wordAt(words, t));
+    expect(first.xMin).toBeGreaterThan(second.xMax + 50);
+    expect(second.xMin).toBeGreaterThan(third.xMax + 50);
+    // The table's left border (w:left, 4.5 pt, red) is drawn at its right edge…
+    const red = redAlongRow(result.bytes, 89);
+    expect(red.length).toBeGreaterThan(0);
+    expect(Math.min(...red)).toBeGreaterThan(500);
+    const tableRight = (Math.min(...red) + Math.max(...red)) / 2;
+    // …and the cell's w:left margin (20 pt) is at the cell's right: the Hebrew word ends 20 pt short of the edge.
+    expect(wordAt(words, 'אחד').xMax).toBeCloseTo(tableRight - 20, 0);
+    // Columns 100, 150 and 200 pt wide from the right: the merged cell (columns 2–3) ends where column 1 starts.
+    expect(wordAt(words, 'مدمج').xMax).toBeCloseTo(tableRight - 100 - 20, 0);
+    expect(wordAt(words, 'واحد').xMax).toBeCloseTo(tableRight - 20, 0);
+    expect(wordAt(words, 'third').xMin).toBeGreaterThan(tableRight - 450);
+  });
+
+  test('Excel sheet with rightToLeft: column A at the right margin, columns going left, page by page', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('ورقة', { views: [{ rightToLeft: true }] });
+    ws.columns = [{ width: 10 }, { width: 20 }, { width: 30 }];
+    ws.addRow(['A1text', 'B1text', 'C1text']);
+    ws.addRow([1, 22, 333]);
+    ws.addRow(['مرحبا', 'שלום', 'Latin']);
+    ws.getCell('A5').value = 'leftA5';
+    ws.getCell('A5').alignment = { horizontal: 'left' };
+    ws.getCell('B5').value = 'rightB5';
+    ws.getCell('B5').alignment = { horizontal: 'right' };
+    // Text runs on to the right, over the empty A6; a filled C6 at its left does not cut it.
+    ws.getCell('B6').value = 'RunsOnOverTheEmptyCellOnItsRight';
+    ws.getCell('C6').value = 'C6';
+    const wide = wb.addWorksheet('wide', { views: [{ rightToLeft: true }] });
+    wide.columns = Array.from({ length: 20 }, () => ({ width: 15 }));
+    wide.addRow(Array.from({ length: 20 }, (_, i) => `COL${i + 1}`));
+    const result = await convert(excelToPdf, 'rtl-sheet.xlsx', await wb.xlsx.writeBuffer());
+    await expectValidPdf(result);
+    const pages = bboxPages(result.bytes);
+    const words = pages[0];
+    // Letter paper, Excel's 0.7 in margins: column A ends at 612 − 50.4 pt (LibreOffice 7.4: the same
+    // columns, "1" ending at 560.6, "A1text" starting at 507.1; cells' 2.5 pt padding here).
+    const right = 612 - 50.4;
+    const [a, b, c] = ['A1text', 'B1text', 'C1text'].map((t) => wordAt(words, t));
+    expect(a.xMin).toBeGreaterThan(b.xMax);
+    expect(b.xMin).toBeGreaterThan(c.xMax);
+    expect(wordAt(words, '1').xMax).toBeCloseTo(right - 2.5, 0);
+    // Column A is 10 characters (56.7 pt) wide: its left-aligned text starts there, B's right-aligned ends there.
+    const aLeft = a.xMin;
+    expect(aLeft).toBeCloseTo(508.4, 0);
+    expect(wordAt(words, 'leftA5').xMin).toBeCloseTo(aLeft, 0);
+    expect(wordAt(words, 'rightB5').xMax).toBeCloseTo(aLeft - 5, 0);
+    // Arabic in a General cell starts at the cell's right; Latin text at its left, as on a left-to-right sheet.
+    expect(wordAt(words, 'مرحبا').xMax).toBeCloseTo(right - 2.5, 0);
+    expect(wordAt(words, 'Latin').xMin).toBeCloseTo(c.xMin, 0);
+    expect(wordAt(words, 'RunsOnOverTheEmptyCellOnItsRight').xMax).toBeGreaterThan(aLeft + 20);
+    // The wide sheet: six columns a page, each page's first column at the right.
+    const wideOrder = pages.slice(1).map((page) => [...page].sort((p, q) => q.xMax - p.xMax).map((w) => w.text));
+    expect(wideOrder).toEqual([
+      ['COL1', 'COL2', 'COL3', 'COL4', 'COL5', 'COL6'],
+      ['COL7', 'COL8', 'COL9', 'COL10', 'COL11', 'COL12'],
+      ['COL13', 'COL14', 'COL15', 'COL16', 'COL17', 'COL18'],
+      ['COL19', 'COL20'],
+    ]);
+    expect(wordAt(pages[4], 'COL19').xMin).toBeCloseTo(wordAt(pages[1], 'COL1').xMin, 0);
+  });
+
+  test('Word: tab stops in a w:bidi paragraph are measured from the right; w:ind w:start / w:end', async () => {
+    const para = (text: string, indent: { start?: number; end?: number }) =>
+      new Paragraph({ bidirectional: true, indent, children: [new TextRun(text)] });
+    type Stop = { type: (typeof TabStopType)[keyof typeof TabStopType]; position: number };
+    const tabbed = (first: string, after: string, stops: Stop[], indent = {}, bidirectional = true) =>
+      new Paragraph({
+        bidirectional,
+        indent,
+        tabStops: stops.length ? stops : undefined,
+        children: [new TextRun(first), new TextRun({ children: [new Tab(), after] })],
+      });
+    const left2in = [{ type: TabStopType.LEFT, position: 2880 }];
+    const docx = new Document({
+      sections: [
+        {
+          children: [
+            para('STARTIND שלום עולם', { start: 1440 }),
+            para('ENDIND שלום עולם', { end: 1440 }),
+            tabbed('שלום', 'TABL', left2in),
+            tabbed('עולם', 'TABR', [{ type: TabStopType.RIGHT, position: 5760 }]),
+            tabbed('שלום', 'TABD', []),
+            tabbed('שלום', 'TABS', left2in, { start: 720 }),
+            tabbed('שלום', 'TABE', left2in, { end: 1440 }),
+            tabbed('שלום', 'TABH', left2in, { start: 1440, hanging: 720 }),
+            tabbed('Hello', 'LTRH', left2in, { left: 1440, hanging: 720 }, false),
+          ],
+        },
+      ],
+    });
+    const bytes = await Packer.toBuffer(docx);
+    const xml = await (await JSZip.loadAsync(bytes)).file('word/document.xml')!.async('string');
+    expect(xml).toContain('<w:ind w:start="1440"/>');
+    expect(xml).toContain('<w:tab/>');
+    const words = bboxPages((await convert(wordToPdf, 'tabs.docx', bytes)).bytes)[0];
+    // Each figure below is LibreOffice 7.4's PDF of this document (within 0.1 pt).
+    expect(wordAt(words, 'STARTIND').xMax).toBeCloseTo(A4_RIGHT_MARGIN - 72, 0);
+    expect(wordAt(words, 'ENDIND').xMax).toBeCloseTo(A4_RIGHT_MARGIN, 0);
+    // A "left" stop 2 in from the right: the text after the tab starts (its right end) there…
+    expect(wordAt(words, 'TABL').xMax).toBeCloseTo(A4_RIGHT_MARGIN - 144, 0);
+    // …a "right" stop at 4 in is where it ends (its left end); a default stop every 0.5 in from the right.
+    expect(wordAt(words, 'TABR').xMin).toBeCloseTo(A4_RIGHT_MARGIN - 288, 0);
+    expect(wordAt(words, 'TABD').xMax).toBeCloseTo(A4_RIGHT_MARGIN - 36, 0);
+    // Stops count from the right margin, not from the indent, whichever side the indent is on.
+    expect(wordAt(words, 'TABS').xMax).toBeCloseTo(A4_RIGHT_MARGIN - 144, 0);
+    expect(wordAt(words, 'TABE').xMax).toBeCloseTo(A4_RIGHT_MARGIN - 144, 0);
+    // A hanging indent is a stop on its first line (before the 2 in stop), right to left and left to right.
+    expect(wordAt(words, 'TABH').xMax).toBeCloseTo(A4_RIGHT_MARGIN - 72, 0);
+    expect(wordAt(words, 'LTRH').xMin).toBeCloseTo(72 + 72, 0);
+  });
+  test('Word: an Arabic word whose letters come from several runs joins as one word', async () => {
+    const word = (...parts: Array<[string, { bold?: boolean; color?: string }?]>) =>
+      new Paragraph({
+        bidirectional: true,
+        children: parts.map(([text, look]) => new TextRun({ text, size: 40, ...look })),
+      });
+    const docx = new Document({
+      sections: [
+        {
+          children: [
+            word(['سلم']),
+            word(['س'], ['ل', { color: 'FF0000' }], ['م']),
+            word(['كتاب']),
+            word(['كت'], ['ا', { bold: true }], ['ب']),
+            // (Alef joins only to the letter before it: the beh after it stays unjoined.)
+            word(['كتا'], ['ب', { color: 'FF0000' }]),
+          ],
+        },
+      ],
+    });
+    const result = await convert(wordToPdf, 'join.docx', await Packer.toBuffer(docx));
+    // One line per paragraph (poppler may cut a word where its font or colour changes: words by their y).
+    const lines: Word[][] = [];
+    const page = bboxHtml(result.bytes);
+    for (const m of page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</g)) {
+      const y = Number(m[2]);
+      const word = { text: logical(m[4]), xMin: Number(m[1]), xMax: Number(m[3]), y };
+      const line = lines.find((l) => Math.abs((l[0] as Word & { y: number }).y - y) < 5);
+      if (line) line.push(word);
+      else lines.push([word]);
+    }
+    expect(lines.map((line) => rightToLeft(line).join(''))).toEqual(['سلم', 'سلم', 'كتاب', 'كتاب', 'كتاب']);
+    const width = (line: Word[]) => Math.max(...line.map((w) => w.xMax)) - Math.min(...line.map((w) => w.xMin));
+    // Joined forms are narrower than the letters alone (each part shaped alone: 4.6 pt wider at 20 pt);
+    // a word in three colours has the one-colour word's glyphs, so its width; with a bold alef, the bold
+    // alef's width (3 pt more; 1.5 pt in LibreOffice 7.4's PDF, drawn with its own fonts).
+    expect(width(lines[1])).toBeCloseTo(width(lines[0]), 1);
+    expect(Math.abs(width(lines[3]) - width(lines[2]))).toBeLessThan(4);
+    // The beh after an alef is unjoined either way (2.5 pt apart: the alef–beh kerning is lost between runs).
+    expect(Math.abs(width(lines[4]) - width(lines[2]))).toBeLessThan(3);
+  });
+  test("Word: a justified right-to-left paragraph's last line starts at the right", async () => {
+    const vocabulary = ['مرحبا', 'كلمة', 'الكتاب', 'جديد'];
+    const long = Array.from({ length: 40 }, (_, i) => vocabulary[i % 4]).join(' ') + ' آخر';
+    const justified = (text: string) =>
+      new Paragraph({ bidirectional: true, alignment: AlignmentType.JUSTIFIED, children: [new TextRun(text)] });
+    const docx = new Document({ sections: [{ children: [justified(long), justified('قصير جدا')] }] });
+    const lines = bboxLines((await convert(wordToPdf, 'justified.docx', await Packer.toBuffer(docx))).bytes);
+    const extent = (line: Word[]) => [Math.min(...line.map((w) => w.xMin)), Math.max(...line.map((w) => w.xMax))];
+    // LibreOffice 7.4: full lines from the left margin to the right one, the last line and the
+    // one-line paragraph ending at the right margin (523.2, 523.3 pt) and not reaching the left.
+    const [first] = lines;
+    expect(extent(first)[1]).toBeCloseTo(A4_RIGHT_MARGIN, 0);
+    expect(extent(first)[0]).toBeLessThan(80);
+    for (const word of ['آخر', 'جدا']) {
+      const [left, right] = extent(lineWith(lines, word));
+      expect(right).toBeCloseTo(A4_RIGHT_MARGIN, 0);
+      expect(left).toBeGreaterThan(300);
+    }
+  });
+  test('Word: a list number in a right-to-left paragraph is right-to-left text: "1." has its dot on the left', async () => {
+    const level = { level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START };
+    const item = (text: string) =>
+      new Paragraph({ bidirectional: true, numbering: { reference: 'list', level: 0 }, children: [new TextRun(text)] });
+    const docx = new Document({
+      numbering: {
+        config: [
+          { reference: 'list', levels: [{ ...level, style: { paragraph: { indent: { left: 720, hanging: 360 } } } }] },
+        ],
+      },
+      sections: [{ children: [item('البند الأول'), item('البند الثاني')] }],
+    });
+    const result = await convert(wordToPdf, 'list.docx', await Packer.toBuffer(docx));
+    // LibreOffice 7.4 prints the marker as "." then "1" from the left (pdftotext reads ".1"), right
+    // of the item's text, which starts 0.5 in from the right margin as here.
+    expect(popplerText(result.bytes).replace(/[\u202a-\u202e]/g, '')).toContain('.1');
+    const words = bboxPages(result.bytes)[0];
+    for (const [marker, last] of [
+      ['.1', 'الأول'],
+      ['.2', 'الثاني'],
+    ])
+      expect(wordAt(words, marker).xMin).toBeGreaterThan(wordAt(words, last).xMax);
+    const starts = words.filter((w) => w.text === 'البند');
+    expect(starts.length).toBe(2);
+    for (const start of starts) {
+      expect(start.xMax).toBeCloseTo(A4_RIGHT_MARGIN - 36, 0);
+      expect(wordAt(words, '.1').xMin).toBeGreaterThan(start.xMax);
+    }
   });
 });
 

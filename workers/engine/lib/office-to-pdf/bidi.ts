@@ -7,6 +7,7 @@
  * handed over in logical order; every other string is reversed here when its level says so.
  */
 import bidiFactory from 'bidi-js';
+import type { TableRow } from './model.ts';
 
 const bidi = bidiFactory();
 
@@ -117,4 +118,29 @@ export function hasMirrored(text: string, level: number): boolean {
 /** Whether a text must be drawn on its own (not joined to the next word's string): see visualText. */
 export function drawnAlone(text: string, level: number): boolean {
   return level % 2 === 1 || fontkitReverses(text);
+}
+
+/**
+ * A table laid out right to left (Word's w:bidiVisual, a sheet's rightToLeft): the first column at
+ * the right. Columns are reversed, each cell moves to its mirrored grid column, and its left and
+ * right borders and paddings swap, so a logical "left" border is drawn on the right (ISO 29500
+ * §17.4.1). A drawing anchored on a row keeps its place from its column's other edge. The rows are
+ * changed in place; the reversed column widths are returned.
+ */
+export function mirrorColumns(widths: number[], rows: TableRow[]): number[] {
+  const count = widths.length;
+  for (const row of rows) {
+    for (const cell of row.cells) {
+      cell.column = Math.max(0, count - cell.column - cell.colSpan);
+      cell.borders = { ...cell.borders, left: cell.borders.right, right: cell.borders.left };
+      cell.padding = { ...cell.padding, left: cell.padding.right, right: cell.padding.left };
+    }
+    row.cells.reverse();
+    row.overlays = row.overlays?.map((o) => ({
+      ...o,
+      column: count - 1 - o.column,
+      x: (widths[o.column] ?? 0) - o.x - o.drawing.width,
+    }));
+  }
+  return [...widths].reverse();
 }

@@ -625,7 +625,7 @@ class Flow {
     for (let r = 0; r < block.rows.length; r++) {
       const height = table.rowHeights[r];
       const notes = await this.measureNotes(block.rows[r].footnotes);
-      if (!this.fits(height, notes)) {
+      if (!this.fits(height, notes) || (r > 0 && block.rows[r].pageBreakBefore)) {
         this.nextColumn();
         for (const h of headerRows) {
           if (h >= r) break;

@@ -197,6 +197,8 @@ export interface TableRow {
   exactHeight?: boolean;
   /** Repeat at the top of each page (header row). */
   header?: boolean;
+  /** Start a new page with this row (a spreadsheet's manual page break), unless it is the table's first. */
+  pageBreakBefore?: boolean;
   /** Drawings anchored on this row (flow.ts draws them on the page where the row lands). */
   overlays?: RowOverlay[];
   /** Footnotes referenced in this row's cells: printed at the bottom of the page the row lands on. */

@@ -319,6 +319,8 @@ function cellParagraphs(s: Slide, tc: XmlElement, styled: ReturnType<typeof styl
   );
 }
 
+const isOn = (value: string | undefined) => value === '1' || value === 'true';
+
 /**
  * An a:tbl as the layout model's table: the table style's look per cell, with the cell's own fill,
  * lines, anchor and margins over it.
@@ -336,10 +338,13 @@ function readTable(s: Slide, tbl: XmlElement): Table {
     let column = 0;
     const cells: Array<TableCell & { column: number }> = [];
     for (const tc of kids(tr, 'a:tc')) {
+      // A cell covered by the one on its left (hMerge) is listed in the grid column that cell's gridSpan
+      // already counted; a cell covered by the one above (vMerge) holds its own column(s).
+      if (isOn(attr(tc, 'hMerge'))) continue;
       const span = num(tc, 'gridSpan') ?? 1;
       const start = column;
       column += span;
-      if (attr(tc, 'hMerge') === '1' || attr(tc, 'vMerge') === '1') continue;
+      if (isOn(attr(tc, 'vMerge'))) continue;
       const tcPr = kid(tc, 'a:tcPr');
       const styled = styleCell(style, flags, rowIndex, start, trs.length, widths.length, s.colorOf);
       const text = cellParagraphs(s, tc, styled);

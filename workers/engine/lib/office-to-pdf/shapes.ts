@@ -24,6 +24,8 @@ import { attr, find, hexColor, kid, kids, num, type XmlElement } from './xml.ts'
 import { drawLine, layoutParagraph, type DrawContext, type TextContext } from './text.ts';
 import { pathEnds, pathOperators, shapeGeometry, svgPath, type Command, type Point } from './geometry.ts';
 import { fillPathWithGradient, meanColor, type Gradient } from './gradient.ts';
+import { symbolFontChar, symbolFontOf } from './symbol-fonts.ts';
+import { listNumber, type NumberStyle } from './list-numbers.ts';
 
 export const EMU = 1 / 12700;
 
@@ -34,41 +36,69 @@ export interface Box {
   height: number;
 }
 
-/** Bullets of symbol fonts by their code in the font (Wingdings 'l' is a black circle), as Unicode. */
-const SYMBOL_BULLETS: Record<string, Record<number, string>> = {
-  wingdings: {
-    0x6c: '●',
-    0x6e: '■',
-    0x6f: '□',
-    0x71: '❑',
-    0x75: '◆',
-    0x76: '❖',
-    0x77: '⬥',
-    0xa7: '▪',
-    0xa8: '◻',
-    0xd8: '➢',
-    0xe0: '➔',
-    0xe8: '➔',
-    0xfc: '✓',
-    0xfe: '☑',
-  },
-  symbol: { 0xb7: '•', 0xde: '⇒', 0x2d: '−' },
-};
-
 /**
  * A bullet character as Unicode: the character itself in an ordinary font; in a symbol font
  * (Wingdings, Webdings, Symbol: its code, or that code in the private-use area F0xx) the glyph that
  * code draws there, else a bullet — a letter such as Wingdings' "l" must not print as an "l".
  */
 function symbolFontBullet(char: string, font: string | undefined): string {
-  const family = /^wingdings/i.test(font ?? '')
-    ? 'wingdings'
-    : /^(symbol|webdings)$/i.test(font ?? '')
-      ? 'symbol'
-      : undefined;
-  const code = char.charCodeAt(0) >= 0xf000 ? char.charCodeAt(0) - 0xf000 : char.charCodeAt(0);
+  const family = symbolFontOf(font);
   if (!family) return char;
-  return SYMBOL_BULLETS[family][code] ?? '•';
+  return symbolFontChar(char, family) ?? '•';
+}
+
+/** A paragraph level's bullet character, or its automatic number (a:buAutoNum). */
+interface LevelMarker {
+  bullet?: string;
+  autoNumber?: XmlElement;
+}
+
+/** The marker a level's properties set (a:buNone, a:buChar, a:buAutoNum), else the inherited one. */
+function markerOf(props: XmlElement, inherited: LevelMarker): LevelMarker {
+  if (kid(props, 'a:buNone')) return {};
+  const buChar = attr(kid(props, 'a:buChar'), 'char');
+  if (buChar) return { bullet: symbolFontBullet(buChar, attr(kid(props, 'a:buFont'), 'typeface')) };
+  const autoNumber = kid(props, 'a:buAutoNum');
+  return autoNumber ? { autoNumber } : inherited;
+}
+
+/** The schemes of a:buAutoNum: the number's style and what surrounds it. */
+const AUTO_NUMBER_STYLES: Array<[RegExp, NumberStyle]> = [
+  [/^alphaLc/, 'lowerLetter'],
+  [/^alphaUc/, 'upperLetter'],
+  [/^romanLc/, 'lowerRoman'],
+  [/^romanUc/, 'upperRoman'],
+];
+
+/**
+ * PowerPoint's automatic numbers (a:buAutoNum) in one text body: each level counts its numbered
+ * paragraphs from startAt; a paragraph at an outer level restarts the inner ones, and one at the same
+ * level without a number (or with another scheme) ends the count.
+ */
+class AutoNumbering {
+  private counts = new Map<number, { scheme: string; n: number }>();
+
+  /** The marker of paragraph `p` at `level` ("3.", "b)"…), or undefined when it has no number. */
+  next(p: XmlElement, level: number, autoNumber: XmlElement | undefined): string | undefined {
+    // (A paragraph without text has no marker and does not count.)
+    if (!kids(p).some((child) => ['a:r', 'a:fld'].includes(child.nodeName) && child.textContent)) return undefined;
+    for (const deeper of this.counts.keys()) if (deeper > level) this.counts.delete(deeper);
+    if (!autoNumber) {
+      this.counts.delete(level);
+      return undefined;
+    }
+    const scheme = attr(autoNumber, 'type') ?? 'arabicPeriod';
+    const previous = this.counts.get(level);
+    const n = previous?.scheme === scheme ? previous.n + 1 : (num(autoNumber, 'startAt') ?? 1);
+    this.counts.set(level, { scheme, n });
+    const style = AUTO_NUMBER_STYLES.find(([pattern]) => pattern.test(scheme))?.[1] ?? 'decimal';
+    const text = listNumber(n, style);
+    if (/ParenBoth$/.test(scheme)) return `(${text})`;
+    if (/ParenR$/.test(scheme)) return `${text})`;
+    if (/Plain$/.test(scheme)) return text;
+    if (/Minus$/.test(scheme)) return `- ${text} -`;
+    return `${text}.`;
+  }
 }
 
 /** Maps a shape's box (points, from its a:xfrm) to where it is drawn. */
@@ -841,6 +871,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
   const styleFont = attr(kid(styleEl, 'a:fontRef'), 'idx') === 'major' ? theme.majorFont : theme.minorFont;
 
   const blocks: Block[] = [];
+  const numbering = new AutoNumbering();
   for (const p of kids(txBody, 'a:p')) {
     const pPr = kid(p, 'a:pPr');
     const level = num(pPr, 'lvl') ?? 0;
@@ -849,7 +880,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
     );
     let style: CappedStyle = { size: env.defaultSize, font: styleFont, color: styleDefaults ?? env.textColor };
     let align: Paragraph['align'] | undefined;
-    let bullet: string | undefined;
+    let levelMarker: LevelMarker = {};
     let marginLeft = 0;
     let indent = 0;
     let lineSpacing = 1;
@@ -883,10 +914,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       if (props === masterLevel && styleDefaults) style.color = styleDefaults;
       const algn = attr(props, 'algn');
       if (algn) align = algn === 'ctr' ? 'center' : algn === 'r' ? 'right' : algn === 'just' ? 'justify' : 'left';
-      if (kid(props, 'a:buNone')) bullet = undefined;
-      const buChar = attr(kid(props, 'a:buChar'), 'char');
-      if (buChar) bullet = symbolFontBullet(buChar, attr(kid(props, 'a:buFont'), 'typeface'));
-      if (kid(props, 'a:buAutoNum')) bullet = '•';
+      levelMarker = markerOf(props, levelMarker);
       marginLeft = (num(props, 'marL') ?? marginLeft / EMU) * EMU;
       indent = (num(props, 'indent') ?? indent / EMU) * EMU;
       const pct = num(kid(kid(props, 'a:lnSpc'), 'a:spcPct'), 'val');
@@ -901,7 +929,8 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       spaceBefore = spacing('a:spcBef') ?? spaceBefore;
       spaceAfter = spacing('a:spcAft') ?? spaceAfter;
     }
-    if (!isBody && !pPr?.getElementsByTagName('a:buChar').length) bullet = ph ? undefined : bullet;
+    if (!isBody && !pPr?.getElementsByTagName('a:buChar').length && ph) levelMarker = {};
+    const bullet = numbering.next(p, level, levelMarker.autoNumber) ?? levelMarker.bullet;
     const scaled = <T extends RunStyle>(s: T): T => ({ ...s, size: s.size * fontScale });
     const inlines: Inline[] = [];
     for (const child of kids(p)) {

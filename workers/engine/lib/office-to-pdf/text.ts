@@ -18,7 +18,7 @@ import {
 } from 'pdf-lib';
 import { uriAction } from '../pdf/pdf-links.ts';
 import type { FontBook } from './fonts.ts';
-import type { Inline, PageSetup, Paragraph, RunStyle } from './model.ts';
+import type { Inline, PageSetup, Paragraph, RunStyle, TabStop } from './model.ts';
 import { embeddable, type ImageMime } from './images.ts';
 import { drawShaped, shapedWidth } from './shaped-text.ts';
 import {
@@ -44,6 +44,8 @@ type Atom =
       space: boolean;
       /** The word goes on from the atom before (another run or font inside one word): no line break between. */
       glued?: boolean;
+      /** What is shaped and drawn when it differs from `text`: an Arabic word's part with zero-width joiners. */
+      shaped?: string;
       lineHeight: number;
       ascent: number;
       /** Bidi embedding level (odd: right to left); absent in a paragraph without right-to-left text. */
@@ -377,7 +379,30 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
         }
     }
   }
+  joinAcrossRuns(atoms);
   return atoms;
+}
+
+const ZWJ = '\u200d';
+
+/**
+ * An Arabic word whose letters come from several runs (one letter bold, or in another colour) joins
+ * as one word: each part is shaped alone, so a zero-width joiner is added on each side of a boundary
+ * where the font joins the letters there, and the letters on both sides take their joined forms.
+ */
+function joinAcrossRuns(atoms: Atom[]): void {
+  for (let i = 1; i < atoms.length; i++) {
+    const [before, after] = [atoms[i - 1], atoms[i]];
+    if (before.kind !== 'text' || after.kind !== 'text' || !after.glued) continue;
+    if (!fontkitReverses(before.text) || !fontkitReverses(after.text)) continue;
+    const last = /(\P{M})\p{M}*$/u.exec(before.text)?.[1];
+    const first = after.text[0];
+    if (!last || !first || !joins(before.font, last, first)) continue;
+    before.shaped = (before.shaped ?? before.text) + ZWJ;
+    after.shaped = ZWJ + after.text;
+    before.width = widthOf(before.font, before.shaped, sizeOf(before.style));
+    after.width = widthOf(after.font, after.shaped, sizeOf(after.style));
+  }
 }
 
 function atomHeight(atom: Atom): { height: number; ascent: number } {
@@ -401,7 +426,13 @@ function splitWord(atom: Extract<Atom, { kind: 'text' }>, width: number): Atom[]
   let currentWidth = 0;
   let last = '';
   const size = sizeOf(atom.style);
-  const piece = () => ({ ...atom, text: current, width: currentWidth, glued: !pieces.length && atom.glued });
+  const piece = () => ({
+    ...atom,
+    text: current,
+    shaped: undefined,
+    width: currentWidth,
+    glued: !pieces.length && atom.glued,
+  });
   for (const char of atom.text) {
     // A character the font does not join to the one before adds its own width (no reshaping of the
     // piece so far at every character: a long URL in a narrow wrapped column was quadratic).
@@ -458,6 +489,27 @@ function firstLineInsets(
   };
 }
 
+/**
+ * The paragraph's next custom tab stop past `position`. On the first line of a hanging indent the
+ * indent itself is a stop too (Word's, which LibreOffice follows): "1.<tab>text" lines up with the lines below.
+ */
+function nextTabStop(paragraph: Paragraph, position: number, firstLine: boolean, rtl: boolean): TabStop | undefined {
+  const stop = paragraph.tabStops?.find((s) => s.position > position + 0.01);
+  if (!firstLine || paragraph.firstLine >= 0 || paragraph.marker) return stop;
+  const indent = rtl ? paragraph.indentRight : paragraph.indentLeft;
+  if (indent <= position + 0.01 || (stop && stop.position <= indent)) return stop;
+  return { position: indent, align: 'left' };
+}
+
+/** A list marker's atoms in visual order: in a right-to-left paragraph it is right-to-left text ("1." reads ".1"). */
+async function markerAtomsOf(paragraph: Paragraph, ctx: TextContext, rtl: boolean): Promise<Atom[]> {
+  if (!paragraph.marker) return [];
+  const inlines: Inline[] = [{ kind: 'text', text: paragraph.marker.text, style: paragraph.marker.style }];
+  const levels = rtl ? inlineLevels(inlines, 'rtl') : undefined;
+  const atoms = await atomsOf(inlines, ctx, levels);
+  return levels ? reorderLine(atoms, 1) : atoms;
+}
+
 export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: TextContext): Promise<LaidParagraph> {
   const bidi = inlineLevels(paragraph.inlines, paragraph.direction);
   const atoms = await atomsOf(paragraph.inlines, ctx, bidi);
@@ -472,13 +524,10 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
 
   let current: Atom[] = [];
   let lineWidth = 0;
-  let markerWidth = 0;
-  let markerAtoms: Atom[] = [];
-  if (paragraph.marker) {
-    markerAtoms = await atomsOf([{ kind: 'text', text: paragraph.marker.text, style: paragraph.marker.style }], ctx);
-    markerWidth = markerAtoms.reduce((sum, a) => sum + a.width, 0);
-  }
-  const first = firstLineInsets(paragraph, width, markerWidth, bidi?.bidi.paragraphLevel === 1);
+  const markerAtoms = await markerAtomsOf(paragraph, ctx, bidi?.bidi.paragraphLevel === 1);
+  const markerWidth = markerAtoms.reduce((sum, a) => sum + a.width, 0);
+  const rtl = bidi?.bidi.paragraphLevel === 1;
+  const first = firstLineInsets(paragraph, width, markerWidth, rtl);
   const startOf = () => (lines.length === 0 ? first.start : paragraph.indentLeft);
   const endOf = () => (lines.length === 0 ? first.end : paragraph.indentRight);
   const available = () => (paragraph.noWrap ? Infinity : Math.max(12, width - startOf() - endOf()));
@@ -524,9 +573,11 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
     let spaceStretch = 0;
     if (paragraph.align === 'center') x += free / 2;
     else if (paragraph.align === 'right') x += free;
-    else if (paragraph.align === 'justify' && !last) {
-      const spaces = current.filter((a) => a.kind === 'text' && a.space).length;
+    else if (paragraph.align === 'justify') {
+      const spaces = last ? 0 : current.filter((a) => a.kind === 'text' && a.space).length;
       if (spaces > 0 && free > 0) spaceStretch = free / spaces;
+      // A justified paragraph's last line (or one without spaces) starts at its start: the right, in right to left.
+      else if (rtl) x += free;
     }
     const visual = bidi ? reorderLine(current, bidi.bidi.paragraphLevel) : current;
     lines.push({ atoms: visual, x, width: lineWidth, height: lineHeight, baseline, spaceStretch });
@@ -543,16 +594,18 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
       continue;
     }
     if (atom.kind === 'tab') {
-      // The next custom stop past the pen (positions count from the text column's left edge), else
-      // the next default stop. Right and centre stops end or centre the text up to the next tab there.
-      const position = startOf() + lineWidth;
+      // The next custom stop past the pen (positions count from the text column's left edge, in a
+      // right-to-left paragraph from its right edge, where its lines start), else the next default
+      // stop. Right and centre stops end or centre the text up to the next tab there ("right" being a
+      // right-to-left paragraph's end: its left, as LibreOffice reads it).
+      const position = (rtl && !atom.positional ? endOf() : startOf()) + lineWidth;
       const stop = atom.positional
         ? {
             position: atom.positional === 'left' ? 0 : atom.positional === 'center' ? width / 2 : width,
             align: atom.positional,
             leader: undefined,
           }
-        : paragraph.tabStops?.find((s) => s.position > position + 0.01);
+        : nextTabStop(paragraph, position, lines.length === 0, rtl);
       atom.leader = undefined;
       if (stop) {
         let following = 0;
@@ -738,8 +791,15 @@ function drawAtoms(
       if (drawnAlone(atom.text, level)) {
         // fontkit reverses a whole string of Arabic or Hebrew: each such word is its own string.
         flush();
-        const actual = hasMirrored(atom.text, level) && !fontkitReverses(atom.text) ? atom.text : undefined;
-        drawRun(page, visualText(atom.text, level), atom.font, atom.style, cursor, atom.width, baselineY, ctx, actual);
+        // (Readers reverse right-to-left text: a joined part's ActualText is its letters reversed, without joiners.)
+        const actual =
+          hasMirrored(atom.text, level) && !fontkitReverses(atom.text)
+            ? atom.text
+            : atom.shaped
+              ? [...atom.text].reverse().join('')
+              : undefined;
+        const drawn = visualText(atom.shaped ?? atom.text, level);
+        drawRun(page, drawn, atom.font, atom.style, cursor, atom.width, baselineY, ctx, actual);
       } else if (run && run.font === atom.font && sameLook(run.style, atom.style)) {
         run.text += atom.text;
         run.width += atom.width;

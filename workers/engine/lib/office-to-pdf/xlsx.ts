@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import SSF from 'ssf';
 import type { Block, Border, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
-import { firstStrongDirection } from './bidi.ts';
+import { firstStrongDirection, mirrorColumns } from './bidi.ts';
 import { paragraph, pictureDrawing } from './model.ts';
 import {
   chartSheetSection,
@@ -100,6 +100,8 @@ interface SheetXmlFacts {
   noPageMargins: boolean;
   /** Embedded objects (OLE: documents, equations…), which are not printed. */
   embeddedObjects: boolean;
+  /** Rows (1-based) that start a page: the sheet's manual page breaks (exceljs does not read them). */
+  rowBreaks: number[];
 }
 
 /** Sheet name → facts read from its XML. */
@@ -117,12 +119,16 @@ async function sheetXmlFacts(zip: JSZip): Promise<Map<string, SheetXmlFacts>> {
     const noPageSetup = !/<(\w+:)?pageSetup[\s/>]/.test(xml);
     const noPageMargins = !/<(\w+:)?pageMargins[\s/>]/.test(xml);
     const embeddedObjects = /<(\w+:)?oleObject[\s/>]/.test(xml);
+    // <brk id="50"/> breaks after row 50: row 51 starts the next page.
+    const breaks = /<(\w+:)?rowBreaks[\s>][\s\S]*?<\/(\w+:)?rowBreaks>/.exec(xml)?.[0] ?? '';
+    const rowBreaks = [...breaks.matchAll(/<(?:\w+:)?brk\s[^>]*?\bid="(\d+)"/g)].map((match) => Number(match[1]) + 1);
     facts.set(attr(sheet, 'name') ?? '', {
       baseColWidth: base ? Number(base) : undefined,
       defaultRowHeight: defaultHeight ? Number(defaultHeight) : undefined,
       noPageSetup,
       noPageMargins,
       embeddedObjects,
+      rowBreaks,
     });
   }
   return facts;
@@ -227,8 +233,9 @@ function formatNumber(format: string, value: number): string {
   try {
     return SSF.format(format, value);
   } catch (error) {
-    // (A point is a literal too in a date format, which has no digit placeholders: "d.m.yyyy".)
-    const literalPoint = !/[0#?]/.test(format.replace(/"[^"]*"/g, ''));
+    // (A point is a literal too in a date format, which has no digit placeholders: "d.m.yyyy". The digits
+    // of a locale or currency tag such as [$-407] are not placeholders.)
+    const literalPoint = !/[0#?]/.test(format.replace(/"[^"]*"|\[[^\]]*\]/g, ''));
     let escaped = '';
     let quoted = false;
     let bracketed = false;
@@ -477,17 +484,20 @@ function withoutEmptyPages(band: Grid, contentHeight: number, runsInto: (r: numb
   let used = 0;
   let printed = false;
   let spanEnd = -1; // the last row a merged cell of an earlier row reaches
+  let breakCarried = false; // a left-out page began at a manual break: the next page begins with one
   const closePage = () => {
     if (printed) kept.push(...page);
+    else breakCarried ||= Boolean(page[0]?.pageBreakBefore);
     page = [];
     printed = false;
   };
   rows.forEach((row, r) => {
-    if (page.length && used + row.minHeight > contentHeight) {
+    if (page.length && (used + row.minHeight > contentHeight || row.pageBreakBefore)) {
       closePage();
       used = titleHeight;
     }
-    page.push(row);
+    page.push(!page.length && breakCarried && kept.length ? { ...row, pageBreakBefore: true } : row);
+    if (page.length === 1) breakCarried = false;
     used += row.minHeight;
     printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || runsInto(r);
     for (const cell of row.cells) spanEnd = Math.max(spanEnd, r + cell.rowSpan - 1);
@@ -547,6 +557,8 @@ export interface GridPrint {
   center?: boolean;
   /** Print pages that hold nothing too (LibreOffice leaves them out unless it prints the headings). */
   keepEmptyPages?: boolean;
+  /** A right-to-left sheet: column A at the right of the first page, each page's columns from the right. */
+  rightToLeft?: boolean;
 }
 
 export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): Section[] {
@@ -575,10 +587,10 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
       blocks: [
         {
           kind: 'table',
-          columnWidths: band.widths,
+          columnWidths: print.rightToLeft ? mirrorColumns(band.widths, band.rows) : band.widths,
           rows: band.rows,
           indentLeft: 0,
-          align: print.center ? 'center' : 'left',
+          align: print.center ? 'center' : print.rightToLeft ? 'right' : 'left',
         },
       ],
     }));
@@ -715,6 +727,8 @@ interface SheetCellContext {
   merges: Map<string, { rows: number; cols: number }>;
   hiddenCols: Set<number>;
   columnIndex: Map<number, number>;
+  /** The sheet is laid out right to left: a cell's neighbour on the right is the column before it. */
+  rightToLeft: boolean;
 }
 
 /**
@@ -819,8 +833,8 @@ function printedCell(
   if (cell.alignment?.wrapText) out.clip = true;
   else {
     for (const block of out.blocks) if (block.kind === 'paragraph') block.noWrap = true;
-    const nextColumn = c + (merge?.cols ?? 1);
-    const next = nextColumn <= MAX_COLUMN ? row.findCell(nextColumn)?.value : undefined;
+    const nextColumn = sheet.rightToLeft ? c - 1 : c + (merge?.cols ?? 1);
+    const next = nextColumn >= 1 && nextColumn <= MAX_COLUMN ? row.findCell(nextColumn)?.value : undefined;
     out.clip = !(next === null || next === undefined || next === '') || align !== 'left';
     // ("General" numbers lose decimals to fit instead; that is not done here: they are cut.)
     out.hashesWhenTooWide =
@@ -1057,7 +1071,9 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
   );
   const columnWidth = (c: number) =>
     columnWidthPt(ws.getColumn(c).width ?? ws.properties.defaultColWidth, digitPt, xmlFacts.get(ws.name)?.baseColWidth);
-  maxCol = runOnReach(ws, maxRow, maxCol, columnWidth);
+  // (Text runs on to the right; on a right-to-left sheet that is towards column A, already printed.)
+  const rightToLeft = (ws.views?.[0] as { rightToLeft?: boolean } | undefined)?.rightToLeft === true;
+  if (!rightToLeft) maxCol = runOnReach(ws, maxRow, maxCol, columnWidth);
   // Notes: Excel prints them at the end of the sheet when asked to; else those shown on the sheet
   // are printed where they are shown (as LibreOffice does; Excel's default would leave them out).
   const notesAtEnd = (ws.pageSetup as { cellComments?: string } | undefined)?.cellComments === 'atEnd';
@@ -1106,14 +1122,23 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     ws,
     area,
     (r) => r >= titleFrom && r <= titleTo,
-    { palette, looks, merges, hiddenCols, columnIndex, covered },
+    { palette, looks, merges, hiddenCols, columnIndex, covered, rightToLeft },
     xmlFacts.get(ws.name),
   );
   overlayShapes(shapes, area, rows, rowIndex, columnIndex);
+  const fitToPage = Boolean(setup?.fitToPage);
+  // Manual page breaks: on the first printed row from the break on (not when the rows are fitted to a
+  // number of pages tall, as in LibreOffice).
+  if (!(fitToPage && (setup?.fitToHeight ?? 1) > 0))
+    for (const breakRow of xmlFacts.get(ws.name)?.rowBreaks ?? []) {
+      let r = breakRow;
+      while (r <= area.bottom && !rowIndex.has(r)) r++;
+      const index = rowIndex.get(r);
+      if (index) rows[index].pageBreakBefore = true;
+    }
   const page = xmlFacts.get(ws.name)?.noPageSetup
     ? defaultPage(pageFor(ws, options), xmlFacts.get(ws.name)!.noPageMargins)
     : pageFor(ws, options);
-  const fitToPage = Boolean(setup?.fitToPage);
   const sheetSections = sectionsForGrid({ widths, rows }, page, {
     fitWidth: Boolean(options.fitToWidth),
     fitPagesWide: fitToPage ? (setup?.fitToWidth ?? 1) : undefined,
@@ -1122,6 +1147,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     center: Boolean(setup?.horizontalCentered),
     // (LibreOffice prints the row and column headings on every page, so none of them is empty.)
     keepEmptyPages: Boolean(setup?.showRowColHeaders),
+    rightToLeft,
   });
   if (notesAtEnd) {
     const notesPage = noteList(ws, maxRow, maxCol);

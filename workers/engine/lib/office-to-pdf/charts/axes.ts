@@ -59,11 +59,13 @@ export function cartesianAxes(canvas: ChartCanvas, plots: ChartPlot[]): Cartesia
   const categoryAxis = xy
     ? axes.find((a) => a.kind === 'val' && a !== valueAxis)
     : axes.find((a) => a.kind === 'cat' || a.kind === 'date');
-  const categories = first.series.reduce<string[]>(
+  const given = first.series.reduce<string[]>(
     (best, s) => (s.categories.length > best.length ? s.categories : best),
     [],
   );
-  const count = Math.max(1, categories.length, ...plots.flatMap((p) => p.series.map((s) => s.values.length)));
+  const count = Math.max(1, given.length, ...plots.flatMap((p) => p.series.map((s) => s.values.length)));
+  // Series without categories (no c:cat) are labelled 1, 2, 3… on the axis, as Excel and LibreOffice do.
+  const categories = given.length || xy ? given : Array.from({ length: count }, (_, i) => String(i + 1));
   const percent = plots.some((p) => p.grouping === 'percentStacked');
   return { plots, first, xy, horizontal, valueAxis, categoryAxis, categories, count, percent };
 }

@@ -3,7 +3,7 @@
  * anchored one floats, and legacy VML pictures and rules (w:pict).
  */
 import { rgb } from 'pdf-lib';
-import type { Block, FloatingDrawing, Inline } from '../model.ts';
+import type { Block, DrawingInline, FloatingDrawing, Inline } from '../model.ts';
 import { pictureDrawing } from '../model.ts';
 import { attr, find, hexColor, imageMime, kid, kids, num, type XmlElement } from '../xml.ts';
 import { colorResolver, localName, part, shapesInline } from '../shapes.ts';
@@ -197,18 +197,86 @@ function cssLength(value: string | undefined): number | undefined {
   return match ? Number(match[1]) * units[match[2] ?? 'px'] : undefined;
 }
 
+/** The declarations of a VML style attribute ("width:200pt;position:absolute…"). */
+function vmlStyle(shape: XmlElement | undefined): Record<string, string> {
+  return Object.fromEntries(
+    (attr(shape, 'style') ?? '')
+      .split(';')
+      .map((d) => d.split(':').map((v) => v.trim()))
+      .filter((d) => d.length === 2),
+  );
+}
+
+/**
+ * A VML text box (v:shape, v:rect… holding v:textbox › w:txbxContent: what older Word files and some
+ * generators write): its paragraphs inside the box's insets, over its fill and outline; floating where
+ * its style places it when absolutely positioned (from the text column and the paragraph, VML's defaults).
+ */
+export async function readVmlTextBox(ctx: DocxContext, pict: XmlElement, partRels: Rels): Promise<DrawingResult> {
+  const shape = kids(pict).find((el) => ['v:shape', 'v:rect', 'v:roundrect', 'v:oval'].includes(el.nodeName));
+  const content = find(kid(shape, 'v:textbox'), 'w:txbxContent');
+  if (!shape || !content) return undefined;
+  const css = vmlStyle(shape);
+  const width = cssLength(css.width) ?? 0;
+  if (width <= 0) return undefined;
+  const blocks: Block[] = [];
+  await readBlocks(ctx, content, partRels, (block) => {
+    if (block.kind !== 'pageBreak') blocks.push(block);
+  });
+  // v:textbox inset: left, top, right, bottom (Word's default 0.1 in and 0.05 in).
+  const inset = (attr(kid(shape, 'v:textbox'), 'inset') ?? '').split(',').map((v) => cssLength(v.trim()));
+  const [inLeft, inTop, inRight, inBottom] = [inset[0] ?? 7.2, inset[1] ?? 3.6, inset[2] ?? 7.2, inset[3] ?? 3.6];
+  const fitsText = /mso-fit-shape-to-text:\s*t/.test(attr(kid(shape, 'v:textbox'), 'style') ?? '');
+  const on = (name: string) => !['f', 'false'].includes(attr(shape, name) ?? '');
+  const fill = on('filled') ? (hexColor(attr(shape, 'fillcolor')?.replace(/^#/, '')) ?? [1, 1, 1]) : undefined;
+  const stroke = on('stroked') ? (hexColor(attr(shape, 'strokecolor')?.replace(/^#/, '')) ?? [0, 0, 0]) : undefined;
+  const lineWidth = cssLength(attr(shape, 'strokeweight')) ?? 0.75;
+  const height = Math.max(1, cssLength(css.height) ?? 0);
+  const drawing: DrawingInline = {
+    kind: 'drawing',
+    width,
+    height,
+    prepare: async (textCtx) => {
+      const measured = await measureBlocks(blocks, Math.max(4, width - inLeft - inRight), textCtx);
+      const boxHeight = fitsText ? Math.max(height, measured.height + inTop + inBottom) : height;
+      return (page, x, bottom) => {
+        const frame = { x, y: bottom + height - boxHeight, width, height: boxHeight };
+        if (fill || stroke)
+          page.drawRectangle({
+            ...frame,
+            color: fill && rgb(...fill),
+            borderColor: stroke && rgb(...stroke),
+            borderWidth: stroke ? lineWidth : 0,
+          });
+        measured.draw(page, x + inLeft, bottom + height - inTop, { pageNumber: 1, pageCount: 1 });
+      };
+    },
+  };
+  if (css.position !== 'absolute') return { inline: drawing };
+  return {
+    float: {
+      drawing,
+      behind: (Number(css['z-index']) || 0) < 0,
+      wrap: { kind: 'none', distance: 0 },
+      horizontal: {
+        from: css['mso-position-horizontal-relative'] === 'page' ? 'page' : 'margin',
+        offset: cssLength(css['margin-left']) ?? 0,
+      },
+      vertical: {
+        from: css['mso-position-vertical-relative'] === 'page' ? 'page' : 'paragraph',
+        offset: cssLength(css['margin-top']) ?? 0,
+      },
+    },
+  };
+}
+
 /**
  * Legacy VML (w:pict, from older Word files): pictures (v:imagedata) at the shape's size, and
  * horizontal rules (o:hr); other VML shapes are left out with a note.
  */
 export async function readVml(ctx: DocxContext, pict: XmlElement, partRels: Rels): Promise<Inline | undefined> {
   const shape = kids(pict).find((el) => ['v:shape', 'v:rect', 'v:image'].includes(el.nodeName));
-  const css = Object.fromEntries(
-    (attr(shape, 'style') ?? '')
-      .split(';')
-      .map((d) => d.split(':').map((v) => v.trim()))
-      .filter((d) => d.length === 2),
-  );
+  const css = vmlStyle(shape);
   const imageId = attr(find(pict, 'v:imagedata'), 'r:id');
   const rel = imageId ? partRels.get(imageId) : undefined;
   const mime = rel ? imageMime(rel.target) : undefined;

@@ -6,9 +6,10 @@
 import type { Block, FloatingDrawing, Inline, RunStyle } from '../model.ts';
 import { attr, find, kid, kids, type XmlElement } from '../xml.ts';
 import type { DocxContext, Rels } from './context.ts';
-import { readDrawing, readVml } from './drawings.ts';
+import { readDrawing, readVml, readVmlTextBox } from './drawings.ts';
 import { readNoteReference } from './notes.ts';
 import { bulletText } from './numbering.ts';
+import { symbolFontChar, symbolFontOf, symbolFontText } from '../symbol-fonts.ts';
 import { complexScriptPieces, readRunProps, styleRunProps, toStyle, type RunProps } from './styles.ts';
 
 /** What a paragraph's runs give: inlines, and page breaks that will split the paragraph. */
@@ -155,8 +156,20 @@ async function addEmbeddedObject(reader: RunReader, object: XmlElement): Promise
 }
 
 async function addVml(reader: RunReader, pict: XmlElement): Promise<void> {
+  const textBox = await readVmlTextBox(reader.ctx, pict, reader.partRels);
+  if (textBox && 'float' in textBox) return void reader.floats.push(textBox.float);
+  if (textBox) return void reader.pieces.push(textBox.inline);
   const inline = await readVml(reader.ctx, pict, reader.partRels);
   if (inline) reader.pieces.push(inline);
+}
+
+/** Small capitals (w:smallCaps): lower-case letters as capitals of a smaller size (LibreOffice's 80 %). */
+function smallCapsPieces(text: string, style: RunStyle): Inline[] {
+  return (text.match(/\p{Ll}+|[^\p{Ll}]+/gu) ?? []).map((part) =>
+    /\p{Ll}/u.test(part)
+      ? { kind: 'text', text: part.toUpperCase(), style: { ...style, size: style.size * 0.8 } }
+      : { kind: 'text', text: part, style },
+  );
 }
 
 /** One piece of a run's content (text, tab, break, symbol, note reference, drawing). */
@@ -164,10 +177,13 @@ async function runContent(reader: RunReader, child: XmlElement, props: RunProps,
   const { pieces } = reader;
   switch (child.nodeName) {
     case 'w:t': {
-      const text = child.textContent ?? '';
+      const symbolFont = symbolFontOf(props.font);
+      const text = symbolFont ? symbolFontText(child.textContent ?? '', symbolFont) : (child.textContent ?? '');
       if (text)
         for (const [piece, look] of complexScriptPieces(text, props, style))
-          pieces.push({ kind: 'text', text: props.caps ? piece.toUpperCase() : piece, style: look });
+          if (props.caps) pieces.push({ kind: 'text', text: piece.toUpperCase(), style: look });
+          else if (props.smallCaps) pieces.push(...smallCapsPieces(piece, look));
+          else pieces.push({ kind: 'text', text: piece, style: look });
       break;
     }
     case 'w:tab':
@@ -192,8 +208,11 @@ async function runContent(reader: RunReader, child: XmlElement, props: RunProps,
       pieces.push({ kind: 'text', text: '‑', style });
       break;
     case 'w:sym': {
+      // Insert › Symbol: a code of the font named (Symbol's F061 is α), not a bullet.
       const code = parseInt(attr(child, 'w:char') ?? '', 16);
-      if (Number.isFinite(code)) pieces.push({ kind: 'text', text: bulletText(String.fromCharCode(code)), style });
+      const font = symbolFontOf(attr(child, 'w:font'));
+      const char = Number.isFinite(code) ? String.fromCharCode(code) : undefined;
+      if (char) pieces.push({ kind: 'text', text: (font && symbolFontChar(char, font)) ?? bulletText(char), style });
       break;
     }
     case 'w:footnoteReference':

@@ -56,6 +56,9 @@ export async function pageSetup(ctx: DocxContext, sectPr: XmlElement | undefined
   });
   const cols = kid(sectPr, 'w:cols');
   const columnCount = num(cols, 'w:num') ?? 1;
+  // Line numbers in the margin (Layout › Line Numbers) are not drawn: said, not dropped silently.
+  const lineNumbers = kid(sectPr, 'w:lnNumType');
+  if (lineNumbers && (num(lineNumbers, 'w:countBy') ?? 1) > 0) ctx.notes.add('line numbers were left out');
   return {
     page,
     columns: columnCount > 1 ? { count: columnCount, gap: (num(cols, 'w:space') ?? 720) * TWIP } : undefined,

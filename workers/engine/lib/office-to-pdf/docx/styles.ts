@@ -19,6 +19,7 @@ export interface RunProps {
   highlight?: Rgb;
   baseline?: 'super' | 'sub';
   caps?: boolean;
+  smallCaps?: boolean;
   hidden?: boolean;
   /**
    * Complex-script formatting (w:szCs, w:bCs, w:iCs): what Word uses for Arabic and Hebrew characters,
@@ -181,6 +182,7 @@ export function readRunProps(rPr: XmlElement | undefined, into: RunProps, themeF
     ['italic', 'w:i'],
     ['strike', 'w:strike'],
     ['caps', 'w:caps'],
+    ['smallCaps', 'w:smallCaps'],
     ['hidden', 'w:vanish'],
   ];
   for (const [key, tag] of flags) {

@@ -4,6 +4,7 @@
  * the cell; cell text gets the table style's run and paragraph formatting.
  */
 import { FolioError } from '../../errors.ts';
+import { mirrorColumns } from '../bidi.ts';
 import type { Block, Border, Rgb, TableCell, TableRow } from '../model.ts';
 import { attr, hexColor, kid, kids, num, type XmlElement } from '../xml.ts';
 import type { CellTextStyle, DocxContext, Rels } from './context.ts';
@@ -325,9 +326,12 @@ async function readTableAtDepth(ctx: DocxContext, tbl: XmlElement, partRels: Rel
   );
   const widths = Array.from({ length: columns }, (_, i) => gridCols[i] || 72);
   const jc = attr(kid(tblPr, 'w:jc'), 'w:val');
+  // A right-to-left table: its first column at the right, its borders and margins mirrored. (Where the
+  // table sits is left as it is: LibreOffice 7.4 keeps such a table at the left margin and its w:tblInd.)
+  const rightToLeft = onOff(kid(tblPr, 'w:bidiVisual')) ?? false;
   return {
     kind: 'table',
-    columnWidths: widths,
+    columnWidths: rightToLeft ? mirrorColumns(widths, rows) : widths,
     rows,
     indentLeft: (num(kid(tblPr, 'w:tblInd'), 'w:w') ?? 0) * TWIP,
     align: jc === 'center' ? 'center' : jc === 'right' || jc === 'end' ? 'right' : 'left',

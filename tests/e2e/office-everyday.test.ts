@@ -1,0 +1,144 @@
+/**
+ * The third quality sweep's Office → PDF classes through the in-page /api in Chromium (the engine
+ * workers of the built app), judged by poppler's text of the answer as LibreOffice 7.4 prints the same
+ * files: Symbol-font characters and a VML text box in Word, numbered paragraphs and a table merged
+ * across columns in PowerPoint, a manual page break and a date format with a locale tag in Excel.
+ * The classes one by one are in tests/unit/office-everyday.test.ts.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import ExcelJS from 'exceljs';
+import PptxGenJS from 'pptxgenjs';
+import { Document, Packer, Paragraph, SymbolRun, Textbox, TextRun } from 'docx';
+import { launchBrowser } from './harness.ts';
+import { pageWithApi, postInPage } from './page-api.ts';
+import { popplerText } from '../support/pdf.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** pdftotext -layout: words where they stand on the page. */
+function layoutText(bytes: Uint8Array): string {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-e2e-layout-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), bytes);
+    return execFileSync('pdftotext', ['-layout', join(dir, 'in.pdf'), '-'], { encoding: 'utf8' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const pages = (bytes: Uint8Array) =>
+  popplerText(bytes)
+    .split('\f')
+    .filter((page) => page.trim())
+    .map((page) => page.replace(/\s+/g, ' ').trim());
+
+test('Word: Symbol-font characters, small capitals and a VML text box', async () => {
+  const docx = await Packer.toBuffer(
+    new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              children: [
+                new TextRun('Angle '),
+                new SymbolRun({ char: 'F061', symbolfont: 'Symbol' }),
+                new TextRun(' at most 5'),
+                new SymbolRun({ char: 'F0B0', symbolfont: 'Symbol' }),
+                new TextRun(' done '),
+                new SymbolRun({ char: 'F0FC', symbolfont: 'Wingdings' }),
+              ],
+            }),
+            new Paragraph({ children: [new TextRun({ text: 'Small caps', smallCaps: true })] }),
+            new Textbox({
+              style: { width: '200pt', height: '60pt', position: 'absolute', marginLeft: '200pt', marginTop: '150pt' },
+              children: [new Paragraph('Boxed words inside')],
+            }),
+          ],
+        },
+      ],
+    }),
+  );
+  const { page, context } = await pageWithApi(browser, 'word-to-pdf');
+  const answer = await postInPage(page, '/api/pdf/fromWord', [['file', 'everyday.docx', new Uint8Array(docx)]]);
+  await context.close();
+  expect(answer.status, answer.text).toBe(200);
+  const [text] = pages(answer.bytes);
+  expect(text).toContain('Angle α at most 5° done ✓');
+  expect(text).toContain('SMALL CAPS');
+  expect(text).toContain('Boxed words inside');
+  expect(answer.notes.join(' ')).not.toMatch(/VML/);
+});
+
+test('PowerPoint: numbered paragraphs and a table merged across columns', async () => {
+  const pptx = new PptxGenJS();
+  const numbered = (text: string, indentLevel = 0, style = 'arabicPeriod') => ({
+    text,
+    options: { bullet: { type: 'number' as const, style }, indentLevel },
+  });
+  pptx
+    .addSlide()
+    .addText([numbered('First step'), numbered('Option one', 1, 'alphaLcParenR'), numbered('Second step')], {
+      x: 0.5,
+      y: 0.3,
+      w: 8,
+      h: 2,
+      fontSize: 14,
+      valign: 'top',
+    });
+  pptx.addSlide().addTable(
+    [
+      [{ text: 'Region' }, { text: 'Q1' }, { text: 'Q2' }],
+      [{ text: 'Both quarters', options: { colspan: 2 } }, { text: 'Total7' }],
+    ],
+    { x: 0.5, y: 0.5, w: 6, colW: [2, 2, 2] },
+  );
+  const { page, context } = await pageWithApi(browser, 'ppt-to-pdf');
+  const answer = await postInPage(page, '/api/pdf/fromPowerPoint', [
+    ['file', 'everyday.pptx', (await pptx.write({ outputType: 'uint8array' })) as Uint8Array],
+  ]);
+  await context.close();
+  expect(answer.status, answer.text).toBe(200);
+  // (Poppler's raw order lists a column of markers before the text, for LibreOffice's PDF too: lines, as laid out.)
+  const layout = layoutText(answer.bytes).split('\f');
+  const lines = (page: string) =>
+    page
+      .split('\n')
+      .map((line) => line.replace(/\s+/g, ' ').trim())
+      .filter(Boolean);
+  expect(lines(layout[0])).toEqual(['1. First step', 'a) Option one', '2. Second step']);
+  // "Total7" is in the third column, under Q2 (it was a fourth column's, outside the table).
+  const tableLines = layout[1].split('\n');
+  const column = (word: string) => tableLines.find((line) => line.includes(word))?.indexOf(word);
+  expect(column('Total7')).toBe(column('Q2'));
+});
+
+test('Excel: a manual page break and a German date format', async () => {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Report');
+  const date = sheet.addRow([new Date(Date.UTC(2024, 2, 5))]);
+  date.getCell(1).numFmt = '[$-407]dd.mm.yyyy';
+  sheet.getColumn(1).width = 14;
+  for (let i = 2; i <= 30; i++) sheet.addRow([`Row ${i}`]);
+  sheet.getRow(10).addPageBreak();
+  const { page, context } = await pageWithApi(browser, 'excel-to-pdf');
+  const answer = await postInPage(page, '/api/pdf/fromExcel', [
+    ['file', 'everyday.xlsx', new Uint8Array(await workbook.xlsx.writeBuffer())],
+  ]);
+  await context.close();
+  expect(answer.status, answer.text).toBe(200);
+  const printed = pages(answer.bytes);
+  expect(printed).toHaveLength(2);
+  expect(printed[0]).toMatch(/^05\.03\.2024 Row 2 .* Row 10$/);
+  expect(printed[1]).toMatch(/^Row 11 .* Row 30$/);
+});

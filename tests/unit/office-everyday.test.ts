@@ -1,0 +1,262 @@
+/**
+ * Office → PDF on constructs everyday documents have (the third quality sweep, docs/quality-sweep.md):
+ * each input is generated here and the PDF judged by its content, as LibreOffice 7.4 prints the same file.
+ */
+import { describe, expect, test } from 'vitest';
+import PptxGenJS from 'pptxgenjs';
+import JSZip from 'jszip';
+import ExcelJS from 'exceljs';
+import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
+import { Document, Packer, Paragraph, SymbolRun, Textbox, TextRun } from 'docx';
+import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
+import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
+import { displayText } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { convert, texts } from '../support/office-pdf-helpers.ts';
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+async function textItems(bytes: Uint8Array, pageNumber = 1) {
+  const doc = await openPdfjs(bytes);
+  const page = await doc.getPage(pageNumber);
+  return (await page.getTextContent()).items.flatMap((i) =>
+    'str' in i && i.str.trim()
+      ? [{ text: i.str.trim(), x: i.transform[4] as number, y: i.transform[5] as number }]
+      : [],
+  );
+}
+
+describe('Excel number formats with a locale tag', () => {
+  // LibreOffice: 5. März 2024 and 05.03.2024 (Folio has no month names but English ones); the date was
+  // printed as 2024-03-05 because the tag's digits were taken for digit placeholders.
+  const march5 = new Date(Date.UTC(2024, 2, 5));
+  test.each([
+    ['[$-407]d. mmmm yyyy', '5. March 2024'],
+    ['[$-407]dd.mm.yyyy', '05.03.2024'],
+    ['[$-1010407]dd.mm.yy', '05.03.24'],
+    ['dd.mm.yyyy', '05.03.2024'],
+  ])('%s', (format, shown) => {
+    expect(displayText(march5, format).text).toBe(shown);
+  });
+  test('a currency tag with a point in the number stays a number format', () => {
+    expect(displayText(1234.5, '#,##0.00 [$€-407]').text).toBe('1,234.50 €');
+  });
+});
+
+describe('PowerPoint table cells merged across columns', () => {
+  // PowerPoint lists a covered cell (hMerge) in the column its neighbour's gridSpan counts: it was
+  // counted again, so every cell right of a merge moved one column on, the last one outside the table.
+  const cell = (text: string, options: PptxGenJS.TableCellProps = {}) => ({ text, options });
+  test('the cells after a merged cell stay in their columns, inside the table', async () => {
+    const pptx = new PptxGenJS();
+    pptx.layout = 'LAYOUT_16x9';
+    pptx
+      .addSlide()
+      .addTable(
+        [
+          [cell('Region'), cell('Q1'), cell('Q2')],
+          [cell('Both quarters', { colspan: 2 }), cell('Total7')],
+          [cell('Block', { colspan: 2, rowspan: 2 }), cell('Right8')],
+          [cell('Right9')],
+        ],
+        { x: 0.5, y: 0.5, w: 6, colW: [2, 2, 2], border: { type: 'solid', pt: 1, color: '333333' } },
+      );
+    const pptxBytes = (await pptx.write({ outputType: 'uint8array' })) as Uint8Array;
+    const result = await convert(pptToPdf, 'merged.pptx', pptxBytes);
+    const items = await textItems(result.bytes);
+    const x = (text: string) => items.find((item) => item.text === text)?.x;
+    // The third column starts 0.5 + 4 in from the slide's left edge; the table ends at 6.5 in.
+    for (const text of ['Q2', 'Total7', 'Right8', 'Right9']) {
+      expect(x(text), text).toBeGreaterThan(4.5 * 72);
+      expect(x(text), text).toBeLessThan(5 * 72);
+    }
+  });
+});
+
+describe('Word symbol fonts and small capitals', () => {
+  const docx = (children: Paragraph[]) => Packer.toBuffer(new Document({ sections: [{ children }] }));
+
+  // Insert › Symbol writes w:sym with the font's code: Symbol's F061 is α, F0B3 ≥, Wingdings' F0FC a check
+  // mark. Every one was printed as a bullet "•"; text typed in the Symbol font printed its Latin letters.
+  test('w:sym and text in the Symbol font print the characters the font draws', async () => {
+    const bytes = await docx([
+      new Paragraph({
+        children: [
+          new TextRun('Angle '),
+          new SymbolRun({ char: 'F061', symbolfont: 'Symbol' }),
+          new TextRun(' at most 5'),
+          new SymbolRun({ char: 'F0B0', symbolfont: 'Symbol' }),
+          new TextRun(', x '),
+          new SymbolRun({ char: 'F0B3', symbolfont: 'Symbol' }),
+          new TextRun(' 2, done '),
+          new SymbolRun({ char: 'F0FC', symbolfont: 'Wingdings' }),
+        ],
+      }),
+      new Paragraph({ children: [new TextRun('Sum: '), new TextRun({ text: 'Sp', font: 'Symbol' })] }),
+    ]);
+    const [page] = await texts(await convert(wordToPdf, 'symbols.docx', bytes));
+    expect(page).toContain('Angle α at most 5°, x ≥ 2, done ✓');
+    expect(page).toContain('Sum: Σπ');
+    expect(page).not.toContain('•');
+  });
+
+  test('small capitals are capitals, the lower-case letters smaller (the text was printed in lower case)', async () => {
+    const bytes = await docx([
+      new Paragraph({ children: [new TextRun({ text: 'Small Caps', smallCaps: true, size: 40 })] }),
+    ]);
+    const result = await convert(wordToPdf, 'smallcaps.docx', bytes);
+    expect((await texts(result))[0]).toBe('SMALL CAPS');
+    const doc = await openPdfjs(result.bytes);
+    const items = (await (await doc.getPage(1)).getTextContent()).items.flatMap((i) =>
+      'str' in i && i.str.trim() ? [{ text: i.str, size: Math.hypot(i.transform[0], i.transform[1]) }] : [],
+    );
+    const sizeOf = (letters: string) => items.find((item) => item.text.includes(letters))?.size;
+    expect(sizeOf('S')).toBeCloseTo(20, 1);
+    expect(sizeOf('MALL')).toBeCloseTo(16, 1);
+  });
+});
+
+describe('a chart whose series have no categories', () => {
+  // Excel numbers the categories 1, 2, 3… (a chart sheet made from a row of numbers has no c:cat);
+  // the axis was left without labels.
+  test('the category axis is labelled 1, 2, 3', async () => {
+    const pptx = new PptxGenJS();
+    pptx
+      .addSlide()
+      .addChart(pptx.ChartType.bar, [{ name: 'Sales', labels: ['a', 'b', 'c'], values: [100, 200, 300] }], {
+        x: 0.5,
+        y: 0.5,
+        w: 8,
+        h: 4,
+      });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'uint8array' })) as Uint8Array);
+    const chartPath = Object.keys(zip.files).find((name) => /^ppt\/charts\/chart\d+\.xml$/.test(name))!;
+    const chart = await zip.file(chartPath)!.async('string');
+    expect(chart).toContain('<c:cat>');
+    zip.file(chartPath, chart.replace(/<c:cat>[\s\S]*?<\/c:cat>/g, ''));
+    const result = await convert(pptToPdf, 'chart.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    const labels = (await textItems(result.bytes)).map((item) => item.text);
+    expect(labels).toEqual(expect.arrayContaining(['1', '2', '3']));
+    expect(labels).not.toContain('a');
+  });
+});
+
+describe('Excel manual page breaks', () => {
+  // Page Layout › Breaks › Insert Page Break: LibreOffice starts a page at each; Folio ignored them
+  // (a report of 100 rows broken after row 50 printed rows 46–90 on its second page).
+  test('a page starts at each manual break, print titles repeated; fitting to one page tall ignores them', async () => {
+    const build = async (fit: boolean) => {
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('Report');
+      sheet.addRow(['Title row']);
+      for (let i = 2; i <= 100; i++) sheet.addRow([`Row ${i}`]);
+      sheet.getRow(20).addPageBreak();
+      sheet.getRow(30).hidden = true;
+      sheet.getRow(29).addPageBreak(); // the next page starts at the next row printed, 31
+      sheet.pageSetup.printTitlesRow = '1:1';
+      if (fit) Object.assign(sheet.pageSetup, { fitToPage: true, fitToWidth: 1, fitToHeight: 1 });
+      return new Uint8Array(await workbook.xlsx.writeBuffer());
+    };
+    const pages = await texts(await convert(excelToPdf, 'breaks.xlsx', await build(false)));
+    const rowNumbers = (page: string) => [...page.matchAll(/Row (\d+)/g)].map((match) => Number(match[1]));
+    // LibreOffice: rows 2–20, 21–29, 31–74, 75–100.
+    expect(pages.map((page) => rowNumbers(page)[0])).toEqual([2, 21, 31, 75]);
+    expect(rowNumbers(pages[0]).at(-1)).toBe(20);
+    expect(rowNumbers(pages[1]).at(-1)).toBe(29);
+    expect(pages.every((page) => page.startsWith('Title row'))).toBe(true);
+    // (Fitted to one page tall LibreOffice prints one page; Folio's scale leaves row 100 over: not this test's matter.)
+    const [fitted] = await texts(await convert(excelToPdf, 'fit.xlsx', await build(true)));
+    expect(rowNumbers(fitted).slice(0, 30)).toEqual([...range(2, 29), 31, 32]);
+  });
+});
+
+describe('PowerPoint numbered paragraphs', () => {
+  // a:buAutoNum was printed as a bullet "•": the numbers of a numbered list were lost.
+  test('numbers count per level, an outer paragraph restarts the inner ones, startAt is honoured', async () => {
+    const pptx = new PptxGenJS();
+    const numbered = (text: string, indentLevel = 0, style = 'arabicPeriod', numberStartAt?: number) => ({
+      text,
+      options: { bullet: { type: 'number', style, numberStartAt }, indentLevel },
+    });
+    pptx
+      .addSlide()
+      .addText(
+        [
+          numbered('First step'),
+          numbered('Second step'),
+          { text: 'A bullet under it', options: { bullet: true, indentLevel: 1 } },
+          numbered('Third step'),
+          numbered('Option one', 1, 'alphaLcParenR'),
+          numbered('Option two', 1, 'alphaLcParenR'),
+          numbered('Fourth step'),
+          numbered('Option again', 1, 'alphaLcParenR'),
+          numbered('Chapter five', 0, 'romanUcPeriod', 5),
+        ] as PptxGenJS.TextProps[],
+        { x: 0.5, y: 0.3, w: 8, h: 5, fontSize: 14, valign: 'top' },
+      );
+    const [page] = await texts(
+      await convert(pptToPdf, 'numbered.pptx', (await pptx.write({ outputType: 'uint8array' })) as Uint8Array),
+    );
+    expect(page).toMatch(
+      /^1\. ?First step 2\. ?Second step • ?A bullet under it 3\. ?Third step a\) ?Option one b\) ?Option two 4\. ?Fourth step a\) ?Option again V\. ?Chapter five$/,
+    );
+  });
+});
+
+describe('Word VML text boxes', () => {
+  // The docx library, older Word files and converters write text boxes as VML (w:pict › v:shape ›
+  // v:textbox): their text was left out with a note ("legacy VML drawings were left out").
+  test("a text box's text is printed inside it, where its style places it", async () => {
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph('Before the box'),
+              new Textbox({
+                style: {
+                  width: '200pt',
+                  height: '60pt',
+                  position: 'absolute',
+                  marginLeft: '200pt',
+                  marginTop: '150pt',
+                },
+                children: [new Paragraph('Boxed words inside')],
+              }),
+              new Paragraph('After the box'),
+            ],
+          },
+        ],
+      }),
+    );
+    const result = await convert(wordToPdf, 'textbox.docx', bytes);
+    expect(result.notes ?? []).not.toContain(expect.stringMatching(/VML/));
+    const items = await textItems(result.bytes);
+    const boxed = items.find((item) => item.text.startsWith('Boxed words inside'));
+    const before = items.find((item) => item.text === 'Before the box');
+    // The page's left margin is 72 pt; the box starts 200 pt right of it, its text 7.2 pt inset.
+    expect(boxed?.x).toBeCloseTo(72 + 200 + 7.2, 0);
+    expect(before!.y - boxed!.y).toBeGreaterThan(140);
+    expect(items.map((item) => item.text)).toContain('After the box');
+  });
+});
+
+describe('Word line numbering', () => {
+  // Layout › Line Numbers: Word and LibreOffice print numbers in the margin; Folio does not draw them,
+  // and left them out without a word.
+  test('a document with line numbers says they were left out', async () => {
+    const withNumbers = await Packer.toBuffer(
+      new Document({
+        sections: [{ properties: { lineNumbers: { countBy: 1 } }, children: [new Paragraph('Numbered line')] }],
+      }),
+    );
+    const result = await convert(wordToPdf, 'lines.docx', withNumbers);
+    expect(result.notes ?? []).toEqual(expect.arrayContaining([expect.stringMatching(/line numbers were left out/)]));
+    const plain = await convert(
+      wordToPdf,
+      'plain.docx',
+      await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('x')] }] })),
+    );
+    expect((plain.notes ?? []).join(' ')).not.toMatch(/line numbers/);
+  });
+});
