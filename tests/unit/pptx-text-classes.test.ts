@@ -4,13 +4,14 @@
  * (a highlighted part) is moved to the next line whole instead of being broken between its runs;
  * a slide-number field on the master (text "‹#›") prints each slide's number; a bullet in a symbol
  * font (Wingdings "l") prints as the glyph it is there, not as the letter; text in capitals (a:rPr cap)
- * prints in capitals, as PowerPoint and LibreOffice show it.
+ * prints in capitals, as PowerPoint and LibreOffice show it; a turned shape's text turns with it.
  */
 import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
 import PptxGenJS from 'pptxgenjs';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { convert, texts } from '../support/office-pdf-helpers.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
 const deckBytes = async (pptx: PptxGenJS) =>
   new Uint8Array((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
@@ -131,5 +132,32 @@ describe('PowerPoint text classes', () => {
     zip.file(chartPath, automatic);
     const result = await convert(pptToPdf, 'chart.pptx', await zip.generateAsync({ type: 'uint8array' }));
     expect((await texts(result))[0]).toMatch(/^Chart Title [\d ]+Q1 Q2$/);
+  });
+
+  test('the text of a turned shape turns with it, unless the text is upright', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('Turned', { x: 2, y: 2, w: 3, h: 1, rotate: 90, fontSize: 20 });
+    pptx.addSlide().addText('Level', { x: 2, y: 2, w: 3, h: 1, rotate: 90, fontSize: 20 });
+    const zip = await JSZip.loadAsync(await deckBytes(pptx));
+    const second = await zip.file('ppt/slides/slide2.xml')!.async('string');
+    expect(second).toContain('rot="5400000"');
+    zip.file('ppt/slides/slide2.xml', second.replace(/<a:bodyPr /, '<a:bodyPr upright="1" '));
+    const result = await convert(pptToPdf, 'turned.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    const doc = await openPdfjs(result.bytes);
+    // Each page's text runs as its transform says: [a b c d] of a 90° clockwise turn is [0 −s s 0].
+    const directions: number[][] = [];
+    for (const n of [1, 2]) {
+      const items = (await (await doc.getPage(n)).getTextContent()).items as Array<{
+        str: string;
+        transform: number[];
+      }>;
+      const [a, b] = items.find((item) => item.str.trim())!.transform;
+      directions.push([Math.round(a), Math.sign(Math.round(b))]);
+    }
+    await doc.destroy();
+    expect(directions).toEqual([
+      [0, -1],
+      [20, 0],
+    ]);
   });
 });

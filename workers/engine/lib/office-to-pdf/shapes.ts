@@ -11,6 +11,7 @@
 import {
   LineCapStyle,
   clip,
+  concatTransformationMatrix,
   endPath,
   popGraphicsState,
   pushGraphicsState,
@@ -773,8 +774,34 @@ export async function prepareShape(
         }
       }
     }
-    text?.(page, left, top, dctx);
+    if (text)
+      drawTurned(page, rotation && !uprightText(sp) ? rotation : 0, left + box.x, top - box.y, box, () =>
+        text(page, left, top, dctx),
+      );
   };
+}
+
+/** Whether a shape's text stays level when the shape turns (a:bodyPr upright="1"). */
+const uprightText = (sp: XmlElement) =>
+  ['1', 'true'].includes(attr(kid(part(sp, 'txBody'), 'a:bodyPr'), 'upright') ?? '');
+
+/**
+ * Draws with the page turned clockwise by `rotation` (radians, as DrawingML turns a shape) about the
+ * centre of `box`, whose top-left corner is at (x, y) on the page.
+ */
+function drawTurned(page: PDFPage, rotation: number, x: number, y: number, box: Box, draw: () => void): void {
+  if (!rotation) return draw();
+  const cx = x + box.width / 2,
+    cy = y - box.height / 2;
+  const cos = Math.cos(rotation),
+    sin = Math.sin(rotation);
+  // Clockwise on the page (y up) is a turn by −rotation: about (cx, cy), translate · rotate · translate back.
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(cos, -sin, sin, cos, cx - cos * cx - sin * cy, cy + sin * cx - cos * cy),
+  );
+  draw();
+  page.pushOperators(popGraphicsState());
 }
 
 /** Splits a:t text at line feeds (text boxes from older Excel files carry them) into line breaks. */
