@@ -9,7 +9,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
-import { Document, Packer, Paragraph } from 'docx';
+import { Document, Header, Packer, Paragraph, TextRun } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { convert, texts } from '../support/office-pdf-helpers.ts';
@@ -154,5 +154,96 @@ describe('Word markup classes', () => {
       await docxWithBody(body, { 'word/numbering.xml': numbering }),
     );
     expect((await texts(result))[0]).toBe('1. one B. two C. three 1. again 4. four');
+  });
+  test('list bullets in an ordinary font print as written; symbol-font codes as the character the font draws', async () => {
+    // Google Docs writes ●, ○ and ■ with no font; Word's second level is "o" in Courier New. Word and
+    // LibreOffice print those characters; Wingdings' "§" is a small square, Symbol's U+F0B7 a bullet.
+    const level = (ilvl: number, text: string, font?: string) =>
+      `<w:lvl w:ilvl="${ilvl}"><w:start w:val="1"/><w:numFmt w:val="bullet"/><w:lvlText w:val="${text}"/>` +
+      `<w:lvlJc w:val="left"/><w:pPr><w:ind w:left="${720 * (ilvl + 1)}" w:hanging="360"/></w:pPr>` +
+      (font ? `<w:rPr><w:rFonts w:ascii="${font}" w:hAnsi="${font}" w:hint="default"/></w:rPr>` : '') +
+      `</w:lvl>`;
+    const levels = [
+      level(0, '●'),
+      level(1, '○'),
+      level(2, '■'),
+      level(3, 'o', 'Courier New'),
+      level(4, '§', 'Wingdings'),
+      level(5, '\uf0b7', 'Symbol'),
+    ];
+    const numbering =
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
+      `<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
+      `<w:abstractNum w:abstractNumId="0">${levels.join('')}</w:abstractNum>` +
+      `<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>`;
+    const item = (ilvl: number, text: string) =>
+      `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="1"/></w:numPr></w:pPr>${run(text)}</w:p>`;
+    const body = ['one', 'two', 'three', 'four', 'five', 'six'].map((text, i) => item(i, text)).join('');
+    const result = await convert(
+      wordToPdf,
+      'bullets.docx',
+      await docxWithBody(body, { 'word/numbering.xml': numbering }),
+    );
+    expect((await texts(result))[0]).toBe('● one ○ two ■ three o four ▪ five • six');
+  });
+  test('a table of a Word 2010 document stands out by its cell margin, so cell text lines up with body text', async () => {
+    // Word 2010's default table: five 1915-twip columns, the 6.5 in text column plus both 0.075 in
+    // cell margins. LibreOffice 7.4 prints this document's cell texts at x = 72.1 … 455.1 (mode 14:
+    // the table outdented, not shrunk) and from 77.8 (mode 15: the table's edge at the margin).
+    const settings = (mode: number) =>
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
+      `<w:settings xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:compat>` +
+      `<w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="${mode}"/>` +
+      `</w:compat></w:settings>`;
+    const cells = [0, 1, 2, 3, 4]
+      .map((i) => `<w:tc><w:tcPr><w:tcW w:w="1915" w:type="dxa"/></w:tcPr><w:p>${run(`C${i}`)}</w:p></w:tc>`)
+      .join('');
+    const body =
+      `<w:p>${run('Body')}</w:p><w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid>` +
+      `${'<w:gridCol w:w="1915"/>'.repeat(5)}</w:tblGrid><w:tr>${cells}</w:tr></w:tbl><w:p/>`;
+    const cellX = async (mode: number) => {
+      const bytes = await docxWithBody(body, { 'word/settings.xml': settings(mode) });
+      const items = await positions((await convert(wordToPdf, 'table.docx', bytes)).bytes);
+      return ['Body', 'C0', 'C4'].map((text) => items.find((i) => i.str === text)!.x);
+    };
+    const [body14, first14, last14] = await cellX(14);
+    expect(body14).toBeCloseTo(MARGIN, 1);
+    expect(first14).toBeCloseTo(MARGIN, 1);
+    expect(last14).toBeCloseTo(MARGIN + 4 * 95.75, 1);
+    // (Folio shrinks this one to the text column where LibreOffice lets it run into the right margin.)
+    const [, first15] = await cellX(15);
+    expect(first15).toBeCloseTo(MARGIN + 5.4, 1);
+  });
+  test('a header taller than the top margin pushes the body down below it', async () => {
+    // A form's layout: a 0.1 in top margin, the header at the page's edge, two header lines. LibreOffice
+    // 7.4 prints this document's body line 11.5 pt below the second header line (pdftotext -bbox).
+    const doc = new Document({
+      sections: [
+        {
+          properties: {
+            page: {
+              size: { width: 12240, height: 15840 },
+              margin: { top: 144, bottom: 1440, left: 1440, right: 1440, header: 0 },
+            },
+          },
+          headers: {
+            default: new Header({
+              children: [
+                new Paragraph({ children: [new TextRun({ text: 'Title bar', size: 48 })] }),
+                new Paragraph('Second header line'),
+              ],
+            }),
+          },
+          children: [new Paragraph('Body text')],
+        },
+      ],
+    });
+    const result = await convert(wordToPdf, 'header.docx', await Packer.toBuffer(doc));
+    const pdf = await openPdfjs(result.bytes);
+    const items = (await (await pdf.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[] }>;
+    await pdf.destroy();
+    const baseline = (text: string) => items.find((i) => i.str.startsWith(text))!.transform[5];
+    // PDF y grows upwards: the body's baseline is a line or more below the header's last one.
+    expect(baseline('Second header line') - baseline('Body text')).toBeGreaterThanOrEqual(11);
   });
 });

@@ -672,7 +672,7 @@ describe('word-to-pdf', () => {
       ],
     });
     const [page] = await texts(await convert(wordToPdf, 'lists.docx', await Packer.toBuffer(docx)));
-    expect(page).toMatch(/1\. ?First step 2\. ?Second step • ?A point/);
+    expect(page).toMatch(/1\. ?First step 2\. ?Second step ● ?A point/);
   });
 
   test('non-Latin text is drawn with a font that has it (Greek, Cyrillic, CJK)', async () => {

@@ -56,7 +56,12 @@ export const run: Engine = async ([given], options, { signal, progress }) => {
   // The first run downloads the fonts the document needs (the CJK one is 10.6 MB): say so.
   const fonts = new FontBook(doc);
   const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () =>
-    renderSections(doc, read.sections, { fonts, images: new ImageCache(doc) }, { signal, progress }),
+    renderSections(
+      doc,
+      read.sections,
+      { fonts, images: new ImageCache(doc) },
+      { signal, progress, bodyClearsFurniture: opened.kind === 'docx' },
+    ),
   );
   const notes = [...read.notes, ...fontNotes(fonts)];
   const pages = String(options.pages ?? '').trim();

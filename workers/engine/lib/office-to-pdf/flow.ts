@@ -272,7 +272,9 @@ async function measureTable(
   rowDone?: (row: number) => void,
 ): Promise<MeasuredTable> {
   const total = table.columnWidths.reduce((a, b) => a + b, 0) || 1;
-  const scale = total > available ? available / total : 1;
+  // A table standing out into the margins (a negative indent, an overhang) is shrunk only past them.
+  const room = available - Math.min(0, table.indentLeft) + (table.overhangRight ?? 0);
+  const scale = total > room ? room / total : 1;
   const widths = table.columnWidths.map((w) => w * scale);
   const columnX = [0];
   for (const w of widths) columnX.push(columnX[columnX.length - 1] + w);
@@ -423,6 +425,8 @@ export interface FlowOptions {
   signal?: AbortSignal;
   /** Called after each block with blocks done / total (all sections), then while pages are drawn. */
   progress?: (done: number, total: number, status?: string) => void;
+  /** Word's rule: a header taller than the top margin pushes the body down, a footer taller than the bottom one up. */
+  bodyClearsFurniture?: boolean;
 }
 
 /** A heading or section start, where it landed: for the PDF's bookmarks. */
@@ -906,6 +910,18 @@ async function measureFurniture(sections: Section[], ctx: TextContext) {
   return furniture;
 }
 
+/**
+ * The page with its body below the header and above the footer: Word and LibreOffice start the text
+ * at the top margin or below the header, whichever is lower (a form with a 0.1 in margin and a tall
+ * title bar), and end it likewise above the footer.
+ */
+function pageClearingFurniture(setup: PageSetup, { header, footer }: MeasuredFurniture): PageSetup {
+  const top = Math.max(setup.margin.top, setup.headerDistance + (header?.height ?? 0));
+  const bottom = Math.max(setup.margin.bottom, setup.footerDistance + (footer?.height ?? 0));
+  if (top === setup.margin.top && bottom === setup.margin.bottom) return setup;
+  return { ...setup, margin: { ...setup.margin, top, bottom } };
+}
+
 /** A page's footnotes: a short rule, then the notes, stacked down to the bottom margin. */
 function drawFootnotes(page: PDFPage, draft: PageDraft, dctx: DrawContext): void {
   const { page: setup } = draft.section;
@@ -932,10 +948,12 @@ export async function renderSections(
   ctx: TextContext,
   options: FlowOptions = {},
 ): Promise<{ pageCount: number; outline: OutlineEntry[] }> {
+  const furniture = await measureFurniture(sections, ctx);
+  if (options.bodyClearsFurniture)
+    for (const section of sections) section.page = pageClearingFurniture(section.page, furniture.get(section)!.normal);
   const flow = new Flow(doc, sections, ctx, options);
   for (const section of sections) await flow.flowSection(section);
   const { drafts, anchors } = flow;
-  const furniture = await measureFurniture(sections, ctx);
   const pageCount = drafts.length;
   // Every page exists before any is drawn, so that a link can point to a later one.
   const pages = drafts.map((draft) => doc.addPage([draft.section.page.width, draft.section.page.height]));

@@ -209,7 +209,10 @@ export interface Table {
   kind: 'table';
   columnWidths: number[];
   rows: TableRow[];
+  /** From the text column's left edge; negative when the table stands out into the margin. */
   indentLeft: number;
+  /** How far the table may reach past the column's right edge before it is shrunk to fit (0 when absent). */
+  overhangRight?: number;
   align: 'left' | 'center' | 'right';
 }
 

@@ -5,7 +5,7 @@
  */
 import type JSZip from 'jszip';
 import type { Block, Inline } from '../model.ts';
-import { attr, find, kid, parseXml, readRels, zipText, type XmlElement } from '../xml.ts';
+import { attr, find, kid, kids, parseXml, readRels, zipText, type XmlElement } from '../xml.ts';
 import { chartReader, smartArtReader } from '../graphics.ts';
 import { readDrawingTheme, type DrawingTheme } from '../shapes.ts';
 import { readStyles, onOff, type DocxStyles, type ThemeFonts } from './styles.ts';
@@ -34,6 +34,11 @@ export interface DocxContext {
   rels: Rels;
   /** w:evenAndOddHeaders in word/settings.xml: even pages have their own header and footer. */
   evenAndOddHeaders: boolean;
+  /**
+   * The Word version the document is laid out for (w:compatSetting "compatibilityMode": 14 is Word
+   * 2010, 15 Word 2013 and later; 12 when the settings do not say, as Word reads them).
+   */
+  compatibilityMode: number;
   footnotes: NotesPart;
   endnotes: NotesPart;
   /** The number format of footnote and endnote marks (w:footnotePr / w:endnotePr in the settings). */
@@ -63,6 +68,13 @@ function themeFontsOf(theme: XmlElement | undefined): ThemeFonts {
 }
 
 /** Reads the parts the document body depends on. */
+function compatibilityMode(settings: XmlElement | undefined): number {
+  const setting = kids(kid(settings, 'w:compat'), 'w:compatSetting').find(
+    (el) => attr(el, 'w:name') === 'compatibilityMode',
+  );
+  return Number(attr(setting, 'w:val')) || 12;
+}
+
 export async function createDocxContext(zip: JSZip, documentPath: string): Promise<DocxContext> {
   const notes = new Set<string>();
   const themeXml = await zipText(zip, THEME_PATH);
@@ -82,6 +94,7 @@ export async function createDocxContext(zip: JSZip, documentPath: string): Promi
     drawingTheme: readDrawingTheme(theme),
     rels,
     evenAndOddHeaders: onOff(kid(settings, 'w:evenAndOddHeaders')) ?? false,
+    compatibilityMode: compatibilityMode(settings),
     footnotes: await readNotesPart(zip, rels, 'footnote'),
     endnotes: await readNotesPart(zip, rels, 'endnote'),
     noteFormat: { footnote: noteFormat('footnote'), endnote: noteFormat('endnote') },

@@ -70,8 +70,13 @@ export function readNumbering(numberingXml: string | undefined): Numbering {
   return { lists, counterOf, counters: new Map() };
 }
 
-/** Bullet glyphs from Symbol/Wingdings private-use code points → Unicode. */
-export function bulletText(text: string): string {
+/**
+ * A bullet as printed: codes of the symbol fonts (Symbol, Wingdings; often moved to U+F0xx) → the
+ * Unicode character they draw. `font` is the list level's own font when known: a bullet in an
+ * ordinary font (●, ○, ■ as Google Docs writes them, "o" in Courier New as Word's second level) is
+ * printed as written, as Word and LibreOffice print it.
+ */
+export function bulletText(text: string, font?: string): string {
   const map: Record<string, string> = {
     '●': '•',
     '○': '◦',
@@ -82,12 +87,14 @@ export function bulletText(text: string): string {
     '\uf0d8': '➢',
     '\uf0fc': '✓',
     '\uf076': '❖',
-    '§': '▪',
-    o: '◦',
     '\uf06f': '◦',
     '\uf0a8': '□',
+    '§': '▪',
+    o: '◦',
   };
-  return map[text] ?? (text.charCodeAt(0) >= 0xf000 ? '•' : text);
+  const symbolCode = text.charCodeAt(0) >= 0xf000;
+  if (font !== undefined && !symbolCode && !/symbol|wingdings|webdings/i.test(font)) return text;
+  return map[text] ?? (symbolCode ? '•' : text);
 }
 
 /** A list or note number in a w:numFmt (decimal, lowerLetter, upperRoman…). */
@@ -118,7 +125,8 @@ export function listMarker(
   counts.length = ilvl + 1;
   numbering.counters.set(counter, counts);
   let text: string;
-  if (level.format === 'bullet') text = bulletText(level.text);
+  if (level.format === 'bullet')
+    text = bulletText(level.text, readRunProps(level.rPr, {}, themeFonts).font ?? paraRun.font);
   else if (level.format === 'none') text = '';
   else {
     text = level.text.replace(/%(\d)/g, (_, d: string) => {

@@ -329,11 +329,16 @@ async function readTableAtDepth(ctx: DocxContext, tbl: XmlElement, partRels: Rel
   // A right-to-left table: its first column at the right, its borders and margins mirrored. (Where the
   // table sits is left as it is: LibreOffice 7.4 keeps such a table at the left margin and its w:tblInd.)
   const rightToLeft = onOff(kid(tblPr, 'w:bidiVisual')) ?? false;
+  // Before Word 2013 the indent is to the first cell's text: the table stands out to the left by
+  // its cell margin (cell text lines up with the body text), and its grid is the text column plus
+  // both margins, so the right margin stands out as far. Word 2013 and later indent the table edge.
+  const outdent = ctx.compatibilityMode < 15 && !rightToLeft;
   return {
     kind: 'table',
     columnWidths: rightToLeft ? mirrorColumns(widths, rows) : widths,
     rows,
-    indentLeft: (num(kid(tblPr, 'w:tblInd'), 'w:w') ?? 0) * TWIP,
+    indentLeft: (num(kid(tblPr, 'w:tblInd'), 'w:w') ?? 0) * TWIP - (outdent ? frame.padLeft : 0),
+    overhangRight: outdent ? frame.padRight : 0,
     align: jc === 'center' ? 'center' : jc === 'right' || jc === 'end' ? 'right' : 'left',
   };
 }
