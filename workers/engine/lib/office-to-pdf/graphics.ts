@@ -7,7 +7,7 @@
 import type JSZip from 'jszip';
 import type { Inline } from './model.ts';
 import { layoutChart, parseChart, themeFromXml, type ChartModel, type ChartTheme } from './charts/index.ts';
-import { attr, find, kid, kids, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
+import { attr, find, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import { colorResolver, readDrawingTheme, shapesInline, type DrawingTheme } from './shapes.ts';
 
 type Rels = Awaited<ReturnType<typeof readRels>>;
@@ -116,6 +116,9 @@ export async function smartArtTree(zip: JSZip, rels: Rels, frame: XmlElement): P
       const textPr = el('p:spPr');
       const xfrm = el('a:xfrm');
       for (const child of kids(txXfrm)) xfrm.appendChild(child.cloneNode(true));
+      // The text box turns by its own angle added to the shape's (a hexagon at 49° with its text at −90°).
+      const turn = (num(kid(kid(sp, 'p:spPr'), 'a:xfrm'), 'rot') ?? 0) + (num(txXfrm, 'rot') ?? 0);
+      if (turn) xfrm.setAttribute('rot', String(turn));
       textPr.appendChild(xfrm);
       textPr.appendChild(el('a:noFill'));
       const ln = el('a:ln');

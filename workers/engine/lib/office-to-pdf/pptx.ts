@@ -442,10 +442,14 @@ async function drawTree(s: Slide, tree: XmlElement | undefined, transform: Trans
   }
 }
 
-/** Master and layout decorations (not placeholders), which lie under the slide's own shapes. */
+/**
+ * Master and layout decorations (not placeholders), which lie under the slide's own shapes. A slide
+ * with showMasterSp="0" hides both; a layout with it hides the master's.
+ */
 async function drawDecorations(s: Slide): Promise<void> {
   if (attr(s.slide.root, 'showMasterSp') === '0') return;
-  for (const part of [s.master, s.layout]) {
+  const masterHidden = attr(s.layout?.root, 'showMasterSp') === '0';
+  for (const part of [masterHidden ? undefined : s.master, s.layout]) {
     if (!part) continue;
     for (const el of kids(find(part.root, 'p:spTree')).filter((child) => !find(child, 'p:ph'))) {
       if (el.nodeName === 'p:sp') await drawShape(s, el, identity, { ...s.shapeEnv, picture: s.deck.pictureOf(part) });

@@ -11,6 +11,7 @@
 import {
   LineCapStyle,
   clip,
+  concatTransformationMatrix,
   endPath,
   popGraphicsState,
   pushGraphicsState,
@@ -773,8 +774,34 @@ export async function prepareShape(
         }
       }
     }
-    text?.(page, left, top, dctx);
+    if (text)
+      drawTurned(page, rotation && !uprightText(sp) ? rotation : 0, left + box.x, top - box.y, box, () =>
+        text(page, left, top, dctx),
+      );
   };
+}
+
+/** Whether a shape's text stays level when the shape turns (a:bodyPr upright="1"). */
+const uprightText = (sp: XmlElement) =>
+  ['1', 'true'].includes(attr(kid(part(sp, 'txBody'), 'a:bodyPr'), 'upright') ?? '');
+
+/**
+ * Draws with the page turned clockwise by `rotation` (radians, as DrawingML turns a shape) about the
+ * centre of `box`, whose top-left corner is at (x, y) on the page.
+ */
+function drawTurned(page: PDFPage, rotation: number, x: number, y: number, box: Box, draw: () => void): void {
+  if (!rotation) return draw();
+  const cx = x + box.width / 2,
+    cy = y - box.height / 2;
+  const cos = Math.cos(rotation),
+    sin = Math.sin(rotation);
+  // Clockwise on the page (y up) is a turn by −rotation: about (cx, cy), translate · rotate · translate back.
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(cos, -sin, sin, cos, cx - cos * cx - sin * cy, cy + sin * cx - cos * cy),
+  );
+  draw();
+  page.pushOperators(popGraphicsState());
 }
 
 /** Splits a:t text at line feeds (text boxes from older Excel files carry them) into line breaks. */
@@ -793,10 +820,32 @@ type Spacing = { points: number } | { percent: number };
  * A text run's or field's inlines. A slide-number field shows the number of the slide it is drawn on
  * (its text is a cached value, or "‹#›" on a master or layout).
  */
-function runInlines(run: XmlElement, style: RunStyle): Inline[] {
-  if (run.nodeName === 'a:fld' && attr(run, 'type') === 'slidenum') return [{ kind: 'field', field: 'PAGE', style }];
+function runInlines(run: XmlElement, style: CappedStyle): Inline[] {
+  const { caps, ...look } = style;
+  if (run.nodeName === 'a:fld' && attr(run, 'type') === 'slidenum')
+    return [{ kind: 'field', field: 'PAGE', style: look }];
   const text = kid(run, 'a:t')?.textContent ?? '';
-  return text ? textInlines(text, style) : [];
+  if (!text) return [];
+  if (caps === 'all') return textInlines(text.toUpperCase(), look);
+  return caps === 'small' ? smallCapsInlines(text, look) : textInlines(text, look);
+}
+
+/** A run style with DrawingML's capitals (a:rPr cap): all capitals, or small capitals. */
+type CappedStyle = RunStyle & { caps?: 'all' | 'small' };
+
+/** A run's capitals (a:rPr cap: all, small or none), else those it inherits. */
+function capsOf(rPr: XmlElement, inherited: CappedStyle['caps']): CappedStyle['caps'] {
+  const cap = attr(rPr, 'cap');
+  if (cap === undefined) return inherited;
+  return cap === 'all' || cap === 'small' ? cap : undefined;
+}
+
+/** Small capitals: lower-case letters as capitals at 80 % of the size (LibreOffice's), the others as they are. */
+function smallCapsInlines(text: string, style: RunStyle): Inline[] {
+  const small = { ...style, size: style.size * 0.8 };
+  return (text.match(/\p{Ll}+|[^\p{Ll}]+/gu) ?? []).flatMap((piece) =>
+    /\p{Ll}/u.test(piece) ? textInlines(piece.toUpperCase(), small) : textInlines(piece, style),
+  );
 }
 
 /** A DrawingML paragraph's direction (a:pPr rtl, levels in order) and its alignment (right by default when rtl). */
@@ -856,7 +905,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
     const levelProps = [...levelSources.map((s) => kid(s, `a:lvl${level + 1}pPr`)), pPr].filter((e): e is XmlElement =>
       Boolean(e),
     );
-    let style: RunStyle = { size: env.defaultSize, font: styleFont, color: styleDefaults ?? env.textColor };
+    let style: CappedStyle = { size: env.defaultSize, font: styleFont, color: styleDefaults ?? env.textColor };
     let align: Paragraph['align'] | undefined;
     let levelMarker: LevelMarker = {};
     let marginLeft = 0;
@@ -864,7 +913,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
     let lineSpacing = 1;
     let spaceBefore: Spacing = { points: 0 };
     let spaceAfter: Spacing = { points: 0 };
-    const applyRun = (rPr: XmlElement | undefined, base: RunStyle): RunStyle => {
+    const applyRun = (rPr: XmlElement | undefined, base: CappedStyle): CappedStyle => {
       if (!rPr) return base;
       const next = { ...base };
       const linkId = attr(kid(rPr, 'a:hlinkClick'), 'r:id');
@@ -881,6 +930,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       if (latin) next.font = latin === '+mj-lt' ? theme.majorFont : latin === '+mn-lt' ? theme.minorFont : latin;
       const baseline = num(rPr, 'baseline');
       if (baseline) next.baseline = baseline > 0 ? 'super' : 'sub';
+      next.caps = capsOf(rPr, next.caps);
       return next;
     };
     if (ph && ['title', 'ctrTitle'].includes(ph.type)) style.font = theme.majorFont;
@@ -908,7 +958,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
     }
     if (!isBody && !pPr?.getElementsByTagName('a:buChar').length && ph) levelMarker = {};
     const bullet = numbering.next(p, level, levelMarker.autoNumber) ?? levelMarker.bullet;
-    const scaled = (s: RunStyle): RunStyle => ({ ...s, size: s.size * fontScale });
+    const scaled = <T extends RunStyle>(s: T): T => ({ ...s, size: s.size * fontScale });
     const inlines: Inline[] = [];
     for (const child of kids(p)) {
       if (child.nodeName === 'a:r' || child.nodeName === 'a:fld') {

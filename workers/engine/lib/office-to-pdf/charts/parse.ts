@@ -309,7 +309,10 @@ function readAxis(element: XmlElement, kind: ChartAxis['kind'], theme: ChartThem
   };
 }
 
-/** The title's text: its own, else (an automatic title) the only series' name. */
+/**
+ * The title's text: its own, else (an automatic title) the only series' name, else the default title
+ * PowerPoint, Excel and LibreOffice show, "Chart Title".
+ */
 function titleText(titleEl: XmlElement | undefined, plots: ChartPlot[]): string | undefined {
   if (!titleEl) return undefined;
   const allSeries = plots.flatMap((p) => p.series);
@@ -317,7 +320,7 @@ function titleText(titleEl: XmlElement | undefined, plots: ChartPlot[]): string 
   const ref = kid(kid(titleEl, 'c:tx'), 'c:strRef');
   if (rich) return textOf(rich);
   if (ref) return readLabels(kid(titleEl, 'c:tx'))[0];
-  return allSeries.length === 1 ? allSeries[0].name : undefined;
+  return allSeries.length === 1 ? allSeries[0].name : 'Chart Title';
 }
 
 /** Reads a chart part's root (c:chartSpace). */
