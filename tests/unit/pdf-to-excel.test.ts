@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib';
 import {
   bestOffsetMatchRate,
   buildReport,
@@ -14,6 +14,15 @@ import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 
 let fixture: ReportFixture;
 let workbook: ExcelJS.Workbook;
+
+/** One row of a 120 pt column grid at 10 pt: texts left-aligned, numbers right-aligned 100 pt into their column. */
+function drawLedgerRow(page: PDFPage, font: PDFFont, row: Array<string | number>, y: number) {
+  row.forEach((v, c) => {
+    const text = String(v);
+    const x = typeof v === 'number' ? 72 + c * 120 + 100 - font.widthOfTextAtSize(text, 10) : 72 + c * 120;
+    page.drawText(text, { x, y, size: 10, font });
+  });
+}
 
 async function load(bytes: Uint8Array) {
   const book = new ExcelJS.Workbook();
@@ -707,12 +716,7 @@ describe('pdf-to-excel', () => {
       ['North', 'South', 'East'][i % 3],
       10 + i * 7,
     ]);
-    const draw = (page: ReturnType<typeof doc.addPage>, row: Array<string | number>, y: number) =>
-      row.forEach((v, c) => {
-        const text = String(v);
-        const x = typeof v === 'number' ? 72 + c * 120 + 100 - font.widthOfTextAtSize(text, 10) : 72 + c * 120;
-        page.drawText(text, { x, y, size: 10, font });
-      });
+    const draw = (page: PDFPage, row: Array<string | number>, y: number) => drawLedgerRow(page, font, row, y);
     for (const rows of [items.slice(0, 40), items.slice(40)]) {
       const page = doc.addPage([612, 792]);
       draw(page, header, 740);
@@ -734,12 +738,7 @@ describe('pdf-to-excel', () => {
       ['Item', 'Region', 'Units'],
     ];
     const items = Array.from({ length: 60 }, (_, i) => [`Item ${i + 1}`, ['North', 'South', 'East'][i % 3], 10 + i]);
-    const draw = (page: ReturnType<typeof doc.addPage>, row: Array<string | number>, y: number) =>
-      row.forEach((v, c) => {
-        const text = String(v);
-        const x = typeof v === 'number' ? 72 + c * 120 + 100 - font.widthOfTextAtSize(text, 10) : 72 + c * 120;
-        page.drawText(text, { x, y, size: 10, font });
-      });
+    const draw = (page: PDFPage, row: Array<string | number>, y: number) => drawLedgerRow(page, font, row, y);
     for (const rows of [items.slice(0, 40), items.slice(40)]) {
       const page = doc.addPage([612, 792]);
       [...titles, ...rows].forEach((row, r) => draw(page, row, 740 - r * 16));
