@@ -179,11 +179,15 @@ async function runContent(reader: RunReader, child: XmlElement, props: RunProps,
     case 'w:t': {
       const symbolFont = symbolFontOf(props.font);
       const text = symbolFont ? symbolFontText(child.textContent ?? '', symbolFont) : (child.textContent ?? '');
-      if (text)
-        for (const [piece, look] of complexScriptPieces(text, props, style))
-          if (props.caps) pieces.push({ kind: 'text', text: piece.toUpperCase(), style: look });
-          else if (props.smallCaps) pieces.push(...smallCapsPieces(piece, look));
-          else pieces.push({ kind: 'text', text: piece, style: look });
+      // A tab character typed into the text (some writers do) is a tab stop, as w:tab is.
+      text.split('\t').forEach((part, index) => {
+        if (index > 0) pieces.push({ kind: 'tab', style });
+        if (part)
+          for (const [piece, look] of complexScriptPieces(part, props, style))
+            if (props.caps) pieces.push({ kind: 'text', text: piece.toUpperCase(), style: look });
+            else if (props.smallCaps) pieces.push(...smallCapsPieces(piece, look));
+            else pieces.push({ kind: 'text', text: piece, style: look });
+      });
       break;
     }
     case 'w:tab':
