@@ -274,3 +274,14 @@ export function paragraph(inlines: Inline[], overrides: Partial<Paragraph> = {})
     ...overrides,
   };
 }
+
+/**
+ * Small capitals (Word's w:smallCaps, DrawingML's cap="small"), as LibreOffice draws them: runs of
+ * lower-case letters as capitals at 80 % of the size, the other characters as they are.
+ */
+export function smallCapitals(text: string, style: RunStyle): Array<{ text: string; style: RunStyle }> {
+  const small = { ...style, size: style.size * 0.8 };
+  return (text.match(/\p{Ll}+|[^\p{Ll}]+/gu) ?? []).map((part) =>
+    /\p{Ll}/u.test(part) ? { text: part.toUpperCase(), style: small } : { text: part, style },
+  );
+}

@@ -20,7 +20,7 @@ import {
   type PDFPage,
 } from 'pdf-lib';
 import type { Block, Inline, Paragraph, Rgb, RunStyle } from './model.ts';
-import { paragraph as makeParagraph } from './model.ts';
+import { paragraph as makeParagraph, smallCapitals } from './model.ts';
 import { attr, find, hexColor, kid, kids, num, type XmlElement } from './xml.ts';
 import { drawLine, layoutParagraph, type DrawContext, type TextContext } from './text.ts';
 import { pathEnds, pathOperators, shapeGeometry, svgPath, type Command, type Point } from './geometry.ts';
@@ -827,7 +827,8 @@ function runInlines(run: XmlElement, style: CappedStyle): Inline[] {
   const text = kid(run, 'a:t')?.textContent ?? '';
   if (!text) return [];
   if (caps === 'all') return textInlines(text.toUpperCase(), look);
-  return caps === 'small' ? smallCapsInlines(text, look) : textInlines(text, look);
+  if (caps === 'small') return smallCapitals(text, look).flatMap((part) => textInlines(part.text, part.style));
+  return textInlines(text, look);
 }
 
 /** A run style with DrawingML's capitals (a:rPr cap): all capitals, or small capitals. */
@@ -838,14 +839,6 @@ function capsOf(rPr: XmlElement, inherited: CappedStyle['caps']): CappedStyle['c
   const cap = attr(rPr, 'cap');
   if (cap === undefined) return inherited;
   return cap === 'all' || cap === 'small' ? cap : undefined;
-}
-
-/** Small capitals: lower-case letters as capitals at 80 % of the size (LibreOffice's), the others as they are. */
-function smallCapsInlines(text: string, style: RunStyle): Inline[] {
-  const small = { ...style, size: style.size * 0.8 };
-  return (text.match(/\p{Ll}+|[^\p{Ll}]+/gu) ?? []).flatMap((piece) =>
-    /\p{Ll}/u.test(piece) ? textInlines(piece.toUpperCase(), small) : textInlines(piece, style),
-  );
 }
 
 /** A DrawingML paragraph's direction (a:pPr rtl, levels in order) and its alignment (right by default when rtl). */

@@ -3,7 +3,7 @@
  * fields), PAGE / NUMPAGES fields, tabs and breaks, symbols, note references, drawings and bookmarks,
  * collected in order as pieces of the paragraph.
  */
-import type { Block, FloatingDrawing, Inline, RunStyle } from '../model.ts';
+import { smallCapitals, type Block, type FloatingDrawing, type Inline, type RunStyle } from '../model.ts';
 import { attr, find, kid, kids, type XmlElement } from '../xml.ts';
 import type { DocxContext, Rels } from './context.ts';
 import { readDrawing, readVml, readVmlTextBox } from './drawings.ts';
@@ -163,15 +163,6 @@ async function addVml(reader: RunReader, pict: XmlElement): Promise<void> {
   if (inline) reader.pieces.push(inline);
 }
 
-/** Small capitals (w:smallCaps): lower-case letters as capitals of a smaller size (LibreOffice's 80 %). */
-function smallCapsPieces(text: string, style: RunStyle): Inline[] {
-  return (text.match(/\p{Ll}+|[^\p{Ll}]+/gu) ?? []).map((part) =>
-    /\p{Ll}/u.test(part)
-      ? { kind: 'text', text: part.toUpperCase(), style: { ...style, size: style.size * 0.8 } }
-      : { kind: 'text', text: part, style },
-  );
-}
-
 /** One piece of a run's content (text, tab, break, symbol, note reference, drawing). */
 async function runContent(reader: RunReader, child: XmlElement, props: RunProps, style: RunStyle): Promise<void> {
   const { pieces } = reader;
@@ -179,11 +170,16 @@ async function runContent(reader: RunReader, child: XmlElement, props: RunProps,
     case 'w:t': {
       const symbolFont = symbolFontOf(props.font);
       const text = symbolFont ? symbolFontText(child.textContent ?? '', symbolFont) : (child.textContent ?? '');
-      if (text)
-        for (const [piece, look] of complexScriptPieces(text, props, style))
-          if (props.caps) pieces.push({ kind: 'text', text: piece.toUpperCase(), style: look });
-          else if (props.smallCaps) pieces.push(...smallCapsPieces(piece, look));
-          else pieces.push({ kind: 'text', text: piece, style: look });
+      // A tab character typed into the text (some writers do) is a tab stop, as w:tab is.
+      text.split('\t').forEach((part, index) => {
+        if (index > 0) pieces.push({ kind: 'tab', style });
+        if (part)
+          for (const [piece, look] of complexScriptPieces(part, props, style))
+            if (props.caps) pieces.push({ kind: 'text', text: piece.toUpperCase(), style: look });
+            else if (props.smallCaps)
+              for (const small of smallCapitals(piece, look)) pieces.push({ kind: 'text', ...small });
+            else pieces.push({ kind: 'text', text: piece, style: look });
+      });
       break;
     }
     case 'w:tab':

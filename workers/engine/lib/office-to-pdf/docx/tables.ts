@@ -199,6 +199,23 @@ function cellFrame(
   };
 }
 
+/**
+ * A cell's margins: its own w:tcMar side by side (start/end as left/right), else the table's left
+ * and right ones (the table's top and bottom margins are not read: Word's default is none).
+ */
+function cellPadding(frame: TableFrame, own: XmlElement | undefined): TableCell['padding'] {
+  const side = (name: string, alias?: string) => {
+    const twips = num(kid(own, `w:${name}`) ?? (alias ? kid(own, `w:${alias}`) : undefined), 'w:w');
+    return twips === undefined ? undefined : twips * TWIP;
+  };
+  return {
+    top: side('top') ?? 0,
+    bottom: side('bottom') ?? 0,
+    left: side('left', 'start') ?? frame.padLeft,
+    right: side('right', 'end') ?? frame.padRight,
+  };
+}
+
 /** Footnotes referenced in a cell's blocks (and tables inside them). */
 function footnotesOf(blocks: Block[]): Block[][] {
   return blocks.flatMap((b) =>
@@ -254,13 +271,18 @@ async function readRow(
       blocks,
       ...cellFrame(frame, tcPr, parts, r, column, span),
       verticalAlign: vAlign === 'center' ? 'middle' : vAlign === 'bottom' ? 'bottom' : 'top',
-      padding: { top: 0, bottom: 0, left: frame.padLeft, right: frame.padRight },
+      padding: cellPadding(frame, kid(tcPr, 'w:tcMar')),
     };
     if (mergeValue === 'restart') openMerges.set(column, cell);
     else openMerges.delete(column);
     row.cells.push(cell);
     column += span;
   }
+  // A row's cells share one top and one bottom margin, the largest any of them asks for (LibreOffice
+  // 7.4 lines up the first lines of a row so).
+  const top = Math.max(0, ...row.cells.map((cell) => cell.padding.top));
+  const bottom = Math.max(0, ...row.cells.map((cell) => cell.padding.bottom));
+  for (const cell of row.cells) cell.padding = { ...cell.padding, top, bottom };
   // Footnotes referenced in the row's cells go to the page the row lands on.
   const footnotes = row.cells.flatMap((cell) => footnotesOf(cell.blocks));
   if (footnotes.length) row.footnotes = footnotes;
