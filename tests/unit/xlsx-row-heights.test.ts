@@ -166,6 +166,29 @@ describe('fit to pages and scale as LibreOffice prints them', () => {
     },
   );
 
+  // LibreOffice printed each of these on one page (60 to 317 rows "Row n", six columns on A4, title rows
+  // repeated); a sheet with a print title row once spilled its last row onto a second page.
+  test.each([
+    [200, '1:1'],
+    [317, '1:1'],
+    [150, '1:2'],
+  ] as const)(
+    'fit to 1 × 1 page with %i rows and print titles %s: one page, the last row on it',
+    async (rows, titles) => {
+      const wb = new ExcelJS.Workbook();
+      const pageSetup = { paperSize: 9, fitToPage: true, fitToWidth: 1, fitToHeight: 1, printTitlesRow: titles };
+      const ws = wb.addWorksheet('Titles', { pageSetup });
+      for (let c = 1; c <= 6; c++) ws.getColumn(c).width = 14;
+      for (let r = 1; r <= rows; r++) {
+        ws.getCell(r, 1).value = r === 1 ? 'Title' : `Row ${r}`;
+        ws.getCell(r, 6).value = `Z${r}`;
+      }
+      const pages = await texts(await convert(excelToPdf, 'titles.xlsx', await wb.xlsx.writeBuffer()));
+      expect(pages).toHaveLength(1);
+      expect(pages[0]).toContain(`Row ${rows} Z${rows}`);
+    },
+  );
+
   test.each([
     ['scale="50" fitToWidth="1" fitToHeight="0"', 6, '20x97'],
     ['fitToWidth="1" fitToHeight="1"', 15, '10x48'],
