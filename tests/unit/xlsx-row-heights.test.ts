@@ -166,6 +166,31 @@ describe('fit to pages and scale as LibreOffice prints them', () => {
     },
   );
 
+  // Fitted to one page wide alone, LibreOffice tries 2 % smaller and keeps it when that prints fewer pages
+  // down: 92 rows of 15 pt on Letter (684 pt) are 45 a page at 100 % (3 pages), 46 at 98 % (2 pages); 94 rows
+  // are 3 pages either way and stay at 100 %; 140 rows are 4 pages either way.
+  test.each([
+    [92, 2, 46],
+    [91, 2, 46],
+    [94, 3, 45],
+    [140, 4, 45],
+  ] as const)(
+    'fit to 1 page wide, %i rows: %i pages, %i rows on the first (a 2 percent smaller scale when it saves a page)',
+    async (rows, pages, firstPageRows) => {
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet('Rows', {
+        pageSetup: { paperSize: 1, fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+      });
+      for (let c = 1; c <= 7; c++) ws.getColumn(c).width = 12;
+      for (let r = 1; r <= rows; r++) {
+        ws.getCell(r, 1).value = `Row ${r}`;
+        ws.getCell(r, 7).value = `Z${r}`;
+      }
+      const out = await texts(await convert(excelToPdf, 'nudge.xlsx', await wb.xlsx.writeBuffer()));
+      expect([out.length, out[0].match(/Row \d+/g)?.length]).toEqual([pages, firstPageRows]);
+    },
+  );
+
   // LibreOffice printed each of these on one page (60 to 317 rows "Row n", six columns on A4, title rows
   // repeated); a sheet with a print title row once spilled its last row onto a second page.
   test.each([
