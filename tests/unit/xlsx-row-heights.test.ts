@@ -179,7 +179,7 @@ describe('fit to pages and scale as LibreOffice prints them', () => {
     async (rows, pages, firstPageRows) => {
       const wb = new ExcelJS.Workbook();
       const ws = wb.addWorksheet('Rows', {
-        pageSetup: { paperSize: 1, fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+        pageSetup: { paperSize: 1 as ExcelJS.PaperSize, fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
       });
       for (let c = 1; c <= 7; c++) ws.getColumn(c).width = 12;
       for (let r = 1; r <= rows; r++) {
