@@ -194,6 +194,7 @@ describe('fit to pages and scale as LibreOffice prints them', () => {
   // LibreOffice printed each of these on one page (60 to 317 rows "Row n", six columns on A4, title rows
   // repeated); a sheet with a print title row once spilled its last row onto a second page.
   test.each([
+    [100, '1:1'],
     [200, '1:1'],
     [317, '1:1'],
     [150, '1:2'],
