@@ -166,6 +166,55 @@ describe('fit to pages and scale as LibreOffice prints them', () => {
     },
   );
 
+  // Fitted to one page wide alone, LibreOffice tries 2 % smaller and keeps it when that prints fewer pages
+  // down: 92 rows of 15 pt on Letter (684 pt) are 45 a page at 100 % (3 pages), 46 at 98 % (2 pages); 94 rows
+  // are 3 pages either way and stay at 100 %; 140 rows are 4 pages either way.
+  test.each([
+    [92, 2, 46],
+    [91, 2, 46],
+    [94, 3, 45],
+    [140, 4, 45],
+  ] as const)(
+    'fit to 1 page wide, %i rows: %i pages, %i rows on the first (a 2 percent smaller scale when it saves a page)',
+    async (rows, pages, firstPageRows) => {
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet('Rows', {
+        pageSetup: { paperSize: 1 as ExcelJS.PaperSize, fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+      });
+      for (let c = 1; c <= 7; c++) ws.getColumn(c).width = 12;
+      for (let r = 1; r <= rows; r++) {
+        ws.getCell(r, 1).value = `Row ${r}`;
+        ws.getCell(r, 7).value = `Z${r}`;
+      }
+      const out = await texts(await convert(excelToPdf, 'nudge.xlsx', await wb.xlsx.writeBuffer()));
+      expect([out.length, out[0].match(/Row \d+/g)?.length]).toEqual([pages, firstPageRows]);
+    },
+  );
+
+  // LibreOffice printed each of these on one page (60 to 317 rows "Row n", six columns on A4, title rows
+  // repeated); a sheet with a print title row once spilled its last row onto a second page.
+  test.each([
+    [100, '1:1'],
+    [200, '1:1'],
+    [317, '1:1'],
+    [150, '1:2'],
+  ] as const)(
+    'fit to 1 × 1 page with %i rows and print titles %s: one page, the last row on it',
+    async (rows, titles) => {
+      const wb = new ExcelJS.Workbook();
+      const pageSetup = { paperSize: 9, fitToPage: true, fitToWidth: 1, fitToHeight: 1, printTitlesRow: titles };
+      const ws = wb.addWorksheet('Titles', { pageSetup });
+      for (let c = 1; c <= 6; c++) ws.getColumn(c).width = 14;
+      for (let r = 1; r <= rows; r++) {
+        ws.getCell(r, 1).value = r === 1 ? 'Title' : `Row ${r}`;
+        ws.getCell(r, 6).value = `Z${r}`;
+      }
+      const pages = await texts(await convert(excelToPdf, 'titles.xlsx', await wb.xlsx.writeBuffer()));
+      expect(pages).toHaveLength(1);
+      expect(pages[0]).toContain(`Row ${rows} Z${rows}`);
+    },
+  );
+
   test.each([
     ['scale="50" fitToWidth="1" fitToHeight="0"', 6, '20x97'],
     ['fitToWidth="1" fitToHeight="1"', 15, '10x48'],

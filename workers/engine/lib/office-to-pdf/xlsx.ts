@@ -551,6 +551,13 @@ function fitFactor(grid: Grid, width: number, height: number, pagesWide: number,
     (pagesTall <= 0 || pagesFor(heights, f, height) <= pagesTall);
   let percent = Math.max(10, Math.floor(factor * 100 + 1e-9));
   while (percent > 10 && !fits(percent / 100)) percent--;
+  // Fitted to a width alone, LibreOffice then tries 2 % smaller (whole percent, rounded down) and keeps
+  // that if it prints fewer pages down (its tdf#103516: a last page of one or two rows disappears).
+  if (pagesWide > 0 && pagesTall <= 0) {
+    const pagesDown = pagesFor(heights, percent / 100, height);
+    const nudged = Math.floor(percent * 0.98);
+    if (pagesDown > 1 && nudged >= 10 && pagesFor(heights, nudged / 100, height) < pagesDown) percent = nudged;
+  }
   return percent / 100;
 }
 
