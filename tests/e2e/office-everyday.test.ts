@@ -5,37 +5,18 @@
  * across columns in PowerPoint, a manual page break and a date format with a locale tag in Excel.
  * The classes one by one are in tests/unit/office-everyday.test.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { Document, Packer, Paragraph, SymbolRun, Textbox, TextRun } from 'docx';
-import { launchBrowser } from './harness.ts';
+import { sharedBrowser } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
-import { popplerText } from '../support/pdf.ts';
+import { popplerText, popplerTextWith } from '../support/pdf.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = sharedBrowser();
 
 /** pdftotext -layout: words where they stand on the page. */
-function layoutText(bytes: Uint8Array): string {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-e2e-layout-'));
-  try {
-    writeFileSync(join(dir, 'in.pdf'), bytes);
-    return execFileSync('pdftotext', ['-layout', join(dir, 'in.pdf'), '-'], { encoding: 'utf8' });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const layoutText = (bytes: Uint8Array) => popplerTextWith(bytes, ['-layout']);
 
 const pages = (bytes: Uint8Array) =>
   popplerText(bytes)
@@ -69,7 +50,7 @@ test('Word: Symbol-font characters, small capitals and a VML text box', async ()
       ],
     }),
   );
-  const { page, context } = await pageWithApi(browser, 'word-to-pdf');
+  const { page, context } = await pageWithApi(shared.browser, 'word-to-pdf');
   const answer = await postInPage(page, '/api/pdf/fromWord', [['file', 'everyday.docx', new Uint8Array(docx)]]);
   await context.close();
   expect(answer.status, answer.text).toBe(200);
@@ -103,7 +84,7 @@ test('PowerPoint: numbered paragraphs and a table merged across columns', async 
     ],
     { x: 0.5, y: 0.5, w: 6, colW: [2, 2, 2] },
   );
-  const { page, context } = await pageWithApi(browser, 'ppt-to-pdf');
+  const { page, context } = await pageWithApi(shared.browser, 'ppt-to-pdf');
   const answer = await postInPage(page, '/api/pdf/fromPowerPoint', [
     ['file', 'everyday.pptx', (await pptx.write({ outputType: 'uint8array' })) as Uint8Array],
   ]);
@@ -131,7 +112,7 @@ test('Excel: a manual page break and a German date format', async () => {
   sheet.getColumn(1).width = 14;
   for (let i = 2; i <= 30; i++) sheet.addRow([`Row ${i}`]);
   sheet.getRow(10).addPageBreak();
-  const { page, context } = await pageWithApi(browser, 'excel-to-pdf');
+  const { page, context } = await pageWithApi(shared.browser, 'excel-to-pdf');
   const answer = await postInPage(page, '/api/pdf/fromExcel', [
     ['file', 'everyday.xlsx', new Uint8Array(await workbook.xlsx.writeBuffer())],
   ]);

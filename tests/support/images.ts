@@ -118,9 +118,9 @@ export function pdftoppmPng(pdfPath: string, page: number, dpi: number, password
   }
 }
 
-/** Poppler's pdftotext of a PDF file (layout order, form feeds between pages). */
-export function pdftotext(pdfPath: string, passwords?: PdfPasswords): string {
-  const args = passwordArgs(passwords);
+/** Poppler's pdftotext of a PDF file (reading order, form feeds between pages; `options` e.g. `-layout`, `-bbox`). */
+export function pdftotext(pdfPath: string, passwords?: PdfPasswords, options: string[] = []): string {
+  const args = [...options, ...passwordArgs(passwords)];
   return execFileSync('pdftotext', [...args, pdfPath, '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 

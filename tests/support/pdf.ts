@@ -47,10 +47,15 @@ export async function qpdfCheck(bytes: Uint8Array): Promise<QpdfCheck> {
 
 /** Poppler's pdftotext of the bytes (with a user password); throws when poppler cannot open them. */
 export function popplerText(bytes: Uint8Array, password?: string): string {
+  return popplerTextWith(bytes, [], password);
+}
+
+/** Poppler's pdftotext of the bytes with its `options` (`-layout`, `-bbox`, `-bbox-layout` …). */
+export function popplerTextWith(bytes: Uint8Array, options: string[], password?: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'folio-poppler-'));
   try {
     writeFileSync(join(dir, 'in.pdf'), bytes);
-    return pdftotext(join(dir, 'in.pdf'), { user: password });
+    return pdftotext(join(dir, 'in.pdf'), { user: password }, options);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,15 +3,12 @@
  * where LibreOffice 7.4 prints them. Figures from `soffice --headless --convert-to pdf` of the same
  * generated documents, read with `pdftotext -bbox` (A4, 1-inch margins, 11 pt text).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { convert } from '../support/office-pdf-helpers.ts';
+import { popplerTextWith } from '../support/pdf.ts';
 
 interface WordBox {
   text: string;
@@ -21,15 +18,9 @@ interface WordBox {
 
 /** Each word of a PDF with the top left of its box, as `pdftotext -bbox` reads it. */
 function pdftotextWords(pdf: Uint8Array): Map<string, WordBox> {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-docx-'));
-  try {
-    writeFileSync(join(dir, 'out.pdf'), pdf);
-    const html = execFileSync('pdftotext', ['-bbox', join(dir, 'out.pdf'), '-'], { encoding: 'utf8' });
-    const words = [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)</g)];
-    return new Map(words.map((m) => [m[3], { text: m[3], xMin: Number(m[1]), yMin: Number(m[2]) }]));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const html = popplerTextWith(pdf, ['-bbox']);
+  const words = [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)</g)];
+  return new Map(words.map((m) => [m[3], { text: m[3], xMin: Number(m[1]), yMin: Number(m[2]) }]));
 }
 
 const cell = (text: string, margins?: { top?: number; bottom?: number; left?: number; right?: number }) =>

@@ -45,7 +45,7 @@ import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { visualOrder, visualText } from '../../workers/engine/lib/office-to-pdf/bidi.ts';
 import type { EngineResult } from '../../workers/engine/lib/types.ts';
 import { convert, expectValidPdf } from '../support/office-pdf-helpers.ts';
-import { popplerText } from '../support/pdf.ts';
+import { popplerText, popplerTextWith } from '../support/pdf.ts';
 
 interface Word {
   text: string;
@@ -57,15 +57,7 @@ const RTL = /[\u0590-\u08ff]/u;
 /** A word as its characters read: poppler's boxes give Arabic and Hebrew glyphs in drawing order. */
 const logical = (word: string) => (RTL.test(word) ? [...word].reverse().join('') : word);
 
-function bboxHtml(bytes: Uint8Array): string {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-rtl-'));
-  try {
-    writeFileSync(join(dir, 'in.pdf'), bytes);
-    return execFileSync('pdftotext', ['-bbox-layout', join(dir, 'in.pdf'), '-'], { encoding: 'utf8' });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const bboxHtml = (bytes: Uint8Array) => popplerTextWith(bytes, ['-bbox-layout']);
 
 /** The words of a piece of `pdftotext -bbox-layout` output with their x extents. */
 const wordsOf = (html: string): Word[] =>

@@ -3,15 +3,12 @@
  * printed by LibreOffice 7.4 (`soffice --headless --convert-to pdf`, then `pdftotext -bbox`); the
  * figures in the comments are LibreOffice's.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import { PDFDocument } from 'pdf-lib';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { convert, pageContent } from '../support/office-pdf-helpers.ts';
+import { popplerTextWith } from '../support/pdf.ts';
 
 describe('Excel → PDF: columns printed on several pages', () => {
   test('a merged cell split between two pages is laid out across the whole merge, its text on both pages', async () => {
@@ -80,19 +77,12 @@ interface Word {
 
 /** Each page's words with their boxes, as `pdftotext -bbox` reads them (x may be negative: off the page). */
 function pdftotextPages(pdf: Uint8Array): Word[][] {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-xlsx-bands-'));
-  try {
-    writeFileSync(join(dir, 'out.pdf'), pdf);
-    const html = execFileSync('pdftotext', ['-bbox', join(dir, 'out.pdf'), '-'], { encoding: 'utf8' });
-    return html
-      .split('<page ')
-      .slice(1)
-      .map((page) =>
-        [
-          ...page.matchAll(/<word xMin="(-?[\d.]+)" yMin="[-\d.]+" xMax="(-?[\d.]+)" yMax="[-\d.]+">([^<]*)<\/word>/g),
-        ].map((m) => ({ text: m[3], xMin: Number(m[1]), xMax: Number(m[2]) })),
-      );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return popplerTextWith(pdf, ['-bbox'])
+    .split('<page ')
+    .slice(1)
+    .map((page) =>
+      [
+        ...page.matchAll(/<word xMin="(-?[\d.]+)" yMin="[-\d.]+" xMax="(-?[\d.]+)" yMax="[-\d.]+">([^<]*)<\/word>/g),
+      ].map((m) => ({ text: m[3], xMin: Number(m[1]), xMax: Number(m[2]) })),
+    );
 }
