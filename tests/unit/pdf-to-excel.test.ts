@@ -1,7 +1,17 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib';
+import {
+  clipEvenOdd,
+  endPath,
+  PDFDocument,
+  type PDFFont,
+  type PDFPage,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  StandardFonts,
+} from 'pdf-lib';
 import {
   bestOffsetMatchRate,
   buildReport,
@@ -803,6 +813,31 @@ describe('pdf-to-excel', () => {
       ['Test', 1, new Date(Date.UTC(1952, 11, 23))],
       ['Alpha', 4],
     ]);
+  });
+
+  test('cells each drawn in its own clip rectangle stay apart although their texts touch or overflow', async () => {
+    // LibreOffice draws a cell whose text is wider than its column inside a clip rectangle of the
+    // cell ("q x y w h re W* n … Q"): the texts run up to the next cell, less than a word space
+    // apart, and pdf.js reads the row as one string. The last cell, with nothing to its right,
+    // overflows unclipped.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const left = 50.4;
+    const width = 59.19;
+    const texts = ['dlgkdflgdfjkl', 'mwqkrtspxvbnz', 'hqrpdmkvtgwcy', 'ozxkuyqbnrtlw'];
+    texts.forEach((text, c) => {
+      const x = left + c * width;
+      const clipped = c < texts.length - 1;
+      if (clipped) page.pushOperators(pushGraphicsState(), rectangle(x, 770.2, width, 15), clipEvenOdd(), endPath());
+      page.drawText(text, { x: x + 1, y: 773.5, size: 11, font: c % 2 ? bold : font });
+      if (clipped) page.pushOperators(popGraphicsState());
+    });
+    for (const sheets of ['table', 'page'] as const) {
+      const book = await load((await run([{ name: 'clipped.pdf', bytes: await doc.save() }], { sheets }, {})).bytes);
+      expect(sheetGrid(book.worksheets[0])).toEqual([texts]);
+    }
   });
 
   test('a cell looks merged over two rows only because a border is missing: its lines go back to their rows', async () => {

@@ -170,6 +170,39 @@ interface GlyphColor {
   placedAt?: [number, number];
   /** On a string's last glyph: the x where the string (its spaces too) ends on the page. */
   endX?: number;
+  /** The left and right page x of the clip rectangle the glyph is drawn in; null when none. */
+  clip?: Span | null;
+}
+
+type Span = readonly [number, number];
+
+/**
+ * The horizontal extent of the clip rectangle text is drawn in (LibreOffice clips a spreadsheet
+ * cell whose text is wider than its column to the cell: "q x y w h re W* n … Q"), through q/Q and
+ * forms. pdf.js gives a clip as `clip`/`eoClip` and then the path, with its bounds, in `constructPath`.
+ */
+function clipTracker(OPS: Ops) {
+  let current: Span | null = null;
+  let pending = false;
+  const stack: Array<Span | null> = [];
+  return {
+    current: () => current,
+    update(fn: number, args: unknown[], toPage: (x: number, y: number) => Point): void {
+      if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) stack.push(current);
+      else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) current = stack.length ? stack.pop()! : current;
+      else if (fn === OPS.clip || fn === OPS.eoClip) pending = true;
+      else if (fn === OPS.constructPath && pending) {
+        pending = false;
+        const bounds = args[2] as ArrayLike<number> | null | undefined;
+        if (!bounds || bounds.length < 4 || ![...Array.from(bounds)].every(Number.isFinite)) return;
+        const [x0, y0, x1, y1] = Array.from(bounds);
+        const xs = [toPage(x0, y0), toPage(x1, y0), toPage(x0, y1), toPage(x1, y1)].map((p) => p[0]);
+        const left = Math.max(Math.min(...xs), current?.[0] ?? -Infinity);
+        const right = Math.min(Math.max(...xs), current?.[1] ?? Infinity);
+        current = [left, right];
+      }
+    },
+  };
 }
 
 /**
@@ -247,6 +280,7 @@ export async function readPageLayout(
   const fillStack: string[] = [];
   const toPage = (x: number, y: number) => applyTransform(vt, ...applyTransform(ctm, x, y));
   const textPosition = textPositionTracker(OPS);
+  const clips = clipTracker(OPS);
   // The text state that sets how far a string advances (Tf size, Tc, Tw, Tz), and where the last ended.
   let fontSize = 0;
   let charSpacing = 0;
@@ -286,6 +320,7 @@ export async function readPageLayout(
   for (let i = 0; i < opList.fnArray.length; i++) {
     const fn = opList.fnArray[i];
     const args = opList.argsArray[i] as unknown[];
+    clips.update(fn, args, toPage);
     if (fn === OPS.save) {
       stack.push(ctm);
       fillStack.push(fill);
@@ -330,7 +365,7 @@ export async function readPageLayout(
             if (ch === '\u00AD') {
               const before = glyphColors.at(-1);
               if (before) before.softHyphenAfter = true;
-            } else if (ch.trim()) glyphColors.push({ ch, color: fill });
+            } else if (ch.trim()) glyphColors.push({ ch, color: fill, clip: clips.current() });
           }
         }
       }
@@ -437,11 +472,20 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
     start - end > 0.2 * size &&
     /[\p{L}\p{N}]/u.test(before) &&
     /[\p{L}\p{N}]/u.test(chars.slice(at).join(''));
+  // A string drawn in another clip rectangle than the string before, outside that one's (or, the
+  // string before drawn unclipped, after its end): the next cell, however close ("q x y w h re W* n").
+  const otherClip = (before: GlyphColor | undefined, glyph: GlyphColor | undefined) => {
+    const [a, b, x] = [before?.clip, glyph?.clip, glyph?.placedAt?.[0]];
+    if (a === undefined || b === undefined || x === undefined || (!a && !b)) return false;
+    if (a && b && Math.abs(a[0] - b[0]) < 0.5 && Math.abs(a[1] - b[1]) < 0.5) return false;
+    if (a) return x >= a[1] - 0.5 || x < a[0] - 0.5;
+    return before?.endX !== undefined && before.endX <= b![0] + 1;
+  };
   return items.flatMap((item) => {
     const range = glyphsOf.get(item);
     if (!range || item.rotated) return [item];
     const first = glyphs[range[0]]?.placedAt;
-    if (first && column(...first)) item.startsCell = true;
+    if ((first && column(...first)) || otherClip(glyphs[range[0] - 1], glyphs[range[0]])) item.startsCell = true;
     // Character offsets of the item's non-space characters, in glyph order.
     const offsets = [...item.text].flatMap((ch, i) => (ch.trim() ? [i] : []));
     const chars = [...item.text];
@@ -452,9 +496,12 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
       const at = glyphs[range[0] + j]?.placedAt;
       if (!at || at[0] <= x || at[0] >= item.x + item.width) continue;
       const text = chars.slice(from, offsets[j]).join('');
-      if (!column(at[0], at[1]) && !apart(glyphs[range[0] + j - 1]?.endX, at[0], item.size, text, chars, offsets[j])) {
-        continue;
-      }
+      const before = glyphs[range[0] + j - 1];
+      const cut =
+        column(at[0], at[1]) ||
+        apart(before?.endX, at[0], item.size, text, chars, offsets[j]) ||
+        otherClip(before, glyphs[range[0] + j]);
+      if (!cut) continue;
       parts.push({
         ...item,
         text: text.trimEnd(),
