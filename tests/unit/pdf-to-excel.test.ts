@@ -597,6 +597,36 @@ describe('pdf-to-excel', () => {
     );
   });
 
+  test('a wrapped cell whose lines are centred is one cell, in its row', async () => {
+    // A header row as LibreOffice prints it: cells aligned to the bottom of a row two lines tall,
+    // the wrapped headers centred in their columns (lines 11.2 pt apart), data rows below.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const columns = [50, 140, 250, 340, 450, 560];
+    const rows: Array<Array<string | string[]>> = [
+      ['Store', ['State leave', 'blank'], 'City', ['Phone # w area', 'code'], 'Contact'],
+      ['North', 'NY', 'Albany', '555-0100', 'Nobody'],
+      ['South', 'TX', 'Austin', '555-0101', 'Shahid Ali'],
+      ['East', 'MA', 'Boston', '555-0102', 'Gary Jenkinson'],
+    ];
+    rows.forEach((row, r) =>
+      row.forEach((cell, c) => {
+        const lines = Array.isArray(cell) ? cell : [cell];
+        lines.forEach((text, k) => {
+          const centre = (columns[c] + columns[c + 1] - font.widthOfTextAtSize(text, 10)) / 2;
+          const x = Array.isArray(cell) ? centre : columns[c] + 1.4;
+          page.drawText(text, { x, y: 700 - r * 16 + (lines.length - 1 - k) * 11.2, size: 10, font });
+        });
+      }),
+    );
+    for (const sheets of ['table', 'page'] as const) {
+      const book = await load((await run([{ name: 'header.pdf', bytes: await doc.save() }], { sheets }, {})).bytes);
+      const grid = sheetGrid(book.worksheets[0]).map((row) => [...(row ?? [])]);
+      expect(grid).toEqual(rows.map((row) => row.map((cell) => (Array.isArray(cell) ? cell.join(' ') : cell))));
+    }
+  });
+
   test('one sheet per table (the default) keeps the empty rows and columns inside its table', async () => {
     // An unruled table printed as LibreOffice does: columns 60 pt wide from x = 50 (texts 1.4 pt
     // inside their column's left edge, numbers 1.4 pt inside its right edge), rows 15 pt apart.

@@ -240,11 +240,15 @@ function rowsOf(fragments: Fragment[]): Row[] {
 /** Line spacing of a cell's wrapped lines, in font sizes; a printed row is at least ~1.28 tall. */
 const WRAPPED_LINE_EM = 1.2;
 
+/** Two lines of one wrapped cell: one size, the same start or (a centred cell) the same centre. */
+const sameCellLines = (f: Fragment, h: Fragment) =>
+  Math.abs(h.size - f.size) <= 0.5 && (Math.abs(h.x - f.x) <= 1.5 || Math.abs(h.x + h.right - f.x - f.right) <= 3);
+
 /**
  * A printed spreadsheet's wrapped cells, each back in one fragment: lines of one cell start at the
- * same x, in the same size, closer than any row is tall. The cell sits in the row whose other cells
- * share the baseline of one of its lines (a cell is aligned to the bottom, middle or top of its
- * row); a cell alone keeps its first line's baseline.
+ * same x (or, centred, share their centre), in the same size, closer than any row is tall. The cell
+ * sits in the row whose other cells share the baseline of one of its lines (a cell is aligned to the
+ * bottom, middle or top of its row); a cell alone keeps its first line's baseline.
  */
 export function joinWrappedLines(fragments: Fragment[]): Fragment[] {
   const lines = rowsOf(fragments);
@@ -254,9 +258,7 @@ export function joinWrappedLines(fragments: Fragment[]): Fragment[] {
     for (const f of line.fragments) {
       // The next line of the cell may come after lines of a cell beside it, offset by half a line.
       const below = lines.slice(i + 1).filter((l) => l.fragments[0].baseline - f.baseline <= WRAPPED_LINE_EM * f.size);
-      const g = below
-        .flatMap((l) => l.fragments)
-        .find((h) => !previous.has(h) && Math.abs(h.x - f.x) <= 1.5 && Math.abs(h.size - f.size) <= 0.5);
+      const g = below.flatMap((l) => l.fragments).find((h) => !previous.has(h) && sameCellLines(f, h));
       if (g) {
         next.set(f, g);
         previous.add(g);
