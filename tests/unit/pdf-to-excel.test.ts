@@ -845,6 +845,22 @@ describe('pdf-to-excel', () => {
     ]);
   });
 
+  test("a right-aligned number and the next column's text, a fifth of an em apart, stay two cells", async () => {
+    // One row as LibreOffice prints it at 11 pt: "44" right-aligned in B ends 2.17 pt (0.197 em:
+    // the two cells' insets less the glyphs' side bearings) before "Middle!" starts in C, each its
+    // own string with no space glyph between; pdf.js reads "44 Middle!".
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const size = 11;
+    page.drawText('22', { x: 86.29, y: 776.69, size, font });
+    page.drawText('44', { x: 145.54 - font.widthOfTextAtSize('44', size), y: 776.69, size, font });
+    page.drawText('Middle!', { x: 147.71, y: 776.69, size, font });
+    page.drawText('Sh2', { x: 243.89, y: 776.69, size, font });
+    const book = await load((await run([{ name: 'touching.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    expect(sheetGrid(book.worksheets[0])[0]?.slice(0, 3)).toEqual([22, 44, 'Middle!']);
+  });
+
   test('cells each drawn in its own clip rectangle stay apart although their texts touch or overflow', async () => {
     // LibreOffice draws a cell whose text is wider than its column inside a clip rectangle of the
     // cell ("q x y w h re W* n … Q"): the texts run up to the next cell, less than a word space

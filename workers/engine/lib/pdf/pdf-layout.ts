@@ -464,12 +464,14 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
   const starts = glyphs.flatMap((g) => (g.placedAt ? [g.placedAt] : []));
   const column = (x: number, y: number) => starts.some(([sx, sy]) => Math.abs(sx - x) < 0.6 && Math.abs(sy - y) > 1);
   // Two strings drawn apart with no space glyph between (the first's end and the second's start
-  // more than a fifth of an em apart, where a word space would be drawn as a glyph) are two cells: a
-  // right-aligned number and a date beside it ("1" and "12/23/1952", read as "1 12/23/1952"). Parts
+  // more than 0.15 em apart, where a word space would be drawn as a glyph) are two cells: a
+  // right-aligned number and a date beside it ("1" and "12/23/1952", read as "1 12/23/1952"), or
+  // the next column's text ("44" ending 0.197 em before "Middle!": two cells' insets less the
+  // glyphs' side bearings). Runs of one cell in another font continue where the last ended. Parts
   // without a letter or digit stay (an accounting format's "$" at the cell's left edge).
   const apart = (end: number | undefined, start: number, size: number, before: string, chars: string[], at: number) =>
     end !== undefined &&
-    start - end > 0.2 * size &&
+    start - end > 0.15 * size &&
     /[\p{L}\p{N}]/u.test(before) &&
     /[\p{L}\p{N}]/u.test(chars.slice(at).join(''));
   // A string drawn in another clip rectangle than the string before, outside that one's (or, the
