@@ -371,6 +371,30 @@ describe('pdf-to-excel', () => {
     expect(grid).toEqual([['Formulae'], ...rows.map((name) => [name])]);
   });
 
+  test("a note in the main table's empty column stays in it, and the table's next column in its own", async () => {
+    // Narrow label columns A–D, numbers in E, F empty in the table (its numbers end 48 pt before
+    // G's texts start), texts in G–H; under the table a block whose texts fill F, and notes in G.
+    const edges = [50, 84.1, 118.2, 152.3, 186.4, 220.5, 268.5, 316.6, 364.7];
+    const rows: Array<Array<string | number | null> | null> = [];
+    for (let n = 2; n <= 16; n++) rows.push(['G', 'H', 'I', 'J', n, null, `G${n} aaa`, `H${n} zzz`]);
+    rows.push(null, [null, null, null, null, null, null, 'Source Formulas']);
+    ['aaa', 'TOP', 'zzz'].forEach((text, i) => rows.push(['G', null, null, null, 24 + i, text, `G${24 + i} ${text}`]));
+    rows.push(
+      null,
+      ...['How it was made:', 'Copied G24 to G2', 'Dragged G2 to G10'].map((note) => [...Array(6).fill(null), note]),
+    );
+    const book = await load(
+      (await run([{ name: 'x.pdf', bytes: await printedSheet(rows, (c) => edges[c]) }], { sheets: 'page' }, {})).bytes,
+    );
+    const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
+    const trimmed = (row: ReadonlyArray<unknown> | null) => {
+      const cells = [...(row ?? [])];
+      while (cells.length && cells.at(-1) === null) cells.pop();
+      return cells;
+    };
+    expect(grid.map(trimmed)).toEqual(rows.map(trimmed));
+  });
+
   test('an empty column comes back where right-aligned numbers end well before the next texts', async () => {
     // Columns 60 pt wide from x = 50, printed as LibreOffice does (texts 1.4 pt inside their
     // column's left edge, numbers 1.4 pt inside its right edge): A labels, B numbers, C empty,

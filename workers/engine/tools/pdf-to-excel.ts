@@ -400,6 +400,32 @@ function columnSpans(
  * measured column widths (a column whose numbers and texts give both its edges), else one.
  */
 function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows'] {
+  const { grid, empties } = emptyColumns(rows, oneWideColumn);
+  if (grid)
+    return rows.map((row) => {
+      const out: Grid['rows'][number] = [];
+      row.forEach((cell, c) => (out[grid[c]] = cell));
+      return Array.from({ length: out.length }, (_, c) => out[c]);
+    });
+  if (empties.every((k) => k === 0)) return rows;
+  return rows.map((row) =>
+    Array.from({ length: row.length }, (_, c) => row[c]).flatMap((cell, c) => [
+      cell,
+      ...Array.from({ length: c < row.length - 1 ? empties[c] : 0 }, () => undefined),
+    ]),
+  );
+}
+
+/**
+ * The empty columns of `withEmptyColumns`: each column's place on a grid of default-width columns
+ * (`grid`), or else how many empty columns follow each column (`empties`), with the columns'
+ * measured edges (right-aligned numbers' ends, left-aligned texts' starts).
+ */
+function emptyColumns(
+  rows: Grid['rows'],
+  oneWideColumn: boolean,
+  witnesses: Grid['rows'] = [],
+): { grid?: number[]; empties: number[]; rights: Array<number | undefined> } {
   const columns = Math.max(0, ...rows.map((row) => row.length));
   const single = (cell: GridCell | undefined): cell is GridCell =>
     !!cell && (cell.colSpan ?? 1) === 1 && cell.x !== undefined && cell.right !== undefined;
@@ -411,23 +437,20 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
   const lefts: Array<number | undefined> = [];
   for (let c = 0; c < columns; c++) {
     const cells = rows.map((row) => row[c]).filter(single);
+    // Texts of other rows in the column (a header the table did not take in) show its alignment too.
+    const column = [...cells, ...witnesses.map((row) => row[c]).filter(single)];
     const [right, left] = [(cell: GridCell) => cell.right!, (cell: GridCell) => cell.x!];
-    rights[c] = alignedEdge(cells.filter(isNumber), cells, right, left, 1);
+    rights[c] = alignedEdge(cells.filter(isNumber), column, right, left, 1);
     lefts[c] = alignedEdge(
       cells.filter((cell) => !isNumber(cell)),
-      cells,
+      column,
       left,
       right,
       -1,
     );
   }
   const grid = uniformColumns(lefts, rights, oneWideColumn);
-  if (grid)
-    return rows.map((row) => {
-      const out: Grid['rows'][number] = [];
-      row.forEach((cell, c) => (out[grid[c]] = cell));
-      return Array.from({ length: out.length }, (_, c) => out[c]);
-    });
+  if (grid) return { grid, empties: [], rights };
   const widths = lefts.flatMap((left, c) => {
     const right = rights[c];
     return left !== undefined && right !== undefined && right > left ? [right - left + 2 * CELL_INSET] : [];
@@ -456,13 +479,7 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
     if (space < 8) return 0;
     return width ? Math.max(1, Math.round(space / width)) : 1;
   });
-  if (empties.every((k) => k === 0)) return rows;
-  return rows.map((row) =>
-    Array.from({ length: row.length }, (_, c) => row[c]).flatMap((cell, c) => [
-      cell,
-      ...Array.from({ length: c < row.length - 1 ? empties[c] : 0 }, () => undefined),
-    ]),
-  );
+  return { empties, rights };
 }
 
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
@@ -579,6 +596,38 @@ function placementEdges(table: Table): number[] {
 }
 
 /**
+ * The main table's columns with its empty columns put back (`withEmptyColumns`: right-aligned
+ * numbers ending well before the next column's texts start), before other blocks are placed in
+ * them: a note under the table that fills only the empty column is in that column, not the next.
+ * `target` is where each of the table's columns goes; the empty columns share the space between
+ * the numbers' column end and the next texts' column start.
+ */
+function mainColumns(table: Table, lines: Grid['rows']): { edges: number[]; target?: number[] } {
+  const edges = placementEdges(table);
+  if (table.ruled) return { edges };
+  const rows = tableGridCells(table);
+  const { grid, empties, rights } = emptyColumns(rows, false, lines);
+  if (grid || empties.every((k) => k === 0)) return { edges };
+  const target: number[] = [];
+  const out: number[] = [];
+  for (let c = 0; c < edges.length - 1; c++) {
+    target[c] = out.length;
+    out.push(edges[c]);
+    const right = rights[c];
+    const k = c < edges.length - 2 && right !== undefined ? empties[c] : 0;
+    if (!k) continue;
+    const start = right! + CELL_INSET;
+    const starts = rows.flatMap((row) => (row[c + 1]?.x !== undefined ? [row[c + 1]!.x!] : []));
+    // The next column starts at its texts (placementEdges drew it back to the numbers' end).
+    const end = starts.length ? Math.max(start, Math.min(...starts) - CELL_INSET) : edges[c + 1];
+    for (let i = 0; i < k; i++) out.push(start + ((end - start) * i) / k);
+    edges[c + 1] = end;
+  }
+  out.push(edges.at(-1)!);
+  return { edges: out, target };
+}
+
+/**
  * Tables and, in their places, the text lines around them (titles, notes), as rows top to bottom.
  * A printed sheet's blocks share its columns, so every block is placed in the columns of the main
  * table, the one with the most filled cells (a block's column starting inside a column of that
@@ -590,8 +639,12 @@ function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
     (best, t) => (!best || filled(t) > filled(best) ? t : best),
     undefined,
   );
-  const edges = reference && placementEdges(reference);
-  const place = (cells: Array<GridCell | undefined>, starts: Array<number | undefined>): Grid['rows'][number] => {
+  const lines = linesGrid(loose);
+  const placeIn = (
+    edges: number[] | undefined,
+    cells: Array<GridCell | undefined>,
+    starts: Array<number | undefined>,
+  ) => {
     if (!edges) return cells;
     const filled = cells.flatMap((cell, c) => (cell && starts[c] !== undefined ? [{ cell, x: starts[c]! }] : []));
     const columns = rising(filled.map(({ x }) => columnAt(edges, x)));
@@ -599,28 +652,34 @@ function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
     filled.forEach(({ cell }, i) => (row[columns[i]] = cell));
     return Array.from({ length: row.length }, (_, c) => row[c]);
   };
-  const blocks: Array<{ top: number; rows: PlacedRow[] }> = linesGrid(loose).map((row) => ({
+  const starts = (cells: Array<GridCell | undefined>) => cells.map((cell) => cell?.x);
+  const main =
+    reference &&
+    mainColumns(
+      reference,
+      lines.map((row) => placeIn(placementEdges(reference), row.cells, starts(row.cells))),
+    );
+  const edges = main?.edges;
+  const place = (cells: Array<GridCell | undefined>, at: Array<number | undefined>) => placeIn(edges, cells, at);
+  const blocks: Array<{ top: number; rows: PlacedRow[] }> = lines.map((row) => ({
     top: row.top,
-    rows: [
-      {
-        baseline: row.baseline,
-        size: row.size,
-        cells: place(
-          row.cells,
-          row.cells.map((cell) => cell?.x),
-        ),
-        line: true,
-      },
-    ],
+    rows: [{ baseline: row.baseline, size: row.size, cells: place(row.cells, starts(row.cells)), line: true }],
   }));
   for (const table of tables) {
     const rows = tableGridCells(table);
     const baselines = rowBaselines(table);
     const sizes = rowSizes(table);
     if (table === reference || !edges) {
+      const target = table === reference ? main?.target : undefined;
       blocks.push({
         top: table.box.top,
-        rows: rows.map((cells, r) => ({ baseline: baselines[r], size: sizes[r], cells })),
+        rows: rows.map((cells, r) => ({
+          baseline: baselines[r],
+          size: sizes[r],
+          cells: target
+            ? Array.from({ length: target[cells.length - 1] + 1 }, (_, c) => cells[target.indexOf(c)])
+            : cells,
+        })),
       });
       continue;
     }
