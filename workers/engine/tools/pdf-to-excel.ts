@@ -199,6 +199,19 @@ function rowBaselines(table: Table): Array<number | undefined> {
   return baselines;
 }
 
+/**
+ * `rowBaselines`, with a ruled table's empty rows given the baseline their text would have: as far
+ * above the row's bottom border as in its rows with text, so that the page's row pitch shows.
+ */
+function drawnRowBaselines(table: Table): Array<number | undefined> {
+  const baselines = rowBaselines(table);
+  if (!table.ruled) return baselines;
+  const above = baselines.flatMap((b, r) => (b === undefined ? [] : [table.rowEdges[r + 1] - b]));
+  if (above.length === 0) return baselines;
+  const offset = median(above);
+  return baselines.map((b, r) => b ?? table.rowEdges[r + 1] - offset);
+}
+
 /** The largest text size among each table row's one-line cells (a taller font makes a taller row). */
 function rowSizes(table: Table): Array<number | undefined> {
   const sizes: Array<number | undefined> = Array.from({ length: table.rowEdges.length - 1 }, () => undefined);
@@ -652,34 +665,55 @@ function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
     filled.forEach(({ cell }, i) => (row[columns[i]] = cell));
     return Array.from({ length: row.length }, (_, c) => row[c]);
   };
-  const starts = (cells: Array<GridCell | undefined>) => cells.map((cell) => cell?.x);
+  const startsOf = (cells: Array<GridCell | undefined>) => cells.map((cell) => cell?.x);
   const main =
     reference &&
     mainColumns(
       reference,
-      lines.map((row) => placeIn(placementEdges(reference), row.cells, starts(row.cells))),
+      lines.map((row) => placeIn(placementEdges(reference), row.cells, startsOf(row.cells))),
     );
-  const edges = main?.edges;
+  // Labels printed left of the main table on the baseline of a table's row ("Acções" beside a ruled
+  // table's header row) are columns before the table's, in that row.
+  const sameBaseline = (a: number | undefined, b: number | undefined, size: number) =>
+    a !== undefined && b !== undefined && Math.abs(a - b) <= size * 0.4;
+  const tableRow = (row: (typeof lines)[number]) =>
+    tables.some((t) => rowBaselines(t).some((b) => sameBaseline(b, row.baseline, row.size ?? 10)));
+  const beside = main
+    ? lines.filter((row) => tableRow(row) && row.cells.every((cell) => !cell || cell.right! <= main.edges[0] - 1))
+    : [];
+  const leftStarts = [...new Set(beside.flatMap((row) => row.cells.flatMap((cell) => (cell ? [cell.x!] : []))))]
+    .sort((a, b) => a - b)
+    .filter((x, i, xs) => i === 0 || x - xs[i - 1] > 2);
+  const shift = leftStarts.length;
+  const edges = main && [...leftStarts.map((x) => x - CELL_INSET), ...main.edges];
   const place = (cells: Array<GridCell | undefined>, at: Array<number | undefined>) => placeIn(edges, cells, at);
-  const blocks: Array<{ top: number; rows: PlacedRow[] }> = lines.map((row) => ({
-    top: row.top,
-    rows: [{ baseline: row.baseline, size: row.size, cells: place(row.cells, starts(row.cells)), line: true }],
-  }));
+  // A table's row with the labels beside it in the columns before the table's.
+  const labelled = (cells: Grid['rows'][number], baseline: number | undefined) => {
+    const label = beside.find((row) => sameBaseline(row.baseline, baseline, row.size ?? 10));
+    if (!label) return cells;
+    const left = place(label.cells, startsOf(label.cells));
+    return Array.from({ length: Math.max(cells.length, shift) }, (_, c) => (c < shift ? left[c] : cells[c]));
+  };
+  const blocks: Array<{ top: number; rows: PlacedRow[] }> = lines
+    .filter((row) => !beside.includes(row))
+    .map((row) => ({
+      top: row.top,
+      rows: [{ baseline: row.baseline, size: row.size, cells: place(row.cells, startsOf(row.cells)), line: true }],
+    }));
   for (const table of tables) {
     const rows = tableGridCells(table);
-    const baselines = rowBaselines(table);
+    const baselines = drawnRowBaselines(table);
     const sizes = rowSizes(table);
     if (table === reference || !edges) {
       const target = table === reference ? main?.target : undefined;
       blocks.push({
         top: table.box.top,
-        rows: rows.map((cells, r) => ({
-          baseline: baselines[r],
-          size: sizes[r],
-          cells: target
+        rows: rows.map((cells, r) => {
+          const own = target
             ? Array.from({ length: target[cells.length - 1] + 1 }, (_, c) => cells[target.indexOf(c)])
-            : cells,
-        })),
+            : cells;
+          return { baseline: baselines[r], size: sizes[r], cells: labelled([...Array(shift), ...own], baselines[r]) };
+        }),
       });
       continue;
     }
@@ -701,7 +735,10 @@ function placeBlocks(tables: Table[], loose: TextItem[]): PlacedRow[] {
         return {
           baseline: baselines[r],
           size: sizes[r],
-          cells: Array.from({ length: row.length }, (_, c) => row[c]),
+          cells: labelled(
+            Array.from({ length: row.length }, (_, c) => row[c]),
+            baselines[r],
+          ),
         };
       }),
     });
