@@ -395,6 +395,41 @@ describe('pdf-to-excel', () => {
     expect(grid.map(trimmed)).toEqual(rows.map(trimmed));
   });
 
+  test('a label left of a ruled table, on its header row, is a column before the table, in that row', async () => {
+    // Two ruled tables of a header and four empty rows (12.7 pt), one empty row apart, each with a
+    // label in column A printed beside its header row, outside the borders.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const xs = [88, 159.5, 231, 302.5, 374, 445.5];
+    const pitch = 12.7;
+    const tables: Array<[string, string[]]> = [
+      ['Acções', ['n_accao', 'n_ordem', 'mercado', 'tipo', 'design']],
+      ['Linhas', ['key', 'n_ordem', 'mercado', 'rubrica', 'rubrica_txt']],
+    ];
+    tables.forEach(([label, header], t) => {
+      const top = 756 - t * 6 * pitch;
+      for (let r = 0; r <= 5; r++)
+        page.drawLine({
+          start: { x: xs[0], y: top - r * pitch },
+          end: { x: xs[5], y: top - r * pitch },
+          thickness: 0.5,
+        });
+      for (const x of xs) page.drawLine({ start: { x, y: top }, end: { x, y: top - 5 * pitch }, thickness: 0.5 });
+      const baseline = top - pitch + 3.2;
+      page.drawText(label, { x: 51.4, y: baseline, size: 8, font });
+      header.forEach((text, c) => page.drawText(text, { x: xs[c] + 2, y: baseline, size: 8, font }));
+    });
+    const pdf = await doc.save();
+    const rows = tables.map(([label, header]) => [label, ...header]);
+    const page1 = await load((await run([{ name: 'x.pdf', bytes: pdf }], { sheets: 'page' }, {})).bytes);
+    const grid = Array.from(sheetGrid(page1.worksheets[0]), (row) => [...(row ?? [])]);
+    // One sheet per page: the second table one empty row below the first's last (empty) row.
+    expect([grid[0], grid[6]]).toEqual(rows);
+    const byTable = await load((await run([{ name: 'x.pdf', bytes: pdf }], {}, {})).bytes);
+    expect(byTable.worksheets.slice(0, 2).map((sheet) => sheetGrid(sheet)[0])).toEqual(rows);
+  });
+
   test('an empty column comes back where right-aligned numbers end well before the next texts', async () => {
     // Columns 60 pt wide from x = 50, printed as LibreOffice does (texts 1.4 pt inside their
     // column's left edge, numbers 1.4 pt inside its right edge): A labels, B numbers, C empty,
