@@ -50,7 +50,11 @@ export function detectDateOrder(texts: Iterable<string>): DateOrder {
   return dayFirst > monthFirst ? 'day-first' : 'month-first';
 }
 
-/** Text of a cell → a typed value: numbers (1,234.5 · (12) · 12% · $9.99 · 1.234,5 stays text), dates. */
+/**
+ * Text of a cell → a typed value: numbers (1,234.5 · (12) · 12% · $9.99 · 9.99 € · 31.23° · 1.234,5 stays
+ * text), dates. A number keeps the look it had on the page (its decimals, separators, sign or symbol)
+ * as its number format.
+ */
 export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): ParsedCell {
   const t = text.trim();
   if (t === '') return { value: null };
@@ -60,17 +64,20 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
   if (error) return { value: { error } };
   // A spreadsheet prints its logical values in capitals.
   if (t === 'TRUE' || t === 'FALSE') return { value: t === 'TRUE' };
-  const number = /^([-+−]?)\(?([$€£¥]?)\s?([-+−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(%?)\)?$/.exec(t);
-  if (number) {
-    const [, sign, currency, sign2, whole, fraction = '', percent] = number;
+  const number = /^([-+−]?)\(?([$€£¥]?)\s?([-+−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?)(%|°|[$€£¥])?\)?$/.exec(t);
+  // One currency symbol, before or after the number.
+  if (number && !(number[2] && /[$€£¥]/.test(number[7] ?? ''))) {
+    const [, sign, currency, sign2, whole, fraction = '', space, suffix = ''] = number;
     let value = Number(whole.replace(/,/g, '') + fraction);
     if (sign === '-' || sign === '−' || sign2 === '-' || sign2 === '−' || (t.startsWith('(') && t.endsWith(')')))
       value = -value;
-    const decimals = fraction.length > 1 ? fraction.length - 1 : 0;
-    const base = `#,##0${decimals ? `.${'0'.repeat(decimals)}` : ''}`;
-    if (percent) return { value: value / 100, numFmt: `0${decimals ? `.${'0'.repeat(decimals)}` : ''}%` };
+    const decimals = fraction.length > 1 ? `.${'0'.repeat(fraction.length - 1)}` : '';
+    const base = `${whole.includes(',') || currency || /[$€£¥]/.test(suffix) ? '#,##0' : '0'}${decimals}`;
+    if (suffix === '%') return { value: value / 100, numFmt: `0${decimals}%` };
     if (currency) return { value, numFmt: `"${currency}"${base}` };
-    return { value, numFmt: whole.includes(',') ? base : undefined };
+    // A unit a number format adds after the number (0.00"°", #,##0.00" €").
+    if (suffix) return { value, numFmt: `${base}"${space}${suffix}"` };
+    return { value, numFmt: whole.includes(',') || decimals ? base : undefined };
   }
   // A date keeps the look it had on the page (its number format), and becomes a real date.
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);

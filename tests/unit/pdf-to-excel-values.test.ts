@@ -1,0 +1,82 @@
+import { describe, expect, test } from 'vitest';
+import ExcelJS from 'exceljs';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
+
+/** A printed cell: its text, and whether the sheet right-aligns it (numbers, whatever their symbols). */
+type PrintedCell = { text: string; right?: boolean } | null;
+
+/**
+ * A sheet printed as LibreOffice prints it: 10 pt Helvetica, columns 80 pt wide from x = 40, rows
+ * 15 pt apart from y = 700, texts 1.4 pt inside their column's left edge, right-aligned cells 1.4 pt
+ * inside its right edge.
+ */
+async function printedSheet(rows: PrintedCell[][]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  rows.forEach((row, r) =>
+    row.forEach((cell, c) => {
+      if (!cell) return;
+      const x = cell.right ? 40 + (c + 1) * 80 - 1.4 - font.widthOfTextAtSize(cell.text, 10) : 40 + c * 80 + 1.4;
+      page.drawText(cell.text, { x, y: 700 - r * 15, size: 10, font });
+    }),
+  );
+  return doc.save();
+}
+
+async function cellsOf(bytes: Uint8Array, sheets: 'table' | 'page') {
+  const result = await run([{ name: 'sheet.pdf', bytes }], { sheets }, {});
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(result.bytes.buffer.slice(0) as ArrayBuffer);
+  const sheet = book.worksheets[0];
+  const cells: Array<Array<{ value: unknown; numFmt?: string }>> = [];
+  sheet.eachRow((row, r) =>
+    row.eachCell((cell, c) => {
+      (cells[r - 1] ??= [])[c - 1] = { value: cell.value, numFmt: cell.numFmt || undefined };
+    }),
+  );
+  return cells;
+}
+
+const text = (t: string): PrintedCell => ({ text: t });
+const right = (t: string): PrintedCell => ({ text: t, right: true });
+
+describe('pdf-to-excel: what a printed cell holds', () => {
+  test('numbers with a unit or symbol after them, and decimals ending in 0, are numbers that print the same', async () => {
+    // A table of cities whose coordinates are formatted 0.00"°" and prices #,##0.00" €", with a
+    // column of plain decimals whose trailing zeros only the number format keeps.
+    const rows: PrintedCell[][] = [
+      [text('City'), text('Latitude'), text('Longitude'), text('Price'), text('Rate')],
+      [text('Shanghai'), right('31.23°'), right('121.50°'), right('12.30 €'), right('0.00')],
+      [text('São Paulo'), right('-23.53°'), right('-46.63°'), right('1,250.00 €'), right('12.30')],
+      [text('Lagos'), right('6.45°'), right('3.47°'), right('9.99 €'), right('7.125')],
+      [text('Tokyo'), right('35.67°'), right('139.80°'), right('0.50 €'), right('1.5')],
+    ];
+    const pdf = await printedSheet(rows);
+    for (const mode of ['table', 'page'] as const) {
+      const cells = await cellsOf(pdf, mode);
+      expect(cells[0].map((c) => c.value)).toEqual(['City', 'Latitude', 'Longitude', 'Price', 'Rate']);
+      expect(cells.slice(1).map((row) => row.slice(1).map((c) => c.value))).toEqual([
+        [31.23, 121.5, 12.3, 0],
+        [-23.53, -46.63, 1250, 12.3],
+        [6.45, 3.47, 9.99, 7.125],
+        [35.67, 139.8, 0.5, 1.5],
+      ]);
+      expect(cells[1].slice(1).map((c) => c.numFmt)).toEqual(['0.00"°"', '0.00"°"', '#,##0.00" €"', '0.00']);
+      expect(cells[3][4].numFmt).toBe('0.000');
+    }
+  });
+
+  test('parseCell: a symbol after the number is its format; two currency symbols are text', () => {
+    expect(parseCell('-23.53°')).toEqual({ value: -23.53, numFmt: '0.00"°"' });
+    expect(parseCell('90°')).toEqual({ value: 90, numFmt: '0"°"' });
+    expect(parseCell('1,234 €')).toEqual({ value: 1234, numFmt: '#,##0" €"' });
+    expect(parseCell('12.5%')).toEqual({ value: 0.125, numFmt: '0.0%' });
+    expect(parseCell('$12.30')).toEqual({ value: 12.3, numFmt: '"$"#,##0.00' });
+    expect(parseCell('12.30')).toEqual({ value: 12.3, numFmt: '0.00' });
+    expect(parseCell('42')).toEqual({ value: 42 });
+    expect(parseCell('$12 €').value).toBe('$12 €');
+    expect(parseCell('12 kg').value).toBe('12 kg');
+  });
+});
