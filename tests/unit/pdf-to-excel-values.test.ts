@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
 
 /** A printed cell: its text, and whether the sheet right-aligns it (numbers, whatever their symbols). */
@@ -78,5 +78,55 @@ describe('pdf-to-excel: what a printed cell holds', () => {
     expect(parseCell('42')).toEqual({ value: 42 });
     expect(parseCell('$12 €').value).toBe('$12 €');
     expect(parseCell('12 kg').value).toBe('12 kg');
+  });
+
+  test('a comment printed over the sheet is no row of it: its text goes to the "Other text" sheet', async () => {
+    // As LibreOffice prints a sheet whose comments are shown: the cells first, then each comment
+    // as a filled box with a shadow, its author in bold and its text, between two rows. Before the
+    // comment, a second block whose header cell is filled after the first block's text was drawn:
+    // that fill is a cell's background, and the header stays a cell.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const row = (r: number, cells: string[]) =>
+      cells.forEach((t, c) => {
+        const x = /^\d+$/.test(t) ? 40 + (c + 1) * 80 - 1.4 - font.widthOfTextAtSize(t, 10) : 40 + c * 80 + 1.4;
+        page.drawText(t, { x, y: 700 - r * 15, size: 10, font });
+      });
+    ['one', 'two', 'three', 'four', 'five'].forEach((word, r) => row(r, [String(r + 1), word]));
+    page.drawRectangle({ x: 40, y: 700 - 7 * 15 - 4, width: 160, height: 15, color: rgb(0.8, 0.9, 1) });
+    row(7, ['Gas', 'Oil']);
+    row(8, ['10', '20']);
+    row(9, ['30', '40']);
+    page.drawRectangle({ x: 203, y: 664, width: 100, height: 40, color: rgb(0, 0, 0) });
+    page.drawRectangle({ x: 200, y: 667, width: 100, height: 40, color: rgb(1, 1, 0.88) });
+    page.drawText('Yegor Kozlov:', { x: 203, y: 694, size: 10, font: bold });
+    page.drawText('third cell', { x: 203, y: 684, size: 8, font });
+    const pdf = await doc.save();
+    for (const mode of ['table', 'page'] as const) {
+      const result = await run([{ name: 'sheet.pdf', bytes: pdf }], { sheets: mode }, {});
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(result.bytes.buffer.slice(0) as ArrayBuffer);
+      const values = (name: string) => {
+        const rows: unknown[][] = [];
+        book.getWorksheet(name)?.eachRow((r, n) => (rows[n - 1] = (r.values as unknown[]).slice(1)));
+        return rows;
+      };
+      const sheets = book.worksheets.map((sheet) => sheet.name);
+      expect(sheets.at(-1)).toBe('Other text');
+      expect(values(sheets[0]).slice(0, 5)).toEqual([
+        [1, 'one'],
+        [2, 'two'],
+        [3, 'three'],
+        [4, 'four'],
+        [5, 'five'],
+      ]);
+      const cells = sheets.slice(0, -1).flatMap((name) => values(name).flat());
+      expect(cells).toEqual(expect.arrayContaining(['Gas', 'Oil', 10, 20, 30, 40]));
+      expect(cells).not.toContain('Yegor Kozlov:');
+      expect(cells).not.toContain('third cell');
+      expect(values('Other text')).toEqual([['Page 1'], ['Yegor Kozlov:'], ['third cell']]);
+    }
   });
 });

@@ -829,10 +829,12 @@ function addTableSheets(
  * is spread over a table's columns. Texts side by side on one line (two text columns, a footer's
  * page number) go in the next columns, not joined into one run-on sentence.
  */
-function otherTextRows(layout: PageLayout, tables: Table[], lines: TextItem[][]): Grid['rows'] {
+function otherTextRows(layout: PageLayout, tables: Table[], lines: TextItem[][], floating: TextItem[]): Grid['rows'] {
   const given = new Set(lines.flat());
   const left = layout.items.filter((item) => !given.has(item) && !tables.some((t) => insideBox(item, t.box)));
-  const rows = linesGrid(left).map((row) => row.cells.flatMap((cell) => (cell ? [{ text: cell.text }] : [])));
+  const rows = [left, floating].flatMap((items) =>
+    linesGrid(items).map((row) => row.cells.flatMap((cell) => (cell ? [{ text: cell.text }] : []))),
+  );
   return rows.length ? [[{ text: `Page ${layout.pageNumber}`, bold: true }], ...rows] : [];
 }
 
@@ -851,6 +853,12 @@ function csvOf(rows: Grid['rows']): string {
 
 export const run: Engine = async (inputs, options, ctx) => {
   const source = await readOfficeSource(inputs, { ...commonOptions(options), cells: true }, ctx);
+  // A comment or text box printed over a sheet is none of its cells: its text goes with the other text.
+  const floating = source.layouts.map((layout) => {
+    const over = layout.items.filter((item) => item.floating);
+    if (over.length) layout.items = layout.items.filter((item) => !item.floating);
+    return over;
+  });
   const perPage = options.sheets === 'page';
   const asCsv = options.format === 'csv';
   const grids: Grid[] = [];
@@ -874,20 +882,21 @@ export const run: Engine = async (inputs, options, ctx) => {
     const tables = pageTables[index];
     tableCount += tables.length;
     const page = layout.pageNumber;
+    let other = otherTextRows({ ...layout, items: [] }, [], [], floating[index]);
     if (perPage) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, tables) });
     } else if (tables.length) {
       const lines = linesByTable(layout, tables);
       lastSheet = addTableSheets(grids, layout, tables, lines, lastSheet);
-      const rows = otherTextRows(layout, tables, lines);
-      otherText.push(...rows);
-      otherLines += Math.max(0, rows.length - 1);
+      other = otherTextRows(layout, tables, lines, floating[index]);
     } else {
       // A page without a table (a chart's page, notes) still gives its text, so nothing is lost;
       // among table sheets a page with no text at all gives no sheet.
       const rows = pageGrid(layout, []);
       if (!anyTable || rows.length) grids.push({ name: `Page ${page}`, rows });
     }
+    otherText.push(...other);
+    otherLines += Math.max(0, other.length - 1);
     source.written(index);
   }
   await source.doc.destroy();

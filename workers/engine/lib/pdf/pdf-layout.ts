@@ -31,6 +31,11 @@ export interface TextItem {
   rotated?: boolean;
   /** Starts a cell of a printed spreadsheet (read with `cells`): a line fragment ends before it. */
   startsCell?: boolean;
+  /**
+   * Drawn inside a filled box the page painted over text it had already drawn (read with `cells`):
+   * a comment or text box floating over a printed sheet, not one of its cells.
+   */
+  floating?: boolean;
 }
 
 export interface Segment {
@@ -170,6 +175,8 @@ interface GlyphColor {
   placedAt?: [number, number];
   /** On a string's last glyph: the x where the string (its spaces too) ends on the page. */
   endX?: number;
+  /** How many boxes the page had painted over earlier text when it drew this glyph. */
+  boxesBefore?: number;
 }
 
 /**
@@ -240,6 +247,9 @@ export async function readPageLayout(
   const glyphColors: GlyphColor[] = [];
   const rulings: Segment[] = [];
   const images: Box[] = [];
+  // Filled boxes painted after some text (a printed sheet's comments and text boxes; cell
+  // backgrounds come before the cells' text).
+  const overlays: Box[] = [];
   let hasVectorArt = false;
   let ctm = IDENTITY;
   const stack: Matrix[] = [];
@@ -330,7 +340,7 @@ export async function readPageLayout(
             if (ch === '\u00AD') {
               const before = glyphColors.at(-1);
               if (before) before.softHyphenAfter = true;
-            } else if (ch.trim()) glyphColors.push({ ch, color: fill });
+            } else if (ch.trim()) glyphColors.push({ ch, color: fill, boxesBefore: overlays.length });
           }
         }
       }
@@ -348,11 +358,16 @@ export async function readPageLayout(
       const buffer = (args[1] as ArrayLike<number>[] | null)?.[0];
       if (!buffer || !(strokeOps.has(paintOp) || fillOps.has(paintOp))) continue;
       const { subpaths, curved } = pathPoints(buffer, toPage);
+      if (cells && fillOps.has(paintOp) && glyphColors.length && fill.toLowerCase() !== 'ffffff') {
+        const box = boxOf(subpaths.flat());
+        if (box.width >= 20 && box.height >= 10) overlays.push(box);
+      }
       if (curved || addRulings(subpaths, strokeOps.has(paintOp), fill, rulings)) hasVectorArt = true;
     }
   }
 
   const items = readTextItems(page, content, vt, glyphColors, cells);
+  if (cells) markFloating(items, glyphColors, overlays);
   page.cleanup();
   return { pageNumber, width: viewport.width, height: viewport.height, items, rulings, images, hasVectorArt };
 }
@@ -417,6 +432,44 @@ function readTextItems(
     if (itemGlyphs) glyphsOf.set(items.at(-1)!, itemGlyphs);
   }
   return cells ? splitAtCells(items, glyphsOf, glyphColors) : items;
+}
+
+/**
+ * Items drawn inside a box painted over earlier text, with no text outside such boxes after it: a
+ * spreadsheet prints its comments and text boxes after all its cells (a later block's filled header
+ * cells are followed by that block's other cells, so they are cells).
+ */
+function markFloating(items: TextItem[], glyphs: GlyphColor[], overlays: Box[]): void {
+  if (overlays.length === 0) return;
+  // Each item's boxes painted before it: items and glyphs are in drawing order.
+  const drawnAfter: Array<[TextItem, number]> = [];
+  let k = 0;
+  for (const item of items) {
+    const chars = [...item.text].filter((c) => c.trim() && c !== '\u00AD');
+    let at = k;
+    while (at < Math.min(glyphs.length, k + 64) && glyphs[at].ch !== chars[0]) at++;
+    if (at >= glyphs.length || glyphs[at].ch !== chars[0]) continue;
+    k = at + chars.length;
+    drawnAfter.push([item, glyphs[at].boxesBefore ?? 0]);
+  }
+  const inside = (item: TextItem, box: Box) =>
+    item.x >= box.x - 1 &&
+    item.x + item.width <= box.x + box.width + 1 &&
+    item.top >= box.top - 1 &&
+    item.baseline <= box.top + box.height + 1;
+  // Boxes before `first` have text outside every box drawn after them: not floating.
+  let first = 0;
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [item, before] of drawnAfter) {
+      if (before > first && !overlays.slice(first, before).some((box) => inside(item, box))) {
+        first = before;
+        changed = true;
+      }
+    }
+  }
+  for (const [item, before] of drawnAfter)
+    if (before > first && overlays.slice(first, before).some((box) => inside(item, box))) item.floating = true;
 }
 
 /**
