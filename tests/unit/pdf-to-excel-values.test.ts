@@ -129,4 +129,49 @@ describe('pdf-to-excel: what a printed cell holds', () => {
       expect(values('Other text')).toEqual([['Page 1'], ['Yegor Kozlov:'], ['third cell']]);
     }
   });
+
+  test("a currency symbol drawn as its own string before the number stays in the number's cell", async () => {
+    // LibreOffice draws a symbol from another font ("￥" in a CJK font) as a string of its own,
+    // touching the number; the numbers of one width start at one x in every row, as a column does.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows = [
+      ['Rent', '100.00'],
+      ['Food', '250.00'],
+      ['Fuel', '975.50'],
+      ['Books', '120.25'],
+    ];
+    rows.forEach(([label, amount], r) => {
+      const y = 700 - r * 15;
+      page.drawText(label, { x: 41.4, y, size: 10, font });
+      const end = 200 - 1.4;
+      const start = end - font.widthOfTextAtSize(amount, 10);
+      page.drawText('$', { x: start - font.widthOfTextAtSize('$', 10), y, size: 10, font });
+      page.drawText(amount, { x: start, y, size: 10, font });
+    });
+    const pdf = await doc.save();
+    for (const mode of ['table', 'page'] as const) {
+      const cells = await cellsOf(pdf, mode);
+      expect(cells.map((row) => row.map((c) => c?.value))).toEqual([
+        ['Rent', 100],
+        ['Food', 250],
+        ['Fuel', 975.5],
+        ['Books', 120.25],
+      ]);
+      expect(cells[0][1].numFmt).toBe('"$"#,##0.00');
+    }
+  });
+
+  test('parseCell: scientific notation, a full-width yen, a long date with its weekday', () => {
+    expect(parseCell('1.03E+08')).toEqual({ value: 103000000, numFmt: '0.00E+00' });
+    expect(parseCell('-2.5E-03')).toEqual({ value: -0.0025, numFmt: '0.0E+00' });
+    expect(parseCell('￥100.00')).toEqual({ value: 100, numFmt: '"￥"#,##0.00' });
+    expect(parseCell('Sunday, March 21, 2010')).toEqual({
+      value: new Date(Date.UTC(2010, 2, 21)),
+      numFmt: 'dddd, mmmm d, yyyy',
+    });
+    expect(parseCell('Monday, March 21, 2010').value).toBe('Monday, March 21, 2010');
+    expect(parseCell('E+08').value).toBe('E+08');
+  });
 });

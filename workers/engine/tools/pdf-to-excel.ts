@@ -27,6 +27,7 @@ export interface ParsedCell {
   numFmt?: string;
 }
 
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 function utcDate(year: number, month: number, day: number): Date | null {
@@ -64,20 +65,27 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
   if (error) return { value: { error } };
   // A spreadsheet prints its logical values in capitals.
   if (t === 'TRUE' || t === 'FALSE') return { value: t === 'TRUE' };
-  const number = /^([-+−]?)\(?([$€£¥]?)\s?([-+−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?)(%|°|[$€£¥])?\)?$/.exec(t);
+  const number = /^([-+−]?)\(?([$€£¥￥]?)\s?([-+−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?)(%|°|[$€£¥￥])?\)?$/.exec(t);
   // One currency symbol, before or after the number.
-  if (number && !(number[2] && /[$€£¥]/.test(number[7] ?? ''))) {
+  if (number && !(number[2] && /[$€£¥￥]/.test(number[7] ?? ''))) {
     const [, sign, currency, sign2, whole, fraction = '', space, suffix = ''] = number;
     let value = Number(whole.replace(/,/g, '') + fraction);
     if (sign === '-' || sign === '−' || sign2 === '-' || sign2 === '−' || (t.startsWith('(') && t.endsWith(')')))
       value = -value;
     const decimals = fraction.length > 1 ? `.${'0'.repeat(fraction.length - 1)}` : '';
-    const base = `${whole.includes(',') || currency || /[$€£¥]/.test(suffix) ? '#,##0' : '0'}${decimals}`;
+    const base = `${whole.includes(',') || currency || /[$€£¥￥]/.test(suffix) ? '#,##0' : '0'}${decimals}`;
     if (suffix === '%') return { value: value / 100, numFmt: `0${decimals}%` };
     if (currency) return { value, numFmt: `"${currency}"${base}` };
     // A unit a number format adds after the number (0.00"°", #,##0.00" €").
     if (suffix) return { value, numFmt: `${base}"${space}${suffix}"` };
     return { value, numFmt: whole.includes(',') || decimals ? base : undefined };
+  }
+  // Scientific notation, as a spreadsheet prints a number too wide for its column (1.03E+08).
+  const scientific = /^([-+−]?)(\d+)(\.\d+)?E([-+]\d+)$/.exec(t);
+  if (scientific) {
+    const [, sign, whole, fraction = '', exponent] = scientific;
+    const value = Number(`${whole}${fraction}e${exponent}`) * (sign && sign !== '+' ? -1 : 1);
+    return { value, numFmt: `0${fraction.length > 1 ? `.${'0'.repeat(fraction.length - 1)}` : ''}E+00` };
   }
   // A date keeps the look it had on the page (its number format), and becomes a real date.
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
@@ -112,6 +120,16 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
       m[1].length === 3 ? 'mmm d, yyyy' : 'mmmm d, yyyy',
       t,
     );
+  // A long date with its weekday ("Sunday, March 21, 2010"), when the weekday is that day's.
+  m = /^([A-Za-z]{3,9}), ([A-Za-z]{3,9})\.? (\d{1,2}), (\d{4})$/.exec(t);
+  const weekday = m
+    ? WEEKDAYS.findIndex((d) => d === m![1].toLowerCase() || d.slice(0, 3) === m![1].toLowerCase())
+    : -1;
+  if (m && weekday >= 0 && MONTHS.includes(m[2].slice(0, 3).toLowerCase())) {
+    const date = utcDate(+m[4], MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, +m[3]);
+    const format = `${m[1].length === 3 ? 'ddd' : 'dddd'}, ${m[2].length === 3 ? 'mmm' : 'mmmm'} d, yyyy`;
+    return dateCell(date?.getUTCDay() === weekday ? date : null, format, t);
+  }
   m = /^(\d{1,2}) ([A-Za-z]{3,9})\.?,? (\d{4})$/.exec(t);
   if (m && MONTHS.includes(m[2].slice(0, 3).toLowerCase()))
     return dateCell(

@@ -505,9 +505,9 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
       const at = glyphs[range[0] + j]?.placedAt;
       if (!at || at[0] <= x || at[0] >= item.x + item.width) continue;
       const text = chars.slice(from, offsets[j]).join('');
-      if (!column(at[0], at[1]) && !apart(glyphs[range[0] + j - 1]?.endX, at[0], item.size, text, chars, offsets[j])) {
-        continue;
-      }
+      // A part with no letter or digit is no cell of its own: a currency symbol drawn before its number.
+      const atColumn = column(at[0], at[1]) && /[\p{L}\p{N}]/u.test(text);
+      if (!atColumn && !apart(glyphs[range[0] + j - 1]?.endX, at[0], item.size, text, chars, offsets[j])) continue;
       parts.push({
         ...item,
         text: text.trimEnd(),
