@@ -23,6 +23,7 @@ import {
   characterErrorRate,
   orderFreeCharacterErrorRate,
   normWords,
+  printedOnPage,
   readDocx,
   readPptx,
   sheetGrid,
@@ -255,20 +256,9 @@ export async function run(): Promise<void> {
               shown += ` ${items.map((i) => ('str' in i ? i.str : '')).join(' ')}`;
             }
             await doc.destroy();
-            const squash = (t: string) => t.replace(/\s+/g, '').toLowerCase();
-            const shownText = squash(shown);
+            const shownText = shown.replace(/\s+/g, '').toLowerCase();
             const visible = sourceGrids.map((g) =>
-              g.map((row) =>
-                (row ?? []).map((v) =>
-                  (typeof v === 'string' && !shownText.includes(squash(v))) ||
-                  (typeof v === 'number' &&
-                    !shownText.includes(String(v)) &&
-                    !shownText.includes(String(v).replace('.', ','))) ||
-                  (v !== null && typeof v === 'object' && !(v instanceof Date))
-                    ? null
-                    : v,
-                ),
-              ),
+              g.map((row) => (row ?? []).map((v) => (printedOnPage(v, shownText) ? v : null))),
             );
             const rates = visible
               .filter((g) => g.some((r) => r?.some((v) => v !== null && v !== undefined && v !== '')))

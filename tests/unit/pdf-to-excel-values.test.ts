@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { bestOffsetMatchRate, printedOnPage, sameCell } from '../support/office-fixtures.ts';
 import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
 
 /** A printed cell: its text, and whether the sheet right-aligns it (numbers, whatever their symbols). */
@@ -173,5 +174,48 @@ describe('pdf-to-excel: what a printed cell holds', () => {
     });
     expect(parseCell('Monday, March 21, 2010').value).toBe('Monday, March 21, 2010');
     expect(parseCell('E+08').value).toBe('E+08');
+  });
+});
+
+describe("the office-export bench's cell scorer: values a printout shows alike", () => {
+  test('a number typed as text counts when it came back as that number, and votes as one', () => {
+    expect(sameCell(1234567, '1,234,567')).toBe(true);
+    expect(sameCell(7384, '7384.000')).toBe(true);
+    expect(sameCell(-12.3, '-12.3')).toBe(true);
+    expect(sameCell(12.34, '12.3')).toBe(false);
+    expect(sameCell(0, '00.000')).toBe(false);
+    expect(sameCell(7, '007')).toBe(false);
+    expect(sameCell('1,234,567', 1234567)).toBe(true);
+    // A sheet whose "expected" column is text and whose values are numbers, read back as numbers
+    // one row and one column further (a printout's row and column headings).
+    const source = [
+      ['Result', 'Value'],
+      ['1,234,567', 1234567],
+      ['12.30', 12.3],
+      ['0.000', 0],
+    ];
+    const folio = [
+      [null, 'A', 'B'],
+      [1, 'Result', 'Value'],
+      [2, 1234567, 1234567],
+      [3, 12.3, 12.3],
+      [4, 0, 0],
+    ];
+    expect(bestOffsetMatchRate(source, [folio])).toBe(1);
+  });
+
+  test('a date typed as text with its month name counts when it came back as that day', () => {
+    expect(sameCell(new Date(Date.UTC(2016, 2, 9)), '09 Mar 2016')).toBe(true);
+    expect(sameCell(new Date(Date.UTC(2016, 2, 9)), 'March 9, 2016')).toBe(true);
+    expect(sameCell(new Date(Date.UTC(2016, 2, 10)), '09 Mar 2016')).toBe(false);
+  });
+
+  test('a logical value counts as printed only where the page prints TRUE or FALSE', () => {
+    // A number format prints FALSE as 0: no converter can bring back a logical value from it.
+    expect(printedOnPage(false, 'datum0et')).toBe(false);
+    expect(printedOnPage(true, 'flagtrue')).toBe(true);
+    expect(printedOnPage('Run only', 'flagrunonlytests')).toBe(true);
+    expect(printedOnPage(12.5, 'total12,5')).toBe(true);
+    expect(printedOnPage({ formula: 'A1' }, 'a1')).toBe(false);
   });
 });
