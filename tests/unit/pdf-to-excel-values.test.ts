@@ -164,6 +164,38 @@ describe('pdf-to-excel: what a printed cell holds', () => {
     }
   });
 
+  test("an accounting format's currency symbol at the cell's left edge is the number's, not a cell", async () => {
+    // LibreOffice prints an accounting format's "$" at the cell's left edge and the number at its
+    // right edge, far apart: one cell, not a column of "$" and one of numbers.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows = [
+      ['Rent', '100.00', 'paid'],
+      ['Food', '2,250.00', 'due'],
+      ['Fuel', '75.50', 'paid'],
+      ['Books', '120.25', 'due'],
+    ];
+    rows.forEach(([label, amount, state], r) => {
+      const y = 700 - r * 15;
+      page.drawText(label, { x: 41.4, y, size: 10, font });
+      page.drawText('$', { x: 121.4, y, size: 10, font });
+      page.drawText(amount, { x: 200 - 1.4 - font.widthOfTextAtSize(amount, 10), y, size: 10, font });
+      page.drawText(state, { x: 201.4, y, size: 10, font });
+    });
+    const pdf = await doc.save();
+    for (const mode of ['table', 'page'] as const) {
+      const cells = await cellsOf(pdf, mode);
+      expect(cells.map((row) => row.map((c) => c?.value))).toEqual([
+        ['Rent', 100, 'paid'],
+        ['Food', 2250, 'due'],
+        ['Fuel', 75.5, 'paid'],
+        ['Books', 120.25, 'due'],
+      ]);
+      expect(cells[1][1].numFmt).toBe('"$"#,##0.00');
+    }
+  });
+
   test('parseCell: scientific notation, a full-width yen, a long date with its weekday', () => {
     expect(parseCell('1.03E+08')).toEqual({ value: 103000000, numFmt: '0.00E+00' });
     expect(parseCell('-2.5E-03')).toEqual({ value: -0.0025, numFmt: '0.0E+00' });

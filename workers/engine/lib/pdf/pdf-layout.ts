@@ -606,7 +606,10 @@ export function buildFragments(items: TextItem[], gapEm = 1.2, { cells = false }
       const size = current.length ? Math.max(item.size, current.at(-1)!.size) : item.size;
       const onGutter = gap >= NARROW_GUTTER_EM * size && gutterXs.some((x) => x > right && x < item.x);
       const overlaps = cells && gap < -0.3 * size;
-      if (current.length && (gap > gapEm * size || onGutter || item.startsCell || overlaps)) {
+      // An accounting format prints its currency symbol at the cell's left edge, the number at its right.
+      const symbolBefore = cells && current.length === 1 && /^[$€£¥￥]$/.test(current[0].text.trim());
+      const ownsNumber = symbolBefore && /^[-−(]?\d[\d,]*(\.\d+)?\)?$/.test(item.text.trim());
+      if (current.length && !ownsNumber && (gap > gapEm * size || onGutter || item.startsCell || overlaps)) {
         fragments.push(makeFragment(current));
         current = [];
       }
