@@ -27,6 +27,7 @@ import {
   readDocx,
   readPptx,
   sheetGrid,
+  withoutHidden,
   wordSimilarity,
 } from '../../tests/support/office-fixtures.ts';
 
@@ -85,9 +86,11 @@ async function workbookGrids(bytes: Uint8Array, { printed = false } = {}): Promi
       }),
     );
     if (!printed) return grid;
-    return grid
-      .filter((_, r) => !sheet.getRow(r + 1).hidden)
-      .map((row) => (row ?? []).filter((_, c) => !sheet.getColumn(c + 1).hidden));
+    return withoutHidden(
+      grid,
+      (r) => Boolean(sheet.getRow(r + 1).hidden),
+      (c) => Boolean(sheet.getColumn(c + 1).hidden),
+    );
   });
 }
 

@@ -271,6 +271,22 @@ export function sheetGrid(sheet: import('exceljs').Worksheet): unknown[][] {
 }
 
 /**
+ * A sheet's grid without its hidden rows and columns, as a printout shows it. Empty rows (holes in
+ * the grid: `sheetGrid` makes no row where a row has no cells) and empty cells stay, so that every
+ * cell keeps its position on paper (`filter` on the sparse grid dropped them, and every cell below
+ * an empty row moved up one).
+ */
+export function withoutHidden(
+  grid: unknown[][],
+  hiddenRow: (r: number) => boolean,
+  hiddenColumn: (c: number) => boolean,
+): unknown[][] {
+  return Array.from(grid, (row) => Array.from(row ?? [], (v) => v))
+    .filter((_, r) => !hiddenRow(r))
+    .map((row) => row.filter((_, c) => !hiddenColumn(c)));
+}
+
+/**
  * Share of the expected non-empty cells found with the right value at the right position relative
  * to the expected top-left cell (located in the sheet by its value).
  */

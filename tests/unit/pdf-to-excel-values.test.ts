@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
-import { bestOffsetMatchRate, printedOnPage, sameCell } from '../support/office-fixtures.ts';
+import { bestOffsetMatchRate, printedOnPage, sameCell, sheetGrid, withoutHidden } from '../support/office-fixtures.ts';
 import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
 
 /** A printed cell: its text, and whether the sheet right-aligns it (numbers, whatever their symbols). */
@@ -249,5 +249,24 @@ describe("the office-export bench's cell scorer: values a printout shows alike",
     expect(printedOnPage('Run only', 'flagrunonlytests')).toBe(true);
     expect(printedOnPage(12.5, 'total12,5')).toBe(true);
     expect(printedOnPage({ formula: 'A1' }, 'a1')).toBe(false);
+  });
+
+  test("a printed sheet's grid keeps its empty rows and cells when hidden ones are taken out", () => {
+    const sheet = new ExcelJS.Workbook().addWorksheet('S');
+    sheet.getCell('A1').value = 'Title';
+    sheet.getCell('A3').value = 'Name';
+    sheet.getCell('C3').value = 'Total';
+    sheet.getCell('A4').value = 'hidden row';
+    sheet.getRow(4).hidden = true;
+    sheet.getCell('A5').value = 'Ann';
+    sheet.getCell('B5').value = 'hidden column';
+    sheet.getColumn(2).hidden = true;
+    sheet.getCell('C5').value = 12;
+    const printed = withoutHidden(
+      sheetGrid(sheet),
+      (r) => Boolean(sheet.getRow(r + 1).hidden),
+      (c) => Boolean(sheet.getColumn(c + 1).hidden),
+    );
+    expect(printed.map((row) => row.map((v) => v ?? null))).toEqual([['Title'], [], ['Name', 'Total'], ['Ann', 12]]);
   });
 });
