@@ -8,6 +8,7 @@ import { attr, find, kid, kids, type XmlElement } from '../xml.ts';
 import type { DocxContext, Rels } from './context.ts';
 import { readDrawing, readVml, readVmlTextBox } from './drawings.ts';
 import { readNoteReference } from './notes.ts';
+import { readVmlPositioned } from './watermarks.ts';
 import { bulletText } from './numbering.ts';
 import { symbolFontChar, symbolFontOf, symbolFontText } from '../symbol-fonts.ts';
 import { complexScriptPieces, readRunProps, styleRunProps, toStyle, type RunProps } from './styles.ts';
@@ -159,6 +160,9 @@ async function addVml(reader: RunReader, pict: XmlElement): Promise<void> {
   const textBox = await readVmlTextBox(reader.ctx, pict, reader.partRels);
   if (textBox && 'float' in textBox) return void reader.floats.push(textBox.float);
   if (textBox) return void reader.pieces.push(textBox.inline);
+  // A watermark, or a picture placed on the page: floating, not in the line.
+  const positioned = await readVmlPositioned(reader.ctx, pict, reader.partRels);
+  if (positioned && 'float' in positioned) return void reader.floats.push(positioned.float);
   const inline = await readVml(reader.ctx, pict, reader.partRels);
   if (inline) reader.pieces.push(inline);
 }
