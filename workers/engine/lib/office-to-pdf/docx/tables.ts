@@ -306,6 +306,20 @@ export const tablesTooDeep = () =>
 /** How deep in tables each document's reading is now (reading a document is sequential). */
 const tableDepth = new WeakMap<DocxContext, number>();
 
+/**
+ * A table's preferred width (w:tblW): in twips, or a percentage of the width it is laid out in
+ * (fiftieths of a percent, or "120%"; more than 100 % is 100 %, as LibreOffice 7.4 prints it); auto and nil: none.
+ */
+function preferredWidth(tblW: XmlElement | undefined): { points?: number; share?: number } | undefined {
+  const type = attr(tblW, 'w:type');
+  const value = attr(tblW, 'w:w') ?? '';
+  const amount = parseFloat(value);
+  if (!Number.isFinite(amount) || amount <= 0) return undefined;
+  if (type === 'pct') return { share: Math.min(1, value.endsWith('%') ? amount / 100 : amount / 5000) };
+  if (type === 'dxa' || (!type && !value.endsWith('%'))) return { points: amount * TWIP };
+  return undefined;
+}
+
 export async function readTable(ctx: DocxContext, tbl: XmlElement, partRels: Rels): Promise<Block> {
   const depth = (tableDepth.get(ctx) ?? 0) + 1;
   if (depth > MAX_TABLE_NESTING) throw tablesTooDeep();
@@ -346,7 +360,11 @@ async function readTableAtDepth(ctx: DocxContext, tbl: XmlElement, partRels: Rel
     gridCols.length,
     ...rows.map((row) => row.cells.reduce((max, c) => Math.max(max, c.column + c.colSpan), 0)),
   );
-  const widths = Array.from({ length: columns }, (_, i) => gridCols[i] || 72);
+  const grid = Array.from({ length: columns }, (_, i) => gridCols[i] || 72);
+  const preferred = preferredWidth(kid(tblPr, 'w:tblW'));
+  const gridWidth = grid.reduce((a, b) => a + b, 0);
+  // A width in twips stands for the grid's, which is scaled to it (LibreOffice 7.4 does so either way).
+  const widths = preferred?.points && gridWidth > 0 ? grid.map((w) => (w * preferred.points!) / gridWidth) : grid;
   const jc = attr(kid(tblPr, 'w:jc'), 'w:val');
   // A right-to-left table: its first column at the right, its borders and margins mirrored. (Where the
   // table sits is left as it is: LibreOffice 7.4 keeps such a table at the left margin and its w:tblInd.)
@@ -361,6 +379,10 @@ async function readTableAtDepth(ctx: DocxContext, tbl: XmlElement, partRels: Rel
     rows,
     indentLeft: (num(kid(tblPr, 'w:tblInd'), 'w:w') ?? 0) * TWIP - (outdent ? frame.padLeft : 0),
     overhangRight: outdent ? frame.padRight : 0,
+    widthShare: preferred?.share,
+    // A table in the body wider than the column runs on past the margin, as in Word and LibreOffice;
+    // a table in a cell is still fitted to its cell.
+    keepsWidth: tableDepth.get(ctx) === 1,
     align: jc === 'center' ? 'center' : jc === 'right' || jc === 'end' ? 'right' : 'left',
   };
 }
