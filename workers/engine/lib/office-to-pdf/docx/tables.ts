@@ -5,7 +5,7 @@
  */
 import { FolioError } from '../../errors.ts';
 import { mirrorColumns } from '../bidi.ts';
-import type { Block, Border, Rgb, TableCell, TableRow } from '../model.ts';
+import type { Block, Border, Paragraph, Rgb, TableCell, TableRow } from '../model.ts';
 import { attr, hexColor, kid, kids, num, type XmlElement } from '../xml.ts';
 import type { CellTextStyle, DocxContext, Rels } from './context.ts';
 import { readParagraph } from './paragraph.ts';
@@ -155,7 +155,21 @@ async function cellBlocks(frame: TableFrame, tc: XmlElement, parts: StylePart[])
   } finally {
     ctx.cellTextStyle = outerCellStyle;
   }
+  // A cell ends in a paragraph, so Word writes an empty one after a table at a cell's end. LibreOffice
+  // 7.4 gives it no room (the cell ends at the inner table's bottom edge and margin): so does Folio.
+  const [inner, last] = blocks.slice(-2);
+  if (inner?.kind === 'table' && last?.kind === 'paragraph' && isEmptyParagraph(last)) blocks.pop();
   return blocks;
+}
+
+function isEmptyParagraph(paragraph: Paragraph): boolean {
+  return (
+    paragraph.inlines.every((inline) => inline.kind === 'text' && !inline.text) &&
+    !paragraph.marker &&
+    !paragraph.floats?.length &&
+    !paragraph.anchors?.length &&
+    !paragraph.footnotes?.length
+  );
 }
 
 /** Borders and shading of a cell: the table's, then the style's for this cell, then the cell's own. */

@@ -1,10 +1,11 @@
 /**
- * Word → PDF: a table's width. Word and LibreOffice let a table whose grid is wider than the text
- * column run on past the right margin (they do not shrink it), and size a table to its preferred
- * width (w:tblW: twips, or a percentage of the column). Generated documents of five columns (A4,
- * 1-inch margins: a 451.3 pt column), each cell's word read back with `pdftotext -bbox`; the
- * figures in the comments are LibreOffice 7.4's for the same documents (`soffice --headless
- * --convert-to pdf`), whose cell text starts 0.4 pt right of Folio's throughout.
+ * Word → PDF: a table's width, and the room after a table nested in a cell. Word and LibreOffice
+ * let a table whose grid is wider than the text column run on past the right margin (they do not
+ * shrink it), and size a table to its preferred width (w:tblW: twips, or a percentage of the
+ * column). Generated documents of five columns (A4, 1-inch margins: a 451.3 pt column), each cell's
+ * word read back with `pdftotext -bbox`; the figures in the comments are LibreOffice 7.4's for the
+ * same documents (`soffice --headless --convert-to pdf`), whose cell text starts 0.4 pt right of
+ * Folio's throughout.
  */
 import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
@@ -97,5 +98,42 @@ describe("Word tables' preferred width (w:tblW)", () => {
     );
     // LibreOffice 7.4: 80 pt columns (the grid's 50 pt scaled to 400 pt). Before: 50 pt.
     expect(wider.B1 - wider.A1).toBeCloseTo(80, 1);
+  });
+});
+
+describe('Word nested tables', () => {
+  /** A one-column table: "Top", a nested one-cell table "Inner", then `after` in the same cell; a row "Next" below. */
+  async function nested(after: string): Promise<Record<string, number>> {
+    const p = (text: string) => `<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const border = (side: string) => `<w:${side} w:val="single" w:sz="4"/>`;
+    const borders = ['top', 'left', 'bottom', 'right', 'insideH', 'insideV'].map(border).join('');
+    const table = (width: number, rows: string[]) =>
+      `<w:tbl><w:tblPr><w:tblW w:w="${width}" w:type="dxa"/><w:tblBorders>${borders}</w:tblBorders></w:tblPr>` +
+      `<w:tblGrid><w:gridCol w:w="${width}"/></w:tblGrid>` +
+      rows
+        .map((cell) => `<w:tr><w:tc><w:tcPr><w:tcW w:w="${width}" w:type="dxa"/></w:tcPr>${cell}</w:tc></w:tr>`)
+        .join('') +
+      '</w:tbl>';
+    const outer = table(6000, [p('Top') + table(4000, [p('Inner')]) + after, p('Next')]);
+    const doc = new Document({ sections: [{ children: [new Paragraph('Before')] }] });
+    const zip = await JSZip.loadAsync(await Packer.toBuffer(doc));
+    const xml = await zip.file('word/document.xml')!.async('string');
+    zip.file('word/document.xml', xml.replace(/(<w:p>.*?Before.*?<\/w:p>)/s, `$1${outer}<w:p/>`));
+    const result = await convert(wordToPdf, 'nested.docx', await zip.generateAsync({ type: 'uint8array' }));
+    const html = popplerTextWith(result.bytes, ['-bbox']);
+    const words = [...html.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)"[^>]*>(\w+)</g)];
+    return Object.fromEntries(words.map((m) => [m[2], Number(m[1])]));
+  }
+
+  test('the empty paragraph Word writes after a table at the end of a cell takes no room', async () => {
+    const y = await nested('<w:p/>');
+    // LibreOffice 7.4: Inner 96.0, Next 108.6: one line (12 pt) and the borders below Inner. Before:
+    // Folio left the empty paragraph's line too, Next at 118.0.
+    expect(y.Next - y.Inner).toBeLessThan(13);
+    expect(y.Next - y.Inner).toBeGreaterThan(11);
+    // A paragraph with text there keeps its line: LibreOffice 7.4 After 108.0, Next 120.1.
+    const withText = await nested('<w:p><w:r><w:t>After</w:t></w:r></w:p>');
+    expect(withText.Next - withText.After).toBeGreaterThan(11);
+    expect(withText.After - withText.Inner).toBeGreaterThan(11);
   });
 });
