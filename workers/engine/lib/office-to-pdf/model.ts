@@ -39,6 +39,8 @@ export type Inline =
       kind: 'drawing';
       width: number;
       height: number;
+      /** How far the line must reach below its baseline for it (its box stands on the baseline); 0 when absent. */
+      depth?: number;
       prepare: (
         ctx: TextContext,
         width: number,

@@ -9,6 +9,7 @@ import type { DocxContext, Rels } from './context.ts';
 import { readDrawing, readVml, readVmlTextBox } from './drawings.ts';
 import { readNoteReference } from './notes.ts';
 import { readVmlPositioned } from './watermarks.ts';
+import { rubyGuide } from './ruby.ts';
 import { bulletText } from './numbering.ts';
 import { symbolFontChar, symbolFontOf, symbolFontText } from '../symbol-fonts.ts';
 import { complexScriptPieces, readRunProps, styleRunProps, toStyle, type RunProps } from './styles.ts';
@@ -167,6 +168,19 @@ async function addVml(reader: RunReader, pict: XmlElement): Promise<void> {
   if (inline) reader.pieces.push(inline);
 }
 
+/** East Asian phonetic guides: the base text in the line, the guide (w:rt) drawn centred above it. */
+async function addRuby(reader: RunReader, ruby: XmlElement): Promise<void> {
+  const guideReader = runReader(reader.ctx, reader.partRels, reader.paraRun);
+  await readRuns(guideReader, kid(ruby, 'w:rt') ?? ruby);
+  const start = reader.pieces.length;
+  await readRuns(reader, kid(ruby, 'w:rubyBase') ?? ruby);
+  const texts = (pieces: Piece[]) =>
+    pieces.filter((piece): piece is Extract<Inline, { kind: 'text' }> => piece.kind === 'text' && piece.text !== '');
+  const align = attr(kid(kid(ruby, 'w:rubyPr'), 'w:rubyAlign'), 'w:val');
+  const guide = rubyGuide(texts(guideReader.pieces), texts(reader.pieces.slice(start)), align);
+  if (guide) reader.pieces.splice(start, 0, guide);
+}
+
 /** One piece of a run's content (text, tab, break, symbol, note reference, drawing). */
 async function runContent(reader: RunReader, child: XmlElement, props: RunProps, style: RunStyle): Promise<void> {
   const { pieces } = reader;
@@ -224,9 +238,7 @@ async function runContent(reader: RunReader, child: XmlElement, props: RunProps,
       break;
     }
     case 'w:ruby':
-      // East Asian phonetic guides: the base text is printed in the line; the guide above it is not.
-      await readRuns(reader, kid(child, 'w:rubyBase') ?? child);
-      if (find(kid(child, 'w:rt'), 'w:t')?.textContent) reader.ctx.notes.add('phonetic guides (ruby) were left out');
+      await addRuby(reader, child);
       break;
     case 'w:footnoteRef':
     case 'w:endnoteRef':
