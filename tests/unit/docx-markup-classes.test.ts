@@ -109,6 +109,21 @@ describe('Word markup classes', () => {
     expect(result.notes?.join(' ') ?? '').not.toContain('ruby');
   });
 
+  test('a style without an id is found by its name (Reporting Services writes its empty-cell style so)', async () => {
+    const bytes = await docxWithBody(
+      `<w:p>${run('Same words')}</w:p><w:p><w:pPr><w:pStyle w:val="EmptyCellLayoutStyle"/></w:pPr>${run('Same words')}</w:p>`,
+    );
+    const zip = await JSZip.loadAsync(bytes);
+    const styles = await zip.file('word/styles.xml')!.async('string');
+    const nameless =
+      '<w:style><w:name w:val="EmptyCellLayoutStyle"/><w:basedOn w:val="Normal"/><w:rPr><w:sz w:val="2"/></w:rPr></w:style>';
+    zip.file('word/styles.xml', styles.replace('</w:styles>', `${nameless}</w:styles>`));
+    const result = await convert(wordToPdf, 'nameless.docx', await zip.generateAsync({ type: 'uint8array' }));
+    const [normal, tiny] = await positions(result.bytes);
+    // 1 pt text (w:sz 2): about a tenth as wide as the same words at the normal size. Before: the same width.
+    expect(tiny.width).toBeLessThan(normal.width / 5);
+  });
+
   test('an embedded object prints its preview picture; without one, the note says it was left out', async () => {
     const png = Uint8Array.from(
       atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'),
