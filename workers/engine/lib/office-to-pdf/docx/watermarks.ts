@@ -255,12 +255,18 @@ async function pictureDrawing(
 
 /**
  * An absolutely positioned VML shape that is WordArt (a text watermark) or a picture (a picture
- * watermark, a logo in a header), floating where its style puts it; undefined for anything else.
+ * watermark, a logo in a header) behind the text or in front of it without wrapping, floating where
+ * its style puts it; undefined for anything else.
  */
 export async function readVmlPositioned(ctx: DocxContext, pict: XmlElement, partRels: Rels): Promise<DrawingResult> {
   const shape = kids(pict).find((el) => ['v:shape', 'v:rect', 'v:image'].includes(el.nodeName));
   const css = vmlStyle(shape);
   if (!shape || css.position !== 'absolute' || css.visibility === 'hidden') return undefined;
+  // Text wraps around a shape in front of it that has a w10:wrap (square, top and bottom…): such a
+  // picture stays in the line, taking its room, as before (floats text wraps around are DrawingML's).
+  const behind = (Number(css['z-index']) || 0) < 0;
+  const wrap = attr(kid(shape, 'w10:wrap'), 'type');
+  if (!behind && wrap && wrap !== 'none') return undefined;
   const [width, height] = [cssLength(css.width) ?? 0, cssLength(css.height) ?? 0];
   if (!(width > 0 && height > 0)) return undefined;
   const textPath = kid(shape, 'v:textpath');
@@ -272,12 +278,5 @@ export async function readVmlPositioned(ctx: DocxContext, pict: XmlElement, part
         ? await pictureDrawing(ctx, imageData, partRels, width, height)
         : undefined;
   if (!drawing) return undefined;
-  return {
-    float: {
-      drawing,
-      behind: (Number(css['z-index']) || 0) < 0,
-      wrap: { kind: 'none', distance: 0 },
-      ...vmlPlace(css),
-    },
-  };
+  return { float: { drawing, behind, wrap: { kind: 'none', distance: 0 }, ...vmlPlace(css) } };
 }
