@@ -266,8 +266,10 @@ async function drawPictureIn(s: Slide, part: Part, pic: XmlElement, box: Box): P
   try {
     image = await s.deck.ctx.images.get(await bytes, imageMime(target));
   } catch {
-    // A metafile (EMF/WMF) or a broken picture: a light frame where it stands.
-    s.deck.notes.add(`pictures in ${target.split('.').pop()?.toUpperCase()} format were drawn as empty frames`);
+    // A broken picture, or a metafile outside what metafile/ draws (ImageCache notes those): a light frame.
+    const format = target.split('.').pop()?.toUpperCase();
+    if (format !== 'EMF' && format !== 'WMF')
+      s.deck.notes.add(`pictures in ${format} format were drawn as empty frames`);
     const y = slideHeight - box.y - box.height;
     page.drawRectangle({
       x: box.x,
