@@ -1,0 +1,226 @@
+/**
+ * EMF and WMF pictures (office-to-pdf/metafile/): generated files drawn into a PDF page and judged
+ * by what poppler sees — fill colours inside and outside a polygon (pdftoppm), text and where it
+ * stands (pdftotext -bbox) — and hostile files ending in the empty-frame fallback with a note.
+ */
+import { describe, expect, test } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import { FontBook } from '../../workers/engine/lib/office-to-pdf/fonts.ts';
+import { ImageCache } from '../../workers/engine/lib/office-to-pdf/text.ts';
+import { MetafileError } from '../../workers/engine/lib/office-to-pdf/metafile/pdf.ts';
+import { sniffImage } from '../../workers/engine/lib/office-to-pdf/images.ts';
+import { decodeImage, pdftoppmPng, type Raster } from '../support/images.ts';
+import { popplerTextWith } from '../support/pdf.ts';
+import { colorRef, dib24, EMF, EmfWriter, NULL_PEN, WmfWriter } from '../support/metafile-builder.ts';
+
+const PAGE = { width: 400, height: 300 };
+/** Where the picture is drawn: its top-left at (50, 100) points from the page's top-left, 200 × 100 pt. */
+const BOX = { x: 50, top: 100, width: 200, height: 100 };
+
+/** The picture drawn on a page (as every Office renderer draws a picture: page.drawImage). */
+async function drawn(bytes: Uint8Array, box = BOX) {
+  const doc = await PDFDocument.create();
+  const images = new ImageCache(doc, new FontBook(doc));
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  const image = await images.get(bytes);
+  page.drawImage(image, { x: box.x, y: PAGE.height - box.top - box.height, width: box.width, height: box.height });
+  return { pdf: await doc.save(), notes: [...images.notes] };
+}
+
+/** pdftoppm at 72 dpi (1 pixel = 1 point): the RGB at (x, y) points from the top-left. */
+async function pixels(pdf: Uint8Array): Promise<(x: number, y: number) => number[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-metafile-'));
+  let raster: Raster;
+  try {
+    writeFileSync(join(dir, 'in.pdf'), pdf);
+    raster = await decodeImage(pdftoppmPng(join(dir, 'in.pdf'), 1, 72));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return (x, y) => Array.from(raster.data.subarray((y * raster.width + x) * 4, (y * raster.width + x) * 4 + 3));
+}
+
+/** Words with their boxes (points from the top-left), from pdftotext -bbox. */
+function words(pdf: Uint8Array): Array<{ text: string; xMin: number; yMin: number; xMax: number; yMax: number }> {
+  const html = popplerTextWith(pdf, ['-bbox']);
+  return [
+    ...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
+  ].map((m) => ({ text: m[5], xMin: +m[1], yMin: +m[2], xMax: +m[3], yMax: +m[4] }));
+}
+
+const near = (actual: number[], expected: number[], tolerance = 40) =>
+  actual.every((v, i) => Math.abs(v - expected[i]) <= tolerance);
+
+/**
+ * A 100 × 50 mm EMF on a 10 px/mm device (1000 × 500 px); an anisotropic window of 200 × 100 logical
+ * units on that viewport, so one logical unit is 5 px, i.e. 1 pt once drawn 200 pt wide.
+ */
+function shapesAndTextEmf(): Uint8Array {
+  return new EmfWriter([100, 50], [1000, 1000], [100, 100])
+    .rec(EMF.SETMAPMODE, 8)
+    .rec(EMF.SETWINDOWORGEX, 0, 0)
+    .rec(EMF.SETWINDOWEXTEX, 200, 100)
+    .rec(EMF.SETVIEWPORTEXTEX, 1000, 500)
+    .rec(EMF.CREATEBRUSHINDIRECT, 1, 0, colorRef(220, 0, 0), 0)
+    .rec(EMF.SELECTOBJECT, 1)
+    .rec(EMF.SELECTOBJECT, NULL_PEN)
+    .poly(3, [10, 10, 90, 10, 90, 90, 10, 90])
+    .rec(EMF.CREATEPEN, 2, 0, 2, 0, colorRef(0, 160, 0))
+    .rec(EMF.SELECTOBJECT, 2)
+    .poly(4, [110, 20, 190, 20])
+    .font(3, -10, 'Arial')
+    .rec(EMF.SELECTOBJECT, 3)
+    .rec(EMF.SETTEXTALIGN, 24)
+    .rec(EMF.SETTEXTCOLOR, colorRef(0, 0, 0))
+    .text(120, 80, 'Metafile')
+    .bytes();
+}
+
+describe('EMF', () => {
+  test('a filled polygon, a stroked polyline and a text in a mapped window land where the records put them', async () => {
+    const emf = shapesAndTextEmf();
+    expect(sniffImage(emf)).toBe('image/x-emf');
+    const { pdf, notes } = await drawn(emf);
+    expect(notes).toEqual([]);
+    const at = await pixels(pdf);
+    // The polygon: logical 10–90 → 60–140 pt across, 110–190 pt down.
+    expect(near(at(100, 150), [220, 0, 0])).toBe(true);
+    expect(near(at(65, 115), [220, 0, 0])).toBe(true);
+    expect(at(55, 105)).toEqual([255, 255, 255]);
+    expect(at(145, 150)).toEqual([255, 255, 255]);
+    expect(at(100, 195)).toEqual([255, 255, 255]);
+    // The polyline: 2 logical units wide (2 pt) at y = 120 pt, from x = 160 to 240 pt.
+    expect(near(at(200, 120), [0, 160, 0])).toBe(true);
+    expect(at(200, 125)).toEqual([255, 255, 255]);
+    // The text: real text, its origin at (170, 180) pt on the baseline, 10 pt high.
+    const word = words(pdf).find((w) => w.text === 'Metafile');
+    expect(word).toBeDefined();
+    expect(word!.xMin).toBeCloseTo(170, 0);
+    expect(word!.yMin).toBeLessThan(180);
+    expect(word!.yMax).toBeGreaterThan(180);
+    expect(word!.yMax - word!.yMin).toBeGreaterThan(8);
+    expect(word!.yMax - word!.yMin).toBeLessThan(14);
+  });
+
+  test('text with advances (dx) is placed character by character; centred and right alignment', async () => {
+    const emf = new EmfWriter([100, 50])
+      .rec(EMF.SETMAPMODE, 8)
+      .rec(EMF.SETWINDOWEXTEX, 200, 100)
+      .rec(EMF.SETVIEWPORTEXTEX, 1000, 500)
+      .font(1, -10, 'Times New Roman')
+      .rec(EMF.SELECTOBJECT, 1)
+      .rec(EMF.SETTEXTALIGN, 24)
+      .text(10, 30, 'ABC', [20, 20, 20])
+      .rec(EMF.SETTEXTALIGN, 24 | 6)
+      .text(100, 60, 'Middle')
+      .rec(EMF.SETTEXTALIGN, 24 | 2)
+      .text(190, 90, 'Right')
+      .bytes();
+    const { pdf } = await drawn(emf);
+    const found = words(pdf);
+    // pdftotext splits characters 20 pt apart into words: A at 60, B at 80, C at 100.
+    const letters = found.filter((w) => ['A', 'B', 'C'].includes(w.text));
+    expect(letters.map((w) => Math.round(w.xMin))).toEqual([60, 80, 100]);
+    const middle = found.find((w) => w.text === 'Middle')!;
+    expect((middle.xMin + middle.xMax) / 2).toBeCloseTo(150, 0);
+    const right = found.find((w) => w.text === 'Right')!;
+    expect(right.xMax).toBeCloseTo(240, 0);
+  });
+
+  test('a wrapped 24-bit DIB (STRETCHDIBITS) fills the picture with its pixels', async () => {
+    // 4 × 2 pixels: blue on the left half, yellow on the right.
+    const dib = dib24(4, 2, (x) => (x < 2 ? [0, 0, 255] : [255, 255, 0]));
+    const emf = new EmfWriter([100, 50]).stretchDib([0, 0, 1000, 500], dib, 4, 2).bytes();
+    const { pdf, notes } = await drawn(emf);
+    expect(notes).toEqual([]);
+    const at = await pixels(pdf);
+    expect(near(at(80, 150), [0, 0, 255], 10)).toBe(true);
+    expect(near(at(220, 150), [255, 255, 0], 10)).toBe(true);
+    // Nothing drawn outside the picture's box.
+    expect(at(40, 150)).toEqual([255, 255, 255]);
+  });
+
+  test('SAVEDC / RESTOREDC bring back the brush', async () => {
+    const emf = new EmfWriter([100, 50])
+      .rec(EMF.SELECTOBJECT, NULL_PEN)
+      .rec(EMF.CREATEBRUSHINDIRECT, 1, 0, colorRef(0, 0, 200), 0)
+      .rec(EMF.SELECTOBJECT, 1)
+      .rec(EMF.SAVEDC)
+      .rec(EMF.CREATEBRUSHINDIRECT, 2, 0, colorRef(0, 200, 0), 0)
+      .rec(EMF.SELECTOBJECT, 2)
+      .rec(EMF.RECTANGLE, 0, 0, 500, 500)
+      .rec(EMF.RESTOREDC, -1 >>> 0)
+      .rec(EMF.RECTANGLE, 500, 0, 1000, 500)
+      .bytes();
+    const at = await pixels((await drawn(emf)).pdf);
+    expect(near(at(100, 150), [0, 200, 0])).toBe(true);
+    expect(near(at(200, 150), [0, 0, 200])).toBe(true);
+  });
+});
+
+describe('WMF', () => {
+  test('a placeable WMF equation: its text is real text at its place, Symbol codes as Greek letters', async () => {
+    // 2 × 1 inch at 1440 units per inch; the baseline 1/2 inch down.
+    const wmf = new WmfWriter([0, 0, 2880, 1440])
+      .rec(0x020b, 0, 0)
+      .rec(0x020c, 1440, 2880)
+      .font(-240, 'Times New Roman')
+      .rec(0x012d, 0)
+      .rec(0x012e, 24)
+      .textOut(288, 720, 'E = mc')
+      .font(-240, 'Symbol', 2)
+      .rec(0x012d, 1)
+      .textOut(1440, 720, 'p')
+      .bytes();
+    expect(sniffImage(wmf)).toBe('image/x-wmf');
+    const { pdf, notes } = await drawn(wmf);
+    expect(notes).toEqual([]);
+    const found = words(pdf);
+    const e = found.find((w) => w.text === 'E')!;
+    // 288 of 2880 units across 200 pt → 20 pt; the baseline 720 of 1440 → 50 pt down the 100 pt box.
+    expect(e.xMin).toBeCloseTo(BOX.x + 20, 0);
+    expect(e.yMin).toBeLessThan(BOX.top + 50);
+    expect(e.yMax).toBeGreaterThan(BOX.top + 50);
+    expect(found.map((w) => w.text).join(' ')).toContain('E = mc');
+    const pi = found.find((w) => w.text === 'π')!;
+    expect(pi.xMin).toBeCloseTo(BOX.x + 100, 0);
+  });
+});
+
+describe('hostile and unsupported metafiles end in the empty frame with a note', () => {
+  const cases: Array<[string, () => Uint8Array]> = [
+    ['truncated', () => shapesAndTextEmf().subarray(0, 200)],
+    [
+      'a record size of 0',
+      () => {
+        const bytes = shapesAndTextEmf().slice();
+        new DataView(bytes.buffer).setUint32(88 + 4, 0, true);
+        return bytes;
+      },
+    ],
+    [
+      'a point count past the end (a billion points)',
+      () => new EmfWriter([10, 10]).poly(3, [0, 0, 10, 10, 0, 10], 1e9).bytes(),
+    ],
+    ['an object index past the cap', () => new EmfWriter([10, 10]).rec(EMF.CREATEPEN, 0x7fffffff, 0, 1, 0, 0).bytes()],
+    ['no end-of-file record', () => new EmfWriter([10, 10]).rec(EMF.RECTANGLE, 0, 0, 5, 5).bytes({ eof: false })],
+    ['a picture that draws nothing', () => new EmfWriter([10, 10]).rec(EMF.SETMAPMODE, 1).bytes()],
+    [
+      'a WMF whose record runs past the file',
+      () => {
+        const bytes = new WmfWriter([0, 0, 100, 100]).rec(0x041b, 10, 10, 0, 0).bytes().slice();
+        new DataView(bytes.buffer).setUint32(40, 0xffff, true);
+        return bytes;
+      },
+    ],
+  ];
+  test.each(cases)('%s', async (_name, make) => {
+    const doc = await PDFDocument.create();
+    const images = new ImageCache(doc, new FontBook(doc));
+    await expect(images.get(make())).rejects.toBeInstanceOf(MetafileError);
+    expect([...images.notes]).toEqual(['pictures in EMF/WMF format that could not be drawn are shown as empty frames']);
+  });
+});
