@@ -225,3 +225,102 @@ export class WmfWriter {
     return concat([placeable, header, body]);
   }
 }
+
+/**
+ * A .docx whose body holds `emf` as an inline picture (200 × 100 pt, a:blip) and `wmf` as the preview
+ * of an embedded object (w:object's VML v:imagedata, 144 × 72 pt), as Word writes an old equation.
+ */
+export async function docxWithMetafiles(emf: Uint8Array, wmf: Uint8Array): Promise<Uint8Array> {
+  const { default: JSZip } = await import('jszip');
+  const zip = new JSZip();
+  const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  zip.file(
+    '[Content_Types].xml',
+    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+      '<Default Extension="xml" ContentType="application/xml"/><Default Extension="emf" ContentType="image/x-emf"/>' +
+      '<Default Extension="wmf" ContentType="image/x-wmf"/><Override PartName="/word/document.xml" ' +
+      'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  );
+  zip.file(
+    '_rels/.rels',
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${R}/officeDocument" Target="word/document.xml"/></Relationships>`,
+  );
+  zip.file(
+    'word/_rels/document.xml.rels',
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rIdEmf" Type="${R}/image" Target="media/image1.emf"/>` +
+      `<Relationship Id="rIdWmf" Type="${R}/image" Target="media/image2.wmf"/></Relationships>`,
+  );
+  zip.file('word/media/image1.emf', emf);
+  zip.file('word/media/image2.wmf', wmf);
+  const picture =
+    '<w:drawing><wp:inline><wp:extent cx="2540000" cy="1270000"/><wp:docPr id="1" name="Picture 1"/>' +
+    '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic>' +
+    '<pic:nvPicPr><pic:cNvPr id="1" name="Picture 1"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill>' +
+    '<a:blip r:embed="rIdEmf"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm>' +
+    '<a:off x="0" y="0"/><a:ext cx="2540000" cy="1270000"/></a:xfrm><a:prstGeom prst="rect"/></pic:spPr>' +
+    '</pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing>';
+  const object =
+    '<w:object><v:shape id="_x0000_i1025" type="#_x0000_t75" style="width:144pt;height:72pt">' +
+    '<v:imagedata r:id="rIdWmf" o:title=""/></v:shape><o:OLEObject Type="Embed" ProgID="Equation.3" ' +
+    'ShapeID="_x0000_i1025" DrawAspect="Content" ObjectID="_1"/></w:object>';
+  zip.file(
+    'word/document.xml',
+    '<?xml version="1.0" encoding="UTF-8"?><w:document ' +
+      'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" ' +
+      `xmlns:r="${R}" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" ` +
+      'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" ' +
+      'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" ' +
+      'xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>' +
+      '<w:p><w:r><w:t>Before the pictures.</w:t></w:r></w:p>' +
+      `<w:p><w:r>${picture}</w:r></w:p><w:p><w:r><w:t xml:space="preserve">Equation: </w:t></w:r><w:r>${object}</w:r></w:p>` +
+      '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" ' +
+      'w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr></w:body></w:document>',
+  );
+  return zip.generateAsync({ type: 'uint8array' });
+}
+
+/**
+ * A 100 × 50 mm EMF on a 10 px/mm device (1000 × 500 px); an anisotropic window of 200 × 100 logical
+ * units on that viewport, so one logical unit is 5 px, i.e. 1 pt once drawn 200 pt wide.
+ */
+export function shapesAndTextEmf(): Uint8Array {
+  return new EmfWriter([100, 50], [1000, 1000], [100, 100])
+    .rec(EMF.SETMAPMODE, 8)
+    .rec(EMF.SETWINDOWORGEX, 0, 0)
+    .rec(EMF.SETWINDOWEXTEX, 200, 100)
+    .rec(EMF.SETVIEWPORTEXTEX, 1000, 500)
+    .rec(EMF.CREATEBRUSHINDIRECT, 1, 0, colorRef(220, 0, 0), 0)
+    .rec(EMF.SELECTOBJECT, 1)
+    .rec(EMF.SELECTOBJECT, NULL_PEN)
+    .poly(3, [10, 10, 90, 10, 90, 90, 10, 90])
+    .rec(EMF.CREATEPEN, 2, 0, 2, 0, colorRef(0, 160, 0))
+    .rec(EMF.SELECTOBJECT, 2)
+    .poly(4, [110, 20, 190, 20])
+    .font(3, -10, 'Arial')
+    .rec(EMF.SELECTOBJECT, 3)
+    .rec(EMF.SETTEXTALIGN, 24)
+    .rec(EMF.SETTEXTCOLOR, colorRef(0, 0, 0))
+    .text(120, 80, 'Metafile')
+    .bytes();
+}
+
+/**
+ * A placeable WMF "equation" of 2 × 1 inch: "E = mc" in Times New Roman and Symbol's "p" (π), their
+ * baselines 1/2 inch down.
+ */
+export function equationWmf(): Uint8Array {
+  return new WmfWriter([0, 0, 2880, 1440])
+    .rec(0x020b, 0, 0)
+    .rec(0x020c, 1440, 2880)
+    .font(-240, 'Times New Roman')
+    .rec(0x012d, 0)
+    .rec(0x012e, 24)
+    .textOut(288, 720, 'E = mc')
+    .font(-240, 'Symbol', 2)
+    .rec(0x012d, 1)
+    .textOut(1440, 720, 'p')
+    .bytes();
+}

@@ -14,7 +14,18 @@ import { MetafileError } from '../../workers/engine/lib/office-to-pdf/metafile/p
 import { sniffImage } from '../../workers/engine/lib/office-to-pdf/images.ts';
 import { decodeImage, pdftoppmPng, type Raster } from '../support/images.ts';
 import { popplerTextWith } from '../support/pdf.ts';
-import { colorRef, dib24, EMF, EmfWriter, NULL_PEN, WmfWriter } from '../support/metafile-builder.ts';
+import {
+  colorRef,
+  dib24,
+  docxWithMetafiles,
+  EMF,
+  EmfWriter,
+  equationWmf,
+  NULL_PEN,
+  shapesAndTextEmf,
+  WmfWriter,
+} from '../support/metafile-builder.ts';
+import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 
 const PAGE = { width: 400, height: 300 };
 /** Where the picture is drawn: its top-left at (50, 100) points from the page's top-left, 200 × 100 pt. */
@@ -53,31 +64,6 @@ function words(pdf: Uint8Array): Array<{ text: string; xMin: number; yMin: numbe
 
 const near = (actual: number[], expected: number[], tolerance = 40) =>
   actual.every((v, i) => Math.abs(v - expected[i]) <= tolerance);
-
-/**
- * A 100 × 50 mm EMF on a 10 px/mm device (1000 × 500 px); an anisotropic window of 200 × 100 logical
- * units on that viewport, so one logical unit is 5 px, i.e. 1 pt once drawn 200 pt wide.
- */
-function shapesAndTextEmf(): Uint8Array {
-  return new EmfWriter([100, 50], [1000, 1000], [100, 100])
-    .rec(EMF.SETMAPMODE, 8)
-    .rec(EMF.SETWINDOWORGEX, 0, 0)
-    .rec(EMF.SETWINDOWEXTEX, 200, 100)
-    .rec(EMF.SETVIEWPORTEXTEX, 1000, 500)
-    .rec(EMF.CREATEBRUSHINDIRECT, 1, 0, colorRef(220, 0, 0), 0)
-    .rec(EMF.SELECTOBJECT, 1)
-    .rec(EMF.SELECTOBJECT, NULL_PEN)
-    .poly(3, [10, 10, 90, 10, 90, 90, 10, 90])
-    .rec(EMF.CREATEPEN, 2, 0, 2, 0, colorRef(0, 160, 0))
-    .rec(EMF.SELECTOBJECT, 2)
-    .poly(4, [110, 20, 190, 20])
-    .font(3, -10, 'Arial')
-    .rec(EMF.SELECTOBJECT, 3)
-    .rec(EMF.SETTEXTALIGN, 24)
-    .rec(EMF.SETTEXTCOLOR, colorRef(0, 0, 0))
-    .text(120, 80, 'Metafile')
-    .bytes();
-}
 
 describe('EMF', () => {
   test('a filled polygon, a stroked polyline and a text in a mapped window land where the records put them', async () => {
@@ -164,17 +150,7 @@ describe('EMF', () => {
 describe('WMF', () => {
   test('a placeable WMF equation: its text is real text at its place, Symbol codes as Greek letters', async () => {
     // 2 × 1 inch at 1440 units per inch; the baseline 1/2 inch down.
-    const wmf = new WmfWriter([0, 0, 2880, 1440])
-      .rec(0x020b, 0, 0)
-      .rec(0x020c, 1440, 2880)
-      .font(-240, 'Times New Roman')
-      .rec(0x012d, 0)
-      .rec(0x012e, 24)
-      .textOut(288, 720, 'E = mc')
-      .font(-240, 'Symbol', 2)
-      .rec(0x012d, 1)
-      .textOut(1440, 720, 'p')
-      .bytes();
+    const wmf = equationWmf();
     expect(sniffImage(wmf)).toBe('image/x-wmf');
     const { pdf, notes } = await drawn(wmf);
     expect(notes).toEqual([]);
@@ -222,5 +198,33 @@ describe('hostile and unsupported metafiles end in the empty frame with a note',
     const images = new ImageCache(doc, new FontBook(doc));
     await expect(images.get(make())).rejects.toBeInstanceOf(MetafileError);
     expect([...images.notes]).toEqual(['pictures in EMF/WMF format that could not be drawn are shown as empty frames']);
+  });
+});
+
+describe('wired into the Office renderers', () => {
+  test('Word: an EMF picture (a:blip) and a WMF object preview (v:imagedata) are drawn with their text', async () => {
+    const docx = await docxWithMetafiles(shapesAndTextEmf(), equationWmf());
+    const result = await wordToPdf([{ name: 'pictures.docx', bytes: docx }], {}, {});
+    expect(result.notes?.join(' ') ?? '').not.toMatch(/EMF|WMF|metafile|empty frame/);
+    const found = words(result.bytes);
+    const text = found.map((w) => w.text).join(' ');
+    expect(text).toContain('Metafile');
+    expect(text).toContain('E = mc');
+    expect(text).toContain('π');
+    // The inline EMF is 200 × 100 pt; its text sits 120 pt from the picture's left edge.
+    const metafile = found.find((w) => w.text === 'Metafile')!;
+    const before = found.find((w) => w.text === 'Before')!;
+    expect(metafile.xMin - before.xMin).toBeCloseTo(120, 0);
+    // The polygon's red is on the page (60–140 pt of the picture's 200 pt width, from the text column's left).
+    const at = await pixels(result.bytes);
+    expect(near(at(Math.round(before.xMin + 50), Math.round(metafile.yMax - 40)), [220, 0, 0])).toBe(true);
+  });
+
+  test('RTF: a \\emfblip picture is drawn', async () => {
+    const hex = Buffer.from(shapesAndTextEmf()).toString('hex');
+    const rtf = `{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}\\pard {\\pict\\emfblip\\picwgoal4000\\pichgoal2000 ${hex}}\\par}`;
+    const result = await wordToPdf([{ name: 'picture.rtf', bytes: new TextEncoder().encode(rtf) }], {}, {});
+    expect(result.notes?.join(' ') ?? '').not.toMatch(/EMF|WMF/);
+    expect(words(result.bytes).map((w) => w.text)).toContain('Metafile');
   });
 });
