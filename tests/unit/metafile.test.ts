@@ -145,6 +145,23 @@ describe('EMF', () => {
     expect(near(at(100, 150), [0, 200, 0])).toBe(true);
     expect(near(at(200, 150), [0, 0, 200])).toBe(true);
   });
+  test('a hatched brush: lines 8 device pixels apart in its colour, inside the shape only', async () => {
+    // A 1 px/mm device: the 100 × 50 px picture drawn 200 pt wide, so the hatch cell is 16 pt.
+    const emf = new EmfWriter([100, 50], [100, 100], [100, 100])
+      .rec(EMF.SETBKMODE, 1)
+      .rec(EMF.SELECTOBJECT, NULL_PEN)
+      .rec(EMF.CREATEBRUSHINDIRECT, 1, 2, colorRef(0, 0, 255), 0)
+      .rec(EMF.SELECTOBJECT, 1)
+      .rec(EMF.RECTANGLE, 10, 10, 90, 40)
+      .bytes();
+    const { pdf, notes } = await drawn(emf);
+    expect(notes).toEqual([]);
+    const at = await pixels(pdf);
+    // Device rows 16, 24, 32 → 132, 148, 164 pt down the page; white between them and outside the rectangle.
+    for (const y of [132, 148, 164]) expect(near(at(150, y), [0, 0, 255], 100)).toBe(true);
+    expect(at(150, 140)).toEqual([255, 255, 255]);
+    expect(at(245, 132)).toEqual([255, 255, 255]);
+  });
 });
 
 describe('WMF', () => {

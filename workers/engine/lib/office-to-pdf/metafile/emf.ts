@@ -35,6 +35,7 @@ const LEFT_OUT: { [type: number]: string } = {
   108: 'some texts',
   118: 'gradients',
 };
+const BRUSH_KINDS: Array<'solid' | 'null' | 'hatch'> = ['solid', 'null', 'hatch'];
 const BLACK: [number, number, number] = [0, 0, 0];
 const WHITE: [number, number, number] = [255, 255, 255];
 const PATCOPY = 0xf00021;
@@ -231,85 +232,6 @@ function playRecord(dc: Dc, r: Fields): void {
     case 90:
     case 91:
       return polyRecord(dc, r);
-    case 9:
-      s.winExt = [r.i32(8), r.i32(12)];
-      return;
-    case 10:
-      s.winOrg = [r.i32(8), r.i32(12)];
-      return;
-    case 11:
-      s.vpExt = [r.i32(8), r.i32(12)];
-      return;
-    case 12:
-      s.vpOrg = [r.i32(8), r.i32(12)];
-      return;
-    case 17:
-      s.mapMode = r.u32(8);
-      return;
-    case 18:
-      s.bkMode = r.u32(8);
-      return;
-    case 19:
-      s.evenOdd = r.u32(8) !== 2;
-      return;
-    case 22:
-      s.textAlign = r.u32(8);
-      return;
-    case 24:
-      s.textColor = colorRef(r.view, 8);
-      return;
-    case 25:
-      s.bkColor = colorRef(r.view, 8);
-      return;
-    case 27:
-      s.position = [r.i32(8), r.i32(12)];
-      if (dc.path) dc.path.push(...dc.figure(s.position, false));
-      return;
-    case 29:
-    case 30:
-      return dc.intersectClip(r.rect(8), r.type === 29);
-    case 33:
-      return dc.save();
-    case 34:
-      return dc.restore(r.i32(8));
-    case 35:
-      s.world = r.xform(8);
-      return;
-    case 36: {
-      const m = r.xform(8);
-      const mode = r.u32(32);
-      if (mode === 1) s.world = [1, 0, 0, 1, 0, 0];
-      else if (mode === 2) s.world = transform(s.world, m);
-      else if (mode === 3) s.world = transform(m, s.world);
-      else if (mode === 4) s.world = m;
-      return;
-    }
-    case 37: {
-      const handle = r.u32(8);
-      return dc.select(handle & 0x7fffffff, (handle & 0x80000000) !== 0);
-    }
-    case 38:
-      return dc.setObject(r.u32(8), {
-        kind: 'pen',
-        pen: { style: r.u32(12), width: r.i32(16), color: colorRef(r.view, 24) },
-      });
-    case 95: {
-      // EXTCREATEPEN: a solid-brush pen; others stroke with their colour
-      const style = r.u32(36) === 1 ? 5 : r.u32(28);
-      return dc.setObject(r.u32(8), { kind: 'pen', pen: { style, width: r.u32(32), color: colorRef(r.view, 40) } });
-    }
-    case 39: {
-      const style = r.u32(12);
-      return dc.setObject(r.u32(8), {
-        kind: 'brush',
-        brush: { color: colorRef(r.view, 16), kind: style === 0 ? 'solid' : style === 1 ? 'null' : 'other' },
-      });
-    }
-    case 93:
-    case 94:
-      return dc.setObject(r.u32(8), { kind: 'brush', brush: { color: [0, 0, 0], kind: 'other' } });
-    case 40:
-      return dc.deleteObject(r.u32(8));
     case 42:
       return dc.ellipse(r.rect(8));
     case 43:
@@ -408,6 +330,94 @@ function playRecord(dc: Dc, r: Fields): void {
     case 118:
       dc.leftOut.add(LEFT_OUT[r.type]);
       return;
+    default:
+      return stateRecord(dc, r);
+  }
+}
+
+/** Records that change the device context: mapping, modes, colours, objects, saved states, clipping. */
+function stateRecord(dc: Dc, r: Fields): void {
+  const s = dc.state;
+  switch (r.type) {
+    case 9:
+      s.winExt = [r.i32(8), r.i32(12)];
+      return;
+    case 10:
+      s.winOrg = [r.i32(8), r.i32(12)];
+      return;
+    case 11:
+      s.vpExt = [r.i32(8), r.i32(12)];
+      return;
+    case 12:
+      s.vpOrg = [r.i32(8), r.i32(12)];
+      return;
+    case 17:
+      s.mapMode = r.u32(8);
+      return;
+    case 18:
+      s.bkMode = r.u32(8);
+      return;
+    case 19:
+      s.evenOdd = r.u32(8) !== 2;
+      return;
+    case 22:
+      s.textAlign = r.u32(8);
+      return;
+    case 24:
+      s.textColor = colorRef(r.view, 8);
+      return;
+    case 25:
+      s.bkColor = colorRef(r.view, 8);
+      return;
+    case 27:
+      s.position = [r.i32(8), r.i32(12)];
+      if (dc.path) dc.path.push(...dc.figure(s.position, false));
+      return;
+    case 29:
+    case 30:
+      return dc.intersectClip(r.rect(8), r.type === 29);
+    case 33:
+      return dc.save();
+    case 34:
+      return dc.restore(r.i32(8));
+    case 35:
+      s.world = r.xform(8);
+      return;
+    case 36: {
+      const m = r.xform(8);
+      const mode = r.u32(32);
+      if (mode === 1) s.world = [1, 0, 0, 1, 0, 0];
+      else if (mode === 2) s.world = transform(s.world, m);
+      else if (mode === 3) s.world = transform(m, s.world);
+      else if (mode === 4) s.world = m;
+      return;
+    }
+    case 37: {
+      const handle = r.u32(8);
+      return dc.select(handle & 0x7fffffff, (handle & 0x80000000) !== 0);
+    }
+    case 38:
+      return dc.setObject(r.u32(8), {
+        kind: 'pen',
+        pen: { style: r.u32(12), width: r.i32(16), color: colorRef(r.view, 24) },
+      });
+    case 95: {
+      // EXTCREATEPEN: a solid-brush pen; others stroke with their colour
+      const style = r.u32(36) === 1 ? 5 : r.u32(28);
+      return dc.setObject(r.u32(8), { kind: 'pen', pen: { style, width: r.u32(32), color: colorRef(r.view, 40) } });
+    }
+    case 39: {
+      const style = r.u32(12);
+      return dc.setObject(r.u32(8), {
+        kind: 'brush',
+        brush: { color: colorRef(r.view, 16), kind: BRUSH_KINDS[style] ?? 'other', hatch: r.u32(20) },
+      });
+    }
+    case 93:
+    case 94:
+      return dc.setObject(r.u32(8), { kind: 'brush', brush: { color: [0, 0, 0], kind: 'other' } });
+    case 40:
+      return dc.deleteObject(r.u32(8));
     default:
       // State the subset does not need (palettes, colour spaces, stretch and ROP2 modes, comments).
       return;

@@ -30,7 +30,9 @@ export interface Pen {
 }
 export interface Brush {
   color: Rgb;
-  kind: 'solid' | 'null' | 'other';
+  kind: 'solid' | 'null' | 'hatch' | 'other';
+  /** HS_HORIZONTAL … HS_DIAGCROSS (0–5) for a hatched brush. */
+  hatch?: number;
 }
 export interface LogFont {
   height: number;
@@ -363,11 +365,45 @@ export class Dc {
   paint(path: Segment[], fill: boolean, stroke: boolean): void {
     if (!path.length) return;
     const { brush, evenOdd, clip } = this.state;
-    if (fill && brush.kind === 'other') this.leftOut.add('pattern and hatch fills');
+    if (fill && brush.kind === 'other') this.leftOut.add('pattern fills');
+    if (fill && brush.kind === 'hatch') this.hatch(path);
     const fillColor = fill && brush.kind === 'solid' ? brush.color : undefined;
     const strokeStyle = stroke ? this.strokeStyle() : undefined;
     if (!fillColor && !strokeStyle) return;
     this.items.push({ kind: 'path', path, fill: fillColor, evenOdd, stroke: strokeStyle, clip });
+  }
+
+  /**
+   * A hatched brush: one-pixel lines 8 device pixels apart (GDI's hatch cell), in the brush's colour,
+   * clipped to the path; on the background colour when the background mode is opaque.
+   */
+  private hatch(path: Segment[]): void {
+    const { brush, evenOdd, clip, bkMode, bkColor } = this.state;
+    if (bkMode === 2) this.items.push({ kind: 'path', path, fill: bkColor, evenOdd, clip });
+    const xs = path.flatMap((s) => (s.op === 'Z' ? [] : s.op === 'C' ? [s.x1, s.x2, s.x] : [s.x]));
+    const ys = path.flatMap((s) => (s.op === 'Z' ? [] : s.op === 'C' ? [s.y1, s.y2, s.y] : [s.y]));
+    const [left, right, top, bottom] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const cell = 8;
+    const size = Math.max(right - left, bottom - top);
+    if (!(size / cell < 5_000)) return void this.leftOut.add('pattern fills');
+    const lines: Segment[] = [];
+    const line = (x1: number, y1: number, x2: number, y2: number) =>
+      lines.push({ op: 'M', x: x1, y: y1 }, { op: 'L', x: x2, y: y2 });
+    const style = brush.hatch ?? 0;
+    if (style === 0 || style === 4)
+      for (let y = Math.ceil(top / cell) * cell; y <= bottom; y += cell) line(left, y, right, y);
+    if (style === 1 || style === 4)
+      for (let x = Math.ceil(left / cell) * cell; x <= right; x += cell) line(x, top, x, bottom);
+    // Diagonals through the box: x - y constant (HS_FDIAGONAL, down to the right), x + y (HS_BDIAGONAL, up).
+    const span = right - left + bottom - top;
+    if (style === 2 || style === 5)
+      for (let c = Math.floor((left - bottom) / cell) * cell; c <= right - top; c += cell)
+        line(c + top, top, c + top + span, top + span);
+    if (style === 3 || style === 5)
+      for (let c = Math.floor((left + top) / cell) * cell; c <= right + bottom; c += cell)
+        line(c - top, top, c - top - span, top + span);
+    const stroke: StrokeStyle = { color: brush.color, width: 1, dash: [], cap: 0, join: 0 };
+    this.items.push({ kind: 'path', path: lines, evenOdd: false, stroke, clip: [...clip, { path, evenOdd }] });
   }
 
   private strokeStyle(): StrokeStyle | undefined {

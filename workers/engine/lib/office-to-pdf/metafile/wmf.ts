@@ -7,6 +7,7 @@ import { colorRef, Dc, decodeAnsi, MAX_RECORDS, MetafileError, type Segment } fr
 import type { Played } from './emf.ts';
 import { Fields } from './fields.ts';
 
+const BRUSH_KINDS: Array<'solid' | 'null' | 'hatch'> = ['solid', 'null', 'hatch'];
 const PLACEABLE = 0x9ac6cdd7;
 
 /** Plays a WMF; throws MetafileError when it cannot. */
@@ -193,7 +194,7 @@ function playRecord(dc: Dc, r: Fields): void {
       const style = r.u16(6);
       return dc.setObject(dc.freeSlot(), {
         kind: 'brush',
-        brush: { color: colorRef(r.view, 8), kind: style === 0 ? 'solid' : style === 1 ? 'null' : 'other' },
+        brush: { color: colorRef(r.view, 8), kind: BRUSH_KINDS[style] ?? 'other', hatch: r.u16(12) },
       });
     }
     case 0x02fb:
