@@ -202,6 +202,11 @@ describe('hostile and unsupported metafiles end in the empty frame with a note',
     ['no end-of-file record', () => new EmfWriter([10, 10]).rec(EMF.RECTANGLE, 0, 0, 5, 5).bytes({ eof: false })],
     ['a picture that draws nothing', () => new EmfWriter([10, 10]).rec(EMF.SETMAPMODE, 1).bytes()],
     [
+      'an EMF+-only picture (its records in comments, no EMF drawing records)',
+      // EMR_COMMENT: size of the data, "EMF+", then an EMF+ header record (type 0x4001).
+      () => new EmfWriter([10, 10]).rec(70, 16, 0x2b464d45, 0x4001, 12, 12, 0).bytes(),
+    ],
+    [
       'a WMF whose record runs past the file',
       () => {
         const bytes = new WmfWriter([0, 0, 100, 100]).rec(0x041b, 10, 10, 0, 0).bytes().slice();

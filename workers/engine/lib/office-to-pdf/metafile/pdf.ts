@@ -48,6 +48,7 @@ export { MetafileError } from './gdi.ts';
 interface Resources {
   fonts: Map<PDFFont, string>;
   images: Map<PDFRef, string>;
+  undecoded?: boolean;
 }
 
 const op = (name: PDFOperatorNames) => PDFOperator.of(name);
@@ -170,6 +171,8 @@ async function bitmapItem(
     const e = await embeddable(item.bmp, item.transparent);
     embedded = e.format === 'png' ? await doc.embedPng(e.bytes) : await doc.embedJpg(e.bytes);
   } catch {
+    // Too large for this device's memory, or a DIB images.ts cannot decode: said in the note.
+    resources.undecoded = true;
     return [];
   }
   const name = `I${resources.images.size}`;
@@ -234,5 +237,6 @@ export async function drawMetafile(doc: PDFDocument, bytes: Uint8Array, fonts: F
     width: Math.round((played.sizeMm[0] / 25.4) * 96),
     height: Math.round((played.sizeMm[1] / 25.4) * 96),
   });
+  if (resources.undecoded) dc.leftOut.add('bitmaps that could not be decoded');
   return { image, leftOut: [...dc.leftOut] };
 }
