@@ -418,8 +418,8 @@ async function drawGraphicFrame(s: Slide, frame: XmlElement, transform: Transfor
       (await layoutChart(chart, box.width, box.height, s.deck.ctx)).draw(s.page, box.x, s.deck.slideHeight - box.y);
     } else notes.add('a chart could not be read and was left out');
   } else if (find(frame, 'p:oleObj')) {
-    // An embedded object (a worksheet, a document…): its preview picture in the frame (a
-    // metafile preview leaves a light frame), from the mc:Fallback or the object itself.
+    // An embedded object (a worksheet, a document…): its preview picture in the frame (often a
+    // metafile, drawn by metafile/), from the mc:Fallback or the object itself.
     const preview = find(frame, 'p:pic');
     if (preview && frameBox) await drawPictureIn(s, s.slide, preview, transform(frameBox));
     else notes.add('embedded objects without a preview picture were left out');

@@ -333,7 +333,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
           level,
         });
       } catch {
-        // A picture that cannot be drawn (a metafile, a broken file): a light frame keeps its place.
+        // A picture that cannot be drawn (a broken file, a metafile outside the subset): a light frame keeps its place.
         const { width, height } = inline;
         atoms.push({
           kind: 'drawing',
