@@ -116,6 +116,19 @@ describe('EMF', () => {
     expect(right.xMax).toBeCloseTo(240, 0);
   });
 
+  test('a character outside the BMP split between two text records is printed whole', async () => {
+    const emf = new EmfWriter([100, 50])
+      .font(1, -100, 'Arial')
+      .rec(EMF.SELECTOBJECT, 1)
+      .rec(EMF.SETTEXTALIGN, 24)
+      .text(100, 200, 'Live \uD83D')
+      .text(100, 400, '\uDD96 long')
+      .bytes();
+    const { pdf } = await drawn(emf);
+    const text = words(pdf).map((w) => w.text);
+    expect(text).toEqual(['Live', '\u{1F596}', 'long']);
+  });
+
   test('a wrapped 24-bit DIB (STRETCHDIBITS) fills the picture with its pixels', async () => {
     // 4 × 2 pixels: blue on the left half, yellow on the right.
     const dib = dib24(4, 2, (x) => (x < 2 ? [0, 0, 255] : [255, 255, 0]));

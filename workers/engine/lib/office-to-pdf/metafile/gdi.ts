@@ -478,6 +478,16 @@ export class Dc {
    */
   text(text: string, x: number, y: number, advances: number[] | undefined, advanced: boolean): void {
     if (++this.texts > MAX_TEXT_ITEMS) throw new MetafileError('too many texts');
+    // A character outside the BMP split between two records (a label wrapped inside an emoji) stays whole,
+    // at the end of the first.
+    const last = this.items[this.items.length - 1];
+    if (last?.kind === 'text' && /[\uD800-\uDBFF]$/.test(last.text) && /^[\uDC00-\uDFFF]/.test(text)) {
+      last.text += text[0];
+      last.advances?.push(0);
+      text = text.slice(1);
+      advances = advances?.slice(1);
+      if (!text) return;
+    }
     const { font, textAlign } = this.state;
     const m = this.toDevice();
     const xScale = Math.hypot(m[0], m[1]);

@@ -114,11 +114,16 @@ async function textItem(
   const descent = Math.max(0, metrics.lineHeight - metrics.ascent);
   // Each character with its font (fallbacks for what the chosen font lacks) and its advance in ems.
   const glyphs: Array<{ text: string; font: PDFFont; natural: number; advance: number }> = [];
-  const chars = Array.from(text);
-  for (let i = 0; i < chars.length; i++) {
-    for (const span of await fonts.spans(chars[i], request)) {
+  // The records' advances are per UTF-16 unit: a character outside the BMP takes its two units' sum.
+  let unit = 0;
+  for (const char of Array.from(text)) {
+    const given =
+      item.advances && unit < item.advances.length
+        ? item.advances.slice(unit, unit + char.length).reduce((sum, a) => sum + a, 0)
+        : undefined;
+    unit += char.length;
+    for (const span of await fonts.spans(char, request)) {
       const natural = span.font.widthOfTextAtSize(span.text, 1);
-      const given = item.advances?.[i];
       glyphs.push({
         text: span.text,
         font: span.font,
