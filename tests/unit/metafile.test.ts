@@ -26,6 +26,11 @@ import {
   WmfWriter,
 } from '../support/metafile-builder.ts';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
+import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
+import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
+import JSZip from 'jszip';
+import ExcelJS from 'exceljs';
+import PptxGenJS from 'pptxgenjs';
 
 const PAGE = { width: 400, height: 300 };
 /** Where the picture is drawn: its top-left at (50, 100) points from the page's top-left, 200 × 100 pt. */
@@ -261,5 +266,65 @@ describe('wired into the Office renderers', () => {
     const result = await wordToPdf([{ name: 'picture.rtf', bytes: new TextEncoder().encode(rtf) }], {}, {});
     expect(result.notes?.join(' ') ?? '').not.toMatch(/EMF|WMF/);
     expect(words(result.bytes).map((w) => w.text)).toContain('Metafile');
+  });
+
+  test('PowerPoint: a picture whose bytes are an EMF is drawn (the format is sniffed, not taken from the name)', async () => {
+    const pptx = new PptxGenJS();
+    const data = `image/png;base64,${Buffer.from(shapesAndTextEmf()).toString('base64')}`;
+    pptx.addSlide().addImage({ data, x: 1, y: 1, w: 4, h: 2 });
+    const bytes = new Uint8Array((await pptx.write({ outputType: 'uint8array' })) as Uint8Array);
+    const result = await pptToPdf([{ name: 'deck.pptx', bytes }], {}, {});
+    expect(result.notes?.join(' ') ?? '').not.toMatch(/EMF|WMF|empty frame/);
+    const metafile = words(result.bytes).find((w) => w.text === 'Metafile')!;
+    // 1 inch from the slide's left, the 4-inch picture's text 120 of 200 units in: 72 + 0.6 × 288 pt.
+    expect(metafile.xMin).toBeCloseTo(72 + 0.6 * 288, 0);
+  });
+
+  test('Excel: a picture anchored on a sheet', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Sheet');
+    sheet.getCell('A1').value = 'cell';
+    const imageId = workbook.addImage({ buffer: Buffer.from(equationWmf()) as never, extension: 'png' });
+    sheet.addImage(imageId, { tl: { col: 1, row: 2 }, ext: { width: 192, height: 96 } });
+    const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
+    const result = await excelToPdf([{ name: 'book.xlsx', bytes }], {}, {});
+    expect(result.notes?.join(' ') ?? '').not.toMatch(/EMF|WMF|empty frame/);
+    expect(
+      words(result.bytes)
+        .map((w) => w.text)
+        .join(' '),
+    ).toContain('E = mc');
+  });
+
+  test('OpenDocument: a frame whose only image is a WMF', async () => {
+    const NS =
+      'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +
+      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+      'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" ' +
+      'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
+    const zip = new JSZip();
+    zip.file('mimetype', 'application/vnd.oasis.opendocument.text', { compression: 'STORE' });
+    zip.file(
+      'META-INF/manifest.xml',
+      '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest ' +
+        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">' +
+        '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>' +
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>',
+    );
+    zip.file(
+      'content.xml',
+      `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${NS} office:version="1.3"><office:body>` +
+        '<office:text><text:p><draw:frame svg:width="2in" svg:height="1in"><draw:image xlink:href="Pictures/eq.wmf"/>' +
+        '</draw:frame></text:p></office:text></office:body></office:document-content>',
+    );
+    zip.file('Pictures/eq.wmf', equationWmf());
+    const bytes = await zip.generateAsync({ type: 'uint8array' });
+    const result = await wordToPdf([{ name: 'equation.odt', bytes }], {}, {});
+    expect(result.notes?.join(' ') ?? '').not.toMatch(/WMF|left out/);
+    expect(
+      words(result.bytes)
+        .map((w) => w.text)
+        .join(' '),
+    ).toContain('E = mc');
   });
 });
