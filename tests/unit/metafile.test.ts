@@ -327,4 +327,57 @@ describe('wired into the Office renderers', () => {
         .join(' '),
     ).toContain('E = mc');
   });
+
+  test('Excel: an embedded object printed as its preview (oleObject, its VML shape and anchor)', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Sheet').getCell('A1').value = 'cell';
+    const zip = await JSZip.loadAsync(await workbook.xlsx.writeBuffer());
+    const sheetPath = 'xl/worksheets/sheet1.xml';
+    const relsPath = 'xl/worksheets/_rels/sheet1.xml.rels';
+    const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+    const xml = await zip.file(sheetPath)!.async('string');
+    zip.file(
+      sheetPath,
+      xml.replace(
+        '</worksheet>',
+        '<legacyDrawing r:id="rIdVml"/><oleObjects><oleObject progId="Equation.3" shapeId="1025" r:id="rIdOle"/>' +
+          '</oleObjects></worksheet>',
+      ),
+    );
+    const rels =
+      (await zip.file(relsPath)?.async('string')) ??
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+    zip.file(
+      relsPath,
+      rels.replace(
+        '</Relationships>',
+        `<Relationship Id="rIdVml" Type="${R}/vmlDrawing" Target="../drawings/vmlDrawing1.vml"/>` +
+          `<Relationship Id="rIdOle" Type="${R}/oleObject" Target="../embeddings/oleObject1.bin"/></Relationships>`,
+      ),
+    );
+    zip.file(
+      'xl/drawings/vmlDrawing1.vml',
+      '<xml xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" ' +
+        'xmlns:x="urn:schemas-microsoft-com:office:excel"><v:shape id="_x0000_s1025" type="#_x0000_t75" ' +
+        'style=\'position:absolute;width:144pt;height:72pt\'><v:imagedata o:relid="rId1" o:title=""/>' +
+        '<x:ClientData ObjectType="Pict"><x:Anchor>1, 0, 2, 0, 4, 0, 7, 0</x:Anchor></x:ClientData></v:shape></xml>',
+    );
+    zip.file(
+      'xl/drawings/_rels/vmlDrawing1.vml.rels',
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        `<Relationship Id="rId1" Type="${R}/image" Target="../media/image1.wmf"/></Relationships>`,
+    );
+    zip.file('xl/media/image1.wmf', equationWmf());
+    zip.file('xl/embeddings/oleObject1.bin', new Uint8Array(8));
+    const bytes = await zip.generateAsync({ type: 'uint8array' });
+    const result = await excelToPdf([{ name: 'object.xlsx', bytes }], {}, {});
+    expect(result.notes?.join(' ') ?? '').not.toMatch(/embedded objects|WMF/);
+    const found = words(result.bytes);
+    expect(found.map((w) => w.text).join(' ')).toContain('E = mc');
+    // Anchored at column B, row 3: right of and below the cell A1's text.
+    const cell = found.find((w) => w.text === 'cell')!;
+    const e = found.find((w) => w.text === 'E')!;
+    expect(e.xMin).toBeGreaterThan(cell.xMax);
+    expect(e.yMin).toBeGreaterThan(cell.yMax + 20);
+  });
 });
