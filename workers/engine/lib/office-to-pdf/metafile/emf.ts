@@ -98,7 +98,7 @@ function polyRecord(dc: Dc, r: Fields): void {
     const path: Segment[] = [];
     let from = 0;
     for (const n of counts) {
-      if (from + n * 2 > points.length * 1 || n > total) throw new MetafileError('figure past its points');
+      if ((from + n) * 2 > points.length) throw new MetafileError('figure past its points');
       path.push(...dc.figure(points.slice(from * 2, (from + n) * 2), base === 8));
       from += n;
     }

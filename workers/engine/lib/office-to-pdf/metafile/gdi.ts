@@ -81,6 +81,9 @@ export interface StrokeStyle {
   join: 0 | 1 | 2;
 }
 
+/** The default pen (BLACK_PEN, a cosmetic solid line). */
+const BLACK_PEN: Pen = { color: [0, 0, 0], width: 0, style: 0 };
+
 const STOCK_OBJECTS: Record<number, GdiObject> = {
   0: { kind: 'brush', brush: { color: [255, 255, 255], kind: 'solid' } },
   1: { kind: 'brush', brush: { color: [192, 192, 192], kind: 'solid' } },
@@ -89,7 +92,7 @@ const STOCK_OBJECTS: Record<number, GdiObject> = {
   4: { kind: 'brush', brush: { color: [0, 0, 0], kind: 'solid' } },
   5: { kind: 'brush', brush: { color: [0, 0, 0], kind: 'null' } },
   6: { kind: 'pen', pen: { color: [255, 255, 255], width: 0, style: 0 } },
-  7: { kind: 'pen', pen: { color: [0, 0, 0], width: 0, style: 0 } },
+  7: { kind: 'pen', pen: BLACK_PEN },
   8: { kind: 'pen', pen: { color: [0, 0, 0], width: 0, style: 5 } },
 };
 const DEFAULT_FONT: LogFont = {
@@ -152,7 +155,7 @@ export class Dc {
       winExt: [1, 1],
       vpOrg: [0, 0],
       vpExt: [1, 1],
-      pen: STOCK_OBJECTS[7].kind === 'pen' ? STOCK_OBJECTS[7].pen : ({} as Pen),
+      pen: BLACK_PEN,
       brush: { color: [255, 255, 255], kind: 'solid' },
       font: DEFAULT_FONT,
       textColor: [0, 0, 0],
