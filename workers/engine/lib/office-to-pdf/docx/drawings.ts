@@ -29,8 +29,6 @@ async function imageInline(ctx: DocxContext, drawing: XmlElement, partRels: Rels
     ctx.notes.add(`images in ${format} format were left out`);
     return undefined;
   }
-  if (mime === 'image/x-emf' || mime === 'image/x-wmf')
-    ctx.notes.add(`images in ${format} format were drawn as empty frames`);
   let data = ctx.imageCache.get(rel.target);
   if (!data) {
     const file = ctx.zip.file(rel.target);

@@ -152,8 +152,6 @@ async function addDrawing(reader: RunReader, drawing: XmlElement): Promise<void>
 async function addEmbeddedObject(reader: RunReader, object: XmlElement): Promise<void> {
   const preview = find(object, 'v:imagedata') ? await readVml(reader.ctx, object, reader.partRels) : undefined;
   if (!preview) reader.ctx.notes.add('embedded objects without a preview picture were left out');
-  else if (preview.kind === 'image' && (preview.mime === 'image/x-emf' || preview.mime === 'image/x-wmf'))
-    reader.ctx.notes.add('embedded objects were drawn as empty frames (their preview is a Windows metafile)');
   if (preview) reader.pieces.push(preview);
 }
 
