@@ -290,10 +290,9 @@ function readAxis(element: XmlElement, kind: ChartAxis['kind'], theme: ChartThem
   const numFmt = kid(element, 'c:numFmt');
   const title = kid(element, 'c:title');
   const txPr = kid(element, 'c:txPr');
-  // a:bodyPr rot is clockwise in 60000ths of a degree (labels turned up to the right: −45° or 315°).
-  const rotation = num(kid(txPr, 'a:bodyPr'), 'rot');
-  const rot =
-    rotation === undefined ? undefined : ((((rotation + 10800000) % 21600000) + 21600000) % 21600000) - 10800000;
+  // a:bodyPr rot is clockwise in 60000ths of a degree (labels turned up to the right: −45°); anything
+  // beyond ±90° is automatic (Office writes −60000000 for "automatic").
+  const rot = num(kid(txPr, 'a:bodyPr'), 'rot');
   const skip = num(kid(element, 'c:tickLblSkip'), 'val');
   return {
     id: attr(kid(element, 'c:axId'), 'val') ?? '',
