@@ -6,6 +6,7 @@
  * --convert-to pdf`, read with `pdftotext -bbox` / `-layout`), given in each test.
  */
 import { describe, expect, test } from 'vitest';
+import JSZip from 'jszip';
 import PptxGenJS from 'pptxgenjs';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { convert } from '../support/office-pdf-helpers.ts';
@@ -84,6 +85,26 @@ describe('chart axes', () => {
     expect(names.map((item) => item.str.trim())).toEqual(['Australia', 'Zealand', 'Denmark', 'Netherlands']);
     for (const { transform } of names)
       expect((Math.atan2(transform[1], transform[0]) * 180) / Math.PI).toBeCloseTo(45, -1);
+  });
+
+  test('a label rotation of −60000000 (Office\'s "automatic") leaves short names level', async () => {
+    const pptx = new PptxGenJS();
+    const data = [{ name: 'Sales', labels: ['Q1', 'Q2', 'Q3', 'Q4'], values: [3, 5, 4, 6] }];
+    pptx.addSlide().addChart(pptx.ChartType.bar, data, { ...BOX, catAxisLabelFontSize: 12 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
+    const chartPath = Object.keys(zip.files).find((name) => /charts\/chart\d+\.xml$/.test(name))!;
+    const chart = await zip.file(chartPath)!.async('string');
+    const automatic = chart.replace(/(<c:catAx>[\s\S]*?<c:txPr>\s*)<a:bodyPr\/>/, '$1<a:bodyPr rot="-60000000"/>');
+    expect(automatic).toContain('rot="-60000000"');
+    zip.file(chartPath, automatic);
+    const result = await convert(pptToPdf, 'automatic.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    // LibreOffice and PowerPoint: Q1 … Q4 level under their columns.
+    const doc = await openPdfjs(result.bytes);
+    const items = (await (await doc.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[] }>;
+    await doc.destroy();
+    const names = items.filter((item) => /^Q\d$/.test(item.str.trim()));
+    expect(names.map((item) => item.str.trim())).toEqual(['Q1', 'Q2', 'Q3', 'Q4']);
+    for (const { transform } of names) expect(transform[1]).toBe(0);
   });
 
   test("a scatter chart's x axis gets one more interval at each border its values touch", async () => {
