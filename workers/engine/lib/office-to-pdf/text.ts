@@ -78,6 +78,7 @@ type Atom =
       draw: (page: PDFPage, x: number, bottom: number) => void;
       width: number;
       height: number;
+      depth?: number;
       level?: number;
     };
 
@@ -292,6 +293,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
           draw: await inline.prepare(ctx, inline.width, inline.height),
           width: inline.width,
           height: inline.height,
+          depth: inline.depth,
           level,
         });
       } catch {
@@ -406,7 +408,8 @@ function joinAcrossRuns(atoms: Atom[]): void {
 }
 
 function atomHeight(atom: Atom): { height: number; ascent: number } {
-  if (atom.kind === 'image' || atom.kind === 'drawing') return { height: atom.height, ascent: atom.height };
+  if (atom.kind === 'drawing') return { height: atom.height + (atom.depth ?? 0), ascent: atom.height };
+  if (atom.kind === 'image') return { height: atom.height, ascent: atom.height };
   return { height: atom.lineHeight, ascent: atom.ascent };
 }
 
