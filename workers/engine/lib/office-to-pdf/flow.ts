@@ -315,6 +315,18 @@ async function turnedLineLength(blocks: Block[], across: number, height: number,
   return high;
 }
 
+/** Turned text wraps at its cell's final height (rows grown by other cells give its lines more room). */
+async function relayTurnedCells(table: Table, contents: CellContent[][], rowHeights: number[], ctx: TextContext) {
+  for (const [r, row] of table.rows.entries()) {
+    for (const [c, cell] of row.cells.entries()) {
+      if (!cell.textDirection) continue;
+      const height = rowHeights.slice(r, r + cell.rowSpan).reduce((a, b) => a + b, 0);
+      const length = Math.max(contents[r][c].length ?? 0, height - cell.padding.top - cell.padding.bottom);
+      contents[r][c] = { ...(await measureBlocks(cell.blocks, length, ctx)), length };
+    }
+  }
+}
+
 async function measureTable(
   table: Table,
   available: number,
@@ -389,15 +401,7 @@ async function measureTable(
       if (need > spanned) rowHeights[last] += need - spanned;
     }),
   );
-  // Turned text wraps at its cell's final height (rows grown by other cells give its lines more room).
-  for (const [r, row] of table.rows.entries()) {
-    for (const [c, cell] of row.cells.entries()) {
-      if (!cell.textDirection) continue;
-      const height = rowHeights.slice(r, r + cell.rowSpan).reduce((a, b) => a + b, 0);
-      const length = Math.max(contents[r][c].length ?? 0, height - cell.padding.top - cell.padding.bottom);
-      contents[r][c] = { ...(await measureBlocks(cell.blocks, length, ctx)), length };
-    }
-  }
+  await relayTurnedCells(table, contents, rowHeights, ctx);
 
   const drawCell = (
     page: PDFPage,
