@@ -24,6 +24,7 @@ import { conditionalLooks } from './xlsx-conditional.ts';
 import { cellRange, type CellRange } from './cell-refs.ts';
 import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
+import { HEADING_COLUMN_WIDTH, HEADING_ROW_HEIGHT, withHeadings, type HeadingLabels } from './sheet-headings.ts';
 import { repairWorkbookPackage } from './xlsx-repair.ts';
 import { linearMerges } from './exceljs-merges.ts';
 import { assertCsvFits, assertCsvTextFits, assertPrintableRange } from '../input-limits.ts';
@@ -483,7 +484,11 @@ function runOnSpans(row: TableRow, edges: number[]): Array<[number, number]> {
  * running on into it from the left), borders or drawings are dropped, fills alone not counting. The
  * pages around it break where they did.
  */
-function withoutEmptyPages(band: Grid, contentHeight: number, runsInto: (r: number) => boolean): Grid {
+function withoutEmptyPages(
+  band: Grid,
+  contentHeight: number,
+  runsInto: (r: number) => boolean,
+): Grid & { keptRows?: number[] } {
   const rows = band.rows;
   if (!rows.every((row) => row.exactHeight)) return band;
   let repeated = 0;
@@ -491,15 +496,20 @@ function withoutEmptyPages(band: Grid, contentHeight: number, runsInto: (r: numb
     .filter((row) => row.header)
     .reduce((sum, row) => ((repeated += row.minHeight) <= contentHeight / 2 ? sum + row.minHeight : sum), 0);
   const kept: TableRow[] = [];
+  const keptRows: number[] = [];
   let page: TableRow[] = [];
+  let pageRows: number[] = [];
   let used = 0;
   let printed = false;
   let spanEnd = -1; // the last row a merged cell of an earlier row reaches
   let breakCarried = false; // a left-out page began at a manual break: the next page begins with one
   const closePage = () => {
-    if (printed) kept.push(...page);
-    else breakCarried ||= Boolean(page[0]?.pageBreakBefore);
+    if (printed) {
+      kept.push(...page);
+      keptRows.push(...pageRows);
+    } else breakCarried ||= Boolean(page[0]?.pageBreakBefore);
     page = [];
+    pageRows = [];
     printed = false;
   };
   rows.forEach((row, r) => {
@@ -508,13 +518,14 @@ function withoutEmptyPages(band: Grid, contentHeight: number, runsInto: (r: numb
       used = titleHeight;
     }
     page.push(!page.length && breakCarried && kept.length ? { ...row, pageBreakBefore: true } : row);
+    pageRows.push(r);
     if (page.length === 1) breakCarried = false;
     used += row.minHeight;
     printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || runsInto(r);
     for (const cell of row.cells) spanEnd = Math.max(spanEnd, r + cell.rowSpan - 1);
   });
   closePage();
-  return kept.length === rows.length ? band : { ...band, rows: kept };
+  return kept.length === rows.length ? band : { ...band, rows: kept, keptRows };
 }
 
 /** How many pages `sizes` (column widths or row heights) times `factor` fill, each holding whole ones up to `limit`. */
@@ -573,20 +584,28 @@ export interface GridPrint {
   scale?: number;
   /** Centre the printed columns between the margins. */
   center?: boolean;
-  /** Print pages that hold nothing too (LibreOffice leaves them out unless it prints the headings). */
-  keepEmptyPages?: boolean;
   /** A right-to-left sheet: column A at the right of the first page, each page's columns from the right. */
   rightToLeft?: boolean;
+  /** Print the row and column headings (the grid's row numbers and column letters), as LibreOffice prints them. */
+  headings?: HeadingLabels;
 }
 
 export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): Section[] {
-  const available = page.width - page.margin.left - page.margin.right;
-  const contentHeight = page.height - page.margin.top - page.margin.bottom;
+  const { headings } = print;
+  // (The headings take their column and row of each page, at the sheet's scale.)
+  const pageWidth = page.width - page.margin.left - page.margin.right;
+  const pageHeight = page.height - page.margin.top - page.margin.bottom;
+  let available = pageWidth - (headings ? HEADING_COLUMN_WIDTH : 0);
+  let contentHeight = pageHeight - (headings ? HEADING_ROW_HEIGHT : 0);
   let factor = print.scale && print.scale >= 10 && print.scale <= 400 ? print.scale / 100 : 1;
   const pagesWide = print.fitWidth ? 1 : (print.fitPagesWide ?? 0);
   if (pagesWide > 0 || print.fitHeight)
     factor = fitFactor(grid, available, contentHeight, pagesWide, print.fitHeight ?? 0);
   if (factor !== 1) scaleGrid(grid, factor);
+  if (headings) {
+    available = pageWidth - HEADING_COLUMN_WIDTH * factor;
+    contentHeight = pageHeight - HEADING_ROW_HEIGHT * factor;
+  }
   const edges = [0];
   for (const w of grid.widths) edges.push(edges[edges.length - 1] + w);
   const runOn = new Map<number, Array<[number, number]>>(); // (measured only for rows on pages that look empty)
@@ -595,8 +614,11 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
   const bands = columnBands(grid, available).map((band) => {
     const [first, last] = [from, from + band.widths.length - 1];
     from += band.widths.length;
-    if (print.keepEmptyPages) return band;
-    return withoutEmptyPages(band, contentHeight, (r) => spans(r).some(([a, b]) => a <= last && b >= first));
+    // (With the headings too: LibreOffice prints them on the pages it prints.)
+    const printed = withoutEmptyPages(band, contentHeight, (r) => spans(r).some(([a, b]) => a <= last && b >= first));
+    if (!headings || printed.rows.length === 0) return printed;
+    const rowLabels = 'keptRows' in printed ? printed.keptRows!.map((r) => headings.rows[r]) : headings.rows;
+    return withHeadings(printed, rowLabels, headings.columns.slice(first, last + 1), factor);
   });
   return bands
     .filter((band, i) => band.rows.length > 0 || (i === 0 && bands.every((b) => b.rows.length === 0)))
@@ -1097,6 +1119,19 @@ function overlayShapes(
   }
 }
 
+/** The printed rows' numbers and the printed columns' letters, in the grid's order. */
+function headingLabels(
+  ws: ExcelJS.Worksheet,
+  rowIndex: Map<number, number>,
+  columnIndex: Map<number, number>,
+): HeadingLabels {
+  const rows: string[] = [];
+  for (const [r, index] of rowIndex) rows[index] = String(r);
+  const columns: string[] = [];
+  for (const [c, index] of columnIndex) columns[index] = ws.getColumn(c).letter;
+  return { rows, columns };
+}
+
 /** What printing one sheet needs from its workbook. */
 interface WorkbookContext {
   workbook: ExcelJS.Workbook;
@@ -1208,9 +1243,8 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     fitHeight: fitToPage ? (setup?.fitToHeight ?? 1) : undefined,
     scale: setup?.scale,
     center: Boolean(setup?.horizontalCentered),
-    // (LibreOffice prints the row and column headings on every page, so none of them is empty.)
-    keepEmptyPages: Boolean(setup?.showRowColHeaders),
     rightToLeft,
+    headings: setup?.showRowColHeaders ? headingLabels(ws, rowIndex, columnIndex) : undefined,
   });
   if (notesAtEnd) {
     const notesPage = noteList(ws, maxRow, maxCol);
