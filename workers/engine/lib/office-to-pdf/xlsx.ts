@@ -8,7 +8,8 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import SSF from 'ssf';
-import type { Block, Border, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
+import { clip, endPath, popGraphicsState, pushGraphicsState, rectangle } from 'pdf-lib';
+import type { Block, Border, DrawingInline, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
 import { firstStrongDirection, mirrorColumns } from './bidi.ts';
 import { paragraph, pictureDrawing } from './model.ts';
 import {
@@ -478,11 +479,31 @@ function runOnSpans(row: TableRow, edges: number[]): Array<[number, number]> {
 }
 
 /**
+ * The rows that begin each page of a band, as the layout cuts them: rows are exactly their height, print
+ * titles (up to half a page) repeat at the top of every page after the first, a manual break starts a page.
+ */
+function pageStarts(rows: TableRow[], contentHeight: number): number[] {
+  let repeated = 0;
+  const titleHeight = rows
+    .filter((row) => row.header)
+    .reduce((sum, row) => ((repeated += row.minHeight) <= contentHeight / 2 ? sum + row.minHeight : sum), 0);
+  const starts: number[] = [];
+  let used = 0;
+  rows.forEach((row, r) => {
+    if (r === 0 || used + row.minHeight > contentHeight || row.pageBreakBefore) {
+      starts.push(r);
+      if (r > 0) used = titleHeight;
+    }
+    used += row.minHeight;
+  });
+  return starts;
+}
+
+/**
  * Leaves out the pages of a band of columns that print nothing, as LibreOffice does (its "suppress
- * output of empty pages", on by default): rows are cut into pages as the layout cuts them (they are
- * exactly their height; print titles repeat), and the rows of a page without text (its own, or text
- * running on into it from the left), borders or drawings are dropped, fills alone not counting. The
- * pages around it break where they did.
+ * output of empty pages", on by default): rows are cut into pages as the layout cuts them, and the rows
+ * of a page without text (its own, or text running on into it from the left), borders or drawings
+ * (hidden ones too) are dropped, fills alone not counting. The pages around it break where they did.
  */
 function withoutEmptyPages(
   band: Grid,
@@ -491,41 +512,84 @@ function withoutEmptyPages(
 ): Grid & { keptRows?: number[] } {
   const rows = band.rows;
   if (!rows.every((row) => row.exactHeight)) return band;
-  let repeated = 0;
-  const titleHeight = rows
-    .filter((row) => row.header)
-    .reduce((sum, row) => ((repeated += row.minHeight) <= contentHeight / 2 ? sum + row.minHeight : sum), 0);
+  const starts = pageStarts(rows, contentHeight);
   const kept: TableRow[] = [];
   const keptRows: number[] = [];
-  let page: TableRow[] = [];
-  let pageRows: number[] = [];
-  let used = 0;
-  let printed = false;
   let spanEnd = -1; // the last row a merged cell of an earlier row reaches
   let breakCarried = false; // a left-out page began at a manual break: the next page begins with one
-  const closePage = () => {
-    if (printed) {
-      kept.push(...page);
-      keptRows.push(...pageRows);
-    } else breakCarried ||= Boolean(page[0]?.pageBreakBefore);
-    page = [];
-    pageRows = [];
-    printed = false;
-  };
-  rows.forEach((row, r) => {
-    if (page.length && (used + row.minHeight > contentHeight || row.pageBreakBefore)) {
-      closePage();
-      used = titleHeight;
+  starts.forEach((start, p) => {
+    const end = starts[p + 1] ?? rows.length;
+    let printed = false;
+    for (let r = start; r < end; r++) {
+      const row = rows[r];
+      printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || runsInto(r);
+      for (const cell of row.cells) spanEnd = Math.max(spanEnd, r + cell.rowSpan - 1);
     }
-    page.push(!page.length && breakCarried && kept.length ? { ...row, pageBreakBefore: true } : row);
-    pageRows.push(r);
-    if (page.length === 1) breakCarried = false;
-    used += row.minHeight;
-    printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || runsInto(r);
-    for (const cell of row.cells) spanEnd = Math.max(spanEnd, r + cell.rowSpan - 1);
+    if (!printed) {
+      breakCarried ||= Boolean(rows[start].pageBreakBefore);
+      return;
+    }
+    for (let r = start; r < end; r++) {
+      kept.push(r === start && breakCarried && kept.length ? { ...rows[r], pageBreakBefore: true } : rows[r]);
+      keptRows.push(r);
+    }
+    breakCarried = false;
   });
-  closePage();
   return kept.length === rows.length ? band : { ...band, rows: kept, keptRows };
+}
+
+/**
+ * The part of a drawing from `from` to `to` points below its top edge, clipped to that part: a drawing
+ * taller than the rest of its page prints that share there and the rest on the next pages.
+ */
+function drawingWindow(drawing: DrawingInline, from: number, to: number): DrawingInline {
+  return {
+    ...drawing,
+    height: to - from,
+    prepare: async (ctx, width, height) => {
+      const scale = width / drawing.width;
+      const draw = await drawing.prepare(ctx, width, drawing.height * scale);
+      return (page, x, bottom) => {
+        page.pushOperators(pushGraphicsState(), rectangle(x, bottom, width, height), clip(), endPath());
+        draw(page, x, bottom + height + from * scale - drawing.height * scale);
+        page.pushOperators(popGraphicsState());
+      };
+    },
+  };
+}
+
+/**
+ * Drawings that reach past the last row of their page are printed as LibreOffice prints them: each page
+ * of rows they cover shows its share (a picture 1,050 pt tall prints its top on one page and the rest on
+ * the next), so that page is printed too. The shares are overlays on the first row of each page.
+ */
+function drawingsAcrossPages(band: Grid, contentHeight: number): Grid {
+  const rows = band.rows;
+  if (!rows.some((row) => row.overlays?.length) || !rows.every((row) => row.exactHeight)) return band;
+  const starts = pageStarts(rows, contentHeight);
+  if (starts.length < 2) return band;
+  const top = [0];
+  for (const row of rows) top.push(top[top.length - 1] + row.minHeight);
+  const overlays = rows.map((row) => row.overlays?.slice());
+  let page = 0;
+  rows.forEach((row, r) => {
+    while (starts[page + 1] !== undefined && starts[page + 1] <= r) page++;
+    row.overlays?.forEach((overlay, i) => {
+      const from = top[r] + overlay.y;
+      const to = from + overlay.drawing.height;
+      const pageEnd = (p: number) => top[starts[p + 1] ?? rows.length];
+      if (page === starts.length - 1 || to <= pageEnd(page) + 0.5) return;
+      overlays[r]![i] = { ...overlay, drawing: drawingWindow(overlay.drawing, 0, pageEnd(page) - from) };
+      for (let p = page + 1; p < starts.length && top[starts[p]] < to - 0.5; p++) {
+        const share = drawingWindow(overlay.drawing, top[starts[p]] - from, Math.min(to, pageEnd(p)) - from);
+        (overlays[starts[p]] ??= []).push({ ...overlay, y: 0, drawing: share });
+      }
+    });
+  });
+  return {
+    ...band,
+    rows: rows.map((row, r) => (overlays[r] === row.overlays ? row : { ...row, overlays: overlays[r] })),
+  };
 }
 
 /** How many pages `sizes` (column widths or row heights) times `factor` fill, each holding whole ones up to `limit`. */
@@ -615,7 +679,9 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
     const [first, last] = [from, from + band.widths.length - 1];
     from += band.widths.length;
     // (With the headings too: LibreOffice prints them on the pages it prints.)
-    const printed = withoutEmptyPages(band, contentHeight, (r) => spans(r).some(([a, b]) => a <= last && b >= first));
+    const printed = withoutEmptyPages(drawingsAcrossPages(band, contentHeight), contentHeight, (r) =>
+      spans(r).some(([a, b]) => a <= last && b >= first),
+    );
     if (!headings || printed.rows.length === 0) return printed;
     const rowLabels = 'keptRows' in printed ? printed.keptRows!.map((r) => headings.rows[r]) : headings.rows;
     return withHeadings(printed, rowLabels, headings.columns.slice(first, last + 1), factor);
