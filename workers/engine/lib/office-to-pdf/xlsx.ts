@@ -440,6 +440,7 @@ function columnBands(grid: Grid, width: number): Grid[] {
           piece.beyond = { left: sum(cell.column, from), right: sum(to, cell.column + cell.colSpan) };
         pieces[b].cells.push(piece);
       }
+      for (const [b, left] of runOnBands(row, cell, edges, bands)) pieces[b].cells.unshift(runOnPiece(cell, left));
     }
     // A drawing is printed in the band where its anchor column is, and its part on each band to the
     // right that it reaches (drawn from off the page's left edge), as LibreOffice splits it.
@@ -454,6 +455,49 @@ function columnBands(grid: Grid, width: number): Grid[] {
     pieces.forEach((piece, b) => out[b].rows.push(piece));
   }
   return out;
+}
+
+/**
+ * The later bands of columns that a cell's text runs on into (left-aligned, not wrapped or clipped, over
+ * empty cells up to the band's first column), each with the distance from the cell's left edge to the band's.
+ */
+function runOnBands(
+  row: TableRow,
+  cell: TableCell & { column: number },
+  edges: number[],
+  bands: Array<[number, number]>,
+): Array<[number, number]> {
+  if (cell.clip || cell.colSpan !== 1 || cell.rowSpan !== 1) return [];
+  const inlines = cell.blocks.flatMap((b) =>
+    b.kind === 'paragraph' && b.noWrap && b.align === 'left' ? b.inlines : [],
+  );
+  const width = inlines.reduce((sum, i) => sum + (i.kind === 'text' ? estimatedWidth(i.text, i.style.size) : 0), 0);
+  const reach = edges[cell.column] + cell.padding.left + width;
+  const out: Array<[number, number]> = [];
+  for (const [b, [from]] of bands.entries()) {
+    if (from <= cell.column) continue;
+    if (edges[from] >= reach) break;
+    // (Text runs on over empty cells only: a cell up to the band's first column stops it.)
+    if (row.cells.some((other) => other.column > cell.column && other.column <= from && cellPrints(other))) break;
+    out.push([b, edges[from] - edges[cell.column]]);
+  }
+  return out;
+}
+
+/**
+ * The rest of a run-on text on a later page of columns, as LibreOffice prints it: the text laid out from
+ * `left` points before the page's first column (off the page), its end running on over the page's empty cells.
+ */
+function runOnPiece(cell: TableCell & { column: number }, left: number): TableCell & { column: number } {
+  return {
+    ...cell,
+    column: 0,
+    colSpan: 1,
+    borders: {},
+    shading: undefined,
+    bar: undefined,
+    beyond: { left, right: 0 },
+  };
 }
 
 /** Whether a cell prints anything a page would be kept for: text, a border, a data bar, a merged range. */
