@@ -546,13 +546,14 @@ function pageStarts(rows: TableRow[], contentHeight: number): number[] {
 /**
  * Leaves out the pages of a band of columns that print nothing, as LibreOffice does (its "suppress
  * output of empty pages", on by default): rows are cut into pages as the layout cuts them, and the rows
- * of a page without text (its own, or text running on into it from the left), borders or drawings
- * (hidden ones too) are dropped, fills alone not counting. The pages around it break where they did.
+ * of a page without text (its own, text running on into it from the left, or a formula without a
+ * cached result: `alsoPrints`), borders or drawings (hidden ones too) are dropped, fills alone not
+ * counting. The pages around it break where they did.
  */
 function withoutEmptyPages(
   band: Grid,
   contentHeight: number,
-  runsInto: (r: number) => boolean,
+  alsoPrints: (r: number) => boolean,
 ): Grid & { keptRows?: number[] } {
   const rows = band.rows;
   if (!rows.every((row) => row.exactHeight)) return band;
@@ -566,7 +567,7 @@ function withoutEmptyPages(
     let printed = false;
     for (let r = start; r < end; r++) {
       const row = rows[r];
-      printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || runsInto(r);
+      printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || alsoPrints(r);
       for (const cell of row.cells) spanEnd = Math.max(spanEnd, r + cell.rowSpan - 1);
     }
     if (!printed) {
@@ -696,6 +697,8 @@ export interface GridPrint {
   rightToLeft?: boolean;
   /** Print the row and column headings (the grid's row numbers and column letters), as LibreOffice prints them. */
   headings?: HeadingLabels;
+  /** Grid row → grid columns of formulas without a result: they print nothing, but keep their page. */
+  blankFormulas?: number[][];
 }
 
 export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): Section[] {
@@ -723,8 +726,12 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
     const [first, last] = [from, from + band.widths.length - 1];
     from += band.widths.length;
     // (With the headings too: LibreOffice prints them on the pages it prints.)
-    const printed = withoutEmptyPages(drawingsAcrossPages(band, contentHeight), contentHeight, (r) =>
-      spans(r).some(([a, b]) => a <= last && b >= first),
+    const printed = withoutEmptyPages(
+      drawingsAcrossPages(band, contentHeight),
+      contentHeight,
+      (r) =>
+        spans(r).some(([a, b]) => a <= last && b >= first) ||
+        Boolean(print.blankFormulas?.[r]?.some((c) => c >= first && c <= last)),
     );
     if (!headings || printed.rows.length === 0) return printed;
     const rowLabels = 'keptRows' in printed ? printed.keptRows!.map((r) => headings.rows[r]) : headings.rows;
@@ -1158,16 +1165,25 @@ function visibleColumns(
   return { hiddenCols, widths, columnIndex };
 }
 
-/** The printed area's visible rows with their cells, and each visible row's index in rows. */
+function isFormula(value: ExcelJS.CellValue | undefined): boolean {
+  return Boolean(value && typeof value === 'object' && ('formula' in value || 'sharedFormula' in value));
+}
+
+/**
+ * The printed area's visible rows with their cells, each visible row's index in rows, and the columns (of
+ * the grid) of each row's formulas that show nothing (no cached result): LibreOffice recalculates them, and a
+ * page with a formula is never an empty page.
+ */
 function printedRows(
   ws: ExcelJS.Worksheet,
   area: CellRange,
   isTitleRow: (r: number) => boolean,
   cells: SheetCellContext & { covered: Set<string> },
   facts: SheetXmlFacts | undefined,
-): { rows: TableRow[]; rowIndex: Map<number, number> } {
+): { rows: TableRow[]; rowIndex: Map<number, number>; blankFormulas: number[][] } {
   const rows: TableRow[] = [];
   const rowIndex = new Map<number, number>();
+  const blankFormulas: number[][] = [];
   for (let r = area.top; r <= area.bottom; r++) {
     const row = ws.getRow(r);
     if (row.hidden) continue;
@@ -1185,10 +1201,11 @@ function printedRows(
       if (cells.hiddenCols.has(c) || cells.covered.has(`${r}:${c}`)) continue;
       const out = printedCell(row, r, c, cells);
       if (out) tableRow.cells.push(out);
+      else if (isFormula(row.findCell(c)?.value)) (blankFormulas[rows.length] ??= []).push(cells.columnIndex.get(c)!);
     }
     rows.push(tableRow);
   }
-  return { rows, rowIndex };
+  return { rows, rowIndex, blankFormulas };
 }
 
 /**
@@ -1326,7 +1343,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     },
     shapeNotes,
   );
-  const { rows, rowIndex } = printedRows(
+  const { rows, rowIndex, blankFormulas } = printedRows(
     ws,
     area,
     (r) => r >= titleFrom && r <= titleTo,
@@ -1355,6 +1372,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     center: Boolean(setup?.horizontalCentered),
     rightToLeft,
     headings: setup?.showRowColHeaders ? headingLabels(ws, rowIndex, columnIndex) : undefined,
+    blankFormulas,
   });
   if (notesAtEnd) {
     const notesPage = noteList(ws, maxRow, maxCol);
