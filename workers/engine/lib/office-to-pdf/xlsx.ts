@@ -843,11 +843,25 @@ function noteList(ws: ExcelJS.Worksheet, maxRow: number, maxCol: number): Block[
   return blocks;
 }
 
-/** A text's width in points from Calibri-like character classes (narrow, capitals and m/w, digits, the rest). */
+/** East Asian wide and fullwidth characters (CJK, kana, Hangul, fullwidth forms): a whole em each. */
+const WIDE_CHARACTER = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
+
+/**
+ * A text's width in points from Calibri-like character classes (narrow, capitals and m/w, digits, wide East
+ * Asian characters, the rest).
+ */
 function estimatedWidth(text: string, size: number): number {
   let ems = 0;
   for (const ch of text)
-    ems += /[\s.,;:'!|ijltfr()[\]-]/.test(ch) ? 0.28 : /[A-Zmw]/.test(ch) ? 0.62 : /\d/.test(ch) ? 0.507 : 0.48;
+    ems += /[\s.,;:'!|ijltfr()[\]-]/.test(ch)
+      ? 0.28
+      : /[A-Zmw]/.test(ch)
+        ? 0.62
+        : /\d/.test(ch)
+          ? 0.507
+          : WIDE_CHARACTER.test(ch)
+            ? 1
+            : 0.48;
   return ems * size;
 }
 
