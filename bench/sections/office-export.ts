@@ -23,9 +23,11 @@ import {
   characterErrorRate,
   orderFreeCharacterErrorRate,
   normWords,
+  printedOnPage,
   readDocx,
   readPptx,
   sheetGrid,
+  withoutHidden,
   wordSimilarity,
 } from '../../tests/support/office-fixtures.ts';
 
@@ -84,9 +86,11 @@ async function workbookGrids(bytes: Uint8Array, { printed = false } = {}): Promi
       }),
     );
     if (!printed) return grid;
-    return grid
-      .filter((_, r) => !sheet.getRow(r + 1).hidden)
-      .map((row) => (row ?? []).filter((_, c) => !sheet.getColumn(c + 1).hidden));
+    return withoutHidden(
+      grid,
+      (r) => Boolean(sheet.getRow(r + 1).hidden),
+      (c) => Boolean(sheet.getColumn(c + 1).hidden),
+    );
   });
 }
 
@@ -255,20 +259,9 @@ export async function run(): Promise<void> {
               shown += ` ${items.map((i) => ('str' in i ? i.str : '')).join(' ')}`;
             }
             await doc.destroy();
-            const squash = (t: string) => t.replace(/\s+/g, '').toLowerCase();
-            const shownText = squash(shown);
+            const shownText = shown.replace(/\s+/g, '').toLowerCase();
             const visible = sourceGrids.map((g) =>
-              g.map((row) =>
-                (row ?? []).map((v) =>
-                  (typeof v === 'string' && !shownText.includes(squash(v))) ||
-                  (typeof v === 'number' &&
-                    !shownText.includes(String(v)) &&
-                    !shownText.includes(String(v).replace('.', ','))) ||
-                  (v !== null && typeof v === 'object' && !(v instanceof Date))
-                    ? null
-                    : v,
-                ),
-              ),
+              g.map((row) => (row ?? []).map((v) => (printedOnPage(v, shownText) ? v : null))),
             );
             const rates = visible
               .filter((g) => g.some((r) => r?.some((v) => v !== null && v !== undefined && v !== '')))

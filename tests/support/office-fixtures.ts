@@ -271,6 +271,22 @@ export function sheetGrid(sheet: import('exceljs').Worksheet): unknown[][] {
 }
 
 /**
+ * A sheet's grid without its hidden rows and columns, as a printout shows it. Empty rows (holes in
+ * the grid: `sheetGrid` makes no row where a row has no cells) and empty cells stay, so that every
+ * cell keeps its position on paper (`filter` on the sparse grid dropped them, and every cell below
+ * an empty row moved up one).
+ */
+export function withoutHidden(
+  grid: unknown[][],
+  hiddenRow: (r: number) => boolean,
+  hiddenColumn: (c: number) => boolean,
+): unknown[][] {
+  return Array.from(grid, (row) => Array.from(row ?? [], (v) => v))
+    .filter((_, r) => !hiddenRow(r))
+    .map((row) => row.filter((_, c) => !hiddenColumn(c)));
+}
+
+/**
  * Share of the expected non-empty cells found with the right value at the right position relative
  * to the expected top-left cell (located in the sheet by its value).
  */
@@ -351,10 +367,65 @@ export async function buildScannedPage(dpi = 200): Promise<{ bytes: Uint8Array; 
   return { bytes: await scanOf(source, dpi), text: lines.join(' ') };
 }
 
+/**
+ * A text that reads as a number the way a printout shows one ("1,234,567", "7384.000", "-12.3"):
+ * that number. Leading zeros ("007", "00.5") and other marks keep it a text.
+ */
+function printedNumber(text: string): number | undefined {
+  const t = text.trim();
+  return /^-?(0|[1-9]\d{0,2}(,\d{3})+|[1-9]\d*)(\.\d+)?$/.test(t) ? Number(t.replace(/,/g, '')) : undefined;
+}
+
+const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** A text that reads as a date with its month's name ("09 Mar 2016", "March 9, 2016"): that day, yyyy-mm-dd. */
+function namedMonthDate(text: string): string | undefined {
+  const t = text.trim();
+  const dayFirst = /^(\d{1,2})[ -]([A-Za-z]{3,9})\.?,?[ -](\d{4})$/.exec(t);
+  const monthFirst = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$/.exec(t);
+  const [day, name, year] = dayFirst
+    ? [dayFirst[1], dayFirst[2], dayFirst[3]]
+    : monthFirst
+      ? [monthFirst[2], monthFirst[1], monthFirst[3]]
+      : [];
+  const month = MONTH_NAMES.indexOf(name?.slice(0, 3).toLowerCase() ?? '') + 1;
+  return month > 0 ? `${year}-${String(month).padStart(2, '0')}-${day!.padStart(2, '0')}` : undefined;
+}
+
+/**
+ * The key a cell votes for its sheet's offset with: a number typed as text keys as that number, as a
+ * printout shows the same characters whether the workbook stored the text or the number.
+ */
+function cellKey(v: unknown): string {
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  const number = typeof v === 'string' ? printedNumber(v) : undefined;
+  return number === undefined ? String(v).trim() : String(number);
+}
+
+/**
+ * Whether a source cell's value can be on the printed page, given the page's text squashed (no
+ * spaces, lower case): a text or number as it prints, a logical value as TRUE or FALSE (a number
+ * format prints it as 1 or 0); dates are not checked (their printed form depends on the format).
+ */
+export function printedOnPage(v: unknown, shownText: string): boolean {
+  const squash = (t: string) => t.replace(/\s+/g, '').toLowerCase();
+  if (typeof v === 'string') return shownText.includes(squash(v));
+  if (typeof v === 'number') return shownText.includes(String(v)) || shownText.includes(String(v).replace('.', ','));
+  if (typeof v === 'boolean') return shownText.includes(String(v));
+  return v === null || v === undefined || v instanceof Date;
+}
+
 /** Same value: numbers within the printed precision, dates by day, text trimmed. */
 export function sameCell(actual: unknown, expected: unknown): boolean {
   if (expected instanceof Date)
     return actual instanceof Date && actual.toISOString().slice(0, 10) === expected.toISOString().slice(0, 10);
+  // A number typed as text ("1,234,567", "7384.000") that came back as that number: the printout
+  // shows the same characters either way (the mirror of a number that came back as its text, below).
+  const textNumber = typeof expected === 'string' && typeof actual === 'number' ? printedNumber(expected) : undefined;
+  if (textNumber !== undefined) return Math.abs((actual as number) - textNumber) <= Math.abs(textNumber) * 1e-12;
+  // A date typed as text with its month's name that came back as a real date of that day.
+  const named = typeof expected === 'string' && actual instanceof Date ? namedMonthDate(expected) : undefined;
+  if (named) return (actual as Date).toISOString().slice(0, 10) === named;
   // A date typed as text in the source ("31/10/2017") that came back as a real date of that day
   // (either day/month order: the source's own order is not knowable from one cell).
   const dateText = typeof expected === 'string' ? /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(expected.trim()) : null;
@@ -404,14 +475,14 @@ export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]
     grid.forEach((row, r) =>
       row?.forEach((v, c) => {
         if (v === null || v === undefined) return;
-        const key = v instanceof Date ? v.toISOString().slice(0, 10) : String(v).trim();
+        const key = cellKey(v);
         index.set(key, [...(index.get(key) ?? []), [r, c]]);
       }),
     );
     // Every expected cell votes (a sheet may hold the 10th page of a long table), but a value found
     // at many places in the sheet (0, "Yes") votes only among the first 400 cells, to bound the work.
     cells.forEach(([r, c, v], i) => {
-      const key = v instanceof Date ? v.toISOString().slice(0, 10) : String(v).trim();
+      const key = cellKey(v);
       const places = index.get(key) ?? [];
       if (i >= 400 && places.length > 8) return;
       for (const [gr, gc] of places) {

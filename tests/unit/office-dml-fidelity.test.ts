@@ -1,7 +1,7 @@
 /**
  * DrawingML fidelity: gradient fills as real PDF shadings (axial and radial, clipped to the shape),
  * the theme's style matrix (a:fillRef / a:lnRef through a:fmtScheme), line ends, and pictures
- * pdf-lib cannot embed by itself (GIF, BMP, TIFF: converted to PNG; metafiles: a light frame).
+ * pdf-lib cannot embed by itself (GIF, BMP, TIFF: converted to PNG; a damaged metafile: a light frame).
  * Fixtures are built with pptxgenjs, exceljs and JSZip; the PDFs are read back with pdf-lib and
  * rendered with pdf.js.
  */
@@ -221,7 +221,7 @@ async function sampler(bytes: Uint8Array, pageNumber = 1): Promise<(x: number, y
 describe('DrawingML fills, lines and pictures in PowerPoint', () => {
   test(
     'gradients are shadings clipped to the shape, theme styles are resolved, lines get their ends, GIFs are drawn ' +
-      '(also as a picture fill), metafiles framed, backgrounds take gradients',
+      '(also as a picture fill), a damaged metafile framed, backgrounds take gradients',
     async () => {
       const result = await convert(pptToPdf, 'drawing.pptx', await slideFixture());
       await expectValidPdf(result);
@@ -330,8 +330,8 @@ describe('DrawingML fills, lines and pictures in PowerPoint', () => {
       expect(at(675, 40)).toEqual([255, 255, 255]);
       expect(result.notes?.join(' ') ?? '').not.toMatch(/SmartArt|embedded objects/);
 
-      // The EMF: a light frame where it stands, and a note.
-      expect(result.notes?.join(' ')).toMatch(/EMF format were drawn as empty frames/);
+      // The EMF (a header without records, which metafile/ cannot draw): a light frame where it stands, and a note.
+      expect(result.notes?.join(' ')).toMatch(/EMF\/WMF format that could not be drawn are shown as empty frames/);
       expect(content).toContain('0.8 0.8 0.8 RG');
     },
   );

@@ -69,10 +69,11 @@ export const run: Engine = async ([given], options, { signal, progress }) => {
   doc.setTitle(baseName(input.name));
   doc.setCreator('Folio');
   const fonts = new FontBook(doc);
+  const images = new ImageCache(doc, fonts);
   const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () =>
-    renderSections(doc, sections, { fonts, images: new ImageCache(doc) }, { signal, progress }),
+    renderSections(doc, sections, { fonts, images }, { signal, progress }),
   );
-  notes = [...notes, ...fontNotes(fonts)];
+  notes = [...notes, ...images.notes, ...fontNotes(fonts)];
   if (options.outline !== false) writeHeadingsOutline(doc, outline);
   return renderedPdfResult(doc, input.name, notes, openingNotes);
 };

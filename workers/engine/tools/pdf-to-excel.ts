@@ -27,6 +27,7 @@ export interface ParsedCell {
   numFmt?: string;
 }
 
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 function utcDate(year: number, month: number, day: number): Date | null {
@@ -50,7 +51,11 @@ export function detectDateOrder(texts: Iterable<string>): DateOrder {
   return dayFirst > monthFirst ? 'day-first' : 'month-first';
 }
 
-/** Text of a cell → a typed value: numbers (1,234.5 · (12) · 12% · $9.99 · 1.234,5 stays text), dates. */
+/**
+ * Text of a cell → a typed value: numbers (1,234.5 · (12) · 12% · $9.99 · 9.99 € · 31.23° · 1.234,5 stays
+ * text), dates. A number keeps the look it had on the page (its decimals, separators, sign or symbol)
+ * as its number format.
+ */
 export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): ParsedCell {
   const t = text.trim();
   if (t === '') return { value: null };
@@ -60,17 +65,27 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
   if (error) return { value: { error } };
   // A spreadsheet prints its logical values in capitals.
   if (t === 'TRUE' || t === 'FALSE') return { value: t === 'TRUE' };
-  const number = /^([-+−]?)\(?([$€£¥]?)\s?([-+−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(%?)\)?$/.exec(t);
-  if (number) {
-    const [, sign, currency, sign2, whole, fraction = '', percent] = number;
+  const number = /^([-+−]?)\(?([$€£¥￥]?)\s?([-+−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?)(%|°|[$€£¥￥])?\)?$/.exec(t);
+  // One currency symbol, before or after the number.
+  if (number && !(number[2] && /[$€£¥￥]/.test(number[7] ?? ''))) {
+    const [, sign, currency, sign2, whole, fraction = '', space, suffix = ''] = number;
     let value = Number(whole.replace(/,/g, '') + fraction);
     if (sign === '-' || sign === '−' || sign2 === '-' || sign2 === '−' || (t.startsWith('(') && t.endsWith(')')))
       value = -value;
-    const decimals = fraction.length > 1 ? fraction.length - 1 : 0;
-    const base = `#,##0${decimals ? `.${'0'.repeat(decimals)}` : ''}`;
-    if (percent) return { value: value / 100, numFmt: `0${decimals ? `.${'0'.repeat(decimals)}` : ''}%` };
+    const decimals = fraction.length > 1 ? `.${'0'.repeat(fraction.length - 1)}` : '';
+    const base = `${whole.includes(',') || currency || /[$€£¥￥]/.test(suffix) ? '#,##0' : '0'}${decimals}`;
+    if (suffix === '%') return { value: value / 100, numFmt: `0${decimals}%` };
     if (currency) return { value, numFmt: `"${currency}"${base}` };
-    return { value, numFmt: whole.includes(',') ? base : undefined };
+    // A unit a number format adds after the number (0.00"°", #,##0.00" €").
+    if (suffix) return { value, numFmt: `${base}"${space}${suffix}"` };
+    return { value, numFmt: whole.includes(',') || decimals ? base : undefined };
+  }
+  // Scientific notation, as a spreadsheet prints a number too wide for its column (1.03E+08).
+  const scientific = /^([-+−]?)(\d+)(\.\d+)?E([-+]\d+)$/.exec(t);
+  if (scientific) {
+    const [, sign, whole, fraction = '', exponent] = scientific;
+    const value = Number(`${whole}${fraction}e${exponent}`) * (sign && sign !== '+' ? -1 : 1);
+    return { value, numFmt: `0${fraction.length > 1 ? `.${'0'.repeat(fraction.length - 1)}` : ''}E+00` };
   }
   // A date keeps the look it had on the page (its number format), and becomes a real date.
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
@@ -105,6 +120,16 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
       m[1].length === 3 ? 'mmm d, yyyy' : 'mmmm d, yyyy',
       t,
     );
+  // A long date with its weekday ("Sunday, March 21, 2010"), when the weekday is that day's.
+  m = /^([A-Za-z]{3,9}), ([A-Za-z]{3,9})\.? (\d{1,2}), (\d{4})$/.exec(t);
+  const weekday = m
+    ? WEEKDAYS.findIndex((d) => d === m![1].toLowerCase() || d.slice(0, 3) === m![1].toLowerCase())
+    : -1;
+  if (m && weekday >= 0 && MONTHS.includes(m[2].slice(0, 3).toLowerCase())) {
+    const date = utcDate(+m[4], MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, +m[3]);
+    const format = `${m[1].length === 3 ? 'ddd' : 'dddd'}, ${m[2].length === 3 ? 'mmm' : 'mmmm'} d, yyyy`;
+    return dateCell(date?.getUTCDay() === weekday ? date : null, format, t);
+  }
   m = /^(\d{1,2}) ([A-Za-z]{3,9})\.?,? (\d{4})$/.exec(t);
   if (m && MONTHS.includes(m[2].slice(0, 3).toLowerCase()))
     return dateCell(
@@ -822,10 +847,12 @@ function addTableSheets(
  * is spread over a table's columns. Texts side by side on one line (two text columns, a footer's
  * page number) go in the next columns, not joined into one run-on sentence.
  */
-function otherTextRows(layout: PageLayout, tables: Table[], lines: TextItem[][]): Grid['rows'] {
+function otherTextRows(layout: PageLayout, tables: Table[], lines: TextItem[][], floating: TextItem[]): Grid['rows'] {
   const given = new Set(lines.flat());
   const left = layout.items.filter((item) => !given.has(item) && !tables.some((t) => insideBox(item, t.box)));
-  const rows = linesGrid(left).map((row) => row.cells.flatMap((cell) => (cell ? [{ text: cell.text }] : [])));
+  const rows = [left, floating].flatMap((items) =>
+    linesGrid(items).map((row) => row.cells.flatMap((cell) => (cell ? [{ text: cell.text }] : []))),
+  );
   return rows.length ? [[{ text: `Page ${layout.pageNumber}`, bold: true }], ...rows] : [];
 }
 
@@ -844,6 +871,12 @@ function csvOf(rows: Grid['rows']): string {
 
 export const run: Engine = async (inputs, options, ctx) => {
   const source = await readOfficeSource(inputs, { ...commonOptions(options), cells: true }, ctx);
+  // A comment or text box printed over a sheet is none of its cells: its text goes with the other text.
+  const floating = source.layouts.map((layout) => {
+    const over = layout.items.filter((item) => item.floating);
+    if (over.length) layout.items = layout.items.filter((item) => !item.floating);
+    return over;
+  });
   const perPage = options.sheets === 'page';
   const asCsv = options.format === 'csv';
   const grids: Grid[] = [];
@@ -867,20 +900,21 @@ export const run: Engine = async (inputs, options, ctx) => {
     const tables = pageTables[index];
     tableCount += tables.length;
     const page = layout.pageNumber;
+    let other = otherTextRows({ ...layout, items: [] }, [], [], floating[index]);
     if (perPage) {
       grids.push({ name: `Page ${page}`, rows: pageGrid(layout, tables) });
     } else if (tables.length) {
       const lines = linesByTable(layout, tables);
       lastSheet = addTableSheets(grids, layout, tables, lines, lastSheet);
-      const rows = otherTextRows(layout, tables, lines);
-      otherText.push(...rows);
-      otherLines += Math.max(0, rows.length - 1);
+      other = otherTextRows(layout, tables, lines, floating[index]);
     } else {
       // A page without a table (a chart's page, notes) still gives its text, so nothing is lost;
       // among table sheets a page with no text at all gives no sheet.
       const rows = pageGrid(layout, []);
       if (!anyTable || rows.length) grids.push({ name: `Page ${page}`, rows });
     }
+    otherText.push(...other);
+    otherLines += Math.max(0, other.length - 1);
     source.written(index);
   }
   await source.doc.destroy();

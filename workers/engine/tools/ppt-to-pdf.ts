@@ -41,13 +41,14 @@ export const run: Engine = async ([given], options, { signal, progress }) => {
   const pages = String(options.pages ?? '').trim();
   let result;
   const fonts = new FontBook(doc);
+  const images = new ImageCache(doc, fonts);
   try {
     const render = opened.kind === 'odp' ? renderOdp : renderPptx;
     result = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () =>
       render(
         opened.zip,
         doc,
-        { fonts, images: new ImageCache(doc) },
+        { fonts, images },
         {
           signal,
           progress,
@@ -67,6 +68,6 @@ export const run: Engine = async ([given], options, { signal, progress }) => {
         : `"${input.name}" has no slides.`,
     );
   if (options.outline !== false) writeHeadingsOutline(doc, result.outline);
-  const notes = [...result.notes, ...fontNotes(fonts)];
+  const notes = [...result.notes, ...images.notes, ...fontNotes(fonts)];
   return renderedPdfResult(doc, input.name, notes, openingNotes);
 };

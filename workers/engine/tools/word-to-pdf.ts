@@ -55,15 +55,16 @@ export const run: Engine = async ([given], options, { signal, progress }) => {
   doc.setProducer('Folio (pdf-lib)');
   // The first run downloads the fonts the document needs (the CJK one is 10.6 MB): say so.
   const fonts = new FontBook(doc);
+  const images = new ImageCache(doc, fonts);
   const { outline } = await reportingFirstDownloads(progress, DOCUMENT_ENGINE, () =>
     renderSections(
       doc,
       read.sections,
-      { fonts, images: new ImageCache(doc) },
+      { fonts, images },
       { signal, progress, bodyClearsFurniture: opened.kind === 'docx' },
     ),
   );
-  const notes = [...read.notes, ...fontNotes(fonts)];
+  const notes = [...read.notes, ...images.notes, ...fontNotes(fonts)];
   const pages = String(options.pages ?? '').trim();
   // Bookmarks from the headings (only for the whole document: a page range would cut their targets).
   if (options.outline !== false && !pages) writeHeadingsOutline(doc, outline);

@@ -274,7 +274,11 @@ async function measureTable(
   const total = table.columnWidths.reduce((a, b) => a + b, 0) || 1;
   // A table standing out into the margins (a negative indent, an overhang) is shrunk only past them.
   const room = available - Math.min(0, table.indentLeft) + (table.overhangRight ?? 0);
-  const scale = total > room ? room / total : 1;
+  const scale = table.widthShare
+    ? (Math.min(1, table.widthShare) * available) / total
+    : total > room && !table.keepsWidth
+      ? room / total
+      : 1;
   const widths = table.columnWidths.map((w) => w * scale);
   const columnX = [0];
   for (const w of widths) columnX.push(columnX[columnX.length - 1] + w);
@@ -284,7 +288,9 @@ async function measureTable(
       ? (available - tableWidth) / 2
       : table.align === 'right'
         ? available - tableWidth
-        : Math.min(table.indentLeft, Math.max(0, available - tableWidth));
+        : table.keepsWidth
+          ? table.indentLeft
+          : Math.min(table.indentLeft, Math.max(0, available - tableWidth));
 
   const contents: Measured[][] = [];
   for (const row of table.rows) {

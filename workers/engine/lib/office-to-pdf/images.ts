@@ -2,8 +2,7 @@
  * Pictures in Office files that pdf-lib cannot embed as they are — GIF (first frame, with its
  * transparency), BMP, TIFF and WebP — decoded to pixels and re-encoded as PNG (the @jsquash PNG
  * encoder of codecs.ts). Decoders: omggif (MIT) for GIF, utif2 (MIT) for TIFF, the @jsquash WebP
- * decoder, and a small reader here for uncompressed BMP. Metafiles (EMF/WMF) are not decoded: the
- * caller draws a placeholder frame.
+ * decoder, and a small reader here for uncompressed BMP. Metafiles (EMF/WMF) are drawn by metafile/.
  */
 import { GifReader } from 'omggif';
 import UTIF from 'utif2';
@@ -113,7 +112,11 @@ function decodeBmp(bytes: Uint8Array): Pixels {
  * The picture as bytes pdf-lib embeds: PNG and JPEG as they are, GIF / BMP / TIFF / WebP decoded and
  * re-encoded as PNG. Throws for anything else (metafiles) or a file that does not decode.
  */
-export async function embeddable(bytes: Uint8Array): Promise<{ bytes: Uint8Array; format: 'png' | 'jpeg' }> {
+export async function embeddable(
+  bytes: Uint8Array,
+  /** A colour drawn as transparent (a metafile's masked bitmaps); applies to decoded formats. */
+  transparentColor?: readonly [number, number, number],
+): Promise<{ bytes: Uint8Array; format: 'png' | 'jpeg' }> {
   const mime = sniffImage(bytes);
   if (mime === 'image/png' || mime === 'image/jpeg') return { bytes, format: mime === 'image/png' ? 'png' : 'jpeg' };
   let pixels: Pixels;
@@ -125,6 +128,11 @@ export async function embeddable(bytes: Uint8Array): Promise<{ bytes: Uint8Array
     if (header) checkSize(header.width, header.height);
     pixels = await decodeImage(bytes, 'webp');
   } else throw new Error(`pictures in ${mime ?? 'this'} format cannot be drawn`);
+  if (transparentColor) {
+    const [r, g, b] = transparentColor;
+    const d = pixels.data;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === r && d[i + 1] === g && d[i + 2] === b) d[i + 3] = 0;
+  }
   return { bytes: await encodePng(makeImageData(pixels.data, pixels.width, pixels.height)), format: 'png' };
 }
 

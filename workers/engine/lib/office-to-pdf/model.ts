@@ -39,6 +39,8 @@ export type Inline =
       kind: 'drawing';
       width: number;
       height: number;
+      /** How far the line must reach below its baseline for it (its box stands on the baseline); 0 when absent. */
+      depth?: number;
       prepare: (
         ctx: TextContext,
         width: number,
@@ -220,6 +222,10 @@ export interface Table {
   indentLeft: number;
   /** How far the table may reach past the column's right edge before it is shrunk to fit (0 when absent). */
   overhangRight?: number;
+  /** The table's width as a share of the width it is laid out in (Word's percentage width), its grid scaled to it. */
+  widthShare?: number;
+  /** A grid wider than the column is kept, running on past the right margin (Word's tables), not shrunk to fit. */
+  keepsWidth?: boolean;
   align: 'left' | 'center' | 'right';
 }
 

@@ -489,13 +489,17 @@ export class OdfTextReader {
       this.options.notes.add('charts and embedded objects were left out');
   }
 
-  /** The first raster draw:image of a frame (a frame may offer an SVG or a metafile with a PNG fallback). */
+  /**
+   * The first raster draw:image of a frame (a frame may offer an SVG or a metafile with a PNG
+   * fallback), else its first metafile (EMF/WMF, drawn by metafile/).
+   */
   async image(frame: XmlElement): Promise<{ bytes: Uint8Array; mime: ImageMime } | undefined> {
     const images = kids(frame, 'draw:image');
-    for (const image of images) {
+    const metafile = (image: XmlElement) => /\.(emf|wmf)$/i.test(attr(image, 'xlink:href') ?? '');
+    for (const image of [...images.filter((i) => !metafile(i)), ...images.filter(metafile)]) {
       const href = (attr(image, 'xlink:href') ?? '').replace(/^\.\//, '');
       const mime = imageMime(href);
-      if (!mime || mime === 'image/x-emf' || mime === 'image/x-wmf') continue;
+      if (!mime) continue;
       let bytes = this.imageData.get(href);
       if (!bytes) {
         const file = this.options.zip.file(href);

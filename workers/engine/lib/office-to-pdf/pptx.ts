@@ -266,8 +266,10 @@ async function drawPictureIn(s: Slide, part: Part, pic: XmlElement, box: Box): P
   try {
     image = await s.deck.ctx.images.get(await bytes, imageMime(target));
   } catch {
-    // A metafile (EMF/WMF) or a broken picture: a light frame where it stands.
-    s.deck.notes.add(`pictures in ${target.split('.').pop()?.toUpperCase()} format were drawn as empty frames`);
+    // A broken picture, or a metafile outside what metafile/ draws (ImageCache notes those): a light frame.
+    const format = target.split('.').pop()?.toUpperCase();
+    if (format !== 'EMF' && format !== 'WMF')
+      s.deck.notes.add(`pictures in ${format} format were drawn as empty frames`);
     const y = slideHeight - box.y - box.height;
     page.drawRectangle({
       x: box.x,
@@ -416,8 +418,8 @@ async function drawGraphicFrame(s: Slide, frame: XmlElement, transform: Transfor
       (await layoutChart(chart, box.width, box.height, s.deck.ctx)).draw(s.page, box.x, s.deck.slideHeight - box.y);
     } else notes.add('a chart could not be read and was left out');
   } else if (find(frame, 'p:oleObj')) {
-    // An embedded object (a worksheet, a document…): its preview picture in the frame (a
-    // metafile preview leaves a light frame), from the mc:Fallback or the object itself.
+    // An embedded object (a worksheet, a document…): its preview picture in the frame (often a
+    // metafile, drawn by metafile/), from the mc:Fallback or the object itself.
     const preview = find(frame, 'p:pic');
     if (preview && frameBox) await drawPictureIn(s, s.slide, preview, transform(frameBox));
     else notes.add('embedded objects without a preview picture were left out');

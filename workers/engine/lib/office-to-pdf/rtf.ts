@@ -189,7 +189,7 @@ function decoderFor(codePage: number): TextDecoder {
 }
 
 interface Picture {
-  format?: 'image/png' | 'image/jpeg' | 'other';
+  format?: 'image/png' | 'image/jpeg' | 'image/x-emf' | 'image/x-wmf' | 'other';
   hex: string[];
   binary?: Uint8Array;
   width?: number;
@@ -437,8 +437,8 @@ class RtfReader {
     if (!this.picture) return;
     const pict = this.picture;
     this.picture = undefined;
-    if (pict.format !== 'image/png' && pict.format !== 'image/jpeg') {
-      this.notes.add('pictures in WMF/EMF format were left out');
+    if (!pict.format || pict.format === 'other') {
+      this.notes.add('pictures in Macintosh PICT and device-dependent bitmap formats were left out');
       return;
     }
     let data = pict.binary;
@@ -464,7 +464,11 @@ class RtfReader {
         picture.format = 'image/jpeg';
         return;
       case 'emfblip':
+        picture.format = 'image/x-emf';
+        return;
       case 'wmetafile':
+        picture.format = 'image/x-wmf';
+        return;
       case 'macpict':
       case 'dibitmap':
       case 'wbitmap':

@@ -19,7 +19,8 @@ import {
 import { uriAction } from '../pdf/pdf-links.ts';
 import type { FontBook } from './fonts.ts';
 import type { Inline, PageSetup, Paragraph, RunStyle, TabStop } from './model.ts';
-import { embeddable, type ImageMime } from './images.ts';
+import { embeddable, sniffImage, type ImageMime } from './images.ts';
+import { drawMetafile, MetafileError } from './metafile/pdf.ts';
 import { drawShaped, shapedWidth } from './shaped-text.ts';
 import {
   drawnAlone,
@@ -78,6 +79,7 @@ type Atom =
       draw: (page: PDFPage, x: number, bottom: number) => void;
       width: number;
       height: number;
+      depth?: number;
       level?: number;
     };
 
@@ -103,20 +105,43 @@ export interface LaidParagraph {
 
 /**
  * Embeds images once per document. PNG and JPEG go in as they are; GIF, BMP, TIFF and WebP are
- * converted to PNG first (images.ts). A picture that cannot be drawn (a metafile) rejects.
+ * converted to PNG first (images.ts); EMF and WMF are drawn as vector pictures (metafile/). A picture
+ * that cannot be drawn (a broken file, a metafile outside the subset) rejects, and says so in `notes`.
  */
 export class ImageCache {
   private readonly images = new Map<Uint8Array, Promise<PDFImage>>();
-  constructor(private readonly doc: PDFDocument) {}
+  /** What the result should say about pictures (metafiles not drawn, or drawn in part). */
+  readonly notes = new Set<string>();
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly fonts?: FontBook,
+  ) {}
   get(bytes: Uint8Array, _mime?: ImageMime): Promise<PDFImage> {
     let image = this.images.get(bytes);
     if (!image) {
-      image = embeddable(bytes).then((e) =>
-        e.format === 'png' ? this.doc.embedPng(e.bytes) : this.doc.embedJpg(e.bytes),
-      );
+      const mime = sniffImage(bytes);
+      image =
+        (mime === 'image/x-emf' || mime === 'image/x-wmf') && this.fonts
+          ? this.metafile(bytes, this.fonts)
+          : embeddable(bytes).then((e) =>
+              e.format === 'png' ? this.doc.embedPng(e.bytes) : this.doc.embedJpg(e.bytes),
+            );
       this.images.set(bytes, image);
     }
     return image;
+  }
+
+  private async metafile(bytes: Uint8Array, fonts: FontBook): Promise<PDFImage> {
+    try {
+      const drawn = await drawMetafile(this.doc, bytes, fonts);
+      if (drawn.leftOut.length)
+        this.notes.add(`parts of pictures in EMF/WMF format were left out (${drawn.leftOut.join(', ')})`);
+      return drawn.image;
+    } catch (error) {
+      if (!(error instanceof MetafileError)) throw error;
+      this.notes.add('pictures in EMF/WMF format that could not be drawn are shown as empty frames');
+      throw error;
+    }
   }
 }
 
@@ -292,6 +317,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
           draw: await inline.prepare(ctx, inline.width, inline.height),
           width: inline.width,
           height: inline.height,
+          depth: inline.depth,
           level,
         });
       } catch {
@@ -309,7 +335,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
           level,
         });
       } catch {
-        // A picture that cannot be drawn (a metafile, a broken file): a light frame keeps its place.
+        // A picture that cannot be drawn (a broken file, a metafile outside the subset): a light frame keeps its place.
         const { width, height } = inline;
         atoms.push({
           kind: 'drawing',
@@ -406,7 +432,8 @@ function joinAcrossRuns(atoms: Atom[]): void {
 }
 
 function atomHeight(atom: Atom): { height: number; ascent: number } {
-  if (atom.kind === 'image' || atom.kind === 'drawing') return { height: atom.height, ascent: atom.height };
+  if (atom.kind === 'drawing') return { height: atom.height + (atom.depth ?? 0), ascent: atom.height };
+  if (atom.kind === 'image') return { height: atom.height, ascent: atom.height };
   return { height: atom.lineHeight, ascent: atom.ascent };
 }
 

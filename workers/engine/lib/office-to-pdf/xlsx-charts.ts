@@ -9,6 +9,7 @@
 import type JSZip from 'jszip';
 import type { DrawingInline, Inline, PageSetup, Section } from './model.ts';
 import { paragraph } from './model.ts';
+import { objectPreviews } from './xlsx-objects.ts';
 import { chartReader, NEWER_CHART_NOTE } from './graphics.ts';
 import { columnName } from './cell-refs.ts';
 import { attr, find, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
@@ -47,6 +48,8 @@ export interface WorkbookCharts {
   shapes: Map<string, AnchoredShape[]>;
   /** Chart sheets with the name of the worksheet they come before (undefined: after all). */
   chartSheets: Array<{ name: string; before?: string; charts: Inline[] }>;
+  /** Sheets whose embedded objects all have a preview picture, printed (xlsx-objects.ts). */
+  objectsShown: Set<string>;
 }
 
 function anchorSize(anchor: XmlElement, metrics: SheetMetrics | undefined): { width: number; height: number } {
@@ -308,7 +311,7 @@ export async function readWorkbookCharts(
   chartSheetPage: PageSetup,
   notes: { add(note: string): void } = new Set(),
 ): Promise<WorkbookCharts> {
-  const result: WorkbookCharts = { shapes: new Map(), chartSheets: [] };
+  const result: WorkbookCharts = { shapes: new Map(), chartSheets: [], objectsShown: new Set() };
   if (!Object.keys(zip.files).some((name) => name.startsWith('xl/drawings/') || name.startsWith('xl/charts/')))
     return result;
   const themeXml = await zipText(zip, 'xl/theme/theme1.xml');
@@ -344,7 +347,10 @@ export async function readWorkbookCharts(
       continue;
     }
     for (const waiting of pending.splice(0)) result.chartSheets.push({ ...waiting, before: name });
-    const notes = sheetXml ? await shownNotes(zip, rel.target, sheetXml, metricsOf(name), shapeEnv) : [];
+    const shown = sheetXml ? await shownNotes(zip, rel.target, sheetXml, metricsOf(name), shapeEnv) : [];
+    const objects = sheetXml ? await objectPreviews(zip, rel.target, sheetXml, metricsOf(name)) : undefined;
+    if (objects?.all) result.objectsShown.add(name);
+    const notes = [...shown, ...(objects?.shapes ?? [])];
     if (notes.length) result.shapes.set(name, notes);
     if (!drawingPath) continue;
     const { anchors, hidden } = await drawingAnchors(zip, drawingPath);

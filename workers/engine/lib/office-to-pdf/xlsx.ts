@@ -1288,7 +1288,8 @@ interface WorkbookContext {
 /** One worksheet's printed sections (none when it prints nothing). */
 function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
   const { workbook, options, palette, digitPt, xmlFacts, charts, shapeNotes } = book;
-  if (xmlFacts.get(ws.name)?.embeddedObjects) shapeNotes.add('embedded objects (OLE) were left out');
+  if (xmlFacts.get(ws.name)?.embeddedObjects && !charts?.objectsShown.has(ws.name))
+    shapeNotes.add('embedded objects (OLE) were left out');
   const used = usedRange(ws);
   let { maxRow, maxCol } = used;
   if (maxRow > 0) {

@@ -31,6 +31,11 @@ export interface TextItem {
   rotated?: boolean;
   /** Starts a cell of a printed spreadsheet (read with `cells`): a line fragment ends before it. */
   startsCell?: boolean;
+  /**
+   * Drawn inside a filled box the page painted over text it had already drawn (read with `cells`):
+   * a comment or text box floating over a printed sheet, not one of its cells.
+   */
+  floating?: boolean;
 }
 
 export interface Segment {
@@ -170,6 +175,8 @@ interface GlyphColor {
   placedAt?: [number, number];
   /** On a string's last glyph: the x where the string (its spaces too) ends on the page. */
   endX?: number;
+  /** How many boxes the page had painted over earlier text when it drew this glyph. */
+  boxesBefore?: number;
 }
 
 /**
@@ -240,6 +247,9 @@ export async function readPageLayout(
   const glyphColors: GlyphColor[] = [];
   const rulings: Segment[] = [];
   const images: Box[] = [];
+  // Filled boxes painted after some text (a printed sheet's comments and text boxes; cell
+  // backgrounds come before the cells' text).
+  const overlays: Box[] = [];
   let hasVectorArt = false;
   let ctm = IDENTITY;
   const stack: Matrix[] = [];
@@ -330,7 +340,7 @@ export async function readPageLayout(
             if (ch === '\u00AD') {
               const before = glyphColors.at(-1);
               if (before) before.softHyphenAfter = true;
-            } else if (ch.trim()) glyphColors.push({ ch, color: fill });
+            } else if (ch.trim()) glyphColors.push({ ch, color: fill, boxesBefore: overlays.length });
           }
         }
       }
@@ -348,11 +358,16 @@ export async function readPageLayout(
       const buffer = (args[1] as ArrayLike<number>[] | null)?.[0];
       if (!buffer || !(strokeOps.has(paintOp) || fillOps.has(paintOp))) continue;
       const { subpaths, curved } = pathPoints(buffer, toPage);
+      if (cells && fillOps.has(paintOp) && glyphColors.length && fill.toLowerCase() !== 'ffffff') {
+        const box = boxOf(subpaths.flat());
+        if (box.width >= 20 && box.height >= 10) overlays.push(box);
+      }
       if (curved || addRulings(subpaths, strokeOps.has(paintOp), fill, rulings)) hasVectorArt = true;
     }
   }
 
   const items = readTextItems(page, content, vt, glyphColors, cells);
+  if (cells) markFloating(items, glyphColors, overlays);
   page.cleanup();
   return { pageNumber, width: viewport.width, height: viewport.height, items, rulings, images, hasVectorArt };
 }
@@ -420,6 +435,44 @@ function readTextItems(
 }
 
 /**
+ * Items drawn inside a box painted over earlier text, with no text outside such boxes after it: a
+ * spreadsheet prints its comments and text boxes after all its cells (a later block's filled header
+ * cells are followed by that block's other cells, so they are cells).
+ */
+function markFloating(items: TextItem[], glyphs: GlyphColor[], overlays: Box[]): void {
+  if (overlays.length === 0) return;
+  // Each item's boxes painted before it: items and glyphs are in drawing order.
+  const drawnAfter: Array<[TextItem, number]> = [];
+  let k = 0;
+  for (const item of items) {
+    const chars = [...item.text].filter((c) => c.trim() && c !== '\u00AD');
+    let at = k;
+    while (at < Math.min(glyphs.length, k + 64) && glyphs[at].ch !== chars[0]) at++;
+    if (at >= glyphs.length || glyphs[at].ch !== chars[0]) continue;
+    k = at + chars.length;
+    drawnAfter.push([item, glyphs[at].boxesBefore ?? 0]);
+  }
+  const inside = (item: TextItem, box: Box) =>
+    item.x >= box.x - 1 &&
+    item.x + item.width <= box.x + box.width + 1 &&
+    item.top >= box.top - 1 &&
+    item.baseline <= box.top + box.height + 1;
+  // Boxes before `first` have text outside every box drawn after them: not floating.
+  let first = 0;
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [item, before] of drawnAfter) {
+      if (before > first && !overlays.slice(first, before).some((box) => inside(item, box))) {
+        first = before;
+        changed = true;
+      }
+    }
+  }
+  for (const [item, before] of drawnAfter)
+    if (before > first && overlays.slice(first, before).some((box) => inside(item, box))) item.floating = true;
+}
+
+/**
  * Items cut where a string the page placed on its own starts at the x where another line also
  * places a string (a column's left edge), or apart from the string before it: the cells of a printed
  * spreadsheet that pdf.js joined because they nearly touch ("1" right-aligned in A, "A" in B: "1A").
@@ -452,9 +505,9 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
       const at = glyphs[range[0] + j]?.placedAt;
       if (!at || at[0] <= x || at[0] >= item.x + item.width) continue;
       const text = chars.slice(from, offsets[j]).join('');
-      if (!column(at[0], at[1]) && !apart(glyphs[range[0] + j - 1]?.endX, at[0], item.size, text, chars, offsets[j])) {
-        continue;
-      }
+      // A part with no letter or digit is no cell of its own: a currency symbol drawn before its number.
+      const atColumn = column(at[0], at[1]) && /[\p{L}\p{N}]/u.test(text);
+      if (!atColumn && !apart(glyphs[range[0] + j - 1]?.endX, at[0], item.size, text, chars, offsets[j])) continue;
       parts.push({
         ...item,
         text: text.trimEnd(),
@@ -553,7 +606,10 @@ export function buildFragments(items: TextItem[], gapEm = 1.2, { cells = false }
       const size = current.length ? Math.max(item.size, current.at(-1)!.size) : item.size;
       const onGutter = gap >= NARROW_GUTTER_EM * size && gutterXs.some((x) => x > right && x < item.x);
       const overlaps = cells && gap < -0.3 * size;
-      if (current.length && (gap > gapEm * size || onGutter || item.startsCell || overlaps)) {
+      // An accounting format prints its currency symbol at the cell's left edge, the number at its right.
+      const symbolBefore = cells && current.length === 1 && /^[$€£¥￥]$/.test(current[0].text.trim());
+      const ownsNumber = symbolBefore && /^[-−(]?\d[\d,]*(\.\d+)?\)?$/.test(item.text.trim());
+      if (current.length && !ownsNumber && (gap > gapEm * size || onGutter || item.startsCell || overlaps)) {
         fragments.push(makeFragment(current));
         current = [];
       }

@@ -29,8 +29,6 @@ async function imageInline(ctx: DocxContext, drawing: XmlElement, partRels: Rels
     ctx.notes.add(`images in ${format} format were left out`);
     return undefined;
   }
-  if (mime === 'image/x-emf' || mime === 'image/x-wmf')
-    ctx.notes.add(`images in ${format} format were drawn as empty frames`);
   let data = ctx.imageCache.get(rel.target);
   if (!data) {
     const file = ctx.zip.file(rel.target);
@@ -191,14 +189,14 @@ export async function readDrawing(ctx: DocxContext, drawing: XmlElement, partRel
 }
 
 /** A CSS length of a VML style (pt, in, px, cm, mm; px when unitless) in points. */
-function cssLength(value: string | undefined): number | undefined {
+export function cssLength(value: string | undefined): number | undefined {
   const match = /^(-?[\d.]+)(pt|in|px|cm|mm)?$/.exec(value ?? '');
   const units: Record<string, number> = { pt: 1, in: 72, px: 0.75, cm: 72 / 2.54, mm: 72 / 25.4 };
   return match ? Number(match[1]) * units[match[2] ?? 'px'] : undefined;
 }
 
 /** The declarations of a VML style attribute ("width:200pt;position:absolute…"). */
-function vmlStyle(shape: XmlElement | undefined): Record<string, string> {
+export function vmlStyle(shape: XmlElement | undefined): Record<string, string> {
   return Object.fromEntries(
     (attr(shape, 'style') ?? '')
       .split(';')

@@ -8,6 +8,8 @@ import { attr, find, kid, kids, type XmlElement } from '../xml.ts';
 import type { DocxContext, Rels } from './context.ts';
 import { readDrawing, readVml, readVmlTextBox } from './drawings.ts';
 import { readNoteReference } from './notes.ts';
+import { readVmlPositioned } from './watermarks.ts';
+import { rubyGuide } from './ruby.ts';
 import { bulletText } from './numbering.ts';
 import { symbolFontChar, symbolFontOf, symbolFontText } from '../symbol-fonts.ts';
 import { complexScriptPieces, readRunProps, styleRunProps, toStyle, type RunProps } from './styles.ts';
@@ -150,8 +152,6 @@ async function addDrawing(reader: RunReader, drawing: XmlElement): Promise<void>
 async function addEmbeddedObject(reader: RunReader, object: XmlElement): Promise<void> {
   const preview = find(object, 'v:imagedata') ? await readVml(reader.ctx, object, reader.partRels) : undefined;
   if (!preview) reader.ctx.notes.add('embedded objects without a preview picture were left out');
-  else if (preview.kind === 'image' && (preview.mime === 'image/x-emf' || preview.mime === 'image/x-wmf'))
-    reader.ctx.notes.add('embedded objects were drawn as empty frames (their preview is a Windows metafile)');
   if (preview) reader.pieces.push(preview);
 }
 
@@ -159,8 +159,24 @@ async function addVml(reader: RunReader, pict: XmlElement): Promise<void> {
   const textBox = await readVmlTextBox(reader.ctx, pict, reader.partRels);
   if (textBox && 'float' in textBox) return void reader.floats.push(textBox.float);
   if (textBox) return void reader.pieces.push(textBox.inline);
+  // A watermark, or a picture placed on the page: floating, not in the line.
+  const positioned = await readVmlPositioned(reader.ctx, pict, reader.partRels);
+  if (positioned && 'float' in positioned) return void reader.floats.push(positioned.float);
   const inline = await readVml(reader.ctx, pict, reader.partRels);
   if (inline) reader.pieces.push(inline);
+}
+
+/** East Asian phonetic guides: the base text in the line, the guide (w:rt) drawn centred above it. */
+async function addRuby(reader: RunReader, ruby: XmlElement): Promise<void> {
+  const guideReader = runReader(reader.ctx, reader.partRels, reader.paraRun);
+  await readRuns(guideReader, kid(ruby, 'w:rt') ?? ruby);
+  const start = reader.pieces.length;
+  await readRuns(reader, kid(ruby, 'w:rubyBase') ?? ruby);
+  const texts = (pieces: Piece[]) =>
+    pieces.filter((piece): piece is Extract<Inline, { kind: 'text' }> => piece.kind === 'text' && piece.text !== '');
+  const align = attr(kid(kid(ruby, 'w:rubyPr'), 'w:rubyAlign'), 'w:val');
+  const guide = rubyGuide(texts(guideReader.pieces), texts(reader.pieces.slice(start)), align);
+  if (guide) reader.pieces.splice(start, 0, guide);
 }
 
 /** One piece of a run's content (text, tab, break, symbol, note reference, drawing). */
@@ -220,9 +236,7 @@ async function runContent(reader: RunReader, child: XmlElement, props: RunProps,
       break;
     }
     case 'w:ruby':
-      // East Asian phonetic guides: the base text is printed in the line; the guide above it is not.
-      await readRuns(reader, kid(child, 'w:rubyBase') ?? child);
-      if (find(kid(child, 'w:rt'), 'w:t')?.textContent) reader.ctx.notes.add('phonetic guides (ruby) were left out');
+      await addRuby(reader, child);
       break;
     case 'w:footnoteRef':
     case 'w:endnoteRef':

@@ -130,7 +130,8 @@ export function readStyles(stylesXml: string | undefined, themeFonts: ThemeFonts
     defaultRPr = kid(kid(docDefaults, 'w:rPrDefault'), 'w:rPr');
     defaultPPr = kid(kid(docDefaults, 'w:pPrDefault'), 'w:pPr');
     for (const style of kids(root, 'w:style')) {
-      const id = attr(style, 'w:styleId');
+      // A style without an id (Reporting Services writes "EmptyCellLayoutStyle" so) is found by its name.
+      const id = attr(style, 'w:styleId') ?? attr(kid(style, 'w:name'), 'w:val');
       if (!id) continue;
       const conditional = new Map(kids(style, 'w:tblStylePr').map((el) => [attr(el, 'w:type') ?? '', el] as const));
       byId.set(id, {

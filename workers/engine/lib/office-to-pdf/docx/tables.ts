@@ -5,7 +5,7 @@
  */
 import { FolioError } from '../../errors.ts';
 import { mirrorColumns } from '../bidi.ts';
-import type { Block, Border, Rgb, TableCell, TableRow } from '../model.ts';
+import type { Block, Border, Paragraph, Rgb, TableCell, TableRow } from '../model.ts';
 import { attr, hexColor, kid, kids, num, type XmlElement } from '../xml.ts';
 import type { CellTextStyle, DocxContext, Rels } from './context.ts';
 import { readParagraph } from './paragraph.ts';
@@ -155,7 +155,21 @@ async function cellBlocks(frame: TableFrame, tc: XmlElement, parts: StylePart[])
   } finally {
     ctx.cellTextStyle = outerCellStyle;
   }
+  // A cell ends in a paragraph, so Word writes an empty one after a table at a cell's end. LibreOffice
+  // 7.4 gives it no room (the cell ends at the inner table's bottom edge and margin): so does Folio.
+  const [inner, last] = blocks.slice(-2);
+  if (inner?.kind === 'table' && last?.kind === 'paragraph' && isEmptyParagraph(last)) blocks.pop();
   return blocks;
+}
+
+function isEmptyParagraph(paragraph: Paragraph): boolean {
+  return (
+    paragraph.inlines.every((inline) => inline.kind === 'text' && !inline.text) &&
+    !paragraph.marker &&
+    !paragraph.floats?.length &&
+    !paragraph.anchors?.length &&
+    !paragraph.footnotes?.length
+  );
 }
 
 /** Borders and shading of a cell: the table's, then the style's for this cell, then the cell's own. */
@@ -306,6 +320,20 @@ export const tablesTooDeep = () =>
 /** How deep in tables each document's reading is now (reading a document is sequential). */
 const tableDepth = new WeakMap<DocxContext, number>();
 
+/**
+ * A table's preferred width (w:tblW): in twips, or a percentage of the width it is laid out in
+ * (fiftieths of a percent, or "120%"; more than 100 % is 100 %, as LibreOffice 7.4 prints it); auto and nil: none.
+ */
+function preferredWidth(tblW: XmlElement | undefined): { points?: number; share?: number } | undefined {
+  const type = attr(tblW, 'w:type');
+  const value = attr(tblW, 'w:w') ?? '';
+  const amount = parseFloat(value);
+  if (!Number.isFinite(amount) || amount <= 0) return undefined;
+  if (type === 'pct') return { share: Math.min(1, value.endsWith('%') ? amount / 100 : amount / 5000) };
+  if (type === 'dxa' || (!type && !value.endsWith('%'))) return { points: amount * TWIP };
+  return undefined;
+}
+
 export async function readTable(ctx: DocxContext, tbl: XmlElement, partRels: Rels): Promise<Block> {
   const depth = (tableDepth.get(ctx) ?? 0) + 1;
   if (depth > MAX_TABLE_NESTING) throw tablesTooDeep();
@@ -346,7 +374,11 @@ async function readTableAtDepth(ctx: DocxContext, tbl: XmlElement, partRels: Rel
     gridCols.length,
     ...rows.map((row) => row.cells.reduce((max, c) => Math.max(max, c.column + c.colSpan), 0)),
   );
-  const widths = Array.from({ length: columns }, (_, i) => gridCols[i] || 72);
+  const grid = Array.from({ length: columns }, (_, i) => gridCols[i] || 72);
+  const preferred = preferredWidth(kid(tblPr, 'w:tblW'));
+  const gridWidth = grid.reduce((a, b) => a + b, 0);
+  // A width in twips stands for the grid's, which is scaled to it (LibreOffice 7.4 does so either way).
+  const widths = preferred?.points && gridWidth > 0 ? grid.map((w) => (w * preferred.points!) / gridWidth) : grid;
   const jc = attr(kid(tblPr, 'w:jc'), 'w:val');
   // A right-to-left table: its first column at the right, its borders and margins mirrored. (Where the
   // table sits is left as it is: LibreOffice 7.4 keeps such a table at the left margin and its w:tblInd.)
@@ -361,6 +393,10 @@ async function readTableAtDepth(ctx: DocxContext, tbl: XmlElement, partRels: Rel
     rows,
     indentLeft: (num(kid(tblPr, 'w:tblInd'), 'w:w') ?? 0) * TWIP - (outdent ? frame.padLeft : 0),
     overhangRight: outdent ? frame.padRight : 0,
+    widthShare: preferred?.share,
+    // A table in the body wider than the column runs on past the margin, as in Word and LibreOffice;
+    // a table in a cell is still fitted to its cell.
+    keepsWidth: tableDepth.get(ctx) === 1,
     align: jc === 'center' ? 'center' : jc === 'right' || jc === 'end' ? 'right' : 'left',
   };
 }
