@@ -61,6 +61,28 @@ describe('Excel → PDF: columns printed on several pages', () => {
     expect(doc.getPageCount()).toBe(2);
     expect(await pageContent(result.bytes, 1)).toMatch(/\/[\w-]+ Do\b/);
   });
+
+  test('a text running on over empty cells into the next page of columns prints its rest there', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Run on');
+    for (let c = 1; c <= 12; c++) ws.getColumn(c).width = 12;
+    for (let c = 1; c <= 12; c++) ws.getCell(1, c).value = `C${c}`;
+    ws.getCell(4, 7).value = 'Iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon';
+    // Stopped by H5 (page 2's first column): nothing of it on page 2.
+    ws.getCell(5, 6).value = 'Alpha beta gamma delta epsilon zeta eta theta';
+    ws.getCell(5, 8).value = 'stop';
+    ws.getCell(7, 5).value = 'Phi chi psi omega and a long tail of words running on far to the right';
+    const pages = await pdftotextPages((await convert(excelToPdf, 'run-on.xlsx', await wb.xlsx.writeBuffer())).bytes);
+    expect(pages).toHaveLength(2);
+    const at = (page: Word[], text: string) => page.find((w) => w.text === text);
+    // LibreOffice, page 2: "…a kappa lambda … upsilon" from off the left edge ("a" at -2.9, "kappa" at 4.9,
+    // "upsilon" at 225.3), "of words running on far to the right" ("of" at -3.1, "right" at 134.2); none of
+    // "Alpha … theta" and no "Iota" or "Phi". (Folio printed neither rest.)
+    expect(at(pages[1], 'kappa')?.xMin).toBeCloseTo(4.9, -0.5);
+    expect(at(pages[1], 'upsilon')?.xMin).toBeCloseTo(225.3, -0.5);
+    expect(at(pages[1], 'right')?.xMin).toBeCloseTo(134.2, -0.5);
+    for (const word of ['Iota', 'Phi', 'theta', 'Alpha']) expect(at(pages[1], word)).toBeUndefined();
+  });
 });
 
 /** A 2 × 2 red PNG. */

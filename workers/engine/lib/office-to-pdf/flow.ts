@@ -4,7 +4,17 @@
  * their section, and PAGE / NUMPAGES fields are filled in once the page count is known. Drawings
  * anchored on a table row (shapes on a spreadsheet) are drawn over the page body where the row lands.
  */
-import { PDFDocument, PDFPage, clip, endPath, popGraphicsState, pushGraphicsState, rectangle, rgb } from 'pdf-lib';
+import {
+  PDFDocument,
+  PDFPage,
+  clip,
+  concatTransformationMatrix,
+  endPath,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+} from 'pdf-lib';
 import type {
   Block,
   Border,
@@ -265,6 +275,58 @@ async function visiblePartOfClipped(blocks: Block[], visible: number, ctx: TextC
   return [kept(count)];
 }
 
+/** A cell's measured content; a turned cell's also keeps the length its lines were laid out at. */
+type CellContent = Measured & { length?: number };
+
+/** The height a cell's content needs: its lines' length when turned, else its stacked height. */
+const cellNeed = (content: CellContent) => content.length ?? content.height;
+
+/**
+ * The length to lay a turned cell's lines out at: at least its height and its longest word (words
+ * are not broken: the row grows), and longer, up to each paragraph on one line, until the lines
+ * stack within the cell's width (`across`), as PowerPoint grows the row.
+ */
+async function turnedLineLength(blocks: Block[], across: number, height: number, ctx: TextContext): Promise<number> {
+  const fits = async (length: number) => (await measureBlocks(blocks, length, ctx)).height <= across + 0.01;
+  let oneLine = 0;
+  let longestWord = 0;
+  for (const block of blocks) {
+    if (block.kind !== 'paragraph') continue;
+    const indents = block.indentLeft + block.indentRight;
+    for (const line of (await layoutParagraph(block, 1e9, ctx)).lines) {
+      oneLine = Math.max(oneLine, line.width + indents);
+      let word = 0;
+      for (const atom of line.atoms) {
+        const spaced = atom.kind === 'text' && atom.space;
+        word = spaced ? 0 : (atom.kind === 'text' && atom.glued ? word : 0) + atom.width;
+        longestWord = Math.max(longestWord, word + indents);
+      }
+    }
+  }
+  const shortest = Math.max(height, Math.min(oneLine, longestWord + 0.5));
+  if (oneLine <= shortest || (await fits(shortest))) return shortest;
+  let [low, high] = [shortest, oneLine + 0.5];
+  // The stacked height only shrinks as the lines get longer: halve the interval to within a point.
+  while (high - low > 1) {
+    const mid = (low + high) / 2;
+    if (await fits(mid)) high = mid;
+    else low = mid;
+  }
+  return high;
+}
+
+/** Turned text wraps at its cell's final height (rows grown by other cells give its lines more room). */
+async function relayTurnedCells(table: Table, contents: CellContent[][], rowHeights: number[], ctx: TextContext) {
+  for (const [r, row] of table.rows.entries()) {
+    for (const [c, cell] of row.cells.entries()) {
+      if (!cell.textDirection) continue;
+      const height = rowHeights.slice(r, r + cell.rowSpan).reduce((a, b) => a + b, 0);
+      const length = Math.max(contents[r][c].length ?? 0, height - cell.padding.top - cell.padding.bottom);
+      contents[r][c] = { ...(await measureBlocks(cell.blocks, length, ctx)), length };
+    }
+  }
+}
+
 async function measureTable(
   table: Table,
   available: number,
@@ -292,9 +354,9 @@ async function measureTable(
           ? table.indentLeft
           : Math.min(table.indentLeft, Math.max(0, available - tableWidth));
 
-  const contents: Measured[][] = [];
+  const contents: CellContent[][] = [];
   for (const row of table.rows) {
-    const measured: Measured[] = [];
+    const measured: CellContent[] = [];
     for (const cell of row.cells) {
       const end = Math.min(cell.column + cell.colSpan, widths.length);
       const beyond = cell.beyond ? (cell.beyond.left + cell.beyond.right) * scale : 0;
@@ -307,7 +369,12 @@ async function measureTable(
         const before = first?.kind === 'paragraph' && first.align === 'right' ? cell.padding.right : cell.padding.left;
         blocks = await visiblePartOfClipped(blocks, cellWidth - before, ctx);
       }
-      measured.push(await measureBlocks(blocks, inner, ctx));
+      if (cell.textDirection) {
+        const spanned = table.rows.slice(contents.length, contents.length + cell.rowSpan);
+        const height = spanned.reduce((sum, r) => sum + r.minHeight, 0) - cell.padding.top - cell.padding.bottom;
+        const length = await turnedLineLength(blocks, inner, Math.max(4, height), ctx);
+        measured.push({ ...(await measureBlocks(blocks, length, ctx)), length });
+      } else measured.push(await measureBlocks(blocks, inner, ctx));
     }
     contents.push(measured);
     rowDone?.(contents.length - 1);
@@ -319,7 +386,7 @@ async function measureTable(
       : Math.max(
           row.minHeight,
           ...row.cells.map((cell, c) =>
-            cell.rowSpan > 1 ? 0 : contents[r][c].height + cell.padding.top + cell.padding.bottom,
+            cell.rowSpan > 1 ? 0 : cellNeed(contents[r][c]) + cell.padding.top + cell.padding.bottom,
           ),
           0,
         ),
@@ -330,12 +397,30 @@ async function measureTable(
       const last = Math.min(r + cell.rowSpan, rowHeights.length) - 1;
       if (table.rows[last].exactHeight) return;
       const spanned = rowHeights.slice(r, last + 1).reduce((a, b) => a + b, 0);
-      const need = contents[r][c].height + cell.padding.top + cell.padding.bottom;
+      const need = cellNeed(contents[r][c]) + cell.padding.top + cell.padding.bottom;
       if (need > spanned) rowHeights[last] += need - spanned;
     }),
   );
+  await relayTurnedCells(table, contents, rowHeights, ctx);
 
   const drawCell = (
+    page: PDFPage,
+    cell: TableCell & { column: number },
+    content: Measured,
+    x: number,
+    top: number,
+    width: number,
+    height: number,
+    ctx2: DrawContext,
+  ) => {
+    if (cell.textDirection) drawTurnedCell(page, cell, content, x, top, width, height, ctx2);
+    else drawCellContent(page, cell, content, x, top, width, height, ctx2);
+    drawBorder(page, cell.borders.top, x, top, x + width, top);
+    drawBorder(page, cell.borders.bottom, x, top - height, x + width, top - height);
+    drawBorder(page, cell.borders.left, x, top, x, top - height);
+    drawBorder(page, cell.borders.right, x + width, top, x + width, top - height);
+  };
+  const drawCellContent = (
     page: PDFPage,
     cell: TableCell & { column: number },
     content: Measured,
@@ -354,10 +439,6 @@ async function measureTable(
       page.pushOperators(pushGraphicsState(), rectangle(left, top - height, right - left, height), clip(), endPath());
     content.draw(page, left + cell.padding.left, top - cell.padding.top - Math.max(0, shift), ctx2);
     if (cell.clip) page.pushOperators(popGraphicsState());
-    drawBorder(page, cell.borders.top, x, top, x + width, top);
-    drawBorder(page, cell.borders.bottom, x, top - height, x + width, top - height);
-    drawBorder(page, cell.borders.left, x, top, x, top - height);
-    drawBorder(page, cell.borders.right, x + width, top, x + width, top - height);
   };
 
   return {
@@ -392,6 +473,32 @@ async function measureTable(
       );
     },
   };
+}
+
+/**
+ * A turned cell's content, laid out as lines along the cell's height, drawn with the page turned:
+ * 'down' from the inner top-right corner (x runs down the page, y to the left), 'up' from the inner
+ * bottom-left corner (x runs up, y to the right). verticalAlign places the stacked lines across.
+ */
+function drawTurnedCell(
+  page: PDFPage,
+  cell: TableCell,
+  content: Measured,
+  x: number,
+  top: number,
+  width: number,
+  height: number,
+  ctx: DrawContext,
+): void {
+  const free = Math.max(0, width - cell.padding.left - cell.padding.right - content.height);
+  const shift = cell.verticalAlign === 'middle' ? free / 2 : cell.verticalAlign === 'bottom' ? free : 0;
+  const matrix: [number, number, number, number, number, number] =
+    cell.textDirection === 'down'
+      ? [0, -1, 1, 0, x + width - cell.padding.right - shift, top - cell.padding.top]
+      : [0, 1, -1, 0, x + cell.padding.left + shift, top - height + cell.padding.bottom];
+  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...matrix));
+  content.draw(page, 0, 0, ctx);
+  page.pushOperators(popGraphicsState());
 }
 
 /**

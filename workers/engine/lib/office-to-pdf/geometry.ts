@@ -88,7 +88,7 @@ class PathBuilder {
 }
 
 /** A shape's adjust values: a:avLst's `<a:gd name="adj" fmla="val 50000"/>`. */
-function adjustValues(prstGeom: XmlElement | undefined): Map<string, number> {
+export function adjustValues(prstGeom: XmlElement | undefined): Map<string, number> {
   const values = new Map<string, number>();
   for (const gd of kids(kid(prstGeom, 'a:avLst'), 'a:gd')) {
     const match = /^val\s+(-?[\d.]+)/.exec(attr(gd, 'fmla') ?? '');

@@ -119,6 +119,13 @@ export interface TableCell {
   borders: { top?: Border; right?: Border; bottom?: Border; left?: Border };
   verticalAlign: 'top' | 'middle' | 'bottom';
   padding: { top: number; right: number; bottom: number; left: number };
+  /**
+   * Text turned in the cell: 'down' runs top to bottom (turned 90° clockwise, lines stacked from the
+   * right), 'up' bottom to top (lines stacked from the left). Its lines wrap at the cell's height, and
+   * the rows grow until the stacked lines fit across the cell's width; verticalAlign then places
+   * them across the cell (top = the side the first line is on).
+   */
+  textDirection?: 'down' | 'up';
   /** Cut off content at the cell's edges (a spreadsheet cell whose neighbour is not empty). */
   clip?: boolean;
   /** A spreadsheet number or date: when it does not fit its column it prints as "###", never cut. */

@@ -321,6 +321,17 @@ function cellParagraphs(s: Slide, tc: XmlElement, styled: ReturnType<typeof styl
   );
 }
 
+/**
+ * DrawingML's vertical text (a:tcPr vert) as a turn of the cell's text: East Asian and Mongolian
+ * vertical text turn Latin letters as "vert" does (their upright CJK characters are not drawn upright).
+ */
+const TURNED_TEXT: Record<string, TableCell['textDirection']> = {
+  vert: 'down',
+  eaVert: 'down',
+  mongolianVert: 'down',
+  vert270: 'up',
+};
+
 const isOn = (value: string | undefined) => value === '1' || value === 'true';
 
 /**
@@ -373,6 +384,7 @@ function readTable(s: Slide, tbl: XmlElement): Table {
           right: side('a:lnR', borders.right),
         },
         verticalAlign: anchor === 'ctr' ? 'middle' : anchor === 'b' ? 'bottom' : 'top',
+        textDirection: TURNED_TEXT[attr(tcPr, 'vert') ?? ''],
         padding: {
           top: margin('marT', 45720),
           bottom: margin('marB', 45720),

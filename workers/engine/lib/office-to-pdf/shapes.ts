@@ -24,6 +24,7 @@ import { paragraph as makeParagraph, smallCapitals } from './model.ts';
 import { attr, find, hexColor, kid, kids, num, type XmlElement } from './xml.ts';
 import { drawLine, layoutParagraph, type DrawContext, type TextContext } from './text.ts';
 import { pathEnds, pathOperators, shapeGeometry, svgPath, type Command, type Point } from './geometry.ts';
+import { shapeTextBox } from './text-rect.ts';
 import { fillPathWithGradient, meanColor, type Gradient } from './gradient.ts';
 import { symbolFontChar, symbolFontOf } from './symbol-fonts.ts';
 import { listNumber, type NumberStyle } from './list-numbers.ts';
@@ -695,11 +696,13 @@ export async function prepareShape(
   const rotation = (((num(kid(spPr, 'a:xfrm'), 'rot') ?? 0) / 60000) * Math.PI) / 180;
   const shadow = !options.outlineOnly && geometry && (paint || picture) ? shadowOf(spPr, styleEl, env) : undefined;
 
+  // Text goes in the preset's text rectangle (an ellipse's inscribed one), which turns with the shape's box.
+  const textBox = shapeTextBox(spPr, box);
   const text = options.outlineOnly
     ? undefined
     : part(sp, 'txbx') && env.textBox
-      ? await env.textBox(sp, box, env.ctx)
-      : await prepareText(sp, box, env);
+      ? await env.textBox(sp, textBox, env.ctx)
+      : await prepareText(sp, textBox, env);
   if (!text && !(geometry && (paint || picture || strokeColor))) return undefined;
   return (page, left, top, dctx) => {
     if (geometry && (paint || picture || strokeColor)) {
@@ -851,8 +854,24 @@ function rtlAlign(levelProps: XmlElement[], align: Paragraph['align'] | undefine
   return { direction: rtl ? 'rtl' : 'ltr', align: align ?? (rtl ? 'right' : 'left') };
 }
 
-/** Lays out a shape's text body in its box, with its insets, anchor, autofit and level styles. */
-async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Painter | undefined> {
+/**
+ * Vertical text (a:bodyPr vert) as a clockwise turn in radians: "vert" turns it a quarter clockwise
+ * (East Asian and Mongolian vertical text turn Latin letters the same way; their CJK characters are
+ * not set upright), "vert270" a quarter anticlockwise.
+ */
+const VERTICAL_TURNS: Record<string, number> = {
+  vert: Math.PI / 2,
+  eaVert: Math.PI / 2,
+  mongolianVert: Math.PI / 2,
+  vert270: -Math.PI / 2,
+};
+
+/**
+ * Lays out a shape's text body in its box, with its insets, anchor, autofit and level styles.
+ * Vertical text is laid out in the box turned a quarter about its centre (lines along its height,
+ * the insets turning with it) and drawn turned back.
+ */
+async function prepareText(sp: XmlElement, shapeBox: Box, env: ShapeEnv): Promise<Painter | undefined> {
   const txBody = part(sp, 'txBody');
   if (!txBody || !Array.from(txBody.getElementsByTagName('a:t')).some((t) => t.textContent?.trim())) return undefined;
   const { color, theme } = env;
@@ -862,6 +881,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
   const bodyPr = kid(txBody, 'a:bodyPr');
   const layoutBodyPr = kid(part(layoutSp, 'txBody'), 'a:bodyPr');
   const masterBodyPr = kid(part(masterSp, 'txBody'), 'a:bodyPr');
+  const { box, turned } = verticalText(shapeBox, [bodyPr, layoutBodyPr, masterBodyPr]);
   const inset = (name: string, fallback: number) =>
     (num(bodyPr, name) ?? num(layoutBodyPr, name) ?? num(masterBodyPr, name) ?? fallback) * EMU;
   const left = inset('lIns', 91440),
@@ -989,7 +1009,7 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
   );
   const free = box.height - topInset - bottom - height;
   const start = box.y + topInset + (anchor === 'ctr' ? free / 2 : anchor === 'b' ? free : 0);
-  return (page, originLeft, originTop, dctx) => {
+  return turned((page, originLeft, originTop, dctx) => {
     let y = originTop - start;
     laid.forEach((l, i) => {
       if (i > 0) y -= l.paragraph.spaceBefore;
@@ -999,6 +1019,26 @@ async function prepareText(sp: XmlElement, box: Box, env: ShapeEnv): Promise<Pai
       });
       y -= l.paragraph.spaceAfter;
     });
+  });
+}
+
+/**
+ * The box a text body is laid out in and the painter drawing it: for vertical text (the first
+ * a:bodyPr vert of the shape's, its layout's and its master's) the shape's box turned a quarter about
+ * its centre (width and height swapped), the painter turned back; otherwise the box and painter as they are.
+ */
+function verticalText(
+  box: Box,
+  bodyProps: Array<XmlElement | undefined>,
+): { box: Box; turned: (p: Painter) => Painter } {
+  const turn = VERTICAL_TURNS[bodyProps.map((props) => attr(props, 'vert')).find((v) => v !== undefined) ?? ''];
+  if (!turn) return { box, turned: (paint) => paint };
+  const { x, y, width, height } = box;
+  const laid = { ...box, x: x + (width - height) / 2, y: y + (height - width) / 2, width: height, height: width };
+  return {
+    box: laid,
+    turned: (paint) => (page, left, top, dctx) =>
+      drawTurned(page, turn, left + laid.x, top - laid.y, laid, () => paint(page, left, top, dctx)),
   };
 }
 

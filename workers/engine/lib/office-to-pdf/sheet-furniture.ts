@@ -39,6 +39,21 @@ export interface FurnitureContext {
   base: RunStyle;
   /** For &D and &T; the conversion time. */
   now?: Date;
+  /**
+   * The language &D and &T are written in; without one, the reader's (the browser's). Excel and LibreOffice
+   * print them in the printing machine's locale, not the workbook's language (docProps dc:language): LibreOffice
+   * 7.4 in en-US prints "11/27/2026" and "07:21:24" for a workbook in de-DE too.
+   */
+  locale?: string;
+}
+
+/** A BCP 47 tag the runtime knows, else undefined (its own locale): "" or "xx-garbage" must not throw. */
+function knownLocale(tag: string | undefined): string | undefined {
+  try {
+    return tag && Intl.DateTimeFormat.supportedLocalesOf(tag).length ? tag : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -55,6 +70,7 @@ export function parseExcelHeaderFooter(code: string | undefined, ctx: FurnitureC
   const push = (inline: Inline) => regions[region].at(-1)!.push(inline);
   const text = (value: string) => value && push({ kind: 'text', text: value, style });
   const now = ctx.now ?? new Date();
+  const locale = knownLocale(ctx.locale);
   let i = 0;
   let literal = '';
   const flush = () => {
@@ -106,10 +122,12 @@ export function parseExcelHeaderFooter(code: string | undefined, ctx: FurnitureC
         text(ctx.fileName);
         break;
       case 'D':
-        text(now.toLocaleDateString('en-GB'));
+        text(now.toLocaleDateString(locale));
         break;
       case 'T':
-        text(now.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' }));
+        text(
+          now.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }),
+        );
         break;
       case 'B':
         style = { ...style, bold: !style.bold };

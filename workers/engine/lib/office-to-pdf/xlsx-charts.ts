@@ -39,6 +39,8 @@ export interface AnchoredShape {
   drawing: DrawingInline;
   /** A cell note shown on the sheet (not printed when the sheet prints its notes at the end instead). */
   note?: boolean;
+  /** A hidden object: it paints nothing, but the printed range and pages reach it as they reach any drawing. */
+  hidden?: boolean;
 }
 
 export interface WorkbookCharts {
@@ -111,23 +113,59 @@ async function drawingCharts(
 }
 
 /**
- * The anchors of a drawing part, parsed once. Hidden objects are dropped from the text first: old
- * converters leave thousands of them (a 3 MB part), and Excel does not print them.
+ * The anchors of a drawing part, parsed once, and the hidden ones apart. Hidden objects are dropped from
+ * the text first: old converters leave thousands of them (a 3 MB part), and they print nothing.
  */
-async function drawingAnchors(zip: JSZip, path: string): Promise<XmlElement[]> {
+async function drawingAnchors(zip: JSZip, path: string): Promise<{ anchors: XmlElement[]; hidden: string[] }> {
   let xml = await zipText(zip, path);
-  if (!xml) return [];
+  if (!xml) return { anchors: [], hidden: [] };
   const open = /<(\w+:)?wsDr\b[^>]*>/.exec(xml);
+  let hidden: string[] = [];
   if (open) {
     const prefix = open[1] ?? '';
     const body = xml.slice(open.index + open[0].length).replace(new RegExp(`</${prefix}wsDr>\\s*$`), '');
     const anchors = body.split(new RegExp(`(?<=</${prefix}(?:twoCellAnchor|oneCellAnchor|absoluteAnchor)>)`));
-    const shown = anchors.filter(
-      (anchor) => !/\shidden="(?:1|true)"/.test(/<(?:\w+:)?cNvPr\b[^>]*>/.exec(anchor)?.[0] ?? ''),
-    );
+    const isHidden = (anchor: string) =>
+      /\shidden="(?:1|true)"/.test(/<(?:\w+:)?cNvPr\b[^>]*>/.exec(anchor)?.[0] ?? '');
+    const shown = anchors.filter((anchor) => !isHidden(anchor));
+    hidden = anchors.filter(isHidden);
     if (shown.length < anchors.length) xml = `${open[0]}${shown.join('')}</${prefix}wsDr>`;
   }
-  return kids(parseXml(xml));
+  return { anchors: kids(parseXml(xml)), hidden };
+}
+
+/**
+ * Hidden drawing objects (`cNvPr hidden="1"`, such as the comment boxes Apache POI leaves), as drawings that
+ * paint nothing: LibreOffice still extends the printed range to them and prints the pages they cover (a
+ * hidden box over A1:K51 prints four empty pages). Read by pattern from their two-cell anchors.
+ */
+function hiddenShapes(anchors: string[], metrics: SheetMetrics | undefined): AnchoredShape[] {
+  const out: AnchoredShape[] = [];
+  const corner = (anchor: string, name: string) => {
+    const xml = new RegExp(`<(?:\\w+:)?${name}>([\\s\\S]*?)</(?:\\w+:)?${name}>`).exec(anchor)?.[1] ?? '';
+    const value = (tag: string) => Number(new RegExp(`<(?:\\w+:)?${tag}>\\s*(\\d+)`).exec(xml)?.[1] ?? NaN);
+    return { col: value('col'), colOff: value('colOff'), row: value('row'), rowOff: value('rowOff') };
+  };
+  const column = metrics?.column ?? (() => 48);
+  const row = metrics?.row ?? (() => 15);
+  for (const anchor of anchors) {
+    const [from, to] = [corner(anchor, 'from'), corner(anchor, 'to')];
+    if (![from.col, from.row, to.col, to.row].every(Number.isFinite)) continue;
+    let width = ((to.colOff || 0) - (from.colOff || 0)) * EMU;
+    for (let c = from.col; c < to.col; c++) width += column(c);
+    let height = ((to.rowOff || 0) - (from.rowOff || 0)) * EMU;
+    for (let r = from.row; r < to.row; r++) height += row(r);
+    if (!(width > 0 && height > 0)) continue;
+    out.push({
+      row: from.row,
+      column: from.col,
+      rowOffset: (from.rowOff || 0) * EMU,
+      columnOffset: (from.colOff || 0) * EMU,
+      hidden: true,
+      drawing: { kind: 'drawing', width, height, prepare: async () => () => {} },
+    });
+  }
+  return out;
 }
 
 /** Does a shape tree paint anything (hidden shapes and empty unfilled frames do not)? */
@@ -303,7 +341,7 @@ export async function readWorkbookCharts(
         height: chartSheetPage.height - chartSheetPage.margin.top - chartSheetPage.margin.bottom - 24,
       };
       const charts = drawingPath
-        ? await drawingCharts(zip, read, drawingPath, await drawingAnchors(zip, drawingPath), undefined, fit)
+        ? await drawingCharts(zip, read, drawingPath, (await drawingAnchors(zip, drawingPath)).anchors, undefined, fit)
         : [];
       if (charts.length) pending.push({ name, charts: charts.map((chart) => chart.drawing) });
       continue;
@@ -315,10 +353,13 @@ export async function readWorkbookCharts(
     const notes = [...shown, ...(objects?.shapes ?? [])];
     if (notes.length) result.shapes.set(name, notes);
     if (!drawingPath) continue;
-    const anchors = await drawingAnchors(zip, drawingPath);
+    const { anchors, hidden } = await drawingAnchors(zip, drawingPath);
     if (anchors.some((anchor) => find(anchor, 'cx:chart'))) shapeEnv.notes.add(NEWER_CHART_NOTE);
     const charts = await drawingCharts(zip, read, drawingPath, anchors, metricsOf(name));
-    const shapes = await drawingShapes(anchors, metricsOf(name), shapeEnv);
+    const shapes = [
+      ...(await drawingShapes(anchors, metricsOf(name), shapeEnv)),
+      ...hiddenShapes(hidden, metricsOf(name)),
+    ];
     if (charts.length || shapes.length) result.shapes.set(name, [...charts, ...shapes, ...notes]);
   }
   result.chartSheets.push(...pending);

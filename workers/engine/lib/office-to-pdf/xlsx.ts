@@ -8,7 +8,8 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import SSF from 'ssf';
-import type { Block, Border, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
+import { clip, endPath, popGraphicsState, pushGraphicsState, rectangle } from 'pdf-lib';
+import type { Block, Border, DrawingInline, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
 import { firstStrongDirection, mirrorColumns } from './bidi.ts';
 import { paragraph, pictureDrawing } from './model.ts';
 import {
@@ -24,6 +25,7 @@ import { conditionalLooks } from './xlsx-conditional.ts';
 import { cellRange, type CellRange } from './cell-refs.ts';
 import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
+import { HEADING_COLUMN_WIDTH, HEADING_ROW_HEIGHT, withHeadings, type HeadingLabels } from './sheet-headings.ts';
 import { repairWorkbookPackage } from './xlsx-repair.ts';
 import { linearMerges } from './exceljs-merges.ts';
 import { assertCsvFits, assertCsvTextFits, assertPrintableRange } from '../input-limits.ts';
@@ -438,6 +440,7 @@ function columnBands(grid: Grid, width: number): Grid[] {
           piece.beyond = { left: sum(cell.column, from), right: sum(to, cell.column + cell.colSpan) };
         pieces[b].cells.push(piece);
       }
+      for (const [b, left] of runOnBands(row, cell, edges, bands)) pieces[b].cells.unshift(runOnPiece(cell, left));
     }
     // A drawing is printed in the band where its anchor column is, and its part on each band to the
     // right that it reaches (drawn from off the page's left edge), as LibreOffice splits it.
@@ -452,6 +455,49 @@ function columnBands(grid: Grid, width: number): Grid[] {
     pieces.forEach((piece, b) => out[b].rows.push(piece));
   }
   return out;
+}
+
+/**
+ * The later bands of columns that a cell's text runs on into (left-aligned, not wrapped or clipped, over
+ * empty cells up to the band's first column), each with the distance from the cell's left edge to the band's.
+ */
+function runOnBands(
+  row: TableRow,
+  cell: TableCell & { column: number },
+  edges: number[],
+  bands: Array<[number, number]>,
+): Array<[number, number]> {
+  if (cell.clip || cell.colSpan !== 1 || cell.rowSpan !== 1) return [];
+  const inlines = cell.blocks.flatMap((b) =>
+    b.kind === 'paragraph' && b.noWrap && b.align === 'left' ? b.inlines : [],
+  );
+  const width = inlines.reduce((sum, i) => sum + (i.kind === 'text' ? estimatedWidth(i.text, i.style.size) : 0), 0);
+  const reach = edges[cell.column] + cell.padding.left + width;
+  const out: Array<[number, number]> = [];
+  for (const [b, [from]] of bands.entries()) {
+    if (from <= cell.column) continue;
+    if (edges[from] >= reach) break;
+    // (Text runs on over empty cells only: a cell up to the band's first column stops it.)
+    if (row.cells.some((other) => other.column > cell.column && other.column <= from && cellPrints(other))) break;
+    out.push([b, edges[from] - edges[cell.column]]);
+  }
+  return out;
+}
+
+/**
+ * The rest of a run-on text on a later page of columns, as LibreOffice prints it: the text laid out from
+ * `left` points before the page's first column (off the page), its end running on over the page's empty cells.
+ */
+function runOnPiece(cell: TableCell & { column: number }, left: number): TableCell & { column: number } {
+  return {
+    ...cell,
+    column: 0,
+    colSpan: 1,
+    borders: {},
+    shading: undefined,
+    bar: undefined,
+    beyond: { left, right: 0 },
+  };
 }
 
 /** Whether a cell prints anything a page would be kept for: text, a border, a data bar, a merged range. */
@@ -477,44 +523,118 @@ function runOnSpans(row: TableRow, edges: number[]): Array<[number, number]> {
 }
 
 /**
- * Leaves out the pages of a band of columns that print nothing, as LibreOffice does (its "suppress
- * output of empty pages", on by default): rows are cut into pages as the layout cuts them (they are
- * exactly their height; print titles repeat), and the rows of a page without text (its own, or text
- * running on into it from the left), borders or drawings are dropped, fills alone not counting. The
- * pages around it break where they did.
+ * The rows that begin each page of a band, as the layout cuts them: rows are exactly their height, print
+ * titles (up to half a page) repeat at the top of every page after the first, a manual break starts a page.
  */
-function withoutEmptyPages(band: Grid, contentHeight: number, runsInto: (r: number) => boolean): Grid {
-  const rows = band.rows;
-  if (!rows.every((row) => row.exactHeight)) return band;
+function pageStarts(rows: TableRow[], contentHeight: number): number[] {
   let repeated = 0;
   const titleHeight = rows
     .filter((row) => row.header)
     .reduce((sum, row) => ((repeated += row.minHeight) <= contentHeight / 2 ? sum + row.minHeight : sum), 0);
-  const kept: TableRow[] = [];
-  let page: TableRow[] = [];
+  const starts: number[] = [];
   let used = 0;
-  let printed = false;
+  rows.forEach((row, r) => {
+    if (r === 0 || used + row.minHeight > contentHeight || row.pageBreakBefore) {
+      starts.push(r);
+      if (r > 0) used = titleHeight;
+    }
+    used += row.minHeight;
+  });
+  return starts;
+}
+
+/**
+ * Leaves out the pages of a band of columns that print nothing, as LibreOffice does (its "suppress
+ * output of empty pages", on by default): rows are cut into pages as the layout cuts them, and the rows
+ * of a page without text (its own, text running on into it from the left, or a formula without a
+ * cached result: `alsoPrints`), borders or drawings (hidden ones too) are dropped, fills alone not
+ * counting. The pages around it break where they did.
+ */
+function withoutEmptyPages(
+  band: Grid,
+  contentHeight: number,
+  alsoPrints: (r: number) => boolean,
+): Grid & { keptRows?: number[] } {
+  const rows = band.rows;
+  if (!rows.every((row) => row.exactHeight)) return band;
+  const starts = pageStarts(rows, contentHeight);
+  const kept: TableRow[] = [];
+  const keptRows: number[] = [];
   let spanEnd = -1; // the last row a merged cell of an earlier row reaches
   let breakCarried = false; // a left-out page began at a manual break: the next page begins with one
-  const closePage = () => {
-    if (printed) kept.push(...page);
-    else breakCarried ||= Boolean(page[0]?.pageBreakBefore);
-    page = [];
-    printed = false;
-  };
-  rows.forEach((row, r) => {
-    if (page.length && (used + row.minHeight > contentHeight || row.pageBreakBefore)) {
-      closePage();
-      used = titleHeight;
+  starts.forEach((start, p) => {
+    const end = starts[p + 1] ?? rows.length;
+    let printed = false;
+    for (let r = start; r < end; r++) {
+      const row = rows[r];
+      printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || alsoPrints(r);
+      for (const cell of row.cells) spanEnd = Math.max(spanEnd, r + cell.rowSpan - 1);
     }
-    page.push(!page.length && breakCarried && kept.length ? { ...row, pageBreakBefore: true } : row);
-    if (page.length === 1) breakCarried = false;
-    used += row.minHeight;
-    printed ||= r <= spanEnd || Boolean(row.overlays?.length) || row.cells.some(cellPrints) || runsInto(r);
-    for (const cell of row.cells) spanEnd = Math.max(spanEnd, r + cell.rowSpan - 1);
+    if (!printed) {
+      breakCarried ||= Boolean(rows[start].pageBreakBefore);
+      return;
+    }
+    for (let r = start; r < end; r++) {
+      kept.push(r === start && breakCarried && kept.length ? { ...rows[r], pageBreakBefore: true } : rows[r]);
+      keptRows.push(r);
+    }
+    breakCarried = false;
   });
-  closePage();
-  return kept.length === rows.length ? band : { ...band, rows: kept };
+  return kept.length === rows.length ? band : { ...band, rows: kept, keptRows };
+}
+
+/**
+ * The part of a drawing from `from` to `to` points below its top edge, clipped to that part: a drawing
+ * taller than the rest of its page prints that share there and the rest on the next pages.
+ */
+function drawingWindow(drawing: DrawingInline, from: number, to: number): DrawingInline {
+  return {
+    ...drawing,
+    height: to - from,
+    prepare: async (ctx, width, height) => {
+      const scale = width / drawing.width;
+      const draw = await drawing.prepare(ctx, width, drawing.height * scale);
+      return (page, x, bottom) => {
+        page.pushOperators(pushGraphicsState(), rectangle(x, bottom, width, height), clip(), endPath());
+        draw(page, x, bottom + height + from * scale - drawing.height * scale);
+        page.pushOperators(popGraphicsState());
+      };
+    },
+  };
+}
+
+/**
+ * Drawings that reach past the last row of their page are printed as LibreOffice prints them: each page
+ * of rows they cover shows its share (a picture 1,050 pt tall prints its top on one page and the rest on
+ * the next), so that page is printed too. The shares are overlays on the first row of each page.
+ */
+function drawingsAcrossPages(band: Grid, contentHeight: number): Grid {
+  const rows = band.rows;
+  if (!rows.some((row) => row.overlays?.length) || !rows.every((row) => row.exactHeight)) return band;
+  const starts = pageStarts(rows, contentHeight);
+  if (starts.length < 2) return band;
+  const top = [0];
+  for (const row of rows) top.push(top[top.length - 1] + row.minHeight);
+  const overlays = rows.map((row) => row.overlays?.slice());
+  let page = 0;
+  rows.forEach((row, r) => {
+    while (starts[page + 1] !== undefined && starts[page + 1] <= r) page++;
+    row.overlays?.forEach((overlay, i) => {
+      const from = top[r] + overlay.y;
+      const to = from + overlay.drawing.height;
+      const pageEnd = (p: number) => top[starts[p + 1] ?? rows.length];
+      if (page === starts.length - 1 || to <= pageEnd(page) + 0.5) return;
+      overlays[r]![i] = { ...overlay, drawing: drawingWindow(overlay.drawing, 0, pageEnd(page) - from) };
+      for (let p = page + 1; p < starts.length && top[starts[p]] < to - 0.5; p++) {
+        const share = drawingWindow(overlay.drawing, top[starts[p]] - from, Math.min(to, pageEnd(p)) - from);
+        (overlays[starts[p]] ??= []).push({ ...overlay, y: 0, drawing: share });
+      }
+    });
+  });
+  return {
+    ...band,
+    rows: rows.map((row, r) => (overlays[r] === row.overlays ? row : { ...row, overlays: overlays[r] })),
+  };
 }
 
 /** How many pages `sizes` (column widths or row heights) times `factor` fill, each holding whole ones up to `limit`. */
@@ -573,20 +693,30 @@ export interface GridPrint {
   scale?: number;
   /** Centre the printed columns between the margins. */
   center?: boolean;
-  /** Print pages that hold nothing too (LibreOffice leaves them out unless it prints the headings). */
-  keepEmptyPages?: boolean;
   /** A right-to-left sheet: column A at the right of the first page, each page's columns from the right. */
   rightToLeft?: boolean;
+  /** Print the row and column headings (the grid's row numbers and column letters), as LibreOffice prints them. */
+  headings?: HeadingLabels;
+  /** Grid row → grid columns of formulas without a result: they print nothing, but keep their page. */
+  blankFormulas?: number[][];
 }
 
 export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): Section[] {
-  const available = page.width - page.margin.left - page.margin.right;
-  const contentHeight = page.height - page.margin.top - page.margin.bottom;
+  const { headings } = print;
+  // (The headings take their column and row of each page, at the sheet's scale.)
+  const pageWidth = page.width - page.margin.left - page.margin.right;
+  const pageHeight = page.height - page.margin.top - page.margin.bottom;
+  let available = pageWidth - (headings ? HEADING_COLUMN_WIDTH : 0);
+  let contentHeight = pageHeight - (headings ? HEADING_ROW_HEIGHT : 0);
   let factor = print.scale && print.scale >= 10 && print.scale <= 400 ? print.scale / 100 : 1;
   const pagesWide = print.fitWidth ? 1 : (print.fitPagesWide ?? 0);
   if (pagesWide > 0 || print.fitHeight)
     factor = fitFactor(grid, available, contentHeight, pagesWide, print.fitHeight ?? 0);
   if (factor !== 1) scaleGrid(grid, factor);
+  if (headings) {
+    available = pageWidth - HEADING_COLUMN_WIDTH * factor;
+    contentHeight = pageHeight - HEADING_ROW_HEIGHT * factor;
+  }
   const edges = [0];
   for (const w of grid.widths) edges.push(edges[edges.length - 1] + w);
   const runOn = new Map<number, Array<[number, number]>>(); // (measured only for rows on pages that look empty)
@@ -595,8 +725,17 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
   const bands = columnBands(grid, available).map((band) => {
     const [first, last] = [from, from + band.widths.length - 1];
     from += band.widths.length;
-    if (print.keepEmptyPages) return band;
-    return withoutEmptyPages(band, contentHeight, (r) => spans(r).some(([a, b]) => a <= last && b >= first));
+    // (With the headings too: LibreOffice prints them on the pages it prints.)
+    const printed = withoutEmptyPages(
+      drawingsAcrossPages(band, contentHeight),
+      contentHeight,
+      (r) =>
+        spans(r).some(([a, b]) => a <= last && b >= first) ||
+        Boolean(print.blankFormulas?.[r]?.some((c) => c >= first && c <= last)),
+    );
+    if (!headings || printed.rows.length === 0) return printed;
+    const rowLabels = 'keptRows' in printed ? printed.keptRows!.map((r) => headings.rows[r]) : headings.rows;
+    return withHeadings(printed, rowLabels, headings.columns.slice(first, last + 1), factor);
   });
   return bands
     .filter((band, i) => band.rows.length > 0 || (i === 0 && bands.every((b) => b.rows.length === 0)))
@@ -704,11 +843,25 @@ function noteList(ws: ExcelJS.Worksheet, maxRow: number, maxCol: number): Block[
   return blocks;
 }
 
-/** A text's width in points from Calibri-like character classes (narrow, capitals and m/w, digits, the rest). */
+/** East Asian wide and fullwidth characters (CJK, kana, Hangul, fullwidth forms): a whole em each. */
+const WIDE_CHARACTER = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
+
+/**
+ * A text's width in points from Calibri-like character classes (narrow, capitals and m/w, digits, wide East
+ * Asian characters, the rest).
+ */
 function estimatedWidth(text: string, size: number): number {
   let ems = 0;
   for (const ch of text)
-    ems += /[\s.,;:'!|ijltfr()[\]-]/.test(ch) ? 0.28 : /[A-Zmw]/.test(ch) ? 0.62 : /\d/.test(ch) ? 0.507 : 0.48;
+    ems += /[\s.,;:'!|ijltfr()[\]-]/.test(ch)
+      ? 0.28
+      : /[A-Zmw]/.test(ch)
+        ? 0.62
+        : /\d/.test(ch)
+          ? 0.507
+          : WIDE_CHARACTER.test(ch)
+            ? 1
+            : 0.48;
   return ems * size;
 }
 
@@ -1026,16 +1179,25 @@ function visibleColumns(
   return { hiddenCols, widths, columnIndex };
 }
 
-/** The printed area's visible rows with their cells, and each visible row's index in rows. */
+function isFormula(value: ExcelJS.CellValue | undefined): boolean {
+  return Boolean(value && typeof value === 'object' && ('formula' in value || 'sharedFormula' in value));
+}
+
+/**
+ * The printed area's visible rows with their cells, each visible row's index in rows, and the columns (of
+ * the grid) of each row's formulas that show nothing (no cached result): LibreOffice recalculates them, and a
+ * page with a formula is never an empty page.
+ */
 function printedRows(
   ws: ExcelJS.Worksheet,
   area: CellRange,
   isTitleRow: (r: number) => boolean,
   cells: SheetCellContext & { covered: Set<string> },
   facts: SheetXmlFacts | undefined,
-): { rows: TableRow[]; rowIndex: Map<number, number> } {
+): { rows: TableRow[]; rowIndex: Map<number, number>; blankFormulas: number[][] } {
   const rows: TableRow[] = [];
   const rowIndex = new Map<number, number>();
+  const blankFormulas: number[][] = [];
   for (let r = area.top; r <= area.bottom; r++) {
     const row = ws.getRow(r);
     if (row.hidden) continue;
@@ -1053,10 +1215,11 @@ function printedRows(
       if (cells.hiddenCols.has(c) || cells.covered.has(`${r}:${c}`)) continue;
       const out = printedCell(row, r, c, cells);
       if (out) tableRow.cells.push(out);
+      else if (isFormula(row.findCell(c)?.value)) (blankFormulas[rows.length] ??= []).push(cells.columnIndex.get(c)!);
     }
     rows.push(tableRow);
   }
-  return { rows, rowIndex };
+  return { rows, rowIndex, blankFormulas };
 }
 
 /**
@@ -1095,6 +1258,19 @@ function overlayShapes(
     if (!row || column === undefined) continue;
     (row.overlays ??= []).push({ column, x: shape.columnOffset, y: shape.rowOffset, drawing: shape.drawing });
   }
+}
+
+/** The printed rows' numbers and the printed columns' letters, in the grid's order. */
+function headingLabels(
+  ws: ExcelJS.Worksheet,
+  rowIndex: Map<number, number>,
+  columnIndex: Map<number, number>,
+): HeadingLabels {
+  const rows: string[] = [];
+  for (const [r, index] of rowIndex) rows[index] = String(r);
+  const columns: string[] = [];
+  for (const [c, index] of columnIndex) columns[index] = ws.getColumn(c).letter;
+  return { rows, columns };
 }
 
 /** What printing one sheet needs from its workbook. */
@@ -1182,7 +1358,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     },
     shapeNotes,
   );
-  const { rows, rowIndex } = printedRows(
+  const { rows, rowIndex, blankFormulas } = printedRows(
     ws,
     area,
     (r) => r >= titleFrom && r <= titleTo,
@@ -1209,9 +1385,9 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     fitHeight: fitToPage ? (setup?.fitToHeight ?? 1) : undefined,
     scale: setup?.scale,
     center: Boolean(setup?.horizontalCentered),
-    // (LibreOffice prints the row and column headings on every page, so none of them is empty.)
-    keepEmptyPages: Boolean(setup?.showRowColHeaders),
     rightToLeft,
+    headings: setup?.showRowColHeaders ? headingLabels(ws, rowIndex, columnIndex) : undefined,
+    blankFormulas,
   });
   if (notesAtEnd) {
     const notesPage = noteList(ws, maxRow, maxCol);

@@ -40,8 +40,10 @@ export interface CartesianLayout {
   leftLabels: Label[];
   /** Category names wrapped to their slots, line by line. */
   catLabelLines: Label[][];
-  /** Category names turned 45° when even wrapped they do not fit. */
+  /** Category names turned (the axis's own angle, else 45° when even wrapped they do not fit). */
   rotatedLabels?: Label[];
+  /** Degrees anticlockwise the rotated names are turned. */
+  labelAngle: number;
   /** Only every n-th category name is shown. */
   every: number;
   verticalTitle?: Label;
@@ -135,7 +137,7 @@ async function scaleFor(
   zero: boolean,
 ): Promise<Scale> {
   const { valueAxis, percent, plots } = axes;
-  const text = canvas.text;
+  const text = axis?.text ?? canvas.text;
   const percentAxis = percent && axis === valueAxis;
   let maxCount = percentAxis ? 10 : Math.min(10, Math.max(2, Math.floor(length / (text.size * 1.06))));
   const fixed = {
@@ -148,7 +150,7 @@ async function scaleFor(
   if (along === 'x') {
     for (let guard = 0; guard < 6; guard++) {
       // Labels side by side may nearly touch (as LibreOffice places them), not overlap.
-      const labels = await Promise.all(ticks(scale).map((t) => measureText(canvas, formatNumber(t, format))));
+      const labels = await Promise.all(ticks(scale).map((t) => measureText(canvas, formatNumber(t, format), text)));
       const widths = labels.map((l) => l.width);
       const fits = Math.floor(length / (0.9 * (widths.reduce((a, b) => a + b, 0) / widths.length)));
       if (fits >= (scale.max - scale.min) / scale.step || fixed.step || maxCount <= 1) break;
@@ -159,19 +161,24 @@ async function scaleFor(
   return scale;
 }
 
-/** Category names wrapped at spaces to their slot's width. */
-async function wrapCategories(canvas: ChartCanvas, categories: string[], slot: number): Promise<Label[][]> {
+/** Category names wrapped at spaces to their slot's width, in the axis's text style. */
+async function wrapCategories(
+  canvas: ChartCanvas,
+  categories: string[],
+  slot: number,
+  style = canvas.text,
+): Promise<Label[][]> {
   const out: Label[][] = [];
   for (const c of categories) {
     const words = c.split(/\s+/).filter(Boolean);
     const lines: string[] = [];
     for (const word of words) {
       const last = lines[lines.length - 1];
-      if (last !== undefined && (await measureText(canvas, `${last} ${word}`)).width <= slot * 0.95) {
+      if (last !== undefined && (await measureText(canvas, `${last} ${word}`, style)).width <= slot * 0.95) {
         lines[lines.length - 1] = `${last} ${word}`;
       } else lines.push(word);
     }
-    out.push(await Promise.all((lines.length ? lines : ['']).map((l) => measureText(canvas, l))));
+    out.push(await Promise.all((lines.length ? lines : ['']).map((l) => measureText(canvas, l, style))));
   }
   return out;
 }
@@ -187,7 +194,11 @@ export async function layoutCartesian(canvas: ChartCanvas, axes: CartesianAxes, 
   const valueFormat = valueFormatOf(axes);
   const showValueLabels = !!valueAxis && !valueAxis.deleted && valueAxis.labels;
   const showCategoryLabels = !!categoryAxis && !categoryAxis.deleted && categoryAxis.labels;
-  const lh = (await measureText(canvas, '0')).lineHeight;
+  // Each axis's labels in its own text style (c:txPr): the names along the bottom, the ticks up the side.
+  const bottomStyle = (horizontal ? valueAxis : categoryAxis)?.text ?? canvas.text;
+  const leftStyle = (horizontal ? categoryAxis : valueAxis)?.text ?? canvas.text;
+  const lh = (await measureText(canvas, '0', bottomStyle)).lineHeight;
+  const leftLh = (await measureText(canvas, '0', leftStyle)).lineHeight;
   const bold = { ...canvas.text, bold: true };
   const valueTitle =
     valueAxis?.title && !valueAxis.deleted ? await measureText(canvas, valueAxis.title, bold) : undefined;
@@ -216,24 +227,27 @@ export async function layoutCartesian(canvas: ChartCanvas, axes: CartesianAxes, 
   let catLabelLines: Label[][] = [];
   let every = 1;
   let rotatedLabels: Label[] | undefined;
+  let labelAngle = 45;
   let bottomExtra = 0;
   for (let pass = 0; pass < 3; pass++) {
     const bottomHeight = bottomLabelsShown ? (bottomExtra || lh * bottomLines) + 4 : 0;
     const plotH = Math.max(10, box.h - bottomHeight - (horizontalTitle ? horizontalTitle.lineHeight + 4 : 0));
     if (horizontal) {
-      leftLabels = showCategoryLabels ? await Promise.all(categories.map((c) => measureText(canvas, c))) : [];
+      leftLabels = showCategoryLabels
+        ? await Promise.all(categories.map((c) => measureText(canvas, c, leftStyle)))
+        : [];
     } else {
-      yScale = await scaleFor(canvas, axes, plotH - lh / 2, 'y', lo, hi, valueAxis, valueFormat, includeZero);
+      yScale = await scaleFor(canvas, axes, plotH - leftLh / 2, 'y', lo, hi, valueAxis, valueFormat, includeZero);
       leftLabels = leftLabelsShown
-        ? await Promise.all(ticks(yScale).map((t) => measureText(canvas, formatNumber(t, valueFormat))))
+        ? await Promise.all(ticks(yScale).map((t) => measureText(canvas, formatNumber(t, valueFormat), leftStyle)))
         : [];
     }
     const leftWidth = leftLabelsShown ? Math.min(box.w * 0.4, Math.max(0, ...leftLabels.map((l) => l.width))) + 4 : 0;
     plot = {
       x: box.x + leftWidth + titleRoom,
-      y: box.y + lh / 2,
+      y: box.y + leftLh / 2,
       w: Math.max(10, box.w - leftWidth - titleRoom - 2),
-      h: Math.max(10, plotH - lh / 2),
+      h: Math.max(10, plotH - leftLh / 2),
     };
     if (horizontal) xScale = await scaleFor(canvas, axes, plot.w, 'x', lo, hi, valueAxis, valueFormat, includeZero);
     else if (xy) {
@@ -251,20 +265,25 @@ export async function layoutCartesian(canvas: ChartCanvas, axes: CartesianAxes, 
     } else if (showCategoryLabels) {
       // Wrap category names at spaces to their slot's width; when even that is too wide, show every n-th.
       const slot = plot.w / count;
-      catLabelLines = await wrapCategories(canvas, categories, slot);
+      const skip = categoryAxis?.labelSkip;
+      const angle = categoryAxis?.labelAngle;
+      catLabelLines = angle ? [] : await wrapCategories(canvas, categories, slot, bottomStyle);
       const widest = Math.max(0, ...catLabelLines.flat().map((l) => l.width));
-      // Names that do not fit even wrapped are turned 45° (as LibreOffice and Excel do).
-      if (widest > slot * 0.95 && count > 1) {
-        rotatedLabels = await Promise.all(categories.map((c) => measureText(canvas, c)));
+      // Names turned by the axis's own angle; else those that do not fit even wrapped are turned 45°
+      // (as LibreOffice and Excel do), only every n-th when crowded unless the axis says which.
+      if (angle || (widest > slot * 0.95 && count > 1)) {
+        labelAngle = angle ?? 45;
+        rotatedLabels = await Promise.all(categories.map((c) => measureText(canvas, c, bottomStyle)));
         const longest = Math.max(0, ...rotatedLabels.map((l) => l.width));
-        every = Math.max(1, Math.ceil((lh * 1.2) / slot));
-        const needed = (Math.min(longest, box.h * 0.4) + lh) * Math.SQRT1_2;
+        const [sin, cos] = [Math.abs(Math.sin((labelAngle * Math.PI) / 180)), Math.cos((labelAngle * Math.PI) / 180)];
+        every = skip ?? Math.max(1, Math.ceil((lh * 1.2) / slot));
+        const needed = Math.min(longest, box.h * 0.4) * sin + lh * Math.max(cos, 0.7);
         if (Math.abs(needed - bottomExtra) < 1) break;
         bottomExtra = needed;
         continue;
       }
       rotatedLabels = undefined;
-      every = 1;
+      every = skip ?? 1;
       const needed = Math.min(3, Math.max(1, ...catLabelLines.map((l) => l.length)));
       if (needed === bottomLines) break;
       bottomLines = needed;
@@ -284,6 +303,7 @@ export async function layoutCartesian(canvas: ChartCanvas, axes: CartesianAxes, 
     leftLabels,
     catLabelLines,
     rotatedLabels,
+    labelAngle,
     every,
     verticalTitle,
     horizontalTitle,

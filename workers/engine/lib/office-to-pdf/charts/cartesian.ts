@@ -116,14 +116,23 @@ function drawAxisLines(canvas: ChartCanvas, frame: CartesianFrame): void {
 
 /** The category names under the plot: wrapped, or turned 45° (only every n-th when crowded). */
 function drawCategoryNames(canvas: ChartCanvas, frame: CartesianFrame): void {
-  const { plot, catPos, every } = frame;
+  const { plot, catPos, every, labelAngle } = frame;
   if (frame.rotatedLabels) {
+    // (45° is drawn at 44.9°: text extraction would otherwise read the page as turned.)
+    const angle = labelAngle === 45 ? 44.9 : labelAngle;
+    const [sin, cos] = [Math.sin((angle * Math.PI) / 180), Math.cos((angle * Math.PI) / 180)];
     frame.rotatedLabels.forEach((label, i) => {
       if (i % every) return;
-      // The name ends under its tick and runs down to the left.
-      const x = catPos(i) - label.width * Math.SQRT1_2 + label.ascent * 0.5;
-      const y = plot.y + plot.h + 4 + label.width * Math.SQRT1_2 + label.ascent * 0.5;
-      canvas.texts.push(rotatedTextOp(label, x, y, 44.9)); // (not 45°: text extraction then reads the page as turned)
+      const top = plot.y + plot.h + 4;
+      // Turned up: the name ends under its tick and runs down to the left; turned down: it starts there.
+      const [x, y] =
+        angle > 0
+          ? [
+              catPos(i) - label.width * cos + label.ascent * 0.5 * sin,
+              top + label.width * sin + label.ascent * 0.5 * cos,
+            ]
+          : [catPos(i) + label.ascent * 0.5 * sin, top + label.ascent * cos];
+      canvas.texts.push(rotatedTextOp(label, x, y, angle));
     });
     return;
   }
@@ -145,7 +154,7 @@ async function drawAxisLabels(canvas: ChartCanvas, frame: CartesianFrame, box: B
   if (horizontal) {
     if (showValueLabels) {
       for (const t of ticks(valueScale)) {
-        const label = await measureText(canvas, formatNumber(t, frame.valueFormat));
+        const label = await measureText(canvas, formatNumber(t, frame.valueFormat), frame.valueAxis?.text);
         texts.push(textOp(label, xOfValue(t) - label.width / 2, plot.y + plot.h + 3));
       }
     }
@@ -165,7 +174,7 @@ async function drawAxisLabels(canvas: ChartCanvas, frame: CartesianFrame, box: B
     }
     if (xy && xScale && showCategoryLabels) {
       for (const t of ticks(xScale)) {
-        const label = await measureText(canvas, formatNumber(t, frame.xFormat));
+        const label = await measureText(canvas, formatNumber(t, frame.xFormat), frame.categoryAxis?.text);
         texts.push(
           textOp(
             label,

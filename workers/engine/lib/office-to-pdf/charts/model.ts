@@ -75,6 +75,12 @@ export interface ChartAxis {
   reversed: boolean;
   title?: string;
   crossBetween?: 'between' | 'midCat';
+  /** The tick labels' text: the chart's, with the axis's own c:txPr (size, bold, colour, font) over it. */
+  text: ChartTextStyle;
+  /** The tick labels turned this many degrees anticlockwise (c:txPr a:bodyPr rot); undefined: automatic. */
+  labelAngle?: number;
+  /** Only every n-th category name is shown (c:tickLblSkip); undefined: automatic. */
+  labelSkip?: number;
 }
 
 export interface ChartModel {

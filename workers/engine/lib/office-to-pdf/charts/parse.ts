@@ -282,13 +282,18 @@ function readPlot(element: XmlElement, type: PlotType, theme: ChartTheme, counte
 
 const AXIS_KINDS: Record<string, ChartAxis['kind']> = { 'c:catAx': 'cat', 'c:valAx': 'val', 'c:dateAx': 'date' };
 
-function readAxis(element: XmlElement, kind: ChartAxis['kind'], theme: ChartTheme): ChartAxis {
+function readAxis(element: XmlElement, kind: ChartAxis['kind'], theme: ChartTheme, text: ChartTextStyle): ChartAxis {
   const scaling = kid(element, 'c:scaling');
   const grid = kid(element, 'c:majorGridlines');
   const gridLine = grid ? lineOf(kid(grid, 'c:spPr'), theme) : undefined;
   const axisLine = lineOf(kid(element, 'c:spPr'), theme);
   const numFmt = kid(element, 'c:numFmt');
   const title = kid(element, 'c:title');
+  const txPr = kid(element, 'c:txPr');
+  // a:bodyPr rot is clockwise in 60000ths of a degree (labels turned up to the right: −45°); anything
+  // beyond ±90° is automatic (Office writes −60000000 for "automatic").
+  const rot = num(kid(txPr, 'a:bodyPr'), 'rot');
+  const skip = num(kid(element, 'c:tickLblSkip'), 'val');
   return {
     id: attr(kid(element, 'c:axId'), 'val') ?? '',
     kind,
@@ -306,6 +311,9 @@ function readAxis(element: XmlElement, kind: ChartAxis['kind'], theme: ChartThem
     reversed: attr(kid(scaling, 'c:orientation'), 'val') === 'maxMin',
     title: title ? textOf(kid(kid(title, 'c:tx'), 'c:rich')) || undefined : undefined,
     crossBetween: attr(kid(element, 'c:crossBetween'), 'val') as ChartAxis['crossBetween'],
+    text: textStyle(txPr, text, theme),
+    labelAngle: rot === undefined || Math.abs(rot) > 5400000 ? undefined : -rot / 60000,
+    labelSkip: skip && skip >= 1 ? Math.floor(skip) : undefined,
   };
 }
 
@@ -344,7 +352,7 @@ export function parseChart(root: XmlElement, theme: ChartTheme): ChartModel {
       );
   }
   const axes = kids(plotArea).flatMap((el) =>
-    AXIS_KINDS[el.nodeName] ? [readAxis(el, AXIS_KINDS[el.nodeName], theme)] : [],
+    AXIS_KINDS[el.nodeName] ? [readAxis(el, AXIS_KINDS[el.nodeName], theme, baseText)] : [],
   );
   const titleEl = kid(chart, 'c:title');
   const title = titleText(titleEl, plots);

@@ -80,11 +80,11 @@ export function niceScale(
     let lo = options.min ?? round(Math.floor(min / step + 1e-9) * step);
     let hi = options.max ?? round(Math.ceil(max / step - 1e-9) * step);
     if (hi <= lo) hi = round(lo + step);
-    // Values close to the border: one more interval (not across zero).
-    // (LibreOffice does not do this for 3-D charts.)
+    // Values close to an automatic border that is not zero: one more interval there, the lower side
+    // first (as LibreOffice does; not for 3-D charts). A scatter chart's x values 1…4 run from 0.5 to 4.5.
     if (options.expandNearBorder !== false) {
-      if (options.max === undefined && max > 0 && (max - lo) / (hi - lo) > 20 / 21) hi = round(hi + step);
-      if (options.min === undefined && min < 0 && lo !== 0 && (hi - min) / (hi - lo) > 20 / 21) lo = round(lo - step);
+      if (options.min === undefined && lo !== 0 && (hi - min) / (hi - lo) > 20 / 21) lo = round(lo - step);
+      if (options.max === undefined && hi !== 0 && (max - lo) / (hi - lo) > 20 / 21) hi = round(hi + step);
     }
     if ((hi - lo) / step <= maxCount + 1e-9) return { min: lo, max: hi, step };
     k++;
