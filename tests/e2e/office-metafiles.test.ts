@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedBrowser } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
-import { popplerTextWith } from '../support/pdf.ts';
+import { popplerWords } from '../support/pdf.ts';
 import { decodeImage, pdftoppmPng } from '../support/images.ts';
 import { docxWithMetafiles, equationWmf, shapesAndTextEmf } from '../support/metafile-builder.ts';
 
@@ -23,10 +23,7 @@ test('Word: an EMF picture and a WMF equation preview are drawn, their text sear
   expect(answer.status, answer.text).toBe(200);
   expect(answer.notes.join(' ')).not.toMatch(/EMF|WMF|empty frame/);
 
-  const bbox = popplerTextWith(answer.bytes, ['-bbox']);
-  const words = [
-    ...bbox.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g),
-  ].map((m) => ({ text: m[5], x: +m[1], top: +m[2], bottom: +m[4] }));
+  const words = popplerWords(answer.bytes).map((w) => ({ text: w.text, x: w.xMin, top: w.yMin, bottom: w.yMax }));
   const text = words.map((w) => w.text).join(' ');
   expect(text).toContain('Metafile');
   expect(text).toContain('E = mc');

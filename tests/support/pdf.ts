@@ -50,6 +50,38 @@ export function popplerText(bytes: Uint8Array, password?: string): string {
   return popplerTextWith(bytes, [], password);
 }
 
+/** A word as `pdftotext -bbox` reads it: points from the page's top left (negative x: off the page). */
+export interface PopplerWord {
+  text: string;
+  /** 1 for the first page printed (with `-f n`: the document's page n). */
+  page: number;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+
+/** The words of the bytes with their boxes, from `pdftotext -bbox` with further `options` (`-f 2 -l 2`). */
+export function popplerWords(bytes: Uint8Array, options: string[] = [], password?: string): PopplerWord[] {
+  return popplerWordPages(bytes, options, password).flat();
+}
+
+/** popplerWords by page: element 0 holds the first printed page's words (an empty page: an empty list). */
+export function popplerWordPages(bytes: Uint8Array, options: string[] = [], password?: string): PopplerWord[][] {
+  const html = popplerTextWith(bytes, ['-bbox', ...options], password);
+  const pages: PopplerWord[][] = [];
+  const number = '(-?[\\d.]+)';
+  const word = new RegExp(
+    `<page |<word xMin="${number}" yMin="${number}" xMax="${number}" yMax="${number}">([^<]*)<`,
+    'g',
+  );
+  for (const m of html.matchAll(word)) {
+    if (m[0] === '<page ') pages.push([]);
+    else pages.at(-1)?.push({ text: m[5], page: pages.length, xMin: +m[1], yMin: +m[2], xMax: +m[3], yMax: +m[4] });
+  }
+  return pages;
+}
+
 /** Poppler's pdftotext of the bytes with its `options` (`-layout`, `-bbox`, `-bbox-layout` …). */
 export function popplerTextWith(bytes: Uint8Array, options: string[], password?: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'folio-poppler-'));

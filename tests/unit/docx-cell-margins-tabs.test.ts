@@ -8,20 +8,10 @@ import JSZip from 'jszip';
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { convert } from '../support/office-pdf-helpers.ts';
-import { popplerTextWith } from '../support/pdf.ts';
+import { popplerWords } from '../support/pdf.ts';
 
-interface WordBox {
-  text: string;
-  xMin: number;
-  yMin: number;
-}
-
-/** Each word of a PDF with the top left of its box, as `pdftotext -bbox` reads it. */
-function pdftotextWords(pdf: Uint8Array): Map<string, WordBox> {
-  const html = popplerTextWith(pdf, ['-bbox']);
-  const words = [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)</g)];
-  return new Map(words.map((m) => [m[3], { text: m[3], xMin: Number(m[1]), yMin: Number(m[2]) }]));
-}
+/** Each word of a PDF by its text, with its box. */
+const wordsByText = (pdf: Uint8Array) => new Map(popplerWords(pdf).map((word) => [word.text, word]));
 
 const cell = (text: string, margins?: { top?: number; bottom?: number; left?: number; right?: number }) =>
   new TableCell({ children: [new Paragraph(text)], width: { size: 3000, type: WidthType.DXA }, margins });
@@ -46,7 +36,7 @@ async function marginsTable(): Promise<Uint8Array> {
 
 describe('Word cell margins (w:tcMar)', () => {
   test("a cell's own left margin moves its text; the row's tallest top and bottom margins set the row", async () => {
-    const words = pdftotextWords((await convert(wordToPdf, 'margins.docx', await marginsTable())).bytes);
+    const words = wordsByText((await convert(wordToPdf, 'margins.docx', await marginsTable())).bytes);
     const at = (word: string) => words.get(word)!;
     // LibreOffice 7.4: Plain at x 77.8, Indented at 144.4 (1 inch less the table's 0.075 inch).
     expect(at('Indented').xMin - at('Plain').xMin).toBeCloseTo(66.6, 0);
@@ -78,7 +68,7 @@ describe('Word tab characters in the text', () => {
         .replace(/(>Key<\/w:t><\/w:r>)/, '$1<w:r><w:tab/><w:t>Other</w:t></w:r>'),
     );
     const bytes = await zip.generateAsync({ type: 'uint8array' });
-    const words = pdftotextWords((await convert(wordToPdf, 'tab.docx', bytes)).bytes);
+    const words = wordsByText((await convert(wordToPdf, 'tab.docx', bytes)).bytes);
     // LibreOffice 7.4: Value and Other both at x 108.1, the first default stop (0.5 inch) past the margin.
     expect(words.get('Value')?.xMin).toBeCloseTo(words.get('Name')!.xMin + 36, 0);
     expect(words.get('Other')?.xMin).toBeCloseTo(words.get('Key')!.xMin + 36, 0);

@@ -10,7 +10,7 @@ import JSZip from 'jszip';
 import { Document, Packer, Paragraph } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { convert } from '../support/office-pdf-helpers.ts';
-import { popplerTextWith } from '../support/pdf.ts';
+import { popplerTextWith, popplerWords } from '../support/pdf.ts';
 
 interface Box {
   left: number;
@@ -33,10 +33,8 @@ async function withRuby(base: string, guide: string, align = 'distributeSpace') 
   const xml = await zip.file('word/document.xml')!.async('string');
   zip.file('word/document.xml', xml.replace(/<w:r>(?:(?!<w:r>).)*?MIDDLE.*?<\/w:r>/s, middle));
   const result = await convert(wordToPdf, 'ruby.docx', await zip.generateAsync({ type: 'uint8array' }));
-  const html = popplerTextWith(result.bytes, ['-bbox']);
-  const words = [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g)];
   const boxes = new Map<string, Box>(
-    words.map((m) => [m[5], { left: +m[1], top: +m[2], right: +m[3], bottom: +m[4] }]),
+    popplerWords(result.bytes).map((w) => [w.text, { left: w.xMin, top: w.yMin, right: w.xMax, bottom: w.yMax }]),
   );
   return { boxes, notes: result.notes ?? [], layout: popplerTextWith(result.bytes, ['-layout']) };
 }

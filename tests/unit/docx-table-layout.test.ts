@@ -12,7 +12,7 @@ import JSZip from 'jszip';
 import { Document, Packer, Paragraph } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { convert } from '../support/office-pdf-helpers.ts';
-import { popplerTextWith } from '../support/pdf.ts';
+import { popplerWords } from '../support/pdf.ts';
 
 /** A bordered 2-row table of five columns of `widths` twips (A1…E2), with the given w:tblW and layout. */
 function tableXml(widths: number[], tblW: string, layout = ''): string {
@@ -40,9 +40,8 @@ async function firstRow(table: string): Promise<Record<string, number>> {
   const xml = await zip.file('word/document.xml')!.async('string');
   zip.file('word/document.xml', xml.replace(/(<w:p>.*?Before.*?<\/w:p>)/s, `$1${table}`));
   const result = await convert(wordToPdf, 'table.docx', await zip.generateAsync({ type: 'uint8array' }));
-  const html = popplerTextWith(result.bytes, ['-bbox']);
-  const words = [...html.matchAll(/<word xMin="([\d.]+)"[^>]*>([A-E]1)</g)];
-  return Object.fromEntries(words.map((m) => [m[2], Number(m[1])]));
+  const words = popplerWords(result.bytes).filter((w) => /^[A-E]1$/.test(w.text));
+  return Object.fromEntries(words.map((w) => [w.text, w.xMin]));
 }
 
 const FIVE_WIDE = [2400, 2400, 2400, 2400, 2400]; // 600 pt: 149 pt wider than the column
@@ -120,9 +119,8 @@ describe('Word nested tables', () => {
     const xml = await zip.file('word/document.xml')!.async('string');
     zip.file('word/document.xml', xml.replace(/(<w:p>.*?Before.*?<\/w:p>)/s, `$1${outer}<w:p/>`));
     const result = await convert(wordToPdf, 'nested.docx', await zip.generateAsync({ type: 'uint8array' }));
-    const html = popplerTextWith(result.bytes, ['-bbox']);
-    const words = [...html.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)"[^>]*>(\w+)</g)];
-    return Object.fromEntries(words.map((m) => [m[2], Number(m[1])]));
+    const words = popplerWords(result.bytes).filter((w) => /^\w+$/.test(w.text));
+    return Object.fromEntries(words.map((w) => [w.text, w.yMin]));
   }
 
   test('the empty paragraph Word writes after a table at the end of a cell takes no room', async () => {

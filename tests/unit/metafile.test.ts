@@ -13,7 +13,7 @@ import { ImageCache } from '../../workers/engine/lib/office-to-pdf/text.ts';
 import { MetafileError } from '../../workers/engine/lib/office-to-pdf/metafile/pdf.ts';
 import { sniffImage } from '../../workers/engine/lib/office-to-pdf/images.ts';
 import { decodeImage, pdftoppmPng, type Raster } from '../support/images.ts';
-import { popplerTextWith } from '../support/pdf.ts';
+import { popplerWords } from '../support/pdf.ts';
 import {
   colorRef,
   dib24,
@@ -59,14 +59,6 @@ async function pixels(pdf: Uint8Array): Promise<(x: number, y: number) => number
   return (x, y) => Array.from(raster.data.subarray((y * raster.width + x) * 4, (y * raster.width + x) * 4 + 3));
 }
 
-/** Words with their boxes (points from the top-left), from pdftotext -bbox. */
-function words(pdf: Uint8Array): Array<{ text: string; xMin: number; yMin: number; xMax: number; yMax: number }> {
-  const html = popplerTextWith(pdf, ['-bbox']);
-  return [
-    ...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
-  ].map((m) => ({ text: m[5], xMin: +m[1], yMin: +m[2], xMax: +m[3], yMax: +m[4] }));
-}
-
 const near = (actual: number[], expected: number[], tolerance = 40) =>
   actual.every((v, i) => Math.abs(v - expected[i]) <= tolerance);
 
@@ -87,7 +79,7 @@ describe('EMF', () => {
     expect(near(at(200, 120), [0, 160, 0])).toBe(true);
     expect(at(200, 125)).toEqual([255, 255, 255]);
     // The text: real text, its origin at (170, 180) pt on the baseline, 10 pt high.
-    const word = words(pdf).find((w) => w.text === 'Metafile');
+    const word = popplerWords(pdf).find((w) => w.text === 'Metafile');
     expect(word).toBeDefined();
     expect(word!.xMin).toBeCloseTo(170, 0);
     expect(word!.yMin).toBeLessThan(180);
@@ -111,7 +103,7 @@ describe('EMF', () => {
       .text(190, 90, 'Right')
       .bytes();
     const { pdf } = await drawn(emf);
-    const found = words(pdf);
+    const found = popplerWords(pdf);
     // pdftotext splits characters 20 pt apart into words: A at 60, B at 80, C at 100.
     const letters = found.filter((w) => ['A', 'B', 'C'].includes(w.text));
     expect(letters.map((w) => Math.round(w.xMin))).toEqual([60, 80, 100]);
@@ -130,7 +122,7 @@ describe('EMF', () => {
       .text(100, 400, '\uDD96 long')
       .bytes();
     const { pdf } = await drawn(emf);
-    const text = words(pdf).map((w) => w.text);
+    const text = popplerWords(pdf).map((w) => w.text);
     expect(text).toEqual(['Live', '\u{1F596}', 'long']);
   });
 
@@ -189,7 +181,7 @@ describe('WMF', () => {
     expect(sniffImage(wmf)).toBe('image/x-wmf');
     const { pdf, notes } = await drawn(wmf);
     expect(notes).toEqual([]);
-    const found = words(pdf);
+    const found = popplerWords(pdf);
     const e = found.find((w) => w.text === 'E')!;
     // 288 of 2880 units across 200 pt → 20 pt; the baseline 720 of 1440 → 50 pt down the 100 pt box.
     expect(e.xMin).toBeCloseTo(BOX.x + 20, 0);
@@ -246,7 +238,7 @@ describe('wired into the Office renderers', () => {
     const docx = await docxWithMetafiles(shapesAndTextEmf(), equationWmf());
     const result = await wordToPdf([{ name: 'pictures.docx', bytes: docx }], {}, {});
     expect(result.notes?.join(' ') ?? '').not.toMatch(/EMF|WMF|metafile|empty frame/);
-    const found = words(result.bytes);
+    const found = popplerWords(result.bytes);
     const text = found.map((w) => w.text).join(' ');
     expect(text).toContain('Metafile');
     expect(text).toContain('E = mc');
@@ -265,7 +257,7 @@ describe('wired into the Office renderers', () => {
     const rtf = `{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}\\pard {\\pict\\emfblip\\picwgoal4000\\pichgoal2000 ${hex}}\\par}`;
     const result = await wordToPdf([{ name: 'picture.rtf', bytes: new TextEncoder().encode(rtf) }], {}, {});
     expect(result.notes?.join(' ') ?? '').not.toMatch(/EMF|WMF/);
-    expect(words(result.bytes).map((w) => w.text)).toContain('Metafile');
+    expect(popplerWords(result.bytes).map((w) => w.text)).toContain('Metafile');
   });
 
   test('PowerPoint: a picture whose bytes are an EMF is drawn (the format is sniffed, not taken from the name)', async () => {
@@ -275,7 +267,7 @@ describe('wired into the Office renderers', () => {
     const bytes = new Uint8Array((await pptx.write({ outputType: 'uint8array' })) as Uint8Array);
     const result = await pptToPdf([{ name: 'deck.pptx', bytes }], {}, {});
     expect(result.notes?.join(' ') ?? '').not.toMatch(/EMF|WMF|empty frame/);
-    const metafile = words(result.bytes).find((w) => w.text === 'Metafile')!;
+    const metafile = popplerWords(result.bytes).find((w) => w.text === 'Metafile')!;
     // 1 inch from the slide's left, the 4-inch picture's text 120 of 200 units in: 72 + 0.6 × 288 pt.
     expect(metafile.xMin).toBeCloseTo(72 + 0.6 * 288, 0);
   });
@@ -290,7 +282,7 @@ describe('wired into the Office renderers', () => {
     const result = await excelToPdf([{ name: 'book.xlsx', bytes }], {}, {});
     expect(result.notes?.join(' ') ?? '').not.toMatch(/EMF|WMF|empty frame/);
     expect(
-      words(result.bytes)
+      popplerWords(result.bytes)
         .map((w) => w.text)
         .join(' '),
     ).toContain('E = mc');
@@ -322,7 +314,7 @@ describe('wired into the Office renderers', () => {
     const result = await wordToPdf([{ name: 'equation.odt', bytes }], {}, {});
     expect(result.notes?.join(' ') ?? '').not.toMatch(/WMF|left out/);
     expect(
-      words(result.bytes)
+      popplerWords(result.bytes)
         .map((w) => w.text)
         .join(' '),
     ).toContain('E = mc');
@@ -372,7 +364,7 @@ describe('wired into the Office renderers', () => {
     const bytes = await zip.generateAsync({ type: 'uint8array' });
     const result = await excelToPdf([{ name: 'object.xlsx', bytes }], {}, {});
     expect(result.notes?.join(' ') ?? '').not.toMatch(/embedded objects|WMF/);
-    const found = words(result.bytes);
+    const found = popplerWords(result.bytes);
     expect(found.map((w) => w.text).join(' ')).toContain('E = mc');
     // Anchored at column B, row 3: right of and below the cell A1's text.
     const cell = found.find((w) => w.text === 'cell')!;

@@ -10,23 +10,11 @@ import JSZip from 'jszip';
 import PptxGenJS from 'pptxgenjs';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { convert } from '../support/office-pdf-helpers.ts';
-import { popplerTextWith } from '../support/pdf.ts';
+import { popplerTextWith, popplerWords, type PopplerWord } from '../support/pdf.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
-interface WordBox {
-  text: string;
-  xMin: number;
-  yMin: number;
-  xMax: number;
-  yMax: number;
-}
-
-function pageWords(pdf: Uint8Array, page: number): WordBox[] {
-  const html = popplerTextWith(pdf, ['-bbox', '-f', String(page), '-l', String(page)]);
-  return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g)].map(
-    (m) => ({ text: m[5], xMin: Number(m[1]), yMin: Number(m[2]), xMax: Number(m[3]), yMax: Number(m[4]) }),
-  );
-}
+const pageWords = (pdf: Uint8Array, page: number): PopplerWord[] =>
+  popplerWords(pdf, ['-f', String(page), '-l', String(page)]);
 
 const NAMES = ['Australia', 'Iceland', 'Zealand', 'Finland', 'Denmark', 'Poland', 'Netherlands', 'Italy'];
 const VALUES = [59, 56, 51, 47, 45, 45, 42, 41];

@@ -10,37 +10,24 @@ import JSZip from 'jszip';
 import PptxGenJS from 'pptxgenjs';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { convert } from '../support/office-pdf-helpers.ts';
-import { popplerTextWith } from '../support/pdf.ts';
+import { popplerWords, type PopplerWord } from '../support/pdf.ts';
 
-interface WordBox {
-  text: string;
-  xMin: number;
-  yMin: number;
-  xMax: number;
-  yMax: number;
-}
-
-/** The words of one page (1-based) with their boxes (points, y down), as `pdftotext -bbox` reads them. */
-function pageWords(pdf: Uint8Array, page: number): WordBox[] {
-  const html = popplerTextWith(pdf, ['-bbox', '-f', String(page), '-l', String(page)]);
-  return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g)].map(
-    (m) => ({ text: m[5], xMin: Number(m[1]), yMin: Number(m[2]), xMax: Number(m[3]), yMax: Number(m[4]) }),
-  );
-}
+const pageWords = (pdf: Uint8Array, page: number): PopplerWord[] =>
+  popplerWords(pdf, ['-f', String(page), '-l', String(page)]);
 
 const deckBytes = async (pptx: PptxGenJS) =>
   new Uint8Array((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
 
 /** The words inside a box (points, y down) by their centres, in the order pdftotext reads them. */
-const wordsIn = (words: WordBox[], x0: number, y0: number, x1: number, y1: number) =>
+const wordsIn = (words: PopplerWord[], x0: number, y0: number, x1: number, y1: number) =>
   words.filter((w) => {
     const [cx, cy] = [(w.xMin + w.xMax) / 2, (w.yMin + w.yMax) / 2];
     return cx > x0 && cx < x1 && cy > y0 && cy < y1;
   });
 
 /** Level words grouped into lines by their tops, each line's words joined by spaces. */
-function lines(words: WordBox[]): string[] {
-  const rows: WordBox[][] = [];
+function lines(words: PopplerWord[]): string[] {
+  const rows: PopplerWord[][] = [];
   for (const word of [...words].sort((a, b) => a.yMin - b.yMin || a.xMin - b.xMin)) {
     const row = rows.find((r) => Math.abs(r[0].yMin - word.yMin) < 2);
     if (row) row.push(word);
@@ -50,7 +37,7 @@ function lines(words: WordBox[]): string[] {
 }
 
 /** Whether a word runs up or down the page: its box taller than wide (words of 4 letters or more). */
-const turned = (w: WordBox) => w.text.length < 4 || w.yMax - w.yMin > w.xMax - w.xMin;
+const turned = (w: PopplerWord) => w.text.length < 4 || w.yMax - w.yMin > w.xMax - w.xMin;
 const TEXT = 'Words that wrap inside the shape text box';
 
 describe("PowerPoint vertical text and shapes' text rectangles", () => {

@@ -7,33 +7,16 @@ import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { convert } from '../support/office-pdf-helpers.ts';
-import { popplerTextWith } from '../support/pdf.ts';
-
-interface Word {
-  text: string;
-  xMin: number;
-  yMin: number;
-}
-
-function bboxPages(pdf: Uint8Array): Word[][] {
-  return popplerTextWith(pdf, ['-bbox'])
-    .split('<page ')
-    .slice(1)
-    .map((page) =>
-      [
-        ...page.matchAll(/<word xMin="(-?[\d.]+)" yMin="(-?[\d.]+)" xMax="[-\d.]+" yMax="[-\d.]+">([^<]*)<\/word>/g),
-      ].map((m) => ({ text: m[3], xMin: Number(m[1]), yMin: Number(m[2]) })),
-    );
-}
+import { popplerWordPages, type PopplerWord } from '../support/pdf.ts';
 
 /** Columns of width 12 (66.9 pt), Letter between 0.7 in side and 0.75 in top and bottom margins, 15 pt rows. */
-async function headedSheet(fill: (ws: ExcelJS.Worksheet) => void): Promise<Word[][]> {
+async function headedSheet(fill: (ws: ExcelJS.Worksheet) => void): Promise<PopplerWord[][]> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('Headed');
   for (let c = 1; c <= 12; c++) ws.getColumn(c).width = 12;
   fill(ws);
   ws.pageSetup.showRowColHeaders = true;
-  return bboxPages((await convert(excelToPdf, 'headed.xlsx', await wb.xlsx.writeBuffer())).bytes);
+  return popplerWordPages((await convert(excelToPdf, 'headed.xlsx', await wb.xlsx.writeBuffer())).bytes);
 }
 
 describe('Excel → PDF: row and column headings', () => {
@@ -44,7 +27,7 @@ describe('Excel → PDF: row and column headings', () => {
     // LibreOffice: 3 pages of 44 rows (the 12.8 pt heading row takes the 45th's room), page 2 from row 45.
     // (Folio printed 3 pages of 45 rows without a heading.)
     expect(pages).toHaveLength(3);
-    const at = (page: Word[], text: string) => page.find((w) => w.text === text);
+    const at = (page: PopplerWord[], text: string) => page.find((w) => w.text === text);
     const [one, two] = pages;
     // "A" centred over column A (x 108.6, y 54.3), "1" centred in the 1 cm column (x 61.7, y 68.2), and the
     // cells start after it: R1C1 at x 79.7 (the margin 50.4 + 28.3 + LibreOffice's 1 pt before a cell's text).

@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import { PDFDocument } from 'pdf-lib';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { convert, pageContent } from '../support/office-pdf-helpers.ts';
-import { popplerTextWith } from '../support/pdf.ts';
+import { popplerWordPages, type PopplerWord } from '../support/pdf.ts';
 
 describe('Excel → PDF: columns printed on several pages', () => {
   test('a merged cell split between two pages is laid out across the whole merge, its text on both pages', async () => {
@@ -28,10 +28,10 @@ describe('Excel → PDF: columns printed on several pages', () => {
     ws.getCell(5, 7).value = 'Right aligned merge';
     ws.mergeCells(5, 7, 5, 9);
     ws.getCell(5, 7).alignment = { horizontal: 'right' };
-    const pages = await pdftotextPages((await convert(excelToPdf, 'split.xlsx', await wb.xlsx.writeBuffer())).bytes);
+    const pages = popplerWordPages((await convert(excelToPdf, 'split.xlsx', await wb.xlsx.writeBuffer())).bytes);
     expect(pages).toHaveLength(2);
     const [one, two] = pages;
-    const at = (page: Word[], text: string) => page.find((w) => w.text === text);
+    const at = (page: PopplerWord[], text: string) => page.find((w) => w.text === text);
 
     // LibreOffice, page 1: "Alpha beta gamma delta epsilo" (delta 537.7–560.4, past G's right edge at 517.6),
     // "Iota … omicron" (xi from 567.6), "Right" from 559.0 ("Right aligned" up to the paper's edge).
@@ -72,9 +72,9 @@ describe('Excel → PDF: columns printed on several pages', () => {
     ws.getCell(5, 6).value = 'Alpha beta gamma delta epsilon zeta eta theta';
     ws.getCell(5, 8).value = 'stop';
     ws.getCell(7, 5).value = 'Phi chi psi omega and a long tail of words running on far to the right';
-    const pages = await pdftotextPages((await convert(excelToPdf, 'run-on.xlsx', await wb.xlsx.writeBuffer())).bytes);
+    const pages = popplerWordPages((await convert(excelToPdf, 'run-on.xlsx', await wb.xlsx.writeBuffer())).bytes);
     expect(pages).toHaveLength(2);
-    const at = (page: Word[], text: string) => page.find((w) => w.text === text);
+    const at = (page: PopplerWord[], text: string) => page.find((w) => w.text === text);
     // LibreOffice, page 2: "…a kappa lambda … upsilon" from off the left edge ("a" at -2.9, "kappa" at 4.9,
     // "upsilon" at 225.3), "of words running on far to the right" ("of" at -3.1, "right" at 134.2); none of
     // "Alpha … theta" and no "Iota" or "Phi". (Folio printed neither rest.)
@@ -90,21 +90,3 @@ const RED_PNG = Uint8Array.from(
   atob('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAwMDAAAEKAQHYcVJ8AAAAAElFTkSuQmCC'),
   (c) => c.charCodeAt(0),
 );
-
-interface Word {
-  text: string;
-  xMin: number;
-  xMax: number;
-}
-
-/** Each page's words with their boxes, as `pdftotext -bbox` reads them (x may be negative: off the page). */
-function pdftotextPages(pdf: Uint8Array): Word[][] {
-  return popplerTextWith(pdf, ['-bbox'])
-    .split('<page ')
-    .slice(1)
-    .map((page) =>
-      [
-        ...page.matchAll(/<word xMin="(-?[\d.]+)" yMin="[-\d.]+" xMax="(-?[\d.]+)" yMax="[-\d.]+">([^<]*)<\/word>/g),
-      ].map((m) => ({ text: m[3], xMin: Number(m[1]), xMax: Number(m[2]) })),
-    );
-}

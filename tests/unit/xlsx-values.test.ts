@@ -3,14 +3,11 @@
  * reproduced with a generated workbook; the expected text is what LibreOffice 7.4 (en-US) prints
  * for the same workbook (`soffice --headless --convert-to pdf`, then `pdftotext`).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { convert, texts } from '../support/office-pdf-helpers.ts';
+import { popplerWords } from '../support/pdf.ts';
 
 describe('Excel cell text as LibreOffice prints it', () => {
   test('formulas whose cached result is 0, FALSE or "" print it (exceljs leaves those results out)', async () => {
@@ -150,7 +147,7 @@ describe('Excel cell text as LibreOffice prints it', () => {
     const result = await convert(excelToPdf, 'errors.xlsx', await wb.xlsx.writeBuffer());
     // LibreOffice ends "#N/A", "#N/A", "TRUE", "TRUE" and 5 at the column's right edge (Excel centres
     // the first four); "text" starts at its left edge.
-    const words = await pdftotextWords(result.bytes);
+    const words = popplerWords(result.bytes);
     const right = words.find((w) => w.text === '5')!.xMax;
     const left = words.find((w) => w.text === 'text')!.xMin;
     const ends = words.filter((w) => w.text === '#N/A' || w.text === 'TRUE').map((w) => w.xMax);
@@ -159,17 +156,3 @@ describe('Excel cell text as LibreOffice prints it', () => {
     expect(right - left).toBeGreaterThan(100);
   });
 });
-
-/** Each word of a PDF with its box, as `pdftotext -bbox` reads it. */
-async function pdftotextWords(pdf: Uint8Array): Promise<Array<{ text: string; xMin: number; xMax: number }>> {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-xlsx-'));
-  try {
-    writeFileSync(join(dir, 'out.pdf'), pdf);
-    const html = execFileSync('pdftotext', ['-bbox', join(dir, 'out.pdf'), '-'], { encoding: 'utf8' });
-    return [...html.matchAll(/<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/g)].map(
-      (m) => ({ text: m[3], xMin: Number(m[1]), xMax: Number(m[2]) }),
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
