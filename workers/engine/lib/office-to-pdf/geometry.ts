@@ -59,21 +59,7 @@ class PathBuilder {
     const [x0, y0] = this.current;
     const cx = x0 - wR * Math.cos(rad(stAng));
     const cy = y0 - hR * Math.sin(rad(stAng));
-    const segments = Math.max(1, Math.ceil(Math.abs(swAng) / 90));
-    const step = swAng / segments;
-    for (let i = 0; i < segments; i++) {
-      const a0 = rad(stAng + i * step);
-      const a1 = rad(stAng + (i + 1) * step);
-      const k = (4 / 3) * Math.tan((a1 - a0) / 4);
-      this.curve(
-        cx + wR * (Math.cos(a0) - k * Math.sin(a0)),
-        cy + hR * (Math.sin(a0) + k * Math.cos(a0)),
-        cx + wR * (Math.cos(a1) + k * Math.sin(a1)),
-        cy + hR * (Math.sin(a1) - k * Math.cos(a1)),
-        cx + wR * Math.cos(a1),
-        cy + hR * Math.sin(a1),
-      );
-    }
+    for (const piece of arcBeziers(cx, cy, wR, hR, rad(stAng), rad(swAng))) this.curve(...piece);
     return this;
   }
   close(): this {
@@ -85,6 +71,38 @@ class PathBuilder {
     points.forEach(([x, y], i) => (i === 0 ? this.move(x, y) : this.line(x, y)));
     return this.close();
   }
+}
+
+/**
+ * An elliptical arc around (cx, cy) with radii rx × ry, from angle `from` sweeping `sweep` (radians, in
+ * the coordinates' own direction) as cubic Béziers of at most 90° each: the two control points and the
+ * end of each piece.
+ */
+export function arcBeziers(
+  cx: number,
+  cy: number,
+  rx: number,
+  ry: number,
+  from: number,
+  sweep: number,
+): Array<[number, number, number, number, number, number]> {
+  const parts = Math.max(1, Math.ceil(Math.abs(sweep) / (Math.PI / 2) - 1e-9));
+  const step = sweep / parts;
+  const k = (4 / 3) * Math.tan(step / 4);
+  const pieces: Array<[number, number, number, number, number, number]> = [];
+  for (let i = 0; i < parts; i++) {
+    const a = from + i * step;
+    const b = a + step;
+    pieces.push([
+      cx + rx * (Math.cos(a) - k * Math.sin(a)),
+      cy + ry * (Math.sin(a) + k * Math.cos(a)),
+      cx + rx * (Math.cos(b) + k * Math.sin(b)),
+      cy + ry * (Math.sin(b) - k * Math.cos(b)),
+      cx + rx * Math.cos(b),
+      cy + ry * Math.sin(b),
+    ]);
+  }
+  return pieces;
 }
 
 /** A shape's adjust values: a:avLst's `<a:gd name="adj" fmla="val 50000"/>`. */

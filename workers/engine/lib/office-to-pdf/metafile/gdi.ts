@@ -5,6 +5,7 @@
  * Only the subset in docs/office.md is understood; what is left out is counted so the result can say so.
  */
 import { applyTransform, IDENTITY, transform, type Matrix } from '../../pdf/matrix.ts';
+import { arcBeziers } from '../geometry.ts';
 
 /** Caps that keep a hostile file (a billion-point polygon, a huge object table) from costing more than milliseconds. */
 export const MAX_RECORDS = 500_000;
@@ -271,22 +272,7 @@ export class Dc {
   static arcPoints(box: number[], from: number, sweep: number): number[] {
     const [l, t, r, b] = box;
     const [cx, cy, rx, ry] = [(l + r) / 2, (t + b) / 2, Math.abs(r - l) / 2, Math.abs(b - t) / 2];
-    const parts = Math.max(1, Math.ceil(Math.abs(sweep) / (Math.PI / 2) - 1e-9));
-    const step = sweep / parts;
-    const k = (4 / 3) * Math.tan(step / 4);
-    const out = [cx + rx * Math.cos(from), cy + ry * Math.sin(from)];
-    for (let i = 0, a = from; i < parts; i++, a += step) {
-      const b2 = a + step;
-      out.push(
-        cx + rx * (Math.cos(a) - k * Math.sin(a)),
-        cy + ry * (Math.sin(a) + k * Math.cos(a)),
-        cx + rx * (Math.cos(b2) + k * Math.sin(b2)),
-        cy + ry * (Math.sin(b2) - k * Math.cos(b2)),
-        cx + rx * Math.cos(b2),
-        cy + ry * Math.sin(b2),
-      );
-    }
-    return out;
+    return [cx + rx * Math.cos(from), cy + ry * Math.sin(from), ...arcBeziers(cx, cy, rx, ry, from, sweep).flat()];
   }
 
   /**
