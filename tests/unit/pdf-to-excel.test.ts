@@ -382,6 +382,21 @@ describe('pdf-to-excel', () => {
     }
   });
 
+  test('a block whose every printed row is followed by an empty default row gets them back (both modes)', async () => {
+    // "abc" in A1, 123 in B3, 10 pt text 25.6 pt apart: two default rows (12.8 pt), nothing else
+    // on the page to measure a row by.
+    const rows = [['abc'], null, [null, 123]];
+    const pdf = await printedSheet(rows, (c) => 50 + c * 48, 12.8);
+    for (const sheets of ['table', 'page']) {
+      const book = await load((await run([{ name: 'x.pdf', bytes: pdf }], { sheets }, {})).bytes);
+      const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
+      expect(
+        grid.map((row) => (row.every((v) => v === null) ? [] : row)),
+        sheets,
+      ).toEqual([['abc'], [], [null, 123]]);
+    }
+  });
+
   test('a short block keeps its rows: a header two rows tall is not an empty row', async () => {
     // Five rows of 10 pt text 15 pt apart (wider than a default row for 10 pt, 12.8 pt) under a
     // title 30 pt above them: too few rows for a regular pitch, and rows of custom height, so the

@@ -314,8 +314,8 @@ const DEFAULT_ROW_PITCH = { min: 1.2, max: 1.45 };
  * of three rows): where the block's own gaps show a row of the default height for its usual text
  * size, a gap of k such rows (±8 % of one) holds k − 1 empty rows. Rows spaced wider than a
  * default row for their text (custom heights, wrapped cells) show no such pitch, so a header row
- * two rows tall there adds none; nor does a block with no single row to measure (a gap of 2.5
- * default rows could be 2 empty rows or one tall one).
+ * two rows tall there adds none; nor does a block with no single row to measure, unless every
+ * gap is two default rows (a gap of 2.5 could be 2 empty rows or one tall one).
  */
 function withShortBlockEmptyRows(rows: PlacedRow[], usual: number): Grid['rows'] {
   if (!usual) return rows.map((row) => row.cells);
@@ -326,8 +326,15 @@ function withShortBlockEmptyRows(rows: PlacedRow[], usual: number): Grid['rows']
     return above !== undefined && row.baseline !== undefined ? [row.baseline - above] : [];
   });
   const own = gaps.filter(isDefaultRow);
-  if (own.length === 0) return rows.map((row) => row.cells);
-  const pitch = median(own);
+  // With no single row to measure, only a block whose every gap is two default rows of one pitch
+  // (every printed row followed by an empty one) gets them.
+  const halves = gaps.map((gap) => gap / 2);
+  const everyOther =
+    halves.length > 0 &&
+    halves.every(isDefaultRow) &&
+    Math.max(...halves) - Math.min(...halves) <= Math.min(...halves) * 0.03;
+  if (own.length === 0 && !everyOther) return rows.map((row) => row.cells);
+  const pitch = own.length ? median(own) : median(halves);
   // How many rows a gap is, the row under it as tall as its font makes it (a larger title's row).
   const rowsIn = (gap: number, size?: number) => {
     const taller = size && size > usual * 1.05 ? size / usual - 1 : 0;
