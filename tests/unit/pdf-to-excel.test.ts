@@ -397,6 +397,21 @@ describe('pdf-to-excel', () => {
     }
   });
 
+  test("a short block's empty row comes back above a chart's smaller labels on the same page", async () => {
+    // 10 pt rows 12.8 pt apart (a title, an empty row, two rows), then a chart's axis labels in
+    // 8 pt, 21 pt apart: more labels than rows, but the rows' own text gives their default row.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows = [['Big cities'], null, ['Shanghai'], ['Karachi']];
+    rows.forEach((row, r) => row && page.drawText(row[0], { x: 52, y: 700 - r * 12.8, size: 10, font }));
+    const labels = ['90°', '60°', '30°', '0°', '-30°', '-60°'];
+    labels.forEach((label, i) => page.drawText(label, { x: 200, y: 600 - i * 21, size: 8, font }));
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].filter((v) => v != null));
+    expect(grid.slice(0, 4)).toEqual(rows.map((row) => row ?? []));
+  });
+
   test('a short block keeps its rows: a header two rows tall is not an empty row', async () => {
     // Five rows of 10 pt text 15 pt apart (wider than a default row for 10 pt, 12.8 pt) under a
     // title 30 pt above them: too few rows for a regular pitch, and rows of custom height, so the

@@ -319,25 +319,29 @@ const DEFAULT_ROW_PITCH = { min: 1.2, max: 1.45 };
  */
 function withShortBlockEmptyRows(rows: PlacedRow[], usual: number): Grid['rows'] {
   if (!usual) return rows.map((row) => row.cells);
-  const isDefaultRow = (pitch: number) =>
-    pitch >= usual * DEFAULT_ROW_PITCH.min && pitch <= usual * DEFAULT_ROW_PITCH.max;
+  // A default row for the text of the row under the gap (a chart's smaller labels on the same page
+  // are not rows of the sheet's font).
+  const isDefaultRow = (pitch: number, size = usual) =>
+    pitch >= size * DEFAULT_ROW_PITCH.min && pitch <= size * DEFAULT_ROW_PITCH.max;
   const gaps = rows.flatMap((row, r) => {
     const above = rows[r - 1]?.baseline;
-    return above !== undefined && row.baseline !== undefined ? [row.baseline - above] : [];
+    return above !== undefined && row.baseline !== undefined ? [{ gap: row.baseline - above, size: row.size }] : [];
   });
-  const own = gaps.filter(isDefaultRow);
+  const own = gaps.filter(({ gap, size }) => isDefaultRow(gap, size));
   // With no single row to measure, only a block whose every gap is two default rows of one pitch
   // (every printed row followed by an empty one) gets them.
-  const halves = gaps.map((gap) => gap / 2);
+  const halves = gaps.map(({ gap }) => gap / 2);
   const everyOther =
-    halves.length > 0 &&
-    halves.every(isDefaultRow) &&
+    gaps.length > 0 &&
+    gaps.every(({ gap, size }) => isDefaultRow(gap / 2, size)) &&
     Math.max(...halves) - Math.min(...halves) <= Math.min(...halves) * 0.03;
   if (own.length === 0 && !everyOther) return rows.map((row) => row.cells);
-  const pitch = own.length ? median(own) : median(halves);
-  // How many rows a gap is, the row under it as tall as its font makes it (a larger title's row).
+  const pitch = own.length ? median(own.map(({ gap }) => gap)) : median(halves);
+  // How many rows a gap is, the row under it as tall as its font makes it (a larger title's row)
+  // against the text of the rows that gave the pitch.
+  const base = own.length ? median(own.map(({ size }) => size ?? usual)) : usual;
   const rowsIn = (gap: number, size?: number) => {
-    const taller = size && size > usual * 1.05 ? size / usual - 1 : 0;
+    const taller = size && size > base * 1.05 ? size / base - 1 : 0;
     const steps = Math.round(gap / pitch - taller);
     return Math.abs(gap - (steps + taller) * pitch) <= pitch * 0.08 ? steps : 1;
   };
