@@ -304,8 +304,9 @@ function withEmptyRows(rows: PlacedRow[]): Grid['rows'] {
 
 /**
  * The pitch of rows of the default height, per point of their font's size: LibreOffice prints a
- * sheet's default rows 1.25–1.4 times the size of their text apart (12.8 pt at Arial 10, 15 pt at
- * Calibri 11, 15.7–15.8 pt at 12 pt, rows rounded to whole pixels; a file's own default 14.2 pt at 11 pt).
+ * sheet's default rows 1.25–1.4 times the size of their text apart (12.8 pt at 10 pt Liberation
+ * Sans, 15 pt at Calibri 11, 15.7–15.8 pt at 12 pt, rows rounded to whole pixels; a file's own
+ * default 14.2 pt at 11 pt).
  */
 const DEFAULT_ROW_PITCH = { min: 1.2, max: 1.45 };
 
