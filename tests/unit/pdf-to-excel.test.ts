@@ -41,12 +41,14 @@ async function load(bytes: Uint8Array) {
 }
 
 /**
- * A sheet printed as LibreOffice prints it: 10 pt Helvetica, rows 15 pt apart from y = 700, texts
- * 1.4 pt inside their column's left edge, numbers 1.4 pt inside its right edge; `null` prints nothing.
+ * A sheet printed as LibreOffice prints it: 10 pt Helvetica, rows 15 pt apart from y = 700 (or
+ * `pitch`: 12.8 pt is LibreOffice's default row for 10 pt Liberation Sans), texts 1.4 pt inside
+ * their column's left edge, numbers 1.4 pt inside its right edge; `null` prints nothing.
  */
 async function printedSheet(
   rows: ReadonlyArray<ReadonlyArray<string | number | null> | null>,
   edge: (column: number) => number,
+  pitch = 15,
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([612, 792]);
@@ -56,7 +58,7 @@ async function printedSheet(
       if (value === null) return;
       const text = String(value);
       const x = typeof value === 'number' ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
-      page.drawText(text, { x, y: 700 - r * 15, size: 10, font });
+      page.drawText(text, { x, y: 700 - r * pitch, size: 10, font });
     });
   });
   return doc.save();
@@ -357,9 +359,63 @@ describe('pdf-to-excel', () => {
     expect(grid).toEqual(expected);
   });
 
+  test('empty rows of a short block of default rows come back (both modes)', async () => {
+    // Default rows of 10 pt text 12.8 pt apart, as LibreOffice prints them: a title, an empty row,
+    // a table of three rows. Too few rows for a regular pitch, but the rows one apart show the
+    // default row, so the gap of two is one empty row.
+    const table = [['CountIFS criteria', null, 2], null, ['a', 'x', 1], ['b', 'y', 2], ['b', 'x', 2]];
+    // Then, with one sheet per page, two rows with an empty one between and a total under them.
+    const rest = [null, ['TRUE', 'true from f'], null, ['FALSE', 'false from f'], null, ['Total', null, 5]];
+    const pdf = await printedSheet([...table, ...rest], (c) => 50 + c * 48, 12.8);
+    const cells = (rows: typeof rest) =>
+      rows.map((row) => (row ?? []).map((v) => (v === 'TRUE' ? true : v === 'FALSE' ? false : v)));
+    for (const [sheets, expected] of [
+      ['table', cells(table)],
+      ['page', cells([...table, ...rest])],
+    ] as const) {
+      const book = await load((await run([{ name: 'x.pdf', bytes: pdf }], { sheets }, {})).bytes);
+      const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
+      expect(
+        grid.map((row) => (row.every((v) => v === null) ? [] : row)),
+        sheets,
+      ).toEqual(expected);
+    }
+  });
+
+  test('a block whose every printed row is followed by an empty default row gets them back (both modes)', async () => {
+    // "abc" in A1, 123 in B3, 10 pt text 25.6 pt apart: two default rows (12.8 pt), nothing else
+    // on the page to measure a row by.
+    const rows = [['abc'], null, [null, 123]];
+    const pdf = await printedSheet(rows, (c) => 50 + c * 48, 12.8);
+    for (const sheets of ['table', 'page']) {
+      const book = await load((await run([{ name: 'x.pdf', bytes: pdf }], { sheets }, {})).bytes);
+      const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
+      expect(
+        grid.map((row) => (row.every((v) => v === null) ? [] : row)),
+        sheets,
+      ).toEqual([['abc'], [], [null, 123]]);
+    }
+  });
+
+  test("a short block's empty row comes back above a chart's smaller labels on the same page", async () => {
+    // 10 pt rows 12.8 pt apart (a title, an empty row, two rows), then a chart's axis labels in
+    // 8 pt, 21 pt apart: more labels than rows, but the rows' own text gives their default row.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows = [['Big cities'], null, ['Shanghai'], ['Karachi']];
+    rows.forEach((row, r) => row && page.drawText(row[0], { x: 52, y: 700 - r * 12.8, size: 10, font }));
+    const labels = ['90°', '60°', '30°', '0°', '-30°', '-60°'];
+    labels.forEach((label, i) => page.drawText(label, { x: 200, y: 600 - i * 21, size: 8, font }));
+    const book = await load((await run([{ name: 'x.pdf', bytes: await doc.save() }], { sheets: 'page' }, {})).bytes);
+    const grid = Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].filter((v) => v != null));
+    expect(grid.slice(0, 4)).toEqual(rows.map((row) => row ?? []));
+  });
+
   test('a short block keeps its rows: a header two rows tall is not an empty row', async () => {
-    // Five rows 15 pt apart under a title 30 pt above them: too few rows to tell a row of custom
-    // height from an empty row, so none is added.
+    // Five rows of 10 pt text 15 pt apart (wider than a default row for 10 pt, 12.8 pt) under a
+    // title 30 pt above them: too few rows for a regular pitch, and rows of custom height, so the
+    // title's row two rows tall is not told from an empty row; none is added.
     const doc = await PDFDocument.create();
     const page = doc.addPage([612, 792]);
     const font = await doc.embedFont(StandardFonts.Helvetica);

@@ -283,11 +283,11 @@ function withEmptyRows(rows: PlacedRow[]): Grid['rows'] {
     const near = gaps.filter((gap) => Math.abs(gap - candidate) <= candidate * 0.03).length;
     if (near > regular || (near === regular && candidate < pitch)) [pitch, regular] = [candidate, near];
   }
-  if (regular < MIN_REGULAR_GAPS || regular < gaps.length * REGULAR_SHARE) return rows.map((row) => row.cells);
   // A row in a larger font than the page's usual one (a title) is taller in proportion: LibreOffice
   // fits a row's height to its font, so the gap above it is that much more than its empty rows.
   const sizes = rows.flatMap((row) => (row.size ? [row.size] : []));
   const usual = sizes.length ? median(sizes) : 0;
+  if (regular < MIN_REGULAR_GAPS || regular < gaps.length * REGULAR_SHARE) return withShortBlockEmptyRows(rows, usual);
   const taller = (size?: number) => (usual && size && size > usual * 1.05 ? pitch * (size / usual - 1) : 0);
   const out: Grid['rows'] = [];
   rows.forEach((row, r) => {
@@ -297,6 +297,60 @@ function withEmptyRows(rows: PlacedRow[]): Grid['rows'] {
       const steps = Math.round(gap / pitch);
       if (steps >= 2 && Math.abs(gap - steps * pitch) <= pitch * 0.08) for (let k = 1; k < steps; k++) out.push([]);
     }
+    out.push(row.cells);
+  });
+  return out;
+}
+
+/**
+ * The pitch of rows of the default height, per point of their font's size: LibreOffice prints a
+ * sheet's default rows 1.25–1.4 times the size of their text apart (12.8 pt at 10 pt Liberation
+ * Sans, 15 pt at Calibri 11, 15.7–15.8 pt at 12 pt, rows rounded to whole pixels; a file's own
+ * default 14.2 pt at 11 pt).
+ */
+const DEFAULT_ROW_PITCH = { min: 1.2, max: 1.45 };
+
+/**
+ * `withEmptyRows` for a block too short to show a regular pitch (a title over a few rows, a table
+ * of three rows): where the block's own gaps show a row of the default height for its usual text
+ * size, a gap of k such rows (±8 % of one) holds k − 1 empty rows. Rows spaced wider than a
+ * default row for their text (custom heights, wrapped cells) show no such pitch, so a header row
+ * two rows tall there adds none; nor does a block with no single row to measure, unless every
+ * gap is two default rows (a gap of 2.5 could be 2 empty rows or one tall one).
+ */
+function withShortBlockEmptyRows(rows: PlacedRow[], usual: number): Grid['rows'] {
+  if (!usual) return rows.map((row) => row.cells);
+  // A default row for the text of the row under the gap (a chart's smaller labels on the same page
+  // are not rows of the sheet's font).
+  const isDefaultRow = (pitch: number, size = usual) =>
+    pitch >= size * DEFAULT_ROW_PITCH.min && pitch <= size * DEFAULT_ROW_PITCH.max;
+  const gaps = rows.flatMap((row, r) => {
+    const above = rows[r - 1]?.baseline;
+    return above !== undefined && row.baseline !== undefined ? [{ gap: row.baseline - above, size: row.size }] : [];
+  });
+  const own = gaps.filter(({ gap, size }) => isDefaultRow(gap, size));
+  // With no single row to measure, only a block whose every gap is two default rows of one pitch
+  // (every printed row followed by an empty one) gets them.
+  const halves = gaps.map(({ gap }) => gap / 2);
+  const everyOther =
+    gaps.length > 0 &&
+    gaps.every(({ gap, size }) => isDefaultRow(gap / 2, size)) &&
+    Math.max(...halves) - Math.min(...halves) <= Math.min(...halves) * 0.03;
+  if (own.length === 0 && !everyOther) return rows.map((row) => row.cells);
+  const pitch = own.length ? median(own.map(({ gap }) => gap)) : median(halves);
+  // How many rows a gap is, the row under it as tall as its font makes it (a larger title's row)
+  // against the text of the rows that gave the pitch.
+  const base = own.length ? median(own.map(({ size }) => size ?? usual)) : usual;
+  const rowsIn = (gap: number, size?: number) => {
+    const taller = size && size > base * 1.05 ? size / base - 1 : 0;
+    const steps = Math.round(gap / pitch - taller);
+    return Math.abs(gap - (steps + taller) * pitch) <= pitch * 0.08 ? steps : 1;
+  };
+  const out: Grid['rows'] = [];
+  rows.forEach((row, r) => {
+    const above = rows[r - 1]?.baseline;
+    if (above !== undefined && row.baseline !== undefined && row.baseline > above)
+      for (let k = rowsIn(row.baseline - above, row.size); k > 1; k--) out.push([]);
     out.push(row.cells);
   });
   return out;
