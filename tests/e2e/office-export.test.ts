@@ -94,6 +94,8 @@ describe('office export in the browser', () => {
     const { page, context, errors } = await openTool('pdf-to-excel');
     const dialog = page.getByRole('dialog');
     await page.locator('input[type=file]').first().setInputFiles(pdfFile('report.pdf', report.bytes));
+    // The file's page count, not "Reading…", in the picture.
+    await dialog.getByText(`${report.pages} pages`).waitFor();
     await screenshot(page, 'pdf-to-excel-1280-light');
     const result = await download(page, () =>
       dialog.getByRole('button', { name: 'Process Files', exact: true }).click(),
