@@ -560,11 +560,14 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
         apart(before?.endX, at[0], item.size, text, chars, offsets[j]) ||
         otherClip(before, glyphs[range[0] + j]);
       if (!cut) continue;
+      // The part ends where its last glyph ends (a right-aligned number's end is its column's
+      // edge), not where the next part starts.
+      const end = before?.endX !== undefined && before.endX > x ? Math.min(before.endX, at[0]) : undefined;
       parts.push({
         ...item,
         text: text.trimEnd(),
         x,
-        width: Math.min(at[0] - x, (item.width * text.length) / chars.length),
+        width: end !== undefined ? end - x : Math.min(at[0] - x, (item.width * text.length) / chars.length),
       });
       from = offsets[j];
       x = at[0];
