@@ -397,22 +397,14 @@ function alignedEdge(
 const DEFAULT_COLUMN_WIDTH = 48;
 
 /**
- * Where each column goes when the page's measured column edges (left-aligned texts' starts,
- * right-aligned numbers' ends) all fall on one grid of equal columns, the sheet's default width:
- * the width that fits every edge within 1.5 pt, nearest Excel's default. Columns without an edge
- * keep their place between the others. With `oneWideColumn`, two neighbouring edges must be one
- * grid width apart (not only columns two or three widths wide). Undefined when no such grid fits.
+ * The width of the default-width grid that every edge falls on (within 1.5 pt of a whole number of
+ * widths from the first), nearest Excel's default; with `oneWideColumn`, two neighbouring edges
+ * must be one width apart. Undefined when none fits or the edges are too few to tell.
  */
-function uniformColumns(
-  lefts: Array<number | undefined>,
-  rights: Array<number | undefined>,
-  oneWideColumn: boolean,
-): number[] | undefined {
-  const edges = [
-    ...lefts.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x - CELL_INSET, offset: 0 }])),
-    ...rights.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x + CELL_INSET, offset: -1 }])),
-  ].sort((a, b) => a.edge - b.edge);
-  const distinct = [...new Set(edges.map((e) => Math.round(e.edge)))];
+function defaultGridWidth(edges: Array<{ edge: number }>, oneWideColumn: boolean): number | undefined {
+  // One column's right edge and the next one's left edge, measured from texts within 1.5 pt, are one edge.
+  const distinct: number[] = [];
+  for (const { edge } of edges) if (!distinct.length || edge - distinct.at(-1)! > 1.5) distinct.push(edge);
   if (distinct.length < 3) return undefined;
   const origin = edges[0].edge;
   const fits = (width: number) =>
@@ -423,16 +415,61 @@ function uniformColumns(
   const candidates = distinct.slice(1).flatMap((x) => [1, 2, 3, 4].map((n) => (x - origin) / n));
   const oneWide = (width: number) =>
     !oneWideColumn || distinct.some((x, i) => i > 0 && Math.abs(x - distinct[i - 1] - width) <= 1.5);
-  const width = candidates
+  return candidates
     .filter((w) => Math.abs(w - DEFAULT_COLUMN_WIDTH) <= DEFAULT_COLUMN_WIDTH * 0.15 && fits(w) && oneWide(w))
     .sort((a, b) => Math.abs(a - DEFAULT_COLUMN_WIDTH) - Math.abs(b - DEFAULT_COLUMN_WIDTH))[0];
-  if (!width) return undefined;
+}
+
+/**
+ * Where each column goes when the page's measured column edges (left-aligned texts' starts,
+ * right-aligned numbers' ends) all fall on one grid of equal columns, the sheet's default width:
+ * the width that fits every edge within 1.5 pt, nearest Excel's default. Columns without an edge
+ * keep their place between the others. With `oneWideColumn`, two neighbouring edges must be one
+ * grid width apart (not only columns two or three widths wide). Undefined when no such grid fits.
+ */
+function uniformColumns(
+  lefts: Array<number | undefined>,
+  rights: Array<number | undefined>,
+  oneWideColumn: boolean,
+  shared: Array<{ edge: number; offset: number } | undefined> = [],
+): number[] | undefined {
+  let edges = [
+    ...lefts.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x - CELL_INSET, offset: 0 }])),
+    ...rights.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x + CELL_INSET, offset: -1 }])),
+  ].sort((a, b) => a.edge - b.edge);
+  let width = defaultGridWidth(edges, oneWideColumn);
   const place: Array<number | undefined> = lefts.map(() => undefined);
+  if (!width) {
+    // A first column wider than the rest (row labels) starts the page off the grid of the others.
+    const [first, ...rest] = edges;
+    if (!first || first.c !== 0 || first.offset !== 0 || rest.some((e) => e.c === 0)) return undefined;
+    width = defaultGridWidth(rest, oneWideColumn);
+    if (!width) return undefined;
+    // Its right edge is not printed: it is taken as one column between one and two widths wide,
+    // after which every column up to the grid's first edge has the default width.
+    const between = Math.floor((rest[0].edge - first.edge) / width) - 1;
+    const own = rest[0].edge - first.edge - between * width;
+    if (between < -rest[0].offset || own < width + 1.5 || own > 2 * width - 1.5) return undefined;
+    place[0] = -between - 1;
+    edges = rest;
+  }
+  const origin = edges[0].edge;
   for (const e of edges) {
     const g = Math.round((e.edge - origin) / width) + e.offset;
     if (place[e.c] !== undefined && place[e.c] !== g) return undefined;
     place[e.c] = g;
   }
+  // A column with too few texts to show its edge, whose texts' shared edge falls on the grid too,
+  // is the column there, when that keeps the columns in order.
+  shared.forEach((hint, c) => {
+    if (!hint || place[c] !== undefined) return;
+    const k = (hint.edge - origin) / width!;
+    if (Math.abs(k - Math.round(k)) * width! > 1.5) return;
+    const g = Math.round(k) + hint.offset;
+    // Every column between this one and a placed one needs a grid column of its own.
+    const fits = place.every((p, i) => p === undefined || (i < c ? p <= g - (c - i) : p >= g + (i - c)));
+    if (fits) place[c] = g;
+  });
   // Columns without an edge keep their order; the grid's columns must rise left to right.
   const known = place.flatMap((g, c) => (g === undefined ? [] : [c]));
   const out = place.map((g, c) => {
@@ -443,6 +480,34 @@ function uniformColumns(
   if (out.some((g, c) => c > 0 && g <= out[c - 1])) return undefined;
   const shift = Math.min(...out);
   return out.map((g) => g - shift);
+}
+
+/**
+ * For each column whose edges `alignedEdge` could not tell (fewer than three texts), the edge its
+ * texts share if any: the right end of numbers (right-aligned by default), else the start of texts.
+ */
+function sharedEdges(
+  rows: Grid['rows'],
+  lefts: Array<number | undefined>,
+  rights: Array<number | undefined>,
+  isNumber: (cell: GridCell) => boolean,
+): Array<{ edge: number; offset: number } | undefined> {
+  return lefts.map((left, c) => {
+    if (left !== undefined || rights[c] !== undefined) return undefined;
+    const cells = rows
+      .map((row) => row[c])
+      .filter(
+        (cell): cell is GridCell =>
+          !!cell && (cell.colSpan ?? 1) === 1 && cell.x !== undefined && cell.right !== undefined,
+      );
+    if (cells.length === 0) return undefined;
+    const one = (xs: number[]) => Math.max(...xs) - Math.min(...xs) <= 0.5;
+    if (cells.every(isNumber) && one(cells.map((cell) => cell.right!)))
+      return { edge: cells[0].right! + CELL_INSET, offset: -1 };
+    if (!cells.some(isNumber) && one(cells.map((cell) => cell.x!)))
+      return { edge: cells[0].x! - CELL_INSET, offset: 0 };
+    return undefined;
+  });
 }
 
 /**
@@ -541,7 +606,7 @@ function emptyColumns(
       -1,
     );
   }
-  const grid = uniformColumns(lefts, rights, oneWideColumn);
+  const grid = uniformColumns(lefts, rights, oneWideColumn, sharedEdges(rows, lefts, rights, isNumber));
   if (grid) return { grid, empties: [], rights };
   const widths = lefts.flatMap((left, c) => {
     const right = rights[c];
@@ -596,7 +661,8 @@ function linesGrid(
   const tucked = (f: (typeof fragments)[number]) => {
     if (!isNumber(f)) return false;
     const edge = f.right + 2 * CELL_INSET;
-    if (textColumns.some((x) => x > f.right && x - edge <= 2)) return true;
+    // Only into a column that starts before it: a number in the first column starts its own.
+    if (textColumns.some((x) => x > f.right && x - edge <= 2) && textColumns.some((x) => x < f.x)) return true;
     const c = textColumns.findLastIndex((x) => x < f.x);
     if (c === 0)
       return Math.abs(textColumns[0] - 2 * CELL_INSET + DEFAULT_COLUMN_WIDTH - f.right) <= DEFAULT_COLUMN_WIDTH * 0.15;

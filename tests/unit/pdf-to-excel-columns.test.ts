@@ -1,0 +1,142 @@
+import { describe, expect, test } from 'vitest';
+import ExcelJS from 'exceljs';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { sheetGrid } from '../support/office-fixtures.ts';
+import { run } from '../../workers/engine/tools/pdf-to-excel.ts';
+
+type Value = string | number | null;
+
+/**
+ * Rows printed as LibreOffice prints a sheet: each cell its own string, texts 1.4 pt inside their
+ * column's left edge, numbers 1.4 pt inside its right edge, rows `pitch` apart from y = 700.
+ */
+async function printed(
+  rows: Value[][],
+  edge: (column: number) => number,
+  size = 10,
+  pitch = 15,
+  numberInset = 1.4,
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  rows.forEach((row, r) =>
+    row.forEach((value, c) => {
+      if (value === null) return;
+      const text = String(value);
+      const x =
+        typeof value === 'number' ? edge(c + 1) - numberInset - font.widthOfTextAtSize(text, size) : edge(c) + 1.4;
+      page.drawText(text, { x, y: 700 - r * pitch, size, font });
+    }),
+  );
+  return doc.save();
+}
+
+async function grids(bytes: Uint8Array, sheets: 'page' | 'table'): Promise<Value[][][]> {
+  const out = await run([{ name: 'x.pdf', bytes }], { sheets }, {});
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(
+    out.bytes.buffer.slice(out.bytes.byteOffset, out.bytes.byteOffset + out.bytes.byteLength) as ArrayBuffer,
+  );
+  return book.worksheets.map((sheet) =>
+    Array.from(sheetGrid(sheet), (row) => Array.from(row ?? [], (v) => (v ?? null) as Value)),
+  );
+}
+
+/** Rows as the sheet holds them: trailing empty cells dropped, as a workbook stores no empty cell. */
+const trimmed = (rows: Value[][]) => rows.map((row) => row.slice(0, row.findLastIndex((v) => v !== null) + 1));
+
+describe('pdf-to-excel columns', () => {
+  test('a right-aligned number against the next column’s text stays in its column (both modes)', async () => {
+    // A sheet as LibreOffice prints it at 11 pt: B's right-aligned numbers end 2.1 pt before C's
+    // left-aligned texts start, each its own string, which pdf.js reads as one ("9 49:$80,945.96").
+    // The number's cell ends where its last glyph ends, so it is known to end at B's right edge.
+    const edges = [50.4, 113.6, 170.3, 367];
+    // Blocks of a header and one row, apart: lines, not a table.
+    const rows: Value[][] = [100, 200, 300, 400, 500].flatMap((iteration, i) => [
+      ['Iteration', 'Entry', 'toString'],
+      [iteration, [9, 8, 8, 80, 50][i], `${49 + i}:$80,945.96:-$4,912.90`],
+      [],
+      [],
+    ]);
+    const bytes = await printed(rows, (c) => edges[c], 11, 15, 0.7);
+    for (const mode of ['page', 'table'] as const) expect((await grids(bytes, mode))[0]).toEqual(rows.slice(0, -2));
+  });
+
+  test('a number in the first column against the next column’s text starts its own column', async () => {
+    // "5.10" right-aligned in A, "Hello World" in B: no column starts left of the number.
+    const edges = [50.4, 78.2, 160];
+    const rows: Value[][] = [
+      [5.1, 'Hello World'],
+      [5.1, 'Hello World'],
+    ];
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    rows.forEach((_, r) => {
+      page.drawText('5.10', { x: edges[1] - 2 - font.widthOfTextAtSize('5.10', 11), y: 700 - r * 15, size: 11, font });
+      page.drawText('Hello World', { x: edges[1], y: 700 - r * 15, size: 11, font });
+    });
+    expect((await grids(await doc.save(), 'page'))[0]).toEqual(rows);
+  });
+
+  test('default-width columns after a wider first column: empty columns come back (both modes)', async () => {
+    // Column A 70.8 pt wide (row labels), B to J Excel's default 48.2 pt, as a sheet of matrices
+    // prints: A's labels, B's and E's numbers, H to J results; C, D, F and G are empty. No edge of
+    // A's right side is printed, so only the grid of the other columns shows the empty ones.
+    const edge = (c: number) => (c === 0 ? 50.4 : 121.2 + (c - 1) * 48.2);
+    const rows: Value[][] = [
+      ['+', 1, null, null, 1, null, null, 2, 0, 0],
+      [null, null, null, null, null, null, null, 0, 0, 0],
+      [null, null, null, null, null, null, null, 0, 0, 0],
+      [null],
+      ['TRANSPOSE', 1, null, null, 1, null, null, 1, 0, 0],
+      [null, null, null, null, null, null, null, 0, 0, 0],
+      [null],
+      ['MINVERSE', 1, null, null, 3, null, null, 4, 5, 6],
+      [null, null, null, null, null, null, null, 7, 8, 9],
+      [null],
+      ['MMULT', 1, null, null, 1, null, null, 1, 2, 3],
+    ];
+    const bytes = await printed(rows, edge, 10, 12.8);
+    const expected = trimmed(rows);
+    expect((await grids(bytes, 'page'))[0]).toEqual(expected);
+  });
+
+  test('a short block: columns with too few numbers to show an edge go on the grid where their numbers end', async () => {
+    // The same columns, one block of three rows: B's and E's numbers are printed once each, too
+    // few for an aligned edge of their own, but they end on the grid the results' columns show.
+    const edge = (c: number) => (c === 0 ? 50.4 : 121.2 + (c - 1) * 48.2);
+    const rows: Value[][] = [
+      ['+', 1, null, null, 1, null, null, 2, 0, 0],
+      [null, null, null, null, null, null, null, 0, 0, 0],
+      [null, null, null, null, null, null, null, 0, 0, 0],
+    ];
+    const bytes = await printed(rows, edge, 10, 12.8);
+    const expected = trimmed(rows);
+    for (const mode of ['page', 'table'] as const) expect((await grids(bytes, mode))[0]).toEqual(expected);
+  });
+
+  test('one column’s right edge and the next one’s left edge are one edge, not two grid lines', async () => {
+    // Key's numbers end 2 pt before Value's texts start: the same column boundary seen from both
+    // sides. With the end of the dates (a date and time overflowing its column) they are two
+    // edges, too few to show a grid of columns: the date stays in C.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows: Value[][] = [['Key', 'Value', 'Date']];
+    page.drawText('Key', { x: 51.4, y: 700, size: 11, font });
+    page.drawText('Value', { x: 99.5, y: 700, size: 11, font });
+    page.drawText('Date', { x: 147.7, y: 700, size: 11, font });
+    ['A', 'B', 'C'].forEach((letter, i) => {
+      const y = 700 - (i + 1) * 15;
+      page.drawText(String(i + 1), { x: 97.5 - font.widthOfTextAtSize(String(i + 1), 11), y, size: 11, font });
+      page.drawText(letter, { x: 99.5, y, size: 11, font });
+      page.drawText('2012-08-08T22:59', { x: 152.9, y, size: 11, font });
+      rows.push([i + 1, letter, '2012-08-08T22:59']);
+    });
+    const grid = (await grids(await doc.save(), 'page'))[0];
+    expect(grid.map((row) => row.length)).toEqual([3, 3, 3, 3]);
+    expect(grid.map((row) => row.slice(0, 2))).toEqual(rows.map((row) => row.slice(0, 2)));
+  });
+});
