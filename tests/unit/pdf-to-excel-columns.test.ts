@@ -4,7 +4,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { sheetGrid } from '../support/office-fixtures.ts';
 import { run } from '../../workers/engine/tools/pdf-to-excel.ts';
 
-type Value = string | number | null;
+type Value = string | number | null | { error: string };
 
 /**
  * Rows printed as LibreOffice prints a sheet: each cell its own string, texts 1.4 pt inside their
@@ -114,6 +114,43 @@ describe('pdf-to-excel columns', () => {
     ];
     const bytes = await printed(rows, edge, 10, 12.8);
     const expected = trimmed(rows);
+    for (const mode of ['page', 'table'] as const) expect((await grids(bytes, mode))[0]).toEqual(expected);
+  });
+
+  test('error values (#VALUE!) show no column’s left edge: their columns stay on the grid', async () => {
+    // A landscape sheet of matrices: A 70.8 pt wide, B to M Excel's default 48.2 pt; labels, B's
+    // and E's numbers, results in H to J that are all errors, expected values in K to M. LibreOffice
+    // prints "#VALUE!" at its column's right edge, one width in every row, so its start looked
+    // like a left edge off the grid of the other columns.
+    const edge = (c: number) => (c === 0 ? 50.4 : 121.2 + (c - 1) * 48.2);
+    const errors = ['#VALUE!', '#VALUE!', '#VALUE!'];
+    const rows: Value[][] = ['MINVERSE', 'MMULT', 'MDETERM', 'TRANSPOSE'].map((label, r) => [
+      label,
+      r + 1,
+      null,
+      null,
+      r + 2,
+      null,
+      null,
+      ...errors,
+      r,
+      r + 1,
+      r + 2,
+    ]);
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([792, 612]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    rows.forEach((row, r) =>
+      row.forEach((value, c) => {
+        if (value === null) return;
+        const text = String(value);
+        const right = typeof value === 'number' || text.startsWith('#');
+        const x = right ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
+        page.drawText(text, { x, y: 500 - r * 12.8, size: 10, font });
+      }),
+    );
+    const bytes = await doc.save();
+    const expected = rows.map((row) => row.map((v) => (typeof v === 'string' && v.startsWith('#') ? { error: v } : v)));
     for (const mode of ['page', 'table'] as const) expect((await grids(bytes, mode))[0]).toEqual(expected);
   });
 

@@ -431,7 +431,7 @@ function uniformColumns(
   lefts: Array<number | undefined>,
   rights: Array<number | undefined>,
   oneWideColumn: boolean,
-  shared: Array<{ edge: number; offset: number } | undefined> = [],
+  shared: Array<{ edge?: number; offset: number; start: number } | undefined> = [],
 ): number[] | undefined {
   let edges = [
     ...lefts.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x - CELL_INSET, offset: 0 }])),
@@ -461,11 +461,13 @@ function uniformColumns(
   }
   // A column with too few texts to show its edge, whose texts' shared edge falls on the grid too,
   // is the column there, when that keeps the columns in order.
+  // Else (texts of several widths, error values printed right-aligned or centred) the grid column
+  // its texts start in.
   shared.forEach((hint, c) => {
     if (!hint || place[c] !== undefined) return;
-    const k = (hint.edge - origin) / width!;
-    if (Math.abs(k - Math.round(k)) * width! > 1.5) return;
-    const g = Math.round(k) + hint.offset;
+    const k = ((hint.edge ?? hint.start) - origin) / width!;
+    if (hint.edge !== undefined && Math.abs(k - Math.round(k)) * width! > 1.5) return;
+    const g = hint.edge !== undefined ? Math.round(k) + hint.offset : Math.floor(k);
     // Every column between this one and a placed one needs a grid column of its own.
     const fits = place.every((p, i) => p === undefined || (i < c ? p <= g - (c - i) : p >= g + (i - c)));
     if (fits) place[c] = g;
@@ -483,15 +485,17 @@ function uniformColumns(
 }
 
 /**
- * For each column whose edges `alignedEdge` could not tell (fewer than three texts), the edge its
- * texts share if any: the right end of numbers (right-aligned by default), else the start of texts.
+ * For each column whose edges `alignedEdge` could not tell (fewer than three texts, error values),
+ * the edge its texts share if any: the right end of numbers (right-aligned by default), else the
+ * start of texts; and where its texts start.
  */
 function sharedEdges(
   rows: Grid['rows'],
   lefts: Array<number | undefined>,
   rights: Array<number | undefined>,
   isNumber: (cell: GridCell) => boolean,
-): Array<{ edge: number; offset: number } | undefined> {
+  isError: (cell: GridCell) => boolean,
+): Array<{ edge?: number; offset: number; start: number } | undefined> {
   return lefts.map((left, c) => {
     if (left !== undefined || rights[c] !== undefined) return undefined;
     const cells = rows
@@ -502,11 +506,12 @@ function sharedEdges(
       );
     if (cells.length === 0) return undefined;
     const one = (xs: number[]) => Math.max(...xs) - Math.min(...xs) <= 0.5;
+    const start = Math.min(...cells.map((cell) => cell.x!));
     if (cells.every(isNumber) && one(cells.map((cell) => cell.right!)))
-      return { edge: cells[0].right! + CELL_INSET, offset: -1 };
-    if (!cells.some(isNumber) && one(cells.map((cell) => cell.x!)))
-      return { edge: cells[0].x! - CELL_INSET, offset: 0 };
-    return undefined;
+      return { edge: cells[0].right! + CELL_INSET, offset: -1, start };
+    if (!cells.some((cell) => isNumber(cell) || isError(cell)) && one(cells.map((cell) => cell.x!)))
+      return { edge: start - CELL_INSET, offset: 0, start };
+    return { offset: 0, start };
   });
 }
 
@@ -590,6 +595,11 @@ function emptyColumns(
     const value = parseCell(cell.text).value;
     return typeof value === 'number' || typeof value === 'boolean' || value instanceof Date;
   };
+  // An error value (#VALUE!) is printed right-aligned or centred, never at a column's left edge.
+  const isError = (cell: GridCell) => {
+    const value = parseCell(cell.text).value;
+    return typeof value === 'object' && value !== null && 'error' in value;
+  };
   const rights: Array<number | undefined> = [];
   const lefts: Array<number | undefined> = [];
   for (let c = 0; c < columns; c++) {
@@ -599,14 +609,14 @@ function emptyColumns(
     const [right, left] = [(cell: GridCell) => cell.right!, (cell: GridCell) => cell.x!];
     rights[c] = alignedEdge(cells.filter(isNumber), column, right, left, 1);
     lefts[c] = alignedEdge(
-      cells.filter((cell) => !isNumber(cell)),
+      cells.filter((cell) => !isNumber(cell) && !isError(cell)),
       column,
       left,
       right,
       -1,
     );
   }
-  const grid = uniformColumns(lefts, rights, oneWideColumn, sharedEdges(rows, lefts, rights, isNumber));
+  const grid = uniformColumns(lefts, rights, oneWideColumn, sharedEdges(rows, lefts, rights, isNumber, isError));
   if (grid) return { grid, empties: [], rights };
   const widths = lefts.flatMap((left, c) => {
     const right = rights[c];
