@@ -497,12 +497,23 @@ function joinHeaderOnlyColumns(table: Table): number[] {
       many.size >= 2 &&
       few.size <= Math.max(1, Math.floor(many.size / 5)) &&
       Math.min(...few) < Math.min(...many);
-    if (disjoint && headsTheOther) {
+    if (disjoint && headsTheOther && !numbersOverNumbers(table, c)) {
       edges.splice(c, 1);
       filled[c - 1] = new Set([...left, ...right]);
     }
   }
   return edges.length === table.colEdges.length ? table.colEdges : edges;
+}
+
+/**
+ * Columns `c - 1` and `c` hold only numbers: a number over a column of numbers is no heading but a
+ * value of its own column (right-aligned, it ends at that column's edge, well before the other
+ * column's numbers start: "42" over two "142" one column to its right).
+ */
+function numbersOverNumbers(table: Table, c: number): boolean {
+  const onlyNumbers = (col: number) =>
+    table.cells.filter((cell) => cell.col === col && cell.text !== '').every((cell) => NUMBER.test(cell.text.trim()));
+  return onlyNumbers(c - 1) && onlyNumbers(c);
 }
 
 export function insideBox(item: TextItem, box: Box): boolean {

@@ -1,0 +1,95 @@
+import { describe, expect, test } from 'vitest';
+import ExcelJS from 'exceljs';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { sheetGrid } from '../support/office-fixtures.ts';
+import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
+
+/** A printed cell: its text and which edge of its column LibreOffice aligns it to. */
+type Printed = string | { right: string } | null;
+
+/**
+ * A sheet printed as LibreOffice prints it: 10 pt Helvetica, rows 12.8 pt apart from y = 700 (its default row), texts
+ * 1.4 pt inside their column's left edge, right-aligned values (numbers, dates) 1.4 pt inside its
+ * right edge, every cell drawn as its own string; `null` prints nothing.
+ */
+async function printedSheet(rows: ReadonlyArray<ReadonlyArray<Printed> | null>, edge: (c: number) => number) {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  rows.forEach((row, r) =>
+    row?.forEach((cell, c) => {
+      if (cell === null) return;
+      const text = typeof cell === 'string' ? cell : cell.right;
+      const x = typeof cell === 'string' ? edge(c) + 1.4 : edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10);
+      page.drawText(text, { x, y: 700 - r * 12.8, size: 10, font });
+    }),
+  );
+  return doc.save();
+}
+
+async function firstSheet(pdf: Uint8Array, sheets: 'table' | 'page') {
+  const bytes = (await run([{ name: 'x.pdf', bytes: pdf }], { sheets }, {})).bytes;
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  return Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
+}
+
+describe('pdf-to-excel: cells too few to show their column', () => {
+  test('lone numbers on a grid of default-width columns go to the column they end in (both modes)', async () => {
+    // Columns 48.1 pt wide from x = 50 (LibreOffice's default at Calibri 11). A's labels overflow
+    // B–C; D's 22 ends against E's "DS1"; H holds one number, I two, on rows H leaves empty: a number
+    // over a column of numbers one column to its right is no heading of that column.
+    const edge = (c: number) => 50 + c * 48.1;
+    const n = (text: string) => ({ right: text });
+    const rows: Printed[][] = [
+      ['This row is local', null, null, n('22'), 'DS1', null, 'DS2', n('42')],
+      ['This row is remote', null, null, null, 'Hello!', null, 'Test A1', null, n('142')],
+      ['This row is also remote', null, null, null, 'Hello!', null, 'Test A1', null, n('142')],
+    ];
+    const expected = rows.map((row) =>
+      row.map((cell) => (cell && typeof cell === 'object' ? Number(cell.right) : cell)),
+    );
+    for (const sheets of ['table', 'page'] as const)
+      expect(await firstSheet(await printedSheet(rows, edge), sheets)).toEqual(expected);
+  });
+
+  test('a first column wider than the default keeps the numbers and dates that end at its edge', async () => {
+    // Column A 60 pt wide (labels), B–F 48 pt: "1" and a right-aligned date end at A's right edge,
+    // 57 pt after A's labels start, and start more than 12 pt after them.
+    const edge = (c: number) => (c === 0 ? 50 : 110 + (c - 1) * 48);
+    const n = (text: string) => ({ right: text });
+    const rows: Array<Printed[] | null> = [
+      ['This is sheet 2'],
+      ['Stuff'],
+      [n('1'), n('2'), n('3'), n('4'), n('5'), n('6')],
+      [n('1/1/1990')],
+      null,
+      null,
+      [n('10'), null, n('3')],
+    ];
+    for (const sheets of ['table', 'page'] as const)
+      expect(await firstSheet(await printedSheet(rows, edge), sheets)).toEqual([
+        ['This is sheet 2'],
+        ['Stuff'],
+        [1, 2, 3, 4, 5, 6],
+        [new Date(Date.UTC(1990, 0, 1))],
+        [],
+        [],
+        [10, null, 3],
+      ]);
+  });
+
+  test('a day, month name and year joined by hyphens is a date with that format', async () => {
+    expect(parseCell('01-Mar-2023')).toEqual({ value: new Date(Date.UTC(2023, 2, 1)), numFmt: 'dd-mmm-yyyy' });
+    expect(parseCell('7-March-2023')).toEqual({ value: new Date(Date.UTC(2023, 2, 7)), numFmt: 'd-mmmm-yyyy' });
+    expect(parseCell('31-Feb-2023')).toEqual({ value: '31-Feb-2023' });
+    expect(parseCell('01-Mar-2023 - 08-Apr-2023')).toEqual({ value: '01-Mar-2023 - 08-Apr-2023' });
+    // Printed in a report's column under its header, the dates come back as dates.
+    const rows: Printed[][] = [['Production Day', 'Vol'], ...['01-Mar-2023', '02-Mar-2023'].map((d) => [d, '0'])];
+    const grid = await firstSheet(await printedSheet(rows, (c) => 50 + c * 96), 'page');
+    expect(grid.slice(1).map((row) => row[0])).toEqual([
+      new Date(Date.UTC(2023, 2, 1)),
+      new Date(Date.UTC(2023, 2, 2)),
+    ]);
+  });
+});
