@@ -92,4 +92,35 @@ describe('pdf-to-excel: cells too few to show their column', () => {
       new Date(Date.UTC(2023, 2, 2)),
     ]);
   });
+
+  test('a ruled frame around rows drawn without borders (a pivot table) is read as their grid', async () => {
+    // LibreOffice prints a pivot table's data area as one bordered box: lines only around it, under
+    // its header row and over its total row; the city rows and the number columns inside have none.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows = [
+      ['City', 'Latitude', 'Longitude'],
+      ['Beijing', '39.93', '116.40'],
+      ['Delhi', '28.67', '77.21'],
+      ['Lagos', '6.45', '3.47'],
+      ['Total', '75.05', '197.08'],
+    ];
+    const [left, right, top, pitch] = [100, 340, 700, 15];
+    rows.forEach((row, r) =>
+      row.forEach((text, c) => {
+        const x = c === 0 ? left + 2 : left + 80 * (c + 1) - 2 - font.widthOfTextAtSize(text, 10);
+        page.drawText(text, { x, y: top - 11 - r * pitch, size: 10, font });
+      }),
+    );
+    const line = (x1: number, y1: number, x2: number, y2: number) =>
+      page.drawLine({ start: { x: x1, y: y1 }, end: { x: x2, y: y2 }, thickness: 1 });
+    const bottom = top - rows.length * pitch;
+    for (const y of [top, top - pitch, bottom + pitch, bottom]) line(left, y, right, y);
+    for (const x of [left, left + 80, right]) line(x, top, x, bottom);
+    for (const sheets of ['table', 'page'] as const)
+      expect(await firstSheet(await doc.save(), sheets)).toEqual(
+        rows.map((row, r) => row.map((text, c) => (r > 0 && c > 0 ? Number(text) : text))),
+      );
+  });
 });

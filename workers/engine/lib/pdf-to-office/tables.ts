@@ -516,6 +516,18 @@ function numbersOverNumbers(table: Table, c: number): boolean {
   return onlyNumbers(c - 1) && onlyNumbers(c);
 }
 
+/**
+ * A ruled box one of whose cells holds a grid of its own (two or more lines, each of cells apart):
+ * the rulings frame an unruled table (a pivot table's data area, bordered only around), so its
+ * rows and columns are read from the text, as an unruled table's.
+ */
+function framesAGrid(table: Table, gapEm: number): boolean {
+  return table.cells.some((cell) => {
+    const lines = rowsOf(buildFragments(cell.items, gapEm, { cells: true }));
+    return lines.filter((line) => line.fragments.length >= 2).length >= 2;
+  });
+}
+
 export function insideBox(item: TextItem, box: Box): boolean {
   const cx = item.x + Math.min(item.width, item.size) / 2;
   const cy = item.baseline - item.size * 0.3;
@@ -529,7 +541,7 @@ export function insideBox(item: TextItem, box: Box): boolean {
  * buildFragments' spreadsheet reading.
  */
 export function findTables(layout: PageLayout, { unruled = true, gapEm = 1.2, cells = false } = {}): Table[] {
-  const ruled = ruledTables(layout);
+  const ruled = ruledTables(layout).filter((table) => !(cells && framesAGrid(table, gapEm)));
   if (!unruled) return ruled;
   const rest = layout.items.filter((item) => !ruled.some((t) => insideBox(item, t.box)));
   return [...ruled, ...unruledTables(layout, rest, gapEm, cells)].sort((a, b) => a.box.top - b.box.top);
