@@ -53,6 +53,20 @@ describe('pdf-to-excel: cells too few to show their column', () => {
       expect(await firstSheet(await printedSheet(rows, edge), sheets)).toEqual(expected);
   });
 
+  test("a number against the next column's text in the first two columns stays a column of its own", async () => {
+    // "5.10" right-aligned in A ends 2.8 pt before "Hello World" starts in B: no column starts
+    // left of the number to hold it, so its own start is its column.
+    const rows: Printed[][] = [
+      [{ right: '5.10' }, 'Hello World'],
+      [{ right: '5.10' }, 'Hello World'],
+    ];
+    for (const sheets of ['table', 'page'] as const)
+      expect(await firstSheet(await printedSheet(rows, (c) => 50 + c * 48), sheets)).toEqual([
+        [5.1, 'Hello World'],
+        [5.1, 'Hello World'],
+      ]);
+  });
+
   test('a first column wider than the default keeps the numbers and dates that end at its edge', async () => {
     // Column A 60 pt wide (labels), B–F 48 pt: "1" and a right-aligned date end at A's right edge,
     // 57 pt after A's labels start, and start more than 12 pt after them.

@@ -639,7 +639,9 @@ function linesGrid(
   const tucked = (f: (typeof fragments)[number]) => {
     if (!isNumber(f) || crowded(f)) return false;
     const edge = f.right + 2 * CELL_INSET;
-    if (textColumns.some((x) => x > f.right && x - edge <= 2)) return true;
+    // Just before a text column's start, with a column left of it to be in (else it is a column of
+    // its own: "5.10" against "Hello World" in the first two columns).
+    if (textColumns.some((x) => x > f.right && x - edge <= 2)) return textColumns.some((x) => x < f.x - 1);
     const c = textColumns.findLastIndex((x) => x < f.x);
     // Under the only text column: a column of the default width, or one widened by up to half of it
     // (a label column); two default widths on, the number is the next column's.
