@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { sheetGrid } from '../support/office-fixtures.ts';
+import { atMostAsPrinted, bestOffsetMatchRate, sheetGrid } from '../support/office-fixtures.ts';
 import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
 
 /** A printed cell: its text and which edge of its column LibreOffice aligns it to. */
@@ -136,5 +136,32 @@ describe('pdf-to-excel: cells too few to show their column', () => {
       expect(await firstSheet(await doc.save(), sheets)).toEqual(
         rows.map((row, r) => row.map((text, c) => (r > 0 && c > 0 ? Number(text) : text))),
       );
+  });
+});
+
+describe("the office-export bench's cell scorer: texts clipped by the next cell", () => {
+  test('a text printed in full k times counts in at most k cells, those Folio got right first', () => {
+    // Four cells hold "Should be overwritten"; the page prints it whole twice, clipped twice.
+    const source = [
+      ['Row', 'Should be overwritten', 'Should be overwritten'],
+      ['Row', 'Should be overwritten', 'Should be overwritten'],
+    ];
+    const shown = 'row should be overwrit should be overwritten row should be overwrit should be overwritten';
+    const squashed = shown.replace(/\s+/g, '');
+    const folio = [
+      ['Row', 'Should be overwrit', 'Should be overwritten'],
+      ['Row', 'Should be overwrit', 'Should be overwritten'],
+    ];
+    const [printed] = atMostAsPrinted([source], [folio], squashed);
+    expect(printed).toEqual([
+      ['Row', null, 'Should be overwritten'],
+      ['Row', null, 'Should be overwritten'],
+    ]);
+    expect(bestOffsetMatchRate(printed, [folio])).toBe(1);
+    expect(bestOffsetMatchRate(source, [folio])).toBe(4 / 6);
+    // Whole as often as it is held: nothing is left out, right or wrong.
+    expect(atMostAsPrinted([source], [[['Row']]], `${squashed}shouldbeoverwrittenshouldbeoverwritten`)).toEqual([
+      source,
+    ]);
   });
 });
