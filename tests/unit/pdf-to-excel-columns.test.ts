@@ -63,23 +63,6 @@ describe('pdf-to-excel columns', () => {
     for (const mode of ['page', 'table'] as const) expect((await grids(bytes, mode))[0]).toEqual(rows.slice(0, -2));
   });
 
-  test('a number in the first column against the next column’s text starts its own column', async () => {
-    // "5.10" right-aligned in A, "Hello World" in B: no column starts left of the number.
-    const edges = [50.4, 78.2, 160];
-    const rows: Value[][] = [
-      [5.1, 'Hello World'],
-      [5.1, 'Hello World'],
-    ];
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([612, 792]);
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    rows.forEach((_, r) => {
-      page.drawText('5.10', { x: edges[1] - 2 - font.widthOfTextAtSize('5.10', 11), y: 700 - r * 15, size: 11, font });
-      page.drawText('Hello World', { x: edges[1], y: 700 - r * 15, size: 11, font });
-    });
-    expect((await grids(await doc.save(), 'page'))[0]).toEqual(rows);
-  });
-
   test('default-width columns after a wider first column: empty columns come back (both modes)', async () => {
     // Column A 70.8 pt wide (row labels), B to J Excel's default 48.2 pt, as a sheet of matrices
     // prints: A's labels, B's and E's numbers, H to J results; C, D, F and G are empty. No edge of
@@ -101,6 +84,23 @@ describe('pdf-to-excel columns', () => {
     const bytes = await printed(rows, edge, 10, 12.8);
     const expected = trimmed(rows);
     expect((await grids(bytes, 'page'))[0]).toEqual(expected);
+  });
+
+  test('a wider first column before wider columns: no grid of half their width, no empty column', async () => {
+    // A pivot table as LibreOffice prints it: cities, then three columns 84–95 pt wide of headers
+    // and right-aligned numbers. Their edges but the first fit a grid of about 44 pt, with no two
+    // of them one such width apart: that is no sheet of default-width columns.
+    const edges = [98.1, 192.5, 276.4, 368.3, 463];
+    const rows: Value[][] = [
+      ['City', 'Sum of Latitude', 'Sum of Longitude', 'Sum of Population'],
+      ['Beijing, China', 39.93, 116.4, 21516000],
+      ['Delhi, India', 28.67, 77.21, 16788000],
+      ['Guangzhou, China', 23.12, 113.3, 12081000],
+      ['Istanbul, Turkey', 41.1, 29, 14657000],
+      ['Karachi, Pakistan', 24.86, 67.01, 23500000],
+    ];
+    const bytes = await printed(rows, (c) => edges[c]);
+    for (const mode of ['page', 'table'] as const) expect((await grids(bytes, mode))[0]).toEqual(rows);
   });
 
   test('a short block: columns with too few numbers to show an edge go on the grid where their numbers end', async () => {
