@@ -196,6 +196,53 @@ describe('pdf-to-excel: what a printed cell holds', () => {
     }
   });
 
+  test("a rich text's runs stay one cell: a run where another row's run starts, a monospaced word space", async () => {
+    // LibreOffice draws each run of a rich-text cell as its own string, the next starting exactly
+    // where the one before ended: two rows whose "hello" is underlined or coloured both start their
+    // ", xssf" run at one x, as a column's cells would. A run in Courier ("over the lazy") draws
+    // its word spaces as glyphs 0.6 em wide, as wide as a gap between two cells.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const courier = await doc.embedFont(StandardFonts.Courier);
+    // LibreOffice's 11 pt is 10.998 pt: its Courier word space then measures a hair over 0.6 em.
+    const size = 10.998;
+    const y = (r: number) => 700 - r * 15;
+    const runs = (r: number, x: number, parts: Array<[string, typeof font, number?]>) => {
+      for (const [text, runFont, color = 0] of parts) {
+        page.drawText(text, { x, y: y(r), size, font: runFont, color: rgb(color, 0, 0) });
+        x += runFont.widthOfTextAtSize(text, size);
+      }
+    };
+    ['Name', 'one', 'two', 'three', 'four'].forEach((name, r) => page.drawText(name, { x: 41.4, y: y(r), size, font }));
+    page.drawText('Greeting', { x: 121.4, y: y(0), size, font });
+    runs(1, 121.4, [
+      ['hello', font, 0.8],
+      [', xssf', font],
+    ]);
+    runs(2, 121.4, [
+      ['hello', font, 0.5],
+      [', xssf', font],
+    ]);
+    runs(3, 121.4, [['hello, xssf', font]]);
+    runs(4, 121.4, [
+      ['The ', font],
+      ['over the lazy', courier],
+      [' dog', font],
+    ]);
+    const pdf = await doc.save();
+    for (const mode of ['table', 'page'] as const) {
+      const cells = await cellsOf(pdf, mode);
+      expect(cells.map((row) => row.map((c) => c?.value))).toEqual([
+        ['Name', 'Greeting'],
+        ['one', 'hello, xssf'],
+        ['two', 'hello, xssf'],
+        ['three', 'hello, xssf'],
+        ['four', 'The over the lazy dog'],
+      ]);
+    }
+  });
+
   test('parseCell: scientific notation, a full-width yen, a long date with its weekday', () => {
     expect(parseCell('1.03E+08')).toEqual({ value: 103000000, numFmt: '0.00E+00' });
     expect(parseCell('-2.5E-03')).toEqual({ value: -0.0025, numFmt: '0.0E+00' });
