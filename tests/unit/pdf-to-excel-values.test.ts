@@ -298,6 +298,20 @@ describe("the office-export bench's cell scorer: values a printout shows alike",
     expect(printedOnPage({ formula: 'A1' }, 'a1')).toBe(false);
   });
 
+  test('a date counts as printed only where the page shows it, when the page prints "###" for some', () => {
+    // LibreOffice prints "###" for a date too wide for its column: nothing of the date is on the
+    // page, so no converter can bring it back. Where the page has no "###", every date counts.
+    const day = new Date(Date.UTC(2014, 4, 29));
+    const time = new Date(Date.UTC(1899, 11, 30, 13, 20, 1));
+    expect(printedOnPage(day, '54aaaaa4bbbb###')).toBe(false);
+    expect(printedOnPage(day, '54aaaaa4bbbb', 'mm-dd-yy')).toBe(true);
+    expect(printedOnPage(day, 'due5/29/2014###', 'mm-dd-yy')).toBe(true);
+    expect(printedOnPage(day, 'due29may2014###', 'd mmm yyyy')).toBe(true);
+    expect(printedOnPage(day, 'due29.05.2014###')).toBe(true);
+    expect(printedOnPage(time, 'start13:20:01###', 'h:mm:ss')).toBe(true);
+    expect(printedOnPage(time, 'start###', 'h:mm:ss')).toBe(false);
+  });
+
   test("a printed sheet's grid keeps its empty rows and cells when hidden ones are taken out", () => {
     const sheet = new ExcelJS.Workbook().addWorksheet('S');
     sheet.getCell('A1').value = 'Title';
