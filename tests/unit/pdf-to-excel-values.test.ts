@@ -243,6 +243,22 @@ describe('pdf-to-excel: what a printed cell holds', () => {
     }
   });
 
+  test('parseCell: a time of day is a time; a number printed with leading zeros stays text', () => {
+    // "13:20:01" and "0:00" are times (a spreadsheet's day 0, 30 Dec 1899, at that time); elapsed
+    // times past a day or with fractions ("75:23:53.376") stay as printed. Leading zeros only a
+    // text keeps: the expected results a workbook types as text ("012.30", "0,000", "£012.30").
+    expect(parseCell('13:20:01')).toEqual({ value: new Date(Date.UTC(1899, 11, 30, 13, 20, 1)), numFmt: 'hh:mm:ss' });
+    expect(parseCell('0:00')).toEqual({ value: new Date(Date.UTC(1899, 11, 30)), numFmt: 'h:mm' });
+    expect(parseCell('75:23:53.376').value).toBe('75:23:53.376');
+    expect(parseCell('24:00').value).toBe('24:00');
+    for (const t of ['012.30', '00.000', '0,000', '£012.30', '$000,314,159', '01,234,567'])
+      expect(parseCell(t).value).toBe(t);
+    expect(parseCell('0.5').value).toBe(0.5);
+    expect(parseCell('$0.99').value).toBe(0.99);
+    expect(parseCell('(0.50)').value).toBe(-0.5);
+    expect(parseCell('0').value).toBe(0);
+  });
+
   test('parseCell: scientific notation, a full-width yen, a long date with its weekday', () => {
     expect(parseCell('1.03E+08')).toEqual({ value: 103000000, numFmt: '0.00E+00' });
     expect(parseCell('-2.5E-03')).toEqual({ value: -0.0025, numFmt: '0.0E+00' });
