@@ -17,12 +17,13 @@ import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { CORPUS, corpusFile, hasCommand, loadEngineModules, timed } from '../lib.ts';
 import {
-  bestOffsetMatchRate,
+  bestOffsetMatches,
   buildReport,
   cellMatchRate,
   characterErrorRate,
   orderFreeCharacterErrorRate,
   normWords,
+  printedMatches,
   printedOnPage,
   readDocx,
   readPptx,
@@ -285,9 +286,12 @@ export async function run(): Promise<void> {
                 (row ?? []).map((v, c) => (printedOnPage(v, shownText, formats[s]?.[r]?.[c]) ? v : null)),
               ),
             );
-            const rates = visible
-              .filter((g) => g.some((r) => r?.some((v) => v !== null && v !== undefined && v !== '')))
-              .map((g) => bestOffsetMatchRate(g, folioGrids));
+            const rates = printedMatches(
+              visible
+                .filter((g) => g.some((r) => r?.some((v) => v !== null && v !== undefined && v !== '')))
+                .map((g) => bestOffsetMatches(g, folioGrids)),
+              shownText,
+            ).map((cells) => (cells.length ? cells.filter((cell) => cell.matched).length / cells.length : 1));
             if (rates.length === 0) {
               rows.push(`  ${file}: none of the source's cells is printed in the PDF (print area, #REF!): not scored`);
               continue;

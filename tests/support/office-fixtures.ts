@@ -497,13 +497,21 @@ export function sameCell(actual: unknown, expected: unknown): boolean {
  * relative to each other: the best single offset per produced sheet, matches pooled over sheets.
  */
 export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]): number {
+  const matches = bestOffsetMatches(expected, sheets);
+  return matches.length ? matches.filter((m) => m.matched).length / matches.length : 1;
+}
+
+/** Each expected non-empty cell of `bestOffsetMatchRate`, with its value and whether it matched. */
+export function bestOffsetMatches(
+  expected: unknown[][],
+  sheets: unknown[][][],
+): Array<{ value: unknown; matched: boolean }> {
   const cells: Array<[number, number, unknown]> = [];
   expected.forEach((row, r) =>
     row?.forEach((v, c) => {
       if (v !== null && v !== undefined && String(v).trim() !== '') cells.push([r, c, v]);
     }),
   );
-  if (cells.length === 0) return 1;
   const matched = new Set<number>();
   for (const grid of sheets) {
     const offsets = new Map<string, number>();
@@ -533,7 +541,38 @@ export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]
       if (sameCell(grid[r + dr]?.[c + dc], v)) matched.add(i);
     });
   }
-  return matched.size / cells.length;
+  return cells.map(([, , value], i) => ({ value, matched: matched.has(i) }));
+}
+
+/**
+ * The cells a printout can show, per sheet: a text counts at most as many times as the page prints
+ * it (`shownText`: the pages' text squashed, as for `printedOnPage`). A clipped cell whose whole
+ * text the page prints in another cell (LibreOffice leaves out the glyphs past the clip) passes
+ * `printedOnPage`, but the page shows that text once less than the source holds it; no converter
+ * can bring the clipped cell back, so it is among the cells left unmatched, and the surplus is
+ * taken from those.
+ */
+export function printedMatches(
+  sheets: Array<Array<{ value: unknown; matched: boolean }>>,
+  shownText: string,
+): Array<Array<{ value: unknown; matched: boolean }>> {
+  const cellsOf = new Map<string, Array<{ value: unknown; matched: boolean }>>();
+  for (const cell of sheets.flat())
+    if (typeof cell.value === 'string') {
+      const key = cell.value.replace(/\s+/g, '').toLowerCase();
+      if (key) cellsOf.set(key, [...(cellsOf.get(key) ?? []), cell]);
+    }
+  const dropped = new Set<object>();
+  for (const [key, cells] of cellsOf) {
+    const shown = shownText.split(key).length - 1;
+    let surplus = cells.length - shown;
+    for (const cell of cells)
+      if (surplus > 0 && !cell.matched) {
+        dropped.add(cell);
+        surplus--;
+      }
+  }
+  return sheets.map((cells) => cells.filter((cell) => !dropped.has(cell)));
 }
 
 /**
