@@ -267,6 +267,49 @@ function textPositionTracker(OPS: Ops) {
 
 type Ops = Awaited<ReturnType<typeof loadPdfjs>>['OPS'];
 
+type ShownGlyph = { unicode?: string; width?: number; isSpace?: boolean } | number;
+
+/**
+ * The glyphs of one shown string onto `out` (spaces are not kept: a word space drawn as one space
+ * glyph is noted on the glyph after it), with what each is drawn in (`drawnIn`); returns how far the
+ * string advances, in text space.
+ */
+function pushGlyphs(
+  glyphs: ShownGlyph[],
+  out: GlyphColor[],
+  spacing: { fontSize: number; charSpacing: number; wordSpacing: number },
+  drawnIn: () => Omit<GlyphColor, 'ch'>,
+): number {
+  const { fontSize, charSpacing, wordSpacing } = spacing;
+  const first = out.length;
+  let advance = 0;
+  // What the string drew since its last non-space glyph: spaces, and whether anything else moved it.
+  let spaces = 0;
+  let shifted = false;
+  for (const glyph of glyphs) {
+    advance +=
+      typeof glyph === 'number'
+        ? (-glyph * fontSize) / 1000
+        : ((glyph?.width ?? 0) * fontSize) / 1000 + charSpacing + (glyph?.isSpace ? wordSpacing : 0);
+    if (typeof glyph === 'number') shifted ||= Math.abs(glyph) > 100;
+    else if (glyph?.unicode && !glyph.unicode.trim()) spaces++;
+    if (typeof glyph !== 'object' || !glyph?.unicode) continue;
+    for (const ch of glyph.unicode) {
+      // pdf.js leaves soft hyphens out of the text content: remembered on the glyph before.
+      if (ch === '\u00AD') {
+        const before = out.at(-1);
+        if (before) before.softHyphenAfter = true;
+      } else if (ch.trim()) {
+        const wordSpaceBefore = spaces === 1 && !shifted && out.length > first;
+        out.push({ ch, ...drawnIn(), ...(wordSpaceBefore ? { wordSpaceBefore } : {}) });
+        spaces = 0;
+        shifted = false;
+      }
+    }
+  }
+  return advance;
+}
+
 /**
  * Reads one page: text with styles and colours, rulings, images. With `cells` (a printed
  * spreadsheet), text that pdf.js joined into one item although the page placed its parts one by
@@ -369,42 +412,13 @@ export async function readPageLayout(
       if (fn === OPS.nextLineSetSpacingShowText) [wordSpacing, charSpacing] = args as [number, number];
       const placed = textPosition.placedAt(fn);
       const firstGlyph = glyphColors.length;
-      const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<
-        { unicode?: string; width?: number; isSpace?: boolean } | number
-      >;
+      const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as ShownGlyph[] | null;
       const pageScale = textPosition.scale() * Math.hypot(ctm[0], ctm[1]) * Math.hypot(vt[0], vt[1]);
-      let advance = 0;
-      // What the string drew since its last non-space glyph: spaces, and whether anything else moved it.
-      let spaces = 0;
-      let shifted = false;
-      for (const glyph of glyphs ?? []) {
-        advance +=
-          typeof glyph === 'number'
-            ? (-glyph * fontSize) / 1000
-            : ((glyph?.width ?? 0) * fontSize) / 1000 + charSpacing + (glyph?.isSpace ? wordSpacing : 0);
-        if (typeof glyph === 'number') shifted ||= Math.abs(glyph) > 100;
-        else if (glyph?.unicode && !glyph.unicode.trim()) spaces++;
-        if (typeof glyph === 'object' && glyph?.unicode) {
-          for (const ch of glyph.unicode) {
-            // pdf.js leaves soft hyphens out of the text content: remembered on the glyph before.
-            if (ch === '\u00AD') {
-              const before = glyphColors.at(-1);
-              if (before) before.softHyphenAfter = true;
-            } else if (ch.trim()) {
-              const wordSpaceBefore = spaces === 1 && !shifted && glyphColors.length > firstGlyph;
-              glyphColors.push({
-                ch,
-                color: fill,
-                boxesBefore: overlays.length,
-                clip: clips.current(),
-                ...(wordSpaceBefore ? { wordSpaceBefore } : {}),
-              });
-              spaces = 0;
-              shifted = false;
-            }
-          }
-        }
-      }
+      const advance = pushGlyphs(glyphs ?? [], glyphColors, { fontSize, charSpacing, wordSpacing }, () => ({
+        color: fill,
+        boxesBefore: overlays.length,
+        clip: clips.current(),
+      }));
       if (placed && glyphColors.length > firstGlyph) glyphColors[firstGlyph].placedAt = toPage(...placed);
       if (placed) textY = toPage(...placed)[1];
       textEnd = (placed ? toPage(...placed)[0] : textEnd) + advance * hScale * pageScale;
