@@ -17,13 +17,13 @@ import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { CORPUS, corpusFile, hasCommand, loadEngineModules, timed } from '../lib.ts';
 import {
-  bestOffsetMatches,
+  atMostAsPrinted,
+  bestOffsetMatchRate,
   buildReport,
   cellMatchRate,
   characterErrorRate,
   orderFreeCharacterErrorRate,
   normWords,
-  printedMatches,
   printedOnPage,
   readDocx,
   readPptx,
@@ -280,18 +280,20 @@ export async function run(): Promise<void> {
             }
             await doc.destroy();
             const shownText = shown.replace(/\s+/g, '').toLowerCase();
+            // A text printed k times in full is in at most k cells on the page (others clipped).
             const formats = await printedFormats(source);
-            const visible = sourceGrids.map((g, s) =>
-              g.map((row, r) =>
-                (row ?? []).map((v, c) => (printedOnPage(v, shownText, formats[s]?.[r]?.[c]) ? v : null)),
+            const visible = atMostAsPrinted(
+              sourceGrids.map((g, s) =>
+                g.map((row, r) =>
+                  (row ?? []).map((v, c) => (printedOnPage(v, shownText, formats[s]?.[r]?.[c]) ? v : null)),
+                ),
               ),
-            );
-            const rates = printedMatches(
-              visible
-                .filter((g) => g.some((r) => r?.some((v) => v !== null && v !== undefined && v !== '')))
-                .map((g) => bestOffsetMatches(g, folioGrids)),
+              folioGrids,
               shownText,
-            ).map((cells) => (cells.length ? cells.filter((cell) => cell.matched).length / cells.length : 1));
+            );
+            const rates = visible
+              .filter((g) => g.some((r) => r?.some((v) => v !== null && v !== undefined && v !== '')))
+              .map((g) => bestOffsetMatchRate(g, folioGrids));
             if (rates.length === 0) {
               rows.push(`  ${file}: none of the source's cells is printed in the PDF (print area, #REF!): not scored`);
               continue;

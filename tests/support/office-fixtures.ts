@@ -497,15 +497,15 @@ export function sameCell(actual: unknown, expected: unknown): boolean {
  * relative to each other: the best single offset per produced sheet, matches pooled over sheets.
  */
 export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]): number {
-  const matches = bestOffsetMatches(expected, sheets);
-  return matches.length ? matches.filter((m) => m.matched).length / matches.length : 1;
+  const cells = bestOffsetMatches(expected, sheets);
+  return cells.length === 0 ? 1 : cells.filter((cell) => cell.matched).length / cells.length;
 }
 
-/** Each expected non-empty cell of `bestOffsetMatchRate`, with its value and whether it matched. */
+/** `bestOffsetMatchRate`'s expected cells, each with whether some sheet has it at its best offset. */
 export function bestOffsetMatches(
   expected: unknown[][],
   sheets: unknown[][][],
-): Array<{ value: unknown; matched: boolean }> {
+): Array<{ r: number; c: number; matched: boolean }> {
   const cells: Array<[number, number, unknown]> = [];
   expected.forEach((row, r) =>
     row?.forEach((v, c) => {
@@ -541,38 +541,43 @@ export function bestOffsetMatches(
       if (sameCell(grid[r + dr]?.[c + dc], v)) matched.add(i);
     });
   }
-  return cells.map(([, , value], i) => ({ value, matched: matched.has(i) }));
+  return cells.map(([r, c], i) => ({ r, c, matched: matched.has(i) }));
 }
 
 /**
- * The cells a printout can show, per sheet: a text counts at most as many times as the page prints
- * it (`shownText`: the pages' text squashed, as for `printedOnPage`). A clipped cell whose whole
- * text the page prints in another cell (LibreOffice leaves out the glyphs past the clip) passes
- * `printedOnPage`, but the page shows that text once less than the source holds it; no converter
- * can bring the clipped cell back, so it is among the cells left unmatched, and the surplus is
- * taken from those.
+ * The source's printed grids without the text cells the page cannot show: a text printed in full
+ * k times is on the page in at most k cells (the others clipped by the next cell: "Should be
+ * overwrit"), so of the cells holding it only k count, those Folio got right first. `shownText` is
+ * the pages' text squashed (no spaces, lower case), as for `printedOnPage`.
  */
-export function printedMatches(
-  sheets: Array<Array<{ value: unknown; matched: boolean }>>,
-  shownText: string,
-): Array<Array<{ value: unknown; matched: boolean }>> {
-  const cellsOf = new Map<string, Array<{ value: unknown; matched: boolean }>>();
-  for (const cell of sheets.flat())
-    if (typeof cell.value === 'string') {
-      const key = cell.value.replace(/\s+/g, '').toLowerCase();
-      if (key) cellsOf.set(key, [...(cellsOf.get(key) ?? []), cell]);
+export function atMostAsPrinted(grids: unknown[][][], folio: unknown[][][], shownText: string): unknown[][][] {
+  const squash = (t: string) => t.replace(/\s+/g, '').toLowerCase();
+  const printedTimes = (text: string) => {
+    let count = 0;
+    for (let at = shownText.indexOf(text); at >= 0; at = shownText.indexOf(text, at + text.length)) count++;
+    return count;
+  };
+  const byText = new Map<string, Array<{ g: number; r: number; c: number; matched: boolean }>>();
+  grids.forEach((grid, g) => {
+    const wanted = grid.some((row) => row?.some((v) => typeof v === 'string' && squash(v) !== ''));
+    if (!wanted) return;
+    for (const { r, c, matched } of bestOffsetMatches(grid, folio)) {
+      const v = grid[r][c];
+      if (typeof v !== 'string' || squash(v) === '') continue;
+      byText.set(squash(v), [...(byText.get(squash(v)) ?? []), { g, r, c, matched }]);
     }
-  const dropped = new Set<object>();
-  for (const [key, cells] of cellsOf) {
-    const shown = shownText.split(key).length - 1;
-    let surplus = cells.length - shown;
-    for (const cell of cells)
-      if (surplus > 0 && !cell.matched) {
-        dropped.add(cell);
-        surplus--;
-      }
+  });
+  const out = grids.map((grid) => Array.from(grid, (row) => Array.from(row ?? [], (v) => v)));
+  for (const [text, cells] of byText) {
+    const excess = cells.length - printedTimes(text);
+    if (excess <= 0) continue;
+    const dropped = [...cells.filter((cell) => !cell.matched), ...cells.filter((cell) => cell.matched)].slice(
+      0,
+      excess,
+    );
+    for (const { g, r, c } of dropped) out[g][r][c] = null;
   }
-  return sheets.map((cells) => cells.filter((cell) => !dropped.has(cell)));
+  return out;
 }
 
 /**
