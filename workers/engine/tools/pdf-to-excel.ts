@@ -397,6 +397,29 @@ function alignedEdge(
 const DEFAULT_COLUMN_WIDTH = 48;
 
 /**
+ * The width of a grid of equal columns, Excel's default width within 15 %, on which every edge
+ * falls within 1.5 pt (from the leftmost edge): the fitting width nearest the default. With
+ * `oneWideColumn`, two neighbouring edges must be one width apart. Undefined when none fits or
+ * fewer than three distinct edges show it.
+ */
+function defaultGridWidth(edges: number[], oneWideColumn: boolean): number | undefined {
+  const distinct = [...new Set(edges.map((x) => Math.round(x)))].sort((a, b) => a - b);
+  if (distinct.length < 3) return undefined;
+  const origin = Math.min(...edges);
+  const fits = (width: number) =>
+    edges.every((x) => {
+      const k = (x - origin) / width;
+      return Math.abs(k - Math.round(k)) * width <= 1.5;
+    });
+  const candidates = distinct.slice(1).flatMap((x) => [1, 2, 3, 4].map((n) => (x - origin) / n));
+  const oneWide = (width: number) =>
+    !oneWideColumn || distinct.some((x, i) => i > 0 && Math.abs(x - distinct[i - 1] - width) <= 1.5);
+  return candidates
+    .filter((w) => Math.abs(w - DEFAULT_COLUMN_WIDTH) <= DEFAULT_COLUMN_WIDTH * 0.15 && fits(w) && oneWide(w))
+    .sort((a, b) => Math.abs(a - DEFAULT_COLUMN_WIDTH) - Math.abs(b - DEFAULT_COLUMN_WIDTH))[0];
+}
+
+/**
  * Where each column goes when the page's measured column edges (left-aligned texts' starts,
  * right-aligned numbers' ends) all fall on one grid of equal columns, the sheet's default width:
  * the width that fits every edge within 1.5 pt, nearest Excel's default. Columns without an edge
@@ -412,20 +435,12 @@ function uniformColumns(
     ...lefts.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x - CELL_INSET, offset: 0 }])),
     ...rights.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x + CELL_INSET, offset: -1 }])),
   ].sort((a, b) => a.edge - b.edge);
-  const distinct = [...new Set(edges.map((e) => Math.round(e.edge)))];
-  if (distinct.length < 3) return undefined;
+  if (edges.length === 0) return undefined;
   const origin = edges[0].edge;
-  const fits = (width: number) =>
-    edges.every((e) => {
-      const k = (e.edge - origin) / width;
-      return Math.abs(k - Math.round(k)) * width <= 1.5;
-    });
-  const candidates = distinct.slice(1).flatMap((x) => [1, 2, 3, 4].map((n) => (x - origin) / n));
-  const oneWide = (width: number) =>
-    !oneWideColumn || distinct.some((x, i) => i > 0 && Math.abs(x - distinct[i - 1] - width) <= 1.5);
-  const width = candidates
-    .filter((w) => Math.abs(w - DEFAULT_COLUMN_WIDTH) <= DEFAULT_COLUMN_WIDTH * 0.15 && fits(w) && oneWide(w))
-    .sort((a, b) => Math.abs(a - DEFAULT_COLUMN_WIDTH) - Math.abs(b - DEFAULT_COLUMN_WIDTH))[0];
+  const width = defaultGridWidth(
+    edges.map((e) => e.edge),
+    oneWideColumn,
+  );
   if (!width) return undefined;
   const place: Array<number | undefined> = lefts.map(() => undefined);
   for (const e of edges) {
@@ -486,6 +501,42 @@ function columnSpans(
 }
 
 /**
+ * Each cell placed by its own edge on a grid of default-width columns, when every cell's edge
+ * falls on one (a number's end, right-aligned; a text's start, left-aligned): a sparse sheet whose
+ * columns hold one or two texts each shows no column's aligned edge, and a text starting where the
+ * numbers of the column before end shares their gutter, so the rows' columns cannot place it.
+ * Undefined when a cell has no position, spans columns, or two cells of a row would share a column.
+ */
+function cellsOnDefaultGrid(rows: Grid['rows'], oneWideColumn: boolean): Grid['rows'] | undefined {
+  const placed: Array<Array<{ cell: GridCell; edge: number; offset: number }>> = [];
+  for (const row of rows) {
+    const cells: (typeof placed)[number] = [];
+    for (const cell of row) {
+      if (!cell || cell.text.trim() === '') continue;
+      if (cell.x === undefined || cell.right === undefined || (cell.colSpan ?? 1) > 1) return undefined;
+      const value = parseCell(cell.text).value;
+      const right = typeof value === 'number' || typeof value === 'boolean' || value instanceof Date;
+      cells.push(
+        right ? { cell, edge: cell.right + CELL_INSET, offset: -1 } : { cell, edge: cell.x - CELL_INSET, offset: 0 },
+      );
+    }
+    placed.push(cells);
+  }
+  const edges = placed.flat().map((p) => p.edge);
+  const width = defaultGridWidth(edges, oneWideColumn);
+  if (!width) return undefined;
+  const origin = Math.min(...edges);
+  const columns = placed.map((cells) => cells.map((p) => Math.round((p.edge - origin) / width) + p.offset));
+  if (columns.some((cs) => cs.some((g, i) => i > 0 && g <= cs[i - 1]))) return undefined;
+  const shift = Math.min(...columns.flat());
+  return placed.map((cells, r) => {
+    const out: Grid['rows'][number] = [];
+    cells.forEach((p, i) => (out[columns[r][i] - shift] = p.cell));
+    return Array.from({ length: out.length }, (_, c) => out[c]);
+  });
+}
+
+/**
  * Rows with the empty columns a printout leaves out put back. A printed sheet's columns touch, so
  * where a column of right-aligned numbers ends well before the left-aligned texts of the next
  * column start, the space between them is one or more empty columns: as many as fit the page's
@@ -499,6 +550,8 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
       row.forEach((cell, c) => (out[grid[c]] = cell));
       return Array.from({ length: out.length }, (_, c) => out[c]);
     });
+  const onGrid = cellsOnDefaultGrid(rows, oneWideColumn);
+  if (onGrid) return onGrid;
   if (empties.every((k) => k === 0)) return rows;
   return rows.map((row) =>
     Array.from({ length: row.length }, (_, c) => row[c]).flatMap((cell, c) => [
@@ -633,6 +686,7 @@ function linesGrid(
     );
   const rows: Array<{ top: number; baseline?: number; size?: number; cells: Array<GridCell | undefined> }> = [];
   let lastBaseline = -Infinity;
+  const pushed = new Set<Array<GridCell | undefined>>();
   for (const f of fragments) {
     if (Math.abs(f.baseline - lastBaseline) > f.size * 0.4) {
       rows.push({ top: f.top, cells: Array.from({ length: columns.length }, () => undefined) });
@@ -645,8 +699,13 @@ function linesGrid(
       rows.at(-1)!.size = Math.max(rows.at(-1)!.size ?? 0, f.size);
     }
     const row = rows.at(-1)!.cells;
-    let c = tucked(f) ? columnEndingAt(f.right) : column(f.x);
+    const own = tucked(f) ? columnEndingAt(f.right) : column(f.x);
+    let c = own;
     while (c < columns.length - 1 && row[c]) c++;
+    // A row whose cells were pushed one column on (a number ending where the next column's text
+    // starts, in the column of the number before it) ends in a column of its own, not joined to the last.
+    if (c > own) pushed.add(row);
+    if (row[c] && pushed.has(row)) c = row.length;
     const bold = f.items.every((i) => i.bold);
     row[c] = row[c]
       ? { ...row[c]!, text: `${row[c]!.text} ${f.text}` }

@@ -564,7 +564,11 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
         ...item,
         text: text.trimEnd(),
         x,
-        width: Math.min(at[0] - x, (item.width * text.length) / chars.length),
+        // Where its last glyph ends, when drawn: a right-aligned number's end is its column's edge.
+        width: Math.min(
+          at[0] - x,
+          before?.endX !== undefined && before.endX > x ? before.endX - x : (item.width * text.length) / chars.length,
+        ),
       });
       from = offsets[j];
       x = at[0];
