@@ -27,10 +27,59 @@ async function printedSheets(sheets: ReadonlyArray<ReadonlyArray<ReadonlyArray<V
   return doc.save();
 }
 
+/**
+ * A ruled table drawn as LibreOffice prints one whose borders frame narrow spacer columns with its
+ * data columns (measured: texts 12.1 pt past the frame's line after a spacer 2 characters wide,
+ * 11.1 pt; 1.0 pt in a frame without one). Frames: A|B, C|D|E, F|G, spacers A, C, E, F. With
+ * `spacers` false the same texts sit in three padded frames (12.1 pt in), no spacer anywhere. The
+ * header "Amount" is centred over C–D (a cell merged over them, not E), or over its whole frame.
+ */
+async function spacerTable({ spacers, indented }: { spacers: boolean; indented: boolean[] }): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const spacer = 11.13;
+  const xs = [50.37, 139.15, 228.0, 305.67];
+  const rows = [
+    ['Name', 'Amount', 'Note'],
+    ['Apples', '120', 'fresh'],
+    ['Pears', '7', 'ripe ones'],
+    ['Plums', '45', 'old'],
+    ['Figs', '1300', 'dried'],
+  ];
+  const top = 790;
+  const line = (x1: number, y1: number, x2: number, y2: number) =>
+    page.drawLine({ start: { x: x1, y: y1 }, end: { x: x2, y: y2 }, thickness: 0.5 });
+  for (let r = 0; r <= rows.length; r++) line(xs[0], top - r * 15, xs[3], top - r * 15);
+  for (const x of xs) line(x, top, x, top - 15 * rows.length);
+  rows.forEach((row, r) =>
+    row.forEach((text, c) => {
+      const width = font.widthOfTextAtSize(text, 10);
+      const header = r === 0 && c === 1;
+      const x = header
+        ? (xs[1] + xs[2] - (spacers ? spacer : 0) - width) / 2
+        : xs[c] + (indented[c] ? spacer + 1.0 : 1.0);
+      page.drawText(text, { x, y: top - 15 * r - 11, size: 10, font });
+    }),
+  );
+  return doc.save();
+}
+
+async function books(bytes: Uint8Array) {
+  const out: ExcelJS.Workbook[] = [];
+  for (const sheets of ['page', 'table'] as const) {
+    const result = await run([{ name: 'x.pdf', bytes }], { sheets }, {});
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(result.bytes.slice().buffer);
+    out.push(book);
+  }
+  return out;
+}
+
 async function grids(bytes: Uint8Array, sheets: 'page' | 'table'): Promise<Value[][][]> {
   const out = await run([{ name: 'x.pdf', bytes }], { sheets }, {});
   const book = new ExcelJS.Workbook();
-  await book.xlsx.load(out.bytes.buffer.slice(out.bytes.byteOffset, out.bytes.byteOffset + out.bytes.byteLength));
+  await book.xlsx.load(out.bytes.slice().buffer);
   return book.worksheets.map((sheet) =>
     // Array.from, not map: a sparse grid's holes are the sheet's empty rows.
     Array.from(sheetGrid(sheet), (row) =>
@@ -61,5 +110,45 @@ describe('pdf-to-excel: empty columns no text edge shows', () => {
       const sheets = (await grids(pdf, mode)).map(trim);
       expect(sheets.slice(0, 3), mode).toEqual([first, second, third].map(trim));
     }
+  });
+
+  test("spacer columns inside a ruled table's frames come back where texts start past the frame's line", async () => {
+    // Every frame's texts start one spacer past its line, and "Amount", centred over C–D, shows that
+    // the middle frame ends with a spacer (E): the data columns are B, D and G.
+    for (const book of await books(await spacerTable({ spacers: true, indented: [true, true, true] }))) {
+      const sheet = book.worksheets[0];
+      const at = (address: string) => sheet.getCell(address).value;
+      expect([at('B1'), at('C1'), at('G1'), at('B2'), at('D2'), at('G2')]).toEqual([
+        'Name',
+        'Amount',
+        'Note',
+        'Apples',
+        120,
+        'fresh',
+      ]);
+      expect([at('B5'), at('D5'), at('G5')]).toEqual(['Figs', 1300, 'dried']);
+      expect(sheet.getCell('D1').master.address).toBe('C1');
+    }
+  });
+
+  test('a padded ruled table, or one indented column, gets no spacer columns', async () => {
+    // Texts 12.1 pt inside every frame, but the header centred on its frame: cell padding.
+    // Then only the first frame's texts past its line: an indent.
+    for (const indented of [
+      [true, true, true],
+      [true, false, false],
+    ])
+      for (const book of await books(await spacerTable({ spacers: false, indented }))) {
+        const sheet = book.worksheets[0];
+        const at = (address: string) => sheet.getCell(address).value;
+        expect([at('A1'), at('B1'), at('C1'), at('A5'), at('B5'), at('C5')]).toEqual([
+          'Name',
+          'Amount',
+          'Note',
+          'Figs',
+          1300,
+          'dried',
+        ]);
+      }
   });
 });

@@ -12,7 +12,7 @@ import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
 import { baseName } from '../../../shared/format.ts';
 import { buildFragments, median, type PageLayout, type TextItem } from '../lib/pdf/pdf-layout.ts';
-import { findTables, insideBox, joinWrappedLines, type Table } from '../lib/pdf-to-office/tables.ts';
+import { findTables, insideBox, joinWrappedLines, type Table, type TableCell } from '../lib/pdf-to-office/tables.ts';
 
 /** Gap between two cells of a printed spreadsheet row, in font sizes (running text needs ~1.2). */
 const CELL_GAP_EM = 0.6;
@@ -191,18 +191,92 @@ function numbersBeforeTexts(grid: Grid['rows']): Grid['rows'] {
   return grid;
 }
 
+/** A ruled table's columns: see `ruledColumns`. */
+interface RuledColumns {
+  /** The columns' left edges and the table's right edge. */
+  edges: number[];
+  /** Each frame's data column, where its left-aligned texts go. */
+  data: number[];
+  /** Each frame's first column (its spacer, when it has one), where a cell centred over it starts. */
+  first: number[];
+  /** Cells centred over their frames, which start at their first frame's first column. */
+  centred: Set<TableCell>;
+}
+
+/**
+ * A ruled table's columns with the narrow empty columns its frames hide put back (spacer columns).
+ * LibreOffice draws a cell's borders, so where borders frame a spacer and the data column after
+ * it, the texts start a spacer's width past the frame's line instead of just inside it (1–1.4 pt).
+ * A frame whose texts (two or more, and half, of different widths: left-aligned) start at one x
+ * more than 4 pt past its line, none further left, as far as another frame's do (within 1 pt),
+ * holds a spacer `s` wide before its data column. A padded table (an HTML or Word table's cell
+ * margins) looks the same, so spacers are taken only where a centred cell shows one: its text's
+ * centre s/2 left of its frames' centre (±1.5 pt), as a header merged over the frames but not
+ * their last spacer prints; that frame gets a spacer after its data column too.
+ */
+function ruledColumns(table: Table): RuledColumns {
+  const frames = table.colEdges.length - 1;
+  const start = (cell: TableCell) => Math.min(...cell.items.map((i) => i.x));
+  const end = (cell: TableCell) => Math.max(...cell.items.map((i) => i.x + i.width));
+  const offsets = Array.from({ length: frames }, (_, c) => {
+    const cells = table.cells.filter((cell) => cell.col === c && cell.colSpan === 1 && cell.items.length > 0);
+    // The texts starting leftmost (a centred header in the frame starts further in).
+    const left = Math.min(...cells.map(start));
+    const aligned = cells.filter((cell) => start(cell) - left <= 0.5);
+    const widths = new Set(aligned.map((cell) => Math.round(end(cell) - start(cell))));
+    if (aligned.length < 2 || aligned.length * 2 < cells.length || widths.size < 2) return undefined;
+    const offset = left - table.colEdges[c];
+    return offset > 4 ? offset : undefined;
+  });
+  const lead = offsets.map(
+    (offset, c) =>
+      offset !== undefined && offsets.some((o, d) => d !== c && o !== undefined && Math.abs(o - offset) <= 1),
+  );
+  const spacer = median(offsets.flatMap((o, c) => (lead[c] ? [o! - CELL_INSET] : [])));
+  const trail = lead.map(() => false);
+  const centred = new Set<TableCell>();
+  for (const cell of spacer ? table.cells : []) {
+    const lines = cell.items.map((i) => i.baseline);
+    const [from, to] = [table.colEdges[cell.col], table.colEdges[cell.col + cell.colSpan]];
+    const atLead = offsets[cell.col] !== undefined && Math.abs(start(cell) - from - offsets[cell.col]!) <= 1;
+    if (!cell.items.length || atLead || Math.max(...lines) - Math.min(...lines) > 1) continue;
+    const off = (start(cell) + end(cell)) / 2 - (from + to) / 2;
+    if (Math.abs(off + spacer / 2) <= 1.5) trail[cell.col + cell.colSpan - 1] = true;
+    if (Math.abs(off + spacer / 2) <= 1.5 || Math.abs(off) <= 1.5) centred.add(cell);
+  }
+  const shown = trail.some(Boolean);
+  const edges: number[] = [];
+  const data: number[] = [];
+  const first: number[] = [];
+  for (let c = 0; c < frames; c++) {
+    first.push(edges.length);
+    edges.push(table.colEdges[c]);
+    if (shown && lead[c]) edges.push(table.colEdges[c] + spacer);
+    data.push(edges.length - 1);
+    if (shown && trail[c]) edges.push(table.colEdges[c + 1] - spacer);
+  }
+  edges.push(table.colEdges[frames]);
+  return { edges, data, first, centred: shown ? centred : new Set() };
+}
+
 function tableGridCells(table: Table): Grid['rows'] {
   const rows = table.rowEdges.length - 1;
-  const cols = table.colEdges.length - 1;
+  const columns = table.ruled ? ruledColumns(table) : undefined;
+  const cols = columns ? columns.edges.length - 1 : table.colEdges.length - 1;
   const grid: Grid['rows'] = Array.from({ length: rows }, () => Array.from({ length: cols }, () => undefined));
   for (const cell of table.cells) {
-    grid[cell.row][cell.col] = {
+    // A cell centred over its frames starts at the first one's spacer (a header merged over them),
+    // a left-aligned one in its frame's data column; either ends at its last frame's data column.
+    const from = columns && (columns.centred.has(cell) ? columns.first : columns.data)[cell.col];
+    const [col, colSpan] =
+      from === undefined ? [cell.col, cell.colSpan] : [from, columns!.data[cell.col + cell.colSpan - 1] - from + 1];
+    grid[cell.row][col] = {
       text: cell.text.replace(/\n/g, ' '),
       x: cell.items.length ? Math.min(...cell.items.map((i) => i.x)) : undefined,
       right: cell.items.length ? Math.max(...cell.items.map((i) => i.x + i.width)) : undefined,
       bold: cell.items.length > 0 && cell.items.every((i) => i.bold),
       rowSpan: cell.rowSpan,
-      colSpan: cell.colSpan,
+      colSpan,
     };
   }
   return table.ruled ? grid : numbersBeforeTexts(grid);
@@ -395,6 +469,8 @@ function alignedEdge(
 
 /** Excel's default column width, 64 px (8.43 characters of its default font), in points at 100 %. */
 const DEFAULT_COLUMN_WIDTH = 48;
+/** The widest grid of default-width columns `uniformColumns` takes (15 % over the default). */
+const MAX_DEFAULT_WIDTH = DEFAULT_COLUMN_WIDTH * 1.15;
 
 /**
  * The width of a grid of equal columns, Excel's default width within 15 %, on which every edge
@@ -507,7 +583,7 @@ function columnSpans(
  * numbers of the column before end shares their gutter, so the rows' columns cannot place it.
  * Undefined when a cell has no position, spans columns, or two cells of a row would share a column.
  */
-function cellsOnDefaultGrid(rows: Grid['rows'], oneWideColumn: boolean): Grid['rows'] | undefined {
+function cellsOnDefaultGrid(rows: Grid['rows']): Grid['rows'] | undefined {
   const placed: Array<Array<{ cell: GridCell; edge: number; offset: number }>> = [];
   for (const row of rows) {
     const cells: (typeof placed)[number] = [];
@@ -516,6 +592,7 @@ function cellsOnDefaultGrid(rows: Grid['rows'], oneWideColumn: boolean): Grid['r
       if (cell.x === undefined || cell.right === undefined || (cell.colSpan ?? 1) > 1) return undefined;
       const value = parseCell(cell.text).value;
       const right = typeof value === 'number' || typeof value === 'boolean' || value instanceof Date;
+      if (right && cell.right - cell.x > MAX_DEFAULT_WIDTH) return undefined;
       cells.push(
         right ? { cell, edge: cell.right + CELL_INSET, offset: -1 } : { cell, edge: cell.x - CELL_INSET, offset: 0 },
       );
@@ -523,7 +600,9 @@ function cellsOnDefaultGrid(rows: Grid['rows'], oneWideColumn: boolean): Grid['r
     placed.push(cells);
   }
   const edges = placed.flat().map((p) => p.edge);
-  const width = defaultGridWidth(edges, oneWideColumn);
+  // Two neighbouring edges one grid width apart, always: cells in every other grid column (texts
+  // 100 pt apart) fit a grid of half that width as well as one of their own.
+  const width = defaultGridWidth(edges, true);
   if (!width) return undefined;
   const origin = Math.min(...edges);
   const columns = placed.map((cells) => cells.map((p) => Math.round((p.edge - origin) / width) + p.offset));
@@ -550,7 +629,7 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
       row.forEach((cell, c) => (out[grid[c]] = cell));
       return Array.from({ length: out.length }, (_, c) => out[c]);
     });
-  const onGrid = cellsOnDefaultGrid(rows, oneWideColumn);
+  const onGrid = cellsOnDefaultGrid(rows);
   if (onGrid) return onGrid;
   if (empties.every((k) => k === 0)) return rows;
   return rows.map((row) =>
@@ -594,7 +673,14 @@ function emptyColumns(
       -1,
     );
   }
-  const grid = uniformColumns(lefts, rights, oneWideColumn);
+  // A number wider than a default column is not right-aligned in one (LibreOffice prints "###"
+  // for a number its column cannot hold): its end says nothing of a default-width grid.
+  const gridRights = rights.map((right, c) =>
+    rows.some((row) => single(row[c]) && isNumber(row[c]!) && row[c]!.right! - row[c]!.x! > MAX_DEFAULT_WIDTH)
+      ? undefined
+      : right,
+  );
+  const grid = uniformColumns(lefts, gridRights, oneWideColumn);
   if (grid) return { grid, empties: [], rights };
   const widths = lefts.flatMap((left, c) => {
     const right = rights[c];
@@ -649,7 +735,8 @@ function linesGrid(
   const tucked = (f: (typeof fragments)[number]) => {
     if (!isNumber(f)) return false;
     const edge = f.right + 2 * CELL_INSET;
-    if (textColumns.some((x) => x > f.right && x - edge <= 2)) return true;
+    // (Only under a text column it can belong to: "5.10" against "Hello World" alone is a cell of its own.)
+    if (textColumns.some((x) => x > f.right && x - edge <= 2) && textColumns[0] < f.x) return true;
     const c = textColumns.findLastIndex((x) => x < f.x);
     if (c === 0)
       return Math.abs(textColumns[0] - 2 * CELL_INSET + DEFAULT_COLUMN_WIDTH - f.right) <= DEFAULT_COLUMN_WIDTH * 0.15;
@@ -736,7 +823,7 @@ function rising(columns: number[]): number[] {
  * left-aligned over right-aligned numbers starts before the gutter's middle).
  */
 function placementEdges(table: Table): number[] {
-  if (table.ruled) return table.colEdges;
+  if (table.ruled) return ruledColumns(table).edges;
   return table.colEdges.map((edge, c) => {
     if (c === 0 || c === table.colEdges.length - 1) return edge;
     const rights = table.cells
@@ -858,11 +945,17 @@ function placeBlocks(tables: Table[], loose: TextItem[], { emptyColumnsFirst = f
       });
       continue;
     }
-    // A column of another table goes where its leftmost text starts.
-    const starts = table.colEdges.slice(1).map((_, c) => {
-      const xs = table.cells.filter((cell) => cell.col === c).flatMap((cell) => cell.items.map((i) => i.x));
-      return xs.length ? Math.min(...xs) : undefined;
-    });
+    // A column of another table goes where its leftmost text starts (a ruled table's columns may
+    // be more than its frames: `ruledColumns`).
+    const starts = table.ruled
+      ? Array.from({ length: Math.max(0, ...rows.map((row) => row.length)) }, (_, c) => {
+          const xs = rows.flatMap((row) => (row[c]?.x !== undefined ? [row[c]!.x!] : []));
+          return xs.length ? Math.min(...xs) : undefined;
+        })
+      : table.colEdges.slice(1).map((_, c) => {
+          const xs = table.cells.filter((cell) => cell.col === c).flatMap((cell) => cell.items.map((i) => i.x));
+          return xs.length ? Math.min(...xs) : undefined;
+        });
     const used = starts.flatMap((x, c) => (x === undefined ? [] : [c]));
     const columns = rising(used.map((c) => columnAt(edges, starts[c]!)));
     const target = new Map(used.map((c, i) => [c, columns[i]]));
