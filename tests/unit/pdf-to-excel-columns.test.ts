@@ -112,6 +112,59 @@ describe('pdf-to-excel: empty columns no text edge shows', () => {
     }
   });
 
+  test('texts two default widths apart, or a date wider than its column, make no grid of empty columns', async () => {
+    // Five headers in columns 100 pt wide fit a 50 pt grid as well: no two edges are one width
+    // apart, so they stay side by side.
+    const headers = await printedSheets(
+      [[['Column 1', 'Column 2', 'Column 3', 'Column 4', 'Column 5']]],
+      (c) => 54 + c * 100,
+    );
+    for (const mode of ['page', 'table'] as const)
+      expect((await grids(headers, mode))[0], mode).toEqual([
+        ['Column 1', 'Column 2', 'Column 3', 'Column 4', 'Column 5'],
+      ]);
+    // A key, a letter and a date-time printed wider than its 48 pt column, as LibreOffice printed
+    // one (measured): keys end at 97.46, letters and headers start 1.4 pt inside B and C, the
+    // date-times end at 234.99, on a 46 pt grid with the keys' and letters' edges, which no other
+    // edge contradicts. A number that wide cannot be right-aligned in a default-width column.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows: Value[][] = [
+      ['Key', 'Value', 'Date'],
+      [1, 'A', '2012-08-08T22:59'],
+      [2, 'B', '2012-08-08T22:59'],
+      [3, 'C', '2012-08-08T22:59'],
+    ];
+    rows.forEach((row, r) =>
+      row.forEach((value, c) => {
+        const text = String(value);
+        const width = font.widthOfTextAtSize(text, 10);
+        const x = typeof value === 'number' ? 97.46 - width : r && c === 2 ? 234.99 - width : 51.39 + c * 48.1;
+        page.drawText(text, { x, y: 780 - r * 12.8, size: 10, font });
+      }),
+    );
+    const sheet = (await grids(await doc.save(), 'page'))[0];
+    expect(sheet.map((row) => row.length)).toEqual([3, 3, 3, 3]);
+    expect(sheet.map((row) => row[1])).toEqual(['Value', 'A', 'B', 'C']);
+  });
+
+  test("a number ending where the only text column starts is a cell of its own, not that column's", async () => {
+    // 5.1 right-aligned in A against "Hello World" in B, in two rows: no text column starts
+    // before the number, so its end places it in no column of texts.
+    const edge = (c: number) => 50 + c * 48;
+    const rows: Value[][] = [
+      [5.1, 'Hello World'],
+      [5.1, 'Hello World'],
+    ];
+    const pdf = await printedSheets([rows], edge);
+    for (const mode of ['page', 'table'] as const)
+      expect((await grids(pdf, mode))[0], mode).toEqual([
+        [5.1, 'Hello World'],
+        [5.1, 'Hello World'],
+      ]);
+  });
+
   test("spacer columns inside a ruled table's frames come back where texts start past the frame's line", async () => {
     // Every frame's texts start one spacer past its line, and "Amount", centred over C–D, shows that
     // the middle frame ends with a spacer (E): the data columns are B, D and G.
