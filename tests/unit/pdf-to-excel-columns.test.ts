@@ -165,6 +165,28 @@ describe('pdf-to-excel: empty columns no text edge shows', () => {
       ]);
   });
 
+  test('a header centred over its column of lines stays in that column', async () => {
+    // Printed rows 45 pt apart (tall rows of wrapped cells elsewhere: no table), headers centred in
+    // columns 120 pt wide from x = 50, "Mail" 48 pt past the addresses' start, "Name" 46 pt past the
+    // names'. Each header's own start would be a column of its own.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows = [
+      ['Name', 'Mail'],
+      ['Stefan Abel', 'stefan.abel@example.org'],
+      ['Salamu Abudu', 'salamu@example.org'],
+    ];
+    rows.forEach((row, r) =>
+      row.forEach((text, c) => {
+        const left = 50 + c * 120;
+        const x = r === 0 ? left + (120 - font.widthOfTextAtSize(text, 10)) / 2 : left + 1.4;
+        page.drawText(text, { x, y: 780 - r * 45, size: 10, font });
+      }),
+    );
+    for (const mode of ['page', 'table'] as const) expect((await grids(await doc.save(), mode))[0], mode).toEqual(rows);
+  });
+
   test("spacer columns inside a ruled table's frames come back where texts start past the frame's line", async () => {
     // Every frame's texts start one spacer past its line, and "Amount", centred over C–D, shows that
     // the middle frame ends with a spacer (E): the data columns are B, D and G.

@@ -766,6 +766,21 @@ function linesGrid(
     // Not into a column split off less than 12 pt after the one this text starts in.
     return best > 0 && columns[best] > x + 1 && columns[best] - columns[best - 1] <= 12 ? best - 1 : best;
   };
+  // A header centred over its column starts inside it, past its texts' start: a column whose texts
+  // are all in one row, each centred within the extent of the column before's texts (none of them
+  // in that row), is that column ("E-Mail" centred over addresses 14 pt further left).
+  const rowOf = (f: (typeof fragments)[number]) => Math.round(f.baseline);
+  const placed = fragments.filter((f) => !tucked(f)).map((f) => ({ f, k: column(f.x) }));
+  const headers = columns.flatMap((_, k) => {
+    const own = placed.filter((p) => p.k === k).map((p) => p.f);
+    const before = placed.filter((p) => p.k === k - 1).map((p) => p.f);
+    const rows = new Set(own.map(rowOf));
+    if (k === 0 || own.length === 0 || before.length < 2 || rows.size > 1) return [];
+    if (before.some((f) => rows.has(rowOf(f)))) return [];
+    const [from, to] = [Math.min(...before.map((f) => f.x)), Math.max(...before.map((f) => f.right))];
+    return own.every((f) => (f.x + f.right) / 2 <= to && f.x >= from) ? [k] : [];
+  });
+  for (const k of headers.reverse()) columns.splice(k, 1);
   const columnEndingAt = (right: number) =>
     Math.max(
       0,
