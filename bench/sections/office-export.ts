@@ -17,6 +17,7 @@ import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { CORPUS, corpusFile, hasCommand, loadEngineModules, timed } from '../lib.ts';
 import {
+  atMostAsPrinted,
   bestOffsetMatchRate,
   buildReport,
   cellMatchRate,
@@ -260,8 +261,11 @@ export async function run(): Promise<void> {
             }
             await doc.destroy();
             const shownText = shown.replace(/\s+/g, '').toLowerCase();
-            const visible = sourceGrids.map((g) =>
-              g.map((row) => (row ?? []).map((v) => (printedOnPage(v, shownText) ? v : null))),
+            // A text printed k times in full is in at most k cells on the page (others clipped).
+            const visible = atMostAsPrinted(
+              sourceGrids.map((g) => g.map((row) => (row ?? []).map((v) => (printedOnPage(v, shownText) ? v : null)))),
+              folioGrids,
+              shownText,
             );
             const rates = visible
               .filter((g) => g.some((r) => r?.some((v) => v !== null && v !== undefined && v !== '')))

@@ -461,13 +461,21 @@ export function sameCell(actual: unknown, expected: unknown): boolean {
  * relative to each other: the best single offset per produced sheet, matches pooled over sheets.
  */
 export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]): number {
+  const cells = bestOffsetMatches(expected, sheets);
+  return cells.length === 0 ? 1 : cells.filter((cell) => cell.matched).length / cells.length;
+}
+
+/** `bestOffsetMatchRate`'s expected cells, each with whether some sheet has it at its best offset. */
+export function bestOffsetMatches(
+  expected: unknown[][],
+  sheets: unknown[][][],
+): Array<{ r: number; c: number; matched: boolean }> {
   const cells: Array<[number, number, unknown]> = [];
   expected.forEach((row, r) =>
     row?.forEach((v, c) => {
       if (v !== null && v !== undefined && String(v).trim() !== '') cells.push([r, c, v]);
     }),
   );
-  if (cells.length === 0) return 1;
   const matched = new Set<number>();
   for (const grid of sheets) {
     const offsets = new Map<string, number>();
@@ -497,7 +505,43 @@ export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]
       if (sameCell(grid[r + dr]?.[c + dc], v)) matched.add(i);
     });
   }
-  return matched.size / cells.length;
+  return cells.map(([r, c], i) => ({ r, c, matched: matched.has(i) }));
+}
+
+/**
+ * The source's printed grids without the text cells the page cannot show: a text printed in full
+ * k times is on the page in at most k cells (the others clipped by the next cell: "Should be
+ * overwrit"), so of the cells holding it only k count, those Folio got right first. `shownText` is
+ * the pages' text squashed (no spaces, lower case), as for `printedOnPage`.
+ */
+export function atMostAsPrinted(grids: unknown[][][], folio: unknown[][][], shownText: string): unknown[][][] {
+  const squash = (t: string) => t.replace(/\s+/g, '').toLowerCase();
+  const printedTimes = (text: string) => {
+    let count = 0;
+    for (let at = shownText.indexOf(text); at >= 0; at = shownText.indexOf(text, at + text.length)) count++;
+    return count;
+  };
+  const byText = new Map<string, Array<{ g: number; r: number; c: number; matched: boolean }>>();
+  grids.forEach((grid, g) => {
+    const wanted = grid.some((row) => row?.some((v) => typeof v === 'string' && squash(v) !== ''));
+    if (!wanted) return;
+    for (const { r, c, matched } of bestOffsetMatches(grid, folio)) {
+      const v = grid[r][c];
+      if (typeof v !== 'string' || squash(v) === '') continue;
+      byText.set(squash(v), [...(byText.get(squash(v)) ?? []), { g, r, c, matched }]);
+    }
+  });
+  const out = grids.map((grid) => Array.from(grid, (row) => Array.from(row ?? [], (v) => v)));
+  for (const [text, cells] of byText) {
+    const excess = cells.length - printedTimes(text);
+    if (excess <= 0) continue;
+    const dropped = [...cells.filter((cell) => !cell.matched), ...cells.filter((cell) => cell.matched)].slice(
+      0,
+      excess,
+    );
+    for (const { g, r, c } of dropped) out[g][r][c] = null;
+  }
+  return out;
 }
 
 /**

@@ -560,15 +560,14 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
         apart(before?.endX, at[0], item.size, text, chars, offsets[j]) ||
         otherClip(before, glyphs[range[0] + j]);
       if (!cut) continue;
+      // The part ends where its drawn string ended (a right-aligned number's end is its column's
+      // edge), else in proportion to its characters.
+      const drawnEnd = before?.endX !== undefined && before.endX > x && before.endX <= at[0] ? before.endX : undefined;
       parts.push({
         ...item,
         text: text.trimEnd(),
         x,
-        // Where its last glyph ends, when drawn: a right-aligned number's end is its column's edge.
-        width: Math.min(
-          at[0] - x,
-          before?.endX !== undefined && before.endX > x ? before.endX - x : (item.width * text.length) / chars.length,
-        ),
+        width: drawnEnd !== undefined ? drawnEnd - x : Math.min(at[0] - x, (item.width * text.length) / chars.length),
       });
       from = offsets[j];
       x = at[0];
