@@ -149,22 +149,6 @@ describe('pdf-to-excel: empty columns no text edge shows', () => {
     expect(sheet.map((row) => row[1])).toEqual(['Value', 'A', 'B', 'C']);
   });
 
-  test("a number ending where the only text column starts is a cell of its own, not that column's", async () => {
-    // 5.1 right-aligned in A against "Hello World" in B, in two rows: no text column starts
-    // before the number, so its end places it in no column of texts.
-    const edge = (c: number) => 50 + c * 48;
-    const rows: Value[][] = [
-      [5.1, 'Hello World'],
-      [5.1, 'Hello World'],
-    ];
-    const pdf = await printedSheets([rows], edge);
-    for (const mode of ['page', 'table'] as const)
-      expect((await grids(pdf, mode))[0], mode).toEqual([
-        [5.1, 'Hello World'],
-        [5.1, 'Hello World'],
-      ]);
-  });
-
   test('a header centred over its column of lines stays in that column', async () => {
     // Printed rows 45 pt apart (tall rows of wrapped cells elsewhere: no table), headers centred in
     // columns 120 pt wide from x = 50, "Mail" 48 pt past the addresses' start, "Name" 46 pt past the
