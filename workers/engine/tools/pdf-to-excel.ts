@@ -69,6 +69,8 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
   // One currency symbol, before or after the number.
   if (number && !(number[2] && /[$€£¥￥]/.test(number[7] ?? ''))) {
     const [, sign, currency, sign2, whole, fraction = '', space, suffix = ''] = number;
+    // Leading zeros only a text keeps ("012.30", "0,000": expected results a workbook types as text).
+    if (/^0[\d,]/.test(whole)) return { value: t };
     let value = Number(whole.replace(/,/g, '') + fraction);
     if (sign === '-' || sign === '−' || sign2 === '-' || sign2 === '−' || (t.startsWith('(') && t.endsWith(')')))
       value = -value;
@@ -86,6 +88,13 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
     const [, sign, whole, fraction = '', exponent] = scientific;
     const value = Number(`${whole}${fraction}e${exponent}`) * (sign && sign !== '+' ? -1 : 1);
     return { value, numFmt: `0${fraction.length > 1 ? `.${'0'.repeat(fraction.length - 1)}` : ''}E+00` };
+  }
+  // A time of day as a spreadsheet prints one ("13:20:01", "0:00"): that time on Excel's day 0.
+  const time = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(t);
+  if (time && +time[1] < 24 && +time[2] < 60 && +(time[3] ?? 0) < 60) {
+    const seconds = (+time[1] * 60 + +time[2]) * 60 + +(time[3] ?? 0);
+    const format = `${time[1].length > 1 ? 'hh' : 'h'}:mm${time[3] === undefined ? '' : ':ss'}`;
+    return { value: new Date(Date.UTC(1899, 11, 30) + seconds * 1000), numFmt: format };
   }
   // A date keeps the look it had on the page (its number format), and becomes a real date.
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
