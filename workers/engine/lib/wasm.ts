@@ -15,11 +15,14 @@ declare const WorkerGlobalScope: unknown;
 
 /**
  * @param browserUrl the URL from a `?url` import of the .wasm file
- * @param nodeSpecifier the package path of the same file, resolved from node_modules in Node, or
- *   its file URL (a file of the repository's own)
+ * @param nodeSpecifier the package path of the same file, resolved from node_modules in Node, or a
+ *   file of the repository's own: its path relative to `from` (the caller's import.meta.url)
  */
-export function compileWasm(browserUrl: string, nodeSpecifier: string | URL): Promise<WebAssembly.Module> {
-  const key = String(nodeSpecifier);
+export function compileWasm(
+  browserUrl: string,
+  nodeSpecifier: string | { path: string; from: string },
+): Promise<WebAssembly.Module> {
+  const key = typeof nodeSpecifier === 'string' ? nodeSpecifier : new URL(nodeSpecifier.path, nodeSpecifier.from).href;
   let module = compiled.get(key);
   if (!module) {
     module = (async () => {
@@ -27,11 +30,11 @@ export function compileWasm(browserUrl: string, nodeSpecifier: string | URL): Pr
         const { createRequire } = await import(/* @vite-ignore */ 'node:module');
         const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
         const path =
-          nodeSpecifier instanceof URL ? nodeSpecifier : createRequire(import.meta.url).resolve(nodeSpecifier);
+          typeof nodeSpecifier === 'string' ? createRequire(import.meta.url).resolve(nodeSpecifier) : new URL(key);
         return WebAssembly.compile(await readFile(path));
       }
       const response = await fetch(browserUrl);
-      if (!response.ok) throw new Error(`Could not load ${nodeSpecifier} (${response.status})`);
+      if (!response.ok) throw new Error(`Could not load ${key} (${response.status})`);
       return WebAssembly.compileStreaming(response);
     })();
     compiled.set(key, module);
