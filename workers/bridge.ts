@@ -244,8 +244,17 @@ export async function runInWorker(
 export interface ThumbnailSource {
   pages: Array<{ width: number; height: number; rotate: number }>;
   /** A JPEG of page `pageNumber` (1-based), longer side `maxPx` pixels. */
-  render(pageNumber: number, maxPx: number): Promise<Blob>;
+  render(pageNumber: number, maxPx: number): Promise<PageThumbnail>;
   close(): void;
+}
+
+export interface PageThumbnail {
+  image: Blob;
+  /**
+   * The page has CJK text in a font the PDF does not embed, and Folio's font for it could not be
+   * loaded (offline before the CJK fonts were saved): the picture shows empty boxes there.
+   */
+  cjkFontMissing: boolean;
 }
 
 let thumbnailWorker:

@@ -71,12 +71,16 @@ const api = {
     }
   },
 
-  /** Thumbnails, step 2: one page (1-based) as a JPEG whose longer side is `maxPx`. */
-  async thumbnail(key: string, pageNumber: number, maxPx: number): Promise<Blob> {
+  /**
+   * Thumbnails, step 2: one page (1-based) as a JPEG whose longer side is `maxPx`, and whether CJK
+   * text on it was drawn without its font (the preview shows empty boxes: the UI says so).
+   */
+  async thumbnail(key: string, pageNumber: number, maxPx: number): Promise<{ image: Blob; cjkFontMissing: boolean }> {
     const doc = thumbnailDocs.get(key);
     if (!doc) throw new Error(`No document open under ${key}`);
-    const { renderThumbnail } = await import('./engine/lib/pdf/pdfjs.ts');
-    return renderThumbnail(await doc, pageNumber, maxPx);
+    const { renderThumbnail } = await import('./engine/lib/pdf/page-image.ts');
+    const { bytes, cjkFontMissing } = await renderThumbnail(await doc, pageNumber, maxPx);
+    return { image: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }), cjkFontMissing };
   },
 
   /** Thumbnails, step 3: releases the document (and pdf.js's memory for it). */

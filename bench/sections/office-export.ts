@@ -17,6 +17,7 @@ import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { CORPUS, corpusFile, hasCommand, loadEngineModules, timed } from '../lib.ts';
 import {
+  atMostAsPrinted,
   bestOffsetMatchRate,
   buildReport,
   cellMatchRate,
@@ -92,6 +93,25 @@ async function workbookGrids(bytes: Uint8Array, { printed = false } = {}): Promi
       (c) => Boolean(sheet.getColumn(c + 1).hidden),
     );
   });
+}
+
+/** Each printed cell's number format, in the grids `workbookGrids(bytes, { printed: true })` gives. */
+async function printedFormats(bytes: Uint8Array): Promise<Array<Array<Array<string | undefined>>>> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(toArrayBuffer(bytes));
+  return book.worksheets
+    .filter((sheet) => sheet.state === 'visible')
+    .map((sheet) => {
+      const formats: Array<Array<string | undefined>> = [];
+      sheet.eachRow({ includeEmpty: true }, (row, r) =>
+        row.eachCell({ includeEmpty: true }, (cell, c) => ((formats[r - 1] ??= [])[c - 1] = cell.numFmt || undefined)),
+      );
+      return withoutHidden(
+        formats,
+        (r) => Boolean(sheet.getRow(r + 1).hidden),
+        (c) => Boolean(sheet.getColumn(c + 1).hidden),
+      ) as Array<Array<string | undefined>>;
+    });
 }
 
 /**
@@ -260,8 +280,16 @@ export async function run(): Promise<void> {
             }
             await doc.destroy();
             const shownText = shown.replace(/\s+/g, '').toLowerCase();
-            const visible = sourceGrids.map((g) =>
-              g.map((row) => (row ?? []).map((v) => (printedOnPage(v, shownText) ? v : null))),
+            // A text printed k times in full is in at most k cells on the page (others clipped).
+            const formats = await printedFormats(source);
+            const visible = atMostAsPrinted(
+              sourceGrids.map((g, s) =>
+                g.map((row, r) =>
+                  (row ?? []).map((v, c) => (printedOnPage(v, shownText, formats[s]?.[r]?.[c]) ? v : null)),
+                ),
+              ),
+              folioGrids,
+              shownText,
             );
             const rates = visible
               .filter((g) => g.some((r) => r?.some((v) => v !== null && v !== undefined && v !== '')))

@@ -104,8 +104,8 @@ async function allThumbnails({
     const drive = async (worker: Worker) => {
       while (next <= pages) {
         const pageNumber = next++;
-        const blob = (await call(worker, 'thumbnail', ['doc', pageNumber, maxPx])) as Blob;
-        if (!(blob instanceof Blob) || blob.size === 0) throw new Error(`page ${pageNumber}: no thumbnail`);
+        const { image } = (await call(worker, 'thumbnail', ['doc', pageNumber, maxPx])) as { image: Blob };
+        if (!(image instanceof Blob) || image.size === 0) throw new Error(`page ${pageNumber}: no thumbnail`);
       }
     };
     await Promise.all(workers.flatMap((worker) => [drive(worker), drive(worker)]));

@@ -9,6 +9,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { formatBytes } from '../../shared/format.ts';
 import type { PdfCheck } from './pdf-checks.ts';
 import type { ThumbnailSource } from '../../workers/bridge.ts';
+import { cjkFontNote } from '../../shared/cjk-font-note.ts';
 
 /** Longer side of a list thumbnail in CSS pixels. */
 const LIST_THUMB_PX = 44;
@@ -17,6 +18,7 @@ const LIST_THUMB_PX = 44;
 function FirstPage({ source }: { source: ThumbnailSource }) {
   const ref = useRef<HTMLSpanElement>(null);
   const [url, setUrl] = useState<string>();
+  const [fontNote, setFontNote] = useState<string>();
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
@@ -27,10 +29,11 @@ function FirstPage({ source }: { source: ThumbnailSource }) {
       observer.disconnect();
       const px = Math.round(LIST_THUMB_PX * Math.min(2, globalThis.devicePixelRatio || 1));
       source.render(1, px).then(
-        (blob) => {
+        ({ image, cjkFontMissing }) => {
           if (cancelled) return;
-          made = URL.createObjectURL(blob);
+          made = URL.createObjectURL(image);
           setUrl(made);
+          setFontNote(cjkFontMissing ? cjkFontNote([1], 'previews') : undefined);
         },
         () => undefined /* the placeholder stays; the page count is still right */,
       );
@@ -43,7 +46,8 @@ function FirstPage({ source }: { source: ThumbnailSource }) {
     };
   }, [source]);
   return (
-    <span ref={ref} className="file-thumb">
+    // A picture this small hardly shows the boxes: the note is its tooltip (the page grid shows it as text).
+    <span ref={ref} className="file-thumb" title={fontNote}>
       {url ? <img src={url} alt="" data-testid="first-page" /> : <span className="file-thumb-empty" />}
     </span>
   );

@@ -8,10 +8,12 @@
  *
  * A tile is a source page (1-based) shown with an extra rotation (CSS), or a blank page. Tiles
  * are buttons (role=button, aria-pressed when selectable) named "Page N"; drag-and-drop reorder
- * calls onReorder(from, to) with tile indices.
+ * calls onReorder(from, to) with tile indices. Pages whose CJK text was drawn without its font (offline
+ * before the CJK fonts were saved) are named in a note under the grid, as a result's notes are.
  */
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { openThumbnails, type ThumbnailSource } from '../../workers/bridge.ts';
+import { cjkFontNote } from '../../shared/cjk-font-note.ts';
 
 export interface ThumbnailState {
   source?: ThumbnailSource;
@@ -115,6 +117,8 @@ export function PageThumbnails({
 }: PageThumbnailsProps) {
   const queueRef = useRef(new RenderQueue());
   const [urls, setUrls] = useState<Record<number, string>>({});
+  /** Pages drawn with empty boxes for CJK text whose font could not be loaded. */
+  const [fontless, setFontless] = useState<number[]>([]);
   const requested = useRef(new Set<number>());
   const [dragIndex, setDragIndex] = useState<number | null>(null);
   const [overIndex, setOverIndex] = useState<number | null>(null);
@@ -124,6 +128,7 @@ export function PageThumbnails({
   useEffect(() => {
     requested.current = new Set();
     setUrls({});
+    setFontless([]);
   }, [source]);
   useEffect(() => () => Object.values(urls).forEach((url) => URL.revokeObjectURL(url)), [urls]);
 
@@ -136,9 +141,10 @@ export function PageThumbnails({
       requested.current.add(page);
       queueRef.current.push(async () => {
         try {
-          const blob = await source.render(page, pixelSize);
-          const url = URL.createObjectURL(blob);
+          const { image, cjkFontMissing } = await source.render(page, pixelSize);
+          const url = URL.createObjectURL(image);
           setUrls((old) => ({ ...old, [page]: url }));
+          if (cjkFontMissing) setFontless((old) => [...old, page]);
         } catch {
           /* the placeholder stays: the page could not be drawn, the tool still works on it */
         }
@@ -157,35 +163,42 @@ export function PageThumbnails({
   if (list.length === 0) return null;
 
   return (
-    <div className="page-grid" role="group" aria-label={label}>
-      {list.map((tile, index) => (
-        <ThumbnailTile
-          key={tile.key}
-          tile={tile}
-          url={tile.page ? urls[tile.page] : undefined}
-          pageRotate={tile.page ? (state.pages[tile.page - 1]?.rotate ?? 0) : 0}
-          want={want}
-          selected={selected?.has(tile.key)}
-          selectable={Boolean(selected)}
-          disabled={disabled}
-          draggable={Boolean(onReorder) && !disabled}
-          dragging={dragIndex === index}
-          dropTarget={overIndex === index && dragIndex !== null && dragIndex !== index}
-          onClick={(event) => onTileClick?.(tile.key, event)}
-          onDragStart={() => setDragIndex(index)}
-          onDragOver={() => setOverIndex(index)}
-          onDrop={() => {
-            if (dragIndex !== null && dragIndex !== index) onReorder?.(dragIndex, index);
-            setDragIndex(null);
-            setOverIndex(null);
-          }}
-          onDragEnd={() => {
-            setDragIndex(null);
-            setOverIndex(null);
-          }}
-        />
-      ))}
-    </div>
+    <>
+      <div className="page-grid" role="group" aria-label={label}>
+        {list.map((tile, index) => (
+          <ThumbnailTile
+            key={tile.key}
+            tile={tile}
+            url={tile.page ? urls[tile.page] : undefined}
+            pageRotate={tile.page ? (state.pages[tile.page - 1]?.rotate ?? 0) : 0}
+            want={want}
+            selected={selected?.has(tile.key)}
+            selectable={Boolean(selected)}
+            disabled={disabled}
+            draggable={Boolean(onReorder) && !disabled}
+            dragging={dragIndex === index}
+            dropTarget={overIndex === index && dragIndex !== null && dragIndex !== index}
+            onClick={(event) => onTileClick?.(tile.key, event)}
+            onDragStart={() => setDragIndex(index)}
+            onDragOver={() => setOverIndex(index)}
+            onDrop={() => {
+              if (dragIndex !== null && dragIndex !== index) onReorder?.(dragIndex, index);
+              setDragIndex(null);
+              setOverIndex(null);
+            }}
+            onDragEnd={() => {
+              setDragIndex(null);
+              setOverIndex(null);
+            }}
+          />
+        ))}
+      </div>
+      {fontless.length > 0 && (
+        <ul className="result-notes" aria-label="About the page previews">
+          <li>{cjkFontNote(fontless, 'previews')}</li>
+        </ul>
+      )}
+    </>
   );
 }
 

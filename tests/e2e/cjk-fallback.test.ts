@@ -92,7 +92,34 @@ describe('PDF → JPG in the browser: CJK text in fonts that are not embedded', 
     const { recall, precision } = inkAgreement(picture, reference);
     expect(recall, 'the reference text inked in the thumbnail').toBeGreaterThan(0.9);
     expect(precision, "the thumbnail's ink where the reference has text").toBeGreaterThan(0.9);
+    // Drawn with its font: no note about the previews.
+    expect(await page.locator('.result-notes').count()).toBe(0);
+    expect(await page.locator('.file-thumb').getAttribute('title')).toBeNull();
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('when the font cannot be fetched, the page previews say so, naming the pages', async () => {
+    const { page, context } = await openToolModal(shared.browser, 'rotate-pdf');
+    // As offline before the CJK fonts were saved: the bundled Noto SC/KR files do not arrive.
+    await context.route(/NotoSans(SC|KR)_400Regular/, (route) => route.abort('internetdisconnected'));
+    const pdf = await PDFDocument.create();
+    const cjk = await PDFDocument.load(await nonEmbeddedPdf(CJK_SAMPLES[0]));
+    const [first, third] = await pdf.copyPages(cjk, [0, 0]);
+    pdf.addPage(first);
+    pdf.addPage([200, 200]);
+    pdf.addPage(third);
+    await page.locator('input[type=file]').setInputFiles([pdfUpload('cjk.pdf', await pdf.save())]);
+    const note = page.locator('.result-notes li');
+    await note.waitFor({ timeout: 30_000 });
+    // Each tile's picture is in before the note is complete: wait for all three.
+    await page.locator('.page-tile img').nth(2).waitFor({ timeout: 30_000 });
+    expect(await note.textContent()).toMatch(
+      /^Pages 1, 3: Chinese\/Japanese\/Korean text is in fonts the PDF does not include, .* the page previews may show/,
+    );
+    // The file list's first-page picture carries it as its tooltip.
+    await page.getByTestId('first-page').waitFor({ timeout: 30_000 });
+    expect(await page.locator('.file-thumb').getAttribute('title')).toMatch(/^Page 1: Chinese\/Japanese\/Korean/);
     await context.close();
   });
 });

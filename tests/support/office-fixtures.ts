@@ -5,6 +5,7 @@
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import JSZip from 'jszip';
+import SSF from 'ssf';
 
 const LOREM = [
   'Folio converts documents inside the browser so that nothing ever leaves the device of the person using it.',
@@ -402,17 +403,52 @@ function cellKey(v: unknown): string {
   return number === undefined ? String(v).trim() : String(number);
 }
 
+const squash = (t: string) => t.replace(/\s+/g, '').toLowerCase();
+
+/** Forms a date is commonly printed in, besides its own number format (which LibreOffice may show otherwise). */
+const DATE_FORMS = [
+  'm/d/yyyy',
+  'd/m/yyyy',
+  'mm/dd/yyyy',
+  'dd/mm/yyyy',
+  'yyyy-mm-dd',
+  'd\\.m\\.yyyy',
+  'dd\\.mm\\.yyyy',
+  'm/d/yy',
+];
+const TIME_FORMS = ['h:mm:ss', 'h:mm', 'hh:mm:ss', 'hh:mm'];
+
+/**
+ * Whether a date can be on the printed page. Its printed form depends on its format, so a date
+ * counts as printed, except where the page prints "###" (a spreadsheet's mark for a value too wide
+ * for its column, which shows none of it): there a date counts only where the page shows it in its
+ * own format or a common one.
+ */
+function printedDate(date: Date, numFmt: string | undefined, shownText: string): boolean {
+  if (!shownText.includes('###')) return true;
+  const serial = (date.getTime() - Date.UTC(1899, 11, 30)) / 86_400_000;
+  const forms = [numFmt, ...DATE_FORMS, ...(serial % 1 ? TIME_FORMS : [])].flatMap((format) => {
+    if (!format || /general/i.test(format)) return [];
+    try {
+      return [squash(SSF.format(format, serial))];
+    } catch {
+      return [];
+    }
+  });
+  return forms.some((form) => form && shownText.includes(form));
+}
+
 /**
  * Whether a source cell's value can be on the printed page, given the page's text squashed (no
  * spaces, lower case): a text or number as it prints, a logical value as TRUE or FALSE (a number
- * format prints it as 1 or 0); dates are not checked (their printed form depends on the format).
+ * format prints it as 1 or 0), a date as `printedDate` says (`numFmt`: the cell's number format).
  */
-export function printedOnPage(v: unknown, shownText: string): boolean {
-  const squash = (t: string) => t.replace(/\s+/g, '').toLowerCase();
+export function printedOnPage(v: unknown, shownText: string, numFmt?: string): boolean {
   if (typeof v === 'string') return shownText.includes(squash(v));
   if (typeof v === 'number') return shownText.includes(String(v)) || shownText.includes(String(v).replace('.', ','));
   if (typeof v === 'boolean') return shownText.includes(String(v));
-  return v === null || v === undefined || v instanceof Date;
+  if (v instanceof Date) return printedDate(v, numFmt, shownText);
+  return v === null || v === undefined;
 }
 
 /** Same value: numbers within the printed precision, dates by day, text trimmed. */
@@ -461,13 +497,21 @@ export function sameCell(actual: unknown, expected: unknown): boolean {
  * relative to each other: the best single offset per produced sheet, matches pooled over sheets.
  */
 export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]): number {
+  const cells = bestOffsetMatches(expected, sheets);
+  return cells.length === 0 ? 1 : cells.filter((cell) => cell.matched).length / cells.length;
+}
+
+/** `bestOffsetMatchRate`'s expected cells, each with whether some sheet has it at its best offset. */
+export function bestOffsetMatches(
+  expected: unknown[][],
+  sheets: unknown[][][],
+): Array<{ r: number; c: number; matched: boolean }> {
   const cells: Array<[number, number, unknown]> = [];
   expected.forEach((row, r) =>
     row?.forEach((v, c) => {
       if (v !== null && v !== undefined && String(v).trim() !== '') cells.push([r, c, v]);
     }),
   );
-  if (cells.length === 0) return 1;
   const matched = new Set<number>();
   for (const grid of sheets) {
     const offsets = new Map<string, number>();
@@ -497,7 +541,43 @@ export function bestOffsetMatchRate(expected: unknown[][], sheets: unknown[][][]
       if (sameCell(grid[r + dr]?.[c + dc], v)) matched.add(i);
     });
   }
-  return matched.size / cells.length;
+  return cells.map(([r, c], i) => ({ r, c, matched: matched.has(i) }));
+}
+
+/**
+ * The source's printed grids without the text cells the page cannot show: a text printed in full
+ * k times is on the page in at most k cells (the others clipped by the next cell: "Should be
+ * overwrit"), so of the cells holding it only k count, those Folio got right first. `shownText` is
+ * the pages' text squashed (no spaces, lower case), as for `printedOnPage`.
+ */
+export function atMostAsPrinted(grids: unknown[][][], folio: unknown[][][], shownText: string): unknown[][][] {
+  const squash = (t: string) => t.replace(/\s+/g, '').toLowerCase();
+  const printedTimes = (text: string) => {
+    let count = 0;
+    for (let at = shownText.indexOf(text); at >= 0; at = shownText.indexOf(text, at + text.length)) count++;
+    return count;
+  };
+  const byText = new Map<string, Array<{ g: number; r: number; c: number; matched: boolean }>>();
+  grids.forEach((grid, g) => {
+    const wanted = grid.some((row) => row?.some((v) => typeof v === 'string' && squash(v) !== ''));
+    if (!wanted) return;
+    for (const { r, c, matched } of bestOffsetMatches(grid, folio)) {
+      const v = grid[r][c];
+      if (typeof v !== 'string' || squash(v) === '') continue;
+      byText.set(squash(v), [...(byText.get(squash(v)) ?? []), { g, r, c, matched }]);
+    }
+  });
+  const out = grids.map((grid) => Array.from(grid, (row) => Array.from(row ?? [], (v) => v)));
+  for (const [text, cells] of byText) {
+    const excess = cells.length - printedTimes(text);
+    if (excess <= 0) continue;
+    const dropped = [...cells.filter((cell) => !cell.matched), ...cells.filter((cell) => cell.matched)].slice(
+      0,
+      excess,
+    );
+    for (const { g, r, c } of dropped) out[g][r][c] = null;
+  }
+  return out;
 }
 
 /**

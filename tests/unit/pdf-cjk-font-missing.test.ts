@@ -1,7 +1,8 @@
 /**
  * When the bundled CJK font cannot be loaded (offline before the optional CJK fonts were saved),
  * the canvas draws that text itself (empty boxes): PDF → JPG, and OCR of scanned pages (the office
- * exports), must say so in their notes, naming the pages. The font loader is replaced through
+ * exports), must say so in their notes, naming the pages; the page previews (thumbnails) must mark
+ * such pages for the UI's note. The font loader is replaced through
  * pdfjs-cjk-fallback.ts's seam, setFallbackFontLoader.
  */
 import { afterAll, describe, expect, test } from 'vitest';
@@ -9,6 +10,10 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { run } from '../../workers/engine/tools/pdf-to-jpg.ts';
 import { run as toPpt } from '../../workers/engine/tools/pdf-to-ppt.ts';
 import { setFallbackFontLoader } from '../../workers/engine/lib/pdf/pdfjs-cjk-fallback.ts';
+import { renderThumbnail } from '../../workers/engine/lib/pdf/page-image.ts';
+import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
+import { cjkFontNote } from '../../shared/cjk-font-note.ts';
+import { decodeImage } from '../support/images.ts';
 import { CJK_SAMPLES, nonEmbeddedPdf } from '../support/cjk-fixtures.ts';
 import { buildScannedPages } from '../support/ocr-fixtures.ts';
 
@@ -82,4 +87,41 @@ describe('OCR of scanned pages: CJK text whose bundled font could not be loaded'
     expect(available?.join(' ')).toContain('on 2 scanned pages');
     expect(cjkNote(available)).toBeUndefined();
   }, 180_000);
+});
+
+describe('Page previews: CJK text whose bundled font could not be loaded', () => {
+  /** Each page's thumbnail (longer side 110 px): whether it is marked, and its picture's size. */
+  const thumbnails = async (bytes: Uint8Array) => {
+    const doc = await openPdfjs(bytes);
+    try {
+      const marks: boolean[] = [];
+      for (let page = 1; page <= doc.numPages; page++) {
+        const { bytes: jpeg, cjkFontMissing } = await renderThumbnail(doc, page, 110);
+        const picture = await decodeImage(jpeg);
+        expect(Math.max(picture.width, picture.height), `page ${page}'s longer side`).toBe(110);
+        marks.push(cjkFontMissing);
+      }
+      return marks;
+    } finally {
+      await doc.destroy();
+    }
+  };
+
+  test('the pages drawn without it are marked; with the font, none', async () => {
+    const pdf = await mixedPdf();
+    setFallbackFontLoader(() => Promise.reject(new Error('Failed to fetch (offline)')));
+    expect(await thumbnails(pdf)).toEqual([false, true, false, true]);
+    setFallbackFontLoader();
+    expect(await thumbnails(pdf)).toEqual([false, false, false, false]);
+  });
+
+  test("the previews' note names the pages and says what to do there", () => {
+    expect(cjkFontNote([4, 2], 'previews')).toBe(
+      'Pages 2, 4: Chinese/Japanese/Korean text is in fonts the PDF does not include, and ' +
+        "Folio's font for it could not be loaded, so the page previews may show it as empty boxes. " +
+        'Pick the file again while online, or first save "Chinese, Japanese and Korean fonts" for offline use ' +
+        '(About page).',
+    );
+    expect(cjkFontNote([3, 1, 2, 7])).toMatch(/^Pages 1–3, 7: .* so it may show as empty boxes\. Convert again/);
+  });
 });

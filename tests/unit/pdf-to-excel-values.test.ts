@@ -196,6 +196,69 @@ describe('pdf-to-excel: what a printed cell holds', () => {
     }
   });
 
+  test("a rich text's runs stay one cell: a run where another row's run starts, a monospaced word space", async () => {
+    // LibreOffice draws each run of a rich-text cell as its own string, the next starting exactly
+    // where the one before ended: two rows whose "hello" is underlined or coloured both start their
+    // ", xssf" run at one x, as a column's cells would. A run in Courier ("over the lazy") draws
+    // its word spaces as glyphs 0.6 em wide, as wide as a gap between two cells.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const courier = await doc.embedFont(StandardFonts.Courier);
+    // LibreOffice's 11 pt is 10.998 pt: its Courier word space then measures a hair over 0.6 em.
+    const size = 10.998;
+    const y = (r: number) => 700 - r * 15;
+    const runs = (r: number, x: number, parts: Array<[string, typeof font, number?]>) => {
+      for (const [text, runFont, color = 0] of parts) {
+        page.drawText(text, { x, y: y(r), size, font: runFont, color: rgb(color, 0, 0) });
+        x += runFont.widthOfTextAtSize(text, size);
+      }
+    };
+    ['Name', 'one', 'two', 'three', 'four'].forEach((name, r) => page.drawText(name, { x: 41.4, y: y(r), size, font }));
+    page.drawText('Greeting', { x: 121.4, y: y(0), size, font });
+    runs(1, 121.4, [
+      ['hello', font, 0.8],
+      [', xssf', font],
+    ]);
+    runs(2, 121.4, [
+      ['hello', font, 0.5],
+      [', xssf', font],
+    ]);
+    runs(3, 121.4, [['hello, xssf', font]]);
+    runs(4, 121.4, [
+      ['The ', font],
+      ['over the lazy', courier],
+      [' dog', font],
+    ]);
+    const pdf = await doc.save();
+    for (const mode of ['table', 'page'] as const) {
+      const cells = await cellsOf(pdf, mode);
+      expect(cells.map((row) => row.map((c) => c?.value))).toEqual([
+        ['Name', 'Greeting'],
+        ['one', 'hello, xssf'],
+        ['two', 'hello, xssf'],
+        ['three', 'hello, xssf'],
+        ['four', 'The over the lazy dog'],
+      ]);
+    }
+  });
+
+  test('parseCell: a time of day is a time; a number printed with leading zeros stays text', () => {
+    // "13:20:01" and "0:00" are times (a spreadsheet's day 0, 30 Dec 1899, at that time); elapsed
+    // times past a day or with fractions ("75:23:53.376") stay as printed. Leading zeros only a
+    // text keeps: the expected results a workbook types as text ("012.30", "0,000", "£012.30").
+    expect(parseCell('13:20:01')).toEqual({ value: new Date(Date.UTC(1899, 11, 30, 13, 20, 1)), numFmt: 'hh:mm:ss' });
+    expect(parseCell('0:00')).toEqual({ value: new Date(Date.UTC(1899, 11, 30)), numFmt: 'h:mm' });
+    expect(parseCell('75:23:53.376').value).toBe('75:23:53.376');
+    expect(parseCell('24:00').value).toBe('24:00');
+    for (const t of ['012.30', '00.000', '0,000', '£012.30', '$000,314,159', '01,234,567'])
+      expect(parseCell(t).value).toBe(t);
+    expect(parseCell('0.5').value).toBe(0.5);
+    expect(parseCell('$0.99').value).toBe(0.99);
+    expect(parseCell('(0.50)').value).toBe(-0.5);
+    expect(parseCell('0').value).toBe(0);
+  });
+
   test('parseCell: scientific notation, a full-width yen, a long date with its weekday', () => {
     expect(parseCell('1.03E+08')).toEqual({ value: 103000000, numFmt: '0.00E+00' });
     expect(parseCell('-2.5E-03')).toEqual({ value: -0.0025, numFmt: '0.0E+00' });
@@ -249,6 +312,20 @@ describe("the office-export bench's cell scorer: values a printout shows alike",
     expect(printedOnPage('Run only', 'flagrunonlytests')).toBe(true);
     expect(printedOnPage(12.5, 'total12,5')).toBe(true);
     expect(printedOnPage({ formula: 'A1' }, 'a1')).toBe(false);
+  });
+
+  test('a date counts as printed only where the page shows it, when the page prints "###" for some', () => {
+    // LibreOffice prints "###" for a date too wide for its column: nothing of the date is on the
+    // page, so no converter can bring it back. Where the page has no "###", every date counts.
+    const day = new Date(Date.UTC(2014, 4, 29));
+    const time = new Date(Date.UTC(1899, 11, 30, 13, 20, 1));
+    expect(printedOnPage(day, '54aaaaa4bbbb###')).toBe(false);
+    expect(printedOnPage(day, '54aaaaa4bbbb', 'mm-dd-yy')).toBe(true);
+    expect(printedOnPage(day, 'due5/29/2014###', 'mm-dd-yy')).toBe(true);
+    expect(printedOnPage(day, 'due29may2014###', 'd mmm yyyy')).toBe(true);
+    expect(printedOnPage(day, 'due29.05.2014###')).toBe(true);
+    expect(printedOnPage(time, 'start13:20:01###', 'h:mm:ss')).toBe(true);
+    expect(printedOnPage(time, 'start###', 'h:mm:ss')).toBe(false);
   });
 
   test("a printed sheet's grid keeps its empty rows and cells when hidden ones are taken out", () => {

@@ -3,20 +3,52 @@
  * `pageSetup.showRowColHeaders`). Generated workbooks printed by LibreOffice 7.4 (`soffice --headless
  * --convert-to pdf`, then `pdftotext -bbox`); the figures in the comments are LibreOffice's.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import { convert } from '../support/office-pdf-helpers.ts';
 import { popplerWordPages, type PopplerWord } from '../support/pdf.ts';
+import { decodeImage, grey, pdftoppmPng } from '../support/images.ts';
 
 /** Columns of width 12 (66.9 pt), Letter between 0.7 in side and 0.75 in top and bottom margins, 15 pt rows. */
-async function headedSheet(fill: (ws: ExcelJS.Worksheet) => void): Promise<PopplerWord[][]> {
+async function headedPdf(fill: (ws: ExcelJS.Worksheet) => void): Promise<Uint8Array> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('Headed');
   for (let c = 1; c <= 12; c++) ws.getColumn(c).width = 12;
   fill(ws);
   ws.pageSetup.showRowColHeaders = true;
-  return popplerWordPages((await convert(excelToPdf, 'headed.xlsx', await wb.xlsx.writeBuffer())).bytes);
+  return (await convert(excelToPdf, 'headed.xlsx', await wb.xlsx.writeBuffer())).bytes;
+}
+
+const headedSheet = async (fill: (ws: ExcelJS.Worksheet) => void): Promise<PopplerWord[][]> =>
+  popplerWordPages(await headedPdf(fill));
+
+/** Rules across a page drawn by pdftoppm at 144 dpi: [y, left x, right x] in points of each dark run ≥ `min` pt. */
+async function horizontalRules(pdf: Uint8Array, page: number, min: number): Promise<[number, number, number][]> {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-headings-'));
+  try {
+    writeFileSync(join(dir, 'sheet.pdf'), pdf);
+    const raster = await decodeImage(pdftoppmPng(join(dir, 'sheet.pdf'), page, 144));
+    const luma = grey(raster);
+    const rules: [number, number, number][] = [];
+    for (let y = 0; y < raster.height; y++) {
+      let start = -1;
+      for (let x = 0; x <= raster.width; x++) {
+        const dark = x < raster.width && luma[y * raster.width + x] < 128;
+        if (dark && start < 0) start = x;
+        if (!dark && start >= 0) {
+          if (x - start >= min * 2) rules.push([y / 2, start / 2, x / 2]);
+          start = -1;
+        }
+      }
+    }
+    return rules;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('Excel → PDF: row and column headings', () => {
@@ -60,5 +92,25 @@ describe('Excel → PDF: row and column headings', () => {
     expect(pages[4][0]).toBeDefined();
     expect(pages[4].map((w) => w.text)).toEqual(expect.arrayContaining(['H', 'L', '1', '44', 'Col8']));
     expect(pages[4].map((w) => w.text)).not.toContain('A');
+  });
+
+  test('the frame is closed at the foot of every page, not only the last', async () => {
+    const pdf = await headedPdf((ws) => {
+      for (let r = 1; r <= 100; r++) for (let c = 1; c <= 3; c++) ws.getCell(r, c).value = `R${r}C${c}`;
+    });
+    // LibreOffice (pdftoppm at 72 dpi): on pages 1 and 2 a rule at y 726 from x 50 to 279 (the heading
+    // column and columns A–C) under row 44 and row 88, on page 3 at y 247 under row 100. (Folio drew the
+    // last page's only: its pages 1 and 2 were open at the bottom.)
+    for (const [page, y] of [
+      [1, 726],
+      [2, 726],
+      [3, 247],
+    ]) {
+      const across = (await horizontalRules(pdf, page, 150)).filter(([, left, right]) => left < 51 && right > 278);
+      expect(
+        across.some(([at]) => Math.abs(at - y) < 1.5),
+        `page ${page}: a rule across the table at y ${y} (rules: ${JSON.stringify(across)})`,
+      ).toBe(true);
+    }
   });
 });

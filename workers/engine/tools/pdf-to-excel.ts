@@ -69,6 +69,8 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
   // One currency symbol, before or after the number.
   if (number && !(number[2] && /[$€£¥￥]/.test(number[7] ?? ''))) {
     const [, sign, currency, sign2, whole, fraction = '', space, suffix = ''] = number;
+    // Leading zeros only a text keeps ("012.30", "0,000": expected results a workbook types as text).
+    if (/^0[\d,]/.test(whole)) return { value: t };
     let value = Number(whole.replace(/,/g, '') + fraction);
     if (sign === '-' || sign === '−' || sign2 === '-' || sign2 === '−' || (t.startsWith('(') && t.endsWith(')')))
       value = -value;
@@ -86,6 +88,13 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
     const [, sign, whole, fraction = '', exponent] = scientific;
     const value = Number(`${whole}${fraction}e${exponent}`) * (sign && sign !== '+' ? -1 : 1);
     return { value, numFmt: `0${fraction.length > 1 ? `.${'0'.repeat(fraction.length - 1)}` : ''}E+00` };
+  }
+  // A time of day as a spreadsheet prints one ("13:20:01", "0:00"): that time on Excel's day 0.
+  const time = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(t);
+  if (time && +time[1] < 24 && +time[2] < 60 && +(time[3] ?? 0) < 60) {
+    const seconds = (+time[1] * 60 + +time[2]) * 60 + +(time[3] ?? 0);
+    const format = `${time[1].length > 1 ? 'hh' : 'h'}:mm${time[3] === undefined ? '' : ':ss'}`;
+    return { value: new Date(Date.UTC(1899, 11, 30) + seconds * 1000), numFmt: format };
   }
   // A date keeps the look it had on the page (its number format), and becomes a real date.
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
@@ -137,7 +146,15 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
       m[2].length === 3 ? 'd mmm yyyy' : 'd mmmm yyyy',
       t,
     );
-  return { value: t };
+  return dashedMonthDate(t) ?? { value: t };
+}
+
+/** A day, month name and year joined by hyphens, as Excel's `dd-mmm-yyyy` prints them ("01-Mar-2023"). */
+function dashedMonthDate(t: string): ParsedCell | undefined {
+  const m = /^(\d{1,2})-([A-Za-z]{3,9})-(\d{4})$/.exec(t);
+  if (!m || !MONTHS.includes(m[2].slice(0, 3).toLowerCase())) return undefined;
+  const format = `${m[1].length === 2 ? 'dd' : 'd'}-${m[2].length === 3 ? 'mmm' : 'mmmm'}-yyyy`;
+  return dateCell(utcDate(+m[3], MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, +m[1]), format, t);
 }
 
 function dateCell(date: Date | null, numFmt: string, text: string): ParsedCell {
@@ -407,28 +424,39 @@ function uniformColumns(
   lefts: Array<number | undefined>,
   rights: Array<number | undefined>,
   oneWideColumn: boolean,
+  loneRights: Array<number | undefined> = [],
 ): number[] | undefined {
   const edges = [
     ...lefts.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x - CELL_INSET, offset: 0 }])),
     ...rights.flatMap((x, c) => (x === undefined ? [] : [{ c, edge: x + CELL_INSET, offset: -1 }])),
   ].sort((a, b) => a.edge - b.edge);
-  const distinct = [...new Set(edges.map((e) => Math.round(e.edge)))];
+  // Edges within the grid's tolerance are one (a column's numbers end and the next one's texts start
+  // at one line, each 1.4 pt inside it).
+  const distinct = edges.flatMap((e, i) => (i === 0 || e.edge - edges[i - 1].edge > 1.5 ? [e.edge] : []));
   if (distinct.length < 3) return undefined;
   const origin = edges[0].edge;
-  const fits = (width: number) =>
-    edges.every((e) => {
-      const k = (e.edge - origin) / width;
-      return Math.abs(k - Math.round(k)) * width <= 1.5;
-    });
+  const onGrid = (edge: number, width: number) => {
+    const k = (edge - origin) / width;
+    return Math.abs(k - Math.round(k)) * width <= 1.5;
+  };
+  const fits = (width: number) => edges.every((e) => onGrid(e.edge, width));
   const candidates = distinct.slice(1).flatMap((x) => [1, 2, 3, 4].map((n) => (x - origin) / n));
-  const oneWide = (width: number) =>
-    !oneWideColumn || distinct.some((x, i) => i > 0 && Math.abs(x - distinct[i - 1] - width) <= 1.5);
+  // Numbers too few to measure an edge (one or two, ending at one x) that fall on the grid anyway.
+  const lone = (width: number) =>
+    loneRights.flatMap((x, c) =>
+      x === undefined || !onGrid(x + CELL_INSET, width) ? [] : [{ c, edge: x + CELL_INSET, offset: -1 }],
+    );
+  const oneWide = (width: number) => {
+    if (!oneWideColumn) return true;
+    const all = [...distinct, ...lone(width).map((e) => e.edge)].sort((a, b) => a - b);
+    return all.some((x, i) => i > 0 && Math.abs(x - all[i - 1] - width) <= 1.5);
+  };
   const width = candidates
     .filter((w) => Math.abs(w - DEFAULT_COLUMN_WIDTH) <= DEFAULT_COLUMN_WIDTH * 0.15 && fits(w) && oneWide(w))
     .sort((a, b) => Math.abs(a - DEFAULT_COLUMN_WIDTH) - Math.abs(b - DEFAULT_COLUMN_WIDTH))[0];
   if (!width) return undefined;
   const place: Array<number | undefined> = lefts.map(() => undefined);
-  for (const e of edges) {
+  for (const e of [...edges, ...lone(width)]) {
     const g = Math.round((e.edge - origin) / width) + e.offset;
     if (place[e.c] !== undefined && place[e.c] !== g) return undefined;
     place[e.c] = g;
@@ -541,7 +569,14 @@ function emptyColumns(
       -1,
     );
   }
-  const grid = uniformColumns(lefts, rights, oneWideColumn);
+  // A column of one or two numbers ending at one x, which shows no edge of its own.
+  const loneRights = rights.map((right, c) => {
+    const cells = rows.map((row) => row[c]).filter(single);
+    if (right !== undefined || lefts[c] !== undefined || cells.length === 0 || cells.length > 2) return undefined;
+    const ends = cells.map((cell) => cell.right!);
+    return cells.every(isNumber) && Math.max(...ends) - Math.min(...ends) <= 1 ? Math.max(...ends) : undefined;
+  });
+  const grid = uniformColumns(lefts, rights, oneWideColumn, loneRights);
   if (grid) return { grid, empties: [], rights };
   const widths = lefts.flatMap((left, c) => {
     const right = rights[c];
@@ -574,6 +609,9 @@ function emptyColumns(
   return { empties, rights };
 }
 
+/** How much wider than Excel's default (a share of it) a first column of labels may be printed. */
+const WIDENED_FIRST_COLUMN = 0.5;
+
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
 function linesGrid(
   items: TextItem[],
@@ -586,20 +624,40 @@ function linesGrid(
   // column's left-aligned texts start, or, in the last column, one column width (the texts'
   // columns' spacing; under the only text column, Excel's default width) after its own texts
   // start. Its own start says nothing of the columns ("a b" over "1 2", "DS1" over "22").
-  const isNumber = (f: (typeof fragments)[number]) => typeof parseCell(f.text).value === 'number';
+  // Dates too: a spreadsheet right-aligns them as numbers.
+  const isNumber = (f: (typeof fragments)[number]) => {
+    const value = parseCell(f.text).value;
+    return typeof value === 'number' || value instanceof Date;
+  };
   const textColumns: number[] = [];
   for (const x of fragments
     .filter((f) => !isNumber(f))
     .map((f) => f.x)
     .sort((a, b) => a - b))
     if (!textColumns.length || x - textColumns.at(-1)! > 12) textColumns.push(x);
+  // A cell before it in its row with no text column starting between them: placed by its end, the
+  // number would share that cell's column ("22" and "44" in two number columns before "Middle!").
+  const crowded = (f: (typeof fragments)[number]) =>
+    fragments.some(
+      (g) =>
+        g !== f &&
+        Math.abs(g.baseline - f.baseline) <= f.size * 0.4 &&
+        g.right < f.x &&
+        !textColumns.some((x) => x > g.x + 1 && x <= f.x),
+    );
   const tucked = (f: (typeof fragments)[number]) => {
-    if (!isNumber(f)) return false;
+    if (!isNumber(f) || crowded(f)) return false;
     const edge = f.right + 2 * CELL_INSET;
-    if (textColumns.some((x) => x > f.right && x - edge <= 2)) return true;
+    // Just before a text column's start, with a column left of it to be in (else it is a column of
+    // its own: "5.10" against "Hello World" in the first two columns).
+    if (textColumns.some((x) => x > f.right && x - edge <= 2)) return textColumns.some((x) => x < f.x - 1);
     const c = textColumns.findLastIndex((x) => x < f.x);
-    if (c === 0)
-      return Math.abs(textColumns[0] - 2 * CELL_INSET + DEFAULT_COLUMN_WIDTH - f.right) <= DEFAULT_COLUMN_WIDTH * 0.15;
+    // Under the only text column: a column of the default width, or one widened by up to half of it
+    // (a label column); two default widths on, the number is the next column's.
+    if (c === 0) {
+      const past = f.right - (textColumns[0] - 2 * CELL_INSET + DEFAULT_COLUMN_WIDTH);
+      return past >= -DEFAULT_COLUMN_WIDTH * 0.15 && past < DEFAULT_COLUMN_WIDTH * WIDENED_FIRST_COLUMN;
+    }
     return c > 0 && Math.abs(textColumns[c] + (textColumns[c] - textColumns[c - 1]) - edge) <= 1.5;
   };
   const starts = [...new Set(fragments.filter((f) => !tucked(f)).map((f) => Math.round(f.x)))].sort((a, b) => a - b);

@@ -743,10 +743,17 @@ class Flow {
       // A logo in print titles repeats with them.
       for (const overlay of overlays.get(r) ?? []) this.draft.overlays.push((page) => overlay(page, x, at));
     };
+    const ruleAtBreak = (rule: Border) => {
+      const at = this.top(),
+        x = this.left() + table.offset;
+      const width = table.columnX[table.columnX.length - 1];
+      this.draft.ops.push((page) => drawBorder(page, rule, x, at, x + width, at));
+    };
     for (let r = 0; r < block.rows.length; r++) {
       const height = table.rowHeights[r];
       const notes = await this.measureNotes(block.rows[r].footnotes);
       if (!this.fits(height, notes) || (r > 0 && block.rows[r].pageBreakBefore)) {
+        if (r > 0 && block.ruleAtBreaks) ruleAtBreak(block.ruleAtBreaks);
         this.nextColumn();
         for (const h of headerRows) {
           if (h >= r) break;

@@ -233,6 +233,11 @@ export interface Table {
   widthShare?: number;
   /** A grid wider than the column is kept, running on past the right margin (Word's tables), not shrunk to fit. */
   keepsWidth?: boolean;
+  /**
+   * A rule across the table under its last row on each page it continues from (a sheet printed with its
+   * headings is framed at the foot of every page, as LibreOffice prints it).
+   */
+  ruleAtBreaks?: Border;
   align: 'left' | 'center' | 'right';
 }
 

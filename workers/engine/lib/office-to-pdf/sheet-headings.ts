@@ -3,7 +3,7 @@
  * `printOptions headings="1"`), printed as LibreOffice 7.4 prints them: above each page's columns a row
  * of their letters, 12.8 pt tall, and left of its rows a column of their numbers, 1 cm wide, each label
  * in Liberation Sans (Arial) 10 pt centred in a ruled box, the printed cells framed on the right and at
- * the bottom. Measured with soffice on generated workbooks (tests/unit/xlsx-headings.test.ts).
+ * the bottom of every page. Measured with soffice on generated workbooks (tests/unit/xlsx-headings.test.ts).
  */
 import type { Border, RunStyle, TableCell, TableRow } from './model.ts';
 import { paragraph } from './model.ts';
@@ -14,6 +14,8 @@ export const HEADING_ROW_HEIGHT = 12.8;
 
 const HEADING_STYLE: RunStyle = { font: 'Arial', size: 10 };
 const RULE: Border = { width: 0.5, color: [0, 0, 0] };
+/** The frame's rule, also drawn under the last row of each page but the last (Table.ruleAtBreaks). */
+export const HEADING_FRAME_RULE = RULE;
 
 /** The labels of the printed grid: one per row of the grid (its sheet row number), one per column (its letters). */
 export interface HeadingLabels {

@@ -25,7 +25,13 @@ import { conditionalLooks } from './xlsx-conditional.ts';
 import { cellRange, type CellRange } from './cell-refs.ts';
 import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
-import { HEADING_COLUMN_WIDTH, HEADING_ROW_HEIGHT, withHeadings, type HeadingLabels } from './sheet-headings.ts';
+import {
+  HEADING_COLUMN_WIDTH,
+  HEADING_FRAME_RULE,
+  HEADING_ROW_HEIGHT,
+  withHeadings,
+  type HeadingLabels,
+} from './sheet-headings.ts';
 import { repairWorkbookPackage } from './xlsx-repair.ts';
 import { linearMerges } from './exceljs-merges.ts';
 import { assertCsvFits, assertCsvTextFits, assertPrintableRange } from '../input-limits.ts';
@@ -748,6 +754,7 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
           rows: band.rows,
           indentLeft: 0,
           align: print.center ? 'center' : print.rightToLeft ? 'right' : 'left',
+          ...(headings && { ruleAtBreaks: HEADING_FRAME_RULE }),
         },
       ],
     }));

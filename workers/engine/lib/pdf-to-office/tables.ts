@@ -497,12 +497,35 @@ function joinHeaderOnlyColumns(table: Table): number[] {
       many.size >= 2 &&
       few.size <= Math.max(1, Math.floor(many.size / 5)) &&
       Math.min(...few) < Math.min(...many);
-    if (disjoint && headsTheOther) {
+    if (disjoint && headsTheOther && !numbersOverNumbers(table, c)) {
       edges.splice(c, 1);
       filled[c - 1] = new Set([...left, ...right]);
     }
   }
   return edges.length === table.colEdges.length ? table.colEdges : edges;
+}
+
+/**
+ * Columns `c - 1` and `c` hold only numbers: a number over a column of numbers is no heading but a
+ * value of its own column (right-aligned, it ends at that column's edge, well before the other
+ * column's numbers start: "42" over two "142" one column to its right).
+ */
+function numbersOverNumbers(table: Table, c: number): boolean {
+  const onlyNumbers = (col: number) =>
+    table.cells.filter((cell) => cell.col === col && cell.text !== '').every((cell) => NUMBER.test(cell.text.trim()));
+  return onlyNumbers(c - 1) && onlyNumbers(c);
+}
+
+/**
+ * A ruled box one of whose cells holds a grid of its own (two or more lines, each of cells apart):
+ * the rulings frame an unruled table (a pivot table's data area, bordered only around), so its
+ * rows and columns are read from the text, as an unruled table's.
+ */
+function framesAGrid(table: Table, gapEm: number): boolean {
+  return table.cells.some((cell) => {
+    const lines = rowsOf(buildFragments(cell.items, gapEm, { cells: true }));
+    return lines.filter((line) => line.fragments.length >= 2).length >= 2;
+  });
 }
 
 export function insideBox(item: TextItem, box: Box): boolean {
@@ -518,7 +541,7 @@ export function insideBox(item: TextItem, box: Box): boolean {
  * buildFragments' spreadsheet reading.
  */
 export function findTables(layout: PageLayout, { unruled = true, gapEm = 1.2, cells = false } = {}): Table[] {
-  const ruled = ruledTables(layout);
+  const ruled = ruledTables(layout).filter((table) => !(cells && framesAGrid(table, gapEm)));
   if (!unruled) return ruled;
   const rest = layout.items.filter((item) => !ruled.some((t) => insideBox(item, t.box)));
   return [...ruled, ...unruledTables(layout, rest, gapEm, cells)].sort((a, b) => a.box.top - b.box.top);

@@ -47,6 +47,21 @@ export async function renderPageImage(
   return { bytes: await encodePage(drawn, settings), cjkFontMissing: drawn.cjkFontMissing };
 }
 
+/**
+ * A small picture of one page (1-based) whose longer side is `maxPx`, as a JPEG, for the page
+ * previews (the engine worker's thumbnail call): the page as a reader shows it, /Rotate applied.
+ */
+export async function renderThumbnail(doc: PDFDocumentProxy, pageNumber: number, maxPx: number): Promise<PageImage> {
+  const page = await doc.getPage(pageNumber);
+  const unit = page.getViewport({ scale: 1 });
+  const drawn = await drawPage(doc, pageNumber, maxPx / Math.max(unit.width, unit.height, 1));
+  try {
+    return { bytes: await encodeCanvas(drawn.canvas, 'jpeg', 0.82), cjkFontMissing: drawn.cjkFontMissing };
+  } finally {
+    releaseCanvas(drawn);
+  }
+}
+
 async function drawPageChecked(doc: PDFDocumentProxy, pageNumber: number, dpi: number): Promise<DrawnPage> {
   const [width, height] = await pagePixelSize(doc, pageNumber, dpi);
   if (width * height > pixelLimit()) {

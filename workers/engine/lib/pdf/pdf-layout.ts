@@ -32,6 +32,11 @@ export interface TextItem {
   /** Starts a cell of a printed spreadsheet (read with `cells`): a line fragment ends before it. */
   startsCell?: boolean;
   /**
+   * Follows the item before after one space glyph of the same string (read with `cells`): a word
+   * space however wide it is (a monospaced font's is 0.6 em), never a gap between two cells.
+   */
+  afterWordSpace?: boolean;
+  /**
    * Drawn inside a filled box the page painted over text it had already drawn (read with `cells`):
    * a comment or text box floating over a printed sheet, not one of its cells.
    */
@@ -175,6 +180,10 @@ interface GlyphColor {
   placedAt?: [number, number];
   /** On a string's last glyph: the x where the string (its spaces too) ends on the page. */
   endX?: number;
+  /** On a string's last glyph: the page y of its baseline's start. */
+  endY?: number;
+  /** One space glyph, and nothing else, drawn between this glyph and the one before in its string. */
+  wordSpaceBefore?: boolean;
   /** How many boxes the page had painted over earlier text when it drew this glyph. */
   boxesBefore?: number;
   /** The left and right page x of the clip rectangle the glyph is drawn in; null when none. */
@@ -258,6 +267,49 @@ function textPositionTracker(OPS: Ops) {
 
 type Ops = Awaited<ReturnType<typeof loadPdfjs>>['OPS'];
 
+type ShownGlyph = { unicode?: string; width?: number; isSpace?: boolean } | number;
+
+/**
+ * The glyphs of one shown string onto `out` (spaces are not kept: a word space drawn as one space
+ * glyph is noted on the glyph after it), with what each is drawn in (`drawnIn`); returns how far the
+ * string advances, in text space.
+ */
+function pushGlyphs(
+  glyphs: ShownGlyph[],
+  out: GlyphColor[],
+  spacing: { fontSize: number; charSpacing: number; wordSpacing: number },
+  drawnIn: () => Omit<GlyphColor, 'ch'>,
+): number {
+  const { fontSize, charSpacing, wordSpacing } = spacing;
+  const first = out.length;
+  let advance = 0;
+  // What the string drew since its last non-space glyph: spaces, and whether anything else moved it.
+  let spaces = 0;
+  let shifted = false;
+  for (const glyph of glyphs) {
+    advance +=
+      typeof glyph === 'number'
+        ? (-glyph * fontSize) / 1000
+        : ((glyph?.width ?? 0) * fontSize) / 1000 + charSpacing + (glyph?.isSpace ? wordSpacing : 0);
+    if (typeof glyph === 'number') shifted ||= Math.abs(glyph) > 100;
+    else if (glyph?.unicode && !glyph.unicode.trim()) spaces++;
+    if (typeof glyph !== 'object' || !glyph?.unicode) continue;
+    for (const ch of glyph.unicode) {
+      // pdf.js leaves soft hyphens out of the text content: remembered on the glyph before.
+      if (ch === '\u00AD') {
+        const before = out.at(-1);
+        if (before) before.softHyphenAfter = true;
+      } else if (ch.trim()) {
+        const wordSpaceBefore = spaces === 1 && !shifted && out.length > first;
+        out.push({ ch, ...drawnIn(), ...(wordSpaceBefore ? { wordSpaceBefore } : {}) });
+        spaces = 0;
+        shifted = false;
+      }
+    }
+  }
+  return advance;
+}
+
 /**
  * Reads one page: text with styles and colours, rulings, images. With `cells` (a printed
  * spreadsheet), text that pdf.js joined into one item although the page placed its parts one by
@@ -297,6 +349,7 @@ export async function readPageLayout(
   let wordSpacing = 0;
   let hScale = 1;
   let textEnd = 0;
+  let textY = 0;
   const strokeOps = new Set<number>([
     OPS.stroke,
     OPS.closeStroke,
@@ -359,31 +412,21 @@ export async function readPageLayout(
       if (fn === OPS.nextLineSetSpacingShowText) [wordSpacing, charSpacing] = args as [number, number];
       const placed = textPosition.placedAt(fn);
       const firstGlyph = glyphColors.length;
-      const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as Array<
-        { unicode?: string; width?: number; isSpace?: boolean } | number
-      >;
+      const glyphs = (fn === OPS.nextLineSetSpacingShowText ? args[2] : args[0]) as ShownGlyph[] | null;
       const pageScale = textPosition.scale() * Math.hypot(ctm[0], ctm[1]) * Math.hypot(vt[0], vt[1]);
-      let advance = 0;
-      for (const glyph of glyphs ?? []) {
-        advance +=
-          typeof glyph === 'number'
-            ? (-glyph * fontSize) / 1000
-            : ((glyph?.width ?? 0) * fontSize) / 1000 + charSpacing + (glyph?.isSpace ? wordSpacing : 0);
-        if (typeof glyph === 'object' && glyph?.unicode) {
-          for (const ch of glyph.unicode) {
-            // pdf.js leaves soft hyphens out of the text content: remembered on the glyph before.
-            if (ch === '\u00AD') {
-              const before = glyphColors.at(-1);
-              if (before) before.softHyphenAfter = true;
-            } else if (ch.trim())
-              glyphColors.push({ ch, color: fill, boxesBefore: overlays.length, clip: clips.current() });
-          }
-        }
-      }
+      const advance = pushGlyphs(glyphs ?? [], glyphColors, { fontSize, charSpacing, wordSpacing }, () => ({
+        color: fill,
+        boxesBefore: overlays.length,
+        clip: clips.current(),
+      }));
       if (placed && glyphColors.length > firstGlyph) glyphColors[firstGlyph].placedAt = toPage(...placed);
+      if (placed) textY = toPage(...placed)[1];
       textEnd = (placed ? toPage(...placed)[0] : textEnd) + advance * hScale * pageScale;
       const last = glyphColors.at(-1);
-      if (last && (glyphColors.length > firstGlyph || !placed)) last.endX = textEnd;
+      if (last && (glyphColors.length > firstGlyph || !placed)) {
+        last.endX = textEnd;
+        last.endY = textY;
+      }
     } else if (imagePaintOps.has(fn)) {
       const box = boxOf([toPage(0, 0), toPage(1, 0), toPage(0, 1), toPage(1, 1)]);
       if (box.width > 2 && box.height > 2) images.push(box);
@@ -466,6 +509,7 @@ function readTextItems(
       ...(Math.abs(tx[1]) > size * 0.02 ? { rotated: true } : {}),
     });
     if (itemGlyphs) glyphsOf.set(items.at(-1)!, itemGlyphs);
+    if (cells && itemGlyphs && glyphColors[itemGlyphs[0]].wordSpaceBefore) items.at(-1)!.afterWordSpace = true;
   }
   return cells ? splitAtCells(items, glyphsOf, glyphColors) : items;
 }
@@ -530,6 +574,16 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
     /[\p{L}\p{N}]/u.test(chars.slice(at).join(''));
   // A string drawn in another clip rectangle than the string before, outside that one's (or, the
   // string before drawn unclipped, after its end): the next cell, however close ("q x y w h re W* n").
+  // A string placed where the string before on its line ended is the next run of that cell (a
+  // rich text's underlined or coloured word), even where another line starts a string at the same
+  // x: two rich-text cells whose runs part at the same place. The next cell starts at least its
+  // and the cell before's insets further on.
+  const continuesRun = (before: GlyphColor | undefined, glyph: GlyphColor | undefined, size: number) =>
+    before?.endX !== undefined &&
+    before.endY !== undefined &&
+    glyph?.placedAt !== undefined &&
+    Math.abs(glyph.placedAt[0] - before.endX) < 0.05 * size &&
+    Math.abs(glyph.placedAt[1] - before.endY) < 0.1 * size;
   const otherClip = (before: GlyphColor | undefined, glyph: GlyphColor | undefined) => {
     const [a, b, x] = [before?.clip, glyph?.clip, glyph?.placedAt?.[0]];
     if (a === undefined || b === undefined || x === undefined || (!a && !b)) return false;
@@ -541,7 +595,9 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
     const range = glyphsOf.get(item);
     if (!range || item.rotated) return [item];
     const first = glyphs[range[0]]?.placedAt;
-    if ((first && column(...first)) || otherClip(glyphs[range[0] - 1], glyphs[range[0]])) item.startsCell = true;
+    const [previous, own] = [glyphs[range[0] - 1], glyphs[range[0]]];
+    if ((first && column(...first) && !continuesRun(previous, own, item.size)) || otherClip(previous, own))
+      item.startsCell = true;
     // Character offsets of the item's non-space characters, in glyph order.
     const offsets = [...item.text].flatMap((ch, i) => (ch.trim() ? [i] : []));
     const chars = [...item.text];
@@ -554,17 +610,21 @@ function splitAtCells(items: TextItem[], glyphsOf: Map<TextItem, [number, number
       const text = chars.slice(from, offsets[j]).join('');
       const before = glyphs[range[0] + j - 1];
       // A part with no letter or digit is no cell of its own: a currency symbol drawn before its number.
-      const atColumn = column(at[0], at[1]) && /[\p{L}\p{N}]/u.test(text);
+      const atColumn =
+        column(at[0], at[1]) && /[\p{L}\p{N}]/u.test(text) && !continuesRun(before, glyphs[range[0] + j], item.size);
       const cut =
         atColumn ||
         apart(before?.endX, at[0], item.size, text, chars, offsets[j]) ||
         otherClip(before, glyphs[range[0] + j]);
       if (!cut) continue;
+      // The part ends where its drawn string ended (a right-aligned number's end is its column's
+      // edge), else in proportion to its characters.
+      const drawnEnd = before?.endX !== undefined && before.endX > x && before.endX <= at[0] ? before.endX : undefined;
       parts.push({
         ...item,
         text: text.trimEnd(),
         x,
-        width: Math.min(at[0] - x, (item.width * text.length) / chars.length),
+        width: drawnEnd !== undefined ? drawnEnd - x : Math.min(at[0] - x, (item.width * text.length) / chars.length),
       });
       from = offsets[j];
       x = at[0];
@@ -661,7 +721,8 @@ export function buildFragments(items: TextItem[], gapEm = 1.2, { cells = false }
       // An accounting format prints its currency symbol at the cell's left edge, the number at its right.
       const symbolBefore = cells && current.length === 1 && /^[$€£¥￥]$/.test(current[0].text.trim());
       const ownsNumber = symbolBefore && /^[-−(]?\d[\d,]*(\.\d+)?\)?$/.test(item.text.trim());
-      if (current.length && !ownsNumber && (gap > gapEm * size || onGutter || item.startsCell || overlaps)) {
+      const wideGap = (gap > gapEm * size || onGutter) && !(item.afterWordSpace && gap < size);
+      if (current.length && !ownsNumber && (wideGap || item.startsCell || overlaps)) {
         fragments.push(makeFragment(current));
         current = [];
       }

@@ -302,25 +302,5 @@ export async function loadMissedFonts(): Promise<void> {
   await Promise.all(loading.values());
 }
 
-/**
- * The result note for pages whose CJK text was drawn without its font (DrawnPage.cjkFontMissing in
- * pdfjs.ts): the same words from every tool that draws pages (PDF → JPG, OCR).
- */
-export function cjkFontNote(pages: number[]): string {
-  return (
-    `${pages.length === 1 ? 'Page' : 'Pages'} ${pageList(pages)}: Chinese/Japanese/Korean text is in fonts the ` +
-    `PDF does not include, and Folio's font for it could not be loaded, so it may show as empty boxes. ` +
-    `Convert again while online, or first save "Chinese, Japanese and Korean fonts" for offline use (About page).`
-  );
-}
-
-/** "2, 5–7, 9": ascending pages with runs joined. */
-function pageList(pages: number[]): string {
-  const runs: [number, number][] = [];
-  for (const page of [...pages].sort((a, b) => a - b)) {
-    const last = runs.at(-1);
-    if (last && page === last[1] + 1) last[1] = page;
-    else runs.push([page, page]);
-  }
-  return runs.map(([first, end]) => (first === end ? `${first}` : `${first}–${end}`)).join(', ');
-}
+/** The note naming pages drawn without the font: the same words in the UI's page previews. */
+export { cjkFontNote } from '../../../../shared/cjk-font-note.ts';

@@ -332,17 +332,3 @@ export async function pageInfos(doc: PDFDocumentProxy): Promise<PageInfo[]> {
   }
   return infos;
 }
-
-/**
- * A small picture of one page (1-based) whose longer side is `maxPx`, as a JPEG Blob, rendered on
- * OffscreenCanvas in a worker (browser only: Node callers use renderPage). Shows the page as a
- * reader does, i.e. with its /Rotate applied.
- */
-export async function renderThumbnail(doc: PDFDocumentProxy, pageNumber: number, maxPx: number): Promise<Blob> {
-  const page = await doc.getPage(pageNumber);
-  const unit = page.getViewport({ scale: 1 });
-  const drawn = await drawPage(doc, pageNumber, maxPx / Math.max(unit.width, unit.height, 1));
-  const blob = await drawn.canvas.convertToBlob({ type: 'image/jpeg', quality: 0.82 });
-  releaseCanvas(drawn);
-  return blob;
-}

@@ -253,6 +253,24 @@ function unwrapped(parent: XmlElement, name: 'w:tr' | 'w:tc'): XmlElement[] {
   );
 }
 
+/**
+ * A cell's w:textDirection (ST_TextDirection, with the Strict names) as a turn of its text, laid out as
+ * PowerPoint's turned cells are (flow.ts): btLr runs bottom to top; tbRl, and tbRlV (East Asian vertical
+ * text, its CJK characters upright in Word: Folio turns them with the rest), top to bottom. tbLrV (lines
+ * stacked from the left, Mongolian) is turned down too; its lines stack from the right in Folio. lrTbV
+ * is horizontal (only East Asian characters lie on their side in Word): not turned.
+ */
+const TURNED_TEXT: Record<string, TableCell['textDirection']> = {
+  btLr: 'up',
+  lr: 'up',
+  tbRl: 'down',
+  rl: 'down',
+  tbRlV: 'down',
+  rlV: 'down',
+  tbLrV: 'down',
+  lrV: 'down',
+};
+
 /** One w:tr; cells continuing a vertical merge lengthen the cell that opened it (`openMerges`, by column). */
 async function readRow(
   frame: TableFrame,
@@ -286,6 +304,7 @@ async function readRow(
       ...cellFrame(frame, tcPr, parts, r, column, span),
       verticalAlign: vAlign === 'center' ? 'middle' : vAlign === 'bottom' ? 'bottom' : 'top',
       padding: cellPadding(frame, kid(tcPr, 'w:tcMar')),
+      textDirection: TURNED_TEXT[attr(kid(tcPr, 'w:textDirection'), 'w:val') ?? ''],
     };
     if (mergeValue === 'restart') openMerges.set(column, cell);
     else openMerges.delete(column);
