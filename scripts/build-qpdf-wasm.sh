@@ -100,8 +100,8 @@ emcmake cmake "$WORK/src/qpdf" "$EMULATOR" -DCMAKE_BUILD_TYPE=Release \
   -DLIBJPEG_H_PATH="$PREFIX/include" -DLIBJPEG_LIB_PATH="$PREFIX/lib/libjpeg.a"
 emmake make -j"$JOBS" libqpdf
 # The command line's own unit, compiled with the same flags, then linked here with the glue's settings.
-em++ $CXXFLAGS -DPOINTERHOLDER_TRANSITION=4 -I"$WORK/src/qpdf/include" -I"$WORK/build-qpdf/libqpdf" -c "$WORK/src/qpdf/qpdf/qpdf.cc" \
-  -o "$WORK/build-qpdf/qpdf-main.o"
+em++ $CXXFLAGS -DPOINTERHOLDER_TRANSITION=4 -I"$WORK/src/qpdf/include" -I"$WORK/build-qpdf/libqpdf" \
+  -c "$WORK/src/qpdf/qpdf/qpdf.cc" -o "$WORK/build-qpdf/qpdf-main.o"
 
 echo "== link"
 em++ $CXXFLAGS "$WORK/build-qpdf/qpdf-main.o" "$WORK/build-qpdf/libqpdf/libqpdf.a" \
