@@ -12,7 +12,7 @@ import { throwIfAborted } from '../lib/errors.ts';
 import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pages.ts';
 import { baseName } from '../../../shared/format.ts';
 import { buildFragments, median, type PageLayout, type TextItem } from '../lib/pdf/pdf-layout.ts';
-import { findTables, insideBox, joinWrappedLines, type Table } from '../lib/pdf-to-office/tables.ts';
+import { findTables, insideBox, joinWrappedLines, type Table, type TableCell } from '../lib/pdf-to-office/tables.ts';
 
 /** Gap between two cells of a printed spreadsheet row, in font sizes (running text needs ~1.2). */
 const CELL_GAP_EM = 0.6;
@@ -208,18 +208,92 @@ function numbersBeforeTexts(grid: Grid['rows']): Grid['rows'] {
   return grid;
 }
 
+/** A ruled table's columns: see `ruledColumns`. */
+interface RuledColumns {
+  /** The columns' left edges and the table's right edge. */
+  edges: number[];
+  /** Each frame's data column, where its left-aligned texts go. */
+  data: number[];
+  /** Each frame's first column (its spacer, when it has one), where a cell centred over it starts. */
+  first: number[];
+  /** Cells centred over their frames, which start at their first frame's first column. */
+  centred: Set<TableCell>;
+}
+
+/**
+ * A ruled table's columns with the narrow empty columns its frames hide put back (spacer columns).
+ * LibreOffice draws a cell's borders, so where borders frame a spacer and the data column after
+ * it, the texts start a spacer's width past the frame's line instead of just inside it (1–1.4 pt).
+ * A frame whose texts (two or more, and half, of different widths: left-aligned) start at one x
+ * more than 4 pt past its line, none further left, as far as another frame's do (within 1 pt),
+ * holds a spacer `s` wide before its data column. A padded table (an HTML or Word table's cell
+ * margins) looks the same, so spacers are taken only where a centred cell shows one: its text's
+ * centre s/2 left of its frames' centre (±1.5 pt), as a header merged over the frames but not
+ * their last spacer prints; that frame gets a spacer after its data column too.
+ */
+function ruledColumns(table: Table): RuledColumns {
+  const frames = table.colEdges.length - 1;
+  const start = (cell: TableCell) => Math.min(...cell.items.map((i) => i.x));
+  const end = (cell: TableCell) => Math.max(...cell.items.map((i) => i.x + i.width));
+  const offsets = Array.from({ length: frames }, (_, c) => {
+    const cells = table.cells.filter((cell) => cell.col === c && cell.colSpan === 1 && cell.items.length > 0);
+    // The texts starting leftmost (a centred header in the frame starts further in).
+    const left = Math.min(...cells.map(start));
+    const aligned = cells.filter((cell) => start(cell) - left <= 0.5);
+    const widths = new Set(aligned.map((cell) => Math.round(end(cell) - start(cell))));
+    if (aligned.length < 2 || aligned.length * 2 < cells.length || widths.size < 2) return undefined;
+    const offset = left - table.colEdges[c];
+    return offset > 4 ? offset : undefined;
+  });
+  const lead = offsets.map(
+    (offset, c) =>
+      offset !== undefined && offsets.some((o, d) => d !== c && o !== undefined && Math.abs(o - offset) <= 1),
+  );
+  const spacer = median(offsets.flatMap((o, c) => (lead[c] ? [o! - CELL_INSET] : [])));
+  const trail = lead.map(() => false);
+  const centred = new Set<TableCell>();
+  for (const cell of spacer ? table.cells : []) {
+    const lines = cell.items.map((i) => i.baseline);
+    const [from, to] = [table.colEdges[cell.col], table.colEdges[cell.col + cell.colSpan]];
+    const atLead = offsets[cell.col] !== undefined && Math.abs(start(cell) - from - offsets[cell.col]!) <= 1;
+    if (!cell.items.length || atLead || Math.max(...lines) - Math.min(...lines) > 1) continue;
+    const off = (start(cell) + end(cell)) / 2 - (from + to) / 2;
+    if (Math.abs(off + spacer / 2) <= 1.5) trail[cell.col + cell.colSpan - 1] = true;
+    if (Math.abs(off + spacer / 2) <= 1.5 || Math.abs(off) <= 1.5) centred.add(cell);
+  }
+  const shown = trail.some(Boolean);
+  const edges: number[] = [];
+  const data: number[] = [];
+  const first: number[] = [];
+  for (let c = 0; c < frames; c++) {
+    first.push(edges.length);
+    edges.push(table.colEdges[c]);
+    if (shown && lead[c]) edges.push(table.colEdges[c] + spacer);
+    data.push(edges.length - 1);
+    if (shown && trail[c]) edges.push(table.colEdges[c + 1] - spacer);
+  }
+  edges.push(table.colEdges[frames]);
+  return { edges, data, first, centred: shown ? centred : new Set() };
+}
+
 function tableGridCells(table: Table): Grid['rows'] {
   const rows = table.rowEdges.length - 1;
-  const cols = table.colEdges.length - 1;
+  const columns = table.ruled ? ruledColumns(table) : undefined;
+  const cols = columns ? columns.edges.length - 1 : table.colEdges.length - 1;
   const grid: Grid['rows'] = Array.from({ length: rows }, () => Array.from({ length: cols }, () => undefined));
   for (const cell of table.cells) {
-    grid[cell.row][cell.col] = {
+    // A cell centred over its frames starts at the first one's spacer (a header merged over them),
+    // a left-aligned one in its frame's data column; either ends at its last frame's data column.
+    const from = columns && (columns.centred.has(cell) ? columns.first : columns.data)[cell.col];
+    const [col, colSpan] =
+      from === undefined ? [cell.col, cell.colSpan] : [from, columns!.data[cell.col + cell.colSpan - 1] - from + 1];
+    grid[cell.row][col] = {
       text: cell.text.replace(/\n/g, ' '),
       x: cell.items.length ? Math.min(...cell.items.map((i) => i.x)) : undefined,
       right: cell.items.length ? Math.max(...cell.items.map((i) => i.x + i.width)) : undefined,
       bold: cell.items.length > 0 && cell.items.every((i) => i.bold),
       rowSpan: cell.rowSpan,
-      colSpan: cell.colSpan,
+      colSpan,
     };
   }
   return table.ruled ? grid : numbersBeforeTexts(grid);
@@ -412,6 +486,31 @@ function alignedEdge(
 
 /** Excel's default column width, 64 px (8.43 characters of its default font), in points at 100 %. */
 const DEFAULT_COLUMN_WIDTH = 48;
+/** The widest grid of default-width columns `uniformColumns` takes (15 % over the default). */
+const MAX_DEFAULT_WIDTH = DEFAULT_COLUMN_WIDTH * 1.15;
+
+/**
+ * The width of a grid of equal columns, Excel's default width within 15 %, on which every edge
+ * falls within 1.5 pt (from the leftmost edge): the fitting width nearest the default. With
+ * `oneWideColumn`, two neighbouring edges must be one width apart. Undefined when none fits or
+ * fewer than three distinct edges show it.
+ */
+function defaultGridWidth(edges: number[], oneWideColumn: boolean): number | undefined {
+  const distinct = [...new Set(edges.map((x) => Math.round(x)))].sort((a, b) => a - b);
+  if (distinct.length < 3) return undefined;
+  const origin = Math.min(...edges);
+  const fits = (width: number) =>
+    edges.every((x) => {
+      const k = (x - origin) / width;
+      return Math.abs(k - Math.round(k)) * width <= 1.5;
+    });
+  const candidates = distinct.slice(1).flatMap((x) => [1, 2, 3, 4].map((n) => (x - origin) / n));
+  const oneWide = (width: number) =>
+    !oneWideColumn || distinct.some((x, i) => i > 0 && Math.abs(x - distinct[i - 1] - width) <= 1.5);
+  return candidates
+    .filter((w) => Math.abs(w - DEFAULT_COLUMN_WIDTH) <= DEFAULT_COLUMN_WIDTH * 0.15 && fits(w) && oneWide(w))
+    .sort((a, b) => Math.abs(a - DEFAULT_COLUMN_WIDTH) - Math.abs(b - DEFAULT_COLUMN_WIDTH))[0];
+}
 
 /**
  * Where each column goes when the page's measured column edges (left-aligned texts' starts,
@@ -514,6 +613,45 @@ function columnSpans(
 }
 
 /**
+ * Each cell placed by its own edge on a grid of default-width columns, when every cell's edge
+ * falls on one (a number's end, right-aligned; a text's start, left-aligned): a sparse sheet whose
+ * columns hold one or two texts each shows no column's aligned edge, and a text starting where the
+ * numbers of the column before end shares their gutter, so the rows' columns cannot place it.
+ * Undefined when a cell has no position, spans columns, or two cells of a row would share a column.
+ */
+function cellsOnDefaultGrid(rows: Grid['rows']): Grid['rows'] | undefined {
+  const placed: Array<Array<{ cell: GridCell; edge: number; offset: number }>> = [];
+  for (const row of rows) {
+    const cells: (typeof placed)[number] = [];
+    for (const cell of row) {
+      if (!cell || cell.text.trim() === '') continue;
+      if (cell.x === undefined || cell.right === undefined || (cell.colSpan ?? 1) > 1) return undefined;
+      const value = parseCell(cell.text).value;
+      const right = typeof value === 'number' || typeof value === 'boolean' || value instanceof Date;
+      if (right && cell.right - cell.x > MAX_DEFAULT_WIDTH) return undefined;
+      cells.push(
+        right ? { cell, edge: cell.right + CELL_INSET, offset: -1 } : { cell, edge: cell.x - CELL_INSET, offset: 0 },
+      );
+    }
+    placed.push(cells);
+  }
+  const edges = placed.flat().map((p) => p.edge);
+  // Two neighbouring edges one grid width apart, always: cells in every other grid column (texts
+  // 100 pt apart) fit a grid of half that width as well as one of their own.
+  const width = defaultGridWidth(edges, true);
+  if (!width) return undefined;
+  const origin = Math.min(...edges);
+  const columns = placed.map((cells) => cells.map((p) => Math.round((p.edge - origin) / width) + p.offset));
+  if (columns.some((cs) => cs.some((g, i) => i > 0 && g <= cs[i - 1]))) return undefined;
+  const shift = Math.min(...columns.flat());
+  return placed.map((cells, r) => {
+    const out: Grid['rows'][number] = [];
+    cells.forEach((p, i) => (out[columns[r][i] - shift] = p.cell));
+    return Array.from({ length: out.length }, (_, c) => out[c]);
+  });
+}
+
+/**
  * Rows with the empty columns a printout leaves out put back. A printed sheet's columns touch, so
  * where a column of right-aligned numbers ends well before the left-aligned texts of the next
  * column start, the space between them is one or more empty columns: as many as fit the page's
@@ -527,6 +665,8 @@ function withEmptyColumns(rows: Grid['rows'], oneWideColumn = false): Grid['rows
       row.forEach((cell, c) => (out[grid[c]] = cell));
       return Array.from({ length: out.length }, (_, c) => out[c]);
     });
+  const onGrid = cellsOnDefaultGrid(rows);
+  if (onGrid) return onGrid;
   if (empties.every((k) => k === 0)) return rows;
   return rows.map((row) =>
     Array.from({ length: row.length }, (_, c) => row[c]).flatMap((cell, c) => [
@@ -576,7 +716,14 @@ function emptyColumns(
     const ends = cells.map((cell) => cell.right!);
     return cells.every(isNumber) && Math.max(...ends) - Math.min(...ends) <= 1 ? Math.max(...ends) : undefined;
   });
-  const grid = uniformColumns(lefts, rights, oneWideColumn, loneRights);
+  // A number wider than a default column is not right-aligned in one (LibreOffice prints "###"
+  // for a number its column cannot hold): its end says nothing of a default-width grid.
+  const gridRights = rights.map((right, c) =>
+    rows.some((row) => single(row[c]) && isNumber(row[c]!) && row[c]!.right! - row[c]!.x! > MAX_DEFAULT_WIDTH)
+      ? undefined
+      : right,
+  );
+  const grid = uniformColumns(lefts, gridRights, oneWideColumn, loneRights);
   if (grid) return { grid, empties: [], rights };
   const widths = lefts.flatMap((left, c) => {
     const right = rights[c];
@@ -684,6 +831,21 @@ function linesGrid(
     // Not into a column split off less than 12 pt after the one this text starts in.
     return best > 0 && columns[best] > x + 1 && columns[best] - columns[best - 1] <= 12 ? best - 1 : best;
   };
+  // A header centred over its column starts inside it, past its texts' start: a column whose texts
+  // are all in one row, each centred within the extent of the column before's texts (none of them
+  // in that row), is that column ("E-Mail" centred over addresses 14 pt further left).
+  const rowOf = (f: (typeof fragments)[number]) => Math.round(f.baseline);
+  const placed = fragments.filter((f) => !tucked(f)).map((f) => ({ f, k: column(f.x) }));
+  const headers = columns.flatMap((_, k) => {
+    const own = placed.filter((p) => p.k === k).map((p) => p.f);
+    const before = placed.filter((p) => p.k === k - 1).map((p) => p.f);
+    const rows = new Set(own.map(rowOf));
+    if (k === 0 || own.length === 0 || before.length < 2 || rows.size > 1) return [];
+    if (before.some((f) => rows.has(rowOf(f)))) return [];
+    const [from, to] = [Math.min(...before.map((f) => f.x)), Math.max(...before.map((f) => f.right))];
+    return own.every((f) => (f.x + f.right) / 2 <= to && f.x >= from) ? [k] : [];
+  });
+  for (const k of headers.reverse()) columns.splice(k, 1);
   const columnEndingAt = (right: number) =>
     Math.max(
       0,
@@ -691,6 +853,7 @@ function linesGrid(
     );
   const rows: Array<{ top: number; baseline?: number; size?: number; cells: Array<GridCell | undefined> }> = [];
   let lastBaseline = -Infinity;
+  const pushed = new Set<Array<GridCell | undefined>>();
   for (const f of fragments) {
     if (Math.abs(f.baseline - lastBaseline) > f.size * 0.4) {
       rows.push({ top: f.top, cells: Array.from({ length: columns.length }, () => undefined) });
@@ -703,8 +866,13 @@ function linesGrid(
       rows.at(-1)!.size = Math.max(rows.at(-1)!.size ?? 0, f.size);
     }
     const row = rows.at(-1)!.cells;
-    let c = tucked(f) ? columnEndingAt(f.right) : column(f.x);
+    const own = tucked(f) ? columnEndingAt(f.right) : column(f.x);
+    let c = own;
     while (c < columns.length - 1 && row[c]) c++;
+    // A row whose cells were pushed one column on (a number ending where the next column's text
+    // starts, in the column of the number before it) ends in a column of its own, not joined to the last.
+    if (c > own) pushed.add(row);
+    if (row[c] && pushed.has(row)) c = row.length;
     const bold = f.items.every((i) => i.bold);
     row[c] = row[c]
       ? { ...row[c]!, text: `${row[c]!.text} ${f.text}` }
@@ -735,7 +903,7 @@ function rising(columns: number[]): number[] {
  * left-aligned over right-aligned numbers starts before the gutter's middle).
  */
 function placementEdges(table: Table): number[] {
-  if (table.ruled) return table.colEdges;
+  if (table.ruled) return ruledColumns(table).edges;
   return table.colEdges.map((edge, c) => {
     if (c === 0 || c === table.colEdges.length - 1) return edge;
     const rights = table.cells
@@ -857,11 +1025,17 @@ function placeBlocks(tables: Table[], loose: TextItem[], { emptyColumnsFirst = f
       });
       continue;
     }
-    // A column of another table goes where its leftmost text starts.
-    const starts = table.colEdges.slice(1).map((_, c) => {
-      const xs = table.cells.filter((cell) => cell.col === c).flatMap((cell) => cell.items.map((i) => i.x));
-      return xs.length ? Math.min(...xs) : undefined;
-    });
+    // A column of another table goes where its leftmost text starts (a ruled table's columns may
+    // be more than its frames: `ruledColumns`).
+    const starts = table.ruled
+      ? Array.from({ length: Math.max(0, ...rows.map((row) => row.length)) }, (_, c) => {
+          const xs = rows.flatMap((row) => (row[c]?.x !== undefined ? [row[c]!.x!] : []));
+          return xs.length ? Math.min(...xs) : undefined;
+        })
+      : table.colEdges.slice(1).map((_, c) => {
+          const xs = table.cells.filter((cell) => cell.col === c).flatMap((cell) => cell.items.map((i) => i.x));
+          return xs.length ? Math.min(...xs) : undefined;
+        });
     const used = starts.flatMap((x, c) => (x === undefined ? [] : [c]));
     const columns = rising(used.map((c) => columnAt(edges, starts[c]!)));
     const target = new Map(used.map((c, i) => [c, columns[i]]));
