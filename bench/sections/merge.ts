@@ -11,9 +11,8 @@
  * the input in peak memory; output ≤ 1.1× qpdf's size.
  *
  * Note the two do different work: qpdf drops the inputs' bookmarks and breaks their links (forward
- * links become null, named destinations are dropped); merge-pdf keeps and remaps both. The native
- * qpdf here is Debian's 11.3, the WASM one 12.2 (which copies the annotations of a repeated page
- * instead of sharing them, so repeated inputs come out larger).
+ * links become null, named destinations are dropped); merge-pdf keeps and remaps both. Both qpdfs are
+ * 11.3: Debian's native one and Folio's WASM build (vendor/qpdf-wasm).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -50,8 +49,7 @@ const REPEATED: string[] = [
 
 /**
  * 20 distinct corpus PDFs (the ones with the most pages, then the largest one-page files): 582
- * pages. Repeating a file is an artefact of the corpus, and it favours native qpdf 11.3, which
- * shares the annotations of a repeated page where qpdf 12 copies them.
+ * pages. Repeating a file is an artefact of the corpus (qpdf opens a file named twice once).
  */
 const DISTINCT: string[] = [
   'pdf/large/texlive-interface3.pdf',

@@ -43,15 +43,8 @@ export async function encryptWithQpdf(
   owner: string,
 ): Promise<Uint8Array> {
   const { bits, extra } = HANDLERS[handler];
-  const args = [
-    '--allow-weak-crypto',
-    '/in.pdf',
-    '--encrypt',
-    `--user-password=${user}`,
-    `--owner-password=${owner}`,
-    `--bits=${bits}`,
-    ...extra,
-  ];
+  // The positional form (`--encrypt user owner bits`): qpdf 11.3 has no --user-password/--owner-password.
+  const args = ['--allow-weak-crypto', '/in.pdf', '--encrypt', user, owner, bits, ...extra];
   if (owner === '' && bits === '256') args.push('--allow-insecure');
   const result = await runQpdf([...args, '--', '/out.pdf'], { inputs: { '/in.pdf': bytes }, outputs: ['/out.pdf'] });
   const out = result.files['/out.pdf'];

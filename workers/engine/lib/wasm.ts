@@ -15,24 +15,30 @@ declare const WorkerGlobalScope: unknown;
 
 /**
  * @param browserUrl the URL from a `?url` import of the .wasm file
- * @param nodeSpecifier the package path of the same file, resolved from node_modules in Node
+ * @param nodeSpecifier the package path of the same file, resolved from node_modules in Node, or a
+ *   file of the repository's own: its path relative to `from` (the caller's import.meta.url)
  */
-export function compileWasm(browserUrl: string, nodeSpecifier: string): Promise<WebAssembly.Module> {
-  let module = compiled.get(nodeSpecifier);
+export function compileWasm(
+  browserUrl: string,
+  nodeSpecifier: string | { path: string; from: string },
+): Promise<WebAssembly.Module> {
+  const key = typeof nodeSpecifier === 'string' ? nodeSpecifier : new URL(nodeSpecifier.path, nodeSpecifier.from).href;
+  let module = compiled.get(key);
   if (!module) {
     module = (async () => {
       if (isNode) {
         const { createRequire } = await import(/* @vite-ignore */ 'node:module');
         const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
-        const path = createRequire(import.meta.url).resolve(nodeSpecifier);
+        const path =
+          typeof nodeSpecifier === 'string' ? createRequire(import.meta.url).resolve(nodeSpecifier) : new URL(key);
         return WebAssembly.compile(await readFile(path));
       }
       const response = await fetch(browserUrl);
-      if (!response.ok) throw new Error(`Could not load ${nodeSpecifier} (${response.status})`);
+      if (!response.ok) throw new Error(`Could not load ${key} (${response.status})`);
       return WebAssembly.compileStreaming(response);
     })();
-    compiled.set(nodeSpecifier, module);
-    module.catch(() => compiled.delete(nodeSpecifier));
+    compiled.set(key, module);
+    module.catch(() => compiled.delete(key));
   }
   return module;
 }
