@@ -224,7 +224,7 @@ async function assemble(uses: readonly MergeUse[], sources: readonly PreparedSou
     runs,
     outline,
     linkTargets,
-    { everyLinkPlaced: linkTargets.size === named },
+    { everyLinkPlaced: linkTargets.size === named, noLayersMarked: sources.every((s) => s.layersMarked === false) },
   );
 }
 

@@ -76,6 +76,34 @@ class LazyObjects extends Map<PDFRef, PDFObject> {
   }
 }
 
+const isDigit = (byte: number) => byte >= 0x30 && byte <= 0x39;
+
+/**
+ * An xref table entry in its usual form (`0000012345 00000 n`, single spaces or more, then only
+ * spaces to the end of the line), read from the bytes at `from` (after any line break) without
+ * decoding the line: its offset, its kind and where its line ends. Undefined for any other form
+ * (the caller reads the line as text).
+ */
+function plainEntry(bytes: Uint8Array, from: number): [number, string, number] | undefined {
+  let at = from;
+  while (at < bytes.length && bytes[at] <= 0x20) at++;
+  let offset = 0;
+  const offsetStart = at;
+  for (; at < bytes.length && isDigit(bytes[at]); at++) offset = offset * 10 + bytes[at] - 0x30;
+  if (at === offsetStart || at - offsetStart > 15 || bytes[at] !== 0x20) return undefined;
+  while (bytes[at] === 0x20) at++;
+  const generationStart = at;
+  while (at < bytes.length && isDigit(bytes[at])) at++;
+  if (at === generationStart || bytes[at] !== 0x20) return undefined;
+  while (bytes[at] === 0x20) at++;
+  const kind = bytes[at];
+  if (kind !== 0x6e && kind !== 0x66) return undefined; // n, f
+  at++;
+  while (bytes[at] === 0x20) at++;
+  if (at < bytes.length && bytes[at] !== 0x0a && bytes[at] !== 0x0d) return undefined;
+  return [offset, kind === 0x6e ? 'n' : 'f', at];
+}
+
 class LazyReader {
   readonly context = PDFContext.create();
   private readonly entries = new Map<number, XrefEntry>();
@@ -137,7 +165,10 @@ class LazyReader {
       const [first, count] = header.split(/\s+/).map(Number);
       if (!Number.isInteger(first) || !Number.isInteger(count) || count < 0) throw new Error('bad xref subsection');
       for (let i = 0; i < count; i++) {
-        const [entryOffset, , kind] = line().split(/\s+/);
+        const plain = plainEntry(bytes, pos);
+        let entryOffset: string | number, kind: string;
+        if (plain) [entryOffset, kind, pos] = plain;
+        else [entryOffset, , kind] = line().split(/\s+/);
         if (kind === 'n') this.add(first + i, { offset: Number(entryOffset) });
         else if (kind === 'f') this.add(first + i, { offset: -1 });
         else throw new Error('bad xref entry');

@@ -86,6 +86,8 @@ export interface PreparedSource {
   activeContent: ActiveContentReport;
   /** Whether they were removed from `bytes` (asked, and `doc` was read lazily, see prepareSource). */
   activeContentRemoved: boolean;
+  /** Whether `bytes` mark layers for restoreLayers (optional-content.ts); false: the source lists none. */
+  layersMarked?: boolean;
 }
 
 /** qpdf cannot assemble these sources (the caller copies the pages with pdf-lib instead). */
@@ -374,7 +376,8 @@ export function prepareSource(
   const bookmarks = root ? readBookmarks(root.get(N.First), new Set(), 0) : [];
 
   // Layers carry whether they start hidden through qpdf (optional-content.ts).
-  for (const update of [...markLayers(doc), ...singleFlateFilters(doc, bytes)]) {
+  const layerMarks = markLayers(doc);
+  for (const update of [...layerMarks, ...singleFlateFilters(doc, bytes)]) {
     if (!updates.has(update.ref.objectNumber)) updates.set(update.ref.objectNumber, update);
   }
 
@@ -393,6 +396,7 @@ export function prepareSource(
     title: doc.getTitle(),
     activeContent: cleaned.report,
     activeContentRemoved,
+    layersMarked: layerMarks.length > 0,
   };
 }
 
@@ -500,6 +504,11 @@ export interface CompleteOptions {
    * result's pages need not be read for links to remove.
    */
   everyLinkPlaced?: boolean;
+  /**
+   * No source marks a layer (every PreparedSource's `layersMarked` is false): the result holds no
+   * marker, and is not searched for one (a pass over the whole file).
+   */
+  noLayersMarked?: boolean;
 }
 
 export interface AssembleOptions extends CompleteOptions {
@@ -679,7 +688,7 @@ export function completeAssembly(
     catalog.set(N.Outlines, rootOutline);
     if (!catalog.get(N.PageMode)) catalog.set(N.PageMode, PDFName.of('UseOutlines'));
   }
-  const layers = restoreLayers(assembled, reader);
+  const layers = options.noLayersMarked ? undefined : restoreLayers(assembled, reader);
   if (layers) catalog.set(OC_PROPERTIES, layers);
   const info = allocate();
   const fields = { Title: options.title, Author: options.author, Subject: options.subject, Keywords: options.keywords };

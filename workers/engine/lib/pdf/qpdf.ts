@@ -114,17 +114,28 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
 function growOutputsAhead(fs: QpdfModuleInstance['FS'], outputs: string[], expected: number): () => void {
   const write = fs.write;
   const watched = new Set(outputs);
+  // qpdf writes its output in small pieces: each node's contents key is found once, not per write.
+  const contentsKeys = new WeakMap<object, string | undefined>();
+  const contentsKeyOf = (node: Record<string, unknown>): string | undefined => {
+    let key = contentsKeys.get(node);
+    if (key === undefined || !(node[key] instanceof Uint8Array)) {
+      const keys = Object.keys(node).filter((name) => node[name] instanceof Uint8Array);
+      key = keys.length === 1 ? keys[0] : undefined;
+      contentsKeys.set(node, key);
+    }
+    return key;
+  };
   fs.write = (stream, data, offset, length, position, canOwn) => {
     const { node, path } = stream as { node?: Record<string, unknown>; path?: string };
     const at = typeof position === 'number' ? position : ((stream as { position?: number }).position ?? 0);
     if (node && path && watched.has(path)) {
-      const keys = Object.keys(node).filter((key) => node[key] instanceof Uint8Array);
-      const contents = keys.length === 1 ? (node[keys[0]] as Uint8Array) : undefined;
-      if (contents && contents.byteLength < at + length) {
+      const key = contentsKeyOf(node);
+      const contents = key === undefined ? undefined : (node[key] as Uint8Array);
+      if (key !== undefined && contents && contents.byteLength < at + length) {
         const wanted = Math.max(at + length, contents.byteLength < expected ? expected + (1 << 16) : 0);
         const grown = new Uint8Array(Math.max(wanted, Math.ceil(contents.byteLength * 1.5)));
         grown.set(contents);
-        node[keys[0]] = grown;
+        node[key] = grown;
       }
     }
     return write.call(fs, stream, data, offset, length, position, canOwn);
