@@ -12,6 +12,11 @@ export interface UpdatedObject {
   ref: PDFRef;
   /** The object in PDF syntax, e.g. `<< /Type /Catalog … >>` (written byte per character). */
   body: string;
+  /**
+   * A stream's data: `body` is then its dictionary, and the data is written after it as it is
+   * (`stream` … `endstream`), not turned into text and back.
+   */
+  data?: Uint8Array;
 }
 
 const latin1 = new TextDecoder('latin1');
@@ -19,6 +24,29 @@ const latin1 = new TextDecoder('latin1');
 function bytesOf(text: string): Uint8Array {
   const out = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
+  return out;
+}
+
+/** Text (byte per character) and bytes, one after the other. */
+function joinedBytes(parts: ReadonlyArray<string | Uint8Array>): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let text = '';
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
+    chunks.push(bytesOf(text), part);
+    text = '';
+  }
+  chunks.push(bytesOf(text));
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
   return out;
 }
 
@@ -51,14 +79,20 @@ export function appendUpdate(
 ): Uint8Array {
   const prev = lastStartXref(base);
   if (prev === undefined) throw new Error('No cross-reference table to update');
-  const parts: string[] = ['\n'];
+  const parts: Array<string | Uint8Array> = ['\n'];
   let offset = base.byteLength + 1;
   const offsets = new Map<number, { offset: number; gen: number }>();
-  for (const { ref, body } of objects) {
-    const text = `${ref.objectNumber} ${ref.generationNumber} obj\n${body}\nendobj\n`;
+  for (const { ref, body, data } of objects) {
     offsets.set(ref.objectNumber, { offset, gen: ref.generationNumber });
-    parts.push(text);
-    offset += text.length;
+    const head = `${ref.objectNumber} ${ref.generationNumber} obj\n${body}\n`;
+    if (data) {
+      const streamHead = `${head}stream\n`;
+      parts.push(streamHead, data, '\nendstream\nendobj\n');
+      offset += streamHead.length + data.byteLength + '\nendstream\nendobj\n'.length;
+    } else {
+      parts.push(`${head}endobj\n`);
+      offset += head.length + 'endobj\n'.length;
+    }
   }
   const xrefOffset = offset;
   const numbers = [...offsets.keys()].sort((a, b) => a - b);
@@ -74,7 +108,7 @@ export function appendUpdate(
     i = j + 1;
   }
   parts.push(...xref, `trailer\n<< /Size ${size} /Prev ${prev} ${trailer} >>\nstartxref\n${xrefOffset}\n%%EOF\n`);
-  const tail = bytesOf(parts.join(''));
+  const tail = joinedBytes(parts);
   const end = base.byteOffset + base.byteLength;
   if (baseOwned && end + tail.byteLength <= base.buffer.byteLength) {
     const grown = new Uint8Array(base.buffer, base.byteOffset, base.byteLength + tail.byteLength);

@@ -150,10 +150,10 @@ function objectsThatMayHoldActions(doc: PDFDocument, pageRefs: readonly PDFRef[]
 
 const latin1 = new TextDecoder('latin1');
 
-/** An object in PDF syntax for an incremental update (a stream with its data, written byte per character). */
-function bodyOf(object: PDFObject): string {
-  if (!(object instanceof PDFRawStream)) return object.toString();
-  return `${object.dict.toString()}\nstream\n${latin1.decode(object.contents)}\nendstream`;
+/** A new version of an object for an incremental update (a stream's data passed on as bytes). */
+function updateOf(ref: PDFRef, object: PDFObject): UpdatedObject {
+  if (!(object instanceof PDFRawStream)) return { ref, body: object.toString() };
+  return { ref, body: object.dict.toString(), data: object.contents };
 }
 
 /**
@@ -173,11 +173,11 @@ function cleanCopiedObjects(doc: PDFDocument, pageRefs: readonly PDFRef[], remov
     scanned.add(ref);
     const now = doc.context.lookup(ref);
     if (now === undefined) updates.push({ ref, body: 'null' });
-    else if (changed.has(ref)) updates.push({ ref, body: bodyOf(now) });
+    else if (changed.has(ref)) updates.push(updateOf(ref, now));
   }
   for (const ref of changed) {
     const now = scanned.has(ref) ? undefined : doc.context.lookup(ref);
-    if (now !== undefined) updates.push({ ref, body: bodyOf(now) });
+    if (now !== undefined) updates.push(updateOf(ref, now));
   }
   return { report, updates };
 }
@@ -253,7 +253,7 @@ function singleFlateFilters(doc: PDFDocument, bytes: Uint8Array): UpdatedObject[
     dict.set(N.Filter, N.FlateDecode);
     dict.set(N.Length, PDFNumber.of(stream.contents.length));
     if (parms instanceof PDFArray) dict.set(N.DecodeParms, parms.get(0));
-    updates.push({ ref, body: bodyOf(PDFRawStream.of(dict, stream.contents)) });
+    updates.push(updateOf(ref, PDFRawStream.of(dict, stream.contents)));
   }
   return updates;
 }
