@@ -489,29 +489,6 @@ const DEFAULT_COLUMN_WIDTH = 48;
 /** The widest grid of default-width columns `uniformColumns` takes (15 % over the default). */
 const MAX_DEFAULT_WIDTH = DEFAULT_COLUMN_WIDTH * 1.15;
 
-/**
- * The width of a grid of equal columns, Excel's default width within 15 %, on which every edge
- * falls within 1.5 pt (from the leftmost edge): the fitting width nearest the default. With
- * `oneWideColumn`, two neighbouring edges must be one width apart. Undefined when none fits or
- * fewer than three distinct edges show it.
- */
-function defaultGridWidth(edges: number[], oneWideColumn: boolean): number | undefined {
-  const distinct = [...new Set(edges.map((x) => Math.round(x)))].sort((a, b) => a - b);
-  if (distinct.length < 3) return undefined;
-  const origin = Math.min(...edges);
-  const fits = (width: number) =>
-    edges.every((x) => {
-      const k = (x - origin) / width;
-      return Math.abs(k - Math.round(k)) * width <= 1.5;
-    });
-  const candidates = distinct.slice(1).flatMap((x) => [1, 2, 3, 4].map((n) => (x - origin) / n));
-  const oneWide = (width: number) =>
-    !oneWideColumn || distinct.some((x, i) => i > 0 && Math.abs(x - distinct[i - 1] - width) <= 1.5);
-  return candidates
-    .filter((w) => Math.abs(w - DEFAULT_COLUMN_WIDTH) <= DEFAULT_COLUMN_WIDTH * 0.15 && fits(w) && oneWide(w))
-    .sort((a, b) => Math.abs(a - DEFAULT_COLUMN_WIDTH) - Math.abs(b - DEFAULT_COLUMN_WIDTH))[0];
-}
-
 /** Whether `edge` falls on the grid of columns `width` wide from `origin` (within 1.5 pt). */
 function onGrid(edge: number, origin: number, width: number): boolean {
   const k = (edge - origin) / width;
@@ -714,9 +691,14 @@ function cellsOnDefaultGrid(rows: Grid['rows']): Grid['rows'] | undefined {
   const edges = placed.flat().map((p) => p.edge);
   // Two neighbouring edges one grid width apart, always: cells in every other grid column (texts
   // 100 pt apart) fit a grid of half that width as well as one of their own.
-  const width = defaultGridWidth(edges, true);
+  const sorted = [...edges].sort((a, b) => a - b);
+  const width = edgesGridWidth(
+    sorted.map((edge) => ({ edge })),
+    true,
+    () => [],
+  );
   if (!width) return undefined;
-  const origin = Math.min(...edges);
+  const origin = sorted[0];
   const columns = placed.map((cells) => cells.map((p) => Math.round((p.edge - origin) / width) + p.offset));
   if (columns.some((cs) => cs.some((g, i) => i > 0 && g <= cs[i - 1]))) return undefined;
   const shift = Math.min(...columns.flat());
