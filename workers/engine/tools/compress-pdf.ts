@@ -267,8 +267,12 @@ function discardPrivateData(doc: PDFDocument): boolean {
   return found;
 }
 
-/** qpdf's lossless rewrite: object streams, Flate at level 9, unreferenced objects dropped. */
-export async function structuralPass(bytes: Uint8Array): Promise<Uint8Array | undefined> {
+/**
+ * qpdf's lossless rewrite: object streams, Flate at level 9, unreferenced objects dropped. With
+ * warnings (exit 3) qpdf has repaired something, and may have lost the page tree of a damaged file
+ * doing so: that output is used only when it has the `pageCount` pages `bytes` has.
+ */
+export async function structuralPass(bytes: Uint8Array, pageCount: number): Promise<Uint8Array | undefined> {
   const result = await runQpdf(
     [
       '--object-streams=generate',
@@ -282,7 +286,18 @@ export async function structuralPass(bytes: Uint8Array): Promise<Uint8Array | un
     { inputs: { '/in.pdf': bytes }, outputs: ['/out.pdf'] },
   );
   const out = result.files['/out.pdf'];
-  return out && result.exitCode !== 2 ? out : undefined;
+  if (!out || result.exitCode === 2) return undefined;
+  if (result.exitCode === 3 && (await pagesIn(out)) !== pageCount) return undefined;
+  return out;
+}
+
+/** The pages pdf-lib finds in `bytes`; 0 when it cannot read them. */
+async function pagesIn(bytes: Uint8Array): Promise<number> {
+  try {
+    return (await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false })).getPageCount();
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -334,7 +349,7 @@ export async function compressPass(
   throwIfAborted(ctx.signal);
   const changed = recompressed > 0 || merged > 0 || settings.removeMetadata || privateDataRemoved;
   const rewritten = changed ? await savePdf(doc, { objectStreams: false }) : bytes;
-  const structured = await structuralPass(rewritten);
+  const structured = await structuralPass(rewritten, doc.getPageCount());
   progress(total, total);
   const best = structured && structured.length < rewritten.length ? structured : rewritten;
   return { bytes: best, imagesFound: images.size, imagesRecompressed: recompressed, skipped, privateDataRemoved };

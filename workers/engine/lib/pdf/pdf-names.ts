@@ -34,6 +34,7 @@ export const N = {
   Font: PDFName.of('Font'),
   Root: PDFName.of('Root'),
   Pages: PDFName.of('Pages'),
+  MediaBox: PDFName.of('MediaBox'),
   Filter: PDFName.of('Filter'),
   FlateDecode: PDFName.of('FlateDecode'),
   DecodeParms: PDFName.of('DecodeParms'),

@@ -171,6 +171,15 @@ async function repairWithQpdf(bytes: Uint8Array): Promise<{ out?: Uint8Array; st
   return { out: result.exitCode === 2 ? undefined : result.files['/out.pdf'], stderr: result.stderr };
 }
 
+/** The pages pdf-lib finds; 0 when the document has no page tree (getPageCount throws then). */
+function pageCountOf(doc: PDFDocument): number {
+  try {
+    return doc.getPageCount();
+  } catch {
+    return 0;
+  }
+}
+
 /** A PDF header followed by no object at all ("%PDF-1.3 This is not a valid PDF file"). */
 function hasNoObjects(bytes: Uint8Array): boolean {
   if (bytes.byteLength > 1 << 20) return false;
@@ -192,7 +201,9 @@ async function loadOrRepair(
   const { out } = await repairWithQpdf(bytes);
   if (out) {
     const repaired = (await tryLoad(out, true, name, seen)) ?? (await tryLoad(out, false, name, seen));
-    if (repaired) return { doc: repaired, bytes: out, repaired: true };
+    // qpdf may "repair" a file whose root it cannot find into one without pages (exit 3, warnings);
+    // pdf-lib's lenient recovery below then finds the pages that are there.
+    if (repaired && pageCountOf(repaired) > 0) return { doc: repaired, bytes: out, repaired: true };
   }
   if (hasNoObjects(bytes)) throw notAPdf(name);
   const lenient = await tryLoad(bytes, false, name, seen);

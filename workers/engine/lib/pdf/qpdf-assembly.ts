@@ -48,12 +48,30 @@ import { N } from './pdf-names.ts';
 export async function openForAssembly(input: EngineInput): Promise<OpenedPdf> {
   assertLooksLikePdf(input);
   const doc = openLazily(input.bytes);
-  if (doc) return { doc, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
+  if (doc && everyPageHasSize(doc)) return { doc, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
   const opened = await openPdf(input);
   if (opened.wasRepaired && opened.bytes === input.bytes) {
     return { ...opened, bytes: await savePdf(opened.doc, { objectStreams: false }) };
   }
   return opened;
+}
+
+/**
+ * Whether every page states its size, itself or through its parents. qpdf copies a page without
+ * one as it is (a page no reader can size but by guessing, and a /Parent loop may hide it);
+ * openPdf's page-tree repair writes the size readers assume instead.
+ */
+function everyPageHasSize(doc: PDFDocument): boolean {
+  return doc.getPages().every((page) => {
+    const seen = new Set<PDFDict>();
+    for (let node: PDFDict | undefined = page.node; node && !seen.has(node);) {
+      if (node.has(N.MediaBox)) return true;
+      seen.add(node);
+      const parent: PDFObject | undefined = node.lookup(N.Parent);
+      node = parent instanceof PDFDict ? parent : undefined;
+    }
+    return false;
+  });
 }
 
 /** A place in a source: its 0-based page and the rest of the destination array, in PDF syntax. */
