@@ -15,14 +15,11 @@ declare const WorkerGlobalScope: unknown;
 
 /**
  * @param browserUrl the URL from a `?url` import of the .wasm file
- * @param nodeSpecifier the package path of the same file, resolved from node_modules in Node, or a
- *   file of the repository's own: its path relative to `from` (the caller's import.meta.url)
+ * @param nodeSpecifier the package path of the same file, resolved from node_modules in Node, or
+ *   its file URL (a file of the repository's own)
  */
-export function compileWasm(
-  browserUrl: string,
-  nodeSpecifier: string | { path: string; from: string },
-): Promise<WebAssembly.Module> {
-  const key = typeof nodeSpecifier === 'string' ? nodeSpecifier : new URL(nodeSpecifier.path, nodeSpecifier.from).href;
+export function compileWasm(browserUrl: string, nodeSpecifier: string | URL): Promise<WebAssembly.Module> {
+  const key = String(nodeSpecifier);
   let module = compiled.get(key);
   if (!module) {
     module = (async () => {
@@ -30,11 +27,11 @@ export function compileWasm(
         const { createRequire } = await import(/* @vite-ignore */ 'node:module');
         const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
         const path =
-          typeof nodeSpecifier === 'string' ? createRequire(import.meta.url).resolve(nodeSpecifier) : new URL(key);
+          nodeSpecifier instanceof URL ? nodeSpecifier : createRequire(import.meta.url).resolve(nodeSpecifier);
         return WebAssembly.compile(await readFile(path));
       }
       const response = await fetch(browserUrl);
-      if (!response.ok) throw new Error(`Could not load ${key} (${response.status})`);
+      if (!response.ok) throw new Error(`Could not load ${nodeSpecifier} (${response.status})`);
       return WebAssembly.compileStreaming(response);
     })();
     compiled.set(key, module);

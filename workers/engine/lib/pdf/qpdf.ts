@@ -11,10 +11,7 @@ import qpdfWasmUrl from '../../../../vendor/qpdf-wasm/qpdf.wasm?url';
 import { probeMemory } from '../memory-probe.ts';
 import { compileWasm } from '../wasm.ts';
 
-/**
- * Where Node reads qpdf.wasm, relative to this file. Not written as `new URL(path, import.meta.url)`:
- * the bundler would emit the file a second time for that.
- */
+/** Where Node reads qpdf.wasm, relative to this file (a variable: Vite must not bundle it twice). */
 const QPDF_WASM_FROM_HERE = '../../../../vendor/qpdf-wasm/qpdf.wasm';
 
 export interface QpdfResult {
@@ -36,7 +33,7 @@ export interface QpdfJob {
 const ARGS_ON_STACK = 16_000;
 
 export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob): Promise<QpdfResult> {
-  const wasmModule = await compileWasm(qpdfWasmUrl, { path: QPDF_WASM_FROM_HERE, from: import.meta.url });
+  const wasmModule = await compileWasm(qpdfWasmUrl, new URL(QPDF_WASM_FROM_HERE, import.meta.url));
   const stdout: string[] = [];
   const stderr: string[] = [];
   // The factory's promise never settles when instantiating fails: that failure is raced beside it.
