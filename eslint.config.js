@@ -17,7 +17,7 @@ const NO_API = { group: ['**/mock-api/**'], message: 'The /api is reached throug
 const NO_UI = { group: ['**/src/**'], message: 'shared/ depends on nothing outside shared/.' };
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'test-results', 'bench/results', 'vendor'] },
+  { ignores: ['dist', 'node_modules', 'test-results', 'bench/results'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

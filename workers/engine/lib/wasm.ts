@@ -15,27 +15,24 @@ declare const WorkerGlobalScope: unknown;
 
 /**
  * @param browserUrl the URL from a `?url` import of the .wasm file
- * @param nodeSpecifier the package path of the same file, resolved from node_modules in Node, or
- *   its file URL (a file of the repository's own)
+ * @param nodeSpecifier the package path of the same file, resolved from node_modules in Node
  */
-export function compileWasm(browserUrl: string, nodeSpecifier: string | URL): Promise<WebAssembly.Module> {
-  const key = String(nodeSpecifier);
-  let module = compiled.get(key);
+export function compileWasm(browserUrl: string, nodeSpecifier: string): Promise<WebAssembly.Module> {
+  let module = compiled.get(nodeSpecifier);
   if (!module) {
     module = (async () => {
       if (isNode) {
         const { createRequire } = await import(/* @vite-ignore */ 'node:module');
         const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
-        const path =
-          nodeSpecifier instanceof URL ? nodeSpecifier : createRequire(import.meta.url).resolve(nodeSpecifier);
+        const path = createRequire(import.meta.url).resolve(nodeSpecifier);
         return WebAssembly.compile(await readFile(path));
       }
       const response = await fetch(browserUrl);
       if (!response.ok) throw new Error(`Could not load ${nodeSpecifier} (${response.status})`);
       return WebAssembly.compileStreaming(response);
     })();
-    compiled.set(key, module);
-    module.catch(() => compiled.delete(key));
+    compiled.set(nodeSpecifier, module);
+    module.catch(() => compiled.delete(nodeSpecifier));
   }
   return module;
 }

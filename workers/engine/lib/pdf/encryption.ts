@@ -55,7 +55,7 @@ export interface Permissions {
   annotate: boolean;
   /** Inserting, rotating, deleting pages, bookmarks, thumbnails (bit 11; qpdf --assemble). */
   assemble: boolean;
-  // Accessibility extraction (bit 10) is not among them: PDF 2.0 deprecates restricting it, qpdf
+  // Accessibility extraction (bit 10) is not among them: PDF 2.0 deprecates restricting it, qpdf 12
   // always sets it for 256-bit encryption (`--accessibility=n` is ignored) and readers ignore it.
 }
 
@@ -256,7 +256,7 @@ function preparedForStoring(password: string, which: string): string {
   }
 }
 
-/** qpdf's restriction flags for 256-bit encryption (`--encrypt … --`). */
+/** qpdf's restriction flags for 256-bit encryption (qpdf 12 `--encrypt … --`). */
 export function permissionFlags(p: Permissions): string[] {
   return [
     `--print=${p.print}`,
@@ -297,12 +297,11 @@ export async function protectPdf(
   while (!owner || owner === user) owner = randomPassword(32, ALPHANUMERIC);
 
   // R6 stores passwords as the UTF-8 of their SASLprep form, at most 127 bytes (checked above).
-  // The positional form (`--encrypt user owner 256`): qpdf 11.3 has no --user-password/--owner-password.
   const encrypt = [
     '--encrypt',
-    toHex(utf8(user)),
-    toHex(utf8(owner)),
-    '256',
+    `--user-password=${toHex(utf8(user))}`,
+    `--owner-password=${toHex(utf8(owner))}`,
+    '--bits=256',
     ...permissionFlags(options.permissions),
     '--',
   ];

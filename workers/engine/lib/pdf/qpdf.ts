@@ -1,18 +1,16 @@
 /**
- * qpdf 11.3 compiled to WebAssembly with native WebAssembly exceptions (vendor/qpdf-wasm, built by
- * scripts/build-qpdf-wasm.sh from Debian's sources), run like the command line. A fresh instance
- * per call: qpdf's global state leaks between runs of one instance. The compiled module is shared,
- * so a fresh instance costs a few milliseconds.
+ * qpdf 12 compiled to WebAssembly (@neslinesli93/qpdf-wasm, ISC), run like the command line.
+ * A fresh instance per call: qpdf's global state leaks between runs of one instance. The
+ * compiled module is shared, so a fresh instance costs a few milliseconds.
  *
- * Exit codes as the CLI: 0 success, 2 errors, 3 warnings (output written).
+ * Exit codes as the CLI: 0 success, 2 errors, 3 warnings (output written). Note: the
+ * `--is-encrypted` / `--requires-password` checks are broken in this build; use `--show-encryption`
+ * or let `encryptionOf` (pdf-open.ts) read the trailer.
  */
-import createQpdf from '../../../../vendor/qpdf-wasm/qpdf.mjs';
-import qpdfWasmUrl from '../../../../vendor/qpdf-wasm/qpdf.wasm?url';
+import createQpdf from '@neslinesli93/qpdf-wasm';
+import qpdfWasmUrl from '@neslinesli93/qpdf-wasm/dist/qpdf.wasm?url';
 import { probeMemory } from '../memory-probe.ts';
-import { compileWasm } from '../wasm.ts';
-
-/** Where Node reads qpdf.wasm, relative to this file (a variable: Vite must not bundle it twice). */
-const QPDF_WASM_FROM_HERE = '../../../../vendor/qpdf-wasm/qpdf.wasm';
+import { compileWasm, isNode } from '../wasm.ts';
 
 export interface QpdfResult {
   exitCode: number;
@@ -33,24 +31,46 @@ export interface QpdfJob {
 const ARGS_ON_STACK = 16_000;
 
 export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob): Promise<QpdfResult> {
-  const wasmModule = await compileWasm(qpdfWasmUrl, new URL(QPDF_WASM_FROM_HERE, import.meta.url));
+  // (Node: the factory reads and compiles qpdf.wasm itself, see below.)
+  const wasmModule = isNode ? undefined : await compileWasm(qpdfWasmUrl, '@neslinesli93/qpdf-wasm/dist/qpdf.wasm');
   const stdout: string[] = [];
   const stderr: string[] = [];
-  // The factory's promise never settles when instantiating fails: that failure is raced beside it.
-  let instantiationFailed: (error: unknown) => void = () => {};
-  const failure = new Promise<never>((_resolve, reject) => (instantiationFailed = reject));
-  const starting = createQpdf({
-    noInitialRun: true,
-    thisProgram: 'qpdf',
-    print: (line: string) => stdout.push(line),
-    printErr: (line: string) => stderr.push(line),
-    // The module compiled once is instantiated (no fetch, no compiling per job).
-    instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void) {
-      WebAssembly.instantiate(wasmModule, imports).then(receive, instantiationFailed);
-      return {};
-    },
-  }) as Promise<QpdfModuleInstance>;
-  const qpdf = await Promise.race([starting, failure]);
+  // This build ignores Module.print/printErr and binds console.log/console.error when the factory
+  // runs, so both are swapped for collectors during that (synchronous) call and restored at once.
+  // It also ignores `instantiateWasm`: in a browser it calls fetch(locateFile('qpdf.wasm')) and
+  // WebAssembly.instantiateStreaming synchronously inside the factory call, so for that moment both
+  // are swapped too, to instantiate the module compiled once (no fetch, no recompiling per job).
+  // In Node it reads qpdf.wasm next to its own script, which works as it is.
+  const { log, error } = console;
+  const realFetch = globalThis.fetch;
+  const realInstantiateStreaming = WebAssembly.instantiateStreaming;
+  console.log = (...parts: unknown[]) => stdout.push(parts.join(' '));
+  console.error = (...parts: unknown[]) => stderr.push(parts.join(' '));
+  if (wasmModule) {
+    globalThis.fetch = (() => Promise.resolve(new Response(null))) as typeof fetch;
+    WebAssembly.instantiateStreaming = ((_source: unknown, imports?: WebAssembly.Imports) =>
+      WebAssembly.instantiate(wasmModule, imports).then((instance) => ({
+        module: wasmModule,
+        instance,
+      }))) as typeof WebAssembly.instantiateStreaming;
+  }
+  let starting: Promise<QpdfModuleInstance>;
+  try {
+    starting = (createQpdf as unknown as (options: object) => Promise<QpdfModuleInstance>)({
+      noInitialRun: true,
+      thisProgram: 'qpdf',
+      // Used only if the swap above is not taken (e.g. a future build): the real URL, never index.html.
+      ...(isNode ? {} : { locateFile: (path: string) => (path.endsWith('.wasm') ? qpdfWasmUrl : path) }),
+    });
+  } finally {
+    console.log = log;
+    console.error = error;
+    if (wasmModule) {
+      globalThis.fetch = realFetch;
+      WebAssembly.instantiateStreaming = realInstantiateStreaming;
+    }
+  }
+  const qpdf = await starting;
   // FS.write with canOwn: the file system keeps a view of the caller's bytes instead of a copy
   // (FS.writeFile would copy every input; qpdf only reads them).
   for (const [path, bytes] of Object.entries(inputs)) {
@@ -58,7 +78,7 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
     qpdf.FS.write(stream, bytes, 0, bytes.byteLength, 0, true);
     qpdf.FS.close(stream);
   }
-  // The arguments are copied onto the module's stack: a long list (a page range naming
+  // The arguments are copied onto the module's stack (64 KB): a long list (a page range naming
   // thousands of pages one by one) goes through an argument file instead, which qpdf reads as `@file`.
   let mainArgs = args;
   if (args.reduce((sum, arg) => sum + arg.length + 1, 0) > ARGS_ON_STACK) {
