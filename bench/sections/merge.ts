@@ -11,8 +11,8 @@
  * the input in peak memory; output ≤ 1.1× qpdf's size.
  *
  * Note the two do different work: qpdf drops the inputs' bookmarks and breaks their links (forward
- * links become null, named destinations are dropped); merge-pdf keeps and remaps both. Both qpdfs are
- * 11.3: Debian's native one and Folio's WASM build (vendor/qpdf-wasm).
+ * links become null, named destinations are dropped); merge-pdf keeps and remaps both. Native qpdf is
+ * Debian's 11.3, the WASM one 12.2 (npm).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -43,7 +43,7 @@ export async function encryptWithQpdf(
   owner: string,
 ): Promise<Uint8Array> {
   const { bits, extra } = HANDLERS[handler];
-  // The positional form (`--encrypt user owner bits`): qpdf 11.3 has no --user-password/--owner-password.
+  // The positional form (`--encrypt user owner bits`): every qpdf reads it (11.x has no --user-password).
   const args = ['--allow-weak-crypto', '/in.pdf', '--encrypt', user, owner, bits, ...extra];
   if (owner === '' && bits === '256') args.push('--allow-insecure');
   const result = await runQpdf([...args, '--', '/out.pdf'], { inputs: { '/in.pdf': bytes }, outputs: ['/out.pdf'] });
