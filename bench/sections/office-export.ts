@@ -8,7 +8,7 @@
  * on generated fixtures. Always: speed (pages/s) and OCR character error rate and time per page.
  * OFFICE_BENCH_WIDE=n adds every n-th file of the wide corpus to the LibreOffice comparisons.
  * OFFICE_BENCH_SHEETS=table scores PDF → Excel's default mode (one sheet per table) instead of one
- * sheet per page.
+ * sheet per page. OFFICE_BENCH_FILES=a,b keeps only the files whose names contain one of those parts.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -119,6 +119,12 @@ async function printedFormats(bytes: Uint8Array): Promise<Array<Array<Array<stri
  * the wide corpus's manifest expects to convert (office-wide/, Apache POI's test data).
  */
 function officeSources(kind: 'docx' | 'xlsx' | 'pptx'): string[] {
+  const parts = process.env.OFFICE_BENCH_FILES?.split(',').filter(Boolean);
+  const all = allOfficeSources(kind);
+  return parts ? all.filter((path) => parts.some((part) => basename(path).includes(part))) : all;
+}
+
+function allOfficeSources(kind: 'docx' | 'xlsx' | 'pptx'): string[] {
   const folder = join(CORPUS, 'office', kind);
   const paths = readdirSync(folder)
     .filter((f) => f.endsWith(`.${kind}`))
