@@ -440,15 +440,29 @@ function printedDate(date: Date, numFmt: string | undefined, shownText: string):
 
 /**
  * Whether a source cell's value can be on the printed page, given the page's text squashed (no
- * spaces, lower case): a text or number as it prints, a logical value as TRUE or FALSE (a number
- * format prints it as 1 or 0), a date as `printedDate` says (`numFmt`: the cell's number format).
+ * spaces, lower case): a text or number as it prints (not a number its format prints as nothing), a
+ * logical value as TRUE or FALSE (a number format prints it as 1 or 0), a date as `printedDate` says
+ * (`numFmt`: the cell's number format).
  */
 export function printedOnPage(v: unknown, shownText: string, numFmt?: string): boolean {
   if (typeof v === 'string') return shownText.includes(squash(v));
-  if (typeof v === 'number') return shownText.includes(String(v)) || shownText.includes(String(v).replace('.', ','));
+  if (typeof v === 'number')
+    return (
+      !printsBlank(v, numFmt) && (shownText.includes(String(v)) || shownText.includes(String(v).replace('.', ',')))
+    );
   if (typeof v === 'boolean') return shownText.includes(String(v));
   if (v instanceof Date) return printedDate(v, numFmt, shownText);
   return v === null || v === undefined;
+}
+
+/** Whether a number's format prints nothing for it ("#" or "0;-0;;@" for a zero): the page shows an empty cell. */
+function printsBlank(v: number, numFmt: string | undefined): boolean {
+  if (!numFmt || /general/i.test(numFmt)) return false;
+  try {
+    return squash(SSF.format(numFmt, v)) === '';
+  } catch {
+    return false;
+  }
 }
 
 /** Same value: numbers within the printed precision, dates by day, text trimmed. */

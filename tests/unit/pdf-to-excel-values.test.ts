@@ -314,6 +314,14 @@ describe("the office-export bench's cell scorer: values a printout shows alike",
     expect(printedOnPage({ formula: 'A1' }, 'a1')).toBe(false);
   });
 
+  test('a number its format prints as nothing does not count as printed', () => {
+    // "#" prints a zero as an empty cell: the page shows no 0 there, whatever else prints 0.
+    expect(printedOnPage(0, 'debit200credit0', '#')).toBe(false);
+    expect(printedOnPage(0, 'debit200credit0', '0;-0;;@')).toBe(false);
+    expect(printedOnPage(200, 'debit200credit0', '#')).toBe(true);
+    expect(printedOnPage(0, 'debit200credit0', '0.00')).toBe(true);
+  });
+
   test('a date counts as printed only where the page shows it, when the page prints "###" for some', () => {
     // LibreOffice prints "###" for a date too wide for its column: nothing of the date is on the
     // page, so no converter can bring it back. Where the page has no "###", every date counts.
