@@ -68,7 +68,8 @@ function components(segments: Segment[]): Segment[][] {
 
 function cellText(items: TextItem[]): string {
   if (items.length === 0) return '';
-  return buildFragments(items, 3)
+  // A footnote mark raised against a cell's text is part of that text, not a line of its own.
+  return buildFragments(items, 3, { marks: true })
     .sort((a, b) => a.top - b.top || a.x - b.x)
     .map((f) => f.text)
     .join('\n')
@@ -376,13 +377,13 @@ function splitAtGutters(row: Row, gutters: Interval[], gapEm: number): Row {
     let right = -Infinity;
     for (const word of words) {
       if (current.length && meetsGutter(right, word.x)) {
-        fragments.push(...buildFragments(current, gapEm));
+        fragments.push(...buildFragments(current, gapEm, { marks: true }));
         current = [];
       }
       current.push(word);
       right = Math.max(right, word.x + word.width);
     }
-    if (current.length) fragments.push(...buildFragments(current, gapEm));
+    if (current.length) fragments.push(...buildFragments(current, gapEm, { marks: true }));
   }
   return { ...row, fragments: fragments.sort((a, b) => a.x - b.x) };
 }

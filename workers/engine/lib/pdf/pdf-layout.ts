@@ -671,8 +671,10 @@ export function bodySize(items: TextItem[]): number {
   return best;
 }
 
-function makeFragment(items: TextItem[]): Fragment {
+function makeFragment(items: TextItem[], marks?: Map<TextItem, TextItem>): Fragment {
   items.sort((a, b) => a.x - b.x);
+  // A raised footnote mark does not move its line's baseline.
+  const onBaseline = items.filter((item) => !marks?.has(item));
   let text = '';
   let lastRight = -Infinity;
   for (const item of items) {
@@ -687,7 +689,7 @@ function makeFragment(items: TextItem[]): Fragment {
     right: Math.max(...items.map((i) => i.x + i.width)),
     top: Math.min(...items.map((i) => i.top)),
     bottom: Math.max(...items.map((i) => i.baseline + i.size * 0.2)),
-    baseline: median(items.map((i) => i.baseline)),
+    baseline: median((onBaseline.length ? onBaseline : items).map((i) => i.baseline)),
     size: Math.max(...items.map((i) => i.size)),
     text: text.replace(/\s+/g, ' ').trim(),
   };
@@ -697,14 +699,22 @@ function makeFragment(items: TextItem[]): Fragment {
  * Groups items into lines (same baseline) and splits each line at gaps wider than `gapEm` × the
  * font size: column gutters and table cell gaps end a fragment, word spaces do not. An item that
  * starts a cell also ends a fragment; with `cells` (a printed spreadsheet) so does one drawn over
- * the end of the one before (a cell's text clipped by the next cell).
+ * the end of the one before (a cell's text clipped by the next cell). With `marks` (on with `cells`),
+ * a footnote mark set raised and smaller against its text is read on that text's line.
  */
-export function buildFragments(items: TextItem[], gapEm = 1.2, { cells = false } = {}): Fragment[] {
-  const sorted = [...items].sort((a, b) => a.baseline - b.baseline || a.x - b.x);
+export function buildFragments(
+  items: TextItem[],
+  gapEm = 1.2,
+  { cells = false, marks: withMarks }: { cells?: boolean; marks?: boolean } = {},
+): Fragment[] {
+  const marks = (withMarks ?? cells) ? footnoteMarks(items) : new Map<TextItem, TextItem>();
+  const baseline = (item: TextItem) => (marks.get(item) ?? item).baseline;
+  const sorted = [...items].sort((a, b) => baseline(a) - baseline(b) || a.x - b.x);
   const lines: TextItem[][] = [];
   for (const item of sorted) {
     const line = lines.at(-1);
-    if (line && Math.abs(line[0].baseline - item.baseline) <= Math.min(line[0].size, item.size) * 0.4) line.push(item);
+    if (line && Math.abs(baseline(line[0]) - baseline(item)) <= Math.min(line[0].size, item.size) * 0.4)
+      line.push(item);
     else lines.push([item]);
   }
   for (const line of lines) line.sort((a, b) => a.x - b.x);
@@ -722,16 +732,59 @@ export function buildFragments(items: TextItem[], gapEm = 1.2, { cells = false }
       const symbolBefore = cells && current.length === 1 && /^[$€£¥￥]$/.test(current[0].text.trim());
       const ownsNumber = symbolBefore && /^[-−(]?\d[\d,]*(\.\d+)?\)?$/.test(item.text.trim());
       const wideGap = (gap > gapEm * size || onGutter) && !(item.afterWordSpace && gap < size);
-      if (current.length && !ownsNumber && (wideGap || item.startsCell || overlaps)) {
-        fragments.push(makeFragment(current));
+      // A mark stays with the text it is set against, whatever column edge it meets.
+      const previous = current.at(-1);
+      const marked = previous !== undefined && (marks.get(item) === previous || marks.get(previous) === item);
+      if (current.length && !ownsNumber && !marked && (wideGap || item.startsCell || overlaps)) {
+        fragments.push(makeFragment(current, marks));
         current = [];
       }
       current.push(item);
       right = Math.max(right, item.x + item.width);
     }
-    if (current.length) fragments.push(makeFragment(current));
+    if (current.length) fragments.push(makeFragment(current, marks));
   }
   return fragments;
+}
+
+/** How much smaller than its text a footnote mark is set, at most (superscripts: 58–65 % of the size). */
+const MARK_SIZE_SHARE = 0.8;
+
+/**
+ * Footnote marks ("Offers⁽¹⁾", "⁽¹⁾ Represents…"), each with the text it is set against: a string
+ * set smaller than a text it touches, just after its end or just before its start, raised so that
+ * its baseline falls inside that text's glyphs. Its baseline differs from the line's by more than
+ * a line's tolerance, so it would otherwise be a line of its own.
+ */
+function footnoteMarks(items: TextItem[]): Map<TextItem, TextItem> {
+  const marks = new Map<TextItem, TextItem>();
+  const largest = Math.max(0, ...items.map((item) => item.size));
+  const candidates = items.filter((item) => item.size <= largest * MARK_SIZE_SHARE && item.text.trim() !== '');
+  if (candidates.length === 0) return marks;
+  // Texts by baseline: a mark's text has its baseline below the mark's, by less than its size.
+  const texts = items.filter((item) => !item.rotated).sort((a, b) => a.baseline - b.baseline);
+  for (const mark of candidates) {
+    let lo = 0;
+    for (let hi = texts.length; lo < hi;) {
+      const mid = (lo + hi) >> 1;
+      if (texts[mid].baseline <= mark.baseline) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < texts.length && texts[i].baseline <= mark.baseline + largest; i++) {
+      const text = texts[i];
+      if (mark.size > text.size * MARK_SIZE_SHARE) continue;
+      const raised = mark.baseline < text.baseline - text.size * 0.1 && mark.baseline > text.top;
+      const end = text.x + text.width;
+      const after = Math.abs(mark.x - end) <= text.size * 0.3;
+      const space = text.x - (mark.x + mark.width);
+      const before = space >= -text.size * 0.1 && space <= text.size * 0.6;
+      if (raised && (after || before)) {
+        marks.set(mark, text);
+        break;
+      }
+    }
+  }
+  return marks;
 }
 
 /** The narrowest gap between two items that can be a column gutter, in ems (word spaces are about 0.25). */

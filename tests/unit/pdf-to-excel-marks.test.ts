@@ -1,0 +1,111 @@
+import { describe, expect, test } from 'vitest';
+import ExcelJS from 'exceljs';
+import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import { bestOffsetMatchRate, sheetGrid } from '../support/office-fixtures.ts';
+import { run } from '../../workers/engine/tools/pdf-to-excel.ts';
+
+const toArrayBuffer = (b: Uint8Array) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+
+async function sheetsOf(pdf: Uint8Array, sheets: 'table' | 'page'): Promise<unknown[][][]> {
+  const bytes = (await run([{ name: 'x.pdf', bytes: pdf }], { sheets }, {})).bytes;
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(toArrayBuffer(bytes));
+  return book.worksheets.map((sheet) => Array.from(sheetGrid(sheet), (row) => [...(row ?? [])].map((v) => v ?? null)));
+}
+
+async function sourceGrid(book: ExcelJS.Workbook): Promise<unknown[][]> {
+  const copy = new ExcelJS.Workbook();
+  await copy.xlsx.load(toArrayBuffer(new Uint8Array(await book.xlsx.writeBuffer())));
+  return sheetGrid(copy.worksheets[0]);
+}
+
+/**
+ * A footnote mark as LibreOffice prints a rich-text run set superscript: 58 % of the text's size,
+ * its baseline raised a third of the text's size, right after the text (or just before it).
+ */
+function drawMarked(
+  page: PDFPage,
+  font: PDFFont,
+  parts: { text: string; mark: string; markFirst?: boolean },
+  x: number,
+  y: number,
+) {
+  const size = 10;
+  const markSize = 5.8;
+  const raise = 3.3;
+  if (parts.markFirst) {
+    page.drawText(parts.mark, { x, y: y + raise, size: markSize, font });
+    page.drawText(parts.text, { x: x + font.widthOfTextAtSize(parts.mark, markSize) + 3, y, size, font });
+    return;
+  }
+  page.drawText(parts.text, { x, y, size, font });
+  page.drawText(parts.mark, {
+    x: x + font.widthOfTextAtSize(parts.text, size) + 0.1,
+    y: y + raise,
+    size: markSize,
+    font,
+  });
+}
+
+describe('pdf-to-excel: footnote marks set superscript', () => {
+  test('a raised mark after or before a text stays in its cell, without a space (both modes)', async () => {
+    // The workbook: labels whose footnote marks are superscript runs ("Job Offers(1)"), a header
+    // "Number of Hires(1)" over right-aligned numbers, and footnotes that start with their mark.
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Profile');
+    const rows: Array<[string, string | number, string | number]> = [
+      ['Employment Profile', 'Percent', 'Number of Hires(1)'],
+      ['Job Offers(1)', 0.994, 532],
+      ['Seeking Employment', 0.938, 531],
+      ['Job Acceptances(1)', 0.92, 489],
+      ['Foreign Nationals', 0.91, 120],
+      ['Demographic Profile(2)', 0.3, 44],
+    ];
+    rows.forEach((row, r) => row.forEach((v, c) => (sheet.getCell(r + 1, c + 1).value = v)));
+    sheet.getCell(7, 1).value = '(1) Represents percent of students who are seeking employment.';
+    sheet.getCell(8, 1).value = '(2) Demographic information is based on full-time students.';
+
+    // Printed: columns A 150 pt, B and C 90 pt from x = 50, rows 13 pt apart, 10 pt Helvetica.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const edges = [50, 200, 290, 380];
+    const y = (r: number) => 700 - r * 13;
+    const split = (text: string) => {
+      const m = /^(.*?)(\(\d\))$/.exec(text);
+      return m ? { text: m[1], mark: m[2] } : undefined;
+    };
+    rows.forEach((row, r) =>
+      row.forEach((v, c) => {
+        const text = typeof v === 'number' ? (c === 1 ? `${(v * 100).toFixed(1)}%` : String(v)) : v;
+        const marked = split(text);
+        const width = marked
+          ? font.widthOfTextAtSize(marked.text, 10) + 0.1 + font.widthOfTextAtSize(marked.mark, 5.8)
+          : font.widthOfTextAtSize(text, 10);
+        // Numbers and the last column's header are right-aligned, texts left-aligned.
+        const x = typeof v === 'number' || c === 2 ? edges[c + 1] - 1.4 - width : edges[c] + 1.4;
+        if (marked) drawMarked(page, font, marked, x, y(r));
+        else page.drawText(text, { x, y: y(r), size: 10, font });
+      }),
+    );
+    for (const [r, mark, text] of [
+      [6, '(1)', 'Represents percent of students who are seeking employment.'],
+      [7, '(2)', 'Demographic information is based on full-time students.'],
+    ] as const)
+      drawMarked(page, font, { text, mark, markFirst: true }, edges[0] + 1.4, y(r));
+    sheet.getColumn(2).numFmt = '0.0%';
+    const pdf = await doc.save();
+
+    const expected = await sourceGrid(book);
+    for (const mode of ['table', 'page'] as const) {
+      const sheets = await sheetsOf(pdf, mode);
+      const cells = sheets.flat(2);
+      expect(cells).toContain('Job Offers(1)');
+      expect(cells).toContain('Number of Hires(1)');
+      expect(cells).toContain('Demographic Profile(2)');
+      expect(cells).toContain('(1) Represents percent of students who are seeking employment.');
+      expect(cells).not.toContain(-1);
+      expect(bestOffsetMatchRate(expected, sheets)).toBe(1);
+    }
+  });
+});
