@@ -1215,11 +1215,39 @@ function writePlaced(sheet: TableSheet): void {
 }
 
 /**
+ * `sheet` with `table` (placed as `placed`) joined under its last table on the page, when the two
+ * are one table split by empty rows: unruled rows whose gap holds whole rows of their pitch, or a
+ * ruled table's rows whose gap is a whole number (at least one) of its usual ruled row height, the
+ * empty rows left without borders. Otherwise undefined: the table starts a sheet of its own.
+ */
+function joinedBelow(sheet: TableSheet, table: Table, placed: PlacedRow[]): TableSheet | undefined {
+  const joined = [...sheet.placed, ...placed];
+  if (!table.ruled) {
+    const rows = withEmptyRows(joined);
+    const apart = rows.indexOf(placed[0].cells) - rows.indexOf(sheet.placed.at(-1)!.cells) > 1;
+    return apart ? { ...sheet, table, placed: joined } : undefined;
+  }
+  const above = sheet.table;
+  const heights = [above, table].flatMap((t) => t.rowEdges.slice(1).map((edge, i) => edge - t.rowEdges[i]));
+  let pitch = 0;
+  let regular = 0;
+  for (const candidate of heights) {
+    const near = heights.filter((height) => Math.abs(height - candidate) <= candidate * 0.03).length;
+    if (near > regular) [pitch, regular] = [candidate, near];
+  }
+  const gap = table.box.top - (above.box.top + above.box.height);
+  const steps = pitch ? Math.round(gap / pitch) : 0;
+  if (regular < heights.length / 2 || steps < 1 || Math.abs(gap - steps * pitch) > pitch * 0.08) return undefined;
+  const empty: PlacedRow[] = Array.from({ length: steps }, () => ({ cells: [] }));
+  return { ...sheet, table, placed: [...sheet.placed, ...empty, ...placed] };
+}
+
+/**
  * A page's tables as sheets, one per table (the default). The page's first table may continue the
- * previous page's last one (`last`): a header row repeated there is written once. On one page, an
- * unruled table with the columns of the one above it, below it by a whole number of the rows'
- * pitch, with no text between them, is the same table split by its empty rows (a printout shows
- * them only as a gap). Returns
+ * previous page's last one (`last`): a header row repeated there is written once. On one page, a
+ * table with the columns of the one above it, below it by a whole number of the rows' pitch, with
+ * no text between them, is the same table split by its empty rows (a printout shows them only as a
+ * gap; a ruled table's empty rows without borders are no part of its rulings). Returns
  * the sheet the next page's first table may continue; the page's new sheets go into `grids`.
  */
 function addTableSheets(
@@ -1258,20 +1286,8 @@ function addTableSheets(
         start: last.grid.rows.length,
       };
       last.grid.name = `${last.grid.name.replace(/(Page \d+).*/, '$1')}-${page}`;
-    } else if (
-      open &&
-      !open.table.ruled &&
-      !table.ruled &&
-      continues(open.table, table) &&
-      !textBetween(open.table, table)
-    ) {
-      const joined = [...open.placed, ...placed];
-      const rows = withEmptyRows(joined);
-      if (rows.indexOf(placed[0].cells) - rows.indexOf(open.placed.at(-1)!.cells) > 1) {
-        open = { ...open, table, placed: joined };
-      } else {
-        open = undefined;
-      }
+    } else if (open && continues(open.table, table) && !textBetween(open.table, table)) {
+      open = joinedBelow(open, table, placed);
     } else {
       open = undefined;
     }

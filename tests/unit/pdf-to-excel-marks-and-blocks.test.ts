@@ -109,3 +109,46 @@ describe('pdf-to-excel: footnote marks set superscript', () => {
     }
   });
 });
+
+describe('pdf-to-excel: a ruled table split by empty rows (one sheet per table)', () => {
+  test('two bordered blocks of the same columns, two borderless rows apart, are one sheet with those rows', async () => {
+    // The workbook: a bordered header row with 5 bordered rows of formulas whose results are empty
+    // (printed as nothing), two rows without borders, then the same header and 4 bordered rows.
+    // Printed, the two blocks look alike: only the gap between them places the second one.
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Blocks');
+    const header = ['eleg_f1', 'eleg_f2', 'eleg_f3', 'eleg_tt'];
+    header.forEach((text, c) => {
+      sheet.getCell(1, c + 1).value = text;
+      sheet.getCell(9, c + 1).value = text;
+    });
+    sheet.getCell(13, 4).value = 7;
+
+    // Printed: columns 72 pt wide from x = 50, rows 12.75 pt from y = 700, every cell of rows 1–6
+    // and 9–13 bordered, texts 1.4 pt inside their cell's left edge, numbers inside its right edge.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const pitch = 12.75;
+    const top = (r: number) => 700 - r * pitch;
+    const xs = [50, 122, 194, 266, 338];
+    for (const [first, last] of [
+      [0, 6],
+      [8, 13],
+    ]) {
+      for (let r = first; r <= last; r++)
+        page.drawLine({ start: { x: xs[0], y: top(r) }, end: { x: xs[4], y: top(r) }, thickness: 0.5 });
+      for (const x of xs) page.drawLine({ start: { x, y: top(first) }, end: { x, y: top(last) }, thickness: 0.5 });
+      header.forEach((text, c) => page.drawText(text, { x: xs[c] + 1.4, y: top(first + 1) + 3, size: 10, font }));
+    }
+    page.drawText('7', { x: xs[4] - 1.4 - font.widthOfTextAtSize('7', 10), y: top(13) + 3, size: 10, font });
+    const pdf = await doc.save();
+
+    const sheets = await sheetsOf(pdf, 'table');
+    expect(sheets).toHaveLength(1);
+    expect(sheets[0][0]).toEqual(header);
+    expect(sheets[0][8]).toEqual(header);
+    expect(sheets[0][12]).toEqual([null, null, null, 7]);
+    expect(bestOffsetMatchRate(await sourceGrid(book), sheets)).toBe(1);
+  });
+});
