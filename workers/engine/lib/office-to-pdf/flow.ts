@@ -124,6 +124,57 @@ function floatBox(
 interface Measured {
   height: number;
   draw: (page: PDFPage, left: number, top: number, ctx: DrawContext) => void;
+  /** The same content as pieces a page may break between (a table row split across pages), built when asked for. */
+  slices?: () => Slice[];
+}
+
+/** A line of a paragraph or a row of a nested table: drawn on its own, on whichever page it lands. */
+interface Slice {
+  height: number;
+  draw: (page: PDFPage, left: number, top: number, ctx: DrawContext) => void;
+  /** A page may not break just before this piece (widow and orphan control, a merge across rows). */
+  keepsWithPrevious?: boolean;
+}
+
+/**
+ * A paragraph's lines as slices (the first carries the space before, and the floats, the last the
+ * space after). Widow and orphan control keep the first two and the last two lines together.
+ */
+function paragraphSlices(laid: LaidParagraph, width: number, floats?: PreparedFloats): Slice[] {
+  const p = laid.paragraph;
+  const last = laid.lines.length - 1;
+  if (last < 0) return [{ height: p.spaceBefore + p.spaceAfter, draw: () => {} }];
+  return laid.lines.map((line, index) => ({
+    height: (index === 0 ? p.spaceBefore : 0) + line.height + (index === last ? p.spaceAfter : 0),
+    keepsWithPrevious: p.widowControl && index > 0 && (index === 1 || index === last),
+    draw(page, left, top, ctx) {
+      const y = top - (index === 0 ? p.spaceBefore : 0);
+      if (index === 0) for (const paint of floats?.behind ?? []) paint(page, top, ctx);
+      if (p.shading)
+        page.drawRectangle({
+          x: left + p.indentLeft,
+          y: y - line.height,
+          width: width - p.indentLeft - p.indentRight,
+          height: line.height,
+          color: rgb(...p.shading),
+        });
+      drawLine(page, laid, index, left, y, ctx);
+      if (index === 0) for (const paint of floats?.front ?? []) paint(page, top, ctx);
+    },
+  }));
+}
+
+/** A nested table's rows as slices; a row inside a merge across rows stays with the row above. */
+function tableSlices(table: MeasuredTable): Slice[] {
+  const merged = new Set<number>();
+  table.rows.forEach((row, r) => {
+    for (const cell of row.cells) for (let k = 1; k < cell.rowSpan; k++) merged.add(r + k);
+  });
+  return table.rows.map((_, r) => ({
+    height: table.rowHeights[r],
+    keepsWithPrevious: merged.has(r),
+    draw: (page, left, top, ctx) => table.drawRow(page, r, left, top, ctx),
+  }));
 }
 
 function paragraphBox(laid: LaidParagraph, width: number, withSpacing: boolean): Measured {
@@ -153,10 +204,13 @@ function paragraphBox(laid: LaidParagraph, width: number, withSpacing: boolean):
 /** Stacks blocks at one width without page breaks (table cells, headers, footers). */
 export async function measureBlocks(blocks: Block[], width: number, ctx: TextContext): Promise<Measured> {
   const parts: Measured[] = [];
+  const slicers: Array<() => Slice[]> = [];
   for (const block of blocks) {
     if (block.kind === 'paragraph') {
-      const box = paragraphBox(await layoutParagraph(block, width, ctx), width, true);
+      const laid = await layoutParagraph(block, width, ctx);
+      const box = paragraphBox(laid, width, true);
       const floats = block.floats?.length ? await prepareFloats(block, ctx) : undefined;
+      slicers.push(() => paragraphSlices(laid, width, floats));
       parts.push(
         !floats
           ? box
@@ -171,6 +225,7 @@ export async function measureBlocks(blocks: Block[], width: number, ctx: TextCon
       );
     } else if (block.kind === 'table') {
       const table = await measureTable(block, width, ctx);
+      slicers.push(() => tableSlices(table));
       parts.push({
         height: table.rowHeights.reduce((a, b) => a + b, 0),
         draw: (page, left, top, dctx) => {
@@ -192,6 +247,7 @@ export async function measureBlocks(blocks: Block[], width: number, ctx: TextCon
         y -= part.height;
       }
     },
+    slices: () => slicers.flatMap((slicer) => slicer()),
   };
 }
 
@@ -204,6 +260,109 @@ interface MeasuredTable {
   /** Column widths were scaled by this to fit. */
   scale: number;
   drawRow: (page: PDFPage, rowIndex: number, left: number, top: number, ctx: DrawContext) => void;
+  /** Whether each row can break inside its cells: its cells are plain (no merge across rows, no turned or cut text). */
+  breakable: boolean[];
+  /**
+   * The part of row `r` from each cell's slice `from[c]` that fits in `room` (Infinity: the rest).
+   * `before` is the height of the row's parts on earlier pages (the row's minimum height spans them all).
+   * `force`: at the top of a page, something of each cell goes in, widow and orphan control or not.
+   */
+  piece: (r: number, from: number[], room: number, before: number, force?: boolean) => RowPiece;
+  drawPiece: (page: PDFPage, r: number, piece: RowPiece, left: number, top: number, ctx: DrawContext) => void;
+}
+
+/** The part of a row split across pages that lands on one page: each cell's slices from `from[c]` to `to[c]`. */
+interface RowPiece {
+  from: number[];
+  to: number[];
+  height: number;
+  /** The piece holds something (some cell's content goes on), and whether it ends the row. */
+  advances: boolean;
+  last: boolean;
+}
+
+/**
+ * Rows broken inside their cells at a line boundary, as Word and LibreOffice break a row that does
+ * not fit in the room left on a page: each cell's lines go on at the top of the next page, and both
+ * parts are drawn with the cells' shading and borders. Content is top-aligned in a part unless all of
+ * the cell's content is in it.
+ */
+function rowPieces(
+  table: Table,
+  contents: CellContent[][],
+  geometry: { offset: number; columnX: number[] },
+): Pick<MeasuredTable, 'breakable' | 'piece' | 'drawPiece'> {
+  const merged = new Set<number>();
+  table.rows.forEach((row, r) => {
+    for (const cell of row.cells) for (let k = 1; k < cell.rowSpan; k++) merged.add(r + k);
+  });
+  const breakable = table.rows.map(
+    (row, r) =>
+      !row.exactHeight &&
+      !merged.has(r) &&
+      row.cells.every((cell, c) => cell.rowSpan <= 1 && !cell.textDirection && !cell.clip && contents[r][c].slices),
+  );
+  const cache = new Map<CellContent, Slice[]>();
+  const slicesOf = (content: CellContent) => {
+    let slices = cache.get(content);
+    if (!slices) cache.set(content, (slices = content.slices?.() ?? []));
+    return slices;
+  };
+  /** Where a cell's part ends: after the last slice that fits in `limit` and may be followed by a break. */
+  const fitIn = (slices: Slice[], start: number, limit: number, keeps: boolean): [number, number] => {
+    let [used, end, endUsed] = [0, start, 0];
+    for (let k = start; k < slices.length; k++) {
+      used += slices[k].height;
+      if (used > limit + 0.01) break;
+      if (!keeps || k + 1 === slices.length || !slices[k + 1].keepsWithPrevious) [end, endUsed] = [k + 1, used];
+    }
+    return [end, endUsed];
+  };
+  const piece = (r: number, from: number[], room: number, before: number, force = false): RowPiece => {
+    const row = table.rows[r];
+    const cut = (keeps: boolean, atLeastOne: boolean) => {
+      let height = 0;
+      const to = row.cells.map((cell, c) => {
+        const slices = slicesOf(contents[r][c]);
+        const pads = cell.padding.top + cell.padding.bottom;
+        let [end, used] = fitIn(slices, from[c], room - pads, keeps);
+        if (atLeastOne && end === from[c] && end < slices.length) [end, used] = [end + 1, slices[end].height];
+        height = Math.max(height, used + pads);
+        return end;
+      });
+      const last = to.every((end, c) => end === slicesOf(contents[r][c]).length);
+      if (last) height = Math.max(height, row.minHeight - before);
+      return { from, to, height, last, advances: to.some((end, c) => end > from[c]) };
+    };
+    const normal = cut(true, false);
+    if (normal.advances || !force) return normal;
+    const loose = cut(false, false);
+    return loose.advances ? loose : cut(false, true);
+  };
+  const drawPiece = (page: PDFPage, r: number, part: RowPiece, left: number, top: number, ctx: DrawContext) => {
+    const { columnX, offset } = geometry;
+    const end = columnX.length - 1;
+    table.rows[r].cells.forEach((cell, c) => {
+      const x = left + offset + columnX[Math.min(cell.column, end)];
+      const width = columnX[Math.min(cell.column + cell.colSpan, end)] - columnX[Math.min(cell.column, end)];
+      const { height } = part;
+      if (cell.shading) page.drawRectangle({ x, y: top - height, width, height, color: rgb(...cell.shading) });
+      const slices = slicesOf(contents[r][c]).slice(part.from[c], part.to[c]);
+      const whole = part.from[c] === 0 && part.to[c] === slicesOf(contents[r][c]).length;
+      const free = height - cell.padding.top - cell.padding.bottom - slices.reduce((sum, s) => sum + s.height, 0);
+      const align = whole ? cell.verticalAlign : 'top';
+      let y = top - cell.padding.top - (align === 'middle' ? free / 2 : align === 'bottom' ? free : 0);
+      for (const slice of slices) {
+        slice.draw(page, x + cell.padding.left, y, ctx);
+        y -= slice.height;
+      }
+      drawBorder(page, cell.borders.top, x, top, x + width, top);
+      drawBorder(page, cell.borders.bottom, x, top - height, x + width, top - height);
+      drawBorder(page, cell.borders.left, x, top, x, top - height);
+      drawBorder(page, cell.borders.right, x + width, top, x + width, top - height);
+    });
+  };
+  return { breakable, piece, drawPiece };
 }
 
 function drawBorder(page: PDFPage, border: Border | undefined, x1: number, y1: number, x2: number, y2: number) {
@@ -447,6 +606,7 @@ async function measureTable(
     offset,
     columnX,
     scale,
+    ...rowPieces(table, contents, { offset, columnX }),
     drawRow(page, r, left, top, ctx2) {
       const boxes = table.rows[r].cells.map((cell) => {
         const start = Math.min(cell.column, widths.length);
@@ -749,21 +909,63 @@ class Flow {
       const width = table.columnX[table.columnX.length - 1];
       this.draft.ops.push((page) => drawBorder(page, rule, x, at, x + width, at));
     };
-    for (let r = 0; r < block.rows.length; r++) {
-      const height = table.rowHeights[r];
-      const notes = await this.measureNotes(block.rows[r].footnotes);
-      if (!this.fits(height, notes) || (r > 0 && block.rows[r].pageBreakBefore)) {
-        if (r > 0 && block.ruleAtBreaks) ruleAtBreak(block.ruleAtBreaks);
-        this.nextColumn();
-        for (const h of headerRows) {
-          if (h >= r) break;
-          placeRow(h);
-          this.y += table.rowHeights[h];
-        }
+    const breakBefore = (r: number, continued: boolean) => {
+      if ((r > 0 || continued) && block.ruleAtBreaks) ruleAtBreak(block.ruleAtBreaks);
+      this.nextColumn();
+      for (const h of headerRows) {
+        if (h >= r) break;
+        placeRow(h);
+        this.y += table.rowHeights[h];
       }
-      placeRow(r);
-      this.draft.footnotes.push(...notes);
-      this.y += height;
+    };
+    const placePiece = (r: number, piece: RowPiece) => {
+      const at = this.top(),
+        x = this.left();
+      this.draft.ops.push((page, dctx) => table.drawPiece(page, r, piece, x, at, dctx));
+      if (piece.from.every((start) => start === 0))
+        for (const overlay of overlays.get(r) ?? []) this.draft.overlays.push((page) => overlay(page, x, at));
+      this.y += piece.height;
+    };
+    for (let r = 0; r < block.rows.length; r++) {
+      const row = block.rows[r];
+      const notes = await this.measureNotes(row.footnotes);
+      // At the top of a column (below repeated header rows) a row that does not fit is broken, or overflows.
+      let fresh = this.y <= this.columnTop;
+      if (r > 0 && row.pageBreakBefore) {
+        breakBefore(r, false);
+        fresh = true;
+      }
+      let [from, before] = [row.cells.map(() => 0), 0];
+      for (;;) {
+        const first = before === 0;
+        const rest = first ? table.rowHeights[r] : table.piece(r, from, Infinity, before).height;
+        const room =
+          this.contentHeight - this.footnoteRoom([...this.draft.footnotes, ...(first ? notes : [])]) - this.y;
+        const placeRest = () => {
+          if (!first) return placePiece(r, table.piece(r, from, Infinity, before));
+          placeRow(r);
+          this.y += rest;
+          this.draft.footnotes.push(...notes);
+        };
+        if (rest <= room) {
+          placeRest();
+          break;
+        }
+        // Word's w:cantSplit: such a row moves whole to the next page, and breaks there only when taller than it.
+        const breaks = table.breakable[r] && ((row.splits && !row.header) || fresh);
+        const piece = breaks ? table.piece(r, from, room, before, fresh) : undefined;
+        if (piece?.advances && (!piece.last || piece.height <= room || fresh)) {
+          if (first) this.draft.footnotes.push(...notes);
+          placePiece(r, piece);
+          if (piece.last) break; // (forced at the top of a page: its one line overflows)
+          [from, before] = [piece.to, before + piece.height];
+        } else if (fresh) {
+          placeRest(); // nothing of it fits even at the top of a page, and it cannot be broken: it overflows
+          break;
+        }
+        breakBefore(r, before > 0);
+        fresh = true;
+      }
       this.rowDone(r);
     }
   }

@@ -213,6 +213,12 @@ export interface TableRow {
   exactHeight?: boolean;
   /** Repeat at the top of each page (header row). */
   header?: boolean;
+  /**
+   * The row may break across pages between lines of its cells when it does not fit in the room left
+   * (Word's rows without w:cantSplit). Otherwise it moves whole to the next page, and breaks only when
+   * taller than a page.
+   */
+  splits?: boolean;
   /** Start a new page with this row (a spreadsheet's manual page break), unless it is the table's first. */
   pageBreakBefore?: boolean;
   /** Drawings anchored on this row (flow.ts draws them on the page where the row lands). */

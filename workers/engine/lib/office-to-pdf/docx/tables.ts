@@ -280,7 +280,12 @@ async function readRow(
 ) {
   const trPr = kid(tr, 'w:trPr');
   const minHeight = (num(kid(trPr, 'w:trHeight'), 'w:val') ?? 0) * TWIP;
-  const row: TableRow = { cells: [], minHeight, header: onOff(kid(trPr, 'w:tblHeader')) ?? false };
+  const row: TableRow = {
+    cells: [],
+    minHeight,
+    header: onOff(kid(trPr, 'w:tblHeader')) ?? false,
+    splits: !(onOff(kid(trPr, 'w:cantSplit')) ?? false),
+  };
   let column = num(kid(trPr, 'w:gridBefore'), 'w:val') ?? 0;
   const tcs = unwrapped(tr, 'w:tc');
   for (const tc of tcs) {

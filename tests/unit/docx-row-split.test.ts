@@ -1,0 +1,112 @@
+/**
+ * Word → PDF: a table row that does not fit in the room left on a page breaks across the page
+ * between lines of its cells, as Word and LibreOffice break it, unless the row says w:cantSplit;
+ * a row taller than a page breaks in any case. Generated A4 documents (1-inch margins): filler
+ * paragraphs, then a one-row table of two cells of one-word paragraphs ("aline1"…, "bline1"…). The
+ * figures in the comments are LibreOffice 7.4's for the same documents (`soffice --headless
+ * --convert-to pdf`, read with `pdftotext -bbox`): its lines are 11.5 pt apart and start 0.3 pt
+ * lower than Folio's.
+ */
+import { describe, expect, test } from 'vitest';
+import { Document, Packer, Paragraph, Table, TableCell, TableRow, WidthType } from 'docx';
+import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
+import { convert } from '../support/office-pdf-helpers.ts';
+import { popplerWordPages } from '../support/pdf.ts';
+
+const cell = (texts: string[]) =>
+  new TableCell({ width: { size: 4500, type: WidthType.DXA }, children: texts.map((t) => new Paragraph(t)) });
+const lines = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}line${i + 1}`);
+
+interface Layout {
+  pages: number;
+  /** Each word's page (1-based) and top (from the page's top edge). */
+  at: (word: string) => { page: number; top: number };
+  /** Every place the word is printed (a repeated header row's). */
+  all: (word: string) => Array<{ page: number; top: number }>;
+}
+
+/** `fillers` paragraphs, then the table (an optional repeated header row, then a row of `count` lines a cell). */
+async function render(fillers: number, count: number, options: { cantSplit?: boolean; header?: boolean } = {}) {
+  const rows = [
+    ...(options.header ? [new TableRow({ tableHeader: true, children: [cell(['Head1']), cell(['Head2'])] })] : []),
+    new TableRow({ cantSplit: options.cantSplit, children: [cell(lines('a', count)), cell(lines('b', count))] }),
+  ];
+  const doc = new Document({
+    sections: [
+      {
+        children: [
+          ...Array.from({ length: fillers }, (_, i) => new Paragraph(`Filler ${i + 1}`)),
+          new Table({ rows }),
+          new Paragraph('After'),
+        ],
+      },
+    ],
+  });
+  const result = await convert(wordToPdf, 'row.docx', await Packer.toBuffer(doc));
+  const pages = popplerWordPages(result.bytes);
+  const words = new Map<string, Array<{ page: number; top: number }>>();
+  for (const w of pages.flat()) words.set(w.text, [...(words.get(w.text) ?? []), { page: w.page, top: w.yMin }]);
+  const layout: Layout = {
+    pages: pages.length,
+    at: (word) => words.get(word)?.[0] ?? { page: 0, top: NaN },
+    all: (word) => words.get(word) ?? [],
+  };
+  return layout;
+}
+
+/** The pages each cell's lines landed on, as "page:first-last" runs. */
+function runs(layout: Layout, prefix: string, count: number): string[] {
+  const out: string[] = [];
+  let start = 1;
+  for (let i = 2; i <= count + 1; i++) {
+    const page = layout.at(`${prefix}line${start}`).page;
+    if (i > count || layout.at(`${prefix}line${i}`).page !== page) {
+      out.push(`${page}:${start}-${i - 1}`);
+      start = i;
+    }
+  }
+  return out;
+}
+
+describe('Word table rows across a page break', () => {
+  test('a row starting low on a page breaks between lines of its cells', async () => {
+    const layout = await render(56, 10);
+    // LibreOffice 7.4: lines 1-4 of both cells on page 1 (aline1 at 719.2, aline4 at 753.8), 5-10 on
+    // page 2 from its top margin (aline5 at 72.4), "After" at 142.2; 2 pages. Before: the whole row on page 2.
+    expect(runs(layout, 'a', 10)).toEqual(['1:1-4', '2:5-10']);
+    expect(runs(layout, 'b', 10)).toEqual(['1:1-4', '2:5-10']);
+    expect(layout.at('aline1').top).toBeCloseTo(layout.at('bline1').top, 1);
+    expect(layout.at('aline5').top).toBeCloseTo(72.1, 0);
+    expect(layout.at('bline5').top).toBeCloseTo(72.1, 0);
+    expect(layout.pages).toBe(2);
+  });
+
+  test('the same row with w:cantSplit moves whole to the next page', async () => {
+    const layout = await render(56, 10, { cantSplit: true });
+    // LibreOffice 7.4: aline1 and bline1 at 72.4 on page 2, aline10 at 176.3; 2 pages.
+    expect(runs(layout, 'a', 10)).toEqual(['2:1-10']);
+    expect(runs(layout, 'b', 10)).toEqual(['2:1-10']);
+    expect(layout.at('aline1').top).toBeCloseTo(72.1, 0);
+  });
+
+  test('repeated header rows are drawn again above the rest of a broken row', async () => {
+    const layout = await render(55, 10, { header: true });
+    // LibreOffice 7.4: Head1 at 707.6 and lines 1-4 on page 1; Head1 at 72.4 and aline5 at 84.4 on page 2
+    // (its header row is 12 pt tall, Folio's 11.5 pt).
+    expect(runs(layout, 'a', 10)).toEqual(['1:1-4', '2:5-10']);
+    expect(layout.all('Head1').map((w) => w.page)).toEqual([1, 2]);
+    expect(layout.at('aline5').top - layout.all('Head1')[1].top).toBeCloseTo(11.5, 1);
+  });
+
+  test('a row taller than a page breaks, with w:cantSplit or without', async () => {
+    // LibreOffice 7.4, 70 lines a cell after 2 fillers: without w:cantSplit, lines 1-58 on page 1
+    // (aline1 at 95.5) and 59-70 on page 2; with it, the row moves to page 2 (lines 1-60), 61-70 on page 3.
+    const splits = await render(2, 70);
+    expect(runs(splits, 'a', 70)).toEqual(['1:1-58', '2:59-70']);
+    expect(runs(splits, 'b', 70)).toEqual(['1:1-58', '2:59-70']);
+    expect(splits.pages).toBe(2);
+    const whole = await render(2, 70, { cantSplit: true });
+    expect(runs(whole, 'a', 70)).toEqual(['2:1-60', '3:61-70']);
+    expect(whole.pages).toBe(3);
+  });
+});
