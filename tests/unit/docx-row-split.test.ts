@@ -26,32 +26,30 @@ interface Layout {
 }
 
 /** `fillers` paragraphs, then the table (an optional repeated header row, then a row of `count` lines a cell). */
-async function render(fillers: number, count: number, options: { cantSplit?: boolean; header?: boolean } = {}) {
+async function render(
+  fillers: number,
+  count: number,
+  options: { cantSplit?: boolean; header?: boolean } = {},
+): Promise<Layout> {
   const rows = [
     ...(options.header ? [new TableRow({ tableHeader: true, children: [cell(['Head1']), cell(['Head2'])] })] : []),
     new TableRow({ cantSplit: options.cantSplit, children: [cell(lines('a', count)), cell(lines('b', count))] }),
   ];
-  const doc = new Document({
-    sections: [
-      {
-        children: [
-          ...Array.from({ length: fillers }, (_, i) => new Paragraph(`Filler ${i + 1}`)),
-          new Table({ rows }),
-          new Paragraph('After'),
-        ],
-      },
-    ],
-  });
-  const result = await convert(wordToPdf, 'row.docx', await Packer.toBuffer(doc));
-  const pages = popplerWordPages(result.bytes);
+  return layoutOf(fillers, new Table({ rows }));
+}
+
+/** A Word document of `fillers` paragraphs, then `table`, then "After", through Folio. */
+async function layoutOf(fillers: number, table: Table): Promise<Layout> {
+  const children = [...Array.from({ length: fillers }, (_, i) => new Paragraph(`Filler ${i + 1}`)), table];
+  const doc = new Document({ sections: [{ children: [...children, new Paragraph('After')] }] });
+  const pages = popplerWordPages((await convert(wordToPdf, 'row.docx', await Packer.toBuffer(doc))).bytes);
   const words = new Map<string, Array<{ page: number; top: number }>>();
   for (const w of pages.flat()) words.set(w.text, [...(words.get(w.text) ?? []), { page: w.page, top: w.yMin }]);
-  const layout: Layout = {
+  return {
     pages: pages.length,
     at: (word) => words.get(word)?.[0] ?? { page: 0, top: NaN },
     all: (word) => words.get(word) ?? [],
   };
-  return layout;
 }
 
 /** The pages each cell's lines landed on, as "page:first-last" runs. */
@@ -108,5 +106,33 @@ describe('Word table rows across a page break', () => {
     const whole = await render(2, 70, { cantSplit: true });
     expect(runs(whole, 'a', 70)).toEqual(['2:1-60', '3:61-70']);
     expect(whole.pages).toBe(3);
+  });
+
+  test('a row holding a nested table breaks inside the nested row that reaches the page break', async () => {
+    // As Reporting Services lays a form out: one outer cell per section, a nested table of label and text rows.
+    const cellOf = (width: number, children: Array<Paragraph | Table>) =>
+      new TableCell({ width: { size: width, type: WidthType.DXA }, children });
+    const inner = new Table({
+      rows: [
+        new TableRow({ children: [cellOf(2000, [new Paragraph('Label1')]), cellOf(6000, [new Paragraph('Short')])] }),
+        new TableRow({
+          children: [
+            cellOf(2000, [new Paragraph('Label2')]),
+            cellOf(
+              6000,
+              lines('c', 10).map((t) => new Paragraph(t)),
+            ),
+          ],
+        }),
+      ],
+    });
+    const outer = new Table({ rows: [new TableRow({ children: [cellOf(9000, [inner, new Paragraph('')])] })] });
+    const layout = await layoutOf(54, outer);
+    // LibreOffice 7.4: Label2 and cline1-5 on page 1 (cline1 at 708.6), cline6-10 on page 2 from 72.9.
+    // Before: the whole outer row on page 2.
+    expect(layout.at('Label2').page).toBe(1);
+    expect(runs(layout, 'c', 10)).toEqual(['1:1-5', '2:6-10']);
+    expect(layout.at('cline6').top).toBeCloseTo(72.1, 0);
+    expect(layout.pages).toBe(2);
   });
 });

@@ -134,6 +134,11 @@ interface Slice {
   draw: (page: PDFPage, left: number, top: number, ctx: DrawContext) => void;
   /** A page may not break just before this piece (widow and orphan control, a merge across rows). */
   keepsWithPrevious?: boolean;
+  /**
+   * A nested table's row that may break inside its cells: the part that fits in `room`, and the rest
+   * (undefined when nothing of it fits, or all of it does).
+   */
+  split?: (room: number, force: boolean) => [Slice, Slice] | undefined;
 }
 
 /**
@@ -170,11 +175,28 @@ function tableSlices(table: MeasuredTable): Slice[] {
   table.rows.forEach((row, r) => {
     for (const cell of row.cells) for (let k = 1; k < cell.rowSpan; k++) merged.add(r + k);
   });
-  return table.rows.map((_, r) => ({
-    height: table.rowHeights[r],
-    keepsWithPrevious: merged.has(r),
-    draw: (page, left, top, ctx) => table.drawRow(page, r, left, top, ctx),
-  }));
+  return table.rows.map((_, r) => ({ ...rowSlice(table, r), keepsWithPrevious: merged.has(r) }));
+}
+
+/** A nested table's row as a slice (or what is left of it, `rest`, below its earlier parts' `before`). */
+function rowSlice(table: MeasuredTable, r: number, rest?: RowPiece): Slice {
+  return {
+    height: rest ? rest.height : table.rowHeights[r],
+    draw: (page, left, top, ctx) =>
+      rest ? table.drawPiece(page, r, rest, left, top, ctx) : table.drawRow(page, r, left, top, ctx),
+    split: !table.breakable[r]
+      ? undefined
+      : (room, force) => {
+          const before = rest?.before ?? 0;
+          const part = table.piece(r, rest?.rest ?? table.start(r), room, before, force);
+          if (!part.advances || part.last || part.height > room + 0.01) return undefined;
+          const head: Slice = {
+            height: part.height,
+            draw: (page, left, top, ctx) => table.drawPiece(page, r, part, left, top, ctx),
+          };
+          return [head, rowSlice(table, r, table.piece(r, part.rest, Infinity, before + part.height))];
+        },
+  };
 }
 
 function paragraphBox(laid: LaidParagraph, width: number, withSpacing: boolean): Measured {
@@ -262,20 +284,24 @@ interface MeasuredTable {
   drawRow: (page: PDFPage, rowIndex: number, left: number, top: number, ctx: DrawContext) => void;
   /** Whether each row can break inside its cells: its cells are plain (no merge across rows, no turned or cut text). */
   breakable: boolean[];
+  /** Each cell's content of row `r` as slices, for `piece`. */
+  start: (r: number) => Slice[][];
   /**
-   * The part of row `r` from each cell's slice `from[c]` that fits in `room` (Infinity: the rest).
+   * The part of row `r` whose cells still hold `cells` that fits in `room` (Infinity: all of it).
    * `before` is the height of the row's parts on earlier pages (the row's minimum height spans them all).
    * `force`: at the top of a page, something of each cell goes in, widow and orphan control or not.
    */
-  piece: (r: number, from: number[], room: number, before: number, force?: boolean) => RowPiece;
+  piece: (r: number, cells: Slice[][], room: number, before: number, force?: boolean) => RowPiece;
   drawPiece: (page: PDFPage, r: number, piece: RowPiece, left: number, top: number, ctx: DrawContext) => void;
 }
 
-/** The part of a row split across pages that lands on one page: each cell's slices from `from[c]` to `to[c]`. */
+/** The part of a row split across pages that lands on one page: what of each cell it holds, and what is left. */
 interface RowPiece {
-  from: number[];
-  to: number[];
+  cells: Slice[][];
+  rest: Slice[][];
   height: number;
+  /** The height of the row's parts before this one. */
+  before: number;
   /** The piece holds something (some cell's content goes on), and whether it ends the row. */
   advances: boolean;
   last: boolean;
@@ -291,7 +317,7 @@ function rowPieces(
   table: Table,
   contents: CellContent[][],
   geometry: { offset: number; columnX: number[] },
-): Pick<MeasuredTable, 'breakable' | 'piece' | 'drawPiece'> {
+): Pick<MeasuredTable, 'breakable' | 'start' | 'piece' | 'drawPiece'> {
   const merged = new Set<number>();
   table.rows.forEach((row, r) => {
     for (const cell of row.cells) for (let k = 1; k < cell.rowSpan; k++) merged.add(r + k);
@@ -302,37 +328,48 @@ function rowPieces(
       !merged.has(r) &&
       row.cells.every((cell, c) => cell.rowSpan <= 1 && !cell.textDirection && !cell.clip && contents[r][c].slices),
   );
-  const cache = new Map<CellContent, Slice[]>();
-  const slicesOf = (content: CellContent) => {
-    let slices = cache.get(content);
-    if (!slices) cache.set(content, (slices = content.slices?.() ?? []));
-    return slices;
-  };
-  /** Where a cell's part ends: after the last slice that fits in `limit` and may be followed by a break. */
-  const fitIn = (slices: Slice[], start: number, limit: number, keeps: boolean): [number, number] => {
-    let [used, end, endUsed] = [0, start, 0];
-    for (let k = start; k < slices.length; k++) {
+  const start = (r: number) => contents[r].map((content) => content.slices?.() ?? []);
+  /**
+   * A cell's part: the slices that fit in `limit`, up to the last place a page may break; or those
+   * before a nested row that does not fit and the part of it that does.
+   */
+  const fitIn = (slices: Slice[], limit: number, keeps: boolean, force: boolean): [Slice[], Slice[], number] => {
+    let [used, end, endUsed] = [0, 0, 0];
+    for (let k = 0; k < slices.length; k++) {
+      if (used + slices[k].height > limit + 0.01) {
+        const halves = slices[k].split?.(limit - used, force && k === 0);
+        if (halves)
+          return [[...slices.slice(0, k), halves[0]], [halves[1], ...slices.slice(k + 1)], used + halves[0].height];
+        break;
+      }
       used += slices[k].height;
-      if (used > limit + 0.01) break;
       if (!keeps || k + 1 === slices.length || !slices[k + 1].keepsWithPrevious) [end, endUsed] = [k + 1, used];
     }
-    return [end, endUsed];
+    return [slices.slice(0, end), slices.slice(end), endUsed];
   };
-  const piece = (r: number, from: number[], room: number, before: number, force = false): RowPiece => {
+  const piece = (r: number, cells: Slice[][], room: number, before: number, force = false): RowPiece => {
     const row = table.rows[r];
-    const cut = (keeps: boolean, atLeastOne: boolean) => {
+    const cut = (keeps: boolean, atLeastOne: boolean): RowPiece => {
       let height = 0;
-      const to = row.cells.map((cell, c) => {
-        const slices = slicesOf(contents[r][c]);
+      const parts = row.cells.map((cell, c) => {
         const pads = cell.padding.top + cell.padding.bottom;
-        let [end, used] = fitIn(slices, from[c], room - pads, keeps);
-        if (atLeastOne && end === from[c] && end < slices.length) [end, used] = [end + 1, slices[end].height];
+        let [taken, left, used] = fitIn(cells[c], room - pads, keeps, force);
+        if (atLeastOne && !taken.length && left.length)
+          [taken, left, used] = [[left[0]], left.slice(1), left[0].height];
         height = Math.max(height, used + pads);
-        return end;
+        return [taken, left] as const;
       });
-      const last = to.every((end, c) => end === slicesOf(contents[r][c]).length);
+      const last = parts.every(([, left]) => !left.length);
       if (last) height = Math.max(height, row.minHeight - before);
-      return { from, to, height, last, advances: to.some((end, c) => end > from[c]) };
+      const advances = parts.some(([taken]) => taken.length > 0);
+      return {
+        cells: parts.map(([taken]) => taken),
+        rest: parts.map(([, left]) => left),
+        height,
+        before,
+        last,
+        advances,
+      };
     };
     const normal = cut(true, false);
     if (normal.advances || !force) return normal;
@@ -347,10 +384,9 @@ function rowPieces(
       const width = columnX[Math.min(cell.column + cell.colSpan, end)] - columnX[Math.min(cell.column, end)];
       const { height } = part;
       if (cell.shading) page.drawRectangle({ x, y: top - height, width, height, color: rgb(...cell.shading) });
-      const slices = slicesOf(contents[r][c]).slice(part.from[c], part.to[c]);
-      const whole = part.from[c] === 0 && part.to[c] === slicesOf(contents[r][c]).length;
+      const slices = part.cells[c];
       const free = height - cell.padding.top - cell.padding.bottom - slices.reduce((sum, s) => sum + s.height, 0);
-      const align = whole ? cell.verticalAlign : 'top';
+      const align = part.before === 0 && part.last ? cell.verticalAlign : 'top';
       let y = top - cell.padding.top - (align === 'middle' ? free / 2 : align === 'bottom' ? free : 0);
       for (const slice of slices) {
         slice.draw(page, x + cell.padding.left, y, ctx);
@@ -362,7 +398,7 @@ function rowPieces(
       drawBorder(page, cell.borders.right, x + width, top, x + width, top - height);
     });
   };
-  return { breakable, piece, drawPiece };
+  return { breakable, start, piece, drawPiece };
 }
 
 function drawBorder(page: PDFPage, border: Border | undefined, x1: number, y1: number, x2: number, y2: number) {
@@ -922,7 +958,7 @@ class Flow {
       const at = this.top(),
         x = this.left();
       this.draft.ops.push((page, dctx) => table.drawPiece(page, r, piece, x, at, dctx));
-      if (piece.from.every((start) => start === 0))
+      if (piece.before === 0)
         for (const overlay of overlays.get(r) ?? []) this.draft.overlays.push((page) => overlay(page, x, at));
       this.y += piece.height;
     };
@@ -935,14 +971,14 @@ class Flow {
         breakBefore(r, false);
         fresh = true;
       }
-      let [from, before] = [row.cells.map(() => 0), 0];
+      let [cells, before] = [table.breakable[r] ? table.start(r) : [], 0];
       for (;;) {
         const first = before === 0;
-        const rest = first ? table.rowHeights[r] : table.piece(r, from, Infinity, before).height;
+        const rest = first ? table.rowHeights[r] : table.piece(r, cells, Infinity, before).height;
         const room =
           this.contentHeight - this.footnoteRoom([...this.draft.footnotes, ...(first ? notes : [])]) - this.y;
         const placeRest = () => {
-          if (!first) return placePiece(r, table.piece(r, from, Infinity, before));
+          if (!first) return placePiece(r, table.piece(r, cells, Infinity, before));
           placeRow(r);
           this.y += rest;
           this.draft.footnotes.push(...notes);
@@ -953,12 +989,12 @@ class Flow {
         }
         // Word's w:cantSplit: such a row moves whole to the next page, and breaks there only when taller than it.
         const breaks = table.breakable[r] && ((row.splits && !row.header) || fresh);
-        const piece = breaks ? table.piece(r, from, room, before, fresh) : undefined;
+        const piece = breaks ? table.piece(r, cells, room, before, fresh) : undefined;
         if (piece?.advances && (!piece.last || piece.height <= room || fresh)) {
           if (first) this.draft.footnotes.push(...notes);
           placePiece(r, piece);
           if (piece.last) break; // (forced at the top of a page: its one line overflows)
-          [from, before] = [piece.to, before + piece.height];
+          [cells, before] = [piece.rest, before + piece.height];
         } else if (fresh) {
           placeRest(); // nothing of it fits even at the top of a page, and it cannot be broken: it overflows
           break;
