@@ -135,4 +135,17 @@ describe('Word table rows across a page break', () => {
     expect(layout.at('cline6').top).toBeCloseTo(72.1, 0);
     expect(layout.pages).toBe(2);
   });
+
+  test("a cell paragraph's space after counts in the room it needs at the foot of a page", async () => {
+    const spaced = (prefix: string) =>
+      new TableCell({
+        width: { size: 4500, type: WidthType.DXA },
+        children: lines(prefix, 6).map((text) => new Paragraph({ text, spacing: { after: 200 } })),
+      });
+    const layout = await layoutOf(57, new Table({ rows: [new TableRow({ children: [spaced('a'), spaced('b')] })] }));
+    // LibreOffice 7.4: aline1 at 730.7 on page 1; aline2, whose text would end above the text area's
+    // foot (763.7 < 769.9) but its 10 pt space after below it, on page 2 at 72.4.
+    expect(runs(layout, 'a', 6)).toEqual(['1:1-1', '2:2-6']);
+    expect(runs(layout, 'b', 6)).toEqual(['1:1-1', '2:2-6']);
+  });
 });
