@@ -971,14 +971,14 @@ class Flow {
         breakBefore(r, false);
         fresh = true;
       }
-      let [cells, before] = [table.breakable[r] ? table.start(r) : [], 0];
+      // Each cell's content as slices, built only for a row that breaks.
+      let [cells, before, first] = [undefined as Slice[][] | undefined, 0, true];
       for (;;) {
-        const first = before === 0;
-        const rest = first ? table.rowHeights[r] : table.piece(r, cells, Infinity, before).height;
+        const rest = first ? table.rowHeights[r] : table.piece(r, cells!, Infinity, before).height;
         const room =
           this.contentHeight - this.footnoteRoom([...this.draft.footnotes, ...(first ? notes : [])]) - this.y;
         const placeRest = () => {
-          if (!first) return placePiece(r, table.piece(r, cells, Infinity, before));
+          if (!first) return placePiece(r, table.piece(r, cells!, Infinity, before));
           placeRow(r);
           this.y += rest;
           this.draft.footnotes.push(...notes);
@@ -989,17 +989,17 @@ class Flow {
         }
         // Word's w:cantSplit: such a row moves whole to the next page, and breaks there only when taller than it.
         const breaks = table.breakable[r] && ((row.splits && !row.header) || fresh);
-        const piece = breaks ? table.piece(r, cells, room, before, fresh) : undefined;
+        const piece = breaks ? table.piece(r, (cells ??= table.start(r)), room, before, fresh) : undefined;
         if (piece?.advances && (!piece.last || piece.height <= room || fresh)) {
           if (first) this.draft.footnotes.push(...notes);
           placePiece(r, piece);
           if (piece.last) break; // (forced at the top of a page: its one line overflows)
-          [cells, before] = [piece.rest, before + piece.height];
+          [cells, before, first] = [piece.rest, before + piece.height, false];
         } else if (fresh) {
           placeRest(); // nothing of it fits even at the top of a page, and it cannot be broken: it overflows
           break;
         }
-        breakBefore(r, before > 0);
+        breakBefore(r, !first);
         fresh = true;
       }
       this.rowDone(r);
