@@ -1032,6 +1032,38 @@ describe('pdf-to-excel', () => {
     expect(sheet.getCell('B1').isMerged).toBe(false);
   });
 
+  test('a header band with no border between its rows: a label printed on its bottom row stays there', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const xs = [72, 192, 282, 372];
+    const ys = [700, 680, 660, 640, 620];
+    // No border under the band's empty top-left cell, none between "Gas"'s two columns.
+    for (const [i, y] of ys.entries()) {
+      page.drawLine({ start: { x: i === 1 ? 192 : 72, y }, end: { x: 372, y }, thickness: 0.5 });
+    }
+    for (const x of xs) {
+      page.drawLine({ start: { x, y: x === 282 ? 680 : 700 }, end: { x, y: 620 }, thickness: 0.5 });
+    }
+    page.drawText('Gas', { x: 192 + 90 - font.widthOfTextAtSize('Gas', 10) / 2, y: 686, size: 10, font });
+    [
+      ['Point Name', 'Vol Nm3', 'Mass Kg'],
+      ['Chiswick', '12', '34'],
+      ['Grove', '56', '78'],
+    ].forEach((row, r) => row.forEach((v, c) => page.drawText(v, { x: xs[c] + 4, y: 666 - r * 20, size: 10, font })));
+    for (const sheets of ['table', 'page'] as const) {
+      const book = await load((await run([{ name: 'band.pdf', bytes: await doc.save() }], { sheets }, {})).bytes);
+      const sheet = book.worksheets[0];
+      expect(sheet.getCell('A1').value).toBeNull();
+      expect(sheet.getCell('A1').isMerged).toBe(false);
+      expect(sheetGrid(sheet).slice(1)).toEqual([
+        ['Point Name', 'Vol Nm3', 'Mass Kg'],
+        ['Chiswick', 12, 34],
+        ['Grove', 56, 78],
+      ]);
+    }
+  });
+
   test('parseCell: dates keep their printed form; errors are errors', () => {
     expect(parseCell('01/11/2017', 'day-first')).toEqual({
       value: new Date(Date.UTC(2017, 10, 1)),

@@ -210,7 +210,10 @@ function splitRowsOfBorderGaps(spans: Span[], items: TextItem[], rowEdges: numbe
     const others = items.filter((item) => !within(item, span));
     const rows = new Set(own.map((item) => rowOf(item.baseline - item.size * 0.3)));
     const aligned = own.every((item) => others.some((o) => Math.abs(o.baseline - item.baseline) < 1));
-    if (rows.size < 2 || !aligned) return [span];
+    // Text on its last row's baselines only is that row's (a header band's bottom label, its top
+    // row empty); text filling one row of several elsewhere is a merged cell's, centred or not.
+    const lastOnly = rows.size === 1 && rows.has(span.row + span.rowSpan - 1);
+    if ((rows.size < 2 && !lastOnly) || !aligned) return [span];
     return Array.from({ length: span.rowSpan }, (_, r) => ({ ...span, row: span.row + r, rowSpan: 1 }));
   });
 }
