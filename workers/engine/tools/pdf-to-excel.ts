@@ -13,6 +13,7 @@ import { commonOptions, readOfficeSource } from '../lib/pdf-to-office/office-pag
 import { baseName } from '../../../shared/format.ts';
 import { buildFragments, median, type PageLayout, type TextItem } from '../lib/pdf/pdf-layout.ts';
 import { findTables, insideBox, joinWrappedLines, type Table, type TableCell } from '../lib/pdf-to-office/tables.ts';
+import { ARABIC, HEBREW } from '../lib/unicode-scripts.ts';
 
 /** Gap between two cells of a printed spreadsheet row, in font sizes (running text needs ~1.2). */
 const CELL_GAP_EM = 0.6;
@@ -61,6 +62,19 @@ export function parseCell(text: string, dateOrder: DateOrder = 'month-first'): P
   if (t === '') return { value: null };
   // Leading zeros (codes, ZIPs) and very long digit runs (IDs) stay text.
   if (/^0\d+$/.test(t) || /\d{16,}/.test(t)) return { value: t };
+  // Arabic-Indic digits (a number format of an Arabic locale: "[$-3000401]0" prints 123 as ١٢٣).
+  if (/[\u0660-\u0669]/.test(t)) {
+    const western = t
+      .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+      .replace(/\u066b/g, '.')
+      .replace(/\u066c/g, ',');
+    const parsed = parseCell(western, dateOrder);
+    if (typeof parsed.value === 'number')
+      return {
+        value: parsed.value,
+        numFmt: `[$-3000401]${parsed.numFmt ?? (Number.isInteger(parsed.value) ? '0' : 'General')}`,
+      };
+  }
   const error = ERROR_VALUES.find((e) => e === t.toUpperCase());
   if (error) return { value: { error } };
   // A spreadsheet prints its logical values in capitals.
@@ -823,13 +837,20 @@ function emptyColumns(
 /** How much wider than Excel's default (a share of it) a first column of labels may be printed. */
 const WIDENED_FIRST_COLUMN = 0.5;
 
+/** Whether a text's first letter is of a right-to-left script (Arabic, Hebrew). */
+function rightToLeft(text: string): boolean {
+  const letter = /\p{L}/u.exec(text)?.[0];
+  return letter !== undefined && (ARABIC.test(letter) || HEBREW.test(letter));
+}
+
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
 function linesGrid(
   items: TextItem[],
 ): Array<{ top: number; baseline?: number; size?: number; cells: Array<GridCell | undefined> }> {
-  const fragments = joinWrappedLines(buildFragments(items, CELL_GAP_EM, { cells: true })).sort(
-    (a, b) => a.baseline - b.baseline || a.x - b.x,
-  );
+  // A vowel sign drawn apart from its Arabic or Hebrew word (a fragment of marks alone) is no cell.
+  const fragments = joinWrappedLines(buildFragments(items, CELL_GAP_EM, { cells: true }))
+    .filter((f) => !/^[\p{M}\s]+$/u.test(f.text))
+    .sort((a, b) => a.baseline - b.baseline || a.x - b.x);
   if (fragments.length === 0) return [];
   // A right-aligned number ends just inside its column's right edge: a few points before the next
   // column's left-aligned texts start, or, in the last column, one column width (the texts'
@@ -840,9 +861,12 @@ function linesGrid(
     const value = parseCell(f.text).value;
     return typeof value === 'number' || value instanceof Date;
   };
+  // A text whose first letter is Arabic or Hebrew reads right to left: a spreadsheet aligns it to
+  // its column's right edge, as it does numbers.
+  const endAligned = (f: (typeof fragments)[number]) => isNumber(f) || rightToLeft(f.text);
   const textColumns: number[] = [];
   for (const x of fragments
-    .filter((f) => !isNumber(f))
+    .filter((f) => !endAligned(f))
     .map((f) => f.x)
     .sort((a, b) => a - b))
     if (!textColumns.length || x - textColumns.at(-1)! > 12) textColumns.push(x);
@@ -856,8 +880,22 @@ function linesGrid(
         g.right < f.x &&
         !textColumns.some((x) => x > g.x + 1 && x <= f.x),
     );
+  const alone = (f: (typeof fragments)[number]) =>
+    !fragments.some((g) => g !== f && Math.abs(g.baseline - f.baseline) <= f.size * 0.4);
+  // A first column widened for its long texts (one text a row, left-aligned ones reaching past the
+  // start of the right-aligned ones and ending inside their end), not two columns that no row fills.
+  const widened = (f: (typeof fragments)[number]) =>
+    fragments.every((g) => !endAligned(g) || Math.abs(g.right - f.right) > 1 || alone(g)) &&
+    fragments.some(
+      (g) =>
+        !endAligned(g) &&
+        Math.abs(g.x - textColumns[0]) <= 1 &&
+        g.right > f.x &&
+        g.right <= f.right + CELL_INSET &&
+        alone(g),
+    );
   const tucked = (f: (typeof fragments)[number]) => {
-    if (!isNumber(f) || crowded(f)) return false;
+    if (!endAligned(f) || crowded(f)) return false;
     const edge = f.right + 2 * CELL_INSET;
     // Just before a text column's start, with a column left of it to be in (else it is a column of
     // its own: "5.10" against "Hello World" in the first two columns).
@@ -867,7 +905,8 @@ function linesGrid(
     // (a label column); two default widths on, the number is the next column's.
     if (c === 0) {
       const past = f.right - (textColumns[0] - 2 * CELL_INSET + DEFAULT_COLUMN_WIDTH);
-      return past >= -DEFAULT_COLUMN_WIDTH * 0.15 && past < DEFAULT_COLUMN_WIDTH * WIDENED_FIRST_COLUMN;
+      if (past >= -DEFAULT_COLUMN_WIDTH * 0.15 && past < DEFAULT_COLUMN_WIDTH * WIDENED_FIRST_COLUMN) return true;
+      return past >= 0 && widened(f);
     }
     return c > 0 && Math.abs(textColumns[c] + (textColumns[c] - textColumns[c - 1]) - edge) <= 1.5;
   };
