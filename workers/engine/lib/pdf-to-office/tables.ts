@@ -10,6 +10,7 @@
  */
 import type { Box, Fragment, PageLayout, Segment, TextItem } from '../pdf/pdf-layout.ts';
 import { buildFragments, median } from '../pdf/pdf-layout.ts';
+import { Encodings, Font, FontNames } from '@pdf-lib/standard-fonts';
 
 export interface TableCell {
   row: number;
@@ -241,6 +242,12 @@ function rowsOf(fragments: Fragment[]): Row[] {
   return rows;
 }
 
+/**
+ * How much narrower than its column a cell's text area is: LibreOffice prints a text 1.4 pt inside
+ * its column's left edge and wraps it at 1 pt before the right one.
+ */
+const CELL_TEXT_MARGINS = 2.4;
+
 /** Line spacing of a cell's wrapped lines, in font sizes; a printed row is at least ~1.28 tall. */
 const WRAPPED_LINE_EM = 1.2;
 
@@ -295,10 +302,14 @@ export function joinWrappedLines(fragments: Fragment[]): Fragment[] {
     const j = stacks.findIndex((other, k) => k !== i && span(other)[0] < bottom && span(other)[1] > top);
     anchors[i] = j >= 0 ? (anchors[j] ?? Math.min(stack[0].baseline, stacks[j][0].baseline)) : stack[0].baseline;
   });
+  const broken = brokenWord(stacks, fragments);
   stacks.forEach((stack, i) => {
     let text = stack[0].text;
-    // A word broken at its own hyphen ("Bayerisch-" / "Schwaben") joins without a space.
-    for (const line of stack.slice(1)) text += /\p{L}-$/u.test(text) ? line.text : ` ${line.text}`;
+    // A word broken at its own hyphen ("Bayerisch-" / "Schwaben"), or where the cell's width ran out
+    // ("stfabl@aol.c" / "om"), joins without a space.
+    stack.slice(1).forEach((line, k) => {
+      text += /\p{L}-$/u.test(text) || broken(stack[k], line, stack) ? line.text : ` ${line.text}`;
+    });
     out.push({
       items: stack.flatMap((line) => line.items),
       x: Math.min(...stack.map((line) => line.x)),
@@ -311,6 +322,57 @@ export function joinWrappedLines(fragments: Fragment[]): Fragment[] {
     });
   });
   return out;
+}
+
+let helvetica: Font | undefined;
+
+/** A text's width in Helvetica, in ems; undefined when a character has no Helvetica glyph. */
+function helveticaWidth(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  helvetica ??= Font.load(FontNames.Helvetica);
+  let width = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (!Encodings.WinAnsi.canEncodeUnicodeCodePoint(code)) return undefined;
+    const glyph = helvetica.getWidthOfGlyph(Encodings.WinAnsi.encodeUnicodeCodePoint(code).name);
+    if (typeof glyph !== 'number') return undefined;
+    width += glyph / 1000;
+  }
+  return width;
+}
+
+/**
+ * Whether a wrapped cell's line ends inside a word too long for the cell, broken where the width ran
+ * out: a line of one word that could not take one more of its characters, followed by a line going
+ * on with a small letter, digit or "@._-". The cell's width is the space up to the next text on its
+ * right; in the last column, the widest line of cells starting at its x when three end within 3 pt
+ * of it; with neither known, no line is taken as broken.
+ */
+function brokenWord(
+  stacks: Fragment[][],
+  fragments: Fragment[],
+): (line: Fragment, next: Fragment, stack: Fragment[]) => boolean {
+  return (line, next, stack) => {
+    const word = line.text.trim();
+    if (/\s/.test(word) || !/[\p{L}\p{N}.@_]$/u.test(word) || !/^[\p{Ll}\p{N}@._-]/u.test(next.text.trim()))
+      return false;
+    const [top, bottom] = [stack[0].top, stack.at(-1)!.bottom];
+    const after = fragments.filter(
+      (f) => f.x >= line.right - 0.5 && f.x > line.x + 1.5 && f.top < bottom && f.bottom > top,
+    );
+    const room = after.length ? Math.min(...after.map((f) => f.x)) - line.x - CELL_TEXT_MARGINS : Infinity;
+    const widths = stacks
+      .filter((other) => Math.abs(other[0].x - line.x) <= 1.5)
+      .flatMap((other) => other.map((l) => l.right - l.x));
+    const widest = Math.max(...widths);
+    const filled = widths.filter((w) => w >= widest - 3).length >= 3 ? widest : Infinity;
+    // Measured lines fall short of the width by up to a character: only the last column needs them.
+    const width = Number.isFinite(room) ? room : filled;
+    // The next character's width, from a standard font's widths scaled to the line's own.
+    const [own, first] = [helveticaWidth(word), helveticaWidth([...next.text.trim()][0])];
+    const char = own && first ? (first * (line.right - line.x)) / own : (line.right - line.x) / [...word].length;
+    return Number.isFinite(width) && line.right - line.x + char > width;
+  };
 }
 
 type Interval = [number, number];
