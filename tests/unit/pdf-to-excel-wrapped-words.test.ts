@@ -81,3 +81,28 @@ describe('pdf-to-excel: wrapped cells', () => {
     for (const sheets of ['table', 'page'] as const) expect(await firstSheet(pdf, sheets)).toEqual(rows);
   });
 });
+
+describe('pdf-to-excel: wrapped cells taller than their rows', () => {
+  test("a wrapped cell centred in a row shorter than its lines keeps its lines, not the next row's", async () => {
+    // Rows 20 pt apart; the third column's cells have three lines 11.5 pt apart, centred on their
+    // row's baseline: the first line of the second row's cell is printed above the last line of the
+    // first row's cell.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const rows = [
+      ['Alpha', 'one', ['north wind', 'east coast', 'south']],
+      ['Beta', 'two', ['west field', 'high road', 'low']],
+      ['Gamma', 'three', ['red house', 'blue door', 'green']],
+    ] as const;
+    rows.forEach(([a, b, lines], r) => {
+      const y = 700 - r * 20;
+      page.drawText(a, { x: 51.4, y, size: 10, font });
+      page.drawText(b, { x: 111.4, y, size: 10, font });
+      lines.forEach((line, k) => page.drawText(line, { x: 171.4, y: y + (1 - k) * 11.5, size: 10, font }));
+    });
+    const expected = rows.map(([a, b, lines]) => [a, b, lines.join(' ')]);
+    const pdf = await doc.save();
+    for (const sheets of ['table', 'page'] as const) expect(await firstSheet(pdf, sheets)).toEqual(expected);
+  });
+});

@@ -78,23 +78,27 @@ function cellText(items: TextItem[]): string {
     .trim();
 }
 
+/** A table's cells with the items each holds; `rowOf` gives an item's row where its place does not. */
 function fillCells(
   table: Omit<Table, 'cells'>,
   spans: Array<{ row: number; col: number; rowSpan: number; colSpan: number }>,
   items: TextItem[],
+  rowOf?: Map<TextItem, number>,
 ): Table {
   const cells: TableCell[] = spans.map((span) => ({ ...span, text: '', items: [] }));
-  const at = (x: number, y: number) => {
+  const at = (x: number, y: number, known?: number) => {
     const col = table.colEdges.findIndex(
       (edge, i) => i < table.colEdges.length - 1 && x >= edge - 1 && x < table.colEdges[i + 1] + 1,
     );
-    const row = table.rowEdges.findIndex(
-      (edge, i) => i < table.rowEdges.length - 1 && y >= edge - 1 && y < table.rowEdges[i + 1] + 1,
-    );
+    const row =
+      known ??
+      table.rowEdges.findIndex(
+        (edge, i) => i < table.rowEdges.length - 1 && y >= edge - 1 && y < table.rowEdges[i + 1] + 1,
+      );
     return cells.find((c) => row >= c.row && row < c.row + c.rowSpan && col >= c.col && col < c.col + c.colSpan);
   };
   for (const item of items) {
-    const cell = at(item.x + Math.min(item.width, item.size) / 2, item.baseline - item.size * 0.3);
+    const cell = at(item.x + Math.min(item.width, item.size) / 2, item.baseline - item.size * 0.3, rowOf?.get(item));
     cell?.items.push(item);
   }
   for (const cell of cells) cell.text = cellText(cell.items);
@@ -251,6 +255,9 @@ const CELL_TEXT_MARGINS = 2.4;
 /** Line spacing of a cell's wrapped lines, in font sizes; a printed row is at least ~1.28 tall. */
 const WRAPPED_LINE_EM = 1.2;
 
+/** The least line spacing of a cell's wrapped lines, in font sizes (closer, their glyphs would touch). */
+const MIN_LINE_EM = 0.8;
+
 /** Two lines of one wrapped cell: one size, the same start or (a centred cell) the same centre. */
 const sameCellLines = (f: Fragment, h: Fragment) =>
   Math.abs(h.size - f.size) <= 0.5 && (Math.abs(h.x - f.x) <= 1.5 || Math.abs(h.x + h.right - f.x - f.right) <= 3);
@@ -264,20 +271,28 @@ const sameCellLines = (f: Fragment, h: Fragment) =>
 export function joinWrappedLines(fragments: Fragment[]): Fragment[] {
   const lines = rowsOf(fragments);
   const next = new Map<Fragment, Fragment>();
-  const previous = new Set<Fragment>();
+  const previous = new Map<Fragment, Fragment>();
   lines.forEach((line, i) => {
     for (const f of line.fragments) {
       // The next line of the cell may come after lines of a cell beside it, offset by half a line.
       const below = lines.slice(i + 1).filter((l) => l.fragments[0].baseline - f.baseline <= WRAPPED_LINE_EM * f.size);
-      const g = below.flatMap((l) => l.fragments).find((h) => !previous.has(h) && sameCellLines(f, h));
+      const candidates = below
+        .flatMap((l) => l.fragments)
+        .filter((h) => !previous.has(h) && sameCellLines(f, h) && h.baseline - f.baseline >= MIN_LINE_EM * f.size);
+      // A cell's lines keep one pitch: the lines of a taller cell of the next row, overflowing
+      // upwards (centred in its row), may fall between them.
+      const above = previous.get(f);
+      const g = above
+        ? candidates.find((h) => Math.abs(h.baseline - f.baseline - (f.baseline - above.baseline)) <= 1.5)
+        : candidates[0];
       if (g) {
         next.set(f, g);
-        previous.add(g);
+        previous.set(g, f);
       }
     }
   });
   if (next.size === 0) return fragments;
-  const stacked = new Set([...next.keys(), ...previous]);
+  const stacked = new Set([...next.keys(), ...previous.keys()]);
   const out = fragments.filter((f) => !stacked.has(f));
   const stacks: Fragment[][] = [];
   for (const first of next.keys()) {
@@ -523,11 +538,15 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cel
         height: rowEdges.at(-1)! - rowEdges[0],
       };
       const items = runFragments.flatMap((f) => f.items);
+      // A wrapped cell taller than its row overflows into the rows beside it: its lines are in its
+      // own row, whatever band they fall in.
+      const rowOf = new Map(run.flatMap((row, r) => row.fragments.flatMap((f) => f.items.map((i) => [i, r] as const))));
       const fill = (edges: number[]) =>
         fillCells(
           { box, rowEdges, colEdges: edges, ruled: false },
           run.flatMap((_, r) => edges.slice(1).map((__, c) => ({ row: r, col: c, rowSpan: 1, colSpan: 1 }))),
           items,
+          cells ? rowOf : undefined,
         );
       const table = fill(colEdges);
       const joined = joinHeaderOnlyColumns(table);
