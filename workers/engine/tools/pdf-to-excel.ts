@@ -319,14 +319,23 @@ function tableGridCells(table: Table): Grid['rows'] {
  */
 function rowBaselines(table: Table): Array<number | undefined> {
   const baselines: Array<number | undefined> = Array.from({ length: table.rowEdges.length - 1 }, () => undefined);
+  // Turned text (a heading at 90°) stands on its own anchor: only a row of nothing else uses it.
+  const turned = [...baselines];
   for (const cell of table.cells) {
     if (cell.rowSpan !== 1 || cell.items.length === 0) continue;
-    const lines = cell.items.map((i) => i.baseline);
+    const lines = uprightItems(cell.items).map((i) => i.baseline);
     const baseline = Math.max(...lines);
     if (baseline - Math.min(...lines) > 1) continue;
-    baselines[cell.row] = Math.max(baselines[cell.row] ?? -Infinity, baseline);
+    const own = cell.items.every((i) => i.rotated) ? turned : baselines;
+    own[cell.row] = Math.max(own[cell.row] ?? -Infinity, baseline);
   }
-  return baselines;
+  return baselines.map((b, r) => b ?? turned[r]);
+}
+
+/** A cell's or line's items that run left to right, or all of them when none does. */
+function uprightItems(items: TextItem[]): TextItem[] {
+  const upright = items.filter((i) => !i.rotated);
+  return upright.length ? upright : items;
 }
 
 /**
@@ -442,7 +451,16 @@ function withShortBlockEmptyRows(rows: PlacedRow[], usual: number): Grid['rows']
     gaps.every(({ gap, size }) => isDefaultRow(gap / 2, size)) &&
     Math.max(...halves) - Math.min(...halves) <= Math.min(...halves) * 0.03;
   if (own.length === 0 && !everyOther) return rows.map((row) => row.cells);
-  const pitch = own.length ? median(own.map(({ gap }) => gap)) : median(halves);
+  let pitch = own.length ? median(own.map(({ gap }) => gap)) : median(halves);
+  // Gaps of one row that no wider gap is a multiple of may be custom-height rows (a total row set
+  // taller): a default row's pitch that more gaps of one, two, three rows share is the block's.
+  const shared = own.length ? sharedRowPitch(gaps, isDefaultRow) : undefined;
+  if (
+    shared &&
+    rowMultiples(gaps, pitch, isDefaultRow, 2) === 0 &&
+    shared.count > rowMultiples(gaps, pitch, isDefaultRow)
+  )
+    pitch = shared.pitch;
   // How many rows a gap is, the row under it as tall as its font makes it (a larger title's row)
   // against the text of the rows that gave the pitch.
   const base = own.length ? median(own.map(({ size }) => size ?? usual)) : usual;
@@ -459,6 +477,51 @@ function withShortBlockEmptyRows(rows: PlacedRow[], usual: number): Grid['rows']
     out.push(row.cells);
   });
   return out;
+}
+
+/** How many rows apart the rows of a short block can be for their gap to show its pitch. */
+const MAX_GAP_ROWS = 10;
+
+/**
+ * How many of `gaps` are a whole number (`fewest` or more) of `pitch`es, ±3 % of one, up to
+ * MAX_GAP_ROWS, where `pitch` is a default row for the text under the gap.
+ */
+function rowMultiples(
+  gaps: Array<{ gap: number; size?: number }>,
+  pitch: number,
+  isDefaultRow: (pitch: number, size?: number) => boolean,
+  fewest = 1,
+): number {
+  return gaps.filter(({ gap, size }) => {
+    const steps = Math.round(gap / pitch);
+    return (
+      steps >= fewest &&
+      steps <= MAX_GAP_ROWS &&
+      Math.abs(gap - steps * pitch) <= pitch * 0.03 &&
+      isDefaultRow(pitch, size)
+    );
+  }).length;
+}
+
+/**
+ * The default row's pitch that most of a short block's gaps are whole multiples of, when at least
+ * two are: rows one, two and three default rows apart (a few values under a tall header, with empty
+ * rows between) show the pitch together, where the only gap of one row may be a custom-height row.
+ */
+function sharedRowPitch(
+  gaps: Array<{ gap: number; size?: number }>,
+  isDefaultRow: (pitch: number, size?: number) => boolean,
+): { pitch: number; count: number } | undefined {
+  let best: { pitch: number; count: number } | undefined;
+  for (const { gap, size } of gaps) {
+    for (let steps = 1; steps <= MAX_GAP_ROWS; steps++) {
+      const pitch = gap / steps;
+      if (!isDefaultRow(pitch, size)) continue;
+      const count = rowMultiples(gaps, pitch, isDefaultRow);
+      if (count >= 2 && (!best || count > best.count)) best = { pitch, count };
+    }
+  }
+  return best;
 }
 
 /** LibreOffice prints a cell's text this far inside its column's edge (left- or right-aligned). */
@@ -957,16 +1020,24 @@ function linesGrid(
   const rows: Array<{ top: number; baseline?: number; size?: number; cells: Array<GridCell | undefined> }> = [];
   let lastBaseline = -Infinity;
   const pushed = new Set<Array<GridCell | undefined>>();
+  const turnedOnly = new Set<(typeof rows)[number]>();
   for (const f of fragments) {
     if (Math.abs(f.baseline - lastBaseline) > f.size * 0.4) {
       rows.push({ top: f.top, cells: Array.from({ length: columns.length }, () => undefined) });
       lastBaseline = f.baseline;
     }
-    const lines = f.items.map((i) => i.baseline);
+    const lines = uprightItems(f.items).map((i) => i.baseline);
     // A wrapped cell's lines say nothing of the row's pitch.
     if (Math.max(...lines) - Math.min(...lines) <= 1) {
-      rows.at(-1)!.baseline = Math.max(rows.at(-1)!.baseline ?? -Infinity, ...lines);
-      rows.at(-1)!.size = Math.max(rows.at(-1)!.size ?? 0, f.size);
+      const current = rows.at(-1)!;
+      const turned = f.items.every((i) => i.rotated);
+      // Turned text stands on its own anchor, not on the row's baseline: only a row of nothing else uses it.
+      if (!turned && turnedOnly.delete(current)) current.baseline = undefined;
+      if (!turned || current.baseline === undefined || turnedOnly.has(current)) {
+        if (turned) turnedOnly.add(current);
+        current.baseline = Math.max(current.baseline ?? -Infinity, ...lines);
+      }
+      current.size = Math.max(current.size ?? 0, f.size);
     }
     const row = rows.at(-1)!.cells;
     const own = tucked(f) ? columnEndingAt(f.right) : column(f.x);
@@ -1249,7 +1320,9 @@ interface TableSheet {
  * back where they follow one pitch. A ruled table draws its empty rows as cells, so gains none.
  */
 function writePlaced(sheet: TableSheet): void {
-  const rows = sheet.table.ruled ? sheet.placed.map((row) => row.cells) : withEmptyRows(sheet.placed);
+  // A ruled table's rules need not part every row (borders round a block of rows): its empty rows
+  // show as gaps of whole rows as an unruled table's do.
+  const rows = withEmptyRows(sheet.placed);
   sheet.grid.rows = [...sheet.grid.rows.slice(0, sheet.start), ...rows];
 }
 
