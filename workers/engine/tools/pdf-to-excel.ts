@@ -1319,10 +1319,29 @@ interface TableSheet {
  * The sheet's rows on its last page written again, with the empty rows a printout leaves out put
  * back where they follow one pitch. A ruled table draws its empty rows as cells, so gains none.
  */
+/**
+ * Whether a ruled table's rules part each of its rows: no line of text sits more than 1.5 of its
+ * sizes both above its row's bottom rule and below its top rule (a cell's text stands on the
+ * bottom of its row, or hangs from its top). Borders drawn round a block of rows leave rows
+ * between rules; their empty rows show as gaps of whole rows, as an unruled table's do.
+ */
+function rulesPartRows(table: Table): boolean {
+  const sizes = rowSizes(table);
+  return rowBaselines(table).every((baseline, r) => {
+    const size = sizes[r] ?? 0;
+    return (
+      baseline === undefined ||
+      table.rowEdges[r + 1] - baseline <= 1.5 * size ||
+      baseline - size - table.rowEdges[r] <= 1.5 * size
+    );
+  });
+}
+
 function writePlaced(sheet: TableSheet): void {
-  // A ruled table's rules need not part every row (borders round a block of rows): its empty rows
-  // show as gaps of whole rows as an unruled table's do.
-  const rows = withEmptyRows(sheet.placed);
+  const rows =
+    sheet.table.ruled && rulesPartRows(sheet.table)
+      ? sheet.placed.map((row) => row.cells)
+      : withEmptyRows(sheet.placed);
   sheet.grid.rows = [...sheet.grid.rows.slice(0, sheet.start), ...rows];
 }
 
