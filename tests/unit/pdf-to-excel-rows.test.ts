@@ -16,7 +16,7 @@ async function gridOf(pdf: Uint8Array, sheets: 'page' | 'table'): Promise<unknow
   });
 }
 
-describe('pdf-to-excel rows', () => {
+describe('pdf-to-excel rows and columns', () => {
   test('empty rows under a tall header of turned headings come back where the gaps share one default row', async () => {
     // A form as LibreOffice prints it: a header row 60 pt tall whose narrow columns' headings are
     // turned 90° (standing on their anchor 1 pt above the row's bottom, 2 pt below the upright
@@ -57,6 +57,34 @@ describe('pdf-to-excel rows', () => {
       page.drawLine({ start: { x: x1, y: y1 }, end: { x: x2, y: y2 }, thickness: 0.5, color: rgb(0, 0, 0) });
     for (const y of [740, bottoms[0], bottoms[8], bottoms[9], bottoms[11], bottoms[12]]) line(50, y, 260, y);
     for (const x of edges) line(x, 740, x, bottoms[12]);
+    const pdf = await doc.save();
+    for (const sheets of ['page', 'table'] as const) expect(await gridOf(pdf, sheets), sheets).toEqual(rows);
+  });
+
+  test('texts overflowing into empty cells keep the columns that other lines start (both modes)', async () => {
+    // A printed sheet: texts 1.4 pt inside their column's left edge, numbers 1.4 pt inside E's
+    // right edge. Column A is 30 pt wide; its longer texts run on over the empty cells of B, C and
+    // D, where other rows start theirs: those columns are still there.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const edges = [50, 80, 140, 200, 260, 320];
+    const rows: Array<Array<string | number | null>> = [
+      [null, 'Worker', 'Revenue', 'RRSP', 'Amount'],
+      [null, 'Employee', 'North', 'Yes', 100],
+      ['Description', null, null, null, 'Penalty'],
+      ['Filed income taxes', null, null, null, 150],
+      ['Bought non-registered investment', null, null, null, 9200],
+      [null, 'Manager', 'South', 'No', 200],
+    ];
+    rows.forEach((row, r) =>
+      row.forEach((value, c) => {
+        if (value === null) return;
+        const text = String(value);
+        const x = typeof value === 'number' ? edges[c + 1] - 1.4 - font.widthOfTextAtSize(text, 10) : edges[c] + 1.4;
+        page.drawText(text, { x, y: 700 - r * 12.8, size: 10, font });
+      }),
+    );
     const pdf = await doc.save();
     for (const sheets of ['page', 'table'] as const) expect(await gridOf(pdf, sheets), sheets).toEqual(rows);
   });

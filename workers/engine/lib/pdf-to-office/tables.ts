@@ -392,8 +392,39 @@ function brokenWord(
 
 type Interval = [number, number];
 
-function gaps(row: Row, open: boolean): Interval[] {
+/** A text that starts like a number, date or time: printed right-aligned by default. */
+const NUMBER_LIKE = /^[-+(]?[$€£¥]?\s?\d/;
+
+/**
+ * Where texts (not numbers, dates or times, which are right-aligned) start cells on two or more
+ * lines of a printed spreadsheet: its columns' left edges.
+ */
+function cellStarts(rows: Row[]): number[] {
+  const xs = rows.flatMap((row, r) =>
+    row.fragments.flatMap((f) => (f.items[0]?.startsCell && !NUMBER_LIKE.test(f.text) ? [{ x: f.x, r }] : [])),
+  );
+  xs.sort((a, b) => a.x - b.x);
+  const starts: number[] = [];
+  for (let i = 0; i < xs.length;) {
+    let j = i + 1;
+    while (j < xs.length && xs[j].x - xs[i].x < 0.6) j++;
+    if (new Set(xs.slice(i, j).map(({ r }) => r)).size >= 2) starts.push(xs[i].x);
+    i = j;
+  }
+  return starts;
+}
+
+function gaps(row: Row, open: boolean, starts: number[] = []): Interval[] {
   const out: Interval[] = [];
+  // A text that starts where other lines start cells and runs across where others start theirs
+  // overflows into empty cells (a printed spreadsheet clips a text only at a cell that holds
+  // something): the column edge is still there. A text drawn elsewhere (centred, or wider than its
+  // column) says nothing of its neighbours' edges.
+  for (const f of row.fragments) {
+    if (NUMBER_LIKE.test(f.text) || !starts.some((x) => Math.abs(x - f.x) < 0.6)) continue;
+    // Starts less than 2 em on are the column's own indented texts ("  Continuing education").
+    for (const x of starts) if (x > f.x + 2 * f.size && x < f.right) out.push([x - 3, x]);
+  }
   // In a printed spreadsheet a row's empty cells before its first and after its last text are
   // open too: "y8" alone in column D does not close the gutters of columns A–C above it.
   if (open) out.push([-Infinity, row.fragments[0].x]);
@@ -404,7 +435,7 @@ function gaps(row: Row, open: boolean): Interval[] {
     out.push(row.fragments[i].items[0]?.startsCell && right - left < 3 ? [right - 3, right] : [left, right]);
   }
   if (open) out.push([Math.max(...row.fragments.map((f) => f.right)), Infinity]);
-  return out;
+  return out.sort((a, b) => a[0] - b[0]);
 }
 
 /**
@@ -412,13 +443,13 @@ function gaps(row: Row, open: boolean): Interval[] {
  * align. With `open` (a printed spreadsheet), the empty ends of a row count as gaps; a gutter must
  * still lie between two texts of some row.
  */
-function sharedGutters(rows: Row[], open = false): Interval[] {
-  let shared = gaps(rows[0], open);
+function sharedGutters(rows: Row[], open = false, starts: number[] = []): Interval[] {
+  let shared = gaps(rows[0], open, starts);
   for (const row of rows.slice(1)) {
     const next: Interval[] = [];
     for (const [a0, a1] of shared) {
       // A row may have an empty cell: its gap then spans several gutters, which still intersects.
-      for (const [b0, b1] of gaps(row, open)) {
+      for (const [b0, b1] of gaps(row, open, starts)) {
         const lo = Math.max(a0, b0);
         const hi = Math.min(a1, b1);
         if (hi - lo >= 2) next.push([lo, hi]);
@@ -481,6 +512,7 @@ function looksTabular(rows: Row[], gutters: Interval[], pageWidth: number): bool
 function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cells: boolean): Table[] {
   const lineFragments = buildFragments(items, gapEm, { cells });
   const rows = rowsOf(cells ? joinWrappedLines(lineFragments) : lineFragments);
+  const starts = cells ? cellStarts(rows) : [];
   const tables: Table[] = [];
   let start = 0;
   while (start < rows.length) {
@@ -490,14 +522,14 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cel
     }
     // Grow the run while rows keep ≥ 2 cells, share gutters and are spaced like table rows.
     let end = start + 1;
-    let gutters = sharedGutters([rows[start]], cells);
+    let gutters = sharedGutters([rows[start]], cells, starts);
     const pitch: number[] = [];
     while (end < rows.length) {
       const row = rows[end];
       const step = row.top - rows[end - 1].top;
       if (row.fragments.length < 2 || (step > median([...pitch, step]) * 1.8 + 0.1 && pitch.length > 1)) break;
       if (step > rows[end - 1].fragments[0].size * 3.5) break;
-      const next = sharedGutters(rows.slice(start, end + 1), cells);
+      const next = sharedGutters(rows.slice(start, end + 1), cells, starts);
       if (next.length === 0) break;
       // With open row ends, a row must not join only through its empty ends: a gap between two of
       // its own cells that meets no shared gutter means its columns are not the run's.
@@ -511,10 +543,10 @@ function unruledTables(layout: PageLayout, items: TextItem[], gapEm: number, cel
     // A heading row whose cells nearly touch ("Quantity Discount Check" over narrow columns) is
     // one fragment that hides the gutters of the rows below it: split it where they pass.
     if (run.length >= 3) {
-      const below = sharedGutters(run.slice(1), cells);
+      const below = sharedGutters(run.slice(1), cells, starts);
       if (below.length > gutters.length) {
         const heading = splitAtGutters(run[0], below, gapEm);
-        const refined = sharedGutters([heading, ...run.slice(1)], cells);
+        const refined = sharedGutters([heading, ...run.slice(1)], cells, starts);
         if (refined.length > gutters.length) {
           run = [heading, ...run.slice(1)];
           gutters = refined;
