@@ -364,13 +364,15 @@ describe('pdf-to-excel', () => {
     // a table of three rows. Too few rows for a regular pitch, but the rows one apart show the
     // default row, so the gap of two is one empty row.
     const table = [['CountIFS criteria', null, 2], null, ['a', 'x', 1], ['b', 'y', 2], ['b', 'x', 2]];
-    // Then, with one sheet per page, two rows with an empty one between and a total under them.
+    // Then two rows with an empty one between and a total under them: the title's text runs on
+    // over B, where the rows below start theirs, so they all share the table's columns and are one
+    // table split by empty rows, one sheet in both modes.
     const rest = [null, ['TRUE', 'true from f'], null, ['FALSE', 'false from f'], null, ['Total', null, 5]];
     const pdf = await printedSheet([...table, ...rest], (c) => 50 + c * 48, 12.8);
     const cells = (rows: typeof rest) =>
       rows.map((row) => (row ?? []).map((v) => (v === 'TRUE' ? true : v === 'FALSE' ? false : v)));
     for (const [sheets, expected] of [
-      ['table', cells(table)],
+      ['table', cells([...table, ...rest])],
       ['page', cells([...table, ...rest])],
     ] as const) {
       const book = await load((await run([{ name: 'x.pdf', bytes: pdf }], { sheets }, {})).bytes);
