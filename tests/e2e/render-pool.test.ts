@@ -18,6 +18,12 @@ import { downloadAfter, openToolModal, pdfUpload, sharedBrowser } from './harnes
 import { blockSsim, decodeImage, pdftoppmPng } from '../support/images.ts';
 import { imageHeader } from '../../workers/engine/lib/image/codecs.ts';
 
+/**
+ * Reading a 100-page file's pages takes over a second on a busy machine: wait as long as the UI does
+ * before it says the check timed out (CHECK_TIMEOUT_MS in src/tool-ui/pdf-checks.ts).
+ */
+const checkWait = { timeout: 30_000 };
+
 const shared = sharedBrowser('folio-render-pool-');
 
 /**
@@ -193,7 +199,7 @@ describe('PDF → JPG render pool in the browser', () => {
       await page.locator('input[type=file]').first().setInputFiles(pdfUpload('big.pdf', pdf));
       await dialog.getByLabel('Resolution').selectOption('300');
       // The estimate needs the pages' sizes, known once the file's check has read it.
-      await expect.poll(() => dialog.locator('.file-pages').textContent()).toBe('100 pages');
+      await expect.poll(() => dialog.locator('.file-pages').textContent(), checkWait).toBe('100 pages');
       let downloads = 0;
       page.on('download', () => downloads++);
       await processFiles(page);
@@ -234,7 +240,7 @@ describe('PDF → JPG render pool in the browser', () => {
       await dialog.getByRole('button', { name: 'Start over' }).click();
       await page.locator('input[type=file]').first().setInputFiles(pdfUpload('big.pdf', pdf));
       await dialog.getByLabel('Resolution').selectOption('300');
-      await expect.poll(() => dialog.locator('.file-pages').textContent()).toBe('100 pages');
+      await expect.poll(() => dialog.locator('.file-pages').textContent(), checkWait).toBe('100 pages');
       const downloaded = await downloadAfter(page, () => processFiles(page), 240_000);
       expect(downloaded.name).toBe('big-pages.zip');
       const downloadedZip = await JSZip.loadAsync(downloaded.bytes);
@@ -303,7 +309,7 @@ describe('PDF → JPG render pool in the browser', () => {
       expect(await dialog.locator('.file-pages').textContent()).toBe('Reading…');
 
       await page.evaluate(() => (window as unknown as { releaseCheck(): void }).releaseCheck());
-      await expect.poll(() => dialog.locator('.file-pages').textContent()).toBe('100 pages');
+      await expect.poll(() => dialog.locator('.file-pages').textContent(), checkWait).toBe('100 pages');
       await expect.poll(() => button.isEnabled()).toBe(true);
       expect(await reason.count()).toBe(0);
       await processFiles(page);
