@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import ExcelJS from 'exceljs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { atMostAsPrinted, bestOffsetMatchRate, sheetGrid } from '../support/office-fixtures.ts';
-import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
+import { atMostAsPrinted, bestOffsetMatchRate } from '../support/office-fixtures.ts';
+import { parseCell } from '../../workers/engine/tools/pdf-to-excel.ts';
+import { firstSheet } from '../support/pdf-to-excel-sheets.ts';
 
 /** A printed cell: its text and which edge of its column LibreOffice aligns it to. */
 type Printed = string | { right: string } | null;
@@ -25,13 +25,6 @@ async function printedSheet(rows: ReadonlyArray<ReadonlyArray<Printed> | null>, 
     }),
   );
   return doc.save();
-}
-
-async function firstSheet(pdf: Uint8Array, sheets: 'table' | 'page') {
-  const bytes = (await run([{ name: 'x.pdf', bytes: pdf }], { sheets }, {})).bytes;
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-  return Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
 }
 
 describe('pdf-to-excel: cells too few to show their column', () => {

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
-import ExcelJS from 'exceljs';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
-import { sheetGrid } from '../support/office-fixtures.ts';
-import { parseCell, run } from '../../workers/engine/tools/pdf-to-excel.ts';
+import { parseCell } from '../../workers/engine/tools/pdf-to-excel.ts';
+import { firstSheet } from '../support/pdf-to-excel-sheets.ts';
 
 const require = createRequire(import.meta.url);
 const fontBytes = (path: string) => readFileSync(require.resolve(`@expo-google-fonts/${path}`));
@@ -30,13 +29,6 @@ async function wideColumn(cells: Printed[], fontOf?: (doc: PDFDocument, text: st
     page.drawText(text, { x, y: 700 - r * 12.8, size: 10, font });
   }
   return doc.save();
-}
-
-async function firstSheet(pdf: Uint8Array, sheets: 'table' | 'page') {
-  const bytes = (await run([{ name: 'x.pdf', bytes: pdf }], { sheets }, {})).bytes;
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-  return Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
 }
 
 describe('pdf-to-excel: one wide column of texts aligned to either edge', () => {

@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import ExcelJS from 'exceljs';
 import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
-import { sheetGrid } from '../support/office-fixtures.ts';
-import { run } from '../../workers/engine/tools/pdf-to-excel.ts';
+import { firstSheet } from '../support/pdf-to-excel-sheets.ts';
 
 /**
  * A cell's lines as LibreOffice wraps them in `width` points: at spaces, and a word too long for
@@ -54,13 +52,6 @@ async function printedRows(rows: string[][], lefts: number[], lastWidth: number)
     );
   }
   return doc.save();
-}
-
-async function firstSheet(pdf: Uint8Array, sheets: 'table' | 'page') {
-  const bytes = (await run([{ name: 'x.pdf', bytes: pdf }], { sheets }, {})).bytes;
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-  return Array.from(sheetGrid(book.worksheets[0]), (row) => [...(row ?? [])].map((v) => v ?? null));
 }
 
 describe('pdf-to-excel: wrapped cells', () => {

@@ -155,14 +155,7 @@ function paragraphSlices(laid: LaidParagraph, width: number, floats?: PreparedFl
     draw(page, left, top, ctx) {
       const y = top - (index === 0 ? p.spaceBefore : 0);
       if (index === 0) for (const paint of floats?.behind ?? []) paint(page, top, ctx);
-      if (p.shading)
-        page.drawRectangle({
-          x: left + p.indentLeft,
-          y: y - line.height,
-          width: width - p.indentLeft - p.indentRight,
-          height: line.height,
-          color: rgb(...p.shading),
-        });
+      shadeParagraph(page, p, left, y, width, line.height);
       drawLine(page, laid, index, left, y, ctx);
       if (index === 0) for (const paint of floats?.front ?? []) paint(page, top, ctx);
     },
@@ -199,6 +192,25 @@ function rowSlice(table: MeasuredTable, r: number, rest?: RowPiece): Slice {
   };
 }
 
+/** A paragraph's shading (`w:shd`) between its indents, `height` down from `top`. */
+function shadeParagraph(
+  page: PDFPage,
+  p: LaidParagraph['paragraph'],
+  left: number,
+  top: number,
+  width: number,
+  height: number,
+) {
+  if (!p.shading) return;
+  page.drawRectangle({
+    x: left + p.indentLeft,
+    y: top - height,
+    width: width - p.indentLeft - p.indentRight,
+    height,
+    color: rgb(...p.shading),
+  });
+}
+
 function paragraphBox(laid: LaidParagraph, width: number, withSpacing: boolean): Measured {
   const p = laid.paragraph;
   const before = withSpacing ? p.spaceBefore : 0;
@@ -207,14 +219,7 @@ function paragraphBox(laid: LaidParagraph, width: number, withSpacing: boolean):
     height: before + laid.height + after,
     draw(page, left, top, ctx) {
       let y = top - before;
-      if (p.shading)
-        page.drawRectangle({
-          x: left + p.indentLeft,
-          y: y - laid.height,
-          width: width - p.indentLeft - p.indentRight,
-          height: laid.height,
-          color: rgb(...p.shading),
-        });
+      shadeParagraph(page, p, left, y, width, laid.height);
       laid.lines.forEach((line, index) => {
         drawLine(page, laid, index, left, y, ctx);
         y -= line.height;
