@@ -180,7 +180,8 @@ describe('the file list with the keyboard only', () => {
     const inDialog = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
 
     const processButton = dialog.getByRole('button', { name: 'Process Files', exact: true });
-    await expect.poll(() => processButton.isEnabled()).toBe(true); // once the PDF has been read
+    // Once the PDF has been read: as long as the UI waits for its check (CHECK_TIMEOUT_MS, 30 s).
+    await expect.poll(() => processButton.isEnabled(), { timeout: 30_000 }).toBe(true);
     await processButton.focus();
     await page.keyboard.press('Enter');
     await dialog.getByRole('button', { name: 'Cancel' }).waitFor();
@@ -193,7 +194,7 @@ describe('the file list with the keyboard only', () => {
 
     await dialog.getByLabel('Resolution').selectOption('72');
     await dialog.getByLabel('Pages').fill('2');
-    await expect.poll(() => processButton.isEnabled()).toBe(true);
+    await expect.poll(() => processButton.isEnabled(), { timeout: 30_000 }).toBe(true);
     await processButton.focus();
     const file = await downloadAfter(page, () => page.keyboard.press('Enter'));
     expect(file.name).toBe('long-p002.jpg');
