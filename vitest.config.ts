@@ -50,6 +50,9 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // expect.poll waits on a condition (a PDF checked, a job done); on a loaded two-core machine that takes
+          // seconds, so its default of 1 s made tests fail that the UI passes. 30 s is the UI's own PDF-check limit.
+          expect: { poll: { timeout: 30_000 } },
           // One Chromium at a time: the machine has two cores and the app runs its own workers.
           fileParallelism: false,
         },
