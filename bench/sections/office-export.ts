@@ -9,6 +9,7 @@
  * OFFICE_BENCH_WIDE=n adds every n-th file of the wide corpus to the LibreOffice comparisons.
  * OFFICE_BENCH_SHEETS=table scores PDF → Excel's default mode (one sheet per table) instead of one
  * sheet per page. OFFICE_BENCH_FILES=a,b keeps only the files whose names contain one of those parts.
+ * OFFICE_BENCH_MISSED=1 lists each workbook's cells Folio did not get right (sheet, row, column, value).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { CORPUS, corpusFile, hasCommand, loadEngineModules, timed } from '../lib
 import {
   atMostAsPrinted,
   bestOffsetMatchRate,
+  bestOffsetMatches,
   buildReport,
   cellMatchRate,
   characterErrorRate,
@@ -93,6 +95,15 @@ async function workbookGrids(bytes: Uint8Array, { printed = false } = {}): Promi
       (c) => Boolean(sheet.getColumn(c + 1).hidden),
     );
   });
+}
+
+/** The source's printed cells no output sheet holds at its best offset, as `    sheet 1 R3C2 "value"` lines. */
+function missedCells(source: unknown[][][], folio: unknown[][][]): string[] {
+  return source.flatMap((grid, s) =>
+    bestOffsetMatches(grid, folio)
+      .filter((cell) => !cell.matched)
+      .map(({ r, c }) => `    sheet ${s + 1} R${r + 1}C${c + 1} ${JSON.stringify(grid[r][c])}`),
+  );
 }
 
 /** Each printed cell's number format, in the grids `workbookGrids(bytes, { printed: true })` gives. */
@@ -307,6 +318,7 @@ export async function run(): Promise<void> {
             const rate = rates.reduce((a, b) => a + b, 0) / rates.length;
             scores.push(rate);
             rows.push(`  ${file}: cells right ${pct(rate)} over ${rates.length} sheet(s)`);
+            if (process.env.OFFICE_BENCH_MISSED) rows.push(...missedCells(visible, folioGrids));
           } else {
             const out = await ppt([{ name: 'x.pdf', bytes: pdf }], {}, {});
             writeFileSync(join(outDir, file), out.bytes);
