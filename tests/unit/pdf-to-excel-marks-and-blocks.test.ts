@@ -110,6 +110,57 @@ describe('pdf-to-excel: footnote marks set superscript', () => {
   });
 });
 
+describe('pdf-to-excel: rows with footnote marks between empty rows (one sheet per page)', () => {
+  test('a row with a superscript, a little taller than the pitch, keeps the empty rows above it', async () => {
+    // The workbook: a label column and a number column of default-height rows, blocks of rows one or
+    // two empty rows apart, each block headed by a label with a superscript footnote mark.
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Profile');
+    const rows: Array<[number, string, number?]> = [
+      [1, 'Seeking Employment', 532],
+      [2, 'Continuing education', 19],
+      [3, 'Self employed', 7],
+      [4, 'Sponsored student', 6],
+      [5, 'Postponing job search', 1],
+      [6, 'Other Reasons', 2],
+      [8, 'First-Year Students', 567],
+      [10, 'Job Offers(1)'],
+      [11, 'U.S. Citizens', 994],
+      [12, 'Foreign Nationals', 100],
+      [13, 'Total', 996],
+      [16, 'Demographic Profile(2)'],
+      [17, 'Mean Age', 28],
+      [18, 'Married', 24],
+    ];
+    for (const [r, label, n] of rows) {
+      sheet.getCell(r, 1).value = label;
+      if (n !== undefined) sheet.getCell(r, 2).value = n;
+    }
+
+    // Printed as LibreOffice prints it: rows 12.75 pt apart, each row with a raised mark 1.4 pt
+    // taller (its baseline, at the row's bottom, that much lower), so every gap below it grows too.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    let y = 700;
+    let last = 0;
+    for (const [r, label, n] of rows) {
+      const marked = /^(.*?)(\(\d\))$/.exec(label);
+      y -= (r - last) * 12.75 + (marked ? 1.4 : 0);
+      last = r;
+      if (marked) drawMarked(page, font, { text: marked[1], mark: marked[2] }, 51.4, y);
+      else page.drawText(label, { x: 51.4, y, size: 10, font });
+      if (n !== undefined)
+        page.drawText(String(n), { x: 288.6 - font.widthOfTextAtSize(String(n), 10), y, size: 10, font });
+    }
+    const pdf = await doc.save();
+
+    const sheets = await sheetsOf(pdf, 'page');
+    expect(sheets).toHaveLength(1);
+    expect(bestOffsetMatchRate(await sourceGrid(book), sheets)).toBe(1);
+  });
+});
+
 describe('pdf-to-excel: a ruled table split by empty rows (one sheet per table)', () => {
   test('two bordered blocks of the same columns, two borderless rows apart, are one sheet with those rows', async () => {
     // The workbook: a bordered header row with 5 bordered rows of formulas whose results are empty

@@ -323,7 +323,7 @@ function rowBaselines(table: Table): Array<number | undefined> {
   const turned = [...baselines];
   for (const cell of table.cells) {
     if (cell.rowSpan !== 1 || cell.items.length === 0) continue;
-    const lines = uprightItems(cell.items).map((i) => i.baseline);
+    const lines = lineBaselines(cell.items);
     const baseline = Math.max(...lines);
     if (baseline - Math.min(...lines) > 1) continue;
     const own = cell.items.every((i) => i.rotated) ? turned : baselines;
@@ -336,6 +336,27 @@ function rowBaselines(table: Table): Array<number | undefined> {
 function uprightItems(items: TextItem[]): TextItem[] {
   const upright = items.filter((i) => !i.rotated);
   return upright.length ? upright : items;
+}
+
+/**
+ * The baselines of the lines a cell's or fragment's items make: its upright items', leaving out
+ * superscripts (a footnote mark, smaller and raised, sits on its text's line, not on one of its own).
+ */
+function lineBaselines(items: TextItem[]): number[] {
+  const upright = uprightItems(items);
+  const largest = Math.max(...upright.map((i) => i.size));
+  return upright.filter((i) => i.size >= largest * 0.8).map((i) => i.baseline);
+}
+
+/**
+ * How far a cell's or fragment's superscripts rise above its line (0 without any): LibreOffice fits
+ * a row to its raised runs, so a row with a footnote mark is up to that much taller than its font makes it.
+ */
+function superscriptRise(items: TextItem[]): number {
+  const upright = uprightItems(items);
+  const largest = Math.max(...upright.map((i) => i.size));
+  const line = Math.max(...lineBaselines(items));
+  return Math.max(0, ...upright.filter((i) => i.size < largest * 0.8).map((i) => line - i.baseline));
 }
 
 /**
@@ -361,11 +382,22 @@ function rowSizes(table: Table): Array<number | undefined> {
   return sizes;
 }
 
+/** How far each table row's superscripts rise above its text (`superscriptRise`). */
+function rowRises(table: Table): number[] {
+  const rises = Array.from({ length: table.rowEdges.length - 1 }, () => 0);
+  for (const cell of table.cells)
+    if (cell.rowSpan === 1 && cell.items.length)
+      rises[cell.row] = Math.max(rises[cell.row], superscriptRise(cell.items));
+  return rises;
+}
+
 /** A row of a page's grid with the baseline its text sits on, when it has one. */
 interface PlacedRow {
   baseline?: number;
   /** The row's largest text size. */
   size?: number;
+  /** How far its superscripts rise above its baseline (`superscriptRise`). */
+  rise?: number;
   cells: Grid['rows'][number];
   /** A line of text outside the tables (a title, a note), not a table's row. */
   line?: boolean;
@@ -408,8 +440,8 @@ function withEmptyRows(rows: PlacedRow[]): Grid['rows'] {
     const [above, below] = [rows[r - 1]?.baseline, row.baseline];
     if (above !== undefined && below !== undefined) {
       const gap = below - above - taller(row.size);
-      const steps = Math.round(gap / pitch);
-      if (steps >= 2 && Math.abs(gap - steps * pitch) <= pitch * 0.08) for (let k = 1; k < steps; k++) out.push([]);
+      const steps = wholeRows(gap, pitch, row.rise);
+      for (let k = 1; k < steps; k++) out.push([]);
     }
     out.push(row.cells);
   });
@@ -464,19 +496,28 @@ function withShortBlockEmptyRows(rows: PlacedRow[], usual: number): Grid['rows']
   // How many rows a gap is, the row under it as tall as its font makes it (a larger title's row)
   // against the text of the rows that gave the pitch.
   const base = own.length ? median(own.map(({ size }) => size ?? usual)) : usual;
-  const rowsIn = (gap: number, size?: number) => {
+  const rowsIn = (gap: number, size?: number, rise?: number) => {
     const taller = size && size > base * 1.05 ? size / base - 1 : 0;
-    const steps = Math.round(gap / pitch - taller);
-    return Math.abs(gap - (steps + taller) * pitch) <= pitch * 0.08 ? steps : 1;
+    return wholeRows(gap - taller * pitch, pitch, rise);
   };
   const out: Grid['rows'] = [];
   rows.forEach((row, r) => {
     const above = rows[r - 1]?.baseline;
     if (above !== undefined && row.baseline !== undefined && row.baseline > above)
-      for (let k = rowsIn(row.baseline - above, row.size); k > 1; k--) out.push([]);
+      for (let k = rowsIn(row.baseline - above, row.size, row.rise); k > 1; k--) out.push([]);
     out.push(row.cells);
   });
   return out;
+}
+
+/**
+ * How many rows of `pitch` a baseline gap is (±8 % of one), or 1 when it is no whole number of them;
+ * the row under the gap may be taller by its superscripts' `rise`.
+ */
+function wholeRows(gap: number, pitch: number, rise = 0): number {
+  const steps = Math.round((gap - rise / 2) / pitch);
+  const over = gap - steps * pitch;
+  return over >= -pitch * 0.08 && over <= pitch * 0.08 + rise ? steps : 1;
 }
 
 /** How many rows apart the rows of a short block can be for their gap to show its pitch. */
@@ -909,7 +950,7 @@ function rightToLeft(text: string): boolean {
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
 function linesGrid(
   items: TextItem[],
-): Array<{ top: number; baseline?: number; size?: number; cells: Array<GridCell | undefined> }> {
+): Array<{ top: number; baseline?: number; size?: number; rise?: number; cells: Array<GridCell | undefined> }> {
   // A vowel sign drawn apart from its Arabic or Hebrew word (a fragment of marks alone) is no cell.
   const fragments = joinWrappedLines(buildFragments(items, CELL_GAP_EM, { cells: true }))
     .filter((f) => !/^[\p{M}\s]+$/u.test(f.text))
@@ -1017,7 +1058,13 @@ function linesGrid(
       0,
       columns.findLastIndex((x) => x < right),
     );
-  const rows: Array<{ top: number; baseline?: number; size?: number; cells: Array<GridCell | undefined> }> = [];
+  const rows: Array<{
+    top: number;
+    baseline?: number;
+    size?: number;
+    rise?: number;
+    cells: Array<GridCell | undefined>;
+  }> = [];
   let lastBaseline = -Infinity;
   const pushed = new Set<Array<GridCell | undefined>>();
   const turnedOnly = new Set<(typeof rows)[number]>();
@@ -1026,7 +1073,7 @@ function linesGrid(
       rows.push({ top: f.top, cells: Array.from({ length: columns.length }, () => undefined) });
       lastBaseline = f.baseline;
     }
-    const lines = uprightItems(f.items).map((i) => i.baseline);
+    const lines = lineBaselines(f.items);
     // A wrapped cell's lines say nothing of the row's pitch.
     if (Math.max(...lines) - Math.min(...lines) <= 1) {
       const current = rows.at(-1)!;
@@ -1038,6 +1085,7 @@ function linesGrid(
         current.baseline = Math.max(current.baseline ?? -Infinity, ...lines);
       }
       current.size = Math.max(current.size ?? 0, f.size);
+      current.rise = Math.max(current.rise ?? 0, superscriptRise(f.items));
     }
     const row = rows.at(-1)!.cells;
     const own = tucked(f) ? columnEndingAt(f.right) : column(f.x);
@@ -1180,12 +1228,21 @@ function placeBlocks(tables: Table[], loose: TextItem[], { emptyColumnsFirst = f
     .filter((row) => !beside.includes(row))
     .map((row) => ({
       top: row.top,
-      rows: [{ baseline: row.baseline, size: row.size, cells: place(row.cells, startsOf(row.cells)), line: true }],
+      rows: [
+        {
+          baseline: row.baseline,
+          size: row.size,
+          rise: row.rise,
+          cells: place(row.cells, startsOf(row.cells)),
+          line: true,
+        },
+      ],
     }));
   for (const table of tables) {
     const rows = tableGridCells(table);
     const baselines = drawnRowBaselines(table);
     const sizes = rowSizes(table);
+    const rises = rowRises(table);
     if (table === reference || !edges) {
       const target = table === reference ? main?.target : undefined;
       blocks.push({
@@ -1194,7 +1251,8 @@ function placeBlocks(tables: Table[], loose: TextItem[], { emptyColumnsFirst = f
           const own = target
             ? Array.from({ length: target[cells.length - 1] + 1 }, (_, c) => cells[target.indexOf(c)])
             : cells;
-          return { baseline: baselines[r], size: sizes[r], cells: labelled([...Array(shift), ...own], baselines[r]) };
+          const cellsHere = labelled([...Array(shift), ...own], baselines[r]);
+          return { baseline: baselines[r], size: sizes[r], rise: rises[r], cells: cellsHere };
         }),
       });
       continue;
@@ -1223,6 +1281,7 @@ function placeBlocks(tables: Table[], loose: TextItem[], { emptyColumnsFirst = f
         return {
           baseline: baselines[r],
           size: sizes[r],
+          rise: rises[r],
           cells: labelled(
             Array.from({ length: row.length }, (_, c) => row[c]),
             baselines[r],
