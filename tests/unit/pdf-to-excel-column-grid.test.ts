@@ -154,6 +154,31 @@ describe('pdf-to-excel column grid', () => {
     for (const mode of ['page', 'table'] as const) expect((await grids(bytes, mode))[0]).toEqual(expected);
   });
 
+  test('a column of error values ends on the grid: the empty columns before it come back', async () => {
+    // A block of matrices whose last column is all "#N/A", printed at its column's right edge as a
+    // number is: that edge, one width after the numbers' last, shows the grid that C and F fill.
+    const edge = (c: number) => (c === 0 ? 50.4 : 121.2 + (c - 1) * 48.2);
+    const rows: Value[][] = [
+      ['+', 1, 2, null, 1, 2, null, 2, 4, '#N/A'],
+      [null, null, null, null, null, null, null, 2, 4, '#N/A'],
+      [null, null, null, null, null, null, null, 2, 4, '#N/A'],
+    ];
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    rows.forEach((row, r) =>
+      row.forEach((value, c) => {
+        if (value === null) return;
+        const text = String(value);
+        const right = typeof value === 'number' || text.startsWith('#');
+        const x = right ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
+        page.drawText(text, { x, y: 700 - r * 15, size: 10, font });
+      }),
+    );
+    const sheets = await grids(await doc.save(), 'table');
+    expect(sheets[0]).toEqual(rows.map((row) => row.map((v) => (v === '#N/A' ? { error: v } : v))));
+  });
+
   test('one column’s right edge and the next one’s left edge are one edge, not two grid lines', async () => {
     // Key's numbers end 2 pt before Value's texts start: the same column boundary seen from both
     // sides. With the end of the dates (a date and time overflowing its column) they are two

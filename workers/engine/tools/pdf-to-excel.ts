@@ -881,7 +881,9 @@ function emptyColumns(
     // Texts of other rows in the column (a header the table did not take in) show its alignment too.
     const column = [...cells, ...witnesses.map((row) => row[c]).filter(single)];
     const [right, left] = [(cell: GridCell) => cell.right!, (cell: GridCell) => cell.x!];
-    rights[c] = alignedEdge(cells.filter(isNumber), column, right, left, 1);
+    // LibreOffice prints an error value at its column's right edge, as it does a number.
+    const ended = cells.filter((cell) => isNumber(cell) || isError(cell));
+    rights[c] = alignedEdge(ended, column, right, left, 1);
     lefts[c] = alignedEdge(
       cells.filter((cell) => !isNumber(cell) && !isError(cell)),
       column,
