@@ -908,6 +908,46 @@ describe('pdf-to-excel', () => {
     expect(sheetGrid(book.worksheets[0])).toEqual([...titles, ...items]);
   });
 
+  test('a block that starts a page under its own date keeps its band and header rows', async () => {
+    // A report printed in blocks, each under its date: a band row over the value columns, a header
+    // row, the rows. Page 2 starts with the next block, under another date, not with print titles.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const names = ['North', 'South', 'East', 'West'];
+    const block = (b: number) => [
+      [`0${b + 1}-Mar-2023`],
+      [null, 'Gas', 'Oil'],
+      ['Site', 'Volume', 'Mass'],
+      ...names.map((name, i) => [name, 100 * b + 10 * i + 1, 100 * b + 10 * i + 2]),
+    ];
+    const at = (page: PDFPage, row: Array<string | number | null>, top: number, size: number) =>
+      row.forEach((v, c) => {
+        if (v === null) return;
+        const text = String(v);
+        const right = [0, 300, 400][c];
+        const x = typeof v === 'number' ? right - font.widthOfTextAtSize(text, size) : [73, 250, 350][c];
+        page.drawText(text, { x, y: 842 - top - size * 0.9, size, font: row.length === 1 ? bold : font });
+      });
+    for (const blocks of [
+      [0, 1],
+      [2, 3],
+    ]) {
+      const page = doc.addPage([595, 842]);
+      blocks.forEach((b, i) => {
+        const top = 135 + i * 154;
+        const rows = block(b);
+        at(page, rows[0], top, 12);
+        rows.slice(1).forEach((row, r) => at(page, row, top + 28 + r * 18, 9));
+      });
+    }
+    const book = await load((await run([{ name: 'blocks.pdf', bytes: await doc.save() }], {}, {})).bytes);
+    const rows = book.worksheets.flatMap((sheet) => sheetGrid(sheet).map((row) => row.map((v) => v ?? null)));
+    // Each block's band row ("Gas", "Oil") and header row are written, page 2's too.
+    expect(rows.filter((row) => row.includes('Gas'))).toHaveLength(4);
+    expect(rows.filter((row) => row.includes('Site'))).toHaveLength(4);
+  });
+
   test('cells that touch (a right-aligned number against the next column, "5.10Hello") stay two cells', async () => {
     // Narrow columns as a spreadsheet prints them: each cell its own string, a number ending
     // against the left edge of the text in the next column, less than a word space apart.

@@ -1374,6 +1374,8 @@ interface TableSheet {
   start: number;
   /** The sheet's table rows on its first page, whose first rows a printout may repeat on each page. */
   header: Array<Grid['rows'][number]>;
+  /** The line of its own (a block's date, a title) the sheet's rows start under on its first page. */
+  lead?: Grid['rows'][number];
 }
 
 /**
@@ -1463,10 +1465,13 @@ function addTableSheets(
     if (t === 0 && last && last.page === page - 1 && continues(last.table, table)) {
       const text = (row?: Grid['rows'][number]) => row?.map((cell) => cell?.text ?? '').join('\u0000');
       // Rows a printout repeats at the top of each page (print titles: a title, the header row) are
-      // the first page's first rows again, row for row; written once. Under a line of its own (a
-      // block's date) only the header row: the rows after it are that block's, however alike.
+      // the first page's first rows again, row for row; written once. Under a line of its own only
+      // the header row: the rows after it are that block's, however alike. Under a line other than
+      // the one the first page's rows start under (the next block's date) none: print titles come
+      // first on a page, so that block's band and header rows are its own.
       const rows = placed.filter((row) => !row.line);
-      const most = placed[0] === rows[0] ? rows.length - 1 : 1;
+      const newBlock = placed[0].line && last.lead && text(placed[0].cells) !== text(last.lead);
+      const most = placed[0] === rows[0] ? rows.length - 1 : newBlock ? 0 : 1;
       let repeated = 0;
       while (repeated < most && text(rows[repeated].cells) === text(last.header[repeated])) repeated++;
       const titles = new Set(rows.slice(0, repeated));
@@ -1486,7 +1491,7 @@ function addTableSheets(
     if (!open) {
       const grid = { name: '', rows: [], unruledTable: !table.ruled };
       const header = placed.flatMap((row) => (row.line ? [] : [row.cells]));
-      open = { grid, table, page, placed, start: 0, header };
+      open = { grid, table, page, placed, start: 0, header, lead: placed[0]?.line ? placed[0].cells : undefined };
       added.push(open);
     }
     writePlaced(open);
