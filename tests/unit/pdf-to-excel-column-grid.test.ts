@@ -8,25 +8,24 @@ type Value = string | number | null | { error: string };
 
 /**
  * Rows printed as LibreOffice prints a sheet: each cell its own string, texts 1.4 pt inside their
- * column's left edge, numbers 1.4 pt inside its right edge, rows `pitch` apart from y = 700.
+ * column's left edge, numbers and error values (#N/A) `numberInset` inside its right edge, rows
+ * `pitch` apart from y = `top`.
  */
 async function printed(
   rows: Value[][],
   edge: (column: number) => number,
-  size = 10,
-  pitch = 15,
-  numberInset = 1.4,
+  { size = 10, pitch = 15, numberInset = 1.4, top = 700, landscape = false } = {},
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  const page = doc.addPage([612, 792]);
+  const page = doc.addPage(landscape ? [792, 612] : [612, 792]);
   const font = await doc.embedFont(StandardFonts.Helvetica);
   rows.forEach((row, r) =>
     row.forEach((value, c) => {
       if (value === null) return;
       const text = String(value);
-      const x =
-        typeof value === 'number' ? edge(c + 1) - numberInset - font.widthOfTextAtSize(text, size) : edge(c) + 1.4;
-      page.drawText(text, { x, y: 700 - r * pitch, size, font });
+      const right = typeof value === 'number' || text.startsWith('#');
+      const x = right ? edge(c + 1) - numberInset - font.widthOfTextAtSize(text, size) : edge(c) + 1.4;
+      page.drawText(text, { x, y: top - r * pitch, size, font });
     }),
   );
   return doc.save();
@@ -59,7 +58,7 @@ describe('pdf-to-excel column grid', () => {
       [],
       [],
     ]);
-    const bytes = await printed(rows, (c) => edges[c], 11, 15, 0.7);
+    const bytes = await printed(rows, (c) => edges[c], { size: 11, numberInset: 0.7 });
     for (const mode of ['page', 'table'] as const) expect((await grids(bytes, mode))[0]).toEqual(rows.slice(0, -2));
   });
 
@@ -81,7 +80,7 @@ describe('pdf-to-excel column grid', () => {
       [null],
       ['MMULT', 1, null, null, 1, null, null, 1, 2, 3],
     ];
-    const bytes = await printed(rows, edge, 10, 12.8);
+    const bytes = await printed(rows, edge, { pitch: 12.8 });
     const expected = trimmed(rows);
     expect((await grids(bytes, 'page'))[0]).toEqual(expected);
   });
@@ -112,7 +111,7 @@ describe('pdf-to-excel column grid', () => {
       [null, null, null, null, null, null, null, 0, 0, 0],
       [null, null, null, null, null, null, null, 0, 0, 0],
     ];
-    const bytes = await printed(rows, edge, 10, 12.8);
+    const bytes = await printed(rows, edge, { pitch: 12.8 });
     const expected = trimmed(rows);
     for (const mode of ['page', 'table'] as const) expect((await grids(bytes, mode))[0]).toEqual(expected);
   });
@@ -137,19 +136,7 @@ describe('pdf-to-excel column grid', () => {
       r + 1,
       r + 2,
     ]);
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([792, 612]);
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    rows.forEach((row, r) =>
-      row.forEach((value, c) => {
-        if (value === null) return;
-        const text = String(value);
-        const right = typeof value === 'number' || text.startsWith('#');
-        const x = right ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
-        page.drawText(text, { x, y: 500 - r * 12.8, size: 10, font });
-      }),
-    );
-    const bytes = await doc.save();
+    const bytes = await printed(rows, edge, { pitch: 12.8, top: 500, landscape: true });
     const expected = rows.map((row) => row.map((v) => (typeof v === 'string' && v.startsWith('#') ? { error: v } : v)));
     for (const mode of ['page', 'table'] as const) expect((await grids(bytes, mode))[0]).toEqual(expected);
   });
@@ -163,19 +150,7 @@ describe('pdf-to-excel column grid', () => {
       [null, null, null, null, null, null, null, 2, 4, '#N/A'],
       [null, null, null, null, null, null, null, 2, 4, '#N/A'],
     ];
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([612, 792]);
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    rows.forEach((row, r) =>
-      row.forEach((value, c) => {
-        if (value === null) return;
-        const text = String(value);
-        const right = typeof value === 'number' || text.startsWith('#');
-        const x = right ? edge(c + 1) - 1.4 - font.widthOfTextAtSize(text, 10) : edge(c) + 1.4;
-        page.drawText(text, { x, y: 700 - r * 15, size: 10, font });
-      }),
-    );
-    const sheets = await grids(await doc.save(), 'table');
+    const sheets = await grids(await printed(rows, edge), 'table');
     expect(sheets[0]).toEqual(rows.map((row) => row.map((v) => (v === '#N/A' ? { error: v } : v))));
   });
 
