@@ -949,10 +949,11 @@ function rightToLeft(text: string): boolean {
   return letter !== undefined && (ARABIC.test(letter) || HEBREW.test(letter));
 }
 
+/** A text line as a row of cells: a `PlacedRow` with the top of its text. */
+type LineRow = Omit<PlacedRow, 'line'> & { top: number };
+
 /** Text lines as rows, fragments in columns clustered by their left edge; each row with its top. */
-function linesGrid(
-  items: TextItem[],
-): Array<{ top: number; baseline?: number; size?: number; rise?: number; cells: Array<GridCell | undefined> }> {
+function linesGrid(items: TextItem[]): LineRow[] {
   // A vowel sign drawn apart from its Arabic or Hebrew word (a fragment of marks alone) is no cell.
   const fragments = joinWrappedLines(buildFragments(items, CELL_GAP_EM, { cells: true }))
     .filter((f) => !/^[\p{M}\s]+$/u.test(f.text))
@@ -1060,16 +1061,10 @@ function linesGrid(
       0,
       columns.findLastIndex((x) => x < right),
     );
-  const rows: Array<{
-    top: number;
-    baseline?: number;
-    size?: number;
-    rise?: number;
-    cells: Array<GridCell | undefined>;
-  }> = [];
+  const rows: LineRow[] = [];
   let lastBaseline = -Infinity;
   const pushed = new Set<Array<GridCell | undefined>>();
-  const turnedOnly = new Set<(typeof rows)[number]>();
+  const turnedOnly = new Set<LineRow>();
   for (const f of fragments) {
     if (Math.abs(f.baseline - lastBaseline) > f.size * 0.4) {
       rows.push({ top: f.top, cells: Array.from({ length: columns.length }, () => undefined) });
