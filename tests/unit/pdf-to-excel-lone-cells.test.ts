@@ -86,6 +86,33 @@ describe('pdf-to-excel: cells too few to show their column', () => {
       ]);
   });
 
+  test("a number printed two columns right of the table's last column goes in that column (both modes)", async () => {
+    // Columns 67.5 pt wide: a title in A overflowing B–C, a number in D on its row; the table under
+    // it fills A (labels) and B (numbers) only, so no row shows where C and D are but the width.
+    const edge = (c: number) => 50 + c * 67.5;
+    const n = (text: string) => ({ right: text });
+    const rows: Array<Printed[] | null> = [
+      ['Count of rows with a in A and 1 in B', null, null, n('2')],
+      null,
+      ['a', n('1')],
+      ['a', n('1')],
+      ['a', n('2')],
+      ['b', n('2')],
+      ['b', n('1')],
+    ];
+    for (const sheets of ['table', 'page'] as const) {
+      const grid = await firstSheet(await printedSheet(rows, edge), sheets);
+      expect(grid[0]).toEqual(['Count of rows with a in A and 1 in B', null, null, 2]);
+      expect(grid.slice(2).map((row) => row.slice(0, 2))).toEqual([
+        ['a', 1],
+        ['a', 1],
+        ['a', 2],
+        ['b', 2],
+        ['b', 1],
+      ]);
+    }
+  });
+
   test('a day, month name and year joined by hyphens is a date with that format', async () => {
     expect(parseCell('01-Mar-2023')).toEqual({ value: new Date(Date.UTC(2023, 2, 1)), numFmt: 'dd-mmm-yyyy' });
     expect(parseCell('7-March-2023')).toEqual({ value: new Date(Date.UTC(2023, 2, 7)), numFmt: 'd-mmmm-yyyy' });

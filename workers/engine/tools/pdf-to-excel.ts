@@ -1101,11 +1101,19 @@ function linesGrid(items: TextItem[]): LineRow[] {
 }
 
 /**
- * The column of the page's main table that holds `x` (its text start); past the table's right
- * edge, columns go on after the table's last one.
+ * The column of the page's main table that holds `x` (its text start; `end`, a right-aligned
+ * number's end). Past the table's right edge the sheet's columns go on at the table's column
+ * width, counted from its last column's start: a number printed two columns right of the table
+ * is in the second column after it, not the next one.
  */
-function columnAt(edges: number[], x: number): number {
-  for (let c = edges.length - 2; c >= 0; c--) if (x >= edges[c] - 1) return c;
+function columnAt(edges: number[], x: number, end?: number): number {
+  const last = edges.length - 2;
+  if (last >= 1 && x > edges[last + 1] + 1) {
+    const pitch = median(edges.slice(1).map((edge, c) => edge - edges[c]));
+    const at = end !== undefined ? end - 2 * CELL_INSET : x + 2 * CELL_INSET;
+    return last + Math.max(1, Math.floor((at - edges[last]) / pitch));
+  }
+  for (let c = last; c >= 0; c--) if (x >= edges[c] - 1) return c;
   return 0;
 }
 
@@ -1186,7 +1194,11 @@ function placeBlocks(tables: Table[], loose: TextItem[], { emptyColumnsFirst = f
   ) => {
     if (!edges) return cells;
     const filled = cells.flatMap((cell, c) => (cell && starts[c] !== undefined ? [{ cell, x: starts[c]! }] : []));
-    const columns = rising(filled.map(({ x }) => columnAt(edges, x)));
+    const endOf = (cell: GridCell) => {
+      const value = parseCell(cell.text).value;
+      return typeof value === 'number' || value instanceof Date ? cell.right : undefined;
+    };
+    const columns = rising(filled.map(({ cell, x }) => columnAt(edges, x, endOf(cell))));
     const row: Grid['rows'][number] = [];
     filled.forEach(({ cell }, i) => (row[columns[i]] = cell));
     return Array.from({ length: row.length }, (_, c) => row[c]);
