@@ -404,6 +404,18 @@ interface PlacedRow {
 }
 
 /**
+ * A cell's text sits on its row's bottom by its font's descent, about this share of its size: a
+ * row in a larger font (a title) has its baseline higher in its row by the difference, so the gap
+ * under it is that much more than its rows.
+ */
+const DESCENT_EM = 0.25;
+
+/** How much higher a row's baseline sits for its larger font than the row under it (`DESCENT_EM`). */
+function raised(above: number | undefined, below: number | undefined): number {
+  return above && below && above > below * 1.05 ? DESCENT_EM * (above - below) : 0;
+}
+
+/**
  * How regular a page's rows must be for empty rows to be put back: at least 3 in 4 baseline gaps,
  * and 8 of them, within ±3 % of one pitch. A short block says too little: a header row a custom
  * two rows tall looks exactly like one empty row.
@@ -440,7 +452,7 @@ function withEmptyRows(rows: PlacedRow[]): Grid['rows'] {
     const [above, below] = [rows[r - 1]?.baseline, row.baseline];
     if (above !== undefined && below !== undefined) {
       const gap = below - above - taller(row.size);
-      const steps = wholeRows(gap, pitch, row.rise);
+      const steps = wholeRows(gap, pitch, row.rise, raised(rows[r - 1].size, row.size));
       for (let k = 1; k < steps; k++) out.push([]);
     }
     out.push(row.cells);
@@ -496,15 +508,16 @@ function withShortBlockEmptyRows(rows: PlacedRow[], usual: number): Grid['rows']
   // How many rows a gap is, the row under it as tall as its font makes it (a larger title's row)
   // against the text of the rows that gave the pitch.
   const base = own.length ? median(own.map(({ size }) => size ?? usual)) : usual;
-  const rowsIn = (gap: number, size?: number, rise?: number) => {
+  const rowsIn = (gap: number, size?: number, rise?: number, raisedBy?: number) => {
     const taller = size && size > base * 1.05 ? size / base - 1 : 0;
-    return wholeRows(gap - taller * pitch, pitch, rise);
+    return wholeRows(gap - taller * pitch, pitch, rise, raisedBy);
   };
   const out: Grid['rows'] = [];
   rows.forEach((row, r) => {
     const above = rows[r - 1]?.baseline;
     if (above !== undefined && row.baseline !== undefined && row.baseline > above)
-      for (let k = rowsIn(row.baseline - above, row.size, row.rise); k > 1; k--) out.push([]);
+      for (let k = rowsIn(row.baseline - above, row.size, row.rise, raised(rows[r - 1].size, row.size)); k > 1; k--)
+        out.push([]);
     out.push(row.cells);
   });
   return out;
@@ -512,12 +525,17 @@ function withShortBlockEmptyRows(rows: PlacedRow[], usual: number): Grid['rows']
 
 /**
  * How many rows of `pitch` a baseline gap is (±8 % of one), or 1 when it is no whole number of them;
- * the row under the gap may be taller by its superscripts' `rise`.
+ * the row under the gap may be taller by its superscripts' `rise`, and the row above may have its
+ * baseline up to `raisedBy` higher (a title in a larger font: `raised`), which only explains a gap
+ * that is no whole number of rows without it.
  */
-function wholeRows(gap: number, pitch: number, rise = 0): number {
-  const steps = Math.round((gap - rise / 2) / pitch);
-  const over = gap - steps * pitch;
-  return over >= -pitch * 0.08 && over <= pitch * 0.08 + rise ? steps : 1;
+function wholeRows(gap: number, pitch: number, rise = 0, raisedBy = 0): number {
+  const fit = (space: number) => {
+    const steps = Math.round((space - rise / 2) / pitch);
+    const over = space - steps * pitch;
+    return over >= -pitch * 0.08 && over <= pitch * 0.08 + rise ? steps : undefined;
+  };
+  return fit(gap) ?? (raisedBy ? fit(gap - raisedBy) : undefined) ?? 1;
 }
 
 /** How many rows apart the rows of a short block can be for their gap to show its pitch. */
