@@ -404,9 +404,9 @@ interface PlacedRow {
 }
 
 /**
- * A cell's text sits on its row's bottom by its font's descent, about this share of its size: a
- * row in a larger font (a title) has its baseline higher in its row by the difference, so the gap
- * under it is that much more than its rows.
+ * A cell's text sits on its row's bottom by its font's descent, up to about this share of its
+ * size: a row in a larger font (a title) may have its baseline that much higher in its row, so a
+ * gap under it that is not a whole number of rows may be one once that is taken off.
  */
 const DESCENT_EM = 0.25;
 
