@@ -115,30 +115,33 @@ describe('pdf-to-excel: cells too few to show their column', () => {
 
   test('a title in a larger font keeps the empty row under it (both modes)', async () => {
     // LibreOffice sets a cell's text on its row's bottom by the font's descent: a 20 pt title's
-    // baseline sits 0.25 × (20 − 10) pt higher than a 10 pt row's would, so the gap to the table
-    // under an empty row is two 12.8 pt rows and 2.5 pt.
-    const doc = await PDFDocument.create();
-    const page = doc.addPage([612, 792]);
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    page.drawText('Sales by region', { x: 51.4, y: 700, size: 20, font });
-    const rows = [
-      ['North', '12'],
-      ['South', '7'],
-      ['East', '30'],
-      ['West', '4'],
-    ];
-    rows.forEach(([label, value], r) => {
-      const y = 700 - 2 * 12.8 - 2.5 - r * 12.8;
-      page.drawText(label, { x: 51.4, y, size: 10, font });
-      page.drawText(value, { x: 146.6 - font.widthOfTextAtSize(value, 10), y, size: 10, font });
-    });
-    const bytes = await doc.save();
-    for (const sheets of ['table', 'page'] as const)
-      expect(await firstSheet(bytes, sheets)).toEqual([
-        ['Sales by region'],
-        [],
-        ...rows.map(([label, value]) => [label, Number(value)]),
-      ]);
+    // baseline sits up to 0.25 × (20 − 10) pt higher than a 10 pt row's would, so the gap to the
+    // table under an empty row is two 12.8 pt rows and 2.5 pt; under a title row of a custom
+    // height it can be two rows and 0.3 pt, which that allowance must not spoil.
+    for (const raise of [2.5, 0.3]) {
+      const doc = await PDFDocument.create();
+      const page = doc.addPage([612, 792]);
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      page.drawText('Sales by region', { x: 51.4, y: 700, size: 20, font });
+      const rows = [
+        ['North', '12'],
+        ['South', '7'],
+        ['East', '30'],
+        ['West', '4'],
+      ];
+      rows.forEach(([label, value], r) => {
+        const y = 700 - 2 * 12.8 - raise - r * 12.8;
+        page.drawText(label, { x: 51.4, y, size: 10, font });
+        page.drawText(value, { x: 146.6 - font.widthOfTextAtSize(value, 10), y, size: 10, font });
+      });
+      const bytes = await doc.save();
+      for (const sheets of ['table', 'page'] as const)
+        expect(await firstSheet(bytes, sheets)).toEqual([
+          ['Sales by region'],
+          [],
+          ...rows.map(([label, value]) => [label, Number(value)]),
+        ]);
+    }
   });
 
   test('a day, month name and year joined by hyphens is a date with that format', async () => {
