@@ -343,9 +343,17 @@ function uprightItems(items: TextItem[]): TextItem[] {
  * superscripts (a footnote mark, smaller and raised, sits on its text's line, not on one of its own).
  */
 function lineBaselines(items: TextItem[]): number[] {
+  return withoutSuperscripts(items).text.map((i) => i.baseline);
+}
+
+/** A cell's or fragment's upright items parted into its text and its superscripts (under 0.8 of its largest size). */
+function withoutSuperscripts(items: TextItem[]): { text: TextItem[]; superscripts: TextItem[] } {
   const upright = uprightItems(items);
   const largest = Math.max(...upright.map((i) => i.size));
-  return upright.filter((i) => i.size >= largest * 0.8).map((i) => i.baseline);
+  return {
+    text: upright.filter((i) => i.size >= largest * 0.8),
+    superscripts: upright.filter((i) => i.size < largest * 0.8),
+  };
 }
 
 /**
@@ -353,10 +361,9 @@ function lineBaselines(items: TextItem[]): number[] {
  * a row to its raised runs, so a row with a footnote mark is up to that much taller than its font makes it.
  */
 function superscriptRise(items: TextItem[]): number {
-  const upright = uprightItems(items);
-  const largest = Math.max(...upright.map((i) => i.size));
-  const line = Math.max(...lineBaselines(items));
-  return Math.max(0, ...upright.filter((i) => i.size < largest * 0.8).map((i) => line - i.baseline));
+  const { text, superscripts } = withoutSuperscripts(items);
+  const line = Math.max(...text.map((i) => i.baseline));
+  return Math.max(0, ...superscripts.map((i) => line - i.baseline));
 }
 
 /**
@@ -411,8 +418,8 @@ interface PlacedRow {
 const DESCENT_EM = 0.25;
 
 /** How much higher a row's baseline sits for its larger font than the row under it (`DESCENT_EM`). */
-function raised(above: number | undefined, below: number | undefined): number {
-  return above && below && above > below * 1.05 ? DESCENT_EM * (above - below) : 0;
+function raised(sizeAbove: number | undefined, sizeBelow: number | undefined): number {
+  return sizeAbove && sizeBelow && sizeAbove > sizeBelow * 1.05 ? DESCENT_EM * (sizeAbove - sizeBelow) : 0;
 }
 
 /**
@@ -961,6 +968,12 @@ function emptyColumns(
 /** How much wider than Excel's default (a share of it) a first column of labels may be printed. */
 const WIDENED_FIRST_COLUMN = 0.5;
 
+/** Whether a cell's text reads as a number or a date, which a spreadsheet right-aligns by default. */
+function isNumberOrDate(text: string): boolean {
+  const value = parseCell(text).value;
+  return typeof value === 'number' || value instanceof Date;
+}
+
 /** Whether a text's first letter is of a right-to-left script (Arabic, Hebrew). */
 function rightToLeft(text: string): boolean {
   const letter = /\p{L}/u.exec(text)?.[0];
@@ -982,10 +995,7 @@ function linesGrid(items: TextItem[]): LineRow[] {
   // columns' spacing; under the only text column, Excel's default width) after its own texts
   // start. Its own start says nothing of the columns ("a b" over "1 2", "DS1" over "22").
   // Dates too: a spreadsheet right-aligns them as numbers.
-  const isNumber = (f: (typeof fragments)[number]) => {
-    const value = parseCell(f.text).value;
-    return typeof value === 'number' || value instanceof Date;
-  };
+  const isNumber = (f: (typeof fragments)[number]) => isNumberOrDate(f.text);
   // A text whose first letter is Arabic or Hebrew reads right to left: a spreadsheet aligns it to
   // its column's right edge, as it does numbers.
   const endAligned = (f: (typeof fragments)[number]) => isNumber(f) || rightToLeft(f.text);
@@ -1212,10 +1222,7 @@ function placeBlocks(tables: Table[], loose: TextItem[], { emptyColumnsFirst = f
   ) => {
     if (!edges) return cells;
     const filled = cells.flatMap((cell, c) => (cell && starts[c] !== undefined ? [{ cell, x: starts[c]! }] : []));
-    const endOf = (cell: GridCell) => {
-      const value = parseCell(cell.text).value;
-      return typeof value === 'number' || value instanceof Date ? cell.right : undefined;
-    };
+    const endOf = (cell: GridCell) => (isNumberOrDate(cell.text) ? cell.right : undefined);
     const columns = rising(filled.map(({ cell, x }) => columnAt(edges, x, endOf(cell))));
     const row: Grid['rows'][number] = [];
     filled.forEach(({ cell }, i) => (row[columns[i]] = cell));
@@ -1404,10 +1411,6 @@ interface TableSheet {
 }
 
 /**
- * The sheet's rows on its last page written again, with the empty rows a printout leaves out put
- * back where they follow one pitch. A ruled table draws its empty rows as cells, so gains none.
- */
-/**
  * Whether a ruled table's rules part each of its rows: no line of text sits more than 1.5 of its
  * sizes both above its row's bottom rule and below its top rule (a cell's text stands on the
  * bottom of its row, or hangs from its top). Borders drawn round a block of rows leave rows
@@ -1425,6 +1428,11 @@ function rulesPartRows(table: Table): boolean {
   });
 }
 
+/**
+ * The sheet's rows on its last page written again, with the empty rows a printout leaves out put
+ * back where they follow one pitch. A ruled table whose rules part its rows draws its empty rows as
+ * cells, so gains none.
+ */
 function writePlaced(sheet: TableSheet): void {
   const rows =
     sheet.table.ruled && rulesPartRows(sheet.table)
