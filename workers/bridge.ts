@@ -257,6 +257,14 @@ export interface PageThumbnail {
   cjkFontMissing: boolean;
 }
 
+/**
+ * The file's own resource check refused it (a decompression bomb): any job on it would be refused
+ * with the same message, which is this error's.
+ */
+export class InputRefused extends Error {
+  override name = 'InputRefused';
+}
+
 let thumbnailWorker:
   { worker: Worker; api: Comlink.Remote<EngineWorkerApi>; open: number; loadFailed: Promise<never> } | undefined;
 
@@ -299,10 +307,12 @@ export async function openThumbnails(file: Blob, password?: string): Promise<Thu
   };
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
+    const name = file instanceof File ? file.name : undefined;
     const pages = await Promise.race([
-      live.api.openThumbnails(key, Comlink.transfer(bytes, [bytes.buffer]), password),
+      live.api.openThumbnails(key, Comlink.transfer(bytes, [bytes.buffer]), password, name),
       live.loadFailed,
     ]);
+    if (!Array.isArray(pages)) throw new InputRefused(pages.refused);
     return { pages, render: (pageNumber, maxPx) => live.api.thumbnail(key, pageNumber, maxPx), close };
   } catch (error) {
     close();

@@ -54,13 +54,25 @@ const api = {
 
   /**
    * Thumbnails, step 1: opens a PDF with pdf.js under `key` and returns its pages' sizes and
-   * rotations. Rejects with PasswordRequired / InvalidPassword / InvalidPdf (named errors).
+   * rotations. Rejects with PasswordRequired / InvalidPassword / InvalidPdf (named errors). A file
+   * the resource check refuses (a decompression bomb) is answered `{ refused: message }`: every
+   * job's own check would refuse it the same way, so the form can say so without running one.
    */
-  async openThumbnails(key: string, bytes: Uint8Array, password?: string): Promise<PageInfo[]> {
+  async openThumbnails(
+    key: string,
+    bytes: Uint8Array,
+    password?: string,
+    name = 'This PDF',
+  ): Promise<PageInfo[] | { refused: string }> {
     const { openPdfjs, pageInfos } = await import('./engine/lib/pdf/pdfjs.ts');
     // The same resource check as every job's (a bomb would hang pdf.js drawing the first thumbnail).
     const { guardInputs } = await import('./engine/lib/input-limits.ts');
-    await guardInputs([{ name: 'This PDF', bytes, password }]);
+    try {
+      await guardInputs([{ name, bytes, password }]);
+    } catch (error) {
+      if (error instanceof Error && error.name === 'TooLarge') return { refused: error.message };
+      throw error;
+    }
     const opening = openPdfjs(bytes, { password });
     thumbnailDocs.set(key, opening);
     try {

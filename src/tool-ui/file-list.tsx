@@ -75,6 +75,12 @@ function CheckSummary({ check }: { check: PdfCheck }) {
           Damaged: Folio will try to repair it
         </span>
       );
+    case 'refused':
+      return (
+        <span className="file-pages file-damaged" title={check.message}>
+          Refused: too large to open safely
+        </span>
+      );
     case 'timed-out':
       return <span className="file-pages">Pages not counted (it took too long)</span>;
   }

@@ -324,6 +324,9 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
         .map((s) => [confirmFieldName(s), String(values[confirmFieldName(s)] ?? '')]),
     );
     if (waitForPageSizes) return; // the button says 'Checking the PDF…' (Enter in the password field gets here)
+    // A file its check refused (a decompression bomb) is refused by the job's own check too: say so now.
+    const refused = files.map((f) => checks.get(f)).find((c) => c?.state === 'refused');
+    if (refused?.state === 'refused') return setError(refused.message);
     const invalid = tool.validate?.({ ...values, ...confirmValues }) ?? optionProblem(tool, values, pageCount);
     if (invalid) return setError(invalid);
 

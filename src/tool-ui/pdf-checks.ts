@@ -5,7 +5,7 @@
  * action. The opened document also draws the list's first-page thumbnail.
  */
 import { useEffect, useRef, useState } from 'react';
-import { openThumbnails, type ThumbnailSource } from '../../workers/bridge.ts';
+import { InputRefused, openThumbnails, type ThumbnailSource } from '../../workers/bridge.ts';
 
 /** `withPassword`: the file was locked, and this is what it gave with the typed password, which the job needs too. */
 type AfterPassword = { withPassword?: boolean };
@@ -16,12 +16,14 @@ export type PdfCheck =
   /** Needs the password that opens it; `wrong` once a typed password did not; `retrying` while one is tried. */
   | { state: 'locked'; wrong: boolean; retrying?: boolean }
   | ({ state: 'damaged'; message: string } & AfterPassword)
+  /** Refused by the resource check every job makes first (a decompression bomb): no job can run on it. */
+  | { state: 'refused'; message: string }
   /** Not answered within CHECK_TIMEOUT_MS: the job runs without what the check would have told. */
   | ({ state: 'timed-out' } & AfterPassword);
 
 /** Whether the job needs the typed password for this file: locked, or opened (or tried) with it. */
 export function needsItsPassword(check: PdfCheck): boolean {
-  return check.state === 'locked' || (check.state !== 'checking' && Boolean(check.withPassword));
+  return check.state === 'locked' || ('withPassword' in check && Boolean(check.withPassword));
 }
 
 /**
@@ -124,6 +126,8 @@ export function usePdfChecks(files: readonly File[], password: string, enabled: 
           const name = (error as { name?: string }).name;
           if (name === 'PasswordRequired' || name === 'InvalidPassword') {
             entry.check = { state: 'locked', wrong: Boolean(password) };
+          } else if (error instanceof InputRefused) {
+            entry.check = { state: 'refused', message: error.message };
           } else if (error instanceof CheckTimedOut) {
             entry.check = { state: 'timed-out', ...(wasLocked && { withPassword: true }) };
           } else {

@@ -18,6 +18,7 @@ import {
   manyRowsCsv,
 } from '../support/hostile-recipes.ts';
 import { INTERNAL_WORDING } from '../support/messages.ts';
+import { postInPage } from './page-api.ts';
 
 const shared = sharedBrowser();
 
@@ -52,7 +53,8 @@ async function openTool(toolId: string) {
 /** Picks `file`, processes, and returns the error line's text once it shows one. */
 async function processExpectingError(page: Page, file: Upload, previous = ''): Promise<string> {
   await page.locator('input[type=file]').setInputFiles([file]);
-  await page.getByRole('button', { name: 'Process Files', exact: true }).click();
+  // The button waits ('Checking the PDF…') until the file's check answers, which gives up after 30 s.
+  await page.getByRole('button', { name: 'Process Files', exact: true }).click({ timeout: 60_000 });
   const alert = page.locator('.error-line');
   await expect
     .poll(
@@ -64,6 +66,13 @@ async function processExpectingError(page: Page, file: Upload, previous = ''): P
     )
     .toBe(true);
   return (await alert.textContent())!.trim();
+}
+
+/** The error line's text, once it has one. */
+async function errorLine(page: Page): Promise<string> {
+  const line = page.locator('.error-line');
+  await expect.poll(async () => (await line.textContent())?.trim() ?? '').not.toBe('');
+  return (await line.textContent())!.trim();
 }
 
 /** After an error: start over with a small file and expect a download. */
@@ -79,14 +88,16 @@ async function smallJobWorks(page: Page, file: Upload): Promise<Uint8Array> {
 }
 
 describe('hostile inputs in Chromium', () => {
-  test('PDF to JPG: a 4 GB content-stream bomb is refused; the tab lives and renders a small PDF next', async () => {
+  test('PDF to JPG: a 4 GB content-stream bomb is refused as soon as it is picked; the tab lives and renders a small PDF next', async () => {
     const { page, context } = await openTool('pdf-to-jpg');
-    const message = await processExpectingError(page, {
-      name: 'bomb.pdf',
-      mimeType: 'application/pdf',
-      buffer: Buffer.from(contentBombPdf(4)),
-    });
-    expect(message).toMatch(/decompression bomb/);
+    await page
+      .locator('input[type=file]')
+      .setInputFiles([{ name: 'bomb.pdf', mimeType: 'application/pdf', buffer: Buffer.from(contentBombPdf(4)) }]);
+    // The file's own check (the thumbnail worker) refuses it; Process Files then says why without a job.
+    await page.getByText('Refused: too large to open safely').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Process Files', exact: true }).click();
+    const message = await errorLine(page);
+    expect(message).toMatch(/^"bomb\.pdf": .*decompression bomb/);
     expect(message).not.toMatch(INTERNAL_WORDING);
     expect(await page.evaluate(() => 6 * 7)).toBe(42);
     const jpeg = await smallJobWorks(page, {
@@ -98,19 +109,25 @@ describe('hostile inputs in Chromium', () => {
     await context.close();
   });
 
-  test('PDF to JPG: the same bomb in an AES-256 stream, with its password typed, is refused as a bomb', async () => {
+  test('PDF to JPG: the same bomb in an AES-256 stream is refused once its password is typed, by the check and by the job', async () => {
     const { page, context } = await openTool('pdf-to-jpg');
     const locked = await encryptedPdf(contentBombPdf(4), 'AES-256', 'secret');
     await page
       .locator('input[type=file]')
       .setInputFiles([{ name: 'locked-bomb.pdf', mimeType: 'application/pdf', buffer: Buffer.from(locked) }]);
+    await page.getByText('Needs its password').waitFor();
     await page.getByLabel('PDF password').fill('secret');
+    await page.getByText('Refused: too large to open safely').waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Process Files', exact: true }).click();
-    const alert = page.locator('.error-line');
-    await expect
-      .poll(async () => (await alert.textContent())?.trim() ?? '', { timeout: 90_000 })
-      .toMatch(/decompression bomb/);
-    expect(await alert.textContent()).not.toMatch(INTERNAL_WORDING);
+    const message = await errorLine(page);
+    expect(message).toMatch(/^"locked-bomb\.pdf": .*decompression bomb/);
+    expect(message).not.toMatch(INTERNAL_WORDING);
+    // The job's own check, which an /api caller meets (no file check before it), refuses it the same way.
+    const answer = await postInPage(page, '/api/pdf/toJpg', [['file', 'locked-bomb.pdf', locked]], {
+      inputPassword: 'secret',
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.text ?? '{}').error).toBe(message);
     expect(await page.evaluate(() => 6 * 7)).toBe(42);
     await context.close();
   });
