@@ -19,7 +19,8 @@ export function startServiceWorker(): void {
     needRefresh = true;
     listeners.forEach((listener) => listener());
   });
-  void workbox.register();
+  // A browser may refuse the worker (private modes, policies, automation): every tool still works online.
+  workbox.register().catch(() => undefined);
   // Every tool's engine, in the background, once the page is idle (src/pwa/offline-engines.ts).
   cacheEnginesWhenIdle();
 }
