@@ -17,7 +17,7 @@ export type PdfCheck =
   | { state: 'locked'; wrong: boolean; retrying?: boolean }
   | ({ state: 'damaged'; message: string } & AfterPassword)
   /** Refused by the resource check every job makes first (a decompression bomb): no job can run on it. */
-  | { state: 'refused'; message: string }
+  | ({ state: 'refused'; message: string } & AfterPassword)
   /** Not answered within CHECK_TIMEOUT_MS: the job runs without what the check would have told. */
   | ({ state: 'timed-out' } & AfterPassword);
 
@@ -127,7 +127,7 @@ export function usePdfChecks(files: readonly File[], password: string, enabled: 
           if (name === 'PasswordRequired' || name === 'InvalidPassword') {
             entry.check = { state: 'locked', wrong: Boolean(password) };
           } else if (error instanceof InputRefused) {
-            entry.check = { state: 'refused', message: error.message };
+            entry.check = { state: 'refused', message: error.message, ...(wasLocked && { withPassword: true }) };
           } else if (error instanceof CheckTimedOut) {
             entry.check = { state: 'timed-out', ...(wasLocked && { withPassword: true }) };
           } else {

@@ -29,11 +29,12 @@ describe('which estimates wait for the check', () => {
 });
 
 describe('checkSettled', () => {
-  test('reading: not settled; ready, damaged, timed out or no check (not a PDF): settled', () => {
+  test('reading: not settled; ready, damaged, refused, timed out or no check (not a PDF): settled', () => {
     expect(checkSettled({ state: 'checking' }, '', '')).toBe(false);
     expect(checkSettled({ state: 'ready', pages: 1, source }, '', '')).toBe(true);
     expect(checkSettled({ state: 'damaged', message: 'x' }, '', '')).toBe(true);
     expect(checkSettled({ state: 'timed-out' }, '', '')).toBe(true);
+    expect(checkSettled({ state: 'refused', message: 'x' }, '', '')).toBe(true);
     expect(checkSettled(undefined, '', '')).toBe(true);
   });
 
@@ -50,12 +51,15 @@ describe('needsItsPassword', () => {
   test('locked, or anything a locked file gave once tried with the typed password: the job needs it too', () => {
     expect(needsItsPassword({ state: 'locked', wrong: false })).toBe(true);
     expect(needsItsPassword({ state: 'ready', pages: 1, source, withPassword: true })).toBe(true);
-    // e.g. a locked decompression bomb: the password opens it, then reading it fails.
+    // e.g. a locked file whose page tree is broken: the password opens it, then reading it fails.
     expect(needsItsPassword({ state: 'damaged', message: 'x', withPassword: true })).toBe(true);
     expect(needsItsPassword({ state: 'timed-out', withPassword: true })).toBe(true);
     expect(needsItsPassword({ state: 'ready', pages: 1, source })).toBe(false);
     expect(needsItsPassword({ state: 'damaged', message: 'x' })).toBe(false);
     expect(needsItsPassword({ state: 'checking' })).toBe(false);
+    // A locked decompression bomb, refused once its password is typed: the field stays with what was typed.
+    expect(needsItsPassword({ state: 'refused', message: 'x', withPassword: true })).toBe(true);
+    expect(needsItsPassword({ state: 'refused', message: 'x' })).toBe(false);
   });
 });
 
