@@ -1,11 +1,13 @@
 /**
  * The office exports through their modals in Chromium: PDF to Word (the download parsed: heading,
  * table, reading order), PDF to Word with OCR of a scan (tesseract.js and its data served by Folio
- * itself — the request log proves nothing came from elsewhere), PDF to PowerPoint and PDF to Excel.
+ * itself — the request log proves nothing came from elsewhere), PDF to PowerPoint and PDF to Excel
+ * (the worker's workbook cell for cell the same as the engine's in Node).
  * Screenshots at 1280 px (light) and 390 px (dark).
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
+import { run as pdfToExcel } from '../../workers/engine/tools/pdf-to-excel.ts';
 import { screenshot, baseUrl, downloadAfter, openToolModal, sharedBrowser } from './harness.ts';
 import {
   buildReport,
@@ -13,6 +15,7 @@ import {
   characterErrorRate,
   readDocx,
   readPptx,
+  sheetGrid,
   wordSimilarity,
   type ReportFixture,
 } from '../support/office-fixtures.ts';
@@ -109,6 +112,16 @@ describe('office export in the browser', () => {
       ) as ArrayBuffer,
     );
     expect(book.worksheets[0].getCell(2, 3).value).toBe(4500);
+    // The worker's workbook is the one the engine makes in Node, where the unit tests and the bench
+    // judge its cells: every sheet, name and value alike (default options: one sheet per table).
+    const inNode = new ExcelJS.Workbook();
+    const nodeBytes = (await pdfToExcel([{ name: 'report.pdf', bytes: report.bytes }], {}, {})).bytes;
+    await inNode.xlsx.load(
+      nodeBytes.buffer.slice(nodeBytes.byteOffset, nodeBytes.byteOffset + nodeBytes.byteLength) as ArrayBuffer,
+    );
+    const sheets = (b: ExcelJS.Workbook) => b.worksheets.map((sheet) => [sheet.name, sheetGrid(sheet)]);
+    expect(sheets(book)).toEqual(sheets(inNode));
+    expect(book.worksheets.length).toBeGreaterThan(0);
     expect(errors).toEqual([]);
     await context.close();
   });
