@@ -5,6 +5,7 @@
  * only; the knobs make hostile variants (absurd spin counts, a cut package).
  */
 import CFB from 'cfb';
+import { createHash } from 'node:crypto';
 
 const BLOCK = {
   verifierHashInput: [0xfe, 0xa7, 0xd2, 0x76, 0x3b, 0x4b, 0x9e, 0x79],
@@ -35,8 +36,13 @@ const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const padTo16 = (bytes: Uint8Array) => cat(bytes, new Uint8Array((16 - (bytes.length % 16)) % 16));
 
+/** Node's own hash (not the engine's @noble/hashes, so that the two are checked against each other). */
 async function hash(name: string, ...parts: ArrayLike<number>[]): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest(name, cat(...parts)));
+  return new Uint8Array(
+    createHash(name.replace('-', '').toLowerCase())
+      .update(cat(...parts))
+      .digest(),
+  );
 }
 
 /** AES-CBC of whole blocks; WebCrypto's PKCS#7 block at the end is dropped. */

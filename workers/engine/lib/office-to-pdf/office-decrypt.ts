@@ -12,6 +12,8 @@
  * expects PKCS#7 padding, which these streams do not carry: see cbcDecryptRaw for the way round.
  */
 import CFB from 'cfb';
+import { sha1 } from '@noble/hashes/legacy.js';
+import { sha256, sha384, sha512 } from '@noble/hashes/sha2.js';
 import { FolioError, invalidPassword, passwordRequired, throwIfAborted } from '../errors.ts';
 import type { PDFDocument } from 'pdf-lib';
 import type { EngineContext, EngineInput, EngineResult } from '../types.ts';
@@ -44,19 +46,30 @@ const BLOCK_KEY = {
   integrityValue: [0xa0, 0x67, 0x7f, 0x02, 0xb2, 0x2c, 0x84, 0x33],
 };
 
-/** WebCrypto's names for the hash algorithms the agile XML may name (MD5 and RIPEMD are not offered). */
-const HASHES: Record<string, { name: string; bytes: number }> = {
-  SHA1: { name: 'SHA-1', bytes: 20 },
-  'SHA-1': { name: 'SHA-1', bytes: 20 },
-  SHA256: { name: 'SHA-256', bytes: 32 },
-  'SHA-256': { name: 'SHA-256', bytes: 32 },
-  SHA384: { name: 'SHA-384', bytes: 48 },
-  'SHA-384': { name: 'SHA-384', bytes: 48 },
-  SHA512: { name: 'SHA-512', bytes: 64 },
-  'SHA-512': { name: 'SHA-512', bytes: 64 },
-};
+/**
+ * A hash algorithm: WebCrypto's name (for HMAC) and a synchronous implementation. The password is
+ * hashed 100,000 times over (spunHash): one awaited crypto.subtle.digest per round cost 10 s in
+ * Node and more in a browser, where each call is a task of its own; @noble/hashes does it in a
+ * fraction of a second.
+ */
+type Hash = { name: string; bytes: number; hash: (bytes: Uint8Array) => Uint8Array };
 
-type Hash = { name: string; bytes: number };
+const SHA1: Hash = { name: 'SHA-1', bytes: 20, hash: sha1 };
+const SHA256: Hash = { name: 'SHA-256', bytes: 32, hash: sha256 };
+const SHA384: Hash = { name: 'SHA-384', bytes: 48, hash: sha384 };
+const SHA512: Hash = { name: 'SHA-512', bytes: 64, hash: sha512 };
+
+/** The hash algorithms the agile XML may name (MD5 and RIPEMD are not offered). */
+const HASHES: Record<string, Hash> = {
+  SHA1,
+  'SHA-1': SHA1,
+  SHA256,
+  'SHA-256': SHA256,
+  SHA384,
+  'SHA-384': SHA384,
+  SHA512,
+  'SHA-512': SHA512,
+};
 
 /** What the password, once checked, opens: the package's AES key and how its stream is laid out. */
 type Scheme =
@@ -130,27 +143,27 @@ function base64(text: string | undefined): Uint8Array {
 /** WebCrypto wants an ArrayBuffer-backed view; a Node Buffer's pooled slice is copied. */
 const own = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes);
 
-async function digest(hash: Hash, ...parts: ArrayLike<number>[]): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest(hash.name, own(concat(...parts))));
+function digest(hash: Hash, ...parts: ArrayLike<number>[]): Uint8Array {
+  return hash.hash(concat(...parts));
 }
 
 /**
  * H0 = H(salt + password), then Hn = H(n + Hn-1) `spinCount` times (MS-OFFCRYPTO 2.3.4.7, 2.3.4.11):
- * the slow part of opening, on purpose. Checks for cancellation as it goes.
+ * the slow part of opening, on purpose. Checks for cancellation between slices of rounds.
  */
-async function spunHash(
+function spunHash(
   hash: Hash,
   salt: Uint8Array,
   password: string,
   spinCount: number,
   { signal, progress }: Ctx,
-): Promise<Uint8Array> {
-  let h = await digest(hash, salt, utf16le(password));
+): Uint8Array {
+  let h = digest(hash, salt, utf16le(password));
   const round = new Uint8Array(4 + hash.bytes);
   for (let i = 0; i < spinCount; i++) {
     round.set(uint32le(i), 0);
     round.set(h, 4);
-    h = new Uint8Array(await crypto.subtle.digest(hash.name, round));
+    h = hash.hash(round);
     if ((i & 0x3fff) === 0) {
       throwIfAborted(signal);
       progress?.(i, spinCount, 'Opening the password-protected file…');
@@ -319,31 +332,29 @@ function readStandardInfo(name: string, info: Uint8Array): StandardHeader {
   };
 }
 
-const SHA1: Hash = { name: 'SHA-1', bytes: 20 };
-
 /** The standard key (2.3.4.7): the spun hash with block 0, stretched as CryptoAPI does; undefined when wrong. */
 async function standardKey(header: StandardHeader, password: string, ctx: Ctx) {
-  const spun = await spunHash(SHA1, header.salt, password, header.spinCount, ctx);
-  const final = await digest(SHA1, spun, uint32le(0));
+  const spun = spunHash(SHA1, header.salt, password, header.spinCount, ctx);
+  const final = digest(SHA1, spun, uint32le(0));
   const xored = (fill: number) => new Uint8Array(64).fill(fill).map((b, i) => (i < final.length ? b ^ final[i] : b));
-  const derived = concat(await digest(SHA1, xored(0x36)), await digest(SHA1, xored(0x5c)));
+  const derived = concat(digest(SHA1, xored(0x36)), digest(SHA1, xored(0x5c)));
   const key = derived.slice(0, header.keyBytes);
   const verifier = await ecbDecrypt(key, header.encryptedVerifier);
   const verifierHash = await ecbDecrypt(key, header.encryptedVerifierHash);
-  const expected = await digest(SHA1, verifier);
+  const expected = digest(SHA1, verifier);
   return equalBytes(verifierHash.subarray(0, Math.min(header.verifierHashSize, 20)), expected) ? key : undefined;
 }
 
 /** The agile key (2.3.4.11–13): the key encrypted with the password, once the verifier agrees; undefined when wrong. */
 async function agileKey(p: AgilePassword, password: string, ctx: Ctx) {
-  const spun = await spunHash(p.hash, p.salt, password, p.spinCount, ctx);
-  const keyFor = async (blockKey: number[]) => fitted(await digest(p.hash, spun, blockKey), p.keyBytes, 0x36);
+  const spun = spunHash(p.hash, p.salt, password, p.spinCount, ctx);
+  const keyFor = async (blockKey: number[]) => fitted(digest(p.hash, spun, blockKey), p.keyBytes, 0x36);
   const whole = (bytes: Uint8Array) => bytes.subarray(0, bytes.length - (bytes.length % 16));
   const [input, value] = await Promise.all([
     keyFor(BLOCK_KEY.verifierHashInput).then((k) => cbcDecryptRaw(k, p.salt, whole(p.verifierHashInput))),
     keyFor(BLOCK_KEY.verifierHashValue).then((k) => cbcDecryptRaw(k, p.salt, whole(p.verifierHashValue))),
   ]);
-  const expected = await digest(p.hash, input.subarray(0, p.salt.length));
+  const expected = digest(p.hash, input.subarray(0, p.salt.length));
   if (!equalBytes(value.subarray(0, p.hash.bytes), expected)) return undefined;
   const key = await cbcDecryptRaw(await keyFor(BLOCK_KEY.encryptedKeyValue), p.salt, whole(p.encryptedKeyValue));
   return key.slice(0, p.keyBytes);
@@ -365,7 +376,7 @@ function packageParts(name: string, stream: Uint8Array): { size: number; cipher:
 /** Agile: one CBC pass over the whole stream, then each segment's first block XORed with its own IV instead. */
 async function decryptAgilePackage(key: Uint8Array, keyData: AgileKeyData, cipher: Uint8Array): Promise<Uint8Array> {
   const ivOf = async (segment: number) =>
-    fitted(await digest(keyData.hash, keyData.salt, uint32le(segment)), keyData.blockSize, 0x36);
+    fitted(digest(keyData.hash, keyData.salt, uint32le(segment)), keyData.blockSize, 0x36);
   const plain = await cbcDecryptRaw(key, await ivOf(0), cipher);
   for (let start = SEGMENT_BYTES, segment = 1; start < cipher.length; start += SEGMENT_BYTES, segment++) {
     const iv = await ivOf(segment);
@@ -383,7 +394,7 @@ async function integrityHolds(
 ): Promise<boolean> {
   if (encrypted.hmacKey.length === 0 || encrypted.hmacValue.length === 0) return true;
   const ivFor = async (blockKey: number[]) =>
-    fitted(await digest(keyData.hash, keyData.salt, blockKey), keyData.blockSize, 0x36);
+    fitted(digest(keyData.hash, keyData.salt, blockKey), keyData.blockSize, 0x36);
   const whole = (bytes: Uint8Array) => bytes.subarray(0, bytes.length - (bytes.length % 16));
   const hmacKey = (await cbcDecryptRaw(key, await ivFor(BLOCK_KEY.integrityKey), whole(encrypted.hmacKey))).subarray(
     0,
