@@ -82,7 +82,7 @@ function CheckSummary({ check }: { check: PdfCheck }) {
         </span>
       );
     case 'timed-out':
-      return <span className="file-pages">Pages not counted (it took too long)</span>;
+      return <span className="file-pages file-slow">Pages not counted (it took too long)</span>;
   }
 }
 
