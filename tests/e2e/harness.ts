@@ -79,13 +79,6 @@ export interface WatchedPage {
   requests: string[];
 }
 
-/**
- * A fresh context on `path`. Its service worker is blocked unless `serviceWorker` is true: on a first
- * visit the worker saves every engine file for offline use (hundreds of requests, tens of MB), which
- * in a test about something else only competes for the machine's two cores. The worker, the
- * offline tools and the first visit are tested in their own suites (pwa, offline-tools,
- * offline-first-visit, ocr-languages), which ask for it.
- */
 export async function openPage(
   browser: Browser,
   path = '/',
@@ -93,15 +86,9 @@ export async function openPage(
     width = 1280,
     height = 800,
     acceptDownloads = true,
-    serviceWorker = false,
-  }: { width?: number; height?: number; acceptDownloads?: boolean; serviceWorker?: boolean } = {},
+  }: { width?: number; height?: number; acceptDownloads?: boolean } = {},
 ): Promise<WatchedPage> {
-  const context = await browser.newContext({
-    viewport: { width, height },
-    acceptDownloads,
-    baseURL: baseUrl(),
-    serviceWorkers: serviceWorker ? 'allow' : 'block',
-  });
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads, baseURL: baseUrl() });
   const page = await context.newPage();
   const watched: WatchedPage = { page, context, errors: [], failedRequests: [], requests: [] };
   page.on('console', (message) => {

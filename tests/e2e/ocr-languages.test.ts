@@ -31,9 +31,7 @@ describe('OCR languages', () => {
 
   test('German: select shown with OCR, data fetched once from our origin, umlauts come back, then works offline', async () => {
     const scan = await buildGermanScan();
-    const { page, context, errors, requests } = await openPage(shared.browser, '/tools/pdf-to-word', {
-      serviceWorker: true,
-    });
+    const { page, context, errors, requests } = await openPage(shared.browser, '/tools/pdf-to-word');
     // The service worker must control the page, so that what the first use fetches is kept.
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
