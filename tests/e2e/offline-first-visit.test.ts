@@ -307,6 +307,9 @@ describe('an engine that cannot be fetched while the browser thinks it is online
     // No service worker and every engine request refused: the worker's own script cannot load.
     const context = await shared.browser.newContext({ baseURL: baseUrl(), serviceWorkers: 'block' });
     const page = await context.newPage();
+    // A browser that refuses the service worker (private modes, policies) must not see its registration fail.
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.route('**/assets/engine/**', (route) => route.abort('internetdisconnected'));
     const dialog = await openToolWindow(page, 'rotate-pdf');
     await page
@@ -317,6 +320,7 @@ describe('an engine that cannot be fetched while the browser thinks it is online
     const alert = dialog.getByRole('alert').filter({ hasText: /connect to the internet|check your connection/i });
     await alert.waitFor({ timeout: 5_000 });
     expect(await alert.textContent()).not.toMatch(/https?:|assets\/|\.js|Failed to fetch/);
+    expect(pageErrors).toEqual([]);
     await context.close();
   });
 });
