@@ -348,15 +348,15 @@ async function standardKey(header: StandardHeader, password: string, ctx: Ctx) {
 /** The agile key (2.3.4.11–13): the key encrypted with the password, once the verifier agrees; undefined when wrong. */
 async function agileKey(p: AgilePassword, password: string, ctx: Ctx) {
   const spun = spunHash(p.hash, p.salt, password, p.spinCount, ctx);
-  const keyFor = async (blockKey: number[]) => fitted(digest(p.hash, spun, blockKey), p.keyBytes, 0x36);
+  const keyFor = (blockKey: number[]) => fitted(digest(p.hash, spun, blockKey), p.keyBytes, 0x36);
   const whole = (bytes: Uint8Array) => bytes.subarray(0, bytes.length - (bytes.length % 16));
   const [input, value] = await Promise.all([
-    keyFor(BLOCK_KEY.verifierHashInput).then((k) => cbcDecryptRaw(k, p.salt, whole(p.verifierHashInput))),
-    keyFor(BLOCK_KEY.verifierHashValue).then((k) => cbcDecryptRaw(k, p.salt, whole(p.verifierHashValue))),
+    cbcDecryptRaw(keyFor(BLOCK_KEY.verifierHashInput), p.salt, whole(p.verifierHashInput)),
+    cbcDecryptRaw(keyFor(BLOCK_KEY.verifierHashValue), p.salt, whole(p.verifierHashValue)),
   ]);
   const expected = digest(p.hash, input.subarray(0, p.salt.length));
   if (!equalBytes(value.subarray(0, p.hash.bytes), expected)) return undefined;
-  const key = await cbcDecryptRaw(await keyFor(BLOCK_KEY.encryptedKeyValue), p.salt, whole(p.encryptedKeyValue));
+  const key = await cbcDecryptRaw(keyFor(BLOCK_KEY.encryptedKeyValue), p.salt, whole(p.encryptedKeyValue));
   return key.slice(0, p.keyBytes);
 }
 
@@ -375,11 +375,11 @@ function packageParts(name: string, stream: Uint8Array): { size: number; cipher:
 
 /** Agile: one CBC pass over the whole stream, then each segment's first block XORed with its own IV instead. */
 async function decryptAgilePackage(key: Uint8Array, keyData: AgileKeyData, cipher: Uint8Array): Promise<Uint8Array> {
-  const ivOf = async (segment: number) =>
+  const ivOf = (segment: number) =>
     fitted(digest(keyData.hash, keyData.salt, uint32le(segment)), keyData.blockSize, 0x36);
-  const plain = await cbcDecryptRaw(key, await ivOf(0), cipher);
+  const plain = await cbcDecryptRaw(key, ivOf(0), cipher);
   for (let start = SEGMENT_BYTES, segment = 1; start < cipher.length; start += SEGMENT_BYTES, segment++) {
-    const iv = await ivOf(segment);
+    const iv = ivOf(segment);
     for (let i = 0; i < 16; i++) plain[start + i] ^= cipher[start - 16 + i] ^ iv[i];
   }
   return plain;
@@ -393,20 +393,37 @@ async function integrityHolds(
   stream: Uint8Array,
 ): Promise<boolean> {
   if (encrypted.hmacKey.length === 0 || encrypted.hmacValue.length === 0) return true;
-  const ivFor = async (blockKey: number[]) =>
-    fitted(digest(keyData.hash, keyData.salt, blockKey), keyData.blockSize, 0x36);
+  const ivFor = (blockKey: number[]) => fitted(digest(keyData.hash, keyData.salt, blockKey), keyData.blockSize, 0x36);
   const whole = (bytes: Uint8Array) => bytes.subarray(0, bytes.length - (bytes.length % 16));
-  const hmacKey = (await cbcDecryptRaw(key, await ivFor(BLOCK_KEY.integrityKey), whole(encrypted.hmacKey))).subarray(
+  const hmacKey = (await cbcDecryptRaw(key, ivFor(BLOCK_KEY.integrityKey), whole(encrypted.hmacKey))).subarray(
     0,
     keyData.hash.bytes,
   );
-  const expected = (
-    await cbcDecryptRaw(key, await ivFor(BLOCK_KEY.integrityValue), whole(encrypted.hmacValue))
-  ).subarray(0, keyData.hash.bytes);
+  const expected = (await cbcDecryptRaw(key, ivFor(BLOCK_KEY.integrityValue), whole(encrypted.hmacValue))).subarray(
+    0,
+    keyData.hash.bytes,
+  );
   const hmac = await crypto.subtle.importKey('raw', own(hmacKey), { name: 'HMAC', hash: keyData.hash.name }, false, [
     'sign',
   ]);
   return equalBytes(new Uint8Array(await crypto.subtle.sign('HMAC', hmac, own(stream))), expected);
+}
+
+/**
+ * The key of the first candidate password that opens the file. One at a time: the spin rounds are
+ * synchronous, so trying Excel's built-in password first spares the typed one's rounds when it opens.
+ */
+async function firstKey(
+  candidates: string[],
+  keyOf: (candidate: string) => Promise<Uint8Array | undefined>,
+  ctx: Ctx,
+): Promise<Uint8Array | undefined> {
+  for (const candidate of candidates) {
+    const key = await keyOf(candidate);
+    throwIfAborted(ctx.signal);
+    if (key) return key;
+  }
+  return undefined;
 }
 
 /** The decrypted OOXML package, and a note when its integrity check disagreed. */
@@ -441,10 +458,7 @@ export async function decryptOfficeFile(
   const { size, cipher } = packageParts(name, packageStream);
   if (agileVersion) {
     const agile = readAgileInfo(name, info);
-    // The candidates are hashed side by side: each round is an asynchronous digest.
-    const keys = await Promise.all(candidates.map((candidate) => agileKey(agile.password, candidate, ctx)));
-    throwIfAborted(ctx.signal);
-    const key = keys.find(Boolean);
+    const key = await firstKey(candidates, (candidate) => agileKey(agile.password, candidate, ctx), ctx);
     if (key) {
       const plain = (await decryptAgilePackage(key, agile.keyData, cipher)).slice(0, size);
       const hmac = { hmacKey: agile.encryptedHmacKey, hmacValue: agile.encryptedHmacValue };
@@ -456,9 +470,7 @@ export async function decryptOfficeFile(
     }
   } else {
     const header = readStandardInfo(name, info);
-    const keys = await Promise.all(candidates.map((candidate) => standardKey(header, candidate, ctx)));
-    throwIfAborted(ctx.signal);
-    const key = keys.find(Boolean);
+    const key = await firstKey(candidates, (candidate) => standardKey(header, candidate, ctx), ctx);
     if (key) return { bytes: (await ecbDecrypt(key, cipher)).slice(0, size) };
   }
   throw password === undefined ? passwordRequired(name) : invalidPassword();
