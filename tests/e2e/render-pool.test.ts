@@ -31,12 +31,16 @@ const shared = sharedBrowser('folio-render-pool-');
  * in black, and carries its number; geometry rather than glyphs tells them apart (pdf.js and
  * Poppler substitute different Helvetica shapes).
  */
-async function numberedPdf(pages: number, [width, height]: [number, number] = [300, 400]): Promise<Uint8Array> {
+async function numberedPdf(
+  pages: number,
+  sizeOf: (n: number) => [number, number] = () => [300, 400],
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  const cellWidth = width / 4;
-  const cellHeight = (height - 40) / 3;
   for (let n = 1; n <= pages; n++) {
+    const [width, height] = sizeOf(n);
+    const cellWidth = width / 4;
+    const cellHeight = (height - 40) / 3;
     const page = doc.addPage([width, height]);
     const cell = (n - 1) % 12;
     page.drawRectangle({
@@ -118,8 +122,54 @@ describe('PDF → JPG render pool in the browser', () => {
     await context.close();
   });
 
+  test('one lane drawing page after page on kept canvases (pdfjs-offscreen.ts): each image is its own page, at its own size', async () => {
+    // Two portrait pages, then a landscape one, and again: a kept canvas is reused only for a page
+    // of its size, cleared and with its drawing state reset; PNG releases a canvas twice (page-image.ts).
+    const pages = 9;
+    const sizeOf = (n: number): [number, number] => (n % 3 === 0 ? [400, 300] : [300, 400]);
+    const pdf = await numberedPdf(pages, sizeOf);
+    const pdfPath = join(shared.scratch, 'kept-canvases.pdf');
+    writeFileSync(pdfPath, pdf);
+    const references = await Promise.all(
+      Array.from({ length: pages }, (_, i) => decodeImage(pdftoppmPng(pdfPath, i + 1, 72))),
+    );
+    const { page, context, errors } = await openToolModal(shared.browser, 'pdf-to-jpg');
+    for (const format of ['jpeg', 'png']) {
+      const answer = await page.evaluate(
+        async ({ bytes, format }) => {
+          const form = new FormData();
+          form.append('file', new File([new Uint8Array(bytes)], 'kept.pdf', { type: 'application/pdf' }));
+          for (const [key, value] of Object.entries({ resolution: '72', format, quality: '90', renderWorkers: '1' }))
+            form.append(key, value);
+          const response = await fetch('/api/pdf/toJpg', { method: 'POST', body: form });
+          return { status: response.status, bytes: [...new Uint8Array(await response.arrayBuffer())] };
+        },
+        { bytes: [...pdf], format },
+      );
+      expect(answer.status).toBe(200);
+      const zip = await JSZip.loadAsync(new Uint8Array(answer.bytes));
+      const names = Object.keys(zip.files);
+      expect(names).toHaveLength(pages);
+      for (const [index, name] of names.entries()) {
+        const image = await zip.file(name)!.async('uint8array');
+        const [width, height] = sizeOf(index + 1);
+        expect(imageHeader(image), name).toMatchObject({ format: format === 'png' ? 'png' : 'jpeg', width, height });
+        const ours = await decodeImage(image);
+        const own = blockSsim(ours, references[index]);
+        expect(own, `${format} ${name} vs pdftoppm's page ${index + 1}`).toBeGreaterThanOrEqual(0.9);
+        // The page drawn last on the canvas this one may have reused: the previous page of its size.
+        const previous = [...references.keys()].findLast((other) => other < index && sizeOf(other + 1)[0] === width);
+        if (previous === undefined) continue;
+        const before = blockSsim(ours, references[previous]);
+        expect(before, `${format} ${name} vs page ${previous + 1}, drawn before it`).toBeLessThan(own - 0.1);
+      }
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test('Cancel terminates the render workers with the engine worker; the next job works', async () => {
-    const pdf = await numberedPdf(40, [612, 792]);
+    const pdf = await numberedPdf(40, () => [612, 792]);
     const { page, context } = await openToolModal(shared.browser, 'pdf-to-jpg');
     const workers = watchRenderWorkers(page);
     const dialog = page.getByRole('dialog');
@@ -163,7 +213,7 @@ describe('PDF → JPG render pool in the browser', () => {
       'download',
     async () => {
       // 100 letter pages at 300 dpi: 842 million pixels, estimated at 252 MB of JPEG (0.3 byte a pixel).
-      const pdf = await numberedPdf(100, [612, 792]);
+      const pdf = await numberedPdf(100, () => [612, 792]);
       const pdfPath = join(shared.scratch, 'big.pdf');
       writeFileSync(pdfPath, pdf);
       const { page, context, errors } = await openToolModal(shared.browser, 'pdf-to-jpg');
@@ -264,7 +314,7 @@ describe('PDF → JPG render pool in the browser', () => {
     async () => {
       // 100 letter pages at 300 dpi are estimated at 252 MB from the pages, but the file is far under
       // 200 MB: a click that estimated from the file's size would not ask.
-      const pdf = await numberedPdf(100, [612, 792]);
+      const pdf = await numberedPdf(100, () => [612, 792]);
       expect(pdf.byteLength).toBeLessThan(10 * 1024 * 1024);
       const { page, context, errors } = await openToolModal(shared.browser, 'pdf-to-jpg');
       const dialog = page.getByRole('dialog');

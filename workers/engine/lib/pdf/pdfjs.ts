@@ -22,7 +22,15 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 import { FolioError, invalidPassword, passwordRequired } from '../errors.ts';
 import { isNode } from '../wasm.ts';
 import { pixelLimit } from '../input-limits.ts';
-import { CanvasFactoryBase, type CanvasTarget, OffscreenCanvasFactory, PixelFilterFactory } from './pdfjs-offscreen.ts';
+import {
+  CanvasFactoryBase,
+  type CanvasTarget,
+  isIdleCanvas,
+  keepIdleCanvas,
+  OffscreenCanvasFactory,
+  PixelFilterFactory,
+  takeIdleCanvas,
+} from './pdfjs-offscreen.ts';
 import {
   fontlessGlyphs,
   loadMissedFonts,
@@ -157,14 +165,34 @@ export interface PageCanvasTarget {
 /**
  * A canvas for pdf.js to draw on, from the document's own factory (canvasFactory() above): in Node
  * @napi-rs/canvas as pdf.js loaded it, in a browser an OffscreenCanvas whose context applies soft
- * masks without a document.
+ * masks without a document — a page canvas of the same size kept from an earlier page when there is
+ * one (takeIdleCanvas in pdfjs-offscreen.ts). Give it back with releaseCanvas.
  */
 export function createCanvas(doc: PDFDocumentProxy, width: number, height: number): PageCanvasTarget {
   const factory = (doc as unknown as { canvasFactory: OffscreenCanvasFactory }).canvasFactory;
-  return factory.create(width, height) as PageCanvasTarget;
+  if (isNode) return factory.create(width, height) as PageCanvasTarget;
+  const target = takeIdleCanvas(factory.constructor, width, height) ?? factory.create(width, height);
+  pageCanvasKinds.set(target.canvas, factory.constructor);
+  return target;
 }
 
+/** The factory class of each canvas createCanvas made in a browser: they may be kept for reuse. */
+const pageCanvasKinds = new WeakMap<object, object>();
+
+/** Frees a page canvas, or keeps it for the next page of its size (createCanvas). */
 export function releaseCanvas(target: { canvas: { width: number; height: number } }): void {
+  const kind = pageCanvasKinds.get(target.canvas);
+  if (kind && 'context' in target) {
+    pageCanvasKinds.delete(target.canvas);
+    keepIdleCanvas(kind, target as PageCanvasTarget);
+    return;
+  }
+  if (!isIdleCanvas(target.canvas)) discardCanvas(target);
+}
+
+/** Frees a canvas's pixels, never keeping it: after a failed drawing its state is unknown. */
+function discardCanvas(target: { canvas: { width: number; height: number } }): void {
+  pageCanvasKinds.delete(target.canvas);
   target.canvas.width = 0;
   target.canvas.height = 0;
 }
@@ -240,8 +268,9 @@ export async function drawPage(
         // Text inside a transparency group is drawn on another canvas of pdf.js's: the count over
         // all canvases is this page's own when no other page was drawn meanwhile.
         const alone = !overlapped && drawingsInFlight === 1 && drawingsStarted === drawing;
-        const cjkFontMissing = fontlessGlyphs(drawn.context) > 0 || (alone && fontlessGlyphs() > fontless);
-        return { ...drawn, cjkFontMissing };
+        const { fontlessBefore, ...page } = drawn;
+        const cjkFontMissing = fontlessGlyphs(drawn.context) > fontlessBefore || (alone && fontlessGlyphs() > fontless);
+        return { ...page, cjkFontMissing };
       }
       releaseCanvas(drawn);
       await loadMissedFonts();
@@ -263,12 +292,14 @@ async function drawOnce(
   page: PDFPageProxy,
   scale: number,
   options: DrawOptions,
-): Promise<Omit<DrawnPage, 'cjkFontMissing'>> {
+): Promise<Omit<DrawnPage, 'cjkFontMissing'> & { fontlessBefore: number }> {
   const viewport = page.getViewport({ scale });
   const width = Math.max(1, Math.round(viewport.width));
   const height = Math.max(1, Math.round(viewport.height));
   const target = createCanvas(doc, width, height);
   const { canvas, context } = target;
+  // A kept canvas (createCanvas) has counted the characters of the pages drawn on it before.
+  const fontlessBefore = fontlessGlyphs(context);
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, width, height);
   const skipped = operatorsOf(pdfjs.OPS, options.skip);
@@ -289,10 +320,10 @@ async function drawOnce(
     if (skipped.size && !drawn) throw new Error('This pdf.js version does not let a drawing leave out text or images');
     await task.promise;
   } catch (error) {
-    releaseCanvas(target);
+    discardCanvas(target);
     throw error;
   }
-  return { canvas, context, width, height };
+  return { canvas, context, width, height, fontlessBefore };
 }
 
 /** Renders one page (1-based) at `dpi` on a white background, as RGBA pixels. */
