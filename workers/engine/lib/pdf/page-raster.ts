@@ -66,8 +66,5 @@ export async function encodeCanvas(canvas: AnyCanvas, type: 'png' | 'jpeg', qual
   return new Uint8Array(await blob.arrayBuffer());
 }
 
-/** Frees a canvas's pixels early (big pages add up in a worker). */
-export function releaseCanvas(canvas: AnyCanvas): void {
-  canvas.width = 0;
-  canvas.height = 0;
-}
+/** Frees a canvas's pixels early (big pages add up in a worker), or keeps it for the next page. */
+export { releaseCanvas } from './pdfjs.ts';

@@ -305,10 +305,11 @@ export class OffscreenCanvasFactory extends CanvasFactoryBase {
  * Page canvases kept for the next page of the same size. A new page-sized OffscreenCanvas costs
  * its allocation and first fill on every page — measured in Chromium on the 2-core VM: 30–50 ms
  * for an A4 page at 150 dpi, 45 % of a 50-page PDF → JPG job's drawing time (fresh memory
- * faults in slowly there; less on other machines, never nothing). At most two are kept (a lane
- * draws one page while the browser encodes the one before), each for IDLE_MS only, so a finished
- * job's pixels do not stay in the worker. Node (@napi-rs/canvas) allocates through malloc, which
- * reuses freed memory by itself, and keeps nothing here.
+ * faults in slowly there; less on other machines, never nothing). The two newest are kept (a
+ * lane draws one page while the browser encodes the one before; an export's crops come and go
+ * between pages), each for IDLE_MS only, so a finished job's pixels do not stay in the worker.
+ * Node (@napi-rs/canvas) allocates through malloc, which reuses freed memory by itself, and keeps
+ * nothing here.
  */
 const KEPT_CANVASES = 2;
 const IDLE_MS = 2_000;
@@ -338,11 +339,17 @@ export function isIdleCanvas(canvas: object): boolean {
   return idleCanvases.some((idle) => idle.target.canvas === canvas);
 }
 
-/** Keeps a finished page's canvas for the next page (takeIdleCanvas), or frees it when enough are kept. */
+/** Keeps a finished page's canvas for the next page (takeIdleCanvas), freeing the oldest kept beyond KEPT_CANVASES. */
 export function keepIdleCanvas(kind: object, target: OffscreenTarget): void {
-  if (idleCanvases.length >= KEPT_CANVASES || typeof target.context.reset !== 'function') {
+  if (typeof target.context.reset !== 'function') {
     target.canvas.width = target.canvas.height = 0;
     return;
+  }
+  // The newest are kept: the page just finished is the likeliest size of the next one.
+  while (idleCanvases.length >= KEPT_CANVASES) {
+    const oldest = idleCanvases.shift()!;
+    clearTimeout(oldest.timer);
+    oldest.target.canvas.width = oldest.target.canvas.height = 0;
   }
   const entry = {
     target,

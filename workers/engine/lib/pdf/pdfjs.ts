@@ -172,29 +172,33 @@ export function createCanvas(doc: PDFDocumentProxy, width: number, height: numbe
   const factory = (doc as unknown as { canvasFactory: OffscreenCanvasFactory }).canvasFactory;
   if (isNode) return factory.create(width, height) as PageCanvasTarget;
   const target = takeIdleCanvas(factory.constructor, width, height) ?? factory.create(width, height);
-  pageCanvasKinds.set(target.canvas, factory.constructor);
-  return target;
+  pageCanvases.set(target.canvas, { kind: factory.constructor, target: target as PageCanvasTarget });
+  return target as PageCanvasTarget;
 }
 
-/** The factory class of each canvas createCanvas made in a browser: they may be kept for reuse. */
-const pageCanvasKinds = new WeakMap<object, object>();
+type SizedCanvas = { width: number; height: number };
 
-/** Frees a page canvas, or keeps it for the next page of its size (createCanvas). */
-export function releaseCanvas(target: { canvas: { width: number; height: number } }): void {
-  const kind = pageCanvasKinds.get(target.canvas);
-  if (kind && 'context' in target) {
-    pageCanvasKinds.delete(target.canvas);
-    keepIdleCanvas(kind, target as PageCanvasTarget);
+/** Each canvas createCanvas made in a browser, with its factory class: it may be kept for reuse. */
+const pageCanvases = new WeakMap<object, { kind: object; target: PageCanvasTarget }>();
+
+/** Frees a canvas made by createCanvas, or keeps it for the next page of its size. */
+export function releaseCanvas(target: { canvas: SizedCanvas } | SizedCanvas): void {
+  const canvas = 'canvas' in target ? target.canvas : target;
+  const made = pageCanvases.get(canvas);
+  if (made) {
+    pageCanvases.delete(canvas);
+    keepIdleCanvas(made.kind, made.target);
     return;
   }
-  if (!isIdleCanvas(target.canvas)) discardCanvas(target);
+  // Released twice (page-image.ts frees a page before encoding PNG): the kept canvas stays kept.
+  if (!isIdleCanvas(canvas)) discardCanvas(canvas);
 }
 
 /** Frees a canvas's pixels, never keeping it: after a failed drawing its state is unknown. */
-function discardCanvas(target: { canvas: { width: number; height: number } }): void {
-  pageCanvasKinds.delete(target.canvas);
-  target.canvas.width = 0;
-  target.canvas.height = 0;
+function discardCanvas(canvas: SizedCanvas): void {
+  pageCanvases.delete(canvas);
+  canvas.width = 0;
+  canvas.height = 0;
 }
 
 export interface DrawnPage extends PageCanvasTarget {
@@ -320,7 +324,7 @@ async function drawOnce(
     if (skipped.size && !drawn) throw new Error('This pdf.js version does not let a drawing leave out text or images');
     await task.promise;
   } catch (error) {
-    discardCanvas(target);
+    discardCanvas(canvas);
     throw error;
   }
   return { canvas, context, width, height, fontlessBefore };
