@@ -77,38 +77,7 @@ export function appendUpdate(
   trailer: string,
   { baseOwned = false }: { baseOwned?: boolean } = {},
 ): Uint8Array {
-  const prev = lastStartXref(base);
-  if (prev === undefined) throw new Error('No cross-reference table to update');
-  const parts: Array<string | Uint8Array> = ['\n'];
-  let offset = base.byteLength + 1;
-  const offsets = new Map<number, { offset: number; gen: number }>();
-  for (const { ref, body, data } of objects) {
-    offsets.set(ref.objectNumber, { offset, gen: ref.generationNumber });
-    const head = `${ref.objectNumber} ${ref.generationNumber} obj\n${body}\n`;
-    if (data) {
-      const streamHead = `${head}stream\n`;
-      parts.push(streamHead, data, '\nendstream\nendobj\n');
-      offset += streamHead.length + data.byteLength + '\nendstream\nendobj\n'.length;
-    } else {
-      parts.push(`${head}endobj\n`);
-      offset += head.length + 'endobj\n'.length;
-    }
-  }
-  const xrefOffset = offset;
-  const numbers = [...offsets.keys()].sort((a, b) => a - b);
-  const xref: string[] = ['xref\n'];
-  for (let i = 0; i < numbers.length;) {
-    let j = i;
-    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j++;
-    xref.push(`${numbers[i]} ${j - i + 1}\n`);
-    for (let k = i; k <= j; k++) {
-      const entry = offsets.get(numbers[k])!;
-      xref.push(`${String(entry.offset).padStart(10, '0')} ${String(entry.gen).padStart(5, '0')} n\r\n`);
-    }
-    i = j + 1;
-  }
-  parts.push(...xref, `trailer\n<< /Size ${size} /Prev ${prev} ${trailer} >>\nstartxref\n${xrefOffset}\n%%EOF\n`);
-  const tail = joinedBytes(parts);
+  const tail = updateAfter(base, objects, size, trailer);
   const end = base.byteOffset + base.byteLength;
   if (baseOwned && end + tail.byteLength <= base.buffer.byteLength) {
     const grown = new Uint8Array(base.buffer, base.byteOffset, base.byteLength + tail.byteLength);
@@ -202,4 +171,49 @@ export class XrefTableReader {
   get size(): number {
     return this.largest + 1;
   }
+}
+
+/**
+ * The incremental update appendUpdate appends: `base` followed by these bytes is the updated
+ * document. For a reader that takes a file in pieces (qpdf.ts's QpdfInput), `[base, update]` is
+ * that document without copying `base`.
+ */
+export function updateAfter(
+  base: Uint8Array,
+  objects: readonly UpdatedObject[],
+  size: number,
+  trailer: string,
+): Uint8Array {
+  const prev = lastStartXref(base);
+  if (prev === undefined) throw new Error('No cross-reference table to update');
+  const parts: Array<string | Uint8Array> = ['\n'];
+  let offset = base.byteLength + 1;
+  const offsets = new Map<number, { offset: number; gen: number }>();
+  for (const { ref, body, data } of objects) {
+    offsets.set(ref.objectNumber, { offset, gen: ref.generationNumber });
+    const head = `${ref.objectNumber} ${ref.generationNumber} obj\n${body}\n`;
+    if (data) {
+      const streamHead = `${head}stream\n`;
+      parts.push(streamHead, data, '\nendstream\nendobj\n');
+      offset += streamHead.length + data.byteLength + '\nendstream\nendobj\n'.length;
+    } else {
+      parts.push(`${head}endobj\n`);
+      offset += head.length + 'endobj\n'.length;
+    }
+  }
+  const xrefOffset = offset;
+  const numbers = [...offsets.keys()].sort((a, b) => a - b);
+  const xref: string[] = ['xref\n'];
+  for (let i = 0; i < numbers.length;) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j++;
+    xref.push(`${numbers[i]} ${j - i + 1}\n`);
+    for (let k = i; k <= j; k++) {
+      const entry = offsets.get(numbers[k])!;
+      xref.push(`${String(entry.offset).padStart(10, '0')} ${String(entry.gen).padStart(5, '0')} n\r\n`);
+    }
+    i = j + 1;
+  }
+  parts.push(...xref, `trailer\n<< /Size ${size} /Prev ${prev} ${trailer} >>\nstartxref\n${xrefOffset}\n%%EOF\n`);
+  return joinedBytes(parts);
 }

@@ -33,8 +33,8 @@ import { isReadLazily, openLazily } from './pdf-lazy.ts';
 import { assertLooksLikePdf, openPdf, type OpenedPdf } from './pdf-open.ts';
 import { savePdf } from './pdf-util.ts';
 import type { EngineInput } from '../types.ts';
-import { appendUpdate, lastStartXref, XrefTableReader, type UpdatedObject } from './pdf-update.ts';
-import { runQpdf } from './qpdf.ts';
+import { appendUpdate, lastStartXref, updateAfter, XrefTableReader, type UpdatedObject } from './pdf-update.ts';
+import { runQpdf, type QpdfInput } from './qpdf.ts';
 import { markLayers, OC_PROPERTIES, restoreLayers } from './optional-content.ts';
 
 import { N } from './pdf-names.ts';
@@ -93,8 +93,11 @@ export interface SourceBookmark {
 }
 
 export interface PreparedSource {
-  /** The source with its links renamed (an incremental update), as qpdf reads it. */
-  bytes: Uint8Array;
+  /**
+   * The source with its links renamed, as qpdf reads it: the source and its incremental update as
+   * two pieces (not joined: that would be a second copy of the source for the whole job).
+   */
+  bytes: QpdfInput;
   pageCount: number;
   /** Named destination (given to a link) → where it points in this source. */
   linkTargets: Map<string, SourceTarget>;
@@ -405,7 +408,9 @@ export function prepareSource(
   }
   const size = ctx.largestObjectNumber + 1;
   const patched =
-    updates.size === 0 ? bytes : appendUpdate(bytes, [...updates.values()], size, `/Root ${rootRef!.toString()}`);
+    updates.size === 0
+      ? bytes
+      : [bytes, updateAfter(bytes, [...updates.values()], size, `/Root ${rootRef!.toString()}`)];
   return {
     bytes: patched,
     pageCount: pages.length,
@@ -420,8 +425,8 @@ export function prepareSource(
 
 /** A source cleaned for a rearrangement of the document itself (see rearrangePages). */
 export interface CleanedSource {
-  /** The source, with the cleaned objects as an incremental update when anything was removed. */
-  bytes: Uint8Array;
+  /** The source, and the cleaned objects as an incremental update (a second piece) when anything was removed. */
+  bytes: QpdfInput;
   /** Scripts and actions found on the pages and in the bookmarks. */
   activeContent: ActiveContentReport;
 }
@@ -447,7 +452,10 @@ export function cleanSource(doc: PDFDocument, bytes: Uint8Array, { removeActiveC
   if (Info) trailer.push(`/Info ${Info.toString()}`);
   if (ID) trailer.push(`/ID ${ID.toString()}`);
   const size = ctx.largestObjectNumber + 1;
-  return { bytes: appendUpdate(bytes, cleaned.updates, size, trailer.join(' ')), activeContent: cleaned.report };
+  return {
+    bytes: [bytes, updateAfter(bytes, cleaned.updates, size, trailer.join(' '))],
+    activeContent: cleaned.report,
+  };
 }
 
 /** One run of pages from one source, in the order of the result. */
@@ -541,13 +549,13 @@ const LINK_NAME = /^folio\d+-\d+$/;
  * `linkTargets` maps each link name to its place in the result (0-based page + view).
  */
 export async function assemblePages(
-  sources: readonly Uint8Array[],
+  sources: readonly QpdfInput[],
   runs: readonly PageRun[],
   bookmarks: readonly ResultBookmark[],
   linkTargets: ReadonlyMap<string, { page: number; view: string[] }>,
   options: AssembleOptions = {},
 ): Promise<AssemblyResult> {
-  const inputs: Record<string, Uint8Array> = {};
+  const inputs: Record<string, QpdfInput> = {};
   sources.forEach((bytes, i) => (inputs[`/in${i}.pdf`] = bytes));
   const args = ['--empty', '--object-streams=disable', ...rotateArgs(options.rotate), '--pages'];
   for (const run of runs) if (run.pages.length > 0) args.push(`/in${run.source}.pdf`, qpdfRange(run.pages));
@@ -582,11 +590,11 @@ function rotateArgs(rotate: AssembleOptions['rotate'] = []): string[] {
  * sources (e.g. blank pages) are inserted; `rotate` turns pages of the result.
  */
 export async function rearrangePages(
-  sources: readonly Uint8Array[],
+  sources: readonly QpdfInput[],
   runs: readonly PageRun[],
   rotate: AssembleOptions['rotate'] = [],
 ): Promise<Uint8Array> {
-  const inputs: Record<string, Uint8Array> = {};
+  const inputs: Record<string, QpdfInput> = {};
   sources.forEach((bytes, i) => (inputs[`/in${i}.pdf`] = bytes));
   const args = ['/in0.pdf', '--object-streams=disable', ...rotateArgs(rotate), '--pages'];
   for (const run of runs) {
@@ -614,7 +622,7 @@ const PAGES_PER_SPLIT_RUN = 2_500;
  * for the cost of reading the source once per run.
  */
 export async function splitPages(
-  source: Uint8Array,
+  source: QpdfInput,
   pageCount: number,
   size: number,
   onWritten?: (parts: number) => void,

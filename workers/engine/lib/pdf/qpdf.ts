@@ -20,9 +20,12 @@ export interface QpdfResult {
   files: Record<string, Uint8Array>;
 }
 
+/** A file for qpdf to read: its bytes, or pieces read one after another as one file. */
+export type QpdfInput = Uint8Array | readonly Uint8Array[];
+
 export interface QpdfJob {
   /** Files to place in qpdf's virtual file system, by absolute path, e.g. { '/in.pdf': bytes }. */
-  inputs: Record<string, Uint8Array>;
+  inputs: Record<string, QpdfInput>;
   /** Paths to read back after the run, e.g. ['/out.pdf']. */
   outputs?: string[];
 }
@@ -73,7 +76,8 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
   const qpdf = await starting;
   // FS.write with canOwn: the file system keeps a view of the caller's bytes instead of a copy
   // (FS.writeFile would copy every input; qpdf only reads them).
-  for (const [path, bytes] of Object.entries(inputs)) {
+  for (const [path, input] of Object.entries(inputs)) {
+    const bytes = input instanceof Uint8Array ? input : piecedFile(input);
     const stream = qpdf.FS.open(path, 'w');
     qpdf.FS.write(stream, bytes, 0, bytes.byteLength, 0, true);
     qpdf.FS.close(stream);
@@ -89,12 +93,13 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
     qpdf.FS.close(stream);
     mainArgs = ['@/folio-args'];
   }
-  const inputBytes = Object.values(inputs).reduce((sum, bytes) => sum + bytes.byteLength, 0);
+  const inputBytes = Object.values(inputs).reduce((sum, input) => sum + byteLengthOf(input), 0);
   probeMemory('qpdf start', { inputBytes, wasmHeap: qpdf.HEAP8.buffer.byteLength });
   const restoreWrite = growOutputsAhead(qpdf.FS, outputs, outputs.length === 1 ? inputBytes : 0);
   let exitCode: number;
   try {
-    exitCode = qpdf.callMain(mainArgs);
+    // A copy: Emscripten's callMain puts the program name in front of the array it is given.
+    exitCode = qpdf.callMain([...mainArgs]);
   } catch (error) {
     // Emscripten signals exit() by throwing an ExitStatus carrying the code.
     const status = (error as { status?: unknown }).status;
@@ -117,6 +122,70 @@ export async function runQpdf(args: string[], { inputs, outputs = [] }: QpdfJob)
     outputBuffers: Object.values(files).reduce((sum, bytes) => sum + bytes.buffer.byteLength, 0),
   });
   return { exitCode, stdout: stdout.join('\n'), stderr: stderr.join('\n'), files };
+}
+
+const byteLengthOf = (input: QpdfInput) =>
+  input instanceof Uint8Array ? input.byteLength : input.reduce((sum, piece) => sum + piece.byteLength, 0);
+
+/**
+ * Pieces (a source and the incremental update appended to it, pdf-update.ts) as one file of the
+ * in-memory file system, without joining them into a copy of the whole source. Emscripten's MEMFS
+ * keeps what `FS.write(…, canOwn)` is given (it takes `subarray(0, length)`) and reads a file
+ * through `subarray(start, end)`, or by index for reads of 8 bytes or fewer: a read within a piece
+ * is a view, a read across two pieces a small copy. Nothing writes to an input.
+ */
+export function piecedFile(pieces: readonly Uint8Array[]): Uint8Array {
+  const starts: number[] = [];
+  let total = 0;
+  for (const piece of pieces) {
+    starts.push(total);
+    total += piece.byteLength;
+  }
+  /** Index of the piece holding byte `offset` (offset < total). */
+  const pieceAt = (offset: number) => {
+    let low = 0;
+    let high = pieces.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle] <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  };
+  const range = (start: number, end: number): Uint8Array => {
+    const first = pieceAt(start);
+    if (end <= starts[first] + pieces[first].byteLength) {
+      return pieces[first].subarray(start - starts[first], end - starts[first]);
+    }
+    const out = new Uint8Array(end - start);
+    for (let index = first, at = start; at < end; index++) {
+      const part = pieces[index].subarray(
+        at - starts[index],
+        Math.min(end, starts[index] + pieces[index].byteLength) - starts[index],
+      );
+      out.set(part, at - start);
+      at += part.byteLength;
+    }
+    return out;
+  };
+  const file = {
+    length: total,
+    byteLength: total,
+    subarray: (start = 0, end = total): Uint8Array =>
+      start <= 0 && end >= total ? whole : range(start, Math.min(end, total)),
+  };
+  const whole: Uint8Array = new Proxy(file, {
+    get(target, key) {
+      if (typeof key === 'string' && key.length > 0 && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) {
+        const offset = Number(key);
+        if (!(offset < total)) return undefined;
+        const index = pieceAt(offset);
+        return pieces[index][offset - starts[index]];
+      }
+      return Reflect.get(target, key);
+    },
+  }) as unknown as Uint8Array;
+  return whole;
 }
 
 /**
