@@ -213,6 +213,13 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
   useEffect(() => {
     if (phase.kind === 'done') resultRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [phase.kind]);
+  // So does the progress bar: on a phone the options fill the window, and the bar appeared out of
+  // sight below them while only a disabled button showed that anything was happening. Before the
+  // first paint, so the bar is never drawn out of view.
+  const progressRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (phase.kind === 'working') progressRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [phase.kind]);
 
   // Process Files is disabled while a job runs and Cancel goes when it ends: either would drop the
   // keyboard focus to the page behind the dialog. It moves to Cancel, then back to Process Files.
@@ -522,7 +529,7 @@ export function FileToolForm({ tool, initialFiles }: { tool: FileToolEntry; init
       {error && errorDetail && <ErrorDetails detail={errorDetail} />}
 
       {working && (
-        <div className="progress-block">
+        <div className="progress-block" ref={progressRef}>
           {phase.total > 0 ? (
             <progress
               max={phase.total}

@@ -286,6 +286,34 @@ describe('words and names', () => {
     await context.close();
   });
 
+  test('on a phone the progress bar is in view from its first frame, with the page itself unscrolled', async () => {
+    const { page, context } = await openTool('pdf-to-jpg', { width: 390, height: 844 });
+    await page.locator('input[type=file]').setInputFiles([pdf('report.pdf', await labelledPdf('R', 12))]);
+    await expect.poll(() => fileRow(page, 'report.pdf').textContent(), { timeout: 20_000 }).toContain('12 pages');
+    // The options fill the window: Process Files sits in the footer, the bar goes below the options.
+    await page.locator('.modal-body').evaluate((body) => body.scrollTo(0, 0));
+    await page.evaluate(() => {
+      const seen = ((window as { progressInView?: boolean[] }).progressInView = [] as boolean[]);
+      const backdrop = document.querySelector('.modal-backdrop')!;
+      let watched: Element | null = null;
+      new MutationObserver(() => {
+        const block = backdrop.querySelector('.progress-block');
+        if (!block || block === watched) return;
+        watched = block;
+        requestAnimationFrame(() => {
+          const bar = block.getBoundingClientRect();
+          const body = block.closest('.modal-body')!.getBoundingClientRect();
+          // Within a pixel: scrolling lands on whole pixels, layout does not.
+          seen.push(bar.top >= body.top - 1 && bar.bottom <= body.bottom + 1);
+        });
+      }).observe(backdrop, { childList: true, subtree: true });
+    });
+    await downloadAfter(page, () => page.getByRole('button', { name: 'Process Files', exact: true }).click());
+    expect(await page.evaluate(() => (window as { progressInView?: boolean[] }).progressInView)).toEqual([true]);
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    await context.close();
+  });
+
   test("each utility's button says what it does", async () => {
     const expected: Record<string, string> = {
       'password-generator': 'Generate',
