@@ -306,10 +306,9 @@ export async function openThumbnails(file: Blob, password?: string): Promise<Thu
     }
   };
   try {
-    const bytes = new Uint8Array(await file.arrayBuffer());
     const name = file instanceof File ? file.name : undefined;
-    const pages = await Promise.race([
-      live.api.openThumbnails(key, Comlink.transfer(bytes, [bytes.buffer]), password, name),
+    // The Blob itself (a reference to the file, not its bytes): the worker reads what it needs.
+    const pages = await Promise.race([live.api.openThumbnails(key, file, password, name),
       live.loadFailed,
     ]);
     if (!Array.isArray(pages)) throw new InputRefused(pages.refused);

@@ -12,6 +12,12 @@ import type { PDFDocumentProxy, PageInfo } from './engine/lib/pdf/pdfjs.ts';
 /** Documents opened for thumbnails, by the key the page chose; kept open between page renders. */
 const thumbnailDocs = new Map<string, Promise<PDFDocumentProxy>>();
 
+/**
+ * Files above this are read by pdf.js in ranges for thumbnails (openPdfjsBlob); smaller ones are
+ * handed over whole, one read instead of a round trip per range.
+ */
+const RANGE_READ_ABOVE_BYTES = 16 * 1024 * 1024;
+
 const api = {
   async run(
     toolId: string,
@@ -57,23 +63,27 @@ const api = {
    * rotations. Rejects with PasswordRequired / InvalidPassword / InvalidPdf (named errors). A file
    * the resource check refuses (a decompression bomb) is answered `{ refused: message }`: every
    * job's own check would refuse it the same way, so the form can say so without running one.
+   * The document stays open while the file is in the tool window (and during its jobs): above
+   * RANGE_READ_ABOVE_BYTES pdf.js reads it from the file by ranges instead of holding a copy.
    */
   async openThumbnails(
     key: string,
-    bytes: Uint8Array,
+    file: Blob,
     password?: string,
     name = 'This PDF',
   ): Promise<PageInfo[] | { refused: string }> {
-    const { openPdfjs, pageInfos } = await import('./engine/lib/pdf/pdfjs.ts');
+    const { openPdfjs, openPdfjsBlob, pageInfos } = await import('./engine/lib/pdf/pdfjs.ts');
     // The same resource check as every job's (a bomb would hang pdf.js drawing the first thumbnail).
     const { guardInputs } = await import('./engine/lib/input-limits.ts');
+    let bytes: Uint8Array | undefined = new Uint8Array(await file.arrayBuffer());
     try {
       await guardInputs([{ name, bytes, password }]);
     } catch (error) {
       if (error instanceof Error && error.name === 'TooLarge') return { refused: error.message };
       throw error;
     }
-    const opening = openPdfjs(bytes, { password });
+    if (file.size > RANGE_READ_ABOVE_BYTES) bytes = undefined;
+    const opening = bytes ? openPdfjs(bytes, { password }) : openPdfjsBlob(file, { password });
     thumbnailDocs.set(key, opening);
     try {
       return await pageInfos(await opening);

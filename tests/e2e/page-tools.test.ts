@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { openToolModal, processFiles, screenshot, pdfUpload, sharedBrowser } from './harness.ts';
-import { encrypt, labelledPdf, pageLabels, pageRotations } from '../support/page-fixtures.ts';
+import { encrypt, labelledPdf, pageLabels, pageRotations, pdfWithBigPicture } from '../support/page-fixtures.ts';
 import { blockSsim, decodeImage, pdftoppmPng, pdftotext, type PdfPasswords, type Raster } from '../support/images.ts';
 
 const shared = sharedBrowser('folio-page-tools-');
@@ -204,6 +204,48 @@ describe('rotate-pdf', () => {
     for (let n = 1; n <= 4; n++)
       expectTurnedDrawing(await popplerPage(bytes, n), await popplerPage(scan, n), quarterTurns[n - 1]);
     expect(popplerPageTexts(bytes)).toEqual(popplerPageTexts(scan));
+    await context.close();
+  });
+
+  test('a 20 MB file (pdf.js reads it by ranges for the thumbnails): its pages drawn like pdftoppm, then rotated', async () => {
+    const { page, context, errors } = await openTool('rotate-pdf');
+    const big = await pdfWithBigPicture(20_000_000);
+    expect(big.byteLength).toBeGreaterThan(16 * 1024 * 1024); // engine.worker.ts RANGE_READ_ABOVE_BYTES
+    await page.locator('input[type=file]').setInputFiles([pdf('big.pdf', big)]);
+    await expect.poll(() => page.locator('.page-tile img').count(), { timeout: 30_000 }).toBe(3);
+    const bigPath = pdfFile(big);
+    const drawings: Raster[] = [];
+    for (let n = 1; n <= 3; n++) {
+      // The thumbnail as the page shows it, copied through a canvas (its blob: URL is the page's own).
+      const png = await page
+        .locator('.page-tile img')
+        .nth(n - 1)
+        .evaluate(async (img: HTMLImageElement) => {
+          await img.decode();
+          const canvas = Object.assign(document.createElement('canvas'), {
+            width: img.naturalWidth,
+            height: img.naturalHeight,
+          });
+          canvas.getContext('2d')!.drawImage(img, 0, 0);
+          return canvas.toDataURL('image/png');
+        });
+      drawings.push(await decodeImage(new Uint8Array(Buffer.from(png.split(',')[1], 'base64'))));
+    }
+    for (let n = 1; n <= 3; n++) {
+      const thumbnail = drawings[n - 1];
+      const dpi = (72 * thumbnail.height) / 400; // labelledPdf's pages are 400 pt high
+      const poppler = await decodeImage(pdftoppmPng(bigPath, n, dpi));
+      const likeness = blockSsim(thumbnail, poppler);
+      expect(likeness, `thumbnail of page ${n} vs pdftoppm`).toBeGreaterThanOrEqual(0.9);
+      const other = await decodeImage(pdftoppmPng(bigPath, n === 3 ? 2 : 3, dpi));
+      expect(blockSsim(thumbnail, other), `thumbnail of page ${n} vs another page`).toBeLessThan(likeness);
+    }
+    await page.getByRole('button', { name: /^Page 3/ }).click();
+    await page.getByLabel('Rotation').selectOption('90');
+    const { bytes } = await processFiles(page);
+    expect(await pageRotations(bytes)).toEqual([0, 0, 90]);
+    expect(popplerPageTexts(bytes)).toEqual(['A1', 'A2', 'A3']);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

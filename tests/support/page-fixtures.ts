@@ -2,7 +2,7 @@
  * Fixtures for the page-tool tests, generated in code: PDFs whose every page says which file and
  * page it is ("A3"), so order, duplicates and deletions can be read back from the output's text.
  */
-import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
+import { PDFDocument, PDFName, StandardFonts, degrees } from 'pdf-lib';
 import { runQpdf } from '../../workers/engine/lib/pdf/qpdf.ts';
 import { openPdfjs, pageText } from '../../workers/engine/lib/pdf/pdfjs.ts';
 
@@ -48,4 +48,30 @@ export async function encrypt(bytes: Uint8Array, user: string, owner = `${user}-
   const out = result.files['/out.pdf'];
   if (!out) throw new Error(`qpdf --encrypt failed: ${result.stderr}`);
   return out;
+}
+
+/**
+ * Three labelled pages (A1–A3); page 3 also shows a grey picture of about `pictureBytes`, stored
+ * uncompressed: most of the file, in the middle of it.
+ */
+export async function pdfWithBigPicture(pictureBytes = 12_000_000): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await labelledPdf('A', 3));
+  const side = Math.ceil(Math.sqrt(pictureBytes));
+  const pixels = new Uint8Array(side * side);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 2654435761) >>> 24;
+  const picture = doc.context.register(
+    doc.context.stream(pixels, {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: side,
+      Height: side,
+      ColorSpace: 'DeviceGray',
+      BitsPerComponent: 8,
+    }),
+  );
+  const page = doc.getPage(2);
+  page.node.setXObject(PDFName.of('Big'), picture);
+  const draw = doc.context.register(doc.context.stream('q 100 0 0 100 50 50 cm /Big Do Q'));
+  page.node.addContentStream(draw);
+  return doc.save({ useObjectStreams: false });
 }

@@ -18,7 +18,7 @@
  * Character maps, standard fonts and the JPX/JBIG2 decoders are served from our own origin
  * (/pdfjs/…, copied at build time by vite.config.ts) or read from node_modules in Node.
  */
-import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
+import type { DocumentInitParameters, PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 import { FolioError, invalidPassword, passwordRequired } from '../errors.ts';
 import { isNode } from '../wasm.ts';
 import { pixelLimit } from '../input-limits.ts';
@@ -114,12 +114,57 @@ function canvasFactory(): object {
  */
 export async function openPdfjs(
   bytes: Uint8Array,
-  { name = 'document.pdf', password }: { name?: string; password?: string } = {},
+  options: { name?: string; password?: string } = {},
 ): Promise<PDFDocumentProxy> {
   const pdfjs = await loadPdfjs();
-  retryUnavailableFonts();
+  const task = pdfjs.getDocument({ ...documentParams(options.password), data: bytes.slice() });
+  return openWith(task.promise, options.name);
+}
+
+/** Bytes pdf.js asks for at a time when it reads a file by ranges (its own default is 64 KiB). */
+const RANGE_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Opens a PDF that stays in a Blob (a picked File), pdf.js reading only the byte ranges it needs
+ * (its PDFDataRangeTransport, without fetching the rest in the background): the page sizes and a
+ * few page pictures of a 1 GB file cost megabytes, not a copy of the file held while it is open.
+ * A damaged file whose object table pdf.js must rebuild is read whole, by pdf.js's own choice.
+ * Errors as openPdfjs.
+ */
+export async function openPdfjsBlob(
+  blob: Blob,
+  options: { name?: string; password?: string } = {},
+): Promise<PDFDocumentProxy> {
+  const pdfjs = await loadPdfjs();
+  const transport = new pdfjs.PDFDataRangeTransport(blob.size, null);
+  let failRead: (error: Error) => void = () => undefined;
+  const unreadable = new Promise<never>((_, reject) => (failRead = reject));
+  unreadable.catch(() => undefined);
+  transport.requestDataRange = (begin: number, end: number) => {
+    blob
+      .slice(begin, end)
+      .arrayBuffer()
+      .then(
+        (buffer) => transport.onDataRange(begin, new Uint8Array(buffer)),
+        // The file changed or went away on disk: end the document rather than leave pdf.js waiting.
+        () => {
+          failRead(new Error('the file can no longer be read (changed or removed since it was chosen)'));
+          void task.destroy();
+        },
+      );
+  };
   const task = pdfjs.getDocument({
-    data: bytes.slice(),
+    ...documentParams(options.password),
+    range: transport,
+    rangeChunkSize: RANGE_CHUNK_BYTES,
+    disableAutoFetch: true,
+  });
+  return openWith(Promise.race([task.promise, unreadable]), options.name);
+}
+
+/** What every document is opened with, however its bytes arrive. */
+function documentParams(password: string | undefined): DocumentInitParameters {
+  return {
     password,
     cMapUrl: `${assetBase}cmaps/`,
     cMapPacked: true,
@@ -136,9 +181,13 @@ export async function openPdfjs(
     CanvasFactory: canvasFactory(),
     ...(isNode ? {} : { isOffscreenCanvasSupported: true, useWorkerFetch: true }),
     ...(inWorker() ? { disableFontFace: true, useSystemFonts: false, FilterFactory: PixelFilterFactory } : {}),
-  } as Parameters<Pdfjs['getDocument']>[0]);
+  } as DocumentInitParameters;
+}
+
+async function openWith(loading: Promise<PDFDocumentProxy>, name = 'document.pdf'): Promise<PDFDocumentProxy> {
+  retryUnavailableFonts();
   try {
-    return await task.promise;
+    return await loading;
   } catch (error) {
     const errorName = (error as { name?: string }).name;
     const code = (error as { code?: number }).code;
