@@ -1,6 +1,6 @@
 /** Small helpers for bench sections: timing, native tools, the corpus. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const CORPUS = resolve(import.meta.dirname, '../../shared/corpus');
@@ -449,6 +449,14 @@ export async function inChromium(jobs: BrowserJob[]): Promise<Array<BrowserJobRe
       const outcome = job.viaModal ? await runInModal(page) : await postInPage(page, job);
       const ms = performance.now() - start;
       clearInterval(timer);
+      // FOLIO_BENCH_TIMELINE=<file>: each sample as "ms-since-epoch renderer-MB browser-MB", above their levels before.
+      const timeline = process.env.FOLIO_BENCH_TIMELINE;
+      if (timeline) {
+        const above = (kinds: Record<string, number>, kind: string) =>
+          Math.round(((kinds[kind] ?? 0) - (kindsBefore[kind] ?? 0)) / 2 ** 20);
+        const lines = samples.map(({ at, kinds }) => `${at} ${above(kinds, 'renderer')} ${above(kinds, 'browser')}`);
+        writeFileSync(timeline, `${lines.join('\n')}\n`);
+      }
       const probes: BrowserJobResult['probes'] = [];
       for (const worker of workers) {
         const records = await worker

@@ -87,6 +87,12 @@ export interface PageResult extends Omit<EngineResult, 'bytes' | 'streamedBytes'
 const BLOB_PART_BYTES = 8 * 1024 * 1024;
 
 /**
+ * Parts of a whole result handed to the browser one at a time (blobInParts). A 1 GB result reached
+ * the browser in 9 s in 64 MB parts, 15 s in 8 MB parts, 5 s in one piece (2-core VM).
+ */
+const RESULT_PART_BYTES = 64 * 1024 * 1024;
+
+/**
  * Gathers the pieces of a result, in order, into Blobs: a Blob's bytes go to the browser's blob
  * storage (outside the page's heap, paged out to disk when large where the browser can), and a
  * Blob made of Blobs refers to them without copying.
@@ -115,6 +121,25 @@ export class BlobCollector {
     this.pending = [];
     this.pendingBytes = 0;
   }
+}
+
+/**
+ * A whole result as a Blob, handed to the browser's blob storage one part at a time. `new Blob`
+ * copies the bytes it is given and the page keeps that copy until the browser has taken it: for a
+ * 1 GB result in one piece, 1 GB more in the page at the job's peak (docs/benchmarks.md). Reading
+ * a part's first byte waits until the browser holds the part, so at most one part's copy is
+ * waiting at a time. Parts of RESULT_PART_BYTES: each wait is a round trip to the browser.
+ */
+export async function blobInParts(bytes: Uint8Array, type: string): Promise<Blob> {
+  const whole = bytes as Uint8Array<ArrayBuffer>;
+  if (whole.byteLength <= RESULT_PART_BYTES) return new Blob([whole], { type });
+  const parts: Blob[] = [];
+  for (let at = 0; at < whole.byteLength; at += RESULT_PART_BYTES) {
+    const part = new Blob([whole.subarray(at, at + RESULT_PART_BYTES)]);
+    await part.slice(0, 1).arrayBuffer();
+    parts.push(part);
+  }
+  return new Blob(parts, { type });
 }
 
 export interface RunOptions {
@@ -213,8 +238,7 @@ export async function runInWorker(
       Comlink.proxy(onChunk),
     );
     const { bytes, streamedBytes, ...result } = await Promise.race([job, aborted, watchdog.fired, loadFailed]);
-    if (streamedBytes === undefined)
-      return { ...result, blob: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: result.mime }), saved: false };
+    if (streamedBytes === undefined) return { ...result, blob: await blobInParts(bytes, result.mime), saved: false };
     if (writer) {
       return { ...result, blob: new Blob([], { type: result.mime }), saved: true };
     }
@@ -308,9 +332,7 @@ export async function openThumbnails(file: Blob, password?: string): Promise<Thu
   try {
     const name = file instanceof File ? file.name : undefined;
     // The Blob itself (a reference to the file, not its bytes): the worker reads what it needs.
-    const pages = await Promise.race([live.api.openThumbnails(key, file, password, name),
-      live.loadFailed,
-    ]);
+    const pages = await Promise.race([live.api.openThumbnails(key, file, password, name), live.loadFailed]);
     if (!Array.isArray(pages)) throw new InputRefused(pages.refused);
     return { pages, render: (pageNumber, maxPx) => live.api.thumbnail(key, pageNumber, maxPx), close };
   } catch (error) {

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import JSZip from 'jszip';
 import { PDFDocument } from 'pdf-lib';
 import { ZipBuilder } from '../../workers/engine/lib/zip.ts';
-import { BlobCollector } from '../../workers/bridge.ts';
+import { BlobCollector, blobInParts } from '../../workers/bridge.ts';
 import { answerToolRequest, type ToolRunner } from '../../mock-api/api-core.ts';
 import { fileTools } from '../../src/catalogue/index.ts';
 import { run as pdfToJpg } from '../../workers/engine/tools/pdf-to-jpg.ts';
@@ -97,6 +97,18 @@ test('BlobCollector: pieces in order, across its 8 MB parts', async () => {
     offset += size;
   });
   expect(offset).toBe(bytes.byteLength);
+});
+
+test('blobInParts: a whole result, small or in 64 MB parts, is the same bytes with its type', async () => {
+  for (const size of [0, 1000, 64 * 1024 * 1024, 2 * 64 * 1024 * 1024 + 3]) {
+    const result = new Uint8Array(size);
+    for (let i = 0; i < size; i += 4093) result[i] = (i / 4093) & 0xff;
+    result[size - 1] = 0xee;
+    const blob = await blobInParts(result, 'application/pdf');
+    expect(blob.type).toBe('application/pdf');
+    expect(blob.size).toBe(size);
+    expect(Buffer.from(await blob.arrayBuffer()).equals(Buffer.from(result))).toBe(true);
+  }
 });
 
 test("the /api answers a runner's Blob as the body, with its length", async () => {
