@@ -82,6 +82,7 @@ const api = {
       if (error instanceof Error && error.name === 'TooLarge') return { refused: error.message };
       throw error;
     }
+    // Let go of the read before pdf.js starts on a large file: only its ranges are needed from here on.
     if (file.size > RANGE_READ_ABOVE_BYTES) bytes = undefined;
     const opening = bytes ? openPdfjs(bytes, { password }) : openPdfjsBlob(file, { password });
     thumbnailDocs.set(key, opening);
