@@ -276,6 +276,7 @@ function ThumbnailTile(props: {
             src={url}
             alt=""
             draggable={false}
+            className={rotation % 180 !== 0 ? 'quarter-turn' : undefined}
             style={rotation ? { transform: `rotate(${rotation}deg)` } : undefined}
           />
         ) : (

@@ -195,6 +195,23 @@ describe('rotate-pdf', () => {
     await page.getByLabel('Rotation').selectOption('90');
     await expect.poll(() => page.getByLabel('Pages to rotate', { exact: true }).inputValue()).toBe('2, 4');
     await expect.poll(() => page.locator('.page-tile img').count(), { timeout: 20_000 }).toBe(4);
+    // Each picture, turned or not, stays inside its thumbnail box (pixels beyond it, at most 1 for rounding).
+    const beyondBox = () =>
+      page.locator('.page-tile .thumb-box').evaluateAll((boxes) =>
+        Math.max(
+          ...boxes.map((box) => {
+            const outer = box.getBoundingClientRect();
+            const inner = box.querySelector('img')!.getBoundingClientRect();
+            return Math.max(
+              outer.left - inner.left,
+              inner.right - outer.right,
+              outer.top - inner.top,
+              inner.bottom - outer.bottom,
+            );
+          }),
+        ),
+      );
+    await expect.poll(beyondBox).toBeLessThanOrEqual(1);
     await screenshot(page, 'rotate-pdf-thumbnails-1280');
     const { name, bytes } = await processFiles(page);
     expect(name).toBe('scan-rotated.pdf');
