@@ -3,7 +3,7 @@
  * Chromium (the engine workers a visitor's browser runs), judged against poppler's drawing of the
  * input: layers hidden by default stay hidden through merge and split; pages with /Rotate, media
  * boxes away from the origin and crop boxes smaller than the media box keep their look through
- * PDF → JPG and Rotate.
+ * PDF → JPG and Rotate; a locked file with bytes after its end unlocks (its text against pdftotext).
  */
 import { describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
@@ -15,6 +15,8 @@ import { pageWithApi, postInPage } from './page-api.ts';
 import { blockSsim, decodeImage, pdftoppmPng, type Raster } from '../support/images.ts';
 import { labelledPdf } from '../support/page-fixtures.ts';
 import { layeredPdf } from '../support/layer-fixtures.ts';
+import { encryptWithQpdf } from '../support/protect-unlock-fixtures.ts';
+import { popplerText } from '../support/pdf.ts';
 
 const shared = sharedBrowser('folio-sweep-');
 
@@ -126,6 +128,20 @@ describe('quality sweep inputs in the browser', () => {
       // A page of mostly white paper looks alike at any turn of the same size: the half turn must look less so.
       expect(blockSsim(got, expected)).toBeGreaterThan(blockSsim(got, quarterTurn(quarterTurn(expected))));
     }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('a locked file with 4 KB of zeros after its end unlocks (qpdf alone refused it as damaged)', async () => {
+    const { page, context, errors } = await pageWithApi(shared.browser, 'unlock-pdf');
+    const locked = await encryptWithQpdf(await labelledPdf('Padded', 2), 'AES-256 (R6)', 'user-pw', 'owner-pw');
+    const padded = new Uint8Array(locked.byteLength + 4096);
+    padded.set(locked);
+    const unlocked = await postInPage(page, '/api/pdf/unlock', [['file', 'padded.pdf', padded]], {
+      password: 'user-pw',
+    });
+    expect(unlocked.status, unlocked.text).toBe(200);
+    expect(popplerText(unlocked.bytes).split(/\s+/).filter(Boolean)).toEqual(['Padded1', 'Padded2']);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,6 +1,7 @@
 import type { EngineModule } from './lib/types.ts';
 import { FolioError } from './lib/errors.ts';
 import { guardInputs } from './lib/input-limits.ts';
+import { withoutTrailingBytes } from './lib/pdf/pdf-bytes.ts';
 
 /**
  * Engines are found by file name: workers/engine/tools/<tool-id>.ts. Each is its own lazy chunk,
@@ -23,7 +24,8 @@ export function engineIds(): string[] {
 
 /**
  * A tool's engine, its inputs checked first against the resource limits (lib/input-limits.ts:
- * decompression bombs in PDF streams and Office packages), so no engine starts on them.
+ * decompression bombs in PDF streams and Office packages), so no engine starts on them, and each
+ * PDF without bytes appended after its end (lib/pdf/pdf-bytes.ts: qpdf cannot read such a file).
  */
 export async function loadEngine(toolId: string): Promise<EngineModule> {
   const load = loaders.get(toolId);
@@ -35,10 +37,11 @@ export async function loadEngine(toolId: string): Promise<EngineModule> {
   const engine = await load();
   return {
     ...engine,
-    run: async (inputs, options, ctx) => {
+    run: async (given, options, ctx) => {
       // unlock-pdf's password is a field of its own; for the other tools it is a new password
       // (protect-pdf), which opens nothing and costs one failed try.
-      await guardInputs(inputs, typeof options.password === 'string' ? [options.password] : []);
+      await guardInputs(given, typeof options.password === 'string' ? [options.password] : []);
+      const inputs = given.map((input) => ({ ...input, bytes: withoutTrailingBytes(input.bytes) }));
       return engine.run(inputs, options, ctx);
     },
   };

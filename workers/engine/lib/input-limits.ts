@@ -9,6 +9,7 @@
  */
 import { FolioError } from './errors.ts';
 import { isNode } from './wasm.ts';
+import { ascii, indexOfBytes } from './pdf/pdf-bytes.ts';
 
 /** Deflate's largest expansion ratio (RFC 1951: 258 bytes from 2 bits, plus block overhead). */
 const DEFLATE_MAX_RATIO = 1032;
@@ -155,23 +156,8 @@ interface PdfStream {
 }
 
 const latin1 = new TextDecoder('latin1');
-const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const STREAM = ascii('stream');
 const END_STREAM = ascii('endstream');
-
-/** The first index of `needle` in `bytes` at or after `from`, or -1 (no string of the whole file is made). */
-function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number): number {
-  for (
-    let i = bytes.indexOf(needle[0], from);
-    i >= 0 && i + needle.length <= bytes.length;
-    i = bytes.indexOf(needle[0], i + 1)
-  ) {
-    let j = 1;
-    while (j < needle.length && bytes[i + j] === needle[j]) j++;
-    if (j === needle.length) return i;
-  }
-  return -1;
-}
 
 /**
  * The deflated streams of a PDF, found in its bytes (not through a parser, so that every tool —

@@ -11,6 +11,7 @@
  */
 import { PDFArray, PDFDict, PDFName, PDFRef, type PDFDocument } from 'pdf-lib';
 import type { UpdatedObject, XrefTableReader } from './pdf-update.ts';
+import { indexOfBytes } from './pdf-bytes.ts';
 
 const MARKER = 'FolioLayer';
 const MARKER_BYTES = new TextEncoder().encode(`/${MARKER}`);
@@ -75,20 +76,6 @@ export function addLayers(dest: PDFDocument, layers: ReadonlyArray<{ ref: PDFRef
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c;
 const isDelimiter = (byte: number) => isSpace(byte) || '/<>[]()%{}'.includes(String.fromCharCode(byte));
 
-function indexOf(bytes: Uint8Array, pattern: Uint8Array, from: number): number {
-  const first = pattern[0];
-  for (
-    let i = bytes.indexOf(first, from);
-    i !== -1 && i + pattern.length <= bytes.length;
-    i = bytes.indexOf(first, i + 1)
-  ) {
-    let k = 1;
-    while (k < pattern.length && bytes[i + k] === pattern[k]) k++;
-    if (k === pattern.length) return i;
-  }
-  return -1;
-}
-
 /**
  * Finds the marked layers in `assembled` (a file qpdf wrote without object streams, which nothing
  * else holds), blanks each marker with spaces in place (offsets stay valid) and returns the
@@ -97,7 +84,11 @@ function indexOf(bytes: Uint8Array, pattern: Uint8Array, from: number): number {
 export function restoreLayers(assembled: Uint8Array, reader: XrefTableReader): PDFDict | undefined {
   const layers: PDFRef[] = [];
   const hidden: PDFRef[] = [];
-  for (let at = indexOf(assembled, MARKER_BYTES, 0); at !== -1; at = indexOf(assembled, MARKER_BYTES, at + 1)) {
+  for (
+    let at = indexOfBytes(assembled, MARKER_BYTES, 0);
+    at !== -1;
+    at = indexOfBytes(assembled, MARKER_BYTES, at + 1)
+  ) {
     let end = at + MARKER_BYTES.length;
     if (!isDelimiter(assembled[end])) continue; // a longer name that starts the same
     while (isSpace(assembled[end])) end++;

@@ -1,0 +1,91 @@
+/**
+ * A PDF as bytes, before any parser: searching them without making a string of the whole file, and
+ * the file's end. No dependency, so the engine registry can use it for every tool.
+ */
+
+/** The bytes of an ASCII text, e.g. a PDF keyword. */
+export const ascii = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
+
+const latin1 = new TextDecoder('latin1');
+
+/** The first index of `needle` in `bytes` at or after `from`, or -1. */
+export function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from = 0): number {
+  for (
+    let i = bytes.indexOf(needle[0], from);
+    i >= 0 && i + needle.length <= bytes.length;
+    i = bytes.indexOf(needle[0], i + 1)
+  ) {
+    let j = 1;
+    while (j < needle.length && bytes[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+  }
+  return -1;
+}
+
+/** The last index of `needle` in `bytes` that starts before `before`, or -1. */
+export function lastIndexOfBytes(bytes: Uint8Array, needle: Uint8Array, before = bytes.length): number {
+  const last = Math.min(before, bytes.length - needle.length + 1) - 1;
+  for (
+    let i = last < 0 ? -1 : bytes.lastIndexOf(needle[0], last);
+    i >= 0;
+    i = i > 0 ? bytes.lastIndexOf(needle[0], i - 1) : -1
+  ) {
+    let j = 1;
+    while (j < needle.length && bytes[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+  }
+  return -1;
+}
+
+const isWhiteSpace = (byte: number) =>
+  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c || byte === 0;
+const isDigit = (byte: number) => byte >= 0x30 && byte <= 0x39;
+
+/** Whether `obj` at `at` ends an object header, `<number> <number> obj`, that starts at or after `from`. */
+function endsObjectHeader(bytes: Uint8Array, at: number, from: number): boolean {
+  let i = at - 1;
+  for (const part of [isWhiteSpace, isDigit, isWhiteSpace, isDigit]) {
+    const start = i;
+    while (i >= from && part(bytes[i])) i--;
+    if (i === start) return false;
+  }
+  return true;
+}
+
+const PDF_HEADER = ascii('%PDF-');
+const STARTXREF = ascii('startxref');
+const EOF_MARKER = ascii('%%EOF');
+const OBJ = ascii('obj');
+
+/**
+ * How far from the end qpdf looks for `startxref` (it reads the last 1,054 bytes): beyond it, qpdf
+ * rebuilds the cross-reference table from the objects, and cannot when the table is a stream.
+ */
+const QPDF_TAIL_BYTES = 1024;
+
+/**
+ * A PDF without bytes appended after its end (anything else as it is): padding to a block size,
+ * an HTML error page, a mail footer. pdf.js and poppler find the last `startxref` anywhere, so such
+ * a file opens in readers; qpdf only looks near the end and then fails on a file whose
+ * cross-reference table is a stream (most of today's producers) — every qpdf step, decrypting
+ * included, refused a file that opens everywhere. Cut only when `startxref` is not near the end,
+ * the last `%%EOF` follows a `startxref <offset>`, and what comes after holds no object: objects
+ * there are a later revision cut short, which qpdf's rebuild may still read (cutting would silently
+ * give the older revision). Returns `bytes` itself, or a view of it.
+ */
+export function withoutTrailingBytes(bytes: Uint8Array): Uint8Array {
+  // Only a PDF (its header where readers look for it): an Office file or image may hold one inside.
+  if (bytes.length <= QPDF_TAIL_BYTES || indexOfBytes(bytes.subarray(0, 1024), PDF_HEADER) < 0) return bytes;
+  if (indexOfBytes(bytes, STARTXREF, bytes.length - QPDF_TAIL_BYTES) >= 0) return bytes;
+  const eof = lastIndexOfBytes(bytes, EOF_MARKER);
+  if (eof < 0) return bytes;
+  const before = latin1.decode(bytes.subarray(Math.max(0, eof - 48), eof));
+  if (!/startxref\s+\d+\s*$/.test(before)) return bytes;
+  let end = eof + EOF_MARKER.length;
+  if (bytes[end] === 0x0d) end++;
+  if (bytes[end] === 0x0a) end++;
+  for (let at = indexOfBytes(bytes, OBJ, end); at >= 0; at = indexOfBytes(bytes, OBJ, at + OBJ.length)) {
+    if (endsObjectHeader(bytes, at, end)) return bytes;
+  }
+  return bytes.subarray(0, end);
+}
