@@ -14,6 +14,13 @@ export const notAPdf = (file: string) => new FolioError('InvalidPdf', `"${file}"
 export const emptyFile = (file: string) => new FolioError('InvalidInput', `"${file}" is empty (0 bytes).`);
 export const damagedPdf = (file: string) =>
   new FolioError('DamagedPdf', `"${file}" is damaged and could not be repaired.`);
+/** A PDF that ends early (lib/pdf/pdf-bytes.ts endsEarly) with too little left to read. */
+export const cutShortPdf = (file: string) =>
+  new FolioError(
+    'DamagedPdf',
+    `"${file}" ends early — it was cut short, perhaps by an interrupted download — and too little of it is left ` +
+      'to repair. Getting the file again may help.',
+  );
 export const cancelled = () => new FolioError('Cancelled', 'Cancelled');
 /** A job that reported no progress for `seconds` and was stopped by its watchdog (workers/watchdog.ts). */
 export const stalled = (seconds: number) =>

@@ -30,6 +30,7 @@ import {
 import type { Engine, EngineContext, EngineOptions, EngineResult } from '../lib/types.ts';
 import { FolioError, throwIfAborted } from '../lib/errors.ts';
 import { openPdf } from '../lib/pdf/pdf-open.ts';
+import { endsEarly } from '../lib/pdf/pdf-bytes.ts';
 import { handleActiveContent, hasActiveContent } from '../lib/pdf/active-content.ts';
 import { savePdf } from '../lib/pdf/pdf-util.ts';
 import { runQpdf } from '../lib/pdf/qpdf.ts';
@@ -447,7 +448,9 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
     report = await compressPass(opened.doc, opened.bytes, base, ctx, progress, imageWorkers);
   }
 
-  if (report.bytes.length >= original) {
+  // A file cut short is not given back as it is: most readers cannot open it, the repaired copy they can.
+  const cutShort = endsEarly(input.bytes);
+  if (report.bytes.length >= original && !cutShort) {
     notes.unshift(
       opened.wasRepaired
         ? `This PDF is already well compressed: Folio could not make it smaller (it is also slightly damaged; ` +
@@ -461,7 +464,11 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
     return { bytes: source.bytes, filename: outputName(input.name), mime: 'application/pdf', notes };
   }
   const saved = Math.round((1 - report.bytes.length / original) * 100);
-  notes.unshift(`${formatBytes(original)} → ${formatBytes(report.bytes.length)} (−${saved}%).`);
+  notes.unshift(
+    saved > 0
+      ? `${formatBytes(original)} → ${formatBytes(report.bytes.length)} (−${saved}%).`
+      : `${formatBytes(original)} → ${formatBytes(report.bytes.length)}: the repaired copy of a file cut short.`,
+  );
   if (report.imagesFound > 0) notes.push(`${report.imagesRecompressed} of ${report.imagesFound} images recompressed.`);
   if (report.privateDataRemoved)
     notes.push(

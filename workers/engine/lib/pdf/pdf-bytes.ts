@@ -41,16 +41,23 @@ const isWhiteSpace = (byte: number) =>
   byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c || byte === 0;
 const isDigit = (byte: number) => byte >= 0x30 && byte <= 0x39;
 
-/** Whether `obj` at `at` ends an object header, `<number> <number> obj`, that starts at or after `from`. */
-function endsObjectHeader(bytes: Uint8Array, at: number, from: number): boolean {
+/**
+ * The object number of `<number> <number> <keyword>` whose keyword starts at `at` (and the header at
+ * or after `from`), or -1 when the bytes before the keyword are not two numbers.
+ */
+function numberBefore(bytes: Uint8Array, at: number, from: number): number {
   let i = at - 1;
   for (const part of [isWhiteSpace, isDigit, isWhiteSpace, isDigit]) {
     const start = i;
     while (i >= from && part(bytes[i])) i--;
-    if (i === start) return false;
+    if (i === start) return -1;
   }
-  return true;
+  let number = 0;
+  for (let digit = i + 1; isDigit(bytes[digit]); digit++) number = number * 10 + bytes[digit] - 0x30;
+  return number;
 }
+
+const endsObjectHeader = (bytes: Uint8Array, at: number, from: number) => numberBefore(bytes, at, from) >= 0;
 
 const PDF_HEADER = ascii('%PDF-');
 const STARTXREF = ascii('startxref');
@@ -88,4 +95,42 @@ export function withoutTrailingBytes(bytes: Uint8Array): Uint8Array {
     if (endsObjectHeader(bytes, at, end)) return bytes;
   }
   return bytes.subarray(0, end);
+}
+
+/**
+ * Whether a PDF ends early: its last kilobyte holds neither `startxref` nor `%%EOF`, so the end of
+ * the file — its cross-reference table and trailer, maybe pages — is missing: a download or copy
+ * cut short. (Bytes appended after a complete file are cut first, see withoutTrailingBytes.)
+ */
+export function endsEarly(bytes: Uint8Array): boolean {
+  if (indexOfBytes(bytes.subarray(0, 1024), PDF_HEADER) < 0) return false;
+  const tail = Math.max(0, bytes.length - QPDF_TAIL_BYTES);
+  return indexOfBytes(bytes, STARTXREF, tail) < 0 && indexOfBytes(bytes, EOF_MARKER, tail) < 0;
+}
+
+const END_OBJ = ascii('endobj');
+
+/**
+ * A PDF that ends early, up to the end of its last whole object: an object cut in the middle stops
+ * a parser that reads the file object by object, while everything before it is still good.
+ * `bytes` itself when there is no `endobj`.
+ */
+export function throughLastWholeObject(bytes: Uint8Array): Uint8Array {
+  const at = lastIndexOfBytes(bytes, END_OBJ);
+  return at < 0 ? bytes : bytes.subarray(0, at + END_OBJ.length);
+}
+
+/**
+ * The largest object number that `<number> <number> R` names in a PDF written without object
+ * streams. A file recovered from what was left of it may still name objects that were lost; an
+ * object added later must not take such a number (it would become, say, a page's lost content).
+ */
+export function largestReferencedObject(bytes: Uint8Array): number {
+  let largest = 0;
+  for (let at = bytes.indexOf(0x52); at >= 0; at = bytes.indexOf(0x52, at + 1)) {
+    const after = bytes[at + 1];
+    if (after !== undefined && !isWhiteSpace(after) && !'/<>[]()%'.includes(String.fromCharCode(after))) continue;
+    largest = Math.max(largest, numberBefore(bytes, at, 0));
+  }
+  return largest;
 }

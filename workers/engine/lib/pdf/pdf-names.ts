@@ -1,4 +1,4 @@
-/** The PDF names the page copier and the qpdf page assembly read and write, made once. */
+/** The PDF names the page copier, the qpdf page assembly and the file opener read and write, made once. */
 import { PDFName } from 'pdf-lib';
 
 export const N = {
@@ -35,6 +35,7 @@ export const N = {
   Root: PDFName.of('Root'),
   Pages: PDFName.of('Pages'),
   MediaBox: PDFName.of('MediaBox'),
+  Contents: PDFName.of('Contents'),
   Filter: PDFName.of('Filter'),
   FlateDecode: PDFName.of('FlateDecode'),
   DecodeParms: PDFName.of('DecodeParms'),

@@ -4,18 +4,31 @@
  * password when one is needed); damaged files are repaired with qpdf when it can, and refused
  * clearly when it cannot. What comes back is always an unencrypted PDF that pdf-lib can save.
  */
-import { PDFCatalog, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
+import { PDFArray, PDFCatalog, PDFDict, PDFDocument, PDFName, PDFRef, type PDFObject } from 'pdf-lib';
+import { N } from './pdf-names.ts';
 import type { EngineInput } from '../types.ts';
-import { FolioError, damagedPdf, emptyFile, invalidPassword, notAPdf, passwordRequired } from '../errors.ts';
+import {
+  FolioError,
+  cutShortPdf,
+  damagedPdf,
+  emptyFile,
+  invalidPassword,
+  notAPdf,
+  passwordRequired,
+} from '../errors.ts';
 import { runQpdf } from './qpdf.ts';
 import { passwordCandidates, toHex, typedPasswordProblem } from '../../../../shared/encryption-passwords.ts';
 import { checkPageTree } from './page-tree.ts';
 import { assertNoPdfBomb } from '../input-limits.ts';
 import { savePdf } from './pdf-util.ts';
+import { endsEarly, largestReferencedObject, throughLastWholeObject } from './pdf-bytes.ts';
 
 export interface OpenedPdf {
   doc: PDFDocument;
-  /** The bytes `doc` was loaded from: the input itself, or its decrypted / repaired copy. */
+  /**
+   * The bytes `doc` was loaded from: the input itself, or its decrypted / repaired copy (for a file
+   * that ended early, pdf-lib's rewrite of what was left).
+   */
   bytes: Uint8Array;
   wasEncrypted: boolean;
   wasRepaired: boolean;
@@ -171,6 +184,21 @@ async function repairWithQpdf(bytes: Uint8Array): Promise<{ out?: Uint8Array; st
   return { out: result.exitCode === 2 ? undefined : result.files['/out.pdf'], stderr: result.stderr };
 }
 
+/**
+ * A page whose content streams were cut off is left blank (without those streams), instead of
+ * pointing at objects that are not there (which qpdf reports as an error in the result).
+ */
+function withoutLostContent(page: PDFDict): void {
+  const { context } = page;
+  const isLost = (value: PDFObject | undefined) => value instanceof PDFRef && context.lookup(value) === undefined;
+  const contents = page.get(N.Contents);
+  const list = context.lookup(contents);
+  if (isLost(contents)) page.delete(N.Contents);
+  else if (list instanceof PDFArray && list.asArray().some(isLost)) {
+    page.set(N.Contents, context.obj(list.asArray().filter((value) => !isLost(value))));
+  }
+}
+
 /** The pages pdf-lib finds; 0 when the document has no page tree (getPageCount throws then). */
 function pageCountOf(doc: PDFDocument): number {
   try {
@@ -190,12 +218,30 @@ function hasNoObjects(bytes: Uint8Array): boolean {
  * Loads bytes that are known not to be encrypted (any more): pdf-lib strict, else qpdf's repair,
  * else pdf-lib's own lenient recovery (which rebuilds files without an xref table that qpdf gives
  * up on — the pages it finds are the file's real pages, checked by the corpus suite).
+ * A file that ends early (a download cut short: no cross-reference table or trailer) is read by
+ * pdf-lib object by object, up to its last whole object, and `bytes` are then pdf-lib's rewrite:
+ * neither pdf.js nor qpdf's WebAssembly build (which never rebuilds a cross-reference table) reads
+ * the file as it is.
  */
 async function loadOrRepair(
   name: string,
   bytes: Uint8Array,
 ): Promise<{ doc: PDFDocument; bytes: Uint8Array; repaired: boolean }> {
   const seen: DamageSeen = {};
+  if (endsEarly(bytes)) {
+    if (hasNoObjects(bytes)) throw notAPdf(name);
+    const recovered =
+      (await tryLoad(throughLastWholeObject(bytes), false, name, seen)) ?? (await tryLoad(bytes, false, name, seen));
+    if (!recovered || pageCountOf(recovered) === 0) throw cutShortPdf(name);
+    for (const page of recovered.getPages()) withoutLostContent(page.node);
+    // The document is read again from its rewrite, so that it and its bytes match object for object.
+    // (Without object streams: saving them would give the object stream the number of a lost object.)
+    const rewritten = await savePdf(recovered, { objectStreams: false });
+    const doc = await tryLoad(rewritten, false, name, seen);
+    if (!doc) throw cutShortPdf(name);
+    doc.context.largestObjectNumber = Math.max(doc.context.largestObjectNumber, largestReferencedObject(rewritten));
+    return { doc, bytes: rewritten, repaired: true };
+  }
   const strict = await tryLoad(bytes, true, name, seen);
   if (strict) return { doc: strict, bytes, repaired: false };
   const { out } = await repairWithQpdf(bytes);
@@ -218,7 +264,8 @@ export async function openPdf(input: EngineInput): Promise<OpenedPdf> {
 async function openPdfAsIs(input: EngineInput): Promise<OpenedPdf> {
   assertLooksLikePdf(input);
   const strict = await tryLoad(input.bytes, true, input.name);
-  if (strict && !strict.isEncrypted)
+  // (A file that ends early may load, but pdf.js and qpdf cannot read it: loadOrRepair rewrites it.)
+  if (strict && !strict.isEncrypted && !endsEarly(input.bytes))
     return { doc: strict, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
 
   // Encrypted? pdf-lib's strict load fails on many encrypted files (their strings and object
