@@ -86,9 +86,19 @@ export async function openPage(
     width = 1280,
     height = 800,
     acceptDownloads = true,
-  }: { width?: number; height?: number; acceptDownloads?: boolean } = {},
+    serviceWorkers = 'block',
+  }: { width?: number; height?: number; acceptDownloads?: boolean; serviceWorkers?: 'allow' | 'block' } = {},
 ): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads, baseURL: baseUrl() });
+  // Service workers are blocked unless a test is about them (pwa, offline-*, ocr-languages): a first
+  // visit's worker precaches the app and then downloads the 42 MB core engine set in the background,
+  // which in a fresh context per test took a third of the e2e suite's time on a 2-core machine. A
+  // first visit's page is not controlled by its worker anyway, so the page under test runs the same.
+  const context = await browser.newContext({
+    viewport: { width, height },
+    acceptDownloads,
+    baseURL: baseUrl(),
+    serviceWorkers,
+  });
   const page = await context.newPage();
   const watched: WatchedPage = { page, context, errors: [], failedRequests: [], requests: [] };
   page.on('console', (message) => {

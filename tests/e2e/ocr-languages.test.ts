@@ -31,7 +31,9 @@ describe('OCR languages', () => {
 
   test('German: select shown with OCR, data fetched once from our origin, umlauts come back, then works offline', async () => {
     const scan = await buildGermanScan();
-    const { page, context, errors, requests } = await openPage(shared.browser, '/tools/pdf-to-word');
+    const { page, context, errors, requests } = await openPage(shared.browser, '/tools/pdf-to-word', {
+      serviceWorkers: 'allow',
+    });
     // The service worker must control the page, so that what the first use fetches is kept.
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;

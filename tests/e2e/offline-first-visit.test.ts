@@ -210,7 +210,7 @@ describe('every file tool offline after one visit', () => {
   let watched: WatchedPage;
 
   beforeAll(async () => {
-    watched = await openPage(shared.browser, '/');
+    watched = await openPage(shared.browser, '/', { serviceWorkers: 'allow' });
     const { page, context } = watched;
     // Nothing but the first visit: the background caching is started by the page, not by a click.
     await page.evaluate(async () => {
@@ -265,7 +265,7 @@ describe('every file tool offline after one visit', () => {
 
 describe('a tool whose engine is not on this device, offline', () => {
   test('with Save-Data nothing is downloaded; offline the tool says what it needs at once, never a module URL', async () => {
-    const watched = await openPage(shared.browser, '');
+    const watched = await openPage(shared.browser, '', { serviceWorkers: 'allow' });
     const { page, context } = watched;
     // The browser asks sites to save data: Folio must not download its engines by itself.
     await context.addInitScript(() =>
@@ -327,7 +327,7 @@ describe('an engine that cannot be fetched while the browser thinks it is online
 
 describe('an update cleans up', () => {
   test('on activation the service worker deletes older engine caches and files its version does not list', async () => {
-    const { page, context } = await openPage(shared.browser, '/');
+    const { page, context } = await openPage(shared.browser, '/', { serviceWorkers: 'allow' });
     await controlled(page);
     const kept = await page.evaluate(async (current) => {
       const list = (await (await fetch('/engine-assets.json')).json()) as {
@@ -375,7 +375,7 @@ describe('install', () => {
   }
 
   test('no Install button until the browser offers it; then the header button calls prompt()', async () => {
-    const { page, context, errors } = await openPage(shared.browser, '/');
+    const { page, context, errors } = await openPage(shared.browser, '/', { serviceWorkers: 'allow' });
     await page.locator('h1').first().waitFor();
     expect(await page.getByRole('button', { name: 'Install app' }).count()).toBe(0);
     await dispatchInstallPrompt(page);
@@ -390,7 +390,7 @@ describe('install', () => {
   });
 
   test('on a phone the Install button is in the menu', async () => {
-    const { page, context } = await openPage(shared.browser, '/', { width: 390, height: 800 });
+    const { page, context } = await openPage(shared.browser, '/', { width: 390, height: 800, serviceWorkers: 'allow' });
     await page.locator('h1').first().waitFor();
     await dispatchInstallPrompt(page);
     expect(await page.getByRole('banner').getByRole('button', { name: 'Install app' }).isVisible()).toBe(false);
@@ -437,7 +437,7 @@ describe('share target', () => {
 
   for (const variant of ['', '?no-referrer']) {
     test(`a form on another site${variant ? ' that hides its referrer' : ''} cannot hand files to Folio`, async () => {
-      const { page, context } = await openPage(shared.browser, '/');
+      const { page, context } = await openPage(shared.browser, '/', { serviceWorkers: 'allow' });
       await controlled(page);
       await submitFrom(page, `${otherSite}/${variant}`);
       await expect.poll(() => page.locator('body').textContent()).toContain('only from your device');

@@ -77,7 +77,7 @@ async function inputFor(toolId: string, pdf: Uint8Array): Promise<Upload> {
 }
 
 beforeAll(async () => {
-  watched = await openPage(shared.browser, '/about');
+  watched = await openPage(shared.browser, '/about', { serviceWorkers: 'allow' });
   const { page, context } = watched;
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;

@@ -12,7 +12,7 @@ const ROUTES = ['/', '/tools', '/tools/merge-pdf', '/about', '/contact', '/priva
 
 /** Loads the app, waits until the service worker controls the page and the precache is complete. */
 async function installed(path = '/'): Promise<WatchedPage> {
-  const watched = await openPage(shared.browser, path);
+  const watched = await openPage(shared.browser, path, { serviceWorkers: 'allow' });
   await watched.page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
@@ -121,7 +121,7 @@ describe('offline', () => {
 
 describe('private', () => {
   test('no page loads anything from another origin', async () => {
-    const watched = await openPage(shared.browser, '/');
+    const watched = await openPage(shared.browser, '/', { serviceWorkers: 'allow' });
     for (const route of ROUTES) {
       await watched.page.goto(route);
       await watched.page.waitForLoadState('networkidle');

@@ -3,7 +3,8 @@
  * Chromium (the engine workers a visitor's browser runs), judged against poppler's drawing of the
  * input: layers hidden by default stay hidden through merge and split; pages with /Rotate, media
  * boxes away from the origin and crop boxes smaller than the media box keep their look through
- * PDF → JPG and Rotate; a locked file with bytes after its end unlocks (its text against pdftotext).
+ * PDF → JPG and Rotate; a file cut short draws the pages it still has; a locked file with bytes
+ * after its end unlocks (its text against pdftotext).
  */
 import { describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
@@ -128,6 +129,36 @@ describe('quality sweep inputs in the browser', () => {
       // A page of mostly white paper looks alike at any turn of the same size: the half turn must look less so.
       expect(blockSsim(got, expected)).toBeGreaterThan(blockSsim(got, quarterTurn(quarterTurn(expected))));
     }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('a file cut short inside its last page: PDF → JPG draws the pages there are, as poppler draws the whole file', async () => {
+    const { page, context, errors } = await pageWithApi(shared.browser, 'pdf-to-jpg');
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let n = 1; n <= 4; n++) {
+      const sheet = doc.addPage([300, 400]);
+      sheet.drawRectangle({ x: 20 + 40 * n, y: 60, width: 60, height: 120, color: rgb(0.1 * n, 0.2, 0.6) });
+      sheet.drawText(`Page ${n}`, { x: 40, y: 300, size: 36, font });
+    }
+    const whole = await doc.save({ useObjectStreams: false });
+    // 12 bytes into the last stream's data: page 4's content, written last, is cut off.
+    const cut = whole.subarray(0, Buffer.from(whole).lastIndexOf('>>\nstream\n') + 20);
+    const images = await postInPage(page, '/api/pdf/toJpg', [['file', 'cut.pdf', cut]], {
+      mode: 'pages',
+      resolution: '72',
+      format: 'png',
+    });
+    expect(images.status, images.text).toBe(200);
+    expect(images.notes[0]).toContain('"cut.pdf" ends early');
+    const zip = await JSZip.loadAsync(images.bytes);
+    const names = Object.keys(zip.files).sort();
+    expect(names).toHaveLength(4);
+    const drawn = await Promise.all(names.map(async (name) => decodeImage(await zip.files[name].async('uint8array'))));
+    for (let n = 1; n <= 3; n++) expectSameDrawing(drawn[n - 1], await poppler(whole, n, 72), 0.95);
+    // The page whose content was lost is blank, not a copy of another page.
+    expect(drawn[3].data.every((value) => value === 255)).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });
