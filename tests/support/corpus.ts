@@ -26,6 +26,16 @@ export const manifest: CorpusEntry[] = corpusPresent
 
 export const corpusPdfs = manifest.filter((f) => f.file.endsWith('.pdf'));
 
+/**
+ * Listed as expect:"error" in the manifest (qpdf, poppler and pdf.js give up on it: it has no
+ * cross-reference table or trailer), but read object by object, as mutool does, it is one page with
+ * its real text: Folio now reads it that way (openPdf, a file that ends early). Suites accept a clear
+ * error or that page, and check the page when they get it.
+ */
+export const RECOVERED_FROM_OBJECTS: Record<string, { pages: number; text: RegExp }> = {
+  'pdf/malformed/pdflib-missing-xref-trailer-dict.pdf': { pages: 1, text: /This is a PDF 2\.0 document/ },
+};
+
 export function readCorpus(entry: CorpusEntry): Uint8Array {
   return new Uint8Array(readFileSync(resolve(CORPUS_DIR, entry.file)));
 }
