@@ -51,8 +51,9 @@ async function expectedSize(response: Response, url: string): Promise<number | u
 async function readWithProgress(
   response: Response,
   url: string,
-  entry = { loaded: 0, total: undefined as number | undefined },
+  groupEntry?: { loaded: number; total?: number },
 ): Promise<Uint8Array> {
+  const entry = groupEntry ?? { loaded: 0, total: undefined as number | undefined };
   entry.total ??= await expectedSize(response, url);
   running.set(url, entry);
   const chunks: Uint8Array[] = [];
@@ -73,7 +74,9 @@ async function readWithProgress(
       notify();
     }
   } finally {
-    running.delete(url);
+    // A file of a group (fetchLargeAssets) stays counted until the group's last file is in: the total
+    // shown must not drop to what is left ("… of 95 MB" once LibreOffice's 147 MB module was in).
+    if (!groupEntry) running.delete(url);
   }
   if (whole) return entry.loaded === whole.length ? whole : whole.slice(0, entry.loaded);
   const bytes = new Uint8Array(entry.loaded);
