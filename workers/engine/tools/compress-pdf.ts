@@ -465,9 +465,9 @@ export const run: Engine = async (inputs, options, ctx): Promise<EngineResult> =
   }
   const saved = Math.round((1 - report.bytes.length / original) * 100);
   notes.unshift(
-    saved > 0
-      ? `${formatBytes(original)} → ${formatBytes(report.bytes.length)} (−${saved}%).`
-      : `${formatBytes(original)} → ${formatBytes(report.bytes.length)}: the repaired copy of a file cut short.`,
+    report.bytes.length >= original
+      ? `${formatBytes(original)} → ${formatBytes(report.bytes.length)}: the repaired copy of a file cut short.`
+      : `${formatBytes(original)} → ${formatBytes(report.bytes.length)} (−${saved}%).`,
   );
   if (report.imagesFound > 0) notes.push(`${report.imagesRecompressed} of ${report.imagesFound} images recompressed.`);
   if (report.privateDataRemoved)
