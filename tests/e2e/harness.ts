@@ -91,7 +91,7 @@ export async function openPage(
 ): Promise<WatchedPage> {
   // Service workers are blocked unless a test is about them (pwa, offline-*, ocr-languages): a first
   // visit's worker precaches the app and then downloads the 42 MB core engine set in the background,
-  // which in a fresh context per test took a third of the e2e suite's time on a 2-core machine. A
+  // which in a fresh context per test cost every e2e run minutes on a 2-core machine (docs/testing.md). A
   // first visit's page is not controlled by its worker anyway, so the page under test runs the same.
   const context = await browser.newContext({
     viewport: { width, height },
