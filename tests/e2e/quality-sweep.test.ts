@@ -4,7 +4,8 @@
  * input: layers hidden by default stay hidden through merge and split; pages with /Rotate, media
  * boxes away from the origin and crop boxes smaller than the media box keep their look through
  * PDF → JPG and Rotate; a file cut short draws the pages it still has; a locked file with bytes
- * after its end unlocks (its text against pdftotext).
+ * after its end, and one whose cross-reference table points to the wrong places, unlock (their
+ * text against pdftotext).
  */
 import { describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { labelledPdf } from '../support/page-fixtures.ts';
 import { layeredPdf } from '../support/layer-fixtures.ts';
 import { encryptWithQpdf } from '../support/protect-unlock-fixtures.ts';
 import { popplerText } from '../support/pdf.ts';
+import { withLineAfterHeader } from '../support/xref-damage.ts';
 
 const shared = sharedBrowser('folio-sweep-');
 
@@ -173,6 +175,19 @@ describe('quality sweep inputs in the browser', () => {
     });
     expect(unlocked.status, unlocked.text).toBe(200);
     expect(popplerText(unlocked.bytes).split(/\s+/).filter(Boolean)).toEqual(['Padded1', 'Padded2']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('a locked file whose cross-reference table points to the wrong places unlocks (qpdf refused it as damaged)', async () => {
+    const { page, context, errors } = await pageWithApi(shared.browser, 'unlock-pdf');
+    const locked = await encryptWithQpdf(await labelledPdf('Shifted', 2), 'AES-256 (R6)', 'user-pw', 'owner-pw');
+    const unlocked = await postInPage(page, '/api/pdf/unlock', [['file', 'shifted.pdf', withLineAfterHeader(locked)]], {
+      password: 'user-pw',
+    });
+    expect(unlocked.status, unlocked.text).toBe(200);
+    expect(unlocked.notes[0]).toContain('"shifted.pdf" had a damaged cross-reference table');
+    expect(popplerText(unlocked.bytes).split(/\s+/).filter(Boolean)).toEqual(['Shifted1', 'Shifted2']);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,7 +1,7 @@
-import type { EngineModule, EngineResult } from './lib/types.ts';
+import type { EngineInput, EngineModule, EngineResult } from './lib/types.ts';
 import { FolioError, cutShortPdf, damagedPdf, isFolioError } from './lib/errors.ts';
 import { guardInputs } from './lib/input-limits.ts';
-import { endsEarly, withoutTrailingBytes } from './lib/pdf/pdf-bytes.ts';
+import { endsEarly, looksLikePdf, withoutTrailingBytes } from './lib/pdf/pdf-bytes.ts';
 
 /**
  * Engines are found by file name: workers/engine/tools/<tool-id>.ts. Each is its own lazy chunk,
@@ -25,8 +25,9 @@ export function engineIds(): string[] {
 /**
  * A tool's engine, its inputs checked first against the resource limits (lib/input-limits.ts:
  * decompression bombs in PDF streams and Office packages), so no engine starts on them, and each
- * PDF without bytes appended after its end (lib/pdf/pdf-bytes.ts: qpdf cannot read such a file). A
- * PDF that ends early gets a note on the result.
+ * PDF without bytes appended after its end and with its cross-reference table rebuilt when it points
+ * into nowhere (lib/pdf/pdf-bytes.ts, lib/pdf/xref-rebuild.ts: qpdf cannot read such files). A PDF
+ * that ends early or whose table was rebuilt gets a note on the result.
  */
 export async function loadEngine(toolId: string): Promise<EngineModule> {
   const load = loaders.get(toolId);
@@ -42,7 +43,8 @@ export async function loadEngine(toolId: string): Promise<EngineModule> {
       // unlock-pdf's password is a field of its own; for the other tools it is a new password
       // (protect-pdf), which opens nothing and costs one failed try.
       await guardInputs(given, typeof options.password === 'string' ? [options.password] : []);
-      const inputs = given.map((input) => ({ ...input, bytes: withoutTrailingBytes(input.bytes) }));
+      const rebuilt: string[] = [];
+      const inputs = await Promise.all(given.map((input) => readableInput(input, rebuilt)));
       // A file cut short is read as far as it goes (lib/pdf/pdf-open.ts): the result says so, and
       // when too little is left, the message says why rather than only "damaged".
       const cutShort = inputs.filter((input) => endsEarly(input.bytes)).map((input) => input.name);
@@ -53,11 +55,27 @@ export async function loadEngine(toolId: string): Promise<EngineModule> {
         const name = cutShort.find((cut) => isFolioError(error) && error.message === damagedPdf(cut).message);
         throw name === undefined ? error : cutShortPdf(name);
       }
-      if (cutShort.length === 0) return result;
-      return { ...result, notes: [...cutShort.map(endedEarlyNote), ...(result.notes ?? [])] };
+      const notes = [...cutShort.map(endedEarlyNote), ...rebuilt.map(rebuiltXrefNote)];
+      return notes.length === 0 ? result : { ...result, notes: [...notes, ...(result.notes ?? [])] };
     },
   };
 }
+
+/** The input as qpdf can read it; the names of inputs whose cross-reference table was rebuilt go to `rebuilt`. */
+async function readableInput(input: EngineInput, rebuilt: string[]): Promise<EngineInput> {
+  const bytes = withoutTrailingBytes(input.bytes);
+  const read = bytes === input.bytes ? input : { ...input, bytes };
+  if (!looksLikePdf(bytes)) return read;
+  const { withRebuiltXref, xrefNeedsRebuilding } = await import('./lib/pdf/xref-rebuild.ts');
+  const mended = xrefNeedsRebuilding(bytes) ? withRebuiltXref(bytes) : undefined;
+  if (!mended) return read;
+  rebuilt.push(input.name);
+  return { ...input, bytes: mended };
+}
+
+const rebuiltXrefNote = (name: string) =>
+  `"${name}" had a damaged cross-reference table (the index readers use to find its parts); ` +
+  'Folio rebuilt it from the objects in the file.';
 
 const endedEarlyNote = (name: string) =>
   `"${name}" ends early — it looks cut short, perhaps by an interrupted download. Folio used what was there; ` +

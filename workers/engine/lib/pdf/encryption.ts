@@ -6,8 +6,9 @@
  * the job, see qpdf.ts); they are never logged, never put in notes, file names or error messages.
  * qpdf's own messages do not echo them, and `scrub` removes them from any text we pass on anyway.
  */
-import { FolioError, damagedPdf, invalidPassword, passwordRequired } from '../errors.ts';
+import { FolioError, damagedPdf, invalidPassword, isFolioError, passwordRequired } from '../errors.ts';
 import { runQpdf, type QpdfResult } from './qpdf.ts';
+import { withRebuiltXref } from './xref-rebuild.ts';
 import {
   SaslPrepError,
   newPasswordProblem,
@@ -205,6 +206,17 @@ export const notEncrypted = (name: string) =>
  *   (the password was not needed; a note says so).
  */
 export async function unlockPdf(name: string, bytes: Uint8Array, password: string): Promise<UnlockResult> {
+  try {
+    return await unlockAsIs(name, bytes, password);
+  } catch (error) {
+    // qpdf's WebAssembly build cannot rebuild a cross-reference table that points to the wrong places.
+    const rebuilt = isFolioError(error) && error.name === 'DamagedPdf' ? withRebuiltXref(bytes) : undefined;
+    if (!rebuilt) throw error;
+    return { ...(await unlockAsIs(name, rebuilt, password)), repaired: true };
+  }
+}
+
+async function unlockAsIs(name: string, bytes: Uint8Array, password: string): Promise<UnlockResult> {
   const tooLong = typedPasswordProblem(password);
   if (tooLong) throw new FolioError('InvalidInput', tooLong);
   const candidates = password === '' ? [EMPTY] : passwordCandidates(password);

@@ -64,6 +64,9 @@ const STARTXREF = ascii('startxref');
 const EOF_MARKER = ascii('%%EOF');
 const OBJ = ascii('obj');
 
+/** Whether the bytes have a PDF header where readers look for it, in the first kilobyte. */
+export const looksLikePdf = (bytes: Uint8Array): boolean => indexOfBytes(bytes.subarray(0, 1024), PDF_HEADER) >= 0;
+
 /**
  * How far from the end qpdf looks for `startxref` (it reads the last 1,054 bytes): beyond it, qpdf
  * rebuilds the cross-reference table from the objects, and cannot when the table is a stream.
@@ -133,4 +136,37 @@ export function largestReferencedObject(bytes: Uint8Array): number {
     largest = Math.max(largest, numberBefore(bytes, at, 0));
   }
   return largest;
+}
+
+const XREF = ascii('xref');
+
+/** Whether an indirect object's header (`12 0 obj`) or the keyword `xref` starts at `at`, after white space. */
+function sectionStartsAt(bytes: Uint8Array, at: number): boolean {
+  while (at < bytes.length && isWhiteSpace(bytes[at])) at++;
+  if (XREF.every((byte, i) => bytes[at + i] === byte)) return true;
+  for (const part of [isDigit, isWhiteSpace, isDigit, isWhiteSpace]) {
+    const start = at;
+    while (at < bytes.length && part(bytes[at])) at++;
+    if (at === start) return false;
+  }
+  return OBJ.every((byte, i) => bytes[at + i] === byte);
+}
+
+/**
+ * Whether a PDF's last `startxref` points where no cross-reference section starts — counted from
+ * the file's first byte or from its `%PDF-` header, as readers count. Such a file was changed after
+ * it was written (bytes added or removed before its end, line breaks converted) or written by a
+ * producer that counted characters instead of bytes: readers rebuild the table from the objects;
+ * qpdf's WebAssembly build cannot. False for anything else, a file that ends early included.
+ */
+export function pointsIntoNowhere(bytes: Uint8Array): boolean {
+  const header = indexOfBytes(bytes.subarray(0, 1024), PDF_HEADER);
+  if (header < 0) return false;
+  const at = indexOfBytes(bytes, STARTXREF, Math.max(0, bytes.length - QPDF_TAIL_BYTES));
+  const keyword = at < 0 ? -1 : lastIndexOfBytes(bytes, STARTXREF);
+  if (keyword < 0) return false;
+  const match = /^startxref\s+(\d+)/.exec(latin1.decode(bytes.subarray(keyword, keyword + 40)));
+  if (!match) return false;
+  const offset = Number(match[1]);
+  return !sectionStartsAt(bytes, offset) && !sectionStartsAt(bytes, header + offset);
 }

@@ -14,6 +14,7 @@ import {
   PDFContext,
   PDFDict,
   PDFDocument,
+  PDFInvalidObject,
   PDFName,
   PDFNumber,
   PDFObjectParser,
@@ -26,6 +27,9 @@ import { inflateSync } from 'fflate';
 import { lastStartXref } from './pdf-update.ts';
 import { predictorParams } from './filters.ts';
 import { unpredict } from './stream-decode.ts';
+import { ascii, indexOfBytes } from './pdf-bytes.ts';
+
+const END_OBJ = ascii('endobj');
 
 /** An object stream decoded: its data, where its objects start, each object's offset from there. */
 interface DecodedObjectStream {
@@ -34,7 +38,8 @@ interface DecodedObjectStream {
   offsets: Map<number, number>;
 }
 
-type XrefEntry = { offset: number } | { stream: number; index: number };
+/** Where an object is: at an offset in the file (-1: free), or the index-th object of an object stream. */
+export type XrefEntry = { offset: number } | { stream: number; index: number };
 
 const latin1 = new TextDecoder('latin1');
 
@@ -106,7 +111,7 @@ function plainEntry(bytes: Uint8Array, from: number): [number, string, number] |
 
 class LazyReader {
   readonly context = PDFContext.create();
-  private readonly entries = new Map<number, XrefEntry>();
+  readonly entries = new Map<number, XrefEntry>();
   private readonly objects: LazyObjects;
   trailer?: PDFDict;
 
@@ -181,37 +186,9 @@ class LazyReader {
 
   private readStreamSection(offset: number): PDFDict {
     const stream = this.parseIndirectAt(offset);
-    if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of('Type')) !== PDFName.of('XRef')) {
-      throw new Error('bad xref stream');
-    }
-    const { dict } = stream;
-    const numbers = (array: PDFArray) => array.asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : 0));
-    const widths = numbers(dict.lookup(PDFName.of('W'), PDFArray));
-    const indexArray = dict.lookupMaybe(PDFName.of('Index'), PDFArray);
-    const index = indexArray ? numbers(indexArray) : [0, dict.lookup(PDFName.of('Size'), PDFNumber).asNumber()];
-    const rowLength = widths.reduce((sum, w) => sum + w, 0);
-    const parms = predictorParams(dict.lookup(PDFName.of('DecodeParms')), { columns: rowLength });
-    const data = unpredict(decodeStreamData(stream), parms);
-    let pos = 0;
-    const field = (width: number, fallback: number): number => {
-      if (width === 0) return fallback;
-      let value = 0;
-      for (let i = 0; i < width; i++) value = value * 256 + data[pos++];
-      return value;
-    };
-    for (let s = 0; s + 1 < index.length; s += 2) {
-      for (let i = 0; i < index[s + 1]; i++) {
-        if (pos + rowLength > data.byteLength) throw new Error('short xref stream');
-        const type = field(widths[0], 1);
-        const second = field(widths[1], 0);
-        const third = field(widths[2], 0);
-        const number = index[s] + i;
-        if (type === 0) this.add(number, { offset: -1 });
-        else if (type === 1) this.add(number, { offset: second });
-        else if (type === 2) this.add(number, { stream: second, index: third });
-      }
-    }
-    return dict;
+    if (!(stream instanceof PDFRawStream)) throw new Error('bad xref stream');
+    for (const [number, entry] of xrefStreamEntries(stream)) this.add(number, entry);
+    return stream.dict;
   }
 
   private parseIndirectAt(offset: number): PDFObject {
@@ -221,12 +198,31 @@ class LazyReader {
     return PDFObjectParser.forBytes(this.bytes.subarray(offset + match[0].length), this.context).parseObject();
   }
 
+  /** Whether an object could not be parsed (see parseObjectAt). */
+  damaged = false;
+
+  /**
+   * The object at `offset`; one pdf-lib cannot parse is an invalid object of its bytes, as pdf-lib's
+   * own lenient load gives it (a damaged dictionary, which qpdf reads with warnings), and the
+   * document is marked damaged.
+   */
+  private parseObjectAt(offset: number): PDFObject {
+    try {
+      return this.parseIndirectAt(offset);
+    } catch (error) {
+      const end = indexOfBytes(this.bytes, END_OBJ, offset);
+      if (end < 0) throw error;
+      this.damaged = true;
+      return PDFInvalidObject.of(this.bytes.slice(offset, end));
+    }
+  }
+
   private load(ref: PDFRef): void {
     const entry = this.entries.get(ref.objectNumber);
     if (!entry) return;
     if ('offset' in entry) {
       if (entry.offset < 0) return;
-      this.objects.set(ref, this.parseIndirectAt(entry.offset));
+      this.objects.set(ref, this.parseObjectAt(entry.offset));
       return;
     }
     this.loadFromObjectStream(ref, entry.stream);
@@ -255,7 +251,11 @@ class LazyReader {
     const offset = decoded?.offsets.get(ref.objectNumber);
     if (!decoded || offset === undefined) return;
     const parser = PDFObjectParser.forBytes(decoded.data.subarray(decoded.first + offset), this.context);
-    this.objects.set(ref, parser.parseObject());
+    try {
+      this.objects.set(ref, parser.parseObject());
+    } catch {
+      this.damaged = true; // left out, as pdf-lib's lenient load leaves it
+    }
   }
 
   get size(): number {
@@ -263,11 +263,63 @@ class LazyReader {
   }
 }
 
-const lazyDocuments = new WeakSet<PDFDocument>();
+/** The entries of a cross-reference stream (`/Type /XRef`), in its order; free entries have offset -1. */
+export function xrefStreamEntries(stream: PDFRawStream): Array<[number, XrefEntry]> {
+  const { dict } = stream;
+  if (dict.get(PDFName.of('Type')) !== PDFName.of('XRef')) throw new Error('bad xref stream');
+  const numbers = (array: PDFArray) => array.asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : 0));
+  const widths = numbers(dict.lookup(PDFName.of('W'), PDFArray));
+  const indexArray = dict.lookupMaybe(PDFName.of('Index'), PDFArray);
+  const index = indexArray ? numbers(indexArray) : [0, dict.lookup(PDFName.of('Size'), PDFNumber).asNumber()];
+  const rowLength = widths.reduce((sum, w) => sum + w, 0);
+  const parms = predictorParams(dict.lookup(PDFName.of('DecodeParms')), { columns: rowLength });
+  const data = unpredict(decodeStreamData(stream), parms);
+  const entries: Array<[number, XrefEntry]> = [];
+  let pos = 0;
+  const field = (width: number, fallback: number): number => {
+    if (width === 0) return fallback;
+    let value = 0;
+    for (let i = 0; i < width; i++) value = value * 256 + data[pos++];
+    return value;
+  };
+  for (let s = 0; s + 1 < index.length; s += 2) {
+    for (let i = 0; i < index[s + 1]; i++) {
+      if (pos + rowLength > data.byteLength) throw new Error('short xref stream');
+      const type = field(widths[0], 1);
+      const second = field(widths[1], 0);
+      const third = field(widths[2], 0);
+      const number = index[s] + i;
+      if (type === 0) entries.push([number, { offset: -1 }]);
+      else if (type === 1) entries.push([number, { offset: second }]);
+      else if (type === 2) entries.push([number, { stream: second, index: third }]);
+    }
+  }
+  return entries;
+}
+
+/** Every object's newest entry in the file's cross-reference sections; undefined when they cannot be read. */
+export function xrefEntries(bytes: Uint8Array): ReadonlyMap<number, XrefEntry> | undefined {
+  try {
+    return new LazyReader(bytes).entries;
+  } catch {
+    return undefined;
+  }
+}
+
+const lazyDocuments = new WeakMap<PDFDocument, LazyReader>();
 
 /** Whether `doc` came from openLazily. */
 export function isReadLazily(doc: PDFDocument): boolean {
   return lazyDocuments.has(doc);
+}
+
+/**
+ * Whether an object of a document read lazily could not be parsed so far. pdf-lib leaves such an
+ * object out where it expects a dictionary (a damaged page would go missing from the page list),
+ * so a caller that finds one opens the file with openPdf, which repairs it.
+ */
+export function metDamage(doc: PDFDocument): boolean {
+  return lazyDocuments.get(doc)?.damaged ?? false;
 }
 
 /** The document, read lazily; undefined when it cannot be read this way (see the module comment). */
@@ -289,7 +341,7 @@ export function openLazily(bytes: Uint8Array): PDFDocument | undefined {
     const Document = PDFDocument as unknown as DocumentConstructor;
     const doc = new Document(reader.context, false, false);
     if (doc.getPageCount() === 0) return undefined;
-    lazyDocuments.add(doc);
+    lazyDocuments.set(doc, reader);
     return doc;
   } catch {
     return undefined;

@@ -22,6 +22,7 @@ import { checkPageTree } from './page-tree.ts';
 import { assertNoPdfBomb } from '../input-limits.ts';
 import { savePdf } from './pdf-util.ts';
 import { endsEarly, largestReferencedObject, throughLastWholeObject } from './pdf-bytes.ts';
+import { withRebuiltXref } from './xref-rebuild.ts';
 
 export interface OpenedPdf {
   doc: PDFDocument;
@@ -152,20 +153,28 @@ async function decrypt(input: EngineInput): Promise<Uint8Array> {
   // Latin-1 for R2–R4; see encryption-passwords.ts), handed over as hex: the WASM qpdf's own
   // fallback for non-ASCII R2–R4 passwords does not work ('æøå' on an R4 file was refused).
   const candidates = input.password ? passwordCandidates(input.password) : [new Uint8Array()];
+  const invalid = (stderr: string) => /invalid password/i.test(stderr);
+  const attempt = (source: Uint8Array, candidate: Uint8Array) =>
+    runQpdf(['--password-mode=hex-bytes', `--password=${toHex(candidate)}`, '--decrypt', '/in.pdf', '/out.pdf'], {
+      inputs: { '/in.pdf': source },
+      outputs: ['/out.pdf'],
+    });
+  let source = input.bytes;
   let result = undefined as unknown as Awaited<ReturnType<typeof runQpdf>>;
   for (const candidate of candidates) {
-    result = await runQpdf(
-      ['--password-mode=hex-bytes', `--password=${toHex(candidate)}`, '--decrypt', '/in.pdf', '/out.pdf'],
-      {
-        inputs: { '/in.pdf': input.bytes },
-        outputs: ['/out.pdf'],
-      },
-    );
+    result = await attempt(source, candidate);
+    // Damage qpdf's WebAssembly build cannot repair: once more with the table rebuilt from the objects.
+    const rebuilt =
+      result.exitCode === 2 && !invalid(result.stderr) && source === input.bytes && withRebuiltXref(source);
+    if (rebuilt) {
+      source = rebuilt;
+      result = await attempt(source, candidate);
+    }
     const out = result.files['/out.pdf'];
     if (out && result.exitCode !== 2) return out;
-    if (!/invalid password/i.test(result.stderr)) break;
+    if (!invalid(result.stderr)) break;
   }
-  if (/invalid password/i.test(result.stderr)) {
+  if (invalid(result.stderr)) {
     throw input.password ? invalidPassword() : passwordRequired(input.name);
   }
   // qpdf knows only the Standard (password) handler; the other filters in use are the public-key
@@ -178,10 +187,17 @@ async function decrypt(input: EngineInput): Promise<Uint8Array> {
   throw damagedPdf(input.name);
 }
 
-/** Rewrites the file with qpdf, which reconstructs broken cross-reference tables and streams. */
-async function repairWithQpdf(bytes: Uint8Array): Promise<{ out?: Uint8Array; stderr: string }> {
-  const result = await runQpdf(['/in.pdf', '/out.pdf'], { inputs: { '/in.pdf': bytes }, outputs: ['/out.pdf'] });
-  return { out: result.exitCode === 2 ? undefined : result.files['/out.pdf'], stderr: result.stderr };
+/** Rewrites the file with qpdf, which mends what it can read with warnings (undefined when it cannot). */
+async function repairWithQpdf(bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  const rewrite = async (source: Uint8Array) => {
+    const result = await runQpdf(['/in.pdf', '/out.pdf'], { inputs: { '/in.pdf': source }, outputs: ['/out.pdf'] });
+    return result.exitCode === 2 ? undefined : result.files['/out.pdf'];
+  };
+  const written = await rewrite(bytes);
+  if (written) return written;
+  // qpdf's WebAssembly build gives up where native qpdf rebuilds the cross-reference table: rebuilt here.
+  const rebuilt = withRebuiltXref(bytes);
+  return rebuilt ? rewrite(rebuilt) : undefined;
 }
 
 /**
@@ -244,7 +260,7 @@ async function loadOrRepair(
   }
   const strict = await tryLoad(bytes, true, name, seen);
   if (strict) return { doc: strict, bytes, repaired: false };
-  const { out } = await repairWithQpdf(bytes);
+  const out = await repairWithQpdf(bytes);
   if (out) {
     const repaired = (await tryLoad(out, true, name, seen)) ?? (await tryLoad(out, false, name, seen));
     // qpdf may "repair" a file whose root it cannot find into one without pages (exit 3, warnings);

@@ -29,7 +29,7 @@ import {
 } from 'pdf-lib';
 import { scanActiveContent, type ActiveContentReport } from './active-content.ts';
 import { PageCopier } from './page-copy.ts';
-import { isReadLazily, openLazily } from './pdf-lazy.ts';
+import { isReadLazily, metDamage, openLazily } from './pdf-lazy.ts';
 import { assertLooksLikePdf, openPdf, type OpenedPdf } from './pdf-open.ts';
 import { savePdf } from './pdf-util.ts';
 import type { EngineInput } from '../types.ts';
@@ -48,7 +48,8 @@ import { N } from './pdf-names.ts';
 export async function openForAssembly(input: EngineInput): Promise<OpenedPdf> {
   assertLooksLikePdf(input);
   const doc = openLazily(input.bytes);
-  if (doc && everyPageHasSize(doc)) return { doc, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
+  if (doc && everyPageHasSize(doc) && !metDamage(doc))
+    return { doc, bytes: input.bytes, wasEncrypted: false, wasRepaired: false };
   const opened = await openPdf(input);
   if (opened.wasRepaired && opened.bytes === input.bytes) {
     return { ...opened, bytes: await savePdf(opened.doc, { objectStreams: false }) };
