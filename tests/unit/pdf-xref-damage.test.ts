@@ -52,6 +52,11 @@ describe('telling a table that points to the wrong places', () => {
     const shifted = withLineBeforeObject(await fourPages({ objectStreams: false }), 4);
     expect(pointsIntoNowhere(shifted)).toBe(false);
     expect(xrefNeedsRebuilding(shifted)).toBe(true);
+    // Bytes removed (CRLF line breaks made LF): startxref may point past the end.
+    const past = new TextDecoder('latin1')
+      .decode(await fourPages({ objectStreams: true }))
+      .replace(/startxref\s+\d+/, 'startxref\n9999999');
+    expect(pointsIntoNowhere(text(past))).toBe(true);
     // A table whose lines were garbled, with startxref still pointing at it.
     const pdf = await fourPages({ objectStreams: false });
     const garbled = new TextDecoder('latin1').decode(pdf).replace(/(xref\s+0 \d+\s+)\d{10} 65535 f/, '$1???');

@@ -138,6 +138,24 @@ export function largestReferencedObject(bytes: Uint8Array): number {
   return largest;
 }
 
+/** The number after the last `startxref` of the file that has one, or undefined. */
+function lastStartXrefNumber(bytes: Uint8Array): number | undefined {
+  for (let at = lastIndexOfBytes(bytes, STARTXREF); at >= 0; at = lastIndexOfBytes(bytes, STARTXREF, at)) {
+    const match = /^startxref\s+(\d+)/.exec(latin1.decode(bytes.subarray(at, at + 48)));
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+}
+
+/**
+ * The offset given by the last `startxref <offset>` of the file, or undefined when there is none (or
+ * it points past the end). A search of the bytes: no string of the whole file.
+ */
+export function lastStartXref(bytes: Uint8Array): number | undefined {
+  const offset = lastStartXrefNumber(bytes);
+  return offset !== undefined && offset < bytes.byteLength ? offset : undefined;
+}
+
 const XREF = ascii('xref');
 
 /** Whether an indirect object's header (`12 0 obj`) or the keyword `xref` starts at `at`, after white space. */
@@ -157,16 +175,11 @@ function sectionStartsAt(bytes: Uint8Array, at: number): boolean {
  * the file's first byte or from its `%PDF-` header, as readers count. Such a file was changed after
  * it was written (bytes added or removed before its end, line breaks converted) or written by a
  * producer that counted characters instead of bytes: readers rebuild the table from the objects;
- * qpdf's WebAssembly build cannot. False for anything else, a file that ends early included.
+ * qpdf's WebAssembly build cannot. False when there is no `startxref` or no PDF header.
  */
 export function pointsIntoNowhere(bytes: Uint8Array): boolean {
   const header = indexOfBytes(bytes.subarray(0, 1024), PDF_HEADER);
-  if (header < 0) return false;
-  const at = indexOfBytes(bytes, STARTXREF, Math.max(0, bytes.length - QPDF_TAIL_BYTES));
-  const keyword = at < 0 ? -1 : lastIndexOfBytes(bytes, STARTXREF);
-  if (keyword < 0) return false;
-  const match = /^startxref\s+(\d+)/.exec(latin1.decode(bytes.subarray(keyword, keyword + 40)));
-  if (!match) return false;
-  const offset = Number(match[1]);
+  const offset = header < 0 ? undefined : lastStartXrefNumber(bytes);
+  if (offset === undefined) return false;
   return !sectionStartsAt(bytes, offset) && !sectionStartsAt(bytes, header + offset);
 }

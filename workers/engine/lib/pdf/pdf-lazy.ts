@@ -24,10 +24,9 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 import { inflateSync } from 'fflate';
-import { lastStartXref } from './pdf-update.ts';
 import { predictorParams } from './filters.ts';
 import { unpredict } from './stream-decode.ts';
-import { ascii, indexOfBytes } from './pdf-bytes.ts';
+import { ascii, indexOfBytes, lastStartXref } from './pdf-bytes.ts';
 
 const END_OBJ = ascii('endobj');
 

@@ -7,6 +7,7 @@
  */
 import { PDFContext, PDFDict, PDFObjectParser, PDFRef, type PDFObject } from 'pdf-lib';
 import { probeMemory } from '../memory-probe.ts';
+import { lastStartXref } from './pdf-bytes.ts';
 
 export interface UpdatedObject {
   ref: PDFRef;
@@ -48,19 +49,6 @@ function joinedBytes(parts: ReadonlyArray<string | Uint8Array>): Uint8Array {
     at += chunk.byteLength;
   }
   return out;
-}
-
-/** The offset given by the last `startxref` of the file, or undefined when there is none. */
-export function lastStartXref(bytes: Uint8Array): number | undefined {
-  for (const window of [4096, bytes.byteLength]) {
-    const tail = latin1.decode(bytes.subarray(Math.max(0, bytes.byteLength - window)));
-    const matches = [...tail.matchAll(/startxref\s+(\d+)/g)];
-    if (matches.length > 0) {
-      const offset = Number(matches[matches.length - 1][1]);
-      return offset < bytes.byteLength ? offset : undefined;
-    }
-  }
-  return undefined;
 }
 
 /**

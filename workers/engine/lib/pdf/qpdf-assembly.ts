@@ -33,7 +33,8 @@ import { isReadLazily, metDamage, openLazily } from './pdf-lazy.ts';
 import { assertLooksLikePdf, openPdf, type OpenedPdf } from './pdf-open.ts';
 import { savePdf } from './pdf-util.ts';
 import type { EngineInput } from '../types.ts';
-import { appendUpdate, lastStartXref, updateAfter, XrefTableReader, type UpdatedObject } from './pdf-update.ts';
+import { appendUpdate, updateAfter, XrefTableReader, type UpdatedObject } from './pdf-update.ts';
+import { lastStartXref } from './pdf-bytes.ts';
 import { runQpdf, type QpdfInput } from './qpdf.ts';
 import { markLayers, OC_PROPERTIES, restoreLayers } from './optional-content.ts';
 
