@@ -60,7 +60,8 @@ const api = {
 
   /**
    * Thumbnails, step 1: opens a PDF with pdf.js under `key` and returns its pages' sizes and
-   * rotations. Rejects with PasswordRequired / InvalidPassword / InvalidPdf (named errors). A file
+   * rotations. Rejects with PasswordRequired / InvalidPassword / InvalidPdf, or CutShortPdf when the
+   * file ends early (named errors). A file
    * the resource check refuses (a decompression bomb) is answered `{ refused: message }`: every
    * job's own check would refuse it the same way, so the form can say so without running one.
    * The document stays open while the file is in the tool window (and during its jobs): above
@@ -82,6 +83,8 @@ const api = {
       if (error instanceof Error && error.name === 'TooLarge') return { refused: error.message };
       throw error;
     }
+    const { endsEarly } = await import('./engine/lib/pdf/pdf-bytes.ts');
+    const cutShort = endsEarly(bytes);
     // Let go of the read before pdf.js starts on a large file: only its ranges are needed from here on.
     if (file.size > RANGE_READ_ABOVE_BYTES) bytes = undefined;
     const opening = bytes ? openPdfjs(bytes, { password }) : openPdfjsBlob(file, { password });
@@ -90,6 +93,9 @@ const api = {
       return await pageInfos(await opening);
     } catch (error) {
       thumbnailDocs.delete(key);
+      // pdf.js refuses a file cut short, which jobs read as far as it goes (pdf-open.ts): the list says which it is.
+      const locked = error instanceof Error && /Password/.test(error.name);
+      if (cutShort && !locked) throw Object.assign(new Error(`"${name}" ends early`), { name: 'CutShortPdf' });
       throw error;
     }
   },

@@ -72,7 +72,7 @@ function CheckSummary({ check }: { check: PdfCheck }) {
     case 'damaged':
       return (
         <span className="file-pages file-damaged" title={check.message}>
-          Damaged: Folio will try to repair it
+          {check.cutShort ? 'Cut short: Folio will use what is there' : 'Damaged: Folio will try to repair it'}
         </span>
       );
     case 'refused':

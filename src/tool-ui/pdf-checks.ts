@@ -15,7 +15,8 @@ export type PdfCheck =
   | ({ state: 'ready'; pages: number; source: ThumbnailSource } & AfterPassword)
   /** Needs the password that opens it; `wrong` once a typed password did not; `retrying` while one is tried. */
   | { state: 'locked'; wrong: boolean; retrying?: boolean }
-  | ({ state: 'damaged'; message: string } & AfterPassword)
+  /** pdf.js could not read it; `cutShort`: because the file ends early (a download cut short). */
+  | ({ state: 'damaged'; message: string; cutShort?: boolean } & AfterPassword)
   /** Refused by the resource check every job makes first (a decompression bomb): no job can run on it. */
   | ({ state: 'refused'; message: string } & AfterPassword)
   /** Not answered within CHECK_TIMEOUT_MS: the job runs without what the check would have told. */
@@ -132,7 +133,12 @@ export function usePdfChecks(files: readonly File[], password: string, enabled: 
             entry.check = { state: 'timed-out', ...(wasLocked && { withPassword: true }) };
           } else {
             const reason = (error as Error).message || 'it could not be read';
-            entry.check = { state: 'damaged', message: reason, ...(wasLocked && { withPassword: true }) };
+            entry.check = {
+              state: 'damaged',
+              message: reason,
+              ...(name === 'CutShortPdf' && { cutShort: true }),
+              ...(wasLocked && { withPassword: true }),
+            };
           }
           publish();
         },

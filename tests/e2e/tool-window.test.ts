@@ -74,9 +74,15 @@ describe('check on pick', () => {
     ]);
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('"notes.pdf" is a plain text file');
 
-    const damaged = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n%%garbage');
+    const damaged = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\nstartxref\n9\n%%EOF\n');
     await input.setInputFiles([pdf('broken.pdf', damaged)]);
     await expect.poll(() => fileRow(page, 'broken.pdf').textContent(), { timeout: 20_000 }).toContain('Damaged');
+    // A file that ends early (no cross-reference table or trailer: a download cut short) is named as such.
+    const cut = (await labelledPdf('Cut', 3)).subarray(0, 900);
+    await input.setInputFiles([pdf('cut.pdf', cut)]);
+    await expect
+      .poll(() => fileRow(page, 'cut.pdf').textContent(), { timeout: 20_000 })
+      .toContain('Cut short: Folio will use what is there');
     await context.close();
   });
 });
