@@ -123,21 +123,6 @@ export function throughLastWholeObject(bytes: Uint8Array): Uint8Array {
   return at < 0 ? bytes : bytes.subarray(0, at + END_OBJ.length);
 }
 
-/**
- * The largest object number that `<number> <number> R` names in a PDF written without object
- * streams. A file recovered from what was left of it may still name objects that were lost; an
- * object added later must not take such a number (it would become, say, a page's lost content).
- */
-export function largestReferencedObject(bytes: Uint8Array): number {
-  let largest = 0;
-  for (let at = bytes.indexOf(0x52); at >= 0; at = bytes.indexOf(0x52, at + 1)) {
-    const after = bytes[at + 1];
-    if (after !== undefined && !isWhiteSpace(after) && !'/<>[]()%'.includes(String.fromCharCode(after))) continue;
-    largest = Math.max(largest, numberBefore(bytes, at, 0));
-  }
-  return largest;
-}
-
 /** The number after the last `startxref` of the file that has one, or undefined. */
 function lastStartXrefNumber(bytes: Uint8Array): number | undefined {
   for (let at = lastIndexOfBytes(bytes, STARTXREF); at >= 0; at = lastIndexOfBytes(bytes, STARTXREF, at)) {

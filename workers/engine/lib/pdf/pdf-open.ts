@@ -20,8 +20,8 @@ import { runQpdf } from './qpdf.ts';
 import { passwordCandidates, toHex, typedPasswordProblem } from '../../../../shared/encryption-passwords.ts';
 import { checkPageTree } from './page-tree.ts';
 import { assertNoPdfBomb } from '../input-limits.ts';
-import { savePdf } from './pdf-util.ts';
-import { endsEarly, largestReferencedObject, throughLastWholeObject } from './pdf-bytes.ts';
+import { reserveReferencedNumbers, savePdf } from './pdf-util.ts';
+import { endsEarly, throughLastWholeObject } from './pdf-bytes.ts';
 import { withRebuiltXref } from './xref-rebuild.ts';
 
 export interface OpenedPdf {
@@ -96,6 +96,7 @@ async function load(bytes: Uint8Array, strict: boolean, name: string): Promise<P
     parseSpeed: Number.POSITIVE_INFINITY,
   });
   mendCatalog(doc);
+  reserveReferencedNumbers(doc);
   // Before anything reads the pages: loops and wrong counts would overflow the stack later. (An
   // encrypted file's tree may sit in ciphertext object streams: it is checked once decrypted.)
   if (!doc.isEncrypted) {
@@ -251,11 +252,9 @@ async function loadOrRepair(
     if (!recovered || pageCountOf(recovered) === 0) throw cutShortPdf(name);
     for (const page of recovered.getPages()) withoutLostContent(page.node);
     // The document is read again from its rewrite, so that it and its bytes match object for object.
-    // (Without object streams: saving them would give the object stream the number of a lost object.)
-    const rewritten = await savePdf(recovered, { objectStreams: false });
+    const rewritten = await savePdf(recovered);
     const doc = await tryLoad(rewritten, false, name, seen);
     if (!doc) throw cutShortPdf(name);
-    doc.context.largestObjectNumber = Math.max(doc.context.largestObjectNumber, largestReferencedObject(rewritten));
     return { doc, bytes: rewritten, repaired: true };
   }
   const strict = await tryLoad(bytes, true, name, seen);

@@ -56,6 +56,26 @@ function renumberInside(object: PDFObject, renumbered: Map<PDFRef, PDFRef>, done
 }
 
 /**
+ * Raises the document's next object number above every number its objects refer to. A damaged or
+ * carelessly edited file may name objects that are not in it (a page's lost content stream); a new
+ * object taking such a number (a watermark's stream, a font) would silently become that content.
+ * Saving then renumbers (compactObjectNumbers), and the references to missing objects become null.
+ */
+export function reserveReferencedNumbers(doc: PDFDocument): void {
+  const { context } = doc;
+  let largest = context.largestObjectNumber;
+  const visit = (object: PDFObject): void => {
+    if (object instanceof PDFRef) largest = Math.max(largest, object.objectNumber);
+    else if (object instanceof PDFStream) visit(object.dict);
+    else if (object instanceof PDFDict) for (const value of object.values()) visit(value);
+    else if (object instanceof PDFArray) for (const value of object.asArray()) visit(value);
+  };
+  for (const [, object] of context.enumerateIndirectObjects()) visit(object);
+  for (const value of Object.values(context.trailerInfo)) if (value) visit(value as PDFObject);
+  context.largestObjectNumber = largest;
+}
+
+/**
  * Renumbers the objects 1…n (generation 0) before writing, when the numbers inherited from the input
  * have gaps: an input with object 2147483646 would otherwise get an xref that qpdf refuses ("integer
  * out of range") and Poppler cannot read. References to objects that do not exist become null, as
