@@ -9,7 +9,7 @@
  * with the table rebuilt.
  */
 import { describe, expect, test } from 'vitest';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import { loadEngine } from '../../workers/engine/registry.ts';
 import { pointsIntoNowhere } from '../../workers/engine/lib/pdf/pdf-bytes.ts';
 import { openPdf } from '../../workers/engine/lib/pdf/pdf-open.ts';
@@ -107,6 +107,20 @@ describe('tools on a file whose table points to the wrong places', () => {
     // table rebuilt when qpdf refuses the file.
     expect(words((await unlockPdf('mid.pdf', bytes, 'user-pw')).bytes)).toEqual(PAGES);
     expect(words((await openPdf({ name: 'mid.pdf', bytes, password: 'user-pw' })).bytes)).toEqual(PAGES);
+  });
+
+  test('keywords inside strings do not mislead the rebuild ("Upstream" in a title, "see 3 0 obj")', async () => {
+    // Read as the start of a stream, "Upstream" made the rebuild skip every object up to the next
+    // stream's end: the rotated file had no text.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let n = 1; n <= 4; n++) doc.addPage([300, 400]).drawText(`Page${n}`, { x: 40, y: 300, size: 36, font });
+    const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
+    info.set(PDFName.of('Subject'), PDFString.of('Upstream report, see 3 0 obj'));
+    const bytes = withLineAfterHeader(await doc.save({ useObjectStreams: false }));
+    const rotated = await (await loadEngine('rotate-pdf')).run([{ name: 'up.pdf', bytes }], { angle: 90 }, {});
+    expect(words(rotated.bytes)).toEqual(PAGES);
+    expect(rotated.notes?.[0]).toContain(rebuiltNote('up.pdf'));
   });
 
   test('Compress gives a file poppler reads, not the damaged original', async () => {

@@ -74,7 +74,8 @@ function objectHeaderBefore(
     if (i === end) return undefined;
     bounds.push(i + 1, end + 1);
   }
-  if (i >= 0 && !isWhiteSpace(bytes[i])) return undefined;
+  // At the start of a line, as pdf.js looks for them: "(see 12 0 obj)" in a string is no header.
+  if (i >= 0 && bytes[i] !== 0x0a && bytes[i] !== 0x0d) return undefined;
   const numberAt = (from: number, to: number) => Number(latin1.decode(bytes.subarray(from, to)));
   const number = numberAt(bounds[6], bounds[7]);
   const generation = numberAt(bounds[2], bounds[3]);
@@ -117,6 +118,16 @@ function located(found: Found): Found['entries'] {
   return entries;
 }
 
+/**
+ * Whether the `stream` keyword at `at` opens a stream: right after a dictionary's `>>`. Not the end
+ * of `endstream`, nor a word in a string ("(Upstream report)" in a title).
+ */
+function opensStream(bytes: Uint8Array, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && isWhiteSpace(bytes[i])) i--;
+  return bytes[i] === 0x3e && bytes[i - 1] === 0x3e;
+}
+
 /** Every object header and trailer of the file, skipping stream data (which may hold anything). */
 function scan(bytes: Uint8Array, context: PDFContext): Found {
   const found: Found = { entries: new Map(), inStreams: [], trailers: [] };
@@ -143,9 +154,11 @@ function scan(bytes: Uint8Array, context: PDFContext): Found {
       generation: header.generation,
       foundAt: header.start,
     });
-    const stream = nextStream(at);
     const endObj = nextEndObj(at);
-    if (stream < 0 || (endObj >= 0 && endObj < stream)) continue;
+    const beforeEnd = (position: number) => position >= 0 && (endObj < 0 || position < endObj);
+    let stream = nextStream(at);
+    while (beforeEnd(stream) && !opensStream(bytes, stream)) stream = nextStream(stream + 1);
+    if (!beforeEnd(stream)) continue;
     readXrefStream(bytes, at, stream, context, found);
     const end = indexOfBytes(bytes, END_STREAM, stream + STREAM.length);
     if (end < 0) return found;
