@@ -37,9 +37,9 @@ export function lastIndexOfBytes(bytes: Uint8Array, needle: Uint8Array, before =
   return -1;
 }
 
-const isWhiteSpace = (byte: number) =>
+export const isWhiteSpace = (byte: number): boolean =>
   byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c || byte === 0;
-const isDigit = (byte: number) => byte >= 0x30 && byte <= 0x39;
+export const isDigit = (byte: number): boolean => byte >= 0x30 && byte <= 0x39;
 
 /**
  * The object number of `<number> <number> <keyword>` whose keyword starts at `at` (and the header at
@@ -62,10 +62,13 @@ const endsObjectHeader = (bytes: Uint8Array, at: number, from: number) => number
 const PDF_HEADER = ascii('%PDF-');
 const STARTXREF = ascii('startxref');
 const EOF_MARKER = ascii('%%EOF');
-const OBJ = ascii('obj');
+export const OBJ = ascii('obj');
 
 /** Whether the bytes have a PDF header where readers look for it, in the first kilobyte. */
-export const looksLikePdf = (bytes: Uint8Array): boolean => indexOfBytes(bytes.subarray(0, 1024), PDF_HEADER) >= 0;
+/** Where the `%PDF-` header is, in the first kilobyte where readers look for it; -1 when it is not there. */
+export const pdfHeaderAt = (bytes: Uint8Array): number => indexOfBytes(bytes.subarray(0, 1024), PDF_HEADER);
+
+export const looksLikePdf = (bytes: Uint8Array): boolean => pdfHeaderAt(bytes) >= 0;
 
 /**
  * How far from the end qpdf looks for `startxref` (it reads the last 1,054 bytes): beyond it, qpdf
@@ -85,7 +88,7 @@ const QPDF_TAIL_BYTES = 1024;
  */
 export function withoutTrailingBytes(bytes: Uint8Array): Uint8Array {
   // Only a PDF (its header where readers look for it): an Office file or image may hold one inside.
-  if (bytes.length <= QPDF_TAIL_BYTES || indexOfBytes(bytes.subarray(0, 1024), PDF_HEADER) < 0) return bytes;
+  if (bytes.length <= QPDF_TAIL_BYTES || !looksLikePdf(bytes)) return bytes;
   if (indexOfBytes(bytes, STARTXREF, bytes.length - QPDF_TAIL_BYTES) >= 0) return bytes;
   const eof = lastIndexOfBytes(bytes, EOF_MARKER);
   if (eof < 0) return bytes;
@@ -106,7 +109,7 @@ export function withoutTrailingBytes(bytes: Uint8Array): Uint8Array {
  * cut short. (Bytes appended after a complete file are cut first, see withoutTrailingBytes.)
  */
 export function endsEarly(bytes: Uint8Array): boolean {
-  if (indexOfBytes(bytes.subarray(0, 1024), PDF_HEADER) < 0) return false;
+  if (!looksLikePdf(bytes)) return false;
   const tail = Math.max(0, bytes.length - QPDF_TAIL_BYTES);
   return indexOfBytes(bytes, STARTXREF, tail) < 0 && indexOfBytes(bytes, EOF_MARKER, tail) < 0;
 }
@@ -143,16 +146,26 @@ export function lastStartXref(bytes: Uint8Array): number | undefined {
 
 const XREF = ascii('xref');
 
+/** The object number of the `<number> <generation> obj` header at `at` (after white space), or -1. */
+export function objectNumberAt(bytes: Uint8Array, at: number): number {
+  while (at < bytes.length && isWhiteSpace(bytes[at])) at++;
+  let number = 0;
+  const start = at;
+  for (; at < bytes.length && isDigit(bytes[at]); at++) number = number * 10 + bytes[at] - 0x30;
+  if (at === start || !isWhiteSpace(bytes[at])) return -1;
+  while (at < bytes.length && isWhiteSpace(bytes[at])) at++;
+  const generation = at;
+  while (at < bytes.length && isDigit(bytes[at])) at++;
+  if (at === generation || !isWhiteSpace(bytes[at])) return -1;
+  while (at < bytes.length && isWhiteSpace(bytes[at])) at++;
+  return OBJ.every((byte, i) => bytes[at + i] === byte) ? number : -1;
+}
+
 /** Whether an indirect object's header (`12 0 obj`) or the keyword `xref` starts at `at`, after white space. */
 function sectionStartsAt(bytes: Uint8Array, at: number): boolean {
-  while (at < bytes.length && isWhiteSpace(bytes[at])) at++;
-  if (XREF.every((byte, i) => bytes[at + i] === byte)) return true;
-  for (const part of [isDigit, isWhiteSpace, isDigit, isWhiteSpace]) {
-    const start = at;
-    while (at < bytes.length && part(bytes[at])) at++;
-    if (at === start) return false;
-  }
-  return OBJ.every((byte, i) => bytes[at + i] === byte);
+  let keyword = at;
+  while (keyword < bytes.length && isWhiteSpace(bytes[keyword])) keyword++;
+  return XREF.every((byte, i) => bytes[keyword + i] === byte) || objectNumberAt(bytes, at) >= 0;
 }
 
 /**
@@ -163,7 +176,7 @@ function sectionStartsAt(bytes: Uint8Array, at: number): boolean {
  * qpdf's WebAssembly build cannot. False when there is no `startxref` or no PDF header.
  */
 export function pointsIntoNowhere(bytes: Uint8Array): boolean {
-  const header = indexOfBytes(bytes.subarray(0, 1024), PDF_HEADER);
+  const header = pdfHeaderAt(bytes);
   const offset = header < 0 ? undefined : lastStartXrefNumber(bytes);
   if (offset === undefined) return false;
   return !sectionStartsAt(bytes, offset) && !sectionStartsAt(bytes, header + offset);

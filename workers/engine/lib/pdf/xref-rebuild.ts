@@ -8,35 +8,25 @@
  * changed, and it needs no decryption: cross-reference streams are never encrypted.
  */
 import { PDFDict, PDFName, PDFObjectParser, PDFContext, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib';
-import { ascii, endsEarly, indexOfBytes, looksLikePdf, pointsIntoNowhere } from './pdf-bytes.ts';
+import {
+  OBJ,
+  ascii,
+  endsEarly,
+  indexOfBytes,
+  isDigit,
+  isWhiteSpace,
+  looksLikePdf,
+  objectNumberAt,
+  pdfHeaderAt,
+  pointsIntoNowhere,
+} from './pdf-bytes.ts';
 import { xrefEntries, xrefStreamEntries, type XrefEntry } from './pdf-lazy.ts';
 
-const OBJ = ascii('obj');
 const STREAM = ascii('stream');
 const END_STREAM = ascii('endstream');
 const END_OBJ = ascii('endobj');
 const TRAILER = ascii('trailer');
-const PDF_HEADER = ascii('%PDF-');
 const latin1 = new TextDecoder('latin1');
-
-const isWhiteSpace = (byte: number) =>
-  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c || byte === 0;
-const isDigit = (byte: number) => byte >= 0x30 && byte <= 0x39;
-
-/** The object number of the `<number> <generation> obj` header at `at` (after white space), or -1. */
-function objectNumberAt(bytes: Uint8Array, at: number): number {
-  while (at < bytes.length && isWhiteSpace(bytes[at])) at++;
-  let number = 0;
-  const start = at;
-  for (; at < bytes.length && isDigit(bytes[at]); at++) number = number * 10 + bytes[at] - 0x30;
-  if (at === start || !isWhiteSpace(bytes[at])) return -1;
-  while (at < bytes.length && isWhiteSpace(bytes[at])) at++;
-  const generation = at;
-  while (at < bytes.length && isDigit(bytes[at])) at++;
-  if (at === generation || !isWhiteSpace(bytes[at])) return -1;
-  while (at < bytes.length && isWhiteSpace(bytes[at])) at++;
-  return OBJ.every((byte, i) => bytes[at + i] === byte) ? number : -1;
-}
 
 /**
  * Whether a PDF's cross-reference table must be rebuilt before qpdf's WebAssembly build can read
@@ -50,7 +40,7 @@ export function xrefNeedsRebuilding(bytes: Uint8Array): boolean {
   if (!looksLikePdf(bytes) || endsEarly(bytes)) return false;
   if (pointsIntoNowhere(bytes)) return true;
   // Offsets count from the header, as readers count them (bytes before it are someone else's).
-  const pdf = bytes.subarray(indexOfBytes(bytes.subarray(0, 1024), PDF_HEADER));
+  const pdf = bytes.subarray(pdfHeaderAt(bytes));
   const entries = xrefEntries(pdf);
   if (!entries) return true;
   for (const [number, entry] of entries) {
@@ -211,7 +201,7 @@ const bytesFor = (value: number) => Math.max(1, Math.ceil(Math.log2(value + 1) /
  * header (bytes before it are dropped, as readers skip them); undefined when no catalog is named.
  */
 export function withRebuiltXref(pdf: Uint8Array): Uint8Array | undefined {
-  const header = indexOfBytes(pdf.subarray(0, 1024), PDF_HEADER);
+  const header = pdfHeaderAt(pdf);
   if (header < 0) return undefined;
   const bytes = pdf.subarray(header);
   const context = PDFContext.create();
