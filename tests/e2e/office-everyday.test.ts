@@ -1,14 +1,15 @@
 /**
  * The third quality sweep's Office → PDF classes through the in-page /api in Chromium (the engine
  * workers of the built app), judged by poppler's text of the answer as LibreOffice 7.4 prints the same
- * files: Symbol-font characters and a VML text box in Word, numbered paragraphs and a table merged
- * across columns in PowerPoint, a manual page break and a date format with a locale tag in Excel.
+ * files: Symbol-font characters, a VML text box and line numbers in Word, numbered paragraphs and a
+ * table merged across columns in PowerPoint, a manual page break and a date format with a locale tag
+ * in Excel.
  * The classes one by one are in tests/unit/office-everyday.test.ts.
  */
 import { expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
-import { Document, Packer, Paragraph, SymbolRun, Textbox, TextRun } from 'docx';
+import { Document, LineNumberRestartFormat, Packer, Paragraph, SymbolRun, Textbox, TextRun } from 'docx';
 import { sharedBrowser } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
 import { popplerText, popplerTextWith } from '../support/pdf.ts';
@@ -59,6 +60,38 @@ test('Word: Symbol-font characters, small capitals and a VML text box', async ()
   expect(text).toContain('SMALL CAPS');
   expect(text).toContain('Boxed words inside');
   expect(answer.notes.join(' ')).not.toMatch(/VML/);
+});
+
+test('Word: line numbers in the margin, every second line, restarting on each page', async () => {
+  const docx = await Packer.toBuffer(
+    new Document({
+      sections: [
+        {
+          properties: { lineNumbers: { countBy: 2, restart: LineNumberRestartFormat.NEW_PAGE } },
+          children: Array.from({ length: 90 }, (_, i) => new Paragraph(`Line ${i + 1} of the contract`)),
+        },
+      ],
+    }),
+  );
+  const { page, context } = await pageWithApi(shared.browser, 'word-to-pdf');
+  const answer = await postInPage(page, '/api/pdf/fromWord', [['file', 'numbered.docx', new Uint8Array(docx)]]);
+  await context.close();
+  expect(answer.status, answer.text).toBe(200);
+  const [first, second] = layoutText(answer.bytes).split('\f');
+  const rows = (text: string) => text.split('\n').filter((row) => row.includes('of the contract'));
+  // As LibreOffice prints it: the number on its line's baseline, left of the text, even lines only.
+  expect(
+    rows(first)
+      .slice(0, 4)
+      .map((row) => row.trim().replace(/\s+/g, ' ')),
+  ).toEqual([
+    'Line 1 of the contract',
+    '2 Line 2 of the contract',
+    'Line 3 of the contract',
+    '4 Line 4 of the contract',
+  ]);
+  expect(rows(second)[1].trim()).toMatch(/^2\s+Line \d+ of the contract$/);
+  expect(answer.notes.join(' ')).not.toMatch(/line numbers/);
 });
 
 test('PowerPoint: numbered paragraphs and a table merged across columns', async () => {

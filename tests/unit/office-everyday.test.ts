@@ -7,7 +7,20 @@ import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
 import ExcelJS from 'exceljs';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
-import { Document, Packer, Paragraph, SymbolRun, Textbox, TextRun } from 'docx';
+import {
+  Document,
+  Header,
+  LineNumberRestartFormat,
+  Packer,
+  Paragraph,
+  SymbolRun,
+  Table,
+  TableCell,
+  TableRow,
+  Textbox,
+  TextRun,
+  type IParagraphOptions,
+} from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { displayText } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
@@ -242,21 +255,104 @@ describe('Word VML text boxes', () => {
 });
 
 describe('Word line numbering', () => {
-  // Layout › Line Numbers: Word and LibreOffice print numbers in the margin; Folio does not draw them,
-  // and left them out without a word.
-  test('a document with line numbers says they were left out', async () => {
-    const withNumbers = await Packer.toBuffer(
+  // Layout › Line Numbers (w:lnNumType): Word and LibreOffice print each body line's number in the
+  // margin, right-aligned `distance` left of the text column, on the line's baseline. Folio left
+  // them out (with a note). Positions below are poppler's, A4 with the docx package's 1-inch margins.
+  const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i + 1}`).join(' ');
+  const body = (extra: Array<Paragraph | Table> = []) => [
+    new Paragraph(words(60, 'alpha')), // four lines and a bit
+    new Paragraph(''), // an empty paragraph is a line too
+    new Paragraph('Short line'),
+    ...extra,
+    ...Array.from({ length: 70 }, (_, i) => new Paragraph(`Paragraph ${i + 1} ${words(10, 'w')}`)),
+  ];
+  /** Each page's numbers in the margin (x < 72) and the body lines' first words, by baseline. */
+  async function marginNumbers(bytes: Uint8Array) {
+    const doc = await openPdfjs(bytes);
+    const pages: Array<Array<{ number: string; right: number; line: string }>> = [];
+    for (let p = 1; p <= doc.numPages; p++) {
+      const items = (await (await doc.getPage(p)).getTextContent()).items.flatMap((item) =>
+        'str' in item && item.str.trim()
+          ? [{ text: item.str.trim(), x: item.transform[4], y: item.transform[5], width: item.width }]
+          : [],
+      );
+      const lines = items.filter((item) => item.x >= 71);
+      pages.push(
+        items
+          .filter((item) => item.x < 71)
+          .map((item) => ({
+            number: item.text,
+            right: item.x + item.width,
+            line: lines.find((line) => Math.abs(line.y - item.y) < 0.5)?.text.split(' ')[0] ?? '',
+          })),
+      );
+    }
+    await doc.destroy();
+    return pages;
+  }
+
+  test('every line, restarting on each page: body paragraphs only, on their baselines', async () => {
+    const bytes = await Packer.toBuffer(
       new Document({
-        sections: [{ properties: { lineNumbers: { countBy: 1 } }, children: [new Paragraph('Numbered line')] }],
+        sections: [
+          {
+            properties: { lineNumbers: { countBy: 1, restart: LineNumberRestartFormat.NEW_PAGE } },
+            headers: { default: new Header({ children: [new Paragraph('Header text')] }) },
+            children: body([
+              new Paragraph({ text: 'Suppressed paragraph', suppressLineNumbers: true } as IParagraphOptions),
+              new Table({
+                rows: [new TableRow({ children: [new TableCell({ children: [new Paragraph('In a cell')] })] })],
+              }),
+            ]),
+          },
+        ],
       }),
     );
-    const result = await convert(wordToPdf, 'lines.docx', withNumbers);
-    expect(result.notes ?? []).toEqual(expect.arrayContaining([expect.stringMatching(/line numbers were left out/)]));
-    const plain = await convert(
-      wordToPdf,
-      'plain.docx',
-      await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('x')] }] })),
+    const result = await convert(wordToPdf, 'lines.docx', bytes);
+    expect((result.notes ?? []).join(' ')).not.toMatch(/line numbers/);
+    const [first, second] = await marginNumbers(result.bytes);
+    expect(first.slice(0, 8).map((n) => [n.number, n.line])).toEqual([
+      ['1', 'alpha1'],
+      ['2', expect.stringMatching(/^alpha\d+$/)],
+      ['3', expect.stringMatching(/^alpha\d+$/)],
+      ['4', expect.stringMatching(/^alpha\d+$/)],
+      ['5', expect.stringMatching(/^alpha\d+$/)],
+      ['6', ''], // the empty paragraph
+      ['7', 'Short'],
+      ['8', 'Paragraph'], // the suppressed paragraph, the table and the header are not counted
+    ]);
+    expect(first.map((n) => Number(n.number))).toEqual(first.map((_, i) => i + 1));
+    // Word's automatic distance, 0.25 inch: the numbers end 18 pt left of the 72 pt margin.
+    for (const n of first) expect(n.right).toBeCloseTo(54, 0);
+    expect(second[0]).toMatchObject({ number: '1', line: 'Paragraph' });
+  });
+
+  test('every fifth line from a given start, counting on across pages and sections, at a set distance', async () => {
+    // w:start is 0-based: 10 prints 11 on the first line (LibreOffice: 15 on the fifth line).
+    const lineNumbers = { countBy: 5, start: 10, restart: LineNumberRestartFormat.CONTINUOUS, distance: 720 };
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          { properties: { lineNumbers }, children: body() },
+          {
+            properties: { lineNumbers: { ...lineNumbers, restart: LineNumberRestartFormat.NEW_SECTION } },
+            children: body(),
+          },
+        ],
+      }),
     );
-    expect((plain.notes ?? []).join(' ')).not.toMatch(/line numbers/);
+    const pages = await marginNumbers((await convert(wordToPdf, 'by-five.docx', bytes)).bytes);
+    expect(pages[0][0]).toMatchObject({ number: '15', line: expect.stringMatching(/^alpha\d+$/) });
+    expect(pages[0][1]).toMatchObject({ number: '20', line: 'Paragraph' });
+    for (const n of pages[0]) expect(n.right).toBeCloseTo(36, 0);
+    const printed = pages.map((page) => page.map((n) => Number(n.number)));
+    // On across the first section's pages; the second section starts again at 15.
+    const all = printed.flat();
+    const restart = all.findIndex((n, i) => i > 0 && n < all[i - 1]);
+    expect(all.slice(0, restart)).toEqual(all.slice(0, restart).map((_, i) => 15 + 5 * i));
+    expect(all.slice(restart, restart + 2)).toEqual([15, 20]);
+    // … on the second section's first page.
+    const secondStart = printed.findIndex((page, i) => i > 0 && page[0] === 15);
+    expect(printed.slice(0, secondStart).flat()).toEqual(all.slice(0, restart));
   });
 });

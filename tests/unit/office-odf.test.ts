@@ -232,6 +232,48 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
     expect(page).toMatch(/^1\. Alpha 1\.1 Beta 1\.2 Gamma 2\. Delta 2\.1 Epsilon • ?Item$/);
   });
 
+  test('line numbering (Tools › Line Numbering): every third body line in the margin, as LibreOffice prints it', async () => {
+    const styles = `<office:styles>
+      <style:default-style style:family="paragraph"><style:text-properties fo:font-size="12pt"/></style:default-style>
+      <text:linenumbering-configuration text:offset="0.5in" text:number-position="left" text:increment="3" text:restart-on-page="true"/>
+    </office:styles>`;
+    const lines = Array.from({ length: 60 }, (_, i) => `<text:p>Line ${i + 1}</text:p>`).join('');
+    const content = `<office:automatic-styles>
+      <style:style style:name="P1" style:family="paragraph"><style:paragraph-properties text:number-lines="false"/></style:style>
+    </office:automatic-styles><office:body><office:text>
+      <text:p text:style-name="P1">Not counted</text:p>
+      <table:table><table:table-column/><table:table-row><table:table-cell><text:p>In a cell</text:p></table:table-cell></table:table-row></table:table>
+      ${lines}
+    </office:text></office:body>`;
+    const result = await convert(wordToPdf, 'numbered.odt', await odf(MIME.odt, { content, styles }));
+    const doc = await openPdfjs(result.bytes);
+    const margin: Array<Array<{ number: string; line?: string; gap: number }>> = [];
+    for (let p = 1; p <= doc.numPages; p++) {
+      const items = (await (await doc.getPage(p)).getTextContent()).items.flatMap((item) =>
+        'str' in item && item.str.trim()
+          ? [{ text: item.str, x: item.transform[4], y: item.transform[5], width: item.width }]
+          : [],
+      );
+      margin.push(
+        items
+          .filter((item) => item.x < 50)
+          .map((item) => {
+            const line = items.find((other) => other.x >= 50 && Math.abs(other.y - item.y) < 0.5);
+            return { number: item.text, line: line?.text, gap: (line?.x ?? NaN) - (item.x + item.width) };
+          }),
+      );
+    }
+    await doc.destroy();
+    expect(margin.length).toBeGreaterThan(1);
+    expect(margin[0].slice(0, 2)).toMatchObject([
+      { number: '3', line: 'Line 3' },
+      { number: '6', line: 'Line 6' },
+    ]);
+    // Half an inch left of the text; restarted on the next page.
+    for (const n of margin[0]) expect(n.gap).toBeCloseTo(36, 0);
+    expect(margin[1][0].number).toBe('3');
+  });
+
   test('the picture and the bold red span are drawn in colour', async () => {
     const content = `<office:automatic-styles><style:style style:name="T1" style:family="text"><style:text-properties fo:color="#ff0000" fo:font-size="40pt"/></style:style></office:automatic-styles>
       <office:body><office:text><text:p><draw:frame svg:width="14cm" svg:height="3cm"><draw:image xlink:href="Pictures/red.png"/></draw:frame></text:p></office:text></office:body>`;

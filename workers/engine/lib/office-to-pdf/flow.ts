@@ -3,6 +3,7 @@
  * lines, tables between rows (header rows repeat), headers and footers are drawn on every page of
  * their section, and PAGE / NUMPAGES fields are filled in once the page count is known. Drawings
  * anchored on a table row (shapes on a spreadsheet) are drawn over the page body where the row lands.
+ * Line numbers count the body's paragraph lines only, as Word does (not tables, headers, notes, boxes).
  */
 import {
   PDFDocument,
@@ -20,12 +21,14 @@ import type {
   Border,
   FloatingDrawing,
   Inline,
+  LineNumbers,
   PageSetup,
   Paragraph,
   Section,
   Table,
   TableCell,
 } from './model.ts';
+import { paragraph as makeParagraph } from './model.ts';
 import { drawLine, layoutParagraph, type DrawContext, type LaidParagraph, type TextContext } from './text.ts';
 import { throwIfAborted } from '../errors.ts';
 
@@ -43,6 +46,9 @@ interface PageDraft {
   /** Footnotes of the page, stacked above its bottom margin under a short rule. */
   footnotes: Measured[];
 }
+
+/** Width of the box a line number is right-aligned in (wider than any number's digits). */
+const LINE_NUMBER_BOX = 72;
 
 /** Room the footnote rule takes above a page's first footnote. */
 const FOOTNOTE_RULE = 10;
@@ -810,6 +816,13 @@ class Flow {
   lowest = 0;
   /** Room taken by floats text wraps around: paragraphs starting beside one are laid out narrower. */
   exclusions: Exclusion[] = [];
+  /** The next body line's number, and the page it was last counted on (for numbers restarting on each page). */
+  lineNumber = 1;
+  lineNumberDraft: PageDraft | undefined;
+  /** Whether the section before counted lines (a continuous count goes on from it). */
+  countedBefore = false;
+  /** Each printed line number laid out once, right-aligned in a box LINE_NUMBER_BOX wide. */
+  readonly lineNumberLabels = new Map<string, LaidParagraph>();
 
   constructor(
     doc: PDFDocument,
@@ -894,6 +907,10 @@ class Flow {
     this.columnTop = this.y;
     this.lowest = this.y;
     this.exclusions = [];
+    // Numbers restart with each section unless continuous, and continuous ones go on from the section before.
+    const numbering = section.lineNumbers;
+    if (numbering && (numbering.restart !== 'continuous' || !this.countedBefore)) this.lineNumber = numbering.start;
+    this.countedBefore = numbering !== undefined;
     if (section.bookmark) {
       this.outline.push({
         level: 0,
@@ -1152,6 +1169,30 @@ class Flow {
     }
   }
 
+  /** Lays out the labels the next `lines` body lines may print: counting on, or from the start on a new page. */
+  async layLineNumbers(numbering: LineNumbers, lines: number): Promise<void> {
+    for (const from of [this.lineNumber, numbering.start])
+      for (let n = from; n < from + lines; n++) {
+        const label = String(n);
+        if (n % numbering.countBy !== 0 || this.lineNumberLabels.has(label)) continue;
+        const text = makeParagraph([{ kind: 'text', text: label, style: numbering.style }], { align: 'right' });
+        this.lineNumberLabels.set(label, await layoutParagraph(text, LINE_NUMBER_BOX, this.ctx));
+      }
+  }
+
+  /** Counts a body line whose baseline is at `baseline` (PDF y), and prints its number in the margin if due. */
+  numberLine(numbering: LineNumbers, baseline: number): void {
+    const { draft } = this;
+    if (numbering.restart === 'newPage' && this.lineNumberDraft !== draft) this.lineNumber = numbering.start;
+    this.lineNumberDraft = draft;
+    const label = this.lineNumberLabels.get(String(this.lineNumber++));
+    if (!label) return;
+    // Right-aligned `distance` left of the column, on the line's baseline.
+    const x = this.left() - numbering.distance - LINE_NUMBER_BOX;
+    const top = baseline + label.lines[0].baseline;
+    draft.ops.push((page, dctx) => drawLine(page, label, 0, x, top, dctx));
+  }
+
   async flowParagraph(
     paragraph: Paragraph,
     keepWithNext: number,
@@ -1176,6 +1217,8 @@ class Flow {
       notes,
       keepWithNext,
     );
+    const numbering = paragraph.noLineNumbers ? undefined : this.section.lineNumbers;
+    if (numbering) await this.layLineNumbers(numbering, laid.lines.length);
     // The paragraph's part in each column it lands in, for its borders.
     const parts: BorderPart[] = [];
     laid.lines.forEach((line, index) => {
@@ -1192,6 +1235,7 @@ class Flow {
       else parts.push({ draft, x, top: at + (index === 0 ? topRoom : 0), bottom: at - line.height });
       if (index === 0) this.firstLineExtras(paragraph, laid, floats, notes, x, at, textRight - textLeft);
       draft.ops.push((page, dctx) => drawLine(page, laid, index, x, at, dctx));
+      if (numbering) this.numberLine(numbering, at - line.baseline);
       this.y += line.height;
     });
     this.y += bottomRoom;

@@ -96,6 +96,8 @@ export interface Paragraph {
   keepNext?: boolean;
   keepLines?: boolean;
   widowControl?: boolean;
+  /** Word's w:suppressLineNumbers: the paragraph's lines are not counted by the section's line numbers. */
+  noLineNumbers?: boolean;
   /** Custom tab stops (points from the text column's left edge), in order; default stops every 36 pt after them. */
   tabStops?: TabStop[];
   shading?: Rgb;
@@ -277,6 +279,19 @@ export interface Section {
   columns?: { count: number; gap: number };
   /** Word's continuous section break: the section goes on below the previous one, on the same page. */
   continuous?: boolean;
+  /** Line numbers in the margin (Word's Layout › Line Numbers): the body's paragraph lines are counted. */
+  lineNumbers?: LineNumbers;
+}
+
+export interface LineNumbers {
+  /** The number of the first line counted (after each restart). */
+  start: number;
+  /** Only multiples of this are printed (every line is counted). */
+  countBy: number;
+  /** From the number's right edge to the text column's left edge, in points. */
+  distance: number;
+  restart: 'newPage' | 'newSection' | 'continuous';
+  style: RunStyle;
 }
 
 export interface PageFurniture {

@@ -325,6 +325,7 @@ export class OdfTextReader {
       pageBreakBefore: p('fo:break-before') === 'page',
       breakAfter: p('fo:break-after') === 'page',
       shading: odfColor(p('fo:background-color')),
+      noLineNumbers: p('text:number-lines') === 'false' || undefined,
     };
   }
 

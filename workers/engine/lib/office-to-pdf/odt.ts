@@ -5,32 +5,59 @@
  * paragraph whose style names another master page starts a new section (e.g. a landscape page).
  */
 import type JSZip from 'jszip';
-import type { Block, RunStyle, Section } from './model.ts';
-import { attr, kid, kids, parseXml, zipText, type XmlElement } from './xml.ts';
-import { OdfStyles, OdfTextReader } from './odf.ts';
+import type { Block, LineNumbers, RunStyle, Section } from './model.ts';
+import { attr, find, kid, kids, num, parseXml, zipText, type XmlElement } from './xml.ts';
+import { length, OdfStyles, OdfTextReader } from './odf.ts';
 
 export interface OdtReadResult {
   sections: Section[];
   notes: string[];
 }
 
-export async function readOdfStyles(zip: JSZip): Promise<{ styles: OdfStyles; content: XmlElement }> {
+export async function readOdfStyles(
+  zip: JSZip,
+): Promise<{ styles: OdfStyles; content: XmlElement; stylesRoot?: XmlElement }> {
   const contentXml = await zipText(zip, 'content.xml');
   if (!contentXml) throw new Error('content.xml is missing');
   const styles = new OdfStyles();
   const stylesXml = await zipText(zip, 'styles.xml');
-  if (stylesXml) styles.add(parseXml(stylesXml));
+  const stylesRoot = stylesXml ? parseXml(stylesXml) : undefined;
+  styles.add(stylesRoot);
   const content = parseXml(contentXml);
   styles.add(content);
-  return { styles, content };
+  return { styles, content, stylesRoot };
+}
+
+/**
+ * Tools › Line Numbering (text:linenumbering-configuration, one for the whole document; on unless
+ * text:number-lines="false"). Only numbers on the left are drawn, as most documents have them.
+ */
+function lineNumbersOf(
+  styles: OdfStyles,
+  stylesRoot: XmlElement | undefined,
+  baseRun: RunStyle,
+): LineNumbers | undefined {
+  const config = find(stylesRoot, 'text:linenumbering-configuration');
+  if (!config || attr(config, 'text:number-lines') === 'false') return undefined;
+  const position = attr(config, 'text:number-position') ?? 'left';
+  if (position !== 'left') return undefined;
+  const paragraphRun = styles.runStyle(styles.chain('paragraph', 'Standard'), baseRun);
+  return {
+    start: 1,
+    countBy: Math.max(1, num(config, 'text:increment') ?? 1),
+    distance: length(attr(config, 'text:offset')) ?? 14.17, // LibreOffice's default, 0.5 cm
+    restart: attr(config, 'text:restart-on-page') === 'true' ? 'newPage' : 'continuous',
+    style: styles.runStyle(styles.chain('text', attr(config, 'text:style-name'), false), paragraphRun),
+  };
 }
 
 export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
-  const { styles, content } = await readOdfStyles(zip);
+  const { styles, content, stylesRoot } = await readOdfStyles(zip);
   const body = kid(kid(content, 'office:body'), 'office:text');
   if (!body) throw new Error('the document has no text body');
   const notes = new Set<string>();
   const baseRun: RunStyle = { font: 'Liberation Serif', size: 12 };
+  const lineNumbers = lineNumbersOf(styles, stylesRoot, baseRun);
 
   /** The master page a block asks for (its own automatic style's style:master-page-name). */
   const masterOf = (el: XmlElement): string | undefined => {
@@ -55,6 +82,7 @@ export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
       blocks: [],
       header: await part('style:header'),
       footer: await part('style:footer'),
+      lineNumbers,
     };
     sections.push(section);
     return { section, reader: new OdfTextReader({ zip, styles, notes, baseRun, textWidth }) };

@@ -71,6 +71,7 @@ function layoutProps(props: ParaProps): Partial<Paragraph> {
     keepNext: props.keepNext,
     keepLines: props.keepLines,
     widowControl: props.widowControl,
+    noLineNumbers: props.suppressLineNumbers,
   };
 }
 

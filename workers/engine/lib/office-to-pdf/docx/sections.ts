@@ -2,13 +2,38 @@
  * Sections (w:sectPr): page size, orientation, margins and columns, and the headers and footers of
  * the first, even and other pages; a section without its own inherits the previous section's.
  */
-import type { Block, PageSetup, Section } from '../model.ts';
+import type { Block, LineNumbers, PageSetup, Section } from '../model.ts';
 import { attr, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from '../xml.ts';
 import type { DocxContext } from './context.ts';
 import { readBlocks } from './blocks.ts';
-import { onOff, TWIP } from './styles.ts';
+import { onOff, readRunProps, styleChain, styleRunProps, toStyle, TWIP } from './styles.ts';
 
-type SectionSetup = Pick<Section, 'page' | 'header' | 'footer' | 'firstPage' | 'evenPages' | 'columns' | 'continuous'>;
+type SectionSetup = Pick<
+  Section,
+  'page' | 'header' | 'footer' | 'firstPage' | 'evenPages' | 'columns' | 'continuous' | 'lineNumbers'
+>;
+
+/**
+ * Layout › Line Numbers (w:lnNumType; none without w:countBy, as in Word). w:start is 0-based (Word
+ * writes 4 for "Start at 5"); "Auto" distance is Word's 0.25 inch. The numbers are in the Line Number
+ * character style, over the default paragraph style's font.
+ */
+function lineNumbersOf(ctx: DocxContext, sectPr: XmlElement | undefined): LineNumbers | undefined {
+  const type = kid(sectPr, 'w:lnNumType');
+  const countBy = num(type, 'w:countBy') ?? 0;
+  if (!type || countBy < 1) return undefined;
+  const { styles } = ctx;
+  const run = { ...styles.baseRun };
+  for (const style of styleChain(styles, styles.defaultParagraphStyle)) readRunProps(style.rPr, run, styles.themeFonts);
+  const restart = attr(type, 'w:restart');
+  return {
+    start: Math.max(0, num(type, 'w:start') ?? 0) + 1,
+    countBy,
+    distance: (num(type, 'w:distance') || 360) * TWIP,
+    restart: restart === 'continuous' || restart === 'newSection' ? restart : 'newPage',
+    style: toStyle(styleRunProps(styles, 'LineNumber', run)),
+  };
+}
 
 /** A header or footer part, by its relationship id from the document. */
 async function readPart(ctx: DocxContext, rId: string | undefined): Promise<Block[] | undefined> {
@@ -56,9 +81,6 @@ export async function pageSetup(ctx: DocxContext, sectPr: XmlElement | undefined
   });
   const cols = kid(sectPr, 'w:cols');
   const columnCount = num(cols, 'w:num') ?? 1;
-  // Line numbers in the margin (Layout › Line Numbers) are not drawn: said, not dropped silently.
-  const lineNumbers = kid(sectPr, 'w:lnNumType');
-  if (lineNumbers && (num(lineNumbers, 'w:countBy') ?? 1) > 0) ctx.notes.add('line numbers were left out');
   return {
     page,
     columns: columnCount > 1 ? { count: columnCount, gap: (num(cols, 'w:space') ?? 720) * TWIP } : undefined,
@@ -67,6 +89,7 @@ export async function pageSetup(ctx: DocxContext, sectPr: XmlElement | undefined
     footer: await partOf('w:footerReference', 'default'),
     firstPage: onOff(kid(sectPr, 'w:titlePg')) ? await variant('first') : undefined,
     evenPages: ctx.evenAndOddHeaders ? await variant('even') : undefined,
+    lineNumbers: lineNumbersOf(ctx, sectPr),
   };
 }
 

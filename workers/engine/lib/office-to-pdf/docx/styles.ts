@@ -45,6 +45,7 @@ export interface ParaProps {
   keepNext?: boolean;
   keepLines?: boolean;
   widowControl?: boolean;
+  suppressLineNumbers?: boolean;
   borders?: Paragraph['borders'];
   shading?: Rgb;
   outlineLevel?: number;
@@ -321,7 +322,7 @@ export function readParaProps(pPr: XmlElement | undefined, into: ParaProps): Par
   if (bidi !== undefined) into.bidi = bidi;
   const pbb = onOff(kid(pPr, 'w:pageBreakBefore'));
   if (pbb !== undefined) into.pageBreakBefore = pbb;
-  for (const name of ['keepNext', 'keepLines', 'widowControl'] as const) {
+  for (const name of ['keepNext', 'keepLines', 'widowControl', 'suppressLineNumbers'] as const) {
     const value = onOff(kid(pPr, `w:${name}`));
     if (value !== undefined) into[name] = value;
   }
