@@ -9,7 +9,7 @@
  */
 import { FolioError } from './errors.ts';
 import { isNode } from './wasm.ts';
-import { ascii, indexOfBytes } from './pdf/pdf-bytes.ts';
+import { ascii, indexOfBytes, lastIndexOfBytes } from './pdf/pdf-bytes.ts';
 
 /** Deflate's largest expansion ratio (RFC 1951: 258 bytes from 2 bits, plus block overhead). */
 const DEFLATE_MAX_RATIO = 1032;
@@ -158,6 +158,7 @@ interface PdfStream {
 const latin1 = new TextDecoder('latin1');
 const STREAM = ascii('stream');
 const END_STREAM = ascii('endstream');
+const OBJ = ascii('obj');
 
 /**
  * The deflated streams of a PDF, found in its bytes (not through a parser, so that every tool —
@@ -172,9 +173,11 @@ function deflatedPdfStreams(bytes: Uint8Array): PdfStream[] {
     if (bytes[start] === 0x0d) start++;
     if (bytes[start] !== 0x0a || (at >= 3 && latin1.decode(bytes.subarray(at - 3, at)) === 'end')) continue;
     start++;
-    const head = latin1.decode(bytes.subarray(Math.max(0, at - 4096), at));
-    const objStart = head.lastIndexOf('obj');
-    const dict = objStart >= 0 ? head.slice(objStart) : head;
+    // The stream's dictionary: from its object's 'obj' (within 4 KB before), decoded alone — a file
+    // has thousands of streams, and every PDF input is scanned.
+    const head = bytes.subarray(Math.max(0, at - 4096), at);
+    const objStart = lastIndexOfBytes(head, OBJ);
+    const dict = latin1.decode(objStart >= 0 ? head.subarray(objStart) : head);
     const end = indexOfBytes(bytes, END_STREAM, start);
     let stop = end < 0 ? bytes.byteLength : end;
     while (stop > start && (bytes[stop - 1] === 0x0a || bytes[stop - 1] === 0x0d)) stop--;
@@ -183,7 +186,8 @@ function deflatedPdfStreams(bytes: Uint8Array): PdfStream[] {
     let layers = 0;
     while (layers < names.length && (names[layers] === '/FlateDecode' || names[layers] === '/Fl')) layers++;
     if (layers > 0) {
-      const number = objStart >= 0 ? /(\d+)\s+(\d+)\s+$/.exec(head.slice(Math.max(0, objStart - 24), objStart)) : null;
+      const before = objStart >= 0 ? latin1.decode(head.subarray(Math.max(0, objStart - 24), objStart)) : '';
+      const number = /(\d+)\s+(\d+)\s+$/.exec(before);
       streams.push({
         objectName: number ? `object ${number[1]} ${number[2]}` : `the stream at byte ${start}`,
         data: bytes.subarray(start, stop),
@@ -215,9 +219,10 @@ async function assertNoEncryptedPdfBomb(
   name: string,
   bytes: Uint8Array,
   passwords: ReadonlyArray<string | undefined>,
+  streams: PdfStream[],
 ): Promise<void> {
   const limits = inputLimits(bytes.byteLength);
-  if (!couldPassLimits(deflatedPdfStreams(bytes), limits) || indexOfBytes(bytes, ENCRYPT, 0) < 0) return;
+  if (!couldPassLimits(streams, limits) || indexOfBytes(bytes, ENCRYPT, 0) < 0) return;
   const { decryptedForMeasuring } = await import('./pdf/encrypted-streams.ts');
   const decrypted = await decryptedForMeasuring(bytes, passwords);
   if (decrypted) await assertNoPdfBomb(name, decrypted, limits);
@@ -232,8 +237,8 @@ export async function assertNoPdfBomb(
   name: string,
   bytes: Uint8Array,
   limits = inputLimits(bytes.byteLength),
+  streams = deflatedPdfStreams(bytes),
 ): Promise<void> {
-  const streams = deflatedPdfStreams(bytes);
   let bounded = streams.reduce((sum, s) => sum + bound(s.data.byteLength, s.layers), 0);
   if (!couldPassLimits(streams, limits)) return;
   const order = [...streams].sort((a, b) => bound(b.data.byteLength, b.layers) - bound(a.data.byteLength, a.layers));
@@ -368,8 +373,9 @@ export async function guardInputs(
   for (const { name, bytes, password } of inputs) {
     if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) await assertNoZipBomb(name, bytes);
     else if (latin1.decode(bytes.subarray(0, 1024)).includes('%PDF-')) {
-      await assertNoPdfBomb(name, bytes);
-      await assertNoEncryptedPdfBomb(name, bytes, [password, ...passwords]);
+      const streams = deflatedPdfStreams(bytes);
+      await assertNoPdfBomb(name, bytes, undefined, streams);
+      await assertNoEncryptedPdfBomb(name, bytes, [password, ...passwords], streams);
     }
   }
 }
