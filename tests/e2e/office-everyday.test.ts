@@ -137,12 +137,15 @@ test('PowerPoint: numbered paragraphs and a table merged across columns', async 
   expect(column('Total7')).toBe(column('Q2'));
 });
 
-test('Excel: a manual page break and a German date format', async () => {
+test('Excel: a manual page break and German date formats', async () => {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Report');
-  const date = sheet.addRow([new Date(Date.UTC(2024, 2, 5))]);
+  const date = sheet.addRow([new Date(Date.UTC(2024, 2, 5)), new Date(Date.UTC(2024, 2, 5))]);
   date.getCell(1).numFmt = '[$-407]dd.mm.yyyy';
+  // Month and weekday names in the tag's language (the engine worker's Intl data), as LibreOffice prints them.
+  date.getCell(2).numFmt = '[$-407]dddd, d. mmmm yyyy';
   sheet.getColumn(1).width = 14;
+  sheet.getColumn(2).width = 30;
   for (let i = 2; i <= 30; i++) sheet.addRow([`Row ${i}`]);
   sheet.getRow(10).addPageBreak();
   const { page, context } = await pageWithApi(shared.browser, 'excel-to-pdf');
@@ -153,6 +156,7 @@ test('Excel: a manual page break and a German date format', async () => {
   expect(answer.status, answer.text).toBe(200);
   const printed = pages(answer.bytes);
   expect(printed).toHaveLength(2);
-  expect(printed[0]).toMatch(/^05\.03\.2024 Row 2 .* Row 10$/);
+  expect(printed[0]).toMatch(/^05\.03\.2024 Row 2 .* Row 10\b/);
+  expect(printed[0]).toContain('Dienstag, 5. März 2024');
   expect(printed[1]).toMatch(/^Row 11 .* Row 30$/);
 });

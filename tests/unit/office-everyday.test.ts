@@ -40,14 +40,28 @@ async function textItems(bytes: Uint8Array, pageNumber = 1) {
 }
 
 describe('Excel number formats with a locale tag', () => {
-  // LibreOffice: 5. März 2024 and 05.03.2024 (Folio has no month names but English ones); the date was
-  // printed as 2024-03-05 because the tag's digits were taken for digit placeholders.
+  // The date was printed as 2024-03-05 because the tag's digits were taken for digit placeholders;
+  // then its month and weekday names were English whatever the tag ("5 de March de 2024"). Expected:
+  // what LibreOffice 7.4 prints for the same cells (soffice --convert-to pdf of a workbook of them).
   const march5 = new Date(Date.UTC(2024, 2, 5));
   test.each([
-    ['[$-407]d. mmmm yyyy', '5. March 2024'],
+    ['[$-407]d. mmmm yyyy', '5. März 2024'],
+    ['[$-407]dd. mmm yy', '05. Mär 24'],
+    ['[$-407]dddd, d. mmmm yyyy', 'Dienstag, 5. März 2024'],
+    ['[$-40C]ddd d mmm', 'mar. 5 mars'],
+    ['[$-C0A]d "de" mmmm "de" yyyy', '5 de marzo de 2024'],
+    // Polish and Russian months take the genitive beside a day, not without one.
+    ['[$-415]d mmmm yyyy', '5 marca 2024'],
+    ['[$-415]mmmm yyyy', 'marzec 2024'],
+    ['[$-419]d mmmm yyyy', '5 марта 2024'],
+    ['[$-411]yyyy"年"m"月"d"日" dddd', '2024年3月5日 火曜日'],
+    ['[$-410]dddd d mmmm yyyy', 'martedì 5 marzo 2024'],
+    ['[$-407]mmmmm', 'M'],
+    ['[$-409]mmmm d, yyyy', 'March 5, 2024'],
     ['[$-407]dd.mm.yyyy', '05.03.2024'],
     ['[$-1010407]dd.mm.yy', '05.03.24'],
     ['dd.mm.yyyy', '05.03.2024'],
+    ['[$-F800]dddd, mmmm dd, yyyy', 'Tuesday, March 05, 2024'],
   ])('%s', (format, shown) => {
     expect(displayText(march5, format).text).toBe(shown);
   });

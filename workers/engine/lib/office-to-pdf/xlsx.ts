@@ -8,6 +8,7 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import SSF from 'ssf';
+import { withLocaleNames } from './format-locale.ts';
 import { clip, endPath, popGraphicsState, pushGraphicsState, rectangle } from 'pdf-lib';
 import type { Block, Border, DrawingInline, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
 import { firstStrongDirection, mirrorColumns } from './bidi.ts';
@@ -238,6 +239,7 @@ function formatNumber(format: string, value: number): string {
     const decimal = Number(value.toPrecision(15));
     value = decimal + decimal * 4e-16;
   }
+  format = withLocaleNames(format, value);
   try {
     return SSF.format(format, value);
   } catch (error) {
