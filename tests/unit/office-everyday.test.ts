@@ -9,10 +9,14 @@ import ExcelJS from 'exceljs';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import {
   Document,
+  Footer,
   Header,
   LineNumberRestartFormat,
+  NumberFormat,
   Packer,
+  PageNumber,
   Paragraph,
+  SimpleField,
   SymbolRun,
   Table,
   TableCell,
@@ -265,6 +269,81 @@ describe('Word VML text boxes', () => {
     expect(boxed?.x).toBeCloseTo(72 + 200 + 7.2, 0);
     expect(before!.y - boxed!.y).toBeGreaterThan(140);
     expect(items.map((item) => item.text)).toContain('After the box');
+  });
+});
+
+describe('Word page numbers by section (w:pgNumType) and field switches', () => {
+  // A report's front matter numbered i, ii, iii, the body restarting at 1, an appendix counting on, an
+  // annex in capital letters: every PAGE field printed the page's place in the file (4 for "Chapter 1").
+  // LibreOffice prints the same page numbers (it also writes NUMPAGES in each section's style, "of x";
+  // Word writes the count in Arabic numerals unless the field says otherwise, as Folio does).
+  const footer = (...children: Array<string | (typeof PageNumber)[keyof typeof PageNumber]>) =>
+    new Footer({ children: [new Paragraph({ children: [new TextRun({ children })] })] });
+  const pages = (tag: string, n: number) =>
+    Array.from({ length: n }, (_, i) => new Paragraph({ text: `${tag} ${i + 1}`, pageBreakBefore: i > 0 }));
+
+  test('restarts, counts on and changes style where each section says', async () => {
+    const numbered = { default: footer('Page ', PageNumber.CURRENT, ' of ', PageNumber.TOTAL_PAGES) };
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            properties: { page: { pageNumbers: { start: 1, formatType: NumberFormat.LOWER_ROMAN } } },
+            footers: numbered,
+            children: pages('Front', 3),
+          },
+          {
+            properties: { page: { pageNumbers: { start: 1, formatType: NumberFormat.DECIMAL } } },
+            footers: numbered,
+            children: pages('Chapter', 2),
+          },
+          { footers: numbered, children: pages('Appendix', 2) },
+          {
+            properties: { page: { pageNumbers: { formatType: NumberFormat.UPPER_LETTER } } },
+            footers: numbered,
+            children: pages('Annex', 2),
+          },
+        ],
+      }),
+    );
+    expect(await texts(await convert(wordToPdf, 'report.docx', bytes))).toEqual([
+      'Front 1 Page i of 9',
+      'Front 2 Page ii of 9',
+      'Front 3 Page iii of 9',
+      'Chapter 1 Page 1 of 9',
+      'Chapter 2 Page 2 of 9',
+      'Appendix 1 Page 3 of 9',
+      'Appendix 2 Page 4 of 9',
+      'Annex 1 Page E of 9',
+      'Annex 2 Page F of 9',
+    ]);
+  });
+
+  test('a PAGE field with a format switch (\\* ROMAN) overrides the section', async () => {
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            footers: {
+              default: new Footer({
+                children: [
+                  new Paragraph({
+                    children: [new TextRun('Sheet '), new SimpleField('PAGE \\* ROMAN \\* MERGEFORMAT', '1')],
+                  }),
+                ],
+              }),
+            },
+            children: pages('Body', 4),
+          },
+        ],
+      }),
+    );
+    expect(await texts(await convert(wordToPdf, 'roman.docx', bytes))).toEqual([
+      'Body 1 Sheet I',
+      'Body 2 Sheet II',
+      'Body 3 Sheet III',
+      'Body 4 Sheet IV',
+    ]);
   });
 });
 

@@ -274,6 +274,33 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
     expect(margin[1][0].number).toBe('3');
   });
 
+  test("page numbers in the page style's format (i, ii for front matter), restarted where a paragraph says", async () => {
+    const footer =
+      '<style:footer><text:p>Page <text:page-number text:select-page="current">1</text:page-number></text:p></style:footer>';
+    const styles = `<office:automatic-styles>
+      <style:page-layout style:name="pmFront"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" style:num-format="i"/></style:page-layout>
+      <style:page-layout style:name="pmBody"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" style:num-format="1"/></style:page-layout>
+    </office:automatic-styles><office:master-styles>
+      <style:master-page style:name="Front" style:page-layout-name="pmFront">${footer}</style:master-page>
+      <style:master-page style:name="Body" style:page-layout-name="pmBody">${footer}</style:master-page>
+    </office:master-styles>`;
+    const content = `<office:automatic-styles>
+      <style:style style:name="PF" style:family="paragraph" style:master-page-name="Front"/>
+      <style:style style:name="PB" style:family="paragraph" style:master-page-name="Body"><style:paragraph-properties style:page-number="1"/></style:style>
+      <style:style style:name="PN" style:family="paragraph"><style:paragraph-properties fo:break-before="page"/></style:style>
+    </office:automatic-styles><office:body><office:text>
+      <text:p text:style-name="PF">Title</text:p><text:p text:style-name="PN">Contents</text:p>
+      <text:p text:style-name="PB">Chapter one</text:p><text:p text:style-name="PN">Chapter two</text:p>
+    </office:text></office:body>`;
+    const result = await convert(wordToPdf, 'report.odt', await odf(MIME.odt, { content, styles }));
+    expect(await texts(result)).toEqual([
+      'Title Page i',
+      'Contents Page ii',
+      'Chapter one Page 1',
+      'Chapter two Page 2',
+    ]);
+  });
+
   test('the picture and the bold red span are drawn in colour', async () => {
     const content = `<office:automatic-styles><style:style style:name="T1" style:family="text"><style:text-properties fo:color="#ff0000" fo:font-size="40pt"/></style:style></office:automatic-styles>
       <office:body><office:text><text:p><draw:frame svg:width="14cm" svg:height="3cm"><draw:image xlink:href="Pictures/red.png"/></draw:frame></text:p></office:text></office:body>`;

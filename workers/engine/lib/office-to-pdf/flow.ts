@@ -1372,6 +1372,14 @@ export async function renderSections(
     const place = anchors.get(name);
     return place && { page: pages[place.draft], top: place.top };
   };
+  // The number each page shows: a section may restart the count (Word's w:pgNumType w:start).
+  let shown = 0;
+  const pageNumbers = drafts.map((draft, index) => {
+    const start = draft.section.pageNumbers?.start;
+    const firstOfSection = index === 0 || drafts[index - 1].section !== draft.section;
+    shown = firstOfSection && start !== undefined ? start : shown + 1;
+    return shown;
+  });
   drafts.forEach((draft, index) => {
     // Drawing a long document's pages takes seconds too: a report every few pages keeps the progress
     // line moving (and the watchdog fed) after layout, and a cancel is heard.
@@ -1381,7 +1389,8 @@ export async function renderSections(
     }
     const { page: setup } = draft.section;
     const page = pages[index];
-    const dctx: DrawContext = { pageNumber: index + 1, pageCount, setup, anchor };
+    const pageStyle = draft.section.pageNumbers?.style;
+    const dctx: DrawContext = { pageNumber: pageNumbers[index], pageStyle, pageCount, setup, anchor };
     const variants = furniture.get(draft.section)!;
     const firstOfSection = index === 0 || drafts[index - 1].section !== draft.section;
     const { header, footer } =

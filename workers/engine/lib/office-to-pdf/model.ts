@@ -5,6 +5,7 @@
 import type { PDFPage } from 'pdf-lib';
 import type { TextContext } from './text.ts';
 import type { ImageMime } from './images.ts';
+import type { NumberStyle } from './list-numbers.ts';
 
 export type Rgb = [number, number, number];
 
@@ -25,8 +26,8 @@ export interface RunStyle {
 
 export type Inline =
   | { kind: 'text'; text: string; style: RunStyle }
-  /** A field whose value is known only at layout time. */
-  | { kind: 'field'; field: 'PAGE' | 'NUMPAGES'; style: RunStyle }
+  /** A field whose value is known only at layout time; `format` overrides the section's page number style. */
+  | { kind: 'field'; field: 'PAGE' | 'NUMPAGES'; style: RunStyle; format?: NumberStyle }
   /** A tab to the next stop; `positional`: to the text column's left edge, centre or right edge (Word's w:ptab). */
   | { kind: 'tab'; style: RunStyle; positional?: 'left' | 'center' | 'right' }
   | { kind: 'break'; style: RunStyle }
@@ -281,6 +282,8 @@ export interface Section {
   continuous?: boolean;
   /** Line numbers in the margin (Word's Layout › Line Numbers): the body's paragraph lines are counted. */
   lineNumbers?: LineNumbers;
+  /** Page numbers of the section (Word's w:pgNumType): restarted at `start`, else counting on; in `style`. */
+  pageNumbers?: { start?: number; style?: NumberStyle };
 }
 
 export interface LineNumbers {

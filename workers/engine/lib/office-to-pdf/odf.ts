@@ -140,7 +140,7 @@ export class OdfStyles {
   }
 
   /** The page size and margins of a master page; `header`/`footer` say whether they are shown. */
-  pageSetup(masterName: string | undefined): { page: PageSetup; master?: XmlElement } {
+  pageSetup(masterName: string | undefined): { page: PageSetup; master?: XmlElement; pageStyle?: NumberStyle } {
     const master =
       this.masterPages.get(masterName ?? '') ??
       this.masterPages.get('Standard') ??
@@ -171,7 +171,9 @@ export class OdfStyles {
     };
     page.margin.top += furniture('header');
     page.margin.bottom += furniture('footer');
-    return { page, master };
+    // The page numbers' style (a report's front matter in i, ii, iii); '' (no number) is read as decimal.
+    const numFormat = attr(props, 'style:num-format');
+    return { page, master, pageStyle: numFormat ? odfNumberStyle(numFormat) : undefined };
   }
 }
 
@@ -207,8 +209,8 @@ function applyTextProperties(styles: OdfStyles, props: XmlElement | undefined, s
   }
 }
 
-/** A number in an ODF style:num-format ('1', 'a', 'A', 'i', 'I'). */
-export function formatListNumber(n: number, format: string | undefined): string {
+/** The style of an ODF style:num-format ('1', 'a', 'A', 'i', 'I'; '' for no number). */
+export function odfNumberStyle(format: string | undefined): NumberStyle {
   const styles: Record<string, NumberStyle> = {
     a: 'lowerLetter',
     A: 'upperLetter',
@@ -216,7 +218,12 @@ export function formatListNumber(n: number, format: string | undefined): string 
     I: 'upperRoman',
     '': 'none',
   };
-  return listNumber(n, styles[format ?? '1'] ?? 'decimal');
+  return styles[format ?? '1'] ?? 'decimal';
+}
+
+/** A number in an ODF style:num-format. */
+export function formatListNumber(n: number, format: string | undefined): string {
+  return listNumber(n, odfNumberStyle(format));
 }
 
 /** Bullet characters from symbol fonts' private-use area → a Unicode bullet. */

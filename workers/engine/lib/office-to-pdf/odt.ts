@@ -59,6 +59,12 @@ export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
   const baseRun: RunStyle = { font: 'Liberation Serif', size: 12 };
   const lineNumbers = lineNumbersOf(styles, stylesRoot, baseRun);
 
+  /** A block's style chain (a paragraph's, or a table's). */
+  const chainOf = (el: XmlElement) =>
+    el.nodeName === 'table:table'
+      ? styles.chain('table', attr(el, 'table:style-name'))
+      : styles.chain('paragraph', attr(el, 'text:style-name'));
+
   /** The master page a block asks for (its own automatic style's style:master-page-name). */
   const masterOf = (el: XmlElement): string | undefined => {
     const family = el.nodeName === 'table:table' ? 'table' : 'paragraph';
@@ -69,8 +75,10 @@ export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
   };
 
   const sections: Section[] = [];
-  const startSection = async (masterName: string | undefined) => {
-    const { page, master } = styles.pageSetup(masterName);
+  const startSection = async (masterName: string | undefined, first: XmlElement | undefined) => {
+    const { page, master, pageStyle } = styles.pageSetup(masterName);
+    // A paragraph that starts a page style may restart its numbers (style:page-number="1", or "auto").
+    const restart = first && Number(styles.prop(chainOf(first), 'style:paragraph-properties', 'style:page-number'));
     const textWidth = page.width - page.margin.left - page.margin.right;
     const furnitureReader = new OdfTextReader({ zip, styles, notes, baseRun, textWidth });
     const part = async (tag: string) => {
@@ -83,6 +91,7 @@ export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
       header: await part('style:header'),
       footer: await part('style:footer'),
       lineNumbers,
+      pageNumbers: { style: pageStyle, start: restart && restart > 0 ? restart : undefined },
     };
     sections.push(section);
     return { section, reader: new OdfTextReader({ zip, styles, notes, baseRun, textWidth }) };
@@ -99,14 +108,14 @@ export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
       ].includes(el.nodeName),
   );
   const firstMaster = children.length ? masterOf(children[0]) : undefined;
-  let current = await startSection(firstMaster);
+  let current = await startSection(firstMaster, children[0]);
   let currentMaster = firstMaster;
   // One reader per document keeps list numbering running across sections.
   const reader = current.reader;
   for (const child of children) {
     const master = masterOf(child);
     if (master && master !== currentMaster && current.section.blocks.length > 0) {
-      current = await startSection(master);
+      current = await startSection(master, child);
       currentMaster = master;
     }
     const blocks: Block[] = await reader.block(child);

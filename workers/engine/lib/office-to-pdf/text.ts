@@ -22,6 +22,7 @@ import type { Inline, PageSetup, Paragraph, RunStyle, TabStop } from './model.ts
 import { embeddable, sniffImage, type ImageMime } from './images.ts';
 import { drawMetafile, MetafileError } from './metafile/pdf.ts';
 import { drawShaped, shapedWidth } from './shaped-text.ts';
+import { listNumber, type NumberStyle } from './list-numbers.ts';
 import {
   drawnAlone,
   fontkitReverses,
@@ -55,6 +56,7 @@ type Atom =
   | {
       kind: 'field';
       field: 'PAGE' | 'NUMPAGES';
+      format?: NumberStyle;
       font: PDFFont;
       style: RunStyle;
       width: number;
@@ -370,6 +372,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
       atoms.push({
         kind: 'field',
         field: inline.field,
+        format: inline.format,
         font: span.font,
         style,
         width: widthOf(span.font, '00', size),
@@ -683,7 +686,9 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
 }
 
 export interface DrawContext {
+  /** The number the page shows (a section may restart the count), and its style (decimal when absent). */
   pageNumber: number;
+  pageStyle?: NumberStyle;
   pageCount: number;
   /** The page's size and margins (floating drawings are placed from them). */
   setup?: PageSetup;
@@ -854,7 +859,10 @@ function drawAtoms(
         drawRun(page, atom.leader, atom.font, { ...atom.style, underline: false }, first + i * step, step, baselineY);
       cursor += atom.width;
     } else if (atom.kind === 'field') {
-      const text = String(atom.field === 'PAGE' ? ctx.pageNumber : ctx.pageCount);
+      const text =
+        atom.field === 'PAGE'
+          ? listNumber(ctx.pageNumber, atom.format ?? ctx.pageStyle ?? 'decimal')
+          : listNumber(ctx.pageCount, atom.format ?? 'decimal');
       const width = widthOf(atom.font, text, sizeOf(atom.style));
       drawRun(page, text, atom.font, atom.style, cursor, width, baselineY, ctx);
       cursor += width;

@@ -3,6 +3,7 @@
  * fields), PAGE / NUMPAGES fields, tabs and breaks, symbols, note references, drawings and bookmarks,
  * collected in order as pieces of the paragraph.
  */
+import type { NumberStyle } from '../list-numbers.ts';
 import { smallCapitals, type Block, type FloatingDrawing, type Inline, type RunStyle } from '../model.ts';
 import { attr, find, kid, kids, type XmlElement } from '../xml.ts';
 import type { DocxContext, Rels } from './context.ts';
@@ -90,6 +91,7 @@ export async function readRuns(reader: RunReader, container: XmlElement): Promis
             kind: 'field',
             field: instr,
             style: toStyle(readRunProps(rPr, props, ctx.styles.themeFonts)),
+            format: fieldNumberFormat(attr(child, 'w:instr') ?? ''),
           });
         } else await readRuns(reader, child);
         break;
@@ -105,6 +107,17 @@ export async function readRuns(reader: RunReader, container: XmlElement): Promis
   }
 }
 
+/** A field's number format switch (PAGE \* roman, \* ALPHABETIC, \* Arabic); others (MERGEFORMAT…) say nothing. */
+function fieldNumberFormat(instr: string): NumberStyle | undefined {
+  for (const [, word] of instr.matchAll(/\\\*\s*(\w+)/g)) {
+    const upper = word[0] === word[0].toUpperCase();
+    if (/^roman$/i.test(word)) return upper ? 'upperRoman' : 'lowerRoman';
+    if (/^alphabetic$/i.test(word)) return upper ? 'upperLetter' : 'lowerLetter';
+    if (/^arabic$/i.test(word)) return 'decimal';
+  }
+  return undefined;
+}
+
 /**
  * A complex field's w:fldChar: PAGE and NUMPAGES become page-number fields (their cached result is
  * skipped), and a HYPERLINK field's result is the link's text.
@@ -118,7 +131,7 @@ function fieldChar(reader: RunReader, fldChar: XmlElement, style: RunStyle): voi
   } else if (type === 'separate') {
     const instr = reader.fieldInstr.trim().split(/\s+/)[0]?.toUpperCase();
     if (reader.fieldDepth === 1 && (instr === 'PAGE' || instr === 'NUMPAGES')) {
-      reader.pieces.push({ kind: 'field', field: instr, style });
+      reader.pieces.push({ kind: 'field', field: instr, style, format: fieldNumberFormat(reader.fieldInstr) });
       reader.fieldShowsResult = false;
     }
     const bookmark = /\\l\s+"([^"]+)"/.exec(reader.fieldInstr)?.[1];

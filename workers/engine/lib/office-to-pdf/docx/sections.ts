@@ -3,6 +3,7 @@
  * the first, even and other pages; a section without its own inherits the previous section's.
  */
 import type { Block, LineNumbers, PageSetup, Section } from '../model.ts';
+import type { NumberStyle } from '../list-numbers.ts';
 import { attr, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from '../xml.ts';
 import type { DocxContext } from './context.ts';
 import { readBlocks } from './blocks.ts';
@@ -10,8 +11,19 @@ import { onOff, readRunProps, styleChain, styleRunProps, toStyle, TWIP } from '.
 
 type SectionSetup = Pick<
   Section,
-  'page' | 'header' | 'footer' | 'firstPage' | 'evenPages' | 'columns' | 'continuous' | 'lineNumbers'
+  'page' | 'header' | 'footer' | 'firstPage' | 'evenPages' | 'columns' | 'continuous' | 'lineNumbers' | 'pageNumbers'
 >;
+
+/**
+ * Insert › Page Number › Format (w:pgNumType): the style of the section's PAGE fields (i, ii, iii in a
+ * report's front matter; listNumber's styles, others as decimal) and where its count restarts.
+ */
+function pageNumbersOf(sectPr: XmlElement | undefined): Section['pageNumbers'] {
+  const type = kid(sectPr, 'w:pgNumType');
+  const start = num(type, 'w:start');
+  const style = attr(type, 'w:fmt') as NumberStyle | undefined;
+  return start === undefined && style === undefined ? undefined : { start, style };
+}
 
 /**
  * Layout › Line Numbers (w:lnNumType; none without w:countBy, as in Word). w:start is 0-based (Word
@@ -90,6 +102,7 @@ export async function pageSetup(ctx: DocxContext, sectPr: XmlElement | undefined
     firstPage: onOff(kid(sectPr, 'w:titlePg')) ? await variant('first') : undefined,
     evenPages: ctx.evenAndOddHeaders ? await variant('even') : undefined,
     lineNumbers: lineNumbersOf(ctx, sectPr),
+    pageNumbers: pageNumbersOf(sectPr),
   };
 }
 
