@@ -23,6 +23,7 @@ import {
   TableRow,
   Textbox,
   TextRun,
+  VerticalAlignSection,
   type IParagraphOptions,
 } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
@@ -344,6 +345,38 @@ describe('Word page numbers by section (w:pgNumType) and field switches', () => 
       'Body 3 Sheet III',
       'Body 4 Sheet IV',
     ]);
+  });
+});
+
+describe('Word vertical alignment of a section (w:vAlign)', () => {
+  // Layout › Page Setup › Vertical alignment: a title page centred between the margins, a colophon at
+  // the foot. Folio laid every page out from the top. (LibreOffice 7.4 ignores w:vAlign in .docx;
+  // the expected places are Word's: the text block centred in, or ending at, the 72 pt margins.)
+  test('a centred title page, a page from the top, a page aligned to the bottom', async () => {
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            properties: { verticalAlign: VerticalAlignSection.CENTER },
+            children: [new Paragraph('Annual Report 2026'), new Paragraph('Prepared for the board')],
+          },
+          { children: [new Paragraph('Body text starts at the top.')] },
+          {
+            properties: { verticalAlign: VerticalAlignSection.BOTTOM },
+            children: [new Paragraph('Colophon at the bottom.')],
+          },
+        ],
+      }),
+    );
+    const { bytes: pdf } = await convert(wordToPdf, 'title.docx', bytes);
+    const [title, board] = await textItems(pdf, 1);
+    const middle = 841.9 / 2; // A4: the margins are equal, so the text block's middle is the page's
+    expect((title.y + board.y) / 2).toBeGreaterThan(middle - 12);
+    expect((title.y + board.y) / 2).toBeLessThan(middle + 12);
+    expect((await textItems(pdf, 2))[0].y).toBeGreaterThan(841.9 - 72 - 12);
+    const [colophon] = await textItems(pdf, 3);
+    expect(colophon.y).toBeGreaterThan(72);
+    expect(colophon.y).toBeLessThan(72 + 12);
   });
 });
 

@@ -45,6 +45,8 @@ interface PageDraft {
   underlays: Op[];
   /** Footnotes of the page, stacked above its bottom margin under a short rule. */
   footnotes: Measured[];
+  /** How far down the body reaches, from the top margin (set when the page is left). */
+  used?: number;
 }
 
 /** Width of the box a line number is right-aligned in (wider than any number's digits). */
@@ -839,7 +841,13 @@ class Flow {
     if (r % 200 === 199) this.options.progress?.(this.blocksDone, this.totalBlocks);
   };
 
+  /** Notes how far down the body of the page being left reaches (for vertical alignment). */
+  leavePage(): void {
+    if (this.drafts.length) this.draft.used = Math.max(this.draft.used ?? 0, this.lowest, this.y);
+  }
+
   startPage(): void {
+    this.leavePage();
     this.draft = { section: this.section, ops: [], overlays: [], underlays: [], footnotes: [] };
     this.drafts.push(this.draft);
     this.y = 0;
@@ -1334,6 +1342,18 @@ function pageClearingFurniture(setup: PageSetup, { header, footer }: MeasuredFur
 }
 
 /** A page's footnotes: a short rule, then the notes, stacked down to the bottom margin. */
+/**
+ * How far the body of a page moves down for its section's vertical alignment (Word's Layout › Page
+ * Setup › Vertical alignment: a title page centred between the margins), 0 for top.
+ */
+function verticalShift(draft: PageDraft): number {
+  const { verticalAlign, page } = draft.section;
+  if (!verticalAlign || draft.used === undefined) return 0;
+  const notes = draft.footnotes.length ? FOOTNOTE_RULE + draft.footnotes.reduce((sum, n) => sum + n.height, 0) : 0;
+  const room = page.height - page.margin.top - page.margin.bottom - notes - draft.used;
+  return Math.max(0, verticalAlign === 'center' ? room / 2 : room);
+}
+
 function drawFootnotes(page: PDFPage, draft: PageDraft, dctx: DrawContext): void {
   const { page: setup } = draft.section;
   let at = setup.margin.bottom + draft.footnotes.reduce((sum, n) => sum + n.height, 0);
@@ -1364,6 +1384,7 @@ export async function renderSections(
     for (const section of sections) section.page = pageClearingFurniture(section.page, furniture.get(section)!.normal);
   const flow = new Flow(doc, sections, ctx, options);
   for (const section of sections) await flow.flowSection(section);
+  flow.leavePage();
   const { drafts, anchors } = flow;
   const pageCount = drafts.length;
   // Every page exists before any is drawn, so that a link can point to a later one.
@@ -1398,7 +1419,10 @@ export async function renderSections(
     for (const op of draft.underlays) op(page, dctx);
     // Header, body, footer: the order text is read in (copy, search, screen readers).
     header?.draw(page, setup.margin.left, setup.height - setup.headerDistance, dctx);
+    const shift = verticalShift(draft);
+    if (shift > 0) page.pushOperators(pushGraphicsState(), concatTransformationMatrix(1, 0, 0, 1, 0, -shift));
     for (const op of draft.ops) op(page, dctx);
+    if (shift > 0) page.pushOperators(popGraphicsState());
     for (const op of draft.overlays) op(page, dctx);
     if (draft.footnotes.length) drawFootnotes(page, draft, dctx);
     footer?.draw(page, setup.margin.left, setup.footerDistance + footer.height, dctx);

@@ -284,6 +284,8 @@ export interface Section {
   lineNumbers?: LineNumbers;
   /** Page numbers of the section (Word's w:pgNumType): restarted at `start`, else counting on; in `style`. */
   pageNumbers?: { start?: number; style?: NumberStyle };
+  /** Word's vertical alignment of the text on each page of the section (a title page centred); top when absent. */
+  verticalAlign?: 'center' | 'bottom';
 }
 
 export interface LineNumbers {

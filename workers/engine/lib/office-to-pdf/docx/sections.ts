@@ -11,7 +11,16 @@ import { onOff, readRunProps, styleChain, styleRunProps, toStyle, TWIP } from '.
 
 type SectionSetup = Pick<
   Section,
-  'page' | 'header' | 'footer' | 'firstPage' | 'evenPages' | 'columns' | 'continuous' | 'lineNumbers' | 'pageNumbers'
+  | 'page'
+  | 'header'
+  | 'footer'
+  | 'firstPage'
+  | 'evenPages'
+  | 'columns'
+  | 'continuous'
+  | 'lineNumbers'
+  | 'pageNumbers'
+  | 'verticalAlign'
 >;
 
 /**
@@ -103,6 +112,8 @@ export async function pageSetup(ctx: DocxContext, sectPr: XmlElement | undefined
     evenPages: ctx.evenAndOddHeaders ? await variant('even') : undefined,
     lineNumbers: lineNumbersOf(ctx, sectPr),
     pageNumbers: pageNumbersOf(sectPr),
+    // Layout › Page Setup › Vertical alignment ("both", justified, is laid out from the top).
+    verticalAlign: ((v) => (v === 'center' || v === 'bottom' ? v : undefined))(attr(kid(sectPr, 'w:vAlign'), 'w:val')),
   };
 }
 
