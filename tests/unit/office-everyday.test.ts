@@ -2,18 +2,24 @@
  * Office → PDF on constructs everyday documents have (the third quality sweep, docs/quality-sweep.md):
  * each input is generated here and the PDF judged by its content, as LibreOffice 7.4 prints the same file.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
 import ExcelJS from 'exceljs';
 import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import {
+  BorderStyle,
   Document,
   Footer,
   Header,
   LineNumberRestartFormat,
   NumberFormat,
   Packer,
+  PageBorderDisplay,
+  PageBorderOffsetFrom,
   PageNumber,
   Paragraph,
   SimpleField,
@@ -31,6 +37,7 @@ import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { displayText } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { convert, texts } from '../support/office-pdf-helpers.ts';
+import { decodeImage, pdftoppmPng } from '../support/images.ts';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -377,6 +384,69 @@ describe('Word vertical alignment of a section (w:vAlign)', () => {
     const [colophon] = await textItems(pdf, 3);
     expect(colophon.y).toBeGreaterThan(72);
     expect(colophon.y).toBeLessThan(72 + 12);
+  });
+});
+
+describe('Word page borders (w:pgBorders)', () => {
+  // Design › Page Borders (certificates, flyers): Folio drew none. Expected: a page's coloured ink,
+  // drawn by pdftoppm at 36 dpi (2 pt a pixel), is the border's box — LibreOffice 7.4 draws the first
+  // section's borders at exactly these places (24 … 570 × 24 … 816 pt); it leaves out the second's
+  // (measured from the text, first page only), which Word draws 4 pt outside the 72 pt margins.
+  const side = (color: string, size: number, space: number) => ({ style: BorderStyle.SINGLE, size, color, space });
+  const sides = (color: string, size: number, space: number) => ({
+    pageBorderTop: side(color, size, space),
+    pageBorderRight: side(color, size, space),
+    pageBorderBottom: side(color, size, space),
+    pageBorderLeft: side(color, size, space),
+  });
+  /** The box of a page's pixels that are neither white nor grey, in points from the top left. */
+  async function colouredBox(pdf: Uint8Array, page: number) {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-borders-'));
+    try {
+      writeFileSync(join(dir, 'in.pdf'), pdf);
+      const { width, height, data } = await decodeImage(pdftoppmPng(join(dir, 'in.pdf'), page, 36));
+      let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++) {
+          const [r, g, b] = data.subarray((y * width + x) * 4, (y * width + x) * 4 + 3);
+          if (Math.max(r, g, b) - Math.min(r, g, b) < 30) continue; // white, black or grey
+          [left, top, right, bottom] = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y)];
+        }
+      return Number.isFinite(left) ? [left * 2, top * 2, right * 2, bottom * 2] : undefined;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test('from the page edge on every page; from the text on the first page only', async () => {
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            properties: {
+              page: { borders: { pageBorders: { offsetFrom: PageBorderOffsetFrom.PAGE }, ...sides('FF0000', 24, 24) } },
+            },
+            children: [new Paragraph('Certificate'), new Paragraph({ text: 'Second page', pageBreakBefore: true })],
+          },
+          {
+            properties: {
+              page: {
+                borders: {
+                  pageBorders: { offsetFrom: PageBorderOffsetFrom.TEXT, display: PageBorderDisplay.FIRST_PAGE },
+                  ...sides('00AA00', 16, 4),
+                },
+              },
+            },
+            children: [new Paragraph('From the text'), new Paragraph({ text: 'No border', pageBreakBefore: true })],
+          },
+        ],
+      }),
+    );
+    const { bytes: pdf } = await convert(wordToPdf, 'borders.docx', bytes);
+    expect(await colouredBox(pdf, 1)).toEqual([24, 24, 570, 816]);
+    expect(await colouredBox(pdf, 2)).toEqual([24, 24, 570, 816]);
+    expect(await colouredBox(pdf, 3)).toEqual([66, 66, 528, 774]);
+    expect(await colouredBox(pdf, 4)).toBeUndefined();
   });
 });
 

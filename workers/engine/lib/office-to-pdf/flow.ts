@@ -1342,6 +1342,31 @@ function pageClearingFurniture(setup: PageSetup, { header, footer }: MeasuredFur
 }
 
 /** A page's footnotes: a short rule, then the notes, stacked down to the bottom margin. */
+/** A section's page borders on one of its pages, each side on its own from corner to corner. */
+function drawPageBorders(page: PDFPage, section: Section, firstOfSection: boolean): void {
+  const borders = section.pageBorders;
+  if (!borders || (borders.pages === 'first' && !firstOfSection) || (borders.pages === 'notFirst' && firstOfSection))
+    return;
+  const { width, height, margin } = section.page;
+  const { top, right, bottom, left } = borders.sides;
+  // Where each side's line runs (its middle): in from the page's edge, or out from the text's margin.
+  const at = (side: (typeof borders.sides)['top'], edge: number, textEdge: number, inward: 1 | -1) =>
+    side &&
+    (borders.from === 'page'
+      ? edge + inward * (side.space + side.width / 2)
+      : textEdge - inward * (side.space + side.width / 2));
+  const y1 = at(top, height, height - margin.top, -1) ?? height - margin.top;
+  const y2 = at(bottom, 0, margin.bottom, 1) ?? margin.bottom;
+  const x1 = at(left, 0, margin.left, 1) ?? margin.left;
+  const x2 = at(right, width, width - margin.right, -1) ?? width - margin.right;
+  const line = (side: Border, x: number, y: number, toX: number, toY: number) =>
+    page.drawLine({ start: { x, y }, end: { x: toX, y: toY }, thickness: side.width, color: rgb(...side.color) });
+  if (top) line(top, x1 - (left?.width ?? 0) / 2, y1, x2 + (right?.width ?? 0) / 2, y1);
+  if (bottom) line(bottom, x1 - (left?.width ?? 0) / 2, y2, x2 + (right?.width ?? 0) / 2, y2);
+  if (left) line(left, x1, y2, x1, y1);
+  if (right) line(right, x2, y2, x2, y1);
+}
+
 /**
  * How far the body of a page moves down for its section's vertical alignment (Word's Layout › Page
  * Setup › Vertical alignment: a title page centred between the margins), 0 for top.
@@ -1415,7 +1440,8 @@ export async function renderSections(
     const variants = furniture.get(draft.section)!;
     const firstOfSection = index === 0 || drafts[index - 1].section !== draft.section;
     const { header, footer } =
-      (firstOfSection && variants.first) || ((index + 1) % 2 === 0 && variants.even) || variants.normal;
+      (firstOfSection && variants.first) || (pageNumbers[index] % 2 === 0 && variants.even) || variants.normal;
+    drawPageBorders(page, draft.section, firstOfSection);
     for (const op of draft.underlays) op(page, dctx);
     // Header, body, footer: the order text is read in (copy, search, screen readers).
     header?.draw(page, setup.margin.left, setup.height - setup.headerDistance, dctx);

@@ -286,6 +286,16 @@ export interface Section {
   pageNumbers?: { start?: number; style?: NumberStyle };
   /** Word's vertical alignment of the text on each page of the section (a title page centred); top when absent. */
   verticalAlign?: 'center' | 'bottom';
+  /** Word's page borders (Design › Page Borders). */
+  pageBorders?: PageBorders;
+}
+
+export interface PageBorders {
+  /** Sides `space` points in from the page's edges, or out from the text's margins. */
+  from: 'page' | 'text';
+  /** The pages of the section that have them. */
+  pages: 'all' | 'first' | 'notFirst';
+  sides: { [side in 'top' | 'right' | 'bottom' | 'left']?: Border & { space: number } };
 }
 
 export interface LineNumbers {

@@ -2,12 +2,12 @@
  * Sections (w:sectPr): page size, orientation, margins and columns, and the headers and footers of
  * the first, even and other pages; a section without its own inherits the previous section's.
  */
-import type { Block, LineNumbers, PageSetup, Section } from '../model.ts';
+import type { Block, LineNumbers, PageBorders, PageSetup, Section } from '../model.ts';
 import type { NumberStyle } from '../list-numbers.ts';
 import { attr, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from '../xml.ts';
 import type { DocxContext } from './context.ts';
 import { readBlocks } from './blocks.ts';
-import { onOff, readRunProps, styleChain, styleRunProps, toStyle, TWIP } from './styles.ts';
+import { borderOf, onOff, readRunProps, styleChain, styleRunProps, toStyle, TWIP } from './styles.ts';
 
 type SectionSetup = Pick<
   Section,
@@ -21,7 +21,27 @@ type SectionSetup = Pick<
   | 'lineNumbers'
   | 'pageNumbers'
   | 'verticalAlign'
+  | 'pageBorders'
 >;
+
+/** Design › Page Borders (w:pgBorders): each side's line, its distance, and the pages that have them. */
+function pageBordersOf(sectPr: XmlElement | undefined): PageBorders | undefined {
+  const borders = kid(sectPr, 'w:pgBorders');
+  if (!borders) return undefined;
+  const sides: PageBorders['sides'] = {};
+  for (const side of ['top', 'right', 'bottom', 'left'] as const) {
+    const element = kid(borders, `w:${side}`);
+    const line = borderOf(element);
+    if (line) sides[side] = { ...line, space: num(element, 'w:space') ?? 0 };
+  }
+  if (Object.keys(sides).length === 0) return undefined;
+  const display = attr(borders, 'w:display');
+  return {
+    from: attr(borders, 'w:offsetFrom') === 'page' ? 'page' : 'text',
+    pages: display === 'firstPage' ? 'first' : display === 'notFirstPage' ? 'notFirst' : 'all',
+    sides,
+  };
+}
 
 /**
  * Insert › Page Number › Format (w:pgNumType): the style of the section's PAGE fields (i, ii, iii in a
@@ -113,6 +133,7 @@ export async function pageSetup(ctx: DocxContext, sectPr: XmlElement | undefined
     lineNumbers: lineNumbersOf(ctx, sectPr),
     pageNumbers: pageNumbersOf(sectPr),
     // Layout › Page Setup › Vertical alignment ("both", justified, is laid out from the top).
+    pageBorders: pageBordersOf(sectPr),
     verticalAlign: ((v) => (v === 'center' || v === 'bottom' ? v : undefined))(attr(kid(sectPr, 'w:vAlign'), 'w:val')),
   };
 }
