@@ -22,6 +22,7 @@ import {
   PageBorderOffsetFrom,
   PageNumber,
   Paragraph,
+  SectionType,
   SimpleField,
   SymbolRun,
   Table,
@@ -447,6 +448,45 @@ describe('Word page borders (w:pgBorders)', () => {
     expect(await colouredBox(pdf, 2)).toEqual([24, 24, 570, 816]);
     expect(await colouredBox(pdf, 3)).toEqual([66, 66, 528, 774]);
     expect(await colouredBox(pdf, 4)).toBeUndefined();
+  });
+});
+
+describe('Word columns with a line between them (w:cols w:sep)', () => {
+  // A newsletter's two columns under a title: Word and LibreOffice draw a rule in the gap, from the
+  // columns' top to the foot of the longer one; Folio drew none. LibreOffice 7.4, pdftoppm at 72 dpi:
+  // x 298, rows 84 … 756 (Folio's columns end lower, their lines are taller).
+  test('the rule stands in the middle of the gap, as tall as the columns', async () => {
+    const words = Array.from({ length: 40 }, (_, i) => `word${i + 1}`).join(' ');
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          { children: [new Paragraph('Newsletter title across the page')] },
+          {
+            properties: { type: SectionType.CONTINUOUS, column: { count: 2, space: 720, separate: true } },
+            children: Array.from({ length: 14 }, () => new Paragraph(words)),
+          },
+        ],
+      }),
+    );
+    const { bytes: pdf } = await convert(wordToPdf, 'newsletter.docx', bytes);
+    const dir = mkdtempSync(join(tmpdir(), 'folio-rule-'));
+    try {
+      writeFileSync(join(dir, 'in.pdf'), pdf);
+      const { width, height, data } = await decodeImage(pdftoppmPng(join(dir, 'in.pdf'), 1, 72));
+      // The gap's column of pixels with the most ink.
+      let best = { x: 0, rows: [] as number[] };
+      for (let x = 260; x < 340; x++) {
+        const rows = [];
+        for (let y = 0; y < height; y++) if (data[(y * width + x) * 4] < 160) rows.push(y);
+        if (rows.length > best.rows.length) best = { x, rows };
+      }
+      expect(Math.abs(best.x - 298)).toBeLessThanOrEqual(2);
+      expect(Math.abs(best.rows[0] - 84)).toBeLessThanOrEqual(4);
+      expect(best.rows.at(-1)).toBeGreaterThan(700);
+      expect(best.rows.length).toBeGreaterThan(600); // one unbroken line
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

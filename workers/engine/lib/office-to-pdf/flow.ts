@@ -854,6 +854,7 @@ class Flow {
   }
 
   newPage(): void {
+    this.ruleColumns();
     this.startPage();
     this.column = 0;
     this.columnTop = this.lowest = 0;
@@ -950,7 +951,23 @@ class Flow {
       } else await this.flowTable(block);
       this.options.progress?.(++this.blocksDone, this.totalBlocks);
     }
+    this.ruleColumns();
     this.y = Math.max(this.lowest, this.y); // a continuous section after this one starts below its longest column
+  }
+
+  /** Word's line between columns (w:sep) on the page being left, from the section's top there to its longest column. */
+  ruleColumns(): void {
+    if (!this.section.columns?.rule || this.columns < 2) return;
+    const bottom = Math.max(this.lowest, this.y);
+    if (bottom <= this.columnTop) return;
+    const { setup, contentWidth, gap } = this;
+    const [top, low] = [setup.height - setup.margin.top - this.columnTop, setup.height - setup.margin.top - bottom];
+    for (let k = 1; k < this.columns; k++) {
+      const x = setup.margin.left + k * (contentWidth + gap) - gap / 2;
+      this.draft.ops.push((page) =>
+        page.drawLine({ start: { x, y: top }, end: { x, y: low }, thickness: 0.75, color: rgb(0, 0, 0) }),
+      );
+    }
   }
 
   async flowTable(block: Table): Promise<void> {

@@ -276,8 +276,8 @@ export interface Section {
   firstPage?: PageFurniture;
   /** Word's "different odd and even pages": even-numbered pages use these (nothing where absent). */
   evenPages?: PageFurniture;
-  /** Newspaper columns: text fills one column, then the next, then the next page. */
-  columns?: { count: number; gap: number };
+  /** Newspaper columns: text fills one column, then the next, then the next page; `rule`: a line between them. */
+  columns?: { count: number; gap: number; rule?: boolean };
   /** Word's continuous section break: the section goes on below the previous one, on the same page. */
   continuous?: boolean;
   /** Line numbers in the margin (Word's Layout › Line Numbers): the body's paragraph lines are counted. */

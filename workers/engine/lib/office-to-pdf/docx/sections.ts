@@ -124,7 +124,14 @@ export async function pageSetup(ctx: DocxContext, sectPr: XmlElement | undefined
   const columnCount = num(cols, 'w:num') ?? 1;
   return {
     page,
-    columns: columnCount > 1 ? { count: columnCount, gap: (num(cols, 'w:space') ?? 720) * TWIP } : undefined,
+    columns:
+      columnCount > 1
+        ? {
+            count: columnCount,
+            gap: (num(cols, 'w:space') ?? 720) * TWIP,
+            rule: ['1', 'true', 'on'].includes(attr(cols, 'w:sep') ?? ''),
+          }
+        : undefined,
     continuous: attr(kid(sectPr, 'w:type'), 'w:val') === 'continuous',
     header: await partOf('w:headerReference', 'default'),
     footer: await partOf('w:footerReference', 'default'),
