@@ -181,6 +181,47 @@ describe('a chart whose series have no categories', () => {
   });
 });
 
+describe('Excel printed gridlines (printOptions gridLines)', () => {
+  // Page Layout › Sheet Options › Gridlines › Print: Excel and LibreOffice print thin lines around every
+  // cell of the printed range (not inside a merged cell); Folio printed none. Judged on pdftoppm's
+  // drawing at 72 dpi: the rows found down the grid's left edge, the lines across each row's middle.
+  test('lines around every cell, none inside merged cells', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('List', { pageSetup: { showGridLines: true } });
+    sheet.getCell('A1').value = 'Title';
+    for (let r = 2; r <= 4; r++) sheet.getRow(r).values = [`Item ${r}`, r, r * 2];
+    sheet.mergeCells('A5:C5'); // across: no lines between its columns
+    sheet.mergeCells('B7:B8'); // down: no line between its rows
+    sheet.getCell('C9').value = 'end';
+    const { bytes: pdf } = await convert(excelToPdf, 'grid.xlsx', await workbook.xlsx.writeBuffer());
+    const dir = mkdtempSync(join(tmpdir(), 'folio-grid-'));
+    try {
+      writeFileSync(join(dir, 'in.pdf'), pdf);
+      const { width, height, data } = await decodeImage(pdftoppmPng(join(dir, 'in.pdf'), 1, 72));
+      const dark = (x: number, y: number) => data[(y * width + x) * 4] < 128;
+      const ys = [...Array(height).keys()];
+      const xs = [...Array(width).keys()];
+      // The grid's outer edges: the columns of pixels with a long dark run; its rows: lines across most of it.
+      const verticals = xs.filter((x) => ys.filter((y) => dark(x, y)).length > 100);
+      const [left, right] = [verticals[0], verticals[verticals.length - 1]];
+      const across = (y: number) => xs.filter((x) => x >= left && x <= right && dark(x, y)).length;
+      const edges = ys.filter((y) => across(y) > 0.6 * (right - left) && across(y - 1) <= 0.6 * (right - left));
+      expect(edges).toHaveLength(10); // 9 rows
+      // The vertical lines through row i: columns of pixels dark from its top edge to its bottom one (text never is).
+      const through = (i: number, x: number) => ys.slice(edges[i] + 2, edges[i + 1] - 1).every((y) => dark(x, y));
+      const lines = (i: number) => xs.filter((x) => x >= left && through(i, x) && !through(i, x - 1));
+      expect(edges.slice(0, -1).map((_, i) => lines(i).length)).toEqual([4, 4, 4, 4, 2, 4, 4, 4, 4]);
+      // Between rows 7 and 8, under column B: no line (the merge); under A and C: the line.
+      const [a, b, c, d] = lines(5);
+      const lineAt = (x: number) => [-1, 0, 1].some((dy) => dark(x, edges[7] + dy));
+      const middle = (x1: number, x2: number) => Math.round((x1 + x2) / 2);
+      expect([lineAt(middle(a, b)), lineAt(middle(b, c)), lineAt(middle(c, d))]).toEqual([true, false, true]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('Excel manual page breaks', () => {
   // Page Layout › Breaks › Insert Page Break: LibreOffice starts a page at each; Folio ignored them
   // (a report of 100 rows broken after row 50 printed rows 46–90 on its second page).

@@ -649,6 +649,7 @@ async function measureTable(
     if (cell.clip) page.pushOperators(popGraphicsState());
   };
 
+  let cover: Int32Array[] | undefined;
   return {
     rows: table.rows,
     rowHeights,
@@ -677,11 +678,57 @@ async function measureTable(
             color: rgb(...(cell.bar.color.map((v) => v + (1 - v) * 0.35) as [number, number, number])),
           });
       });
+      if (table.gridLines)
+        drawGridLines(page, table.gridLines, (cover ??= mergedCover(table)), r, {
+          x: left + offset,
+          columnX,
+          top,
+          height: rowHeights[r],
+        });
       table.rows[r].cells.forEach((cell, c) =>
         drawCell(page, cell, contents[r][c], boxes[c].x, top, boxes[c].width, boxes[c].height, ctx2),
       );
     },
   };
+}
+
+/** For each row, which merged cell (an index, or -1) covers each grid column: gridlines do not cross a merge. */
+function mergedCover(table: Table): Int32Array[] {
+  const columns = table.columnWidths.length;
+  const cover = table.rows.map(() => new Int32Array(columns).fill(-1));
+  let id = 0;
+  table.rows.forEach((row, r) => {
+    for (const cell of row.cells) {
+      if (cell.colSpan <= 1 && cell.rowSpan <= 1) continue;
+      for (let rr = r; rr < Math.min(r + cell.rowSpan, table.rows.length); rr++)
+        cover[rr].fill(id, Math.min(cell.column, columns), Math.min(cell.column + cell.colSpan, columns));
+      id++;
+    }
+  });
+  return cover;
+}
+
+/** One row's gridlines: its top and bottom edges and the column edges, each segment left out inside a merge. */
+function drawGridLines(
+  page: PDFPage,
+  line: Border,
+  cover: Int32Array[],
+  r: number,
+  row: { x: number; columnX: number[]; top: number; height: number },
+): void {
+  const { x, columnX, top, height } = row;
+  const inside = (a: number, b: number) => a >= 0 && a === b;
+  const draw = (x1: number, y1: number, x2: number, y2: number) =>
+    page.drawLine({ start: { x: x1, y: y1 }, end: { x: x2, y: y2 }, thickness: line.width, color: rgb(...line.color) });
+  const here = cover[r];
+  for (let c = 0; c < here.length; c++) {
+    const [from, to] = [x + columnX[c], x + columnX[c + 1]];
+    if (r === 0 || !inside(cover[r - 1][c], here[c])) draw(from, top, to, top);
+    if (r === cover.length - 1 || !inside(here[c], cover[r + 1][c])) draw(from, top - height, to, top - height);
+  }
+  for (let c = 0; c <= here.length; c++)
+    if (c === 0 || c === here.length || !inside(here[c - 1], here[c]))
+      draw(x + columnX[c], top, x + columnX[c], top - height);
 }
 
 /**

@@ -247,6 +247,8 @@ export interface Table {
    * headings is framed at the foot of every page, as LibreOffice prints it).
    */
   ruleAtBreaks?: Border;
+  /** Lines along every row and column of the grid, not inside merged cells (Excel's "print gridlines"). */
+  gridLines?: Border;
   align: 'left' | 'center' | 'right';
 }
 

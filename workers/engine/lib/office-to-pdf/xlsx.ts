@@ -707,7 +707,12 @@ export interface GridPrint {
   headings?: HeadingLabels;
   /** Grid row → grid columns of formulas without a result: they print nothing, but keep their page. */
   blankFormulas?: number[][];
+  /** Page Layout › Sheet Options › Gridlines › Print: lines around every cell of the printed range. */
+  gridLines?: boolean;
 }
+
+/** Printed gridlines: thin and black, as Excel and LibreOffice print them. */
+const GRIDLINE: Border = { width: 0.5, color: [0, 0, 0] };
 
 export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): Section[] {
   const { headings } = print;
@@ -757,6 +762,7 @@ export function sectionsForGrid(grid: Grid, page: PageSetup, print: GridPrint): 
           indentLeft: 0,
           align: print.center ? 'center' : print.rightToLeft ? 'right' : 'left',
           ...(headings && { ruleAtBreaks: HEADING_FRAME_RULE }),
+          ...(print.gridLines && { gridLines: GRIDLINE }),
         },
       ],
     }));
@@ -1397,6 +1403,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     rightToLeft,
     headings: setup?.showRowColHeaders ? headingLabels(ws, rowIndex, columnIndex) : undefined,
     blankFormulas,
+    gridLines: setup?.showGridLines === true,
   });
   if (notesAtEnd) {
     const notesPage = noteList(ws, maxRow, maxCol);
