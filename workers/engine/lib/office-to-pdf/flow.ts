@@ -665,19 +665,7 @@ async function measureTable(
         return { x: left + offset + columnX[start], width: columnX[end] - columnX[start], height };
       });
       // Every cell's background first: text running on past its cell (Excel) stays visible over the next one's fill.
-      table.rows[r].cells.forEach((cell, c) => {
-        const { x, width, height } = boxes[c];
-        if (cell.shading) page.drawRectangle({ x, y: top - height, width, height, color: rgb(...cell.shading) });
-        // A data bar, a little lighter than its colour (Excel shades it towards white), inset from the cell's edges.
-        if (cell.bar)
-          page.drawRectangle({
-            x: x + 1,
-            y: top - height + 1.5,
-            width: Math.max(0, (width - 2) * cell.bar.fraction),
-            height: Math.max(0, height - 3),
-            color: rgb(...(cell.bar.color.map((v) => v + (1 - v) * 0.35) as [number, number, number])),
-          });
-      });
+      table.rows[r].cells.forEach((cell, c) => drawCellBackground(page, cell, boxes[c], top));
       if (table.gridLines)
         drawGridLines(page, table.gridLines, (cover ??= mergedCover(table)), r, {
           x: left + offset,
@@ -690,6 +678,24 @@ async function measureTable(
       );
     },
   };
+}
+
+/** A cell's fill and data bar (a little lighter than its colour, as Excel shades it, inset from the cell's edges). */
+function drawCellBackground(
+  page: PDFPage,
+  cell: TableCell,
+  { x, width, height }: { x: number; width: number; height: number },
+  top: number,
+): void {
+  if (cell.shading) page.drawRectangle({ x, y: top - height, width, height, color: rgb(...cell.shading) });
+  if (cell.bar)
+    page.drawRectangle({
+      x: x + 1,
+      y: top - height + 1.5,
+      width: Math.max(0, (width - 2) * cell.bar.fraction),
+      height: Math.max(0, height - 3),
+      color: rgb(...(cell.bar.color.map((v) => v + (1 - v) * 0.35) as [number, number, number])),
+    });
 }
 
 /** For each row, which merged cell (an index, or -1) covers each grid column: gridlines do not cross a merge. */
