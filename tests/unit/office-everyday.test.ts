@@ -15,6 +15,7 @@ import {
   Document,
   Footer,
   Header,
+  ImageRun,
   LineNumberRestartFormat,
   NumberFormat,
   Packer,
@@ -39,6 +40,7 @@ import { displayText } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { convert, texts } from '../support/office-pdf-helpers.ts';
 import { decodeImage, pdftoppmPng } from '../support/images.ts';
+import { createCanvas } from '@napi-rs/canvas';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -528,6 +530,95 @@ describe('Word columns with a line between them (w:cols w:sep)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('Pictures cropped (Picture Format › Crop: a:srcRect)', () => {
+  // A picture of four stripes — red, green, blue, yellow — cropped by a quarter on each side shows
+  // green and blue only, each filling half the frame (LibreOffice 7.4 prints it so). Folio squeezed
+  // all four stripes into Word's frame; PowerPoint's were cropped (the same drawing now serves both).
+  function stripes(): Uint8Array {
+    const canvas = createCanvas(400, 100);
+    const context = canvas.getContext('2d');
+    ['#ff0000', '#00ff00', '#0000ff', '#ffff00'].forEach((colour, i) => {
+      context.fillStyle = colour;
+      context.fillRect(i * 100, 0, 100, 100);
+    });
+    return new Uint8Array(canvas.toBuffer('image/png'));
+  }
+  /** The package with its part's (first) picture cropped by a quarter left and right. */
+  async function cropped(bytes: Uint8Array | ArrayBuffer | Buffer, partPath: string): Promise<Uint8Array> {
+    const zip = await JSZip.loadAsync(bytes);
+    const xml = await zip.file(partPath)!.async('string');
+    const crop = '<a:srcRect l="25000" r="25000"/>';
+    // (The docx package writes an empty a:srcRect; pptxgenjs none.)
+    const withCrop = xml.includes('<a:srcRect/>')
+      ? xml.replace('<a:srcRect/>', crop)
+      : xml.replace(/(<a:blip [^>]*\/>|<a:blip [^>]*>.*?<\/a:blip>)/, `$1${crop}`);
+    expect(withCrop).toContain(crop);
+    zip.file(partPath, withCrop);
+    return zip.generateAsync({ type: 'uint8array' });
+  }
+  /** Pixels of each stripe's colour on page 1 at 72 dpi (an edge pixel may mix two). */
+  async function stripeCounts(pdf: Uint8Array): Promise<Map<string, number>> {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-crop-'));
+    try {
+      writeFileSync(join(dir, 'in.pdf'), pdf);
+      const { width, height, data } = await decodeImage(pdftoppmPng(join(dir, 'in.pdf'), 1, 72));
+      const count = new Map<string, number>();
+      for (let p = 0; p < width * height * 4; p += 4) {
+        const [r, g, b] = data.subarray(p, p + 3);
+        const name =
+          r > 200 && g < 60 && b < 60
+            ? 'red'
+            : g > 200 && r < 60 && b < 60
+              ? 'green'
+              : b > 200 && r < 60 && g < 60
+                ? 'blue'
+                : r > 200 && g > 200 && b < 60
+                  ? 'yellow'
+                  : 'other';
+        count.set(name, (count.get(name) ?? 0) + 1);
+      }
+      return count;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  /** Green and blue each fill half of a frame `width` × `height` pt; red and yellow at most an edge. */
+  function expectMiddleStripes(count: Map<string, number>, width: number, height: number) {
+    const half = (width / 2) * height;
+    expect(Math.abs((count.get('green') ?? 0) - half)).toBeLessThan(2 * height);
+    expect(Math.abs((count.get('blue') ?? 0) - half)).toBeLessThan(2 * height);
+    expect((count.get('red') ?? 0) + (count.get('yellow') ?? 0)).toBeLessThanOrEqual(2 * height);
+  }
+
+  test('Word: only the part left by the crop is drawn, filling the frame', async () => {
+    const built = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph({
+                children: [new ImageRun({ type: 'png', data: stripes(), transformation: { width: 200, height: 100 } })],
+              }),
+            ],
+          },
+        ],
+      }),
+    );
+    const docx = await cropped(built, 'word/document.xml');
+    // The docx package's sizes are pixels: a 150 × 75 pt frame.
+    expectMiddleStripes(await stripeCounts((await convert(wordToPdf, 'cropped.docx', docx)).bytes), 150, 75);
+  });
+
+  test('PowerPoint: the same', async () => {
+    const deck = new PptxGenJS();
+    deck
+      .addSlide()
+      .addImage({ data: `image/png;base64,${Buffer.from(stripes()).toString('base64')}`, x: 1, y: 1, w: 2, h: 1 });
+    const pptx = await cropped((await deck.write({ outputType: 'nodebuffer' })) as Buffer, 'ppt/slides/slide1.xml');
+    expectMiddleStripes(await stripeCounts((await convert(pptToPdf, 'cropped.pptx', pptx)).bytes), 144, 72);
   });
 });
 

@@ -2,7 +2,7 @@
  * The small document model that the Office readers (docx/, xlsx.ts, pptx.ts) produce and the
  * layout (flow.ts, text.ts) draws with pdf-lib. Units are PDF points; colours are [r, g, b] in 0–1.
  */
-import type { PDFPage } from 'pdf-lib';
+import { clip, endPath, popGraphicsState, pushGraphicsState, rectangle, type PDFImage, type PDFPage } from 'pdf-lib';
 import type { TextContext } from './text.ts';
 import type { ImageMime } from './images.ts';
 import type { NumberStyle } from './list-numbers.ts';
@@ -31,7 +31,7 @@ export type Inline =
   /** A tab to the next stop; `positional`: to the text column's left edge, centre or right edge (Word's w:ptab). */
   | { kind: 'tab'; style: RunStyle; positional?: 'left' | 'center' | 'right' }
   | { kind: 'break'; style: RunStyle }
-  | { kind: 'image'; bytes: Uint8Array; mime: ImageMime; width: number; height: number }
+  | { kind: 'image'; bytes: Uint8Array; mime: ImageMime; width: number; height: number; crop?: Crop }
   /**
    * Vector art drawn in a width × height box (a chart): `prepare` lays it out at that size (loading
    * fonts) and returns the drawing, which puts the box's bottom-left corner at (x, bottom).
@@ -154,9 +154,37 @@ export function pictureDrawing(image: Extract<Inline, { kind: 'image' }>): Drawi
     height: image.height,
     prepare: async (ctx, width, height) => {
       const embedded = await ctx.images.get(image.bytes, image.mime);
-      return (page, x, bottom) => page.drawImage(embedded, { x, y: bottom, width, height });
+      return (page, x, bottom) => drawPicture(page, embedded, { x, y: bottom, width, height }, image.crop);
     },
   };
+}
+
+/** The share of a picture cut off each side (DrawingML's a:srcRect; negative: room added). */
+export interface Crop {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** Draws a picture into a box (PDF coordinates); a cropped one at its whole size, clipped to the box. */
+export function drawPicture(
+  page: PDFPage,
+  image: PDFImage,
+  box: { x: number; y: number; width: number; height: number },
+  crop?: Crop,
+): void {
+  if (!crop) return void page.drawImage(image, box);
+  const fullWidth = box.width / Math.max(0.01, 1 - crop.left - crop.right);
+  const fullHeight = box.height / Math.max(0.01, 1 - crop.top - crop.bottom);
+  page.pushOperators(pushGraphicsState(), rectangle(box.x, box.y, box.width, box.height), clip(), endPath());
+  page.drawImage(image, {
+    x: box.x - crop.left * fullWidth,
+    y: box.y - crop.bottom * fullHeight,
+    width: fullWidth,
+    height: fullHeight,
+  });
+  page.pushOperators(popGraphicsState());
 }
 
 /**

@@ -7,10 +7,10 @@
  * SmartArt from its pre-rendered drawing part.
  */
 import type JSZip from 'jszip';
-import { PDFDocument, clip, endPath, popGraphicsState, pushGraphicsState, rectangle, rgb, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import type { Border, Inline, Rgb, Table, TableCell, TableRow } from './model.ts';
 import { lineOf, readTableStyles, styleCell, tableFlags, type TableStyles } from './pptx-table-style.ts';
-import { paragraph as makeParagraph } from './model.ts';
+import { drawPicture, paragraph as makeParagraph } from './model.ts';
 import { attr, find, imageMime, kid, kids, num, parseXml, readRels, zipText, type XmlElement } from './xml.ts';
 import type { TextContext } from './text.ts';
 import { pixelDensity } from './images.ts';
@@ -21,6 +21,7 @@ import { noteChartGaps, readChartFrame, smartArtTree } from './graphics.ts';
 import {
   EMU,
   colorResolver,
+  cropOf,
   groupTransform,
   identity,
   paintBackground,
@@ -281,16 +282,8 @@ async function drawPictureIn(s: Slide, part: Part, pic: XmlElement, box: Box): P
     });
     return;
   }
-  const crop = find(pic, 'a:srcRect');
-  const [l, t, r, b] = ['l', 't', 'r', 'b'].map((side) => (num(crop, side) ?? 0) / 100000);
-  const fullWidth = box.width / Math.max(0.01, 1 - l - r);
-  const fullHeight = box.height / Math.max(0.01, 1 - t - b);
   const bottom = slideHeight - box.y - box.height;
-  const cropped = l || t || r || b;
-  if (cropped)
-    page.pushOperators(pushGraphicsState(), rectangle(box.x, bottom, box.width, box.height), clip(), endPath());
-  page.drawImage(image, { x: box.x - l * fullWidth, y: bottom - b * fullHeight, width: fullWidth, height: fullHeight });
-  if (cropped) page.pushOperators(popGraphicsState());
+  drawPicture(page, image, { x: box.x, y: bottom, width: box.width, height: box.height }, cropOf(pic));
   // The picture's own outline (spPr a:ln or its style's line).
   (await prepareShape(pic, box, s.shapeEnv, { outlineOnly: true }))?.(page, 0, slideHeight, s.dctx);
 }

@@ -19,7 +19,7 @@ import {
   type PDFImage,
   type PDFPage,
 } from 'pdf-lib';
-import type { Block, Inline, Paragraph, Rgb, RunStyle } from './model.ts';
+import type { Block, Crop, Inline, Paragraph, Rgb, RunStyle } from './model.ts';
 import { paragraph as makeParagraph, smallCapitals } from './model.ts';
 import { attr, find, hexColor, kid, kids, num, type XmlElement } from './xml.ts';
 import { drawLine, layoutParagraph, type DrawContext, type TextContext } from './text.ts';
@@ -1094,4 +1094,11 @@ export function shapesInline(elements: XmlElement[], source: Box, env: Omit<Shap
       return (page, x, bottom) => paint(page, x, bottom + height, { pageNumber: 1, pageCount: 1 });
     },
   };
+}
+
+/** A picture's a:srcRect (in 1/100000 of its size from each side) as a crop; none when it cuts nothing. */
+export function cropOf(blipFill: XmlElement | undefined): Crop | undefined {
+  const rect = find(blipFill, 'a:srcRect');
+  const [left, top, right, bottom] = ['l', 't', 'r', 'b'].map((side) => (num(rect, side) ?? 0) / 100000);
+  return left || top || right || bottom ? { left, top, right, bottom } : undefined;
 }

@@ -18,7 +18,15 @@ import {
 } from 'pdf-lib';
 import { uriAction } from '../pdf/pdf-links.ts';
 import type { FontBook } from './fonts.ts';
-import type { Inline, PageSetup, Paragraph, RunStyle, TabStop } from './model.ts';
+import {
+  drawPicture,
+  type Crop,
+  type Inline,
+  type PageSetup,
+  type Paragraph,
+  type RunStyle,
+  type TabStop,
+} from './model.ts';
 import { embeddable, sniffImage, type ImageMime } from './images.ts';
 import { drawMetafile, MetafileError } from './metafile/pdf.ts';
 import { drawShaped, shapedWidth } from './shaped-text.ts';
@@ -75,7 +83,7 @@ type Atom =
       positional?: 'left' | 'center' | 'right';
     }
   | { kind: 'break'; width: 0; lineHeight: number; ascent: number }
-  | { kind: 'image'; image: PDFImage; width: number; height: number; level?: number }
+  | { kind: 'image'; image: PDFImage; width: number; height: number; crop?: Crop; level?: number }
   | {
       kind: 'drawing';
       draw: (page: PDFPage, x: number, bottom: number) => void;
@@ -334,6 +342,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
           image: await ctx.images.get(inline.bytes, inline.mime),
           width: inline.width,
           height: inline.height,
+          crop: inline.crop,
           level,
         });
       } catch {
@@ -844,7 +853,7 @@ function drawAtoms(
     }
     flush();
     if (atom.kind === 'image') {
-      page.drawImage(atom.image, { x: cursor, y: baselineY, width: atom.width, height: atom.height });
+      drawPicture(page, atom.image, { x: cursor, y: baselineY, width: atom.width, height: atom.height }, atom.crop);
       cursor += atom.width;
     } else if (atom.kind === 'drawing') {
       atom.draw(page, cursor, baselineY);

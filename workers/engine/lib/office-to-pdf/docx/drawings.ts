@@ -6,7 +6,7 @@ import { rgb } from 'pdf-lib';
 import type { Block, DrawingInline, FloatingDrawing, Inline } from '../model.ts';
 import { pictureDrawing } from '../model.ts';
 import { attr, find, hexColor, imageMime, kid, kids, num, type XmlElement } from '../xml.ts';
-import { colorResolver, localName, part, shapesInline } from '../shapes.ts';
+import { colorResolver, cropOf, localName, part, shapesInline } from '../shapes.ts';
 import { measureBlocks } from '../flow.ts';
 import type { DocxContext, Rels } from './context.ts';
 import { readBlocks } from './blocks.ts';
@@ -42,6 +42,8 @@ async function imageInline(ctx: DocxContext, drawing: XmlElement, partRels: Rels
     mime,
     width: (num(extent, 'cx') ?? 0) * EMU,
     height: (num(extent, 'cy') ?? 0) * EMU,
+    // Picture Format › Crop: the picture's hidden edges stay hidden (it was squeezed whole into the frame).
+    crop: cropOf(find(drawing, 'pic:blipFill')),
   };
 }
 
