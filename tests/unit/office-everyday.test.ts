@@ -37,6 +37,7 @@ import {
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { displayText } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
+import { readDocx } from '../../workers/engine/lib/office-to-pdf/docx/index.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { convert, texts } from '../support/office-pdf-helpers.ts';
 import { decodeImage, pdftoppmPng } from '../support/images.ts';
@@ -221,6 +222,28 @@ describe('Excel printed gridlines (printOptions gridLines)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('Excel first page number (Page Setup › First page number)', () => {
+  // A sheet set to start at page 7: LibreOffice 7.4 prints "Page 7 of 4" … "Page 9 of 4", the next
+  // sheet "Page 10 of 4" (&N is the file's page count); Folio printed 1, 2, 3, 4.
+  test('the sheet is numbered from it, the next sheet counts on', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const footer = { oddFooter: '&CPage &P of &N' };
+    const first = workbook.addWorksheet('Report', {
+      pageSetup: { firstPageNumber: 7 } as Partial<ExcelJS.PageSetup>,
+      headerFooter: footer,
+    });
+    for (let i = 1; i <= 120; i++) first.addRow([`Row ${i}`]);
+    workbook.addWorksheet('Next', { headerFooter: footer }).addRow(['Second sheet']);
+    const pages = await texts(await convert(excelToPdf, 'first.xlsx', await workbook.xlsx.writeBuffer()));
+    expect(pages.map((page) => /Page \d+ of \d+/.exec(page)?.[0])).toEqual([
+      'Page 7 of 4',
+      'Page 8 of 4',
+      'Page 9 of 4',
+      'Page 10 of 4',
+    ]);
   });
 });
 
@@ -619,6 +642,19 @@ describe('Pictures cropped (Picture Format › Crop: a:srcRect)', () => {
       .addImage({ data: `image/png;base64,${Buffer.from(stripes()).toString('base64')}`, x: 1, y: 1, w: 2, h: 1 });
     const pptx = await cropped((await deck.write({ outputType: 'nodebuffer' })) as Buffer, 'ppt/slides/slide1.xml');
     expectMiddleStripes(await stripeCounts((await convert(pptToPdf, 'cropped.pptx', pptx)).bytes), 144, 72);
+  });
+});
+
+describe('Word double strikethrough (w:dstrike)', () => {
+  test('is struck through (one line), not printed plain', async () => {
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [{ children: [new Paragraph({ children: [new TextRun({ text: 'void', doubleStrike: true })] })] }],
+      }),
+    );
+    const { sections } = await readDocx(await JSZip.loadAsync(bytes));
+    const [first] = sections[0].blocks;
+    expect(first.kind === 'paragraph' && first.inlines[0].kind === 'text' && first.inlines[0].style.strike).toBe(true);
   });
 });
 

@@ -1410,6 +1410,10 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
     if (notesPage.length) sheetSections.push({ page, blocks: notesPage });
   }
   sheetSections[0].bookmark = ws.name;
+  // Page Setup › First page number: the sheet's pages are numbered from it (the next sheet counts on).
+  const first = setup as { useFirstPageNumber?: boolean; firstPageNumber?: number } | undefined;
+  if (first?.useFirstPageNumber && Number.isInteger(first.firstPageNumber))
+    sheetSections[0].pageNumbers = { start: first.firstPageNumber };
   addHeadersAndFooters(ws, sheetSections, options);
   return sheetSections;
 }

@@ -191,6 +191,8 @@ export function readRunProps(rPr: XmlElement | undefined, into: RunProps, themeF
     const value = onOff(kid(rPr, tag));
     if (value !== undefined) (into as Record<string, unknown>)[key] = value;
   }
+  // Double strikethrough is drawn as one line (it was not drawn at all).
+  if (onOff(kid(rPr, 'w:dstrike'))) into.strike = true;
   const underline = kid(rPr, 'w:u');
   if (underline) into.underline = attr(underline, 'w:val') !== 'none';
   const color = hexColor(attr(kid(rPr, 'w:color'), 'w:val'));
