@@ -55,6 +55,11 @@ const LINE_NUMBER_BOX = 72;
 /** Room the footnote rule takes above a page's first footnote. */
 const FOOTNOTE_RULE = 10;
 
+/** The room a page's footnotes take from the bottom of its text area. */
+function footnoteRoom(notes: Measured[]): number {
+  return notes.length ? FOOTNOTE_RULE + notes.reduce((sum, n) => sum + n.height, 0) : 0;
+}
+
 /** A floating drawing, laid out: paints itself from the page's setup and its paragraph's top (PDF y). */
 type FloatPainter = (page: PDFPage, paragraphTop: number, ctx: DrawContext) => void;
 
@@ -930,20 +935,15 @@ class Flow {
     return this.setup.height - this.setup.margin.top - this.y;
   }
 
-  /** The page's footnotes take room from the bottom of its text area. */
-  footnoteRoom(notes: Measured[]): number {
-    return notes.length ? FOOTNOTE_RULE + notes.reduce((sum, n) => sum + n.height, 0) : 0;
-  }
-
   bodyRoom(): number {
-    return this.contentHeight - this.footnoteRoom(this.draft.footnotes);
+    return this.contentHeight - footnoteRoom(this.draft.footnotes);
   }
 
   /** Whether something `height` tall, bringing `notes` with it, still fits in the column (always, at its top). */
   fits(height: number, notes: Measured[] = []): boolean {
     return (
       this.y <= this.columnTop ||
-      this.y + height <= this.contentHeight - this.footnoteRoom([...this.draft.footnotes, ...notes])
+      this.y + height <= this.contentHeight - footnoteRoom([...this.draft.footnotes, ...notes])
     );
   }
 
@@ -1075,8 +1075,7 @@ class Flow {
       let [cells, before, first] = [undefined as Slice[][] | undefined, 0, true];
       for (;;) {
         const rest = first ? table.rowHeights[r] : table.piece(r, cells!, Infinity, before).height;
-        const room =
-          this.contentHeight - this.footnoteRoom([...this.draft.footnotes, ...(first ? notes : [])]) - this.y;
+        const room = this.contentHeight - footnoteRoom([...this.draft.footnotes, ...(first ? notes : [])]) - this.y;
         const placeRest = () => {
           if (!first) return placePiece(r, table.piece(r, cells!, Infinity, before));
           placeRow(r);
@@ -1161,7 +1160,7 @@ class Flow {
   planBreaks(paragraph: Paragraph, heights: number[], notes: Measured[], keepWithNext: number): number {
     const total = heights.reduce((a, b) => a + b, 0);
     // The paragraph's notes come with it.
-    const limit = () => this.contentHeight - this.footnoteRoom([...this.draft.footnotes, ...notes]);
+    const limit = () => this.contentHeight - footnoteRoom([...this.draft.footnotes, ...notes]);
     const room = () => limit() - this.y;
     const fresh = this.contentHeight - this.columnTop;
     const started = this.y > this.columnTop;
@@ -1411,7 +1410,6 @@ function pageClearingFurniture(setup: PageSetup, { header, footer }: MeasuredFur
   return { ...setup, margin: { ...setup.margin, top, bottom } };
 }
 
-/** A page's footnotes: a short rule, then the notes, stacked down to the bottom margin. */
 /** A section's page borders on one of its pages, each side on its own from corner to corner. */
 function drawPageBorders(page: PDFPage, section: Section, firstOfSection: boolean): void {
   const borders = section.pageBorders;
@@ -1444,11 +1442,11 @@ function drawPageBorders(page: PDFPage, section: Section, firstOfSection: boolea
 function verticalShift(draft: PageDraft): number {
   const { verticalAlign, page } = draft.section;
   if (!verticalAlign || draft.used === undefined) return 0;
-  const notes = draft.footnotes.length ? FOOTNOTE_RULE + draft.footnotes.reduce((sum, n) => sum + n.height, 0) : 0;
-  const room = page.height - page.margin.top - page.margin.bottom - notes - draft.used;
+  const room = page.height - page.margin.top - page.margin.bottom - footnoteRoom(draft.footnotes) - draft.used;
   return Math.max(0, verticalAlign === 'center' ? room / 2 : room);
 }
 
+/** A page's footnotes: a short rule, then the notes, stacked down to the bottom margin. */
 function drawFootnotes(page: PDFPage, draft: PageDraft, dctx: DrawContext): void {
   const { page: setup } = draft.section;
   let at = setup.margin.bottom + draft.footnotes.reduce((sum, n) => sum + n.height, 0);

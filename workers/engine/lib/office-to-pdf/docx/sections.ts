@@ -139,8 +139,8 @@ export async function pageSetup(ctx: DocxContext, sectPr: XmlElement | undefined
     evenPages: ctx.evenAndOddHeaders ? await variant('even') : undefined,
     lineNumbers: lineNumbersOf(ctx, sectPr),
     pageNumbers: pageNumbersOf(sectPr),
-    // Layout › Page Setup › Vertical alignment ("both", justified, is laid out from the top).
     pageBorders: pageBordersOf(sectPr),
+    // Layout › Page Setup › Vertical alignment ("both", justified, is laid out from the top).
     verticalAlign: ((v) => (v === 'center' || v === 'bottom' ? v : undefined))(attr(kid(sectPr, 'w:vAlign'), 'w:val')),
   };
 }
