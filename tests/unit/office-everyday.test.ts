@@ -73,6 +73,7 @@ describe('Excel number formats with a locale tag', () => {
     ['[$-411]yyyy"年"m"月"d"日" dddd', '2024年3月5日 火曜日'],
     ['[$-410]dddd d mmmm yyyy', 'martedì 5 marzo 2024'],
     ['[$-407]mmmmm', 'M'],
+    ['[$-407]d. mmmm yyyy;@', '5. März 2024'], // Excel's own: a text section after the date's
     ['[$-409]mmmm d, yyyy', 'March 5, 2024'],
     ['[$-407]dd.mm.yyyy', '05.03.2024'],
     ['[$-1010407]dd.mm.yy', '05.03.24'],

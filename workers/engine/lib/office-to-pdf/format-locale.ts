@@ -66,42 +66,46 @@ const LOCALES: Record<number, string> = {
 
 const TAG = /\[\$[^\]-]*-([0-9A-Fa-f]+)\]/;
 
-/** The sections of a format (positive;negative;zero;text), split outside quotes, brackets and escapes. */
-function sections(format: string): string[] {
-  const parts: string[] = [];
-  let [start, quoted, bracketed] = [0, false, false];
+/**
+ * Calls `visit` with the index of each character of a format outside quotes, brackets and backslash
+ * escapes (the codes); `visit` may return the index to go on after.
+ */
+function eachCode(format: string, visit: (at: number) => number | void): void {
+  let [quoted, bracketed] = [false, false];
   for (let i = 0; i < format.length; i++) {
     const ch = format[i];
     if (ch === '\\' && !quoted) i++;
     else if (ch === '"') quoted = !quoted;
     else if (!quoted && ch === '[') bracketed = true;
     else if (ch === ']') bracketed = false;
-    else if (ch === ';' && !quoted && !bracketed) {
-      parts.push(format.slice(start, i));
-      start = i + 1;
-    }
+    else if (!quoted && !bracketed) i = visit(i) ?? i;
   }
+}
+
+/** The sections of a format (positive;negative;zero;text). */
+function sections(format: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  eachCode(format, (at) => {
+    if (format[at] !== ';') return;
+    parts.push(format.slice(start, at));
+    start = at + 1;
+  });
   parts.push(format.slice(start));
   return parts;
 }
 
-/** The code runs of a section (letters outside quotes, brackets and escapes), each with where it starts. */
+/** The runs of one code letter in a section (mmmm, dd…), each with where it starts. */
 function codeRuns(section: string): Array<{ at: number; letter: string; length: number }> {
   const runs: Array<{ at: number; letter: string; length: number }> = [];
-  let [quoted, bracketed] = [false, false];
-  for (let i = 0; i < section.length; i++) {
-    const ch = section[i];
-    if (ch === '\\' && !quoted) i++;
-    else if (ch === '"') quoted = !quoted;
-    else if (!quoted && ch === '[') bracketed = true;
-    else if (ch === ']') bracketed = false;
-    else if (!quoted && !bracketed && /[a-z]/i.test(ch)) {
-      let end = i + 1;
-      while (end < section.length && section[end].toLowerCase() === ch.toLowerCase()) end++;
-      runs.push({ at: i, letter: ch.toLowerCase(), length: end - i });
-      i = end - 1;
-    }
-  }
+  eachCode(section, (at) => {
+    const letter = section[at].toLowerCase();
+    if (!/[a-z]/.test(letter)) return;
+    let end = at + 1;
+    while (end < section.length && section[end].toLowerCase() === letter) end++;
+    runs.push({ at, letter, length: end - at });
+    return end - 1;
+  });
   return runs;
 }
 
