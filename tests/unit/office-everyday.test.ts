@@ -13,6 +13,7 @@ import { run as excelToPdf } from '../../workers/engine/tools/excel-to-pdf.ts';
 import {
   BorderStyle,
   Document,
+  ExternalHyperlink,
   Footer,
   Header,
   ImageRun,
@@ -433,7 +434,17 @@ describe('Word vertical alignment of a section (w:vAlign)', () => {
         sections: [
           {
             properties: { verticalAlign: VerticalAlignSection.CENTER },
-            children: [new Paragraph('Annual Report 2026'), new Paragraph('Prepared for the board')],
+            children: [
+              new Paragraph('Annual Report 2026'),
+              new Paragraph({
+                children: [
+                  new ExternalHyperlink({
+                    link: 'https://example.org/',
+                    children: [new TextRun('Prepared for the board')],
+                  }),
+                ],
+              }),
+            ],
           },
           { children: [new Paragraph('Body text starts at the top.')] },
           {
@@ -448,6 +459,12 @@ describe('Word vertical alignment of a section (w:vAlign)', () => {
     const middle = 841.9 / 2; // A4: the margins are equal, so the text block's middle is the page's
     expect((title.y + board.y) / 2).toBeGreaterThan(middle - 12);
     expect((title.y + board.y) / 2).toBeLessThan(middle + 12);
+    // The link moved down with its text (a transformation moves the text, not the link's area).
+    const doc = await openPdfjs(pdf);
+    const [link] = await (await doc.getPage(1)).getAnnotations();
+    await doc.destroy();
+    expect(link.rect[1]).toBeLessThan(board.y);
+    expect(link.rect[3]).toBeGreaterThan(board.y);
     expect((await textItems(pdf, 2))[0].y).toBeGreaterThan(841.9 - 72 - 12);
     const [colophon] = await textItems(pdf, 3);
     expect(colophon.y).toBeGreaterThan(72);

@@ -1484,7 +1484,8 @@ export async function renderSections(
   const pages = drafts.map((draft) => doc.addPage([draft.section.page.width, draft.section.page.height]));
   const anchor = (name: string) => {
     const place = anchors.get(name);
-    return place && { page: pages[place.draft], top: place.top };
+    // (On a vertically centred page the anchor moved down with its text.)
+    return place && { page: pages[place.draft], top: place.top - verticalShift(drafts[place.draft]) };
   };
   // The number each page shows: a section may restart the count (Word's w:pgNumType w:start).
   let shown = 0;
@@ -1515,7 +1516,7 @@ export async function renderSections(
     header?.draw(page, setup.margin.left, setup.height - setup.headerDistance, dctx);
     const shift = verticalShift(draft);
     if (shift > 0) page.pushOperators(pushGraphicsState(), concatTransformationMatrix(1, 0, 0, 1, 0, -shift));
-    for (const op of draft.ops) op(page, dctx);
+    for (const op of draft.ops) op(page, shift > 0 ? { ...dctx, movedDown: shift } : dctx);
     if (shift > 0) page.pushOperators(popGraphicsState());
     for (const op of draft.overlays) op(page, dctx);
     if (draft.footnotes.length) drawFootnotes(page, draft, dctx);

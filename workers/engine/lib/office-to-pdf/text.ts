@@ -703,6 +703,11 @@ export interface DrawContext {
   setup?: PageSetup;
   /** Where an anchor of the document landed (its page and the PDF y of its top), for "#name" links. */
   anchor?: (name: string) => { page: PDFPage; top: number } | undefined;
+  /**
+   * How far down a transformation moves what is being drawn (a vertically centred page's body):
+   * links, which no transformation moves, are placed that much lower themselves.
+   */
+  movedDown?: number;
 }
 
 function color(c: [number, number, number] | undefined) {
@@ -785,11 +790,12 @@ export function addLink(
   // Web, mail and phone links only, written escaped (pdf-links.ts); anything else gets no link.
   const action = target ? undefined : uriAction(context, url);
   if (!target && !action) return;
+  const down = ctx?.movedDown ?? 0;
   const annotation = context.register(
     context.obj({
       Type: 'Annot',
       Subtype: 'Link',
-      Rect: [x1, y1, x2, y2],
+      Rect: [x1, y1 - down, x2, y2 - down],
       Border: [0, 0, 0],
       ...(target ? { Dest: [target.page.ref, 'XYZ', null, target.top, null] } : { A: action }),
     }),
