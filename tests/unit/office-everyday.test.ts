@@ -676,6 +676,42 @@ describe('Word double strikethrough (w:dstrike)', () => {
   });
 });
 
+describe('Word raised and lowered text (w:position)', () => {
+  // Font › Advanced › Position: "Raised by 6 pt" moves the text up on its line (a formula's index, a
+  // trademark); Folio printed it on the baseline.
+  test('a raised run stands 6 pt above the line, a lowered one 3 pt below', async () => {
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph({
+                children: [
+                  new TextRun('base '),
+                  new TextRun({ text: 'up', position: '6pt' }),
+                  new TextRun(' '),
+                  new TextRun({ text: 'down', position: '-3pt' }),
+                ],
+              }),
+            ],
+          },
+        ],
+      }),
+    );
+    // The docx package writes "6pt"; Word writes half-points ("12"): both are read.
+    const zip = await JSZip.loadAsync(bytes);
+    const xml = await zip.file('word/document.xml')!.async('string');
+    expect(xml).toContain('<w:position w:val="6pt"/>');
+    zip.file('word/document.xml', xml.replace('w:val="-3pt"', 'w:val="-6"'));
+    const items = await textItems(
+      (await convert(wordToPdf, 'raised.docx', await zip.generateAsync({ type: 'uint8array' }))).bytes,
+    );
+    const y = (text: string) => items.find((item) => item.text === text)!.y;
+    expect(y('up') - y('base')).toBeCloseTo(6, 1);
+    expect(y('down') - y('base')).toBeCloseTo(-3, 1);
+  });
+});
+
 describe('Word line numbering', () => {
   // Layout › Line Numbers (w:lnNumType): Word and LibreOffice print each body line's number in the
   // margin, right-aligned `distance` left of the text column, on the line's baseline. Folio left

@@ -20,6 +20,8 @@ export interface RunStyle {
   highlight?: Rgb;
   /** Superscript / subscript. */
   baseline?: 'super' | 'sub';
+  /** Points the text is raised above the line's baseline (negative: lowered), at its own size (Word's w:position). */
+  raise?: number;
   /** A hyperlink (web or mailto address): the text is a clickable link in the PDF. */
   link?: string;
 }

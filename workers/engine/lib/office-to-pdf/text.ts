@@ -723,6 +723,7 @@ function sameLook(a: RunStyle, b: RunStyle): boolean {
       a.underline === b.underline &&
       a.strike === b.strike &&
       a.baseline === b.baseline &&
+      a.raise === b.raise &&
       a.link === b.link &&
       String(a.color) === String(b.color) &&
       String(a.highlight) === String(b.highlight))
@@ -743,7 +744,9 @@ function drawRun(
   actualText?: string,
 ): void {
   const size = sizeOf(style);
-  const rise = style.baseline === 'super' ? style.size * 0.33 : style.baseline === 'sub' ? -style.size * 0.14 : 0;
+  const rise =
+    (style.baseline === 'super' ? style.size * 0.33 : style.baseline === 'sub' ? -style.size * 0.14 : 0) +
+    (style.raise ?? 0);
   if (style.highlight)
     page.drawRectangle({ x, y: baselineY - size * 0.22, width, height: size * 1.15, color: color(style.highlight) });
   // Arabic and Hebrew words are drawn with their glyph positions (shaped-text.ts).

@@ -55,6 +55,24 @@ export function num(element: XmlElement | null | undefined, name: string): numbe
   return Number.isFinite(n) ? n : undefined;
 }
 
+const POINTS_PER_UNIT: Record<string, number> = { pt: 1, pc: 12, pi: 12, in: 72, cm: 72 / 2.54, mm: 72 / 25.4 };
+
+/**
+ * An OOXML measure in points: a bare number in the attribute's own unit (`pointsPerUnit`: ½ for
+ * half-points, 1/20 for twips), or a universal measure with its unit ("6pt", "-0.5mm", "1in").
+ */
+export function measure(
+  element: XmlElement | null | undefined,
+  name: string,
+  pointsPerUnit: number,
+): number | undefined {
+  const value = attr(element, name)?.trim();
+  if (value === undefined) return undefined;
+  const universal = /^(-?\d*\.?\d+)(pt|pc|pi|in|cm|mm)$/.exec(value);
+  const points = universal ? Number(universal[1]) * POINTS_PER_UNIT[universal[2]] : Number(value) * pointsPerUnit;
+  return Number.isFinite(points) ? points : undefined;
+}
+
 export async function zipText(zip: JSZip, path: string): Promise<string | undefined> {
   const file = zip.file(path);
   return file ? file.async('string') : undefined;

@@ -3,7 +3,7 @@
  * run and paragraph properties read in layers (document defaults → style chain → direct formatting).
  */
 import type { Border, Paragraph, Rgb, RunStyle, TabStop } from '../model.ts';
-import { attr, hexColor, kid, kids, num, parseXml, type XmlElement } from '../xml.ts';
+import { attr, hexColor, kid, kids, measure, num, parseXml, type XmlElement } from '../xml.ts';
 
 export const TWIP = 1 / 20;
 export const EMU = 1 / 12700;
@@ -18,6 +18,7 @@ export interface RunProps {
   color?: Rgb;
   highlight?: Rgb;
   baseline?: 'super' | 'sub';
+  raise?: number;
   caps?: boolean;
   smallCaps?: boolean;
   hidden?: boolean;
@@ -201,6 +202,9 @@ export function readRunProps(rPr: XmlElement | undefined, into: RunProps, themeF
   if (highlight) into.highlight = highlight === 'none' ? undefined : hexColor(HIGHLIGHTS[highlight]);
   const shade = hexColor(attr(kid(rPr, 'w:shd'), 'w:fill'));
   if (shade && !into.highlight) into.highlight = shade;
+  // Font › Advanced › Position: raised or lowered by so many half-points.
+  const position = measure(kid(rPr, 'w:position'), 'w:val', 0.5);
+  if (position !== undefined) into.raise = position;
   const vertAlign = attr(kid(rPr, 'w:vertAlign'), 'w:val');
   if (vertAlign) into.baseline = vertAlign === 'superscript' ? 'super' : vertAlign === 'subscript' ? 'sub' : undefined;
   return into;
@@ -370,5 +374,6 @@ export function toStyle(props: RunProps): RunStyle {
     color: props.color,
     highlight: props.highlight,
     baseline: props.baseline,
+    raise: props.raise || undefined,
   };
 }
