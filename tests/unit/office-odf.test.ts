@@ -301,6 +301,33 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
     ]);
   });
 
+  test('a section in two columns (Insert › Section › Columns) between full-width text, as LibreOffice prints it', async () => {
+    // Folio printed the section's text across the page. The page layout's own columns are read the same way.
+    const words = Array.from({ length: 40 }, (_, i) => `word${i + 1}`).join(' ');
+    const content = `<office:automatic-styles>
+      <style:style style:name="Sect1" style:family="section"><style:section-properties text:dont-balance-text-columns="true">
+        <style:columns fo:column-count="2" fo:column-gap="0.5in"><style:column-sep style:width="0.01in" style:color="#000000"/></style:columns>
+      </style:section-properties></style:style>
+    </office:automatic-styles><office:body><office:text>
+      <text:p>Newsletter title across the page</text:p>
+      <text:section text:style-name="Sect1" text:name="News">${`<text:p>${words}</text:p>`.repeat(12)}</text:section>
+      <text:p>Closing line across the page after the columns</text:p>
+    </office:text></office:body>`;
+    const result = await convert(wordToPdf, 'news.odt', await odf(MIME.odt, { content, styles: ODT_STYLES }));
+    const dir = mkdtempSync(join(tmpdir(), 'folio-odt-columns-'));
+    try {
+      writeFileSync(join(dir, 'news.pdf'), result.bytes);
+      const layout = execFileSync('pdftotext', ['-layout', join(dir, 'news.pdf'), '-'], { encoding: 'utf8' });
+      const lines = layout.split('\n').map((line) => line.trim().replace(/\s+/g, ' '));
+      // Side by side: the left column's first row and a row of the right column on one line, a gap between.
+      expect(layout).toMatch(/^\s*word1 word2\b.*\S {4,}word\d+/m);
+      expect(lines).toContain('Newsletter title across the page');
+      expect(lines).toContain('Closing line across the page after the columns');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('the picture and the bold red span are drawn in colour', async () => {
     const content = `<office:automatic-styles><style:style style:name="T1" style:family="text"><style:text-properties fo:color="#ff0000" fo:font-size="40pt"/></style:style></office:automatic-styles>
       <office:body><office:text><text:p><draw:frame svg:width="14cm" svg:height="3cm"><draw:image xlink:href="Pictures/red.png"/></draw:frame></text:p></office:text></office:body>`;

@@ -13,12 +13,13 @@ import type {
   PageSetup,
   Rgb,
   RunStyle,
+  Section,
   Table,
   TableCell,
   TableRow,
 } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
-import { attr, find, imageMime, kid, kids, type XmlElement } from './xml.ts';
+import { attr, find, imageMime, kid, kids, num, type XmlElement } from './xml.ts';
 import type { ImageMime } from './images.ts';
 import { listNumber, type NumberStyle } from './list-numbers.ts';
 
@@ -140,7 +141,12 @@ export class OdfStyles {
   }
 
   /** The page size and margins of a master page; `header`/`footer` say whether they are shown. */
-  pageSetup(masterName: string | undefined): { page: PageSetup; master?: XmlElement; pageStyle?: NumberStyle } {
+  pageSetup(masterName: string | undefined): {
+    page: PageSetup;
+    master?: XmlElement;
+    pageStyle?: NumberStyle;
+    columns?: Section['columns'];
+  } {
     const master =
       this.masterPages.get(masterName ?? '') ??
       this.masterPages.get('Standard') ??
@@ -173,7 +179,7 @@ export class OdfStyles {
     page.margin.bottom += furniture('footer');
     // The page numbers' style (a report's front matter in i, ii, iii); '' (no number) is read as decimal.
     const numFormat = attr(props, 'style:num-format');
-    return { page, master, pageStyle: numFormat ? odfNumberStyle(numFormat) : undefined };
+    return { page, master, pageStyle: numFormat ? odfNumberStyle(numFormat) : undefined, columns: odfColumns(props) };
   }
 }
 
@@ -207,6 +213,24 @@ function applyTextProperties(styles: OdfStyles, props: XmlElement | undefined, s
           ? 'sub'
           : undefined;
   }
+}
+
+/**
+ * Text columns of a page layout's or a section's properties (style:columns): their count, the gap
+ * (fo:column-gap, or the columns' own indents beside it), and whether a line separates them.
+ */
+export function odfColumns(properties: XmlElement | undefined): Section['columns'] {
+  const columns = kid(properties, 'style:columns');
+  const count = num(columns, 'fo:column-count') ?? 1;
+  if (!columns || count < 2) return undefined;
+  const [first, second] = kids(columns, 'style:column');
+  const indents = (length(attr(first, 'fo:end-indent')) ?? 0) + (length(attr(second, 'fo:start-indent')) ?? 0);
+  const sep = kid(columns, 'style:column-sep');
+  return {
+    count: Math.min(count, 16),
+    gap: length(attr(columns, 'fo:column-gap')) ?? indents,
+    rule: sep !== undefined && (attr(sep, 'style:style') ?? 'solid') !== 'none',
+  };
 }
 
 /** The style of an ODF style:num-format ('1', 'a', 'A', 'i', 'I'; '' for no number). */

@@ -7,7 +7,7 @@
 import type JSZip from 'jszip';
 import type { Block, LineNumbers, RunStyle, Section } from './model.ts';
 import { attr, find, kid, kids, num, parseXml, zipText, type XmlElement } from './xml.ts';
-import { length, OdfStyles, OdfTextReader } from './odf.ts';
+import { length, odfColumns, OdfStyles, OdfTextReader } from './odf.ts';
 
 export interface OdtReadResult {
   sections: Section[];
@@ -76,7 +76,7 @@ export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
 
   const sections: Section[] = [];
   const startSection = async (masterName: string | undefined, first: XmlElement | undefined) => {
-    const { page, master, pageStyle } = styles.pageSetup(masterName);
+    const { page, master, pageStyle, columns } = styles.pageSetup(masterName);
     // A paragraph that starts a page style may restart its numbers (style:page-number="1", or "auto").
     const restart = first && Number(styles.prop(chainOf(first), 'style:paragraph-properties', 'style:page-number'));
     const textWidth = page.width - page.margin.left - page.margin.right;
@@ -92,6 +92,7 @@ export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
       footer: await part('style:footer'),
       lineNumbers,
       pageNumbers: { style: pageStyle, start: restart && restart > 0 ? restart : undefined },
+      columns,
     };
     sections.push(section);
     return { section, reader: new OdfTextReader({ zip, styles, notes, baseRun, textWidth }) };
@@ -114,12 +115,35 @@ export async function readOdt(zip: JSZip): Promise<OdtReadResult> {
   const reader = current.reader;
   for (const child of children) {
     const master = masterOf(child);
-    if (master && master !== currentMaster && current.section.blocks.length > 0) {
+    if (master && master !== currentMaster && (current.section.blocks.length > 0 || current.section.continuous)) {
       current = await startSection(master, child);
       currentMaster = master;
+    }
+    // A section in columns (Insert › Section › Columns) goes on the page as a continuous section of its
+    // own; what follows it, in the page's columns again.
+    const sectionColumns =
+      child.nodeName === 'text:section'
+        ? odfColumns(kid(styles.style('section', attr(child, 'text:style-name')), 'style:section-properties'))
+        : undefined;
+    if (sectionColumns) {
+      const page = current.section;
+      const continued = (columns: Section['columns'], blocks: Block[]): Section => ({
+        ...page,
+        blocks,
+        columns,
+        continuous: true,
+        bookmark: undefined,
+        pageNumbers: { style: page.pageNumbers?.style },
+      });
+      sections.push(continued(sectionColumns, await reader.block(child)));
+      current = { ...current, section: continued(page.columns, []) };
+      sections.push(current.section);
+      continue;
     }
     const blocks: Block[] = await reader.block(child);
     current.section.blocks.push(...blocks);
   }
-  return { sections, notes: [...notes] };
+  // (A section after a section in columns may stay empty: it would start a page of its own.)
+  const printed = sections.filter((section, i) => section.blocks.length > 0 || i === 0);
+  return { sections: printed, notes: [...notes] };
 }
