@@ -19,22 +19,12 @@ import type {
   TableRow,
 } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
-import { attr, find, imageMime, kid, kids, num, type XmlElement } from './xml.ts';
+import { attr, find, imageMime, kid, kids, length, num, type XmlElement } from './xml.ts';
 import type { ImageMime } from './images.ts';
 import { listNumber, type NumberStyle } from './list-numbers.ts';
 
 /** Longest repeat we expand (number-rows-repeated / number-columns-repeated can be 1 048 576). */
 export const MAX_REPEAT = 1024;
-
-const UNIT: Record<string, number> = { pt: 1, in: 72, cm: 72 / 2.54, mm: 72 / 25.4, pc: 12, px: 0.75 };
-
-/** '2.54cm' → 72; undefined for missing, relative (%) or malformed lengths. */
-export function length(value: string | undefined): number | undefined {
-  const match = value ? /^\s*(-?[\d.]+(?:e-?\d+)?)\s*(pt|in|cm|mm|pc|px)?\s*$/i.exec(value) : null;
-  if (!match) return undefined;
-  const n = Number(match[1]) * UNIT[(match[2] ?? 'pt').toLowerCase()];
-  return Number.isFinite(n) ? n : undefined;
-}
 
 /** '#ff0000' → [1, 0, 0]; undefined for 'transparent' or malformed values. */
 export function odfColor(value: string | undefined): Rgb | undefined {

@@ -7,12 +7,12 @@
 import type JSZip from 'jszip';
 import { PDFDocument, clip, endPath, popGraphicsState, pushGraphicsState, rectangle, rgb, type PDFPage } from 'pdf-lib';
 import type { Block, Paragraph, Rgb } from './model.ts';
-import { attr, findAll, kid, kids, type XmlElement } from './xml.ts';
+import { attr, findAll, kid, kids, length, type XmlElement } from './xml.ts';
 import type { ImageMime } from './images.ts';
 import type { TextContext } from './text.ts';
 import { measureBlocks, type OutlineEntry } from './flow.ts';
 import { throwIfAborted } from '../errors.ts';
-import { length, odfColor, OdfTextReader, type OdfStyles } from './odf.ts';
+import { odfColor, OdfTextReader, type OdfStyles } from './odf.ts';
 import { readOdfStyles } from './odt.ts';
 
 export interface OdpResult {

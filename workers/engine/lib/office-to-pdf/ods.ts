@@ -9,8 +9,8 @@ import type JSZip from 'jszip';
 import type { Block, RunStyle, Section, TableRow } from './model.ts';
 import { regionsBlock } from './sheet-furniture.ts';
 import { paragraph } from './model.ts';
-import { attr, findAll, kid, kids, parseXml, zipText, type XmlElement } from './xml.ts';
-import { length, OdfTextReader, repeat, type OdfStyles } from './odf.ts';
+import { attr, findAll, kid, kids, length, parseXml, zipText, type XmlElement } from './xml.ts';
+import { OdfTextReader, repeat, type OdfStyles } from './odf.ts';
 import { readOdfStyles } from './odt.ts';
 import { displayText, sectionsForGrid, textCell, type Grid, type XlsxOptions } from './xlsx.ts';
 

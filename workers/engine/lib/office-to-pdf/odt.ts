@@ -6,8 +6,8 @@
  */
 import type JSZip from 'jszip';
 import type { Block, LineNumbers, RunStyle, Section } from './model.ts';
-import { attr, find, kid, kids, num, parseXml, zipText, type XmlElement } from './xml.ts';
-import { length, odfColumns, OdfStyles, OdfTextReader } from './odf.ts';
+import { attr, find, kid, kids, length, num, parseXml, zipText, type XmlElement } from './xml.ts';
+import { odfColumns, OdfStyles, OdfTextReader } from './odf.ts';
 
 export interface OdtReadResult {
   sections: Section[];

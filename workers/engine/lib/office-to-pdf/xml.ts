@@ -55,7 +55,15 @@ export function num(element: XmlElement | null | undefined, name: string): numbe
   return Number.isFinite(n) ? n : undefined;
 }
 
-const POINTS_PER_UNIT: Record<string, number> = { pt: 1, pc: 12, pi: 12, in: 72, cm: 72 / 2.54, mm: 72 / 25.4 };
+const UNIT: Record<string, number> = { pt: 1, in: 72, cm: 72 / 2.54, mm: 72 / 25.4, pc: 12, pi: 12, px: 0.75 };
+
+/** A length with its unit in points ('2.54cm' → 72; a bare number is points); undefined for relative (%) or malformed ones. */
+export function length(value: string | undefined): number | undefined {
+  const match = value ? /^\s*(-?[\d.]+(?:e-?\d+)?)\s*(pt|in|cm|mm|pc|pi|px)?\s*$/i.exec(value) : null;
+  if (!match) return undefined;
+  const n = Number(match[1]) * UNIT[(match[2] ?? 'pt').toLowerCase()];
+  return Number.isFinite(n) ? n : undefined;
+}
 
 /**
  * An OOXML measure in points: a bare number in the attribute's own unit (`pointsPerUnit`: ½ for
@@ -68,8 +76,8 @@ export function measure(
 ): number | undefined {
   const value = attr(element, name)?.trim();
   if (value === undefined) return undefined;
-  const universal = /^(-?\d*\.?\d+)(pt|pc|pi|in|cm|mm)$/.exec(value);
-  const points = universal ? Number(universal[1]) * POINTS_PER_UNIT[universal[2]] : Number(value) * pointsPerUnit;
+  if (/[a-z]$/i.test(value)) return length(value);
+  const points = Number(value) * pointsPerUnit;
   return Number.isFinite(points) ? points : undefined;
 }
 
