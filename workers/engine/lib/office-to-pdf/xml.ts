@@ -57,7 +57,10 @@ export function num(element: XmlElement | null | undefined, name: string): numbe
 
 const UNIT: Record<string, number> = { pt: 1, in: 72, cm: 72 / 2.54, mm: 72 / 25.4, pc: 12, pi: 12, px: 0.75 };
 
-/** A length with its unit in points ('2.54cm' → 72; a bare number is points); undefined for relative (%) or malformed ones. */
+/**
+ * A length with its unit, in points ('2.54cm' → 72; a bare number is points); undefined for a
+ * relative (%) or malformed one.
+ */
 export function length(value: string | undefined): number | undefined {
   const match = value ? /^\s*(-?[\d.]+(?:e-?\d+)?)\s*(pt|in|cm|mm|pc|pi|px)?\s*$/i.exec(value) : null;
   if (!match) return undefined;
