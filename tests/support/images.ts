@@ -3,7 +3,7 @@
  * `pdftoppm` as the reference renderer, block SSIM on grey, and `pdffonts`' font kinds.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
@@ -113,6 +113,17 @@ export function pdftoppmPng(pdfPath: string, page: number, dpi: number, password
     args.push(...passwordArgs(passwords));
     execFileSync('pdftoppm', [...args, pdfPath, join(dir, 'page')], { stdio: ['ignore', 'ignore', 'pipe'] });
     return new Uint8Array(readFileSync(join(dir, 'page.png')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One page (1-based) of a PDF held in memory, drawn by pdftoppm at `dpi`, as RGBA pixels. */
+export async function pdfPageRaster(pdf: Uint8Array, page: number, dpi: number): Promise<Raster> {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-page-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), pdf);
+    return await decodeImage(pdftoppmPng(join(dir, 'in.pdf'), page, dpi));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

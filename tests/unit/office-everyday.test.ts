@@ -2,9 +2,6 @@
  * Office → PDF on constructs everyday documents have (the third quality sweep, docs/quality-sweep.md):
  * each input is generated here and the PDF judged by its content, as LibreOffice 7.4 prints the same file.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import PptxGenJS from 'pptxgenjs';
 import JSZip from 'jszip';
@@ -41,7 +38,7 @@ import { displayText } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
 import { readDocx } from '../../workers/engine/lib/office-to-pdf/docx/index.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { convert, texts } from '../support/office-pdf-helpers.ts';
-import { decodeImage, pdftoppmPng } from '../support/images.ts';
+import { pdfPageRaster } from '../support/images.ts';
 import { createCanvas } from '@napi-rs/canvas';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -199,31 +196,25 @@ describe('Excel printed gridlines (printOptions gridLines)', () => {
     sheet.mergeCells('B7:B8'); // down: no line between its rows
     sheet.getCell('C9').value = 'end';
     const { bytes: pdf } = await convert(excelToPdf, 'grid.xlsx', await workbook.xlsx.writeBuffer());
-    const dir = mkdtempSync(join(tmpdir(), 'folio-grid-'));
-    try {
-      writeFileSync(join(dir, 'in.pdf'), pdf);
-      const { width, height, data } = await decodeImage(pdftoppmPng(join(dir, 'in.pdf'), 1, 72));
-      const dark = (x: number, y: number) => data[(y * width + x) * 4] < 128;
-      const ys = [...Array(height).keys()];
-      const xs = [...Array(width).keys()];
-      // The grid's outer edges: the columns of pixels with a long dark run; its rows: lines across most of it.
-      const verticals = xs.filter((x) => ys.filter((y) => dark(x, y)).length > 100);
-      const [left, right] = [verticals[0], verticals[verticals.length - 1]];
-      const across = (y: number) => xs.filter((x) => x >= left && x <= right && dark(x, y)).length;
-      const edges = ys.filter((y) => across(y) > 0.6 * (right - left) && across(y - 1) <= 0.6 * (right - left));
-      expect(edges).toHaveLength(10); // 9 rows
-      // The vertical lines through row i: columns of pixels dark from its top edge to its bottom one (text never is).
-      const through = (i: number, x: number) => ys.slice(edges[i] + 2, edges[i + 1] - 1).every((y) => dark(x, y));
-      const lines = (i: number) => xs.filter((x) => x >= left && through(i, x) && !through(i, x - 1));
-      expect(edges.slice(0, -1).map((_, i) => lines(i).length)).toEqual([4, 4, 4, 4, 2, 4, 4, 4, 4]);
-      // Between rows 7 and 8, under column B: no line (the merge); under A and C: the line.
-      const [a, b, c, d] = lines(5);
-      const lineAt = (x: number) => [-1, 0, 1].some((dy) => dark(x, edges[7] + dy));
-      const middle = (x1: number, x2: number) => Math.round((x1 + x2) / 2);
-      expect([lineAt(middle(a, b)), lineAt(middle(b, c)), lineAt(middle(c, d))]).toEqual([true, false, true]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { width, height, data } = await pdfPageRaster(pdf, 1, 72);
+    const dark = (x: number, y: number) => data[(y * width + x) * 4] < 128;
+    const ys = [...Array(height).keys()];
+    const xs = [...Array(width).keys()];
+    // The grid's outer edges: the columns of pixels with a long dark run; its rows: lines across most of it.
+    const verticals = xs.filter((x) => ys.filter((y) => dark(x, y)).length > 100);
+    const [left, right] = [verticals[0], verticals[verticals.length - 1]];
+    const across = (y: number) => xs.filter((x) => x >= left && x <= right && dark(x, y)).length;
+    const edges = ys.filter((y) => across(y) > 0.6 * (right - left) && across(y - 1) <= 0.6 * (right - left));
+    expect(edges).toHaveLength(10); // 9 rows
+    // The vertical lines through row i: columns of pixels dark from its top edge to its bottom one (text never is).
+    const through = (i: number, x: number) => ys.slice(edges[i] + 2, edges[i + 1] - 1).every((y) => dark(x, y));
+    const lines = (i: number) => xs.filter((x) => x >= left && through(i, x) && !through(i, x - 1));
+    expect(edges.slice(0, -1).map((_, i) => lines(i).length)).toEqual([4, 4, 4, 4, 2, 4, 4, 4, 4]);
+    // Between rows 7 and 8, under column B: no line (the merge); under A and C: the line.
+    const [a, b, c, d] = lines(5);
+    const lineAt = (x: number) => [-1, 0, 1].some((dy) => dark(x, edges[7] + dy));
+    const middle = (x1: number, x2: number) => Math.round((x1 + x2) / 2);
+    expect([lineAt(middle(a, b)), lineAt(middle(b, c)), lineAt(middle(c, d))]).toEqual([true, false, true]);
   });
 });
 
@@ -486,21 +477,15 @@ describe('Word page borders (w:pgBorders)', () => {
   });
   /** The box of a page's pixels that are neither white nor grey, in points from the top left. */
   async function colouredBox(pdf: Uint8Array, page: number) {
-    const dir = mkdtempSync(join(tmpdir(), 'folio-borders-'));
-    try {
-      writeFileSync(join(dir, 'in.pdf'), pdf);
-      const { width, height, data } = await decodeImage(pdftoppmPng(join(dir, 'in.pdf'), page, 36));
-      let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
-      for (let y = 0; y < height; y++)
-        for (let x = 0; x < width; x++) {
-          const [r, g, b] = data.subarray((y * width + x) * 4, (y * width + x) * 4 + 3);
-          if (Math.max(r, g, b) - Math.min(r, g, b) < 30) continue; // white, black or grey
-          [left, top, right, bottom] = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y)];
-        }
-      return Number.isFinite(left) ? [left * 2, top * 2, right * 2, bottom * 2] : undefined;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { width, height, data } = await pdfPageRaster(pdf, page, 36);
+    let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const [r, g, b] = data.subarray((y * width + x) * 4, (y * width + x) * 4 + 3);
+        if (Math.max(r, g, b) - Math.min(r, g, b) < 30) continue; // white, black or grey
+        [left, top, right, bottom] = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y)];
+      }
+    return Number.isFinite(left) ? [left * 2, top * 2, right * 2, bottom * 2] : undefined;
   }
 
   test('from the page edge on every page; from the text on the first page only', async () => {
@@ -553,24 +538,18 @@ describe('Word columns with a line between them (w:cols w:sep)', () => {
       }),
     );
     const { bytes: pdf } = await convert(wordToPdf, 'newsletter.docx', bytes);
-    const dir = mkdtempSync(join(tmpdir(), 'folio-rule-'));
-    try {
-      writeFileSync(join(dir, 'in.pdf'), pdf);
-      const { width, height, data } = await decodeImage(pdftoppmPng(join(dir, 'in.pdf'), 1, 72));
-      // The gap's column of pixels with the most ink.
-      let best = { x: 0, rows: [] as number[] };
-      for (let x = 260; x < 340; x++) {
-        const rows = [];
-        for (let y = 0; y < height; y++) if (data[(y * width + x) * 4] < 160) rows.push(y);
-        if (rows.length > best.rows.length) best = { x, rows };
-      }
-      expect(Math.abs(best.x - 298)).toBeLessThanOrEqual(2);
-      expect(Math.abs(best.rows[0] - 84)).toBeLessThanOrEqual(4);
-      expect(best.rows.at(-1)).toBeGreaterThan(700);
-      expect(best.rows.length).toBeGreaterThan(600); // one unbroken line
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    const { width, height, data } = await pdfPageRaster(pdf, 1, 72);
+    // The gap's column of pixels with the most ink.
+    let best = { x: 0, rows: [] as number[] };
+    for (let x = 260; x < 340; x++) {
+      const rows = [];
+      for (let y = 0; y < height; y++) if (data[(y * width + x) * 4] < 160) rows.push(y);
+      if (rows.length > best.rows.length) best = { x, rows };
     }
+    expect(Math.abs(best.x - 298)).toBeLessThanOrEqual(2);
+    expect(Math.abs(best.rows[0] - 84)).toBeLessThanOrEqual(4);
+    expect(best.rows.at(-1)).toBeGreaterThan(700);
+    expect(best.rows.length).toBeGreaterThan(600); // one unbroken line
   });
 });
 
@@ -602,29 +581,23 @@ describe('Pictures cropped (Picture Format › Crop: a:srcRect)', () => {
   }
   /** Pixels of each stripe's colour on page 1 at 72 dpi (an edge pixel may mix two). */
   async function stripeCounts(pdf: Uint8Array): Promise<Map<string, number>> {
-    const dir = mkdtempSync(join(tmpdir(), 'folio-crop-'));
-    try {
-      writeFileSync(join(dir, 'in.pdf'), pdf);
-      const { width, height, data } = await decodeImage(pdftoppmPng(join(dir, 'in.pdf'), 1, 72));
-      const count = new Map<string, number>();
-      for (let p = 0; p < width * height * 4; p += 4) {
-        const [r, g, b] = data.subarray(p, p + 3);
-        const name =
-          r > 200 && g < 60 && b < 60
-            ? 'red'
-            : g > 200 && r < 60 && b < 60
-              ? 'green'
-              : b > 200 && r < 60 && g < 60
-                ? 'blue'
-                : r > 200 && g > 200 && b < 60
-                  ? 'yellow'
-                  : 'other';
-        count.set(name, (count.get(name) ?? 0) + 1);
-      }
-      return count;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    const { width, height, data } = await pdfPageRaster(pdf, 1, 72);
+    const count = new Map<string, number>();
+    for (let p = 0; p < width * height * 4; p += 4) {
+      const [r, g, b] = data.subarray(p, p + 3);
+      const name =
+        r > 200 && g < 60 && b < 60
+          ? 'red'
+          : g > 200 && r < 60 && b < 60
+            ? 'green'
+            : b > 200 && r < 60 && g < 60
+              ? 'blue'
+              : r > 200 && g > 200 && b < 60
+                ? 'yellow'
+                : 'other';
+      count.set(name, (count.get(name) ?? 0) + 1);
     }
+    return count;
   }
   /** Green and blue each fill half of a frame `width` × `height` pt; red and yellow at most an edge. */
   function expectMiddleStripes(count: Map<string, number>, width: number, height: number) {
