@@ -9,7 +9,7 @@
  */
 import { FolioError } from './errors.ts';
 import { isNode } from './wasm.ts';
-import { ascii, indexOfBytes, lastIndexOfBytes } from './pdf/pdf-bytes.ts';
+import { OBJ, ascii, indexOfBytes, lastIndexOfBytes } from './pdf/pdf-bytes.ts';
 
 /** Deflate's largest expansion ratio (RFC 1951: 258 bytes from 2 bits, plus block overhead). */
 const DEFLATE_MAX_RATIO = 1032;
@@ -158,7 +158,6 @@ interface PdfStream {
 const latin1 = new TextDecoder('latin1');
 const STREAM = ascii('stream');
 const END_STREAM = ascii('endstream');
-const OBJ = ascii('obj');
 
 /**
  * The deflated streams of a PDF, found in its bytes (not through a parser, so that every tool —

@@ -52,6 +52,9 @@ interface PageDraft {
 /** Width of the box a line number is right-aligned in (wider than any number's digits). */
 const LINE_NUMBER_BOX = 72;
 
+/** Word's line between columns (w:sep): thin and black. */
+const COLUMN_RULE: Border = { width: 0.75, color: [0, 0, 0] };
+
 /** Room the footnote rule takes above a page's first footnote. */
 const FOOTNOTE_RULE = 10;
 
@@ -729,8 +732,7 @@ function drawGridLines(
 ): void {
   const { x, columnX, top, height } = row;
   const inside = (a: number, b: number) => a >= 0 && a === b;
-  const draw = (x1: number, y1: number, x2: number, y2: number) =>
-    page.drawLine({ start: { x: x1, y: y1 }, end: { x: x2, y: y2 }, thickness: line.width, color: rgb(...line.color) });
+  const draw = (x1: number, y1: number, x2: number, y2: number) => drawBorder(page, line, x1, y1, x2, y2);
   const here = cover[r];
   for (let c = 0; c < here.length; c++) {
     const [from, to] = [x + columnX[c], x + columnX[c + 1]];
@@ -1017,9 +1019,7 @@ class Flow {
     const [top, low] = [setup.height - setup.margin.top - this.columnTop, setup.height - setup.margin.top - bottom];
     for (let k = 1; k < this.columns; k++) {
       const x = setup.margin.left + k * (contentWidth + gap) - gap / 2;
-      this.draft.ops.push((page) =>
-        page.drawLine({ start: { x, y: top }, end: { x, y: low }, thickness: 0.75, color: rgb(0, 0, 0) }),
-      );
+      this.draft.ops.push((page) => drawBorder(page, COLUMN_RULE, x, top, x, low));
     }
   }
 
@@ -1427,12 +1427,10 @@ function drawPageBorders(page: PDFPage, section: Section, firstOfSection: boolea
   const y2 = at(bottom, 0, margin.bottom, 1) ?? margin.bottom;
   const x1 = at(left, 0, margin.left, 1) ?? margin.left;
   const x2 = at(right, width, width - margin.right, -1) ?? width - margin.right;
-  const line = (side: Border, x: number, y: number, toX: number, toY: number) =>
-    page.drawLine({ start: { x, y }, end: { x: toX, y: toY }, thickness: side.width, color: rgb(...side.color) });
-  if (top) line(top, x1 - (left?.width ?? 0) / 2, y1, x2 + (right?.width ?? 0) / 2, y1);
-  if (bottom) line(bottom, x1 - (left?.width ?? 0) / 2, y2, x2 + (right?.width ?? 0) / 2, y2);
-  if (left) line(left, x1, y2, x1, y1);
-  if (right) line(right, x2, y2, x2, y1);
+  drawBorder(page, top, x1 - (left?.width ?? 0) / 2, y1, x2 + (right?.width ?? 0) / 2, y1);
+  drawBorder(page, bottom, x1 - (left?.width ?? 0) / 2, y2, x2 + (right?.width ?? 0) / 2, y2);
+  drawBorder(page, left, x1, y2, x1, y1);
+  drawBorder(page, right, x2, y2, x2, y1);
 }
 
 /**
