@@ -14,7 +14,7 @@ import { answerApiRequest, type ToolRunner } from './api-core.ts';
 import { prepareInWorker, runInWorker } from '../workers/bridge.ts';
 import { FolioError, isFolioError } from '../workers/engine/lib/errors.ts';
 import { fileTools } from '../src/catalogue/index.ts';
-import { toolOfflineProblem } from '../src/pwa/offline-engines.ts';
+import { holdEngineDownloads, toolOfflineProblem } from '../src/pwa/offline-engines.ts';
 
 /** Warms up a tool's engine in a worker as its window opens (see EngineModule.prepare). */
 export const prepareEngine = prepareInWorker;
@@ -32,6 +32,7 @@ const runInBrowser: ToolRunner = async (toolId, inputs, options, job) => {
   const tool = fileTools.find((t) => t.id === toolId) ?? { id: toolId, name: 'This tool' };
   const problem = await toolOfflineProblem(tool);
   if (problem) throw new FolioError('Offline', problem);
+  const release = holdEngineDownloads();
   try {
     return await runInWorker(toolId, inputs, options, {
       signal: job.signal,
@@ -51,6 +52,8 @@ const runInBrowser: ToolRunner = async (toolId, inputs, options, job) => {
           `${tool.name} could not download a part of its engine. Check your connection and try again; after one ` +
             `complete run it works offline.`,
         );
+  } finally {
+    release();
   }
 };
 

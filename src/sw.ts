@@ -8,6 +8,7 @@
  *   is missing in the background, telling open pages how far it has got. The optional groups (CJK
  *   fonts, OCR languages other than English, LibreOffice) are cached when first used or when asked
  *   for on the About page. Anything else under those paths is cached on first use (cache-first).
+ *   While a tool works in any window, no new background download starts (HOLD_ENGINE_DOWNLOADS).
  * - On activation, caches of an older layout are deleted and every engine file that this version no
  *   longer lists (an update's old chunks, WASM, a previous LibreOffice) is removed.
  * - The share target (POST /share-target from the OS share sheet) is answered here: only a top-level
@@ -66,6 +67,32 @@ async function broadcast(message: EngineCacheMessage): Promise<void> {
 const PARALLEL_DOWNLOADS = 3;
 const running = new Map<string, Promise<void>>();
 
+/**
+ * Windows with a tool at work (HOLD_ENGINE_DOWNLOADS): no new download starts until none is left.
+ * On a two-core device, inflating and storing engine files beside a job slowed a first visit's
+ * first job by a third (docs/benchmarks.md). A window that closes mid-job stops holding.
+ */
+const busyWindows = new Set<string>();
+let wakeDownloads: () => void = () => undefined;
+/** How often a hold is checked for windows that have gone without saying so. */
+const HOLD_RECHECK_MS = 5_000;
+
+async function whileWindowsBusy(): Promise<void> {
+  for (;;) {
+    for (const id of busyWindows) if (!(await self.clients.get(id))) busyWindows.delete(id);
+    if (busyWindows.size === 0) return;
+    await new Promise<void>((resolve) => {
+      wakeDownloads = resolve;
+      setTimeout(resolve, HOLD_RECHECK_MS);
+    });
+  }
+}
+
+function holdDownloads(windowId: string, busy: boolean): void {
+  if (busy) busyWindows.add(windowId);
+  else if (busyWindows.delete(windowId)) wakeDownloads();
+}
+
 /** Fetches every file of `group` that is not in the engine cache yet, reporting progress to the pages. */
 function cacheGroup(group: EngineGroup): Promise<void> {
   let job = running.get(group);
@@ -89,7 +116,13 @@ async function downloadGroup(group: EngineGroup): Promise<void> {
   await broadcast({ type: 'engine-cache-progress', group, done, total });
   const queue = [...missing];
   const download = async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) {
+    for (;;) {
+      if (busyWindows.size > 0) {
+        await broadcast({ type: 'engine-cache-progress', group, done, total, held: true });
+        await whileWindowsBusy();
+      }
+      const file = queue.shift();
+      if (!file) return;
       try {
         const response = await fetch(file.url);
         if (!response.ok) throw new Error(String(response.status));
@@ -139,11 +172,13 @@ self.addEventListener('fetch', (event) => {
 });
 
 self.addEventListener('message', (event) => {
-  const data = event.data as { type?: string; group?: EngineGroup } | undefined;
+  const data = event.data as { type?: string; group?: EngineGroup; busy?: boolean } | undefined;
   if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
   if (data?.type === 'TAKE_SHARED_FILES') {
     event.ports[0]?.postMessage(sharedFiles);
     sharedFiles = [];
   }
   if (data?.type === 'CACHE_ENGINES' && data.group) event.waitUntil(cacheGroup(data.group));
+  const source = event.source;
+  if (data?.type === 'HOLD_ENGINE_DOWNLOADS' && source && 'id' in source) holdDownloads(source.id, data.busy === true);
 });

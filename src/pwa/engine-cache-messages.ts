@@ -2,5 +2,6 @@
 import type { EngineGroup } from './engine-files.ts';
 
 export type EngineCacheMessage =
-  | { type: 'engine-cache-progress'; group: EngineGroup; done: number; total: number }
+  /** `held`: waiting while a tool works in an open window (HOLD_ENGINE_DOWNLOADS). */
+  | { type: 'engine-cache-progress'; group: EngineGroup; done: number; total: number; held?: boolean }
   | { type: 'engine-cache-finished'; group: EngineGroup; done: number; total: number; failed: number };

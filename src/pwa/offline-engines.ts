@@ -62,11 +62,52 @@ export function savesData(): boolean {
   return (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
 }
 
+/** Groups this page asked for that have not finished (asked again after a job, see holdEngineDownloads). */
+const unfinished = new Set<EngineGroup>();
+let unfinishedWatched = false;
+
 /** Asks the service worker to download a group of engine files (progress: onEngineCacheMessage). */
 export async function requestEngineGroup(group: EngineGroup): Promise<void> {
   if (!('serviceWorker' in navigator)) throw new Error('This browser cannot keep Folio for offline use.');
+  unfinished.add(group);
+  if (!unfinishedWatched) {
+    unfinishedWatched = true;
+    onEngineCacheMessage((message) => {
+      if (message.type === 'engine-cache-finished') unfinished.delete(message.group);
+    });
+  }
   const registration = await navigator.serviceWorker.ready;
   registration.active?.postMessage({ type: 'CACHE_ENGINES', group });
+}
+
+let jobsAtWork = 0;
+/** Messages to the service worker about jobs, in the order they were given. */
+let holdsSent: Promise<unknown> = Promise.resolve();
+
+/**
+ * Called as a tool's job starts in this window; the returned function as it ends. Meanwhile the
+ * service worker starts no background download (src/sw.ts): the job has the device's cores to
+ * itself. After the last job, the groups this page asked for and that have not finished are asked
+ * for again — a download held longer than the browser lets a service worker wait may have been
+ * stopped (files already stored are not fetched again).
+ */
+export function holdEngineDownloads(): () => void {
+  if (!('serviceWorker' in navigator)) return () => undefined;
+  const tell = (busy: boolean) => {
+    holdsSent = holdsSent
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => registration.active?.postMessage({ type: 'HOLD_ENGINE_DOWNLOADS', busy }))
+      .catch(() => undefined);
+  };
+  if (jobsAtWork++ === 0) tell(true);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--jobsAtWork > 0) return;
+    tell(false);
+    for (const group of unfinished) void requestEngineGroup(group).catch(() => undefined);
+  };
 }
 
 export function onEngineCacheMessage(listener: (message: EngineCacheMessage) => void): () => void {

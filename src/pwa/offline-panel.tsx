@@ -18,6 +18,8 @@ interface Live {
   total: number;
   finished: boolean;
   failed: number;
+  /** Waiting while a tool works in an open window (src/sw.ts). */
+  held: boolean;
 }
 
 function groupLabel(group: EngineGroup): string {
@@ -68,6 +70,7 @@ export function OfflinePanel() {
           total: message.total,
           finished,
           failed: finished ? message.failed : 0,
+          held: !finished && message.held === true,
         }),
       );
       if (finished) void refresh();
@@ -97,7 +100,7 @@ export function OfflinePanel() {
   } else if (coreRunning) {
     status =
       `Saving the tools for offline use in the background: ${formatBytes(coreLive.done)} of ` +
-      `${formatBytes(coreLive.total)}…`;
+      `${formatBytes(coreLive.total)}${coreLive.held ? ', paused while a tool works' : ''}…`;
   } else if (coreLive?.finished && coreLive.failed > 0) {
     status =
       `${coreLive.failed} files could not be downloaded. Tools that need them will say so; try again when you are ` +
