@@ -94,6 +94,40 @@ test('Word: line numbers in the margin, every second line, restarting on each pa
   expect(answer.notes.join(' ')).not.toMatch(/line numbers/);
 });
 
+test('Word: headings and lists spaced as Word spaces them (the larger spacing; none inside a list)', async () => {
+  const docx = await Packer.toBuffer(
+    new Document({
+      styles: {
+        paragraphStyles: [
+          { id: 'Head', name: 'Head', run: { bold: true }, paragraph: { spacing: { before: 240, after: 0 } } },
+          { id: 'Body', name: 'Body', paragraph: { spacing: { after: 160 } } },
+          {
+            id: 'ListPara',
+            name: 'List Paragraph',
+            paragraph: { spacing: { after: 160 }, contextualSpacing: true, indent: { left: 720 } },
+          },
+        ],
+      },
+      sections: [
+        {
+          children: Array.from({ length: 30 }, (_, i) => [
+            new Paragraph({ style: 'Head', text: `Heading ${i + 1}` }),
+            new Paragraph({ style: 'Body', text: `Body of part ${i + 1}` }),
+            ...[1, 2, 3].map((n) => new Paragraph({ style: 'ListPara', text: `Point ${n} of part ${i + 1}` })),
+          ]).flat(),
+        },
+      ],
+    }),
+  );
+  const { page, context } = await pageWithApi(shared.browser, 'word-to-pdf');
+  const answer = await postInPage(page, '/api/pdf/fromWord', [['file', 'spacing.docx', new Uint8Array(docx)]]);
+  await context.close();
+  expect(answer.status, answer.text).toBe(200);
+  // LibreOffice 7.4 prints nine parts a page, four pages; with both spacings added it was seven, five pages.
+  const headings = pages(answer.bytes).map((text) => text.match(/Heading \d+/g) ?? []);
+  expect(headings.map((list) => list.length)).toEqual([9, 9, 9, 3]);
+});
+
 test('PowerPoint: numbered paragraphs and a table merged across columns', async () => {
   const pptx = new PptxGenJS();
   const numbered = (text: string, indentLevel = 0, style = 'arabicPeriod') => ({

@@ -787,3 +787,73 @@ describe('Word line numbering', () => {
     expect(printed.slice(0, secondStart).flat()).toEqual(all.slice(0, restart));
   });
 });
+
+describe('Word spacing between paragraphs', () => {
+  // ISO/IEC 29500-1 §17.3.1.33: the space between two paragraphs is the larger of the first's space
+  // after and the second's space before (LibreOffice 7.4 prints these documents so); Folio added
+  // them, so every heading after a paragraph stood 8 pt lower than in Word. §17.3.1.9: "Don't add
+  // space between paragraphs of the same style" (w:contextualSpacing, Word's List Paragraph) was
+  // not read. Only with w:doNotUseHTMLParagraphAutoSpacing (Word before 2000), or without a
+  // settings part (as LibreOffice reads that), are both added.
+  const spaced = (text: string, before: number, after: number, style?: string, contextualSpacing?: boolean) =>
+    new Paragraph({ style, children: [new TextRun(text)], spacing: { before, after }, contextualSpacing });
+  const listPara = { before: 120, after: 200 };
+  async function gaps(settings?: (xml: string | undefined) => string | undefined) {
+    const doc = new Document({
+      styles: {
+        paragraphStyles: [
+          { id: 'ListPara', name: 'List Paragraph', paragraph: { spacing: listPara, contextualSpacing: true } },
+          { id: 'Step', name: 'Step', paragraph: { spacing: { before: 240, after: 200 } } },
+        ],
+      },
+      sections: [
+        {
+          children: [
+            spaced('A0', 0, 0),
+            spaced('B0', 0, 0),
+            spaced('C20after', 0, 400),
+            spaced('D20before', 400, 0),
+            spaced('E10after', 0, 200),
+            spaced('F20before', 400, 0),
+            ...['Item1', 'Item2', 'Item3'].map((text) => new Paragraph({ style: 'ListPara', text })),
+            spaced('G6before', 120, 0),
+            // Contextual spacing on the first of two Step paragraphs only: 12 pt before less its 10 pt after.
+            new Paragraph({ style: 'Step', text: 'Step1', contextualSpacing: true }),
+            new Paragraph({ style: 'Step', text: 'Step2', contextualSpacing: false }),
+            spaced('H0', 0, 0),
+          ],
+        },
+      ],
+    });
+    const zip = await JSZip.loadAsync(await Packer.toBuffer(doc));
+    if (settings) {
+      const changed = settings(await zip.file('word/settings.xml')?.async('string'));
+      if (changed === undefined) zip.remove('word/settings.xml');
+      else zip.file('word/settings.xml', changed);
+    }
+    const pdf = await convert(wordToPdf, 'spacing.docx', await zip.generateAsync({ type: 'uint8array' }));
+    const items = await textItems(pdf.bytes);
+    const y = (text: string) => items.find((item) => item.text === text)!.y;
+    const pitch = y('A0') - y('B0');
+    const gap = (above: string, below: string) => Math.round((y(above) - y(below) - pitch) * 10) / 10;
+    return {
+      afterThenBefore: gap('C20after', 'D20before'),
+      smallerAfter: gap('E10after', 'F20before'),
+      list: [gap('Item1', 'Item2'), gap('Item2', 'Item3')],
+      leavingList: gap('Item3', 'G6before'),
+      oneSided: gap('Step1', 'Step2'),
+    };
+  }
+
+  test('the larger of space after and space before; none between list paragraphs of one style', async () => {
+    expect(await gaps()).toEqual({ afterThenBefore: 20, smallerAfter: 20, list: [0, 0], leavingList: 10, oneSided: 2 });
+  });
+
+  test('added, as Word before 2000 did, when the settings ask for it or are missing', async () => {
+    const legacy = (xml: string | undefined) =>
+      xml!.replace('<w:compat>', '<w:compat><w:doNotUseHTMLParagraphAutoSpacing/>');
+    const expected = { afterThenBefore: 40, smallerAfter: 30, list: [0, 0], leavingList: 16, oneSided: 12 };
+    expect(await gaps(legacy)).toEqual(expected);
+    expect(await gaps(() => undefined)).toEqual(expected);
+  });
+});

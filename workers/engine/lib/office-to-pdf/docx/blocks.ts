@@ -2,7 +2,7 @@
 import type { Block } from '../model.ts';
 import { kid, kids, type XmlElement } from '../xml.ts';
 import type { DocxContext, Rels } from './context.ts';
-import { readParagraph } from './paragraph.ts';
+import { ParagraphSpacing, readParagraph } from './paragraph.ts';
 import { readTable } from './tables.ts';
 
 /** Reads body-level content in order, handing each block to `emit`; `onSection` marks a section end. */
@@ -13,14 +13,22 @@ export async function readBlocks(
   emit: (block: Block) => void,
   onSection?: (sectPr: XmlElement) => void,
 ): Promise<void> {
-  for (const child of kids(container)) {
-    if (child.nodeName === 'w:p') {
-      (await readParagraph(ctx, child, partRels)).forEach(emit);
-      const sectPr = kid(kid(child, 'w:pPr'), 'w:sectPr');
-      if (sectPr && onSection) onSection(sectPr);
-    } else if (child.nodeName === 'w:tbl') emit(await readTable(ctx, child, partRels));
-    else if (child.nodeName === 'w:sdt')
-      await readBlocks(ctx, kid(child, 'w:sdtContent') ?? child, partRels, emit, onSection);
-    else if (child.nodeName === 'w:customXml') await readBlocks(ctx, child, partRels, emit, onSection);
-  }
+  const spacing = new ParagraphSpacing(ctx.paragraphSpacing);
+  // Content controls and custom XML wrap paragraphs of the same container: one spacing runs through.
+  const read = async (parent: XmlElement): Promise<void> => {
+    for (const child of kids(parent)) {
+      if (child.nodeName === 'w:p') {
+        const paragraph = await readParagraph(ctx, child, partRels);
+        spacing.place(paragraph);
+        paragraph.blocks.forEach(emit);
+        const sectPr = kid(kid(child, 'w:pPr'), 'w:sectPr');
+        if (sectPr && onSection) onSection(sectPr);
+      } else if (child.nodeName === 'w:tbl') {
+        spacing.interrupt();
+        emit(await readTable(ctx, child, partRels));
+      } else if (child.nodeName === 'w:sdt') await read(kid(child, 'w:sdtContent') ?? child);
+      else if (child.nodeName === 'w:customXml') await read(child);
+    }
+  };
+  await read(container);
 }

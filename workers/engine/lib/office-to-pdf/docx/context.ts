@@ -11,6 +11,7 @@ import { readDrawingTheme, type DrawingTheme } from '../shapes.ts';
 import { readStyles, onOff, type DocxStyles, type ThemeFonts } from './styles.ts';
 import { readNumbering, type Numbering } from './numbering.ts';
 import { readNotesPart, type NotesPart } from './notes.ts';
+import type { SpacingRule } from './paragraph.ts';
 
 export type Rels = Awaited<ReturnType<typeof readRels>>;
 
@@ -39,6 +40,11 @@ export interface DocxContext {
    * 2010, 15 Word 2013 and later; 12 when the settings do not say, as Word reads them).
    */
   compatibilityMode: number;
+  /**
+   * The space between two paragraphs: the larger of the first's after and the second's before, or
+   * their sum (w:doNotUseHTMLParagraphAutoSpacing; no settings part). See ParagraphSpacing.
+   */
+  paragraphSpacing: SpacingRule;
   footnotes: NotesPart;
   endnotes: NotesPart;
   /** The number format of footnote and endnote marks (w:footnotePr / w:endnotePr in the settings). */
@@ -75,6 +81,16 @@ function compatibilityMode(settings: XmlElement | undefined): number {
   return Number(attr(setting, 'w:val')) || 12;
 }
 
+/**
+ * Word 2000 and later give two paragraphs the larger of their spacings (ISO/IEC 29500-1 §17.3.1.33);
+ * w:doNotUseHTMLParagraphAutoSpacing asks for the sum, as before. LibreOffice also adds them when
+ * the document has no settings part at all.
+ */
+function paragraphSpacingRule(settings: XmlElement | undefined): SpacingRule {
+  if (!settings || onOff(kid(kid(settings, 'w:compat'), 'w:doNotUseHTMLParagraphAutoSpacing'))) return 'sum';
+  return 'larger';
+}
+
 export async function createDocxContext(zip: JSZip, documentPath: string): Promise<DocxContext> {
   const notes = new Set<string>();
   const themeXml = await zipText(zip, THEME_PATH);
@@ -95,6 +111,7 @@ export async function createDocxContext(zip: JSZip, documentPath: string): Promi
     rels,
     evenAndOddHeaders: onOff(kid(settings, 'w:evenAndOddHeaders')) ?? false,
     compatibilityMode: compatibilityMode(settings),
+    paragraphSpacing: paragraphSpacingRule(settings),
     footnotes: await readNotesPart(zip, rels, 'footnote'),
     endnotes: await readNotesPart(zip, rels, 'endnote'),
     noteFormat: { footnote: noteFormat('footnote'), endnote: noteFormat('endnote') },

@@ -20,8 +20,11 @@ import {
   type RunProps,
 } from './styles.ts';
 
-/** The paragraph's properties and the run properties its text starts from. */
-function paragraphProps(ctx: DocxContext, pPr: XmlElement | undefined): { props: ParaProps; paraRun: RunProps } {
+/** The paragraph's properties, its style and the run properties its text starts from. */
+function paragraphProps(
+  ctx: DocxContext,
+  pPr: XmlElement | undefined,
+): { props: ParaProps; paraRun: RunProps; styleId?: string } {
   const { styles } = ctx;
   const styleId = attr(kid(pPr, 'w:pStyle'), 'w:val') ?? styles.defaultParagraphStyle;
   const props: ParaProps = { ...styles.basePara };
@@ -42,7 +45,7 @@ function paragraphProps(ctx: DocxContext, pPr: XmlElement | undefined): { props:
   if (table && !overNormal) for (const el of table.rPr) readRunProps(el, paraRun, styles.themeFonts);
   styleRunProps(styles, styleId, paraRun);
   if (table && overNormal) for (const el of table.rPr) readRunProps(el, paraRun, styles.themeFonts);
-  return { props, paraRun };
+  return { props, paraRun, styleId };
 }
 
 /** The layout model's paragraph fields that every part of a split paragraph shares. */
@@ -112,11 +115,62 @@ function splitAtPageBreaks(reader: RunReader, props: ParaProps, marker: Paragrap
   return blocks;
 }
 
-export async function readParagraph(ctx: DocxContext, p: XmlElement, partRels: Rels): Promise<Block[]> {
+/** A w:p read: its blocks, and what the space between it and the paragraphs around it depends on. */
+export interface ReadParagraph {
+  blocks: Block[];
+  styleId?: string;
+  contextualSpacing: boolean;
+}
+
+export async function readParagraph(ctx: DocxContext, p: XmlElement, partRels: Rels): Promise<ReadParagraph> {
   const pPr = kid(p, 'w:pPr');
-  const { props, paraRun } = paragraphProps(ctx, pPr);
+  const { props, paraRun, styleId } = paragraphProps(ctx, pPr);
   const marker = listMarker(ctx.numbering, props, pPr, paraRun, ctx.styles.themeFonts);
   const reader = runReader(ctx, partRels, paraRun);
   await readRuns(reader, p);
-  return splitAtPageBreaks(reader, props, marker);
+  return {
+    blocks: splitAtPageBreaks(reader, props, marker),
+    styleId,
+    contextualSpacing: props.contextualSpacing === true,
+  };
+}
+
+export type SpacingRule = 'larger' | 'sum';
+
+/**
+ * The space between consecutive paragraphs of one container (the body, a cell, a header, a note, a
+ * text box). ISO/IEC 29500-1 §17.3.1.33: the larger of the first's space after and the second's
+ * space before ('larger'); 'sum' adds them (DocxContext.paragraphSpacing says which). The layout adds
+ * each paragraph's own spacing, so under 'larger' the second's space before is cut to what the
+ * first's space after leaves. §17.3.1.9, w:contextualSpacing: a paragraph next to one of the same
+ * style drops its own side — when only the first drops its after, Word leaves max(before − after, 0).
+ * Anything else between two paragraphs (a table) keeps both spacings.
+ */
+export class ParagraphSpacing {
+  private previous?: { paragraph: Paragraph; styleId?: string; contextual: boolean };
+
+  constructor(private readonly rule: SpacingRule) {}
+
+  /** The next paragraph of the container. */
+  place(read: ReadParagraph): void {
+    const first = read.blocks[0];
+    const previous = this.previous;
+    if (previous && first?.kind === 'paragraph') {
+      const sameStyle = previous.styleId === read.styleId;
+      const after = previous.paragraph.spaceAfter;
+      if (sameStyle && previous.contextual) previous.paragraph.spaceAfter = 0;
+      if (sameStyle && read.contextualSpacing) first.spaceBefore = 0;
+      else if (this.rule === 'larger') first.spaceBefore = Math.max(0, first.spaceBefore - after);
+    }
+    const last = read.blocks[read.blocks.length - 1];
+    this.previous =
+      last?.kind === 'paragraph'
+        ? { paragraph: last, styleId: read.styleId, contextual: read.contextualSpacing }
+        : undefined;
+  }
+
+  /** Something other than a paragraph comes next. */
+  interrupt(): void {
+    this.previous = undefined;
+  }
 }

@@ -47,6 +47,8 @@ export interface ParaProps {
   keepLines?: boolean;
   widowControl?: boolean;
   suppressLineNumbers?: boolean;
+  /** w:contextualSpacing: no space before or after next to a paragraph of the same style (ParagraphSpacing). */
+  contextualSpacing?: boolean;
   borders?: Paragraph['borders'];
   shading?: Rgb;
   outlineLevel?: number;
@@ -328,7 +330,7 @@ export function readParaProps(pPr: XmlElement | undefined, into: ParaProps): Par
   if (bidi !== undefined) into.bidi = bidi;
   const pbb = onOff(kid(pPr, 'w:pageBreakBefore'));
   if (pbb !== undefined) into.pageBreakBefore = pbb;
-  for (const name of ['keepNext', 'keepLines', 'widowControl', 'suppressLineNumbers'] as const) {
+  for (const name of ['keepNext', 'keepLines', 'widowControl', 'suppressLineNumbers', 'contextualSpacing'] as const) {
     const value = onOff(kid(pPr, `w:${name}`));
     if (value !== undefined) into[name] = value;
   }

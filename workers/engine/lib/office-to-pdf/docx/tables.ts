@@ -8,7 +8,7 @@ import { mirrorColumns } from '../bidi.ts';
 import type { Block, Border, Paragraph, Rgb, TableCell, TableRow } from '../model.ts';
 import { attr, hexColor, kid, kids, num, type XmlElement } from '../xml.ts';
 import type { CellTextStyle, DocxContext, Rels } from './context.ts';
-import { readParagraph } from './paragraph.ts';
+import { ParagraphSpacing, readParagraph } from './paragraph.ts';
 import { borderOf, onOff, styleChain, TWIP, type Style } from './styles.ts';
 
 /**
@@ -146,11 +146,17 @@ async function cellBlocks(frame: TableFrame, tc: XmlElement, parts: StylePart[])
     pPr: parts.flatMap((p) => (p.pPr ? [p.pPr] : [])),
   };
   ctx.cellTextStyle = textStyle;
+  const spacing = new ParagraphSpacing(ctx.paragraphSpacing);
   try {
     for (const child of kids(tc)) {
-      if (child.nodeName === 'w:p')
-        blocks.push(...(await readParagraph(ctx, child, partRels)).filter((b) => b.kind !== 'pageBreak'));
-      else if (child.nodeName === 'w:tbl') blocks.push(await readTable(ctx, child, partRels));
+      if (child.nodeName === 'w:p') {
+        const paragraph = await readParagraph(ctx, child, partRels);
+        spacing.place(paragraph);
+        blocks.push(...paragraph.blocks.filter((b) => b.kind !== 'pageBreak'));
+      } else if (child.nodeName === 'w:tbl') {
+        spacing.interrupt();
+        blocks.push(await readTable(ctx, child, partRels));
+      }
     }
   } finally {
     ctx.cellTextStyle = outerCellStyle;
