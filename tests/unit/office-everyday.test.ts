@@ -19,6 +19,7 @@ import {
   Packer,
   PageBorderDisplay,
   PageBorderOffsetFrom,
+  PageBreak,
   PageNumber,
   Paragraph,
   SectionType,
@@ -855,5 +856,49 @@ describe('Word spacing between paragraphs', () => {
     const expected = { afterThenBefore: 40, smallerAfter: 30, list: [0, 0], leavingList: 16, oneSided: 12 };
     expect(await gaps(legacy)).toEqual(expected);
     expect(await gaps(() => undefined)).toEqual(expected);
+  });
+});
+
+describe('Word space before at the top of a page, and page breaks at the end of a paragraph', () => {
+  // As LibreOffice 7.4 prints .docx: a heading put at the top of a page by a break (the document's
+  // start, a page break, "page break before", a new section) keeps its space before; one the text
+  // flowed on to loses it. Folio dropped it at every page top. And a paragraph ending with its page
+  // break left an empty line at the top of the next page.
+  test('kept after a break, dropped when the text flows on; no empty line after a break', async () => {
+    const heading = (text: string, options: IParagraphOptions = {}) =>
+      new Paragraph({ text, spacing: { before: 480, after: 0 }, ...options });
+    const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => new Paragraph(`${tag}${i + 1}`));
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              heading('Start'),
+              ...lines(55, 'a'),
+              heading('Flowed'), // lands at the top of page 2 by flowing on
+              ...lines(5, 'b'),
+              new Paragraph({ children: [new PageBreak()] }),
+              heading('Broken'),
+              new Paragraph({ children: [new TextRun('Text then break'), new PageBreak()] }),
+              new Paragraph('Next page'),
+              heading('Asked', { pageBreakBefore: true }),
+            ],
+          },
+          { children: [heading('Section')] },
+        ],
+      }),
+    );
+    const pdf = (await convert(wordToPdf, 'tops.docx', bytes)).bytes;
+    const firstOnPage: string[] = [];
+    const baseline = new Map<string, number>();
+    for (let page = 1; page <= 6; page++) {
+      const [first] = await textItems(pdf, page);
+      firstOnPage.push(first.text);
+      baseline.set(first.text, first.y);
+    }
+    expect(firstOnPage).toEqual(['Start', 'Flowed', 'Broken', 'Next page', 'Asked', 'Section']);
+    const top = baseline.get('Flowed')!;
+    expect(baseline.get('Next page')).toBeCloseTo(top, 1);
+    for (const text of ['Start', 'Broken', 'Asked', 'Section']) expect(top - baseline.get(text)!).toBeCloseTo(24, 1);
   });
 });

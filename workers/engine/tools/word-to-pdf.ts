@@ -61,7 +61,7 @@ export const run: Engine = async ([given], options, { signal, progress }) => {
       doc,
       read.sections,
       { fonts, images },
-      { signal, progress, bodyClearsFurniture: opened.kind === 'docx' },
+      { signal, progress, bodyClearsFurniture: opened.kind === 'docx', spaceBeforeAfterBreaks: opened.kind === 'docx' },
     ),
   );
   const notes = [...read.notes, ...images.notes, ...fontNotes(fonts)];

@@ -813,6 +813,12 @@ export interface FlowOptions {
   progress?: (done: number, total: number, status?: string) => void;
   /** Word's rule: a header taller than the top margin pushes the body down, a footer taller than the bottom one up. */
   bodyClearsFurniture?: boolean;
+  /**
+   * Word's rule (as LibreOffice 7.4 prints .docx): a paragraph at the top of a page keeps its space
+   * before when a break put it there — the document's or a section's start, a page break, "page
+   * break before" — and loses it when the text flowed on to the page. Otherwise it always loses it.
+   */
+  spaceBeforeAfterBreaks?: boolean;
 }
 
 /** A heading or section start, where it landed: for the PDF's bookmarks. */
@@ -874,6 +880,8 @@ class Flow {
   column = 0;
   /** Where this section's columns start on the current page. */
   columnTop = 0;
+  /** Whether the column top was set by a break (the section's start, a page break), not reached by flowing on. */
+  topAfterBreak = false;
   /** The lowest any column of this section reached on the current page. */
   lowest = 0;
   /** Room taken by floats text wraps around: paragraphs starting beside one are laid out narrower. */
@@ -913,11 +921,13 @@ class Flow {
     this.y = 0;
   }
 
-  newPage(): void {
+  /** A new page: `byBreak` when a page break asks for it, not text flowing on. */
+  newPage(byBreak = false): void {
     this.ruleColumns();
     this.startPage();
     this.column = 0;
     this.columnTop = this.lowest = 0;
+    this.topAfterBreak = byBreak;
   }
 
   /** Overflow: the next column, or a new page after the last one. */
@@ -926,6 +936,7 @@ class Flow {
     if (this.column < this.columns - 1) {
       this.column++;
       this.y = this.columnTop;
+      this.topAfterBreak = false;
     } else this.newPage();
   }
 
@@ -970,6 +981,7 @@ class Flow {
     if (!(section.continuous && samePage && this.y < this.contentHeight - 24)) this.startPage();
     this.columnTop = this.y;
     this.lowest = this.y;
+    this.topAfterBreak = true;
     this.exclusions = [];
     // Numbers restart with each section unless continuous, and continuous ones go on from the section before.
     const numbering = section.lineNumbers;
@@ -990,7 +1002,7 @@ class Flow {
     for (const [blockIndex, block] of section.blocks.entries()) {
       throwIfAborted(this.options.signal);
       if (block.kind === 'pageBreak') {
-        this.newPage();
+        this.newPage(true);
       } else if (block.kind === 'paragraph') {
         const [before, after] = [section.blocks[blockIndex - 1], section.blocks[blockIndex + 1]];
         const sameBox = (other: Block | undefined) =>
@@ -1276,8 +1288,9 @@ class Flow {
     box: BoxJoins = { joinsAbove: false, joinsBelow: false },
   ): Promise<void> {
     const { ctx } = this;
-    if (paragraph.pageBreakBefore && this.y > 0) this.newPage();
-    if (this.y > this.columnTop) this.y += paragraph.spaceBefore;
+    if (paragraph.pageBreakBefore && this.y > 0) this.newPage(true);
+    const afterBreak = this.topAfterBreak && this.options.spaceBeforeAfterBreaks;
+    if (this.y > this.columnTop || afterBreak) this.y += paragraph.spaceBefore;
     const [textLeft, textRight] = this.wrapAroundFloats(paragraph);
     const laid = await layoutParagraph(paragraph, textRight - textLeft, ctx);
     const floats = paragraph.floats?.length ? await prepareFloats(paragraph, ctx) : undefined;

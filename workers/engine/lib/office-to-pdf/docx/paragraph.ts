@@ -111,7 +111,10 @@ function splitAtPageBreaks(reader: RunReader, props: ParaProps, marker: Paragrap
       blocks.push({ kind: 'pageBreak' });
     } else current.push(piece);
   }
-  if (current.length || blocks.length === 0 || blocks[blocks.length - 1].kind === 'pageBreak') flush(true);
+  // A paragraph that ends with its page break leaves nothing on the next page (its mark stays beside
+  // the break, as LibreOffice 7.4 prints Word's files), unless it has something to carry there.
+  const carries = first && Boolean(marker || floats.length || footnotes.length || anchors.length);
+  if (current.length || blocks.length === 0 || carries) flush(true);
   return blocks;
 }
 
