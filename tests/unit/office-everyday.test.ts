@@ -39,6 +39,7 @@ import { displayText } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
 import { readDocx } from '../../workers/engine/lib/office-to-pdf/docx/index.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { convert, texts } from '../support/office-pdf-helpers.ts';
+import { popplerWords } from '../support/pdf.ts';
 import { pdfPageRaster } from '../support/images.ts';
 import { createCanvas } from '@napi-rs/canvas';
 
@@ -900,5 +901,53 @@ describe('Word space before at the top of a page, and page breaks at the end of 
     const top = baseline.get('Flowed')!;
     expect(baseline.get('Next page')).toBeCloseTo(top, 1);
     for (const text of ['Start', 'Broken', 'Asked', 'Section']) expect(top - baseline.get(text)!).toBeCloseTo(24, 1);
+  });
+});
+
+describe('Word character spacing (Font › Advanced › Spacing: w:spacing in a run)', () => {
+  // Expanded titles and condensed lines printed at the font's own spacing: the text after them stood
+  // in the wrong place, and expanded paragraphs broke their lines elsewhere than Word and LibreOffice.
+  test('each character is followed by the spacing: positions and line breaks as LibreOffice prints them', async () => {
+    const words = Array.from({ length: 40 }, (_, i) => `word${i + 1}`).join(' ');
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph({
+                children: [new TextRun({ text: 'EXPANDED TITLE', characterSpacing: 60 }), new TextRun(' one')],
+              }),
+              new Paragraph({
+                children: [new TextRun({ text: 'Condensed words here', characterSpacing: -20 }), new TextRun(' two')],
+              }),
+              new Paragraph({ children: [new TextRun({ text: words, characterSpacing: 20 })] }),
+            ],
+          },
+        ],
+      }),
+    );
+    const printed = popplerWords((await convert(wordToPdf, 'spacing.docx', bytes)).bytes);
+    const x = (text: string) => printed.find((word) => word.text === text)!.xMin;
+    // LibreOffice 7.4 puts "one" at 200.8 and "two" at 146.7 (the margin at 72.1): within 1.5 pt, where
+    // without the spacing they stood 42 pt and 20 pt off.
+    expect(Math.abs(x('one') - 72 - (200.8 - 72.1))).toBeLessThan(1.5);
+    expect(Math.abs(x('two') - 72 - (146.7 - 72.1))).toBeLessThan(1.5);
+    // Lines of the paragraph expanded by 1 pt begin with word13, word24 and word35, as in LibreOffice's.
+    const lineStarts = printed.filter((word) => /^word\d+$/.test(word.text) && word.xMin < 73).map((word) => word.text);
+    expect(lineStarts).toEqual(['word1', 'word13', 'word24', 'word35']);
+  });
+
+  test('PowerPoint (spc): the text after a run spaced by 6 pt stands 36 pt further on, as in LibreOffice', async () => {
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    const box = { w: 8, h: 1, fontSize: 24, fontFace: 'Arial' };
+    slide.addText([{ text: 'SPACED', options: { charSpacing: 6 } }, { text: ' END' }], { ...box, x: 0.5, y: 0.5 });
+    slide.addText([{ text: 'PLAIN' }, { text: ' TAIL' }], { ...box, x: 0.5, y: 2 });
+    slide.addText([{ text: 'SPACED' }, { text: ' TAIL2' }], { ...box, x: 0.5, y: 3.5 });
+    const bytes = new Uint8Array((await pptx.write({ outputType: 'arraybuffer' })) as ArrayBuffer);
+    const printed = popplerWords((await convert(pptToPdf, 'spaced.pptx', bytes)).bytes);
+    const x = (text: string) => printed.find((word) => word.text === text)!.xMin;
+    // LibreOffice 7.4: 182.5 and 146.5.
+    expect(x('END') - x('TAIL2')).toBeCloseTo(36, 0);
   });
 });

@@ -5,6 +5,7 @@
  * installed, a .docx/.xlsx/.pptx made here is also converted by it to .odt/.rtf/.ods/.odp and Folio
  * must print the same words from both.
  */
+import { popplerWords } from '../support/pdf.ts';
 import { describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -326,6 +327,16 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('letter spacing (fo:letter-spacing) follows each character', async () => {
+    const content = `<office:automatic-styles><style:style style:name="T1" style:family="text"><style:text-properties fo:letter-spacing="0.1cm"/></style:style></office:automatic-styles>
+      <office:body><office:text><text:p><text:span text:style-name="T1">SPACED</text:span> END</text:p><text:p>SPACED TAIL</text:p></office:text></office:body>`;
+    const result = await convert(wordToPdf, 'spaced.odt', await odf(MIME.odt, { content }));
+    const printed = popplerWords(result.bytes);
+    const x = (text: string) => printed.find((word) => word.text === text)!.xMin;
+    // Six characters, each followed by 0.1 cm (2.83 pt).
+    expect(x('END') - x('TAIL')).toBeCloseTo(6 * (72 / 25.4), 0);
   });
 
   test('the picture and the bold red span are drawn in colour', async () => {

@@ -22,6 +22,11 @@ export interface RunStyle {
   baseline?: 'super' | 'sub';
   /** Points the text is raised above the line's baseline (negative: lowered), at its own size (Word's w:position). */
   raise?: number;
+  /**
+   * Points added after each character, negative to condense (Word's character spacing w:spacing,
+   * DrawingML's spc, ODF's fo:letter-spacing).
+   */
+  spacing?: number;
   /** A hyperlink (web or mailto address): the text is a clickable link in the PDF. */
   link?: string;
 }

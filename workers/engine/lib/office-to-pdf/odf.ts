@@ -193,6 +193,8 @@ function applyTextProperties(styles: OdfStyles, props: XmlElement | undefined, s
   if (color) style.color = odfColor(color) ?? style.color;
   const background = attr(props, 'fo:background-color');
   if (background) style.highlight = odfColor(background);
+  const letterSpacing = attr(props, 'fo:letter-spacing');
+  if (letterSpacing) style.spacing = letterSpacing === 'normal' ? undefined : length(letterSpacing) || undefined;
   const position = attr(props, 'style:text-position');
   if (position) {
     const first = position.split(/\s+/)[0];

@@ -943,6 +943,9 @@ async function prepareText(sp: XmlElement, shapeBox: Box, env: ShapeEnv): Promis
       if (latin) next.font = latin === '+mj-lt' ? theme.majorFont : latin === '+mn-lt' ? theme.minorFont : latin;
       const baseline = num(rPr, 'baseline');
       if (baseline) next.baseline = baseline > 0 ? 'super' : 'sub';
+      // Character spacing in hundredths of a point.
+      const spc = num(rPr, 'spc');
+      if (spc !== undefined) next.spacing = spc / 100 || undefined;
       next.caps = capsOf(rPr, next.caps);
       return next;
     };

@@ -12,6 +12,7 @@ import {
   degrees,
   drawText,
   rgb,
+  setCharacterSpacing,
   type Color,
   type PDFImage,
   PDFDocument,
@@ -242,6 +243,12 @@ function widthOf(font: PDFFont, text: string, size: number): number {
   return unit * size;
 }
 
+/** A string's width in a run's look: its glyphs at the run's size, and the run's spacing after each character. */
+function runWidth(font: PDFFont, text: string, style: RunStyle): number {
+  const width = widthOf(font, text, sizeOf(style));
+  return style.spacing ? width + style.spacing * (clustersOf(font, text)?.length ?? [...text].length) : width;
+}
+
 /**
  * A page's resource name for a font, made once per page and font. pdf-lib's drawText adds a new name
  * for the same font at every call: a page of 300 cells had 300 entries in its font dictionary.
@@ -257,10 +264,21 @@ function fontKeyOn(page: PDFPage, font: PDFFont): PDFName {
 }
 
 /** One line of text at (x, y) on the baseline, in one text object. */
-function drawPlainText(page: PDFPage, text: string, font: PDFFont, size: number, x: number, y: number, fill: Color) {
+function drawPlainText(
+  page: PDFPage,
+  text: string,
+  font: PDFFont,
+  size: number,
+  x: number,
+  y: number,
+  fill: Color,
+  spacing = 0,
+) {
   const clusters = clustersOf(font, text);
   const encoded = clusters ? PDFHexString.of(clusters.map((c) => codeOf(font, c)).join('')) : font.encodeText(text);
   const upright = degrees(0);
+  // Character spacing (Tc) is part of the graphics state drawText saves: set around it, then reset.
+  if (spacing) page.pushOperators(setCharacterSpacing(spacing));
   page.pushOperators(
     ...drawText(encoded, {
       color: fill,
@@ -273,6 +291,7 @@ function drawPlainText(page: PDFPage, text: string, font: PDFFont, size: number,
       y,
     }),
   );
+  if (spacing) page.pushOperators(setCharacterSpacing(0));
 }
 
 function sizeOf(style: RunStyle): number {
@@ -362,7 +381,6 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
     const style = inline.style;
     const request = { family: style.font, bold: style.bold, italic: style.italic };
     const metrics = await ctx.fonts.metrics(request);
-    const size = sizeOf(style);
     const lineHeight = metrics.lineHeight * style.size;
     const ascent = metrics.ascent * style.size;
     if (inline.kind === 'tab')
@@ -384,7 +402,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
         format: inline.format,
         font: span.font,
         style,
-        width: widthOf(span.font, '00', size),
+        width: runWidth(span.font, '00', style),
         lineHeight,
         ascent,
         level,
@@ -406,7 +424,7 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
               text: token,
               font: span.font,
               style,
-              width: widthOf(span.font, token, size),
+              width: runWidth(span.font, token, style),
               space: token.startsWith(' '),
               glued: isWordPart(token) && before?.kind === 'text' && isWordPart(before.text),
               lineHeight,
@@ -464,7 +482,6 @@ function splitWord(atom: Extract<Atom, { kind: 'text' }>, width: number): Atom[]
   let current = '';
   let currentWidth = 0;
   let last = '';
-  const size = sizeOf(atom.style);
   const piece = () => ({
     ...atom,
     text: current,
@@ -476,11 +493,12 @@ function splitWord(atom: Extract<Atom, { kind: 'text' }>, width: number): Atom[]
     // A character the font does not join to the one before adds its own width (no reshaping of the
     // piece so far at every character: a long URL in a narrow wrapped column was quadratic).
     const plain = !current || (UNSHAPED_SCRIPTS.test(last + char) && !joins(atom.font, last, char));
-    let next = plain ? currentWidth + widthOf(atom.font, char, size) : widthOf(atom.font, current + char, size);
+    const style = atom.style;
+    let next = plain ? currentWidth + runWidth(atom.font, char, style) : runWidth(atom.font, current + char, style);
     if (current && next > width) {
       pieces.push(piece());
       current = '';
-      next = widthOf(atom.font, char, size);
+      next = runWidth(atom.font, char, style);
     }
     current += char;
     currentWidth = next;
@@ -724,6 +742,7 @@ function sameLook(a: RunStyle, b: RunStyle): boolean {
       a.strike === b.strike &&
       a.baseline === b.baseline &&
       a.raise === b.raise &&
+      a.spacing === b.spacing &&
       a.link === b.link &&
       String(a.color) === String(b.color) &&
       String(a.highlight) === String(b.highlight))
@@ -755,7 +774,7 @@ function drawRun(
   // pdf-lib's drawText splits lines at line breaks and replaces tabs; runs hold neither as a rule.
   else if (/[\t\n\v\f\r\b\u0085\u2028\u2029]/.test(text))
     page.drawText(text, { x, y: baselineY + rise, size, font, color: color(style.color) });
-  else if (text.trim()) drawPlainText(page, text, font, size, x, baselineY + rise, color(style.color));
+  else if (text.trim()) drawPlainText(page, text, font, size, x, baselineY + rise, color(style.color), style.spacing);
   const thickness = Math.max(0.5, size / 18);
   if (style.underline)
     page.drawLine({
@@ -881,7 +900,7 @@ function drawAtoms(
         atom.field === 'PAGE'
           ? listNumber(ctx.pageNumber, atom.format ?? ctx.pageStyle ?? 'decimal')
           : listNumber(ctx.pageCount, atom.format ?? 'decimal');
-      const width = widthOf(atom.font, text, sizeOf(atom.style));
+      const width = runWidth(atom.font, text, atom.style);
       drawRun(page, text, atom.font, atom.style, cursor, width, baselineY, ctx);
       cursor += width;
     } else cursor += atom.width;

@@ -19,6 +19,7 @@ export interface RunProps {
   highlight?: Rgb;
   baseline?: 'super' | 'sub';
   raise?: number;
+  spacing?: number;
   caps?: boolean;
   smallCaps?: boolean;
   hidden?: boolean;
@@ -207,6 +208,9 @@ export function readRunProps(rPr: XmlElement | undefined, into: RunProps, themeF
   // Font › Advanced › Position: raised or lowered by so many half-points.
   const position = measure(kid(rPr, 'w:position'), 'w:val', 0.5);
   if (position !== undefined) into.raise = position;
+  // Font › Advanced › Spacing: expanded or condensed by so many twentieths of a point.
+  const spacing = measure(kid(rPr, 'w:spacing'), 'w:val', 0.05);
+  if (spacing !== undefined) into.spacing = spacing;
   const vertAlign = attr(kid(rPr, 'w:vertAlign'), 'w:val');
   if (vertAlign) into.baseline = vertAlign === 'superscript' ? 'super' : vertAlign === 'subscript' ? 'sub' : undefined;
   return into;
@@ -377,5 +381,6 @@ export function toStyle(props: RunProps): RunStyle {
     highlight: props.highlight,
     baseline: props.baseline,
     raise: props.raise || undefined,
+    spacing: props.spacing || undefined,
   };
 }
