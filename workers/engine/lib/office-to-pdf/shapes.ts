@@ -871,6 +871,32 @@ const VERTICAL_TURNS: Record<string, number> = {
  * Vertical text is laid out in the box turned a quarter about its centre (lines along its height,
  * the insets turning with it) and drawn turned back.
  */
+/** A DrawingML run's properties (a:rPr, a:defRPr) over `base`. */
+function runStyleOf(rPr: XmlElement | undefined, base: CappedStyle, env: ShapeEnv): CappedStyle {
+  const { color, theme } = env;
+  if (!rPr) return base;
+  const next = { ...base };
+  const linkId = attr(kid(rPr, 'a:hlinkClick'), 'r:id');
+  if (linkId) next.link = env.hyperlink?.(linkId);
+  const sz = num(rPr, 'sz');
+  if (sz) next.size = sz / 100;
+  if (attr(rPr, 'b') !== undefined) next.bold = attr(rPr, 'b') === '1';
+  if (attr(rPr, 'i') !== undefined) next.italic = attr(rPr, 'i') === '1';
+  if (attr(rPr, 'u') !== undefined) next.underline = attr(rPr, 'u') !== 'none';
+  if (attr(rPr, 'strike') !== undefined) next.strike = attr(rPr, 'strike') !== 'noStrike';
+  const fill = kid(rPr, 'a:solidFill');
+  if (fill) next.color = color(fill) ?? next.color;
+  const latin = attr(kid(rPr, 'a:latin'), 'typeface');
+  if (latin) next.font = latin === '+mj-lt' ? theme.majorFont : latin === '+mn-lt' ? theme.minorFont : latin;
+  const baseline = num(rPr, 'baseline');
+  if (baseline) next.baseline = baseline > 0 ? 'super' : 'sub';
+  // Character spacing in hundredths of a point.
+  const spc = num(rPr, 'spc');
+  if (spc !== undefined) next.spacing = spc / 100 || undefined;
+  next.caps = capsOf(rPr, next.caps);
+  return next;
+}
+
 async function prepareText(sp: XmlElement, shapeBox: Box, env: ShapeEnv): Promise<Painter | undefined> {
   const txBody = part(sp, 'txBody');
   if (!txBody || !Array.from(txBody.getElementsByTagName('a:t')).some((t) => t.textContent?.trim())) return undefined;
@@ -926,29 +952,7 @@ async function prepareText(sp: XmlElement, shapeBox: Box, env: ShapeEnv): Promis
     let lineSpacing = 1;
     let spaceBefore: Spacing = { points: 0 };
     let spaceAfter: Spacing = { points: 0 };
-    const applyRun = (rPr: XmlElement | undefined, base: CappedStyle): CappedStyle => {
-      if (!rPr) return base;
-      const next = { ...base };
-      const linkId = attr(kid(rPr, 'a:hlinkClick'), 'r:id');
-      if (linkId) next.link = env.hyperlink?.(linkId);
-      const sz = num(rPr, 'sz');
-      if (sz) next.size = sz / 100;
-      if (attr(rPr, 'b') !== undefined) next.bold = attr(rPr, 'b') === '1';
-      if (attr(rPr, 'i') !== undefined) next.italic = attr(rPr, 'i') === '1';
-      if (attr(rPr, 'u') !== undefined) next.underline = attr(rPr, 'u') !== 'none';
-      if (attr(rPr, 'strike') !== undefined) next.strike = attr(rPr, 'strike') !== 'noStrike';
-      const fill = kid(rPr, 'a:solidFill');
-      if (fill) next.color = color(fill) ?? next.color;
-      const latin = attr(kid(rPr, 'a:latin'), 'typeface');
-      if (latin) next.font = latin === '+mj-lt' ? theme.majorFont : latin === '+mn-lt' ? theme.minorFont : latin;
-      const baseline = num(rPr, 'baseline');
-      if (baseline) next.baseline = baseline > 0 ? 'super' : 'sub';
-      // Character spacing in hundredths of a point.
-      const spc = num(rPr, 'spc');
-      if (spc !== undefined) next.spacing = spc / 100 || undefined;
-      next.caps = capsOf(rPr, next.caps);
-      return next;
-    };
+    const applyRun = (rPr: XmlElement | undefined, base: CappedStyle) => runStyleOf(rPr, base, env);
     if (ph && ['title', 'ctrTitle'].includes(ph.type)) style.font = theme.majorFont;
     const masterLevel = kid(levelSources[0], `a:lvl${level + 1}pPr`);
     for (const props of levelProps) {
