@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { baseUrl, downloadAfter, openPage, screenshot, sharedBrowser } from './harness.ts';
+import { ENGINE_CACHE } from '../../src/pwa/engine-files.ts';
 import { readDocx } from '../support/office-fixtures.ts';
 import { GERMAN_WORDS, buildGermanScan } from '../support/ocr-fixtures.ts';
 
@@ -82,7 +83,18 @@ describe('OCR languages', () => {
     const texts = await page.evaluate(() => (window as unknown as { progressTexts: string[] }).progressTexts);
     expect(texts).toContain('Downloading German text recognition data (1.3 MB, once)…');
 
-    // Offline: German again, from what the first use kept.
+    // Offline: German again, from what the first use and the background download kept.
+    // The first visit's background download of every tool's engine waits while a job runs (src/sw.ts),
+    // so it finishes after the first job: the offline run starts once every core file is stored.
+    const coreStored = () =>
+      page.evaluate(async (cacheName) => {
+        const list = (await (await fetch('/engine-assets.json')).json()) as {
+          files: Array<{ url: string; group: string }>;
+        };
+        const stored = new Set((await (await caches.open(cacheName)).keys()).map((r) => new URL(r.url).pathname));
+        return list.files.filter((file) => file.group === 'core').every((file) => stored.has(file.url));
+      }, ENGINE_CACHE);
+    await expect.poll(coreStored, { timeout: 120_000, interval: 500 }).toBe(true);
     await context.setOffline(true);
     const second = await downloadAfter(page, process, 100_000);
     expect((await readDocx(second.bytes)).text).toContain('Größe');
