@@ -951,3 +951,49 @@ describe('Word character spacing (Font › Advanced › Spacing: w:spacing in a 
     expect(x('END') - x('TAIL2')).toBeCloseTo(36, 0);
   });
 });
+
+describe("Word tables: the table style's paragraph spacing (Table Grid: single, none after)", () => {
+  // Word 2010 and later put the body's spacing (8–10 pt after, 1.08–1.15 lines) in the document
+  // defaults, and Table Grid carries "single, 0 after" for its cells: LibreOffice 7.4 prints such
+  // tables compact. Folio ignored the table style's paragraph properties, so every table of those
+  // documents was spread out (row pitch 21.6 pt against LibreOffice's 13.2). A Normal style with its
+  // own spacing still wins over the table style's (rows 22.2 pt apart in LibreOffice, 21.6 in Folio).
+  async function rowPitch(spacingIn: 'defaults' | 'normal'): Promise<number> {
+    const cell = (text: string) => new TableCell({ children: [new Paragraph(text)] });
+    const rows = ['R1', 'R2', 'R3', 'R4'].map((r) => new TableRow({ children: [cell(`${r}a`), cell(`${r}b`)] }));
+    const zip = await JSZip.loadAsync(
+      await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('Before'), new Table({ rows })] }] })),
+    );
+    const spacing = '<w:spacing w:after="160" w:line="259" w:lineRule="auto"/>';
+    let styles = await zip.file('word/styles.xml')!.async('string');
+    styles = styles
+      .replace(
+        /<w:docDefaults>[\s\S]*?<\/w:docDefaults>/,
+        '<w:docDefaults><w:rPrDefault><w:rPr><w:sz w:val="22"/></w:rPr></w:rPrDefault>' +
+          `<w:pPrDefault><w:pPr>${spacingIn === 'defaults' ? spacing : ''}</w:pPr></w:pPrDefault></w:docDefaults>`,
+      )
+      .replace(
+        /<w:style w:type="paragraph" w:styleId="Normal" w:default="1">[\s\S]*?<\/w:style>/,
+        '<w:style w:type="paragraph" w:styleId="Normal" w:default="1"><w:name w:val="Normal"/>' +
+          `${spacingIn === 'normal' ? `<w:pPr>${spacing}</w:pPr>` : ''}</w:style>`,
+      )
+      .replace(
+        '</w:styles>',
+        '<w:style w:type="table" w:styleId="TableGrid"><w:name w:val="Table Grid"/>' +
+          '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr></w:style></w:styles>',
+      );
+    expect(styles).toContain(spacing);
+    zip.file('word/styles.xml', styles);
+    const xml = await zip.file('word/document.xml')!.async('string');
+    zip.file('word/document.xml', xml.replace('<w:tblPr>', '<w:tblPr><w:tblStyle w:val="TableGrid"/>'));
+    const pdf = await convert(wordToPdf, 'grid.docx', await zip.generateAsync({ type: 'uint8array' }));
+    const printed = popplerWords(pdf.bytes);
+    const y = (text: string) => printed.find((word) => word.text === text)!.yMin;
+    return (y('R4a') - y('R1a')) / 3;
+  }
+
+  test('compact where the spacing comes from the defaults, spread where Normal has its own', async () => {
+    expect(Math.abs((await rowPitch('defaults')) - 13.2)).toBeLessThan(1);
+    expect(Math.abs((await rowPitch('normal')) - 22.2)).toBeLessThan(1);
+  });
+});

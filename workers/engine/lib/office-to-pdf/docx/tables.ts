@@ -106,9 +106,10 @@ function styleLayers(chain: Style[], tblPr: XmlElement | undefined, rowCount: nu
   const colBand = Math.max(1, styleValue('w:tblStyleColBandSize') ?? 1);
   return (r: number, c: number): StylePart[] => {
     const types = conditionalTypes(r, c, rowCount, columnCount, look, rowBand, colBand);
-    // (The style's own paragraph spacing is left to the paragraph styles, as LibreOffice does: Table
-    // Grid's "no space after" would otherwise shorten every table of a document in Normal's spacing.)
-    const parts: StylePart[] = chain.map((st) => ({ tcPr: st.tcPr, rPr: st.rPr }));
+    // The style's own paragraph properties sit above the document defaults and below the paragraph's
+    // style (paragraphProps): Table Grid's "single, no space after" holds where the spacing comes from
+    // the defaults (Word 2010 and later's own template), and Normal's own spacing wins over it.
+    const parts: StylePart[] = chain.map((st) => ({ tcPr: st.tcPr, rPr: st.rPr, pPr: st.pPr }));
     for (const type of types)
       for (const st of chain) {
         const el = st.conditional?.get(type);
