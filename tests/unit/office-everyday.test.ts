@@ -997,3 +997,23 @@ describe("Word tables: the table style's paragraph spacing (Table Grid: single, 
     expect(Math.abs((await rowPitch('normal')) - 22.2)).toBeLessThan(1);
   });
 });
+
+describe('Word gutter (Layout › Margins › Gutter)', () => {
+  // The room kept for binding widens the left margin (the top one with "gutter position: top");
+  // Folio ignored it and printed the text 36 pt too far left. LibreOffice 7.4: x 108.1 / y 107.9.
+  test.each([
+    [false, 108, 72],
+    [true, 72, 108],
+  ])('gutter at top %s: text at x %i, y %i', async (atTop, x, y) => {
+    const section = { properties: { page: { margin: { top: 1440, left: 1440, gutter: 720 } } } };
+    const zip = await JSZip.loadAsync(
+      await Packer.toBuffer(new Document({ sections: [{ ...section, children: [new Paragraph('Bound text')] }] })),
+    );
+    const settings = await zip.file('word/settings.xml')!.async('string');
+    if (atTop) zip.file('word/settings.xml', settings.replace('<w:compat>', '<w:gutterAtTop/><w:compat>'));
+    const pdf = await convert(wordToPdf, 'bound.docx', await zip.generateAsync({ type: 'uint8array' }));
+    const [first] = popplerWords(pdf.bytes);
+    expect(first.xMin).toBeCloseTo(x, 0);
+    expect(first.yMin).toBeCloseTo(y, 0);
+  });
+});

@@ -45,6 +45,8 @@ export interface DocxContext {
    * their sum (w:doNotUseHTMLParagraphAutoSpacing; no settings part). See ParagraphSpacing.
    */
   paragraphSpacing: SpacingRule;
+  /** w:gutterAtTop in the settings: the pages' gutter widens the top margin instead of a side one. */
+  gutterAtTop: boolean;
   footnotes: NotesPart;
   endnotes: NotesPart;
   /** The number format of footnote and endnote marks (w:footnotePr / w:endnotePr in the settings). */
@@ -112,6 +114,7 @@ export async function createDocxContext(zip: JSZip, documentPath: string): Promi
     evenAndOddHeaders: onOff(kid(settings, 'w:evenAndOddHeaders')) ?? false,
     compatibilityMode: compatibilityMode(settings),
     paragraphSpacing: paragraphSpacingRule(settings),
+    gutterAtTop: onOff(kid(settings, 'w:gutterAtTop')) ?? false,
     footnotes: await readNotesPart(zip, rels, 'footnote'),
     endnotes: await readNotesPart(zip, rels, 'endnote'),
     noteFormat: { footnote: noteFormat('footnote'), endnote: noteFormat('endnote') },

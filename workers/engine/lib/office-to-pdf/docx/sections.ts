@@ -86,28 +86,31 @@ async function readPart(ctx: DocxContext, rId: string | undefined): Promise<Bloc
   return blocks;
 }
 
-function pageOf(sectPr: XmlElement | undefined): PageSetup {
+/**
+ * The page of a section. The gutter (room for binding, w:pgMar w:gutter) widens the left margin, the
+ * top one with w:gutterAtTop in the settings, the right one in a right-to-left section (w:rtlGutter).
+ */
+function pageOf(sectPr: XmlElement | undefined, gutterAtTop: boolean): PageSetup {
   const size = kid(sectPr, 'w:pgSz');
   const margin = kid(sectPr, 'w:pgMar');
   let width = (num(size, 'w:w') ?? 11906) * TWIP;
   let height = (num(size, 'w:h') ?? 16838) * TWIP;
   if (attr(size, 'w:orient') === 'landscape' && width < height) [width, height] = [height, width];
+  const gutter = Math.max(0, num(margin, 'w:gutter') ?? 0) * TWIP;
+  const gutterSide = gutterAtTop ? 'top' : onOff(kid(sectPr, 'w:rtlGutter')) ? 'right' : 'left';
+  const side = (name: 'top' | 'right' | 'bottom' | 'left', fallback: number) =>
+    Math.abs(num(margin, `w:${name}`) ?? fallback) * TWIP + (gutterSide === name ? gutter : 0);
   return {
     width,
     height,
-    margin: {
-      top: Math.abs(num(margin, 'w:top') ?? 1440) * TWIP,
-      right: (num(margin, 'w:right') ?? 1440) * TWIP,
-      bottom: Math.abs(num(margin, 'w:bottom') ?? 1440) * TWIP,
-      left: (num(margin, 'w:left') ?? 1440) * TWIP,
-    },
+    margin: { top: side('top', 1440), right: side('right', 1440), bottom: side('bottom', 1440), left: side('left', 1440) },
     headerDistance: (num(margin, 'w:header') ?? 720) * TWIP,
     footerDistance: (num(margin, 'w:footer') ?? 720) * TWIP,
   };
 }
 
 export async function pageSetup(ctx: DocxContext, sectPr: XmlElement | undefined): Promise<SectionSetup> {
-  const page = pageOf(sectPr);
+  const page = pageOf(sectPr, ctx.gutterAtTop);
   const partOf = (tag: string, type: 'default' | 'first' | 'even') =>
     readPart(
       ctx,
