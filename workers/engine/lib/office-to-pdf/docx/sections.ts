@@ -103,7 +103,12 @@ function pageOf(sectPr: XmlElement | undefined, gutterAtTop: boolean): PageSetup
   return {
     width,
     height,
-    margin: { top: side('top', 1440), right: side('right', 1440), bottom: side('bottom', 1440), left: side('left', 1440) },
+    margin: {
+      top: side('top', 1440),
+      right: side('right', 1440),
+      bottom: side('bottom', 1440),
+      left: side('left', 1440),
+    },
     headerDistance: (num(margin, 'w:header') ?? 720) * TWIP,
     footerDistance: (num(margin, 'w:footer') ?? 720) * TWIP,
   };
