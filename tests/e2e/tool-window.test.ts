@@ -270,6 +270,27 @@ describe('words and names', () => {
     await context.close();
   });
 
+  test('a file picked in place of another is checked, not listed as damaged', async () => {
+    // Closing a file's document in the thumbnail worker destroyed pdf.js's worker that every
+    // document shares: a file opened meanwhile failed ("the worker is being destroyed") and was
+    // listed as damaged (pdfjs.ts, sharedWorker). Each pick replaces the file before: the old
+    // document closes as the new one opens.
+    const { page, context } = await openTool('pdf-to-jpg');
+    const input = page.locator('input[type=file]');
+    const big = await labelledPdf('B', 400);
+    for (let round = 1; round <= 4; round++) {
+      await input.setInputFiles([pdf(`big${round}.pdf`, big)]);
+      await expect
+        .poll(() => fileRow(page, `big${round}.pdf`).textContent(), { timeout: 20_000 })
+        .toContain('400 pages');
+      await input.setInputFiles([pdf(`small${round}.pdf`, await labelledPdf('S', 2))]);
+      await expect
+        .poll(() => fileRow(page, `small${round}.pdf`).textContent(), { timeout: 20_000 })
+        .toContain('2 pages');
+    }
+    await context.close();
+  });
+
   test('while a job runs the backdrop is not blurred (redrawn at every progress step), and is again after', async () => {
     const { page, context } = await openTool('pdf-to-jpg');
     await page.locator('input[type=file]').setInputFiles([pdf('report.pdf', await labelledPdf('R', 2))]);

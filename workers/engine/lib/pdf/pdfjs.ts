@@ -45,6 +45,13 @@ export type { PDFDocumentProxy };
 let pdfjsPromise: Promise<Pdfjs> | undefined;
 let pdfjsModule: Pdfjs | undefined;
 let assetBase: string | undefined;
+/**
+ * pdf.js's worker, shared by every document of this realm and owned by none. A document given no
+ * worker takes the port's cached one and destroys it when it is destroyed: closing one file's
+ * thumbnails while another opened failed the other ("the worker is being destroyed", listed as
+ * damaged) or left it without a worker.
+ */
+let sharedWorker: InstanceType<Pdfjs['PDFWorker']> | undefined;
 
 /** The part of @napi-rs/canvas used here. */
 interface NodeCanvasModule {
@@ -70,6 +77,7 @@ export function loadPdfjs(): Promise<Pdfjs> {
     } else {
       const { default: workerUrl } = await import('pdfjs-dist/legacy/build/pdf.worker.mjs?url');
       pdfjs.GlobalWorkerOptions.workerPort = new Worker(workerUrl, { type: 'module', name: 'pdfjs' });
+      sharedWorker = pdfjs.PDFWorker.create({ port: pdfjs.GlobalWorkerOptions.workerPort });
       assetBase = `${self.location.origin}/pdfjs/`;
     }
     pdfjsModule = pdfjs;
@@ -166,6 +174,7 @@ export async function openPdfjsBlob(
 function documentParams(password: string | undefined): DocumentInitParameters {
   return {
     password,
+    worker: sharedWorker,
     cMapUrl: `${assetBase}cmaps/`,
     cMapPacked: true,
     standardFontDataUrl: `${assetBase}standard_fonts/`,
