@@ -73,7 +73,8 @@ const running = new Map<string, Promise<void>>();
  * first job by a third (docs/benchmarks.md). A window that closes mid-job stops holding.
  */
 const busyWindows = new Set<string>();
-let wakeDownloads: () => void = () => undefined;
+/** The waits of the download lanes held, each ended when the last busy window is done. */
+const heldLanes = new Set<() => void>();
 /** How often a hold is checked for windows that have gone without saying so. */
 const HOLD_RECHECK_MS = 5_000;
 
@@ -82,15 +83,21 @@ async function whileWindowsBusy(): Promise<void> {
     for (const id of busyWindows) if (!(await self.clients.get(id))) busyWindows.delete(id);
     if (busyWindows.size === 0) return;
     await new Promise<void>((resolve) => {
-      wakeDownloads = resolve;
-      setTimeout(resolve, HOLD_RECHECK_MS);
+      const wake = () => {
+        heldLanes.delete(wake);
+        resolve();
+      };
+      heldLanes.add(wake);
+      setTimeout(wake, HOLD_RECHECK_MS);
     });
   }
 }
 
 function holdDownloads(windowId: string, busy: boolean): void {
   if (busy) busyWindows.add(windowId);
-  else if (busyWindows.delete(windowId)) wakeDownloads();
+  else if (busyWindows.delete(windowId) && busyWindows.size === 0) {
+    for (const wake of [...heldLanes]) wake();
+  }
 }
 
 /** Fetches every file of `group` that is not in the engine cache yet, reporting progress to the pages. */
