@@ -24,6 +24,8 @@ import { readRtf } from '../../workers/engine/lib/office-to-pdf/rtf.ts';
 import type { Engine, EngineResult } from '../../workers/engine/lib/types.ts';
 import { convert, expectValidPdf, texts } from '../support/office-pdf-helpers.ts';
 import { isFolioError } from '../../workers/engine/lib/errors.ts';
+import { pdfPageRaster } from '../support/images.ts';
+import { bandHeight, underInk, UNDERLINE_DPI } from '../support/underline-ink.ts';
 
 const NS = [
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',
@@ -337,6 +339,45 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
     const x = (text: string) => printed.find((word) => word.text === text)!.xMin;
     // Six characters, each followed by 0.1 cm (2.83 pt).
     expect(x('END') - x('TAIL')).toBeCloseTo(6 * (72 / 25.4), 0);
+  });
+
+  test('underline kinds: double, dotted, wave, bold, words only, coloured (style:text-underline-*)', async () => {
+    const kinds: Record<string, string> = {
+      U1: 'style:text-underline-style="solid" style:text-underline-type="double"',
+      U2: 'style:text-underline-style="dotted"',
+      U3: 'style:text-underline-style="wave"',
+      U4: 'style:text-underline-style="solid" style:text-underline-width="bold"',
+      U5: 'style:text-underline-style="solid" style:text-underline-mode="skip-white-space"',
+      U6: 'style:text-underline-style="solid" style:text-underline-color="#ff0000"',
+      U7: 'style:text-underline-style="solid"',
+    };
+    const words = ['DOUBLE', 'DOTTED', 'WAVE', 'BOLD', 'WORDS ONLY', 'RED', 'SINGLE'];
+    const styles = Object.entries(kinds)
+      .map(
+        ([name, props]) =>
+          `<style:style style:name="${name}" style:family="text"><style:text-properties fo:font-size="24pt" ${props}/></style:style>`,
+      )
+      .join('');
+    const paragraphs = words.map(
+      (word, i) => `<text:p text:style-name="P"><text:span text:style-name="U${i + 1}">${word}</text:span></text:p>`,
+    );
+    // Space after each paragraph: the next line's letters stay out of the ink measured below a word.
+    const spaced =
+      '<style:style style:name="P" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.6cm"/></style:style>';
+    const content = `<office:automatic-styles>${spaced}${styles}</office:automatic-styles><office:body><office:text>${paragraphs.join('')}</office:text></office:body>`;
+    const pdf = (await convert(wordToPdf, 'underlines.odt', await odf(MIME.odt, { content }))).bytes;
+    const printed = popplerWords(pdf);
+    const word = (text: string) => printed.find((w) => w.text === text)!;
+    const raster = await pdfPageRaster(pdf, 1, UNDERLINE_DPI);
+    const ink = (text: string) => underInk(raster, word(text));
+    expect(ink('SINGLE').bands).toHaveLength(1);
+    expect(ink('DOUBLE').bands).toHaveLength(2);
+    expect(ink('DOTTED').covered).toBeLessThan(0.65);
+    expect(ink('WAVE').tallestColumn).toBeLessThan(bandHeight(ink('WAVE').bands[0]));
+    expect(bandHeight(ink('BOLD').bands[0])).toBeGreaterThanOrEqual(bandHeight(ink('SINGLE').bands[0]) * 1.7);
+    expect(underInk(raster, word('WORDS'), [word('WORDS').xMax + 1, word('ONLY').xMin - 1]).covered).toBe(0);
+    expect(ink('RED').color[0]).toBeGreaterThan(200);
+    expect(ink('RED').color[1]).toBeLessThan(60);
   });
 
   test('the picture and the bold red span are drawn in colour', async () => {

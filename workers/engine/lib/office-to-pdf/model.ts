@@ -9,12 +9,45 @@ import type { NumberStyle } from './list-numbers.ts';
 
 export type Rgb = [number, number, number];
 
+/**
+ * How a run is underlined: Word's w:u, DrawingML's u, ODF's text-underline-*, a sheet font's u, RTF's
+ * \ul… Dash-dot kinds are drawn dashed; a doubled wave as a wave.
+ */
+export interface Underline {
+  line: 'single' | 'double' | 'dotted' | 'dashed' | 'wave';
+  /** Twice the usual thickness (Word's thick and …Heavy kinds, ODF's bold width). */
+  heavy?: boolean;
+  /** Under the words only, not under the spaces between them. */
+  wordsOnly?: boolean;
+  /** Its own colour; absent: the text's. */
+  color?: Rgb;
+}
+
+export const SINGLE_UNDERLINE: Underline = { line: 'single' };
+
+/** Word's, DrawingML's and a sheet font's underline kinds (w:u w:val, a:rPr u, u val), or undefined for none. */
+export function underlineOfKind(kind: string): Underline | undefined {
+  const k = kind.toLowerCase();
+  if (k === 'none' || k === '0' || k === 'false') return undefined;
+  const heavy = k === 'thick' || k === 'heavy' || k.endsWith('heavy');
+  const line: Underline['line'] = k.startsWith('wav')
+    ? 'wave'
+    : k.startsWith('dotted')
+      ? 'dotted'
+      : k.startsWith('dash') || k.startsWith('dot')
+        ? 'dashed'
+        : k.startsWith('double') || k === 'dbl'
+          ? 'double'
+          : 'single';
+  return { line, ...(heavy ? { heavy } : {}), ...(k === 'words' ? { wordsOnly: true } : {}) };
+}
+
 export interface RunStyle {
   font?: string;
   size: number;
   bold?: boolean;
   italic?: boolean;
-  underline?: boolean;
+  underline?: Underline;
   strike?: boolean;
   color?: Rgb;
   highlight?: Rgb;

@@ -17,11 +17,39 @@ import type {
   Table,
   TableCell,
   TableRow,
+  Underline,
 } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
 import { attr, find, imageMime, kid, kids, length, num, type XmlElement } from './xml.ts';
 import type { ImageMime } from './images.ts';
 import { listNumber, type NumberStyle } from './list-numbers.ts';
+
+/**
+ * The underline of ODF text properties whose style:text-underline-style is `lineStyle` (solid,
+ * dotted, dash, long-dash, dot-dash, dot-dot-dash, wave; none), with its type (double), width
+ * (bold), mode (skip-white-space) and colour (font-color or #rrggbb).
+ */
+function odfUnderline(props: XmlElement, lineStyle: string): Underline | undefined {
+  if (lineStyle === 'none' || attr(props, 'style:text-underline-type') === 'none') return undefined;
+  const line: Underline['line'] =
+    lineStyle === 'wave'
+      ? 'wave'
+      : lineStyle === 'dotted'
+        ? 'dotted'
+        : lineStyle.includes('dash')
+          ? 'dashed'
+          : attr(props, 'style:text-underline-type') === 'double'
+            ? 'double'
+            : 'single';
+  const width = attr(props, 'style:text-underline-width');
+  const color = odfColor(attr(props, 'style:text-underline-color'));
+  return {
+    line,
+    ...(width === 'bold' || width === 'thick' ? { heavy: true } : {}),
+    ...(attr(props, 'style:text-underline-mode') === 'skip-white-space' ? { wordsOnly: true } : {}),
+    ...(color ? { color } : {}),
+  };
+}
 
 /** Longest repeat we expand (number-rows-repeated / number-columns-repeated can be 1 048 576). */
 export const MAX_REPEAT = 1024;
@@ -186,7 +214,7 @@ function applyTextProperties(styles: OdfStyles, props: XmlElement | undefined, s
   const italic = attr(props, 'fo:font-style');
   if (italic) style.italic = italic === 'italic' || italic === 'oblique';
   const underline = attr(props, 'style:text-underline-style');
-  if (underline) style.underline = underline !== 'none';
+  if (underline) style.underline = odfUnderline(props, underline);
   const strike = attr(props, 'style:text-line-through-style');
   if (strike) style.strike = strike !== 'none';
   const color = attr(props, 'fo:color');
@@ -369,7 +397,7 @@ export class OdfTextReader {
     const block = makeParagraph(inlines.length ? inlines : [{ kind: 'text', text: '', style: run }], {
       ...paragraphProps,
       ...(marker && !explicitIndent ? { indentLeft: marker.indentLeft, firstLine: marker.firstLine } : {}),
-      marker: marker?.text ? { text: marker.text, style: { ...run, underline: false, strike: false } } : undefined,
+      marker: marker?.text ? { text: marker.text, style: { ...run, underline: undefined, strike: false } } : undefined,
       outlineLevel: p.nodeName === 'text:h' ? Math.max(0, Number(attr(p, 'text:outline-level') ?? 1) - 1) : undefined,
     });
     return [block, ...extra, ...(breakAfter ? [{ kind: 'pageBreak' as const }] : [])];

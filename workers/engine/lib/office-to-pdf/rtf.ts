@@ -18,6 +18,7 @@ import type {
   Section,
   TableCell,
   TableRow,
+  Underline,
 } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
 
@@ -91,12 +92,23 @@ const SKIP = new Set([
   'wgrffmtfilter',
 ]);
 
+/** RTF's underline control words: single, dotted, double, words only, dashed, thick, wave. */
+const RTF_UNDERLINES: Record<string, Underline> = {
+  ul: { line: 'single' },
+  uld: { line: 'dotted' },
+  uldb: { line: 'double' },
+  ulw: { line: 'single', wordsOnly: true },
+  uldash: { line: 'dashed' },
+  ulth: { line: 'single', heavy: true },
+  ulwave: { line: 'wave' },
+};
+
 interface CharProps {
   font?: number;
   size: number;
   bold: boolean;
   italic: boolean;
-  underline: boolean;
+  underline?: Underline;
   strike: boolean;
   color?: number;
   highlight?: number;
@@ -137,7 +149,6 @@ const defaultChars = (): CharProps => ({
   size: 12,
   bold: false,
   italic: false,
-  underline: false,
   strike: false,
   caps: false,
   hidden: false,
@@ -315,7 +326,7 @@ class RtfReader {
       size: c.size,
       bold: c.bold || undefined,
       italic: c.italic || undefined,
-      underline: c.underline || undefined,
+      underline: c.underline,
       strike: c.strike || undefined,
       color: c.color ? this.colors[c.color] : undefined,
       highlight: c.highlight ? this.colors[c.highlight] : undefined,
@@ -638,11 +649,11 @@ class RtfReader {
       case 'ulth':
       case 'ulwave':
         this.flushBytes();
-        c.underline = on;
+        c.underline = on ? RTF_UNDERLINES[word] : undefined;
         return true;
       case 'ulnone':
         this.flushBytes();
-        c.underline = false;
+        c.underline = undefined;
         return true;
       case 'strike':
       case 'striked':

@@ -20,7 +20,7 @@ import {
   type PDFPage,
 } from 'pdf-lib';
 import type { Block, Crop, Inline, Paragraph, Rgb, RunStyle } from './model.ts';
-import { paragraph as makeParagraph, smallCapitals } from './model.ts';
+import { paragraph as makeParagraph, smallCapitals, underlineOfKind } from './model.ts';
 import { attr, find, hexColor, kid, kids, num, type XmlElement } from './xml.ts';
 import { drawLine, layoutParagraph, type DrawContext, type TextContext } from './text.ts';
 import { pathEnds, pathOperators, shapeGeometry, svgPath, type Command, type Point } from './geometry.ts';
@@ -882,7 +882,12 @@ function runStyleOf(rPr: XmlElement | undefined, base: CappedStyle, env: ShapeEn
   if (sz) next.size = sz / 100;
   if (attr(rPr, 'b') !== undefined) next.bold = attr(rPr, 'b') === '1';
   if (attr(rPr, 'i') !== undefined) next.italic = attr(rPr, 'i') === '1';
-  if (attr(rPr, 'u') !== undefined) next.underline = attr(rPr, 'u') !== 'none';
+  const underline = attr(rPr, 'u');
+  if (underline !== undefined) {
+    const kind = underlineOfKind(underline);
+    const underlineColor = color(kid(kid(rPr, 'a:uFill'), 'a:solidFill'));
+    next.underline = kind && underlineColor ? { ...kind, color: underlineColor } : kind;
+  }
   if (attr(rPr, 'strike') !== undefined) next.strike = attr(rPr, 'strike') !== 'noStrike';
   const fill = kid(rPr, 'a:solidFill');
   if (fill) next.color = color(fill) ?? next.color;

@@ -137,7 +137,10 @@ export function parseExcelHeaderFooter(code: string | undefined, ctx: FurnitureC
         break;
       case 'U':
       case 'E':
-        style = { ...style, underline: !style.underline };
+        style = {
+          ...style,
+          underline: style.underline ? undefined : { line: next.toUpperCase() === 'E' ? 'double' : 'single' },
+        };
         break;
       case 'S':
         style = { ...style, strike: !style.strike };

@@ -27,6 +27,7 @@ import {
   type Paragraph,
   type RunStyle,
   type TabStop,
+  type Underline,
 } from './model.ts';
 import { embeddable, sniffImage, type ImageMime } from './images.ts';
 import { drawMetafile, MetafileError } from './metafile/pdf.ts';
@@ -732,13 +733,23 @@ function color(c: [number, number, number] | undefined) {
   return c ? rgb(c[0], c[1], c[2]) : rgb(0, 0, 0);
 }
 
+function sameUnderline(a: Underline | undefined, b: Underline | undefined): boolean {
+  return (
+    a === b ||
+    (a?.line === b?.line &&
+      a?.heavy === b?.heavy &&
+      a?.wordsOnly === b?.wordsOnly &&
+      String(a?.color) === String(b?.color))
+  );
+}
+
 function sameLook(a: RunStyle, b: RunStyle): boolean {
   return (
     a === b ||
     (a.size === b.size &&
       a.bold === b.bold &&
       a.italic === b.italic &&
-      a.underline === b.underline &&
+      sameUnderline(a.underline, b.underline) &&
       a.strike === b.strike &&
       a.baseline === b.baseline &&
       a.raise === b.raise &&
@@ -747,6 +758,51 @@ function sameLook(a: RunStyle, b: RunStyle): boolean {
       String(a.color) === String(b.color) &&
       String(a.highlight) === String(b.highlight))
   );
+}
+
+/** [start, end] of each word of a run drawn from x: where a words-only underline goes. */
+function wordSpans(text: string, font: PDFFont, style: RunStyle, x: number): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let cursor = x;
+  for (const piece of text.split(/( +)/)) {
+    const width = piece ? runWidth(font, piece, style) : 0;
+    if (piece.trim()) spans.push([cursor, cursor + width]);
+    cursor += width;
+  }
+  return spans;
+}
+
+/**
+ * An underline from x1 to x2 at y, in its kind of line: a double one is two thinner lines, a dotted
+ * or dashed one a dash pattern, a wave a curve of half-waves three thicknesses long.
+ */
+function drawUnderline(
+  page: PDFPage,
+  kind: Underline['line'],
+  x1: number,
+  x2: number,
+  line: { y: number; thickness: number; color: Color },
+): void {
+  if (x2 - x1 <= 0) return;
+  const { y, thickness, color: fill } = line;
+  const straight = (at: number, width: number, dashArray?: number[]) =>
+    page.drawLine({ start: { x: x1, y: at }, end: { x: x2, y: at }, thickness: width, color: fill, dashArray });
+  if (kind === 'double') {
+    const thin = thickness * 0.75;
+    straight(y + thin, thin);
+    straight(y - thin, thin);
+  } else if (kind === 'dotted') straight(y, thickness, [thickness, thickness]);
+  else if (kind === 'dashed') straight(y, thickness, [thickness * 4, thickness * 2]);
+  else if (kind === 'wave') {
+    const half = thickness * 3;
+    const count = Math.max(1, Math.round((x2 - x1) / half));
+    const step = (x2 - x1) / count;
+    // SVG coordinates run downwards from (x1, y): a half-wave bulges up, the next down.
+    let path = 'M 0 0';
+    for (let i = 0; i < count; i++)
+      path += ` Q ${step * (i + 0.5)} ${i % 2 ? thickness * 1.5 : -thickness * 1.5} ${step * (i + 1)} 0`;
+    page.drawSvgPath(path, { x: x1, y, borderColor: fill, borderWidth: thickness });
+  } else straight(y, thickness);
 }
 
 /** Draws one run of text in one font and look, with its highlight, underline and strike-through. */
@@ -776,13 +832,13 @@ function drawRun(
     page.drawText(text, { x, y: baselineY + rise, size, font, color: color(style.color) });
   else if (text.trim()) drawPlainText(page, text, font, size, x, baselineY + rise, color(style.color), style.spacing);
   const thickness = Math.max(0.5, size / 18);
-  if (style.underline)
-    page.drawLine({
-      start: { x, y: baselineY - size * 0.12 },
-      end: { x: x + width, y: baselineY - size * 0.12 },
-      thickness,
-      color: color(style.color),
-    });
+  if (style.underline) {
+    const under = style.underline;
+    const fill = color(under.color ?? style.color);
+    const line = { y: baselineY - size * 0.12, thickness: under.heavy ? thickness * 2 : thickness, color: fill };
+    for (const [from, to] of under.wordsOnly ? wordSpans(text, font, style, x) : [[x, x + width]])
+      drawUnderline(page, under.line, from, to, line);
+  }
   if (style.strike)
     page.drawLine({
       start: { x, y: baselineY + size * 0.28 },
@@ -893,7 +949,15 @@ function drawAtoms(
       const first = Math.ceil((cursor + size * 0.2) / step) * step;
       const count = Math.max(0, Math.floor((cursor + atom.width - size * 0.2 - first) / step));
       for (let i = 0; i < count; i++)
-        drawRun(page, atom.leader, atom.font, { ...atom.style, underline: false }, first + i * step, step, baselineY);
+        drawRun(
+          page,
+          atom.leader,
+          atom.font,
+          { ...atom.style, underline: undefined },
+          first + i * step,
+          step,
+          baselineY,
+        );
       cursor += atom.width;
     } else if (atom.kind === 'field') {
       const text =

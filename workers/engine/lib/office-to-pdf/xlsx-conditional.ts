@@ -7,7 +7,7 @@
  * formulas (type "expression") need a formula engine and are left out, with a note.
  */
 import type ExcelJS from 'exceljs';
-import type { Rgb } from './model.ts';
+import { SINGLE_UNDERLINE, underlineOfKind, type Rgb, type Underline } from './model.ts';
 import { excelColor, type ExcelColor, type ExcelPalette } from './xlsx-colors.ts';
 import { cellRange, columnNumber, type CellRange } from './cell-refs.ts';
 
@@ -17,13 +17,19 @@ export interface ConditionalLook {
   color?: Rgb;
   bold?: boolean;
   italic?: boolean;
-  underline?: boolean;
+  /** false: the rule takes a cell's underline away. */
+  underline?: Underline | false;
   strike?: boolean;
   /** A data bar: the cell's fraction drawn in `color` from its left edge. */
   bar?: { fraction: number; color: Rgb };
 }
 
 type Value = number | string | undefined;
+
+/** ExcelJS's font.underline: true, 'single', 'double', 'singleAccounting', 'doubleAccounting' or 'none'. */
+export function excelUnderline(value: boolean | string | undefined): Underline | undefined {
+  return typeof value === 'string' ? underlineOfKind(value) : value ? SINGLE_UNDERLINE : undefined;
+}
 
 interface Rule {
   type: string;
@@ -137,7 +143,8 @@ export function conditionalLooks(
       if (color && look.color === undefined) look.color = color;
       if (font.bold !== undefined && look.bold === undefined) look.bold = font.bold;
       if (font.italic !== undefined && look.italic === undefined) look.italic = font.italic;
-      if (font.underline !== undefined && look.underline === undefined) look.underline = Boolean(font.underline);
+      if (font.underline !== undefined && look.underline === undefined)
+        look.underline = excelUnderline(font.underline) ?? false;
       if (font.strike !== undefined && look.strike === undefined) look.strike = font.strike;
       looks.set(cell.key, look);
       if (rule.stopIfTrue) stopped.add(cell.key);

@@ -22,7 +22,7 @@ import {
 } from './xlsx-charts.ts';
 import { EMU } from './shapes.ts';
 import { excelColor, readExcelPalette, type ExcelPalette } from './xlsx-colors.ts';
-import { conditionalLooks } from './xlsx-conditional.ts';
+import { conditionalLooks, excelUnderline } from './xlsx-conditional.ts';
 import { cellRange, type CellRange } from './cell-refs.ts';
 import { attr, find, findAll, imageMime, num, parseXml, readRels, zipText } from './xml.ts';
 import { parseExcelHeaderFooter, regionsBlock } from './sheet-furniture.ts';
@@ -969,7 +969,7 @@ function printedCell(
     size: font.size ?? DEFAULT_FONT.size,
     bold: font.bold,
     italic: font.italic,
-    underline: Boolean(font.underline),
+    underline: excelUnderline(font.underline),
     strike: font.strike,
     color: excelColor(font.color, palette),
     link: cellLink(cell.value),
@@ -983,7 +983,7 @@ function printedCell(
           color: look.color,
           bold: look.bold,
           italic: look.italic,
-          underline: look.underline,
+          underline: look.underline === false ? undefined : look.underline,
           strike: look.strike,
         }).filter(([, v]) => v !== undefined),
       ),

@@ -135,6 +135,6 @@ export function listMarker(
     });
   }
   return text
-    ? { text, style: toStyle(readRunProps(level.rPr, { ...paraRun, underline: false }, themeFonts)) }
+    ? { text, style: toStyle(readRunProps(level.rPr, { ...paraRun, underline: undefined }, themeFonts)) }
     : undefined;
 }

@@ -2,7 +2,15 @@
  * WordprocessingML formatting: the style table (word/styles.xml) with its inheritance chains, and
  * run and paragraph properties read in layers (document defaults → style chain → direct formatting).
  */
-import type { Border, Paragraph, Rgb, RunStyle, TabStop } from '../model.ts';
+import {
+  underlineOfKind,
+  type Border,
+  type Paragraph,
+  type Rgb,
+  type RunStyle,
+  type TabStop,
+  type Underline,
+} from '../model.ts';
 import { attr, hexColor, kid, kids, measure, num, parseXml, type XmlElement } from '../xml.ts';
 
 export const TWIP = 1 / 20;
@@ -13,7 +21,7 @@ export interface RunProps {
   size?: number;
   bold?: boolean;
   italic?: boolean;
-  underline?: boolean;
+  underline?: Underline;
   strike?: boolean;
   color?: Rgb;
   highlight?: Rgb;
@@ -198,7 +206,12 @@ export function readRunProps(rPr: XmlElement | undefined, into: RunProps, themeF
   // Double strikethrough is drawn as one line (it was not drawn at all).
   if (onOff(kid(rPr, 'w:dstrike'))) into.strike = true;
   const underline = kid(rPr, 'w:u');
-  if (underline) into.underline = attr(underline, 'w:val') !== 'none';
+  if (underline) {
+    // (A w:u without a kind is a single line, as Word reads it.)
+    const kind = underlineOfKind(attr(underline, 'w:val') ?? 'single');
+    const color = hexColor(attr(underline, 'w:color'));
+    into.underline = kind && color ? { ...kind, color } : kind;
+  }
   const color = hexColor(attr(kid(rPr, 'w:color'), 'w:val'));
   if (color) into.color = color;
   const highlight = attr(kid(rPr, 'w:highlight'), 'w:val');
