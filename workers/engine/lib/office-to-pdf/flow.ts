@@ -19,7 +19,7 @@ import {
 import type {
   Block,
   Border,
-  FloatingDrawing,
+  FloatPosition,
   Inline,
   LineNumbers,
   PageSetup,
@@ -29,7 +29,14 @@ import type {
   TableCell,
 } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
-import { drawLine, layoutParagraph, type DrawContext, type LaidParagraph, type TextContext } from './text.ts';
+import {
+  drawLine,
+  layoutParagraph,
+  type BesideFloat,
+  type DrawContext,
+  type LaidParagraph,
+  type TextContext,
+} from './text.ts';
 import { throwIfAborted } from '../errors.ts';
 
 type Op = (page: PDFPage, ctx: DrawContext) => void;
@@ -84,6 +91,7 @@ async function prepareFloats(
       const { width, height } = page.getSize();
       const place = floatBox(
         float,
+        drawing,
         { width, height, margin: dctx.setup?.margin ?? { top: 0, right: 0, bottom: 0, left: 0 } },
         paragraphTop,
       );
@@ -94,14 +102,16 @@ async function prepareFloats(
 }
 
 /**
- * Where a floating drawing lands: x from the page's left edge, top from the page's top edge (paragraphTop is a PDF y).
+ * Where something floating, `box` large, lands: x from the page's left edge, top from the page's top
+ * edge (paragraphTop is a PDF y).
  */
 function floatBox(
-  float: FloatingDrawing,
+  float: FloatPosition,
+  box: { width: number; height: number },
   page: Pick<PageSetup, 'width' | 'height' | 'margin'>,
   paragraphTop: number,
 ): { x: number; top: number } {
-  const { drawing, horizontal: h, vertical: v } = float;
+  const { horizontal: h, vertical: v } = float;
   const { width, height, margin: m } = page;
   const [x0, x1] =
     h.from === 'page'
@@ -113,9 +123,9 @@ function floatBox(
           : [m.left, width - m.right];
   const x =
     h.align === 'center'
-      ? (x0 + x1 - drawing.width) / 2
+      ? (x0 + x1 - box.width) / 2
       : h.align === 'right'
-        ? x1 - drawing.width
+        ? x1 - box.width
         : x0 + (h.align ? 0 : h.offset);
   const [t0, t1] =
     v.from === 'page'
@@ -129,9 +139,9 @@ function floatBox(
             : [height - paragraphTop, height - m.bottom];
   const top =
     v.align === 'center'
-      ? (t0 + t1 - drawing.height) / 2
+      ? (t0 + t1 - box.height) / 2
       : v.align === 'bottom'
-        ? t1 - drawing.height
+        ? t1 - box.height
         : t0 + (v.align ? 0 : v.offset);
   return { x, top };
 }
@@ -1015,7 +1025,7 @@ class Flow {
           joinsAbove: sameBox(before),
           joinsBelow: sameBox(after),
         });
-      } else await this.flowTable(block);
+      } else if (!(await this.floatTable(block))) await this.flowTable(block);
       this.options.progress?.(++this.blocksDone, this.totalBlocks);
     }
     this.ruleColumns();
@@ -1035,8 +1045,76 @@ class Flow {
     }
   }
 
+  /**
+   * A floating table (Word's w:tblpPr) placed where its position says, on this page, and the text
+   * after it wrapping around it: beside it where at least an inch is left on one side, else below it.
+   * Returns false, for the table to flow as any other, when it is taller than the page's body or the
+   * section has columns.
+   */
+  async floatTable(block: Table): Promise<boolean> {
+    if (!block.float || this.columns > 1) return false;
+    let float = block.float;
+    const table = await measureTable(block, this.contentWidth, this.ctx);
+    const box = { width: table.columnX[table.columnX.length - 1], height: table.rowHeights.reduce((a, b) => a + b, 0) };
+    const notes = (await Promise.all(block.rows.map((row) => this.measureNotes(row.footnotes)))).flat();
+    if (box.height > this.contentHeight - footnoteRoom(notes)) return false;
+    const fromText = float.vertical.from === 'paragraph';
+    // Anchored in the text, it goes to the next page with its paragraph when it does not fit below it.
+    if (fromText && !this.fits(float.vertical.offset + box.height, notes)) this.newPage();
+    const { setup } = this;
+    let place = floatBox(float, box, setup, this.top());
+    // Placed on the page above text already laid out there, it would cover it (the text before a
+    // table is not laid out again): it stands where it comes in the text instead.
+    if (!fromText && this.y > this.columnTop && place.top - setup.margin.top < this.y) {
+      float = { ...float, vertical: { from: 'paragraph', offset: 0 } };
+      place = floatBox(float, box, setup, this.top());
+    }
+    // Placed by an offset or on the left, its cells' text stands there (the table's edge is outdented
+    // before Word 2013, as inline); on the right or centred, its edges.
+    const aligned = float.horizontal.align === 'right' || float.horizontal.align === 'center';
+    const [x, top] = [aligned ? place.x - table.offset : place.x, setup.height - place.top];
+    const edge = x + table.offset - setup.margin.left;
+    const overlays = await prepareOverlays(block, table, this.ctx);
+    this.draft.ops.push((page, dctx) => {
+      let y = top;
+      table.rows.forEach((_, r) => {
+        table.drawRow(page, r, x, y, dctx);
+        y -= table.rowHeights[r];
+      });
+    });
+    let rowTop = top;
+    table.rowHeights.forEach((height, r) => {
+      for (const overlay of overlays.get(r) ?? []) {
+        const at = rowTop;
+        this.draft.overlays.push((page) => overlay(page, x, at));
+      }
+      rowTop -= height;
+    });
+    this.draft.footnotes.push(...notes);
+    const d = float.distance;
+    const [left, right] = [edge - d.left, edge + box.width + d.right];
+    this.exclusions.push({
+      draft: this.draft,
+      from: place.top - setup.margin.top - d.top,
+      to: place.top - setup.margin.top + box.height + d.bottom,
+      left,
+      right,
+      topAndBottom: Math.max(left, this.contentWidth - right) < 72,
+    });
+    return true;
+  }
+
+  /** Below a floating table or drawing text may not stand beside, when the next block starts at its side. */
+  clearFloats(height: number): void {
+    const beside = this.exclusions.filter(
+      (e) => e.draft === this.draft && e.topAndBottom && this.y < e.to && this.y + height > e.from,
+    );
+    if (beside.length) this.y = Math.max(this.y, ...beside.map((e) => e.to));
+  }
+
   async flowTable(block: Table): Promise<void> {
     const table = await measureTable(block, this.contentWidth, this.ctx, this.rowDone);
+    this.clearFloats(table.rowHeights[0] ?? 0);
     const overlays = await prepareOverlays(block, table, this.ctx);
     // Header rows (Word's "repeat as header row", Excel's print titles) repeat on each new page,
     // as long as they take no more than half of it.
@@ -1127,14 +1205,15 @@ class Flow {
 
   /**
    * Text makes room for floats it wraps around (this paragraph's, or earlier ones beside it): below a
-   * "top and bottom" one; beside a "square" one, on the side with more room. Returns the text's x range.
+   * "top and bottom" one; beside a "square" one, on the side with more room, for the lines that start
+   * beside it. Returns that room, or undefined when the paragraph's first line is beside none.
    */
-  wrapAroundFloats(paragraph: Paragraph): [number, number] {
+  wrapAroundFloats(paragraph: Paragraph): BesideFloat | undefined {
     const { setup, contentWidth } = this;
     if (this.columns === 1) {
       for (const float of paragraph.floats ?? []) {
         if (!float.wrap || float.wrap.kind === 'none') continue;
-        const place = floatBox(float, setup, this.top());
+        const place = floatBox(float, float.drawing, setup, this.top());
         const d = float.wrap.distance;
         const from = place.top - setup.margin.top - d,
           left = place.x - setup.margin.left - d;
@@ -1149,18 +1228,18 @@ class Flow {
       }
     }
     const firstLine = 14; // about one line of body text: a paragraph whose first line reaches a float is beside it
+    this.clearFloats(firstLine);
     const beside = this.exclusions.filter(
-      (e) => e.draft === this.draft && this.y < e.to && this.y + firstLine > e.from,
+      (e) => e.draft === this.draft && !e.topAndBottom && this.y < e.to && this.y + firstLine > e.from,
     );
-    if (beside.some((e) => e.topAndBottom))
-      this.y = Math.max(this.y, ...beside.filter((e) => e.topAndBottom).map((e) => e.to));
+    if (!beside.length) return undefined;
     let [textLeft, textRight] = [0, contentWidth];
-    for (const e of beside.filter((x) => !x.topAndBottom)) {
+    for (const e of beside) {
       if (e.left - textLeft >= textRight - e.right) textRight = Math.min(textRight, e.left);
       else textLeft = Math.max(textLeft, e.right);
     }
-    if (textRight - textLeft < 72) [textLeft, textRight] = [0, contentWidth]; // too narrow to write in: run under it
-    return [textLeft, textRight];
+    if (textRight - textLeft < 72) return undefined; // too narrow to write in: run under it
+    return { height: Math.min(...beside.map((e) => e.to)) - this.y, left: textLeft, right: contentWidth - textRight };
   }
 
   /**
@@ -1291,8 +1370,7 @@ class Flow {
     if (paragraph.pageBreakBefore && this.y > 0) this.newPage(true);
     const afterBreak = this.topAfterBreak && this.options.spaceBeforeAfterBreaks;
     if (this.y > this.columnTop || afterBreak) this.y += paragraph.spaceBefore;
-    const [textLeft, textRight] = this.wrapAroundFloats(paragraph);
-    const laid = await layoutParagraph(paragraph, textRight - textLeft, ctx);
+    const laid = await layoutParagraph(paragraph, this.contentWidth, ctx, this.wrapAroundFloats(paragraph));
     const floats = paragraph.floats?.length ? await prepareFloats(paragraph, ctx) : undefined;
     // Footnotes go on the page where the paragraph starts, with its first line.
     const notes = await this.measureNotes(paragraph.footnotes);
@@ -1318,12 +1396,12 @@ class Flow {
           : this.y > this.columnTop && this.y + line.height > this.bodyRoom();
       if (index === breakBefore || overflows) this.nextColumn();
       const at = this.top(),
-        x = this.left() + textLeft;
+        x = this.left();
       const { draft } = this;
       const part = parts[parts.length - 1];
       if (part && part.draft === draft && part.x === x) part.bottom = at - line.height;
       else parts.push({ draft, x, top: at + (index === 0 ? topRoom : 0), bottom: at - line.height });
-      if (index === 0) this.firstLineExtras(paragraph, laid, floats, notes, x, at, textRight - textLeft);
+      if (index === 0) this.firstLineExtras(paragraph, laid, floats, notes, x, at, this.contentWidth);
       draft.ops.push((page, dctx) => drawLine(page, laid, index, x, at, dctx));
       if (numbering) this.numberLine(numbering, at - line.baseline);
       this.y += line.height;
@@ -1334,7 +1412,7 @@ class Flow {
       // Paragraphs sharing a box: the sides run on through the space between them.
       if (box.joinsAbove) parts[0].top += paragraph.spaceBefore;
       if (box.joinsBelow) parts[parts.length - 1].bottom -= paragraph.spaceAfter;
-      drawParagraphBorders(paragraph, borders, parts, textRight - textLeft, box);
+      drawParagraphBorders(paragraph, borders, parts, this.contentWidth, box);
     }
     this.y += paragraph.spaceAfter;
   }

@@ -237,14 +237,8 @@ export interface TabStop {
   leader?: '.' | '-' | '_' | '·';
 }
 
-/**
- * A drawing floating at a place on the page that text does not flow around (Word's pictures, shapes
- * and charts anchored "in front of text" or "behind text"): it takes no room in the flow and is
- * positioned from the page, its margins or the paragraph it is anchored in (Word's wp:positionH /
- * wp:positionV: an offset in points, or an alignment within that area).
- */
-export interface FloatingDrawing {
-  drawing: DrawingInline;
+/** Where something floating on the page stands: an offset in points, or an alignment, from an area. */
+export interface FloatPosition {
   horizontal: {
     from: 'page' | 'margin' | 'leftMargin' | 'rightMargin';
     offset: number;
@@ -255,6 +249,16 @@ export interface FloatingDrawing {
     offset: number;
     align?: 'top' | 'center' | 'bottom';
   };
+}
+
+/**
+ * A drawing floating at a place on the page that text does not flow around (Word's pictures, shapes
+ * and charts anchored "in front of text" or "behind text"): it takes no room in the flow and is
+ * positioned from the page, its margins or the paragraph it is anchored in (Word's wp:positionH /
+ * wp:positionV: an offset in points, or an alignment within that area).
+ */
+export interface FloatingDrawing extends FloatPosition {
+  drawing: DrawingInline;
   behind: boolean;
   /**
    * How text makes room: 'none' (it runs under or over the drawing), 'square' (paragraphs beside it
@@ -318,6 +322,11 @@ export interface Table {
   /** Lines along every row and column of the grid, not inside merged cells (Excel's "print gridlines"). */
   gridLines?: Border;
   align: 'left' | 'center' | 'right';
+  /**
+   * A floating table (Word's w:tblpPr): placed on the page where its position says ('paragraph': from
+   * where it stands in the text), the text after it wrapping around it, `distance` away.
+   */
+  float?: FloatPosition & { distance: { left: number; right: number; top: number; bottom: number } };
 }
 
 export interface PageBreak {

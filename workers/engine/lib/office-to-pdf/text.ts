@@ -568,7 +568,19 @@ async function markerAtomsOf(paragraph: Paragraph, ctx: TextContext, rtl: boolea
   return levels ? reorderLine(atoms, 1) : atoms;
 }
 
-export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: TextContext): Promise<LaidParagraph> {
+/** Room a float takes beside a paragraph's first lines: those starting within `height` of its top are narrowed. */
+export interface BesideFloat {
+  height: number;
+  left: number;
+  right: number;
+}
+
+export async function layoutParagraph(
+  paragraph: Paragraph,
+  width: number,
+  ctx: TextContext,
+  beside?: BesideFloat,
+): Promise<LaidParagraph> {
   const bidi = inlineLevels(paragraph.inlines, paragraph.direction);
   const atoms = await atomsOf(paragraph.inlines, ctx, bidi);
   const lines: LaidLine[] = [];
@@ -586,8 +598,10 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
   const markerWidth = markerAtoms.reduce((sum, a) => sum + a.width, 0);
   const rtl = bidi?.bidi.paragraphLevel === 1;
   const first = firstLineInsets(paragraph, width, markerWidth, rtl);
-  const startOf = () => (lines.length === 0 ? first.start : paragraph.indentLeft);
-  const endOf = () => (lines.length === 0 ? first.end : paragraph.indentRight);
+  let laidHeight = 0;
+  const besideNow = () => beside !== undefined && laidHeight < beside.height;
+  const startOf = () => (lines.length === 0 ? first.start : paragraph.indentLeft) + (besideNow() ? beside!.left : 0);
+  const endOf = () => (lines.length === 0 ? first.end : paragraph.indentRight) + (besideNow() ? beside!.right : 0);
   const available = () => (paragraph.noWrap ? Infinity : Math.max(12, width - startOf() - endOf()));
 
   const finish = (last: boolean) => {
@@ -639,6 +653,7 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
     }
     const visual = bidi ? reorderLine(current, bidi.bidi.paragraphLevel) : current;
     lines.push({ atoms: visual, x, width: lineWidth, height: lineHeight, baseline, spaceStretch });
+    laidHeight += lineHeight;
     current = [];
     lineWidth = 0;
   };
@@ -709,7 +724,9 @@ export async function layoutParagraph(paragraph: Paragraph, width: number, ctx: 
   }
   if (current.length || lines.length === 0) finish(true);
 
-  const marker = paragraph.marker ? { atoms: markerAtoms, x: first.marker } : undefined;
+  const marker = paragraph.marker
+    ? { atoms: markerAtoms, x: first.marker + (beside && beside.height > 0 ? beside.left : 0) }
+    : undefined;
   return { paragraph, lines, height: lines.reduce((sum, l) => sum + l.height, 0), marker };
 }
 

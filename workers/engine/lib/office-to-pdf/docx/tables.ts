@@ -5,7 +5,7 @@
  */
 import { FolioError } from '../../errors.ts';
 import { mirrorColumns } from '../bidi.ts';
-import type { Block, Border, Paragraph, Rgb, TableCell, TableRow } from '../model.ts';
+import type { Block, Border, Paragraph, Rgb, Table, TableCell, TableRow } from '../model.ts';
 import { attr, hexColor, kid, kids, num, type XmlElement } from '../xml.ts';
 import type { CellTextStyle, DocxContext, Rels } from './context.ts';
 import { ParagraphSpacing, readParagraph } from './paragraph.ts';
@@ -418,16 +418,58 @@ async function readTableAtDepth(ctx: DocxContext, tbl: XmlElement, partRels: Rel
   // its cell margin (cell text lines up with the body text), and its grid is the text column plus
   // both margins, so the right margin stands out as far. Word 2013 and later indent the table edge.
   const outdent = ctx.compatibilityMode < 15 && !rightToLeft;
+  // A floating table's place is its w:tblpPr's, not its indent's (the outdent still applies, as in LibreOffice).
+  const float = tableFloat(kid(tblPr, 'w:tblpPr'));
   return {
     kind: 'table',
     columnWidths: rightToLeft ? mirrorColumns(widths, rows) : widths,
     rows,
-    indentLeft: (num(kid(tblPr, 'w:tblInd'), 'w:w') ?? 0) * TWIP - (outdent ? frame.padLeft : 0),
+    indentLeft: (float ? 0 : (num(kid(tblPr, 'w:tblInd'), 'w:w') ?? 0) * TWIP) - (outdent ? frame.padLeft : 0),
     overhangRight: outdent ? frame.padRight : 0,
     widthShare: preferred?.share,
     // A table in the body wider than the column runs on past the margin, as in Word and LibreOffice;
     // a table in a cell is still fitted to its cell.
     keepsWidth: tableDepth.get(ctx) === 1,
-    align: jc === 'center' ? 'center' : jc === 'right' || jc === 'end' ? 'right' : 'left',
+    align: float ? 'left' : jc === 'center' ? 'center' : jc === 'right' || jc === 'end' ? 'right' : 'left',
+    float,
+  };
+}
+
+/**
+ * A floating table's place (w:tblpPr): from the text column ('text', the default), the margins or the
+ * page across; from the paragraph it stands before ('text'), the margins (the default) or the page
+ * down — the defaults LibreOffice 7.4 takes when the anchors are left out.
+ */
+function tableFloat(tblpPr: XmlElement | undefined): Table['float'] {
+  if (!tblpPr) return undefined;
+  const twips = (name: string) => (num(tblpPr, name) ?? 0) * TWIP;
+  const xSpec = attr(tblpPr, 'w:tblpXSpec');
+  const ySpec = attr(tblpPr, 'w:tblpYSpec');
+  const vertAnchor = attr(tblpPr, 'w:vertAnchor') ?? 'margin';
+  return {
+    horizontal: {
+      from: attr(tblpPr, 'w:horzAnchor') === 'page' ? 'page' : 'margin',
+      offset: twips('w:tblpX'),
+      align:
+        xSpec === 'center' ? 'center' : xSpec === 'right' || xSpec === 'outside' ? 'right' : xSpec ? 'left' : undefined,
+    },
+    vertical: {
+      from: vertAnchor === 'text' ? 'paragraph' : vertAnchor === 'page' ? 'page' : 'margin',
+      offset: twips('w:tblpY'),
+      align:
+        ySpec === 'center'
+          ? 'center'
+          : ySpec === 'bottom' || ySpec === 'outside'
+            ? 'bottom'
+            : ySpec && ySpec !== 'inline'
+              ? 'top'
+              : undefined,
+    },
+    distance: {
+      left: twips('w:leftFromText'),
+      right: twips('w:rightFromText'),
+      top: twips('w:topFromText'),
+      bottom: twips('w:bottomFromText'),
+    },
   };
 }
