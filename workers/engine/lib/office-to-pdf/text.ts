@@ -568,6 +568,39 @@ async function markerAtomsOf(paragraph: Paragraph, ctx: TextContext, rtl: boolea
   return levels ? reorderLine(atoms, 1) : atoms;
 }
 
+/**
+ * A line's height and its baseline's distance from its top, from its atoms and the paragraph's line
+ * spacing; `empty` is an empty line's (the paragraph's first font and size).
+ */
+function lineBox(
+  atoms: Atom[],
+  spacing: Paragraph['lineSpacing'],
+  empty: { height: number; ascent: number; size: number },
+): { lineHeight: number; baseline: number } {
+  let [height, ascent, size] = [0, 0, 0];
+  for (const atom of atoms) {
+    const m = atomHeight(atom);
+    height = Math.max(height, m.height);
+    ascent = Math.max(ascent, m.ascent);
+    size = Math.max(
+      size,
+      atom.kind === 'image' || atom.kind === 'drawing' ? atom.height / 1.2 : 'style' in atom ? sizeOf(atom.style) : 0,
+    );
+  }
+  if (atoms.length === 0 || height === 0) ({ height, ascent, size } = empty);
+  let lineHeight = height;
+  if (spacing.rule === 'auto') lineHeight = height * spacing.value;
+  else if (spacing.rule === 'ofSize') lineHeight = 1.2 * size * spacing.value;
+  else if (spacing.rule === 'exact') lineHeight = spacing.value;
+  else lineHeight = Math.max(height, spacing.value);
+  // DrawingML lines (as LibreOffice lays them out): the baseline one text size below the line's top.
+  const baseline =
+    spacing.rule === 'ofSize'
+      ? size * spacing.value
+      : ascent + (lineHeight - height) * (spacing.rule === 'auto' ? 0 : 1) * 0.8;
+  return { lineHeight, baseline };
+}
+
 /** Room a float takes beside a paragraph's first lines: those starting within `height` of its top are narrowed. */
 export interface BesideFloat {
   height: number;
@@ -612,34 +645,11 @@ export async function layoutParagraph(
     ) {
       lineWidth -= current.pop()!.width;
     }
-    let height = 0;
-    let ascent = 0;
-    let size = 0;
-    for (const atom of current) {
-      const m = atomHeight(atom);
-      height = Math.max(height, m.height);
-      ascent = Math.max(ascent, m.ascent);
-      size = Math.max(
-        size,
-        atom.kind === 'image' || atom.kind === 'drawing' ? atom.height / 1.2 : 'style' in atom ? sizeOf(atom.style) : 0,
-      );
-    }
-    if (current.length === 0 || height === 0) {
-      height = emptyMetrics.lineHeight * defaultStyle.size;
-      ascent = emptyMetrics.ascent * defaultStyle.size;
-      size = defaultStyle.size;
-    }
-    const spacing = paragraph.lineSpacing;
-    let lineHeight = height;
-    if (spacing.rule === 'auto') lineHeight = height * spacing.value;
-    else if (spacing.rule === 'ofSize') lineHeight = 1.2 * size * spacing.value;
-    else if (spacing.rule === 'exact') lineHeight = spacing.value;
-    else lineHeight = Math.max(height, spacing.value);
-    // DrawingML lines (as LibreOffice lays them out): the baseline one text size below the line's top.
-    const baseline =
-      spacing.rule === 'ofSize'
-        ? size * spacing.value
-        : ascent + (lineHeight - height) * (spacing.rule === 'auto' ? 0 : 1) * 0.8;
+    const { lineHeight, baseline } = lineBox(current, paragraph.lineSpacing, {
+      height: emptyMetrics.lineHeight * defaultStyle.size,
+      ascent: emptyMetrics.ascent * defaultStyle.size,
+      size: defaultStyle.size,
+    });
     const free = (paragraph.noWrap ? width - startOf() - endOf() : available()) - lineWidth;
     let x = startOf();
     let spaceStretch = 0;
