@@ -36,6 +36,7 @@ import {
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { run as pptToPdf } from '../../workers/engine/tools/ppt-to-pdf.ts';
 import { displayText } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
+import { listNumber } from '../../workers/engine/lib/office-to-pdf/list-numbers.ts';
 import { readDocx } from '../../workers/engine/lib/office-to-pdf/docx/index.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { convert, texts } from '../support/office-pdf-helpers.ts';
@@ -386,6 +387,39 @@ describe('Word page numbers by section (w:pgNumType) and field switches', () => 
       'Appendix 2 Page 4 of 9',
       'Annex 1 Page E of 9',
       'Annex 2 Page F of 9',
+    ]);
+  });
+
+  test('"- 1 -" page numbers (numberInDash) print with their dashes, not as a bare number', async () => {
+    const bytes = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            properties: { page: { pageNumbers: { start: 1, formatType: NumberFormat.NUMBER_IN_DASH } } },
+            footers: { default: footer(PageNumber.CURRENT) },
+            children: pages('Body', 2),
+          },
+        ],
+      }),
+    );
+    expect(await texts(await convert(wordToPdf, 'dashes.docx', bytes))).toEqual(['Body 1 - 1 -', 'Body 2 - 2 -']);
+  });
+
+  test('English ordinals (w:numFmt ordinal) as Word writes them', () => {
+    const ordinals = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111, 112].map((n) => listNumber(n, 'ordinal'));
+    expect(ordinals).toEqual([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      '11th',
+      '12th',
+      '13th',
+      '21st',
+      '22nd',
+      '101st',
+      '111th',
+      '112th',
     ]);
   });
 

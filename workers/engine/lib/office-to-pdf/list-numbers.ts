@@ -1,6 +1,17 @@
-/** List and note numbers in the styles Word (w:numFmt) and ODF (style:num-format) share. */
+/**
+ * List, note and page numbers in the styles Word (w:numFmt, w:pgNumType w:fmt) and ODF
+ * (style:num-format) share, and Word's "- 1 -" page numbers and English ordinals (1st, 2nd).
+ */
 export type NumberStyle =
-  'decimal' | 'decimalZero' | 'lowerLetter' | 'upperLetter' | 'lowerRoman' | 'upperRoman' | 'none';
+  | 'decimal'
+  | 'decimalZero'
+  | 'lowerLetter'
+  | 'upperLetter'
+  | 'lowerRoman'
+  | 'upperRoman'
+  | 'numberInDash'
+  | 'ordinal'
+  | 'none';
 
 /** `n` (from 1) written in `style`; letters repeat past z (aa, bb…), as both Word and LibreOffice count. */
 export function listNumber(n: number, style: NumberStyle): string {
@@ -15,6 +26,10 @@ export function listNumber(n: number, style: NumberStyle): string {
       return roman(n).toUpperCase();
     case 'decimalZero':
       return n < 10 ? `0${n}` : String(n);
+    case 'numberInDash':
+      return `- ${n} -`;
+    case 'ordinal':
+      return `${n}${[11, 12, 13].includes(n % 100) ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
     case 'none':
       return '';
     default:
