@@ -40,7 +40,7 @@ import { listNumber } from '../../workers/engine/lib/office-to-pdf/list-numbers.
 import { readDocx } from '../../workers/engine/lib/office-to-pdf/docx/index.ts';
 import { openPdfjs } from '../../workers/engine/lib/pdf/pdfjs.ts';
 import { convert, texts } from '../support/office-pdf-helpers.ts';
-import { popplerWords } from '../support/pdf.ts';
+import { popplerWordPages, popplerWords } from '../support/pdf.ts';
 import { pdfPageRaster } from '../support/images.ts';
 import { createCanvas } from '@napi-rs/canvas';
 
@@ -447,6 +447,43 @@ describe('Word page numbers by section (w:pgNumType) and field switches', () => 
       'Body 2 Sheet II',
       'Body 3 Sheet III',
       'Body 4 Sheet IV',
+    ]);
+  });
+});
+
+describe('Word mirrored margins (w:mirrorMargins: facing pages)', () => {
+  // A thesis or a book set for binding: the wide inside margin (and the gutter) on the left of odd
+  // pages and the right of even ones. Folio printed every page like the odd ones, so on even pages the
+  // text sat in the binding. LibreOffice 7.4 prints this document's header, body and footer at x 162.1
+  // on pages 1 and 3 and 36.1 on page 2.
+  test('an even page swaps the left and right margins: header, body and footer move with them', async () => {
+    const generated = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            properties: { page: { margin: { left: 2880, right: 720, gutter: 360 } } },
+            headers: { default: new Header({ children: [new Paragraph('Header text')] }) },
+            footers: {
+              default: new Footer({
+                children: [new Paragraph({ children: [new TextRun({ children: ['Page ', PageNumber.CURRENT] })] })],
+              }),
+            },
+            children: [1, 2, 3].map((n) => new Paragraph({ text: `Body${n} starts here`, pageBreakBefore: n > 1 })),
+          },
+        ],
+      }),
+    );
+    const zip = await JSZip.loadAsync(generated);
+    const settings = await zip.file('word/settings.xml')!.async('string');
+    zip.file('word/settings.xml', settings.replace(/(<w:settings[^>]*>)/, '$1<w:mirrorMargins/>'));
+    const pdf = (await convert(wordToPdf, 'thesis.docx', await zip.generateAsync({ type: 'uint8array' }))).bytes;
+    const starts = popplerWordPages(pdf).map((words) =>
+      words.filter((w) => /^(Header|Body\d|Page)$/.test(w.text)).map((w) => Math.round(w.xMin)),
+    );
+    expect(starts).toEqual([
+      [162, 162, 162],
+      [36, 36, 36],
+      [162, 162, 162],
     ]);
   });
 });

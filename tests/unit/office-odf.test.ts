@@ -277,6 +277,20 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
     expect(margin[1][0].number).toBe('3');
   });
 
+  test('a mirrored page layout (style:page-usage="mirrored") swaps the margins on even pages', async () => {
+    const styles = `<office:automatic-styles>
+      <style:page-layout style:name="pm" style:page-usage="mirrored"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-left="5cm" fo:margin-right="1cm"/></style:page-layout>
+    </office:automatic-styles><office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm"/></office:master-styles>`;
+    const content = `<office:automatic-styles><style:style style:name="PN" style:family="paragraph"><style:paragraph-properties fo:break-before="page"/></style:style></office:automatic-styles>
+      <office:body><office:text><text:p>One</text:p><text:p text:style-name="PN">Two</text:p><text:p text:style-name="PN">Three</text:p></office:text></office:body>`;
+    const pdf = (await convert(wordToPdf, 'book.odt', await odf(MIME.odt, { content, styles }))).bytes;
+    const x = (text: string) => popplerWords(pdf).find((w) => w.text === text)!.xMin;
+    // 5 cm (141.7 pt) inside: at the left of odd pages, the right of even ones (1 cm, 28.3 pt, at the left).
+    expect(x('One')).toBeCloseTo(141.7, 0);
+    expect(x('Two')).toBeCloseTo(28.3, 0);
+    expect(x('Three')).toBeCloseTo(141.7, 0);
+  });
+
   test("page numbers in the page style's format (i, ii for front matter), restarted where a paragraph says", async () => {
     const footer =
       '<style:footer><text:p>Page <text:page-number text:select-page="current">1</text:page-number></text:p></style:footer>';

@@ -43,6 +43,8 @@ type Op = (page: PDFPage, ctx: DrawContext) => void;
 
 interface PageDraft {
   section: Section;
+  /** The section's page, its left and right margins swapped on an even page of a mirrored section. */
+  setup: PageSetup;
   ops: Op[];
   /**
    * Drawn after the body (drawings anchored on table rows lie over the cells; floating drawings in front of the text).
@@ -879,6 +881,8 @@ class Flow {
   blocksDone = 0;
   draft = null as unknown as PageDraft; // set by the first section
   y = 0;
+  /** The number the current page shows. */
+  shownNumber = 0;
 
   // The section being laid out.
   section = null as unknown as Section;
@@ -926,7 +930,12 @@ class Flow {
 
   startPage(): void {
     this.leavePage();
-    this.draft = { section: this.section, ops: [], overlays: [], underlays: [], footnotes: [] };
+    // The number the page shows (as renderSections counts them), whose parity mirrored margins follow.
+    const start = this.section.pageNumbers?.start;
+    const firstOfSection = !this.drafts.length || this.draft.section !== this.section;
+    this.shownNumber = firstOfSection && start !== undefined ? start : this.shownNumber + 1;
+    this.setup = pageSetupOf(this.section, this.shownNumber);
+    this.draft = { section: this.section, setup: this.setup, ops: [], overlays: [], underlays: [], footnotes: [] };
     this.drafts.push(this.draft);
     this.y = 0;
   }
@@ -989,6 +998,7 @@ class Flow {
     const previous = this.drafts.length ? this.draft.section.page : undefined;
     const samePage = previous && previous.width === setup.width && previous.height === setup.height;
     if (!(section.continuous && samePage && this.y < this.contentHeight - 24)) this.startPage();
+    else this.setup = pageSetupOf(section, this.shownNumber);
     this.columnTop = this.y;
     this.lowest = this.y;
     this.topAfterBreak = true;
@@ -1501,12 +1511,23 @@ function pageClearingFurniture(setup: PageSetup, { header, footer }: MeasuredFur
   return { ...setup, margin: { ...setup.margin, top, bottom } };
 }
 
+/**
+ * A section's page as page `shown` (the number it shows) has it: with mirrored margins (Word's
+ * w:mirrorMargins, ODF's mirrored page usage) an even page's left and right margins swap, the inside
+ * margin (and gutter) at the right, where the binding is.
+ */
+function pageSetupOf(section: Section, shown: number): PageSetup {
+  const setup = section.page;
+  if (!setup.mirrored || shown % 2 !== 0) return setup;
+  return { ...setup, margin: { ...setup.margin, left: setup.margin.right, right: setup.margin.left } };
+}
+
 /** A section's page borders on one of its pages, each side on its own from corner to corner. */
-function drawPageBorders(page: PDFPage, section: Section, firstOfSection: boolean): void {
-  const borders = section.pageBorders;
+function drawPageBorders(page: PDFPage, draft: PageDraft, firstOfSection: boolean): void {
+  const borders = draft.section.pageBorders;
   if (!borders || (borders.pages === 'first' && !firstOfSection) || (borders.pages === 'notFirst' && firstOfSection))
     return;
-  const { width, height, margin } = section.page;
+  const { width, height, margin } = draft.setup;
   const { top, right, bottom, left } = borders.sides;
   // Where each side's line runs (its middle): in from the page's edge, or out from the text's margin.
   const at = (side: (typeof borders.sides)['top'], edge: number, textEdge: number, inward: 1 | -1) =>
@@ -1529,7 +1550,8 @@ function drawPageBorders(page: PDFPage, section: Section, firstOfSection: boolea
  * Setup › Vertical alignment: a title page centred between the margins), 0 for top.
  */
 function verticalShift(draft: PageDraft): number {
-  const { verticalAlign, page } = draft.section;
+  const { verticalAlign } = draft.section;
+  const page = draft.setup;
   if (!verticalAlign || draft.used === undefined) return 0;
   const room = page.height - page.margin.top - page.margin.bottom - footnoteRoom(draft.footnotes) - draft.used;
   return Math.max(0, verticalAlign === 'center' ? room / 2 : room);
@@ -1537,7 +1559,7 @@ function verticalShift(draft: PageDraft): number {
 
 /** A page's footnotes: a short rule, then the notes, stacked down to the bottom margin. */
 function drawFootnotes(page: PDFPage, draft: PageDraft, dctx: DrawContext): void {
-  const { page: setup } = draft.section;
+  const { setup } = draft;
   let at = setup.margin.bottom + draft.footnotes.reduce((sum, n) => sum + n.height, 0);
   const ruleY = at + FOOTNOTE_RULE / 2;
   page.drawLine({
@@ -1591,7 +1613,7 @@ export async function renderSections(
       throwIfAborted(options.signal);
       options.progress?.(index, pageCount, `Drawing page ${index + 1} of ${pageCount}`);
     }
-    const { page: setup } = draft.section;
+    const { setup } = draft;
     const page = pages[index];
     const pageStyle = draft.section.pageNumbers?.style;
     const dctx: DrawContext = { pageNumber: pageNumbers[index], pageStyle, pageCount, setup, anchor };
@@ -1599,7 +1621,7 @@ export async function renderSections(
     const firstOfSection = index === 0 || drafts[index - 1].section !== draft.section;
     const { header, footer } =
       (firstOfSection && variants.first) || (pageNumbers[index] % 2 === 0 && variants.even) || variants.normal;
-    drawPageBorders(page, draft.section, firstOfSection);
+    drawPageBorders(page, draft, firstOfSection);
     for (const op of draft.underlays) op(page, dctx);
     // Header, body, footer: the order text is read in (copy, search, screen readers).
     header?.draw(page, setup.margin.left, setup.height - setup.headerDistance, dctx);

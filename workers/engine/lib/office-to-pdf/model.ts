@@ -342,6 +342,8 @@ export interface PageSetup {
   /** Distance of header / footer from the page edge. */
   headerDistance: number;
   footerDistance: number;
+  /** Facing pages: `margin.left` is the inside margin, at the right on even pages (Word's w:mirrorMargins). */
+  mirrored?: boolean;
 }
 
 export interface Section {

@@ -183,6 +183,7 @@ export class OdfStyles {
       margin: { top: margin('top'), right: margin('right'), bottom: margin('bottom'), left: margin('left') },
       headerDistance: margin('top'),
       footerDistance: margin('bottom'),
+      ...(attr(layout, 'style:page-usage') === 'mirrored' ? { mirrored: true } : {}),
     };
     // In ODF the page margin is the distance to the header; the body starts below the header's height.
     const furniture = (kind: 'header' | 'footer') => {

@@ -47,6 +47,8 @@ export interface DocxContext {
   paragraphSpacing: SpacingRule;
   /** w:gutterAtTop in the settings: the pages' gutter widens the top margin instead of a side one. */
   gutterAtTop: boolean;
+  /** w:mirrorMargins in the settings: facing pages, the left margin (and gutter) on the inside. */
+  mirrorMargins: boolean;
   footnotes: NotesPart;
   endnotes: NotesPart;
   /** The number format of footnote and endnote marks (w:footnotePr / w:endnotePr in the settings). */
@@ -115,6 +117,7 @@ export async function createDocxContext(zip: JSZip, documentPath: string): Promi
     compatibilityMode: compatibilityMode(settings),
     paragraphSpacing: paragraphSpacingRule(settings),
     gutterAtTop: onOff(kid(settings, 'w:gutterAtTop')) ?? false,
+    mirrorMargins: onOff(kid(settings, 'w:mirrorMargins')) ?? false,
     footnotes: await readNotesPart(zip, rels, 'footnote'),
     endnotes: await readNotesPart(zip, rels, 'endnote'),
     noteFormat: { footnote: noteFormat('footnote'), endnote: noteFormat('endnote') },

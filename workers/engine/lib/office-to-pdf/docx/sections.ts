@@ -115,7 +115,7 @@ function pageOf(sectPr: XmlElement | undefined, gutterAtTop: boolean): PageSetup
 }
 
 export async function pageSetup(ctx: DocxContext, sectPr: XmlElement | undefined): Promise<SectionSetup> {
-  const page = pageOf(sectPr, ctx.gutterAtTop);
+  const page = { ...pageOf(sectPr, ctx.gutterAtTop), ...(ctx.mirrorMargins ? { mirrored: true } : {}) };
   const partOf = (tag: string, type: 'default' | 'first' | 'even') =>
     readPart(
       ctx,
