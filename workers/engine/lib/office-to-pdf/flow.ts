@@ -1035,7 +1035,7 @@ class Flow {
           joinsAbove: sameBox(before),
           joinsBelow: sameBox(after),
         });
-      } else if (!(await this.floatTable(block))) await this.flowTable(block);
+      } else if (!(await this.floatTable(block, section.blocks[blockIndex + 1]))) await this.flowTable(block);
       this.options.progress?.(++this.blocksDone, this.totalBlocks);
     }
     this.ruleColumns();
@@ -1061,9 +1061,10 @@ class Flow {
    * Returns false, for the table to flow as any other, when it is taller than the page's body or the
    * section has columns.
    */
-  async floatTable(block: Table): Promise<boolean> {
+  async floatTable(block: Table, next?: Block): Promise<boolean> {
     if (!block.float || this.columns > 1) return false;
     let float = block.float;
+    if (block.fitsContent) block = { ...block, columnWidths: [await this.contentWidthOf(block)], fitsContent: false };
     const table = await measureTable(block, this.contentWidth, this.ctx);
     const box = { width: table.columnX[table.columnX.length - 1], height: table.rowHeights.reduce((a, b) => a + b, 0) };
     const notes = (await Promise.all(block.rows.map((row) => this.measureNotes(row.footnotes)))).flat();
@@ -1102,29 +1103,58 @@ class Flow {
     });
     this.draft.footnotes.push(...notes);
     const d = float.distance;
+    // A drop cap's lines: those of the paragraph after it.
+    const dropLine =
+      float.dropLines && next?.kind === 'paragraph'
+        ? (await layoutParagraph(next, this.contentWidth, this.ctx)).lines[0]?.height
+        : undefined;
+    const tall = dropLine ? Math.min(box.height, float.dropLines! * dropLine - 1) : box.height;
     const [left, right] = [edge - d.left, edge + box.width + d.right];
     this.exclusions.push({
       draft: this.draft,
       from: place.top - setup.margin.top - d.top,
-      to: place.top - setup.margin.top + box.height + d.bottom,
+      to: place.top - setup.margin.top + tall + d.bottom,
       left,
       right,
-      topAndBottom: Math.max(left, this.contentWidth - right) < 72,
+      topAndBottom: float.noTextBeside || Math.max(left, this.contentWidth - right) < 72,
     });
     return true;
   }
 
+  /** The width a one-column table needs for its widest line (a Word frame without a width), the column's at most. */
+  async contentWidthOf(block: Table): Promise<number> {
+    const cell = block.rows[0]?.cells[0];
+    let widest = 0;
+    for (const p of cell?.blocks ?? []) {
+      if (p.kind !== 'paragraph') continue;
+      const laid = await layoutParagraph(p, this.contentWidth, this.ctx);
+      const indents = p.indentLeft + p.indentRight + Math.max(0, p.firstLine);
+      for (const line of laid.lines) widest = Math.max(widest, line.width + indents);
+    }
+    const padding = (cell?.padding.left ?? 0) + (cell?.padding.right ?? 0);
+    return Math.min(this.contentWidth, Math.ceil(widest + padding + 0.5));
+  }
+
   /** Below a floating table or drawing text may not stand beside, when the next block starts at its side. */
-  clearFloats(height: number): void {
+  /**
+   * With `across` (a table's left and right in the column), below any float it would run into:
+   * a table is not narrowed beside one.
+   */
+  clearFloats(height: number, across?: [number, number]): void {
     const beside = this.exclusions.filter(
-      (e) => e.draft === this.draft && e.topAndBottom && this.y < e.to && this.y + height > e.from,
+      (e) =>
+        e.draft === this.draft &&
+        (e.topAndBottom || (across && across[0] < e.right && across[1] > e.left)) &&
+        this.y < e.to &&
+        this.y + height > e.from,
     );
     if (beside.length) this.y = Math.max(this.y, ...beside.map((e) => e.to));
   }
 
   async flowTable(block: Table): Promise<void> {
     const table = await measureTable(block, this.contentWidth, this.ctx, this.rowDone);
-    this.clearFloats(table.rowHeights[0] ?? 0);
+    const width = table.columnX[table.columnX.length - 1];
+    this.clearFloats(table.rowHeights[0] ?? 0, [table.offset, table.offset + width]);
     const overlays = await prepareOverlays(block, table, this.ctx);
     // Header rows (Word's "repeat as header row", Excel's print titles) repeat on each new page,
     // as long as they take no more than half of it.
@@ -1216,9 +1246,9 @@ class Flow {
   /**
    * Text makes room for floats it wraps around (this paragraph's, or earlier ones beside it): below a
    * "top and bottom" one; beside a "square" one, on the side with more room, for the lines that start
-   * beside it. Returns that room, or undefined when the paragraph's first line is beside none.
+   * beside it: the room each float takes beside the paragraph.
    */
-  wrapAroundFloats(paragraph: Paragraph): BesideFloat | undefined {
+  wrapAroundFloats(paragraph: Paragraph): BesideFloat[] {
     const { setup, contentWidth } = this;
     if (this.columns === 1) {
       for (const float of paragraph.floats ?? []) {
@@ -1239,17 +1269,15 @@ class Flow {
     }
     const firstLine = 14; // about one line of body text: a paragraph whose first line reaches a float is beside it
     this.clearFloats(firstLine);
-    const beside = this.exclusions.filter(
-      (e) => e.draft === this.draft && !e.topAndBottom && this.y < e.to && this.y + firstLine > e.from,
-    );
-    if (!beside.length) return undefined;
-    let [textLeft, textRight] = [0, contentWidth];
-    for (const e of beside) {
-      if (e.left - textLeft >= textRight - e.right) textRight = Math.min(textRight, e.left);
-      else textLeft = Math.max(textLeft, e.right);
+    // Floats beside the paragraph from its top down (a later one, placed lower on the page, included).
+    const bands: BesideFloat[] = [];
+    for (const e of this.exclusions) {
+      if (e.draft !== this.draft || e.topAndBottom || e.to <= this.y) continue;
+      // The text goes on the side with more room; too narrow to write in there, it runs under the float.
+      const [left, right] = e.left >= contentWidth - e.right ? [0, contentWidth - e.left] : [e.right, 0];
+      if (contentWidth - left - right >= 72) bands.push({ from: e.from - this.y, to: e.to - this.y, left, right });
     }
-    if (textRight - textLeft < 72) return undefined; // too narrow to write in: run under it
-    return { height: Math.min(...beside.map((e) => e.to)) - this.y, left: textLeft, right: contentWidth - textRight };
+    return bands;
   }
 
   /**

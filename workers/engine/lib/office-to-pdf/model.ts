@@ -326,7 +326,15 @@ export interface Table {
    * A floating table (Word's w:tblpPr): placed on the page where its position says ('paragraph': from
    * where it stands in the text), the text after it wrapping around it, `distance` away.
    */
-  float?: FloatPosition & { distance: { left: number; right: number; top: number; bottom: number } };
+  float?: FloatPosition & {
+    distance: { left: number; right: number; top: number; bottom: number };
+    /** No text beside it, only above and below (a Word frame's "not beside" or "none" wrapping). */
+    noTextBeside?: boolean;
+    /** A drop cap: the paragraph after it runs beside it for this many lines. */
+    dropLines?: number;
+  };
+  /** As wide as its widest line, `columnWidths` at most (a Word frame without a width). */
+  fitsContent?: boolean;
 }
 
 export interface PageBreak {

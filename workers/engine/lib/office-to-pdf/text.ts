@@ -601,9 +601,13 @@ function lineBox(
   return { lineHeight, baseline };
 }
 
-/** Room a float takes beside a paragraph's first lines: those starting within `height` of its top are narrowed. */
+/**
+ * Room a float takes beside a paragraph: a line reaching between `from` and `to` (points down from
+ * the paragraph's top) is narrowed by `left` and `right`.
+ */
 export interface BesideFloat {
-  height: number;
+  from: number;
+  to: number;
   left: number;
   right: number;
 }
@@ -612,7 +616,7 @@ export async function layoutParagraph(
   paragraph: Paragraph,
   width: number,
   ctx: TextContext,
-  beside?: BesideFloat,
+  beside: BesideFloat[] = [],
 ): Promise<LaidParagraph> {
   const bidi = inlineLevels(paragraph.inlines, paragraph.direction);
   const atoms = await atomsOf(paragraph.inlines, ctx, bidi);
@@ -632,9 +636,14 @@ export async function layoutParagraph(
   const rtl = bidi?.bidi.paragraphLevel === 1;
   const first = firstLineInsets(paragraph, width, markerWidth, rtl);
   let laidHeight = 0;
-  const besideNow = () => beside !== undefined && laidHeight < beside.height;
-  const startOf = () => (lines.length === 0 ? first.start : paragraph.indentLeft) + (besideNow() ? beside!.left : 0);
-  const endOf = () => (lines.length === 0 ? first.end : paragraph.indentRight) + (besideNow() ? beside!.right : 0);
+  // The line being filled reaches about as far down as the one before it (a body line, for the first).
+  const besideNow = () => {
+    const reach = laidHeight + (lines.at(-1)?.height ?? 14);
+    return beside.filter((band) => laidHeight < band.to && reach > band.from);
+  };
+  const inset = (side: 'left' | 'right') => Math.max(0, ...besideNow().map((band) => band[side]));
+  const startOf = () => (lines.length === 0 ? first.start : paragraph.indentLeft) + inset('left');
+  const endOf = () => (lines.length === 0 ? first.end : paragraph.indentRight) + inset('right');
   const available = () => (paragraph.noWrap ? Infinity : Math.max(12, width - startOf() - endOf()));
 
   const finish = (last: boolean) => {
@@ -735,7 +744,10 @@ export async function layoutParagraph(
   if (current.length || lines.length === 0) finish(true);
 
   const marker = paragraph.marker
-    ? { atoms: markerAtoms, x: first.marker + (beside && beside.height > 0 ? beside.left : 0) }
+    ? {
+        atoms: markerAtoms,
+        x: first.marker + Math.max(0, ...beside.filter((band) => band.from < 14).map((b) => b.left)),
+      }
     : undefined;
   return { paragraph, lines, height: lines.reduce((sum, l) => sum + l.height, 0), marker };
 }

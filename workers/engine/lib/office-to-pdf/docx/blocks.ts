@@ -4,6 +4,7 @@ import { kid, kids, type XmlElement } from '../xml.ts';
 import type { DocxContext, Rels } from './context.ts';
 import { ParagraphSpacing, readParagraph } from './paragraph.ts';
 import { readTable } from './tables.ts';
+import { frameKey, frameTable } from './frames.ts';
 
 /** Reads body-level content in order, handing each block to `emit`; `onSection` marks a section end. */
 export async function readBlocks(
@@ -14,10 +15,23 @@ export async function readBlocks(
   onSection?: (sectPr: XmlElement) => void,
 ): Promise<void> {
   const spacing = new ParagraphSpacing(ctx.paragraphSpacing);
+  // Paragraphs of one text frame, gathered until a block outside it.
+  let frame: { framePr: XmlElement; key: string; spacing: ParagraphSpacing; blocks: Block[] } | undefined;
+  const endFrame = () => {
+    if (frame) emit(frameTable(frame.framePr, frame.blocks));
+    frame = undefined;
+  };
   // Content controls and custom XML wrap paragraphs of the same container: one spacing runs through.
   const read = async (parent: XmlElement): Promise<void> => {
     for (const child of kids(parent)) {
-      if (child.nodeName === 'w:p') {
+      const framePr = child.nodeName === 'w:p' ? kid(kid(child, 'w:pPr'), 'w:framePr') : undefined;
+      if (frame && (!framePr || frameKey(framePr) !== frame.key)) endFrame();
+      if (framePr) {
+        frame ??= { framePr, key: frameKey(framePr), spacing: new ParagraphSpacing(ctx.paragraphSpacing), blocks: [] };
+        const paragraph = await readParagraph(ctx, child, partRels);
+        frame.spacing.place(paragraph);
+        frame.blocks.push(...paragraph.blocks.filter((block) => block.kind !== 'pageBreak'));
+      } else if (child.nodeName === 'w:p') {
         const paragraph = await readParagraph(ctx, child, partRels);
         spacing.place(paragraph);
         paragraph.blocks.forEach(emit);
@@ -31,4 +45,5 @@ export async function readBlocks(
     }
   };
   await read(container);
+  endFrame();
 }

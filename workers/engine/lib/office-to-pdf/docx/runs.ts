@@ -3,6 +3,7 @@
  * fields), PAGE / NUMPAGES fields, tabs and breaks, symbols, note references, drawings and bookmarks,
  * collected in order as pieces of the paragraph.
  */
+import { rgb } from 'pdf-lib';
 import type { NumberStyle } from '../list-numbers.ts';
 import { smallCapitals, type Block, type FloatingDrawing, type Inline, type RunStyle } from '../model.ts';
 import { attr, find, kid, kids, type XmlElement } from '../xml.ts';
@@ -128,6 +129,8 @@ function fieldChar(reader: RunReader, fldChar: XmlElement, style: RunStyle): voi
     reader.fieldDepth++;
     reader.fieldInstr = '';
     reader.fieldShowsResult = true;
+    const formField = formFieldPiece(kid(fldChar, 'w:ffData'), style);
+    if (formField) reader.pieces.push(formField);
   } else if (type === 'separate') {
     const instr = reader.fieldInstr.trim().split(/\s+/)[0]?.toUpperCase();
     if (reader.fieldDepth === 1 && (instr === 'PAGE' || instr === 'NUMPAGES')) {
@@ -153,6 +156,64 @@ function fieldChar(reader: RunReader, fldChar: XmlElement, style: RunStyle): voi
       reader.fieldLink = false;
     }
   }
+}
+
+/**
+ * A legacy form field's look, which its field has no result for (Developer › Legacy Tools): a check
+ * box (FORMCHECKBOX) is a square as tall as the text (or its w:size), crossed when checked; a
+ * drop-down (FORMDROPDOWN) shows its chosen entry. Text fields (FORMTEXT) show their result as any field.
+ */
+function formFieldPiece(ffData: XmlElement | undefined, style: RunStyle): Inline | undefined {
+  const checkBox = kid(ffData, 'w:checkBox');
+  if (checkBox) {
+    const on = (el: XmlElement | undefined) =>
+      el !== undefined && !['0', 'false', 'off'].includes(attr(el, 'w:val') ?? '');
+    const checked = kid(checkBox, 'w:checked') ? on(kid(checkBox, 'w:checked')) : on(kid(checkBox, 'w:default'));
+    const size = kid(checkBox, 'w:sizeAuto')
+      ? style.size
+      : (Number(attr(kid(checkBox, 'w:size'), 'w:val')) || style.size * 2) / 2;
+    return checkBoxInline(size, checked, style.color);
+  }
+  const list = kid(ffData, 'w:ddList');
+  if (list) {
+    const entries = kids(list, 'w:listEntry').map((entry) => attr(entry, 'w:val') ?? '');
+    const chosen = Number(attr(kid(list, 'w:result'), 'w:val') ?? attr(kid(list, 'w:default'), 'w:val') ?? 0);
+    const text = entries[chosen] ?? entries[0];
+    return text ? { kind: 'text', text, style } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A check box for text `size` points tall, as Word and LibreOffice draw it: a thin square about the
+ * text's height, reaching a little below the baseline, an X in it when checked.
+ */
+function checkBoxInline(size: number, checked: boolean, color: RunStyle['color']): Inline {
+  const side = size * 0.95;
+  const below = size * 0.15;
+  const ink = rgb(...(color ?? [0, 0, 0]));
+  return {
+    kind: 'drawing',
+    width: side + size * 0.15,
+    height: side - below,
+    depth: below,
+    prepare: async () => (page, x, bottom) => {
+      const line = Math.max(0.5, size / 20);
+      const box = { x: x + size * 0.075 + line / 2, y: bottom - below + line / 2, side: side - line };
+      page.drawRectangle({
+        x: box.x,
+        y: box.y,
+        width: box.side,
+        height: box.side,
+        borderColor: ink,
+        borderWidth: line,
+      });
+      if (!checked) return;
+      const [x1, y1, x2, y2] = [box.x, box.y, box.x + box.side, box.y + box.side];
+      page.drawLine({ start: { x: x1, y: y1 }, end: { x: x2, y: y2 }, thickness: line, color: ink });
+      page.drawLine({ start: { x: x1, y: y2 }, end: { x: x2, y: y1 }, thickness: line, color: ink });
+    },
+  };
 }
 
 async function addDrawing(reader: RunReader, drawing: XmlElement): Promise<void> {
