@@ -3,16 +3,34 @@
  * workers of the built app), judged by poppler's text of the answer as LibreOffice 7.4 prints the same
  * files: Symbol-font characters, a VML text box and line numbers in Word, numbered paragraphs and a
  * table merged across columns in PowerPoint, a manual page break and a date format with a locale tag
- * in Excel.
- * The classes one by one are in tests/unit/office-everyday.test.ts.
+ * in Excel; a floating table with text wrapping beside it and a double underline in Word.
+ * The classes one by one are in tests/unit/office-everyday.test.ts (and docx-floating-tables,
+ * office-underlines).
  */
 import { expect, test } from 'vitest';
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
-import { Document, LineNumberRestartFormat, Packer, Paragraph, SymbolRun, Textbox, TextRun } from 'docx';
+import {
+  Document,
+  LineNumberRestartFormat,
+  Packer,
+  Paragraph,
+  RelativeHorizontalPosition,
+  SymbolRun,
+  Table,
+  TableAnchorType,
+  TableCell,
+  TableRow,
+  Textbox,
+  TextRun,
+  UnderlineType,
+  WidthType,
+} from 'docx';
 import { sharedBrowser } from './harness.ts';
 import { pageWithApi, postInPage } from './page-api.ts';
-import { popplerText, popplerTextWith } from '../support/pdf.ts';
+import { popplerText, popplerTextWith, popplerWords } from '../support/pdf.ts';
+import { pdfPageRaster } from '../support/images.ts';
+import { underInk, UNDERLINE_DPI } from '../support/underline-ink.ts';
 
 const shared = sharedBrowser();
 
@@ -193,4 +211,59 @@ test('Excel: a manual page break and German date formats', async () => {
   expect(printed[0]).toMatch(/^05\.03\.2024 Row 2 .* Row 10\b/);
   expect(printed[0]).toContain('Dienstag, 5. März 2024');
   expect(printed[1]).toMatch(/^Row 11 .* Row 30$/);
+});
+
+test('Word: a floating table with the text wrapping beside it, and a double underline', async () => {
+  // The classes of tests/unit/docx-floating-tables.test.ts and office-underlines.test.ts, in the engine worker.
+  const words = Array.from({ length: 120 }, (_, i) => `w${i + 1}`).join(' ');
+  const floating = new Table({
+    width: { size: 2880, type: WidthType.DXA },
+    columnWidths: [1440, 1440],
+    float: {
+      horizontalAnchor: TableAnchorType.MARGIN,
+      verticalAnchor: TableAnchorType.TEXT,
+      relativeHorizontalPosition: RelativeHorizontalPosition.RIGHT,
+      leftFromText: 180,
+      bottomFromText: 180,
+    },
+    rows: [0, 1, 2].map(
+      (r) =>
+        new TableRow({
+          children: [0, 1].map(
+            (c) =>
+              new TableCell({ width: { size: 1440, type: WidthType.DXA }, children: [new Paragraph(`cell${r}${c}`)] }),
+          ),
+        }),
+    ),
+  });
+  const docx = await Packer.toBuffer(
+    new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph('Intro paragraph before.'),
+            floating,
+            new Paragraph(words),
+            new Paragraph({
+              spacing: { before: 240 },
+              children: [new TextRun({ text: 'TOTAL', size: 48, underline: { type: UnderlineType.DOUBLE } })],
+            }),
+          ],
+        },
+      ],
+    }),
+  );
+  const { page, context } = await pageWithApi(shared.browser, 'word-to-pdf');
+  const answer = await postInPage(page, '/api/pdf/fromWord', [['file', 'wrapped.docx', new Uint8Array(docx)]]);
+  await context.close();
+  expect(answer.status, answer.text).toBe(200);
+  const found = popplerWords(answer.bytes);
+  const word = (text: string) => found.find((w) => w.text === text)!;
+  // As LibreOffice 7.4 prints it: the table's first cell at (384.8, 83.9), lines beside it from w1,
+  // w18, w33, w48, then full lines from w63 and w86.
+  expect(Math.abs(word('cell00').xMin - 384.8)).toBeLessThan(1.5);
+  const lineStarts = found.filter((w) => /^w\d+$/.test(w.text) && w.xMin < 73).map((w) => w.text);
+  expect(lineStarts).toEqual(['w1', 'w18', 'w33', 'w48', 'w63', 'w86', 'w107']);
+  const raster = await pdfPageRaster(answer.bytes, 1, UNDERLINE_DPI);
+  expect(underInk(raster, word('TOTAL')).bands).toHaveLength(2);
 });
