@@ -3,7 +3,7 @@
  * workers of the built app), judged by poppler's text of the answer as LibreOffice 7.4 prints the same
  * files: Symbol-font characters, a VML text box and line numbers in Word, numbered paragraphs and a
  * table merged across columns in PowerPoint, a manual page break and a date format with a locale tag
- * in Excel; a floating table with text wrapping beside it and a double underline in Word.
+ * in Excel; a floating table with text wrapping beside it, a double underline and an equation in Word.
  * The classes one by one are in tests/unit/office-everyday.test.ts (and docx-floating-tables,
  * office-underlines).
  */
@@ -13,6 +13,9 @@ import PptxGenJS from 'pptxgenjs';
 import {
   Document,
   LineNumberRestartFormat,
+  Math as Equation,
+  MathFraction,
+  MathRun,
   Packer,
   Paragraph,
   RelativeHorizontalPosition,
@@ -213,7 +216,7 @@ test('Excel: a manual page break and German date formats', async () => {
   expect(printed[1]).toMatch(/^Row 11 .* Row 30$/);
 });
 
-test('Word: a floating table with the text wrapping beside it, and a double underline', async () => {
+test('Word: a floating table with the text wrapping beside it, a double underline, an equation', async () => {
   // The classes of tests/unit/docx-floating-tables.test.ts and office-underlines.test.ts, in the engine worker.
   const words = Array.from({ length: 120 }, (_, i) => `w${i + 1}`).join(' ');
   const floating = new Table({
@@ -248,6 +251,17 @@ test('Word: a floating table with the text wrapping beside it, and a double unde
               spacing: { before: 240 },
               children: [new TextRun({ text: 'TOTAL', size: 48, underline: { type: UnderlineType.DOUBLE } })],
             }),
+            new Paragraph({
+              spacing: { before: 480 },
+              children: [
+                new Equation({
+                  children: [
+                    new MathRun('y='),
+                    new MathFraction({ numerator: [new MathRun('top')], denominator: [new MathRun('bottom')] }),
+                  ],
+                }),
+              ],
+            }),
           ],
         },
       ],
@@ -266,4 +280,8 @@ test('Word: a floating table with the text wrapping beside it, and a double unde
   expect(lineStarts).toEqual(['w1', 'w18', 'w33', 'w48', 'w63', 'w86', 'w107']);
   const raster = await pdfPageRaster(answer.bytes, 1, UNDERLINE_DPI);
   expect(underInk(raster, word('TOTAL')).bands).toHaveLength(2);
+  // An equation (OMML): its fraction's numerator over its denominator, "y =" between them.
+  expect(word('bottom').yMin).toBeGreaterThan(word('top').yMax - 1);
+  expect(word('y').yMin).toBeGreaterThan(word('top').yMin);
+  expect(word('y').yMax).toBeLessThan(word('bottom').yMax);
 });

@@ -72,6 +72,8 @@ export type Inline =
   | { kind: 'tab'; style: RunStyle; positional?: 'left' | 'center' | 'right' }
   | { kind: 'break'; style: RunStyle }
   | { kind: 'image'; bytes: Uint8Array; mime: ImageMime; width: number; height: number; crop?: Crop }
+  /** Content sized only when laid out with the document's fonts (a Word equation). */
+  | { kind: 'measured'; layout: (ctx: TextContext) => Promise<MeasuredContent> }
   /**
    * Vector art drawn in a width × height box (a chart): `prepare` lays it out at that size (loading
    * fonts) and returns the drawing, which puts the box's bottom-left corner at (x, bottom).
@@ -88,6 +90,15 @@ export type Inline =
         height: number,
       ) => Promise<(page: PDFPage, x: number, bottom: number) => void>;
     };
+
+/** Content laid out with the document's fonts: its size, and its drawing standing on the baseline. */
+export interface MeasuredContent {
+  width: number;
+  /** Above the baseline, and below it. */
+  height: number;
+  depth: number;
+  draw: (page: PDFPage, x: number, baseline: number) => void;
+}
 
 export interface Paragraph {
   kind: 'paragraph';

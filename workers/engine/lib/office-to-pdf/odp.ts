@@ -64,7 +64,7 @@ function scaleText(blocks: Block[], factor: number): void {
       if (inline.kind === 'image' || inline.kind === 'drawing') {
         inline.width *= factor;
         inline.height *= factor;
-      } else inline.style = { ...inline.style, size: inline.style.size * factor };
+      } else if (inline.kind !== 'measured') inline.style = { ...inline.style, size: inline.style.size * factor };
     }
   }
 }

@@ -355,6 +355,15 @@ async function atomsOf(inlines: Inline[], ctx: TextContext, bidi?: InlineLevels)
       }
       continue;
     }
+    if (inline.kind === 'measured') {
+      try {
+        const content = await inline.layout(ctx);
+        atoms.push({ kind: 'drawing', ...content, level });
+      } catch {
+        /* Content that cannot be laid out is left out rather than failing the document. */
+      }
+      continue;
+    }
     if (inline.kind === 'image') {
       try {
         atoms.push({

@@ -132,7 +132,7 @@ export async function readParagraph(ctx: DocxContext, p: XmlElement, partRels: R
   const reader = runReader(ctx, partRels, paraRun);
   await readRuns(reader, p);
   return {
-    blocks: splitAtPageBreaks(reader, props, marker),
+    blocks: splitAtPageBreaks(reader, reader.mathAlign ? { ...props, align: reader.mathAlign } : props, marker),
     styleId,
     contextualSpacing: props.contextualSpacing === true,
   };

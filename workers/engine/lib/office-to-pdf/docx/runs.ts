@@ -13,6 +13,8 @@ import { readNoteReference } from './notes.ts';
 import { readVmlPositioned } from './watermarks.ts';
 import { rubyGuide } from './ruby.ts';
 import { bulletText } from './numbering.ts';
+import { displayAlign, readMath } from './math.ts';
+import { mathInline } from '../math.ts';
 import { symbolFontChar, symbolFontOf, symbolFontText } from '../symbol-fonts.ts';
 import { complexScriptPieces, readRunProps, styleRunProps, toStyle, type RunProps } from './styles.ts';
 
@@ -33,6 +35,8 @@ export interface RunReader {
   fieldDepth: number;
   fieldInstr: string;
   fieldShowsResult: boolean;
+  /** A display equation's alignment (m:oMathPara): the paragraph's, when it holds one. */
+  mathAlign?: 'left' | 'center' | 'right';
   /** The web address of the hyperlink (w:hyperlink or a HYPERLINK field) being read. */
   link?: string;
   fieldLink: boolean;
@@ -97,6 +101,18 @@ export async function readRuns(reader: RunReader, container: XmlElement): Promis
         } else await readRuns(reader, child);
         break;
       }
+      case 'm:oMath':
+        reader.pieces.push(mathInline(readMath(child), mathStyle(reader, child)));
+        break;
+      case 'm:oMathPara':
+        // A display equation: on a line of its own, centred unless it says otherwise.
+        reader.mathAlign = displayAlign(child);
+        for (const oMath of kids(child, 'm:oMath')) {
+          if (reader.pieces.some((piece) => piece.kind === 'measured'))
+            reader.pieces.push({ kind: 'break', style: toStyle(reader.paraRun) });
+          reader.pieces.push(mathInline(readMath(oMath), mathStyle(reader, oMath)));
+        }
+        break;
       case 'w:bookmarkStart': {
         const name = attr(child, 'w:name');
         if (name && name !== '_GoBack') reader.anchors.push(name);
@@ -156,6 +172,14 @@ function fieldChar(reader: RunReader, fldChar: XmlElement, style: RunStyle): voi
       reader.fieldLink = false;
     }
   }
+}
+
+/** An equation's size and colour: its first run's (w:rPr inside m:r), over the paragraph's; Cambria Math. */
+function mathStyle(reader: RunReader, oMath: XmlElement): RunStyle {
+  const { styles } = reader.ctx;
+  const rPr = kid(find(oMath, 'm:r'), 'w:rPr');
+  const props = readRunProps(rPr, { ...reader.paraRun }, styles.themeFonts);
+  return { ...toStyle(props), font: 'Cambria Math' };
 }
 
 /**
