@@ -394,6 +394,34 @@ describe('word-to-pdf: OpenDocument text (.odt)', () => {
     expect(ink('RED').color[1]).toBeLessThan(60);
   });
 
+  test('a formula (LibreOffice Math: an object of MathML) is laid out in its line, not left out', async () => {
+    // What LibreOffice 7.4 writes for "A = %pi r^2 + {a+1} over {b}" and a sum with limits.
+    const mathml = `<?xml version="1.0" encoding="UTF-8"?><math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><semantics><mrow>
+      <mi>A</mi><mo stretchy="false">=</mo><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup><mo>+</mo>
+      <mfrac><mrow><mi>a</mi><mo>+</mo><mn>1</mn></mrow><mi>b</mi></mfrac><mo>+</mo>
+      <munderover><mo stretchy="false">∑</mo><mrow><mi>k</mi><mo>=</mo><mn>1</mn></mrow><mi>n</mi></munderover><msub><mi>x</mi><mi>k</mi></msub>
+      <mo>+</mo><mrow><mo fence="true" stretchy="true">(</mo><mfrac><mi>p</mi><mi>q</mi></mfrac><mo fence="true" stretchy="true">)</mo></mrow>
+      </mrow><annotation encoding="StarMath 5.0">A = %pi r^2 + {a+1} over {b}</annotation></semantics></math>`;
+    const content = `<office:body><office:text><text:p>Area <draw:frame svg:width="5cm" svg:height="1.5cm"><draw:object xlink:href="./Object 1"/><draw:image xlink:href="./ObjectReplacements/Object 1"/></draw:frame> done</text:p></office:text></office:body>`;
+    const result = await convert(
+      wordToPdf,
+      'formula.odt',
+      await odf(MIME.odt, { content, files: { 'Object 1/content.xml': new TextEncoder().encode(mathml) } }),
+    );
+    const words = popplerWords(result.bytes);
+    const word = (t: string) => words.find((w) => w.text === t)!;
+    const text = (await texts(result)).join(' ').replace(/\s+/g, '');
+    for (const part of ['Area', 'A=πr', '2', 'a+1', 'b', '∑', 'k=1', 'n', 'x', 'p', 'q', 'done'])
+      expect(text, part).toContain(part);
+    expect(text).not.toContain('StarMath');
+    // The space after the formula is kept.
+    expect(word('done').xMin - word(')').xMax).toBeGreaterThan(1.5);
+    expect(result.notes ?? []).not.toContain('charts and embedded objects were left out');
+    // The fraction stacked: "b" below "a+1"; the sum's limits above and below it; the text on its line.
+    expect(word('b').yMin).toBeGreaterThan(word('a').yMax - 1);
+    expect(Math.abs(word('Area').yMax - word('done').yMax)).toBeLessThan(1);
+  });
+
   test('the picture and the bold red span are drawn in colour', async () => {
     const content = `<office:automatic-styles><style:style style:name="T1" style:family="text"><style:text-properties fo:color="#ff0000" fo:font-size="40pt"/></style:style></office:automatic-styles>
       <office:body><office:text><text:p><draw:frame svg:width="14cm" svg:height="3cm"><draw:image xlink:href="Pictures/red.png"/></draw:frame></text:p></office:text></office:body>`;

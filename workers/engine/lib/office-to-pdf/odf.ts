@@ -20,7 +20,9 @@ import type {
   Underline,
 } from './model.ts';
 import { paragraph as makeParagraph } from './model.ts';
-import { attr, find, imageMime, kid, kids, length, num, type XmlElement } from './xml.ts';
+import { attr, find, imageMime, kid, kids, length, num, parseXml, type XmlElement } from './xml.ts';
+import { mathInline, type MathNode } from './math.ts';
+import { readMathMl } from './mathml.ts';
 import type { ImageMime } from './images.ts';
 import { listNumber, type NumberStyle } from './list-numbers.ts';
 
@@ -481,7 +483,8 @@ export class OdfTextReader {
           break;
         case 'draw:frame':
         case 'draw:a':
-          await this.frame(el, out, extra);
+          await this.frame(el, out, extra, style);
+          state.space = false; // a space after a picture or a formula is kept
           break;
         case 'text:sheet-name':
           if (this.options.sheetName !== undefined) {
@@ -520,10 +523,18 @@ export class OdfTextReader {
     }
   }
 
-  /** A draw:frame: a picture becomes an inline image; a text box's content becomes blocks after the paragraph. */
-  private async frame(frame: XmlElement, out: Inline[], extra: Block[]): Promise<void> {
+  /**
+   * A draw:frame: a picture becomes an inline image, a formula (an object of MathML) an equation in
+   * `style`'s size; a text box's content becomes blocks after the paragraph.
+   */
+  private async frame(frame: XmlElement, out: Inline[], extra: Block[], style?: RunStyle): Promise<void> {
     if (frame.nodeName === 'draw:a') {
-      for (const inner of kids(frame, 'draw:frame')) await this.frame(inner, out, extra);
+      for (const inner of kids(frame, 'draw:frame')) await this.frame(inner, out, extra, style);
+      return;
+    }
+    const formula = await this.formula(kid(frame, 'draw:object'));
+    if (formula) {
+      out.push(mathInline(formula, { ...(style ?? { size: 12 }), font: 'Liberation Serif', underline: undefined }));
       return;
     }
     const width = length(attr(frame, 'svg:width')) ?? 0;
@@ -540,6 +551,15 @@ export class OdfTextReader {
     }
     if (kid(frame, 'draw:object') || kid(frame, 'draw:object-ole'))
       this.options.notes.add('charts and embedded objects were left out');
+  }
+
+  /** An embedded object's formula: its content.xml when that is a <math> element (LibreOffice Math). */
+  private async formula(object: XmlElement | undefined): Promise<MathNode | undefined> {
+    const href = (attr(object, 'xlink:href') ?? '').replace(/^\.\//, '').replace(/\/$/, '');
+    const file = href ? this.options.zip.file(`${href}/content.xml`) : null;
+    if (!file) return undefined;
+    const root = parseXml(await file.async('string'));
+    return root.nodeName.replace(/^.*:/, '') === 'math' ? readMathMl(root) : undefined;
   }
 
   /**
