@@ -176,3 +176,20 @@ test('a display equation of every other OMML construct: centred, each part print
   expect(Math.abs((left + right) / 2 - 297.6)).toBeLessThan(6);
   expect(right - left).toBeLessThan(451);
 });
+
+test('a hostile equation nested 3,000 deep converts, its innermost text printed', async () => {
+  const depth = 3000;
+  const omml =
+    '<m:f><m:num>'.repeat(depth) +
+    '<m:r><m:t>core</m:t></m:r>' +
+    '</m:num><m:den><m:r><m:t>d</m:t></m:r></m:den></m:f>'.repeat(depth);
+  const base = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('PLACEHOLDER')] }] }));
+  const zip = await JSZip.loadAsync(base);
+  const xml = await zip.file('word/document.xml')!.async('string');
+  const body = `<w:p><m:oMath>${omml}</m:oMath></w:p><w:p><w:r><w:t>After</w:t></w:r></w:p>`;
+  zip.file('word/document.xml', xml.replace(/<w:p>(?:(?!<w:p>).)*PLACEHOLDER.*?<\/w:p>/s, body));
+  const pdf = (await convert(wordToPdf, 'deep.docx', await zip.generateAsync({ type: 'uint8array' }))).bytes;
+  const text = popplerText(pdf);
+  expect(text).toContain('core');
+  expect(text).toContain('After');
+});

@@ -16,8 +16,12 @@ const LARGE_OPERATOR = /^[∑∏∐⋀⋁⋂⋃⨀⨁⨂∫∬∭∮∯∰]$/u;
 const row = (items: MathNode[]): MathNode => (items.length === 1 ? items[0] : { kind: 'row', items });
 const textOf = (el: XmlElement) => (el.textContent ?? '').trim();
 
-function node(el: XmlElement): MathNode {
-  const parts = children(el).map(node);
+/** Nesting deeper than any real formula (a hostile file's): read as plain text. */
+const MAX_DEPTH = 40;
+
+function node(el: XmlElement, depth = 0): MathNode {
+  if (depth > MAX_DEPTH) return { kind: 'text', text: el.textContent ?? '', plain: true };
+  const parts = children(el).map((child) => node(child, depth + 1));
   const [first, second, third] = parts;
   switch (local(el)) {
     case 'mi': {
@@ -67,7 +71,10 @@ function node(el: XmlElement): MathNode {
         items: parts,
       };
     case 'mtable':
-      return { kind: 'matrix', rows: children(el).map((tr) => children(tr).map((td) => row(children(td).map(node)))) };
+      return {
+        kind: 'matrix',
+        rows: children(el).map((tr) => children(tr).map((td) => row(children(td).map((c) => node(c, depth + 3))))),
+      };
     case 'mrow':
       return fenced(el, parts) ?? row(parts);
     case 'mphantom':

@@ -35,13 +35,17 @@ const hidden = (el: XmlElement, name: string) => ['1', 'on', 'true', ''].include
 
 const row = (items: MathNode[]): MathNode => (items.length === 1 ? items[0] : { kind: 'row', items });
 
+/** Nesting deeper than any real equation (a hostile file's thousands of fractions): read as plain text. */
+export const MAX_MATH_DEPTH = 40;
+
 /** The children of an argument (m:e, m:num, m:sub …) as one node. */
-function arg(el: XmlElement | undefined): MathNode {
-  return row(el ? kids(el).flatMap(readMathElement) : []);
+function arg(el: XmlElement | undefined, depth: number): MathNode {
+  if (el && depth > MAX_MATH_DEPTH) return { kind: 'text', text: el.textContent ?? '', plain: true };
+  return row(el ? kids(el).flatMap((child) => readMathElement(child, depth + 1)) : []);
 }
 
-function readMathElement(el: XmlElement): MathNode[] {
-  const part = (name: string) => arg(kid(el, `m:${name}`));
+function readMathElement(el: XmlElement, depth: number): MathNode[] {
+  const part = (name: string) => arg(kid(el, `m:${name}`), depth);
   switch (el.nodeName) {
     case 'm:r': {
       const text = kids(el, 'm:t')
@@ -83,7 +87,7 @@ function readMathElement(el: XmlElement): MathNode[] {
           open: prop(el, 'begChr', '(')!,
           close: prop(el, 'endChr', ')')!,
           separator: prop(el, 'sepChr', '|')!,
-          items: kids(el, 'm:e').map((e) => arg(e)),
+          items: kids(el, 'm:e').map((e) => arg(e, depth)),
         },
       ];
     case 'm:func':
@@ -103,16 +107,18 @@ function readMathElement(el: XmlElement): MathNode[] {
     case 'm:limUpp':
       return [{ kind: 'limit', base: part('e'), limit: part('lim'), under: false }];
     case 'm:m':
-      return [{ kind: 'matrix', rows: kids(el, 'm:mr').map((mr) => kids(mr, 'm:e').map((e) => arg(e))) }];
+      return [{ kind: 'matrix', rows: kids(el, 'm:mr').map((mr) => kids(mr, 'm:e').map((e) => arg(e, depth))) }];
     case 'm:eqArr':
-      return [{ kind: 'lines', rows: kids(el, 'm:e').map((e) => arg(e)) }];
+      return [{ kind: 'lines', rows: kids(el, 'm:e').map((e) => arg(e, depth)) }];
     case 'm:e':
     case 'm:oMath':
-      return [arg(el)];
+      return [arg(el, depth)];
     default:
       // m:box, m:borderBox, m:phant and the like: their arguments in line; properties (m:…Pr) and
       // Word markup beside the math (bookmarks, proofing marks) add nothing.
-      return el.nodeName.startsWith('m:') && !el.nodeName.endsWith('Pr') ? kids(el, 'm:e').map((e) => arg(e)) : [];
+      return el.nodeName.startsWith('m:') && !el.nodeName.endsWith('Pr')
+        ? kids(el, 'm:e').map((e) => arg(e, depth))
+        : [];
   }
 }
 
@@ -125,7 +131,7 @@ function asPlain(node: MathNode): MathNode {
 
 /** An m:oMath as one tree. */
 export function readMath(oMath: XmlElement): MathNode {
-  return arg(oMath);
+  return arg(oMath, 0);
 }
 
 /** Where a display equation (m:oMathPara) stands on its line: Word centres it unless m:jc says otherwise. */
