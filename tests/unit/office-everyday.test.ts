@@ -707,6 +707,17 @@ describe('Pictures cropped (Picture Format › Crop: a:srcRect)', () => {
     const pptx = await cropped((await deck.write({ outputType: 'nodebuffer' })) as Buffer, 'ppt/slides/slide1.xml');
     expectMiddleStripes(await stripeCounts((await convert(pptToPdf, 'cropped.pptx', pptx)).bytes), 144, 72);
   });
+
+  test('Excel: the same (exceljs reads the picture, the drawing part its crop)', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Logo');
+    const imageId = workbook.addImage({ buffer: Buffer.from(stripes()) as never, extension: 'png' });
+    sheet.addImage(imageId, { tl: { col: 1, row: 1 }, ext: { width: 200, height: 100 } });
+    sheet.getCell('A1').value = 'Logo below';
+    const xlsx = await cropped(await workbook.xlsx.writeBuffer(), 'xl/drawings/drawing1.xml');
+    // exceljs's sizes are pixels: a 150 × 75 pt frame.
+    expectMiddleStripes(await stripeCounts((await convert(excelToPdf, 'cropped.xlsx', xlsx)).bytes), 150, 75);
+  });
 });
 
 describe('Word double strikethrough (w:dstrike)', () => {

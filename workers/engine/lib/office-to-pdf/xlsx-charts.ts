@@ -7,7 +7,7 @@
  * notes (comments) that are shown on the sheet are printed where they are shown, as LibreOffice does.
  */
 import type JSZip from 'jszip';
-import type { DrawingInline, Inline, PageSetup, Section } from './model.ts';
+import type { Crop, DrawingInline, Inline, PageSetup, Section } from './model.ts';
 import { paragraph } from './model.ts';
 import { objectPreviews } from './xlsx-objects.ts';
 import { chartReader, NEWER_CHART_NOTE } from './graphics.ts';
@@ -50,6 +50,11 @@ export interface WorkbookCharts {
   chartSheets: Array<{ name: string; before?: string; charts: Inline[] }>;
   /** Sheets whose embedded objects all have a preview picture, printed (xlsx-objects.ts). */
   objectsShown: Set<string>;
+  /**
+   * The crop of each picture of a worksheet's drawing (a:srcRect), in the drawing's order — the order
+   * exceljs lists the pictures in, which does not read crops.
+   */
+  pictureCrops: Map<string, Array<Crop | undefined>>;
 }
 
 function anchorSize(anchor: XmlElement, metrics: SheetMetrics | undefined): { width: number; height: number } {
@@ -305,13 +310,29 @@ async function shownNotes(
   return out;
 }
 
+/** Each picture's crop in a drawing part, in document order (read by pattern, as exceljs reads the part). */
+async function pictureCrops(zip: JSZip, drawingPath: string): Promise<Array<Crop | undefined>> {
+  const xml = (await zipText(zip, drawingPath)) ?? '';
+  return [...xml.matchAll(/<(\w+:)?pic\b[\s\S]*?<\/\1pic>/g)].map(([pic]) => {
+    const rect = /<(?:\w+:)?srcRect\b([^>]*)>/.exec(pic)?.[1] ?? '';
+    const side = (name: string) => Number(new RegExp(`\\b${name}="(-?\\d+)"`).exec(rect)?.[1] ?? 0) / 100000;
+    const [left, top, right, bottom] = ['l', 't', 'r', 'b'].map(side);
+    return left || top || right || bottom ? { left, top, right, bottom } : undefined;
+  });
+}
+
 export async function readWorkbookCharts(
   zip: JSZip,
   metricsOf: (sheet: string) => SheetMetrics | undefined,
   chartSheetPage: PageSetup,
   notes: { add(note: string): void } = new Set(),
 ): Promise<WorkbookCharts> {
-  const result: WorkbookCharts = { shapes: new Map(), chartSheets: [], objectsShown: new Set() };
+  const result: WorkbookCharts = {
+    shapes: new Map(),
+    chartSheets: [],
+    objectsShown: new Set(),
+    pictureCrops: new Map(),
+  };
   if (!Object.keys(zip.files).some((name) => name.startsWith('xl/drawings/') || name.startsWith('xl/charts/')))
     return result;
   const themeXml = await zipText(zip, 'xl/theme/theme1.xml');
@@ -353,6 +374,7 @@ export async function readWorkbookCharts(
     const notes = [...shown, ...(objects?.shapes ?? [])];
     if (notes.length) result.shapes.set(name, notes);
     if (!drawingPath) continue;
+    result.pictureCrops.set(name, await pictureCrops(zip, drawingPath));
     const { anchors, hidden } = await drawingAnchors(zip, drawingPath);
     if (anchors.some((anchor) => find(anchor, 'cx:chart'))) shapeEnv.notes.add(NEWER_CHART_NOTE);
     const charts = await drawingCharts(zip, read, drawingPath, anchors, metricsOf(name));

@@ -10,7 +10,7 @@ import JSZip from 'jszip';
 import SSF from 'ssf';
 import { withLocaleNames } from './format-locale.ts';
 import { clip, endPath, popGraphicsState, pushGraphicsState, rectangle } from 'pdf-lib';
-import type { Block, Border, DrawingInline, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
+import type { Block, Border, Crop, DrawingInline, PageSetup, RunStyle, Section, TableCell, TableRow } from './model.ts';
 import { firstStrongDirection, mirrorColumns } from './bidi.ts';
 import { paragraph, pictureDrawing } from './model.ts';
 import {
@@ -793,15 +793,20 @@ function addHeadersAndFooters(ws: ExcelJS.Worksheet, sections: Section[], option
   });
 }
 
-/** The sheet's pictures at their anchors (exceljs reads them), drawn over the cells like shapes. */
+/**
+ * The sheet's pictures at their anchors (exceljs reads them), drawn over the cells like shapes and
+ * cropped as the drawing part says (`crops`, in the same order; none when the counts differ).
+ */
 function sheetPictures(
   workbook: ExcelJS.Workbook,
   ws: ExcelJS.Worksheet,
   columnWidth: (c: number) => number,
   rowHeight: (r: number) => number,
+  crops: Array<Crop | undefined> = [],
 ): AnchoredShape[] {
   const out: AnchoredShape[] = [];
-  for (const placed of ws.getImages()) {
+  const images = ws.getImages();
+  for (const [index, placed] of images.entries()) {
     const image = workbook.getImage(Number(placed.imageId));
     const bytes = image?.buffer ? new Uint8Array(image.buffer as unknown as ArrayBuffer) : undefined;
     const mime = image?.extension ? imageMime(`picture.${image.extension}`) : undefined;
@@ -823,7 +828,8 @@ function sheetPictures(
         ? span(tl.nativeRow, br.nativeRow, rowHeight) + ((br.nativeRowOff ?? 0) - (tl.nativeRowOff ?? 0)) * EMU
         : 10 * 15;
     if (!(width > 0 && height > 0)) continue;
-    const drawing = pictureDrawing({ kind: 'image', bytes, mime, width, height });
+    const crop = crops.length === images.length ? crops[index] : undefined;
+    const drawing = pictureDrawing({ kind: 'image', bytes, mime, width, height, ...(crop ? { crop } : {}) });
     out.push({
       row: range.tl.nativeRow,
       column: range.tl.nativeCol,
@@ -1331,7 +1337,7 @@ function printSheet(ws: ExcelJS.Worksheet, book: WorkbookContext): Section[] {
   // Pictures, charts, shapes and text boxes are printed at their anchor cell, so the printed range reaches it.
   const rowHeight = (r: number) => rowHeightPt(ws, r, xmlFacts.get(ws.name));
   const shapes = [
-    ...sheetPictures(workbook, ws, columnWidth, rowHeight),
+    ...sheetPictures(workbook, ws, columnWidth, rowHeight, charts?.pictureCrops.get(ws.name)),
     ...(charts?.shapes.get(ws.name) ?? []),
   ].filter((shape) => !(notesAtEnd && shape.note));
   // LibreOffice prints the whole of each drawing: the range reaches the cell its far corner lies in.
