@@ -30,6 +30,7 @@ import {
   TableCell,
   TableRow,
   TextRun,
+  TextWrappingSide,
   TextWrappingType,
   VerticalPositionRelativeFrom,
   WidthType,
@@ -51,6 +52,7 @@ import {
 } from '../../workers/engine/lib/office-to-pdf/xlsx.ts';
 import { parseExcelHeaderFooter } from '../../workers/engine/lib/office-to-pdf/sheet-furniture.ts';
 import { convert, expectValidPdf, pageContent, texts } from '../support/office-pdf-helpers.ts';
+import { popplerWords } from '../support/pdf.ts';
 
 // A 2×2 red PNG.
 const RED_PNG = Uint8Array.from(
@@ -322,6 +324,46 @@ describe('word-to-pdf', () => {
       }),
     );
     expect(below.find((i) => i.str === 'After the photo')!.top).toBeGreaterThan(72 + 100);
+  });
+
+  test('a picture in the middle of the column, square wrapping on both sides: the lines go on right of it', async () => {
+    // Text ran only on the wider side (the left), the right of the picture left empty; LibreOffice 7.4
+    // fills both sides of it. Its lines start with these words, and these stand right of the picture.
+    const words = Array.from({ length: 200 }, (_, i) => `w${i + 1}`).join(' ');
+    const photo = new ImageRun({
+      type: 'png',
+      data: RED_PNG,
+      transformation: { width: 133, height: 133 },
+      floating: {
+        horizontalPosition: { relative: HorizontalPositionRelativeFrom.MARGIN, align: HorizontalPositionAlign.CENTER },
+        verticalPosition: { relative: VerticalPositionRelativeFrom.PARAGRAPH, offset: 0 },
+        wrap: { type: TextWrappingType.SQUARE, side: TextWrappingSide.BOTH_SIDES },
+      } as never,
+    });
+    const bytes = await Packer.toBuffer(
+      new Document({ sections: [{ children: [new Paragraph({ children: [photo, new TextRun(words)] })] }] }),
+    );
+    const printed = popplerWords((await convert(wordToPdf, 'centred.docx', bytes)).bytes);
+    const lineStarts = printed.filter((w) => w.xMin < 73).map((w) => w.text);
+    expect(lineStarts).toEqual([
+      'w1',
+      'w21',
+      'w39',
+      'w57',
+      'w75',
+      'w93',
+      'w108',
+      'w122',
+      'w136',
+      'w150',
+      'w168',
+      'w186',
+    ]);
+    const pictureRight = (595.3 + 100) / 2; // A4, centred in 1 inch margins
+    const rightOfPicture = printed
+      .filter((w) => w.xMin > pictureRight - 2 && w.xMin < pictureRight + 4)
+      .map((w) => w.text);
+    expect(rightOfPicture.slice(0, 6)).toEqual(['w12', 'w30', 'w48', 'w66', 'w84', 'w101']);
   });
 
   test('footnotes print at the foot of the page that refers to them, numbered; endnotes after the text', async () => {

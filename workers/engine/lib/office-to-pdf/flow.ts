@@ -859,6 +859,8 @@ interface Exclusion {
   left: number;
   right: number;
   topAndBottom: boolean;
+  /** Text on both sides of it where there is room on both (Word's wrapText="bothSides"). */
+  bothSides?: boolean;
 }
 
 /** Whether a paragraph's bordered box runs on into the paragraph above or below (same borders). */
@@ -1264,6 +1266,7 @@ class Flow {
           left,
           right: place.x - setup.margin.left + float.drawing.width + d,
           topAndBottom: float.wrap.kind === 'topAndBottom',
+          bothSides: float.wrap.bothSides,
         });
       }
     }
@@ -1273,6 +1276,10 @@ class Flow {
     const bands: BesideFloat[] = [];
     for (const e of this.exclusions) {
       if (e.draft !== this.draft || e.topAndBottom || e.to <= this.y) continue;
+      if (e.bothSides && e.left >= 72 && contentWidth - e.right >= 72) {
+        bands.push({ from: e.from - this.y, to: e.to - this.y, left: 0, right: 0, gap: [e.left, e.right] });
+        continue;
+      }
       // The text goes on the side with more room; too narrow to write in there, it runs under the float.
       const [left, right] = e.left >= contentWidth - e.right ? [0, contentWidth - e.left] : [e.right, 0];
       if (contentWidth - left - right >= 72) bands.push({ from: e.from - this.y, to: e.to - this.y, left, right });

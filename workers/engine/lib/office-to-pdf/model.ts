@@ -276,7 +276,7 @@ export interface FloatingDrawing extends FloatPosition {
    * are narrowed to the side with more room), 'topAndBottom' (text resumes below it); `distance` is
    * the gap kept around it, in points.
    */
-  wrap?: { kind: 'none' | 'square' | 'topAndBottom'; distance: number };
+  wrap?: { kind: 'none' | 'square' | 'topAndBottom'; distance: number; bothSides?: boolean };
 }
 
 /**

@@ -619,6 +619,8 @@ export interface BesideFloat {
   to: number;
   left: number;
   right: number;
+  /** A float in the middle with text on both sides: the line skips from gap[0] to gap[1] (box x). */
+  gap?: [number, number];
 }
 
 export async function layoutParagraph(
@@ -651,6 +653,14 @@ export async function layoutParagraph(
     return beside.filter((band) => laidHeight < band.to && reach > band.from);
   };
   const inset = (side: 'left' | 'right') => Math.max(0, ...besideNow().map((band) => band[side]));
+  // Whether the line being filled has skipped its float (text on both sides).
+  let skipped = false;
+  /** A float's gap the line reaches before adding `width` more, if it has not skipped it yet. */
+  const gapAhead = (width: number) => {
+    if (skipped) return undefined;
+    const gap = besideNow().find((band) => band.gap)?.gap;
+    return gap && startOf() + lineWidth + width > gap[0] ? gap : undefined;
+  };
   const startOf = () => (lines.length === 0 ? first.start : paragraph.indentLeft) + inset('left');
   const endOf = () => (lines.length === 0 ? first.end : paragraph.indentRight) + inset('right');
   const available = () => (paragraph.noWrap ? Infinity : Math.max(12, width - startOf() - endOf()));
@@ -680,8 +690,17 @@ export async function layoutParagraph(
       else if (rtl) x += free;
     }
     const visual = bidi ? reorderLine(current, bidi.bidi.paragraphLevel) : current;
-    lines.push({ atoms: visual, x, width: lineWidth, height: lineHeight, baseline, spaceStretch });
+    // (A line with a float between its two parts is not justified: its spaces would run into the float.)
+    lines.push({
+      atoms: visual,
+      x,
+      width: lineWidth,
+      height: lineHeight,
+      baseline,
+      spaceStretch: skipped ? 0 : spaceStretch,
+    });
     laidHeight += lineHeight;
+    skipped = false;
     current = [];
     lineWidth = 0;
   };
@@ -722,6 +741,17 @@ export async function layoutParagraph(
         atom.width = Math.max(0, stop.position - position - shift);
         atom.leader = stop.leader;
       } else atom.width = TAB_STOP - (position % TAB_STOP) || TAB_STOP;
+    }
+    const gap = gapAhead(atom.width);
+    if (gap) {
+      // The text before the float ends here; the line goes on right of it (a space at the float is dropped).
+      skipped = true;
+      const last = () => current[current.length - 1];
+      while (current.length && last().kind === 'text' && (last() as TextAtom).space) lineWidth -= current.pop()!.width;
+      const width = Math.max(0, gap[1] - startOf() - lineWidth);
+      current.push({ kind: 'drawing', width, height: 0, draw: () => undefined });
+      lineWidth += width;
+      if (atom.kind === 'text' && atom.space) continue;
     }
     if (lineWidth + atom.width > available() && !(atom.kind === 'text' && atom.space)) {
       if (current.length === 0 || current.every((a) => a.kind === 'text' && a.space)) {

@@ -99,9 +99,8 @@ function wrapOf(anchor: XmlElement, behind: boolean): FloatingDrawing['wrap'] | 
   const distance = Math.max(...['distL', 'distR', 'distT', 'distB'].map((name) => num(anchor, name) ?? 0)) * EMU;
   if (kid(anchor, 'wp:wrapNone') || behind) return { kind: 'none', distance: 0 };
   if (kid(anchor, 'wp:wrapTopAndBottom')) return { kind: 'topAndBottom', distance };
-  if (kid(anchor, 'wp:wrapSquare') || kid(anchor, 'wp:wrapTight') || kid(anchor, 'wp:wrapThrough')) {
-    return { kind: 'square', distance };
-  }
+  const square = kid(anchor, 'wp:wrapSquare') ?? kid(anchor, 'wp:wrapTight') ?? kid(anchor, 'wp:wrapThrough');
+  if (square) return { kind: 'square', distance, bothSides: (attr(square, 'wrapText') ?? 'bothSides') === 'bothSides' };
   return undefined;
 }
 
