@@ -611,6 +611,47 @@ function lineBox(
 }
 
 /**
+ * A tab's width from the pen at `position`: to the next custom stop past it (positions count from the
+ * text column's left edge, in a right-to-left paragraph from its right edge, where its lines start),
+ * else the next default stop. Right and centre stops end or centre the text up to the next tab there
+ * ("right" being a right-to-left paragraph's end: its left, as LibreOffice reads it).
+ */
+function setTabWidth(
+  atom: Extract<Atom, { kind: 'tab' }>,
+  queue: Atom[],
+  position: number,
+  paragraph: Paragraph,
+  width: number,
+  firstLine: boolean,
+  rtl: boolean,
+): void {
+  const stop = atom.positional
+    ? {
+        position: atom.positional === 'left' ? 0 : atom.positional === 'center' ? width / 2 : width,
+        align: atom.positional,
+        leader: undefined,
+      }
+    : nextTabStop(paragraph, position, firstLine, rtl);
+  atom.leader = undefined;
+  if (!stop) {
+    atom.width = TAB_STOP - (position % TAB_STOP) || TAB_STOP;
+    return;
+  }
+  let following = 0;
+  for (const next of queue) {
+    if (next.kind === 'tab' || next.kind === 'break') break;
+    if (stop.align === 'decimal' && next.kind === 'text' && /[.,]/.test(next.text)) {
+      following += widthOf(next.font, next.text.slice(0, next.text.search(/[.,]/)), sizeOf(next.style));
+      break;
+    }
+    following += next.width;
+  }
+  const shift = stop.align === 'left' ? 0 : stop.align === 'center' ? following / 2 : following;
+  atom.width = Math.max(0, stop.position - position - shift);
+  atom.leader = stop.leader;
+}
+
+/**
  * Room a float takes beside a paragraph: a line reaching between `from` and `to` (points down from
  * the paragraph's top) is narrowed by `left` and `right`.
  */
@@ -714,33 +755,8 @@ export async function layoutParagraph(
       continue;
     }
     if (atom.kind === 'tab') {
-      // The next custom stop past the pen (positions count from the text column's left edge, in a
-      // right-to-left paragraph from its right edge, where its lines start), else the next default
-      // stop. Right and centre stops end or centre the text up to the next tab there ("right" being a
-      // right-to-left paragraph's end: its left, as LibreOffice reads it).
       const position = (rtl && !atom.positional ? endOf() : startOf()) + lineWidth;
-      const stop = atom.positional
-        ? {
-            position: atom.positional === 'left' ? 0 : atom.positional === 'center' ? width / 2 : width,
-            align: atom.positional,
-            leader: undefined,
-          }
-        : nextTabStop(paragraph, position, lines.length === 0, rtl);
-      atom.leader = undefined;
-      if (stop) {
-        let following = 0;
-        for (const next of queue) {
-          if (next.kind === 'tab' || next.kind === 'break') break;
-          if (stop.align === 'decimal' && next.kind === 'text' && /[.,]/.test(next.text)) {
-            following += widthOf(next.font, next.text.slice(0, next.text.search(/[.,]/)), sizeOf(next.style));
-            break;
-          }
-          following += next.width;
-        }
-        const shift = stop.align === 'left' ? 0 : stop.align === 'center' ? following / 2 : following;
-        atom.width = Math.max(0, stop.position - position - shift);
-        atom.leader = stop.leader;
-      } else atom.width = TAB_STOP - (position % TAB_STOP) || TAB_STOP;
+      setTabWidth(atom, queue, position, paragraph, width, lines.length === 0, rtl);
     }
     const gap = gapAhead(atom.width);
     if (gap) {
