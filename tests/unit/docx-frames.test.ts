@@ -5,25 +5,14 @@
  * LibreOffice 7.4 prints the same generated documents, read back with poppler.
  */
 import { describe, expect, test } from 'vitest';
-import JSZip from 'jszip';
-import { Document, Packer, Paragraph } from 'docx';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
-import { convert } from '../support/office-pdf-helpers.ts';
+import { convert, docxWithBody } from '../support/office-pdf-helpers.ts';
 import { popplerWords } from '../support/pdf.ts';
 import { pdfPageRaster, popplerPresent } from '../support/images.ts';
 
 const words = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`).join(' ');
 const para = (text: string, pPr = '') =>
   `<w:p><w:pPr>${pPr}</w:pPr><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
-
-/** A .docx (the docx package's defaults: A4, 1 inch margins) whose body is `body`. */
-async function docxWithBody(body: string): Promise<Uint8Array> {
-  const base = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('PLACEHOLDER')] }] }));
-  const zip = await JSZip.loadAsync(base);
-  const xml = await zip.file('word/document.xml')!.async('string');
-  zip.file('word/document.xml', xml.replace(/<w:p>(?:(?!<w:p>).)*PLACEHOLDER.*?<\/w:p>/s, body));
-  return zip.generateAsync({ type: 'uint8array' });
-}
 
 async function printed(body: string) {
   const pdf = (await convert(wordToPdf, 'frames.docx', await docxWithBody(body))).bytes;

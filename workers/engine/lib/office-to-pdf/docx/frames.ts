@@ -8,6 +8,7 @@
 import type { Block, Paragraph, Table } from '../model.ts';
 import { attr, num, type XmlElement } from '../xml.ts';
 import { TWIP } from './styles.ts';
+import { alignAcross, alignDown } from './tables.ts';
 
 /** Frame properties that make paragraphs one frame when equal. */
 export function frameKey(framePr: XmlElement): string {
@@ -65,26 +66,12 @@ export function frameTable(framePr: XmlElement, blocks: Block[]): Table {
       horizontal: {
         from: hAnchor === 'page' ? 'page' : 'margin',
         offset: drop ? 0 : twips('w:x'),
-        align:
-          xAlign === 'center'
-            ? 'center'
-            : xAlign === 'right' || xAlign === 'outside'
-              ? 'right'
-              : xAlign
-                ? 'left'
-                : undefined,
+        align: alignAcross(xAlign),
       },
       vertical: {
         from: vAnchor === 'page' ? 'page' : vAnchor === 'margin' ? 'margin' : 'paragraph',
         offset: drop ? 0 : twips('w:y'),
-        align:
-          yAlign === 'center'
-            ? 'center'
-            : yAlign === 'bottom' || yAlign === 'outside'
-              ? 'bottom'
-              : yAlign && yAlign !== 'inline'
-                ? 'top'
-                : undefined,
+        align: alignDown(yAlign),
       },
       distance: { left: hSpace, right: hSpace, top: vSpace, bottom: vSpace },
       ...(wrap === 'notBeside' || wrap === 'none' ? { noTextBeside: true } : {}),

@@ -5,7 +5,7 @@
  */
 import { FolioError } from '../../errors.ts';
 import { mirrorColumns } from '../bidi.ts';
-import type { Block, Border, Paragraph, Rgb, Table, TableCell, TableRow } from '../model.ts';
+import type { Block, Border, FloatPosition, Paragraph, Rgb, Table, TableCell, TableRow } from '../model.ts';
 import { attr, hexColor, kid, kids, num, type XmlElement } from '../xml.ts';
 import type { CellTextStyle, DocxContext, Rels } from './context.ts';
 import { ParagraphSpacing, readParagraph } from './paragraph.ts';
@@ -435,6 +435,18 @@ async function readTableAtDepth(ctx: DocxContext, tbl: XmlElement, partRels: Rel
   };
 }
 
+/** A float's alignment across (w:tblpXSpec, w:framePr w:xAlign): inside on the left, outside on the right. */
+export function alignAcross(spec: string | undefined): FloatPosition['horizontal']['align'] {
+  if (!spec) return undefined;
+  return spec === 'center' ? 'center' : spec === 'right' || spec === 'outside' ? 'right' : 'left';
+}
+
+/** A float's alignment down (w:tblpYSpec, w:framePr w:yAlign); "inline" is no alignment (its offset). */
+export function alignDown(spec: string | undefined): FloatPosition['vertical']['align'] {
+  if (!spec || spec === 'inline') return undefined;
+  return spec === 'center' ? 'center' : spec === 'bottom' || spec === 'outside' ? 'bottom' : 'top';
+}
+
 /**
  * A floating table's place (w:tblpPr): from the text column ('text', the default), the margins or the
  * page across; from the paragraph it stands before ('text'), the margins (the default) or the page
@@ -450,20 +462,12 @@ function tableFloat(tblpPr: XmlElement | undefined): Table['float'] {
     horizontal: {
       from: attr(tblpPr, 'w:horzAnchor') === 'page' ? 'page' : 'margin',
       offset: twips('w:tblpX'),
-      align:
-        xSpec === 'center' ? 'center' : xSpec === 'right' || xSpec === 'outside' ? 'right' : xSpec ? 'left' : undefined,
+      align: alignAcross(xSpec),
     },
     vertical: {
       from: vertAnchor === 'text' ? 'paragraph' : vertAnchor === 'page' ? 'page' : 'margin',
       offset: twips('w:tblpY'),
-      align:
-        ySpec === 'center'
-          ? 'center'
-          : ySpec === 'bottom' || ySpec === 'outside'
-            ? 'bottom'
-            : ySpec && ySpec !== 'inline'
-              ? 'top'
-              : undefined,
+      align: alignDown(ySpec),
     },
     distance: {
       left: twips('w:leftFromText'),
