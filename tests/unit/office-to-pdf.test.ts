@@ -364,6 +364,37 @@ describe('word-to-pdf', () => {
       .filter((w) => w.xMin > pictureRight - 2 && w.xMin < pictureRight + 4)
       .map((w) => w.text);
     expect(rightOfPicture.slice(0, 6)).toEqual(['w12', 'w30', 'w48', 'w66', 'w84', 'w101']);
+    // A right-to-left paragraph beside such a picture (here 100 pt from the margin, off the middle)
+    // keeps to one side of it: no word over it.
+    const offCentre = new ImageRun({
+      type: 'png',
+      data: RED_PNG,
+      transformation: { width: 133, height: 133 },
+      floating: {
+        horizontalPosition: { relative: HorizontalPositionRelativeFrom.MARGIN, offset: 1270000 },
+        verticalPosition: { relative: VerticalPositionRelativeFrom.PARAGRAPH, offset: 0 },
+        wrap: { type: TextWrappingType.SQUARE, side: TextWrappingSide.BOTH_SIDES },
+      } as never,
+    });
+    const hebrew = Array.from({ length: 150 }, (_, i) => `שלום${i}`).join(' ');
+    const rtl = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph({
+                bidirectional: true,
+                children: [offCentre, new TextRun({ text: hebrew, rightToLeft: true })],
+              }),
+            ],
+          },
+        ],
+      }),
+    );
+    const rtlWords = popplerWords((await convert(wordToPdf, 'beside-rtl.docx', rtl)).bytes);
+    const over = rtlWords.filter((w) => w.yMax < 72 + 100 && w.xMax > 172 + 1 && w.xMin < 272 - 1);
+    expect(rtlWords.length).toBeGreaterThan(100);
+    expect(over).toEqual([]);
   });
 
   test('footnotes print at the foot of the page that refers to them, numbered; endnotes after the text', async () => {

@@ -693,12 +693,20 @@ export async function layoutParagraph(
     const reach = laidHeight + (lines.at(-1)?.height ?? 14);
     return beside.filter((band) => laidHeight < band.to && reach > band.from);
   };
-  const inset = (side: 'left' | 'right') => Math.max(0, ...besideNow().map((band) => band[side]));
+  // A right-to-left paragraph keeps to the wider side of a float it could have on both sides.
+  const sides = (band: BesideFloat) =>
+    !band.gap || !rtl
+      ? band
+      : band.gap[0] >= width - band.gap[1]
+        ? { left: 0, right: width - band.gap[0] }
+        : { left: band.gap[1], right: 0 };
+  const inset = (side: 'left' | 'right') => Math.max(0, ...besideNow().map((band) => sides(band)[side]));
   // Whether the line being filled has skipped its float (text on both sides).
   let skipped = false;
   /** A float's gap the line reaches before adding `width` more, if it has not skipped it yet. */
   const gapAhead = (width: number) => {
-    if (skipped) return undefined;
+    // (Right-to-left lines fill from the right: they keep to one side of the float.)
+    if (skipped || rtl) return undefined;
     const gap = besideNow().find((band) => band.gap)?.gap;
     return gap && startOf() + lineWidth + width > gap[0] ? gap : undefined;
   };
