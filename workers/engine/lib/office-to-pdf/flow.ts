@@ -1137,10 +1137,10 @@ class Flow {
     return Math.min(this.contentWidth, Math.ceil(widest + padding + 0.5));
   }
 
-  /** Below a floating table or drawing text may not stand beside, when the next block starts at its side. */
   /**
-   * With `across` (a table's left and right in the column), below any float it would run into:
-   * a table is not narrowed beside one.
+   * Moves below a float that nothing may stand beside, when the next block (`height` tall) starts at
+   * its side; with `across` (a table's left and right in the column), below any float it would run
+   * into — a table is not narrowed beside one.
    */
   clearFloats(height: number, across?: [number, number]): void {
     const beside = this.exclusions.filter(

@@ -703,12 +703,12 @@ export async function layoutParagraph(
   const inset = (side: 'left' | 'right') => Math.max(0, ...besideNow().map((band) => sides(band)[side]));
   // Whether the line being filled has skipped its float (text on both sides).
   let skipped = false;
-  /** A float's gap the line reaches before adding `width` more, if it has not skipped it yet. */
-  const gapAhead = (width: number) => {
+  /** A float's gap the line reaches with `adding` more points, if it has not skipped it yet. */
+  const gapAhead = (adding: number) => {
     // (Right-to-left lines fill from the right: they keep to one side of the float.)
     if (skipped || rtl) return undefined;
     const gap = besideNow().find((band) => band.gap)?.gap;
-    return gap && startOf() + lineWidth + width > gap[0] ? gap : undefined;
+    return gap && startOf() + lineWidth + adding > gap[0] ? gap : undefined;
   };
   const startOf = () => (lines.length === 0 ? first.start : paragraph.indentLeft) + inset('left');
   const endOf = () => (lines.length === 0 ? first.end : paragraph.indentRight) + inset('right');
