@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { run as wordToPdf } from '../../workers/engine/tools/word-to-pdf.ts';
 import { convert, docxWithBody } from '../support/office-pdf-helpers.ts';
-import { popplerWords } from '../support/pdf.ts';
+import { popplerText, popplerWords } from '../support/pdf.ts';
 import { pdfPageRaster, popplerPresent } from '../support/images.ts';
 
 const words = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`).join(' ');
@@ -52,6 +52,18 @@ describe('Word text frames (w:framePr)', () => {
     expect(lineStarts('d')).toEqual(['d73', 'd98', 'd118']);
     expect(word('D').xMin).toBeLessThan(73);
   });
+});
+
+test('a framed paragraph that ends a section keeps the section break', async () => {
+  const frame = '<w:framePr w:w="2880" w:wrap="around" w:vAnchor="text" w:hAnchor="text"/>';
+  const sectionEnd =
+    '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720"/></w:sectPr>';
+  const { pdf } = await printed(para('First section framed', frame + sectionEnd) + para('Second section'));
+  const pages = popplerText(pdf)
+    .split('\f')
+    .map((page) => page.replace(/\s+/g, ' ').trim());
+  expect(pages[0]).toContain('First section framed');
+  expect(pages[1]).toContain('Second section');
 });
 
 describe.skipIf(!popplerPresent())('Word legacy form fields', () => {

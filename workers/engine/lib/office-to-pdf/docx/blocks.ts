@@ -31,6 +31,12 @@ export async function readBlocks(
         const paragraph = await readParagraph(ctx, child, partRels);
         frame.spacing.place(paragraph);
         frame.blocks.push(...paragraph.blocks.filter((block) => block.kind !== 'pageBreak'));
+        // A framed paragraph that ends a section: the frame belongs to that section.
+        const sectPr = kid(kid(child, 'w:pPr'), 'w:sectPr');
+        if (sectPr && onSection) {
+          endFrame();
+          onSection(sectPr);
+        }
       } else if (child.nodeName === 'w:p') {
         const paragraph = await readParagraph(ctx, child, partRels);
         spacing.place(paragraph);

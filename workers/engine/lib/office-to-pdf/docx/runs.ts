@@ -193,9 +193,10 @@ function formFieldPiece(ffData: XmlElement | undefined, style: RunStyle): Inline
     const on = (el: XmlElement | undefined) =>
       el !== undefined && !['0', 'false', 'off'].includes(attr(el, 'w:val') ?? '');
     const checked = kid(checkBox, 'w:checked') ? on(kid(checkBox, 'w:checked')) : on(kid(checkBox, 'w:default'));
+    // w:size in half-points, kept to what a page can hold (a hostile file's 10^9).
     const size = kid(checkBox, 'w:sizeAuto')
       ? style.size
-      : (Number(attr(kid(checkBox, 'w:size'), 'w:val')) || style.size * 2) / 2;
+      : Math.min(400, (Number(attr(kid(checkBox, 'w:size'), 'w:val')) || style.size * 2) / 2);
     return checkBoxInline(size, checked, style.color);
   }
   const list = kid(ffData, 'w:ddList');
