@@ -50,6 +50,15 @@ async function printed(children: Array<Paragraph | Table>) {
   return { word, lineStarts };
 }
 
+/** At the right of the margins, 1475 twips from the page's top (a cover page's box, as in poi-bug54771b). */
+const RIGHT_OF_THE_PAGE_TOP: ITableFloatOptions = {
+  horizontalAnchor: TableAnchorType.MARGIN,
+  verticalAnchor: TableAnchorType.PAGE,
+  relativeHorizontalPosition: RelativeHorizontalPosition.RIGHT,
+  absoluteVerticalPosition: 1475,
+  leftFromText: 187,
+};
+
 describe('Word floating tables', () => {
   test('right of the margins, anchored in the text: the paragraph after it wraps beside it, then runs full width', async () => {
     const { word, lineStarts } = await printed([
@@ -75,16 +84,7 @@ describe('Word floating tables', () => {
   });
 
   test('on a cover page, anchored to the page at the right: where it says, the text beside it', async () => {
-    const { word, lineStarts } = await printed([
-      smallTable({
-        horizontalAnchor: TableAnchorType.MARGIN,
-        verticalAnchor: TableAnchorType.PAGE,
-        relativeHorizontalPosition: RelativeHorizontalPosition.RIGHT,
-        absoluteVerticalPosition: 1475,
-        leftFromText: 187,
-      }),
-      new Paragraph(words(80, 'q')),
-    ]);
+    const { word, lineStarts } = await printed([smallTable(RIGHT_OF_THE_PAGE_TOP), new Paragraph(words(80, 'q'))]);
     // LibreOffice: cells at x 384.8 and 456.8, the first row's text at y 74.1; the body starts at the top margin.
     expect(Math.abs(word('cell01').xMin - 456.8)).toBeLessThan(1.5);
     expect(Math.abs(word('cell00').yMin - 74.1)).toBeLessThan(1.5);
@@ -141,13 +141,7 @@ describe('Word floating tables', () => {
   test('placed on the page above text already printed there: it stands where it comes instead of covering it', async () => {
     const { word } = await printed([
       ...Array.from({ length: 3 }, () => new Paragraph(words(30, 'p'))),
-      smallTable({
-        horizontalAnchor: TableAnchorType.MARGIN,
-        verticalAnchor: TableAnchorType.PAGE,
-        relativeHorizontalPosition: RelativeHorizontalPosition.RIGHT,
-        absoluteVerticalPosition: 1475,
-        leftFromText: 187,
-      }),
+      smallTable(RIGHT_OF_THE_PAGE_TOP),
       new Paragraph(words(80, 'q')),
     ]);
     const lastP = word('p30');

@@ -173,6 +173,11 @@ class MathLayout {
     }
   }
 
+  /** Scripts or limits above and below, at `size`; undefined where there is none. */
+  private pair(upper: MathNode | undefined, lower: MathNode | undefined, size: number) {
+    return Promise.all([upper && this.node(upper, size), lower && this.node(lower, size)]);
+  }
+
   /** The math axis (where a fraction's bar and a minus sign sit): a quarter of the size up. */
   private axis(size: number): number {
     return size * 0.25;
@@ -208,10 +213,7 @@ class MathLayout {
 
   private async scripts(base: Box, sup: MathNode | undefined, sub: MathNode | undefined, size: number): Promise<Box> {
     const small = scriptSize(size);
-    const [up, down] = await Promise.all([
-      sup ? this.node(sup, small) : undefined,
-      sub ? this.node(sub, small) : undefined,
-    ]);
+    const [up, down] = await this.pair(sup, sub, small);
     const upRise = Math.max(size * 0.38, base.ascent - small * 0.45);
     const downDrop = -Math.max(size * 0.18, base.descent + small * 0.05, up ? small * 0.3 : 0);
     const scripts = [up && raised(up, upRise), down && raised(down, downDrop)].filter((b): b is Box => !!b);
@@ -272,11 +274,7 @@ class MathLayout {
     let sign: Box;
     if (node.limitsBeside || integral) sign = await this.scripts(operator, node.sup, node.sub, size);
     else {
-      const small = scriptSize(size);
-      const [over, under] = await Promise.all([
-        node.sup ? this.node(node.sup, small) : undefined,
-        node.sub ? this.node(node.sub, small) : undefined,
-      ]);
+      const [over, under] = await this.pair(node.sup, node.sub, scriptSize(size));
       sign = this.stack(operator, over, under, size * 0.08);
     }
     return hbox([sign, { ...empty, width: size * 0.1 }, body]);
